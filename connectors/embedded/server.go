@@ -1,0 +1,279 @@
+// Package embedded runs an in-process MySQL-protocol server (dolthub's
+// go-mysql-server, in memory) on 127.0.0.1 with a free port. The bot reaches
+// it through go-sql-driver exactly as it reaches a real warehouse, so the demo
+// and the tests exercise the production path.
+package embedded
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strings"
+	"sync"
+
+	sqle "github.com/dolthub/go-mysql-server"
+	"github.com/dolthub/go-mysql-server/memory"
+	"github.com/dolthub/go-mysql-server/server"
+	gsql "github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/go-sql-driver/mysql"
+	"github.com/sirupsen/logrus"
+)
+
+// Server is a running embedded warehouse.
+type Server struct {
+	provider *memory.DbProvider
+	engine   *sqle.Engine
+	srv      *server.Server
+	addr     string
+	logger   *slog.Logger
+	done     chan struct{}
+	closeMu  sync.Once
+	closeErr error
+}
+
+// Start listens on 127.0.0.1 with a free port and serves until Close.
+func Start(ctx context.Context, logger *slog.Logger) (*Server, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	pro := memory.NewDBProviderWithOpts(memory.NativeIndexProvider(true)).(*memory.DbProvider)
+	engine := sqle.NewDefault(pro)
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("embedded warehouse: listen on 127.0.0.1: %w", err)
+	}
+	cfg := server.Config{Protocol: "tcp", Listener: ln, Address: ln.Addr().String()}
+	srv, err := server.NewServer(cfg, engine, gsql.NewContext, memory.NewSessionBuilder(pro), nil)
+	if err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("embedded warehouse: new server: %w", err)
+	}
+	s := &Server{provider: pro, engine: engine, srv: srv, addr: ln.Addr().String(), logger: logger, done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		if err := srv.Start(); err != nil && !errors.Is(err, net.ErrClosed) {
+			logger.Error("embedded warehouse stopped", "err", err)
+		}
+	}()
+	logger.Debug("embedded warehouse listening", "addr", s.addr)
+	return s, nil
+}
+
+// QuietEngineLogs routes go-mysql-server's logrus output (a process-wide
+// logger in that library) to the given handler's level: the engine logs every
+// connection at info level, which would drown the bot's own logs.
+func QuietEngineLogs(level logrus.Level, w io.Writer) {
+	logrus.SetLevel(level)
+	logrus.SetOutput(w)
+}
+
+// Addr is host:port of the listener.
+func (s *Server) Addr() string { return s.addr }
+
+// Config returns a go-sql-driver configuration for database on this server.
+func (s *Server) Config(database string) *mysql.Config {
+	c := mysql.NewConfig()
+	c.User = "root"
+	c.Net = "tcp"
+	c.Addr = s.addr
+	c.DBName = database
+	return c
+}
+
+// DSN is Config(database) formatted as a data source name.
+func (s *Server) DSN(database string) string { return s.Config(database).FormatDSN() }
+
+// Close stops the server and waits for its accept loop to end.
+func (s *Server) Close() error {
+	s.closeMu.Do(func() {
+		s.closeErr = s.srv.Close()
+		<-s.done
+	})
+	return s.closeErr
+}
+
+func (s *Server) newContext(ctx context.Context, database string) *gsql.Context {
+	sess := memory.NewSession(gsql.NewBaseSession(), s.provider)
+	sctx := gsql.NewContext(ctx, gsql.WithSession(sess))
+	if database != "" {
+		sctx.SetCurrentDatabase(database)
+	}
+	return sctx
+}
+
+// CreateDatabase creates an empty database; it fails if it exists.
+func (s *Server) CreateDatabase(ctx context.Context, name string) error {
+	sctx := s.newContext(ctx, "")
+	if s.provider.HasDatabase(sctx, name) {
+		return fmt.Errorf("embedded warehouse: database %q already exists", name)
+	}
+	if err := s.provider.CreateDatabase(sctx, name); err != nil {
+		return fmt.Errorf("embedded warehouse: create database %q: %w", name, err)
+	}
+	return nil
+}
+
+// DropDatabase removes a database and its tables.
+func (s *Server) DropDatabase(ctx context.Context, name string) error {
+	if err := s.provider.DropDatabase(s.newContext(ctx, ""), name); err != nil {
+		return fmt.Errorf("embedded warehouse: drop database %q: %w", name, err)
+	}
+	return nil
+}
+
+// exec runs one statement through the engine and drains its rows.
+func (s *Server) exec(sctx *gsql.Context, stmt string) error {
+	_, iter, _, err := s.engine.Query(sctx, stmt)
+	if err != nil {
+		return err
+	}
+	for {
+		if _, err := iter.Next(sctx); err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			iter.Close(sctx)
+			return err
+		}
+	}
+	return iter.Close(sctx)
+}
+
+// LoadDump runs a .sql dump (DDL and INSERT statements, no CREATE DATABASE
+// or USE) into database, creating the database if needed. Errors name the
+// statement's position in the dump.
+func (s *Server) LoadDump(ctx context.Context, database string, dump io.Reader) error {
+	raw, err := io.ReadAll(dump)
+	if err != nil {
+		return fmt.Errorf("embedded warehouse: read dump: %w", err)
+	}
+	pieces, err := sqlparser.SplitStatementToPieces(string(raw))
+	if err != nil {
+		return fmt.Errorf("embedded warehouse: split dump: %w", err)
+	}
+	sctx := s.newContext(ctx, "")
+	if !s.provider.HasDatabase(sctx, database) {
+		if err := s.CreateDatabase(ctx, database); err != nil {
+			return err
+		}
+	}
+	sctx = s.newContext(ctx, database)
+	for i, p := range pieces {
+		stmt := strings.TrimSpace(stripLeadingComments(p))
+		if stmt == "" {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("embedded warehouse: load dump: %w", err)
+		}
+		if err := s.exec(sctx, stmt); err != nil {
+			return fmt.Errorf("embedded warehouse: dump statement %d (%s): %w", i+1, abbreviate(stmt, 80), err)
+		}
+	}
+	return nil
+}
+
+// stripLeadingComments drops "-- " and "/* */" comment lines before a statement.
+func stripLeadingComments(s string) string {
+	for {
+		t := strings.TrimLeft(s, " \t\r\n")
+		switch {
+		case strings.HasPrefix(t, "--") || strings.HasPrefix(t, "#"):
+			nl := strings.IndexByte(t, '\n')
+			if nl < 0 {
+				return ""
+			}
+			s = t[nl+1:]
+		case strings.HasPrefix(t, "/*") && !strings.HasPrefix(t, "/*!"):
+			end := strings.Index(t, "*/")
+			if end < 0 {
+				return ""
+			}
+			s = t[end+2:]
+		default:
+			return t
+		}
+	}
+}
+
+func abbreviate(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// Table is a table to create and fill through the engine's own API, which
+// is far faster than INSERT statements for large generated data.
+type Table struct {
+	Name      string
+	CreateSQL string
+	// Rows hold Go values convertible to the column types: nil, integers,
+	// floats, strings (also for DECIMAL and DATE columns), time.Time.
+	Rows [][]any
+}
+
+// LoadTables creates each table with its DDL and inserts its rows directly
+// into the in-memory storage, creating the database if needed.
+func (s *Server) LoadTables(ctx context.Context, database string, tables []Table) error {
+	sctx := s.newContext(ctx, "")
+	if !s.provider.HasDatabase(sctx, database) {
+		if err := s.CreateDatabase(ctx, database); err != nil {
+			return err
+		}
+	}
+	sctx = s.newContext(ctx, database)
+	db, err := s.provider.Database(sctx, database)
+	if err != nil {
+		return fmt.Errorf("embedded warehouse: open database %q: %w", database, err)
+	}
+	for _, t := range tables {
+		if err := s.exec(sctx, t.CreateSQL); err != nil {
+			return fmt.Errorf("embedded warehouse: create table %s: %w", t.Name, err)
+		}
+		tbl, ok, err := db.GetTableInsensitive(sctx, t.Name)
+		if err != nil || !ok {
+			return fmt.Errorf("embedded warehouse: table %s not found after CREATE (%v)", t.Name, err)
+		}
+		mt, ok := tbl.(*memory.Table)
+		if !ok {
+			return fmt.Errorf("embedded warehouse: table %s is %T, not an in-memory table", t.Name, tbl)
+		}
+		schema := mt.Schema()
+		ins := mt.Inserter(sctx)
+		for ri, r := range t.Rows {
+			if len(r) != len(schema) {
+				ins.Close(sctx)
+				return fmt.Errorf("embedded warehouse: table %s row %d has %d values, the table has %d columns", t.Name, ri+1, len(r), len(schema))
+			}
+			row := make(gsql.Row, len(r))
+			for ci, v := range r {
+				cv, _, err := schema[ci].Type.Convert(sctx, v)
+				if err != nil {
+					ins.Close(sctx)
+					return fmt.Errorf("embedded warehouse: table %s row %d column %s: %w", t.Name, ri+1, schema[ci].Name, err)
+				}
+				row[ci] = cv
+			}
+			if err := ins.Insert(sctx, row); err != nil {
+				ins.Close(sctx)
+				return fmt.Errorf("embedded warehouse: table %s row %d: %w", t.Name, ri+1, err)
+			}
+		}
+		if err := ins.Close(sctx); err != nil {
+			return fmt.Errorf("embedded warehouse: table %s: finish insert: %w", t.Name, err)
+		}
+	}
+	// The memory engine keeps edits in the session until commit.
+	sess := memory.SessionFromContext(sctx)
+	if err := sess.CommitTransaction(sctx, nil); err != nil {
+		return fmt.Errorf("embedded warehouse: commit load of %q: %w", database, err)
+	}
+	return nil
+}
