@@ -150,8 +150,11 @@ type ValueCount struct {
 type Snapshot struct {
 	Schema   Schema    `json:"schema"`
 	Profiles []Profile `json:"profiles"`
-	TakenAt  time.Time `json:"taken_at"`
-	Version  int       `json:"version"`
+	// Aliases pair short codes with the names they stand for, learned from
+	// tables that hold both side by side (states: code 'TX', name 'Texas').
+	Aliases []ValueAlias `json:"aliases,omitempty"`
+	TakenAt time.Time    `json:"taken_at"`
+	Version int          `json:"version"`
 }
 
 // Profile returns the profile of table.column or nil.
@@ -162,4 +165,14 @@ func (s *Snapshot) Profile(table, column string) *Profile {
 		}
 	}
 	return nil
+}
+
+// ValueAlias says that, in Table, CodeColumn = Code appears on the same rows
+// as NameColumn = Name, one to one: the data shows that Code abbreviates Name.
+type ValueAlias struct {
+	Table      string `json:"table"`
+	CodeColumn string `json:"code_column"`
+	NameColumn string `json:"name_column"`
+	Code       string `json:"code"`
+	Name       string `json:"name"`
 }
