@@ -18,6 +18,7 @@ type Schema struct {
 type Table struct {
 	Name       string   `json:"name"`
 	Comment    string   `json:"comment,omitempty"`
+	View       bool     `json:"view,omitempty"`
 	Columns    []Column `json:"columns"`
 	PrimaryKey []string `json:"primary_key,omitempty"`
 	// RowCount is the server's estimate (information_schema.TABLES.TABLE_ROWS).

@@ -1,0 +1,106 @@
+package warehouse
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+func TestClassifyServerErrors(t *testing.T) {
+	aliases := map[string]string{"o": "orders", "orders": "orders"}
+	cases := []struct {
+		name string
+		err  error
+		want error
+		text string
+	}{
+		{"mysql unknown column with alias", &mysql.MySQLError{Number: 1054, Message: "Unknown column 'o.shipdate' in 'where clause'"}, ErrUnknownColumn, "unknown column `shipdate` in table `orders` (in the filter)"},
+		{"mysql unknown column", &mysql.MySQLError{Number: 1054, Message: "Unknown column 'x' in 'field list'"}, ErrUnknownColumn, "unknown column `x` (in the selected columns)"},
+		{"mysql unknown table", &mysql.MySQLError{Number: 1146, Message: "Table 'shop.nope' doesn't exist"}, ErrUnknownTable, "unknown table `nope`"},
+		{"gms unknown table", &mysql.MySQLError{Number: 1105, Message: "table not found: nope"}, ErrUnknownTable, "unknown table `nope`"},
+		{"gms unknown column", &mysql.MySQLError{Number: 1105, Message: `column "zz" could not be found in any table in scope`}, ErrUnknownColumn, "unknown column `zz`"},
+		{"mysql time limit", &mysql.MySQLError{Number: 3024, Message: "Query execution was interrupted, maximum statement execution time exceeded"}, ErrTimeout, "10 s time limit"},
+		{"mariadb time limit", &mysql.MySQLError{Number: 1969, Message: "Query execution was interrupted (max_statement_time exceeded)"}, ErrTimeout, "10 s time limit"},
+		{"login", &mysql.MySQLError{Number: 1045, Message: "Access denied for user 'x'@'localhost'"}, ErrAccessDenied, "refused access"},
+		{"table privilege", &mysql.MySQLError{Number: 1142, Message: "SELECT command denied to user 'x' for table 'salaries'"}, ErrAccessDenied, "salaries"},
+		{"syntax", &mysql.MySQLError{Number: 1064, Message: "You have an error in your SQL syntax"}, ErrSyntax, "could not parse"},
+		{"too many connections", &mysql.MySQLError{Number: 1040, Message: "Too many connections"}, ErrUnavailable, "no free connections"},
+		{"broken connection", fmt.Errorf("read: %w", mysql.ErrInvalidConn), ErrUnavailable, "connection to the warehouse broke"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := classify(context.Background(), tc.err, 10*time.Second, aliases)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("want %v, got %v", tc.want, err)
+			}
+			if !strings.Contains(err.Error(), tc.text) {
+				t.Fatalf("%q should contain %q", err, tc.text)
+			}
+			if !errors.Is(err, tc.err) {
+				t.Fatal("the cause is lost")
+			}
+		})
+	}
+}
+
+func TestSentinelsDoNotMatchOtherKinds(t *testing.T) {
+	err := &Error{Kind: KindTimeout, Msg: "x"}
+	if errors.Is(err, ErrCanceled) || !errors.Is(err, ErrTimeout) {
+		t.Fatal("kinds mixed up")
+	}
+	if errors.Is(ErrTimeout, &Error{Kind: KindTimeout, Msg: "other"}) {
+		t.Fatal("a non-sentinel target must not match")
+	}
+}
+
+func TestDetectFlavor(t *testing.T) {
+	cases := []struct {
+		version, comment string
+		want             Flavor
+	}{
+		{"10.11.19-MariaDB-0+deb12u1", "Debian 12", FlavorMariaDB},
+		{"8.0.36", "MySQL Community Server - GPL", FlavorMySQL},
+		{"8.0.11-TiDB-v7.5.0", "TiDB Server", FlavorTiDB},
+		{"8.0.31", "Dolt", FlavorEmbedded},
+		{"5.1.0", "StarRocks version 3.2", FlavorStarRocks},
+		{"5.7.99", "Doris version doris-2.0", FlavorDoris},
+	}
+	for _, tc := range cases {
+		if got := detectFlavor(tc.version, tc.comment); got != tc.want {
+			t.Errorf("%s / %s: got %s want %s", tc.version, tc.comment, got, tc.want)
+		}
+	}
+}
+
+func TestInferJoinsByName(t *testing.T) {
+	s := &Schema{Tables: []Table{
+		{Name: "categories", PrimaryKey: []string{"id"}, Columns: []Column{{Name: "id", DataType: "int"}}},
+		{Name: "products", PrimaryKey: []string{"id"}, Columns: []Column{{Name: "id", DataType: "int"}, {Name: "category_id", DataType: "int"}, {Name: "sku", DataType: "varchar"}}},
+		{Name: "stock", Columns: []Column{{Name: "sku", DataType: "varchar"}, {Name: "productId", DataType: "int"}}},
+		{Name: "skus", PrimaryKey: []string{"sku"}, Columns: []Column{{Name: "sku", DataType: "varchar"}}},
+		{Name: "notes", Columns: []Column{{Name: "category_id", DataType: "varchar"}}},
+	}}
+	got := map[string]float64{}
+	for _, j := range InferJoins(s) {
+		got[j.FromTable+"."+j.FromColumn+">"+j.ToTable+"."+j.ToColumn] = j.Confidence
+	}
+	want := map[string]float64{
+		"products.category_id>categories.id": 0.9, // categories → category
+		"stock.productId>products.id":        0.9, // camelCase
+		"stock.sku>skus.sku":                 0.8, // same name as a key
+		"products.sku>skus.sku":              0.8,
+	}
+	for k, c := range want {
+		if got[k] != c {
+			t.Errorf("%s: confidence %v, want %v (all: %v)", k, got[k], c, got)
+		}
+	}
+	if _, ok := got["notes.category_id>categories.id"]; ok {
+		t.Error("text column joined to an int key")
+	}
+}

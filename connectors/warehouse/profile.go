@@ -1,0 +1,411 @@
+package warehouse
+
+import (
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// ProfileOptions bound the work of profiling.
+type ProfileOptions struct {
+	// SampleRows caps the rows examined per table for statistics.
+	SampleRows int
+	// TableBudget caps the time spent on one table.
+	TableBudget time.Duration
+	// LowCardinality is the distinct count up to which a text column gets
+	// its most frequent values listed.
+	LowCardinality int
+	// ValueCap caps the distinct values per text column kept for the value index.
+	ValueCap int
+}
+
+func (o ProfileOptions) withDefaults() ProfileOptions {
+	if o.SampleRows <= 0 {
+		o.SampleRows = 100_000
+	}
+	if o.TableBudget <= 0 {
+		o.TableBudget = 10 * time.Second
+	}
+	if o.LowCardinality <= 0 {
+		o.LowCardinality = 50
+	}
+	if o.ValueCap <= 0 {
+		o.ValueCap = 20_000
+	}
+	return o
+}
+
+// SnapshotVersion is bumped whenever the Snapshot encoding changes.
+const SnapshotVersion = 1
+
+// TakeSnapshot introspects the schema and profiles every column, then adds
+// what only the data shows: code/name aliases and value-contained joins.
+func (w *DB) TakeSnapshot(ctx context.Context, opts ProfileOptions) (*Snapshot, error) {
+	start := time.Now()
+	schema, err := w.Introspect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	snap := &Snapshot{Schema: *schema, Version: SnapshotVersion}
+	for i := range schema.Tables {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("profile %s: %w", w.database, err)
+		}
+		snap.Profiles = append(snap.Profiles, w.ProfileTable(ctx, &schema.Tables[i], opts)...)
+	}
+	snap.Aliases = findAliases(ctx, w, snap)
+	snap.Schema.Joins = append(snap.Schema.Joins, inferValueJoins(snap)...)
+	snap.TakenAt = time.Now().UTC()
+	w.logger.Info("warehouse profiled", "database", w.database, "tables", len(schema.Tables),
+		"columns", len(snap.Profiles), "aliases", len(snap.Aliases), "took", time.Since(start).Round(time.Millisecond))
+	return snap, nil
+}
+
+// ProfileTable profiles the columns of one table within opts.TableBudget.
+// Statistics come from at most SampleRows rows; when the budget runs out
+// the remaining profiles are marked Partial instead of failing.
+func (w *DB) ProfileTable(ctx context.Context, t *Table, opts ProfileOptions) []Profile {
+	opts = opts.withDefaults()
+	tctx, cancel := context.WithTimeout(ctx, opts.TableBudget)
+	defer cancel()
+	profiles := make([]Profile, len(t.Columns))
+	for i, c := range t.Columns {
+		profiles[i] = Profile{Table: t.Name, Column: c.Name, Partial: true}
+	}
+	if len(t.Columns) == 0 {
+		return profiles
+	}
+	src := fmt.Sprintf("(SELECT * FROM %s LIMIT %d) AS clarify_sample", QuoteIdent(t.Name), opts.SampleRows)
+	lim := func(maxRows int) Limits {
+		d := time.Until(deadlineOf(tctx))
+		if d < 100*time.Millisecond {
+			d = 100 * time.Millisecond
+		}
+		return Limits{MaxRows: maxRows, Timeout: d}
+	}
+
+	// One pass for counts, NULLs and ranges of every column.
+	var sel []string
+	sel = append(sel, "COUNT(*)")
+	for _, c := range t.Columns {
+		q := QuoteIdent(c.Name)
+		sel = append(sel, "COUNT(DISTINCT "+q+")", "SUM(CASE WHEN "+q+" IS NULL THEN 1 ELSE 0 END)")
+		if k := c.Kind(); k == KindNumber || k == KindTime {
+			sel = append(sel, "MIN("+q+")", "MAX("+q+")")
+		}
+	}
+	res, err := w.Query(tctx, "SELECT "+strings.Join(sel, ", ")+" FROM "+src, lim(1))
+	if err != nil || len(res.Rows) != 1 {
+		w.logger.Warn("profile: statistics failed", "table", t.Name, "err", err)
+		return profiles
+	}
+	row := res.Rows[0]
+	n, _ := AsFloat(row[0])
+	sampled := t.RowCount > int64(opts.SampleRows) || int64(n) >= int64(opts.SampleRows)
+	at := 1
+	for i, c := range t.Columns {
+		p := &profiles[i]
+		p.Rows, p.Sampled, p.Partial = int64(n), sampled, false
+		d, _ := AsFloat(row[at])
+		nulls, _ := AsFloat(row[at+1])
+		at += 2
+		p.Distinct = int64(d)
+		if n > 0 {
+			p.NullShare = nulls / n
+		}
+		if k := c.Kind(); k == KindNumber || k == KindTime {
+			p.Min, p.Max = str(row[at]), str(row[at+1])
+			at += 2
+		}
+	}
+
+	// Values: frequent ones for low-cardinality text, samples for the rest,
+	// and the distinct text values (capped) for the value index.
+	for i, c := range t.Columns {
+		p := &profiles[i]
+		if tctx.Err() != nil {
+			p.Partial = true
+			continue
+		}
+		q := QuoteIdent(c.Name)
+		if c.Kind() == KindText && p.Distinct > 0 && p.Distinct <= int64(opts.LowCardinality) {
+			r, err := w.Query(tctx, fmt.Sprintf("SELECT %s, COUNT(*) AS n FROM %s WHERE %s IS NOT NULL GROUP BY %s ORDER BY n DESC, %s LIMIT %d",
+				q, src, q, q, q, opts.LowCardinality), lim(opts.LowCardinality))
+			if err != nil {
+				p.Partial = true
+				continue
+			}
+			for _, vr := range r.Rows {
+				cnt, _ := AsFloat(vr[1])
+				p.Top = append(p.Top, ValueCount{Value: str(vr[0]), Count: int64(cnt)})
+			}
+		} else {
+			r, err := w.Query(tctx, fmt.Sprintf("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL LIMIT 5", q, src, q), lim(5))
+			if err != nil {
+				p.Partial = true
+				continue
+			}
+			for _, vr := range r.Rows {
+				p.Samples = append(p.Samples, truncateValue(str(vr[0]), 80))
+			}
+		}
+		if c.Kind() == KindText && indexable(c) {
+			r, err := w.Query(tctx, fmt.Sprintf("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL AND CHAR_LENGTH(%s) <= 100 LIMIT %d",
+				q, QuoteIdent(t.Name), q, q, opts.ValueCap), lim(opts.ValueCap))
+			if err != nil {
+				p.Partial = true
+				continue
+			}
+			p.Values = make([]string, 0, len(r.Rows))
+			for _, vr := range r.Rows {
+				p.Values = append(p.Values, str(vr[0]))
+			}
+			sort.Strings(p.Values)
+		}
+	}
+	return profiles
+}
+
+func deadlineOf(ctx context.Context) time.Time {
+	if d, ok := ctx.Deadline(); ok {
+		return d
+	}
+	return time.Now().Add(time.Hour)
+}
+
+// indexable: short text worth matching against words in a question; long
+// free text (descriptions, JSON) is not.
+func indexable(c Column) bool {
+	switch c.DataType {
+	case "char", "varchar", "enum", "set", "text", "tinytext":
+		return true
+	}
+	return false
+}
+
+func truncateValue(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// findAliases looks, in small tables, for a short-code column and a name
+// column that are both unique and so pair one to one (states.code 'TX',
+// states.name 'Texas'); their rows become aliases.
+func findAliases(ctx context.Context, w *DB, snap *Snapshot) []ValueAlias {
+	var out []ValueAlias
+	for ti := range snap.Schema.Tables {
+		t := &snap.Schema.Tables[ti]
+		if t.View || t.RowCount > 5000 {
+			continue
+		}
+		var codes, names []Column
+		for _, c := range t.Columns {
+			p := snap.Profile(t.Name, c.Name)
+			if c.Kind() != KindText || p == nil || p.Partial || p.Rows == 0 || p.Distinct != p.Rows || p.NullShare > 0 {
+				continue
+			}
+			vals := append(append([]string{}, p.Values...), topValues(p)...)
+			if len(vals) == 0 {
+				continue
+			}
+			if maxLen(vals) <= 3 {
+				codes = append(codes, c)
+			} else if minLen(vals) >= 3 {
+				names = append(names, c)
+			}
+		}
+		for _, code := range codes {
+			for _, name := range names {
+				res, err := w.Query(ctx, fmt.Sprintf("SELECT %s, %s FROM %s", QuoteIdent(code.Name), QuoteIdent(name.Name), QuoteIdent(t.Name)),
+					Limits{MaxRows: 5000, Timeout: 5 * time.Second})
+				if err != nil || res.Truncated {
+					continue
+				}
+				for _, r := range res.Rows {
+					if r[0] == nil || r[1] == nil {
+						continue
+					}
+					out = append(out, ValueAlias{Table: t.Name, CodeColumn: code.Name, NameColumn: name.Name, Code: str(r[0]), Name: str(r[1])})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func topValues(p *Profile) []string {
+	out := make([]string, len(p.Top))
+	for i, v := range p.Top {
+		out[i] = v.Value
+	}
+	return out
+}
+
+func maxLen(v []string) int {
+	m := 0
+	for _, s := range v {
+		m = max(m, len([]rune(s)))
+	}
+	return m
+}
+
+func minLen(v []string) int {
+	m := -1
+	for _, s := range v {
+		if l := len([]rune(s)); m < 0 || l < m {
+			m = l
+		}
+	}
+	return m
+}
+
+// inferValueJoins adds joins the names do not show but the values do: a
+// text column whose every distinct value is a value of another table's
+// unique text column (orders.ship_state ⊆ states.code). Only complete value
+// lists count, so a sampled column never suggests a join.
+func inferValueJoins(snap *Snapshot) []Join {
+	have := map[string]bool{}
+	for _, j := range snap.Schema.Joins {
+		have[strings.ToLower(j.FromTable+"."+j.FromColumn)] = true
+	}
+	type keyCol struct {
+		table, column string
+		values        map[string]bool
+	}
+	var keys []keyCol
+	for ti := range snap.Schema.Tables {
+		t := &snap.Schema.Tables[ti]
+		for _, c := range t.Columns {
+			p := snap.Profile(t.Name, c.Name)
+			if p == nil || p.Partial || p.Sampled || c.Kind() != KindText || p.Rows == 0 || p.Distinct != p.Rows || len(p.Values) != int(p.Distinct) {
+				continue
+			}
+			m := make(map[string]bool, len(p.Values))
+			for _, v := range p.Values {
+				m[strings.ToLower(v)] = true
+			}
+			keys = append(keys, keyCol{t.Name, c.Name, m})
+		}
+	}
+	var out []Join
+	for ti := range snap.Schema.Tables {
+		t := &snap.Schema.Tables[ti]
+		for _, c := range t.Columns {
+			if have[strings.ToLower(t.Name+"."+c.Name)] || c.Kind() != KindText {
+				continue
+			}
+			p := snap.Profile(t.Name, c.Name)
+			if p == nil || p.Partial || p.Sampled || p.Distinct < 2 || len(p.Values) != int(p.Distinct) {
+				continue
+			}
+			for _, k := range keys {
+				if strings.EqualFold(k.table, t.Name) {
+					continue
+				}
+				all := true
+				for _, v := range p.Values {
+					if !k.values[strings.ToLower(v)] {
+						all = false
+						break
+					}
+				}
+				if all {
+					out = append(out, Join{FromTable: t.Name, FromColumn: c.Name, ToTable: k.table, ToColumn: k.column,
+						Confidence: 0.7, Reason: fmt.Sprintf("every value of %s.%s is a %s.%s", t.Name, c.Name, k.table, k.column)})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// SaveSnapshot writes the snapshot as gzipped JSON, atomically.
+func SaveSnapshot(path string, snap *Snapshot) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("save snapshot: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".snapshot-*")
+	if err != nil {
+		return fmt.Errorf("save snapshot: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	zw := gzip.NewWriter(tmp)
+	if err := json.NewEncoder(zw).Encode(snap); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save snapshot: encode: %w", err)
+	}
+	if err := zw.Close(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save snapshot: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save snapshot: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("save snapshot: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("save snapshot: %w", err)
+	}
+	return nil
+}
+
+// ErrStaleSnapshot means a cached snapshot was written by another version.
+var ErrStaleSnapshot = errors.New("snapshot format is out of date")
+
+// LoadSnapshot reads a snapshot written by SaveSnapshot.
+func LoadSnapshot(path string) (*Snapshot, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("load snapshot: %w", err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("load snapshot %s: %w", path, err)
+	}
+	var snap Snapshot
+	if err := json.NewDecoder(zr).Decode(&snap); err != nil {
+		return nil, fmt.Errorf("load snapshot %s: %w", path, err)
+	}
+	if snap.Version != SnapshotVersion {
+		return nil, fmt.Errorf("load snapshot %s (version %d, want %d): %w", path, snap.Version, SnapshotVersion, ErrStaleSnapshot)
+	}
+	return &snap, nil
+}
+
+// CachedSnapshot returns the snapshot stored at path when it exists, is of
+// the current version, and is younger than maxAge (0: any age) — unless
+// refresh is set; otherwise it takes a new one and stores it.
+func (w *DB) CachedSnapshot(ctx context.Context, path string, maxAge time.Duration, refresh bool, opts ProfileOptions) (*Snapshot, error) {
+	if !refresh && path != "" {
+		snap, err := LoadSnapshot(path)
+		switch {
+		case err == nil && snap.Schema.Database == w.database && (maxAge <= 0 || time.Since(snap.TakenAt) < maxAge):
+			return snap, nil
+		case err != nil && !errors.Is(err, os.ErrNotExist):
+			w.logger.Warn("ignoring cached snapshot", "path", path, "err", err)
+		}
+	}
+	snap, err := w.TakeSnapshot(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	if path != "" {
+		if err := SaveSnapshot(path, snap); err != nil {
+			w.logger.Warn("cannot cache snapshot", "path", path, "err", err)
+		}
+	}
+	return snap, nil
+}

@@ -1,0 +1,222 @@
+// Package tables renders query results as aligned monospace text, the way
+// the console, `bot sql`, and the chat code blocks show them.
+package tables
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/mattn/go-runewidth"
+)
+
+// Options bound the rendering.
+type Options struct {
+	// MaxCellWidth truncates wider cells with "…" (display columns); default 40.
+	MaxCellWidth int
+	// MaxRows renders only the first rows; 0 renders all.
+	MaxRows int
+}
+
+// Render aligns the header and rows in columns separated by two spaces, with
+// a dashed rule under the header. Numbers are right-aligned.
+func Render(header []string, rows [][]string, opts Options) string {
+	if opts.MaxCellWidth <= 0 {
+		opts.MaxCellWidth = 40
+	}
+	if opts.MaxRows > 0 && len(rows) > opts.MaxRows {
+		rows = rows[:opts.MaxRows]
+	}
+	n := len(header)
+	cells := make([][]string, 0, len(rows)+1)
+	cells = append(cells, clipAll(header, n, opts.MaxCellWidth))
+	for _, r := range rows {
+		cells = append(cells, clipAll(r, n, opts.MaxCellWidth))
+	}
+	widths := make([]int, n)
+	numeric := make([]bool, n)
+	for c := 0; c < n; c++ {
+		numeric[c] = len(rows) > 0
+		for i, r := range cells {
+			widths[c] = max(widths[c], runewidth.StringWidth(r[c]))
+			if i > 0 && r[c] != "NULL" && r[c] != "" && !looksNumeric(r[c]) {
+				numeric[c] = false
+			}
+		}
+	}
+	var b strings.Builder
+	for i, r := range cells {
+		for c, v := range r {
+			if c > 0 {
+				b.WriteString("  ")
+			}
+			pad := widths[c] - runewidth.StringWidth(v)
+			last := c == n-1
+			if numeric[c] && i > 0 {
+				b.WriteString(strings.Repeat(" ", pad))
+				b.WriteString(v)
+			} else {
+				b.WriteString(v)
+				if !last {
+					b.WriteString(strings.Repeat(" ", pad))
+				}
+			}
+		}
+		b.WriteByte('\n')
+		if i == 0 {
+			for c := range widths {
+				if c > 0 {
+					b.WriteString("  ")
+				}
+				b.WriteString(strings.Repeat("-", max(widths[c], 1)))
+			}
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+func clipAll(r []string, n, w int) []string {
+	out := make([]string, n)
+	for i := 0; i < n && i < len(r); i++ {
+		out[i] = Clip(Clean(r[i]), w)
+	}
+	return out
+}
+
+// Clean makes a value safe for one line of monospace text: newlines and
+// tabs become spaces, other control characters are dropped.
+func Clean(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' }) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\t' || r == '\r' || r == '\u2028' || r == '\u2029':
+			b.WriteByte(' ')
+		case unicode.IsControl(r):
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// Clip shortens s to at most w display columns, ending in "…" when cut.
+func Clip(s string, w int) string {
+	if runewidth.StringWidth(s) <= w {
+		return s
+	}
+	return runewidth.Truncate(s, w, "…")
+}
+
+func looksNumeric(s string) bool {
+	s = strings.ReplaceAll(s, ",", "")
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+// Format prints one result value for people: NULL for nil, thousands
+// separators for large measures (not for ids, years or codes), decimals as
+// stored, floats without noise.
+func Format(v any, column string) string {
+	switch x := v.(type) {
+	case nil:
+		return "NULL"
+	case int64:
+		if plainNumberColumn(column) {
+			return strconv.FormatInt(x, 10)
+		}
+		return group(strconv.FormatInt(x, 10))
+	case uint64:
+		if plainNumberColumn(column) {
+			return strconv.FormatUint(x, 10)
+		}
+		return group(strconv.FormatUint(x, 10))
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return strconv.FormatFloat(x, 'f', -1, 64)
+		}
+		s := strconv.FormatFloat(x, 'f', -1, 64)
+		if i := strings.IndexByte(s, '.'); i >= 0 && len(s)-i-1 > 4 {
+			s = strconv.FormatFloat(x, 'f', 4, 64)
+			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+		}
+		if plainNumberColumn(column) {
+			return s
+		}
+		return group(s)
+	case string:
+		if isDecimal(x) && !plainNumberColumn(column) {
+			return group(x)
+		}
+		return x
+	}
+	return ""
+}
+
+func isDecimal(s string) bool {
+	if s == "" || len(s) > 40 {
+		return false
+	}
+	dot := false
+	for i, r := range s {
+		switch {
+		case r == '-' && i == 0:
+		case r == '.' && !dot:
+			dot = true
+		case r >= '0' && r <= '9':
+		default:
+			return false
+		}
+	}
+	return dot
+}
+
+// plainNumberColumn: identifiers, years and codes read wrong with separators.
+func plainNumberColumn(c string) bool {
+	c = strings.ToLower(c)
+	for _, w := range []string{"id", "year", "code", "zip", "phone", "number", "no"} {
+		if c == w || strings.HasSuffix(c, "_"+w) || strings.HasSuffix(c, w) && w == "id" {
+			return true
+		}
+	}
+	return strings.Contains(c, "year")
+}
+
+// group inserts thousands separators into a plain decimal number string.
+func group(s string) string {
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	intPart, frac := s, ""
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		intPart, frac = s[:i], s[i:]
+	}
+	if len(intPart) <= 4 {
+		// 1234 reads fine; separators start at five digits.
+		if neg {
+			return "-" + s
+		}
+		return s
+	}
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	lead := len(intPart) % 3
+	if lead > 0 {
+		b.WriteString(intPart[:lead])
+	}
+	for i := lead; i < len(intPart); i += 3 {
+		if b.Len() > 0 && !(neg && b.Len() == 1) {
+			b.WriteByte(',')
+		}
+		b.WriteString(intPart[i : i+3])
+	}
+	b.WriteString(frac)
+	return b.String()
+}

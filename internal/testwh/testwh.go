@@ -1,0 +1,181 @@
+// Package testwh gives tests a fresh warehouse database on every available
+// server: always the embedded one, and a real MySQL/MariaDB when
+// MYSQL_TEST_DSN is set (e.g. root@tcp(127.0.0.1:3306)/). Each call creates
+// its own database and drops it when the test ends.
+package testwh
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/sirupsen/logrus"
+
+	"github.com/clarify-bot/clarify/connectors/embedded"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
+
+// Target is one kind of server tests run against.
+type Target struct {
+	Name string
+	// Real is true for a real MySQL/MariaDB server.
+	Real bool
+	dsn  string
+}
+
+// EnvDSN is the environment variable naming a real server for tests.
+const EnvDSN = "MYSQL_TEST_DSN"
+
+// Targets lists the embedded server and, when MYSQL_TEST_DSN is set, the real one.
+func Targets() []Target {
+	ts := []Target{{Name: "embedded"}}
+	if dsn := os.Getenv(EnvDSN); dsn != "" {
+		ts = append(ts, Target{Name: "mysql", Real: true, dsn: dsn})
+	}
+	return ts
+}
+
+var quietOnce sync.Once
+
+// Quiet silences go-mysql-server's process-wide logger for tests.
+func Quiet() {
+	quietOnce.Do(func() { embedded.QuietEngineLogs(logrus.FatalLevel, io.Discard) })
+}
+
+// Database is a fresh database on a target.
+type Database struct {
+	Name   string
+	Config *mysql.Config
+	// Server is set for the embedded target.
+	Server *embedded.Server
+}
+
+func randomName() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return "clarify_test_" + hex.EncodeToString(b)
+}
+
+// NewDatabase creates an empty database on the target, loads the dump (DDL
+// and INSERTs separated by semicolons) and drops it at cleanup.
+func NewDatabase(tb testing.TB, t Target, dump string) *Database {
+	tb.Helper()
+	Quiet()
+	ctx := context.Background()
+	name := randomName()
+	if !t.Real {
+		srv, err := embedded.Start(ctx, nil)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { srv.Close() })
+		if err := srv.LoadDump(ctx, name, strings.NewReader(dump)); err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { srv.DropDatabase(context.Background(), name) })
+		return &Database{Name: name, Config: srv.Config(name), Server: srv}
+	}
+	admin := mustAdmin(tb, t.dsn)
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE `"+name+"` CHARACTER SET utf8mb4"); err != nil {
+		tb.Fatalf("create test database: %v", err)
+	}
+	tb.Cleanup(func() {
+		cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := admin.ExecContext(cctx, "DROP DATABASE IF EXISTS `"+name+"`"); err != nil {
+			tb.Logf("drop test database %s: %v", name, err)
+		}
+		admin.Close()
+	})
+	cfg, err := mysql.ParseDSN(t.dsn)
+	if err != nil {
+		tb.Fatalf("%s: %v", EnvDSN, err)
+	}
+	cfg.DBName = name
+	if strings.TrimSpace(dump) != "" {
+		lc := cfg.Clone()
+		lc.MultiStatements = true
+		loader, err := mysql.NewConnector(lc)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		ldb := sql.OpenDB(loader)
+		defer ldb.Close()
+		if _, err := ldb.ExecContext(ctx, dump); err != nil {
+			tb.Fatalf("load dump into %s: %v", name, err)
+		}
+	}
+	return &Database{Name: name, Config: cfg}
+}
+
+func mustAdmin(tb testing.TB, dsn string) *sql.DB {
+	tb.Helper()
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		tb.Fatalf("%s: %v", EnvDSN, err)
+	}
+	cfg.DBName = ""
+	conn, err := mysql.NewConnector(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	db := sql.OpenDB(conn)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := db.PingContext(ctx); err != nil {
+		tb.Fatalf("%s=%s: server not reachable: %v", EnvDSN, dsn, err)
+	}
+	return db
+}
+
+// Open opens the database through the production warehouse connector.
+func (d *Database) Open(tb testing.TB, cfg warehouse.Config) *warehouse.DB {
+	tb.Helper()
+	cfg.MySQL = d.Config
+	w, err := warehouse.Open(context.Background(), cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { w.Close() })
+	return w
+}
+
+// Exec runs setup statements directly (not through the guard), for tests
+// that need to inspect or change data behind the bot's back.
+func (d *Database) Exec(tb testing.TB, stmt string) {
+	tb.Helper()
+	conn, err := mysql.NewConnector(d.Config)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	db := sql.OpenDB(conn)
+	defer db.Close()
+	if _, err := db.ExecContext(context.Background(), stmt); err != nil {
+		tb.Fatalf("exec %q: %v", stmt, err)
+	}
+}
+
+// Count returns SELECT COUNT(*) FROM table, read directly.
+func (d *Database) Count(tb testing.TB, table string) int64 {
+	tb.Helper()
+	conn, err := mysql.NewConnector(d.Config)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	db := sql.OpenDB(conn)
+	defer db.Close()
+	var n int64
+	if err := db.QueryRowContext(context.Background(), fmt.Sprintf("SELECT COUNT(*) FROM `%s`", table)).Scan(&n); err != nil {
+		tb.Fatalf("count %s: %v", table, err)
+	}
+	return n
+}
