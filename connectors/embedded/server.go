@@ -175,6 +175,40 @@ func (s *Server) LoadDump(ctx context.Context, database string, dump io.Reader) 
 			return fmt.Errorf("embedded warehouse: dump statement %d (%s): %w", i+1, abbreviate(stmt, 80), err)
 		}
 	}
+	return s.stripLargeTables(sctx, database)
+}
+
+// stripLargeTables drops keys and indexes of the loaded tables above
+// keyedLoadLimit rows, so that joins over them run as hash joins.
+func (s *Server) stripLargeTables(sctx *gsql.Context, database string) error {
+	db, err := s.provider.Database(sctx, database)
+	if err != nil {
+		return fmt.Errorf("embedded warehouse: open database %q: %w", database, err)
+	}
+	names, err := db.GetTableNames(sctx)
+	if err != nil {
+		return fmt.Errorf("embedded warehouse: list tables of %q: %w", database, err)
+	}
+	if err := s.exec(sctx, "SET SESSION foreign_key_checks = 0"); err != nil {
+		return fmt.Errorf("embedded warehouse: %w", err)
+	}
+	for _, name := range names {
+		tbl, ok, err := db.GetTableInsensitive(sctx, name)
+		if err != nil || !ok {
+			continue
+		}
+		st, ok := tbl.(gsql.StatisticsTable)
+		if !ok {
+			continue
+		}
+		n, _, err := st.RowCount(sctx)
+		if err != nil || n <= keyedLoadLimit {
+			continue
+		}
+		if err := s.stripKeys(sctx, db, name); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -219,6 +253,62 @@ type Table struct {
 	Rows [][]any
 }
 
+// keyedLoadLimit is the row count above which a table is stored without
+// keys, indexes and foreign keys. Two costs of go-mysql-server's in-memory
+// tables force this: a keyed insert compares each new row with every stored
+// row (a 100k-row load takes hours), and an index lookup scans the index, so
+// the optimizer's lookup joins over indexed columns take minutes where a hash
+// join over unindexed tables takes milliseconds. Small tables keep their keys
+// and declared foreign keys; the bot infers the joins of the large ones, as
+// it must on real warehouses that declare none.
+const keyedLoadLimit = 1000
+
+// stripKeys drops the foreign keys, secondary indexes and primary key of a
+// table, which must still be small (empty, or about to be filled).
+func (s *Server) stripKeys(sctx *gsql.Context, db gsql.Database, name string) error {
+	tbl, ok, err := db.GetTableInsensitive(sctx, name)
+	if err != nil || !ok {
+		return fmt.Errorf("embedded warehouse: table %s not found (%v)", name, err)
+	}
+	q := quoteIdent(name)
+	if fkt, ok := tbl.(gsql.ForeignKeyTable); ok {
+		fks, err := fkt.GetDeclaredForeignKeys(sctx)
+		if err != nil {
+			return fmt.Errorf("embedded warehouse: table %s: foreign keys: %w", name, err)
+		}
+		for _, fk := range fks {
+			if err := s.exec(sctx, "ALTER TABLE "+q+" DROP FOREIGN KEY "+quoteIdent(fk.Name)); err != nil {
+				return fmt.Errorf("embedded warehouse: table %s: drop foreign key %s: %w", name, fk.Name, err)
+			}
+		}
+	}
+	if it, ok := tbl.(gsql.IndexAddressableTable); ok {
+		idxs, err := it.GetIndexes(sctx)
+		if err != nil {
+			return fmt.Errorf("embedded warehouse: table %s: indexes: %w", name, err)
+		}
+		for _, idx := range idxs {
+			if strings.EqualFold(idx.ID(), "PRIMARY") {
+				continue
+			}
+			if err := s.exec(sctx, "ALTER TABLE "+q+" DROP INDEX "+quoteIdent(idx.ID())); err != nil {
+				return fmt.Errorf("embedded warehouse: table %s: drop index %s: %w", name, idx.ID(), err)
+			}
+		}
+	}
+	for _, c := range tbl.Schema() {
+		if c.PrimaryKey {
+			if err := s.exec(sctx, "ALTER TABLE "+q+" DROP PRIMARY KEY"); err != nil {
+				return fmt.Errorf("embedded warehouse: table %s: drop primary key: %w", name, err)
+			}
+			break
+		}
+	}
+	return nil
+}
+
+func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
+
 // LoadTables creates each table with its DDL and inserts its rows directly
 // into the in-memory storage, creating the database if needed.
 func (s *Server) LoadTables(ctx context.Context, database string, tables []Table) error {
@@ -233,9 +323,19 @@ func (s *Server) LoadTables(ctx context.Context, database string, tables []Table
 	if err != nil {
 		return fmt.Errorf("embedded warehouse: open database %q: %w", database, err)
 	}
+	// A large table's foreign keys may reference another large table whose
+	// key index is already gone; they are dropped right after creation.
+	if err := s.exec(sctx, "SET SESSION foreign_key_checks = 0"); err != nil {
+		return fmt.Errorf("embedded warehouse: %w", err)
+	}
 	for _, t := range tables {
 		if err := s.exec(sctx, t.CreateSQL); err != nil {
 			return fmt.Errorf("embedded warehouse: create table %s: %w", t.Name, err)
+		}
+		if len(t.Rows) > keyedLoadLimit {
+			if err := s.stripKeys(sctx, db, t.Name); err != nil {
+				return err
+			}
 		}
 		tbl, ok, err := db.GetTableInsensitive(sctx, t.Name)
 		if err != nil || !ok {

@@ -96,3 +96,46 @@ INSERT INTO t VALUES (1,'x;y'),(2,'it''s');
 		t.Fatalf("want an error naming statement 2, got %v", err)
 	}
 }
+
+func TestLargeTablesAreStoredWithoutKeys(t *testing.T) {
+	s := mustServer(t)
+	ctx := context.Background()
+	big := make([][]any, keyedLoadLimit+1)
+	wantB := 0
+	for i := range big {
+		big[i] = []any{i + 1, i%3 + 1}
+		if i%3+1 == 2 {
+			wantB++
+		}
+	}
+	err := s.LoadTables(ctx, "k", []Table{
+		{Name: "small", CreateSQL: "CREATE TABLE small (id INT PRIMARY KEY, name VARCHAR(10))", Rows: [][]any{{1, "a"}, {2, "b"}, {3, "c"}}},
+		{Name: "big", CreateSQL: "CREATE TABLE big (id INT PRIMARY KEY, small_id INT, KEY (small_id), FOREIGN KEY (small_id) REFERENCES small(id))", Rows: big},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := mustOpen(t, s, "k")
+	keys := map[string]int{}
+	rows, err := db.QueryContext(ctx, "SELECT TABLE_NAME, COUNT(*) FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = 'k' GROUP BY TABLE_NAME")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var name string
+		var n int
+		rows.Scan(&name, &n)
+		keys[name] = n
+	}
+	rows.Close()
+	if keys["small"] != 1 || keys["big"] != 0 {
+		t.Fatalf("key columns per table: %v; want the small table keyed and the big one not", keys)
+	}
+	var n int
+	if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM big b JOIN small s ON s.id = b.small_id WHERE s.name = 'b'").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != wantB {
+		t.Fatalf("join counted %d rows", n)
+	}
+}

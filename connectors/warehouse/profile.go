@@ -167,6 +167,7 @@ func (w *DB) ProfileTable(ctx context.Context, t *Table, opts ProfileOptions) []
 			for _, vr := range r.Rows {
 				p.Values = append(p.Values, str(vr[0]))
 			}
+			p.ValuesComplete = !r.Truncated
 			sort.Strings(p.Values)
 		}
 	}
@@ -272,7 +273,7 @@ func minLen(v []string) int {
 // inferValueJoins adds joins the names do not show but the values do: a
 // text column whose every distinct value is a value of another table's
 // unique text column (orders.ship_state ⊆ states.code). Only complete value
-// lists count, so a sampled column never suggests a join.
+// lists count, so a capped list never suggests a join.
 func inferValueJoins(snap *Snapshot) []Join {
 	have := map[string]bool{}
 	for _, j := range snap.Schema.Joins {
@@ -287,7 +288,7 @@ func inferValueJoins(snap *Snapshot) []Join {
 		t := &snap.Schema.Tables[ti]
 		for _, c := range t.Columns {
 			p := snap.Profile(t.Name, c.Name)
-			if p == nil || p.Partial || p.Sampled || c.Kind() != KindText || p.Rows == 0 || p.Distinct != p.Rows || len(p.Values) != int(p.Distinct) {
+			if p == nil || p.Partial || p.Sampled || !p.ValuesComplete || c.Kind() != KindText || p.Rows == 0 || p.Distinct != p.Rows {
 				continue
 			}
 			m := make(map[string]bool, len(p.Values))
@@ -305,7 +306,7 @@ func inferValueJoins(snap *Snapshot) []Join {
 				continue
 			}
 			p := snap.Profile(t.Name, c.Name)
-			if p == nil || p.Partial || p.Sampled || p.Distinct < 2 || len(p.Values) != int(p.Distinct) {
+			if p == nil || !p.ValuesComplete || len(p.Values) < 2 {
 				continue
 			}
 			for _, k := range keys {

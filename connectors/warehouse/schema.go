@@ -136,8 +136,10 @@ type Profile struct {
 	Top []ValueCount `json:"top,omitempty"`
 	// Samples holds a few example values of any other column.
 	Samples []string `json:"samples,omitempty"`
-	// Values holds the distinct text values (up to a cap) for the value index.
-	Values []string `json:"values,omitempty"`
+	// Values holds the distinct text values of the whole column (up to a
+	// cap) for the value index; ValuesComplete says the cap was not reached.
+	Values         []string `json:"values,omitempty"`
+	ValuesComplete bool     `json:"values_complete,omitempty"`
 }
 
 // ValueCount is one frequent value and how often it occurs.

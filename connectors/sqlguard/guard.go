@@ -1,0 +1,288 @@
+// Package sqlguard is the read-only gate every statement passes before it
+// reaches a warehouse: only a single, side-effect-free SELECT (or a set
+// operation of SELECTs) is accepted. Everything else is refused with a
+// *Refusal whose Reason can be shown to the user as is.
+//
+// The guard is deliberately conservative: when the parser's view of a
+// statement might differ from the warehouse's (executable comments,
+// optimizer hints), the statement is refused rather than trusted. The
+// warehouse account should still be read-only; this is the first line of
+// defence, not the only one.
+package sqlguard
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/pingcap/tidb/pkg/parser"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+
+	// The parser needs a driver for literal values; test_driver is the
+	// lightweight one that does not pull in TiDB's execution types.
+	_ "github.com/pingcap/tidb/pkg/parser/test_driver"
+)
+
+// maxLen bounds the input so a pathological statement cannot make the gate
+// itself expensive; generated queries are orders of magnitude smaller.
+const maxLen = 1 << 20
+
+// ErrRefused is matched by errors.Is for every refusal.
+var ErrRefused = errors.New("statement refused")
+
+// RefusalKind says why a statement was refused, for callers that branch on
+// it (for example to ask the model to repair a syntax error but not a write).
+type RefusalKind int
+
+// Refusal kinds. The zero value is not used so that an uninitialised
+// Refusal is recognisable.
+const (
+	KindEmpty              RefusalKind = iota + 1 // no statement at all
+	KindTooLong                                   // input larger than the guard accepts
+	KindSyntax                                    // the MySQL-dialect parser rejected it
+	KindNotSelect                                 // INSERT, DDL, SET, SHOW, TABLE, …
+	KindMultipleStatements                        // more than one statement
+	KindInto                                      // SELECT … INTO OUTFILE/DUMPFILE/@var
+	KindLocking                                   // FOR UPDATE, FOR SHARE, LOCK IN SHARE MODE
+	KindFunction                                  // a denied or stored function call
+	KindAssignment                                // @var := … inside the query
+	KindSystemTable                               // mysql.*, performance_schema.*, sys.*, …
+	KindExecutableComment                         // /*! … */, /*M! … */, /*T! … */
+	KindHint                                      // /*+ … */ optimizer hints
+	KindAmbiguousEscape                           // backslash makes the statement depend on sql_mode
+)
+
+var kindNames = map[RefusalKind]string{
+	KindEmpty:              "empty",
+	KindTooLong:            "too long",
+	KindSyntax:             "syntax error",
+	KindNotSelect:          "not a select",
+	KindMultipleStatements: "multiple statements",
+	KindInto:               "select into",
+	KindLocking:            "locking read",
+	KindFunction:           "denied function",
+	KindAssignment:         "variable assignment",
+	KindSystemTable:        "system table",
+	KindExecutableComment:  "executable comment",
+	KindHint:               "optimizer hint",
+	KindAmbiguousEscape:    "ambiguous escape",
+}
+
+// String returns a short lowercase name, for logs and metrics.
+func (k RefusalKind) String() string {
+	if s, ok := kindNames[k]; ok {
+		return s
+	}
+	return fmt.Sprintf("RefusalKind(%d)", int(k))
+}
+
+// Refusal is the error for a refused statement.
+type Refusal struct {
+	Kind RefusalKind
+	// Reason is a plain, user-facing sentence. It never quotes more than a
+	// short fragment of the statement.
+	Reason string
+
+	// cause is the parser error behind a syntax refusal; it is for logs
+	// only and is reachable through errors.Unwrap.
+	cause error
+}
+
+// Error returns the user-facing Reason.
+func (r *Refusal) Error() string { return r.Reason }
+
+// Is makes errors.Is(err, ErrRefused) true for every refusal.
+func (r *Refusal) Is(target error) bool { return target == ErrRefused }
+
+// Unwrap exposes the parser error behind a syntax refusal, if any.
+func (r *Refusal) Unwrap() error { return r.cause }
+
+// Refused reports whether err is (or wraps) a refusal and returns it.
+func Refused(err error) (*Refusal, bool) {
+	var r *Refusal
+	if errors.As(err, &r) {
+		return r, true
+	}
+	return nil, false
+}
+
+func refuse(kind RefusalKind, format string, args ...any) *Refusal {
+	return &Refusal{Kind: kind, Reason: fmt.Sprintf(format, args...)}
+}
+
+// Statement is an accepted statement.
+type Statement struct {
+	// Text is the statement as given, trimmed, without a trailing semicolon.
+	// Comments inside it are kept; a trailing "-- comment" may end it, so
+	// code that wraps Text in a larger statement should put a newline after
+	// it.
+	Text string
+	// Node is the parsed form: *ast.SelectStmt or *ast.SetOprStmt.
+	Node ast.StmtNode
+}
+
+// parsers are pooled because parser.Parser is not safe for concurrent use
+// and allocating one per call costs more than the parse of a small query.
+// Every parse sets its SQL mode explicitly, so a pooled parser carries no
+// state from one call to the next.
+var parsers = sync.Pool{New: func() any { return parser.New() }}
+
+// baseMode is MySQL's default sql_mode: double-quoted text is a string and
+// backslash escapes work, as on a stock MySQL, MariaDB or TiDB server.
+var baseMode = func() mysql.SQLMode {
+	m, err := mysql.GetSQLMode(mysql.DefaultSQLMode)
+	if err != nil {
+		panic(fmt.Sprintf("sqlguard: default SQL mode: %v", err))
+	}
+	return m
+}()
+
+// escapeModes change how a quoted literal containing a backslash ends. A
+// statement with a backslash must be safe under each of them too, or a
+// server configured that way could read a different statement than the
+// one checked: 'a\', SLEEP(9) -- ' is one string by default but a string
+// and a SLEEP under NO_BACKSLASH_ESCAPES.
+var escapeModes = []mysql.SQLMode{
+	mysql.ModeNoBackslashEscapes,
+	mysql.ModeANSIQuotes,
+	mysql.ModeNoBackslashEscapes | mysql.ModeANSIQuotes,
+}
+
+// Check parses sql with the MySQL dialect (default SQL mode, so
+// double-quoted text is a string) and accepts exactly one read-only SELECT:
+// WITH (including RECURSIVE), set operations, subqueries and derived tables
+// are allowed. Every other input is refused with a *Refusal.
+// Check is safe for concurrent use.
+func Check(sql string) (_ *Statement, err error) {
+	if strings.TrimSpace(sql) == "" {
+		return nil, refuse(KindEmpty, "the statement is empty")
+	}
+	if len(sql) > maxLen {
+		return nil, refuse(KindTooLong, "the statement is too long (%d bytes; the limit is %d)", len(sql), maxLen)
+	}
+	if r := checkBytes(sql); r != nil {
+		return nil, r
+	}
+
+	p := parsers.Get().(*parser.Parser)
+	defer func() {
+		if v := recover(); v != nil {
+			// The parser panics on some inputs (test_driver on a decimal
+			// literal with more than 81 digits). Fail closed, and drop the
+			// parser since its state is unknown.
+			err = &Refusal{
+				Kind:   KindSyntax,
+				Reason: "the statement could not be parsed (a number may have too many digits)",
+				cause:  fmt.Errorf("parser panic: %v", v),
+			}
+			return
+		}
+		parsers.Put(p)
+	}()
+
+	stmt, r := inspect(p, sql, baseMode)
+	if r != nil {
+		return nil, r
+	}
+	text := strings.TrimSpace(stmt.OriginalText())
+	text = strings.TrimSpace(strings.TrimSuffix(text, ";"))
+
+	if strings.IndexByte(sql, '\\') >= 0 {
+		for _, m := range escapeModes {
+			if _, r := inspect(p, sql, baseMode|m); r != nil {
+				if r.Kind == KindSyntax {
+					return nil, &Refusal{
+						Kind:   KindAmbiguousEscape,
+						Reason: "a backslash in a quoted string changes the statement on servers using NO_BACKSLASH_ESCAPES or ANSI_QUOTES; write '' for a quote inside a string",
+						cause:  r.cause,
+					}
+				}
+				return nil, r
+			}
+		}
+	}
+
+	return &Statement{Text: text, Node: stmt}, nil
+}
+
+// checkBytes refuses bytes on which lexers disagree. MySQL starts a comment
+// at "--" followed by any control character, the parser only at "--" and
+// white space; invalid UTF-8 bytes such as 0x85 count as space to the
+// parser but not to MySQL. Generated SQL never needs either.
+func checkBytes(sql string) *Refusal {
+	if !utf8.ValidString(sql) {
+		return refuse(KindSyntax, "the statement is not valid UTF-8 text")
+	}
+	for i := 0; i < len(sql); i++ {
+		c := sql[i]
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
+			return refuse(KindSyntax, "the statement contains a control character (byte 0x%02X at offset %d)", c, i)
+		}
+	}
+	return nil
+}
+
+// inspect parses sql under mode and applies every rule to the result.
+func inspect(p *parser.Parser, sql string, mode mysql.SQLMode) (ast.StmtNode, *Refusal) {
+	p.SetSQLMode(mode)
+	stmts, _, err := p.ParseSQL(sql)
+	if err != nil {
+		// A hidden construct is a better explanation than the syntax error
+		// it caused, and the refusal must not depend on which one we pick.
+		if r := scanComments(sql); r != nil {
+			return nil, r
+		}
+		return nil, syntaxRefusal(sql, err)
+	}
+	switch n := len(stmts); {
+	case n == 0:
+		return nil, refuse(KindEmpty, "the statement is empty (only comments or semicolons)")
+	case n > 1:
+		return nil, refuse(KindMultipleStatements, "only one statement is allowed; found %d", n)
+	}
+	// The parser reuses its result slice on the next call; the node itself
+	// is freshly allocated and safe to keep.
+	stmt := stmts[0]
+	switch stmt.(type) {
+	case *ast.SelectStmt, *ast.SetOprStmt:
+	default:
+		return nil, refuse(KindNotSelect, "only SELECT statements are allowed; this is %s", describe(stmt))
+	}
+	// The comment scan works on the raw text because these comments are
+	// exactly where the parser and the warehouse may disagree.
+	if r := scanComments(sql); r != nil {
+		return nil, r
+	}
+	if r := walk(stmt); r != nil {
+		return nil, r
+	}
+	return stmt, nil
+}
+
+// scanComments refuses executable comments and optimizer hints anywhere in
+// the raw text, string literals included. MySQL runs /*! … */ only up to its
+// version, MariaDB runs /*M! … */ which the parser ignores, TiDB runs
+// /*T! … */, and StarRocks/Doris honour /*+ SET_VAR(query_timeout=…) */:
+// what the parser checks could differ from what runs. A false refusal of a
+// literal containing "/*!" is the accepted price of having no lexer of our
+// own that could disagree with the server's.
+func scanComments(sql string) *Refusal {
+	for rest := sql; ; {
+		i := strings.Index(rest, "/*")
+		if i < 0 {
+			return nil
+		}
+		rest = rest[i+2:]
+		switch {
+		case strings.HasPrefix(rest, "!"):
+			return refuse(KindExecutableComment, "executable comments (/*! … */) are not allowed, because servers run them differently")
+		case len(rest) >= 2 && rest[1] == '!' && strings.ContainsRune("MmTt", rune(rest[0])):
+			return refuse(KindExecutableComment, "executable comments (/*%s … */) are not allowed, because servers run them differently", rest[:2])
+		case strings.HasPrefix(rest, "+"):
+			return refuse(KindHint, "optimizer hints (/*+ … */) are not allowed, because they can change time limits and session settings")
+		}
+	}
+}
