@@ -1,0 +1,189 @@
+// Package dialog is the conversation manager: it turns a question into
+// candidate SQL queries, runs them, finds where they differ, asks the most
+// informative multiple-choice question, applies the answer, and remembers
+// it in the asking person's ontology. It knows nothing of Slack or Discord:
+// adapters translate platform events into Events and render Replies.
+package dialog
+
+import (
+	"time"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
+
+// Who identifies the person behind an event and where it happened.
+// User ids are only unique within a platform and workspace.
+type Who struct {
+	Platform  string `json:"platform"`  // "slack", "discord", "console"
+	Workspace string `json:"workspace"` // Slack team id, Discord guild id ("" for DMs)
+	Channel   string `json:"channel"`
+	User      string `json:"user"`
+	// Admin is set by the adapter after its own permission check.
+	Admin bool `json:"admin,omitempty"`
+}
+
+// EventKind says what the person did.
+type EventKind int
+
+const (
+	// EventMessage is a question, or a follow-up in an existing conversation
+	// ("only 2024", "and by month?"); while a clarification is pending it is
+	// taken as a free-text answer to it.
+	EventMessage EventKind = iota + 1
+	// EventChoose picks option Option of clarification Target.
+	EventChoose
+	// EventOther answers clarification Target with free text (the "Other…" field).
+	EventOther
+	// EventCorrect confirms answer Target.
+	EventCorrect
+	// EventWrong says answer Target is not what the person meant.
+	EventWrong
+	// EventShowSQL asks for the SQL of answer Target.
+	EventShowSQL
+	// EventChange reopens the decision that fact FactID made in answer Target.
+	EventChange
+	// EventPrefs lists the person's preferences (admins: Text may name another user).
+	EventPrefs
+	// EventForget deletes the person's preferences for the phrase in Text.
+	EventForget
+	// EventDeleteFact deletes fact FactID (own facts; admins any).
+	EventDeleteFact
+	// EventPromote makes fact FactID a channel- or workspace-wide fact (Text: "channel" or "workspace"); admins only.
+	EventPromote
+)
+
+// Event is one thing a person did, translated by an adapter.
+type Event struct {
+	Kind EventKind
+	// Conversation is the adapter's key for the thread (unique per platform and workspace).
+	Conversation string
+	Who          Who
+	Text         string
+	// Target is the id of the clarification or answer the event refers to.
+	Target string
+	Option int
+	FactID string
+	// At is when it happened; zero means now.
+	At time.Time
+}
+
+// ReplyKind says how an adapter should render a Reply.
+type ReplyKind int
+
+const (
+	ReplyClarification ReplyKind = iota + 1 // a question with options
+	ReplyAnswer                             // a result table with an explanation
+	ReplyNotice                             // a short plain message (also errors and refusals)
+	ReplyPrefs                              // a list of learned preferences
+	ReplySQL                                // the SQL of an answer
+)
+
+// Reply is what the bot says back. Text always holds a plain-text rendering
+// of the whole reply, for logs and platforms without rich messages.
+type Reply struct {
+	Kind         ReplyKind
+	Conversation string
+	Text         string
+	// Ephemeral replies are shown only to the person who acted, where the platform can.
+	Ephemeral     bool
+	Clarification *Clarification
+	Answer        *Answer
+	Prefs         *Prefs
+	// SQL is set for ReplySQL.
+	SQL string
+	// Resolved is set when an event closed a clarification: adapters update
+	// the question's message to show the choice and remove its buttons.
+	Resolved *Resolved
+}
+
+// Resolved tells which clarification an event answered and how.
+type Resolved struct {
+	ClarificationID string
+	Prompt          string
+	Choice          string
+}
+
+// AmbiguityKind is the kind of doubt a clarification resolves.
+type AmbiguityKind string
+
+const (
+	AmbColumn   AmbiguityKind = "column"   // which column a word means
+	AmbOutput   AmbiguityKind = "output"   // what the answer should show
+	AmbQuestion AmbiguityKind = "question" // what the question means
+	AmbValue    AmbiguityKind = "value"    // which stored value a word means
+)
+
+// Clarification is a multiple-choice question: at most MaxOptions closed
+// options, plus a free-text "Other…".
+type Clarification struct {
+	ID      string
+	Kind    AmbiguityKind
+	Prompt  string
+	Options []Option
+	// Phrase is the part of the question it is about, when known ("revenue").
+	Phrase string
+	Round  int
+	// MaxRounds is the most questions this conversation may still ask in all.
+	MaxRounds int
+}
+
+// MaxOptions is the most closed options a clarification offers.
+const MaxOptions = 3
+
+// OtherLabel is the label of the free-text option.
+const OtherLabel = "Other…"
+
+// Option is one closed choice.
+type Option struct {
+	Label string
+	// Example is a short illustration from the data ("e.g. 1,204.50"), may be empty.
+	Example string
+}
+
+// Answer is a result with what it means.
+type Answer struct {
+	ID      string
+	Columns []string
+	// Rows are formatted for people (NULL, thousands separators); at most
+	// DisplayRows of them. Result holds all fetched rows, typed, for files.
+	Rows     [][]string
+	RowCount int
+	// Truncated is true when the warehouse had more rows than were fetched.
+	Truncated   bool
+	Result      *warehouse.Result
+	Explanation string
+	SQL         string
+	// UsedFacts are the earlier choices that decided this answer without asking.
+	UsedFacts []UsedFact
+	// Notes are short remarks (engine fallbacks, empty results, value hints).
+	Notes []string
+}
+
+// UsedFact is a remembered choice applied to an answer.
+type UsedFact struct {
+	FactID  string
+	Phrase  string
+	Meaning string
+	Scope   string // "user", "channel", "workspace"
+}
+
+// Prefs is a list of learned preferences.
+type Prefs struct {
+	// Subject is whose preferences these are (the asker, or the user an admin asked about).
+	Subject string
+	Facts   []FactView
+	// CanAdmin says the viewer may promote, edit and delete any fact.
+	CanAdmin bool
+}
+
+// FactView is a fact as shown to people.
+type FactView struct {
+	ID      string
+	Phrase  string
+	Meaning string
+	Kind    string
+	Scope   string
+	Owner   string
+	Learned time.Time
+	Uses    int
+}
