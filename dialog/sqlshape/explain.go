@@ -1,0 +1,336 @@
+package sqlshape
+
+import (
+	"strings"
+)
+
+// Labels words schema elements for people.
+type Labels interface {
+	// Column gives a short name for "table.column" ("net revenue", "ship state").
+	Column(tableColumn string) string
+	// Table gives a plural noun for a table ("orders", "order lines").
+	Table(table string) string
+}
+
+// Explain says in one sentence what the query computes, from its shape:
+// "Total net revenue per region name, for orders whose ship state is TX and
+// whose order date is in 2024, highest first, top 3."
+func Explain(s *Shape, l Labels) string {
+	if s == nil {
+		return ""
+	}
+	main := mainTable(s)
+	counted := countedTable(s, main)
+	var measures, shown []string
+	for _, o := range s.Outputs {
+		if o.Agg != "" {
+			measures = append(measures, describeAggregate(o.Agg, o.Column, o.Expr, counted, l))
+		} else {
+			shown = append(shown, describeExpr(o.Expr, o.Column, l))
+		}
+	}
+	var b strings.Builder
+	switch {
+	case len(measures) > 0 && len(s.GroupBy) > 0:
+		b.WriteString(joinWords(measures))
+		var groups []string
+		for _, g := range s.GroupBy {
+			groups = append(groups, describeExpr(g, g, l))
+		}
+		b.WriteString(" per " + joinWords(groups))
+	case len(measures) > 0:
+		b.WriteString(joinWords(append(shown, measures...)))
+	case len(shown) == 1 && shown[0] == "everything":
+		b.WriteString("All columns of " + l.Table(main))
+	case len(shown) > 0:
+		b.WriteString(joinWords(shown))
+		if main != "" {
+			b.WriteString(" of " + l.Table(main))
+		}
+	default:
+		b.WriteString("Rows of " + l.Table(main))
+	}
+	if s.Distinct {
+		b.WriteString(" (each different value once)")
+	}
+	var conds []string
+	for _, f := range s.Filters {
+		if f.Depth == 0 {
+			if c := describeFilter(f, l); c != "" {
+				conds = append(conds, c)
+			}
+		}
+	}
+	if len(conds) > 0 {
+		subject := l.Table(main)
+		if len(measures) > 0 || len(s.GroupBy) > 0 {
+			b.WriteString(", for " + subject + " " + joinWords(conds))
+		} else {
+			b.WriteString(", " + joinWords(conds))
+		}
+	}
+	if len(s.OrderBy) > 0 {
+		o := s.OrderBy[0]
+		by := describeExpr(o.Expr, "", l)
+		if isAggregateExpr(o.Expr) {
+			by = describeAggregateExpr(o.Expr, counted, l)
+		}
+		dir := "lowest first"
+		if o.Desc {
+			dir = "highest first"
+		}
+		if isTimeLike(o.Expr) {
+			dir = "earliest first"
+			if o.Desc {
+				dir = "latest first"
+			}
+		}
+		b.WriteString(", sorted by " + by + ", " + dir)
+	}
+	switch {
+	case s.Limit == 1:
+		b.WriteString(", only the first")
+	case s.Limit > 1:
+		b.WriteString(", top " + itoa(s.Limit))
+	}
+	if s.Nested {
+		b.WriteString(" (using a subquery)")
+	}
+	out := b.String()
+	if out == "" {
+		return ""
+	}
+	return strings.ToUpper(out[:1]) + out[1:] + "."
+}
+
+func itoa(n int) string {
+	const digits = "0123456789"
+	if n < 10 {
+		return digits[n : n+1]
+	}
+	return itoa(n/10) + digits[n%10:n%10+1]
+}
+
+// mainTable is the table the query is about: the one its aggregates or
+// outputs come from, else the first.
+func mainTable(s *Shape) string {
+	for _, o := range s.Outputs {
+		if o.Agg == "COUNT" && o.Column == "*" {
+			continue
+		}
+		if t := tableOf(o.Column); t != "" && o.Agg != "" {
+			return t
+		}
+	}
+	for _, o := range s.Outputs {
+		if t := tableOf(o.Column); t != "" {
+			return t
+		}
+	}
+	if len(s.Tables) > 0 {
+		// The table with the most filters is what a COUNT(*) counts.
+		best, n := s.Tables[0], -1
+		for _, t := range s.Tables {
+			c := 0
+			for _, f := range s.Filters {
+				if tableOf(f.Column) == t {
+					c++
+				}
+			}
+			if c > n {
+				best, n = t, c
+			}
+		}
+		return best
+	}
+	return ""
+}
+
+// countedTable is what COUNT(*) counts: in a join, the table that is
+// neither shown nor grouped by (orders, when customers are ranked by how
+// many orders they placed).
+func countedTable(s *Shape, main string) string {
+	shown := map[string]bool{}
+	for _, o := range s.Outputs {
+		if o.Agg == "" {
+			shown[tableOf(o.Column)] = true
+		}
+	}
+	for _, g := range s.GroupBy {
+		shown[tableOf(g)] = true
+	}
+	if len(shown) == 0 {
+		return main
+	}
+	for _, t := range s.Tables {
+		if !shown[t] {
+			return t
+		}
+	}
+	return main
+}
+
+func tableOf(col string) string {
+	if i := strings.LastIndexByte(col, '.'); i > 0 {
+		return col[:i]
+	}
+	return ""
+}
+
+func describeAggregate(agg, column, expr, main string, l Labels) string {
+	if column == "*" || column == "" {
+		if agg == "COUNT" {
+			if strings.Contains(expr, "DISTINCT") {
+				return "the number of different " + strings.TrimSuffix(strings.TrimPrefix(expr, "COUNT(DISTINCT "), ")")
+			}
+			return "the number of " + l.Table(main)
+		}
+		return strings.ToLower(agg) + " of " + strings.ToLower(expr)
+	}
+	col := l.Column(column)
+	switch agg {
+	case "SUM":
+		return "total " + col
+	case "AVG":
+		return "average " + col
+	case "MAX":
+		return "highest " + col
+	case "MIN":
+		return "lowest " + col
+	case "COUNT":
+		if strings.Contains(expr, "DISTINCT") {
+			return "the number of different " + col
+		}
+		return "the number of " + l.Table(tableOf(column))
+	}
+	return strings.ToLower(agg) + " of " + col
+}
+
+func describeAggregateExpr(expr, main string, l Labels) string {
+	i := strings.IndexByte(expr, '(')
+	agg := expr[:i]
+	inner := strings.TrimSuffix(expr[i+1:], ")")
+	inner = strings.TrimPrefix(inner, "DISTINCT ")
+	col := inner
+	if inner == "*" {
+		col = "*"
+	}
+	return describeAggregate(agg, col, expr, main, l)
+}
+
+func describeExpr(expr, column string, l Labels) string {
+	if expr == "*" || strings.HasSuffix(expr, ".*") {
+		return "everything"
+	}
+	if column == "" && tableOf(expr) != "" && !strings.ContainsAny(expr, "( ") {
+		column = expr
+	}
+	if column != "" && column == expr {
+		return l.Column(column)
+	}
+	if strings.HasPrefix(expr, "YEAR(") && column != "" {
+		return "year of " + l.Column(column)
+	}
+	if strings.HasPrefix(expr, "MONTH(") && column != "" {
+		return "month of " + l.Column(column)
+	}
+	return strings.ToLower(expr)
+}
+
+func describeFilter(f Filter, l Labels) string {
+	what := describeExpr(f.Expr, f.Column, l)
+	vals := f.Display
+	if len(vals) == 0 {
+		vals = f.Values
+	}
+	q := func(v string) string {
+		if isNumeric(v) {
+			return v
+		}
+		return "'" + v + "'"
+	}
+	switch f.Op {
+	case "=":
+		return "whose " + what + " is " + q(first(vals))
+	case "!=":
+		return "whose " + what + " is not " + q(first(vals))
+	case ">":
+		return "whose " + what + " is above " + first(vals)
+	case ">=":
+		return "whose " + what + " is at least " + first(vals)
+	case "<":
+		return "whose " + what + " is below " + first(vals)
+	case "<=":
+		return "whose " + what + " is at most " + first(vals)
+	case "year":
+		return "whose " + what + " is in " + first(vals)
+	case "between":
+		if len(vals) == 2 {
+			return "whose " + what + " is between " + vals[0] + " and " + vals[1]
+		}
+	case "in":
+		qs := make([]string, len(vals))
+		for i, v := range vals {
+			qs[i] = q(v)
+		}
+		return "whose " + what + " is " + joinOr(qs)
+	case "not in":
+		return "whose " + what + " is none of " + strings.Join(vals, ", ")
+	case "like":
+		return "whose " + what + " matches " + q(first(vals))
+	case "is null":
+		return "with no " + what
+	case "is not null":
+		return "with a " + what
+	}
+	return "where " + strings.ToLower(f.Expr)
+}
+
+func first(v []string) string {
+	if len(v) == 0 {
+		return ""
+	}
+	return v[0]
+}
+
+func isNumeric(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r >= '0' && r <= '9' || r == '.' || r == '-' && i == 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func isTimeLike(expr string) bool {
+	e := strings.ToLower(expr)
+	for _, w := range []string{"date", "_at", "_on", "time", "year", "day"} {
+		if strings.Contains(e, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func joinWords(w []string) string {
+	switch len(w) {
+	case 0:
+		return ""
+	case 1:
+		return w[0]
+	}
+	return strings.Join(w[:len(w)-1], ", ") + " and " + w[len(w)-1]
+}
+
+func joinOr(w []string) string {
+	switch len(w) {
+	case 0:
+		return ""
+	case 1:
+		return w[0]
+	}
+	return strings.Join(w[:len(w)-1], ", ") + " or " + w[len(w)-1]
+}

@@ -1,0 +1,637 @@
+// Package sqlshape reads the parts of a SELECT that a person can be asked
+// about — what it shows, what it measures, how it filters, groups, orders
+// and limits, and which tables it joins — in a canonical form, so that
+// candidate queries can be compared part by part, and explains a query in
+// plain words.
+package sqlshape
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"github.com/clarify-bot/clarify/connectors/sqlguard"
+)
+
+// Shape is the canonical reading of one query. Expressions are lower-case
+// with table aliases resolved to table names: "orders.net_amount",
+// "SUM(orders.net_amount)", "COUNT(*)".
+type Shape struct {
+	Tables   []string // base tables read, sorted
+	Outputs  []Output
+	Filters  []Filter
+	GroupBy  []string
+	OrderBy  []Order
+	Limit    int // -1 when absent
+	Distinct bool
+	// Nested is true when subqueries contributed filters or measures.
+	Nested bool
+	// SetOp is true for UNION/INTERSECT/EXCEPT; only the first branch is read.
+	SetOp bool
+}
+
+// Output is one item of the select list.
+type Output struct {
+	Expr   string // canonical expression
+	Agg    string // "SUM", "COUNT"… when the item is an aggregate, else ""
+	Column string // the column inside, "table.column" or "*"
+	Alias  string
+}
+
+// Filter is one condition of WHERE, HAVING or a join's ON clause that
+// compares an expression with literal values.
+type Filter struct {
+	Expr string // left side: "orders.ship_state", "SUM(orders.net_amount)"
+	// Column is the plain column under Expr ("orders.ordered_at" for YEAR(orders.ordered_at)), or "".
+	Column string
+	// Op is "=", "!=", "<", "<=", ">", ">=", "in", "not in", "like",
+	// "not like", "between", "is null", "is not null", "year" (the
+	// calendar year of a date column, however written), or "expr" for
+	// anything else (Expr then holds the whole condition).
+	Op     string
+	Values []string // canonical literals: strings lower-case, numbers plain
+	// Display holds the literals as written, for explanations.
+	Display []string
+	Having  bool
+	Depth  int // 0 at the top level, 1+ inside subqueries
+}
+
+// Order is one ORDER BY item.
+type Order struct {
+	Expr string
+	Desc bool
+}
+
+// Resolver finds which of the given tables holds an unqualified column; it
+// may return "" when it does not know.
+type Resolver func(column string, tables []string) string
+
+// Parse reads statement (which must pass the read-only guard).
+func Parse(statement string, resolve Resolver) (*Shape, error) {
+	st, err := sqlguard.Check(statement)
+	if err != nil {
+		return nil, fmt.Errorf("read query shape: %w", err)
+	}
+	return FromNode(st.Node, resolve), nil
+}
+
+// FromNode reads an already parsed statement.
+func FromNode(n ast.StmtNode, resolve Resolver) *Shape {
+	s := &Shape{Limit: -1}
+	switch x := n.(type) {
+	case *ast.SelectStmt:
+		r := &reader{shape: s, resolve: resolve}
+		r.selectStmt(x, 0)
+	case *ast.SetOprStmt:
+		s.SetOp = true
+		if x.SelectList != nil && len(x.SelectList.Selects) > 0 {
+			if sel, ok := x.SelectList.Selects[0].(*ast.SelectStmt); ok {
+				r := &reader{shape: s, resolve: resolve}
+				r.selectStmt(sel, 0)
+			}
+		}
+		if x.Limit != nil {
+			s.Limit = limitCount(x.Limit)
+		}
+	}
+	s.Tables = dedupSorted(s.Tables)
+	mergeYearRanges(s)
+	return s
+}
+
+type reader struct {
+	shape   *Shape
+	resolve Resolver
+}
+
+// scope maps aliases and names (lower-case) to table names for one SELECT.
+type scope struct {
+	aliases map[string]string
+	tables  []string
+	parent  *scope
+}
+
+func (sc *scope) table(q string) string {
+	for s := sc; s != nil; s = s.parent {
+		if t, ok := s.aliases[strings.ToLower(q)]; ok {
+			return t
+		}
+	}
+	return strings.ToLower(q)
+}
+
+func (r *reader) selectStmt(sel *ast.SelectStmt, depth int) {
+	r.selectIn(sel, depth, nil)
+}
+
+func (r *reader) selectIn(sel *ast.SelectStmt, depth int, parent *scope) {
+	sc := &scope{aliases: map[string]string{}, parent: parent}
+	if sel.From != nil && sel.From.TableRefs != nil {
+		r.from(sel.From.TableRefs, sc, depth)
+	}
+	top := depth == 0
+	if top {
+		r.shape.Distinct = sel.Distinct
+		if sel.Fields != nil {
+			for _, f := range sel.Fields.Fields {
+				if f.WildCard != nil {
+					col := "*"
+					if f.WildCard.Table.L != "" {
+						col = sc.table(f.WildCard.Table.O) + ".*"
+					}
+					r.shape.Outputs = append(r.shape.Outputs, Output{Expr: col, Column: col})
+					continue
+				}
+				o := Output{Expr: r.canon(f.Expr, sc), Alias: strings.ToLower(f.AsName.O)}
+				if agg, ok := f.Expr.(*ast.AggregateFuncExpr); ok {
+					o.Agg = strings.ToUpper(agg.F)
+					if len(agg.Args) == 1 {
+						o.Column = r.plainColumn(agg.Args[0], sc)
+					}
+					if o.Column == "" {
+						o.Column = "*"
+					}
+				} else {
+					o.Column = r.plainColumn(f.Expr, sc)
+				}
+				r.shape.Outputs = append(r.shape.Outputs, o)
+			}
+		}
+		if sel.GroupBy != nil {
+			for _, it := range sel.GroupBy.Items {
+				r.shape.GroupBy = append(r.shape.GroupBy, r.byItem(it.Expr, sel, sc))
+			}
+		}
+		if sel.OrderBy != nil {
+			for _, it := range sel.OrderBy.Items {
+				r.shape.OrderBy = append(r.shape.OrderBy, Order{Expr: r.byItem(it.Expr, sel, sc), Desc: it.Desc})
+			}
+		}
+		if sel.Limit != nil {
+			r.shape.Limit = limitCount(sel.Limit)
+		}
+	} else {
+		r.shape.Nested = true
+	}
+	if sel.Where != nil {
+		r.conditions(sel.Where, sc, depth, false)
+	}
+	if sel.Having != nil && sel.Having.Expr != nil {
+		r.conditions(sel.Having.Expr, sc, depth, true)
+	}
+	// Subqueries in the select list contribute their filters.
+	if sel.Fields != nil {
+		for _, f := range sel.Fields.Fields {
+			if f.Expr != nil {
+				r.subqueries(f.Expr, sc, depth)
+			}
+		}
+	}
+}
+
+func (r *reader) from(n ast.ResultSetNode, sc *scope, depth int) {
+	switch x := n.(type) {
+	case *ast.Join:
+		if x.Left != nil {
+			r.from(x.Left, sc, depth)
+		}
+		if x.Right != nil {
+			r.from(x.Right, sc, depth)
+		}
+		if x.On != nil && x.On.Expr != nil {
+			r.conditions(x.On.Expr, sc, depth, false)
+		}
+	case *ast.TableSource:
+		switch src := x.Source.(type) {
+		case *ast.TableName:
+			name := strings.ToLower(src.Name.O)
+			sc.aliases[name] = name
+			if x.AsName.L != "" {
+				sc.aliases[x.AsName.L] = name
+			}
+			sc.tables = append(sc.tables, name)
+			r.shape.Tables = append(r.shape.Tables, name)
+		case *ast.SelectStmt:
+			r.selectIn(src, depth+1, sc)
+			if x.AsName.L != "" {
+				sc.aliases[x.AsName.L] = x.AsName.L
+			}
+		case *ast.SetOprStmt:
+			r.shape.Nested = true
+		default:
+			r.from(x.Source, sc, depth)
+		}
+	}
+}
+
+// byItem resolves ORDER BY / GROUP BY items that name a select alias or a
+// position to the select expression they stand for.
+func (r *reader) byItem(e ast.ExprNode, sel *ast.SelectStmt, sc *scope) string {
+	if sel.Fields != nil {
+		switch x := e.(type) {
+		case *ast.PositionExpr:
+			if x.N >= 1 && x.N <= len(sel.Fields.Fields) && sel.Fields.Fields[x.N-1].Expr != nil {
+				return r.canon(sel.Fields.Fields[x.N-1].Expr, sc)
+			}
+		case *ast.ColumnNameExpr:
+			if x.Name.Table.L == "" {
+				for _, f := range sel.Fields.Fields {
+					if f.AsName.L != "" && f.AsName.L == x.Name.Name.L && f.Expr != nil {
+						return r.canon(f.Expr, sc)
+					}
+				}
+			}
+		}
+	}
+	return r.canon(e, sc)
+}
+
+func limitCount(l *ast.Limit) int {
+	if v, ok := l.Count.(*driver.ValueExpr); ok {
+		if f, ok := number(v.GetValue()); ok {
+			return int(f)
+		}
+	}
+	return -1
+}
+
+// conditions splits a condition on AND and records each conjunct.
+func (r *reader) conditions(e ast.ExprNode, sc *scope, depth int, having bool) {
+	e = unparen(e)
+	if b, ok := e.(*ast.BinaryOperationExpr); ok && b.Op == opcode.LogicAnd {
+		r.conditions(b.L, sc, depth, having)
+		r.conditions(b.R, sc, depth, having)
+		return
+	}
+	r.subqueries(e, sc, depth)
+	if f, ok := r.filter(e, sc); ok {
+		f.Having, f.Depth = having, depth
+		r.shape.Filters = append(r.shape.Filters, f)
+	}
+}
+
+// subqueries reads the SELECTs nested in an expression.
+func (r *reader) subqueries(e ast.ExprNode, sc *scope, depth int) {
+	v := &subqueryFinder{}
+	e.Accept(v)
+	for _, q := range v.found {
+		r.selectIn(q, depth+1, sc)
+	}
+}
+
+type subqueryFinder struct{ found []*ast.SelectStmt }
+
+func (v *subqueryFinder) Enter(n ast.Node) (ast.Node, bool) {
+	if sq, ok := n.(*ast.SubqueryExpr); ok {
+		if sel, ok := sq.Query.(*ast.SelectStmt); ok {
+			v.found = append(v.found, sel)
+		}
+		return n, true
+	}
+	return n, false
+}
+
+func (v *subqueryFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+var comparison = map[opcode.Op]string{
+	opcode.EQ: "=", opcode.NE: "!=", opcode.LT: "<", opcode.LE: "<=", opcode.GT: ">", opcode.GE: ">=", opcode.NullEQ: "=",
+}
+
+var flipped = map[string]string{"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=", "!=": "!="}
+
+func (r *reader) filter(e ast.ExprNode, sc *scope) (Filter, bool) {
+	switch x := e.(type) {
+	case *ast.BinaryOperationExpr:
+		op, ok := comparison[x.Op]
+		if !ok {
+			break
+		}
+		l, rr := unparen(x.L), unparen(x.R)
+		lv, lLit := literal(l)
+		rv, rLit := literal(rr)
+		switch {
+		case lLit && rLit:
+			return Filter{}, false // constant condition (1 = 1)
+		case rLit:
+			f := r.compare(l, op, rv, sc)
+			f.Display = displays(rr)
+			return f, true
+		case lLit:
+			f := r.compare(rr, flipped[op], lv, sc)
+			f.Display = displays(l)
+			return f, true
+		}
+		// column = column is a join condition, not a filter.
+		if isColumn(l) && isColumn(rr) && op == "=" {
+			return Filter{}, false
+		}
+		// x = (SELECT MAX(…)) and the like: the subquery is read separately.
+		if _, ok := rr.(*ast.SubqueryExpr); ok {
+			return Filter{Expr: r.canon(l, sc), Column: r.plainColumn(l, sc), Op: op, Values: []string{"(subquery)"}}, true
+		}
+	case *ast.PatternInExpr:
+		if x.Sel != nil {
+			op := "in"
+			if x.Not {
+				op = "not in"
+			}
+			return Filter{Expr: r.canon(x.Expr, sc), Column: r.plainColumn(x.Expr, sc), Op: op, Values: []string{"(subquery)"}}, true
+		}
+		var vals, disp []string
+		for _, it := range x.List {
+			v, d, ok := literalBoth(unparen(it))
+			if !ok {
+				return r.exprFilter(e, sc), true
+			}
+			vals = append(vals, v)
+			disp = append(disp, d)
+		}
+		sort.Strings(vals)
+		op := "in"
+		if x.Not {
+			op = "not in"
+		}
+		if len(vals) == 1 && !x.Not {
+			op = "="
+		}
+		return Filter{Expr: r.canon(x.Expr, sc), Column: r.plainColumn(x.Expr, sc), Op: op, Values: vals, Display: disp}, true
+	case *ast.BetweenExpr:
+		lo, ok1 := literal(unparen(x.Left))
+		hi, ok2 := literal(unparen(x.Right))
+		if !ok1 || !ok2 || x.Not {
+			return r.exprFilter(e, sc), true
+		}
+		f := Filter{Expr: r.canon(x.Expr, sc), Column: r.plainColumn(x.Expr, sc), Op: "between", Values: []string{lo, hi}, Display: []string{lo, hi}}
+		if y, ok := wholeYear(lo, hi); ok && f.Column != "" && f.Expr == f.Column {
+			f.Op, f.Values, f.Display = "year", []string{y}, []string{y}
+		}
+		return f, true
+	case *ast.PatternLikeOrIlikeExpr:
+		p, ok := literal(unparen(x.Pattern))
+		if !ok {
+			return r.exprFilter(e, sc), true
+		}
+		op := "like"
+		if x.Not {
+			op = "not like"
+		}
+		d, _ := displayLiteral(unparen(x.Pattern))
+		return Filter{Expr: r.canon(x.Expr, sc), Column: r.plainColumn(x.Expr, sc), Op: op, Values: []string{p}, Display: []string{d}}, true
+	case *ast.IsNullExpr:
+		op := "is null"
+		if x.Not {
+			op = "is not null"
+		}
+		return Filter{Expr: r.canon(x.Expr, sc), Column: r.plainColumn(x.Expr, sc), Op: op}, true
+	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr:
+		return Filter{}, false
+	}
+	return r.exprFilter(e, sc), true
+}
+
+func displays(e ast.ExprNode) []string {
+	if d, ok := displayLiteral(e); ok {
+		return []string{d}
+	}
+	return nil
+}
+
+func (r *reader) exprFilter(e ast.ExprNode, sc *scope) Filter {
+	return Filter{Expr: r.canon(e, sc), Op: "expr"}
+}
+
+// compare records expr op literal, recognising YEAR(col) = N.
+func (r *reader) compare(e ast.ExprNode, op, val string, sc *scope) Filter {
+	if fc, ok := e.(*ast.FuncCallExpr); ok && fc.FnName.L == "year" && len(fc.Args) == 1 && op == "=" {
+		if col := r.plainColumn(fc.Args[0], sc); col != "" {
+			return Filter{Expr: col, Column: col, Op: "year", Values: []string{val}}
+		}
+	}
+	return Filter{Expr: r.canon(e, sc), Column: r.plainColumn(e, sc), Op: op, Values: []string{val}}
+}
+
+// mergeYearRanges turns col >= 'Y-01-01' AND col < 'Y+1-01-01' (or <=
+// 'Y-12-31') into one "year" filter, so every way of writing "in 2024"
+// reads the same.
+func mergeYearRanges(s *Shape) {
+	for i := 0; i < len(s.Filters); i++ {
+		lo := s.Filters[i]
+		if lo.Op != ">=" || len(lo.Values) != 1 || lo.Column == "" || lo.Expr != lo.Column {
+			continue
+		}
+		y, ok := yearStart(lo.Values[0])
+		if !ok {
+			continue
+		}
+		for j := 0; j < len(s.Filters); j++ {
+			hi := s.Filters[j]
+			if j == i || hi.Column != lo.Column || hi.Depth != lo.Depth || len(hi.Values) != 1 {
+				continue
+			}
+			if (hi.Op == "<" && hi.Values[0] == strconv.Itoa(y+1)+"-01-01") || (hi.Op == "<=" && hi.Values[0] == strconv.Itoa(y)+"-12-31") {
+				yr := strconv.Itoa(y)
+				s.Filters[i] = Filter{Expr: lo.Column, Column: lo.Column, Op: "year", Values: []string{yr}, Display: []string{yr}, Depth: lo.Depth, Having: lo.Having}
+				s.Filters = append(s.Filters[:j], s.Filters[j+1:]...)
+				if j < i {
+					i--
+				}
+				break
+			}
+		}
+	}
+}
+
+func yearStart(v string) (int, bool) {
+	if len(v) >= 10 && strings.HasSuffix(v[:10], "-01-01") && (len(v) == 10 || strings.TrimLeft(v[10:], " 0:") == "") {
+		y, err := strconv.Atoi(v[:4])
+		return y, err == nil
+	}
+	return 0, false
+}
+
+func wholeYear(lo, hi string) (string, bool) {
+	y, ok := yearStart(lo)
+	if !ok || len(hi) < 10 {
+		return "", false
+	}
+	if hi[:10] == strconv.Itoa(y)+"-12-31" {
+		return strconv.Itoa(y), true
+	}
+	return "", false
+}
+
+func unparen(e ast.ExprNode) ast.ExprNode {
+	for {
+		p, ok := e.(*ast.ParenthesesExpr)
+		if !ok {
+			return e
+		}
+		e = p.Expr
+	}
+}
+
+func isColumn(e ast.ExprNode) bool {
+	_, ok := e.(*ast.ColumnNameExpr)
+	return ok
+}
+
+// literal returns the canonical text of a constant: strings lower-cased
+// (the warehouses compare text case-insensitively), numbers plain.
+func literal(e ast.ExprNode) (string, bool) {
+	v, _, ok := literalBoth(e)
+	return v, ok
+}
+
+// displayLiteral is the literal as written (case kept).
+func displayLiteral(e ast.ExprNode) (string, bool) {
+	_, d, ok := literalBoth(e)
+	return d, ok
+}
+
+func literalBoth(e ast.ExprNode) (canonical, display string, ok bool) {
+	switch x := e.(type) {
+	case *driver.ValueExpr:
+		v := x.GetValue()
+		if v == nil {
+			return "null", "NULL", true
+		}
+		if f, ok := number(v); ok {
+			return formatNumber(f), formatNumber(f), true
+		}
+		switch s := v.(type) {
+		case string:
+			return strings.ToLower(s), s, true
+		case []byte:
+			return strings.ToLower(string(s)), string(s), true
+		}
+		return strings.ToLower(fmt.Sprint(v)), fmt.Sprint(v), true
+	case *ast.UnaryOperationExpr:
+		if x.Op == opcode.Minus {
+			if s, ok := literal(unparen(x.V)); ok {
+				if f, err := strconv.ParseFloat(s, 64); err == nil {
+					return formatNumber(-f), formatNumber(-f), true
+				}
+			}
+		}
+	}
+	return "", "", false
+}
+
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case fmt.Stringer:
+		if _, isString := v.(string); !isString {
+			if f, err := strconv.ParseFloat(x.String(), 64); err == nil {
+				return f, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func formatNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// plainColumn is the column under e: the column itself, or the single
+// column argument of a function (YEAR(x), LOWER(x)); "" otherwise.
+func (r *reader) plainColumn(e ast.ExprNode, sc *scope) string {
+	switch x := unparen(e).(type) {
+	case *ast.ColumnNameExpr:
+		return r.column(x.Name, sc)
+	case *ast.FuncCallExpr:
+		if len(x.Args) == 1 {
+			return r.plainColumn(x.Args[0], sc)
+		}
+	case *ast.AggregateFuncExpr:
+		if len(x.Args) == 1 {
+			return r.plainColumn(x.Args[0], sc)
+		}
+	}
+	return ""
+}
+
+func (r *reader) column(n *ast.ColumnName, sc *scope) string {
+	col := n.Name.L
+	if n.Table.L != "" {
+		return sc.table(n.Table.O) + "." + col
+	}
+	var in []string
+	for s := sc; s != nil; s = s.parent {
+		in = append(in, s.tables...)
+		if len(in) > 0 {
+			break
+		}
+	}
+	switch {
+	case len(in) == 1:
+		return in[0] + "." + col
+	case r.resolve != nil:
+		if t := r.resolve(col, in); t != "" {
+			return strings.ToLower(t) + "." + col
+		}
+	}
+	return col
+}
+
+// canon prints an expression canonically.
+func (r *reader) canon(e ast.ExprNode, sc *scope) string {
+	switch x := unparen(e).(type) {
+	case *ast.ColumnNameExpr:
+		return r.column(x.Name, sc)
+	case *ast.AggregateFuncExpr:
+		f := strings.ToUpper(x.F)
+		var args []string
+		for _, a := range x.Args {
+			args = append(args, r.canon(a, sc))
+		}
+		inner := strings.Join(args, ", ")
+		if f == "COUNT" && (inner == "1" || inner == "") {
+			inner = "*"
+		}
+		if x.Distinct {
+			inner = "DISTINCT " + inner
+		}
+		return f + "(" + inner + ")"
+	case *ast.FuncCallExpr:
+		var args []string
+		for _, a := range x.Args {
+			args = append(args, r.canon(a, sc))
+		}
+		return strings.ToUpper(x.FnName.O) + "(" + strings.Join(args, ", ") + ")"
+	case *ast.BinaryOperationExpr:
+		return r.canon(x.L, sc) + " " + x.Op.String() + " " + r.canon(x.R, sc)
+	case *ast.SubqueryExpr:
+		return "(subquery)"
+	}
+	if v, ok := literal(unparen(e)); ok {
+		return v
+	}
+	var b strings.Builder
+	if err := restore(&b, e); err != nil {
+		return "?"
+	}
+	return strings.ToLower(b.String())
+}
+
+func dedupSorted(in []string) []string {
+	sort.Strings(in)
+	out := in[:0]
+	for i, s := range in {
+		if i == 0 || s != in[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
