@@ -36,11 +36,7 @@ func startDemoWarehouse(ctx context.Context, logger *slog.Logger, orders int, wc
 		return nil, err
 	}
 	ds := demodata.Generate(demodata.DefaultSeed, orders)
-	tables := make([]embedded.Table, len(ds.Tables))
-	for i, t := range ds.Tables {
-		tables[i] = embedded.Table{Name: t.Name, CreateSQL: t.CreateSQL, Rows: t.Rows}
-	}
-	if err := srv.LoadTables(ctx, demoDatabase, tables); err != nil {
+	if err := srv.LoadTables(ctx, demoDatabase, ds.EmbeddedTables()); err != nil {
 		srv.Close()
 		return nil, fmt.Errorf("load demo data: %w", err)
 	}
