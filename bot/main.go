@@ -42,6 +42,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"sql", "run one statement through the read-only guard and print the result", runSQL},
+		{"prefs", "review, correct and promote learned preferences", runPrefs},
 	}
 }
 

@@ -118,3 +118,13 @@ func buildValues(snap *warehouse.Snapshot, profiles map[string]*warehouse.Profil
 func (c *Catalog) SearchValues(phrase string, limit int) []ValueHit {
 	return c.values.Search(phrase, limit)
 }
+
+// Terms analyses prose the way the column index does: lower-case words,
+// stop words and bare numbers dropped, light stemming ("orders" → "order").
+func (c *Catalog) Terms(s string) []string { return c.an.terms(s, true) }
+
+// NameTerms analyses an identifier keeping every word ("shipped_at" → ship, at).
+func (c *Catalog) NameTerms(s string) []string { return c.an.terms(s, false) }
+
+// Synonyms returns the stemmed terms a stemmed term may also be written as.
+func (c *Catalog) Synonyms(term string) []string { return c.syn[term] }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -179,9 +180,59 @@ func (g *joinGraph) node(ref string) (int32, bool) {
 // ErrUnknownTable, tables in different components of the join graph one
 // wrapping ErrNoJoinPath; both name the tables.
 func (c *Catalog) JoinPath(refs ...string) (*JoinTree, error) {
+	tree, _, err := c.joinPath(nil, refs)
+	return tree, err
+}
+
+// JoinPaths returns up to k different join trees for refs, cheapest first:
+// the JoinPath tree, then the trees found when one of its edges is left
+// out. Different trees are different readings ("the region of the order's
+// sales rep" or "of the state it shipped to").
+func (c *Catalog) JoinPaths(k int, refs ...string) ([]*JoinTree, error) {
+	best, used, err := c.joinPath(nil, refs)
+	if err != nil || k <= 1 || len(used) == 0 {
+		if err != nil {
+			return nil, err
+		}
+		return []*JoinTree{best}, nil
+	}
+	out := []*JoinTree{best}
+	seen := map[string]bool{treeKey(best): true}
+	banned := make([]bool, len(c.joins.edges))
+	for _, e := range used {
+		banned[e] = true
+		alt, _, err := c.joinPath(banned, refs)
+		banned[e] = false
+		if err != nil {
+			continue
+		}
+		if key := treeKey(alt); !seen[key] {
+			seen[key] = true
+			out = append(out, alt)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Cost < out[j].Cost })
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out, nil
+}
+
+func treeKey(t *JoinTree) string {
+	var parts []string
+	for _, e := range t.Edges {
+		parts = append(parts, strings.ToLower(e.FromTable+"."+e.FromColumn+"="+e.ToTable+"."+e.ToColumn))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+// joinPath is JoinPath with some edges banned; it also returns the edge
+// numbers used.
+func (c *Catalog) joinPath(banned []bool, refs []string) (*JoinTree, []int32, error) {
 	g := &c.joins
 	if len(refs) == 0 {
-		return nil, errors.New("catalog: join path of no tables")
+		return nil, nil, errors.New("catalog: join path of no tables")
 	}
 	var terms []int32
 	var unknown []string
@@ -198,7 +249,7 @@ func (c *Catalog) JoinPath(refs ...string) (*JoinTree, error) {
 		}
 	}
 	if len(unknown) > 0 {
-		return nil, fmt.Errorf("catalog: %w %s", ErrUnknownTable, strings.Join(unknown, ", "))
+		return nil, nil, fmt.Errorf("catalog: %w %s", ErrUnknownTable, strings.Join(unknown, ", "))
 	}
 	var apart []string
 	for _, v := range terms[1:] {
@@ -207,13 +258,14 @@ func (c *Catalog) JoinPath(refs ...string) (*JoinTree, error) {
 		}
 	}
 	if len(apart) > 0 {
-		return nil, fmt.Errorf("catalog: %w from %s to %s", ErrNoJoinPath, g.names[terms[0]], strings.Join(apart, ", "))
+		return nil, nil, fmt.Errorf("catalog: %w from %s to %s", ErrNoJoinPath, g.names[terms[0]], strings.Join(apart, ", "))
 	}
 
 	tree := &JoinTree{Tables: []string{g.names[terms[0]]}}
 	inTree := make([]bool, len(g.names))
 	inTree[terms[0]] = true
 	sp := newShortestPaths(len(g.names))
+	var used []int32
 	for {
 		remaining := 0
 		for _, v := range terms {
@@ -222,12 +274,12 @@ func (c *Catalog) JoinPath(refs ...string) (*JoinTree, error) {
 			}
 		}
 		if remaining == 0 {
-			return tree, nil
+			return tree, used, nil
 		}
-		target := sp.nearest(g, inTree, func(v int32) bool { return seen[v] && !inTree[v] })
+		target := sp.nearest(g, inTree, banned, func(v int32) bool { return seen[v] && !inTree[v] })
 		if target < 0 {
-			// Unreachable: the component check above guarantees a path.
-			return nil, fmt.Errorf("catalog: %w to %s", ErrNoJoinPath, g.names[terms[0]])
+			// Only with banned edges: the component check guarantees a path otherwise.
+			return nil, nil, fmt.Errorf("catalog: %w to %s", ErrNoJoinPath, g.names[terms[0]])
 		}
 		// Walk back to the tree, then attach the path from the tree outwards.
 		var path []int32 // edge numbers, target first
@@ -243,6 +295,7 @@ func (c *Catalog) JoinPath(refs ...string) (*JoinTree, error) {
 				v = e.b
 			}
 			inTree[v] = true
+			used = append(used, path[i])
 			tree.Tables = append(tree.Tables, g.names[v])
 			tree.Edges = append(tree.Edges, e.join)
 			tree.Cost += e.cost
@@ -266,7 +319,7 @@ func newShortestPaths(n int) *shortestPaths {
 // nearest runs Dijkstra from every tree node at once and returns the first
 // node settled for which isTarget holds, or -1. Ties in distance go to the
 // lower node number, which makes the result deterministic.
-func (sp *shortestPaths) nearest(g *joinGraph, inTree []bool, isTarget func(int32) bool) int32 {
+func (sp *shortestPaths) nearest(g *joinGraph, inTree, banned []bool, isTarget func(int32) bool) int32 {
 	for i := range sp.dist {
 		sp.dist[i] = math.Inf(1)
 		sp.via[i] = -1
@@ -290,6 +343,9 @@ func (sp *shortestPaths) nearest(g *joinGraph, inTree []bool, isTarget func(int3
 			return u
 		}
 		for _, a := range g.adj[g.adjStart[u]:g.adjStart[u+1]] {
+			if banned != nil && banned[a.edge] {
+				continue
+			}
 			if d := it.dist + a.cost; d < sp.dist[a.to] && !sp.done[a.to] {
 				sp.dist[a.to] = d
 				sp.via[a.to] = a.edge

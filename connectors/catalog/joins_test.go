@@ -208,3 +208,39 @@ func TestJoinPathErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestJoinPathsOffersTheOtherRoute(t *testing.T) {
+	snap := &warehouse.Snapshot{Schema: warehouse.Schema{
+		Tables: []warehouse.Table{{Name: "orders"}, {Name: "sales_reps"}, {Name: "states"}, {Name: "regions"}},
+		Joins: []warehouse.Join{
+			{FromTable: "orders", FromColumn: "sales_rep_id", ToTable: "sales_reps", ToColumn: "id", Confidence: 0.9},
+			{FromTable: "sales_reps", FromColumn: "region_id", ToTable: "regions", ToColumn: "id", Declared: true, Confidence: 1},
+			{FromTable: "orders", FromColumn: "ship_state", ToTable: "states", ToColumn: "code", Confidence: 0.7},
+			{FromTable: "states", FromColumn: "region_id", ToTable: "regions", ToColumn: "id", Declared: true, Confidence: 1},
+		},
+	}}
+	c := New(snap, Options{})
+	trees, err := c.JoinPaths(3, "orders", "regions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(trees) != 2 {
+		t.Fatalf("want both routes, got %d", len(trees))
+	}
+	if trees[0].Cost > trees[1].Cost || !containsTable(trees[0].Tables, "sales_reps") || !containsTable(trees[1].Tables, "states") {
+		t.Fatalf("routes %v (%.2f) and %v (%.2f)", trees[0].Tables, trees[0].Cost, trees[1].Tables, trees[1].Cost)
+	}
+	one, err := c.JoinPaths(3, "orders")
+	if err != nil || len(one) != 1 || len(one[0].Edges) != 0 {
+		t.Fatalf("single table: %+v %v", one, err)
+	}
+}
+
+func containsTable(ts []string, t string) bool {
+	for _, x := range ts {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}

@@ -45,6 +45,8 @@ func builtinSynonyms() map[string][]string {
 		"company":     {"organization", "org", "firm"},
 		"supplier":    {"vendor"},
 		"start":       {"begin"},
+		"population":  {"people", "inhabitants", "residents", "citizens"},
+		"elevation":   {"height", "altitude"},
 		"end":         {"finish"},
 	}
 }

@@ -1,0 +1,201 @@
+package console
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/tables"
+)
+
+// greet prints the banner, who the person is and the example questions.
+func (c *Console) greet() {
+	if c.opts.Banner != "" {
+		c.out.line(safe(c.opts.Banner))
+	}
+	c.out.printf("You are %s. Type a question, or 'help'.\n", safe(c.opts.User))
+	if len(c.opts.Examples) > 0 {
+		c.out.line("Example questions (type a number to ask one):")
+		for i, e := range c.opts.Examples {
+			c.out.printf("  %d. %s\n", i+1, cleanInput(e))
+		}
+	}
+	c.out.line("")
+}
+
+func (c *Console) help() {
+	c.out.line(`Ask a question about the data in your own words, e.g. "revenue by month in 2024".
+Start a line with "and", "only", "also", "but", "what about", "now" or "+" to refine the last question.
+When I ask what you mean: type an option's number, or answer in your own words; 'skip' drops the question.
+After an answer: 'yes' · 'no' (not what I meant) · 'sql' (show the SQL) · 'change <phrase>' (reopen an earlier choice).
+Preferences: 'prefs' lists them · 'delete <number>' deletes one from the list · 'forget <phrase>'.
+'quit' ends the session.`)
+	if c.opts.Admin {
+		c.out.line("Admin: 'prefs <user>' lists someone's preferences · 'promote <number> channel|workspace' shares one.")
+	}
+}
+
+// render prints one reply and updates the conversation state from it.
+func (c *Console) render(r dialog.Reply) {
+	if res := r.Resolved; res != nil {
+		c.out.printf("✓ %s → %s\n", safe(res.Prompt), safe(res.Choice))
+		if c.pending != nil && c.pending.ID == res.ClarificationID {
+			c.pending, c.otherNext = nil, false
+		}
+	}
+	switch {
+	case r.Kind == dialog.ReplyClarification && r.Clarification != nil:
+		cl := *r.Clarification
+		c.pending, c.otherNext = &cl, false
+		c.printClarification(&cl)
+	case r.Kind == dialog.ReplyAnswer && r.Answer != nil:
+		c.pending, c.otherNext = nil, false
+		c.answer, c.answerConv = r.Answer, r.Conversation
+		if c.answerConv == "" {
+			c.answerConv = c.conv
+		}
+		c.printAnswer(r.Answer)
+	case r.Kind == dialog.ReplyPrefs && r.Prefs != nil:
+		c.prefs = append([]dialog.FactView(nil), r.Prefs.Facts...)
+		c.printPrefs(r.Prefs)
+	case r.Kind == dialog.ReplySQL && r.SQL != "":
+		c.out.line(indent(safe(strings.TrimSpace(r.SQL)), "    "))
+	default: // notices, and any reply missing its structured part
+		if t := strings.TrimSpace(r.Text); t != "" {
+			c.out.line(safe(t))
+		}
+	}
+}
+
+// closedOptions are the clarification's options without Other…, which the
+// console always adds itself (tolerating a manager that already did).
+func closedOptions(cl *dialog.Clarification) []dialog.Option {
+	opts := cl.Options
+	if n := len(opts); n > 0 && opts[n-1].Label == dialog.OtherLabel {
+		opts = opts[:n-1]
+	}
+	return opts
+}
+
+func (c *Console) printClarification(cl *dialog.Clarification) {
+	c.out.line(safe(cl.Prompt))
+	opts := closedOptions(cl)
+	for i, o := range opts {
+		label := tables.Clip(tables.Clean(o.Label), 80)
+		if o.Example != "" {
+			label += " (" + tables.Clip(tables.Clean(o.Example), 60) + ")"
+		}
+		c.out.printf("  %d) %s\n", i+1, label)
+	}
+	c.out.printf("  %d) %s\n", len(opts)+1, dialog.OtherLabel)
+	c.out.line("Type a number, or answer in your own words ('skip' to drop the question).")
+}
+
+func (c *Console) printAnswer(a *dialog.Answer) {
+	if t := strings.TrimSpace(a.Explanation); t != "" {
+		c.out.line(safe(t))
+	}
+	if len(a.Columns) > 0 {
+		c.out.printf("%s", tables.Render(a.Columns, a.Rows, tables.Options{MaxCellWidth: maxCellWidth, MaxRows: maxTableRows}))
+	}
+	shown := min(len(a.Rows), maxTableRows)
+	total := max(a.RowCount, len(a.Rows))
+	switch {
+	case a.Truncated:
+		c.out.printf("(showing %d of the first %d rows; there are more — narrow the question to see them all)\n", shown, total)
+	case total == 0:
+		c.out.line("(no rows)")
+	case shown < total:
+		c.out.printf("(showing %d of %d rows)\n", shown, total)
+	default:
+		c.out.printf("(%d row%s)\n", total, plural(total))
+	}
+	for _, f := range a.UsedFacts {
+		phrase := tables.Clip(cleanInput(f.Phrase), 60)
+		c.out.printf("Using %s: '%s' = %s · type 'change %s' to change it\n",
+			whose(f.Scope), phrase, tables.Clip(cleanInput(f.Meaning), 80), phrase)
+	}
+	for _, n := range a.Notes {
+		if n = strings.TrimSpace(n); n != "" {
+			c.out.line("Note: " + safe(n))
+		}
+	}
+	c.out.line("Was this what you meant? 'yes' · 'no' (not what I meant) · 'sql' (show the SQL)")
+}
+
+// whose names where a used fact came from.
+func whose(scope string) string {
+	switch scope {
+	case "channel":
+		return "this channel's choice"
+	case "workspace":
+		return "the workspace's choice"
+	default:
+		return "your earlier choice"
+	}
+}
+
+func (c *Console) printPrefs(p *dialog.Prefs) {
+	title := "Your preferences"
+	if p.Subject != "" && p.Subject != c.opts.User {
+		title = "Preferences of " + cleanInput(p.Subject)
+	}
+	if len(p.Facts) == 0 {
+		c.out.printf("%s: none yet. They are learned when you answer a clarification.\n", title)
+		return
+	}
+	header := []string{"#", "phrase", "meaning", "scope", "learned", "uses"}
+	if p.CanAdmin {
+		header = append(header, "owner")
+	}
+	rows := make([][]string, len(p.Facts))
+	for i, f := range p.Facts {
+		learned := ""
+		if !f.Learned.IsZero() {
+			learned = f.Learned.Format("2006-01-02")
+		}
+		rows[i] = []string{strconv.Itoa(i + 1), f.Phrase, f.Meaning, f.Scope, learned, strconv.Itoa(f.Uses)}
+		if p.CanAdmin {
+			rows[i] = append(rows[i], f.Owner)
+		}
+	}
+	c.out.printf("%s (%d):\n", title, len(p.Facts))
+	c.out.printf("%s", tables.Render(header, rows, tables.Options{MaxCellWidth: maxCellWidth}))
+	c.out.line("Type 'delete <number>' to delete one, or 'forget <phrase>' to forget a phrase.")
+	if p.CanAdmin {
+		c.out.line("Admin: 'promote <number> channel|workspace' shares one.")
+	}
+}
+
+// safe makes bot text harmless on a terminal: valid UTF-8 and no control
+// characters (escape sequences could rewrite the screen) except newlines
+// and tabs.
+func safe(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if !strings.ContainsFunc(s, isUnsafe) {
+		return s
+	}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.Map(func(r rune) rune {
+		if isUnsafe(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func isUnsafe(r rune) bool {
+	return unicode.IsControl(r) && r != '\n' && r != '\t'
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

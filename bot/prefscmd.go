@@ -1,0 +1,612 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/clarify-bot/clarify/internal/tables"
+	"github.com/clarify-bot/clarify/ontology"
+)
+
+// runPrefs is `bot prefs`: admins review, correct and promote what the bot
+// learned, working on the ontology file directly. The shell user is an
+// admin. bbolt allows one process per file, so this works while the bot is
+// stopped; while it runs, the chat commands do the same.
+func runPrefs(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	p := &prefsCmd{stdin: stdin, stdout: stdout, stderr: stderr, data: defaultDataDir(), wait: ontology.DefaultTimeout}
+	global := p.flagSet("bot prefs")
+	global.Usage = func() { p.usage() }
+	if err := global.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	args = global.Args()
+	if len(args) == 0 {
+		p.usage()
+		return exitUsage
+	}
+	name, args := args[0], args[1:]
+	if name == "help" {
+		p.usage()
+		return exitOK
+	}
+	for _, sc := range prefsSubcommands() {
+		if sc.name == name {
+			return sc.run(p, ctx, args)
+		}
+	}
+	fmt.Fprintf(stderr, "bot prefs: unknown subcommand %q\n\n", name)
+	p.usage()
+	return exitUsage
+}
+
+type prefsSubcommand struct {
+	name, args, summary string
+	run                 func(p *prefsCmd, ctx context.Context, args []string) int
+}
+
+func prefsSubcommands() []prefsSubcommand {
+	return []prefsSubcommand{
+		{"list", "[--user OWNER] [--scope user|channel|workspace] [--warehouse W] [--all] [--json]", "list learned preferences", (*prefsCmd).list},
+		{"show", "ID", "show one preference and its history", (*prefsCmd).show},
+		{"delete", "ID", "delete a preference", (*prefsCmd).delete},
+		{"forget", "--user OWNER [--warehouse W] PHRASE", "delete all of an owner's preferences for a phrase", (*prefsCmd).forget},
+		{"promote", "ID --to channel|workspace --owner KEY", "make a preference apply to a whole channel or workspace", (*prefsCmd).promote},
+		{"edit", "ID [--target T] [--meaning M]", "correct a preference", (*prefsCmd).edit},
+		{"audit", "[--limit N]", "show recent admin changes", (*prefsCmd).audit},
+		{"export", "[--out FILE]", "write all preferences as JSON (stdout by default)", (*prefsCmd).export},
+		{"import", "FILE|-", "add or update preferences from an export", (*prefsCmd).importFacts},
+	}
+}
+
+type prefsCmd struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	data           string
+	wait           time.Duration
+}
+
+func (p *prefsCmd) usage() {
+	w := p.stderr
+	fmt.Fprintln(w, "usage: bot prefs [--data DIR] <subcommand> [flags]")
+	fmt.Fprintln(w)
+	for _, sc := range prefsSubcommands() {
+		fmt.Fprintf(w, "  %-8s %s\n  %-8s   %s\n", sc.name, sc.args, "", sc.summary)
+	}
+	fmt.Fprintf(w, "\nGlobal flags (anywhere on the line):\n  --data DIR          data directory (default %s)\n  --lock-timeout D    how long to wait for a running bot to release the file (default %s)\n",
+		defaultDataDir(), ontology.DefaultTimeout)
+	fmt.Fprintln(w, "\nThe bot must be stopped: it holds the file while it runs (use the chat commands then).")
+}
+
+// flagSet returns a flag set with the global flags, so they may follow
+// the subcommand too.
+func (p *prefsCmd) flagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(p.stderr)
+	fs.StringVar(&p.data, "data", p.data, "data directory")
+	fs.DurationVar(&p.wait, "lock-timeout", p.wait, "how long to wait for the file lock")
+	return fs
+}
+
+// parse parses flags and positional arguments in any order ("show ID
+// --data DIR" as well as "show --data DIR ID"); "--" ends the flags. It
+// returns the positional arguments, or an exit code when parsing stopped.
+func (p *prefsCmd) parse(fs *flag.FlagSet, sc string, args []string) ([]string, int, bool) {
+	fs.Usage = func() {
+		for _, s := range prefsSubcommands() {
+			if s.name == sc {
+				fmt.Fprintf(p.stderr, "usage: bot prefs %s %s\n  %s\n", s.name, s.args, s.summary)
+			}
+		}
+		fs.PrintDefaults()
+	}
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, exitOK, false
+			}
+			return nil, exitUsage, false
+		}
+		rest := fs.Args()
+		if consumed := args[:len(args)-len(rest)]; len(consumed) > 0 && consumed[len(consumed)-1] == "--" {
+			return append(pos, rest...), 0, true
+		}
+		if len(rest) == 0 {
+			return pos, 0, true
+		}
+		pos, args = append(pos, rest[0]), rest[1:]
+	}
+}
+
+// wantArgs reports a usage error unless exactly n positional arguments
+// were given.
+func (p *prefsCmd) wantArgs(fs *flag.FlagSet, pos []string, n int, what string) bool {
+	if len(pos) == n {
+		return true
+	}
+	if len(pos) < n {
+		fmt.Fprintf(p.stderr, "bot prefs %s: missing %s\n", fs.Name(), what)
+	} else {
+		fmt.Fprintf(p.stderr, "bot prefs %s: unexpected arguments %q\n", fs.Name(), pos[n:])
+	}
+	fs.Usage()
+	return false
+}
+
+func (p *prefsCmd) path() string { return filepath.Join(p.data, ontologyFile) }
+
+// open opens the ontology. Only import may create it: any other
+// subcommand on a missing file means a wrong --data, which an empty new
+// file would hide.
+func (p *prefsCmd) open(create bool) (*ontology.Store, int) {
+	path := p.path()
+	if !create {
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintf(p.stderr, "bot prefs: no ontology at %s: nothing was learned yet, or --data names another directory\n", path)
+			return nil, exitFailure
+		}
+	}
+	s, err := ontology.Open(path, ontology.Options{Timeout: p.wait})
+	if err != nil {
+		if errors.Is(err, ontology.ErrInUse) {
+			fmt.Fprintf(p.stderr, "bot prefs: %s is locked, probably by a running bot: stop the bot or use the chat commands\n", path)
+			return nil, exitFailure
+		}
+		fmt.Fprintf(p.stderr, "bot prefs: %v\n", err)
+		return nil, exitFailure
+	}
+	return s, exitOK
+}
+
+// fail prints err for people and returns the exit code.
+func (p *prefsCmd) fail(sc, id string, err error) int {
+	switch {
+	case errors.Is(err, ontology.ErrNotFound):
+		fmt.Fprintf(p.stderr, "bot prefs %s: no preference with id %q (see 'bot prefs list --all')\n", sc, id)
+	case errors.Is(err, ontology.ErrForbidden):
+		fmt.Fprintf(p.stderr, "bot prefs %s: not allowed: %v\n", sc, err)
+	default:
+		fmt.Fprintf(p.stderr, "bot prefs %s: %v\n", sc, err)
+	}
+	return exitFailure
+}
+
+// actor is the shell user, an admin: whoever can write the data directory
+// can change the file anyway.
+func (p *prefsCmd) actor() ontology.Actor {
+	name := os.Getenv("USER")
+	if name == "" {
+		if u, err := user.Current(); err == nil {
+			name = u.Username
+		}
+	}
+	if name == "" {
+		name = "unknown"
+	}
+	return ontology.Actor{ID: "cli:" + name, Admin: true}
+}
+
+func (p *prefsCmd) list(ctx context.Context, args []string) int {
+	fs := p.flagSet("list")
+	var fl ontology.Filter
+	fs.StringVar(&fl.Owner, "user", "", "only the facts of this owner key (user, channel or workspace), e.g. slack:T1:U2")
+	fs.StringVar(&fl.Scope, "scope", "", "only user, channel or workspace facts")
+	fs.StringVar(&fl.Warehouse, "warehouse", "", "only facts about this warehouse")
+	fs.BoolVar(&fl.IncludeInactive, "all", false, "include inactive facts (rejected as often as confirmed)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, code, ok := p.parse(fs, "list", args)
+	if !ok {
+		return code
+	}
+	if !p.wantArgs(fs, pos, 0, "") {
+		return exitUsage
+	}
+	if fl.Scope != "" && !ontology.Scope(fl.Scope).Valid() {
+		fmt.Fprintf(p.stderr, "bot prefs list: --scope %q: want user, channel or workspace\n", fl.Scope)
+		return exitUsage
+	}
+	s, code := p.open(false)
+	if s == nil {
+		return code
+	}
+	defer s.Close()
+	facts, err := s.List(ctx, fl)
+	if err != nil {
+		return p.fail("list", "", err)
+	}
+	if *asJSON {
+		if facts == nil {
+			facts = []ontology.Fact{}
+		}
+		return p.printJSON("list", facts)
+	}
+	if len(facts) == 0 {
+		fmt.Fprintln(p.stdout, "no preferences match")
+		return exitOK
+	}
+	header := []string{"ID", "SCOPE", "OWNER", "PHRASE", "MEANING", "USES", "LEARNED"}
+	if fl.IncludeInactive {
+		header = append(header, "ACTIVE")
+	}
+	rows := make([][]string, 0, len(facts))
+	for _, f := range facts {
+		row := []string{f.ID, string(f.Scope), f.Owner, f.Phrase, meaning(f), strconv.Itoa(f.Uses), f.Created.UTC().Format(time.DateOnly)}
+		if fl.IncludeInactive {
+			row = append(row, yesNo(f.Active()))
+		}
+		rows = append(rows, row)
+	}
+	fmt.Fprint(p.stdout, tables.Render(header, rows, tables.Options{MaxCellWidth: 50}))
+	fmt.Fprintf(p.stdout, "(%d preference%s)\n", len(facts), plural(len(facts)))
+	return exitOK
+}
+
+func (p *prefsCmd) show(ctx context.Context, args []string) int {
+	fs := p.flagSet("show")
+	pos, code, ok := p.parse(fs, "show", args)
+	if !ok {
+		return code
+	}
+	if !p.wantArgs(fs, pos, 1, "the preference ID") {
+		return exitUsage
+	}
+	id := pos[0]
+	s, code := p.open(false)
+	if s == nil {
+		return code
+	}
+	defer s.Close()
+	history, err := s.AuditOf(ctx, id)
+	if err != nil {
+		return p.fail("show", id, err)
+	}
+	f, err := s.Get(ctx, id)
+	if errors.Is(err, ontology.ErrNotFound) && len(history) > 0 && history[0].After == nil {
+		e := history[0]
+		fmt.Fprintf(p.stderr, "bot prefs show: preference %s was deleted (%s by %s, %s)\n", id, e.Action, e.Actor, e.At.UTC().Format(time.DateTime))
+		return exitFailure
+	}
+	if err != nil {
+		return p.fail("show", id, err)
+	}
+	fields := [][2]string{
+		{"id", f.ID}, {"scope", string(f.Scope)}, {"owner", f.Owner}, {"warehouse", f.Warehouse},
+		{"phrase", f.Phrase}, {"kind", string(f.Kind)}, {"target", f.Target}, {"meaning", f.Meaning},
+		{"question", f.Question}, {"learned", stamp(f.Created)}, {"last used", stamp(f.LastUsed)},
+		{"uses", strconv.Itoa(f.Uses)}, {"confirmations", strconv.Itoa(f.Confirmations)},
+		{"rejections", strconv.Itoa(f.Rejections)}, {"active", yesNo(f.Active())},
+	}
+	if f.PromotedFrom != "" {
+		fields = append(fields, [2]string{"promoted from", f.PromotedFrom})
+	}
+	for _, kv := range fields {
+		fmt.Fprintf(p.stdout, "%-14s %s\n", kv[0]+":", tables.Clean(kv[1]))
+	}
+	fmt.Fprintln(p.stdout)
+	if len(history) == 0 {
+		fmt.Fprintln(p.stdout, "history: no admin changes")
+		return exitOK
+	}
+	fmt.Fprintln(p.stdout, "history:")
+	fmt.Fprint(p.stdout, auditTable(history))
+	return exitOK
+}
+
+func (p *prefsCmd) delete(ctx context.Context, args []string) int {
+	fs := p.flagSet("delete")
+	pos, code, ok := p.parse(fs, "delete", args)
+	if !ok {
+		return code
+	}
+	if !p.wantArgs(fs, pos, 1, "the preference ID") {
+		return exitUsage
+	}
+	id := pos[0]
+	s, code := p.open(false)
+	if s == nil {
+		return code
+	}
+	defer s.Close()
+	f, err := s.Get(ctx, id)
+	if err != nil {
+		return p.fail("delete", id, err)
+	}
+	if err := s.Delete(ctx, id, p.actor()); err != nil {
+		return p.fail("delete", id, err)
+	}
+	fmt.Fprintf(p.stdout, "deleted %s: %q → %s (%s %s)\n", f.ID, f.Phrase, meaning(f), f.Scope, f.Owner)
+	return exitOK
+}
+
+func (p *prefsCmd) forget(ctx context.Context, args []string) int {
+	fs := p.flagSet("forget")
+	owner := fs.String("user", "", "owner key whose preferences to forget (required), e.g. slack:T1:U2")
+	warehouse := fs.String("warehouse", "", "only for this warehouse (default: all)")
+	pos, code, ok := p.parse(fs, "forget", args)
+	if !ok {
+		return code
+	}
+	phrase := ontology.NormalizePhrase(strings.Join(pos, " "))
+	if *owner == "" || phrase == "" {
+		fmt.Fprintln(p.stderr, "bot prefs forget: give --user OWNER and a PHRASE")
+		fs.Usage()
+		return exitUsage
+	}
+	s, code := p.open(false)
+	if s == nil {
+		return code
+	}
+	defer s.Close()
+	n, err := s.Forget(ctx, *owner, *warehouse, phrase, p.actor())
+	if err != nil {
+		return p.fail("forget", "", err)
+	}
+	if n == 0 {
+		fmt.Fprintf(p.stdout, "nothing to forget: %s has no preferences for %q\n", *owner, phrase)
+		return exitOK
+	}
+	fmt.Fprintf(p.stdout, "forgot %d preference%s of %s for %q\n", n, plural(n), *owner, phrase)
+	return exitOK
+}
+
+func (p *prefsCmd) promote(ctx context.Context, args []string) int {
+	fs := p.flagSet("promote")
+	to := fs.String("to", "", "channel or workspace (required)")
+	owner := fs.String("owner", "", "the channel or workspace key (required), e.g. slack:T1:C3 or slack:T1")
+	pos, code, ok := p.parse(fs, "promote", args)
+	if !ok {
+		return code
+	}
+	if !p.wantArgs(fs, pos, 1, "the preference ID") {
+		return exitUsage
+	}
+	scope := ontology.Scope(*to)
+	if scope != ontology.ScopeChannel && scope != ontology.ScopeWorkspace || *owner == "" {
+		fmt.Fprintln(p.stderr, "bot prefs promote: give --to channel|workspace and --owner KEY")
+		fs.Usage()
+		return exitUsage
+	}
+	id := pos[0]
+	s, code := p.open(false)
+	if s == nil {
+		return code
+	}
+	defer s.Close()
+	f, err := s.Promote(ctx, id, scope, *owner, p.actor())
+	if err != nil {
+		return p.fail("promote", id, err)
+	}
+	fmt.Fprintf(p.stdout, "promoted %s to %s %s as %s: %q → %s\n", id, f.Scope, f.Owner, f.ID, f.Phrase, meaning(f))
+	return exitOK
+}
+
+func (p *prefsCmd) edit(ctx context.Context, args []string) int {
+	fs := p.flagSet("edit")
+	target := fs.String("target", "", "new machine form of the meaning")
+	meaningFlag := fs.String("meaning", "", "new human wording")
+	pos, code, ok := p.parse(fs, "edit", args)
+	if !ok {
+		return code
+	}
+	if !p.wantArgs(fs, pos, 1, "the preference ID") {
+		return exitUsage
+	}
+	if strings.TrimSpace(*target) == "" && strings.TrimSpace(*meaningFlag) == "" {
+		fmt.Fprintln(p.stderr, "bot prefs edit: give --target, --meaning or both")
+		fs.Usage()
+		return exitUsage
+	}
+	id := pos[0]
+	s, code := p.open(false)
+	if s == nil {
+		return code
+	}
+	defer s.Close()
+	f, err := s.Edit(ctx, id, *target, *meaningFlag, p.actor())
+	if err != nil {
+		return p.fail("edit", id, err)
+	}
+	fmt.Fprintf(p.stdout, "edited %s: %q → %s (target %s)\n", f.ID, f.Phrase, meaning(f), f.Target)
+	return exitOK
+}
+
+func (p *prefsCmd) audit(ctx context.Context, args []string) int {
+	fs := p.flagSet("audit")
+	limit := fs.Int("limit", 50, "how many entries, newest first (0: all)")
+	pos, code, ok := p.parse(fs, "audit", args)
+	if !ok {
+		return code
+	}
+	if !p.wantArgs(fs, pos, 0, "") {
+		return exitUsage
+	}
+	if *limit < 0 {
+		fmt.Fprintln(p.stderr, "bot prefs audit: --limit must be 0 or more")
+		return exitUsage
+	}
+	s, code := p.open(false)
+	if s == nil {
+		return code
+	}
+	defer s.Close()
+	entries, err := s.Audit(ctx, *limit)
+	if err != nil {
+		return p.fail("audit", "", err)
+	}
+	if len(entries) == 0 {
+		fmt.Fprintln(p.stdout, "no admin changes recorded")
+		return exitOK
+	}
+	fmt.Fprint(p.stdout, auditTable(entries))
+	return exitOK
+}
+
+func (p *prefsCmd) export(ctx context.Context, args []string) int {
+	fs := p.flagSet("export")
+	out := fs.String("out", "", "write to FILE instead of stdout")
+	pos, code, ok := p.parse(fs, "export", args)
+	if !ok {
+		return code
+	}
+	if !p.wantArgs(fs, pos, 0, "") {
+		return exitUsage
+	}
+	s, code := p.open(false)
+	if s == nil {
+		return code
+	}
+	defer s.Close()
+	if *out == "" || *out == "-" {
+		if err := s.Export(ctx, p.stdout); err != nil {
+			return p.fail("export", "", err)
+		}
+		return exitOK
+	}
+	// Write a temporary file and rename it, so an interrupted export never
+	// leaves a truncated file where a good one was.
+	tmp, err := os.CreateTemp(filepath.Dir(*out), "."+filepath.Base(*out)+".*")
+	if err != nil {
+		return p.fail("export", "", err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := s.Export(ctx, tmp); err != nil {
+		tmp.Close()
+		return p.fail("export", "", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return p.fail("export", "", fmt.Errorf("write %s: %w", *out, err))
+	}
+	if err := os.Rename(tmp.Name(), *out); err != nil {
+		return p.fail("export", "", err)
+	}
+	fmt.Fprintf(p.stderr, "exported to %s\n", *out)
+	return exitOK
+}
+
+func (p *prefsCmd) importFacts(ctx context.Context, args []string) int {
+	fs := p.flagSet("import")
+	pos, code, ok := p.parse(fs, "import", args)
+	if !ok {
+		return code
+	}
+	if !p.wantArgs(fs, pos, 1, "the file to import (or - for stdin)") {
+		return exitUsage
+	}
+	name := pos[0]
+	var r io.Reader = p.stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return p.fail("import", "", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	s, code := p.open(true)
+	if s == nil {
+		return code
+	}
+	defer s.Close()
+	st, err := s.Import(ctx, r, p.actor())
+	if errors.Is(err, ontology.ErrInvalid) {
+		// One line per problem, each naming the fact: facts[3] ("texas"): unknown kind "colour".
+		fmt.Fprintf(p.stderr, "bot prefs import: %s is not a valid export; nothing was imported:\n", name)
+		msg := strings.TrimPrefix(err.Error(), "import: ")
+		for _, line := range strings.Split(msg, "\n") {
+			fmt.Fprintf(p.stderr, "  %s\n", line)
+		}
+		return exitFailure
+	}
+	if err != nil {
+		return p.fail("import", "", err)
+	}
+	fmt.Fprintf(p.stdout, "imported %s: %d added, %d updated, %d unchanged\n", name, st.Added, st.Updated, st.Skipped)
+	return exitOK
+}
+
+func (p *prefsCmd) printJSON(sc string, v any) int {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return p.fail(sc, "", err)
+	}
+	fmt.Fprintf(p.stdout, "%s\n", b)
+	return exitOK
+}
+
+func auditTable(entries []ontology.AuditEntry) string {
+	rows := make([][]string, 0, len(entries))
+	for _, e := range entries {
+		phrase := ""
+		switch {
+		case e.After != nil:
+			phrase = e.After.Phrase
+		case e.Before != nil:
+			phrase = e.Before.Phrase
+		}
+		rows = append(rows, []string{e.At.UTC().Format(time.DateTime), e.Actor, e.Action, e.FactID, phrase, change(e)})
+	}
+	return tables.Render([]string{"AT (UTC)", "ACTOR", "ACTION", "FACT", "PHRASE", "CHANGE"}, rows, tables.Options{MaxCellWidth: 60})
+}
+
+// change summarises an audit entry in a few words.
+func change(e ontology.AuditEntry) string {
+	switch {
+	case e.Before == nil && e.After == nil:
+		return ""
+	case e.After == nil:
+		return "removed: " + meaning(*e.Before)
+	case e.Action == ontology.ActionPromote:
+		s := fmt.Sprintf("from %s to %s %s", e.After.PromotedFrom, e.After.Scope, e.After.Owner)
+		if e.Before != nil {
+			s += ", replacing " + meaning(*e.Before)
+		}
+		return s
+	case e.Before == nil:
+		return "added: " + meaning(*e.After)
+	}
+	var parts []string
+	if e.Before.Target != e.After.Target {
+		parts = append(parts, fmt.Sprintf("target %s → %s", e.Before.Target, e.After.Target))
+	}
+	if e.Before.Meaning != e.After.Meaning {
+		parts = append(parts, fmt.Sprintf("meaning %q → %q", e.Before.Meaning, e.After.Meaning))
+	}
+	if len(parts) == 0 {
+		return "counters or times"
+	}
+	return strings.Join(parts, "; ")
+}
+
+func meaning(f ontology.Fact) string {
+	if f.Meaning != "" {
+		return f.Meaning
+	}
+	return f.Target
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format(time.DateTime) + " UTC"
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

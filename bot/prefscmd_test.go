@@ -1,0 +1,306 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/clarify-bot/clarify/ontology"
+)
+
+const (
+	prefsAlice = "slack:T1:U1"
+	prefsBob   = "slack:T1:U2"
+	prefsChan  = "slack:T1:C1"
+	prefsTeam  = "slack:T1"
+)
+
+// seedPrefs fills an ontology in a fresh data dir and returns the dir and
+// the fact ids by name: alice-revenue, alice-revenue-col, alice-texas,
+// bob-revenue (inactive), chan-texas.
+func seedPrefs(t *testing.T) (string, map[string]string) {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := ontology.Open(filepath.Join(dir, ontologyFile), ontology.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ids := map[string]string{}
+	for _, x := range []struct {
+		name string
+		f    ontology.Fact
+	}{
+		{"alice-revenue", ontology.Fact{Scope: ontology.ScopeUser, Owner: prefsAlice, Warehouse: "shop", Phrase: "revenue", Kind: ontology.KindAggregate,
+			Target: "measure=SUM(orders.net_amount)", Meaning: "net revenue after discounts", Question: "revenue by month?"}},
+		{"alice-revenue-col", ontology.Fact{Scope: ontology.ScopeUser, Owner: prefsAlice, Warehouse: "shop", Phrase: "revenue", Kind: ontology.KindColumn,
+			Target: "column=orders.net_amount", Meaning: "orders.net_amount"}},
+		{"alice-texas", ontology.Fact{Scope: ontology.ScopeUser, Owner: prefsAlice, Warehouse: "shop", Phrase: "Texas", Kind: ontology.KindValue,
+			Target: "filter=customers.state|Texas", Meaning: "customers.state is Texas"}},
+		{"bob-revenue", ontology.Fact{Scope: ontology.ScopeUser, Owner: prefsBob, Warehouse: "shop", Phrase: "revenue", Kind: ontology.KindAggregate,
+			Target: "measure=SUM(orders.gross_amount)", Meaning: "gross revenue"}},
+		{"chan-texas", ontology.Fact{Scope: ontology.ScopeChannel, Owner: prefsChan, Warehouse: "shop", Phrase: "texas", Kind: ontology.KindValue,
+			Target: "filter=stores.state|TX", Meaning: "stores in Texas"}},
+	} {
+		f, err := s.Learn(ctx, x.f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[x.name] = f.ID
+	}
+	if err := s.Reject(ctx, ids["bob-revenue"]); err != nil {
+		t.Fatal(err)
+	}
+	return dir, ids
+}
+
+// openPrefs opens the ontology of a data dir for checks after a command.
+func openPrefs(t *testing.T, dir string) *ontology.Store {
+	t.Helper()
+	s, err := ontology.Open(filepath.Join(dir, ontologyFile), ontology.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func runPrefsT(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = runPrefs(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// expand replaces {name} with the id of the seeded fact and {dir} with the
+// data dir.
+func expand(args []string, dir string, ids map[string]string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		a = strings.ReplaceAll(a, "{dir}", dir)
+		for name, id := range ids {
+			a = strings.ReplaceAll(a, "{"+name+"}", id)
+		}
+		out[i] = a
+	}
+	return out
+}
+
+func TestPrefsCommand(t *testing.T) {
+	t.Setenv("USER", "tester")
+	ctx := context.Background()
+	type check func(t *testing.T, s *ontology.Store, ids map[string]string)
+	cases := []struct {
+		name      string
+		before    [][]string // commands run first (they must succeed)
+		args      []string   // --data {dir} is prepended
+		stdin     string
+		code      int
+		stdout    []string
+		notStdout []string
+		stderr    []string
+		check     check
+	}{
+		{name: "list", args: []string{"list"}, code: exitOK,
+			stdout:    []string{"ID  ", "SCOPE", "OWNER", "PHRASE", "MEANING", "USES", "LEARNED", "{alice-revenue}  user", "net revenue after discounts", "stores in Texas", "(4 preferences)"},
+			notStdout: []string{"{bob-revenue}", "ACTIVE"}},
+		{name: "list one user", args: []string{"list", "--user", prefsAlice}, code: exitOK,
+			stdout: []string{"{alice-revenue}", "{alice-texas}", "(3 preferences)"}, notStdout: []string{"{chan-texas}"}},
+		{name: "list by scope", args: []string{"list", "--scope", "channel"}, code: exitOK,
+			stdout: []string{"{chan-texas}", "(1 preference)"}, notStdout: []string{"{alice-texas}"}},
+		{name: "list all includes inactive", args: []string{"list", "--all", "--warehouse", "shop"}, code: exitOK,
+			stdout: []string{"ACTIVE", "{bob-revenue}", "gross revenue", "no", "(5 preferences)"}},
+		{name: "list nothing", args: []string{"list", "--warehouse", "crm"}, code: exitOK, stdout: []string{"no preferences match"}},
+		{name: "list bad scope", args: []string{"list", "--scope", "team"}, code: exitUsage, stderr: []string{`--scope "team"`}},
+		{name: "list json", args: []string{"list", "--json", "--user", prefsAlice}, code: exitOK, stdout: []string{`"phrase": "texas"`, `"target": "filter=customers.state|Texas"`}},
+
+		{name: "show", args: []string{"show", "{alice-revenue}"}, code: exitOK,
+			stdout: []string{"id:            {alice-revenue}", "owner:         " + prefsAlice, "target:        measure=SUM(orders.net_amount)",
+				"question:      revenue by month?", "confirmations: 1", "active:        yes", "history: no admin changes"}},
+		{name: "show with history, flags after the id", before: [][]string{{"edit", "{alice-texas}", "--meaning", "customers in Texas"}},
+			args: []string{"show", "{alice-texas}", "--lock-timeout", "1s"}, code: exitOK,
+			stdout: []string{"meaning:       customers in Texas", "history:", "cli:tester", "edit", `meaning "customers.state is Texas" → "customers in Texas"`}},
+		{name: "show unknown", args: []string{"show", "nosuchid"}, code: exitFailure, stderr: []string{`no preference with id "nosuchid"`}},
+		{name: "show deleted", before: [][]string{{"delete", "{alice-texas}"}}, args: []string{"show", "{alice-texas}"}, code: exitFailure,
+			stderr: []string{"was deleted (delete by cli:tester"}},
+		{name: "show without id", args: []string{"show"}, code: exitUsage, stderr: []string{"missing the preference ID", "usage: bot prefs show ID"}},
+
+		{name: "delete", args: []string{"delete", "{alice-texas}"}, code: exitOK, stdout: []string{"deleted {alice-texas}", "customers.state is Texas"},
+			check: func(t *testing.T, s *ontology.Store, ids map[string]string) {
+				if _, err := s.Get(ctx, ids["alice-texas"]); err == nil {
+					t.Error("fact still there")
+				}
+				audit, err := s.Audit(ctx, 1)
+				if err != nil || len(audit) != 1 || audit[0].Actor != "cli:tester" || audit[0].Action != "delete" || audit[0].Before == nil {
+					t.Errorf("audit: %+v, %v", audit, err)
+				}
+			}},
+		{name: "delete unknown", args: []string{"delete", "nosuchid"}, code: exitFailure, stderr: []string{`no preference with id "nosuchid"`}},
+		{name: "delete two ids", args: []string{"delete", "a", "b"}, code: exitUsage, stderr: []string{`unexpected arguments ["b"]`}},
+
+		{name: "forget", args: []string{"forget", "--user", prefsAlice, "Revenue"}, code: exitOK, stdout: []string{`forgot 2 preferences of ` + prefsAlice + ` for "revenue"`},
+			check: func(t *testing.T, s *ontology.Store, ids map[string]string) {
+				left, _ := s.List(ctx, ontology.Filter{Owner: prefsAlice})
+				if len(left) != 1 || left[0].ID != ids["alice-texas"] {
+					t.Errorf("left: %+v", left)
+				}
+				if _, err := s.Get(ctx, ids["bob-revenue"]); err != nil {
+					t.Errorf("bob's fact: %v", err)
+				}
+			}},
+		{name: "forget multi-word phrase, nothing there", args: []string{"forget", "--user", prefsAlice, "best", "customer"}, code: exitOK,
+			stdout: []string{`nothing to forget: ` + prefsAlice + ` has no preferences for "best customer"`}},
+		{name: "forget without user", args: []string{"forget", "revenue"}, code: exitUsage, stderr: []string{"give --user OWNER and a PHRASE"}},
+
+		{name: "promote", args: []string{"promote", "{alice-revenue}", "--to", "workspace", "--owner", prefsTeam}, code: exitOK,
+			stdout: []string{"promoted {alice-revenue} to workspace " + prefsTeam + " as "},
+			check: func(t *testing.T, s *ontology.Store, ids map[string]string) {
+				got, _ := s.List(ctx, ontology.Filter{Scope: "workspace", Owner: prefsTeam})
+				if len(got) != 1 || got[0].PromotedFrom != ids["alice-revenue"] || got[0].Target != "measure=SUM(orders.net_amount)" {
+					t.Errorf("workspace facts: %+v", got)
+				}
+			}},
+		{name: "promote to user", args: []string{"promote", "{alice-revenue}", "--to", "user", "--owner", prefsBob}, code: exitUsage,
+			stderr: []string{"give --to channel|workspace and --owner KEY"}},
+		{name: "promote unknown", args: []string{"promote", "nosuchid", "--to", "channel", "--owner", prefsChan}, code: exitFailure,
+			stderr: []string{`no preference with id "nosuchid"`}},
+
+		{name: "edit", args: []string{"edit", "{bob-revenue}", "--target", "measure=SUM(orders.net_amount)", "--meaning", "net revenue"}, code: exitOK,
+			stdout: []string{`edited {bob-revenue}: "revenue" → net revenue`},
+			check: func(t *testing.T, s *ontology.Store, ids map[string]string) {
+				f, err := s.Get(ctx, ids["bob-revenue"])
+				if err != nil || f.Target != "measure=SUM(orders.net_amount)" || !f.Active() {
+					t.Errorf("edited: %+v, %v", f, err)
+				}
+			}},
+		{name: "edit without changes", args: []string{"edit", "{bob-revenue}"}, code: exitUsage, stderr: []string{"give --target, --meaning or both"}},
+
+		{name: "audit", before: [][]string{{"delete", "{alice-texas}"}, {"edit", "{bob-revenue}", "--meaning", "gross sales"}},
+			args: []string{"audit", "--limit", "5"}, code: exitOK,
+			stdout: []string{"AT (UTC)", "ACTOR", "cli:tester  edit", "cli:tester  delete", "removed: customers.state is Texas", `meaning "gross revenue" → "gross sales"`}},
+		{name: "audit limited", before: [][]string{{"delete", "{alice-texas}"}, {"delete", "{chan-texas}"}},
+			args: []string{"audit", "--limit", "1"}, code: exitOK, stdout: []string{"{chan-texas}"}, notStdout: []string{"{alice-texas}"}},
+		{name: "audit empty", args: []string{"audit"}, code: exitOK, stdout: []string{"no admin changes recorded"}},
+
+		{name: "export", args: []string{"export"}, code: exitOK, stdout: []string{"{\n  \"version\": 1,", `"id": "{bob-revenue}"`, `"rejections": 1`}},
+		{name: "import stdin", stdin: `{"version":1,"facts":[{"scope":"workspace","owner":"slack:T1","warehouse":"shop","phrase":"Best Customer","kind":"definition","target":"rank=SUM(net) DESC"}]}`,
+			args: []string{"import", "-"}, code: exitOK, stdout: []string{"imported -: 1 added, 0 updated, 0 unchanged"},
+			check: func(t *testing.T, s *ontology.Store, ids map[string]string) {
+				got, _ := s.List(ctx, ontology.Filter{Phrase: "best customer"})
+				if len(got) != 1 || got[0].Owner != prefsTeam {
+					t.Errorf("imported: %+v", got)
+				}
+			}},
+		{name: "import malformed", stdin: `{"version":1,"facts":[{"scope":"user","owner":"u","phrase":"a","kind":"value","target":"t"},{"scope":"user","owner":"u","phrase":"Colour","kind":"colour","target":"t"}]}`,
+			args: []string{"import", "-"}, code: exitFailure,
+			stderr: []string{"- is not a valid export; nothing was imported", `facts[1] ("colour"): unknown kind "colour"`},
+			check: func(t *testing.T, s *ontology.Store, ids map[string]string) {
+				if got, _ := s.List(ctx, ontology.Filter{Owner: "u", IncludeInactive: true}); len(got) != 0 {
+					t.Errorf("a malformed import added %d facts", len(got))
+				}
+			}},
+		{name: "import wrong version", stdin: `{"version":7,"facts":[]}`, args: []string{"import", "-"}, code: exitFailure,
+			stderr: []string{"export version 7 is not supported"}},
+		{name: "import missing file", args: []string{"import", "{dir}/nope.json"}, code: exitFailure, stderr: []string{"nope.json"}},
+		{name: "import without file", args: []string{"import"}, code: exitUsage, stderr: []string{"missing the file to import"}},
+
+		{name: "no subcommand", args: nil, code: exitUsage, stderr: []string{"usage: bot prefs", "promote"}},
+		{name: "unknown subcommand", args: []string{"frobnicate"}, code: exitUsage, stderr: []string{`unknown subcommand "frobnicate"`}},
+		{name: "help", args: []string{"list", "-h"}, code: exitOK, stderr: []string{"usage: bot prefs list", "-scope"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, ids := seedPrefs(t)
+			for _, b := range tc.before {
+				if code, _, errOut := runPrefsT(t, "", append([]string{"--data", dir}, expand(b, dir, ids)...)...); code != exitOK {
+					t.Fatalf("%v: exit %d: %s", b, code, errOut)
+				}
+			}
+			code, out, errOut := runPrefsT(t, tc.stdin, append([]string{"--data", dir}, expand(tc.args, dir, ids)...)...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, out, errOut)
+			}
+			for _, s := range expand(tc.stdout, dir, ids) {
+				if !strings.Contains(out, s) {
+					t.Errorf("stdout lacks %q:\n%s", s, out)
+				}
+			}
+			for _, s := range expand(tc.notStdout, dir, ids) {
+				if strings.Contains(out, s) {
+					t.Errorf("stdout has %q:\n%s", s, out)
+				}
+			}
+			for _, s := range expand(tc.stderr, dir, ids) {
+				if !strings.Contains(errOut, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, errOut)
+				}
+			}
+			if tc.check != nil {
+				tc.check(t, openPrefs(t, dir), ids)
+			}
+		})
+	}
+}
+
+func TestPrefsListJSON(t *testing.T) {
+	dir, ids := seedPrefs(t)
+	code, out, errOut := runPrefsT(t, "", "list", "--json", "--all", "--data", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var facts []ontology.Fact
+	if err := json.Unmarshal([]byte(out), &facts); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if len(facts) != len(ids) {
+		t.Errorf("%d facts, want %d", len(facts), len(ids))
+	}
+}
+
+func TestPrefsExportImportFile(t *testing.T) {
+	t.Setenv("USER", "tester")
+	dir, ids := seedPrefs(t)
+	file := filepath.Join(t.TempDir(), "prefs.json")
+	if code, _, errOut := runPrefsT(t, "", "--data", dir, "export", "--out", file); code != exitOK || !strings.Contains(errOut, "exported to "+file) {
+		t.Fatalf("export: exit %d: %s", code, errOut)
+	}
+	// Into an empty data dir: import creates the ontology.
+	fresh := filepath.Join(t.TempDir(), "new")
+	code, out, errOut := runPrefsT(t, "", "--data", fresh, "import", file)
+	if code != exitOK || !strings.Contains(out, "5 added, 0 updated, 0 unchanged") {
+		t.Fatalf("import: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, _ = runPrefsT(t, "", "--data", fresh, "import", file)
+	if code != exitOK || !strings.Contains(out, "0 added, 0 updated, 5 unchanged") {
+		t.Errorf("re-import: exit %d: %s", code, out)
+	}
+	f, err := openPrefs(t, fresh).Get(context.Background(), ids["alice-revenue"])
+	if err != nil || f.Meaning != "net revenue after discounts" {
+		t.Errorf("imported fact: %+v, %v", f, err)
+	}
+}
+
+func TestPrefsLockedByRunningBot(t *testing.T) {
+	dir, _ := seedPrefs(t)
+	openPrefs(t, dir) // the "running bot" holds the file
+	code, _, errOut := runPrefsT(t, "", "--data", dir, "--lock-timeout", "100ms", "list")
+	if code != exitFailure || !strings.Contains(errOut, "is locked, probably by a running bot: stop the bot or use the chat commands") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+func TestPrefsMissingOntology(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errOut := runPrefsT(t, "", "--data", dir, "list")
+	if code != exitFailure || !strings.Contains(errOut, "no ontology at "+filepath.Join(dir, ontologyFile)) {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ontologyFile)); err == nil {
+		t.Error("list created an empty ontology")
+	}
+}
