@@ -41,6 +41,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"demo", "chat with the embedded demo warehouse in this terminal", runDemo},
 		{"sql", "run one statement through the read-only guard and print the result", runSQL},
 		{"prefs", "review, correct and promote learned preferences", runPrefs},
 	}

@@ -116,8 +116,11 @@ const (
 // Clarification is a multiple-choice question: at most MaxOptions closed
 // options, plus a free-text "Other…".
 type Clarification struct {
-	ID      string
-	Kind    AmbiguityKind
+	ID   string
+	Kind AmbiguityKind
+	// Key is the decision point asked about, in dialog/sqlshape slot form
+	// ("measure", "filteron:texas"); for tools such as the evaluation harness.
+	Key     string
 	Prompt  string
 	Options []Option
 	// Phrase is the part of the question it is about, when known ("revenue").
@@ -138,6 +141,11 @@ type Option struct {
 	Label string
 	// Example is a short illustration from the data ("e.g. 1,204.50"), may be empty.
 	Example string
+	// Value is the option's meaning in slot form ("SUM(orders.net_amount)"),
+	// and Readings the SQL of the candidates it keeps; adapters ignore both,
+	// the evaluation harness's simulated user reads them.
+	Value    string
+	Readings []string
 }
 
 // Answer is a result with what it means.

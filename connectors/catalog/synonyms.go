@@ -46,6 +46,7 @@ func builtinSynonyms() map[string][]string {
 		"supplier":    {"vendor"},
 		"start":       {"begin"},
 		"population":  {"people", "inhabitants", "residents", "citizens"},
+		"value":       {"amount", "revenue"},
 		"elevation":   {"height", "altitude"},
 		"end":         {"finish"},
 	}

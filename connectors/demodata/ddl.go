@@ -95,7 +95,7 @@ const orderLinesDDL = "CREATE TABLE `order_lines` (\n" +
 	"  `product_id` INT NOT NULL COMMENT 'Product ordered',\n" +
 	"  `quantity` INT NOT NULL COMMENT 'Number of units ordered',\n" +
 	"  `unit_price` DECIMAL(10,2) NOT NULL COMMENT 'Price per unit charged on this order',\n" +
-	"  `line_amount` DECIMAL(12,2) NOT NULL COMMENT 'Quantity times unit price',\n" +
+	"  `line_amount` DECIMAL(12,2) NOT NULL COMMENT 'Line revenue: quantity times unit price, before order discounts and shipping',\n" +
 	"  PRIMARY KEY (`id`),\n" +
 	"  KEY `idx_order_lines_order` (`order_id`),\n" +
 	"  KEY `idx_order_lines_product` (`product_id`),\n" +

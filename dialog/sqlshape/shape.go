@@ -22,7 +22,10 @@ import (
 // with table aliases resolved to table names: "orders.net_amount",
 // "SUM(orders.net_amount)", "COUNT(*)".
 type Shape struct {
-	Tables   []string // base tables read, sorted
+	Tables []string // base tables read, sorted
+	// Joins are the column = column conditions, each "a.x = b.y" with the
+	// sides sorted, the list sorted.
+	Joins    []string
 	Outputs  []Output
 	Filters  []Filter
 	GroupBy  []string
@@ -58,7 +61,7 @@ type Filter struct {
 	// Display holds the literals as written, for explanations.
 	Display []string
 	Having  bool
-	Depth  int // 0 at the top level, 1+ inside subqueries
+	Depth   int // 0 at the top level, 1+ inside subqueries
 }
 
 // Order is one ORDER BY item.
@@ -100,6 +103,7 @@ func FromNode(n ast.StmtNode, resolve Resolver) *Shape {
 		}
 	}
 	s.Tables = dedupSorted(s.Tables)
+	s.Joins = dedupSorted(s.Joins)
 	mergeYearRanges(s)
 	return s
 }
@@ -328,6 +332,11 @@ func (r *reader) filter(e ast.ExprNode, sc *scope) (Filter, bool) {
 		}
 		// column = column is a join condition, not a filter.
 		if isColumn(l) && isColumn(rr) && op == "=" {
+			a, b := r.canon(l, sc), r.canon(rr, sc)
+			if b < a {
+				a, b = b, a
+			}
+			r.shape.Joins = append(r.shape.Joins, a+" = "+b)
 			return Filter{}, false
 		}
 		// x = (SELECT MAX(…)) and the like: the subquery is read separately.

@@ -96,6 +96,9 @@ func (s *Shape) Slots(canonValue func(string) string) map[string]string {
 		m[SlotLimit] = ""
 	}
 	m[SlotTables] = strings.Join(s.Tables, ", ")
+	if len(s.Joins) > 0 {
+		m[SlotTables] += " | " + strings.Join(s.Joins, ", ")
+	}
 	if s.Distinct {
 		m[SlotDistinct] = "distinct"
 	} else {

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strings"
+
+	"github.com/clarify-bot/clarify/adapters/console"
+	"github.com/clarify-bot/clarify/connectors/demodata"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog"
+)
+
+// demoExamples are questions the demo data answers, each ambiguous in its own way.
+var demoExamples = []string{
+	"what was revenue in 2024?",
+	"how many orders from Texas in 2024?",
+	"list customers in Ohio",
+	"who is our best customer?",
+	"which region had the highest revenue in 2025?",
+}
+
+// runDemo is `bot demo`: the embedded demo warehouse and a console chat.
+func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bot demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	who := fs.String("user", defaultUserName(), "who is asking (each person has their own preferences)")
+	data := fs.String("data", defaultDataDir(), "where preferences and conversations are kept")
+	orders := fs.Int("orders", demodata.DefaultOrders, "how many orders the generated demo warehouse holds")
+	admin := fs.Bool("admin", false, "act as an admin (review other people's preferences)")
+	refresh := fs.Bool("refresh", false, "profile the warehouse again instead of using the cached snapshot")
+	verbose := fs.Bool("v", false, "log to stderr")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: bot demo [--user NAME] [--data DIR] [--orders N] [--admin] [-v]")
+		fmt.Fprintln(stderr, "Starts the embedded demo warehouse and a chat on this terminal; pipe questions in to script it.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	logger, closeLog, err := demoLogger(*data, *verbose, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "bot demo: %v\n", err)
+		return exitFailure
+	}
+	defer closeLog()
+
+	fmt.Fprintln(stdout, "Starting the demo warehouse (a small company: customers, orders, products, shipments)…")
+	dw, err := startDemoWarehouse(ctx, logger, *orders, warehouse.Config{})
+	if err != nil {
+		fmt.Fprintf(stderr, "bot demo: %v\n", err)
+		return exitFailure
+	}
+	defer dw.srv.Close()
+	st, err := newStack(ctx, dw.db, stackOptions{WarehouseName: fmt.Sprintf("demo-%d", *orders), DataDir: *data, RefreshProfile: *refresh, Logger: logger})
+	if err != nil {
+		fmt.Fprintf(stderr, "bot demo: %v\n", err)
+		return exitFailure
+	}
+	defer st.Close()
+
+	in, interactive := stdin, false
+	if f, ok := stdin.(*os.File); ok {
+		interactive = console.IsTerminal(f)
+	}
+	c := console.New(st.manager, in, stdout, console.Options{
+		User: *who, Admin: *admin, Interactive: interactive, Examples: demoExamples, Logger: logger,
+		Banner: "Clarify demo — embedded warehouse, offline engine (no model, no network).",
+	})
+	if err := c.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "bot demo: %v\n", err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+func defaultUserName() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return strings.ToLower(u.Username)
+	}
+	return "you"
+}
+
+// demoLogger writes to <data>/clarify.log, or to stderr with -v, so logs do
+// not interleave with the chat.
+func demoLogger(dataDir string, verbose bool, stderr io.Writer) (*slog.Logger, func(), error) {
+	if verbose {
+		return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug})), func() {}, nil
+	}
+	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+		return nil, nil, fmt.Errorf("data directory %s: %w", dataDir, err)
+	}
+	f, err := os.OpenFile(filepath.Join(dataDir, "clarify.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open log: %w", err)
+	}
+	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo})), func() { f.Close() }, nil
+}
+
+var _ = dialog.HelpText

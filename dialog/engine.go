@@ -1,0 +1,86 @@
+package dialog
+
+import (
+	"context"
+
+	"github.com/clarify-bot/clarify/ontology"
+)
+
+// Engine proposes candidate SQL queries for a question. The offline engine
+// (dialog/offline) interprets the question against the schema catalog; the
+// LLM engine samples a model. The manager runs, groups and compares the
+// candidates and decides what to ask, whichever engine made them.
+type Engine interface {
+	Name() string
+	Candidates(ctx context.Context, req Request) (*Proposal, error)
+}
+
+// Request is what an engine gets for one round of generation.
+type Request struct {
+	Question string
+	// Feedback holds what the person added since: follow-ups ("only 2024"),
+	// free-text answers ("use ship date"), oldest first.
+	Feedback  []Feedback
+	Who       Who
+	Warehouse string
+	// Facts are the asker's active preferences (user over channel over
+	// workspace already resolved); engines may use them as definitions.
+	Facts []ontology.Fact
+	// Widen asks for more alternatives than usual: the person said none of
+	// the offered readings fit. 0 is the normal breadth.
+	Widen int
+	// Exclude lists SQL already rejected in this conversation.
+	Exclude []string
+}
+
+// FeedbackKind classifies free-text feedback (after FISQL).
+type FeedbackKind string
+
+const (
+	FeedbackAdd    FeedbackKind = "add"    // "only 2024", "and by month"
+	FeedbackRemove FeedbackKind = "remove" // "drop the email column", "without cancelled orders"
+	FeedbackEdit   FeedbackKind = "edit"   // "use ship date", "I meant gross"
+)
+
+// Feedback is one piece of free text the person gave.
+type Feedback struct {
+	Kind FeedbackKind
+	Text string
+	// About is the phrase of the clarification it answered, if any.
+	About string
+}
+
+// Proposal is an engine's answer to a Request.
+type Proposal struct {
+	Candidates []Candidate
+	// Notes are shown with the answer (e.g. "the model was unavailable").
+	Notes []string
+	// Ask is a question the engine itself wants asked (the LLM's
+	// summarize-review-ask step), used when the candidates agree.
+	Ask *EngineQuestion
+}
+
+// Candidate is one reading of the question as SQL.
+type Candidate struct {
+	SQL   string
+	Prior float64
+	// Phrases maps slot keys (see dialog/sqlshape) to the words of the
+	// question they came from ("measure" → "revenue"), for wording
+	// clarifications and remembering answers.
+	Phrases map[string]string
+}
+
+// EngineQuestion is a clarification proposed by an engine: each option
+// carries the feedback to apply when chosen.
+type EngineQuestion struct {
+	Kind    AmbiguityKind
+	Prompt  string
+	Phrase  string
+	Options []EngineOption
+}
+
+// EngineOption is one choice of an EngineQuestion.
+type EngineOption struct {
+	Label    string
+	Feedback string
+}

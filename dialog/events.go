@@ -1,0 +1,257 @@
+package dialog
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// answerClarification applies a button click or a typed answer.
+func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, error) {
+	st, note, err := m.load(ctx, stateKey(ev))
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		return []Reply{ephemeral(ev.Conversation, note)}, nil
+	}
+	if st.Pending == nil || st.Pending.ID != ev.Target {
+		for _, h := range st.History {
+			if h.ID == ev.Target {
+				return []Reply{ephemeral(ev.Conversation, fmt.Sprintf("That question was already answered: %s", h.Choice))}, nil
+			}
+		}
+		return []Reply{ephemeral(ev.Conversation, "That question is no longer open.")}, nil
+	}
+	q := st.Pending
+	if ev.Kind == EventChoose {
+		if ev.Option < 0 || ev.Option >= len(q.Options) {
+			return []Reply{ephemeral(ev.Conversation, fmt.Sprintf("Please pick one of the %d options, or answer in your own words.", len(q.Options)))}, nil
+		}
+		return m.choose(ctx, st, ev, ev.Option, q.Options[ev.Option].Label)
+	}
+	text := normalizeText(ev.Text)
+	switch {
+	case text == "":
+		return []Reply{notice(ev.Conversation, "Type your answer, or pick one of the options.")}, nil
+	case len([]rune(text)) > m.cfg.MaxQuestionLength:
+		return []Reply{notice(ev.Conversation, fmt.Sprintf("That answer is too long (%d characters); please keep it under %d.", len([]rune(text)), m.cfg.MaxQuestionLength))}, nil
+	}
+	if i, ok := matchOption(q, text); ok {
+		return m.choose(ctx, st, ev, i, text)
+	}
+	resolved := &Resolved{ClarificationID: q.ID, Prompt: q.Prompt, Choice: text}
+	st.History = append(st.History, closedQ{ID: q.ID, Prompt: q.Prompt, Choice: text})
+	st.Pending = nil
+	var replies []Reply
+	if noneOfThese(text) {
+		if st.Excluded == nil {
+			st.Excluded = map[string][]string{}
+		}
+		for _, o := range q.Options {
+			st.Excluded[q.Key] = append(st.Excluded[q.Key], o.Value)
+		}
+		st.applyExclusions("none:" + q.ID)
+		st.Asked = removeString(st.Asked, q.Key)
+		if len(st.live()) == 0 {
+			st.Widen++
+			replies, err = m.generate(ctx, st, ev.Conversation)
+			if err != nil || st.Candidates == nil {
+				return withResolved(replies, resolved), err
+			}
+			st.applyExclusions("none:" + q.ID)
+		}
+	} else {
+		st.Feedback = append(st.Feedback, Feedback{Kind: classifyFeedback(text), Text: text, About: q.Phrase})
+		replies, err = m.generate(ctx, st, ev.Conversation)
+		if err != nil || st.Candidates == nil {
+			return withResolved(replies, resolved), err
+		}
+	}
+	more, err := m.advance(ctx, st, ev)
+	return withResolved(append(replies, more...), resolved), err
+}
+
+func withResolved(replies []Reply, r *Resolved) []Reply {
+	if len(replies) > 0 {
+		replies[0].Resolved = r
+	}
+	return replies
+}
+
+// choose applies option i of the pending clarification.
+func (m *Manager) choose(ctx context.Context, st *convState, ev Event, i int, choice string) ([]Reply, error) {
+	q := st.Pending
+	opt := q.Options[i]
+	resolved := &Resolved{ClarificationID: q.ID, Prompt: q.Prompt, Choice: opt.Label}
+	st.History = append(st.History, closedQ{ID: q.ID, Prompt: q.Prompt, Choice: opt.Label})
+	st.Pending = nil
+	if q.Engine {
+		st.Feedback = append(st.Feedback, Feedback{Kind: FeedbackEdit, Text: opt.Feedback, About: q.Phrase})
+		replies, err := m.generate(ctx, st, ev.Conversation)
+		if err != nil || st.Candidates == nil {
+			return withResolved(replies, resolved), err
+		}
+		more, err := m.advance(ctx, st, ev)
+		return withResolved(append(replies, more...), resolved), err
+	}
+	st.keepOnly(q.Key, opt.Value, "answer:"+q.ID)
+	if st.Chosen == nil {
+		st.Chosen = map[string]string{}
+	}
+	st.Chosen[q.Key] = opt.Value
+	m.learn(ctx, st, ev.Who, q, opt)
+	replies, err := m.advance(ctx, st, ev)
+	return withResolved(replies, resolved), err
+}
+
+// matchOption recognises a typed answer that names an option: its number,
+// its label, or its example value.
+func matchOption(q *pendingQ, text string) (int, bool) {
+	t := strings.ToLower(strings.Trim(text, " .!)#"))
+	if n, err := strconv.Atoi(t); err == nil && n >= 1 && n <= len(q.Options) {
+		return n - 1, true
+	}
+	match := -1
+	for i, o := range q.Options {
+		label := strings.ToLower(o.Label)
+		if t == label || len(t) >= 4 && strings.Contains(label, t) {
+			if match >= 0 {
+				return 0, false // ambiguous: treat as free text
+			}
+			match = i
+		}
+	}
+	return match, match >= 0
+}
+
+func noneOfThese(text string) bool {
+	t := strings.ToLower(strings.Trim(text, " .!"))
+	for _, p := range []string{"none", "none of these", "none of them", "neither", "neither of these", "something else", "no", "nope", "other"} {
+		if t == p {
+			return true
+		}
+	}
+	return false
+}
+
+func removeString(list []string, s string) []string {
+	out := list[:0]
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// applyExclusions rules out candidates with values the person said none of.
+func (st *convState) applyExclusions(step string) {
+	for key, vals := range st.Excluded {
+		for _, i := range st.live() {
+			for _, v := range vals {
+				if st.Candidates[i].Slots[key] == v {
+					st.Candidates[i].ElimBy = step
+				}
+			}
+		}
+	}
+}
+
+// feedback handles the buttons under an answer.
+func (m *Manager) feedback(ctx context.Context, ev Event) ([]Reply, error) {
+	st, note, err := m.load(ctx, stateKey(ev))
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		return []Reply{ephemeral(ev.Conversation, note)}, nil
+	}
+	ans := st.findAnswer(ev.Target)
+	if ans == nil {
+		return []Reply{ephemeral(ev.Conversation, "I can't find that answer any more. Please ask again.")}, nil
+	}
+	latest := st.Answer != nil && st.Answer.ID == ans.ID
+	switch ev.Kind {
+	case EventShowSQL:
+		return []Reply{{Kind: ReplySQL, Conversation: ev.Conversation, SQL: ans.SQL, Text: ans.SQL}}, nil
+	case EventCorrect:
+		if ans.Confirmed {
+			return []Reply{ephemeral(ev.Conversation, "Already noted — thanks.")}, nil
+		}
+		ans.Confirmed = true
+		for _, f := range ans.UsedFacts {
+			if err := m.deps.Facts.Confirm(ctx, f.FactID); err != nil {
+				m.log.Warn("cannot confirm a preference", "fact", f.FactID, "err", err)
+			}
+		}
+		if err := m.save(ctx, st); err != nil {
+			return nil, err
+		}
+		return []Reply{notice(ev.Conversation, "Thanks — glad that's what you meant.")}, nil
+	}
+	if !latest {
+		return []Reply{ephemeral(ev.Conversation, "That answer has been replaced by a newer one in this conversation.")}, nil
+	}
+	switch ev.Kind {
+	case EventWrong:
+		st.Rejected++
+		for _, i := range st.live() {
+			if st.Candidates[i].Group == ans.Group {
+				st.Candidates[i].ElimBy = "reject:" + ans.ID
+			}
+		}
+		// A remembered choice may be what went wrong: weaken it and ask again.
+		for _, f := range ans.UsedFacts {
+			if err := m.deps.Facts.Reject(ctx, f.FactID); err != nil {
+				m.log.Warn("cannot weaken a preference", "fact", f.FactID, "err", err)
+			}
+			st.Skipped = appendUnique(st.Skipped, f.FactID)
+			st.unapply(f.FactID)
+		}
+		st.archiveAnswer()
+		st.Status = statusAsking
+		return m.advance(ctx, st, ev)
+	case EventChange:
+		var used *appliedFact
+		for i := range st.Applied {
+			if st.Applied[i].FactID == ev.FactID {
+				used = &st.Applied[i]
+			}
+		}
+		if used == nil {
+			return []Reply{ephemeral(ev.Conversation, "That answer didn't use that preference.")}, nil
+		}
+		key, factID := used.Key, used.FactID
+		st.Skipped = appendUnique(st.Skipped, factID)
+		st.unapply(factID)
+		var pt *point
+		for _, p := range decisionPoints(st.liveView(), nil, MaxOptions) {
+			if p.Key == key {
+				pt = &p
+				break
+			}
+		}
+		if pt == nil {
+			return []Reply{notice(ev.Conversation, "There is no other choice for that in this question.")}, m.save(ctx, st)
+		}
+		st.archiveAnswer()
+		st.Asked = removeString(st.Asked, key)
+		return m.ask(ctx, st, ev, *pt, factID)
+	}
+	return nil, fmt.Errorf("dialog: unexpected feedback kind %d", ev.Kind)
+}
+
+// unapply brings back what a fact ruled out and forgets that it was applied.
+func (st *convState) unapply(factID string) {
+	var kept []appliedFact
+	for _, a := range st.Applied {
+		if a.FactID == factID {
+			st.restore(a.Step)
+			continue
+		}
+		kept = append(kept, a)
+	}
+	st.Applied = kept
+}

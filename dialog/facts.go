@@ -1,0 +1,178 @@
+package dialog
+
+import (
+	"context"
+	"strings"
+
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/ontology"
+)
+
+// timePhrase is the phrase of remembered date choices: "in 2024" means the
+// same column whatever the year.
+const timePhrase = "dates"
+
+// factKind classifies what a clarification about key decided.
+func factKind(key string, values []string) ontology.Kind {
+	switch sqlshape.SlotName(key) {
+	case sqlshape.SlotFilterOn:
+		for _, v := range values {
+			if strings.HasSuffix(v, " year") {
+				return ontology.KindTime
+			}
+		}
+		return ontology.KindValue
+	case sqlshape.SlotMeasure:
+		fns := map[string]bool{}
+		for _, v := range values {
+			fn, _ := aggregate(strings.Split(v, " | ")[0])
+			fns[fn] = true
+		}
+		if len(fns) > 1 {
+			return ontology.KindDefinition
+		}
+		return ontology.KindColumn
+	case sqlshape.SlotOutput, sqlshape.SlotLimit, sqlshape.SlotDistinct:
+		return ontology.KindOutput
+	case sqlshape.SlotOrder:
+		return ontology.KindOrder
+	case sqlshape.SlotTables:
+		return ontology.KindJoin
+	case sqlshape.SlotGroup:
+		return ontology.KindAggregate
+	}
+	return ontology.KindColumn
+}
+
+// learn remembers a chosen option as a fact of the person who chose it.
+func (m *Manager) learn(ctx context.Context, st *convState, who Who, q *pendingQ, chosen pendingOpt) {
+	var values, others []string
+	for _, o := range q.Options {
+		values = append(values, o.Value)
+		if o.Value != chosen.Value {
+			others = append(others, o.Value)
+		}
+	}
+	kind := factKind(q.Key, values)
+	phrase := q.Phrase
+	switch {
+	case kind == ontology.KindTime:
+		phrase = timePhrase
+	case phrase == "" && sqlshape.SlotName(q.Key) == sqlshape.SlotFilterOn:
+		phrase = sqlshape.SlotArg(q.Key)
+	}
+	phrase = ontology.NormalizePhrase(phrase)
+	if phrase == "" {
+		return // nothing to recognise it by next time
+	}
+	f := ontology.Fact{
+		Scope: ontology.ScopeUser, Owner: ownerKeys(who).User, Warehouse: m.cfg.Warehouse,
+		Phrase: phrase, Kind: kind, Target: q.Key + " => " + distinguishing(q.Key, chosen.Value, others),
+		Meaning: chosen.Label, Question: st.Question,
+	}
+	if _, err := m.deps.Facts.Learn(ctx, f); err != nil {
+		m.log.Warn("cannot remember the choice", "phrase", phrase, "err", err)
+	}
+}
+
+// factTarget splits a stored target into the slot name it was learned on
+// and the token it stands for.
+func factTarget(f ontology.Fact) (slot, token string) {
+	key, tok, ok := strings.Cut(f.Target, " => ")
+	if !ok {
+		return "", f.Target
+	}
+	return sqlshape.SlotName(key), tok
+}
+
+// applyFacts resolves decision points with the person's remembered
+// choices, without asking. A fact applies when its phrase is in the
+// question (or is the phrase the point came from), it was learned on the
+// same kind of slot, and some but not all of the point's values hold its
+// token.
+func (m *Manager) applyFacts(ctx context.Context, st *convState) {
+	facts := m.applicableFacts(ctx, st.Who)
+	if len(facts) == 0 {
+		return
+	}
+	text := " " + ontology.NormalizePhrase(st.Question+" "+feedbackText(st.Feedback)) + " "
+	for range 8 {
+		applied := false
+		for _, pt := range decisionPoints(st.liveView(), nil, len(st.Candidates)) {
+			for _, f := range facts {
+				if st.skipped(f.ID) || st.factApplied(f.ID, pt.Key) || !m.factFits(st, f, pt, text) {
+					continue
+				}
+				_, tok := factTarget(f)
+				step := "fact:" + f.ID
+				for _, i := range st.live() {
+					if !containsToken(st.Candidates[i].Slots[pt.Key], tok) {
+						st.Candidates[i].ElimBy = step
+					}
+				}
+				st.Applied = append(st.Applied, appliedFact{FactID: f.ID, Key: pt.Key, Phrase: f.Phrase, Meaning: f.Meaning, Scope: string(f.Scope), Step: step})
+				if err := m.deps.Facts.RecordUse(ctx, f.ID); err != nil {
+					m.log.Warn("cannot record a preference use", "fact", f.ID, "err", err)
+				}
+				applied = true
+				break
+			}
+			if applied {
+				break
+			}
+		}
+		if !applied {
+			return
+		}
+	}
+}
+
+func (st *convState) factApplied(id, key string) bool {
+	for _, a := range st.Applied {
+		if a.FactID == id && a.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string) bool {
+	slot, tok := factTarget(f)
+	if slot != sqlshape.SlotName(pt.Key) {
+		return false
+	}
+	var values []string
+	holds := 0
+	for _, v := range pt.Values {
+		values = append(values, v.Value)
+		if containsToken(v.Value, tok) {
+			holds++
+		}
+	}
+	if holds == 0 || holds == len(pt.Values) {
+		return false
+	}
+	if factKind(pt.Key, values) != f.Kind {
+		return false
+	}
+	if f.Kind == ontology.KindTime {
+		return true
+	}
+	if strings.Contains(text, " "+f.Phrase+" ") {
+		return true
+	}
+	for _, i := range st.live() {
+		if ontology.NormalizePhrase(st.Candidates[i].Phrases[pt.Key]) == f.Phrase {
+			return true
+		}
+	}
+	return false
+}
+
+func feedbackText(fb []Feedback) string {
+	var parts []string
+	for _, f := range fb {
+		parts = append(parts, f.Text)
+	}
+	return strings.Join(parts, " ")
+}

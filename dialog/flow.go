@@ -1,0 +1,523 @@
+package dialog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/internal/tables"
+	"github.com/clarify-bot/clarify/ontology"
+)
+
+// message handles a typed message: a new question, a follow-up to an
+// answered one, or a free-text answer to a pending clarification.
+func (m *Manager) message(ctx context.Context, ev Event) ([]Reply, error) {
+	text := normalizeText(ev.Text)
+	if r, ok := m.command(ctx, ev, text); ok {
+		return r, nil
+	}
+	if msg := m.checkQuestion(text); msg != "" {
+		return []Reply{notice(ev.Conversation, msg)}, nil
+	}
+	key := stateKey(ev)
+	st, _, err := m.load(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	if st != nil && st.Status == statusAsking && st.Pending != nil {
+		ev.Kind, ev.Target, ev.Text = EventOther, st.Pending.ID, text
+		return m.answerClarification(ctx, ev)
+	}
+	if st != nil && st.Status == statusAnswered {
+		return m.followUp(ctx, st, ev, text)
+	}
+	st = &convState{Key: key, Who: ev.Who, Warehouse: m.cfg.Warehouse, Question: text, Status: statusAsking, Created: m.cfg.Now(), Chosen: map[string]string{}}
+	replies, err := m.generate(ctx, st, ev.Conversation)
+	if err != nil || st.Candidates == nil {
+		return replies, err
+	}
+	more, err := m.advance(ctx, st, ev)
+	return append(replies, more...), err
+}
+
+// checkQuestion refuses what cannot be a question, saying why.
+func (m *Manager) checkQuestion(text string) string {
+	if text == "" {
+		return "Ask me a question about the data, for example: " + m.exampleQuestion()
+	}
+	if n := len([]rune(text)); n > m.cfg.MaxQuestionLength {
+		return fmt.Sprintf("That message is %d characters long; please ask in under %d characters (one question at a time).", n, m.cfg.MaxQuestionLength)
+	}
+	letters := 0
+	for _, r := range text {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	if letters < 2 {
+		return "I couldn't find a question in that. Ask me about the data in words, for example: " + m.exampleQuestion()
+	}
+	return ""
+}
+
+func (m *Manager) exampleQuestion() string {
+	snap := m.deps.Catalog.Snapshot()
+	if snap != nil && len(snap.Schema.Tables) > 0 {
+		return fmt.Sprintf("\"how many %s are there?\"", m.labels.Table(snap.Schema.Tables[0].Name))
+	}
+	return "\"how many rows are there?\""
+}
+
+// followUp refines an answered question ("only 2024", "and by month?").
+func (m *Manager) followUp(ctx context.Context, st *convState, ev Event, text string) ([]Reply, error) {
+	st.archiveAnswer()
+	st.Feedback = append(st.Feedback, Feedback{Kind: classifyFeedback(text), Text: text})
+	st.Status = statusAsking
+	st.Round, st.Rejected = 0, 0
+	replies, err := m.generate(ctx, st, ev.Conversation)
+	if err != nil || st.Candidates == nil {
+		return replies, err
+	}
+	more, err := m.advance(ctx, st, ev)
+	return append(replies, more...), err
+}
+
+func (st *convState) archiveAnswer() {
+	if st.Answer != nil {
+		st.Answers = append(st.Answers, *st.Answer)
+		if len(st.Answers) > 10 {
+			st.Answers = st.Answers[len(st.Answers)-10:]
+		}
+		st.Answer = nil
+	}
+}
+
+// classifyFeedback sorts free text into Add / Remove / Edit (after FISQL).
+func classifyFeedback(text string) FeedbackKind {
+	t := " " + strings.ToLower(text) + " "
+	for _, w := range []string{" drop ", " remove ", " without ", " exclude ", " excluding ", " except ", " not the ", " no ", " leave out ", " hide "} {
+		if strings.Contains(t, w) {
+			return FeedbackRemove
+		}
+	}
+	for _, w := range []string{" use ", " instead ", " i meant ", " meant ", " rather ", " change ", " switch ", " not ", " should be "} {
+		if strings.Contains(t, w) {
+			return FeedbackEdit
+		}
+	}
+	return FeedbackAdd
+}
+
+// generate asks the engine for candidates, runs them and groups them by
+// result. On failure it returns a notice and leaves st.Candidates nil.
+func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]Reply, error) {
+	facts := m.applicableFacts(ctx, st.Who)
+	req := Request{Question: st.Question, Feedback: st.Feedback, Who: st.Who, Warehouse: m.cfg.Warehouse, Facts: facts, Widen: st.Widen, Exclude: st.rejectedSQL()}
+	prop, engine, note, err := m.propose(ctx, req)
+	if err != nil {
+		return []Reply{notice(conv, err.Error())}, nil
+	}
+	st.Engine = engine
+	if note != "" {
+		st.Notes = appendUnique(st.Notes, note)
+	}
+	for _, n := range prop.Notes {
+		st.Notes = appendUnique(st.Notes, n)
+	}
+	cands := prop.Candidates
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].Prior > cands[j].Prior })
+	excluded := map[string]bool{}
+	for _, s := range req.Exclude {
+		excluded[s] = true
+	}
+	var kept []Candidate
+	for _, c := range cands {
+		if !excluded[c.SQL] && len(kept) < m.cfg.MaxCandidates {
+			kept = append(kept, c)
+		}
+	}
+	if len(kept) == 0 {
+		st.Candidates = nil
+		return []Reply{notice(conv, m.noReading(st))}, nil
+	}
+	stmts := make([]string, len(kept))
+	for i, c := range kept {
+		stmts[i] = c.SQL
+	}
+	ordered := func(sql string) bool {
+		sh, err := sqlshape.Parse(sql, m.labels.TableOf)
+		return err == nil && len(sh.OrderBy) > 0 && sh.Limit != 1
+	}
+	runs := executeAll(ctx, m.deps.Exec, stmts, m.cfg.Parallel, m.cfg.CandidateLimits, ordered)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("run candidates: %w", err)
+	}
+	// Rejected readings stay ruled out when candidates are regenerated.
+	old := map[string]string{}
+	for _, c := range st.Candidates {
+		if strings.HasPrefix(c.ElimBy, "reject:") {
+			old[c.SQL] = c.ElimBy
+		}
+	}
+	groups := map[string]int{}
+	var errs []error
+	var total float64
+	st.Candidates = st.Candidates[:0]
+	for _, c := range kept {
+		r := runs[c.SQL]
+		cs := candState{SQL: c.SQL, Prior: c.Prior, Phrases: c.Phrases, Group: -1}
+		if r.err != nil {
+			cs.Err = r.err.Error()
+			errs = append(errs, r.err)
+			m.log.Debug("candidate failed", "sql", c.SQL, "err", r.err)
+		} else {
+			g, ok := groups[r.fp]
+			if !ok {
+				g = len(groups)
+				groups[r.fp] = g
+			}
+			cs.Group, cs.Rows = g, len(r.res.Rows)
+			cs.Slots, cs.Display = m.slots(c.SQL)
+			if cs.Prior <= 0 {
+				cs.Prior = 1e-6
+			}
+			total += cs.Prior
+		}
+		cs.ElimBy = old[c.SQL]
+		st.Candidates = append(st.Candidates, cs)
+	}
+	if len(groups) == 0 {
+		werr := worstError(errs)
+		st.Candidates = nil
+		return []Reply{notice(conv, m.failureText(werr))}, nil
+	}
+	for i := range st.Candidates {
+		st.Candidates[i].Prior /= total
+	}
+	if st.First == nil {
+		st.First = &Trace{Engine: engine, Candidates: len(kept), Failed: len(errs), Interpretations: len(groups), Entropy: interpretationEntropy(st.liveView()), SQL: stmts}
+	}
+	// Answers given earlier in the conversation still hold.
+	for _, key := range sortedKeys(keysOf(st.Chosen)) {
+		m.keepIfPossible(st, key, st.Chosen[key], "chosen:"+key)
+	}
+	st.applyExclusions("none")
+	return nil, nil
+}
+
+// propose calls the engine, falling back to the offline engine when the
+// main one fails; the note says so.
+func (m *Manager) propose(ctx context.Context, req Request) (*Proposal, string, string, error) {
+	prop, err := m.deps.Engine.Candidates(ctx, req)
+	if err == nil && prop != nil && len(prop.Candidates) > 0 || m.deps.Fallback == nil {
+		if err != nil {
+			m.log.Warn("engine failed", "engine", m.deps.Engine.Name(), "err", err)
+			return nil, "", "", fmt.Errorf("I couldn't work out a query for that: %s", plainEngineError(err))
+		}
+		if prop == nil {
+			prop = &Proposal{}
+		}
+		return prop, m.deps.Engine.Name(), "", nil
+	}
+	note := ""
+	if err != nil {
+		m.log.Warn("engine failed; using fallback", "engine", m.deps.Engine.Name(), "err", err)
+		note = fmt.Sprintf("The %s engine is unavailable right now (%s), so this answer comes from the offline engine.", m.deps.Engine.Name(), plainEngineError(err))
+	}
+	fb, ferr := m.deps.Fallback.Candidates(ctx, req)
+	if ferr != nil {
+		return nil, "", "", fmt.Errorf("I couldn't work out a query for that: %s", plainEngineError(ferr))
+	}
+	if fb == nil {
+		fb = &Proposal{}
+	}
+	if prop != nil && err == nil {
+		fb.Notes = append(fb.Notes, prop.Notes...)
+	}
+	return fb, m.deps.Fallback.Name(), note, nil
+}
+
+// plainEngineError keeps the first line of an engine error for people.
+func plainEngineError(err error) string {
+	s := err.Error()
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+func (m *Manager) failureText(err error) string {
+	switch warehouse.KindOfError(err) {
+	case warehouse.KindUnavailable:
+		return "I can't reach the warehouse right now (" + err.Error() + "). Please try again in a moment."
+	case warehouse.KindTimeout:
+		return "Every way I found to answer that took too long (" + err.Error() + "). Try narrowing it down, e.g. to one year."
+	case warehouse.KindAccessDenied:
+		return "The warehouse refused access (" + err.Error() + "). An admin may need to grant the bot's account read access."
+	case warehouse.KindCanceled:
+		return "The question was cancelled."
+	}
+	if err != nil {
+		return "I couldn't run any reading of that question: " + err.Error()
+	}
+	return "I couldn't run any reading of that question."
+}
+
+func (m *Manager) noReading(st *convState) string {
+	if st.Widen > 0 || st.Rejected > 0 {
+		return "I don't have another reading of that question. Could you rephrase it, or tell me what's off (e.g. 'use ship date', 'only 2024')?"
+	}
+	return "I couldn't match that question to the data. Try naming what you want to see, for example: " + m.exampleQuestion()
+}
+
+func (st *convState) rejectedSQL() []string {
+	var out []string
+	for _, c := range st.Candidates {
+		if strings.HasPrefix(c.ElimBy, "reject:") {
+			out = append(out, c.SQL)
+		}
+	}
+	return out
+}
+
+func keysOf(m map[string]string) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+func appendUnique(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// slots reads a candidate's decision slots and the literals it compares
+// with (for examples in options).
+func (m *Manager) slots(sql string) (map[string]string, map[string]string) {
+	sh, err := sqlshape.Parse(sql, m.labels.TableOf)
+	if err != nil {
+		return map[string]string{}, nil
+	}
+	slots := sh.Slots(m.canon)
+	display := map[string]string{}
+	for _, f := range sh.Filters {
+		if f.Depth != 0 || len(f.Values) == 0 || f.Op == "expr" {
+			continue
+		}
+		vals := make([]string, len(f.Values))
+		for i, v := range f.Values {
+			vals[i] = m.canon(v)
+		}
+		key := sqlshape.SlotFilterOn + ":" + strings.Join(vals, ",")
+		shown := f.Display
+		if len(shown) == 0 {
+			shown = f.Values
+		}
+		if f.Op == "year" {
+			display[key] = "in " + strings.Join(shown, ", ")
+		} else {
+			display[key] = "'" + strings.Join(shown, "', '") + "'"
+		}
+	}
+	return slots, display
+}
+
+// keepIfPossible applies key=value unless no live candidate has it.
+func (m *Manager) keepIfPossible(st *convState, key, value, step string) bool {
+	has := false
+	for _, i := range st.live() {
+		if st.Candidates[i].Slots[key] == value {
+			has = true
+			break
+		}
+	}
+	if has {
+		st.keepOnly(key, value, step)
+	}
+	return has
+}
+
+func (m *Manager) applicableFacts(ctx context.Context, who Who) []ontology.Fact {
+	facts, err := m.deps.Facts.Applicable(ctx, ownerKeys(who), m.cfg.Warehouse)
+	if err != nil {
+		m.log.Warn("cannot read preferences; asking instead", "err", err)
+		return nil
+	}
+	var active []ontology.Fact
+	for _, f := range ontology.Resolve(facts) {
+		if f.Active() {
+			active = append(active, f)
+		}
+	}
+	return active
+}
+
+// liveView turns the live candidates into the information-gain view.
+func (st *convState) liveView() []alive {
+	var out []alive
+	for _, i := range st.live() {
+		c := st.Candidates[i]
+		out = append(out, alive{p: c.Prior, group: c.Group, slots: c.Slots})
+	}
+	return out
+}
+
+// groupProbs sums the live probability per interpretation, normalised.
+func (st *convState) groupProbs() map[int]float64 {
+	ps := map[int]float64{}
+	var total float64
+	for _, i := range st.live() {
+		c := st.Candidates[i]
+		ps[c.Group] += c.Prior
+		total += c.Prior
+	}
+	for g := range ps {
+		ps[g] /= total
+	}
+	return ps
+}
+
+// advance applies remembered facts, then either asks the most informative
+// question or answers.
+func (m *Manager) advance(ctx context.Context, st *convState, ev Event) ([]Reply, error) {
+	if len(st.live()) == 0 {
+		st.Widen++
+		replies, err := m.generate(ctx, st, ev.Conversation)
+		if err != nil || st.Candidates == nil || len(st.live()) == 0 {
+			if len(replies) == 0 {
+				replies = []Reply{notice(ev.Conversation, m.noReading(st))}
+			}
+			return replies, errors.Join(err, m.save(ctx, st))
+		}
+	}
+	m.applyFacts(ctx, st)
+	probs := st.groupProbs()
+	best, bestP := -1, -1.0
+	for g, p := range probs {
+		if p > bestP || p == bestP && g < best {
+			best, bestP = g, p
+		}
+	}
+	maxRounds := m.cfg.MaxRounds + st.Rejected
+	if bestP < m.cfg.Tau && st.Round < maxRounds {
+		skip := map[string]bool{}
+		for _, k := range st.Asked {
+			skip[k] = true
+		}
+		if pts := decisionPoints(st.liveView(), skip, MaxOptions); len(pts) > 0 {
+			return m.ask(ctx, st, ev, m.pick(pts), "")
+		}
+	}
+	return m.answer(ctx, st, ev, best)
+}
+
+// ask turns a decision point into a clarification and waits for the answer.
+func (m *Manager) ask(ctx context.Context, st *convState, ev Event, pt point, change string) ([]Reply, error) {
+	phrase := ""
+	displays := map[string]string{}
+	counted := ""
+	for _, i := range st.live() {
+		c := st.Candidates[i]
+		if phrase == "" {
+			phrase = c.Phrases[pt.Key]
+		}
+		v := c.Slots[pt.Key]
+		if _, ok := displays[v]; !ok {
+			displays[v] = c.Display[pt.Key]
+		}
+		if counted == "" {
+			counted = countedTable(c.Slots)
+		}
+	}
+	sameFn := true
+	if sqlshape.SlotName(pt.Key) == sqlshape.SlotMeasure {
+		fns := map[string]bool{}
+		for _, v := range pt.Values {
+			fn, _ := aggregate(strings.Split(v.Value, " | ")[0])
+			fns[fn] = true
+		}
+		sameFn = len(fns) == 1
+	}
+	q := &pendingQ{ID: newID(), Key: pt.Key, Phrase: phrase, Prompt: m.labels.promptFor(pt.Key, phrase), Kind: kindFor(pt.Key, pt.Values, displays), Change: change}
+	seen := map[string]bool{}
+	for _, v := range pt.Values {
+		if len(q.Options) == MaxOptions {
+			break
+		}
+		var others []string
+		for _, o := range pt.Values {
+			if o.Value != v.Value {
+				others = append(others, o.Value)
+			}
+		}
+		opt := m.labels.optionFor(pt.Key, v.Value, others, sameFn, counted, displays[v.Value])
+		if seen[opt.Label] {
+			// Two values that read the same would be a confusing choice:
+			// tell them apart by their example or their raw form.
+			opt.Label += " (" + tables.Clip(v.Value, 40) + ")"
+		}
+		seen[opt.Label] = true
+		q.Options = append(q.Options, pendingOpt{Label: opt.Label, Example: opt.Example, Value: v.Value})
+	}
+	st.Pending = q
+	st.Status = statusAsking
+	st.Asked = appendUnique(st.Asked, pt.Key)
+	st.Round++
+	st.Questions++
+	if err := m.save(ctx, st); err != nil {
+		return nil, err
+	}
+	return []Reply{m.clarificationReply(st, ev.Conversation)}, nil
+}
+
+// countedTable guesses what COUNT(*) counts from the slots: the first table
+// of the join that is not shown.
+func countedTable(slots map[string]string) string {
+	tbls := strings.Split(slots[sqlshape.SlotTables], ", ")
+	shown := slots[sqlshape.SlotOutput] + " " + slots[sqlshape.SlotGroup]
+	for _, t := range tbls {
+		if t != "" && !strings.Contains(shown, t+".") {
+			return t
+		}
+	}
+	if len(tbls) > 0 {
+		return tbls[0]
+	}
+	return ""
+}
+
+func (m *Manager) clarificationReply(st *convState, conv string) Reply {
+	q := st.Pending
+	c := &Clarification{ID: q.ID, Key: q.Key, Kind: q.Kind, Prompt: q.Prompt, Phrase: q.Phrase, Round: st.Round, MaxRounds: m.cfg.MaxRounds + st.Rejected}
+	var b strings.Builder
+	b.WriteString(q.Prompt)
+	for i, o := range q.Options {
+		var readings []string
+		for _, ci := range st.live() {
+			if st.Candidates[ci].Slots[q.Key] == o.Value {
+				readings = append(readings, st.Candidates[ci].SQL)
+			}
+		}
+		c.Options = append(c.Options, Option{Label: o.Label, Example: o.Example, Value: o.Value, Readings: readings})
+		fmt.Fprintf(&b, "\n  %d) %s", i+1, o.Label)
+		if o.Example != "" {
+			fmt.Fprintf(&b, " (%s)", o.Example)
+		}
+	}
+	fmt.Fprintf(&b, "\n  %d) %s", len(q.Options)+1, OtherLabel)
+	return Reply{Kind: ReplyClarification, Conversation: conv, Text: b.String(), Clarification: c}
+}

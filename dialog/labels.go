@@ -1,0 +1,196 @@
+package dialog
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/internal/tables"
+)
+
+// Labels words schema elements for people, from column comments where the
+// schema has them and from humanised names where it does not.
+type Labels struct {
+	snap    *warehouse.Snapshot
+	columns map[string]*warehouse.Column
+	tables  map[string]*warehouse.Table
+	prof    map[string]*warehouse.Profile
+}
+
+// NewLabels indexes a snapshot for wording.
+func NewLabels(snap *warehouse.Snapshot) *Labels {
+	l := &Labels{snap: snap, columns: map[string]*warehouse.Column{}, tables: map[string]*warehouse.Table{}, prof: map[string]*warehouse.Profile{}}
+	if snap == nil {
+		return l
+	}
+	for ti := range snap.Schema.Tables {
+		t := &snap.Schema.Tables[ti]
+		l.tables[strings.ToLower(t.Name)] = t
+		for ci := range t.Columns {
+			c := &t.Columns[ci]
+			l.columns[strings.ToLower(t.Name+"."+c.Name)] = c
+		}
+	}
+	for i := range snap.Profiles {
+		p := &snap.Profiles[i]
+		l.prof[strings.ToLower(p.Table+"."+p.Column)] = p
+	}
+	return l
+}
+
+// humanize turns an identifier into words: "ship_state" → "ship state",
+// "customerID" → "customer id".
+func humanize(id string) string {
+	var b strings.Builder
+	var prev rune
+	for i, r := range id {
+		switch {
+		case r == '_' || r == '-' || r == '.':
+			b.WriteByte(' ')
+		case i > 0 && unicode.IsUpper(r) && unicode.IsLower(prev):
+			b.WriteByte(' ')
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			b.WriteRune(unicode.ToLower(r))
+		}
+		prev = r
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+func splitTC(tc string) (table, column string) {
+	if i := strings.LastIndexByte(tc, '.'); i >= 0 {
+		return tc[:i], tc[i+1:]
+	}
+	return "", tc
+}
+
+// Table is a plural noun for a table.
+func (l *Labels) Table(table string) string {
+	if table == "" {
+		return "rows"
+	}
+	return humanize(table)
+}
+
+// Column is a short name for table.column, for explanations: the comment
+// up to its first clause ("Gross revenue: order lines plus…" → "gross
+// revenue"), else the humanised column name.
+func (l *Labels) Column(tc string) string {
+	_, col := splitTC(tc)
+	if c, ok := l.columns[strings.ToLower(tc)]; ok && c.Comment != "" {
+		short := c.Comment
+		if i := strings.IndexAny(short, ":;(,"); i > 0 {
+			short = short[:i]
+		}
+		short = strings.TrimSpace(short)
+		if n := len(strings.Fields(short)); n > 0 && n <= 6 {
+			return lowerFirst(short)
+		}
+	}
+	return humanize(col)
+}
+
+// Detail is the fuller wording used for options: the whole comment (up to
+// a semicolon), else "ship state of orders".
+func (l *Labels) Detail(tc string) string {
+	table, col := splitTC(tc)
+	if c, ok := l.columns[strings.ToLower(tc)]; ok && c.Comment != "" {
+		d := c.Comment
+		if i := strings.IndexByte(d, ';'); i > 0 {
+			d = d[:i]
+		}
+		return upperFirst(strings.TrimSpace(d))
+	}
+	if table == "" {
+		return upperFirst(humanize(col))
+	}
+	return upperFirst(humanize(col) + " of " + l.Table(table))
+}
+
+// Example is a typical value of table.column from its profile, formatted
+// for people, or "".
+func (l *Labels) Example(tc string) string {
+	p, ok := l.prof[strings.ToLower(tc)]
+	if !ok {
+		return ""
+	}
+	_, col := splitTC(tc)
+	var v string
+	switch {
+	case len(p.Top) > 0:
+		v = p.Top[0].Value
+	case len(p.Samples) > 0:
+		v = p.Samples[0]
+	case p.Max != "":
+		v = p.Max
+	default:
+		return ""
+	}
+	if _, ok := warehouse.AsFloat(v); ok {
+		return tables.Format(v, col)
+	}
+	return tables.Clip(v, 30)
+}
+
+// Kind is the type family of table.column.
+func (l *Labels) Kind(tc string) warehouse.ColumnKind {
+	if c, ok := l.columns[strings.ToLower(tc)]; ok {
+		return c.Kind()
+	}
+	return warehouse.KindOther
+}
+
+// TableOf resolves an unqualified column among tables, for sqlshape.
+func (l *Labels) TableOf(column string, tables []string) string {
+	found := ""
+	for _, t := range tables {
+		if _, ok := l.columns[strings.ToLower(t+"."+column)]; ok {
+			if found != "" {
+				return "" // ambiguous
+			}
+			found = t
+		}
+	}
+	return found
+}
+
+// canonValue maps a literal to the name it abbreviates when the data shows
+// it ('tx' → 'texas'), so that 'TX' in one column and 'Texas' in another
+// are the same thing asked about.
+func (l *Labels) canonValue() func(string) string {
+	alias := map[string]string{}
+	if l.snap != nil {
+		for _, a := range l.snap.Aliases {
+			alias[strings.ToLower(a.Code)] = strings.ToLower(a.Name)
+		}
+	}
+	return func(v string) string {
+		if n, ok := alias[v]; ok {
+			return n
+		}
+		return v
+	}
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	// Keep acronyms ("US dollars", "SKU").
+	if len(r) > 1 && unicode.IsUpper(r[1]) {
+		return s
+	}
+	r[0] = unicode.ToLower(r[0])
+	return string(r)
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	r[0] = unicode.ToUpper(r[0])
+	return string(r)
+}

@@ -1,0 +1,1175 @@
+package offline
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
+
+// sel is one select item.
+type sel struct {
+	sql, alias string
+}
+
+type cond struct {
+	sql string
+}
+
+// plan is one reading of the question, before joins are chosen.
+type plan struct {
+	selects  []sel
+	filters  []cond
+	groups   []sel
+	having   []cond
+	order    *sel
+	desc     bool
+	limit    int
+	distinct bool
+	tables   map[string]bool
+	weight   float64
+	phrases  map[string]string
+	// aggregated is set when the select list aggregates.
+	aggregated bool
+	// countOf is the table a COUNT(*) counts; with joins it counts its keys.
+	countOf *tableInfo
+	// dateCols are the date columns conditions and buckets use; one reading
+	// rarely mixes two.
+	dateCols map[string]bool
+	headPhrase string
+}
+
+func (p *plan) use(tables ...string) {
+	for _, t := range tables {
+		if t != "" {
+			p.tables[strings.ToLower(t)] = true
+		}
+	}
+}
+
+func (p *plan) tableList() []string {
+	out := make([]string, 0, len(p.tables))
+	for t := range p.tables {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (p *plan) clone() *plan {
+	c := *p
+	c.selects = append([]sel(nil), p.selects...)
+	c.filters = append([]cond(nil), p.filters...)
+	c.groups = append([]sel(nil), p.groups...)
+	c.having = append([]cond(nil), p.having...)
+	c.tables = make(map[string]bool, len(p.tables))
+	for k := range p.tables {
+		c.tables[k] = true
+	}
+	c.dateCols = make(map[string]bool, len(p.dateCols))
+	for k := range p.dateCols {
+		c.dateCols[k] = true
+	}
+	c.phrases = make(map[string]string, len(p.phrases))
+	for k, v := range p.phrases {
+		c.phrases[k] = v
+	}
+	if p.order != nil {
+		o := *p.order
+		c.order = &o
+	}
+	return &c
+}
+
+// alt is one way to read one element of the question.
+type alt struct {
+	weight float64
+	apply  func(*plan)
+}
+
+// element is a part of the question with its possible readings.
+type element struct {
+	name string
+	alts []alt
+}
+
+func (el *element) add(w float64, f func(*plan)) {
+	if w > 0 {
+		el.alts = append(el.alts, alt{weight: w, apply: f})
+	}
+}
+
+// capped keeps the n heaviest alternatives, normalised.
+func (el *element) capped(n int) []alt {
+	alts := append([]alt(nil), el.alts...)
+	sort.SliceStable(alts, func(i, j int) bool { return alts[i].weight > alts[j].weight })
+	if len(alts) > n {
+		alts = alts[:n]
+	}
+	var total float64
+	for _, a := range alts {
+		total += a.weight
+	}
+	for i := range alts {
+		alts[i].weight /= total
+	}
+	return alts
+}
+
+// head is the table the question is about.
+type head struct {
+	t      *tableInfo
+	phrase string
+	at     int
+	// entity is true when the question names the table itself.
+	entity bool
+}
+
+// readings enumerates plans: one alternative per element, every combination,
+// weighted by the product of the alternatives' weights and a penalty per
+// joined table.
+func (e *Engine) readings(a *analysis, widen int) []*plan {
+	cap := 3 + 2*widen
+	r := &reader{e: e, a: a, prefer: e.feedbackColumns(a)}
+	r.h = e.findHead(a)
+	els := r.elements()
+	if len(els) == 0 {
+		return nil
+	}
+	base := &plan{tables: map[string]bool{}, phrases: map[string]string{}, dateCols: map[string]bool{}, weight: 1}
+	if r.h.t != nil {
+		base.headPhrase = r.h.phrase
+	}
+	plans := []*plan{base}
+	for _, el := range els {
+		alts := el.capped(cap)
+		if len(alts) == 0 {
+			continue
+		}
+		var next []*plan
+		for _, p := range plans {
+			for _, al := range alts {
+				c := p.clone()
+				c.weight *= al.weight
+				al.apply(c)
+				next = append(next, c)
+			}
+		}
+		sort.SliceStable(next, func(i, j int) bool { return next[i].weight > next[j].weight })
+		if len(next) > 256 {
+			next = next[:256]
+		}
+		plans = next
+	}
+	var out []*plan
+	for _, p := range plans {
+		if len(p.selects) == 0 || len(p.tables) == 0 {
+			continue
+		}
+		p.weight *= math.Pow(0.4, float64(len(p.tables)-1))
+		if len(p.dateCols) > 1 {
+			p.weight *= 0.2
+		}
+		if !p.aggregated && len(p.tables) > 1 && len(p.groups) == 0 {
+			p.distinct = true
+		}
+		out = append(out, p)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].weight > out[j].weight })
+	if len(out) > 64 {
+		out = out[:64]
+	}
+	return out
+}
+
+// reader holds the state of building elements for one analysis.
+type reader struct {
+	e      *Engine
+	a      *analysis
+	h      head
+	prefer map[string]bool // table.column named in feedback ("use ship date")
+	// measureTables are the tables a measure may come from, for date filters.
+	measureTables map[string]bool
+	usedCols      map[*colMention]bool
+}
+
+// feedbackColumns are the columns named in feedback: they win wherever
+// they are an alternative.
+func (e *Engine) feedbackColumns(a *analysis) map[string]bool {
+	out := map[string]bool{}
+	for _, cm := range a.columns {
+		if cm.clause > 0 && len(cm.alts) > 0 {
+			out[strings.ToLower(cm.alts[0].table+"."+cm.alts[0].column)] = true
+		}
+	}
+	return out
+}
+
+func (r *reader) boost(table, column string) float64 {
+	if r.prefer[strings.ToLower(table+"."+column)] {
+		return 8
+	}
+	return 1
+}
+
+// findHead picks the table the question is about: the first entity named
+// (not the noun a superlative ranks by), else the table of the first
+// column or value named.
+func (e *Engine) findHead(a *analysis) head {
+	for _, em := range a.entities {
+		if a.sup != nil && em.at >= a.sup.nounAt && em.at <= a.sup.nounAt+1 && len(a.entities) > 1 {
+			continue
+		}
+		if a.toks[em.at].clause > 0 {
+			continue
+		}
+		return head{t: em.tables[0], phrase: em.phrase, at: em.at, entity: true}
+	}
+	for _, cm := range a.columns {
+		if cm.clause == 0 && len(cm.alts) > 0 {
+			return head{t: e.m.byName[strings.ToLower(cm.alts[0].table)], phrase: cm.phrase, at: cm.at}
+		}
+	}
+	for _, vm := range a.values {
+		if len(vm.alts) > 0 {
+			return head{t: e.m.byName[strings.ToLower(vm.alts[0].table)], phrase: "", at: vm.at}
+		}
+	}
+	return head{}
+}
+
+// mentionAt returns the entity or column mention starting within two
+// tokens of i.
+func (r *reader) mentionAt(i int) (*entityMention, *colMention) {
+	for d := 0; d <= 2; d++ {
+		for _, em := range r.a.entities {
+			if em.at == i+d {
+				return em, nil
+			}
+		}
+		for _, cm := range r.a.columns {
+			if cm.at == i+d {
+				return nil, cm
+			}
+		}
+	}
+	return nil, nil
+}
+
+func (r *reader) numericAlts(cm *colMention) []colAlt {
+	var out []colAlt
+	for _, al := range cm.alts {
+		if c := r.e.m.column(al.table, al.column); c != nil && c.Kind() == warehouse.KindNumber && !r.e.m.isKeyish(r.e.m.byName[strings.ToLower(al.table)].t, c) {
+			out = append(out, al)
+		}
+	}
+	return out
+}
+
+// elements builds the parts of the reading.
+func (r *reader) elements() []*element {
+	a := r.a
+	r.measureTables = map[string]bool{}
+	r.usedCols = map[*colMention]bool{}
+	var els []*element
+	switch {
+	case a.sup != nil:
+		els = append(els, r.superlative()...)
+	case a.count:
+		els = append(els, r.count()...)
+	case a.agg != "":
+		els = append(els, r.aggregate(a.agg, a.aggAt)...)
+	case len(a.groups) > 0 && r.hasNumericMention():
+		els = append(els, r.aggregate("SUM", -1)...)
+	case len(a.groups) > 0:
+		// "customers by state": how many per group.
+		els = append(els, r.count()...)
+	default:
+		els = append(els, r.projection()...)
+	}
+	if g := r.groupElement(); g != nil {
+		els = append(els, g...)
+	}
+	els = append(els, r.filterElements()...)
+	return els
+}
+
+func (r *reader) hasNumericMention() bool {
+	for _, cm := range r.a.columns {
+		if cm.clause == 0 && len(r.numericAlts(cm)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// freeColumns are question column mentions not yet given a role.
+func (r *reader) freeColumns() []*colMention {
+	var out []*colMention
+	for _, cm := range r.a.columns {
+		if cm.clause == 0 && !r.usedCols[cm] && !r.isGroupMention(cm) && !r.isComparisonTarget(cm) {
+			out = append(out, cm)
+		}
+	}
+	return out
+}
+
+func (r *reader) isGroupMention(cm *colMention) bool {
+	for _, g := range r.a.groups {
+		if g.at == cm.at {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *reader) isComparisonTarget(cm *colMention) bool {
+	for _, c := range r.a.comps {
+		if c.target != "" && strings.Contains(c.target, strings.ToLower(cm.phrase)) {
+			return true
+		}
+	}
+	return false
+}
+
+func aliasFor(fn, column string) string {
+	switch fn {
+	case "SUM":
+		return "total_" + column
+	case "AVG":
+		return "avg_" + column
+	case "MAX":
+		return "max_" + column
+	case "MIN":
+		return "min_" + column
+	}
+	return strings.ToLower(fn) + "_" + column
+}
+
+// count builds "how many X".
+func (r *reader) count() []*element {
+	a := r.a
+	el := &element{name: "measure"}
+	phrase := ""
+	var target *tableInfo
+	if a.countAt >= 0 {
+		em, cm := r.mentionAt(a.countAt + 2)
+		if em == nil && cm == nil {
+			em, cm = r.mentionAt(a.countAt + 1)
+		}
+		switch {
+		case em != nil:
+			target, phrase = em.tables[0], em.phrase
+		case cm != nil && len(r.numericAlts(cm)) > 0:
+			// "how many people live in texas": the number is a column.
+			r.usedCols[cm] = true
+			for _, al := range r.numericAlts(cm) {
+				al := al
+				w := al.weight * r.boost(al.table, al.column)
+				r.measureTables[strings.ToLower(al.table)] = true
+				el.add(w*0.6, func(p *plan) {
+					p.selects = append(p.selects, sel{sql: r.e.m.col(al.table, al.column)})
+					p.use(al.table)
+					p.phrases["output"] = cm.phrase
+				})
+				el.add(w*0.4, func(p *plan) {
+					p.selects = append(p.selects, sel{sql: "SUM(" + r.e.m.col(al.table, al.column) + ")", alias: aliasFor("SUM", al.column)})
+					p.aggregated = true
+					p.use(al.table)
+					p.phrases["measure"] = cm.phrase
+				})
+			}
+			return []*element{el}
+		}
+	}
+	if target == nil {
+		target = r.h.t
+		phrase = r.h.phrase
+	}
+	if target == nil {
+		return nil
+	}
+	r.measureTables[strings.ToLower(target.name)] = true
+	t := target
+	el.add(1, func(p *plan) {
+		p.selects = append(p.selects, sel{sql: "COUNT(*)", alias: "count"})
+		p.aggregated = true
+		p.countOf = t
+		p.use(t.name)
+		if phrase != "" {
+			p.phrases["measure"] = phrase
+		}
+	})
+	// "how many states border texas": what is counted may be the rows of
+	// another table the question names.
+	for _, cm := range r.freeColumns() {
+		if len(cm.alts) == 0 || strings.EqualFold(cm.alts[0].table, t.name) {
+			continue
+		}
+		other := cm.alts[0]
+		el.add(0.35, func(p *plan) {
+			p.selects = append(p.selects, sel{sql: "COUNT(*)", alias: "count"})
+			p.aggregated = true
+			p.use(other.table)
+			p.phrases["measure"] = phrase
+		})
+		r.usedCols[cm] = true
+		break
+	}
+	return []*element{el}
+}
+
+// measureAlts finds the numeric columns a measure phrase after position at
+// may mean; without one, the head table's measures.
+func (r *reader) measureAlts(at int) ([]colAlt, string) {
+	var best *colMention
+	for _, cm := range r.a.columns {
+		if cm.clause != 0 || r.usedCols[cm] || cm.at < at || r.isGroupMention(cm) {
+			continue
+		}
+		if len(r.numericAlts(cm)) > 0 {
+			best = cm
+			break
+		}
+	}
+	if best == nil {
+		for _, cm := range r.a.columns {
+			if cm.clause == 0 && !r.usedCols[cm] && !r.isGroupMention(cm) && len(r.numericAlts(cm)) > 0 {
+				best = cm
+				break
+			}
+		}
+	}
+	if best != nil {
+		r.usedCols[best] = true
+		return r.numericAlts(best), best.phrase
+	}
+	var out []colAlt
+	if r.h.t != nil {
+		for _, c := range r.h.t.measures {
+			out = append(out, colAlt{table: r.h.t.name, column: c.Name, weight: 1})
+		}
+	}
+	return out, ""
+}
+
+// aggregate builds "total/average X [per Y]".
+func (r *reader) aggregate(fn string, at int) []*element {
+	alts, phrase := r.measureAlts(at)
+	el := &element{name: "measure"}
+	for _, al := range alts {
+		al := al
+		r.measureTables[strings.ToLower(al.table)] = true
+		el.add(al.weight*r.boost(al.table, al.column), func(p *plan) {
+			p.selects = append(p.selects, sel{sql: fn + "(" + r.e.m.col(al.table, al.column) + ")", alias: aliasFor(fn, al.column)})
+			p.aggregated = true
+			p.use(al.table)
+			if phrase != "" {
+				p.phrases["measure"] = phrase
+			}
+		})
+	}
+	if len(el.alts) == 0 {
+		return nil
+	}
+	return []*element{el}
+}
+
+// projection builds "what is the X of Y", "list customers in Ohio".
+func (r *reader) projection() []*element {
+	a := r.a
+	el := &element{name: "output"}
+	free := r.freeColumns()
+	for _, cm := range free {
+		// A column of the head's own name ("state" in "which state…") is the head, not an attribute.
+		r.usedCols[cm] = true
+		for _, al := range cm.alts {
+			al := al
+			w := al.weight * r.boost(al.table, al.column)
+			if r.h.t != nil && strings.EqualFold(al.table, r.h.t.name) {
+				w *= 1.5
+			}
+			if r.valueTable(al.table) {
+				w *= 1.5
+			}
+			phrase := cm.phrase
+			plainW, sumW := w, 0.0
+			if c := r.e.m.column(al.table, al.column); c != nil && c.Kind() == warehouse.KindNumber && !r.h.entity && !r.namesOneRow(al.table) {
+				// "what was revenue in 2024": a measure over many rows is a total.
+				plainW, sumW = w*0.3, w*0.7
+			}
+			el.add(plainW, func(p *plan) {
+				p.selects = append(p.selects, sel{sql: r.e.m.col(al.table, al.column)})
+				p.use(al.table)
+				p.phrases["output"] = phrase
+			})
+			el.add(sumW, func(p *plan) {
+				p.selects = append(p.selects, sel{sql: "SUM(" + r.e.m.col(al.table, al.column) + ")", alias: aliasFor("SUM", al.column)})
+				p.aggregated = true
+				p.use(al.table)
+				p.phrases["measure"] = phrase
+			})
+		}
+		break
+	}
+	hint := a.howAdj
+	if hint != "" || a.where {
+		for _, t := range r.valueTables() {
+			for _, c := range r.hintColumns(t, hint, a.where) {
+				c, t := c, t
+				el.add(0.9, func(p *plan) {
+					p.selects = append(p.selects, sel{sql: r.e.m.col(t.name, c.Name)})
+					p.use(t.name)
+				})
+			}
+		}
+	}
+	if h := r.h.t; h != nil && h.label != nil {
+		w := 0.7
+		if len(el.alts) > 0 {
+			w = 0.5
+		}
+		hp := r.h.phrase
+		el.add(w, func(p *plan) {
+			p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, h.label.Name)})
+			p.use(h.name)
+			p.phrases["output"] = hp
+		})
+		if len(h.details) > 1 {
+			el.add(w*0.7, func(p *plan) {
+				for _, c := range h.details {
+					p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, c.Name)})
+				}
+				p.use(h.name)
+				p.phrases["output"] = hp
+			})
+		}
+	}
+	if len(el.alts) == 0 {
+		// Only values were named ("texas"): show their rows.
+		for _, t := range r.valueTables() {
+			t := t
+			el.add(1, func(p *plan) {
+				cols := t.details
+				if len(cols) == 0 && t.label != nil {
+					cols = []*warehouse.Column{t.label}
+				}
+				for _, c := range cols {
+					p.selects = append(p.selects, sel{sql: r.e.m.col(t.name, c.Name)})
+				}
+				p.use(t.name)
+			})
+		}
+	}
+	if len(el.alts) == 0 {
+		return nil
+	}
+	return []*element{el}
+}
+
+// namesOneRow says whether a value in the question names a row of table by
+// its label ("texas" for the state table): then a number is that row's.
+func (r *reader) namesOneRow(table string) bool {
+	t := r.e.m.byName[strings.ToLower(table)]
+	if t == nil || t.label == nil {
+		return false
+	}
+	for _, vm := range r.a.values {
+		for _, al := range vm.alts {
+			if strings.EqualFold(al.table, table) && strings.EqualFold(al.column, t.label.Name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (r *reader) valueTable(table string) bool {
+	for _, vm := range r.a.values {
+		for _, al := range vm.alts {
+			if strings.EqualFold(al.table, table) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (r *reader) valueTables() []*tableInfo {
+	seen := map[string]bool{}
+	var out []*tableInfo
+	for _, vm := range r.a.values {
+		for _, al := range vm.alts {
+			k := strings.ToLower(al.table)
+			if !seen[k] {
+				seen[k] = true
+				if t := r.e.m.byName[k]; t != nil {
+					out = append(out, t)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// hintColumns are the columns of t a size word or "where" asks for.
+func (r *reader) hintColumns(t *tableInfo, hint string, where bool) []*warehouse.Column {
+	var out []*warehouse.Column
+	if where {
+		for _, c := range t.texts {
+			n := strings.ToLower(c.Name)
+			for _, w := range []string{"state", "city", "country", "location", "address", "region", "place"} {
+				if strings.Contains(n, w) {
+					out = append(out, c)
+					break
+				}
+			}
+		}
+		return out
+	}
+	stems := hintStems[hint]
+	for _, c := range t.measures {
+		n := strings.ToLower(c.Name)
+		for _, s := range stems {
+			if strings.Contains(n, s) {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// relatedFacts are tables joined to t whose rows refer to it (orders for
+// customers), directly or through one more table (order lines).
+func (r *reader) relatedFacts(t *tableInfo) []*tableInfo {
+	var out []*tableInfo
+	seen := map[string]bool{strings.ToLower(t.name): true}
+	frontier := []string{strings.ToLower(t.name)}
+	for depth := 0; depth < 2; depth++ {
+		var next []string
+		for _, j := range r.e.m.snap.Schema.Joins {
+			for _, f := range frontier {
+				if strings.EqualFold(j.ToTable, f) && !seen[strings.ToLower(j.FromTable)] {
+					seen[strings.ToLower(j.FromTable)] = true
+					if ft := r.e.m.byName[strings.ToLower(j.FromTable)]; ft != nil {
+						out = append(out, ft)
+						next = append(next, strings.ToLower(j.FromTable))
+					}
+				}
+			}
+		}
+		frontier = next
+	}
+	return out
+}
+
+// groupByHead groups by the head's key and label and shows the label.
+func (r *reader) groupByHead(p *plan, h *tableInfo, details bool) {
+	if h.key != nil && h.key != h.label {
+		p.groups = append(p.groups, sel{sql: r.e.m.col(h.name, h.key.Name)})
+	}
+	if h.label != nil {
+		p.groups = append(p.groups, sel{sql: r.e.m.col(h.name, h.label.Name)})
+	}
+	cols := []*warehouse.Column{h.label}
+	if details {
+		cols = h.details
+		for _, c := range h.details {
+			if c != h.key && c != h.label {
+				p.groups = append(p.groups, sel{sql: r.e.m.col(h.name, c.Name)})
+			}
+		}
+	}
+	for _, c := range cols {
+		if c != nil {
+			p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, c.Name)})
+		}
+	}
+	p.use(h.name)
+}
+
+// superlative builds "which X has the most Y", "the biggest city", "top 5
+// products by units sold".
+func (r *reader) superlative() []*element {
+	a := r.a
+	s := a.sup
+	h := r.h.t
+	measure := &element{name: "rank"}
+	rankPhrase := s.phrase
+	em, cm := r.mentionAt(s.nounAt)
+	if em != nil && h != nil && em.tables[0] == h {
+		em = nil
+	}
+	switch {
+	case em != nil && h != nil:
+		// "the state with the most rivers": count the other table's rows per head.
+		e2 := em.tables[0]
+		r.measureTables[strings.ToLower(e2.name)] = true
+		rankPhrase = s.phrase + " " + em.phrase
+		measure.add(1, func(p *plan) {
+			p.order = &sel{sql: "COUNT(*)"}
+			p.aggregated = true
+			p.use(e2.name)
+			p.phrases["measure"] = rankPhrase
+		})
+	case cm != nil && len(r.numericAlts(cm)) > 0:
+		r.usedCols[cm] = true
+		for _, al := range r.numericAlts(cm) {
+			al := al
+			r.measureTables[strings.ToLower(al.table)] = true
+			w := al.weight * r.boost(al.table, al.column)
+			if h == nil || strings.EqualFold(al.table, h.name) {
+				measure.add(w, func(p *plan) {
+					p.order = &sel{sql: r.e.m.col(al.table, al.column)}
+					p.use(al.table)
+					p.phrases["order"] = rankPhrase
+					p.phrases["measure"] = cm.phrase
+				})
+			} else {
+				measure.add(w, func(p *plan) {
+					p.order = &sel{sql: "SUM(" + r.e.m.col(al.table, al.column) + ")"}
+					p.aggregated = true
+					p.use(al.table)
+					p.phrases["measure"] = cm.phrase
+				})
+			}
+		}
+	case h != nil:
+		r.hintMeasures(measure, h, s)
+	}
+	if len(measure.alts) == 0 || h == nil && cm == nil {
+		if h == nil {
+			return nil
+		}
+	}
+	output := &element{name: "output"}
+	hp := r.h.phrase
+	if h == nil && cm != nil && len(cm.alts) > 0 {
+		h = r.e.m.byName[strings.ToLower(cm.alts[0].table)]
+	}
+	if h == nil {
+		return nil
+	}
+	output.add(1, func(p *plan) {
+		if p.aggregated {
+			r.groupByHead(p, h, false)
+		} else if h.label != nil {
+			p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, h.label.Name)})
+			p.use(h.name)
+		}
+		if hp != "" {
+			p.phrases["output"] = hp
+		}
+	})
+	if len(h.details) > 1 {
+		output.add(0.6, func(p *plan) {
+			if p.aggregated {
+				r.groupByHead(p, h, true)
+			} else {
+				for _, c := range h.details {
+					p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, c.Name)})
+				}
+				p.use(h.name)
+			}
+			if hp != "" {
+				p.phrases["output"] = hp
+			}
+		})
+	}
+	if s.explicitLimit && s.limit > 1 {
+		output.add(0.6, func(p *plan) {
+			if p.aggregated {
+				r.groupByHead(p, h, false)
+			} else if h.label != nil {
+				p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, h.label.Name)})
+				p.use(h.name)
+			}
+			if p.order != nil {
+				p.selects = append(p.selects, sel{sql: p.order.sql})
+			}
+			if hp != "" {
+				p.phrases["output"] = hp
+			}
+		})
+	}
+	direction := &element{name: "order"}
+	direction.add(1, func(p *plan) {
+		p.desc = s.desc
+		p.limit = s.limit
+		p.phrases["order"] = rankPhrase
+		p.phrases["limit"] = rankPhrase
+	})
+	if len(measure.alts) == 0 {
+		return nil
+	}
+	// The ranking must be decided before the output groups by it.
+	return []*element{measure, output, direction}
+}
+
+// hintMeasures fills the ranking for a superlative without a noun: "the
+// biggest city" (size columns), "our best customer" (most orders or most
+// revenue), "our first customer" (earliest own date or earliest order).
+func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
+	switch s.hint {
+	case "date":
+		for _, c := range h.dates {
+			c := c
+			el.add(1, func(p *plan) {
+				p.order = &sel{sql: r.e.m.col(h.name, c.Name)}
+				p.use(h.name)
+				p.phrases["measure"] = s.phrase
+			})
+		}
+		for _, f := range r.relatedFacts(h) {
+			for _, c := range f.dates {
+				f, c := f, c
+				fn := "MIN"
+				if s.desc {
+					fn = "MAX"
+				}
+				el.add(0.8, func(p *plan) {
+					p.order = &sel{sql: fn + "(" + r.e.m.col(f.name, c.Name) + ")"}
+					p.aggregated = true
+					p.use(f.name)
+					p.phrases["measure"] = s.phrase
+				})
+				break
+			}
+		}
+	case "value", "":
+		for i, f := range r.relatedFacts(h) {
+			f := f
+			w := 1.0 / float64(i+1)
+			el.add(w, func(p *plan) {
+				p.order = &sel{sql: "COUNT(*)"}
+				p.aggregated = true
+				p.use(f.name)
+				p.phrases["measure"] = s.phrase
+			})
+			for k, c := range moneyFirst(f.measures) {
+				if k == 2 {
+					break
+				}
+				c := c
+				el.add(w*0.8/float64(k+1), func(p *plan) {
+					p.order = &sel{sql: "SUM(" + r.e.m.col(f.name, c.Name) + ")"}
+					p.aggregated = true
+					p.use(f.name)
+					p.phrases["measure"] = s.phrase
+				})
+			}
+		}
+		if len(el.alts) == 0 {
+			for _, c := range h.measures {
+				c := c
+				el.add(1, func(p *plan) {
+					p.order = &sel{sql: r.e.m.col(h.name, c.Name)}
+					p.use(h.name)
+					p.phrases["measure"] = s.phrase
+				})
+			}
+		}
+	default:
+		cols := r.hintColumns(h, s.hint, false)
+		if len(cols) == 0 {
+			cols = h.measures
+		}
+		for i, c := range cols {
+			c := c
+			el.add(1/float64(i+1), func(p *plan) {
+				p.order = &sel{sql: r.e.m.col(h.name, c.Name)}
+				p.use(h.name)
+				p.phrases["measure"] = s.phrase
+			})
+		}
+	}
+}
+
+// moneyFirst orders measures so that amounts come before counts and prices.
+func moneyFirst(cols []*warehouse.Column) []*warehouse.Column {
+	out := append([]*warehouse.Column(nil), cols...)
+	score := func(c *warehouse.Column) int {
+		n := strings.ToLower(c.Name + " " + c.Comment)
+		switch {
+		case strings.Contains(n, "revenue") || strings.Contains(n, "net") || strings.Contains(n, "amount"):
+			return 0
+		case strings.Contains(n, "total") || strings.Contains(n, "sales"):
+			return 1
+		}
+		return 2
+	}
+	sort.SliceStable(out, func(i, j int) bool { return score(out[i]) < score(out[j]) })
+	return out
+}
+
+// groupElement builds "per X", "by month".
+func (r *reader) groupElement() []*element {
+	var els []*element
+	for _, g := range r.a.groups {
+		g := g
+		el := &element{name: "group"}
+		if g.timeUnit != "" {
+			yearFiltered := false
+			for _, t := range r.a.times {
+				if t.year != "" {
+					yearFiltered = true
+				}
+			}
+			for _, dc := range r.dateColumns() {
+				dc := dc
+				expr := r.timeBucket(dc.table, dc.column, g.timeUnit, yearFiltered)
+				el.add(dc.weight, func(p *plan) {
+					p.dateCols[r.e.m.col(dc.table, dc.column)] = true
+					p.groups = append(p.groups, sel{sql: expr})
+					p.selects = append([]sel{{sql: expr, alias: g.timeUnit}}, p.selects...)
+					p.order = &sel{sql: expr}
+					p.desc = false
+					p.use(dc.table)
+					p.phrases["group"] = g.phrase
+				})
+			}
+		} else {
+			em, cm := r.mentionAt(g.at)
+			switch {
+			case em != nil:
+				t := em.tables[0]
+				el.add(1, func(p *plan) {
+					r.prependGroup(p, t)
+					p.phrases["group"] = g.phrase
+				})
+			case cm != nil:
+				r.usedCols[cm] = true
+				for _, al := range cm.alts {
+					al := al
+					c := r.e.m.column(al.table, al.column)
+					if c == nil || c.Kind() == warehouse.KindNumber && r.e.m.isKeyish(r.e.m.byName[strings.ToLower(al.table)].t, c) {
+						continue
+					}
+					el.add(al.weight*r.boost(al.table, al.column), func(p *plan) {
+						expr := r.e.m.col(al.table, al.column)
+						p.groups = append(p.groups, sel{sql: expr})
+						p.selects = append([]sel{{sql: expr}}, p.selects...)
+						p.use(al.table)
+						p.phrases["group"] = g.phrase
+					})
+				}
+			}
+		}
+		if len(el.alts) > 0 {
+			els = append(els, el)
+		}
+	}
+	return els
+}
+
+func (r *reader) prependGroup(p *plan, t *tableInfo) {
+	var keys []sel
+	if t.key != nil && t.key != t.label {
+		keys = append(keys, sel{sql: r.e.m.col(t.name, t.key.Name)})
+	}
+	if t.label != nil {
+		keys = append(keys, sel{sql: r.e.m.col(t.name, t.label.Name)})
+		p.selects = append([]sel{{sql: r.e.m.col(t.name, t.label.Name)}}, p.selects...)
+	}
+	p.groups = append(p.groups, keys...)
+	p.use(t.name)
+}
+
+func (r *reader) timeBucket(table, column, unit string, withinYear bool) string {
+	c := r.e.m.col(table, column)
+	switch unit {
+	case "year":
+		return "YEAR(" + c + ")"
+	case "quarter":
+		if withinYear {
+			return "QUARTER(" + c + ")"
+		}
+		return "CONCAT(YEAR(" + c + "), '-Q', QUARTER(" + c + "))"
+	case "month":
+		if withinYear {
+			return "MONTH(" + c + ")"
+		}
+		return "DATE_FORMAT(" + c + ", '%Y-%m')"
+	case "week":
+		return "YEARWEEK(" + c + ")"
+	}
+	return "DATE(" + c + ")"
+}
+
+// dateColumns are the date columns a time condition may apply to: those of
+// the measure's tables and the head first, then of tables that refer to
+// the head.
+func (r *reader) dateColumns() []colAlt {
+	var out []colAlt
+	seen := map[string]bool{}
+	add := func(t *tableInfo, w float64) {
+		for _, c := range t.dates {
+			k := strings.ToLower(t.name + "." + c.Name)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			out = append(out, colAlt{table: t.name, column: c.Name, weight: w * r.boost(t.name, c.Name) * r.mentioned(t.name, c.Name)})
+		}
+	}
+	for name := range r.measureTables {
+		if t := r.e.m.byName[name]; t != nil {
+			add(t, 1)
+		}
+	}
+	if r.h.t != nil {
+		add(r.h.t, 1)
+		for _, f := range r.relatedFacts(r.h.t) {
+			add(f, 0.25)
+		}
+	}
+	for _, vt := range r.valueTables() {
+		add(vt, 0.5)
+	}
+	if len(out) == 0 {
+		for _, t := range r.e.m.tables {
+			add(t, 0.2)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].weight > out[j].weight })
+	return out
+}
+
+// mentioned favours a date column the question itself names ("shipped in 2024").
+func (r *reader) mentioned(table, column string) float64 {
+	for _, cm := range r.a.columns {
+		for i, al := range cm.alts {
+			if i < 2 && strings.EqualFold(al.table, table) && strings.EqualFold(al.column, column) {
+				r.usedCols[cm] = true
+				return 4
+			}
+		}
+	}
+	name := strings.ToLower(column)
+	for _, t := range r.a.toks {
+		if len(t.low) > 3 && !t.isNum && strings.HasPrefix(name, strings.TrimSuffix(strings.TrimSuffix(t.low, "ed"), "ped")) && strings.Contains(name, "_") {
+			return 3
+		}
+	}
+	return 1
+}
+
+// filterElements builds the conditions: stored values, dates, comparisons.
+func (r *reader) filterElements() []*element {
+	var els []*element
+	for _, vm := range r.a.values {
+		vm := vm
+		el := &element{name: "value"}
+		for _, al := range vm.alts {
+			al := al
+			w := al.weight
+			if r.h.t != nil && strings.EqualFold(al.table, r.h.t.name) {
+				w *= 2
+			}
+			if r.measureTables[strings.ToLower(al.table)] {
+				w *= 1.5
+			}
+			op := "="
+			if vm.negated {
+				op = "<>"
+			}
+			key := "filteron:" + r.e.m.canon(al.value)
+			el.add(w, func(p *plan) {
+				p.filters = append(p.filters, cond{sql: r.e.m.col(al.table, al.column) + " " + op + " " + quote(al.value)})
+				p.use(al.table)
+				p.phrases[key] = vm.phrase
+			})
+		}
+		if vm.optional {
+			el.add(0.3, func(p *plan) {})
+		}
+		if len(el.alts) > 0 {
+			els = append(els, el)
+		}
+	}
+	// The latest time condition wins: "only 2023" after "in 2024".
+	times := r.a.times
+	if n := len(times); n > 1 && times[n-1].clause > times[0].clause {
+		times = times[n-1:]
+	}
+	for _, tm := range times {
+		tm := tm
+		el := &element{name: "time"}
+		for _, dc := range r.dateColumns() {
+			dc := dc
+			col := r.e.m.col(dc.table, dc.column)
+			key := "filteron:" + tm.year
+			el.add(dc.weight, func(p *plan) {
+				p.dateCols[col] = true
+				if tm.from != "" {
+					p.filters = append(p.filters, cond{sql: col + " >= " + quote(tm.from)})
+				}
+				if tm.to != "" {
+					p.filters = append(p.filters, cond{sql: col + " < " + quote(tm.to)})
+				}
+				p.use(dc.table)
+				if tm.year != "" {
+					p.phrases[key] = tm.phrase
+				}
+			})
+		}
+		// A numeric year column ("year = 2024").
+		if tm.year != "" {
+			for _, t := range r.e.m.tables {
+				for ci := range t.t.Columns {
+					c := &t.t.Columns[ci]
+					if strings.EqualFold(c.Name, "year") || strings.HasSuffix(strings.ToLower(c.Name), "_year") {
+						t, c := t, c
+						el.add(0.5, func(p *plan) {
+							p.filters = append(p.filters, cond{sql: r.e.m.col(t.name, c.Name) + " = " + tm.year})
+							p.use(t.name)
+						})
+					}
+				}
+			}
+		}
+		if len(el.alts) > 0 {
+			els = append(els, el)
+		}
+	}
+	for _, cp := range r.a.comps {
+		cp := cp
+		el := &element{name: "compare"}
+		var alts []colAlt
+		if cp.target != "" {
+			for _, h := range r.e.m.cat.SearchColumns(cp.target, 6) {
+				if c := r.e.m.column(h.Table, h.Column); c != nil && c.Kind() == warehouse.KindNumber {
+					alts = append(alts, colAlt{table: h.Table, column: h.Column, weight: h.Score})
+				}
+			}
+		}
+		if len(alts) == 0 && r.h.t != nil {
+			for _, c := range r.h.t.measures {
+				alts = append(alts, colAlt{table: r.h.t.name, column: c.Name, weight: 1})
+			}
+		}
+		for _, al := range alts {
+			al := al
+			col := r.e.m.col(al.table, al.column)
+			key := "where:" + strings.ToLower(al.table+"."+al.column)
+			el.add(al.weight, func(p *plan) {
+				p.filters = append(p.filters, cond{sql: col + " " + cp.op + " " + strconv.FormatFloat(cp.value, 'f', -1, 64)})
+				p.use(al.table)
+				p.phrases[key] = cp.phrase
+			})
+		}
+		if len(el.alts) > 0 {
+			els = append(els, el)
+		}
+	}
+	return els
+}
+
+// String helps debugging.
+func (p *plan) String() string {
+	return fmt.Sprintf("%.3f %v %v", p.weight, p.selects, p.filters)
+}

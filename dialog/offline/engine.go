@@ -1,0 +1,160 @@
+package offline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/dialog"
+)
+
+// Options tune the engine.
+type Options struct {
+	// Now anchors relative dates ("last year").
+	Now    func() time.Time
+	Logger *slog.Logger
+}
+
+// Engine is the offline interpreter. It is safe for concurrent use.
+type Engine struct {
+	m    *model
+	now  func() time.Time
+	log  *slog.Logger
+	name string
+}
+
+var _ dialog.Engine = (*Engine)(nil)
+
+// New indexes the catalog's schema for interpretation.
+func New(cat *catalog.Catalog, opts Options) *Engine {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Engine{m: newModel(cat), now: opts.Now, log: opts.Logger, name: "offline"}
+}
+
+// Name is "offline".
+func (e *Engine) Name() string { return e.name }
+
+// ErrNoReading means no part of the question could be linked to the schema.
+var ErrNoReading = errors.New("no reading of the question fits the schema")
+
+// Candidates interprets the question and its feedback and enumerates the
+// readings as SQL, most likely first.
+func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Proposal, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var fb []string
+	for _, f := range req.Feedback {
+		fb = append(fb, f.Text)
+	}
+	a := e.analyse(req.Question, fb, e.now())
+	plans := e.readings(a, req.Widen)
+	byKey := map[string]int{}
+	var out []dialog.Candidate
+	var total float64
+	for _, p := range plans {
+		trees, err := e.m.cat.JoinPaths(2+req.Widen, p.tableList()...)
+		if err != nil {
+			continue
+		}
+		best := trees[0].Cost
+		for _, tree := range trees {
+			w := p.weight / (1 + 2*(tree.Cost-best))
+			sql := e.render(p, tree)
+			if i, ok := byKey[sql]; ok {
+				out[i].Prior += w
+				total += w
+				continue
+			}
+			byKey[sql] = len(out)
+			phrases := map[string]string{}
+			for k, v := range p.phrases {
+				phrases[k] = v
+			}
+			if len(trees) > 1 && p.headPhrase != "" {
+				phrases["tables"] = p.headPhrase
+			}
+			out = append(out, dialog.Candidate{SQL: sql, Prior: w, Phrases: phrases})
+			total += w
+		}
+	}
+	if len(out) == 0 {
+		return &dialog.Proposal{}, nil
+	}
+	for i := range out {
+		out[i].Prior /= total
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Prior > out[j].Prior })
+	if len(out) > 48 {
+		out = out[:48]
+	}
+	e.log.Debug("offline readings", "question", req.Question, "candidates", len(out))
+	return &dialog.Proposal{Candidates: out}, nil
+}
+
+// render writes a plan over a join tree as MySQL.
+func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
+	var b strings.Builder
+	b.WriteString("SELECT ")
+	if p.distinct {
+		b.WriteString("DISTINCT ")
+	}
+	for i, s := range p.selects {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if s.sql == "COUNT(*)" && p.countOf != nil && p.countOf.key != nil && len(tree.Tables) > 1 {
+			// Joined rows repeat what is counted: count it once each.
+			s.sql = "COUNT(DISTINCT " + e.m.col(p.countOf.name, p.countOf.key.Name) + ")"
+		}
+		b.WriteString(s.sql)
+		if s.alias != "" {
+			b.WriteString(" AS " + e.m.ident(s.alias))
+		}
+	}
+	b.WriteString("\nFROM " + e.m.ident(tree.Tables[0]))
+	for i, edge := range tree.Edges {
+		fmt.Fprintf(&b, "\nJOIN %s ON %s = %s", e.m.ident(tree.Tables[i+1]), e.m.col(edge.FromTable, edge.FromColumn), e.m.col(edge.ToTable, edge.ToColumn))
+	}
+	if len(p.filters) > 0 {
+		var conds []string
+		for _, f := range p.filters {
+			conds = append(conds, f.sql)
+		}
+		b.WriteString("\nWHERE " + strings.Join(conds, "\n  AND "))
+	}
+	if len(p.groups) > 0 {
+		var gs []string
+		for _, g := range p.groups {
+			gs = append(gs, g.sql)
+		}
+		b.WriteString("\nGROUP BY " + strings.Join(gs, ", "))
+	}
+	if len(p.having) > 0 {
+		var hs []string
+		for _, h := range p.having {
+			hs = append(hs, h.sql)
+		}
+		b.WriteString("\nHAVING " + strings.Join(hs, " AND "))
+	}
+	if p.order != nil {
+		b.WriteString("\nORDER BY " + p.order.sql)
+		if p.desc {
+			b.WriteString(" DESC")
+		}
+	}
+	if p.limit > 0 {
+		fmt.Fprintf(&b, "\nLIMIT %d", p.limit)
+	}
+	return b.String()
+}

@@ -1,0 +1,109 @@
+package offline
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// tok is one word, number or quoted string of the question.
+type tok struct {
+	raw    string // as typed
+	low    string // lower-case
+	num    float64
+	isNum  bool
+	quoted bool
+	// clause is 0 for the question and i for the i-th piece of feedback.
+	clause int
+	used   bool
+}
+
+// lex splits text into tokens: words (with inner apostrophes and hyphens),
+// numbers ("100,000", "$1.5", "20%"), and quoted strings kept whole.
+func lex(text string, clause int) []tok {
+	var out []tok
+	rs := []rune(text)
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case r == '"' || r == '“' || r == '”' || (r == '\'' && (i == 0 || !unicode.IsLetter(rs[i-1]))):
+			closeWith := r
+			if r == '“' {
+				closeWith = '”'
+			}
+			j := i + 1
+			for j < len(rs) && rs[j] != closeWith && !(closeWith == '"' && rs[j] == '”') {
+				j++
+			}
+			if j < len(rs) && j > i+1 {
+				s := string(rs[i+1 : j])
+				out = append(out, tok{raw: s, low: strings.ToLower(s), quoted: true, clause: clause})
+				i = j + 1
+				continue
+			}
+			i++
+		case unicode.IsDigit(r) || (r == '$' && i+1 < len(rs) && unicode.IsDigit(rs[i+1])):
+			j := i
+			if r == '$' {
+				j++
+			}
+			for j < len(rs) && (unicode.IsDigit(rs[j]) || (rs[j] == ',' || rs[j] == '.') && j+1 < len(rs) && unicode.IsDigit(rs[j+1])) {
+				j++
+			}
+			raw := string(rs[i:j])
+			clean := strings.ReplaceAll(strings.TrimPrefix(raw, "$"), ",", "")
+			f, err := strconv.ParseFloat(clean, 64)
+			mult := 1.0
+			if j < len(rs) && (rs[j] == 'k' || rs[j] == 'K') && (j+1 == len(rs) || !unicode.IsLetter(rs[j+1])) {
+				mult, j = 1000, j+1
+			} else if j < len(rs) && rs[j] == '%' {
+				j++
+			}
+			if err == nil {
+				out = append(out, tok{raw: raw, low: clean, num: f * mult, isNum: true, clause: clause})
+			}
+			// "2024s", "5th": the letters belong to the number.
+			for j < len(rs) && unicode.IsLetter(rs[j]) {
+				j++
+			}
+			i = j
+		case unicode.IsLetter(r):
+			j := i
+			for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j]) ||
+				(rs[j] == '\'' || rs[j] == '’' || rs[j] == '-' || rs[j] == '.' && j+1 < len(rs) && unicode.IsLetter(rs[j+1]) && j > i && unicode.IsUpper(rs[j-1])) && j+1 < len(rs) && unicode.IsLetter(rs[j+1])) {
+				j++
+			}
+			raw := string(rs[i:j])
+			raw = strings.ReplaceAll(raw, "’", "'")
+			out = append(out, tok{raw: raw, low: strings.ToLower(raw), clause: clause})
+			i = j
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+// isYear: a whole number a question would use as a calendar year.
+func (t tok) isYear() bool {
+	return t.isNum && t.num >= 1900 && t.num <= 2100 && t.num == float64(int(t.num)) && !strings.ContainsAny(t.raw, ",.$")
+}
+
+// stopWords carry no meaning for linking.
+var stopWords = map[string]bool{
+	"a": true, "an": true, "the": true, "of": true, "in": true, "on": true, "at": true, "for": true, "to": true, "from": true,
+	"by": true, "with": true, "and": true, "or": true, "is": true, "are": true, "was": true, "were": true, "be": true, "been": true,
+	"do": true, "does": true, "did": true, "what": true, "which": true, "who": true, "whom": true, "whose": true, "how": true,
+	"many": true, "much": true, "me": true, "us": true, "we": true, "our": true, "i": true, "my": true, "you": true, "your": true,
+	"show": true, "list": true, "give": true, "tell": true, "find": true, "get": true, "all": true, "each": true, "every": true,
+	"per": true, "there": true, "that": true, "this": true, "these": true, "those": true, "it": true, "its": true, "have": true,
+	"has": true, "had": true, "as": true, "than": true, "into": true, "through": true, "their": true, "they": true, "them": true,
+	"please": true, "can": true, "could": true, "would": true, "should": true, "let": true, "see": true, "about": true,
+	"any": true, "some": true, "also": true, "only": true, "just": true, "then": true, "so": true, "if": true, "up": true,
+	"out": true, "where": true, "when": true, "why": true, "name": true, "names": true, "number": true, "total": true,
+	"did'nt": true, "not": true, "no": true, "but": true, "now": true, "and's": true, "s": true, "whats": true, "what's": true,
+	"one": true, "ones": true, "like": true, "same": true, "other": true, "else": true, "use": true, "using": true, "instead": true,
+	"meant": true, "mean": true, "rather": true, "over": true, "under": true, "above": true, "below": true, "more": true, "less": true,
+	"fewer": true, "most": true, "least": true, "top": true, "between": true, "after": true, "before": true, "since": true, "during": true,
+	"year": true, "years": true, "month": true, "months": true, "day": true, "days": true, "quarter": true, "week": true,
+}

@@ -1,0 +1,234 @@
+// Package offline is Clarify's engine without a language model: an
+// interpreter in the tradition of ATHENA and NaLIR that maps the words of a
+// question to tables, columns and stored values through the schema
+// catalog, recognises the common analytic shapes (projections, filters on
+// values, comparisons and dates, counts and aggregates, grouping,
+// superlatives and top-k), and — wherever a word can be read more than one
+// way — enumerates the readings as candidate queries with priors, for the
+// dialog manager to run, compare and ask about.
+package offline
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser"
+
+	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
+
+// tableInfo is what the interpreter knows about one table.
+type tableInfo struct {
+	name     string
+	t        *warehouse.Table
+	label    *warehouse.Column   // the column that names a row: name, title…
+	key      *warehouse.Column   // primary key or id
+	details  []*warehouse.Column // key, label and contact columns: "list customers" in full
+	measures []*warehouse.Column // numeric columns worth adding up
+	dates    []*warehouse.Column
+	texts    []*warehouse.Column
+	rows     int64
+	// refs counts the joins that leave this table: fact tables reference
+	// the tables that describe their rows.
+	refs int
+}
+
+// model is the schema as the interpreter sees it.
+type model struct {
+	cat      *catalog.Catalog
+	snap     *warehouse.Snapshot
+	tables   []*tableInfo
+	byName   map[string]*tableInfo
+	byTerm   map[string][]*tableInfo // a table's name terms and their singulars
+	joinCols map[string]bool         // table.column used by a join
+	reserved map[string]bool
+	alias    map[string]string // lower-case code → lower-case name
+	profiles map[string]*warehouse.Profile
+}
+
+func newModel(cat *catalog.Catalog) *model {
+	snap := cat.Snapshot()
+	m := &model{cat: cat, snap: snap, byName: map[string]*tableInfo{}, byTerm: map[string][]*tableInfo{},
+		joinCols: map[string]bool{}, reserved: map[string]bool{}, alias: map[string]string{}, profiles: map[string]*warehouse.Profile{}}
+	for _, k := range parser.Keywords {
+		if k.Reserved {
+			m.reserved[strings.ToLower(k.Word)] = true
+		}
+	}
+	for _, a := range snap.Aliases {
+		m.alias[strings.ToLower(a.Code)] = strings.ToLower(a.Name)
+	}
+	for i := range snap.Profiles {
+		p := &snap.Profiles[i]
+		m.profiles[strings.ToLower(p.Table+"."+p.Column)] = p
+	}
+	for _, j := range snap.Schema.Joins {
+		m.joinCols[strings.ToLower(j.FromTable+"."+j.FromColumn)] = true
+		m.joinCols[strings.ToLower(j.ToTable+"."+j.ToColumn)] = true
+	}
+	for ti := range snap.Schema.Tables {
+		t := &snap.Schema.Tables[ti]
+		info := &tableInfo{name: t.Name, t: t, rows: t.RowCount}
+		m.classify(info)
+		m.tables = append(m.tables, info)
+		m.byName[strings.ToLower(t.Name)] = info
+		for _, term := range tableTerms(cat, t.Name) {
+			m.byTerm[term] = append(m.byTerm[term], info)
+		}
+	}
+	for _, j := range snap.Schema.Joins {
+		if t := m.byName[strings.ToLower(j.FromTable)]; t != nil {
+			t.refs++
+		}
+	}
+	return m
+}
+
+// tableTerms are the stemmed words that name a table: "sales_reps" →
+// "sale rep" and "rep"; "order_lines" → "order line" and "line".
+func tableTerms(cat *catalog.Catalog, name string) []string {
+	words := cat.NameTerms(name)
+	var out []string
+	if len(words) > 0 {
+		out = append(out, strings.Join(words, " "))
+		if len(words) > 1 {
+			out = append(out, words[len(words)-1])
+		}
+	}
+	// dim_customer, fact_orders, tbl_city.
+	if len(words) > 1 && (words[0] == "dim" || words[0] == "fact" || words[0] == "tbl") {
+		out = append(out, strings.Join(words[1:], " "))
+	}
+	return out
+}
+
+func (m *model) profile(table, column string) *warehouse.Profile {
+	return m.profiles[strings.ToLower(table+"."+column)]
+}
+
+func (m *model) isKeyish(t *warehouse.Table, c *warehouse.Column) bool {
+	n := strings.ToLower(c.Name)
+	if len(t.PrimaryKey) == 1 && strings.EqualFold(t.PrimaryKey[0], c.Name) {
+		return true
+	}
+	return n == "id" || strings.HasSuffix(n, "_id") || strings.HasSuffix(n, "id") && len(n) > 2 && c.Kind() == warehouse.KindNumber ||
+		m.joinCols[strings.ToLower(t.Name+"."+c.Name)] && c.Kind() == warehouse.KindNumber
+}
+
+// classify finds the label, key, measures and dates of a table.
+func (m *model) classify(info *tableInfo) {
+	t := info.t
+	singular := singularOf(strings.ToLower(t.Name))
+	var labelScore float64
+	for ci := range t.Columns {
+		c := &t.Columns[ci]
+		n := strings.ToLower(c.Name)
+		switch c.Kind() {
+		case warehouse.KindNumber:
+			if len(t.PrimaryKey) == 1 && strings.EqualFold(t.PrimaryKey[0], c.Name) || n == "id" {
+				info.key = c
+				continue
+			}
+			if !m.isKeyish(t, c) && n != "year" && !strings.HasSuffix(n, "_year") {
+				info.measures = append(info.measures, c)
+			}
+		case warehouse.KindTime:
+			info.dates = append(info.dates, c)
+		case warehouse.KindText:
+			info.texts = append(info.texts, c)
+			if len(t.PrimaryKey) == 1 && strings.EqualFold(t.PrimaryKey[0], c.Name) && info.key == nil {
+				info.key = c
+			}
+			score := 0.0
+			switch {
+			case n == "name" || n == "title" || n == "label":
+				score = 10
+			case n == singular+"_name" || n == singular+"name" || n == strings.ToLower(t.Name)+"_name":
+				score = 9
+			case strings.HasSuffix(n, "_name") || strings.HasSuffix(n, "name"):
+				score = 6
+			case n == "code" || strings.HasSuffix(n, "_code"):
+				score = 2
+			default:
+				if p := m.profile(t.Name, c.Name); p != nil && p.Rows > 0 && float64(p.Distinct) >= 0.8*float64(p.Rows) && !strings.Contains(n, "email") {
+					score = 3
+				}
+			}
+			if score > labelScore {
+				labelScore, info.label = score, c
+			}
+		}
+	}
+	if info.label == nil && info.key != nil {
+		info.label = info.key
+	}
+	if info.key != nil {
+		info.details = append(info.details, info.key)
+	}
+	if info.label != nil && info.label != info.key {
+		info.details = append(info.details, info.label)
+	}
+	for ci := range t.Columns {
+		c := &t.Columns[ci]
+		n := strings.ToLower(c.Name)
+		if c != info.label && c != info.key && (strings.Contains(n, "email") || strings.Contains(n, "phone")) {
+			info.details = append(info.details, c)
+		}
+	}
+	sort.SliceStable(info.details, func(i, j int) bool { return info.details[i].Position < info.details[j].Position })
+}
+
+func singularOf(w string) string {
+	switch {
+	case strings.HasSuffix(w, "ies"):
+		return strings.TrimSuffix(w, "ies") + "y"
+	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"):
+		return strings.TrimSuffix(w, "es")
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
+		return strings.TrimSuffix(w, "s")
+	}
+	return w
+}
+
+// column returns the schema column for table.column.
+func (m *model) column(table, column string) *warehouse.Column {
+	if t := m.byName[strings.ToLower(table)]; t != nil {
+		return t.t.Column(column)
+	}
+	return nil
+}
+
+// ident quotes an identifier only when it needs it.
+func (m *model) ident(s string) string {
+	plain := s != ""
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			plain = false
+			break
+		}
+	}
+	if plain && !m.reserved[strings.ToLower(s)] {
+		return s
+	}
+	return "`" + strings.ReplaceAll(s, "`", "``") + "`"
+}
+
+func (m *model) col(table, column string) string {
+	return m.ident(table) + "." + m.ident(column)
+}
+
+// canon is the form sqlshape gives a literal in slot keys.
+func (m *model) canon(v string) string {
+	v = strings.ToLower(v)
+	if n, ok := m.alias[v]; ok {
+		return n
+	}
+	return v
+}
+
+// quote makes a SQL string literal.
+func quote(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}

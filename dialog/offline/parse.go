@@ -1,0 +1,717 @@
+package offline
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
+
+// colAlt is one column a phrase may mean.
+type colAlt struct {
+	table, column string
+	weight        float64
+}
+
+// valueMention is a phrase that names stored values.
+type valueMention struct {
+	phrase string
+	at     int // first token
+	alts   []valueAlt
+	// negated: "without", "not", "excluding" before it.
+	negated bool
+	// optional: the words also name a column, so ignoring the value is a reading too.
+	optional bool
+}
+
+type valueAlt struct {
+	table, column, value string
+	weight               float64
+}
+
+type entityMention struct {
+	phrase string
+	at     int
+	tables []*tableInfo
+}
+
+type colMention struct {
+	phrase string
+	at, end int
+	alts    []colAlt
+	clause  int
+	// role is set as the interpreter decides what the column is for.
+	role string
+}
+
+// timeMention is a date condition: [from, to) as YYYY-MM-DD, either open.
+type timeMention struct {
+	phrase   string
+	from, to string
+	year     string // set when the range is exactly one calendar year
+	at       int
+	clause   int
+}
+
+type compMention struct {
+	phrase string
+	op     string
+	value  float64
+	at     int
+	// target words before (or after) the comparison.
+	target string
+}
+
+type superMention struct {
+	phrase string
+	desc   bool
+	limit  int
+	hint   string // "size", "length", "height", "population", "date", "value", "" (any measure)
+	noun   string // words after the superlative ("revenue" in "highest revenue")
+	nounAt int
+	at     int
+	// explicitLimit is true for "top 5", "3 largest".
+	explicitLimit bool
+}
+
+type groupMention struct {
+	phrase   string
+	at       int
+	timeUnit string // "month", "year", "quarter", "week", "day" for time buckets
+}
+
+type analysis struct {
+	toks     []tok
+	values   []*valueMention
+	entities []*entityMention
+	columns  []*colMention
+	times    []*timeMention
+	comps    []*compMention
+	count    bool
+	countAt  int
+	agg      string
+	aggAt    int
+	sup      *superMention
+	groups   []*groupMention
+	howAdj   string // "big", "long", "high", "old" in "how big is…"
+	where    bool   // "where is…"
+	removes  []string
+}
+
+var superlatives = map[string]struct {
+	desc bool
+	hint string
+}{
+	"most": {true, ""}, "highest": {true, "height"}, "largest": {true, "size"}, "biggest": {true, "size"}, "greatest": {true, "size"},
+	"best": {true, "value"}, "longest": {true, "length"}, "tallest": {true, "height"}, "maximum": {true, ""}, "busiest": {true, "value"},
+	"richest": {true, "value"}, "top": {true, "value"}, "latest": {true, "date"}, "newest": {true, "date"}, "last": {true, "date"},
+	"least": {false, ""}, "lowest": {false, "height"}, "smallest": {false, "size"}, "fewest": {false, ""}, "shortest": {false, "length"},
+	"worst": {false, "value"}, "minimum": {false, ""}, "first": {false, "date"}, "earliest": {false, "date"}, "oldest": {false, "date"},
+	"cheapest": {false, "price"}, "priciest": {true, "price"}, "poorest": {false, "value"},
+}
+
+var hintStems = map[string][]string{
+	"size":       {"population", "area", "size", "capacity", "volume", "length"},
+	"population": {"population"},
+	"length":     {"length", "distance", "duration"},
+	"height":     {"elevation", "height", "altitude"},
+	"price":      {"price", "cost"},
+	"value":      {"amount", "revenue", "sales", "total", "value", "price", "profit", "income"},
+}
+
+// how-adjectives: "how big is alaska" asks for a measure.
+var howAdjectives = map[string]string{"big": "size", "large": "size", "long": "length", "high": "height", "tall": "height", "populous": "population", "expensive": "price", "deep": "height"}
+
+var monthNames = map[string]int{"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
+	"september": 9, "october": 10, "november": 11, "december": 12, "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12}
+
+func (a *analysis) word(i int) string {
+	if i < 0 || i >= len(a.toks) {
+		return ""
+	}
+	return a.toks[i].low
+}
+
+func (a *analysis) seq(i int, words ...string) bool {
+	for k, w := range words {
+		if a.word(i+k) != w {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *analysis) phrase(from, to int) string {
+	var parts []string
+	for i := from; i < to && i < len(a.toks); i++ {
+		parts = append(parts, a.toks[i].raw)
+	}
+	return strings.Join(parts, " ")
+}
+
+// analyse runs the recognisers over the question and its feedback.
+func (e *Engine) analyse(question string, feedback []string, now time.Time) *analysis {
+	a := &analysis{countAt: -1, aggAt: -1}
+	a.toks = lex(question, 0)
+	for i, f := range feedback {
+		a.toks = append(a.toks, lex(f, i+1)...)
+	}
+	a.findRemovals()
+	a.findTimes(now)
+	a.findComparisons()
+	a.findIntents()
+	e.findValues(a)
+	e.findEntities(a)
+	e.findColumns(a)
+	return a
+}
+
+// findRemovals notes "drop/remove/without the X column" feedback.
+func (a *analysis) findRemovals() {
+	for i, t := range a.toks {
+		if t.clause == 0 {
+			continue
+		}
+		switch t.low {
+		case "drop", "remove", "hide":
+			j := i + 1
+			for a.word(j) == "the" {
+				j++
+			}
+			var words []string
+			for ; j < len(a.toks) && a.toks[j].clause == t.clause && a.word(j) != "column" && a.word(j) != "columns" && a.word(j) != "field"; j++ {
+				words = append(words, a.toks[j].low)
+				a.toks[j].used = true
+			}
+			a.toks[i].used = true
+			if a.word(j) == "column" || a.word(j) == "columns" || a.word(j) == "field" {
+				a.toks[j].used = true
+			}
+			if len(words) > 0 {
+				a.removes = append(a.removes, strings.Join(words, " "))
+			}
+		}
+	}
+}
+
+func ymd(y, m, d int) string { return fmt.Sprintf("%04d-%02d-%02d", y, m, d) }
+
+func yearRange(y int) (string, string) { return ymd(y, 1, 1), ymd(y+1, 1, 1) }
+
+// findTimes recognises years, ranges and relative periods.
+func (a *analysis) findTimes(now time.Time) {
+	add := func(at, clause int, phrase, from, to string) {
+		tm := &timeMention{phrase: phrase, from: from, to: to, at: at, clause: clause}
+		if len(from) == 10 && len(to) == 10 && from[4:] == "-01-01" && to[4:] == "-01-01" {
+			fy, _ := strconv.Atoi(from[:4])
+			ty, _ := strconv.Atoi(to[:4])
+			if ty == fy+1 {
+				tm.year = from[:4]
+			}
+		}
+		a.times = append(a.times, tm)
+	}
+	for i := 0; i < len(a.toks); i++ {
+		t := a.toks[i]
+		if t.used {
+			continue
+		}
+		switch {
+		case t.low == "between" && a.toks[min(i+1, len(a.toks)-1)].isYear() && a.word(i+2) == "and" && i+3 < len(a.toks) && a.toks[i+3].isYear():
+			y1, y2 := int(a.toks[i+1].num), int(a.toks[i+3].num)
+			from, _ := yearRange(min(y1, y2))
+			_, to := yearRange(max(y1, y2))
+			add(i, t.clause, a.phrase(i, i+4), from, to)
+			for k := i; k <= i+3; k++ {
+				a.toks[k].used = true
+			}
+		case (t.low == "last" || t.low == "this" || t.low == "past" || t.low == "previous") && (a.word(i+1) == "year" || a.word(i+1) == "month" || a.word(i+1) == "quarter"):
+			y, mo := now.Year(), int(now.Month())
+			var from, to string
+			switch a.word(i + 1) {
+			case "year":
+				if t.low == "this" {
+					from, to = yearRange(y)
+				} else {
+					from, to = yearRange(y - 1)
+				}
+			case "month":
+				start := time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
+				if t.low != "this" {
+					start = start.AddDate(0, -1, 0)
+				}
+				from, to = start.Format("2006-01-02"), start.AddDate(0, 1, 0).Format("2006-01-02")
+			case "quarter":
+				q := (mo - 1) / 3
+				start := time.Date(y, time.Month(q*3+1), 1, 0, 0, 0, 0, time.UTC)
+				if t.low != "this" {
+					start = start.AddDate(0, -3, 0)
+				}
+				from, to = start.Format("2006-01-02"), start.AddDate(0, 3, 0).Format("2006-01-02")
+			}
+			add(i, t.clause, a.phrase(i, i+2), from, to)
+			a.toks[i].used, a.toks[i+1].used = true, true
+		case t.isYear():
+			y := int(t.num)
+			prev := a.word(i - 1)
+			if mo, ok := monthNames[prev]; ok && !(prev == "may" && i >= 2 && a.word(i-2) == "i") {
+				start := time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
+				add(i-1, t.clause, a.phrase(i-1, i+1), start.Format("2006-01-02"), start.AddDate(0, 1, 0).Format("2006-01-02"))
+				a.toks[i-1].used = true
+			} else {
+				from, to := yearRange(y)
+				switch prev {
+				case "since", "from":
+					to = ""
+				case "after":
+					from, to = ymd(y+1, 1, 1), ""
+				case "before", "until", "till":
+					from, to = "", ymd(y, 1, 1)
+				}
+				add(i, t.clause, a.phrase(max(i-1, 0), i+1), from, to)
+			}
+			a.toks[i].used = true
+		}
+	}
+}
+
+var compPhrases = []struct {
+	words []string
+	op    string
+}{
+	{[]string{"more", "than"}, ">"}, {[]string{"greater", "than"}, ">"}, {[]string{"higher", "than"}, ">"}, {[]string{"larger", "than"}, ">"},
+	{[]string{"bigger", "than"}, ">"}, {[]string{"over"}, ">"}, {[]string{"above"}, ">"}, {[]string{"exceeding"}, ">"}, {[]string{"exceeds"}, ">"},
+	{[]string{"at", "least"}, ">="}, {[]string{"less", "than"}, "<"}, {[]string{"fewer", "than"}, "<"}, {[]string{"lower", "than"}, "<"},
+	{[]string{"smaller", "than"}, "<"}, {[]string{"under"}, "<"}, {[]string{"below"}, "<"}, {[]string{"at", "most"}, "<="},
+	{[]string{"exactly"}, "="}, {[]string{"equal", "to"}, "="},
+}
+
+// findComparisons recognises "more than 100", "over 500", "at least 3".
+func (a *analysis) findComparisons() {
+	for i := 0; i < len(a.toks); i++ {
+		for _, cp := range compPhrases {
+			n := len(cp.words)
+			if !a.seq(i, cp.words...) || i+n >= len(a.toks) || !a.toks[i+n].isNum || a.toks[i+n].used {
+				continue
+			}
+			c := &compMention{phrase: a.phrase(i, i+n+1), op: cp.op, value: a.toks[i+n].num, at: i}
+			// Target: content words just before ("population over 100000"),
+			// else just after ("over 500 in revenue", "more than 10 orders").
+			var before []string
+			for j := i - 1; j >= 0 && j >= i-3; j-- {
+				w := a.word(j)
+				if w == "with" || w == "whose" || w == "that" || w == "have" || w == "has" || w == "is" || w == "are" || w == "of" || a.toks[j].used {
+					break
+				}
+				if !stopWords[w] {
+					before = append([]string{a.toks[j].low}, before...)
+				}
+			}
+			var after []string
+			for j := i + n + 1; j < len(a.toks) && j <= i+n+3; j++ {
+				w := a.word(j)
+				if a.toks[j].used || a.toks[j].isNum {
+					break
+				}
+				if stopWords[w] && len(after) > 0 {
+					break
+				}
+				if !stopWords[w] {
+					after = append(after, a.toks[j].low)
+				}
+			}
+			if len(after) > 0 && (len(before) == 0 || a.word(i-1) == "with" || a.word(i-1) == "have" || a.word(i-1) == "has") {
+				c.target = strings.Join(after, " ")
+			} else {
+				c.target = strings.Join(before, " ")
+			}
+			a.comps = append(a.comps, c)
+			for k := i; k <= i+n; k++ {
+				a.toks[k].used = true
+			}
+			break
+		}
+	}
+	// "N or more" / "N or less".
+	for i := 0; i+2 < len(a.toks); i++ {
+		if a.toks[i].isNum && !a.toks[i].used && a.word(i+1) == "or" && (a.word(i+2) == "more" || a.word(i+2) == "less" || a.word(i+2) == "fewer") {
+			op := ">="
+			if a.word(i+2) != "more" {
+				op = "<="
+			}
+			target := ""
+			if i+3 < len(a.toks) {
+				target = a.toks[i+3].low
+			}
+			a.comps = append(a.comps, &compMention{phrase: a.phrase(i, i+3), op: op, value: a.toks[i].num, at: i, target: target})
+			a.toks[i].used, a.toks[i+1].used, a.toks[i+2].used = true, true, true
+		}
+	}
+}
+
+// findIntents recognises counting, aggregates, superlatives, grouping and
+// how-adjectives.
+func (a *analysis) findIntents() {
+	for i := 0; i < len(a.toks); i++ {
+		t := a.toks[i]
+		if t.used {
+			continue
+		}
+		switch {
+		case a.seq(i, "how", "many"):
+			a.count, a.countAt = true, i
+			a.toks[i].used, a.toks[i+1].used = true, true
+		case a.seq(i, "number", "of") || a.seq(i, "count", "of") || t.low == "count" && i == 0:
+			a.count, a.countAt = true, i
+			a.toks[i].used = true
+			if a.word(i+1) == "of" {
+				a.toks[i+1].used = true
+			}
+		case a.seq(i, "how", "much"):
+			a.agg, a.aggAt = "SUM", i
+			a.toks[i].used, a.toks[i+1].used = true, true
+		case t.low == "total" || t.low == "sum" || t.low == "overall":
+			if a.agg == "" {
+				a.agg, a.aggAt = "SUM", i
+			}
+			a.toks[i].used = true
+		case t.low == "average" || t.low == "avg" || t.low == "mean":
+			a.agg, a.aggAt = "AVG", i
+			a.toks[i].used = true
+		case a.word(i-1) == "how" && howAdjectives[t.low] != "":
+			a.howAdj = howAdjectives[t.low]
+			a.toks[i].used, a.toks[i-1].used = true, true
+		case t.low == "where" && (a.word(i+1) == "is" || a.word(i+1) == "are"):
+			a.where = true
+			a.toks[i].used = true
+		}
+	}
+	// Superlatives and top-k.
+	for i := 0; i < len(a.toks) && a.sup == nil; i++ {
+		t := a.toks[i]
+		if t.used {
+			continue
+		}
+		s, ok := superlatives[t.low]
+		limit, explicit := 1, false
+		start := i
+		if t.isNum && !t.used && t.num >= 1 && t.num <= 1000 && t.num == math.Trunc(t.num) && i+1 < len(a.toks) {
+			if s2, ok2 := superlatives[a.word(i+1)]; ok2 {
+				s, ok, limit, explicit = s2, true, int(t.num), true
+				a.toks[i].used = true
+				i++
+			}
+		}
+		if !ok {
+			continue
+		}
+		// "first/last" only rank when they qualify a noun, not in "first 2024"…
+		if (t.low == "max" || t.low == "maximum" || t.low == "minimum") && a.agg == "" && a.word(i+1) == "of" {
+			continue
+		}
+		if i+1 < len(a.toks) && a.toks[i+1].isNum && !a.toks[i+1].isYear() && !a.toks[i+1].used {
+			limit, explicit = int(a.toks[i+1].num), true
+			a.toks[i+1].used = true
+		}
+		sm := &superMention{phrase: a.toks[i].raw, desc: s.desc, limit: limit, hint: s.hint, at: start, explicitLimit: explicit}
+		a.toks[i].used = true
+		// "most populous", "least expensive": the adjective sets the measure.
+		if (a.toks[i].low == "most" || a.toks[i].low == "least") && howAdjectives[a.word(i+1)] != "" {
+			sm.hint = howAdjectives[a.word(i+1)]
+			sm.phrase += " " + a.toks[i+1].raw
+			a.toks[i+1].used = true
+			i++
+		}
+		// The noun it ranks by: "highest revenue", "most orders", "top 5 products by units sold".
+		j := i + 1
+		for j < len(a.toks) && (a.word(j) == "the" || a.word(j) == "a") {
+			j++
+		}
+		sm.nounAt = j
+		if by := a.indexOf("by", i+1); by >= 0 && by+1 < len(a.toks) {
+			sm.nounAt = by + 1
+			a.toks[by].used = true
+		}
+		a.sup = sm
+	}
+	// Grouping.
+	for i := 0; i < len(a.toks); i++ {
+		t := a.toks[i]
+		if t.used {
+			continue
+		}
+		switch t.low {
+		case "monthly", "yearly", "annually", "annual", "quarterly", "weekly", "daily":
+			unit := map[string]string{"monthly": "month", "yearly": "year", "annually": "year", "annual": "year", "quarterly": "quarter", "weekly": "week", "daily": "day"}[t.low]
+			a.groups = append(a.groups, &groupMention{phrase: t.raw, at: i, timeUnit: unit})
+			a.toks[i].used = true
+			continue
+		}
+		var at int
+		switch {
+		case t.low == "per" || t.low == "by" && !a.toks[min(i+1, len(a.toks)-1)].isNum:
+			at = i + 1
+		case a.seq(i, "for", "each") || a.seq(i, "for", "every"):
+			at = i + 2
+			a.toks[i+1].used = true
+		case (t.low == "each" || t.low == "every") && a.countAt < 0:
+			at = i + 1
+		default:
+			continue
+		}
+		for at < len(a.toks) && (a.word(at) == "the" || a.word(at) == "a" || a.word(at) == "each") {
+			at++
+		}
+		if at >= len(a.toks) || a.toks[at].used || a.toks[at].isNum {
+			continue
+		}
+		a.toks[i].used = true
+		g := &groupMention{phrase: a.toks[at].raw, at: at}
+		switch singularOf(a.word(at)) {
+		case "month", "year", "quarter", "week", "day":
+			g.timeUnit = singularOf(a.word(at))
+			a.toks[at].used = true
+		}
+		a.groups = append(a.groups, g)
+	}
+}
+
+func (a *analysis) indexOf(w string, from int) int {
+	for i := from; i < len(a.toks); i++ {
+		if a.toks[i].low == w && !a.toks[i].used {
+			return i
+		}
+	}
+	return -1
+}
+
+// findValues links phrases to stored values, longest phrases first.
+func (e *Engine) findValues(a *analysis) {
+	for i := range a.toks {
+		if a.toks[i].quoted && !a.toks[i].used {
+			if vm := e.valueMention(a, i, i+1, true); vm != nil {
+				a.values = append(a.values, vm)
+			}
+			a.toks[i].used = true
+		}
+	}
+	for n := 4; n >= 1; n-- {
+		for i := 0; i+n <= len(a.toks); i++ {
+			ok := true
+			content := 0
+			for k := i; k < i+n; k++ {
+				t := a.toks[k]
+				if t.used || t.isNum || t.quoted || t.clause != a.toks[i].clause {
+					ok = false
+					break
+				}
+				if !stopWords[t.low] {
+					content++
+				}
+			}
+			if !ok || content == 0 || stopWords[a.toks[i].low] || stopWords[a.toks[i+n-1].low] {
+				continue
+			}
+			vm := e.valueMention(a, i, i+n, false)
+			if vm == nil {
+				continue
+			}
+			a.values = append(a.values, vm)
+			if !vm.optional {
+				for k := i; k < i+n; k++ {
+					a.toks[k].used = true
+				}
+			}
+		}
+	}
+	sort.SliceStable(a.values, func(i, j int) bool { return a.values[i].at < a.values[j].at })
+}
+
+// schemaWord says whether a phrase names a table or a column outright.
+func (e *Engine) schemaWord(phrase string) (table, column bool) {
+	terms := e.m.cat.Terms(phrase)
+	if len(terms) == 0 {
+		return false, false
+	}
+	key := strings.Join(terms, " ")
+	if len(e.m.byTerm[key]) > 0 {
+		return true, false
+	}
+	for _, h := range e.m.cat.SearchColumns(phrase, 3) {
+		ct := e.m.cat.NameTerms(h.Column)
+		if strings.Join(ct, " ") == key || len(terms) == 1 && containsStr(ct, terms[0]) {
+			return false, true
+		}
+	}
+	return false, false
+}
+
+func containsStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMention {
+	phrase := a.phrase(from, to)
+	if len([]rune(phrase)) < 2 {
+		return nil
+	}
+	isTable, isColumn := false, false
+	if !quoted {
+		isTable, isColumn = e.schemaWord(phrase)
+		if isTable {
+			return nil
+		}
+	}
+	hits := e.m.cat.SearchValues(phrase, 24)
+	vm := &valueMention{phrase: phrase, at: from, optional: isColumn}
+	byCol := map[string]*valueAlt{}
+	for _, h := range hits {
+		w := 0.0
+		switch h.Match {
+		case catalog.Exact, catalog.CaseInsensitive:
+			w = 1
+		case catalog.Abbreviation:
+			w = 0.9
+		case catalog.Prefix:
+			if quoted || len([]rune(phrase)) >= 4 && !isColumn {
+				w = 0.25
+			}
+		case catalog.Typo:
+			if quoted || len([]rune(phrase)) >= 5 && !isColumn {
+				w = 0.2
+			}
+		}
+		if w == 0 {
+			continue
+		}
+		if c := e.m.column(h.Table, h.Column); c == nil || c.Kind() != warehouse.KindText {
+			continue
+		}
+		k := strings.ToLower(h.Table + "." + h.Column)
+		if prev, ok := byCol[k]; ok {
+			if w <= prev.weight {
+				continue
+			}
+		}
+		byCol[k] = &valueAlt{table: h.Table, column: h.Column, value: h.Value, weight: w}
+	}
+	if len(byCol) == 0 {
+		return nil
+	}
+	best := 0.0
+	for _, v := range byCol {
+		best = math.Max(best, v.weight)
+	}
+	for _, v := range byCol {
+		// Keep only matches as good as the best kind found: an exact
+		// 'Texas' makes a typo 'Texos' noise.
+		if v.weight >= best*0.9 {
+			vm.alts = append(vm.alts, *v)
+		}
+	}
+	sort.Slice(vm.alts, func(i, j int) bool {
+		if vm.alts[i].weight != vm.alts[j].weight {
+			return vm.alts[i].weight > vm.alts[j].weight
+		}
+		return vm.alts[i].table+"."+vm.alts[i].column < vm.alts[j].table+"."+vm.alts[j].column
+	})
+	if from > 0 {
+		switch a.word(from - 1) {
+		case "not", "without", "excluding", "except", "exclude", "non":
+			vm.negated = true
+			a.toks[from-1].used = true
+		}
+	}
+	return vm
+}
+
+// findEntities links words to tables ("customers", "sales reps").
+func (e *Engine) findEntities(a *analysis) {
+	for n := 3; n >= 1; n-- {
+		for i := 0; i+n <= len(a.toks); i++ {
+			ok := !stopWords[a.toks[i].low] && !stopWords[a.toks[i+n-1].low]
+			for k := i; ok && k < i+n; k++ {
+				if a.toks[k].used || a.toks[k].isNum {
+					ok = false
+				}
+			}
+			if !ok {
+				continue
+			}
+			terms := e.m.cat.Terms(a.phrase(i, i+n))
+			if len(terms) == 0 {
+				continue
+			}
+			tables := e.m.byTerm[strings.Join(terms, " ")]
+			if len(tables) == 0 {
+				continue
+			}
+			a.entities = append(a.entities, &entityMention{phrase: a.phrase(i, i+n), at: i, tables: tables})
+			for k := i; k < i+n; k++ {
+				a.toks[k].used = true
+			}
+		}
+	}
+	sort.SliceStable(a.entities, func(i, j int) bool { return a.entities[i].at < a.entities[j].at })
+}
+
+// findColumns links the remaining content words to columns, a run of
+// adjacent words at a time.
+func (e *Engine) findColumns(a *analysis) {
+	i := 0
+	for i < len(a.toks) {
+		if a.toks[i].used || a.toks[i].isNum || stopWords[a.toks[i].low] {
+			i++
+			continue
+		}
+		j := i
+		for j < len(a.toks) && j-i < 3 && !a.toks[j].used && !a.toks[j].isNum && !stopWords[a.toks[j].low] && a.toks[j].clause == a.toks[i].clause {
+			j++
+		}
+		e.addColumnMention(a, i, j)
+		i = j
+	}
+}
+
+func (e *Engine) addColumnMention(a *analysis, from, to int) {
+	phrase := a.phrase(from, to)
+	hits := e.m.cat.SearchColumns(phrase, 8)
+	if len(hits) == 0 && to-from > 1 {
+		// No column for the run: try each word alone.
+		for k := from; k < to; k++ {
+			e.addColumnMention(a, k, k+1)
+		}
+		return
+	}
+	if len(hits) == 0 {
+		return
+	}
+	cm := &colMention{phrase: phrase, at: from, end: to, clause: a.toks[from].clause}
+	top := hits[0].Score
+	wantsID := strings.Contains(" "+strings.ToLower(phrase)+" ", " id ") || strings.Contains(strings.ToLower(phrase), "number")
+	for _, h := range hits {
+		if h.Score < top*0.6 {
+			break
+		}
+		if c := e.m.column(h.Table, h.Column); c != nil && !wantsID {
+			if t := e.m.byName[strings.ToLower(h.Table)]; t != nil && t.key == c && c.Kind() == warehouse.KindNumber {
+				continue // a bare id is never what a word like "revenue" means
+			}
+		}
+		cm.alts = append(cm.alts, colAlt{table: h.Table, column: h.Column, weight: h.Score / top})
+	}
+	a.columns = append(a.columns, cm)
+	for k := from; k < to; k++ {
+		a.toks[k].used = true
+	}
+}

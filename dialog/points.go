@@ -1,0 +1,172 @@
+package dialog
+
+import (
+	"math"
+	"sort"
+
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
+)
+
+// alive is the view of one live candidate the information-gain step needs.
+type alive struct {
+	p     float64
+	group int
+	slots map[string]string
+}
+
+// point is a decision point: a slot whose value differs between live
+// candidates. Values are sorted by probability, most likely first.
+type point struct {
+	Key    string
+	Values []pointValue
+	Gain   float64
+}
+
+type pointValue struct {
+	Value string
+	P     float64
+}
+
+// slotPriority breaks ties between equally informative points in favour of
+// the ones that make the plainest questions.
+var slotPriority = map[string]int{
+	sqlshape.SlotFilterOn: 9, sqlshape.SlotMeasure: 8, sqlshape.SlotOutput: 7, sqlshape.SlotOrder: 6,
+	sqlshape.SlotWhere: 5, sqlshape.SlotGroup: 4, sqlshape.SlotLimit: 3, sqlshape.SlotTables: 2, sqlshape.SlotDistinct: 1,
+}
+
+// entropy of a distribution given as unnormalised weights, in bits.
+func entropy(weights map[any]float64) float64 {
+	var total float64
+	for _, w := range weights {
+		total += w
+	}
+	if total <= 0 {
+		return 0
+	}
+	var h float64
+	for _, w := range weights {
+		if w > 0 {
+			p := w / total
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
+
+// interpretationEntropy is H(Y) over the live interpretations.
+func interpretationEntropy(cands []alive) float64 {
+	w := map[any]float64{}
+	for _, c := range cands {
+		w[c.group] += c.p
+	}
+	return entropy(w)
+}
+
+// decisionPoints lists the slots that separate live candidates, each with
+// its expected information gain I(X;Y) = H(Y) − H(Y|X) about which
+// interpretation is meant, where X is the answer to the question (one of
+// the first maxOptions values, or "something else" for the rest, reached
+// through Other…). Points whose key is in skip are left out. The result is
+// sorted best first.
+func decisionPoints(cands []alive, skip map[string]bool, maxOptions int) []point {
+	keys := map[string]bool{}
+	for _, c := range cands {
+		for k := range c.slots {
+			keys[k] = true
+		}
+	}
+	var pts []point
+	for k := range keys {
+		if skip[k] {
+			continue
+		}
+		byValue := map[string]float64{}
+		for _, c := range cands {
+			byValue[c.slots[k]] += c.p
+		}
+		if len(byValue) < 2 {
+			continue
+		}
+		pt := point{Key: k}
+		for v, p := range byValue {
+			pt.Values = append(pt.Values, pointValue{Value: v, P: p})
+		}
+		sort.Slice(pt.Values, func(i, j int) bool {
+			if pt.Values[i].P != pt.Values[j].P {
+				return pt.Values[i].P > pt.Values[j].P
+			}
+			return pt.Values[i].Value < pt.Values[j].Value
+		})
+		pt.Gain = informationGain(cands, k, pt.Values, maxOptions)
+		if pt.Gain > 1e-9 {
+			pts = append(pts, pt)
+		}
+	}
+	sort.Slice(pts, func(i, j int) bool {
+		if math.Abs(pts[i].Gain-pts[j].Gain) > 1e-9 {
+			return pts[i].Gain > pts[j].Gain
+		}
+		pi, pj := slotPriority[sqlshape.SlotName(pts[i].Key)], slotPriority[sqlshape.SlotName(pts[j].Key)]
+		if pi != pj {
+			return pi > pj
+		}
+		return pts[i].Key < pts[j].Key
+	})
+	return pts
+}
+
+// informationGain computes I(X;Y) = H(X) + H(Y) − H(X,Y) for the answer X
+// to the question about slot key, with the values beyond the shown options
+// lumped into one "other" answer.
+func informationGain(cands []alive, key string, values []pointValue, maxOptions int) float64 {
+	shown := map[string]bool{}
+	for i, v := range values {
+		if i < maxOptions {
+			shown[v.Value] = true
+		}
+	}
+	type xy struct {
+		x string
+		y int
+	}
+	px := map[any]float64{}
+	py := map[any]float64{}
+	pxy := map[any]float64{}
+	for _, c := range cands {
+		x := c.slots[key]
+		if !shown[x] {
+			x = "\x00other"
+		}
+		px[x] += c.p
+		py[c.group] += c.p
+		pxy[xy{x, c.group}] += c.p
+	}
+	return entropy(px) + entropy(py) - entropy(pxy)
+}
+
+// Strategies for choosing which decision point to ask about.
+const (
+	StrategyEIG     = "eig"      // the most expected information gain
+	StrategyRandom  = "random"   // any separating point, at random (ablation)
+	StrategyMaxProb = "max-prob" // the point whose likeliest option is likeliest (ablation)
+)
+
+// pick chooses the point to ask about by the configured strategy; pts are
+// sorted by gain.
+func (m *Manager) pick(pts []point) point {
+	switch m.cfg.Strategy {
+	case StrategyRandom:
+		m.rngMu.Lock()
+		defer m.rngMu.Unlock()
+		return pts[m.rng.IntN(len(pts))]
+	case StrategyMaxProb:
+		best := pts[0]
+		for _, p := range pts[1:] {
+			if p.Values[0].P > best.Values[0].P {
+				best = p
+			}
+		}
+		return best
+	}
+	return pts[0]
+}
