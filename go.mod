@@ -11,6 +11,8 @@ require (
 	github.com/sirupsen/logrus v1.8.1
 )
 
+require go.yaml.in/yaml/v3 v3.0.6 // indirect
+
 require (
 	filippo.io/edwards25519 v1.2.0 // indirect
 	github.com/cespare/xxhash/v2 v2.2.0 // indirect

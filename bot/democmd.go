@@ -15,7 +15,6 @@ import (
 	"github.com/clarify-bot/clarify/adapters/console"
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
-	"github.com/clarify-bot/clarify/dialog"
 )
 
 // demoExamples are questions the demo data answers, each ambiguous in its own way.
@@ -58,13 +57,18 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
 		return exitFailure
 	}
-	defer dw.srv.Close()
-	st, err := newStack(ctx, dw.db, stackOptions{WarehouseName: fmt.Sprintf("demo-%d", *orders), DataDir: *data, RefreshProfile: *refresh, Logger: logger})
+	defer dw.Close()
+	stores, err := openStores(*data, logger)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
 		return exitFailure
 	}
-	defer st.Close()
+	defer stores.Close()
+	st, err := newStack(ctx, dw.db, stores, stackOptions{WarehouseName: fmt.Sprintf("demo-%d", *orders), DataDir: *data, RefreshProfile: *refresh, Logger: logger})
+	if err != nil {
+		fmt.Fprintf(stderr, "bot demo: %v\n", err)
+		return exitFailure
+	}
 
 	in, interactive := stdin, false
 	if f, ok := stdin.(*os.File); ok {
@@ -103,5 +107,3 @@ func demoLogger(dataDir string, verbose bool, stderr io.Writer) (*slog.Logger, f
 	}
 	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo})), func() { f.Close() }, nil
 }
-
-var _ = dialog.HelpText

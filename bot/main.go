@@ -42,6 +42,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"demo", "chat with the embedded demo warehouse in this terminal", runDemo},
+		{"serve", "run the bot on Slack and/or Discord", runServe},
 		{"sql", "run one statement through the read-only guard and print the result", runSQL},
 		{"prefs", "review, correct and promote learned preferences", runPrefs},
 	}

@@ -16,15 +16,36 @@ import (
 	"github.com/clarify-bot/clarify/ontology"
 )
 
-// stack is the platform-independent bot: a warehouse, its catalog, the
-// stores and the dialog manager. Adapters sit on top of it.
+// stores are the bbolt files shared by every warehouse's manager: bbolt
+// lets one process open a file once.
+type stores struct {
+	facts *ontology.Store
+	convs *convstore.Store
+}
+
+func openStores(dataDir string, logger *slog.Logger) (*stores, error) {
+	facts, err := ontology.Open(filepath.Join(dataDir, ontologyFile), ontology.Options{Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	convs, err := convstore.Open(filepath.Join(dataDir, conversationsFile), convstore.Options{Logger: logger})
+	if err != nil {
+		facts.Close()
+		return nil, err
+	}
+	return &stores{facts: facts, convs: convs}, nil
+}
+
+// Close closes both files.
+func (s *stores) Close() error { return errors.Join(s.convs.Close(), s.facts.Close()) }
+
+// stack is the platform-independent bot for one warehouse: the warehouse,
+// its catalog and the dialog manager. Adapters sit on top of it.
 type stack struct {
+	name    string
 	db      *warehouse.DB
 	catalog *catalog.Catalog
-	facts   *ontology.Store
-	convs   *convstore.Store
 	manager *dialog.Manager
-	closers []func() error
 }
 
 // stackOptions say how to build a stack over an open warehouse.
@@ -33,22 +54,18 @@ type stackOptions struct {
 	DataDir       string
 	// RefreshProfile retakes the profile snapshot instead of using the cache.
 	RefreshProfile bool
+	Synonyms       map[string][]string
 	Dialog         dialog.Config
-	Engine         dialog.Engine // nil: the offline engine
-	Logger         *slog.Logger
-	Now            func() time.Time
+	// Engine is the main engine; nil means the offline engine. With a main
+	// engine, the offline engine is its fallback.
+	Engine func(*catalog.Catalog) dialog.Engine
+	Logger *slog.Logger
+	Now    func() time.Time
 }
 
 // newStack profiles the warehouse (or reads the cached snapshot), builds
-// the catalog and opens the stores. It takes ownership of db.
-func newStack(ctx context.Context, db *warehouse.DB, opts stackOptions) (s *stack, err error) {
-	s = &stack{db: db}
-	s.closers = append(s.closers, db.Close)
-	defer func() {
-		if err != nil {
-			s.Close()
-		}
-	}()
+// the catalog and the manager. It does not own db or st.
+func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptions) (*stack, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -59,44 +76,20 @@ func newStack(ctx context.Context, db *warehouse.DB, opts stackOptions) (s *stac
 		return nil, fmt.Errorf("profile warehouse %s: %w", opts.WarehouseName, err)
 	}
 	opts.Logger.Info("schema snapshot ready", "warehouse", opts.WarehouseName, "tables", len(snap.Schema.Tables), "taken", snap.TakenAt, "took", time.Since(start).Round(time.Millisecond))
-	s.catalog = catalog.New(snap, catalog.Options{})
+	cat := catalog.New(snap, catalog.Options{Synonyms: opts.Synonyms})
 
-	s.facts, err = ontology.Open(filepath.Join(opts.DataDir, ontologyFile), ontology.Options{Logger: opts.Logger})
-	if err != nil {
-		return nil, err
-	}
-	s.closers = append(s.closers, s.facts.Close)
-	s.convs, err = convstore.Open(filepath.Join(opts.DataDir, conversationsFile), convstore.Options{Logger: opts.Logger})
-	if err != nil {
-		return nil, err
-	}
-	s.closers = append(s.closers, s.convs.Close)
-
-	off := offline.New(s.catalog, offline.Options{Now: opts.Now, Logger: opts.Logger})
-	engine := opts.Engine
-	var fallback dialog.Engine
-	if engine == nil {
-		engine = off
-	} else {
-		fallback = off
+	off := offline.New(cat, offline.Options{Now: opts.Now, Logger: opts.Logger})
+	var engine, fallback dialog.Engine = off, nil
+	if opts.Engine != nil {
+		engine, fallback = opts.Engine(cat), off
 	}
 	cfg := opts.Dialog
 	cfg.Warehouse = opts.WarehouseName
 	cfg.Logger = opts.Logger
 	cfg.Now = opts.Now
-	s.manager, err = dialog.New(cfg, dialog.Deps{Engine: engine, Fallback: fallback, Exec: db, Catalog: s.catalog, Facts: s.facts, States: s.convs})
+	mgr, err := dialog.New(cfg, dialog.Deps{Engine: engine, Fallback: fallback, Exec: db, Catalog: cat, Facts: st.facts, States: st.convs})
 	if err != nil {
 		return nil, err
 	}
-	return s, nil
-}
-
-// Close closes what newStack opened, in reverse order.
-func (s *stack) Close() error {
-	var errs []error
-	for i := len(s.closers) - 1; i >= 0; i-- {
-		errs = append(errs, s.closers[i]())
-	}
-	s.closers = nil
-	return errors.Join(errs...)
+	return &stack{name: opts.WarehouseName, db: db, catalog: cat, manager: mgr}, nil
 }

@@ -59,7 +59,12 @@ func (m *Manager) prefs(ctx context.Context, ev Event) ([]Reply, error) {
 			return []Reply{ephemeral(ev.Conversation, "Preference review is not available.")}, nil
 		}
 		subject = other
-		facts, err = m.admin.List(ctx, ontology.Filter{Scope: string(ontology.ScopeUser), Owner: ev.Who.Platform + ":" + ev.Who.Workspace + ":" + other, Warehouse: m.cfg.Warehouse, IncludeInactive: true})
+		filter := ontology.Filter{Scope: string(ontology.ScopeUser), Owner: ev.Who.Platform + ":" + ev.Who.Workspace + ":" + other, Warehouse: m.cfg.Warehouse, IncludeInactive: true}
+		if other == "*" {
+			subject = "everyone"
+			filter = ontology.Filter{Warehouse: m.cfg.Warehouse, IncludeInactive: true}
+		}
+		facts, err = m.admin.List(ctx, filter)
 	} else {
 		facts, err = m.deps.Facts.Applicable(ctx, owners, m.cfg.Warehouse)
 	}
@@ -166,4 +171,33 @@ func (m *Manager) promote(ctx context.Context, ev Event) ([]Reply, error) {
 		return nil, fmt.Errorf("promote preference: %w", err)
 	}
 	return []Reply{ephemeral(ev.Conversation, fmt.Sprintf("Everyone in this %s now gets '%s' = %s unless they chose otherwise.", scope, f.Phrase, lowerFirst(f.Meaning)))}, nil
+}
+
+// editFact rewords a fact: admins any, people their own.
+func (m *Manager) editFact(ctx context.Context, ev Event) ([]Reply, error) {
+	meaning := normalizeText(ev.Text)
+	if meaning == "" {
+		return []Reply{ephemeral(ev.Conversation, "Give the new wording of the preference.")}, nil
+	}
+	if m.admin == nil {
+		return []Reply{ephemeral(ev.Conversation, "Editing preferences is not available.")}, nil
+	}
+	f, err := m.admin.Get(ctx, ev.FactID)
+	if errors.Is(err, ontology.ErrNotFound) {
+		return []Reply{ephemeral(ev.Conversation, "That preference no longer exists.")}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("edit preference: %w", err)
+	}
+	if f.Owner != ownerKeys(ev.Who).User && !ev.Who.Admin {
+		return []Reply{ephemeral(ev.Conversation, "You can only edit your own preferences.")}, nil
+	}
+	f, err = m.admin.Edit(ctx, f.ID, f.Target, meaning, actor(ev.Who))
+	if errors.Is(err, ontology.ErrForbidden) {
+		return []Reply{ephemeral(ev.Conversation, "You can only edit your own preferences.")}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("edit preference: %w", err)
+	}
+	return []Reply{ephemeral(ev.Conversation, fmt.Sprintf("Updated: '%s' = %s.", f.Phrase, lowerFirst(f.Meaning)))}, nil
 }

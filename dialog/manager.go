@@ -109,6 +109,7 @@ type FactAdmin interface {
 	Delete(ctx context.Context, id string, actor ontology.Actor) error
 	Forget(ctx context.Context, owner, warehouse, phrase string, actor ontology.Actor) (int, error)
 	Promote(ctx context.Context, id string, to ontology.Scope, owner string, actor ontology.Actor) (ontology.Fact, error)
+	Edit(ctx context.Context, id string, target, meaning string, actor ontology.Actor) (ontology.Fact, error)
 }
 
 // States stores conversation state (a *convstore.Store).
@@ -227,6 +228,8 @@ func (m *Manager) Handle(ctx context.Context, ev Event) ([]Reply, error) {
 		return m.deleteFact(ctx, ev)
 	case EventPromote:
 		return m.promote(ctx, ev)
+	case EventEditFact:
+		return m.editFact(ctx, ev)
 	}
 	if ev.Conversation == "" {
 		return nil, errors.New("dialog: event without a conversation")
@@ -320,3 +323,16 @@ func (m *Manager) Trace(ctx context.Context, who Who, conversation string) (*Tra
 	t.Questions, t.FactsUsed = st.Questions, len(st.Applied)
 	return &t, nil
 }
+
+// Owns reports whether this manager's warehouse holds the conversation, so
+// that a router over several warehouses sends its events to the right one.
+func (m *Manager) Owns(ctx context.Context, who Who, conversation string) (bool, error) {
+	st, _, err := m.load(ctx, stateKey(Event{Who: who, Conversation: conversation}))
+	if err != nil || st == nil {
+		return false, err
+	}
+	return st.Warehouse == m.cfg.Warehouse, nil
+}
+
+// Warehouse is the name of the warehouse this manager answers about.
+func (m *Manager) Warehouse() string { return m.cfg.Warehouse }

@@ -42,7 +42,8 @@ const (
 	EventShowSQL
 	// EventChange reopens the decision that fact FactID made in answer Target.
 	EventChange
-	// EventPrefs lists the person's preferences (admins: Text may name another user).
+	// EventPrefs lists the person's preferences (admins: Text may name another
+	// user, or "*" for everyone's).
 	EventPrefs
 	// EventForget deletes the person's preferences for the phrase in Text.
 	EventForget
@@ -50,6 +51,8 @@ const (
 	EventDeleteFact
 	// EventPromote makes fact FactID a channel- or workspace-wide fact (Text: "channel" or "workspace"); admins only.
 	EventPromote
+	// EventEditFact changes the wording of fact FactID to Text; admins, or the owner.
+	EventEditFact
 )
 
 // Event is one thing a person did, translated by an adapter.

@@ -1,0 +1,274 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/clarify-bot/clarify/connectors/demodata"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog"
+)
+
+// Config is the whole bot configuration: a YAML file, then environment
+// variables for secrets, then defaults; validated once here and passed
+// down as values. Nothing else reads the environment.
+type Config struct {
+	DataDir    string            `yaml:"data_dir"`
+	LogLevel   string            `yaml:"log_level"` // debug, info, warn, error
+	HTTP       HTTPConfig        `yaml:"http"`
+	Warehouses []WarehouseConfig `yaml:"warehouses"`
+	Dialog     DialogConfig      `yaml:"dialog"`
+	LLM        LLMConfig         `yaml:"llm"`
+	Slack      SlackConfig       `yaml:"slack"`
+	Discord    DiscordConfig     `yaml:"discord"`
+}
+
+// HTTPConfig is the bot's own HTTP server: /healthz, and Slack's endpoints in HTTP mode.
+type HTTPConfig struct {
+	Addr string `yaml:"addr"` // default ":8080"; "" with Slack in socket mode still serves /healthz
+}
+
+// WarehouseConfig is one warehouse people can ask about.
+type WarehouseConfig struct {
+	Name string `yaml:"name"`
+	// DSN in go-sql-driver form; or Demo for the built-in demo warehouse.
+	DSN          string        `yaml:"dsn"`
+	Demo         bool          `yaml:"demo"`
+	DemoOrders   int           `yaml:"demo_orders"`
+	QueryTimeout time.Duration `yaml:"query_timeout"`
+	MaxRows      int           `yaml:"max_rows"`
+	// Synonyms add domain words for column search ("arr": ["annual", "recurring", "revenue"]).
+	Synonyms map[string][]string `yaml:"synonyms"`
+}
+
+// DialogConfig tunes clarification.
+type DialogConfig struct {
+	Tau              float64       `yaml:"tau"`
+	MaxRounds        int           `yaml:"max_rounds"`
+	MaxCandidates    int           `yaml:"max_candidates"`
+	CandidateTimeout time.Duration `yaml:"candidate_timeout"`
+	AnswerMaxRows    int           `yaml:"answer_max_rows"`
+	DisplayRows      int           `yaml:"display_rows"`
+	ConversationTTL  time.Duration `yaml:"conversation_ttl"`
+}
+
+// LLMConfig selects a chat-completions model (OpenAI, Azure OpenAI, or any
+// compatible server). Without a model the offline engine answers.
+type LLMConfig struct {
+	APIKey      string  `yaml:"api_key"`
+	BaseURL     string  `yaml:"base_url"`
+	Model       string  `yaml:"model"`
+	Azure       bool    `yaml:"azure"`
+	APIVersion  string  `yaml:"api_version"`
+	Samples     int     `yaml:"samples"`
+	Temperature float64 `yaml:"temperature"`
+	// NoN: the server ignores n; send separate requests per sample.
+	NoN                  bool          `yaml:"no_n"`
+	Tools                bool          `yaml:"tools"`
+	Timeout              time.Duration `yaml:"timeout"`
+	DailyUserTokens      int           `yaml:"daily_user_tokens"`
+	DailyWorkspaceTokens int           `yaml:"daily_workspace_tokens"`
+	// Prices per million tokens, for cost estimates: {model: {prompt: 2.5, completion: 10}}.
+	Prices map[string]TokenPrice `yaml:"prices"`
+}
+
+// TokenPrice is a model's price per million tokens.
+type TokenPrice struct {
+	Prompt     float64 `yaml:"prompt"`
+	Completion float64 `yaml:"completion"`
+}
+
+// SlackConfig configures the Slack adapter; empty tokens mean no Slack.
+type SlackConfig struct {
+	BotToken      string   `yaml:"bot_token"`
+	AppToken      string   `yaml:"app_token"`
+	SigningSecret string   `yaml:"signing_secret"`
+	Mode          string   `yaml:"mode"` // "socket" (default) or "http"
+	Admins        []string `yaml:"admins"`
+	Workers       int      `yaml:"workers"`
+	APIURL        string   `yaml:"api_url"` // for tests: a fake Slack Web API
+}
+
+// DiscordConfig configures the Discord adapter; an empty token means no Discord.
+type DiscordConfig struct {
+	Token         string           `yaml:"token"`
+	ApplicationID string           `yaml:"application_id"`
+	GuildID       string           `yaml:"guild_id"` // register commands in one guild (development)
+	DataChannels  []DiscordChannel `yaml:"data_channels"`
+	AdminRoles    []string         `yaml:"admin_roles"`
+	Admins        []string         `yaml:"admins"`
+	ShardID       int              `yaml:"shard_id"`
+	ShardCount    int              `yaml:"shard_count"`
+	Workers       int              `yaml:"workers"`
+}
+
+// DiscordChannel is a channel where the bot answers questions.
+type DiscordChannel struct {
+	ID string `yaml:"id"`
+	// AnyMessage: every message is a question, not only mentions.
+	AnyMessage bool `yaml:"any_message"`
+}
+
+// LoadConfig reads the file (if path is not empty), applies the
+// environment (getenv is os.Getenv in main), fills defaults and validates.
+func LoadConfig(path string, getenv func(string) string) (Config, error) {
+	var c Config
+	if path != "" {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return c, fmt.Errorf("read config: %w", err)
+		}
+		dec := yaml.NewDecoder(strings.NewReader(string(b)))
+		dec.KnownFields(true)
+		if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+			return c, fmt.Errorf("config %s: %w", path, err)
+		}
+	}
+	c.applyEnv(getenv)
+	c.applyDefaults()
+	if err := c.Validate(); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+func (c *Config) applyEnv(getenv func(string) string) {
+	set := func(dst *string, key string) {
+		if v := strings.TrimSpace(getenv(key)); v != "" {
+			*dst = v
+		}
+	}
+	set(&c.DataDir, "CLARIFY_DATA_DIR")
+	set(&c.Slack.BotToken, "SLACK_BOT_TOKEN")
+	set(&c.Slack.AppToken, "SLACK_APP_TOKEN")
+	set(&c.Slack.SigningSecret, "SLACK_SIGNING_SECRET")
+	set(&c.Discord.Token, "DISCORD_BOT_TOKEN")
+	set(&c.Discord.ApplicationID, "DISCORD_APPLICATION_ID")
+	set(&c.LLM.APIKey, "OPENAI_API_KEY")
+	set(&c.LLM.BaseURL, "OPENAI_BASE_URL")
+	set(&c.LLM.Model, "OPENAI_MODEL")
+	if dsn := strings.TrimSpace(getenv("CLARIFY_DSN")); dsn != "" {
+		c.Warehouses = append([]WarehouseConfig{{Name: "default", DSN: dsn}}, c.Warehouses...)
+	}
+}
+
+func (c *Config) applyDefaults() {
+	if c.DataDir == "" {
+		c.DataDir = defaultDataDir()
+	}
+	if c.LogLevel == "" {
+		c.LogLevel = "info"
+	}
+	if c.HTTP.Addr == "" {
+		c.HTTP.Addr = ":8080"
+	}
+	if len(c.Warehouses) == 0 {
+		c.Warehouses = []WarehouseConfig{{Name: "demo", Demo: true}}
+	}
+	for i := range c.Warehouses {
+		w := &c.Warehouses[i]
+		if w.Demo && w.DemoOrders <= 0 {
+			w.DemoOrders = demodata.DefaultOrders
+		}
+	}
+	if c.Slack.Mode == "" {
+		c.Slack.Mode = "socket"
+	}
+	if c.LLM.Samples <= 0 {
+		c.LLM.Samples = 5
+	}
+	if c.LLM.Temperature == 0 {
+		c.LLM.Temperature = 0.7
+	}
+	if c.LLM.Timeout <= 0 {
+		c.LLM.Timeout = 60 * time.Second
+	}
+}
+
+// Validate checks what can be checked without the network.
+func (c *Config) Validate() error {
+	var errs []error
+	names := map[string]bool{}
+	for i, w := range c.Warehouses {
+		switch {
+		case w.Name == "":
+			errs = append(errs, fmt.Errorf("warehouses[%d]: name is required", i))
+		case names[w.Name]:
+			errs = append(errs, fmt.Errorf("warehouses[%d]: duplicate name %q", i, w.Name))
+		}
+		names[w.Name] = true
+		switch {
+		case w.Demo && w.DSN != "":
+			errs = append(errs, fmt.Errorf("warehouse %q: give either demo or dsn, not both", w.Name))
+		case !w.Demo && w.DSN == "":
+			errs = append(errs, fmt.Errorf("warehouse %q: dsn is required (user:pass@tcp(host:3306)/db)", w.Name))
+		case w.DSN != "":
+			cfg, err := mysql.ParseDSN(w.DSN)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("warehouse %q: invalid dsn: %w", w.Name, err))
+			} else if cfg.DBName == "" {
+				errs = append(errs, fmt.Errorf("warehouse %q: the dsn names no database (…/dbname)", w.Name))
+			}
+		}
+	}
+	if c.Slack.BotToken != "" || c.Slack.AppToken != "" || c.Slack.SigningSecret != "" {
+		if !strings.HasPrefix(c.Slack.BotToken, "xoxb-") {
+			errs = append(errs, errors.New("slack: bot_token (SLACK_BOT_TOKEN) must be a bot token starting with xoxb-"))
+		}
+		switch c.Slack.Mode {
+		case "socket":
+			if !strings.HasPrefix(c.Slack.AppToken, "xapp-") {
+				errs = append(errs, errors.New("slack: socket mode needs an app-level token (SLACK_APP_TOKEN) starting with xapp-, with the connections:write scope"))
+			}
+		case "http":
+			if c.Slack.SigningSecret == "" {
+				errs = append(errs, errors.New("slack: http mode needs the signing secret (SLACK_SIGNING_SECRET)"))
+			}
+		default:
+			errs = append(errs, fmt.Errorf("slack: mode must be socket or http, not %q", c.Slack.Mode))
+		}
+	}
+	if c.Discord.ShardCount < 0 || c.Discord.ShardCount > 0 && (c.Discord.ShardID < 0 || c.Discord.ShardID >= c.Discord.ShardCount) {
+		errs = append(errs, fmt.Errorf("discord: shard_id %d is outside 0..shard_count-1 (%d)", c.Discord.ShardID, c.Discord.ShardCount))
+	}
+	if c.LLM.Model == "" && c.LLM.APIKey != "" && c.LLM.BaseURL == "" {
+		errs = append(errs, errors.New("llm: an API key is set but no model (llm.model or OPENAI_MODEL)"))
+	}
+	if c.Dialog.Tau < 0 || c.Dialog.Tau > 1 {
+		errs = append(errs, fmt.Errorf("dialog: tau must be between 0 and 1, not %v", c.Dialog.Tau))
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		errs = append(errs, fmt.Errorf("log_level must be debug, info, warn or error, not %q", c.LogLevel))
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("invalid configuration:\n  %w", joinErrs(errs))
+	}
+	return nil
+}
+
+func joinErrs(errs []error) error {
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Error()
+	}
+	return errors.New(strings.Join(msgs, "\n  "))
+}
+
+// managerConfig turns the file's dialog section into the manager's config.
+func (d DialogConfig) managerConfig() dialog.Config {
+	return dialog.Config{
+		Tau: d.Tau, MaxRounds: d.MaxRounds, MaxCandidates: d.MaxCandidates,
+		CandidateLimits: warehouse.Limits{Timeout: d.CandidateTimeout},
+		AnswerLimits:    warehouse.Limits{MaxRows: d.AnswerMaxRows},
+		DisplayRows:     d.DisplayRows, TTL: d.ConversationTTL,
+	}
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestLoadConfig(t *testing.T) {
+	cases := []struct {
+		name    string
+		yaml    string
+		env     map[string]string
+		wantErr string
+		check   func(t *testing.T, c Config)
+	}{
+		{name: "defaults: the demo warehouse", check: func(t *testing.T, c Config) {
+			if len(c.Warehouses) != 1 || !c.Warehouses[0].Demo || c.HTTP.Addr != ":8080" || c.Slack.Mode != "socket" {
+				t.Fatalf("%+v", c)
+			}
+		}},
+		{name: "env secrets override the file", yaml: "slack:\n  bot_token: xoxb-file\n  app_token: xapp-file\n",
+			env: map[string]string{"SLACK_BOT_TOKEN": "xoxb-env", "OPENAI_MODEL": "gpt-4o-mini"},
+			check: func(t *testing.T, c Config) {
+				if c.Slack.BotToken != "xoxb-env" || c.Slack.AppToken != "xapp-file" || c.LLM.Model != "gpt-4o-mini" {
+					t.Fatalf("%+v %+v", c.Slack, c.LLM)
+				}
+			}},
+		{name: "CLARIFY_DSN adds a warehouse", env: map[string]string{"CLARIFY_DSN": "ro:pw@tcp(db:3306)/shop"}, check: func(t *testing.T, c Config) {
+			if c.Warehouses[0].Name != "default" || c.Warehouses[0].DSN == "" {
+				t.Fatalf("%+v", c.Warehouses)
+			}
+		}},
+		{name: "wrong bot token prefix", env: map[string]string{"SLACK_BOT_TOKEN": "xoxp-user", "SLACK_APP_TOKEN": "xapp-1"}, wantErr: "must be a bot token starting with xoxb-"},
+		{name: "socket mode needs an app token", env: map[string]string{"SLACK_BOT_TOKEN": "xoxb-1"}, wantErr: "app-level token"},
+		{name: "http mode needs the signing secret", yaml: "slack:\n  mode: http\n", env: map[string]string{"SLACK_BOT_TOKEN": "xoxb-1"}, wantErr: "signing secret"},
+		{name: "dsn without database", yaml: "warehouses:\n  - name: w\n    dsn: root@tcp(127.0.0.1:3306)/\n", wantErr: "names no database"},
+		{name: "warehouse without dsn", yaml: "warehouses:\n  - name: w\n", wantErr: "dsn is required"},
+		{name: "duplicate warehouse", yaml: "warehouses:\n  - name: w\n    demo: true\n  - name: w\n    demo: true\n", wantErr: "duplicate name"},
+		{name: "unknown key is a typo", yaml: "slak:\n  bot_token: x\n", wantErr: "slak"},
+		{name: "bad shard", yaml: "discord:\n  shard_id: 3\n  shard_count: 2\n", wantErr: "shard_id 3"},
+		{name: "bad log level", yaml: "log_level: loud\n", wantErr: "log_level"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := ""
+			if tc.yaml != "" {
+				path = filepath.Join(t.TempDir(), "clarify.yaml")
+				if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			env := func(k string) string { return tc.env[k] }
+			c, err := LoadConfig(path, env)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("want error containing %q, got %v", tc.wantErr, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, c)
+		})
+	}
+}

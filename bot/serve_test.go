@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/testwh"
+)
+
+// startMain runs the whole bot on a free port with a temp data dir.
+func startMain(t *testing.T, cfg Config) (*Main, context.CancelFunc, func() error) {
+	t.Helper()
+	testwh.Quiet()
+	if cfg.DataDir == "" {
+		cfg.DataDir = t.TempDir()
+	}
+	cfg.HTTP.Addr = "127.0.0.1:0"
+	if len(cfg.Warehouses) == 0 {
+		cfg.Warehouses = []WarehouseConfig{{Name: "demo", Demo: true, DemoOrders: 400}}
+	}
+	cfg.applyDefaults()
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m, err := NewMain(ctx, cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	var runErr error
+	go func() { runErr = m.Run(ctx); close(done) }()
+	wait := func() error {
+		select {
+		case <-done:
+			return runErr
+		case <-time.After(30 * time.Second):
+			t.Error("Run did not return after cancel")
+			return nil
+		}
+	}
+	t.Cleanup(func() {
+		cancel()
+		wait()
+		m.Close()
+	})
+	return m, cancel, wait
+}
+
+func TestServeHealthAndShutdown(t *testing.T) {
+	m, cancel, wait := startMain(t, Config{})
+	resp, err := http.Get("http://" + m.Addr() + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var h struct {
+		Status     string            `json:"status"`
+		Warehouses map[string]string `json:"warehouses"`
+	}
+	if err := json.Unmarshal(body, &h); err != nil || resp.StatusCode != 200 || h.Status != "ok" || h.Warehouses["demo"] != "ok" {
+		t.Fatalf("healthz %d %s (%v)", resp.StatusCode, body, err)
+	}
+	cancel()
+	if err := wait(); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+}
+
+func TestRouterSwitchesWarehouses(t *testing.T) {
+	m, _, _ := startMain(t, Config{Warehouses: []WarehouseConfig{
+		{Name: "one", Demo: true, DemoOrders: 300},
+		{Name: "two", Demo: true, DemoOrders: 300},
+	}})
+	who := dialog.Who{Platform: "test", Workspace: "w", Channel: "c", User: "u"}
+	ctx := context.Background()
+	replies, err := m.router.Handle(ctx, dialog.Event{Kind: dialog.EventMessage, Conversation: "x", Who: who, Text: "warehouse three"})
+	if err != nil || len(replies) != 1 || replies[0].Text == "" || m.router.Current(who) != "one" {
+		t.Fatalf("unknown warehouse: %+v %v", replies, err)
+	}
+	if _, err := m.router.Handle(ctx, dialog.Event{Kind: dialog.EventMessage, Conversation: "x", Who: who, Text: "warehouse two"}); err != nil || m.router.Current(who) != "two" {
+		t.Fatalf("switch failed: %v, current %s", err, m.router.Current(who))
+	}
+	replies, err = m.router.Handle(ctx, dialog.Event{Kind: dialog.EventMessage, Conversation: "q1", Who: who, Text: "how many customers do we have?"})
+	if err != nil || len(replies) == 0 || replies[0].Kind != dialog.ReplyAnswer {
+		t.Fatalf("question: %+v %v", replies, err)
+	}
+	owns, err := m.router.managers["two"].Owns(ctx, who, "q1")
+	if err != nil || !owns {
+		t.Fatalf("conversation should belong to warehouse two: %v %v", owns, err)
+	}
+}
