@@ -45,9 +45,9 @@ type Config struct {
 	// default), or StrategyRandom / StrategyMaxProb for ablations.
 	Strategy string
 	// Seed seeds StrategyRandom.
-	Seed uint64
-	Now               func() time.Time
-	Logger            *slog.Logger
+	Seed   uint64
+	Now    func() time.Time
+	Logger *slog.Logger
 }
 
 func (c Config) withDefaults() Config {
@@ -294,9 +294,9 @@ func normalizeText(s string) string {
 type Trace struct {
 	Engine string `json:"engine"`
 	// Candidates, Failed and Interpretations describe the first round.
-	Candidates      int     `json:"candidates"`
-	Failed          int     `json:"failed"`
-	Interpretations int     `json:"interpretations"`
+	Candidates      int `json:"candidates"`
+	Failed          int `json:"failed"`
+	Interpretations int `json:"interpretations"`
 	// Entropy is H(Y) of the first round's interpretations, in bits.
 	Entropy float64 `json:"entropy"`
 	// Questions counts the clarifications asked; FactsUsed the remembered

@@ -19,15 +19,15 @@ const (
 // Candidate results are not kept (they can be large): group membership and
 // slots are, and the chosen query runs again when it is answered.
 type convState struct {
-	Version   int       `json:"v"`
-	Key       string    `json:"key"`
-	Who       Who       `json:"who"`
-	Warehouse string    `json:"warehouse"`
-	Question  string    `json:"question"`
+	Version   int        `json:"v"`
+	Key       string     `json:"key"`
+	Who       Who        `json:"who"`
+	Warehouse string     `json:"warehouse"`
+	Question  string     `json:"question"`
 	Feedback  []Feedback `json:"feedback,omitempty"`
-	Status    string    `json:"status"`
-	Created   time.Time `json:"created"`
-	Updated   time.Time `json:"updated"`
+	Status    string     `json:"status"`
+	Created   time.Time  `json:"created"`
+	Updated   time.Time  `json:"updated"`
 
 	Candidates []candState `json:"candidates"`
 	// Chosen are the answers given so far (slot key → value); they are

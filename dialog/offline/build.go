@@ -38,7 +38,7 @@ type plan struct {
 	countOf *tableInfo
 	// dateCols are the date columns conditions and buckets use; one reading
 	// rarely mixes two.
-	dateCols map[string]bool
+	dateCols   map[string]bool
 	headPhrase string
 }
 

@@ -41,7 +41,7 @@ type entityMention struct {
 }
 
 type colMention struct {
-	phrase string
+	phrase  string
 	at, end int
 	alts    []colAlt
 	clause  int
