@@ -1,0 +1,81 @@
+// Package dialogtest builds a real dialog manager over the demo warehouse
+// for tests of adapters and flows: offline engine, bbolt stores in a temp
+// dir, and a way to "restart" (a new manager over the same files).
+package dialogtest
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/convstore"
+	"github.com/clarify-bot/clarify/dialog/offline"
+	"github.com/clarify-bot/clarify/internal/demotest"
+	"github.com/clarify-bot/clarify/ontology"
+)
+
+// Now is the fixed clock of test managers.
+var Now = func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
+
+// Env is a demo warehouse with persistent stores.
+type Env struct {
+	Demo    *demotest.Demo
+	Dir     string
+	Facts   *ontology.Store
+	Convs   *convstore.Store
+	Manager *dialog.Manager
+	Config  dialog.Config
+	tb      testing.TB
+}
+
+// New starts the demo warehouse with orders orders and a manager over it.
+func New(tb testing.TB, orders int, cfg dialog.Config) *Env {
+	tb.Helper()
+	e := &Env{Demo: demotest.Start(tb, orders), Dir: tb.TempDir(), Config: cfg, tb: tb}
+	e.open()
+	tb.Cleanup(e.close)
+	return e
+}
+
+func (e *Env) open() {
+	e.tb.Helper()
+	var err error
+	e.Facts, err = ontology.Open(filepath.Join(e.Dir, "ontology.db"), ontology.Options{Now: Now})
+	if err != nil {
+		e.tb.Fatal(err)
+	}
+	e.Convs, err = convstore.Open(filepath.Join(e.Dir, "conversations.db"), convstore.Options{Now: Now})
+	if err != nil {
+		e.tb.Fatal(err)
+	}
+	cfg := e.Config
+	if cfg.Warehouse == "" {
+		cfg.Warehouse = "demo"
+	}
+	cfg.Now = Now
+	e.Manager, err = dialog.New(cfg, dialog.Deps{
+		Engine: offline.New(e.Demo.Catalog, offline.Options{Now: Now}),
+		Exec:   e.Demo.DB, Catalog: e.Demo.Catalog, Facts: e.Facts, States: e.Convs,
+	})
+	if err != nil {
+		e.tb.Fatal(err)
+	}
+}
+
+func (e *Env) close() {
+	if e.Convs != nil {
+		e.Convs.Close()
+	}
+	if e.Facts != nil {
+		e.Facts.Close()
+	}
+}
+
+// Restart closes the stores and builds a new manager over the same files,
+// as a process restart would.
+func (e *Env) Restart() {
+	e.tb.Helper()
+	e.close()
+	e.open()
+}
