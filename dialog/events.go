@@ -243,7 +243,9 @@ func (m *Manager) feedback(ctx context.Context, ev Event) ([]Reply, error) {
 	return nil, fmt.Errorf("dialog: unexpected feedback kind %d", ev.Kind)
 }
 
-// unapply brings back what a fact ruled out and forgets that it was applied.
+// unapply brings back what a fact ruled out and forgets that it was
+// applied. Candidates it had ruled out first may also break the other
+// decisions, so those are applied again.
 func (st *convState) unapply(factID string) {
 	var kept []appliedFact
 	for _, a := range st.Applied {
@@ -254,4 +256,23 @@ func (st *convState) unapply(factID string) {
 		kept = append(kept, a)
 	}
 	st.Applied = kept
+	for _, a := range st.Applied {
+		for _, i := range st.live() {
+			if !containsToken(st.Candidates[i].Slots[a.Key], a.Token) {
+				st.Candidates[i].ElimBy = a.Step
+			}
+		}
+	}
+	for _, key := range sortedKeys(keysOf(st.Chosen)) {
+		has := false
+		for _, i := range st.live() {
+			if st.Candidates[i].Slots[key] == st.Chosen[key] {
+				has = true
+				break
+			}
+		}
+		if has {
+			st.keepOnly(key, st.Chosen[key], "chosen:"+key)
+		}
+	}
 }

@@ -73,6 +73,7 @@ type candState struct {
 type appliedFact struct {
 	FactID  string `json:"fact"`
 	Key     string `json:"key"`
+	Token   string `json:"token"`
 	Phrase  string `json:"phrase"`
 	Meaning string `json:"meaning"`
 	Scope   string `json:"scope"`

@@ -1,0 +1,269 @@
+package dialog_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/dialogtest"
+	"github.com/clarify-bot/clarify/internal/tables"
+)
+
+type chat struct {
+	t    *testing.T
+	env  *dialogtest.Env
+	who  dialog.Who
+	conv string
+	n    int
+}
+
+func newChat(t *testing.T, env *dialogtest.Env, user string) *chat {
+	return &chat{t: t, env: env, who: dialog.Who{Platform: "test", Workspace: "w1", Channel: "c1", User: user}}
+}
+
+func (c *chat) send(ev dialog.Event) []dialog.Reply {
+	c.t.Helper()
+	ev.Who = c.who
+	if ev.Conversation == "" {
+		ev.Conversation = c.conv
+	}
+	replies, err := c.env.Manager.Handle(context.Background(), ev)
+	if err != nil {
+		c.t.Fatalf("handle %+v: %v", ev, err)
+	}
+	if len(replies) == 0 {
+		c.t.Fatalf("no reply to %+v", ev)
+	}
+	return replies
+}
+
+func (c *chat) ask(q string) dialog.Reply {
+	c.t.Helper()
+	c.n++
+	c.conv = fmt.Sprintf("%s-%d", c.who.User, c.n)
+	r := c.send(dialog.Event{Kind: dialog.EventMessage, Text: q})
+	return r[len(r)-1]
+}
+
+// choose picks the option whose label contains want.
+func (c *chat) choose(r dialog.Reply, want string) dialog.Reply {
+	c.t.Helper()
+	if r.Kind != dialog.ReplyClarification {
+		c.t.Fatalf("want a clarification, got %v: %s", r.Kind, r.Text)
+	}
+	for i, o := range r.Clarification.Options {
+		if strings.Contains(strings.ToLower(o.Label), strings.ToLower(want)) {
+			replies := c.send(dialog.Event{Kind: dialog.EventChoose, Target: r.Clarification.ID, Option: i})
+			if replies[0].Resolved == nil || replies[0].Resolved.ClarificationID != r.Clarification.ID {
+				c.t.Fatalf("the click should resolve the question: %+v", replies[0].Resolved)
+			}
+			return replies[len(replies)-1]
+		}
+	}
+	c.t.Fatalf("no option %q in %s", want, r.Text)
+	return dialog.Reply{}
+}
+
+// answerUntil answers clarifications by label until an answer comes.
+func (c *chat) answerUntil(r dialog.Reply, picks map[string]string) (dialog.Reply, int) {
+	c.t.Helper()
+	asked := 0
+	for r.Kind == dialog.ReplyClarification {
+		asked++
+		pick := ""
+		for key, label := range picks {
+			if strings.HasPrefix(r.Clarification.Key, key) {
+				pick = label
+			}
+		}
+		if pick == "" {
+			c.t.Fatalf("unexpected question %s (%s)", r.Clarification.Key, r.Text)
+		}
+		r = c.choose(r, pick)
+	}
+	return r, asked
+}
+
+func mustAnswer(t *testing.T, r dialog.Reply) *dialog.Answer {
+	t.Helper()
+	if r.Kind != dialog.ReplyAnswer {
+		t.Fatalf("want an answer, got %v: %s", r.Kind, r.Text)
+	}
+	return r.Answer
+}
+
+// scalar reads one value directly, to check answers against.
+func scalar(t *testing.T, env *dialogtest.Env, sql string) string {
+	t.Helper()
+	res, err := env.Demo.DB.Query(context.Background(), sql, warehouse.Limits{})
+	if err != nil || len(res.Rows) != 1 {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	return tables.Format(res.Rows[0][0], res.Columns[0].Name)
+}
+
+func TestClarifyRememberAndReuse(t *testing.T) {
+	env := dialogtest.New(t, 3000, dialog.Config{})
+	ana := newChat(t, env, "ana")
+
+	// An ambiguous question asks, and the chosen options give the right figure.
+	r := ana.ask("what was revenue in 2024?")
+	if r.Kind != dialog.ReplyClarification || !strings.Contains(r.Clarification.Prompt, "revenue") {
+		t.Fatalf("want a question about revenue, got: %s", r.Text)
+	}
+	if n := len(r.Clarification.Options); n < 2 || n > dialog.MaxOptions {
+		t.Fatalf("%d options", n)
+	}
+	r, asked := ana.answerUntil(r, map[string]string{"measure": "net revenue", "filteron:2024": "left the warehouse"})
+	a := mustAnswer(t, r)
+	want := scalar(t, env, "SELECT SUM(net_amount) FROM orders WHERE YEAR(shipped_at) = 2024")
+	if len(a.Rows) != 1 || a.Rows[0][0] != want {
+		t.Fatalf("answer %v, want %s", a.Rows, want)
+	}
+	if asked != 2 {
+		t.Fatalf("asked %d questions, want 2 (revenue, then which date)", asked)
+	}
+
+	// The same person asks again: nothing is asked, the facts are used and said.
+	r = ana.ask("what was revenue in 2023?")
+	a = mustAnswer(t, r)
+	want = scalar(t, env, "SELECT SUM(net_amount) FROM orders WHERE YEAR(shipped_at) = 2023")
+	if a.Rows[0][0] != want {
+		t.Fatalf("answer %v, want %s", a.Rows, want)
+	}
+	if len(a.UsedFacts) != 2 || !strings.Contains(r.Text, "Using your earlier choice: 'revenue'") {
+		t.Fatalf("used facts %+v\n%s", a.UsedFacts, r.Text)
+	}
+
+	// Someone else is still asked.
+	ben := newChat(t, env, "ben")
+	if r := ben.ask("what was revenue in 2023?"); r.Kind != dialog.ReplyClarification {
+		t.Fatalf("another user must be asked, got: %s", r.Text)
+	}
+
+	// "change" reopens the decision and updates the fact.
+	r = ana.ask("what was revenue in 2022?")
+	a = mustAnswer(t, r)
+	var revenueFact string
+	for _, f := range a.UsedFacts {
+		if f.Phrase == "revenue" {
+			revenueFact = f.FactID
+		}
+	}
+	r = ana.send(dialog.Event{Kind: dialog.EventChange, Target: a.ID, FactID: revenueFact})[0]
+	r = ana.choose(r, "gross")
+	a = mustAnswer(t, r)
+	want = scalar(t, env, "SELECT SUM(gross_amount) FROM orders WHERE YEAR(shipped_at) = 2022")
+	if a.Rows[0][0] != want {
+		t.Fatalf("after change: %v, want %s", a.Rows, want)
+	}
+	a = mustAnswer(t, ana.ask("what was revenue in 2025?"))
+	want = scalar(t, env, "SELECT SUM(gross_amount) FROM orders WHERE YEAR(shipped_at) = 2025")
+	if a.Rows[0][0] != want {
+		t.Fatalf("the changed fact should now apply: %v, want %s", a.Rows, want)
+	}
+}
+
+func TestRestartBetweenQuestionAndClick(t *testing.T) {
+	env := dialogtest.New(t, 2000, dialog.Config{})
+	c := newChat(t, env, "cy")
+	r := c.ask("list customers in Ohio")
+	if r.Kind != dialog.ReplyClarification {
+		t.Fatalf("want a question, got %s", r.Text)
+	}
+	env.Restart()
+	r = c.choose(r, "name")
+	for r.Kind == dialog.ReplyClarification {
+		r = c.choose(r, r.Clarification.Options[0].Label)
+	}
+	a := mustAnswer(t, r)
+	if a.RowCount == 0 || len(a.Columns) == 0 {
+		t.Fatalf("empty answer after restart: %+v", a)
+	}
+	// A second click on the same (now answered) question gets a short note.
+	again := c.send(dialog.Event{Kind: dialog.EventChoose, Target: "zzzzzzzz", Option: 0})
+	if again[0].Kind != dialog.ReplyNotice || !again[0].Ephemeral {
+		t.Fatalf("stale click: %+v", again[0])
+	}
+}
+
+func TestClickedTwiceAndExpired(t *testing.T) {
+	env := dialogtest.New(t, 1500, dialog.Config{})
+	c := newChat(t, env, "dee")
+	r := c.ask("who is our best customer?")
+	if r.Kind != dialog.ReplyClarification {
+		t.Fatalf("want a question, got %s", r.Text)
+	}
+	id := r.Clarification.ID
+	c.send(dialog.Event{Kind: dialog.EventChoose, Target: id, Option: 0})
+	twice := c.send(dialog.Event{Kind: dialog.EventChoose, Target: id, Option: 1})
+	if !strings.Contains(twice[0].Text, "already answered") || !twice[0].Ephemeral {
+		t.Fatalf("second click: %+v", twice[0])
+	}
+	gone := c.send(dialog.Event{Kind: dialog.EventChoose, Conversation: "never-existed", Target: id, Option: 0})
+	if !strings.Contains(gone[0].Text, "ask your question again") {
+		t.Fatalf("unknown conversation: %+v", gone[0])
+	}
+}
+
+func TestNotWhatIMeantAsksAgain(t *testing.T) {
+	env := dialogtest.New(t, 2000, dialog.Config{})
+	c := newChat(t, env, "eve")
+	r, _ := c.answerUntil(c.ask("what was revenue in 2024?"), map[string]string{"measure": "net", "filteron:2024": "placed"})
+	first := mustAnswer(t, r)
+	replies := c.send(dialog.Event{Kind: dialog.EventWrong, Target: first.ID})
+	last := replies[len(replies)-1]
+	if last.Kind == dialog.ReplyAnswer && last.Answer.Rows[0][0] == first.Rows[0][0] {
+		t.Fatal("the rejected answer came back")
+	}
+	// The next question uses both facts; rejecting that answer weakens
+	// them, so the one after asks again.
+	a := mustAnswer(t, c.ask("what was revenue in 2023?"))
+	if len(a.UsedFacts) != 2 {
+		t.Fatalf("facts not used: %+v", a.UsedFacts)
+	}
+	replies = c.send(dialog.Event{Kind: dialog.EventWrong, Target: a.ID})
+	if last := replies[len(replies)-1]; last.Kind != dialog.ReplyClarification {
+		t.Fatalf("after 'not what I meant' on a remembered choice, ask again: %s", last.Text)
+	}
+	if r := c.ask("what was revenue in 2022?"); r.Kind != dialog.ReplyClarification {
+		t.Fatalf("weakened preferences must not apply silently: %s", r.Text)
+	}
+}
+
+func TestGarbageGetsAClearReplyAndChangesNothing(t *testing.T) {
+	env := dialogtest.New(t, 500, dialog.Config{})
+	cases := []struct{ name, text, want string }{
+		{"empty", "   ", "Ask me a question"},
+		{"too long", strings.Repeat("revenue ", 1300), "characters long"},
+		{"emoji only", "🚀🔥💯", "couldn't find a question"},
+		{"sql injection", "'; DROP TABLE orders; --", ""},
+		{"union injection", "customers' UNION SELECT password FROM mysql.user --", ""},
+	}
+	before := scalar(t, env, "SELECT COUNT(*) FROM orders")
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newChat(t, env, "mallory")
+			r := c.ask(tc.text)
+			if r.Text == "" {
+				t.Fatal("empty reply")
+			}
+			if tc.want != "" && !strings.Contains(r.Text, tc.want) {
+				t.Fatalf("reply %q should contain %q", r.Text, tc.want)
+			}
+			if r.Kind == dialog.ReplyAnswer && strings.Contains(strings.ToUpper(r.Answer.SQL), "DROP") {
+				t.Fatalf("injected text reached the SQL: %s", r.Answer.SQL)
+			}
+		})
+	}
+	if after := scalar(t, env, "SELECT COUNT(*) FROM orders"); after != before {
+		t.Fatalf("orders changed: %s → %s", before, after)
+	}
+	prefs := newChat(t, env, "mallory").send(dialog.Event{Kind: dialog.EventPrefs, Conversation: "p"})
+	if prefs[0].Prefs == nil || len(prefs[0].Prefs.Facts) != 0 {
+		t.Fatalf("garbage must not teach anything: %+v", prefs[0].Prefs)
+	}
+}
