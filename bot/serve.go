@@ -77,10 +77,11 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (m *Main, err
 	}
 	m.closers = append(m.closers, m.stores.Close)
 
-	engine, note, err := newModelEngine(cfg.LLM, m.stores, logger)
+	engine, note, closeEngine, err := newModelEngine(cfg, m.stores, logger)
 	if err != nil {
 		return nil, err
 	}
+	m.closers = append(m.closers, closeEngine)
 	logger.Info(note)
 
 	for _, wc := range cfg.Warehouses {

@@ -1,0 +1,382 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/sirupsen/logrus"
+
+	"github.com/clarify-bot/clarify/connectors/demodata"
+	"github.com/clarify-bot/clarify/connectors/embedded"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/eval"
+)
+
+// demoDataset is the --dataset name of the built-in demo questions.
+const demoDataset = "demo"
+
+// stringList is a repeatable, comma-separated flag.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+
+func (l *stringList) Set(v string) error {
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*l = append(*l, p)
+		}
+	}
+	return nil
+}
+
+// evalOptions are the parsed flags of `bot eval`.
+type evalOptions struct {
+	datasets   []string
+	engine     string
+	maxRounds  int
+	strategies []string
+	carry      bool
+	jsonPath   string
+	dsn        string
+	limit      int
+	filter     string
+	timeout    time.Duration
+	seed       uint64
+	verbose    bool
+}
+
+// runEval is `bot eval`: accuracy of the dialog against a simulated user
+// who answers clarifications from the gold SQL.
+func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bot eval", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o evalOptions
+	var datasets stringList
+	fs.Var(&datasets, "dataset", "dataset directory (schema.sql, questions.jsonl) or \"demo\"; repeatable or comma-separated")
+	fs.StringVar(&o.engine, "engine", "offline", "engine proposing candidate queries: offline or llm")
+	fs.IntVar(&o.maxRounds, "max-rounds", 4, "most clarifications per question")
+	strategy := fs.String("strategy", dialog.StrategyEIG, "how the decision point is chosen: eig, random, max-prob, or all (side by side)")
+	fs.BoolVar(&o.carry, "carry-ontology", false, "keep each simulated user's learned preferences across the dataset, and compare with a run without")
+	fs.StringVar(&o.jsonPath, "json", "", "also write the whole report, with every question, to this JSON file")
+	fs.StringVar(&o.dsn, "dsn", "", "a warehouse that already holds the dataset (otherwise schema.sql is loaded into the embedded server)")
+	fs.IntVar(&o.limit, "limit", 0, "run only the first N questions (after --filter)")
+	fs.StringVar(&o.filter, "filter", "", "run only the questions with this tag")
+	fs.DurationVar(&o.timeout, "timeout", warehouse.DefaultQueryTimeout, "time limit of each query (candidates, answers and gold checks)")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random strategy")
+	fs.BoolVar(&o.verbose, "v", false, "log each question to stderr")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: bot eval --dataset DIR|demo [--engine offline|llm] [--max-rounds 4] [--strategy eig|random|max-prob|all]")
+		fmt.Fprintln(stderr, "                [--carry-ontology] [--json FILE] [--dsn DSN] [--limit N] [--filter TAG] [--timeout 10s] [-v]")
+		fmt.Fprintln(stderr, "Puts every question through the dialog; a simulated user answers clarifications from the gold SQL.")
+		fmt.Fprintln(stderr, "The last line of output is EX=<final accuracy> rounds=<mean questions asked>.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	o.datasets = datasets
+	switch {
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "bot eval: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	case len(o.datasets) == 0:
+		fmt.Fprintln(stderr, "bot eval: give at least one --dataset (a directory, or demo)")
+		return exitUsage
+	case o.maxRounds < 0:
+		fmt.Fprintln(stderr, "bot eval: --max-rounds must be 0 or more")
+		return exitUsage
+	case o.timeout <= 0:
+		fmt.Fprintln(stderr, "bot eval: --timeout must be positive")
+		return exitUsage
+	case o.dsn != "" && len(o.datasets) > 1:
+		fmt.Fprintln(stderr, "bot eval: --dsn names one warehouse; give one --dataset with it")
+		return exitUsage
+	}
+	switch o.engine {
+	case "offline":
+	case "llm":
+		fmt.Fprintln(stderr, "bot eval: the llm engine is not available in this build yet; use --engine offline")
+		return exitUsage
+	default:
+		fmt.Fprintf(stderr, "bot eval: unknown engine %q (want offline or llm)\n", o.engine)
+		return exitUsage
+	}
+	switch *strategy {
+	case dialog.StrategyEIG, dialog.StrategyRandom, dialog.StrategyMaxProb:
+		o.strategies = []string{*strategy}
+	case "all":
+		o.strategies = []string{dialog.StrategyEIG, dialog.StrategyRandom, dialog.StrategyMaxProb}
+	default:
+		fmt.Fprintf(stderr, "bot eval: unknown strategy %q (want eig, random, max-prob or all)\n", *strategy)
+		return exitUsage
+	}
+	if o.maxRounds == 0 {
+		// The manager treats 0 as its default; a literal 0 means "never ask".
+		fmt.Fprintln(stderr, "bot eval: --max-rounds 0 is not supported; use 1 or more")
+		return exitUsage
+	}
+	level := slog.LevelWarn
+	if o.verbose {
+		level = slog.LevelInfo
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	embedded.QuietEngineLogs(logrus.ErrorLevel, io.Discard)
+
+	tmp, err := os.MkdirTemp("", "clarify-eval-")
+	if err != nil {
+		fmt.Fprintf(stderr, "bot eval: %v\n", err)
+		return exitFailure
+	}
+	defer os.RemoveAll(tmp)
+
+	env := &evalEnv{opts: o, logger: logger, stderr: stderr, tmp: tmp}
+	defer env.Close()
+	report := &eval.Report{Engine: o.engine, MaxRounds: o.maxRounds, Strategies: o.strategies, Carry: o.carry, Seed: o.seed, Started: time.Now().UTC()}
+	code := exitOK
+	for i, spec := range o.datasets {
+		d := env.dataset(ctx, i, spec)
+		report.Datasets = append(report.Datasets, d)
+		if d.Error != "" {
+			fmt.Fprintf(stderr, "bot eval: %s: %s\n", d.Name, d.Error)
+			code = exitFailure
+		}
+		if ctx.Err() != nil {
+			code = exitFailure
+			break
+		}
+	}
+	if o.jsonPath != "" {
+		if err := report.WriteJSON(o.jsonPath); err != nil {
+			fmt.Fprintf(stderr, "bot eval: %v\n", err)
+			code = exitFailure
+		}
+	}
+	if err := report.WriteText(stdout); err != nil {
+		fmt.Fprintf(stderr, "bot eval: %v\n", err)
+		return exitFailure
+	}
+	return code
+}
+
+// evalEnv holds what the datasets of one `bot eval` share: the embedded
+// server (started on first use) and a temporary data directory.
+type evalEnv struct {
+	opts   evalOptions
+	logger *slog.Logger
+	stderr io.Writer
+	tmp    string
+	srv    *embedded.Server
+	demo   *demoWarehouse
+}
+
+func (e *evalEnv) Close() {
+	if e.demo != nil {
+		e.demo.Close()
+	}
+	if e.srv != nil {
+		e.srv.Close()
+	}
+}
+
+var unsafeName = regexp.MustCompile(`[^a-z0-9_]+`)
+
+// dataset loads, runs and scores one dataset; failures land in the report.
+func (e *evalEnv) dataset(ctx context.Context, index int, spec string) *eval.DatasetReport {
+	o := e.opts
+	var ds *eval.Dataset
+	if spec == demoDataset {
+		ds = &eval.Dataset{Name: demoDataset, Dir: "built-in demo"}
+		ds.Questions, ds.Problems = eval.ParseQuestions("demo/"+eval.QuestionsFile, bytes.NewReader(demodata.Questions()))
+	} else {
+		var err error
+		ds, err = eval.Load(spec)
+		if err != nil {
+			return &eval.DatasetReport{Name: filepath.Base(spec), Dir: spec, Error: err.Error(), Headline: -1}
+		}
+	}
+	qs := eval.Select(ds.Questions, o.filter, o.limit)
+	dr := &eval.DatasetReport{Name: ds.Name, Dir: ds.Dir, Loaded: len(ds.Questions), Selected: len(qs), Problems: ds.Problems, Headline: -1}
+	if len(qs) == 0 {
+		dr.Error = "no questions to run"
+		if o.filter != "" {
+			dr.Error += fmt.Sprintf(" (none tagged %q)", o.filter)
+		}
+		return dr
+	}
+
+	mc, where, err := e.warehouse(ctx, index, ds)
+	if err != nil {
+		dr.Error = err.Error()
+		return dr
+	}
+	dr.Warehouse = where
+	wcfg := warehouse.Config{MySQL: mc, QueryTimeout: o.timeout, Logger: e.logger}
+	hdb, err := warehouse.Open(ctx, wcfg)
+	if err != nil {
+		dr.Error = err.Error()
+		return dr
+	}
+	defer hdb.Close()
+	start := time.Now()
+	snap, err := hdb.TakeSnapshot(ctx, warehouse.ProfileOptions{})
+	if err != nil {
+		dr.Error = fmt.Sprintf("profile warehouse: %v", err)
+		return dr
+	}
+	e.logger.Info("warehouse profiled", "dataset", ds.Name, "tables", len(snap.Schema.Tables), "took", time.Since(start).Round(time.Millisecond))
+	h := eval.New(hdb, snap, eval.Options{Limits: warehouse.Limits{Timeout: o.timeout}, Logger: e.logger})
+
+	golds := make([]*eval.Gold, 0, len(qs))
+	for _, q := range qs {
+		g, probs := h.PrepareGold(ctx, ds.QuestionsPath(), q)
+		golds = append(golds, g)
+		dr.Problems = append(dr.Problems, probs...)
+		if ctx.Err() != nil {
+			dr.Error = ctx.Err().Error()
+			return dr
+		}
+	}
+
+	whName := "eval-" + ds.Name
+	base := map[string]*eval.Run{}
+	for _, strategy := range o.strategies {
+		carries := []bool{false}
+		if o.carry {
+			carries = append(carries, true)
+		}
+		for _, carry := range carries {
+			run, err := e.run(ctx, h, snap, mc, whName, ds.Name, golds, strategy, carry)
+			if run != nil {
+				dr.Runs = append(dr.Runs, run)
+			}
+			if err != nil {
+				dr.Error = err.Error()
+				return dr
+			}
+			if !carry {
+				base[strategy] = run
+			} else if b := base[strategy]; b != nil {
+				dr.Carry = append(dr.Carry, eval.CompareCarry(b, run))
+			}
+		}
+	}
+	// The headline is the first strategy's run, carrying when asked to.
+	for i, run := range dr.Runs {
+		if run.Strategy == o.strategies[0] && run.Carry == o.carry {
+			dr.Headline = i
+			break
+		}
+	}
+	return dr
+}
+
+// warehouse finds or loads the dataset's data and returns how to reach it
+// and a description for the report.
+func (e *evalEnv) warehouse(ctx context.Context, index int, ds *eval.Dataset) (*mysql.Config, string, error) {
+	o := e.opts
+	if o.dsn != "" {
+		mc, err := mysql.ParseDSN(o.dsn)
+		if err != nil {
+			return nil, "", fmt.Errorf("--dsn: %w", err)
+		}
+		return mc, mc.Addr + "/" + mc.DBName, nil
+	}
+	if ds.Name == demoDataset && ds.Schema == nil {
+		if e.demo == nil {
+			dw, err := startDemoWarehouse(ctx, e.logger, demodata.DefaultOrders, warehouse.Config{QueryTimeout: o.timeout})
+			if err != nil {
+				return nil, "", err
+			}
+			e.demo = dw
+		}
+		return e.demo.srv.Config(demoDatabase), "embedded (demo data)", nil
+	}
+	if ds.Schema == nil {
+		return nil, "", fmt.Errorf("%s is missing and no --dsn was given", filepath.Join(ds.Dir, eval.SchemaFile))
+	}
+	if e.srv == nil {
+		srv, err := embedded.Start(ctx, e.logger)
+		if err != nil {
+			return nil, "", err
+		}
+		e.srv = srv
+	}
+	db := fmt.Sprintf("eval%d_%s", index, unsafeName.ReplaceAllString(strings.ToLower(ds.Name), "_"))
+	start := time.Now()
+	if err := e.srv.LoadDump(ctx, db, bytes.NewReader(ds.Schema)); err != nil {
+		return nil, "", fmt.Errorf("load %s: %w", filepath.Join(ds.Dir, eval.SchemaFile), err)
+	}
+	e.logger.Info("schema loaded into the embedded server", "dataset", ds.Name, "took", time.Since(start).Round(time.Millisecond))
+	return e.srv.Config(db), "embedded", nil
+}
+
+// run builds a fresh bot (stores in a temporary directory of its own, the
+// snapshot already taken, its own connection pool) and puts the questions
+// through it.
+func (e *evalEnv) run(ctx context.Context, h *eval.Harness, snap *warehouse.Snapshot, mc *mysql.Config, whName, dataset string, golds []*eval.Gold, strategy string, carry bool) (*eval.Run, error) {
+	o := e.opts
+	label := strategy
+	if carry {
+		label += "-carry"
+	}
+	dir := filepath.Join(e.tmp, unsafeName.ReplaceAllString(strings.ToLower(dataset), "_")+"-"+label)
+	if err := warehouse.SaveSnapshot(filepath.Join(dir, "snapshots", whName+".json.gz"), snap); err != nil {
+		return nil, err
+	}
+	db, err := warehouse.Open(ctx, warehouse.Config{MySQL: mc, QueryTimeout: o.timeout, Logger: e.logger})
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	stores, err := openStores(dir, e.logger)
+	if err != nil {
+		return nil, err
+	}
+	defer stores.Close()
+	st, err := newStack(ctx, db, stores, stackOptions{
+		WarehouseName: whName,
+		DataDir:       dir,
+		Dialog: dialog.Config{
+			MaxRounds:       o.maxRounds,
+			Strategy:        strategy,
+			Seed:            o.seed,
+			CandidateLimits: warehouse.Limits{Timeout: o.timeout},
+			AnswerLimits:    warehouse.Limits{Timeout: o.timeout},
+		},
+		Logger: e.logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+	name := dataset + " " + label
+	correct := 0
+	cfg := eval.RunConfig{
+		Dataset: dataset, Engine: o.engine, Strategy: strategy, MaxRounds: o.maxRounds, Carry: carry,
+		Progress: func(done, total int, r *eval.QuestionResult) {
+			if r.Correct {
+				correct++
+			}
+			e.logger.Info("question", "run", name, "id", r.ID, "correct", r.Correct, "failure", string(r.Failure), "asked", r.Questions, "seconds", fmt.Sprintf("%.2f", r.BotSeconds))
+			if done%50 == 0 || done == total {
+				fmt.Fprintf(e.stderr, "%s: %d/%d questions, %d correct\n", name, done, total, correct)
+			}
+		},
+	}
+	run, err := h.Run(ctx, st.manager, golds, cfg)
+	if err != nil && errors.Is(err, context.Canceled) {
+		return run, fmt.Errorf("interrupted: %w", err)
+	}
+	return run, err
+}
