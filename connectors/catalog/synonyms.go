@@ -47,6 +47,8 @@ func builtinSynonyms() map[string][]string {
 		"start":       {"begin"},
 		"population":  {"people", "inhabitants", "residents", "citizens"},
 		"value":       {"amount", "revenue"},
+		"area":        {"size"},
+		"sold":        {"sales", "order", "quantity"},
 		"elevation":   {"height", "altitude"},
 		"end":         {"finish"},
 	}

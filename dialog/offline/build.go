@@ -173,7 +173,9 @@ func (e *Engine) readings(a *analysis, widen int) []*plan {
 		if len(p.dateCols) > 1 {
 			p.weight *= 0.2
 		}
-		if !p.aggregated && len(p.tables) > 1 && len(p.groups) == 0 {
+		// Repeated rows are noise: show each once, unless the rows are
+		// entities with a key (two customers may share a name).
+		if !p.aggregated && len(p.groups) == 0 && (len(p.tables) > 1 || !r.keyed(p)) {
 			p.distinct = true
 		}
 		out = append(out, p)
@@ -183,6 +185,17 @@ func (e *Engine) readings(a *analysis, widen int) []*plan {
 		out = out[:64]
 	}
 	return out
+}
+
+// keyed says whether every table of the plan has a key, so that its rows
+// are distinct things even when they print the same.
+func (r *reader) keyed(p *plan) bool {
+	for t := range p.tables {
+		if ti := r.e.m.byName[t]; ti == nil || ti.key == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // reader holds the state of building elements for one analysis.
@@ -517,10 +530,25 @@ func (r *reader) projection() []*element {
 	}
 	hint := a.howAdj
 	if hint != "" || a.where {
+		// "how big is alaska", "how high is the highest point of florida":
+		// the adjective names the measure; columns of the table the value
+		// names a row of come first, and those sharing words with the
+		// question's other column words.
 		for _, t := range r.valueTables() {
-			for _, c := range r.hintColumns(t, hint, a.where) {
+			for i, c := range r.hintColumns(t, hint, a.where) {
 				c, t := c, t
-				el.add(0.9, func(p *plan) {
+				w := 1.6 / float64(i+1)
+				if r.namesOneRow(t.name) {
+					w *= 2
+				}
+				for _, fc := range free {
+					for _, word := range strings.Fields(strings.ToLower(fc.phrase)) {
+						if len(word) > 3 && strings.Contains(strings.ToLower(c.Name), word) {
+							w *= 1.5
+						}
+					}
+				}
+				el.add(w, func(p *plan) {
 					p.selects = append(p.selects, sel{sql: r.e.m.col(t.name, c.Name)})
 					p.use(t.name)
 				})
@@ -693,7 +721,8 @@ func (r *reader) groupByHead(p *plan, h *tableInfo, details bool) {
 }
 
 // superlative builds "which X has the most Y", "the biggest city", "top 5
-// products by units sold".
+// products by units sold", and "the state with the largest city" (where the
+// ranked rows are cities and the answer is their state).
 func (r *reader) superlative() []*element {
 	a := r.a
 	s := a.sup
@@ -704,8 +733,27 @@ func (r *reader) superlative() []*element {
 	if em != nil && h != nil && em.tables[0] == h {
 		em = nil
 	}
+	sized := s.hint != "" && s.hint != "value"
+	// The rows being ranked: the entity just before the superlative ("the
+	// city with the largest population"), or a sized noun after it ("the
+	// longest river"), when that is not the head.
+	ranked := h
+	if subj := r.subjectBefore(s.at); subj != nil && h != nil && subj != h {
+		ranked = subj
+	} else if em != nil && sized {
+		ranked, em = em.tables[0], nil
+	}
+	if ranked == nil && cm != nil && len(cm.alts) > 0 {
+		ranked = r.e.m.byName[strings.ToLower(cm.alts[0].table)]
+	}
+	if h == nil {
+		h = ranked
+	}
+	if h == nil {
+		return nil
+	}
 	switch {
-	case em != nil && h != nil:
+	case em != nil:
 		// "the state with the most rivers": count the other table's rows per head.
 		e2 := em.tables[0]
 		r.measureTables[strings.ToLower(e2.name)] = true
@@ -722,7 +770,10 @@ func (r *reader) superlative() []*element {
 			al := al
 			r.measureTables[strings.ToLower(al.table)] = true
 			w := al.weight * r.boost(al.table, al.column)
-			if h == nil || strings.EqualFold(al.table, h.name) {
+			if ranked != h && strings.EqualFold(al.table, ranked.name) {
+				w *= 2
+			}
+			if strings.EqualFold(al.table, ranked.name) || ranked == h && strings.EqualFold(al.table, h.name) {
 				measure.add(w, func(p *plan) {
 					p.order = &sel{sql: r.e.m.col(al.table, al.column)}
 					p.use(al.table)
@@ -730,6 +781,9 @@ func (r *reader) superlative() []*element {
 					p.phrases["measure"] = cm.phrase
 				})
 			} else {
+				if ranked != h {
+					w *= 0.7
+				}
 				measure.add(w, func(p *plan) {
 					p.order = &sel{sql: "SUM(" + r.e.m.col(al.table, al.column) + ")"}
 					p.aggregated = true
@@ -738,61 +792,83 @@ func (r *reader) superlative() []*element {
 				})
 			}
 		}
-	case h != nil:
-		r.hintMeasures(measure, h, s)
+	default:
+		r.hintMeasures(measure, ranked, s)
 	}
-	if len(measure.alts) == 0 || h == nil && cm == nil {
-		if h == nil {
-			return nil
-		}
+	if len(measure.alts) == 0 {
+		return nil
 	}
 	output := &element{name: "output"}
 	hp := r.h.phrase
-	if h == nil && cm != nil && len(cm.alts) > 0 {
-		h = r.e.m.byName[strings.ToLower(cm.alts[0].table)]
-	}
-	if h == nil {
-		return nil
-	}
-	output.add(1, func(p *plan) {
-		if p.aggregated {
-			r.groupByHead(p, h, false)
-		} else if h.label != nil {
-			p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, h.label.Name)})
-			p.use(h.name)
-		}
-		if hp != "" {
-			p.phrases["output"] = hp
-		}
-	})
-	if len(h.details) > 1 {
-		output.add(0.6, func(p *plan) {
-			if p.aggregated {
-				r.groupByHead(p, h, true)
-			} else {
+	headOutput := func(details bool) func(p *plan) {
+		return func(p *plan) {
+			switch {
+			case p.aggregated:
+				r.groupByHead(p, h, details)
+			case details:
 				for _, c := range h.details {
 					p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, c.Name)})
 				}
 				p.use(h.name)
-			}
-			if hp != "" {
-				p.phrases["output"] = hp
-			}
-		})
-	}
-	if s.explicitLimit && s.limit > 1 {
-		output.add(0.6, func(p *plan) {
-			if p.aggregated {
-				r.groupByHead(p, h, false)
-			} else if h.label != nil {
+			case h.label != nil:
 				p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, h.label.Name)})
 				p.use(h.name)
 			}
-			if p.order != nil {
-				p.selects = append(p.selects, sel{sql: p.order.sql})
-			}
 			if hp != "" {
 				p.phrases["output"] = hp
+			}
+		}
+	}
+	output.add(1, headOutput(false))
+	if len(h.details) > 1 {
+		output.add(0.6, headOutput(true))
+	}
+	if ranked != h {
+		// The ranked table may name the head itself (river.traverse holds
+		// state names): show that column without the join.
+		for _, j := range r.e.m.snap.Schema.Joins {
+			if strings.EqualFold(j.FromTable, ranked.name) && strings.EqualFold(j.ToTable, h.name) && h.label != nil && strings.EqualFold(j.ToColumn, h.label.Name) {
+				j := j
+				output.add(1.2, func(p *plan) {
+					p.selects = append(p.selects, sel{sql: r.e.m.col(j.FromTable, j.FromColumn)})
+					p.use(j.FromTable)
+					if hp != "" {
+						p.phrases["output"] = hp
+					}
+				})
+			}
+		}
+	}
+	// "the population of the largest state": another column of the head is the answer.
+	for _, fc := range r.freeColumns() {
+		for _, al := range fc.alts {
+			if !strings.EqualFold(al.table, h.name) && !strings.EqualFold(al.table, ranked.name) {
+				continue
+			}
+			al, fc := al, fc
+			r.usedCols[fc] = true
+			output.add(1.3*al.weight, func(p *plan) {
+				p.selects = append(p.selects, sel{sql: r.e.m.col(al.table, al.column)})
+				p.use(al.table)
+				p.phrases["output"] = fc.phrase
+			})
+		}
+	}
+	if a.howAdj != "" {
+		// "how large is the largest city in alaska": the size itself.
+		for i, c := range r.hintColumns(ranked, a.howAdj, false) {
+			c := c
+			output.add(1.5/float64(i+1), func(p *plan) {
+				p.selects = append(p.selects, sel{sql: r.e.m.col(ranked.name, c.Name)})
+				p.use(ranked.name)
+			})
+		}
+	}
+	if s.explicitLimit && s.limit > 1 {
+		output.add(0.6, func(p *plan) {
+			headOutput(false)(p)
+			if p.order != nil {
+				p.selects = append(p.selects, sel{sql: p.order.sql})
 			}
 		})
 	}
@@ -803,11 +879,32 @@ func (r *reader) superlative() []*element {
 		p.phrases["order"] = rankPhrase
 		p.phrases["limit"] = rankPhrase
 	})
-	if len(measure.alts) == 0 {
-		return nil
-	}
 	// The ranking must be decided before the output groups by it.
 	return []*element{measure, output, direction}
+}
+
+// subjectBefore finds the entity a superlative qualifies when it follows
+// "with the", "that has the", "having the": "the city with the largest
+// population" ranks cities.
+func (r *reader) subjectBefore(at int) *tableInfo {
+	j := at - 1
+	for j >= 0 && (r.a.word(j) == "the" || r.a.word(j) == "a") {
+		j--
+	}
+	switch r.a.word(j) {
+	case "with", "having", "has", "have", "containing":
+	default:
+		return nil
+	}
+	if r.a.word(j-1) == "that" || r.a.word(j-1) == "which" {
+		j--
+	}
+	for _, em := range r.a.entities {
+		if em.at == j-1 || em.at == j-2 {
+			return em.tables[0]
+		}
+	}
+	return nil
 }
 
 // hintMeasures fills the ranking for a superlative without a noun: "the

@@ -122,15 +122,27 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 			b.WriteString(" AS " + e.m.ident(s.alias))
 		}
 	}
-	b.WriteString("\nFROM " + e.m.ident(tree.Tables[0]))
-	for i, edge := range tree.Edges {
-		fmt.Fprintf(&b, "\nJOIN %s ON %s = %s", e.m.ident(tree.Tables[i+1]), e.m.col(edge.FromTable, edge.FromColumn), e.m.col(edge.ToTable, edge.ToColumn))
+	from := e.fromClause(tree)
+	b.WriteString("\n" + from)
+	var conds []string
+	for _, f := range p.filters {
+		conds = append(conds, f.sql)
 	}
-	if len(p.filters) > 0 {
-		var conds []string
-		for _, f := range p.filters {
-			conds = append(conds, f.sql)
+	// The single largest (smallest) row of a plain column: written as a
+	// comparison with the MAX (MIN) so that ties are all shown.
+	extremum := p.order != nil && p.limit == 1 && !p.aggregated && len(p.groups) == 0 && !strings.Contains(p.order.sql, "(")
+	if extremum {
+		fn := "MIN"
+		if p.desc {
+			fn = "MAX"
 		}
+		sub := "SELECT " + fn + "(" + p.order.sql + ") " + from
+		if len(conds) > 0 {
+			sub += " WHERE " + strings.Join(conds, " AND ")
+		}
+		conds = append(conds, p.order.sql+" = ("+strings.ReplaceAll(sub, "\n", " ")+")")
+	}
+	if len(conds) > 0 {
 		b.WriteString("\nWHERE " + strings.Join(conds, "\n  AND "))
 	}
 	if len(p.groups) > 0 {
@@ -147,14 +159,23 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		}
 		b.WriteString("\nHAVING " + strings.Join(hs, " AND "))
 	}
-	if p.order != nil {
+	if p.order != nil && !extremum {
 		b.WriteString("\nORDER BY " + p.order.sql)
 		if p.desc {
 			b.WriteString(" DESC")
 		}
 	}
-	if p.limit > 0 {
+	if p.limit > 0 && !extremum {
 		fmt.Fprintf(&b, "\nLIMIT %d", p.limit)
+	}
+	return b.String()
+}
+
+func (e *Engine) fromClause(tree *catalog.JoinTree) string {
+	var b strings.Builder
+	b.WriteString("FROM " + e.m.ident(tree.Tables[0]))
+	for i, edge := range tree.Edges {
+		fmt.Fprintf(&b, "\nJOIN %s ON %s = %s", e.m.ident(tree.Tables[i+1]), e.m.col(edge.FromTable, edge.FromColumn), e.m.col(edge.ToTable, edge.ToColumn))
 	}
 	return b.String()
 }

@@ -116,7 +116,7 @@ var superlatives = map[string]struct {
 }
 
 var hintStems = map[string][]string{
-	"size":       {"population", "area", "size", "capacity", "volume", "length"},
+	"size":       {"area", "population", "size", "capacity", "volume", "length"},
 	"population": {"population"},
 	"length":     {"length", "distance", "duration"},
 	"height":     {"elevation", "height", "altitude"},
@@ -164,11 +164,90 @@ func (e *Engine) analyse(question string, feedback []string, now time.Time) *ana
 	a.findRemovals()
 	a.findTimes(now)
 	a.findComparisons()
+	e.protectColumnNames(a)
 	a.findIntents()
+	e.findNamedValues(a)
 	e.findValues(a)
 	e.findEntities(a)
 	e.findColumns(a)
 	return a
+}
+
+// protectColumnNames keeps phrases that are column names from being read as
+// intents: "highest point" and "lowest elevation" name columns of a
+// geography schema, they do not ask for a ranking.
+func (e *Engine) protectColumnNames(a *analysis) {
+	for i := 0; i+1 < len(a.toks); i++ {
+		if _, ok := superlatives[a.toks[i].low]; !ok || a.toks[i].used || a.toks[i+1].used {
+			continue
+		}
+		phrase := a.toks[i].low + " " + a.toks[i+1].low
+		want := strings.Join(e.m.cat.NameTerms(phrase), " ")
+		for _, h := range e.m.cat.SearchColumns(phrase, 5) {
+			if strings.Join(e.m.cat.NameTerms(h.Column), " ") == want {
+				e.addColumnMention(a, i, i+2)
+				break
+			}
+		}
+	}
+}
+
+// findNamedValues reads "the colorado river", "mount whitney", "lake
+// erie": a value next to the name of its table is looked for in that
+// table first, and the table word is taken as the entity.
+func (e *Engine) findNamedValues(a *analysis) {
+	for i := range a.toks {
+		t := a.toks[i]
+		if t.used || t.isNum || stopWords[t.low] {
+			continue
+		}
+		tables := e.m.byTerm[strings.Join(e.m.cat.Terms(t.raw), " ")]
+		if len(tables) == 0 && (t.low == "mount" || t.low == "mt") {
+			tables = e.m.byTerm["mountain"]
+		}
+		if len(tables) == 0 {
+			continue
+		}
+		for _, span := range [][2]int{{i - 1, i}, {i - 2, i}, {i + 1, i + 2}, {i + 1, i + 3}} {
+			from, to := span[0], span[1]
+			if from < 0 || to > len(a.toks) || from >= to {
+				continue
+			}
+			ok := true
+			for k := from; k < to; k++ {
+				if a.toks[k].used || a.toks[k].isNum || stopWords[a.toks[k].low] {
+					ok = false
+				}
+			}
+			if !ok {
+				continue
+			}
+			vm := e.valueMention(a, from, to, false)
+			if vm == nil {
+				continue
+			}
+			var in []valueAlt
+			for _, al := range vm.alts {
+				for _, tb := range tables {
+					if strings.EqualFold(al.table, tb.name) {
+						al.weight *= 2
+						in = append(in, al)
+					}
+				}
+			}
+			if len(in) == 0 {
+				continue
+			}
+			vm.alts, vm.optional = in, false
+			a.values = append(a.values, vm)
+			for k := from; k < to; k++ {
+				a.toks[k].used = true
+			}
+			a.entities = append(a.entities, &entityMention{phrase: t.raw, at: i, tables: tables})
+			a.toks[i].used = true
+			break
+		}
+	}
 }
 
 // findRemovals notes "drop/remove/without the X column" feedback.
@@ -375,7 +454,7 @@ func (a *analysis) findIntents() {
 		case a.seq(i, "how", "much"):
 			a.agg, a.aggAt = "SUM", i
 			a.toks[i].used, a.toks[i+1].used = true, true
-		case t.low == "total" || t.low == "sum" || t.low == "overall":
+		case t.low == "total" || t.low == "sum" || t.low == "overall" || t.low == "combined" || t.low == "altogether":
 			if a.agg == "" {
 				a.agg, a.aggAt = "SUM", i
 			}
@@ -700,7 +779,7 @@ func (e *Engine) addColumnMention(a *analysis, from, to int) {
 	top := hits[0].Score
 	wantsID := strings.Contains(" "+strings.ToLower(phrase)+" ", " id ") || strings.Contains(strings.ToLower(phrase), "number")
 	for _, h := range hits {
-		if h.Score < top*0.6 {
+		if h.Score < top*0.7 {
 			break
 		}
 		if c := e.m.column(h.Table, h.Column); c != nil && !wantsID {

@@ -273,9 +273,71 @@ func (r *reader) conditions(e ast.ExprNode, sc *scope, depth int, having bool) {
 		return
 	}
 	r.subqueries(e, sc, depth)
+	if depth == 0 && !having && r.extremum(e, sc) {
+		return
+	}
 	if f, ok := r.filter(e, sc); ok {
 		f.Having, f.Depth = having, depth
 		r.shape.Filters = append(r.shape.Filters, f)
+	}
+}
+
+// extremum reads "x = (SELECT MAX(x) FROM …)" as what it means — the rows
+// with the largest x, ties included — so that it compares equal to
+// "ORDER BY x DESC LIMIT 1" part by part.
+func (r *reader) extremum(e ast.ExprNode, sc *scope) bool {
+	b, ok := e.(*ast.BinaryOperationExpr)
+	if !ok || b.Op != opcode.EQ || r.shape.Limit >= 0 || len(r.shape.OrderBy) > 0 {
+		return false
+	}
+	col := r.plainColumn(unparen(b.L), sc)
+	sq, ok := unparen(b.R).(*ast.SubqueryExpr)
+	if col == "" || !ok {
+		return false
+	}
+	sel, ok := sq.Query.(*ast.SelectStmt)
+	if !ok || sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.GroupBy != nil {
+		return false
+	}
+	agg, ok := sel.Fields.Fields[0].Expr.(*ast.AggregateFuncExpr)
+	if !ok || len(agg.Args) != 1 {
+		return false
+	}
+	fn := strings.ToUpper(agg.F)
+	if fn != "MAX" && fn != "MIN" {
+		return false
+	}
+	inner := &scope{aliases: map[string]string{}, parent: sc}
+	if sel.From != nil && sel.From.TableRefs != nil {
+		collectTables(sel.From.TableRefs, inner)
+	}
+	if r.plainColumn(agg.Args[0], inner) != col {
+		return false
+	}
+	r.shape.OrderBy = []Order{{Expr: col, Desc: fn == "MAX"}}
+	r.shape.Limit = 1
+	return true
+}
+
+// collectTables records the table aliases of a FROM clause into sc.
+func collectTables(n ast.ResultSetNode, sc *scope) {
+	switch x := n.(type) {
+	case *ast.Join:
+		if x.Left != nil {
+			collectTables(x.Left, sc)
+		}
+		if x.Right != nil {
+			collectTables(x.Right, sc)
+		}
+	case *ast.TableSource:
+		if tn, ok := x.Source.(*ast.TableName); ok {
+			name := strings.ToLower(tn.Name.O)
+			sc.aliases[name] = name
+			if x.AsName.L != "" {
+				sc.aliases[x.AsName.L] = name
+			}
+			sc.tables = append(sc.tables, name)
+		}
 	}
 }
 

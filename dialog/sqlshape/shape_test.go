@@ -136,3 +136,22 @@ func TestParseRefusesWrites(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+func TestExtremumSubqueryReadsAsOrderLimit(t *testing.T) {
+	a := mustParse(t, `SELECT RIVERalias0.RIVER_NAME FROM river AS RIVERalias0 WHERE RIVERalias0.LENGTH = ( SELECT MAX( RIVERalias1.LENGTH ) FROM river AS RIVERalias1 )`).Slots(nil)
+	b := mustParse(t, `SELECT river.river_name FROM river ORDER BY river.length DESC LIMIT 1`).Slots(nil)
+	for _, k := range []string{SlotOrder, SlotLimit, SlotOutput, SlotMeasure} {
+		if a[k] != b[k] {
+			t.Errorf("%s: %q vs %q", k, a[k], b[k])
+		}
+	}
+	c := mustParse(t, `SELECT name FROM city WHERE population = (SELECT MIN(population) FROM city WHERE state = 'ohio') AND state = 'ohio'`)
+	if c.Limit != 1 || c.OrderBy[0].Desc || c.OrderBy[0].Expr != "city.population" {
+		t.Fatalf("%+v", c)
+	}
+	// A subquery on another column is a filter, not a superlative.
+	d := mustParse(t, `SELECT name FROM city WHERE population = (SELECT MAX(area) FROM state)`)
+	if d.Limit != -1 || len(d.OrderBy) != 0 {
+		t.Fatalf("%+v", d)
+	}
+}
