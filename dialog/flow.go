@@ -404,29 +404,48 @@ func (m *Manager) advance(ctx context.Context, st *convState, ev Event) ([]Reply
 			return replies, errors.Join(err, m.save(ctx, st))
 		}
 	}
+	pt, best := m.decide(ctx, st)
+	if pt != nil {
+		return m.ask(ctx, st, ev, *pt, "")
+	}
+	return m.answer(ctx, st, ev, best)
+}
+
+// decide applies remembered facts and returns the point to ask about, or
+// nil and the interpretation to answer with: one that reached Tau, the
+// round limit, or nothing left that separates the interpretations.
+func (m *Manager) decide(ctx context.Context, st *convState) (*point, int) {
 	m.applyFacts(ctx, st)
-	probs := st.groupProbs()
 	best, bestP := -1, -1.0
-	for g, p := range probs {
+	for g, p := range st.groupProbs() {
 		if p > bestP || p == bestP && g < best {
 			best, bestP = g, p
 		}
 	}
-	maxRounds := m.cfg.MaxRounds + st.Rejected
-	if bestP < m.cfg.Tau && st.Round < maxRounds {
+	if bestP < m.cfg.Tau && st.Round < m.cfg.MaxRounds+st.Rejected {
 		skip := map[string]bool{}
 		for _, k := range st.Asked {
 			skip[k] = true
 		}
 		if pts := decisionPoints(st.liveView(), skip, MaxOptions); len(pts) > 0 {
-			return m.ask(ctx, st, ev, m.pick(pts), "")
+			pt := m.pick(pts)
+			return &pt, best
 		}
 	}
-	return m.answer(ctx, st, ev, best)
+	return nil, best
 }
 
 // ask turns a decision point into a clarification and waits for the answer.
 func (m *Manager) ask(ctx context.Context, st *convState, ev Event, pt point, change string) ([]Reply, error) {
+	m.question(st, pt, change)
+	if err := m.save(ctx, st); err != nil {
+		return nil, err
+	}
+	return []Reply{m.clarificationReply(st, ev.Conversation)}, nil
+}
+
+// question words a decision point as the pending clarification.
+func (m *Manager) question(st *convState, pt point, change string) {
 	phrase := ""
 	displays := map[string]string{}
 	counted := ""
@@ -478,10 +497,6 @@ func (m *Manager) ask(ctx context.Context, st *convState, ev Event, pt point, ch
 	st.Asked = appendUnique(st.Asked, pt.Key)
 	st.Round++
 	st.Questions++
-	if err := m.save(ctx, st); err != nil {
-		return nil, err
-	}
-	return []Reply{m.clarificationReply(st, ev.Conversation)}, nil
 }
 
 // countedTable guesses what COUNT(*) counts from the slots: the first table
