@@ -267,3 +267,26 @@ func TestGarbageGetsAClearReplyAndChangesNothing(t *testing.T) {
 		t.Fatalf("garbage must not teach anything: %+v", prefs[0].Prefs)
 	}
 }
+
+func TestANewQuestionWhilePendingStartsOver(t *testing.T) {
+	env := dialogtest.New(t, 1000, dialog.Config{})
+	c := newChat(t, env, "fay")
+	r := c.ask("what was revenue in 2024?")
+	if r.Kind != dialog.ReplyClarification {
+		t.Fatalf("want a question, got %s", r.Text)
+	}
+	replies := c.send(dialog.Event{Kind: dialog.EventMessage, Text: "how many customers do we have?"})
+	if replies[0].Resolved == nil {
+		t.Fatal("the pending question should be closed")
+	}
+	a := mustAnswer(t, replies[len(replies)-1])
+	if want := scalar(t, env, "SELECT COUNT(*) FROM customers"); a.Rows[0][0] != want {
+		t.Fatalf("got %v, want %s", a.Rows, want)
+	}
+	// A short typed answer is still an answer.
+	r = c.ask("what was revenue in 2024?")
+	replies = c.send(dialog.Event{Kind: dialog.EventMessage, Text: "net revenue"})
+	if replies[0].Resolved == nil || !strings.Contains(strings.ToLower(replies[0].Resolved.Choice), "net revenue") {
+		t.Fatalf("typed answer: %+v", replies[0].Resolved)
+	}
+}

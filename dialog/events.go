@@ -41,6 +41,21 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 	if i, ok := matchOption(q, text); ok {
 		return m.choose(ctx, st, ev, i, text)
 	}
+	if looksLikeNewQuestion(text) {
+		// Not an answer but another question: drop the pending one and
+		// start over in this conversation.
+		resolved := &Resolved{ClarificationID: q.ID, Prompt: q.Prompt, Choice: "(a new question was asked)"}
+		fresh := &convState{Key: st.Key, Who: ev.Who, Warehouse: m.cfg.Warehouse, Question: text, Status: statusAsking, Created: m.cfg.Now(), Chosen: map[string]string{}}
+		replies, err := m.generate(ctx, fresh, ev.Conversation)
+		if err != nil || fresh.Candidates == nil {
+			if err == nil {
+				err = m.save(ctx, fresh)
+			}
+			return withResolved(replies, resolved), err
+		}
+		more, err := m.advance(ctx, fresh, ev)
+		return withResolved(append(replies, more...), resolved), err
+	}
 	resolved := &Resolved{ClarificationID: q.ID, Prompt: q.Prompt, Choice: text}
 	st.History = append(st.History, closedQ{ID: q.ID, Prompt: q.Prompt, Choice: text})
 	st.Pending = nil
@@ -124,6 +139,21 @@ func matchOption(q *pendingQ, text string) (int, bool) {
 		}
 	}
 	return match, match >= 0
+}
+
+// looksLikeNewQuestion tells a new question typed while a clarification is
+// pending ("how many orders from Ohio?") from an answer to it ("ship date").
+func looksLikeNewQuestion(text string) bool {
+	t := strings.ToLower(text)
+	words := strings.Fields(t)
+	if len(words) < 4 {
+		return false
+	}
+	switch words[0] {
+	case "what", "which", "who", "how", "list", "show", "give", "when", "where", "top", "average", "count":
+		return true
+	}
+	return strings.HasSuffix(t, "?") && len(words) >= 5
 }
 
 func noneOfThese(text string) bool {

@@ -103,7 +103,9 @@ func decisionPoints(cands []alive, skip map[string]bool, maxOptions int) []point
 		}
 	}
 	sort.Slice(pts, func(i, j int) bool {
-		if math.Abs(pts[i].Gain-pts[j].Gain) > 1e-9 {
+		// Within a tenth of a bit, the plainer question wins: asking which
+		// column 'Texas' is in reads better than asking which tables to join.
+		if math.Abs(pts[i].Gain-pts[j].Gain) > 0.1 {
 			return pts[i].Gain > pts[j].Gain
 		}
 		pi, pj := slotPriority[sqlshape.SlotName(pts[i].Key)], slotPriority[sqlshape.SlotName(pts[j].Key)]

@@ -186,6 +186,9 @@ func jsonReason(err error) string {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
+		if te.Field == "" {
+			return fmt.Sprintf("the line must be a JSON object, not %s", te.Value)
+		}
 		return fmt.Sprintf("field %s must be %s, not %s", te.Field, te.Type, te.Value)
 	}
 	return err.Error()

@@ -46,6 +46,9 @@ type Run struct {
 	// TokensPerQuestion is the model tokens used per question (0 offline).
 	TokensPerQuestion float64             `json:"tokens_per_question"`
 	Failures          map[FailureKind]int `json:"failures"`
+	// Reachable is the share answered right or with the gold among the
+	// first round's candidates: what a perfect choice could reach.
+	Reachable float64 `json:"reachable"`
 	// ResolvedByFact counts questions where a remembered choice was applied.
 	ResolvedByFact int `json:"resolved_by_fact"`
 	// AnsweredBy counts the simulated user's answers by how it decided.
@@ -118,6 +121,7 @@ func (r *Run) summarise(wall time.Duration) {
 		r.AccuracyAfter[k] /= fn
 	}
 	r.Accuracy = float64(r.Correct) / fn
+	r.Reachable = float64(r.Correct+r.Failures[FailWrongPick]) / fn
 	r.MeanQuestions = asked / fn
 	r.NothingAsked = nothing / fn
 	r.MeanCandidates = cands / fn
@@ -304,6 +308,7 @@ func writeDataset(b *strings.Builder, r *Report, d *DatasetReport) {
 	}
 	row("accuracy (final)", func(run *Run) string { return fmt.Sprintf("%.3f", run.Accuracy) })
 	row("correct", func(run *Run) string { return fmt.Sprintf("%d/%d", run.Correct, run.Questions) })
+	row("reachable (right, or gold among candidates)", func(run *Run) string { return fmt.Sprintf("%.3f", run.Reachable) })
 	row("questions asked, mean", func(run *Run) string { return fmt.Sprintf("%.2f", run.MeanQuestions) })
 	row("questions asked, max", func(run *Run) string { return fmt.Sprintf("%d", run.MaxQuestions) })
 	row("nothing asked", func(run *Run) string { return pct(run.NothingAsked) })

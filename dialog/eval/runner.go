@@ -127,9 +127,9 @@ func (h *Harness) who(q Question, cfg RunConfig) dialog.Who {
 }
 
 // ask runs one conversation and scores it.
-func (h *Harness) ask(ctx context.Context, d Dialog, g *Gold, cfg RunConfig) QuestionResult {
+func (h *Harness) ask(ctx context.Context, d Dialog, g *Gold, cfg RunConfig) (r QuestionResult) {
 	q := g.Question
-	r := QuestionResult{ID: q.ID, Line: q.Line, Question: q.Question, User: q.User, Tags: q.Tags, Gold: q.GoldSQL}
+	r = QuestionResult{ID: q.ID, Line: q.Line, Question: q.Question, User: q.User, Tags: q.Tags, Gold: q.GoldSQL}
 	if g.Err != nil {
 		r.Failure, r.Detail = FailExecution, "gold failed: "+g.Err.Error()
 		return r
@@ -199,6 +199,9 @@ func (h *Harness) ask(ctx context.Context, d Dialog, g *Gold, cfg RunConfig) Que
 		r.Failure, r.Detail = FailExecution, "answer failed: "+r.Notice
 	default:
 		r.Failure = FailNoCandidate
+		if saidNone && r.Detail == "" {
+			r.Detail = "no other reading after \"" + NoneOfThese + "\""
+		}
 	}
 	return r
 }

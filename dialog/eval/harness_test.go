@@ -1,0 +1,170 @@
+package eval
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/testwh"
+)
+
+func TestCanonValue(t *testing.T) {
+	snap := &warehouse.Snapshot{Aliases: []warehouse.ValueAlias{{Table: "states", CodeColumn: "code", NameColumn: "name", Code: "TX", Name: "Texas"}}}
+	canon := CanonValue(snap)
+	cases := map[string]string{"tx": "texas", "TX": "texas", "Texas": "texas", "ohio": "ohio", "2024": "2024", "": ""}
+	for in, want := range cases {
+		t.Run(in, func(t *testing.T) {
+			if got := canon(in); got != want {
+				t.Fatalf("canon(%q) = %q, want %q", in, got, want)
+			}
+		})
+	}
+	if got := CanonValue(nil)("Ohio"); got != "ohio" {
+		t.Fatalf("without a snapshot: %q", got)
+	}
+}
+
+// opt is an option with its meaning and the SQL of its readings.
+func opt(value string, readings ...string) dialog.Option {
+	return dialog.Option{Label: "option " + value, Value: value, Readings: readings}
+}
+
+// The simulated user's choices on crafted clarifications: by the gold's
+// slot value first, by the readings' results where that says nothing, and
+// "none of these" when no option agrees.
+func TestAnswer(t *testing.T) {
+	for _, target := range testwh.Targets() {
+		t.Run(target.Name, func(t *testing.T) {
+			e := newTiny(t, target)
+			const (
+				biggestGeo   = `SELECT CITYalias0.CITY_NAME FROM city AS CITYalias0 WHERE CITYalias0.POPULATION = ( SELECT MAX( CITYalias1.POPULATION ) FROM city AS CITYalias1 WHERE CITYalias1.STATE_NAME = "arizona" ) AND CITYalias0.STATE_NAME = "arizona"`
+				biggestTop   = "SELECT city.city_name FROM city WHERE city.state_name = 'arizona' ORDER BY city.population DESC LIMIT 1"
+				biggestAll   = "SELECT city.city_name FROM city WHERE city.state_name = 'arizona'"
+				biggestNear  = "SELECT DISTINCT city.city_name FROM border_info JOIN city ON city.state_name = border_info.state_name WHERE border_info.border = 'arizona' ORDER BY city.population DESC LIMIT 1"
+				biggestNear2 = "SELECT DISTINCT city.city_name FROM border_info JOIN city ON city.state_name = border_info.border WHERE border_info.state_name = 'arizona' ORDER BY city.population DESC LIMIT 1"
+				biggestIn    = "SELECT city_name FROM city WHERE city_name IN (SELECT city_name FROM city WHERE state_name = 'arizona' AND population > 700000)"
+				viaState     = "SELECT city.city_name FROM city JOIN state ON state.state_name = city.state_name WHERE state.state_name = 'arizona' AND city.population > 500000"
+				viaCity      = "SELECT city_name FROM city WHERE state_name = 'arizona' AND population > 500000"
+				broken       = "SELECT nope FROM city"
+			)
+			cases := []struct {
+				name string
+				gold Question
+				c    dialog.Clarification
+				want int
+				by   string
+				// runs is how many readings the user may execute (-1: any).
+				runs int
+			}{
+				{
+					name: "slot decides without running anything",
+					gold: Question{ID: "slot", GoldSQL: biggestGeo},
+					c:    dialog.Clarification{Key: "filteron:arizona", Options: []dialog.Option{opt("border_info.border =", broken), opt("city.state_name =", broken), opt("border_info.state_name =", broken)}},
+					want: 1, by: BySlot, runs: 0,
+				},
+				{
+					name: "slot literal case and quoting do not matter",
+					gold: Question{ID: "slot-case", GoldSQL: `SELECT city_name FROM city WHERE state_name = "Arizona"`},
+					c:    dialog.Clarification{Key: "filteron:arizona", Options: []dialog.Option{opt("border_info.border ="), opt("city.state_name =")}},
+					want: 1, by: BySlot, runs: 0,
+				},
+				{
+					name: "gold computes the superlative another way: results decide",
+					gold: Question{ID: "limit", GoldSQL: biggestIn},
+					// The gold has no LIMIT, which is the second option's
+					// value, but only the first keeps the gold's answer.
+					c:    dialog.Clarification{Key: "limit", Options: []dialog.Option{opt("1", biggestTop), opt("", biggestAll)}},
+					want: 0, by: ByResult, runs: -1,
+				},
+				{
+					name: "no option agrees: none of these",
+					gold: Question{ID: "none", GoldSQL: biggestGeo},
+					c:    dialog.Clarification{Key: "filteron:arizona", Options: []dialog.Option{opt("border_info.border =", biggestNear), opt("border_info.state_name =", biggestNear2)}},
+					want: -1, by: ByNone, runs: -1,
+				},
+				{
+					name: "alternative golds disagree on the slot: results decide",
+					gold: Question{ID: "alt", GoldSQL: viaCity, AltGold: []string{viaState}},
+					c:    dialog.Clarification{Key: "filteron:arizona", Options: []dialog.Option{opt("city.state_name =", biggestAll), opt("state.state_name =", viaState)}},
+					want: 1, by: ByResult, runs: -1,
+				},
+				{
+					name: "failing readings are not chosen",
+					gold: Question{ID: "fail", GoldSQL: biggestIn},
+					c:    dialog.Clarification{Key: "order", Options: []dialog.Option{opt("city.population asc", broken), opt("city.population desc", broken, biggestTop)}},
+					want: 1, by: ByResult, runs: -1,
+				},
+				{
+					name: "gold lacks the part and no reading matches: the option without it",
+					gold: Question{ID: "distinct", GoldSQL: "SELECT city_name FROM city WHERE state_name = 'texas'"},
+					c:    dialog.Clarification{Key: "distinct", Options: []dialog.Option{opt("distinct", biggestTop), opt("", biggestAll)}},
+					want: 1, by: BySlot, runs: -1,
+				},
+			}
+			for _, tc := range cases {
+				t.Run(tc.name, func(t *testing.T) {
+					g := e.gold(t, tc.gold)
+					before := e.exec.count()
+					ch := e.harness.Answer(context.Background(), g, &tc.c)
+					if ch.Picked != tc.want || ch.By != tc.by {
+						t.Fatalf("picked %d by %s, want %d by %s (%+v)", ch.Picked, ch.By, tc.want, tc.by, ch)
+					}
+					if ran := e.exec.count() - before; tc.runs >= 0 && ran != tc.runs {
+						t.Fatalf("ran %d readings, want %d", ran, tc.runs)
+					}
+					if len(ch.Options) != len(tc.c.Options) || ch.Key != tc.c.Key {
+						t.Fatalf("choice does not record the clarification: %+v", ch)
+					}
+				})
+			}
+			t.Run("readings are checked once per question", func(t *testing.T) {
+				g := e.gold(t, Question{ID: "cache", GoldSQL: biggestIn})
+				c := dialog.Clarification{Key: "limit", Options: []dialog.Option{opt("1", biggestTop), opt("", biggestAll)}}
+				e.harness.Answer(context.Background(), g, &c)
+				before := e.exec.count()
+				e.harness.Answer(context.Background(), g, &c)
+				if ran := e.exec.count() - before; ran != 0 {
+					t.Fatalf("ran %d statements again", ran)
+				}
+			})
+		})
+	}
+}
+
+func TestPrepareGold(t *testing.T) {
+	e := newTiny(t, testwh.Targets()[0])
+	ctx := context.Background()
+	cases := []struct {
+		name     string
+		q        Question
+		results  int
+		problems []string
+		err      bool
+	}{
+		{name: "runs", q: Question{ID: "ok", Line: 3, GoldSQL: "SELECT COUNT(*) FROM city"}, results: 1},
+		{name: "failing gold", q: Question{ID: "bad", Line: 7, GoldSQL: "SELECT nope FROM city"}, problems: []string{"q.jsonl:7: bad: gold_sql fails: "}, err: true},
+		{name: "failing alternative", q: Question{ID: "alt", Line: 9, GoldSQL: "SELECT 1", AltGold: []string{"SELECT * FROM nowhere"}}, results: 1, problems: []string{"q.jsonl:9: alt: alt_gold_sql[0] fails: "}},
+		{name: "write refused", q: Question{ID: "w", Line: 2, GoldSQL: "DELETE FROM city"}, problems: []string{"q.jsonl:2: w: gold_sql fails: "}, err: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g, probs := e.harness.PrepareGold(ctx, "q.jsonl", tc.q)
+			if len(g.Results) != tc.results || (g.Err != nil) != tc.err {
+				t.Fatalf("%d results, err %v; want %d, err %v", len(g.Results), g.Err, tc.results, tc.err)
+			}
+			if len(probs) != len(tc.problems) {
+				t.Fatalf("problems %v, want %v", probs, tc.problems)
+			}
+			for i, p := range tc.problems {
+				if !strings.HasPrefix(probs[i].String(), p) {
+					t.Errorf("problem %q, want prefix %q", probs[i], p)
+				}
+			}
+		})
+	}
+	if n := e.mustQuery(t, "SELECT COUNT(*) FROM city").Rows[0][0]; n != int64(15) {
+		t.Fatalf("the refused DELETE must not have run: %v cities", n)
+	}
+}

@@ -1,0 +1,156 @@
+package eval
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSummarise(t *testing.T) {
+	// Five questions, max 3 rounds: right after 0, 1, 1 and 3 questions;
+	// one wrong after 2.
+	results := []QuestionResult{
+		{ID: "a", Correct: true, Questions: 0, Candidates: 1, Interpretations: 1, BotSeconds: 0.1},
+		{ID: "b", Correct: true, Questions: 1, Candidates: 4, Interpretations: 2, Entropy: 1, BotSeconds: 0.3, Asked: []Choice{{By: BySlot}}},
+		{ID: "c", Correct: true, Questions: 1, Candidates: 6, Interpretations: 3, Entropy: 2, BotSeconds: 0.2, FactsUsed: 1, Asked: []Choice{{By: ByResult}}},
+		{ID: "d", Correct: true, Questions: 3, Candidates: 9, Interpretations: 4, Entropy: 2, BotSeconds: 0.5, Asked: []Choice{{By: BySlot}, {By: ByNone}, {By: BySlot}}},
+		{ID: "e", Correct: false, Failure: FailWrongPick, Questions: 2, Candidates: 5, Interpretations: 2, Entropy: 1, BotSeconds: 0.4, Tokens: 100, Asked: []Choice{{By: ByNone}, {By: ByResult}}},
+	}
+	r := &Run{MaxRounds: 3, Results: results}
+	r.summarise(2 * time.Second)
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
+	wantAfter := []float64{0.2, 0.6, 0.6, 0.8}
+	for k, w := range wantAfter {
+		if !near(r.AccuracyAfter[k], w) {
+			t.Errorf("accuracy after %d = %v, want %v", k, r.AccuracyAfter[k], w)
+		}
+	}
+	checks := []struct {
+		name      string
+		got, want float64
+	}{
+		{"accuracy", r.Accuracy, 0.8},
+		{"reachable", r.Reachable, 1},
+		{"mean questions", r.MeanQuestions, 7.0 / 5},
+		{"max questions", float64(r.MaxQuestions), 3},
+		{"nothing asked", r.NothingAsked, 0.2},
+		{"candidates", r.MeanCandidates, 5},
+		{"interpretations", r.MeanInterpretations, 12.0 / 5},
+		{"lower bound", r.LowerBound, 6.0 / 2 / 5}, // log2(3+1) = 2 options' worth per question
+		{"mean seconds", r.MeanSeconds, 0.3},
+		{"median seconds", r.MedianSeconds, 0.3},
+		{"max seconds", r.MaxSeconds, 0.5},
+		{"tokens", r.TokensPerQuestion, 20},
+		{"wall", r.WallSeconds, 2},
+		{"resolved by fact", float64(r.ResolvedByFact), 1},
+		{"wrong picks", float64(r.Failures[FailWrongPick]), 1},
+		{"no candidate", float64(r.Failures[FailNoCandidate]), 0},
+		{"by slot", float64(r.AnsweredBy[BySlot]), 3},
+		{"by result", float64(r.AnsweredBy[ByResult]), 2},
+		{"by none", float64(r.AnsweredBy[ByNone]), 2},
+	}
+	for _, c := range checks {
+		t.Run(c.name, func(t *testing.T) {
+			if !near(c.got, c.want) {
+				t.Fatalf("%s = %v, want %v", c.name, c.got, c.want)
+			}
+		})
+	}
+	t.Run("empty run", func(t *testing.T) {
+		r := &Run{MaxRounds: 2}
+		r.summarise(0)
+		if r.Accuracy != 0 || len(r.AccuracyAfter) != 3 || r.Failures == nil {
+			t.Fatalf("%+v", r)
+		}
+	})
+}
+
+func TestCompareCarry(t *testing.T) {
+	without := &Run{Accuracy: 0.5, MeanQuestions: 1.5, Results: []QuestionResult{
+		{ID: "a", Correct: true, Questions: 1}, {ID: "b", Correct: false, Questions: 2}, {ID: "c", Correct: true, Questions: 1}, {ID: "d", Correct: false, Questions: 2},
+	}}
+	with := &Run{Strategy: "eig", Carry: true, Accuracy: 0.5, MeanQuestions: 0.75, Results: []QuestionResult{
+		{ID: "a", Correct: true, Questions: 0, FactsUsed: 1},  // same, fewer questions
+		{ID: "b", Correct: true, Questions: 0, FactsUsed: 2},  // helped
+		{ID: "c", Correct: false, Questions: 1, FactsUsed: 1}, // hurt
+		{ID: "d", Correct: false, Questions: 2},               // no fact
+	}}
+	c := CompareCarry(without, with)
+	if c.ResolvedByFact != 3 || c.Helped != 1 || c.Hurt != 1 || c.FewerQuestions != 2 || c.Verdict() != "no change" {
+		t.Fatalf("%+v verdict %s", c, c.Verdict())
+	}
+	for _, tc := range []struct {
+		with float64
+		want string
+	}{{0.6, "helped"}, {0.4, "hurt"}} {
+		c.AccuracyWith = tc.with
+		if c.Verdict() != tc.want {
+			t.Errorf("with %v: %s, want %s", tc.with, c.Verdict(), tc.want)
+		}
+	}
+}
+
+func TestReportText(t *testing.T) {
+	run := func(strategy string, carry bool, results ...QuestionResult) *Run {
+		r := &Run{Strategy: strategy, Carry: carry, MaxRounds: 2, Results: results}
+		r.summarise(time.Second)
+		return r
+	}
+	q := func(correct bool, asked int) QuestionResult {
+		f := FailureKind("")
+		if !correct {
+			f = FailGoldMissing
+		}
+		return QuestionResult{Correct: correct, Questions: asked, Failure: f}
+	}
+	rep := &Report{Engine: "offline", MaxRounds: 2, Strategies: []string{"eig", "random", "max-prob"}, Datasets: []*DatasetReport{
+		{Name: "one", Dir: "/d/one", Warehouse: "embedded", Loaded: 3, Selected: 2, Headline: 0,
+			Problems: []Problem{{File: "/d/one/questions.jsonl", Line: 4, Reason: "broken JSON: unexpected EOF"}},
+			Runs:     []*Run{run("eig", false, q(true, 1), q(false, 2)), run("random", false, q(false, 2), q(false, 1)), run("max-prob", false, q(true, 2), q(true, 0))}},
+		{Name: "two", Dir: "/d/two", Warehouse: "127.0.0.1:3306/two", Loaded: 2, Selected: 2, Headline: 1,
+			Runs: []*Run{run("eig", false, q(false, 0), q(false, 0)), run("eig", true, q(true, 1), q(true, 2))}},
+		{Name: "three", Dir: "/d/three", Error: "schema.sql is missing", Headline: -1},
+	}}
+	var b strings.Builder
+	if err := rep.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	// Headlines: one/eig 1 of 2 right with 3 questions, two/eig+carry 2 of 2 with 3.
+	if last := lines[len(lines)-1]; last != "EX=0.750 rounds=1.50" {
+		t.Fatalf("last line %q\n%s", last, out)
+	}
+	for _, want := range []string{
+		"/d/one/questions.jsonl:4: broken JSON: unexpected EOF",
+		"eig  random  max-prob",
+		"accuracy after 0 questions",
+		"accuracy after 1 question ",
+		"failed: gold not among candidates",
+		"eig  eig+carry",
+		"not run: schema.sql is missing",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "r.json")
+	if err := rep.WriteJSON(path); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Datasets) != 3 || back.Datasets[0].Runs[2].Accuracy != 1 || back.Datasets[0].Runs[0].Failures[FailGoldMissing] != 1 {
+		t.Fatalf("JSON round trip lost data: %s", raw)
+	}
+}

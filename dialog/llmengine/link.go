@@ -1,0 +1,473 @@
+package llmengine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/ontology"
+)
+
+// linked is the part of the schema a question links to: the tables and
+// columns the catalog finds for its words, the stored values it names, the
+// joins between them and the asker's definitions. It renders as the schema
+// part of every prompt (DAIL-SQL's code representation: CREATE TABLE with
+// comments), so the full schema never goes in.
+type linked struct {
+	tables []*warehouse.Table
+	// columns per table (lower-case name) chosen for the prompt, in schema order.
+	columns map[string][]warehouse.Column
+	joins   []warehouse.Join
+	values  []valueLink
+	defs    []definition
+	// phrase maps "table.column" (lower-case) to the words of the question
+	// that linked it, for Candidate.Phrases.
+	phrase map[string]string
+	// schema is the rendered text.
+	schema string
+}
+
+type valueLink struct {
+	phrase string // the words of the question, as typed
+	hit    catalog.ValueHit
+}
+
+// definition is one of the asker's facts, as the prompt states it.
+type definition struct {
+	phrase, target, meaning string
+}
+
+// linkLimits bound the linked schema.
+type linkLimits struct {
+	maxTables       int
+	wideTable       int // tables with more columns show only the linked ones
+	promptTokens    int
+	count           func(string) int
+	columnsPerWord  int
+	columnsQuestion int
+}
+
+// link finds the schema a question (and its feedback) refers to.
+func (e *Engine) link(text string, facts []ontology.Fact) *linked {
+	snap := e.cat.Snapshot()
+	l := &linked{columns: map[string][]warehouse.Column{}, phrase: map[string]string{}}
+	score := map[string]float64{} // table (lower) → best link score
+	wanted := map[string]map[string]bool{}
+	want := func(table, column string, s float64) {
+		t := strings.ToLower(table)
+		if wanted[t] == nil {
+			wanted[t] = map[string]bool{}
+		}
+		if column != "" {
+			wanted[t][strings.ToLower(column)] = true
+		}
+		score[t] = max(score[t], s)
+	}
+
+	// Columns: the whole text, then each word on its own so that every word
+	// gets its best columns even when another word dominates the ranking.
+	// Phrases are noted most specific first: stored values, single words,
+	// then the words a whole-text match used.
+	var wholePhrases, wordPhrases [][3]string
+	hits := e.cat.SearchColumns(text, e.lim.columnsQuestion)
+	best := 0.0
+	if len(hits) > 0 {
+		best = hits[0].Score
+	}
+	for _, h := range hits {
+		if h.Score < 0.35*best {
+			continue
+		}
+		want(h.Table, h.Column, h.Score)
+		wholePhrases = append(wholePhrases, [3]string{h.Table, h.Column, strings.Join(h.Matched, " ")})
+	}
+	for _, w := range words(text) {
+		if len(e.cat.Terms(w)) == 0 {
+			continue
+		}
+		hs := e.cat.SearchColumns(w, e.lim.columnsPerWord)
+		for i, h := range hs {
+			if i > 0 && h.Score < 0.6*hs[0].Score {
+				break
+			}
+			want(h.Table, h.Column, h.Score*0.8)
+			wordPhrases = append(wordPhrases, [3]string{h.Table, h.Column, w})
+		}
+	}
+
+	// Stored values named by one to three consecutive words.
+	seen := map[string]bool{}
+	for _, g := range ngrams(words(text), 3) {
+		if len(e.cat.Terms(g)) == 0 {
+			continue // only stop words
+		}
+		for _, h := range e.cat.SearchValues(g, 4) {
+			if !usefulValue(g, h) {
+				continue
+			}
+			k := strings.ToLower(h.Table + "." + h.Column + "=" + h.Value)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			l.values = append(l.values, valueLink{phrase: g, hit: h})
+			want(h.Table, h.Column, 2+h.Score)
+			e.notePhrase(l, h.Table, h.Column, g)
+		}
+	}
+	if len(l.values) > 12 {
+		l.values = l.values[:12]
+	}
+	for _, p := range append(wordPhrases, wholePhrases...) {
+		e.notePhrase(l, p[0], p[1], p[2])
+	}
+
+	// The asker's facts: their columns come in whatever the words say.
+	for _, f := range facts {
+		_, tok, ok := strings.Cut(f.Target, " => ")
+		if !ok {
+			tok = f.Target
+		}
+		l.defs = append(l.defs, definition{phrase: f.Phrase, target: strings.TrimSpace(tok), meaning: f.Meaning})
+		for _, ref := range columnRefs(tok) {
+			t, c, _ := strings.Cut(ref, ".")
+			if snap.Schema.Table(t) != nil {
+				want(t, c, 100)
+			}
+		}
+	}
+
+	// The best tables, then whatever joins them.
+	names := make([]string, 0, len(score))
+	for t := range score {
+		if snap.Schema.Table(t) != nil {
+			names = append(names, t)
+		}
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if score[names[i]] != score[names[j]] {
+			return score[names[i]] > score[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	if len(names) > e.lim.maxTables {
+		names = names[:e.lim.maxTables]
+	}
+	l.joins = e.joinsFor(names)
+	all := append([]string(nil), names...)
+	for _, j := range l.joins {
+		for _, t := range []string{j.FromTable, j.ToTable} {
+			if !contains(all, strings.ToLower(t)) {
+				all = append(all, strings.ToLower(t))
+			}
+			k := strings.ToLower(t)
+			if wanted[k] == nil {
+				wanted[k] = map[string]bool{}
+			}
+		}
+		wanted[strings.ToLower(j.FromTable)][strings.ToLower(j.FromColumn)] = true
+		wanted[strings.ToLower(j.ToTable)][strings.ToLower(j.ToColumn)] = true
+	}
+	for _, name := range all {
+		t := snap.Schema.Table(name)
+		if t == nil {
+			continue
+		}
+		l.tables = append(l.tables, t)
+		l.columns[name] = e.columnsOf(t, wanted[name], len(t.Columns) <= e.lim.wideTable)
+	}
+	l.schema = e.render(l)
+	// Keep within the token budget: first show only the linked columns of
+	// every table, then drop the weakest tables.
+	for e.lim.count != nil && e.lim.count(l.schema) > e.lim.promptTokens {
+		shrunk := false
+		for _, t := range l.tables {
+			k := strings.ToLower(t.Name)
+			if cols := e.columnsOf(t, wanted[k], false); len(cols) < len(l.columns[k]) {
+				l.columns[k] = cols
+				shrunk = true
+				break
+			}
+		}
+		if !shrunk {
+			if len(l.tables) <= 1 {
+				break
+			}
+			drop := strings.ToLower(l.tables[len(l.tables)-1].Name)
+			l.tables = l.tables[:len(l.tables)-1]
+			delete(l.columns, drop)
+			var kept []warehouse.Join
+			for _, j := range l.joins {
+				if !strings.EqualFold(j.FromTable, drop) && !strings.EqualFold(j.ToTable, drop) {
+					kept = append(kept, j)
+				}
+			}
+			l.joins = kept
+		}
+		l.schema = e.render(l)
+	}
+	return l
+}
+
+// usefulValue keeps value matches worth showing: exact, case-insensitive
+// and abbreviations; prefixes of four letters or more; close typos of
+// longer words.
+func usefulValue(phrase string, h catalog.ValueHit) bool {
+	n := len([]rune(phrase))
+	switch h.Match {
+	case catalog.Exact, catalog.CaseInsensitive, catalog.Abbreviation:
+		return true
+	case catalog.Prefix:
+		// "tex" for "Texas", not "orders" for "orders@example.com".
+		return n >= 4 && 2*n >= len([]rune(h.Value))
+	case catalog.Typo:
+		return n >= 5 && h.Distance <= 1+n/8
+	}
+	return false
+}
+
+func (e *Engine) notePhrase(l *linked, table, column, phrase string) {
+	phrase = strings.TrimSpace(phrase)
+	if phrase == "" {
+		return
+	}
+	k := strings.ToLower(table + "." + column)
+	if _, ok := l.phrase[k]; !ok {
+		l.phrase[k] = phrase
+	}
+}
+
+// joinsFor connects the tables with the catalog's join path; tables it
+// cannot connect stay without joins.
+func (e *Engine) joinsFor(tables []string) []warehouse.Join {
+	if len(tables) < 2 {
+		return nil
+	}
+	tree, err := e.cat.JoinPath(tables...)
+	if err == nil {
+		return tree.Edges
+	}
+	// Connect what can be connected to the first table, one at a time.
+	var out []warehouse.Join
+	connected := []string{tables[0]}
+	for _, t := range tables[1:] {
+		tr, err := e.cat.JoinPath(append(append([]string(nil), connected...), t)...)
+		if err != nil {
+			continue
+		}
+		connected = append(connected, t)
+		out = tr.Edges
+	}
+	return out
+}
+
+// columnsOf picks the columns of t to show: all of them, or for wide
+// tables its key, the linked columns and the join columns.
+func (e *Engine) columnsOf(t *warehouse.Table, wanted map[string]bool, all bool) []warehouse.Column {
+	if all {
+		return t.Columns
+	}
+	var out []warehouse.Column
+	for _, c := range t.Columns {
+		if wanted[strings.ToLower(c.Name)] || containsFold(t.PrimaryKey, c.Name) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// render writes the linked schema as CREATE TABLE statements whose
+// comments carry the column comments and profiles, then the joins, the
+// matched stored values and the definitions.
+func (e *Engine) render(l *linked) string {
+	var b strings.Builder
+	for _, t := range l.tables {
+		writeTable(&b, e.profile, t, l.columns[strings.ToLower(t.Name)], len(l.columns[strings.ToLower(t.Name)]) < len(t.Columns))
+	}
+	if len(l.joins) > 0 {
+		b.WriteString("-- Joins:\n")
+		for _, j := range l.joins {
+			fmt.Fprintf(&b, "--   %s.%s = %s.%s", j.FromTable, j.FromColumn, j.ToTable, j.ToColumn)
+			if !j.Declared {
+				b.WriteString(" (inferred)")
+			}
+			b.WriteByte('\n')
+		}
+	}
+	if len(l.values) > 0 {
+		b.WriteString("-- Stored values matching words of the question:\n")
+		for _, v := range l.values {
+			fmt.Fprintf(&b, "--   %q: %s.%s = %s", v.phrase, v.hit.Table, v.hit.Column, quoteSQL(v.hit.Value))
+			if v.hit.Match != catalog.Exact && v.hit.Match != catalog.CaseInsensitive {
+				fmt.Fprintf(&b, " (%s match)", v.hit.Match)
+			}
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// fullSchema renders every table with all its columns (the comparison
+// point of the prompt-size benchmark; never sent).
+func (e *Engine) fullSchema() string {
+	snap := e.cat.Snapshot()
+	var b strings.Builder
+	for i := range snap.Schema.Tables {
+		t := &snap.Schema.Tables[i]
+		writeTable(&b, e.profile, t, t.Columns, false)
+	}
+	if len(snap.Schema.Joins) > 0 {
+		b.WriteString("-- Joins:\n")
+		for _, j := range snap.Schema.Joins {
+			fmt.Fprintf(&b, "--   %s.%s = %s.%s\n", j.FromTable, j.FromColumn, j.ToTable, j.ToColumn)
+		}
+	}
+	return b.String()
+}
+
+func writeTable(b *strings.Builder, profile func(table, column string) *warehouse.Profile, t *warehouse.Table, cols []warehouse.Column, partial bool) {
+	fmt.Fprintf(b, "CREATE TABLE %s (", t.Name)
+	if t.Comment != "" || t.RowCount > 0 {
+		b.WriteString(" --")
+		if t.Comment != "" {
+			b.WriteString(" " + oneLine(t.Comment, 160))
+		}
+		if t.RowCount > 0 {
+			fmt.Fprintf(b, " (~%d rows)", t.RowCount)
+		}
+	}
+	b.WriteByte('\n')
+	for i, c := range cols {
+		typ := strings.ToUpper(c.FullType)
+		if typ == "" {
+			typ = strings.ToUpper(c.DataType)
+		}
+		fmt.Fprintf(b, "  %s %s", c.Name, typ)
+		if len(t.PrimaryKey) == 1 && strings.EqualFold(t.PrimaryKey[0], c.Name) {
+			b.WriteString(" PRIMARY KEY")
+		}
+		if i < len(cols)-1 || partial {
+			b.WriteByte(',')
+		}
+		var notes []string
+		if c.Comment != "" {
+			notes = append(notes, oneLine(c.Comment, 140))
+		}
+		if p := profile(t.Name, c.Name); p != nil {
+			if s := profileNote(c, p); s != "" {
+				notes = append(notes, s)
+			}
+		}
+		if len(notes) > 0 {
+			b.WriteString(" -- " + strings.Join(notes, "; "))
+		}
+		b.WriteByte('\n')
+	}
+	if partial {
+		b.WriteString("  -- … other columns not shown\n")
+	}
+	b.WriteString(");\n")
+}
+
+// profileNote summarises a profile: the frequent values of a text column,
+// a few examples, or the range of numbers and dates; and how often it is empty.
+func profileNote(c warehouse.Column, p *warehouse.Profile) string {
+	var parts []string
+	switch {
+	case len(p.Top) > 0:
+		var vs []string
+		for i, v := range p.Top {
+			if i == 6 {
+				vs = append(vs, "…")
+				break
+			}
+			vs = append(vs, quoteSQL(clipRunes(v.Value, 30)))
+		}
+		parts = append(parts, "values "+strings.Join(vs, ", "))
+	case p.Min != "" || p.Max != "":
+		parts = append(parts, fmt.Sprintf("range %s .. %s", clipRunes(p.Min, 25), clipRunes(p.Max, 25)))
+	case len(p.Samples) > 0 && c.Kind() == warehouse.KindText:
+		var vs []string
+		for i, v := range p.Samples {
+			if i == 3 {
+				break
+			}
+			vs = append(vs, quoteSQL(clipRunes(v, 30)))
+		}
+		parts = append(parts, "e.g. "+strings.Join(vs, ", "))
+	}
+	if p.NullShare >= 0.01 {
+		parts = append(parts, fmt.Sprintf("%.0f%% NULL", 100*p.NullShare))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// words splits text into words as typed, keeping letters, digits and
+// inner apostrophes, hyphens and dots ("O'Brien", "e-mail", "st.").
+func words(text string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		w := strings.Trim(string(cur), "'-.")
+		if w != "" {
+			out = append(out, w)
+		}
+		cur = cur[:0]
+	}
+	for _, r := range text {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '-' || r == '.' || r == '&':
+			cur = append(cur, r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// ngrams lists the runs of 1..n consecutive words, longest first.
+func ngrams(ws []string, n int) []string {
+	var out []string
+	for k := n; k >= 1; k-- {
+		for i := 0; i+k <= len(ws); i++ {
+			out = append(out, strings.Join(ws[i:i+k], " "))
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func quoteSQL(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+func oneLine(s string, n int) string {
+	return clipRunes(strings.Join(strings.Fields(s), " "), n)
+}
+
+func clipRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
