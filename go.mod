@@ -3,15 +3,25 @@ module github.com/clarify-bot/clarify
 go 1.26.8
 
 require (
+	github.com/bwmarrin/discordgo v0.29.0
 	github.com/dolthub/go-mysql-server v0.20.0
 	github.com/dolthub/vitess v0.0.0-20250512224608-8fb9c6ea092c
 	github.com/go-sql-driver/mysql v1.10.1
+	github.com/gorilla/websocket v1.5.3
 	github.com/mattn/go-runewidth v0.0.31
 	github.com/pingcap/tidb/pkg/parser v0.0.0-20260418072757-ce92298d1124
+	github.com/pkoukk/tiktoken-go v0.1.8
+	github.com/pkoukk/tiktoken-go-loader v0.0.2
+	github.com/sashabaranov/go-openai v1.43.0
 	github.com/sirupsen/logrus v1.8.1
+	github.com/slack-go/slack v0.35.0
+	go.yaml.in/yaml/v3 v3.0.6
 )
 
-require go.yaml.in/yaml/v3 v3.0.6 // indirect
+require (
+	github.com/dlclark/regexp2 v1.10.0 // indirect
+	golang.org/x/crypto v0.0.0-20210421170649-83a5a9bb288b // indirect
+)
 
 require (
 	filippo.io/edwards25519 v1.2.0 // indirect
@@ -32,7 +42,6 @@ require (
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/shopspring/decimal v1.3.1 // indirect
-	github.com/stretchr/testify v1.12.1 // indirect
 	github.com/tetratelabs/wazero v1.8.2 // indirect
 	go.etcd.io/bbolt v1.5.0
 	go.opentelemetry.io/otel v1.31.0 // indirect
@@ -41,7 +50,7 @@ require (
 	go.uber.org/multierr v1.11.0 // indirect
 	go.uber.org/zap v1.27.0 // indirect
 	golang.org/x/mod v0.27.0 // indirect
-	golang.org/x/sync v0.24.0 // indirect
+	golang.org/x/sync v0.24.0
 	golang.org/x/sys v0.45.0 // indirect
 	golang.org/x/text v0.19.0 // indirect
 	golang.org/x/tools v0.36.0 // indirect

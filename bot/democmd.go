@@ -10,7 +10,9 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/clarify-bot/clarify/adapters/console"
 	"github.com/clarify-bot/clarify/connectors/demodata"
@@ -76,6 +78,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	c := console.New(st.manager, in, stdout, console.Options{
 		User: *who, Admin: *admin, Interactive: interactive, Examples: demoExamples, Logger: logger,
+		Session: strconv.FormatInt(time.Now().UnixNano(), 36),
 		Banner: "Clarify demo — embedded warehouse, offline engine (no model, no network).",
 	})
 	if err := c.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {

@@ -45,6 +45,7 @@ func commands() []command {
 		{"serve", "run the bot on Slack and/or Discord", runServe},
 		{"sql", "run one statement through the read-only guard and print the result", runSQL},
 		{"prefs", "review, correct and promote learned preferences", runPrefs},
+		{"usage", "show language model tokens and cost per user, model and day", runUsage},
 	}
 }
 

@@ -82,6 +82,13 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 	var engine, fallback dialog.Engine = off, nil
 	if opts.Engine != nil {
 		engine, fallback = opts.Engine(cat), off
+		// A model engine repairs failing queries and checks values by
+		// running them through the same guarded warehouse.
+		if w, ok := engine.(interface {
+			WithExecutor(dialog.Executor) dialog.Engine
+		}); ok {
+			engine = w.WithExecutor(db)
+		}
 	}
 	cfg := opts.Dialog
 	cfg.Warehouse = opts.WarehouseName

@@ -290,3 +290,44 @@ func TestANewQuestionWhilePendingStartsOver(t *testing.T) {
 		t.Fatalf("typed answer: %+v", replies[0].Resolved)
 	}
 }
+
+// askingEngine proposes one query and, on its first round, its own
+// question; the chosen option's feedback selects the second query.
+type askingEngine struct{ first, second string }
+
+func (askingEngine) Name() string { return "asking" }
+
+func (e askingEngine) Candidates(_ context.Context, req dialog.Request) (*dialog.Proposal, error) {
+	for _, f := range req.Feedback {
+		if f.Text == "use ship date" {
+			return &dialog.Proposal{Candidates: []dialog.Candidate{{SQL: e.second, Prior: 1}}}, nil
+		}
+	}
+	return &dialog.Proposal{
+		Candidates: []dialog.Candidate{{SQL: e.first, Prior: 1}},
+		Ask: &dialog.EngineQuestion{Kind: dialog.AmbColumn, Phrase: "2024", Prompt: "Which date should 2024 refer to?",
+			Options: []dialog.EngineOption{{Label: "When the order was placed", Feedback: "use order date"}, {Label: "When it shipped", Feedback: "use ship date"}}},
+	}, nil
+}
+
+func TestEngineQuestionIsAskedWhenCandidatesAgree(t *testing.T) {
+	env := dialogtest.New(t, 800, dialog.Config{})
+	eng := askingEngine{
+		first:  "SELECT COUNT(*) FROM orders WHERE YEAR(ordered_at) = 2024",
+		second: "SELECT COUNT(*) FROM orders WHERE YEAR(shipped_at) = 2024",
+	}
+	m, err := dialog.New(dialog.Config{Warehouse: "demo"}, dialog.Deps{Engine: eng, Exec: env.Demo.DB, Catalog: env.Demo.Catalog, Facts: env.Facts, States: env.Convs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.Manager = m
+	c := newChat(t, env, "gus")
+	r := c.ask("how many orders in 2024?")
+	if r.Kind != dialog.ReplyClarification || r.Clarification.Prompt != "Which date should 2024 refer to?" {
+		t.Fatalf("want the engine's question, got %s", r.Text)
+	}
+	a := mustAnswer(t, c.choose(r, "shipped"))
+	if want := scalar(t, env, eng.second); a.Rows[0][0] != want || a.SQL != eng.second {
+		t.Fatalf("got %v (%s), want %s", a.Rows, a.SQL, want)
+	}
+}

@@ -33,7 +33,7 @@ func (m *Manager) message(ctx context.Context, ev Event) ([]Reply, error) {
 		ev.Kind, ev.Target, ev.Text = EventOther, st.Pending.ID, text
 		return m.answerClarification(ctx, ev)
 	}
-	if st != nil && st.Status == statusAnswered {
+	if st != nil && st.Status == statusAnswered && !looksLikeNewQuestion(text) {
 		return m.followUp(ctx, st, ev, text)
 	}
 	st = &convState{Key: key, Who: ev.Who, Warehouse: m.cfg.Warehouse, Question: text, Status: statusAsking, Created: m.cfg.Now(), Chosen: map[string]string{}}
@@ -123,6 +123,7 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 		return []Reply{notice(conv, err.Error())}, nil
 	}
 	st.Engine = engine
+	st.EngineAsk = nil
 	if note != "" {
 		st.Notes = appendUnique(st.Notes, note)
 	}
@@ -198,6 +199,11 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 	}
 	for i := range st.Candidates {
 		st.Candidates[i].Prior /= total
+	}
+	// The engine's own question is for when its candidates agree; when they
+	// differ, the manager asks where they do.
+	if prop.Ask != nil && len(groups) == 1 && len(prop.Ask.Options) > 0 && !containsString(st.EnginePrompts, prop.Ask.Prompt) {
+		st.EngineAsk = prop.Ask
 	}
 	if st.First == nil {
 		st.First = &Trace{Engine: engine, Candidates: len(kept), Failed: len(errs), Interpretations: len(groups), Entropy: interpretationEntropy(st.liveView()), SQL: stmts}
@@ -408,7 +414,47 @@ func (m *Manager) advance(ctx context.Context, st *convState, ev Event) ([]Reply
 	if pt != nil {
 		return m.ask(ctx, st, ev, *pt, "")
 	}
+	if st.EngineAsk != nil && st.Round < m.cfg.MaxRounds+st.Rejected {
+		return m.askEngine(ctx, st, ev)
+	}
 	return m.answer(ctx, st, ev, best)
+}
+
+// askEngine asks the question the engine proposed (the model's review
+// found an ambiguity the candidates do not show); each option carries the
+// feedback that regenerates the candidates when chosen.
+func (m *Manager) askEngine(ctx context.Context, st *convState, ev Event) ([]Reply, error) {
+	eq := st.EngineAsk
+	st.EngineAsk = nil
+	st.EnginePrompts = append(st.EnginePrompts, eq.Prompt)
+	kind := eq.Kind
+	if kind == "" {
+		kind = AmbQuestion
+	}
+	q := &pendingQ{ID: newID(), Key: "engine", Phrase: eq.Phrase, Prompt: eq.Prompt, Kind: kind, Engine: true}
+	for i, o := range eq.Options {
+		if i == MaxOptions {
+			break
+		}
+		q.Options = append(q.Options, pendingOpt{Label: o.Label, Value: o.Feedback, Feedback: o.Feedback})
+	}
+	st.Pending = q
+	st.Status = statusAsking
+	st.Round++
+	st.Questions++
+	if err := m.save(ctx, st); err != nil {
+		return nil, err
+	}
+	return []Reply{m.clarificationReply(st, ev.Conversation)}, nil
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 // decide applies remembered facts and returns the point to ask about, or
@@ -473,8 +519,34 @@ func (m *Manager) question(st *convState, pt point, change string) {
 	}
 	q := &pendingQ{ID: newID(), Key: pt.Key, Phrase: phrase, Prompt: m.labels.promptFor(pt.Key, phrase), Kind: kindFor(pt.Key, pt.Values, displays), Change: change}
 	seen := map[string]bool{}
-	for _, v := range pt.Values {
+	// Values that keep exactly the same interpretations are one choice for
+	// the person ('TX' in orders and 'Texas' through the states table).
+	groupsOf := func(value string) string {
+		gs := map[int]bool{}
+		for _, i := range st.live() {
+			if st.Candidates[i].Slots[pt.Key] == value {
+				gs[st.Candidates[i].Group] = true
+			}
+		}
+		keys := make([]string, 0, len(gs))
+		for g := range gs {
+			keys = append(keys, fmt.Sprint(g))
+		}
+		sort.Strings(keys)
+		return strings.Join(keys, ",")
+	}
+	shownGroups := map[string]bool{}
+	for i, v := range pt.Values {
+		if g := groupsOf(v.Value); shownGroups[g] {
+			continue
+		} else {
+			shownGroups[g] = true
+		}
 		if len(q.Options) == MaxOptions {
+			break
+		}
+		// Readings far less likely than the first stay behind Other….
+		if i >= 2 && v.P < 0.1*pt.Values[0].P {
 			break
 		}
 		var others []string
@@ -502,7 +574,8 @@ func (m *Manager) question(st *convState, pt point, change string) {
 // countedTable guesses what COUNT(*) counts from the slots: the first table
 // of the join that is not shown.
 func countedTable(slots map[string]string) string {
-	tbls := strings.Split(slots[sqlshape.SlotTables], ", ")
+	list, _, _ := strings.Cut(slots[sqlshape.SlotTables], " | ")
+	tbls := strings.Split(list, ", ")
 	shown := slots[sqlshape.SlotOutput] + " " + slots[sqlshape.SlotGroup]
 	for _, t := range tbls {
 		if t != "" && !strings.Contains(shown, t+".") {

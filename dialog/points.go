@@ -34,6 +34,14 @@ var slotPriority = map[string]int{
 	sqlshape.SlotWhere: 5, sqlshape.SlotGroup: 4, sqlshape.SlotLimit: 3, sqlshape.SlotTables: 2, sqlshape.SlotDistinct: 1,
 }
 
+// plainness discounts the gain of points that make awkward questions: which
+// tables to join is usually settled by asking about the value or the
+// column that needs the join.
+var plainness = map[string]float64{
+	sqlshape.SlotFilterOn: 1, sqlshape.SlotMeasure: 1, sqlshape.SlotOutput: 1, sqlshape.SlotOrder: 1,
+	sqlshape.SlotWhere: 0.9, sqlshape.SlotGroup: 0.9, sqlshape.SlotLimit: 0.8, sqlshape.SlotDistinct: 0.6, sqlshape.SlotTables: 0.5,
+}
+
 // entropy of a distribution given as unnormalised weights, in bits.
 func entropy(weights map[any]float64) float64 {
 	var total float64
@@ -97,23 +105,29 @@ func decisionPoints(cands []alive, skip map[string]bool, maxOptions int) []point
 			}
 			return pt.Values[i].Value < pt.Values[j].Value
 		})
-		pt.Gain = informationGain(cands, k, pt.Values, maxOptions)
+		pt.Gain = informationGain(cands, k, pt.Values, maxOptions) * plainness[sqlshape.SlotName(k)]
 		if pt.Gain > 1e-9 {
 			pts = append(pts, pt)
 		}
 	}
 	sort.Slice(pts, func(i, j int) bool {
-		// Within a tenth of a bit, the plainer question wins: asking which
-		// column 'Texas' is in reads better than asking which tables to join.
-		if math.Abs(pts[i].Gain-pts[j].Gain) > 0.1 {
+		if pts[i].Gain != pts[j].Gain {
 			return pts[i].Gain > pts[j].Gain
-		}
-		pi, pj := slotPriority[sqlshape.SlotName(pts[i].Key)], slotPriority[sqlshape.SlotName(pts[j].Key)]
-		if pi != pj {
-			return pi > pj
 		}
 		return pts[i].Key < pts[j].Key
 	})
+	// Within a tenth of a bit of the best, the plainer question goes first:
+	// asking which column 'Texas' is in reads better than asking which
+	// tables to join.
+	if len(pts) > 1 {
+		best := 0
+		for i := 1; i < len(pts) && pts[0].Gain-pts[i].Gain <= 0.1; i++ {
+			if slotPriority[sqlshape.SlotName(pts[i].Key)] > slotPriority[sqlshape.SlotName(pts[best].Key)] {
+				best = i
+			}
+		}
+		pts[0], pts[best] = pts[best], pts[0]
+	}
 	return pts
 }
 

@@ -52,6 +52,10 @@ type convState struct {
 	Engine    string      `json:"engine,omitempty"`
 	Notes     []string    `json:"notes,omitempty"`
 	Questions int         `json:"questions"` // clarifications asked in all
+	// EngineAsk is the engine's own question for this round (asked when the
+	// candidates leave nothing to ask); EnginePrompts are those asked.
+	EngineAsk     *EngineQuestion `json:"engine_ask,omitempty"`
+	EnginePrompts []string        `json:"engine_prompts,omitempty"`
 	// First describes the first round of candidates, for evaluation.
 	First *Trace `json:"first,omitempty"`
 }

@@ -35,6 +35,9 @@ type Options struct {
 	// (piped input) each input line is echoed after the prompt so the
 	// transcript reads like a chat.
 	Interactive bool
+	// Session makes conversation ids unique across runs over the same
+	// stored conversations ("" keeps console-1, console-2…).
+	Session string
 	// Examples are example questions, listed at the start; typing an
 	// example's number asks it.
 	Examples []string

@@ -99,6 +99,11 @@ func (c *Console) question(ctx context.Context, text string) {
 	if c.conv == "" || !isFollowUp(text) {
 		c.seq++
 		c.conv = fmt.Sprintf("console-%d", c.seq)
+		if c.opts.Session != "" {
+			// Conversations outlive the process: a new session must not
+			// resume an old session's conversation with the same number.
+			c.conv = fmt.Sprintf("console-%s-%d", c.opts.Session, c.seq)
+		}
 		c.answer, c.answerConv = nil, ""
 	}
 	if rest, ok := strings.CutPrefix(text, "+ "); ok {

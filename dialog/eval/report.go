@@ -46,6 +46,10 @@ type Run struct {
 	// TokensPerQuestion is the model tokens used per question (0 offline).
 	TokensPerQuestion float64             `json:"tokens_per_question"`
 	Failures          map[FailureKind]int `json:"failures"`
+	// EmptyGolds counts the questions whose gold result has no rows (any
+	// empty answer matches them); NonEmptyAccuracy is the accuracy on the others.
+	EmptyGolds       int     `json:"empty_golds"`
+	NonEmptyAccuracy float64 `json:"non_empty_accuracy"`
 	// Reachable is the share answered right or with the gold among the
 	// first round's candidates: what a perfect choice could reach.
 	Reachable float64 `json:"reachable"`
@@ -84,9 +88,16 @@ func (r *Run) summarise(wall time.Duration) {
 		return
 	}
 	var asked, nothing, cands, interp, bound, secs, check, tokens float64
+	r.EmptyGolds = 0
+	nonEmptyRight := 0
 	times := make([]float64, 0, n)
 	perQuestion := math.Log2(dialog.MaxOptions + 1)
 	for _, q := range r.Results {
+		if q.GoldRows == 0 {
+			r.EmptyGolds++
+		} else if q.Correct {
+			nonEmptyRight++
+		}
 		if q.Correct {
 			r.Correct++
 			for k := range r.AccuracyAfter {
@@ -122,6 +133,10 @@ func (r *Run) summarise(wall time.Duration) {
 	}
 	r.Accuracy = float64(r.Correct) / fn
 	r.Reachable = float64(r.Correct+r.Failures[FailWrongPick]) / fn
+	r.NonEmptyAccuracy = 0
+	if n > r.EmptyGolds {
+		r.NonEmptyAccuracy = float64(nonEmptyRight) / float64(n-r.EmptyGolds)
+	}
 	r.MeanQuestions = asked / fn
 	r.NothingAsked = nothing / fn
 	r.MeanCandidates = cands / fn
@@ -308,6 +323,8 @@ func writeDataset(b *strings.Builder, r *Report, d *DatasetReport) {
 	}
 	row("accuracy (final)", func(run *Run) string { return fmt.Sprintf("%.3f", run.Accuracy) })
 	row("correct", func(run *Run) string { return fmt.Sprintf("%d/%d", run.Correct, run.Questions) })
+	row("accuracy on non-empty golds", func(run *Run) string { return fmt.Sprintf("%.3f", run.NonEmptyAccuracy) })
+	row("empty golds", func(run *Run) string { return fmt.Sprintf("%d", run.EmptyGolds) })
 	row("reachable (right, or gold among candidates)", func(run *Run) string { return fmt.Sprintf("%.3f", run.Reachable) })
 	row("questions asked, mean", func(run *Run) string { return fmt.Sprintf("%.2f", run.MeanQuestions) })
 	row("questions asked, max", func(run *Run) string { return fmt.Sprintf("%d", run.MaxQuestions) })

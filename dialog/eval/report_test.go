@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -14,11 +15,11 @@ func TestSummarise(t *testing.T) {
 	// Five questions, max 3 rounds: right after 0, 1, 1 and 3 questions;
 	// one wrong after 2.
 	results := []QuestionResult{
-		{ID: "a", Correct: true, Questions: 0, Candidates: 1, Interpretations: 1, BotSeconds: 0.1},
-		{ID: "b", Correct: true, Questions: 1, Candidates: 4, Interpretations: 2, Entropy: 1, BotSeconds: 0.3, Asked: []Choice{{By: BySlot}}},
-		{ID: "c", Correct: true, Questions: 1, Candidates: 6, Interpretations: 3, Entropy: 2, BotSeconds: 0.2, FactsUsed: 1, Asked: []Choice{{By: ByResult}}},
-		{ID: "d", Correct: true, Questions: 3, Candidates: 9, Interpretations: 4, Entropy: 2, BotSeconds: 0.5, Asked: []Choice{{By: BySlot}, {By: ByNone}, {By: BySlot}}},
-		{ID: "e", Correct: false, Failure: FailWrongPick, Questions: 2, Candidates: 5, Interpretations: 2, Entropy: 1, BotSeconds: 0.4, Tokens: 100, Asked: []Choice{{By: ByNone}, {By: ByResult}}},
+		{ID: "a", Correct: true, Questions: 0, Candidates: 1, Interpretations: 1, BotSeconds: 0.1, GoldRows: 0},
+		{ID: "b", Correct: true, GoldRows: 3, Questions: 1, Candidates: 4, Interpretations: 2, Entropy: 1, BotSeconds: 0.3, Asked: []Choice{{By: BySlot}}},
+		{ID: "c", Correct: true, GoldRows: 1, Questions: 1, Candidates: 6, Interpretations: 3, Entropy: 2, BotSeconds: 0.2, FactsUsed: 1, Asked: []Choice{{By: ByResult}}},
+		{ID: "d", Correct: true, GoldRows: 1, Questions: 3, Candidates: 9, Interpretations: 4, Entropy: 2, BotSeconds: 0.5, Asked: []Choice{{By: BySlot}, {By: ByNone}, {By: BySlot}}},
+		{ID: "e", Correct: false, GoldRows: 2, Failure: FailWrongPick, Questions: 2, Candidates: 5, Interpretations: 2, Entropy: 1, BotSeconds: 0.4, Tokens: 100, Asked: []Choice{{By: ByNone}, {By: ByResult}}},
 	}
 	r := &Run{MaxRounds: 3, Results: results}
 	r.summarise(2 * time.Second)
@@ -35,6 +36,8 @@ func TestSummarise(t *testing.T) {
 	}{
 		{"accuracy", r.Accuracy, 0.8},
 		{"reachable", r.Reachable, 1},
+		{"empty golds", float64(r.EmptyGolds), 1},
+		{"non-empty accuracy", r.NonEmptyAccuracy, 0.75},
 		{"mean questions", r.MeanQuestions, 7.0 / 5},
 		{"max questions", float64(r.MaxQuestions), 3},
 		{"nothing asked", r.NothingAsked, 0.2},
@@ -127,15 +130,18 @@ func TestReportText(t *testing.T) {
 	}
 	for _, want := range []string{
 		"/d/one/questions.jsonl:4: broken JSON: unexpected EOF",
-		"eig  random  max-prob",
 		"accuracy after 0 questions",
 		"accuracy after 1 question ",
 		"failed: gold not among candidates",
-		"eig  eig+carry",
 		"not run: schema.sql is missing",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, header := range []string{`(?m)^\s+eig\s+random\s+max-prob$`, `(?m)^\s+eig\s+eig\+carry$`} {
+		if !regexp.MustCompile(header).MatchString(out) {
+			t.Errorf("no header %s:\n%s", header, out)
 		}
 	}
 	path := filepath.Join(t.TempDir(), "r.json")

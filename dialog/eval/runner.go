@@ -35,7 +35,9 @@ type QuestionResult struct {
 	User     string   `json:"user,omitempty"`
 	Tags     []string `json:"tags,omitempty"`
 	Gold     string   `json:"gold"`
-	Correct  bool     `json:"correct"`
+	// GoldRows is the row count of the first gold result that ran (-1: none ran).
+	GoldRows int  `json:"gold_rows"`
+	Correct  bool `json:"correct"`
 	// Questions is how many clarifications were asked.
 	Questions int      `json:"questions"`
 	Asked     []Choice `json:"asked,omitempty"`
@@ -131,9 +133,11 @@ func (h *Harness) ask(ctx context.Context, d Dialog, g *Gold, cfg RunConfig) (r 
 	q := g.Question
 	r = QuestionResult{ID: q.ID, Line: q.Line, Question: q.Question, User: q.User, Tags: q.Tags, Gold: q.GoldSQL}
 	if g.Err != nil {
+		r.GoldRows = -1
 		r.Failure, r.Detail = FailExecution, "gold failed: "+g.Err.Error()
 		return r
 	}
+	r.GoldRows = len(g.Results[0].Rows)
 	who := h.who(q, cfg)
 	conv := cfg.Dataset + "/" + q.ID
 	var bot, check time.Duration

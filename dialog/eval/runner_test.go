@@ -125,7 +125,10 @@ func TestRunTiny(t *testing.T) {
 			if r := byID["t01"]; r.Questions != 0 || r.Candidates == 0 || r.Engine != "offline" {
 				t.Errorf("t01 should be answered at once from a traced candidate: %+v", r)
 			}
-			if r := byID["t07"]; r.Candidates != 0 || r.BotSeconds != 0 {
+			if r := byID["t05"]; r.GoldRows != 0 || run.EmptyGolds != 1 {
+				t.Errorf("t05 is the one empty gold: %+v, %d empty", r, run.EmptyGolds)
+			}
+			if r := byID["t07"]; r.Candidates != 0 || r.BotSeconds != 0 || r.GoldRows != -1 {
 				t.Errorf("a question whose gold fails must not be asked: %+v", r)
 			}
 			// The same rows in another order: right unordered (t03), wrong

@@ -144,6 +144,7 @@ type Engine struct {
 	canon    func(string) string
 	profiles map[string]*warehouse.Profile
 	columns  map[string]map[string]bool // table → columns, lower-case
+	adj      map[string]map[string]bool // table → tables it joins directly
 	lim      linkLimits
 	log      *slog.Logger
 	mem      *memory
@@ -167,7 +168,7 @@ func New(opts Options) (*Engine, error) {
 	snap := opts.Catalog.Snapshot()
 	e := &Engine{
 		opts: opts, cat: opts.Catalog, labels: dialog.NewLabels(snap), log: opts.Logger,
-		profiles: map[string]*warehouse.Profile{}, columns: map[string]map[string]bool{},
+		profiles: map[string]*warehouse.Profile{}, columns: map[string]map[string]bool{}, adj: map[string]map[string]bool{},
 		mem: newMemory(2048), caps: &capabilities{},
 	}
 	for i := range snap.Profiles {
@@ -184,6 +185,15 @@ func New(opts Options) (*Engine, error) {
 		}
 		e.columns[strings.ToLower(t.Name)] = cols
 	}
+	for _, j := range snap.Schema.Joins {
+		a, b := strings.ToLower(j.FromTable), strings.ToLower(j.ToTable)
+		for _, p := range [][2]string{{a, b}, {b, a}} {
+			if e.adj[p[0]] == nil {
+				e.adj[p[0]] = map[string]bool{}
+			}
+			e.adj[p[0]][p[1]] = true
+		}
+	}
 	alias := map[string]string{}
 	for _, a := range snap.Aliases {
 		alias[strings.ToLower(a.Code)] = strings.ToLower(a.Name)
@@ -194,7 +204,7 @@ func New(opts Options) (*Engine, error) {
 		}
 		return v
 	}
-	e.lim = linkLimits{maxTables: opts.MaxTables, wideTable: 16, promptTokens: opts.PromptTokens, columnsPerWord: 3, columnsQuestion: 10}
+	e.lim = linkLimits{maxTables: opts.MaxTables, wideTable: 16, promptTokens: opts.PromptTokens, columnsPerWord: 30, columnsQuestion: 30}
 	if opts.Tokens != nil {
 		e.lim.count = opts.Tokens.Count
 	}

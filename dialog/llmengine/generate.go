@@ -240,8 +240,9 @@ func (r *run) check(ctx context.Context, set *sampleSet) error {
 			return err
 		}
 		for i, sm := range todo {
+			key := sm.key
 			for _, other := range set.samples {
-				if other.key != sm.key || other.err == nil {
+				if other.key != key || other.err == nil {
 					continue
 				}
 				other.repairs++

@@ -2,7 +2,6 @@ package llmengine
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"unicode"
 
@@ -50,38 +49,56 @@ type linkLimits struct {
 	columnsQuestion int
 }
 
-// link finds the schema a question (and its feedback) refers to.
+// candidate is a table some words of the question link to.
+type candidate struct {
+	name  string // lower-case
+	score float64
+	words map[string]bool
+	cols  map[string]bool
+}
+
+// link finds the schema a question (and its feedback) refers to: the
+// catalog's column matches for the whole text and for each word, the
+// stored values named by one to three words, and the columns of the
+// asker's definitions. Tables are then chosen greedily — first those that
+// cover words no chosen table covers yet, then those that join a chosen
+// table, then the best scored — so that a wide warehouse with many
+// similar tables still yields the few tables a query needs.
 func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 	snap := e.cat.Snapshot()
 	l := &linked{columns: map[string][]warehouse.Column{}, phrase: map[string]string{}}
-	score := map[string]float64{} // table (lower) → best link score
-	wanted := map[string]map[string]bool{}
-	want := func(table, column string, s float64) {
+	cands := map[string]*candidate{}
+	touch := func(table, column string, s float64, ws ...string) {
 		t := strings.ToLower(table)
-		if wanted[t] == nil {
-			wanted[t] = map[string]bool{}
+		if e.columns[t] == nil {
+			return
 		}
+		c := cands[t]
+		if c == nil {
+			c = &candidate{name: t, words: map[string]bool{}, cols: map[string]bool{}}
+			cands[t] = c
+		}
+		c.score = max(c.score, s)
 		if column != "" {
-			wanted[t][strings.ToLower(column)] = true
+			c.cols[strings.ToLower(column)] = true
 		}
-		score[t] = max(score[t], s)
+		for _, w := range ws {
+			if w = strings.ToLower(w); len(e.cat.Terms(w)) > 0 {
+				c.words[w] = true
+			}
+		}
 	}
-
-	// Columns: the whole text, then each word on its own so that every word
-	// gets its best columns even when another word dominates the ranking.
 	// Phrases are noted most specific first: stored values, single words,
 	// then the words a whole-text match used.
-	var wholePhrases, wordPhrases [][3]string
+	var valuePhrases, wordPhrases, wholePhrases [][3]string
+
 	hits := e.cat.SearchColumns(text, e.lim.columnsQuestion)
-	best := 0.0
-	if len(hits) > 0 {
-		best = hits[0].Score
-	}
 	for _, h := range hits {
-		if h.Score < 0.35*best {
+		s := h.Score / hits[0].Score
+		if s < 0.35 {
 			continue
 		}
-		want(h.Table, h.Column, h.Score)
+		touch(h.Table, h.Column, s, h.Matched...)
 		wholePhrases = append(wholePhrases, [3]string{h.Table, h.Column, strings.Join(h.Matched, " ")})
 	}
 	for _, w := range words(text) {
@@ -89,22 +106,21 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 			continue
 		}
 		hs := e.cat.SearchColumns(w, e.lim.columnsPerWord)
-		for i, h := range hs {
-			if i > 0 && h.Score < 0.6*hs[0].Score {
+		for _, h := range hs {
+			if h.Score < 0.6*hs[0].Score {
 				break
 			}
-			want(h.Table, h.Column, h.Score*0.8)
+			touch(h.Table, h.Column, 0.9*h.Score/hs[0].Score, w)
 			wordPhrases = append(wordPhrases, [3]string{h.Table, h.Column, w})
 		}
 	}
-
-	// Stored values named by one to three consecutive words.
+	var values []valueLink
 	seen := map[string]bool{}
 	for _, g := range ngrams(words(text), 3) {
 		if len(e.cat.Terms(g)) == 0 {
 			continue // only stop words
 		}
-		for _, h := range e.cat.SearchValues(g, 4) {
+		for _, h := range e.cat.SearchValues(g, 40) {
 			if !usefulValue(g, h) {
 				continue
 			}
@@ -113,19 +129,11 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 				continue
 			}
 			seen[k] = true
-			l.values = append(l.values, valueLink{phrase: g, hit: h})
-			want(h.Table, h.Column, 2+h.Score)
-			e.notePhrase(l, h.Table, h.Column, g)
+			values = append(values, valueLink{phrase: g, hit: h})
+			touch(h.Table, h.Column, 0.5+0.5*h.Score, words(g)...)
+			valuePhrases = append(valuePhrases, [3]string{h.Table, h.Column, g})
 		}
 	}
-	if len(l.values) > 12 {
-		l.values = l.values[:12]
-	}
-	for _, p := range append(wordPhrases, wholePhrases...) {
-		e.notePhrase(l, p[0], p[1], p[2])
-	}
-
-	// The asker's facts: their columns come in whatever the words say.
 	for _, f := range facts {
 		_, tok, ok := strings.Cut(f.Target, " => ")
 		if !ok {
@@ -134,42 +142,31 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 		l.defs = append(l.defs, definition{phrase: f.Phrase, target: strings.TrimSpace(tok), meaning: f.Meaning})
 		for _, ref := range columnRefs(tok) {
 			t, c, _ := strings.Cut(ref, ".")
-			if snap.Schema.Table(t) != nil {
-				want(t, c, 100)
-			}
+			touch(t, c, 2, words(f.Phrase)...)
 		}
+	}
+	for _, p := range append(append(valuePhrases, wordPhrases...), wholePhrases...) {
+		e.notePhrase(l, p[0], p[1], p[2])
 	}
 
-	// The best tables, then whatever joins them.
-	names := make([]string, 0, len(score))
-	for t := range score {
-		if snap.Schema.Table(t) != nil {
-			names = append(names, t)
-		}
-	}
-	sort.Slice(names, func(i, j int) bool {
-		if score[names[i]] != score[names[j]] {
-			return score[names[i]] > score[names[j]]
-		}
-		return names[i] < names[j]
-	})
-	if len(names) > e.lim.maxTables {
-		names = names[:e.lim.maxTables]
-	}
+	names := e.choose(cands)
 	l.joins = e.joinsFor(names)
 	all := append([]string(nil), names...)
+	wanted := map[string]map[string]bool{}
+	for _, n := range names {
+		wanted[n] = cands[n].cols
+	}
 	for _, j := range l.joins {
-		for _, t := range []string{j.FromTable, j.ToTable} {
-			if !contains(all, strings.ToLower(t)) {
-				all = append(all, strings.ToLower(t))
+		for _, side := range [][2]string{{j.FromTable, j.FromColumn}, {j.ToTable, j.ToColumn}} {
+			t := strings.ToLower(side[0])
+			if !contains(all, t) {
+				all = append(all, t)
 			}
-			k := strings.ToLower(t)
-			if wanted[k] == nil {
-				wanted[k] = map[string]bool{}
+			if wanted[t] == nil {
+				wanted[t] = map[string]bool{}
 			}
+			wanted[t][strings.ToLower(side[1])] = true
 		}
-		wanted[strings.ToLower(j.FromTable)][strings.ToLower(j.FromColumn)] = true
-		wanted[strings.ToLower(j.ToTable)][strings.ToLower(j.ToColumn)] = true
 	}
 	for _, name := range all {
 		t := snap.Schema.Table(name)
@@ -178,6 +175,14 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 		}
 		l.tables = append(l.tables, t)
 		l.columns[name] = e.columnsOf(t, wanted[name], len(t.Columns) <= e.lim.wideTable)
+	}
+	// Only the stored values of the tables shown, a few per phrase.
+	perPhrase := map[string]int{}
+	for _, v := range values {
+		if contains(all, strings.ToLower(v.hit.Table)) && perPhrase[v.phrase] < 4 && len(l.values) < 12 {
+			perPhrase[v.phrase]++
+			l.values = append(l.values, v)
+		}
 	}
 	l.schema = e.render(l)
 	// Keep within the token budget: first show only the linked columns of
@@ -206,10 +211,64 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 				}
 			}
 			l.joins = kept
+			var vals []valueLink
+			for _, v := range l.values {
+				if !strings.EqualFold(v.hit.Table, drop) {
+					vals = append(vals, v)
+				}
+			}
+			l.values = vals
 		}
 		l.schema = e.render(l)
 	}
 	return l
+}
+
+// choose picks up to maxTables candidates greedily: a table that covers
+// words of the question no chosen table covers yet counts most, then one
+// that joins a chosen table directly, then its link score. Tables that add
+// no word and score low are left out.
+func (e *Engine) choose(cands map[string]*candidate) []string {
+	covered := map[string]bool{}
+	var chosen []string
+	taken := map[string]bool{}
+	for len(chosen) < e.lim.maxTables {
+		var best *candidate
+		bestGain := 0.0
+		for _, c := range cands {
+			if taken[c.name] {
+				continue
+			}
+			fresh := 0
+			for w := range c.words {
+				if !covered[w] {
+					fresh++
+				}
+			}
+			if fresh == 0 && c.score < 0.35 {
+				continue
+			}
+			gain := float64(fresh) + 0.3*c.score
+			for _, t := range chosen {
+				if e.adj[c.name][t] {
+					gain += 0.5
+					break
+				}
+			}
+			if best == nil || gain > bestGain || gain == bestGain && c.name < best.name {
+				best, bestGain = c, gain
+			}
+		}
+		if best == nil {
+			break
+		}
+		taken[best.name] = true
+		chosen = append(chosen, best.name)
+		for w := range best.words {
+			covered[w] = true
+		}
+	}
+	return chosen
 }
 
 // usefulValue keeps value matches worth showing: exact, case-insensitive

@@ -30,7 +30,7 @@ var (
 	startRe   = regexp.MustCompile(`(?i)\b(select|with)\b`)
 	stmtStart = regexp.MustCompile(`(?i)^\s*(select|with|insert|update|delete|replace|drop|create|alter|truncate|grant|revoke|set|call|load|lock|unlock|rename|show|use|begin|commit|rollback|do|handler)\b`)
 	// sqlWords start lines that continue a statement after a blank line.
-	sqlWords = regexp.MustCompile(`(?i)^\s*(from|where|join|inner|left|right|cross|full|on|and|or|group|order|having|limit|union|intersect|except|select|with|case|when|then|else|end|as|\(|\))\b?`)
+	sqlWords = regexp.MustCompile(`(?i)^\s*(?:(?:from|where|join|inner|left|right|cross|full|on|and|or|group|order|having|limit|union|intersect|except|select|with|case|when|then|else|end|as)\b|[()])`)
 )
 
 // reply turns one choice into a statement, or says why it cannot.

@@ -128,6 +128,11 @@ type head struct {
 	entity bool
 }
 
+// joinPenalty discounts a reading per table it joins: the plainer reading
+// is likelier, but not so much likelier that "Texas customers" beats
+// "orders shipped to TX" without asking.
+const joinPenalty = 0.5
+
 // readings enumerates plans: one alternative per element, every combination,
 // weighted by the product of the alternatives' weights and a penalty per
 // joined table.
@@ -169,7 +174,7 @@ func (e *Engine) readings(a *analysis, widen int) []*plan {
 		if len(p.selects) == 0 || len(p.tables) == 0 {
 			continue
 		}
-		p.weight *= math.Pow(0.4, float64(len(p.tables)-1))
+		p.weight *= math.Pow(joinPenalty, float64(len(p.tables)-1))
 		if len(p.dateCols) > 1 {
 			p.weight *= 0.2
 		}
@@ -938,15 +943,25 @@ func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
 			}
 		}
 	case "value", "":
+		direct := map[string]bool{}
+		for _, j := range r.e.m.snap.Schema.Joins {
+			if strings.EqualFold(j.ToTable, h.name) {
+				direct[strings.ToLower(j.FromTable)] = true
+			}
+		}
 		for i, f := range r.relatedFacts(h) {
 			f := f
 			w := 1.0 / float64(i+1)
-			el.add(w, func(p *plan) {
-				p.order = &sel{sql: "COUNT(*)"}
-				p.aggregated = true
-				p.use(f.name)
-				p.phrases["measure"] = s.phrase
-			})
+			// Counting rows two joins away (refunds of a customer's orders)
+			// is rarely what "best" means; adding up their amounts may be.
+			if direct[strings.ToLower(f.name)] {
+				el.add(w, func(p *plan) {
+					p.order = &sel{sql: "COUNT(*)"}
+					p.aggregated = true
+					p.use(f.name)
+					p.phrases["measure"] = s.phrase
+				})
+			}
 			for k, c := range moneyFirst(f.measures) {
 				if k == 2 {
 					break
@@ -992,6 +1007,9 @@ func moneyFirst(cols []*warehouse.Column) []*warehouse.Column {
 	score := func(c *warehouse.Column) int {
 		n := strings.ToLower(c.Name + " " + c.Comment)
 		switch {
+		case strings.Contains(strings.ToLower(c.Name), "discount") || strings.Contains(strings.ToLower(c.Name), "fee") ||
+			strings.Contains(strings.ToLower(c.Name), "tax") || strings.Contains(strings.ToLower(c.Name), "cost"):
+			return 3
 		case strings.Contains(n, "revenue") || strings.Contains(n, "net") || strings.Contains(n, "amount"):
 			return 0
 		case strings.Contains(n, "total") || strings.Contains(n, "sales"):
@@ -1121,11 +1139,13 @@ func (r *reader) dateColumns() []colAlt {
 	if r.h.t != nil {
 		add(r.h.t, 1)
 		for _, f := range r.relatedFacts(r.h.t) {
-			add(f, 0.25)
+			add(f, 0.1)
 		}
 	}
+	// A table joined only for a value ("Texas customers") rarely holds
+	// the date the question means.
 	for _, vt := range r.valueTables() {
-		add(vt, 0.5)
+		add(vt, 0.15)
 	}
 	if len(out) == 0 {
 		for _, t := range r.e.m.tables {
@@ -1165,7 +1185,12 @@ func (r *reader) filterElements() []*element {
 			al := al
 			w := al.weight
 			if r.h.t != nil && strings.EqualFold(al.table, r.h.t.name) {
-				w *= 2
+				w *= 1.5
+			}
+			// 'Texas' in the states table, joined through the code, reads
+			// the same as 'TX' where the code is stored.
+			if r.e.m.aliasTables[strings.ToLower(al.table)] && len(vm.alts) > 1 && (r.h.t == nil || !strings.EqualFold(al.table, r.h.t.name)) {
+				w *= 0.2
 			}
 			if r.measureTables[strings.ToLower(al.table)] {
 				w *= 1.5

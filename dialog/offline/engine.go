@@ -69,6 +69,13 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 		}
 		best := trees[0].Cost
 		for _, tree := range trees {
+			// Only routes nearly as direct as the best are readings; a
+			// detour through a shared attribute ("customers and orders of
+			// the same state") is a different, rarely meant question that
+			// also multiplies rows.
+			if tree.Cost > best+0.6 || len(tree.Edges) > len(trees[0].Edges)+1 {
+				continue
+			}
 			w := p.weight / (1 + 2*(tree.Cost-best))
 			sql := e.render(p, tree)
 			if i, ok := byKey[sql]; ok {

@@ -44,13 +44,16 @@ type model struct {
 	joinCols map[string]bool         // table.column used by a join
 	reserved map[string]bool
 	alias    map[string]string // lower-case code → lower-case name
+	// aliasTables hold code/name pairs (states: 'TX', 'Texas'): a value
+	// found there is usually the name of a code stored elsewhere.
+	aliasTables map[string]bool
 	profiles map[string]*warehouse.Profile
 }
 
 func newModel(cat *catalog.Catalog) *model {
 	snap := cat.Snapshot()
 	m := &model{cat: cat, snap: snap, byName: map[string]*tableInfo{}, byTerm: map[string][]*tableInfo{},
-		joinCols: map[string]bool{}, reserved: map[string]bool{}, alias: map[string]string{}, profiles: map[string]*warehouse.Profile{}}
+		joinCols: map[string]bool{}, reserved: map[string]bool{}, alias: map[string]string{}, aliasTables: map[string]bool{}, profiles: map[string]*warehouse.Profile{}}
 	for _, k := range parser.Keywords {
 		if k.Reserved {
 			m.reserved[strings.ToLower(k.Word)] = true
@@ -58,6 +61,7 @@ func newModel(cat *catalog.Catalog) *model {
 	}
 	for _, a := range snap.Aliases {
 		m.alias[strings.ToLower(a.Code)] = strings.ToLower(a.Name)
+		m.aliasTables[strings.ToLower(a.Table)] = true
 	}
 	for i := range snap.Profiles {
 		p := &snap.Profiles[i]
