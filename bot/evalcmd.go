@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -190,7 +189,15 @@ func (e *evalEnv) Close() {
 	}
 }
 
-var unsafeName = regexp.MustCompile(`[^a-z0-9_]+`)
+// safeName turns a dataset name into a database or directory name.
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, strings.ToLower(s))
+}
 
 // dataset loads, runs and scores one dataset; failures land in the report.
 func (e *evalEnv) dataset(ctx context.Context, index int, spec string) *eval.DatasetReport {
@@ -313,7 +320,7 @@ func (e *evalEnv) warehouse(ctx context.Context, index int, ds *eval.Dataset) (*
 		}
 		e.srv = srv
 	}
-	db := fmt.Sprintf("eval%d_%s", index, unsafeName.ReplaceAllString(strings.ToLower(ds.Name), "_"))
+	db := fmt.Sprintf("eval%d_%s", index, safeName(ds.Name))
 	start := time.Now()
 	if err := e.srv.LoadDump(ctx, db, bytes.NewReader(ds.Schema)); err != nil {
 		return nil, "", fmt.Errorf("load %s: %w", filepath.Join(ds.Dir, eval.SchemaFile), err)
@@ -331,7 +338,7 @@ func (e *evalEnv) run(ctx context.Context, h *eval.Harness, snap *warehouse.Snap
 	if carry {
 		label += "-carry"
 	}
-	dir := filepath.Join(e.tmp, unsafeName.ReplaceAllString(strings.ToLower(dataset), "_")+"-"+label)
+	dir := filepath.Join(e.tmp, safeName(dataset)+"-"+label)
 	if err := warehouse.SaveSnapshot(filepath.Join(dir, "snapshots", whName+".json.gz"), snap); err != nil {
 		return nil, err
 	}

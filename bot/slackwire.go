@@ -1,8 +1,35 @@
 package main
 
-import "context"
+import (
+	"context"
 
-// buildSlack wires the Slack adapter (adapters/slack) when Slack is configured.
+	slackadapter "github.com/clarify-bot/clarify/adapters/slack"
+)
+
+// buildSlack wires the Slack adapter (adapters/slack) when Slack is
+// configured: it checks the bot token with auth.test, so a wrong token
+// stops `bot serve` with a clear error instead of a silent bot.
 func buildSlack(ctx context.Context, cfg Config, deps platformDeps) (platform, error) {
-	return nil, nil
+	sc := cfg.Slack
+	if sc.BotToken == "" {
+		return nil, nil
+	}
+	acfg := slackadapter.Config{
+		BotToken:      sc.BotToken,
+		AppToken:      sc.AppToken,
+		SigningSecret: sc.SigningSecret,
+		Mode:          sc.Mode,
+		Admins:        sc.Admins,
+		Workers:       sc.Workers,
+		APIURL:        sc.APIURL,
+		Logger:        deps.Logger,
+	}
+	if deps.Router != nil {
+		acfg.Warehouses = deps.Router
+	}
+	a, err := slackadapter.New(ctx, acfg, deps.Dialog)
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
 }

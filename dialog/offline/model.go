@@ -47,7 +47,7 @@ type model struct {
 	// aliasTables hold code/name pairs (states: 'TX', 'Texas'): a value
 	// found there is usually the name of a code stored elsewhere.
 	aliasTables map[string]bool
-	profiles map[string]*warehouse.Profile
+	profiles    map[string]*warehouse.Profile
 }
 
 func newModel(cat *catalog.Catalog) *model {
