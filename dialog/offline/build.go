@@ -212,6 +212,8 @@ type reader struct {
 	// measureTables are the tables a measure may come from, for date filters.
 	measureTables map[string]bool
 	usedCols      map[*colMention]bool
+	// pendingOutput is a column the ranking itself asks to show.
+	pendingOutput *colAlt
 }
 
 // feedbackColumns are the columns named in feedback: they win wherever
@@ -293,6 +295,11 @@ func (r *reader) elements() []*element {
 	r.measureTables = map[string]bool{}
 	r.usedCols = map[*colMention]bool{}
 	var els []*element
+	// "the highest point in the us": a column named with a superlative
+	// ranks unless a value picks out the row ("… in Wyoming").
+	if a.sup == nil && a.supCol != nil && !r.valueNamesRowOf(a.supCol.at) && !a.count && a.agg == "" {
+		a.sup = a.supCol
+	}
 	switch {
 	case a.sup != nil:
 		els = append(els, r.superlative()...)
@@ -769,6 +776,26 @@ func (r *reader) superlative() []*element {
 			p.use(e2.name)
 			p.phrases["measure"] = rankPhrase
 		})
+	case cm != nil && len(r.numericAlts(cm)) == 0 && len(r.siblingMeasures(cm, s)) > 0:
+		// "the highest point": rank by the numeric column that shares the
+		// superlative (highest_elevation) and show the named one.
+		r.usedCols[cm] = true
+		out := cm.alts[0]
+		for _, sib := range r.siblingMeasures(cm, s) {
+			sib := sib
+			measure.add(1, func(p *plan) {
+				p.order = &sel{sql: r.e.m.col(sib.table, sib.column)}
+				p.use(sib.table)
+				p.phrases["order"] = rankPhrase
+			})
+		}
+		if ranked == nil || ranked == h {
+			ranked = r.e.m.byName[strings.ToLower(out.table)]
+			if r.h.t == nil || !r.h.entity {
+				h = ranked
+			}
+		}
+		r.pendingOutput = &out
 	case cm != nil && len(r.numericAlts(cm)) > 0:
 		r.usedCols[cm] = true
 		for _, al := range r.numericAlts(cm) {
@@ -823,6 +850,12 @@ func (r *reader) superlative() []*element {
 				p.phrases["output"] = hp
 			}
 		}
+	}
+	if po := r.pendingOutput; po != nil {
+		output.add(1.5, func(p *plan) {
+			p.selects = append(p.selects, sel{sql: r.e.m.col(po.table, po.column)})
+			p.use(po.table)
+		})
 	}
 	output.add(1, headOutput(false))
 	if len(h.details) > 1 {
@@ -886,6 +919,37 @@ func (r *reader) superlative() []*element {
 	})
 	// The ranking must be decided before the output groups by it.
 	return []*element{measure, output, direction}
+}
+
+// siblingMeasures are the numeric columns of a column's table whose name
+// shares the superlative word ("highest_elevation" for "highest point").
+func (r *reader) siblingMeasures(cm *colMention, s *superMention) []colAlt {
+	if len(cm.alts) == 0 {
+		return nil
+	}
+	t := r.e.m.byName[strings.ToLower(cm.alts[0].table)]
+	if t == nil {
+		return nil
+	}
+	word := strings.ToLower(strings.Fields(s.phrase)[0])
+	var out []colAlt
+	for _, c := range t.measures {
+		if strings.Contains(strings.ToLower(c.Name), word) {
+			out = append(out, colAlt{table: t.name, column: c.Name, weight: 1})
+		}
+	}
+	return out
+}
+
+// valueNamesRowOf says whether a value in the question names a row of the
+// table of the column mentioned at position at.
+func (r *reader) valueNamesRowOf(at int) bool {
+	for _, cm := range r.a.columns {
+		if cm.at == at && len(cm.alts) > 0 {
+			return r.namesOneRow(cm.alts[0].table)
+		}
+	}
+	return false
 }
 
 // subjectBefore finds the entity a superlative qualifies when it follows

@@ -97,6 +97,8 @@ type analysis struct {
 	agg      string
 	aggAt    int
 	sup      *superMention
+	// supCol is a superlative inside a column name ("highest point").
+	supCol   *superMention
 	groups   []*groupMention
 	howAdj   string // "big", "long", "high", "old" in "how big is…"
 	where    bool   // "where is…"
@@ -186,6 +188,12 @@ func (e *Engine) protectColumnNames(a *analysis) {
 		for _, h := range e.m.cat.SearchColumns(phrase, 5) {
 			if strings.Join(e.m.cat.NameTerms(h.Column), " ") == want {
 				e.addColumnMention(a, i, i+2)
+				// Remember the superlative it carries: "the highest point in
+				// the us" ranks; "the highest point in Wyoming" does not.
+				if cm := a.columns[len(a.columns)-1]; cm.at == i {
+					s := superlatives[a.toks[i].low]
+					a.supCol = &superMention{phrase: a.toks[i].raw, desc: s.desc, limit: 1, hint: s.hint, at: i, nounAt: i}
+				}
 				break
 			}
 		}
