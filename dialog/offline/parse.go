@@ -98,11 +98,11 @@ type analysis struct {
 	aggAt    int
 	sup      *superMention
 	// supCol is a superlative inside a column name ("highest point").
-	supCol   *superMention
-	groups   []*groupMention
-	howAdj   string // "big", "long", "high", "old" in "how big is…"
-	where    bool   // "where is…"
-	removes  []string
+	supCol  *superMention
+	groups  []*groupMention
+	howAdj  string // "big", "long", "high", "old" in "how big is…"
+	where   bool   // "where is…"
+	removes []string
 }
 
 var superlatives = map[string]struct {
