@@ -79,7 +79,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	c := console.New(st.manager, in, stdout, console.Options{
 		User: *who, Admin: *admin, Interactive: interactive, Examples: demoExamples, Logger: logger,
 		Session: strconv.FormatInt(time.Now().UnixNano(), 36),
-		Banner: "Clarify demo — embedded warehouse, offline engine (no model, no network).",
+		Banner:  "Clarify demo — embedded warehouse, offline engine (no model, no network).",
 	})
 	if err := c.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)

@@ -61,8 +61,8 @@ type Main struct {
 
 // NewMain opens everything the configuration names. On error, what was
 // opened is closed again.
-func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (m *Main, err error) {
-	m = &Main{cfg: cfg, logger: logger, mux: http.NewServeMux()}
+func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err error) {
+	m := &Main{cfg: cfg, logger: logger, mux: http.NewServeMux()}
 	defer func() {
 		if err != nil {
 			m.Close()

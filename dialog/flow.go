@@ -21,17 +21,18 @@ func (m *Manager) message(ctx context.Context, ev Event) ([]Reply, error) {
 	if r, ok := m.command(ctx, ev, text); ok {
 		return r, nil
 	}
-	if msg := m.checkQuestion(text); msg != "" {
-		return []Reply{notice(ev.Conversation, msg)}, nil
-	}
 	key := stateKey(ev)
 	st, _, err := m.load(ctx, key)
 	if err != nil {
 		return nil, err
 	}
-	if st != nil && st.Status == statusAsking && st.Pending != nil {
+	// A reply typed while a clarification waits answers it ("1", "net").
+	if st != nil && st.Status == statusAsking && st.Pending != nil && text != "" {
 		ev.Kind, ev.Target, ev.Text = EventOther, st.Pending.ID, text
 		return m.answerClarification(ctx, ev)
+	}
+	if msg := m.checkQuestion(text); msg != "" {
+		return []Reply{notice(ev.Conversation, msg)}, nil
 	}
 	if st != nil && st.Status == statusAnswered && !looksLikeNewQuestion(text) {
 		return m.followUp(ctx, st, ev, text)

@@ -1,0 +1,61 @@
+package slack
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/slack-go/slack"
+)
+
+// adminTTL is how long a users.info answer is trusted.
+const adminTTL = 10 * time.Minute
+
+// admins decides who may review and promote what was learned: the
+// configured user ids, else workspace admins and owners (users.info,
+// cached so that a busy channel costs one call per person per ten minutes).
+type admins struct {
+	fixed  map[string]bool
+	lookup func(ctx context.Context, user string) (*slack.User, error)
+	now    func() time.Time
+	log    *slog.Logger
+	mu     sync.Mutex
+	cache  map[string]adminEntry
+}
+
+type adminEntry struct {
+	admin   bool
+	expires time.Time
+}
+
+func (a *admins) isAdmin(ctx context.Context, team, user string) bool {
+	if user == "" {
+		return false
+	}
+	if a.fixed[user] {
+		return true
+	}
+	key := team + ":" + user
+	now := a.now()
+	a.mu.Lock()
+	e, ok := a.cache[key]
+	a.mu.Unlock()
+	if ok && now.Before(e.expires) {
+		return e.admin
+	}
+	u, err := a.lookup(ctx, user)
+	if err != nil {
+		// Not an admin this time; ask again on the next event.
+		a.log.Warn("users.info failed; treating the user as not an admin", "user", user, "err", err)
+		return false
+	}
+	admin := !u.IsBot && (u.IsAdmin || u.IsOwner || u.IsPrimaryOwner)
+	a.mu.Lock()
+	if len(a.cache) > 10000 {
+		clear(a.cache)
+	}
+	a.cache[key] = adminEntry{admin: admin, expires: now.Add(adminTTL)}
+	a.mu.Unlock()
+	return admin
+}
