@@ -9,15 +9,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/clarify-bot/clarify/internal/boltfile"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-	berrors "go.etcd.io/bbolt/errors"
 )
 
 // Key layout (all buckets are created by Open):
@@ -37,13 +35,10 @@ import (
 // in the parts (validate rejects it), so a prefix never matches a longer
 // owner.
 var (
-	bucketMeta        = []byte("meta")
 	bucketFacts       = []byte("facts")
 	bucketIDs         = []byte("fact_ids")
 	bucketAudit       = []byte("audit")
 	bucketAuditByFact = []byte("audit_by_fact")
-
-	keySchema = []byte("schema")
 )
 
 // schemaVersion is the layout above. A file written by a newer layout is
@@ -89,33 +84,11 @@ func Open(path string, opts Options) (*Store, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("open ontology: create directory: %w", err)
-	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.Timeout})
-	if errors.Is(err, berrors.ErrTimeout) {
+	db, err := boltfile.Open(path, opts.Timeout, schemaVersion, bucketFacts, bucketIDs, bucketAudit, bucketAuditByFact)
+	if errors.Is(err, boltfile.ErrLocked) {
 		return nil, fmt.Errorf("open ontology %s: %w after %s; is another Clarify process running?", path, ErrInUse, opts.Timeout)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("open ontology %s: %w", path, err)
-	}
-	err = db.Update(func(tx *bolt.Tx) error {
-		for _, name := range [][]byte{bucketMeta, bucketFacts, bucketIDs, bucketAudit, bucketAuditByFact} {
-			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
-				return fmt.Errorf("create bucket %s: %w", name, err)
-			}
-		}
-		meta := tx.Bucket(bucketMeta)
-		switch v := meta.Get(keySchema); {
-		case v == nil:
-			return meta.Put(keySchema, []byte(schemaVersion))
-		case string(v) != schemaVersion:
-			return fmt.Errorf("file has schema version %q, this build reads %q", v, schemaVersion)
-		}
-		return nil
-	})
-	if err != nil {
-		db.Close()
 		return nil, fmt.Errorf("open ontology %s: %w", path, err)
 	}
 	return &Store{db: db, path: path, log: opts.Logger, now: opts.Now}, nil

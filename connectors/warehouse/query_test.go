@@ -79,18 +79,10 @@ func TestGuardRefusesEveryWriteAndTheTableIsUnchanged(t *testing.T) {
 
 func TestSlowQueryIsStoppedAtTheLimit(t *testing.T) {
 	// SLEEP is refused, so a heavy cross join stands in for a slow query.
-	var b strings.Builder
-	b.WriteString("CREATE TABLE n (i INT PRIMARY KEY);\nINSERT INTO n VALUES ")
-	for i := 0; i < 1000; i++ {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, "(%d)", i)
-	}
-	b.WriteString(";")
+	dump := numbersDump(1000)
 	for _, target := range testwh.Targets() {
 		t.Run(target.Name, func(t *testing.T) {
-			d := testwh.NewDatabase(t, target, b.String())
+			d := testwh.NewDatabase(t, target, dump)
 			w := d.Open(t, warehouse.Config{QueryTimeout: 700 * time.Millisecond})
 			start := time.Now()
 			_, err := w.Query(context.Background(), "SELECT COUNT(*) FROM n a, n b, n c WHERE a.i + b.i + c.i = 7", warehouse.Limits{})
@@ -124,18 +116,10 @@ func TestSlowQueryIsStoppedAtTheLimit(t *testing.T) {
 }
 
 func TestCancellationStopsTheQuery(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("CREATE TABLE n (i INT PRIMARY KEY);\nINSERT INTO n VALUES ")
-	for i := 0; i < 1000; i++ {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, "(%d)", i)
-	}
-	b.WriteString(";")
+	dump := numbersDump(1000)
 	for _, target := range testwh.Targets() {
 		t.Run(target.Name, func(t *testing.T) {
-			d := testwh.NewDatabase(t, target, b.String())
+			d := testwh.NewDatabase(t, target, dump)
 			w := d.Open(t, warehouse.Config{QueryTimeout: time.Minute})
 			ctx, cancel := context.WithCancel(context.Background())
 			go func() { time.Sleep(300 * time.Millisecond); cancel() }()
@@ -148,15 +132,7 @@ func TestCancellationStopsTheQuery(t *testing.T) {
 }
 
 func TestTruncationIsReported(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("CREATE TABLE n (i INT PRIMARY KEY);\nINSERT INTO n VALUES ")
-	for i := 0; i < 50; i++ {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, "(%d)", i)
-	}
-	b.WriteString(";")
+	dump := numbersDump(50)
 	cases := []struct {
 		name      string
 		sql       string
@@ -174,7 +150,7 @@ func TestTruncationIsReported(t *testing.T) {
 	}
 	for _, target := range testwh.Targets() {
 		t.Run(target.Name, func(t *testing.T) {
-			d := testwh.NewDatabase(t, target, b.String())
+			d := testwh.NewDatabase(t, target, dump)
 			w := d.Open(t, warehouse.Config{})
 			for _, tc := range cases {
 				t.Run(tc.name, func(t *testing.T) {
@@ -365,4 +341,18 @@ func TestConcurrentQueries(t *testing.T) {
 			}
 		})
 	}
+}
+
+// numbersDump creates table n holding 0..count-1.
+func numbersDump(count int) string {
+	var b strings.Builder
+	b.WriteString("CREATE TABLE n (i INT PRIMARY KEY);\nINSERT INTO n VALUES ")
+	for i := 0; i < count; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "(%d)", i)
+	}
+	b.WriteString(";")
+	return b.String()
 }

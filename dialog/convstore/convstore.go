@@ -9,13 +9,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/clarify-bot/clarify/internal/boltfile"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-	berrors "go.etcd.io/bbolt/errors"
 )
 
 // Sentinel errors.
@@ -46,10 +44,8 @@ const DefaultTimeout = 2 * time.Second
 // expiry is ordered by time, so Sweep reads only what it removes instead
 // of every conversation.
 var (
-	bucketMeta   = []byte("meta")
 	bucketConv   = []byte("conv")
 	bucketExpiry = []byte("expiry")
-	keySchema    = []byte("schema")
 )
 
 const (
@@ -89,33 +85,11 @@ func Open(path string, opts Options) (*Store, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("open conversations: create directory: %w", err)
-	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.Timeout})
-	if errors.Is(err, berrors.ErrTimeout) {
+	db, err := boltfile.Open(path, opts.Timeout, schemaVersion, bucketConv, bucketExpiry)
+	if errors.Is(err, boltfile.ErrLocked) {
 		return nil, fmt.Errorf("open conversations %s: %w after %s; is another Clarify process running?", path, ErrInUse, opts.Timeout)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("open conversations %s: %w", path, err)
-	}
-	err = db.Update(func(tx *bolt.Tx) error {
-		for _, name := range [][]byte{bucketMeta, bucketConv, bucketExpiry} {
-			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
-				return fmt.Errorf("create bucket %s: %w", name, err)
-			}
-		}
-		meta := tx.Bucket(bucketMeta)
-		switch v := meta.Get(keySchema); {
-		case v == nil:
-			return meta.Put(keySchema, []byte(schemaVersion))
-		case string(v) != schemaVersion:
-			return fmt.Errorf("file has schema version %q, this build reads %q", v, schemaVersion)
-		}
-		return nil
-	})
-	if err != nil {
-		db.Close()
 		return nil, fmt.Errorf("open conversations %s: %w", path, err)
 	}
 	return &Store{db: db, path: path, now: opts.Now, log: opts.Logger}, nil
