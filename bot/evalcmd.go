@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/clarify-bot/clarify/connectors/llm"
 	"io"
 	"log/slog"
 	"os"
@@ -54,6 +55,9 @@ type evalOptions struct {
 	timeout    time.Duration
 	seed       uint64
 	verbose    bool
+	// llm is the model configuration for --engine llm (file and environment).
+	llm        LLMConfig
+	configPath string
 }
 
 // runEval is `bot eval`: accuracy of the dialog against a simulated user
@@ -65,6 +69,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	var datasets stringList
 	fs.Var(&datasets, "dataset", "dataset directory (schema.sql, questions.jsonl) or \"demo\"; repeatable or comma-separated")
 	fs.StringVar(&o.engine, "engine", "offline", "engine proposing candidate queries: offline or llm")
+	fs.StringVar(&o.configPath, "config", "", "with --engine llm: the bot's YAML configuration (else OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL)")
 	fs.IntVar(&o.maxRounds, "max-rounds", 4, "most clarifications per question")
 	strategy := fs.String("strategy", dialog.StrategyEIG, "how the decision point is chosen: eig, random, max-prob, or all (side by side)")
 	fs.BoolVar(&o.carry, "carry-ontology", false, "keep each simulated user's learned preferences across the dataset, and compare with a run without")
@@ -106,8 +111,16 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	switch o.engine {
 	case "offline":
 	case "llm":
-		fmt.Fprintln(stderr, "bot eval: the llm engine is not available in this build yet; use --engine offline")
-		return exitUsage
+		cfg, err := LoadConfig(o.configPath, os.Getenv)
+		if err != nil {
+			fmt.Fprintf(stderr, "bot eval: %v\n", err)
+			return exitUsage
+		}
+		if strings.TrimSpace(cfg.LLM.Model) == "" {
+			fmt.Fprintln(stderr, "bot eval: --engine llm needs a model: set OPENAI_MODEL (and OPENAI_API_KEY / OPENAI_BASE_URL), or llm.model in --config")
+			return exitUsage
+		}
+		o.llm = cfg.LLM
 	default:
 		fmt.Fprintf(stderr, "bot eval: unknown engine %q (want offline or llm)\n", o.engine)
 		return exitUsage
@@ -204,8 +217,8 @@ func (e *evalEnv) dataset(ctx context.Context, index int, spec string) *eval.Dat
 	o := e.opts
 	var ds *eval.Dataset
 	if spec == demoDataset {
-		ds = &eval.Dataset{Name: demoDataset, Dir: "built-in demo"}
-		ds.Questions, ds.Problems = eval.ParseQuestions("demo/"+eval.QuestionsFile, bytes.NewReader(demodata.Questions()))
+		ds = &eval.Dataset{Name: demoDataset, Dir: demoDataset}
+		ds.Questions, ds.Problems = eval.ParseQuestions(ds.QuestionsPath(), bytes.NewReader(demodata.Questions()))
 	} else {
 		var err error
 		ds, err = eval.Load(spec)
@@ -352,9 +365,19 @@ func (e *evalEnv) run(ctx context.Context, h *eval.Harness, snap *warehouse.Snap
 		return nil, err
 	}
 	defer stores.Close()
+	var engine modelEngine
+	if o.engine == "llm" {
+		var closeEngine func() error
+		engine, _, closeEngine, err = newModelEngine(Config{DataDir: dir, LLM: o.llm}, stores, e.logger)
+		if err != nil {
+			return nil, err
+		}
+		defer closeEngine()
+	}
 	st, err := newStack(ctx, db, stores, stackOptions{
 		WarehouseName: whName,
 		DataDir:       dir,
+		Engine:        engine,
 		Dialog: dialog.Config{
 			MaxRounds:       o.maxRounds,
 			Strategy:        strategy,
@@ -382,6 +405,15 @@ func (e *evalEnv) run(ctx context.Context, h *eval.Harness, snap *warehouse.Snap
 		},
 	}
 	run, err := h.Run(ctx, st.manager, golds, cfg)
+	if o.engine == "llm" && run != nil && len(golds) > 0 {
+		// The model's usage is recorded per question in the run's usage store.
+		if us, uerr := llm.OpenUsage(filepath.Join(dir, llm.UsageFile), llm.UsageOptions{Logger: e.logger}); uerr == nil {
+			if rep, rerr := us.Report(ctx, llm.Query{}); rerr == nil {
+				run.TokensPerQuestion = float64(rep.Total.PromptTokens+rep.Total.CompletionTokens) / float64(len(golds))
+			}
+			us.Close()
+		}
+	}
 	if err != nil && errors.Is(err, context.Canceled) {
 		return run, fmt.Errorf("interrupted: %w", err)
 	}

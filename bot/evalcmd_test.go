@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clarify-bot/clarify/connectors/llm/llmtest"
 	"github.com/clarify-bot/clarify/dialog/eval"
 	"github.com/clarify-bot/clarify/internal/testwh"
 )
@@ -85,7 +86,7 @@ func TestEvalUsage(t *testing.T) {
 		stderr string
 	}{
 		{"no dataset", nil, "give at least one --dataset"},
-		{"llm engine", []string{"--dataset", dir, "--engine", "llm"}, "not available in this build yet"},
+		{"llm engine without a model", []string{"--dataset", dir, "--engine", "llm"}, "--engine llm needs a model"},
 		{"unknown engine", []string{"--dataset", dir, "--engine", "gpt"}, "unknown engine"},
 		{"unknown strategy", []string{"--dataset", dir, "--strategy", "best"}, "unknown strategy"},
 		{"dsn with two datasets", []string{"--dataset", dir + "," + dir, "--dsn", "root@tcp(127.0.0.1:1)/x"}, "give one --dataset"},
@@ -223,5 +224,35 @@ func TestEvalDSN(t *testing.T) {
 			}
 			finalLine(t, out)
 		})
+	}
+}
+
+// TestEvalWithTheModelEngine runs `bot eval --engine llm` against a fake
+// OpenAI-compatible server: the model writes the gold query for the
+// question and its review finds nothing ambiguous.
+func TestEvalWithTheModelEngine(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Fallback(func(tb testing.TB, c llmtest.Call) llmtest.Reply {
+		if strings.Contains(c.System(), "review") || strings.Contains(c.User(), "ambigu") {
+			return llmtest.Text(`{"ambiguous": false}`)
+		}
+		return llmtest.SQL("SELECT COUNT(*) FROM city")
+	})
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	t.Setenv("OPENAI_MODEL", "gpt-4o-mini")
+	dir := evalDir(t, map[string]string{eval.SchemaFile: evalSchema, eval.QuestionsFile: `{"id": "e1", "question": "how many cities are there", "gold_sql": "SELECT COUNT(*) FROM city", "ordered": false}` + "\n"})
+	code, out, errOut := runEvalCmd(t, "--dataset", dir, "--engine", "llm")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if got := finalLine(t, out); got != "EX=1.000 rounds=0.00" {
+		t.Fatalf("last line %q\n%s", got, out)
+	}
+	if len(srv.Calls()) == 0 {
+		t.Fatal("the model was never called")
+	}
+	if !strings.Contains(out, "tokens per question") {
+		t.Fatalf("report lacks token use:\n%s", out)
 	}
 }

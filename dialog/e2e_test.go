@@ -138,6 +138,16 @@ func TestClarifyRememberAndReuse(t *testing.T) {
 		t.Fatalf("used facts %+v\n%s", a.UsedFacts, r.Text)
 	}
 
+	// The date preference was learned among the orders' dates: it does not
+	// decide questions about other tables' dates.
+	if r := ana.ask("how many new customers signed up in 2024?"); r.Kind == dialog.ReplyAnswer {
+		for _, f := range r.Answer.UsedFacts {
+			if f.Phrase == "dates" {
+				t.Fatalf("the orders' date preference decided a customers question: %s", r.Text)
+			}
+		}
+	}
+
 	// Someone else is still asked.
 	ben := newChat(t, env, "ben")
 	if r := ben.ask("what was revenue in 2023?"); r.Kind != dialog.ReplyClarification {

@@ -156,6 +156,21 @@ func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string
 		return false
 	}
 	if f.Kind == ontology.KindTime {
+		// "in 2024 means the ship date" was learned among an orders
+		// table's dates; a question whose dates live in other tables
+		// (customers' signup date) asks again.
+		table, _ := splitTC(tok)
+		for i, v := range pt.Values {
+			if i >= 2 && v.P < 0.1*pt.Values[0].P {
+				break // readings too unlikely to be offered do not count
+			}
+			for _, part := range strings.Split(v.Value, " & ") {
+				col := strings.TrimSuffix(part, " year")
+				if t, _ := splitTC(col); col != "" && !strings.EqualFold(t, table) {
+					return false
+				}
+			}
+		}
 		return true
 	}
 	if strings.Contains(text, " "+f.Phrase+" ") {

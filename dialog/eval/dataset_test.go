@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-func TestParseQuestions(t *testing.T) {
+func TestEvalParseQuestions(t *testing.T) {
 	input := strings.Join([]string{
 		`{"id": "q1", "question": "how many cities?", "gold_sql": "SELECT COUNT(*) FROM city", "ordered": false, "tags": ["a"]}`,
 		``,
@@ -54,7 +54,7 @@ func TestParseQuestions(t *testing.T) {
 	}
 }
 
-func TestLoad(t *testing.T) {
+func TestEvalLoad(t *testing.T) {
 	write := func(t *testing.T, dir, name, content string) {
 		t.Helper()
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
@@ -104,7 +104,7 @@ func TestLoad(t *testing.T) {
 	})
 }
 
-func TestSelect(t *testing.T) {
+func TestEvalSelect(t *testing.T) {
 	qs := []Question{{ID: "a", Tags: []string{"x"}}, {ID: "b"}, {ID: "c", Tags: []string{"x", "y"}}, {ID: "d", Tags: []string{"x"}}}
 	cases := []struct {
 		tag   string

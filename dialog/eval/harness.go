@@ -153,6 +153,7 @@ func (h *Harness) PrepareGold(ctx context.Context, file string, q Question) (*Go
 				g.Err = ctx.Err()
 				return g, probs
 			}
+			h.opts.Logger.Info("gold query failed", "question", q.ID, "field", field, "err", err)
 			errs = append(errs, fmt.Errorf("%s: %w", field, err))
 			probs = append(probs, Problem{File: file, Line: q.Line, ID: q.ID, Reason: fmt.Sprintf("%s fails: %v", field, err)})
 			continue
@@ -184,6 +185,7 @@ func (h *Harness) Matches(ctx context.Context, g *Gold, sql string) (bool, error
 		if ctx.Err() != nil {
 			return false, ctx.Err() // not cached: the reading itself may be fine
 		}
+		h.opts.Logger.Debug("reading failed", "question", g.Question.ID, "sql", sql, "err", err)
 		out = matchOutcome{err: err}
 	} else {
 		out = matchOutcome{match: MatchAny(res, g.Results, g.Question.Ordered)}

@@ -10,7 +10,7 @@ import (
 	"github.com/clarify-bot/clarify/internal/testwh"
 )
 
-func TestCanonValue(t *testing.T) {
+func TestEvalCanonValue(t *testing.T) {
 	snap := &warehouse.Snapshot{Aliases: []warehouse.ValueAlias{{Table: "states", CodeColumn: "code", NameColumn: "name", Code: "TX", Name: "Texas"}}}
 	canon := CanonValue(snap)
 	cases := map[string]string{"tx": "texas", "TX": "texas", "Texas": "texas", "ohio": "ohio", "2024": "2024", "": ""}
@@ -34,7 +34,7 @@ func opt(value string, readings ...string) dialog.Option {
 // The simulated user's choices on crafted clarifications: by the gold's
 // slot value first, by the readings' results where that says nothing, and
 // "none of these" when no option agrees.
-func TestAnswer(t *testing.T) {
+func TestEvalAnswer(t *testing.T) {
 	for _, target := range testwh.Targets() {
 		t.Run(target.Name, func(t *testing.T) {
 			e := newTiny(t, target)
@@ -133,7 +133,7 @@ func TestAnswer(t *testing.T) {
 	}
 }
 
-func TestPrepareGold(t *testing.T) {
+func TestEvalPrepareGold(t *testing.T) {
 	e := newTiny(t, testwh.Targets()[0])
 	ctx := context.Background()
 	cases := []struct {

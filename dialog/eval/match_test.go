@@ -16,7 +16,7 @@ func res(rows ...[]any) *warehouse.Result {
 
 func row(v ...any) []any { return v }
 
-func TestMatch(t *testing.T) {
+func TestEvalMatch(t *testing.T) {
 	cases := []struct {
 		name    string
 		pred    *warehouse.Result
@@ -70,7 +70,7 @@ func TestMatch(t *testing.T) {
 	}
 }
 
-func TestMatchAny(t *testing.T) {
+func TestEvalMatchAny(t *testing.T) {
 	golds := []*warehouse.Result{res(row("a", int64(1))), res(row("a"))}
 	cases := []struct {
 		name string
@@ -93,7 +93,7 @@ func TestMatchAny(t *testing.T) {
 	}
 }
 
-func BenchmarkMatch(b *testing.B) {
+func BenchmarkEvalMatch(b *testing.B) {
 	const n = 2000
 	// The same rows, reversed, with the columns in another order.
 	var pr, gr [][]any

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-func TestSummarise(t *testing.T) {
+func TestEvalSummarise(t *testing.T) {
 	// Five questions, max 3 rounds: right after 0, 1, 1 and 3 questions;
 	// one wrong after 2.
 	results := []QuestionResult{
@@ -72,7 +72,7 @@ func TestSummarise(t *testing.T) {
 	})
 }
 
-func TestCompareCarry(t *testing.T) {
+func TestEvalCompareCarry(t *testing.T) {
 	without := &Run{Accuracy: 0.5, MeanQuestions: 1.5, Results: []QuestionResult{
 		{ID: "a", Correct: true, Questions: 1}, {ID: "b", Correct: false, Questions: 2}, {ID: "c", Correct: true, Questions: 1}, {ID: "d", Correct: false, Questions: 2},
 	}}
@@ -97,7 +97,7 @@ func TestCompareCarry(t *testing.T) {
 	}
 }
 
-func TestReportText(t *testing.T) {
+func TestEvalReportText(t *testing.T) {
 	run := func(strategy string, carry bool, results ...QuestionResult) *Run {
 		r := &Run{Strategy: strategy, Carry: carry, MaxRounds: 2, Results: results}
 		r.summarise(time.Second)

@@ -60,7 +60,7 @@ func (e *tinyEnv) prepare(t *testing.T, d *Dataset) ([]*Gold, []Problem) {
 }
 
 // The tiny dataset through the real manager and offline engine.
-func TestRunTiny(t *testing.T) {
+func TestEvalRunTiny(t *testing.T) {
 	for _, target := range testwh.Targets() {
 		t.Run(target.Name, func(t *testing.T) {
 			e := newTiny(t, target)
@@ -222,7 +222,7 @@ func checkArithmetic(t *testing.T, run *Run) {
 // A wrong pick through the real manager: a manager that never asks (Tau
 // tiny) answers with its likeliest reading, and the gold is another of its
 // own first-round readings, chosen from what the engine proposes today.
-func TestRunWrongPick(t *testing.T) {
+func TestEvalRunWrongPick(t *testing.T) {
 	e := newTiny(t, testwh.Targets()[0])
 	ctx := context.Background()
 	const question = "what is the biggest city in arizona"
@@ -307,7 +307,7 @@ func clarification(key string, opts ...dialog.Option) dialog.Reply {
 
 // Each failure kind from scripted dialogs: the classification does not
 // depend on what the engine can do today.
-func TestFailureKinds(t *testing.T) {
+func TestEvalFailureKinds(t *testing.T) {
 	e := newTiny(t, testwh.Targets()[0])
 	const (
 		gold  = "SELECT city_name FROM city WHERE state_name = 'texas'"
@@ -378,7 +378,7 @@ func TestFailureKinds(t *testing.T) {
 
 // Who asks: without carrying, every question has a user of its own; with
 // it, questions without a user share one and named users keep theirs.
-func TestRunUsers(t *testing.T) {
+func TestEvalRunUsers(t *testing.T) {
 	e := newTiny(t, testwh.Targets()[0])
 	qs := []Question{{ID: "a", GoldSQL: "SELECT 1"}, {ID: "b", GoldSQL: "SELECT 1"}, {ID: "c", User: "ana", GoldSQL: "SELECT 1"}, {ID: "d", User: "ana", GoldSQL: "SELECT 1"}}
 	var golds []*Gold
@@ -415,7 +415,7 @@ func TestRunUsers(t *testing.T) {
 	}
 }
 
-func TestRunCancelled(t *testing.T) {
+func TestEvalRunCancelled(t *testing.T) {
 	e := newTiny(t, testwh.Targets()[0])
 	ctx, cancel := context.WithCancel(context.Background())
 	g := e.gold(t, Question{ID: "x", GoldSQL: "SELECT 1"})
