@@ -341,3 +341,24 @@ func TestEngineQuestionIsAskedWhenCandidatesAgree(t *testing.T) {
 		t.Fatalf("got %v (%s), want %s", a.Rows, a.SQL, want)
 	}
 }
+
+func TestFollowUpsRefineTheAnswer(t *testing.T) {
+	env := dialogtest.New(t, 1500, dialog.Config{})
+	c := newChat(t, env, "hal")
+	r, _ := c.answerUntil(c.ask("what was revenue in 2024?"), map[string]string{"measure": "net revenue", "filteron:2024": "placed"})
+	mustAnswer(t, r)
+	// "and by month?" keeps the choices and adds a breakdown.
+	replies := c.send(dialog.Event{Kind: dialog.EventMessage, Text: "and by month?"})
+	r, _ = c.answerUntil(replies[len(replies)-1], map[string]string{"filteron": "placed", "group": "placed"})
+	a := mustAnswer(t, r)
+	if a.RowCount != 12 || !strings.Contains(a.SQL, "net_amount") || !strings.Contains(a.SQL, "MONTH(") {
+		t.Fatalf("by month: %d rows\n%s", a.RowCount, a.SQL)
+	}
+	// "only 2023" replaces the year.
+	replies = c.send(dialog.Event{Kind: dialog.EventMessage, Text: "only 2023"})
+	r, _ = c.answerUntil(replies[len(replies)-1], map[string]string{"filteron": "placed", "group": "placed"})
+	a = mustAnswer(t, r)
+	if !strings.Contains(a.SQL, "2023-01-01") || strings.Contains(a.SQL, "2024-01-01'") && !strings.Contains(a.SQL, "< '2024-01-01'") {
+		t.Fatalf("only 2023:\n%s", a.SQL)
+	}
+}
