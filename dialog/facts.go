@@ -67,7 +67,7 @@ func (m *Manager) learn(ctx context.Context, st *convState, who Who, q *pendingQ
 	}
 	f := ontology.Fact{
 		Scope: ontology.ScopeUser, Owner: ownerKeys(who).User, Warehouse: m.cfg.Warehouse,
-		Phrase: phrase, Kind: kind, Target: q.Key + " => " + distinguishing(q.Key, chosen.Value, others),
+		Phrase: phrase, Kind: kind, Target: q.Key + " => " + distinguishing(q.Key, chosen.Value, others) + alternativesSuffix(q.Key, others),
 		Meaning: chosen.Label, Question: st.Question,
 	}
 	if _, err := m.deps.Facts.Learn(ctx, f); err != nil {
@@ -78,11 +78,41 @@ func (m *Manager) learn(ctx context.Context, st *convState, who Who, q *pendingQ
 // factTarget splits a stored target into the slot name it was learned on
 // and the token it stands for.
 func factTarget(f ontology.Fact) (slot, token string) {
-	key, tok, ok := strings.Cut(f.Target, " => ")
+	slot, token, _ = factParts(f)
+	return slot, token
+}
+
+// altSep separates, in a fact's target, the chosen token from the tokens of
+// the options it was chosen over.
+const altSep = " || "
+
+// factParts splits a target "key => token || alt1, alt2".
+func factParts(f ontology.Fact) (slot, token string, alts []string) {
+	key, rest, ok := strings.Cut(f.Target, " => ")
 	if !ok {
-		return "", f.Target
+		return "", f.Target, nil
 	}
-	return sqlshape.SlotName(key), tok
+	token, list, _ := strings.Cut(rest, altSep)
+	if list != "" {
+		alts = strings.Split(list, ", ")
+	}
+	return sqlshape.SlotName(key), token, alts
+}
+
+// alternativesSuffix records what a choice was made against, so that it
+// is only reused for the same decision: 'colorado' chosen as a river over
+// a state is no answer when a new question offers a mountain.
+func alternativesSuffix(key string, others []string) string {
+	var alts []string
+	for _, o := range others {
+		if t := tokens(key, o); len(t) > 0 && t[0] != "" {
+			alts = append(alts, t[0])
+		}
+	}
+	if len(alts) == 0 {
+		return ""
+	}
+	return altSep + strings.Join(alts, ", ")
 }
 
 // applyFacts resolves decision points with the person's remembered
@@ -172,6 +202,22 @@ func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string
 			}
 		}
 		return true
+	}
+	// The same decision: every reading offered now is the remembered
+	// choice or one it was chosen over.
+	if _, _, alts := factParts(f); len(alts) > 0 {
+		for i, v := range pt.Values {
+			if i >= 2 && v.P < 0.1*pt.Values[0].P {
+				break
+			}
+			known := containsToken(v.Value, tok)
+			for _, a := range alts {
+				known = known || containsToken(v.Value, a)
+			}
+			if !known {
+				return false
+			}
+		}
 	}
 	if strings.Contains(text, " "+f.Phrase+" ") {
 		return true

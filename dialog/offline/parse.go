@@ -247,6 +247,13 @@ func (e *Engine) findNamedValues(a *analysis) {
 				continue
 			}
 			vm.alts, vm.optional = in, false
+			// Remembered as "colorado river", not "colorado": the state of
+			// Colorado is another question.
+			if i >= to {
+				vm.phrase = a.phrase(from, i+1)
+			} else {
+				vm.phrase = a.phrase(i, to)
+			}
 			a.values = append(a.values, vm)
 			for k := from; k < to; k++ {
 				a.toks[k].used = true
