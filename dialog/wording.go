@@ -22,33 +22,10 @@ func (l *Labels) describeMeasure(expr string, withFn bool, counted string) strin
 	if fn == "" {
 		return l.Detail(expr)
 	}
-	if arg == "*" || arg == "1" {
-		if counted == "" {
-			return "Number of rows"
-		}
-		return "Number of " + l.Table(counted)
-	}
-	if !withFn {
+	if !withFn && arg != "*" && arg != "1" {
 		return l.Detail(arg)
 	}
-	col := l.Column(arg)
-	switch fn {
-	case "SUM":
-		return "Total " + col
-	case "AVG":
-		return "Average " + col
-	case "MAX":
-		return "Highest " + col
-	case "MIN":
-		return "Lowest " + col
-	case "COUNT":
-		if strings.Contains(expr, "DISTINCT") {
-			return "Number of different " + col
-		}
-		t, _ := splitTC(arg)
-		return "Number of " + l.Table(t)
-	}
-	return upperFirst(strings.ToLower(fn) + " of " + col)
+	return upperFirst(strings.TrimPrefix(sqlshape.DescribeMeasure(expr, counted, l), "the "))
 }
 
 // describeColumns words a comma-separated list of expressions:

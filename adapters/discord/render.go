@@ -1,10 +1,7 @@
 package discord
 
 import (
-	"bytes"
-	"encoding/csv"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -323,89 +320,16 @@ func fitTable(cols []string, rows [][]string, budget int) (string, int) {
 	return best, bestShown
 }
 
-// buildCSV writes the answer's fetched rows (typed, from Result) as CSV,
-// stopping before limit bytes; rows is how many rows it holds.
+// buildCSV is the answer's result for download, cut to fit an attachment.
 func buildCSV(ans *dialog.Answer, limit int) (data []byte, rows int, cut bool) {
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	header := ans.Columns
 	if ans.Result != nil && len(ans.Result.Columns) > 0 {
-		header = nil
-		for _, c := range ans.Result.Columns {
-			header = append(header, c.Name)
+		header := make([]string, len(ans.Result.Columns))
+		for i, c := range ans.Result.Columns {
+			header[i] = c.Name
 		}
+		return tables.CSV(header, ans.Result.Rows, limit)
 	}
-	_ = w.Write(header) // a bytes.Buffer does not fail
-	w.Flush()
-	write := func(rec []string) bool {
-		mark := buf.Len()
-		_ = w.Write(rec)
-		w.Flush()
-		if buf.Len() > limit {
-			buf.Truncate(mark)
-			cut = true
-			return false
-		}
-		rows++
-		return true
-	}
-	if ans.Result != nil {
-		rec := make([]string, len(header))
-		for _, r := range ans.Result.Rows {
-			for j := range rec {
-				rec[j] = ""
-				if j < len(r) {
-					rec[j] = csvValue(r[j])
-				}
-			}
-			if !write(rec) {
-				break
-			}
-		}
-	} else {
-		for _, r := range ans.Rows {
-			rec := make([]string, len(r))
-			for j, v := range r {
-				rec[j] = safeCell(v)
-			}
-			if !write(rec) {
-				break
-			}
-		}
-	}
-	return buf.Bytes(), rows, cut
-}
-
-// csvValue prints a typed result value for a CSV: NULL as empty, numbers
-// plainly (no separators), text guarded against spreadsheet formulas.
-func csvValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case uint64:
-		return strconv.FormatUint(x, 10)
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case []byte:
-		return safeCell(string(x))
-	case string:
-		return safeCell(x)
-	}
-	return safeCell(fmt.Sprint(v))
-}
-
-// safeCell prefixes text that a spreadsheet would run as a formula
-// (=, +, -, @) with a quote; plain numbers stay as they are.
-func safeCell(s string) string {
-	if s == "" || !strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return s
-	}
-	if _, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64); err == nil {
-		return s
-	}
-	return "'" + s
+	return tables.CSV(ans.Columns, tables.Strings(ans.Rows), limit)
 }
 
 // renderSQL shows the SQL in a code block, or attaches it when too long.

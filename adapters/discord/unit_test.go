@@ -408,14 +408,6 @@ func TestFitTableKeepsTheCodeBlockClosed(t *testing.T) {
 	}
 }
 
-func TestSafeCell(t *testing.T) {
-	for in, want := range map[string]string{"=1+1": "'=1+1", "+x": "'+x", "-12.5": "-12.5", "-1,204.50": "-1,204.50", "@SUM(A1)": "'@SUM(A1)", "plain": "plain", "": ""} {
-		if got := safeCell(in); got != want {
-			t.Errorf("safeCell(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestInvitePermissions(t *testing.T) {
 	// The README's invite URL uses this number.
 	if Permissions != 309237746688 {

@@ -1,14 +1,10 @@
 package slack
 
 import (
-	"bytes"
-	"encoding/csv"
-	"strconv"
 	"strings"
 
 	"github.com/mattn/go-runewidth"
 
-	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
@@ -124,78 +120,16 @@ func renderTable(columns []string, rows [][]string) table {
 	return t
 }
 
-// csvFile is the whole fetched result as CSV: typed values without
-// thousands separators, NULL as an empty field, and text that a
-// spreadsheet would run as a formula prefixed with a quote.
+// csvFile is the whole fetched result for download.
 func csvFile(a *dialog.Answer) []byte {
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
 	if res := a.Result; res != nil {
 		header := make([]string, len(res.Columns))
 		for i, c := range res.Columns {
-			header[i] = safeCSV(c.Name)
+			header[i] = c.Name
 		}
-		_ = w.Write(header)
-		rec := make([]string, len(res.Columns))
-		for _, r := range res.Rows {
-			for i := range rec {
-				rec[i] = ""
-				if i < len(r) {
-					rec[i] = csvValue(r[i])
-				}
-			}
-			_ = w.Write(rec)
-		}
-	} else {
-		header := make([]string, len(a.Columns))
-		for i, c := range a.Columns {
-			header[i] = safeCSV(c)
-		}
-		_ = w.Write(header)
-		for _, r := range a.Rows {
-			rec := make([]string, len(r))
-			for i, v := range r {
-				rec[i] = safeCSV(v)
-			}
-			_ = w.Write(rec)
-		}
+		data, _, _ := tables.CSV(header, res.Rows, 0)
+		return data
 	}
-	w.Flush() // writes to a bytes.Buffer cannot fail
-	return buf.Bytes()
-}
-
-func csvValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case uint64:
-		return strconv.FormatUint(x, 10)
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case string:
-		if _, ok := warehouse.AsFloat(x); ok {
-			return x
-		}
-		return safeCSV(x)
-	case []byte:
-		return safeCSV(string(x))
-	}
-	return ""
-}
-
-// safeCSV defuses formula injection (=, +, -, @ at the start of a cell).
-func safeCSV(s string) string {
-	if s == "" {
-		return s
-	}
-	switch s[0] {
-	case '=', '+', '-', '@', '\t', '\r':
-		if _, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64); err == nil {
-			return s
-		}
-		return "'" + s
-	}
-	return s
+	data, _, _ := tables.CSV(a.Columns, tables.Strings(a.Rows), 0)
+	return data
 }

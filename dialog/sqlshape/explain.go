@@ -206,6 +206,12 @@ func describeAggregate(agg, column, expr, main string, l Labels) string {
 	return strings.ToLower(agg) + " of " + col
 }
 
+// DescribeMeasure words an aggregate expression ("SUM(orders.net_amount)"
+// → "total net revenue"); counted is the table a COUNT(*) counts.
+func DescribeMeasure(expr, counted string, l Labels) string {
+	return describeAggregateExpr(expr, counted, l)
+}
+
 func describeAggregateExpr(expr, main string, l Labels) string {
 	i := strings.IndexByte(expr, '(')
 	agg := expr[:i]

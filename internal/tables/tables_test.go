@@ -62,3 +62,28 @@ func TestRenderMaxRowsAndEmpty(t *testing.T) {
 		t.Fatalf("empty result: %q", out)
 	}
 }
+
+func TestCSV(t *testing.T) {
+	data, n, cut := CSV([]string{"name", "=total"}, [][]any{
+		{"=HYPERLINK(\"x\")", "1204.50"},
+		{nil, int64(-3)},
+		{"+1", 2.5},
+		{"-ok", uint64(7)},
+	}, 0)
+	want := "name,'=total\n\"'=HYPERLINK(\"\"x\"\")\",1204.50\n,-3\n+1,2.5\n'-ok,7\n"
+	if string(data) != want || n != 4 || cut {
+		t.Fatalf("got %q (%d rows, cut %v)", data, n, cut)
+	}
+	data, n, cut = CSV([]string{"a"}, [][]any{{"xxxxxxxxxx"}, {"yyyyyyyyyy"}, {"zzzzzzzzzz"}}, 20)
+	if n != 1 || !cut || len(data) > 20 {
+		t.Fatalf("limit: %q %d %v", data, n, cut)
+	}
+}
+
+func TestSafeCell(t *testing.T) {
+	for in, want := range map[string]string{"=1+1": "'=1+1", "+x": "'+x", "-12.5": "-12.5", "-1,204.50": "-1,204.50", "@SUM(A1)": "'@SUM(A1)", "plain": "plain", "": ""} {
+		if got := safeCell(in); got != want {
+			t.Errorf("safeCell(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
