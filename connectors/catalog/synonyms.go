@@ -49,6 +49,7 @@ func builtinSynonyms() map[string][]string {
 		"value":       {"amount", "revenue"},
 		"area":        {"size"},
 		"sold":        {"sales", "order", "quantity"},
+		"sell":        {"sales", "quantity"},
 		"elevation":   {"height", "altitude"},
 		"end":         {"finish"},
 	}

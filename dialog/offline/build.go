@@ -214,6 +214,8 @@ type reader struct {
 	usedCols      map[*colMention]bool
 	// pendingOutput is a column the ranking itself asks to show.
 	pendingOutput *colAlt
+	// countedVia is the table whose rows a superlative counts per head.
+	countedVia *tableInfo
 }
 
 // feedbackColumns are the columns named in feedback: they win wherever
@@ -522,9 +524,12 @@ func (r *reader) projection() []*element {
 			}
 			phrase := cm.phrase
 			plainW, sumW := w, 0.0
-			if c := r.e.m.column(al.table, al.column); c != nil && c.Kind() == warehouse.KindNumber && !r.h.entity && !r.namesOneRow(al.table) {
-				// "what was revenue in 2024": a measure over many rows is a total.
+			if c := r.e.m.column(al.table, al.column); c != nil && c.Kind() == warehouse.KindNumber && !r.namesOneRow(al.table) &&
+				(!r.h.entity || !strings.EqualFold(al.table, r.h.t.name)) {
+				// "what was revenue in 2024", "net revenue from Texas
+				// customers": a measure over many rows is a total.
 				plainW, sumW = w*0.3, w*0.7
+				r.measureTables[strings.ToLower(al.table)] = true
 			}
 			el.add(plainW, func(p *plan) {
 				p.selects = append(p.selects, sel{sql: r.e.m.col(al.table, al.column)})
@@ -768,6 +773,7 @@ func (r *reader) superlative() []*element {
 	case em != nil:
 		// "the state with the most rivers": count the other table's rows per head.
 		e2 := em.tables[0]
+		r.countedVia = e2
 		r.measureTables[strings.ToLower(e2.name)] = true
 		rankPhrase = s.phrase + " " + em.phrase
 		measure.add(1, func(p *plan) {
@@ -860,6 +866,22 @@ func (r *reader) superlative() []*element {
 	output.add(1, headOutput(false))
 	if len(h.details) > 1 {
 		output.add(0.6, headOutput(true))
+	}
+	if f := r.countedVia; f != nil && h.key != nil {
+		// "which state had the most orders": the orders' own state code
+		// answers without the states table.
+		for _, j := range r.e.m.snap.Schema.Joins {
+			if strings.EqualFold(j.FromTable, f.name) && strings.EqualFold(j.ToTable, h.name) && strings.EqualFold(j.ToColumn, h.key.Name) {
+				j := j
+				output.add(0.6, func(p *plan) {
+					expr := r.e.m.col(j.FromTable, j.FromColumn)
+					p.groups = append(p.groups, sel{sql: expr})
+					p.selects = append(p.selects, sel{sql: expr})
+					p.use(j.FromTable)
+				})
+				break
+			}
+		}
 	}
 	if ranked != h {
 		// The ranked table may name the head itself (river.traverse holds
@@ -1195,9 +1217,15 @@ func (r *reader) dateColumns() []colAlt {
 			out = append(out, colAlt{table: t.name, column: c.Name, weight: w * r.boost(t.name, c.Name) * r.mentioned(t.name, c.Name)})
 		}
 	}
-	for name := range r.measureTables {
+	for _, name := range sortedNames(r.measureTables) {
 		if t := r.e.m.byName[name]; t != nil {
 			add(t, 1)
+			// Order lines have no date; the orders they belong to do.
+			if len(t.dates) == 0 {
+				for _, ref := range r.referenced(t) {
+					add(ref, 0.8)
+				}
+			}
 		}
 	}
 	if r.h.t != nil {
@@ -1217,6 +1245,28 @@ func (r *reader) dateColumns() []colAlt {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].weight > out[j].weight })
+	return out
+}
+
+// referenced are the tables t's rows point to (order lines → orders, products).
+func (r *reader) referenced(t *tableInfo) []*tableInfo {
+	var out []*tableInfo
+	for _, j := range r.e.m.snap.Schema.Joins {
+		if strings.EqualFold(j.FromTable, t.name) {
+			if rt := r.e.m.byName[strings.ToLower(j.ToTable)]; rt != nil && rt != t {
+				out = append(out, rt)
+			}
+		}
+	}
+	return out
+}
+
+func sortedNames(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
 	return out
 }
 

@@ -70,7 +70,7 @@ func lex(text string, clause int) []tok {
 		case unicode.IsLetter(r):
 			j := i
 			for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j]) ||
-				(rs[j] == '\'' || rs[j] == '’' || rs[j] == '-' || rs[j] == '.' && j+1 < len(rs) && unicode.IsLetter(rs[j+1]) && j > i && unicode.IsUpper(rs[j-1])) && j+1 < len(rs) && unicode.IsLetter(rs[j+1])) {
+				(rs[j] == '\'' || rs[j] == '’' || rs[j] == '.' && j+1 < len(rs) && unicode.IsLetter(rs[j+1]) && j > i && unicode.IsUpper(rs[j-1])) && j+1 < len(rs) && unicode.IsLetter(rs[j+1])) {
 				j++
 			}
 			raw := string(rs[i:j])

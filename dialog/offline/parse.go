@@ -553,7 +553,7 @@ func (a *analysis) findIntents() {
 		case a.seq(i, "for", "each") || a.seq(i, "for", "every"):
 			at = i + 2
 			a.toks[i+1].used = true
-		case (t.low == "each" || t.low == "every") && a.countAt < 0:
+		case t.low == "each" || t.low == "every":
 			at = i + 1
 		default:
 			continue
@@ -639,6 +639,11 @@ func (e *Engine) schemaWord(phrase string) (table, column bool) {
 	for _, h := range e.m.cat.SearchColumns(phrase, 3) {
 		ct := e.m.cat.NameTerms(h.Column)
 		if strings.Join(ct, " ") == key || len(terms) == 1 && containsStr(ct, terms[0]) {
+			return false, true
+		}
+		// "placed" in "the date the order was placed": a word the schema
+		// uses to describe a column, not only a stored status.
+		if c := e.m.column(h.Table, h.Column); c != nil && len(terms) == 1 && containsStr(e.m.cat.Terms(c.Comment), terms[0]) {
 			return false, true
 		}
 	}
