@@ -362,3 +362,35 @@ func TestFollowUpsRefineTheAnswer(t *testing.T) {
 		t.Fatalf("only 2023:\n%s", a.SQL)
 	}
 }
+
+func TestUnusableTypedAnswersKeepTheQuestionOpen(t *testing.T) {
+	env := dialogtest.New(t, 500, dialog.Config{})
+	c := newChat(t, env, "gus")
+	q := c.ask("what was revenue in 2024?")
+	if q.Kind != dialog.ReplyClarification {
+		t.Fatalf("want a question, got %s", q.Text)
+	}
+	cases := []struct{ name, text, want string }{
+		{"emoji only", "🙂🙂", "couldn't read that"},
+		{"a statement", "SELECT * FROM orders; DROP TABLE orders", "don't run SQL"},
+		{"an injection fragment", "net' OR 1=1 --", "don't run SQL"},
+		{"words the data doesn't know", "blah blah", "doesn't name anything"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			replies := c.send(dialog.Event{Kind: dialog.EventMessage, Text: tc.text})
+			r := replies[len(replies)-1]
+			if replies[0].Resolved != nil {
+				t.Fatalf("the question should stay open, got resolved %+v", replies[0].Resolved)
+			}
+			if !strings.Contains(r.Text, tc.want) || !strings.Contains(r.Text, q.Clarification.Prompt) {
+				t.Fatalf("reply %q should say %q and repeat the question", r.Text, tc.want)
+			}
+		})
+	}
+	// The original question still takes its answer.
+	a, _ := c.answerUntil(c.choose(q, "net revenue"), map[string]string{"time": "placed", "date": "placed", "filter": "placed"})
+	if mustAnswer(t, a).SQL == "" {
+		t.Fatal("no SQL in the answer")
+	}
+}

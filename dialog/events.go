@@ -3,8 +3,10 @@ package dialog
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // answerClarification applies a button click or a typed answer.
@@ -56,6 +58,11 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 		more, err := m.advance(ctx, fresh, ev)
 		return withResolved(append(replies, more...), resolved), err
 	}
+	if msg := unusableAnswer(text); msg != "" {
+		// Nothing is saved: the question stays open as it was.
+		return []Reply{notice(ev.Conversation, msg+" "+stillWaiting(q))}, nil
+	}
+	before := st.candidateSQL()
 	resolved := &Resolved{ClarificationID: q.ID, Prompt: q.Prompt, Choice: text}
 	st.History = append(st.History, closedQ{ID: q.ID, Prompt: q.Prompt, Choice: text})
 	st.Pending = nil
@@ -82,6 +89,11 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 		replies, err = m.generate(ctx, st, ev.Conversation)
 		if err != nil || st.Candidates == nil {
 			return withResolved(replies, resolved), err
+		}
+		if sameSQL(before, st.candidateSQL()) {
+			// The words changed no reading: rather than ask something else
+			// as if they had been understood, keep the question open.
+			return []Reply{notice(ev.Conversation, fmt.Sprintf("I couldn't use %q here: it doesn't name anything I can find in the data. %s", clip(text, 60), stillWaiting(q)))}, nil
 		}
 	}
 	more, err := m.advance(ctx, st, ev)
@@ -305,4 +317,74 @@ func (st *convState) unapply(factID string) {
 			st.keepOnly(key, st.Chosen[key], "chosen:"+key)
 		}
 	}
+}
+
+// unusableAnswer says why a typed answer cannot be used, or "".
+func unusableAnswer(text string) string {
+	letters := 0
+	for _, r := range text {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			letters++
+		}
+	}
+	if letters < 2 {
+		return "I couldn't read that as an answer."
+	}
+	if looksLikeSQL(text) {
+		return "I don't run SQL typed into the chat; say in words what you mean (for example 'use ship date' or 'only 2024')."
+	}
+	return ""
+}
+
+// looksLikeSQL spots statements and injection fragments typed as answers.
+func looksLikeSQL(text string) bool {
+	t := " " + strings.ToLower(text) + " "
+	first := strings.Fields(t)[0]
+	switch first {
+	case "select", "insert", "update", "delete", "drop", "create", "alter", "truncate", "with", "grant", "replace":
+		if len(strings.Fields(t)) > 2 {
+			return true
+		}
+	}
+	for _, frag := range []string{";", "--", "/*", " union select ", " from information_schema", "sleep(", "benchmark("} {
+		if strings.Contains(t, frag) {
+			return true
+		}
+	}
+	return false
+}
+
+func stillWaiting(q *pendingQ) string {
+	return fmt.Sprintf("Still waiting for your answer to: %s — pick one of the %d options, answer in your own words, or 'skip'.", q.Prompt, len(q.Options)+1)
+}
+
+func sameSQL(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// candidateSQL lists the candidates' statements, sorted, to tell whether
+// feedback changed anything.
+func (st *convState) candidateSQL() []string {
+	out := make([]string, 0, len(st.Candidates))
+	for _, c := range st.Candidates {
+		out = append(out, c.SQL)
+	}
+	sort.Strings(out)
+	return out
 }

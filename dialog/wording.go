@@ -89,9 +89,16 @@ func (l *Labels) optionFor(key, value string, others []string, sameFn bool, coun
 		return opt
 	case sqlshape.SlotOutput:
 		if value == "" {
-			return Option{Label: "Only the figures"}
+			return Option{Label: "Just the summary figure (total, count…)"}
 		}
 		opt := Option{Label: l.describeColumns(value)}
+		for _, o := range others {
+			if o == "" && !strings.Contains(value, "(") {
+				// Set against a summary, a plain column means one line per row.
+				opt.Label += ", row by row"
+				break
+			}
+		}
 		if first := strings.Split(value, ", ")[0]; !strings.Contains(first, "(") {
 			if ex := l.Example(first); ex != "" {
 				opt.Example = "e.g. " + ex

@@ -40,6 +40,9 @@ type plan struct {
 	// rarely mixes two.
 	dateCols   map[string]bool
 	headPhrase string
+	// extremeValue: the ranking's top value itself ("the maximum quantity"),
+	// not the row that has it.
+	extremeValue bool
 }
 
 func (p *plan) use(tables ...string) {
@@ -748,6 +751,11 @@ func (r *reader) superlative() []*element {
 	rankPhrase := s.phrase
 	em, cm := r.mentionAt(s.nounAt)
 	if em != nil && h != nil && em.tables[0] == h {
+		// "which carrier handled the most shipments": the head's rows are
+		// counted per value of a column named before the superlative.
+		if gc := r.groupingColumnBefore(s.at, h); gc != nil && (s.phrase == "most" || s.phrase == "fewest" || s.phrase == "least") {
+			return r.mostPerColumn(gc, h, s, s.phrase+" "+em.phrase)
+		}
 		em = nil
 	}
 	sized := s.hint != "" && s.hint != "value"
@@ -932,6 +940,102 @@ func (r *reader) superlative() []*element {
 			}
 		})
 	}
+	if cm != nil && len(r.numericAlts(cm)) > 0 && !s.explicitLimit {
+		// "what is the lowest list price": the value, not the product.
+		fn := "MIN"
+		if s.desc {
+			fn = "MAX"
+		}
+		phrase := s.phrase + " " + cm.phrase
+		output.add(r.extremeValueWeight(s), func(p *plan) {
+			if p.order == nil || strings.Contains(p.order.sql, "(") || len(p.groups) > 0 {
+				return
+			}
+			p.selects = append(p.selects[:0], sel{sql: fn + "(" + p.order.sql + ")", alias: aliasFor(fn, strings.Trim(p.order.sql[strings.LastIndexByte(p.order.sql, '.')+1:], "`"))})
+			p.order, p.aggregated, p.extremeValue = nil, true, true
+			p.phrases["output"] = phrase
+		})
+	}
+	direction := &element{name: "order"}
+	direction.add(1, func(p *plan) {
+		if p.extremeValue {
+			return
+		}
+		p.desc = s.desc
+		p.limit = s.limit
+		p.phrases["order"] = rankPhrase
+		p.phrases["limit"] = rankPhrase
+	})
+	// The ranking must be decided before the output groups by it.
+	return []*element{measure, output, direction}
+}
+
+// extremeValueWeight says how likely a superlative asks for the top value
+// rather than the row holding it: "maximum quantity" and "what is the
+// highest price" ask for the value; "which product has the highest price"
+// for the row.
+func (r *reader) extremeValueWeight(s *superMention) float64 {
+	a := r.a
+	prev := a.word(s.at - 1)
+	if prev == "the" || prev == "a" {
+		prev = a.word(s.at - 2)
+	}
+	switch {
+	case prev == "with" || prev == "has" || prev == "have" || prev == "had" || prev == "whose":
+		return 0.15
+	case s.phrase == "maximum" || s.phrase == "minimum":
+		return 1.6
+	case a.word(0) == "what" || a.word(0) == "how":
+		return 1
+	case a.word(0) == "which" || a.word(0) == "who" || a.word(0) == "list" || a.word(0) == "name":
+		return 0.3
+	}
+	return 0.5
+}
+
+// groupingColumnBefore finds a descriptive (text) column of the head named
+// before the superlative: the thing whose values are ranked.
+func (r *reader) groupingColumnBefore(at int, h *tableInfo) *colMention {
+	for _, cm := range r.a.columns {
+		if cm.clause != 0 || cm.at >= at || r.usedCols[cm] {
+			continue
+		}
+		for _, al := range cm.alts {
+			c := r.e.m.column(al.table, al.column)
+			if c != nil && strings.EqualFold(al.table, h.name) && c.Kind() == warehouse.KindText && c != h.key && c != h.label {
+				return cm
+			}
+		}
+	}
+	return nil
+}
+
+// mostPerColumn ranks the values of a column by how many of the head's
+// rows carry each.
+func (r *reader) mostPerColumn(cm *colMention, h *tableInfo, s *superMention, rankPhrase string) []*element {
+	r.usedCols[cm] = true
+	r.countedVia = h
+	measure := &element{name: "rank"}
+	measure.add(1, func(p *plan) {
+		p.order = &sel{sql: "COUNT(*)"}
+		p.aggregated = true
+		p.use(h.name)
+		p.phrases["measure"] = rankPhrase
+	})
+	output := &element{name: "output"}
+	for _, al := range cm.alts {
+		c := r.e.m.column(al.table, al.column)
+		if c == nil || !strings.EqualFold(al.table, h.name) || c.Kind() != warehouse.KindText {
+			continue
+		}
+		al := al
+		output.add(al.weight, func(p *plan) {
+			expr := r.e.m.col(al.table, al.column)
+			p.groups = append(p.groups, sel{sql: expr})
+			p.selects = append(p.selects, sel{sql: expr})
+			p.phrases["output"] = cm.phrase
+		})
+	}
 	direction := &element{name: "order"}
 	direction.add(1, func(p *plan) {
 		p.desc = s.desc
@@ -939,7 +1043,6 @@ func (r *reader) superlative() []*element {
 		p.phrases["order"] = rankPhrase
 		p.phrases["limit"] = rankPhrase
 	})
-	// The ranking must be decided before the output groups by it.
 	return []*element{measure, output, direction}
 }
 
@@ -1392,8 +1495,12 @@ func (r *reader) filterElements() []*element {
 			al := al
 			col := r.e.m.col(al.table, al.column)
 			key := "where:" + strings.ToLower(al.table+"."+al.column)
+			sql := col + " " + cp.op + " " + strconv.FormatFloat(cp.value, 'f', -1, 64)
+			if cp.op == "between" {
+				sql = col + " BETWEEN " + strconv.FormatFloat(cp.value, 'f', -1, 64) + " AND " + strconv.FormatFloat(cp.upper, 'f', -1, 64)
+			}
 			el.add(al.weight, func(p *plan) {
-				p.filters = append(p.filters, cond{sql: col + " " + cp.op + " " + strconv.FormatFloat(cp.value, 'f', -1, 64)})
+				p.filters = append(p.filters, cond{sql: sql})
 				p.use(al.table)
 				p.phrases[key] = cp.phrase
 			})

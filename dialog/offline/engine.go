@@ -2,7 +2,6 @@ package offline
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sort"
@@ -43,9 +42,6 @@ func New(cat *catalog.Catalog, opts Options) *Engine {
 
 // Name is "offline".
 func (e *Engine) Name() string { return e.name }
-
-// ErrNoReading means no part of the question could be linked to the schema.
-var ErrNoReading = errors.New("no reading of the question fits the schema")
 
 // Candidates interprets the question and its feedback and enumerates the
 // readings as SQL, most likely first.

@@ -62,6 +62,7 @@ type compMention struct {
 	phrase string
 	op     string
 	value  float64
+	upper  float64 // the second bound of "between"
 	at     int
 	// target words before (or after) the comparison.
 	target string
@@ -172,7 +173,28 @@ func (e *Engine) analyse(question string, feedback []string, now time.Time) *ana
 	e.findValues(a)
 	e.findEntities(a)
 	e.findColumns(a)
+	e.preferNamedTable(a)
 	return a
+}
+
+// preferNamedTable reads "refund amount" as the amount of refunds: a
+// column named right after a table's name is first looked for there.
+func (e *Engine) preferNamedTable(a *analysis) {
+	for _, cm := range a.columns {
+		for _, em := range a.entities {
+			if em.at+len(strings.Fields(em.phrase)) != cm.at {
+				continue
+			}
+			for i := range cm.alts {
+				for _, t := range em.tables {
+					if strings.EqualFold(cm.alts[i].table, t.name) {
+						cm.alts[i].weight *= 1.5
+					}
+				}
+			}
+			sort.SliceStable(cm.alts, func(i, j int) bool { return cm.alts[i].weight > cm.alts[j].weight })
+		}
+	}
 }
 
 // protectColumnNames keeps phrases that are column names from being read as
@@ -394,36 +416,7 @@ func (a *analysis) findComparisons() {
 				continue
 			}
 			c := &compMention{phrase: a.phrase(i, i+n+1), op: cp.op, value: a.toks[i+n].num, at: i}
-			// Target: content words just before ("population over 100000"),
-			// else just after ("over 500 in revenue", "more than 10 orders").
-			var before []string
-			for j := i - 1; j >= 0 && j >= i-3; j-- {
-				w := a.word(j)
-				if w == "with" || w == "whose" || w == "that" || w == "have" || w == "has" || w == "is" || w == "are" || w == "of" || a.toks[j].used {
-					break
-				}
-				if !stopWords[w] {
-					before = append([]string{a.toks[j].low}, before...)
-				}
-			}
-			var after []string
-			for j := i + n + 1; j < len(a.toks) && j <= i+n+3; j++ {
-				w := a.word(j)
-				if a.toks[j].used || a.toks[j].isNum {
-					break
-				}
-				if stopWords[w] && len(after) > 0 {
-					break
-				}
-				if !stopWords[w] {
-					after = append(after, a.toks[j].low)
-				}
-			}
-			if len(after) > 0 && (len(before) == 0 || a.word(i-1) == "with" || a.word(i-1) == "have" || a.word(i-1) == "has") {
-				c.target = strings.Join(after, " ")
-			} else {
-				c.target = strings.Join(before, " ")
-			}
+			c.target = a.comparisonTarget(i, i+n+1)
 			a.comps = append(a.comps, c)
 			for k := i; k <= i+n; k++ {
 				a.toks[k].used = true
@@ -431,7 +424,60 @@ func (a *analysis) findComparisons() {
 			break
 		}
 	}
-	// "N or more" / "N or less".
+	// "between 100 and 200", both included as in SQL.
+	for i := 0; i+3 < len(a.toks); i++ {
+		if a.word(i) != "between" || !a.toks[i+1].isNum || a.word(i+2) != "and" || !a.toks[i+3].isNum || a.toks[i+1].used || a.toks[i+3].used {
+			continue
+		}
+		lo, hi := a.toks[i+1].num, a.toks[i+3].num
+		if lo > hi {
+			lo, hi = hi, lo
+		}
+		target := a.comparisonTarget(i, i+4)
+		phrase := a.phrase(i, i+4)
+		a.comps = append(a.comps, &compMention{phrase: phrase, op: "between", value: lo, upper: hi, at: i, target: target})
+		for k := i; k < i+4; k++ {
+			a.toks[k].used = true
+		}
+	}
+	a.findOrMore()
+}
+
+// comparisonTarget finds the words a comparison at [i, end) is about:
+// content words just before ("population over 100000"), else just after
+// ("over 500 in revenue", "more than 10 orders").
+func (a *analysis) comparisonTarget(i, end int) string {
+	var before []string
+	for j := i - 1; j >= 0 && j >= i-3; j-- {
+		w := a.word(j)
+		if w == "with" || w == "whose" || w == "that" || w == "have" || w == "has" || w == "is" || w == "are" || w == "of" || a.toks[j].used {
+			break
+		}
+		if !stopWords[w] {
+			before = append([]string{a.toks[j].low}, before...)
+		}
+	}
+	var after []string
+	for j := end; j < len(a.toks) && j <= end+2; j++ {
+		w := a.word(j)
+		if a.toks[j].used || a.toks[j].isNum {
+			break
+		}
+		if stopWords[w] && len(after) > 0 {
+			break
+		}
+		if !stopWords[w] {
+			after = append(after, a.toks[j].low)
+		}
+	}
+	if len(after) > 0 && (len(before) == 0 || a.word(i-1) == "with" || a.word(i-1) == "have" || a.word(i-1) == "has") {
+		return strings.Join(after, " ")
+	}
+	return strings.Join(before, " ")
+}
+
+// findOrMore reads "N or more" / "N or less".
+func (a *analysis) findOrMore() {
 	for i := 0; i+2 < len(a.toks); i++ {
 		if a.toks[i].isNum && !a.toks[i].used && a.word(i+1) == "or" && (a.word(i+2) == "more" || a.word(i+2) == "less" || a.word(i+2) == "fewer") {
 			op := ">="
@@ -612,6 +658,12 @@ func (e *Engine) findValues(a *analysis) {
 				continue
 			}
 			vm := e.valueMention(a, i, i+n, false)
+			if nv := e.valueOfNamedColumn(a, i, i+n); nv != nil {
+				if vm != nil {
+					nv.alts = append(nv.alts, vm.alts...)
+				}
+				vm = nv
+			}
 			if vm == nil {
 				continue
 			}
@@ -624,6 +676,35 @@ func (e *Engine) findValues(a *analysis) {
 		}
 	}
 	sort.SliceStable(a.values, func(i, j int) bool { return a.values[i].at < a.values[j].at })
+}
+
+// valueOfNamedColumn reads "chinese food" as the value 'chinese' of the
+// column the last word names (food_type), beside any stored value that is
+// the whole phrase (a restaurant called "Chinese Food").
+func (e *Engine) valueOfNamedColumn(a *analysis, from, to int) *valueMention {
+	if to-from < 2 {
+		return nil
+	}
+	word := e.m.cat.Terms(a.toks[to-1].raw)
+	if len(word) != 1 {
+		return nil
+	}
+	rest := a.phrase(from, to-1)
+	var alts []valueAlt
+	for _, h := range e.m.cat.SearchColumns(a.toks[to-1].raw, 5) {
+		if !containsStr(e.m.cat.NameTerms(h.Column), word[0]) {
+			continue
+		}
+		for _, v := range e.m.cat.SearchValues(rest, 24) {
+			if (v.Match == catalog.Exact || v.Match == catalog.CaseInsensitive) && strings.EqualFold(v.Table, h.Table) && strings.EqualFold(v.Column, h.Column) {
+				alts = append(alts, valueAlt{table: v.Table, column: v.Column, value: v.Value, weight: 1.2})
+			}
+		}
+	}
+	if len(alts) == 0 {
+		return nil
+	}
+	return &valueMention{phrase: a.phrase(from, to), at: from, alts: alts}
 }
 
 // schemaWord says whether a phrase names a table or a column outright.
@@ -643,11 +724,23 @@ func (e *Engine) schemaWord(phrase string) (table, column bool) {
 		}
 		// "placed" in "the date the order was placed": a word the schema
 		// uses to describe a column, not only a stored status.
-		if c := e.m.column(h.Table, h.Column); c != nil && len(terms) == 1 && containsStr(e.m.cat.Terms(c.Comment), terms[0]) {
+		// But not when the comment only cites one of the column's own
+		// values ("full state name, such as Texas"): then it is a value.
+		if c := e.m.column(h.Table, h.Column); c != nil && len(terms) == 1 && containsStr(e.m.cat.Terms(c.Comment), terms[0]) && !e.storedIn(phrase, h.Table, h.Column) {
 			return false, true
 		}
 	}
 	return false, false
+}
+
+// storedIn says whether phrase is one of the column's stored values.
+func (e *Engine) storedIn(phrase, table, column string) bool {
+	for _, h := range e.m.cat.SearchValues(phrase, 24) {
+		if (h.Match == catalog.Exact || h.Match == catalog.CaseInsensitive) && strings.EqualFold(h.Table, table) && strings.EqualFold(h.Column, column) {
+			return true
+		}
+	}
+	return false
 }
 
 func containsStr(list []string, s string) bool {

@@ -255,35 +255,41 @@ func describeFilter(f Filter, l Labels) string {
 		}
 		return "'" + v + "'"
 	}
+	// "whose ship state is TX", but "where the date the order was placed
+	// is in 2024": a long description reads badly after "whose".
+	whose := "whose " + what
+	if len(strings.Fields(what)) > 3 {
+		whose = "where the " + strings.TrimPrefix(what, "the ")
+	}
 	switch f.Op {
 	case "=":
-		return "whose " + what + " is " + q(first(vals))
+		return whose + " is " + q(first(vals))
 	case "!=":
-		return "whose " + what + " is not " + q(first(vals))
+		return whose + " is not " + q(first(vals))
 	case ">":
-		return "whose " + what + " is above " + first(vals)
+		return whose + " is above " + first(vals)
 	case ">=":
-		return "whose " + what + " is at least " + first(vals)
+		return whose + " is at least " + first(vals)
 	case "<":
-		return "whose " + what + " is below " + first(vals)
+		return whose + " is below " + first(vals)
 	case "<=":
-		return "whose " + what + " is at most " + first(vals)
+		return whose + " is at most " + first(vals)
 	case "year":
-		return "whose " + what + " is in " + first(vals)
+		return whose + " is in " + first(vals)
 	case "between":
 		if len(vals) == 2 {
-			return "whose " + what + " is between " + vals[0] + " and " + vals[1]
+			return whose + " is between " + vals[0] + " and " + vals[1]
 		}
 	case "in":
 		qs := make([]string, len(vals))
 		for i, v := range vals {
 			qs[i] = q(v)
 		}
-		return "whose " + what + " is " + joinOr(qs)
+		return whose + " is " + joinOr(qs)
 	case "not in":
-		return "whose " + what + " is none of " + strings.Join(vals, ", ")
+		return whose + " is none of " + strings.Join(vals, ", ")
 	case "like":
-		return "whose " + what + " matches " + q(first(vals))
+		return whose + " matches " + q(first(vals))
 	case "is null":
 		return "with no " + what
 	case "is not null":
