@@ -38,6 +38,18 @@ func NewLabels(snap *warehouse.Snapshot) *Labels {
 	return l
 }
 
+// IsKey says whether table.column identifies the table's rows: its
+// single-column primary key, or a column called id (warehouses often
+// declare no keys).
+func (l *Labels) IsKey(tc string) bool {
+	table, col := splitTC(tc)
+	if strings.EqualFold(col, "id") {
+		return true
+	}
+	t, ok := l.tables[strings.ToLower(table)]
+	return ok && len(t.PrimaryKey) == 1 && strings.EqualFold(t.PrimaryKey[0], col)
+}
+
 // humanize turns an identifier into words: "ship_state" → "ship state",
 // "customerID" → "customer id".
 func humanize(id string) string {

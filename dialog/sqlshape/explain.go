@@ -56,7 +56,7 @@ func Explain(s *Shape, l Labels) string {
 	var conds []string
 	for _, f := range s.Filters {
 		if f.Depth == 0 {
-			if c := describeFilter(f, l); c != "" {
+			if c := describeFilter(f, main, l); c != "" {
 				conds = append(conds, c)
 			}
 		}
@@ -198,6 +198,10 @@ func describeAggregate(agg, column, expr, main string, l Labels) string {
 	case "MIN":
 		return "lowest " + col
 	case "COUNT":
+		if k, ok := l.(interface{ IsKey(string) bool }); ok && k.IsKey(column) {
+			// COUNT(DISTINCT orders.id) counts orders.
+			return "the number of " + l.Table(tableOf(column))
+		}
 		if strings.Contains(expr, "DISTINCT") {
 			return "the number of different " + col
 		}
@@ -243,7 +247,7 @@ func describeExpr(expr, column string, l Labels) string {
 	return strings.ToLower(expr)
 }
 
-func describeFilter(f Filter, l Labels) string {
+func describeFilter(f Filter, main string, l Labels) string {
 	what := describeExpr(f.Expr, f.Column, l)
 	vals := f.Display
 	if len(vals) == 0 {
@@ -258,7 +262,15 @@ func describeFilter(f Filter, l Labels) string {
 	// "whose ship state is TX", but "where the date the order was placed
 	// is in 2024": a long description reads badly after "whose".
 	whose := "whose " + what
-	if len(strings.Fields(what)) > 3 {
+	switch t := tableOf(f.Column); {
+	case t != "" && main != "" && !strings.EqualFold(t, main):
+		// A condition on a joined table says whose column it is, unless
+		// its wording does ("date the order was placed").
+		whose = "where the " + strings.TrimPrefix(what, "the ")
+		if table := l.Table(t); !strings.Contains(what, strings.TrimSuffix(table, "s")) {
+			whose += " of " + table
+		}
+	case len(strings.Fields(what)) > 3:
 		whose = "where the " + strings.TrimPrefix(what, "the ")
 	}
 	switch f.Op {
