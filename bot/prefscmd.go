@@ -131,6 +131,18 @@ func (p *prefsCmd) parse(fs *flag.FlagSet, sc string, args []string) ([]string, 
 	}
 }
 
+// parseArgs parses the flags and wants exactly n positional arguments.
+func (p *prefsCmd) parseArgs(fs *flag.FlagSet, sc string, args []string, n int, what string) ([]string, int, bool) {
+	pos, code, ok := p.parse(fs, sc, args)
+	if !ok {
+		return nil, code, false
+	}
+	if !p.wantArgs(fs, pos, n, what) {
+		return nil, exitUsage, false
+	}
+	return pos, exitOK, true
+}
+
 // wantArgs reports a usage error unless exactly n positional arguments
 // were given.
 func (p *prefsCmd) wantArgs(fs *flag.FlagSet, pos []string, n int, what string) bool {
@@ -207,12 +219,9 @@ func (p *prefsCmd) list(ctx context.Context, args []string) int {
 	fs.StringVar(&fl.Warehouse, "warehouse", "", "only facts about this warehouse")
 	fs.BoolVar(&fl.IncludeInactive, "all", false, "include inactive facts (rejected as often as confirmed)")
 	asJSON := fs.Bool("json", false, "print JSON")
-	pos, code, ok := p.parse(fs, "list", args)
+	_, code, ok := p.parseArgs(fs, "list", args, 0, "")
 	if !ok {
 		return code
-	}
-	if !p.wantArgs(fs, pos, 0, "") {
-		return exitUsage
 	}
 	if fl.Scope != "" && !ontology.Scope(fl.Scope).Valid() {
 		fmt.Fprintf(p.stderr, "bot prefs list: --scope %q: want user, channel or workspace\n", fl.Scope)
@@ -256,12 +265,9 @@ func (p *prefsCmd) list(ctx context.Context, args []string) int {
 
 func (p *prefsCmd) show(ctx context.Context, args []string) int {
 	fs := p.flagSet("show")
-	pos, code, ok := p.parse(fs, "show", args)
+	pos, code, ok := p.parseArgs(fs, "show", args, 1, "the preference ID")
 	if !ok {
 		return code
-	}
-	if !p.wantArgs(fs, pos, 1, "the preference ID") {
-		return exitUsage
 	}
 	id := pos[0]
 	s, code := p.open(false)
@@ -307,12 +313,9 @@ func (p *prefsCmd) show(ctx context.Context, args []string) int {
 
 func (p *prefsCmd) delete(ctx context.Context, args []string) int {
 	fs := p.flagSet("delete")
-	pos, code, ok := p.parse(fs, "delete", args)
+	pos, code, ok := p.parseArgs(fs, "delete", args, 1, "the preference ID")
 	if !ok {
 		return code
-	}
-	if !p.wantArgs(fs, pos, 1, "the preference ID") {
-		return exitUsage
 	}
 	id := pos[0]
 	s, code := p.open(false)
@@ -366,12 +369,9 @@ func (p *prefsCmd) promote(ctx context.Context, args []string) int {
 	fs := p.flagSet("promote")
 	to := fs.String("to", "", "channel or workspace (required)")
 	owner := fs.String("owner", "", "the channel or workspace key (required), e.g. slack:T1:C3 or slack:T1")
-	pos, code, ok := p.parse(fs, "promote", args)
+	pos, code, ok := p.parseArgs(fs, "promote", args, 1, "the preference ID")
 	if !ok {
 		return code
-	}
-	if !p.wantArgs(fs, pos, 1, "the preference ID") {
-		return exitUsage
 	}
 	scope := ontology.Scope(*to)
 	if scope != ontology.ScopeChannel && scope != ontology.ScopeWorkspace || *owner == "" {
@@ -397,12 +397,9 @@ func (p *prefsCmd) edit(ctx context.Context, args []string) int {
 	fs := p.flagSet("edit")
 	target := fs.String("target", "", "new machine form of the meaning")
 	meaningFlag := fs.String("meaning", "", "new human wording")
-	pos, code, ok := p.parse(fs, "edit", args)
+	pos, code, ok := p.parseArgs(fs, "edit", args, 1, "the preference ID")
 	if !ok {
 		return code
-	}
-	if !p.wantArgs(fs, pos, 1, "the preference ID") {
-		return exitUsage
 	}
 	if strings.TrimSpace(*target) == "" && strings.TrimSpace(*meaningFlag) == "" {
 		fmt.Fprintln(p.stderr, "bot prefs edit: give --target, --meaning or both")
@@ -426,12 +423,9 @@ func (p *prefsCmd) edit(ctx context.Context, args []string) int {
 func (p *prefsCmd) audit(ctx context.Context, args []string) int {
 	fs := p.flagSet("audit")
 	limit := fs.Int("limit", 50, "how many entries, newest first (0: all)")
-	pos, code, ok := p.parse(fs, "audit", args)
+	_, code, ok := p.parseArgs(fs, "audit", args, 0, "")
 	if !ok {
 		return code
-	}
-	if !p.wantArgs(fs, pos, 0, "") {
-		return exitUsage
 	}
 	if *limit < 0 {
 		fmt.Fprintln(p.stderr, "bot prefs audit: --limit must be 0 or more")
@@ -457,12 +451,9 @@ func (p *prefsCmd) audit(ctx context.Context, args []string) int {
 func (p *prefsCmd) export(ctx context.Context, args []string) int {
 	fs := p.flagSet("export")
 	out := fs.String("out", "", "write to FILE instead of stdout")
-	pos, code, ok := p.parse(fs, "export", args)
+	_, code, ok := p.parseArgs(fs, "export", args, 0, "")
 	if !ok {
 		return code
-	}
-	if !p.wantArgs(fs, pos, 0, "") {
-		return exitUsage
 	}
 	s, code := p.open(false)
 	if s == nil {
@@ -498,12 +489,9 @@ func (p *prefsCmd) export(ctx context.Context, args []string) int {
 
 func (p *prefsCmd) importFacts(ctx context.Context, args []string) int {
 	fs := p.flagSet("import")
-	pos, code, ok := p.parse(fs, "import", args)
+	pos, code, ok := p.parseArgs(fs, "import", args, 1, "the file to import (or - for stdin)")
 	if !ok {
 		return code
-	}
-	if !p.wantArgs(fs, pos, 1, "the file to import (or - for stdin)") {
-		return exitUsage
 	}
 	name := pos[0]
 	var r io.Reader = p.stdin
