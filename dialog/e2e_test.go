@@ -374,7 +374,7 @@ func TestUnusableTypedAnswersKeepTheQuestionOpen(t *testing.T) {
 		{"emoji only", "🙂🙂", "couldn't read that"},
 		{"a statement", "SELECT * FROM orders; DROP TABLE orders", "don't run SQL"},
 		{"an injection fragment", "net' OR 1=1 --", "don't run SQL"},
-		{"words the data doesn't know", "blah blah", "doesn't name anything"},
+		{"words the data doesn't know", "blah blah", "matches nothing"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -392,5 +392,44 @@ func TestUnusableTypedAnswersKeepTheQuestionOpen(t *testing.T) {
 	a, _ := c.answerUntil(c.choose(q, "net revenue"), map[string]string{"time": "placed", "date": "placed", "filter": "placed"})
 	if mustAnswer(t, a).SQL == "" {
 		t.Fatal("no SQL in the answer")
+	}
+}
+
+// A remembered choice yields to the question's own words: a date chosen
+// as "when the order was placed" does not decide a question about what
+// was shipped, and a 'Texas' learned about orders does not decide a
+// question about customers.
+func TestTheQuestionsOwnWordsBeatAFact(t *testing.T) {
+	env := dialogtest.New(t, 2000, dialog.Config{})
+	cy := newChat(t, env, "cy")
+	r, _ := cy.answerUntil(cy.ask("how many orders in 2024?"), map[string]string{"filteron:2024": "placed"})
+	mustAnswer(t, r)
+	r, _ = cy.answerUntil(cy.ask("how many orders went to Texas?"), map[string]string{"filteron:texas": "shipped to"})
+	mustAnswer(t, r)
+
+	// The fact still decides when the question says nothing else.
+	a := mustAnswer(t, cy.ask("how many orders in 2025?"))
+	if len(a.UsedFacts) != 1 || !strings.Contains(a.SQL, "ordered_at") {
+		t.Fatalf("the date preference should decide: %+v\n%s", a.UsedFacts, a.SQL)
+	}
+
+	cases := []struct{ question, phrase, wantCol string }{
+		{"how many orders did we ship in 2025?", "dates", "shipped_at"},
+		{"how many customers live in Texas?", "texas", "customers.state"},
+	}
+	for _, tc := range cases {
+		r := cy.ask(tc.question)
+		if r.Kind == dialog.ReplyClarification {
+			continue // asking is right too
+		}
+		a := mustAnswer(t, r)
+		for _, f := range a.UsedFacts {
+			if f.Phrase == tc.phrase {
+				t.Errorf("%q: the preference %q decided against the question's words:\n%s", tc.question, f.Phrase, a.SQL)
+			}
+		}
+		if !strings.Contains(a.SQL, tc.wantCol) {
+			t.Errorf("%q: want a reading on %s, got\n%s", tc.question, tc.wantCol, a.SQL)
+		}
 	}
 }

@@ -93,7 +93,7 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 		if sameSQL(before, st.candidateSQL()) {
 			// The words changed no reading: rather than ask something else
 			// as if they had been understood, keep the question open.
-			return []Reply{notice(ev.Conversation, fmt.Sprintf("I couldn't use %q here: it doesn't name anything I can find in the data. %s", clip(text, 60), stillWaiting(q)))}, nil
+			return []Reply{notice(ev.Conversation, fmt.Sprintf("I couldn't use %q to narrow this down: it matches nothing I can find in the data and changes none of the readings. %s", clip(text, 60), stillWaiting(q)))}, nil
 		}
 	}
 	more, err := m.advance(ctx, st, ev)

@@ -185,6 +185,9 @@ func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string
 	if factKind(pt.Key, values) != f.Kind {
 		return false
 	}
+	if m.questionNamesAnother(text, tok, pt) {
+		return false
+	}
 	if f.Kind == ontology.KindTime {
 		// "in 2024 means the ship date" was learned among an orders
 		// table's dates; a question whose dates live in other tables
@@ -236,4 +239,66 @@ func feedbackText(fb []Feedback) string {
 		parts = append(parts, f.Text)
 	}
 	return strings.Join(parts, " ")
+}
+
+// questionNamesAnother says whether the question's own words point to
+// another offered reading more than to the remembered one: "how many
+// orders did we ship in 2025" names the ship date whatever date 'in 2024'
+// meant before, and "customers in TX" names customers, not the orders a
+// remembered 'TX' was about. Only columns and values are weighed.
+func (m *Manager) questionNamesAnother(text, tok string, pt point) bool {
+	switch sqlshape.SlotName(pt.Key) {
+	case sqlshape.SlotFilterOn, sqlshape.SlotMeasure:
+	default:
+		return false
+	}
+	if t, c := splitTC(tok); t == "" || c == "" {
+		return false
+	}
+	asked := map[string]bool{}
+	for _, t := range m.deps.Catalog.Terms(text) {
+		asked[t] = true
+	}
+	named := func(tc string) int {
+		table, col := splitTC(tc)
+		terms := map[string]bool{}
+		for _, t := range append(m.deps.Catalog.Terms(col), m.deps.Catalog.Terms(table)...) {
+			terms[t] = true
+		}
+		n := 0
+		for t := range terms {
+			if asked[t] {
+				n++
+			}
+		}
+		return n
+	}
+	mine := named(tok)
+	for i, v := range pt.Values {
+		if i >= 2 && v.P < 0.1*pt.Values[0].P {
+			break
+		}
+		if containsToken(v.Value, tok) {
+			continue
+		}
+		for _, tc := range columnRefs(v.Value) {
+			if named(tc) > mine {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// columnRefs lists the table.column names in a slot value.
+func columnRefs(v string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(v, func(r rune) bool {
+		return !(r == '.' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) {
+		if t, c := splitTC(f); t != "" && c != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
