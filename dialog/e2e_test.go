@@ -433,3 +433,41 @@ func TestTheQuestionsOwnWordsBeatAFact(t *testing.T) {
 		}
 	}
 }
+
+// Counting readings are told apart by what they count, and "count the
+// customers once each" remembered from a question over orders does not
+// pick a join for a question that counts customers anyway.
+func TestCountingChoices(t *testing.T) {
+	env := dialogtest.New(t, 2000, dialog.Config{})
+	dee := newChat(t, env, "dee")
+	r := dee.ask("how many customers placed an order in 2025?")
+	var labels []string
+	for r.Kind == dialog.ReplyClarification {
+		if r.Clarification.Key == "measure" {
+			for _, o := range r.Clarification.Options {
+				labels = append(labels, o.Label)
+			}
+		}
+		pick := map[string]string{"filteron:2025": "order was placed", "filteron:placed": "Don't filter", "measure": "number of customers"}[r.Clarification.Key]
+		if pick == "" {
+			t.Fatalf("unexpected question %s", r.Text)
+		}
+		r = dee.choose(r, pick)
+	}
+	if strings.Join(labels, " · ") != "Number of customers · Number of orders" {
+		t.Fatalf("the counting options should say what they count: %q", labels)
+	}
+	a := mustAnswer(t, r)
+	want := scalar(t, env, "SELECT COUNT(DISTINCT customer_id) FROM orders WHERE YEAR(ordered_at) = 2025")
+	if a.Rows[0][0] != want {
+		t.Fatalf("got %v, want %s\n%s", a.Rows, want, a.SQL)
+	}
+	r = dee.ask("how many customers are in TX?")
+	if r.Kind == dialog.ReplyAnswer {
+		for _, f := range r.Answer.UsedFacts {
+			if f.Phrase == "customers" {
+				t.Fatalf("the counting preference decided between a join and no join:\n%s", r.Answer.SQL)
+			}
+		}
+	}
+}

@@ -185,7 +185,7 @@ func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string
 	if factKind(pt.Key, values) != f.Kind {
 		return false
 	}
-	if m.questionNamesAnother(text, tok, pt) {
+	if m.questionNamesAnother(text, tok, pt) || m.sameCount(st, tok, pt) {
 		return false
 	}
 	if f.Kind == ontology.KindTime {
@@ -301,4 +301,22 @@ func columnRefs(v string) []string {
 		}
 	}
 	return out
+}
+
+// sameCount says whether a remembered "count customers, not rows" choice
+// is moot here: the other readings' COUNT(*) counts the same table, so the
+// readings differ elsewhere (a join, a filter) and the fact must not pick
+// between them.
+func (m *Manager) sameCount(st *convState, tok string, pt point) bool {
+	if sqlshape.SlotName(pt.Key) != sqlshape.SlotMeasure || !m.labels.IsKey(tok) {
+		return false
+	}
+	table, _ := splitTC(tok)
+	for _, i := range st.live() {
+		c := st.Candidates[i]
+		if strings.Contains(c.Slots[pt.Key], "COUNT(*)") && strings.EqualFold(m.labels.countedTable(c.Slots), table) {
+			return true
+		}
+	}
+	return false
 }

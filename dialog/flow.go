@@ -495,7 +495,8 @@ func (m *Manager) ask(ctx context.Context, st *convState, ev Event, pt point, ch
 func (m *Manager) question(st *convState, pt point, change string) {
 	phrase := ""
 	displays := map[string]string{}
-	counted := ""
+	// What a COUNT(*) counts depends on each reading's tables.
+	counted := map[string]string{}
 	for _, i := range st.live() {
 		c := st.Candidates[i]
 		if phrase == "" {
@@ -505,8 +506,8 @@ func (m *Manager) question(st *convState, pt point, change string) {
 		if _, ok := displays[v]; !ok {
 			displays[v] = c.Display[pt.Key]
 		}
-		if counted == "" {
-			counted = countedTable(c.Slots)
+		if _, ok := counted[v]; !ok {
+			counted[v] = m.labels.countedTable(c.Slots)
 		}
 	}
 	sameFn := true
@@ -556,7 +557,7 @@ func (m *Manager) question(st *convState, pt point, change string) {
 				others = append(others, o.Value)
 			}
 		}
-		opt := m.labels.optionFor(pt.Key, v.Value, others, sameFn, counted, displays[v.Value])
+		opt := m.labels.optionFor(pt.Key, v.Value, others, sameFn, counted[v.Value], displays[v.Value])
 		if seen[opt.Label] {
 			// Two values that read the same would be a confusing choice:
 			// tell them apart by their example or their raw form.
@@ -572,21 +573,46 @@ func (m *Manager) question(st *convState, pt point, change string) {
 	st.Questions++
 }
 
-// countedTable guesses what COUNT(*) counts from the slots: the first table
-// of the join that is not shown.
-func countedTable(slots map[string]string) string {
-	list, _, _ := strings.Cut(slots[sqlshape.SlotTables], " | ")
+// countedTable guesses what COUNT(*) counts from the slots: over a join,
+// the rows of the table on the many side (the one whose column points at
+// another's key), preferring one whose columns are not shown.
+func (l *Labels) countedTable(slots map[string]string) string {
+	list, joins, _ := strings.Cut(slots[sqlshape.SlotTables], " | ")
 	tbls := strings.Split(list, ", ")
+	keySide := map[string]bool{}
+	for _, j := range strings.Split(joins, ", ") {
+		a, b, ok := strings.Cut(j, " = ")
+		if !ok {
+			continue
+		}
+		switch ka, kb := l.IsKey(a), l.IsKey(b); {
+		case kb && !ka:
+			keySide[strings.ToLower(tableOfTC(b))] = true
+		case ka && !kb:
+			keySide[strings.ToLower(tableOfTC(a))] = true
+		}
+	}
 	shown := slots[sqlshape.SlotOutput] + " " + slots[sqlshape.SlotGroup]
-	for _, t := range tbls {
-		if t != "" && !strings.Contains(shown, t+".") {
-			return t
+	for _, pass := range []func(string) bool{
+		func(t string) bool { return !keySide[strings.ToLower(t)] && !strings.Contains(shown, t+".") },
+		func(t string) bool { return !keySide[strings.ToLower(t)] },
+		func(t string) bool { return !strings.Contains(shown, t+".") },
+	} {
+		for _, t := range tbls {
+			if t != "" && pass(t) {
+				return t
+			}
 		}
 	}
 	if len(tbls) > 0 {
 		return tbls[0]
 	}
 	return ""
+}
+
+func tableOfTC(tc string) string {
+	t, _ := splitTC(tc)
+	return t
 }
 
 func (m *Manager) clarificationReply(st *convState, conv string) Reply {

@@ -22,7 +22,8 @@ func (l *Labels) describeMeasure(expr string, withFn bool, counted string) strin
 	if fn == "" {
 		return l.Detail(expr)
 	}
-	if !withFn && arg != "*" && arg != "1" {
+	// Counting keys is counting rows: "Number of customers", not "Customer id".
+	if !withFn && arg != "*" && arg != "1" && !(fn == "COUNT" && l.IsKey(arg)) {
 		return l.Detail(arg)
 	}
 	return upperFirst(strings.TrimPrefix(sqlshape.DescribeMeasure(expr, counted, l), "the "))
@@ -80,7 +81,7 @@ func (l *Labels) optionFor(key, value string, others []string, sameFn bool, coun
 		}
 		opt := Option{Label: joinAnd(words)}
 		if len(parts) == 1 {
-			if _, a := aggregate(parts[0]); a != "*" {
+			if fn, a := aggregate(parts[0]); a != "*" && fn != "COUNT" {
 				if ex := l.Example(a); ex != "" {
 					opt.Example = "e.g. " + ex
 				}
