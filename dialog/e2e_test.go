@@ -444,6 +444,9 @@ func TestCountingChoices(t *testing.T) {
 	var labels []string
 	for r.Kind == dialog.ReplyClarification {
 		if r.Clarification.Key == "measure" {
+			if r.Clarification.Prompt != "For 'customers', what should I count?" {
+				t.Errorf("prompt %q", r.Clarification.Prompt)
+			}
 			for _, o := range r.Clarification.Options {
 				labels = append(labels, o.Label)
 			}

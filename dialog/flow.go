@@ -511,6 +511,7 @@ func (m *Manager) question(st *convState, pt point, change string) {
 		}
 	}
 	sameFn := true
+	prompt := m.labels.promptFor(pt.Key, phrase)
 	if sqlshape.SlotName(pt.Key) == sqlshape.SlotMeasure {
 		fns := map[string]bool{}
 		for _, v := range pt.Values {
@@ -518,8 +519,11 @@ func (m *Manager) question(st *convState, pt point, change string) {
 			fns[fn] = true
 		}
 		sameFn = len(fns) == 1
+		if sameFn && fns["COUNT"] && phrase != "" {
+			prompt = fmt.Sprintf("For '%s', what should I count?", phrase)
+		}
 	}
-	q := &pendingQ{ID: newID(), Key: pt.Key, Phrase: phrase, Prompt: m.labels.promptFor(pt.Key, phrase), Kind: kindFor(pt.Key, pt.Values, displays), Change: change}
+	q := &pendingQ{ID: newID(), Key: pt.Key, Phrase: phrase, Prompt: prompt, Kind: kindFor(pt.Key, pt.Values, displays), Change: change}
 	seen := map[string]bool{}
 	// Values that keep exactly the same interpretations are one choice for
 	// the person ('TX' in orders and 'Texas' through the states table).
