@@ -3,10 +3,13 @@ package dialog
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/clarify-bot/clarify/internal/tables"
 )
 
 // answerClarification applies a button click or a typed answer.
@@ -90,10 +93,10 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 		if err != nil || st.Candidates == nil {
 			return withResolved(replies, resolved), err
 		}
-		if sameSQL(before, st.candidateSQL()) {
+		if slices.Equal(before, st.candidateSQL()) {
 			// The words changed no reading: rather than ask something else
 			// as if they had been understood, keep the question open.
-			return []Reply{notice(ev.Conversation, fmt.Sprintf("I couldn't use %q to narrow this down: it matches nothing I can find in the data and changes none of the readings. %s", clip(text, 60), stillWaiting(q)))}, nil
+			return []Reply{notice(ev.Conversation, fmt.Sprintf("I couldn't use %q to narrow this down: it matches nothing I can find in the data and changes none of the readings. %s", tables.Clip(text, 60), stillWaiting(q)))}, nil
 		}
 	}
 	more, err := m.advance(ctx, st, ev)
@@ -356,26 +359,6 @@ func looksLikeSQL(text string) bool {
 
 func stillWaiting(q *pendingQ) string {
 	return fmt.Sprintf("Still waiting for your answer to: %s — pick one of the %d options, answer in your own words, or 'skip'.", q.Prompt, len(q.Options)+1)
-}
-
-func sameSQL(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // candidateSQL lists the candidates' statements, sorted, to tell whether

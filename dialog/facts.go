@@ -126,11 +126,15 @@ func (m *Manager) applyFacts(ctx context.Context, st *convState) {
 		return
 	}
 	text := " " + ontology.NormalizePhrase(st.Question+" "+feedbackText(st.Feedback)) + " "
+	asked := map[string]bool{}
+	for _, t := range m.deps.Catalog.Terms(text) {
+		asked[t] = true
+	}
 	for range 8 {
 		applied := false
 		for _, pt := range decisionPoints(st.liveView(), nil, len(st.Candidates)) {
 			for _, f := range facts {
-				if st.skipped(f.ID) || st.factApplied(f.ID, pt.Key) || !m.factFits(st, f, pt, text) {
+				if st.skipped(f.ID) || st.factApplied(f.ID, pt.Key) || !m.factFits(st, f, pt, text, asked) {
 					continue
 				}
 				_, tok := factTarget(f)
@@ -166,7 +170,7 @@ func (st *convState) factApplied(id, key string) bool {
 	return false
 }
 
-func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string) bool {
+func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string, asked map[string]bool) bool {
 	slot, tok := factTarget(f)
 	if slot != sqlshape.SlotName(pt.Key) {
 		return false
@@ -185,7 +189,7 @@ func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string
 	if factKind(pt.Key, values) != f.Kind {
 		return false
 	}
-	if m.questionNamesAnother(text, tok, pt) || m.sameCount(st, tok, pt) {
+	if m.questionNamesAnother(asked, tok, pt) || m.sameCount(st, tok, pt) {
 		return false
 	}
 	if f.Kind == ontology.KindTime {
@@ -246,7 +250,8 @@ func feedbackText(fb []Feedback) string {
 // orders did we ship in 2025" names the ship date whatever date 'in 2024'
 // meant before, and "customers in TX" names customers, not the orders a
 // remembered 'TX' was about. Only columns and values are weighed.
-func (m *Manager) questionNamesAnother(text, tok string, pt point) bool {
+// asked holds the terms of the question and its feedback.
+func (m *Manager) questionNamesAnother(asked map[string]bool, tok string, pt point) bool {
 	switch sqlshape.SlotName(pt.Key) {
 	case sqlshape.SlotFilterOn, sqlshape.SlotMeasure:
 	default:
@@ -254,10 +259,6 @@ func (m *Manager) questionNamesAnother(text, tok string, pt point) bool {
 	}
 	if t, c := splitTC(tok); t == "" || c == "" {
 		return false
-	}
-	asked := map[string]bool{}
-	for _, t := range m.deps.Catalog.Terms(text) {
-		asked[t] = true
 	}
 	named := func(tc string) int {
 		table, col := splitTC(tc)
@@ -293,9 +294,7 @@ func (m *Manager) questionNamesAnother(text, tok string, pt point) bool {
 // columnRefs lists the table.column names in a slot value.
 func columnRefs(v string) []string {
 	var out []string
-	for _, f := range strings.FieldsFunc(v, func(r rune) bool {
-		return !(r == '.' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-	}) {
+	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r > 0x7f || !isIdentByte(byte(r)) }) {
 		if t, c := splitTC(f); t != "" && c != "" {
 			out = append(out, f)
 		}

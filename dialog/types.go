@@ -178,6 +178,19 @@ type UsedFact struct {
 	Scope   string // "user", "channel", "workspace"
 }
 
+// Whose says whose choice a used fact was: "your earlier choice", "this
+// channel's choice", or "the <workspace>'s choice", where workspace is the
+// platform's word for it ("workspace", "server").
+func (f UsedFact) Whose(workspace string) string {
+	switch f.Scope {
+	case "channel":
+		return "this channel's choice"
+	case "workspace":
+		return "the " + workspace + "'s choice"
+	}
+	return "your earlier choice"
+}
+
 // Prefs is a list of learned preferences.
 type Prefs struct {
 	// Subject is whose preferences these are (the asker, or the user an admin asked about).

@@ -114,7 +114,7 @@ func (c *Console) printAnswer(a *dialog.Answer) {
 	for _, f := range a.UsedFacts {
 		phrase := tables.Clip(cleanInput(f.Phrase), 60)
 		c.out.printf("Using %s: '%s' = %s · type 'change %s' to change it\n",
-			whose(f.Scope), phrase, tables.Clip(cleanInput(f.Meaning), 80), phrase)
+			f.Whose("workspace"), phrase, tables.Clip(cleanInput(f.Meaning), 80), phrase)
 	}
 	for _, n := range a.Notes {
 		if n = strings.TrimSpace(n); n != "" {
@@ -122,18 +122,6 @@ func (c *Console) printAnswer(a *dialog.Answer) {
 		}
 	}
 	c.out.line("Was this what you meant? 'yes' · 'no' (not what I meant) · 'sql' (show the SQL)")
-}
-
-// whose names where a used fact came from.
-func whose(scope string) string {
-	switch scope {
-	case "channel":
-		return "this channel's choice"
-	case "workspace":
-		return "the workspace's choice"
-	default:
-		return "your earlier choice"
-	}
 }
 
 func (c *Console) printPrefs(p *dialog.Prefs) {

@@ -185,17 +185,6 @@ func (a *Adapter) renderClarification(conv string, c *dialog.Clarification) out 
 	return out{content: content, components: rowsOf(bs)}
 }
 
-// whose names where a remembered choice came from.
-func whose(scope string) string {
-	switch scope {
-	case "channel":
-		return "Using this channel's choice"
-	case "workspace":
-		return "Using the server's choice"
-	}
-	return "Using your earlier choice"
-}
-
 // renderAnswer: the explanation, the table in a code block (as many rows
 // as fit in one message), a CSV of all fetched rows when some are not
 // shown, the remembered choices with Change buttons, and the feedback
@@ -208,7 +197,7 @@ func (a *Adapter) renderAnswer(conv string, ans *dialog.Answer) out {
 	var factLines []string
 	var bs []discordgo.Button
 	for _, f := range ans.UsedFacts {
-		factLines = append(factLines, clip(fmt.Sprintf("%s: '%s' = %s", whose(f.Scope), oneLine(f.Phrase), oneLine(f.Meaning)), 200))
+		factLines = append(factLines, clip(fmt.Sprintf("Using %s: '%s' = %s", f.Whose("server"), oneLine(f.Phrase), oneLine(f.Meaning)), 200))
 	}
 	for _, n := range ans.Notes {
 		if n = oneLine(n); n != "" {

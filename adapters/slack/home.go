@@ -196,20 +196,8 @@ func otherModal(prompt string, meta ref) slack.ModalViewRequest {
 func editModal(current string, meta ref) slack.ModalViewRequest {
 	input := slack.NewPlainTextInputBlockElement(plain("The new meaning, in words", maxPlaceholder), inputAction)
 	input.MaxLength = 500
-	blocks := []slack.Block{}
-	if c := strings.TrimSpace(current); c != "" {
-		blocks = append(blocks, section("edit.current", mrkdwn(clip(c, maxSectionText)), nil))
-	}
-	blocks = append(blocks, slack.NewInputBlock(inputBlock, plain("New wording", 2000), nil, input))
-	return slack.ModalViewRequest{
-		Type:            slack.VTModal,
-		CallbackID:      cbEdit,
-		Title:           plain("Edit preference", maxModalTitle),
-		Submit:          plain("Save", maxModalButton),
-		Close:           plain("Cancel", maxModalButton),
-		PrivateMetadata: meta.encode(),
-		Blocks:          slack.Blocks{BlockSet: blocks},
-	}
+	return factModal(cbEdit, "Edit preference", "Save", "edit.current", current,
+		slack.NewInputBlock(inputBlock, plain("New wording", 2000), nil, input), meta)
 }
 
 // promoteModal asks which channel a preference should apply to.
@@ -219,18 +207,23 @@ func promoteModal(current, channel string, meta ref) slack.ModalViewRequest {
 		sel.InitialConversation = channel
 	}
 	sel.Filter = &slack.SelectBlockElementFilter{Include: []string{"public", "private"}, ExcludeBotUsers: true}
+	return factModal(cbPromote, "Promote preference", "Promote", "promote.current", current,
+		slack.NewInputBlock(channelBlock, plain("Everyone in this channel gets it", 2000), nil, sel), meta)
+}
+
+// factModal is a modal about one preference: what it says now, then input.
+func factModal(callbackID, title, submit, currentID, current string, input slack.Block, meta ref) slack.ModalViewRequest {
 	blocks := []slack.Block{}
 	if c := strings.TrimSpace(current); c != "" {
-		blocks = append(blocks, section("promote.current", mrkdwn(clip(c, maxSectionText)), nil))
+		blocks = append(blocks, section(currentID, mrkdwn(clip(c, maxSectionText)), nil))
 	}
-	blocks = append(blocks, slack.NewInputBlock(channelBlock, plain("Everyone in this channel gets it", 2000), nil, sel))
 	return slack.ModalViewRequest{
 		Type:            slack.VTModal,
-		CallbackID:      cbPromote,
-		Title:           plain("Promote preference", maxModalTitle),
-		Submit:          plain("Promote", maxModalButton),
+		CallbackID:      callbackID,
+		Title:           plain(title, maxModalTitle),
+		Submit:          plain(submit, maxModalButton),
 		Close:           plain("Cancel", maxModalButton),
 		PrivateMetadata: meta.encode(),
-		Blocks:          slack.Blocks{BlockSet: blocks},
+		Blocks:          slack.Blocks{BlockSet: append(blocks, input)},
 	}
 }

@@ -156,7 +156,7 @@ func answerMessage(a *dialog.Answer, conv ref, text string) message {
 		}
 		v := conv
 		v.ID, v.Fact = a.ID, f.FactID
-		line := fmt.Sprintf("Using %s: *%s* = %s", whose(f.Scope), escClip(oneLine(f.Phrase), 200), escClip(oneLine(f.Meaning), 1000))
+		line := fmt.Sprintf("Using %s: *%s* = %s", f.Whose("workspace"), escClip(oneLine(f.Phrase), 200), escClip(oneLine(f.Meaning), 1000))
 		blocks = append(blocks, section(indexed("clarify.fact", i), mrkdwn(line), button(indexed(actChange, i), v.encode(), "change")))
 	}
 	var notes []string
@@ -177,18 +177,6 @@ func answerMessage(a *dialog.Answer, conv ref, text string) message {
 	))
 	m.Blocks = blocks
 	return m
-}
-
-// whose names where a used fact came from.
-func whose(scope string) string {
-	switch scope {
-	case "channel":
-		return "this channel's choice"
-	case "workspace":
-		return "the workspace's choice"
-	default:
-		return "your earlier choice"
-	}
 }
 
 // sqlMessage shows SQL as code blocks, split under the section limit.

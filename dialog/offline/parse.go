@@ -689,13 +689,16 @@ func (e *Engine) valueOfNamedColumn(a *analysis, from, to int) *valueMention {
 	if len(word) != 1 {
 		return nil
 	}
-	rest := a.phrase(from, to-1)
 	var alts []valueAlt
+	var values []catalog.ValueHit
 	for _, h := range e.m.cat.SearchColumns(a.toks[to-1].raw, 5) {
 		if !containsStr(e.m.cat.NameTerms(h.Column), word[0]) {
 			continue
 		}
-		for _, v := range e.m.cat.SearchValues(rest, 24) {
+		if values == nil {
+			values = e.m.cat.SearchValues(a.phrase(from, to-1), 24)
+		}
+		for _, v := range values {
 			if (v.Match == catalog.Exact || v.Match == catalog.CaseInsensitive) && strings.EqualFold(v.Table, h.Table) && strings.EqualFold(v.Column, h.Column) {
 				alts = append(alts, valueAlt{table: v.Table, column: v.Column, value: v.Value, weight: 1.2})
 			}
