@@ -290,7 +290,7 @@ func (p *prefsCmd) show(ctx context.Context, args []string) int {
 	}
 	fields := [][2]string{
 		{"id", f.ID}, {"scope", string(f.Scope)}, {"owner", f.Owner}, {"warehouse", f.Warehouse},
-		{"phrase", f.Phrase}, {"kind", string(f.Kind)}, {"target", f.Target}, {"meaning", f.Meaning},
+		{"phrase", f.Phrase}, {"kind", string(f.Kind)}, {"target", f.Target.Summary()}, {"meaning", f.Meaning},
 		{"question", f.Question}, {"learned", stamp(f.Created)}, {"last used", stamp(f.LastUsed)},
 		{"uses", strconv.Itoa(f.Uses)}, {"confirmations", strconv.Itoa(f.Confirmations)},
 		{"rejections", strconv.Itoa(f.Rejections)}, {"active", yesNo(f.Active())},
@@ -395,7 +395,7 @@ func (p *prefsCmd) promote(ctx context.Context, args []string) int {
 
 func (p *prefsCmd) edit(ctx context.Context, args []string) int {
 	fs := p.flagSet("edit")
-	target := fs.String("target", "", "new machine form of the meaning")
+	target := fs.String("target", "", "new machine form of the meaning, as JSON (see 'bot prefs show' and exports)")
 	meaningFlag := fs.String("meaning", "", "new human wording")
 	pos, code, ok := p.parseArgs(fs, "edit", args, 1, "the preference ID")
 	if !ok {
@@ -412,11 +412,20 @@ func (p *prefsCmd) edit(ctx context.Context, args []string) int {
 		return code
 	}
 	defer s.Close()
-	f, err := s.Edit(ctx, id, *target, *meaningFlag, p.actor())
+	var newTarget *ontology.Target
+	if strings.TrimSpace(*target) != "" {
+		t, err := ontology.ParseTarget(*target)
+		if err != nil {
+			fmt.Fprintf(p.stderr, "bot prefs edit: --target: %v\n", err)
+			return exitUsage
+		}
+		newTarget = &t
+	}
+	f, err := s.Edit(ctx, id, newTarget, *meaningFlag, p.actor())
 	if err != nil {
 		return p.fail("edit", id, err)
 	}
-	fmt.Fprintf(p.stdout, "edited %s: %q → %s (target %s)\n", f.ID, f.Phrase, meaning(f), f.Target)
+	fmt.Fprintf(p.stdout, "edited %s: %q → %s (target %s)\n", f.ID, f.Phrase, meaning(f), f.Target.Summary())
 	return exitOK
 }
 
@@ -566,8 +575,8 @@ func change(e ontology.AuditEntry) string {
 		return "added: " + meaning(*e.After)
 	}
 	var parts []string
-	if e.Before.Target != e.After.Target {
-		parts = append(parts, fmt.Sprintf("target %s → %s", e.Before.Target, e.After.Target))
+	if !e.Before.Target.Equal(e.After.Target) {
+		parts = append(parts, fmt.Sprintf("target %s → %s", e.Before.Target.Summary(), e.After.Target.Summary()))
 	}
 	if e.Before.Meaning != e.After.Meaning {
 		parts = append(parts, fmt.Sprintf("meaning %q → %q", e.Before.Meaning, e.After.Meaning))
@@ -582,7 +591,7 @@ func meaning(f ontology.Fact) string {
 	if f.Meaning != "" {
 		return f.Meaning
 	}
-	return f.Target
+	return f.Target.Summary()
 }
 
 func stamp(t time.Time) string {

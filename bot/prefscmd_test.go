@@ -22,6 +22,9 @@ const (
 // seedPrefs fills an ontology in a fresh data dir and returns the dir and
 // the fact ids by name: alice-revenue, alice-revenue-col, alice-texas,
 // bob-revenue (inactive), chan-texas.
+// netSum is the target of "revenue" = net revenue.
+var netSum = ontology.Target{Slot: "measure", Choice: ontology.Term{Kind: ontology.TermMeasure, Fn: "SUM", Expr: "orders.net_amount"}}
+
 func seedPrefs(t *testing.T) (string, map[string]string) {
 	t.Helper()
 	ctx := context.Background()
@@ -37,15 +40,15 @@ func seedPrefs(t *testing.T) (string, map[string]string) {
 		f    ontology.Fact
 	}{
 		{"alice-revenue", ontology.Fact{Scope: ontology.ScopeUser, Owner: prefsAlice, Warehouse: "shop", Phrase: "revenue", Kind: ontology.KindAggregate,
-			Target: "measure=SUM(orders.net_amount)", Meaning: "net revenue after discounts", Question: "revenue by month?"}},
+			Target: netSum, Meaning: "net revenue after discounts", Question: "revenue by month?"}},
 		{"alice-revenue-col", ontology.Fact{Scope: ontology.ScopeUser, Owner: prefsAlice, Warehouse: "shop", Phrase: "revenue", Kind: ontology.KindColumn,
-			Target: "column=orders.net_amount", Meaning: "orders.net_amount"}},
+			Target: ontology.Target{Slot: "measure", Choice: ontology.ColumnTerm("orders.net_amount")}, Meaning: "orders.net_amount"}},
 		{"alice-texas", ontology.Fact{Scope: ontology.ScopeUser, Owner: prefsAlice, Warehouse: "shop", Phrase: "Texas", Kind: ontology.KindValue,
-			Target: "filter=customers.state|Texas", Meaning: "customers.state is Texas"}},
+			Target: ontology.Target{Slot: "filteron", Arg: "texas", Choice: ontology.ColumnTerm("customers.state")}, Meaning: "customers.state is Texas"}},
 		{"bob-revenue", ontology.Fact{Scope: ontology.ScopeUser, Owner: prefsBob, Warehouse: "shop", Phrase: "revenue", Kind: ontology.KindAggregate,
-			Target: "measure=SUM(orders.gross_amount)", Meaning: "gross revenue"}},
+			Target: ontology.Target{Slot: "measure", Choice: ontology.Term{Kind: ontology.TermMeasure, Fn: "SUM", Expr: "orders.gross_amount"}}, Meaning: "gross revenue"}},
 		{"chan-texas", ontology.Fact{Scope: ontology.ScopeChannel, Owner: prefsChan, Warehouse: "shop", Phrase: "texas", Kind: ontology.KindValue,
-			Target: "filter=stores.state|TX", Meaning: "stores in Texas"}},
+			Target: ontology.Target{Slot: "filteron", Arg: "tx", Choice: ontology.ColumnTerm("stores.state")}, Meaning: "stores in Texas"}},
 	} {
 		f, err := s.Learn(ctx, x.f)
 		if err != nil {
@@ -117,10 +120,10 @@ func TestPrefsCommand(t *testing.T) {
 			stdout: []string{"ACTIVE", "{bob-revenue}", "gross revenue", "no", "(5 preferences)"}},
 		{name: "list nothing", args: []string{"list", "--warehouse", "crm"}, code: exitOK, stdout: []string{"no preferences match"}},
 		{name: "list bad scope", args: []string{"list", "--scope", "team"}, code: exitUsage, stderr: []string{`--scope "team"`}},
-		{name: "list json", args: []string{"list", "--json", "--user", prefsAlice}, code: exitOK, stdout: []string{`"phrase": "texas"`, `"target": "filter=customers.state|Texas"`}},
+		{name: "list json", args: []string{"list", "--json", "--user", prefsAlice}, code: exitOK, stdout: []string{`"phrase": "texas"`, `"column": "customers.state"`}},
 
 		{name: "show", args: []string{"show", "{alice-revenue}"}, code: exitOK,
-			stdout: []string{"id:            {alice-revenue}", "owner:         " + prefsAlice, "target:        measure=SUM(orders.net_amount)",
+			stdout: []string{"id:            {alice-revenue}", "owner:         " + prefsAlice, "target:        measure: SUM(orders.net_amount)",
 				"question:      revenue by month?", "confirmations: 1", "active:        yes", "history: no admin changes"}},
 		{name: "show with history, flags after the id", before: [][]string{{"edit", "{alice-texas}", "--meaning", "customers in Texas"}},
 			args: []string{"show", "{alice-texas}", "--lock-timeout", "1s"}, code: exitOK,
@@ -161,7 +164,7 @@ func TestPrefsCommand(t *testing.T) {
 			stdout: []string{"promoted {alice-revenue} to workspace " + prefsTeam + " as "},
 			check: func(t *testing.T, s *ontology.Store, ids map[string]string) {
 				got, _ := s.List(ctx, ontology.Filter{Scope: "workspace", Owner: prefsTeam})
-				if len(got) != 1 || got[0].PromotedFrom != ids["alice-revenue"] || got[0].Target != "measure=SUM(orders.net_amount)" {
+				if len(got) != 1 || got[0].PromotedFrom != ids["alice-revenue"] || !got[0].Target.Equal(netSum) {
 					t.Errorf("workspace facts: %+v", got)
 				}
 			}},
@@ -170,11 +173,11 @@ func TestPrefsCommand(t *testing.T) {
 		{name: "promote unknown", args: []string{"promote", "nosuchid", "--to", "channel", "--owner", prefsChan}, code: exitFailure,
 			stderr: []string{`no preference with id "nosuchid"`}},
 
-		{name: "edit", args: []string{"edit", "{bob-revenue}", "--target", "measure=SUM(orders.net_amount)", "--meaning", "net revenue"}, code: exitOK,
+		{name: "edit", args: []string{"edit", "{bob-revenue}", "--target", `{"slot":"measure","choice":{"kind":"measure","fn":"SUM","expr":"orders.net_amount"}}`, "--meaning", "net revenue"}, code: exitOK,
 			stdout: []string{`edited {bob-revenue}: "revenue" → net revenue`},
 			check: func(t *testing.T, s *ontology.Store, ids map[string]string) {
 				f, err := s.Get(ctx, ids["bob-revenue"])
-				if err != nil || f.Target != "measure=SUM(orders.net_amount)" || !f.Active() {
+				if err != nil || !f.Target.Equal(netSum) || !f.Active() {
 					t.Errorf("edited: %+v, %v", f, err)
 				}
 			}},
@@ -187,7 +190,7 @@ func TestPrefsCommand(t *testing.T) {
 			args: []string{"audit", "--limit", "1"}, code: exitOK, stdout: []string{"{chan-texas}"}, notStdout: []string{"{alice-texas}"}},
 		{name: "audit empty", args: []string{"audit"}, code: exitOK, stdout: []string{"no admin changes recorded"}},
 
-		{name: "export", args: []string{"export"}, code: exitOK, stdout: []string{"{\n  \"version\": 1,", `"id": "{bob-revenue}"`, `"rejections": 1`}},
+		{name: "export", args: []string{"export"}, code: exitOK, stdout: []string{"{\n  \"version\": 2,", `"id": "{bob-revenue}"`, `"rejections": 1`}},
 		{name: "import stdin", stdin: `{"version":1,"facts":[{"scope":"workspace","owner":"slack:T1","warehouse":"shop","phrase":"Best Customer","kind":"definition","target":"rank=SUM(net) DESC"}]}`,
 			args: []string{"import", "-"}, code: exitOK, stdout: []string{"imported -: 1 added, 0 updated, 0 unchanged"},
 			check: func(t *testing.T, s *ontology.Store, ids map[string]string) {

@@ -94,7 +94,7 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 	cfg.Warehouse = opts.WarehouseName
 	cfg.Logger = opts.Logger
 	cfg.Now = opts.Now
-	mgr, err := dialog.New(cfg, dialog.Deps{Engine: engine, Fallback: fallback, Exec: db, Catalog: cat, Facts: st.facts, States: st.convs})
+	mgr, err := dialog.New(cfg, dialog.Deps{Engine: engine, Fallback: fallback, Exec: db, Catalog: cat, Facts: st.facts, Admin: st.facts, States: st.convs})
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package dialog
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
@@ -38,9 +37,9 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("answer: %w", ctx.Err())
 		}
-		return []Reply{notice(ev.Conversation, m.failureText(err))}, m.save(ctx, st)
+		return []Reply{notice(ev.Conversation, m.fail("answer query failed", err).Text())}, m.save(ctx, st)
 	}
-	a := &Answer{ID: newID(), SQL: rep.SQL, Result: res, RowCount: len(res.Rows), Truncated: res.Truncated}
+	a := &Answer{ID: newID(), SQL: rep.SQL, Result: res, RowCount: len(res.Rows), Truncated: res.Truncated, Unused: rep.Unused}
 	for _, c := range res.Columns {
 		a.Columns = append(a.Columns, c.Name)
 	}
@@ -56,10 +55,10 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 	}
 	shape, err := sqlshape.Parse(rep.SQL, m.labels.TableOf)
 	if err == nil {
-		a.Explanation = sqlshape.Explain(shape, m.labels)
+		a.Explanation = withDefinitions(sqlshape.Explain(shape, m.labels), rep.Defines)
 	}
 	for _, f := range st.Applied {
-		a.UsedFacts = append(a.UsedFacts, UsedFact{FactID: f.FactID, Phrase: f.Phrase, Meaning: f.Meaning, Scope: f.Scope})
+		a.UsedFacts = append(a.UsedFacts, UsedFact{FactID: f.FactID, Phrase: f.Phrase, Meaning: f.Meaning, Scope: f.Scope, Definition: f.Key.Name == sqlshape.SlotDefine})
 	}
 	a.Notes = append(a.Notes, st.Notes...)
 	if len(res.Rows) == 0 && shape != nil {
@@ -127,7 +126,10 @@ func answerText(a *Answer, displayRows int) string {
 		fmt.Fprintf(&b, "(showing %d of %d rows)\n", len(a.Rows), a.RowCount)
 	}
 	for _, f := range a.UsedFacts {
-		fmt.Fprintf(&b, "Using your earlier choice: '%s' = %s · change\n", f.Phrase, lowerFirst(f.Meaning))
+		fmt.Fprintf(&b, "Using %s: '%s' = %s · change\n", f.Whose("workspace"), f.Phrase, lowerFirst(f.Meaning))
+	}
+	if len(a.Unused) > 0 {
+		b.WriteString(UnusedNote(a.Unused) + "\n")
 	}
 	for _, n := range a.Notes {
 		b.WriteString(n + "\n")
@@ -135,84 +137,32 @@ func answerText(a *Answer, displayRows int) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// tokens are the parts of a slot value a remembered choice can stand for,
-// most general first: the column under an aggregate, then the aggregate.
-func tokens(key, value string) []string {
-	var out []string
-	switch sqlshape.SlotName(key) {
-	case sqlshape.SlotMeasure:
-		parts := strings.Split(value, " | ")
-		for _, p := range parts {
-			if _, arg := aggregate(p); arg != "*" && arg != p {
-				out = append(out, arg)
-			}
-		}
-		out = append(out, parts...)
-	case sqlshape.SlotFilterOn:
-		for _, p := range strings.Split(value, " & ") {
-			if i := strings.LastIndexByte(p, ' '); i > 0 {
-				out = append(out, p[:i])
-			}
-		}
-	case sqlshape.SlotOrder:
-		for _, p := range strings.Split(value, ", ") {
-			if i := strings.LastIndexByte(p, ' '); i > 0 {
-				out = append(out, p[:i])
-			}
-			out = append(out, p)
-		}
+// UnusedNote says which words an answer left out and how to include them.
+func UnusedNote(unused []string) string {
+	quoted := make([]string, len(unused))
+	for i, u := range unused {
+		quoted[i] = "'" + u + "'"
 	}
-	return append(out, value)
+	return fmt.Sprintf("I did not use %s — tell me what %s to include %s.", joinAnd(quoted), pick(len(unused) == 1, "it means", "they mean"), pick(len(unused) == 1, "it", "them"))
 }
 
-// containsToken reports whether value holds tok as a whole expression.
-func containsToken(value, tok string) bool {
-	if tok == "" {
-		return value == ""
+func pick(cond bool, a, b string) string {
+	if cond {
+		return a
 	}
-	for from := 0; ; {
-		i := strings.Index(value[from:], tok)
-		if i < 0 {
-			return false
-		}
-		i += from
-		j := i + len(tok)
-		before := i == 0 || !isIdentByte(value[i-1])
-		after := j == len(value) || !isIdentByte(value[j])
-		if before && after {
-			return true
-		}
-		from = i + 1
-	}
+	return b
 }
 
-func isIdentByte(b byte) bool {
-	return b == '_' || b == '.' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
-}
-
-// distinguishing is the most general token of chosen that no other
-// option's value contains: what the person's choice really was.
-func distinguishing(key, chosen string, others []string) string {
-	for _, t := range tokens(key, chosen) {
-		unique := true
-		for _, o := range others {
-			if containsToken(o, t) {
-				unique = false
-				break
-			}
-		}
-		if unique {
-			return t
-		}
+// withDefinitions says in the explanation what the words the schema does
+// not name were taken to mean; their subqueries need no other mention.
+func withDefinitions(explanation string, defs []Definition) string {
+	if len(defs) == 0 || explanation == "" {
+		return explanation
 	}
-	return chosen
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+	e := strings.TrimSuffix(strings.Replace(explanation, " (using a subquery)", "", 1), ".")
+	var parts []string
+	for _, d := range defs {
+		parts = append(parts, fmt.Sprintf("'%s' meaning %s", d.Phrase, lowerFirst(d.Label)))
 	}
-	sort.Strings(out)
-	return out
+	return e + ", with " + joinAnd(parts) + "."
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
-	"github.com/clarify-bot/clarify/dialog/convstore"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -39,11 +39,7 @@ func BenchmarkDialogTurn(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer facts.Close()
-	convs, err := convstore.Open(filepath.Join(dir, "c.db"), convstore.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer convs.Close()
+	convs := memStates{}
 	who := Who{Platform: "bench", Workspace: "w", Channel: "c", User: "u"}
 	ctx := context.Background()
 	// Preferences of other people and of this one, for the lookup to sift.
@@ -52,7 +48,7 @@ func BenchmarkDialogTurn(b *testing.B) {
 		if i == 0 {
 			owner = "bench:w:u"
 		}
-		if _, err := facts.Learn(ctx, ontology.Fact{Scope: ontology.ScopeUser, Owner: owner, Warehouse: "wh", Phrase: fmt.Sprintf("phrase %d", i), Kind: ontology.KindColumn, Target: "measure => orders.net_amount", Meaning: "net"}); err != nil {
+		if _, err := facts.Learn(ctx, ontology.Fact{Scope: ontology.ScopeUser, Owner: owner, Warehouse: "wh", Phrase: fmt.Sprintf("phrase %d", i), Kind: ontology.KindColumn, Target: ontology.Target{Slot: "measure", Choice: ontology.ColumnTerm("orders.net_amount")}, Meaning: "net"}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -69,7 +65,7 @@ func BenchmarkDialogTurn(b *testing.B) {
 					sql := fmt.Sprintf("SELECT SUM(orders.%s) FROM orders WHERE orders.ship_state = '%s' AND orders.%s >= '%d-01-01' AND orders.%s < '%d-01-01'", measure, state, date, year, date, year+1)
 					slots, display := m.slots(sql)
 					base = append(base, candState{SQL: sql, Prior: 1.0 / 32, Group: g, Slots: slots, Display: display,
-						Phrases: map[string]string{"measure": "revenue", fmt.Sprintf("filteron:%d", year): fmt.Sprint(year)}})
+						Phrases: map[sqlshape.SlotKey]string{sqlshape.Key(sqlshape.SlotMeasure): "revenue", sqlshape.FilterOnKey([]string{fmt.Sprint(year)}, nil): fmt.Sprint(year)}})
 					g++
 				}
 			}
@@ -98,4 +94,21 @@ func (placeholderEngine) Name() string { return "placeholder" }
 
 func (placeholderEngine) Candidates(context.Context, Request) (*Proposal, error) {
 	return nil, fmt.Errorf("not used")
+}
+
+// memStates keeps conversation states in memory: a benchmark of the turn
+// itself, not of the store.
+type memStates map[string][]byte
+
+func (s memStates) Save(_ context.Context, id string, state []byte, _ time.Time) error {
+	s[id] = state
+	return nil
+}
+
+func (s memStates) Load(_ context.Context, id string) ([]byte, error) {
+	b, ok := s[id]
+	if !ok {
+		return nil, ErrConversationNotFound
+	}
+	return b, nil
 }

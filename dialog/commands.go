@@ -51,7 +51,7 @@ func (m *Manager) prefs(ctx context.Context, ev Event) ([]Reply, error) {
 	subject := "" // the asker
 	var facts []ontology.Fact
 	var err error
-	if other := strings.TrimPrefix(strings.TrimSpace(ev.Text), "@"); other != "" && other != ev.Who.User && ev.Kind == EventPrefs {
+	if other := strings.TrimPrefix(strings.TrimSpace(ev.Subject), "@"); other != "" && other != ev.Who.User && ev.Kind == EventPrefs {
 		if !ev.Who.Admin {
 			return []Reply{ephemeral(ev.Conversation, "Only admins can see other people's preferences.")}, nil
 		}
@@ -151,13 +151,13 @@ func (m *Manager) promote(ctx context.Context, ev Event) ([]Reply, error) {
 		return []Reply{ephemeral(ev.Conversation, "Promoting preferences is not available.")}, nil
 	}
 	owners := ownerKeys(ev.Who)
-	var scope ontology.Scope
+	scope := ev.Scope
 	var owner string
-	switch strings.ToLower(strings.TrimSpace(ev.Text)) {
-	case "channel":
-		scope, owner = ontology.ScopeChannel, owners.Channel
-	case "workspace", "server":
-		scope, owner = ontology.ScopeWorkspace, owners.Workspace
+	switch scope {
+	case ontology.ScopeChannel:
+		owner = owners.Channel
+	case ontology.ScopeWorkspace:
+		owner = owners.Workspace
 	default:
 		return []Reply{ephemeral(ev.Conversation, "Promote to \"channel\" or \"workspace\"?")}, nil
 	}
@@ -192,7 +192,7 @@ func (m *Manager) editFact(ctx context.Context, ev Event) ([]Reply, error) {
 	if f.Owner != ownerKeys(ev.Who).User && !ev.Who.Admin {
 		return []Reply{ephemeral(ev.Conversation, "You can only edit your own preferences.")}, nil
 	}
-	f, err = m.admin.Edit(ctx, f.ID, f.Target, meaning, actor(ev.Who))
+	f, err = m.admin.Edit(ctx, f.ID, nil, meaning, actor(ev.Who))
 	if errors.Is(err, ontology.ErrForbidden) {
 		return []Reply{ephemeral(ev.Conversation, "You can only edit your own preferences.")}, nil
 	}

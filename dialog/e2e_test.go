@@ -8,6 +8,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/dialogtest"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
@@ -75,7 +76,7 @@ func (c *chat) answerUntil(r dialog.Reply, picks map[string]string) (dialog.Repl
 		asked++
 		pick := ""
 		for key, label := range picks {
-			if strings.HasPrefix(r.Clarification.Key, key) {
+			if strings.HasPrefix(r.Clarification.Key.String(), key) {
 				pick = label
 			}
 		}
@@ -326,7 +327,7 @@ func TestEngineQuestionIsAskedWhenCandidatesAgree(t *testing.T) {
 		first:  "SELECT COUNT(*) FROM orders WHERE YEAR(ordered_at) = 2024",
 		second: "SELECT COUNT(*) FROM orders WHERE YEAR(shipped_at) = 2024",
 	}
-	m, err := dialog.New(dialog.Config{Warehouse: "demo"}, dialog.Deps{Engine: eng, Exec: env.Demo.DB, Catalog: env.Demo.Catalog, Facts: env.Facts, States: env.Convs})
+	m, err := dialog.New(dialog.Config{Warehouse: "demo"}, dialog.Deps{Engine: eng, Exec: env.Demo.DB, Catalog: env.Demo.Catalog, Facts: env.Facts, Admin: env.Facts, States: env.Convs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -443,7 +444,7 @@ func TestCountingChoices(t *testing.T) {
 	r := dee.ask("how many customers placed an order in 2025?")
 	var labels []string
 	for r.Kind == dialog.ReplyClarification {
-		if r.Clarification.Key == "measure" {
+		if r.Clarification.Key.Name == sqlshape.SlotMeasure {
 			if r.Clarification.Prompt != "For 'customers', what should I count?" {
 				t.Errorf("prompt %q", r.Clarification.Prompt)
 			}
@@ -451,7 +452,7 @@ func TestCountingChoices(t *testing.T) {
 				labels = append(labels, o.Label)
 			}
 		}
-		pick := map[string]string{"filteron:2025": "order was placed", "filteron:placed": "Don't filter", "measure": "number of customers"}[r.Clarification.Key]
+		pick := map[string]string{"filteron:2025": "order was placed", "filteron:placed": "Don't filter", "measure": "number of customers"}[r.Clarification.Key.String()]
 		if pick == "" {
 			t.Fatalf("unexpected question %s", r.Text)
 		}

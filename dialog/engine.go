@@ -3,6 +3,7 @@ package dialog
 import (
 	"context"
 
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -64,10 +65,25 @@ type Proposal struct {
 type Candidate struct {
 	SQL   string
 	Prior float64
-	// Phrases maps slot keys (see dialog/sqlshape) to the words of the
-	// question they came from ("measure" → "revenue"), for wording
-	// clarifications and remembering answers.
-	Phrases map[string]string
+	// Phrases maps slot keys to the words of the question they came from
+	// (measure → "revenue"), for wording clarifications and remembering
+	// answers.
+	Phrases map[sqlshape.SlotKey]string
+	// Unused are the words of the question this reading does not take into
+	// account ("active" in "how many active plants"), in question order.
+	Unused []string
+	// Defines are the meanings this reading gives words the schema does not
+	// name: "active" = the status is Operational.
+	Defines []Definition
+}
+
+// Definition is what a reading takes a phrase to mean, as a condition on
+// (or a measure of) named tables and columns.
+type Definition struct {
+	Phrase string
+	Term   ontology.Term
+	// Label words it for people: "Status is Operational".
+	Label string
 }
 
 // EngineQuestion is a clarification proposed by an engine: each option

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -50,7 +51,7 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 		// Not an answer but another question: drop the pending one and
 		// start over in this conversation.
 		resolved := &Resolved{ClarificationID: q.ID, Prompt: q.Prompt, Choice: "(a new question was asked)"}
-		fresh := &convState{Key: st.Key, Who: ev.Who, Warehouse: m.cfg.Warehouse, Question: text, Status: statusAsking, Created: m.cfg.Now(), Chosen: map[string]string{}}
+		fresh := m.newState(st.Key, ev.Who, text)
 		replies, err := m.generate(ctx, fresh, ev.Conversation)
 		if err != nil || fresh.Candidates == nil {
 			if err == nil {
@@ -72,20 +73,21 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 	var replies []Reply
 	if noneOfThese(text) {
 		if st.Excluded == nil {
-			st.Excluded = map[string][]string{}
+			st.Excluded = map[sqlshape.SlotKey][]sqlshape.SlotValue{}
 		}
 		for _, o := range q.Options {
 			st.Excluded[q.Key] = append(st.Excluded[q.Key], o.Value)
 		}
-		st.applyExclusions("none:" + q.ID)
-		st.Asked = removeString(st.Asked, q.Key)
+		none := Step{Kind: StepNone, Ref: q.ID}
+		st.applyExclusions(none)
+		st.Asked = slices.DeleteFunc(st.Asked, func(k sqlshape.SlotKey) bool { return k == q.Key })
 		if len(st.live()) == 0 {
 			st.Widen++
 			replies, err = m.generate(ctx, st, ev.Conversation)
 			if err != nil || st.Candidates == nil {
 				return withResolved(replies, resolved), err
 			}
-			st.applyExclusions("none:" + q.ID)
+			st.applyExclusions(none)
 		}
 	} else {
 		st.Feedback = append(st.Feedback, Feedback{Kind: classifyFeedback(text), Text: text, About: q.Phrase})
@@ -126,9 +128,9 @@ func (m *Manager) choose(ctx context.Context, st *convState, ev Event, i int, ch
 		more, err := m.advance(ctx, st, ev)
 		return withResolved(append(replies, more...), resolved), err
 	}
-	st.keepOnly(q.Key, opt.Value, "answer:"+q.ID)
+	st.keepOnly(q.Key, opt.Value, Step{Kind: StepAnswer, Ref: q.ID})
 	if st.Chosen == nil {
-		st.Chosen = map[string]string{}
+		st.Chosen = map[sqlshape.SlotKey]sqlshape.SlotValue{}
 	}
 	st.Chosen[q.Key] = opt.Value
 	m.learn(ctx, st, ev.Who, q, opt)
@@ -181,24 +183,12 @@ func noneOfThese(text string) bool {
 	return false
 }
 
-func removeString(list []string, s string) []string {
-	out := list[:0]
-	for _, x := range list {
-		if x != s {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
 // applyExclusions rules out candidates with values the person said none of.
-func (st *convState) applyExclusions(step string) {
+func (st *convState) applyExclusions(step Step) {
 	for key, vals := range st.Excluded {
 		for _, i := range st.live() {
-			for _, v := range vals {
-				if st.Candidates[i].Slots[key] == v {
-					st.Candidates[i].ElimBy = step
-				}
+			if slices.ContainsFunc(vals, st.Candidates[i].Slots.Get(key).Equal) {
+				st.Candidates[i].ElimBy = step
 			}
 		}
 	}
@@ -244,7 +234,7 @@ func (m *Manager) feedback(ctx context.Context, ev Event) ([]Reply, error) {
 		st.Rejected++
 		for _, i := range st.live() {
 			if st.Candidates[i].Group == ans.Group {
-				st.Candidates[i].ElimBy = "reject:" + ans.ID
+				st.Candidates[i].ElimBy = Step{Kind: StepReject, Ref: ans.ID}
 			}
 		}
 		// A remembered choice may be what went wrong: weaken it and ask again.
@@ -282,7 +272,7 @@ func (m *Manager) feedback(ctx context.Context, ev Event) ([]Reply, error) {
 			return []Reply{notice(ev.Conversation, "There is no other choice for that in this question.")}, m.save(ctx, st)
 		}
 		st.archiveAnswer()
-		st.Asked = removeString(st.Asked, key)
+		st.Asked = slices.DeleteFunc(st.Asked, func(k sqlshape.SlotKey) bool { return k == key })
 		return m.ask(ctx, st, ev, *pt, factID)
 	}
 	return nil, fmt.Errorf("dialog: unexpected feedback kind %d", ev.Kind)
@@ -303,23 +293,12 @@ func (st *convState) unapply(factID string) {
 	st.Applied = kept
 	for _, a := range st.Applied {
 		for _, i := range st.live() {
-			if !containsToken(st.Candidates[i].Slots[a.Key], a.Token) {
+			if !holds(st.Candidates[i].Slots.Get(a.Key), a.Token) {
 				st.Candidates[i].ElimBy = a.Step
 			}
 		}
 	}
-	for _, key := range sortedKeys(keysOf(st.Chosen)) {
-		has := false
-		for _, i := range st.live() {
-			if st.Candidates[i].Slots[key] == st.Chosen[key] {
-				has = true
-				break
-			}
-		}
-		if has {
-			st.keepOnly(key, st.Chosen[key], "chosen:"+key)
-		}
-	}
+	st.reapplyChosen()
 }
 
 // unusableAnswer says why a typed answer cannot be used, or "".

@@ -2,6 +2,7 @@ package dialog
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
@@ -13,11 +14,11 @@ import (
 const timePhrase = "dates"
 
 // factKind classifies what a clarification about key decided.
-func factKind(key string, values []string) ontology.Kind {
-	switch sqlshape.SlotName(key) {
+func factKind(key sqlshape.SlotKey, values []sqlshape.SlotValue) ontology.Kind {
+	switch key.Name {
 	case sqlshape.SlotFilterOn:
 		for _, v := range values {
-			if strings.HasSuffix(v, " year") {
+			if slices.ContainsFunc(v.Parts, func(p sqlshape.Part) bool { return p.Op == "year" }) {
 				return ontology.KindTime
 			}
 		}
@@ -25,8 +26,7 @@ func factKind(key string, values []string) ontology.Kind {
 	case sqlshape.SlotMeasure:
 		fns := map[string]bool{}
 		for _, v := range values {
-			fn, _ := aggregate(strings.Split(v, " | ")[0])
-			fns[fn] = true
+			fns[firstFn(v)] = true
 		}
 		if len(fns) > 1 {
 			return ontology.KindDefinition
@@ -40,16 +40,18 @@ func factKind(key string, values []string) ontology.Kind {
 		return ontology.KindJoin
 	case sqlshape.SlotGroup:
 		return ontology.KindAggregate
+	case sqlshape.SlotDefine:
+		return ontology.KindDefinition
 	}
 	return ontology.KindColumn
 }
 
 // learn remembers a chosen option as a fact of the person who chose it.
 func (m *Manager) learn(ctx context.Context, st *convState, who Who, q *pendingQ, chosen pendingOpt) {
-	var values, others []string
+	var values, others []sqlshape.SlotValue
 	for _, o := range q.Options {
 		values = append(values, o.Value)
-		if o.Value != chosen.Value {
+		if !o.Value.Equal(chosen.Value) {
 			others = append(others, o.Value)
 		}
 	}
@@ -58,61 +60,37 @@ func (m *Manager) learn(ctx context.Context, st *convState, who Who, q *pendingQ
 	switch {
 	case kind == ontology.KindTime:
 		phrase = timePhrase
-	case phrase == "" && sqlshape.SlotName(q.Key) == sqlshape.SlotFilterOn:
-		phrase = sqlshape.SlotArg(q.Key)
+	case phrase == "" && q.Key.Name == sqlshape.SlotFilterOn:
+		phrase = q.Key.Arg
 	}
 	phrase = ontology.NormalizePhrase(phrase)
 	if phrase == "" {
 		return // nothing to recognise it by next time
 	}
+	target := ontology.Target{
+		Slot: string(q.Key.Name), Arg: q.Key.Arg,
+		Choice: distinguishing(chosen.Value, others), Over: alternatives(others),
+	}
+	if q.Key.Name == sqlshape.SlotDefine {
+		// A definition is remembered as what it means, not as SQL text.
+		def, ok := st.definitionOf(q.Key, chosen.Value)
+		if !ok {
+			return
+		}
+		target.Choice, target.Over = def.Term, nil
+		for _, o := range others {
+			if od, ok := st.definitionOf(q.Key, o); ok {
+				target.Over = append(target.Over, od.Term)
+			}
+		}
+	}
 	f := ontology.Fact{
 		Scope: ontology.ScopeUser, Owner: ownerKeys(who).User, Warehouse: m.cfg.Warehouse,
-		Phrase: phrase, Kind: kind, Target: q.Key + " => " + distinguishing(q.Key, chosen.Value, others) + alternativesSuffix(q.Key, others),
-		Meaning: chosen.Label, Question: st.Question,
+		Phrase: phrase, Kind: kind, Target: target, Meaning: chosen.Label, Question: st.Question,
 	}
 	if _, err := m.deps.Facts.Learn(ctx, f); err != nil {
 		m.log.Warn("cannot remember the choice", "phrase", phrase, "err", err)
 	}
-}
-
-// factTarget splits a stored target into the slot name it was learned on
-// and the token it stands for.
-func factTarget(f ontology.Fact) (slot, token string) {
-	slot, token, _ = factParts(f)
-	return slot, token
-}
-
-// altSep separates, in a fact's target, the chosen token from the tokens of
-// the options it was chosen over.
-const altSep = " || "
-
-// factParts splits a target "key => token || alt1, alt2".
-func factParts(f ontology.Fact) (slot, token string, alts []string) {
-	key, rest, ok := strings.Cut(f.Target, " => ")
-	if !ok {
-		return "", f.Target, nil
-	}
-	token, list, _ := strings.Cut(rest, altSep)
-	if list != "" {
-		alts = strings.Split(list, ", ")
-	}
-	return sqlshape.SlotName(key), token, alts
-}
-
-// alternativesSuffix records what a choice was made against, so that it
-// is only reused for the same decision: 'colorado' chosen as a river over
-// a state is no answer when a new question offers a mountain.
-func alternativesSuffix(key string, others []string) string {
-	var alts []string
-	for _, o := range others {
-		if t := tokens(key, o); len(t) > 0 && t[0] != "" {
-			alts = append(alts, t[0])
-		}
-	}
-	if len(alts) == 0 {
-		return ""
-	}
-	return altSep + strings.Join(alts, ", ")
 }
 
 // applyFacts resolves decision points with the person's remembered
@@ -137,10 +115,10 @@ func (m *Manager) applyFacts(ctx context.Context, st *convState) {
 				if st.skipped(f.ID) || st.factApplied(f.ID, pt.Key) || !m.factFits(st, f, pt, text, asked) {
 					continue
 				}
-				_, tok := factTarget(f)
-				step := "fact:" + f.ID
+				tok := f.Target.Choice
+				step := Step{Kind: StepFact, Ref: f.ID}
 				for _, i := range st.live() {
-					if !containsToken(st.Candidates[i].Slots[pt.Key], tok) {
+					if !holds(st.Candidates[i].Slots.Get(pt.Key), tok) {
 						st.Candidates[i].ElimBy = step
 					}
 				}
@@ -161,7 +139,7 @@ func (m *Manager) applyFacts(ctx context.Context, st *convState) {
 	}
 }
 
-func (st *convState) factApplied(id, key string) bool {
+func (st *convState) factApplied(id string, key sqlshape.SlotKey) bool {
 	for _, a := range st.Applied {
 		if a.FactID == id && a.Key == key {
 			return true
@@ -171,20 +149,25 @@ func (st *convState) factApplied(id, key string) bool {
 }
 
 func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string, asked map[string]bool) bool {
-	slot, tok := factTarget(f)
-	if slot != sqlshape.SlotName(pt.Key) {
+	tok := f.Target.Choice
+	if f.Target.Slot != string(pt.Key.Name) {
 		return false
 	}
-	var values []string
-	holds := 0
+	var values []sqlshape.SlotValue
+	held := 0
 	for _, v := range pt.Values {
 		values = append(values, v.Value)
-		if containsToken(v.Value, tok) {
-			holds++
+		if holds(v.Value, tok) {
+			held++
 		}
 	}
-	if holds == 0 || holds == len(pt.Values) {
+	if held == 0 || held == len(pt.Values) {
 		return false
+	}
+	if pt.Key.Name == sqlshape.SlotDefine {
+		// The phrase is the decision: whatever else is offered, the
+		// person's definition of it holds.
+		return f.Kind == ontology.KindDefinition && ontology.NormalizePhrase(pt.Key.Arg) == f.Phrase
 	}
 	if factKind(pt.Key, values) != f.Kind {
 		return false
@@ -196,14 +179,13 @@ func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string
 		// "in 2024 means the ship date" was learned among an orders
 		// table's dates; a question whose dates live in other tables
 		// (customers' signup date) asks again.
-		table, _ := splitTC(tok)
+		table := tableOfTC(tok.Column)
 		for i, v := range pt.Values {
 			if i >= 2 && v.P < 0.1*pt.Values[0].P {
 				break // readings too unlikely to be offered do not count
 			}
-			for _, part := range strings.Split(v.Value, " & ") {
-				col := strings.TrimSuffix(part, " year")
-				if t, _ := splitTC(col); col != "" && !strings.EqualFold(t, table) {
+			for _, part := range v.Value.Parts {
+				if t := tableOfTC(part.Expr); !strings.EqualFold(t, table) {
 					return false
 				}
 			}
@@ -212,15 +194,12 @@ func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string
 	}
 	// The same decision: every reading offered now is the remembered
 	// choice or one it was chosen over.
-	if _, _, alts := factParts(f); len(alts) > 0 {
+	if alts := f.Target.Over; len(alts) > 0 {
 		for i, v := range pt.Values {
 			if i >= 2 && v.P < 0.1*pt.Values[0].P {
 				break
 			}
-			known := containsToken(v.Value, tok)
-			for _, a := range alts {
-				known = known || containsToken(v.Value, a)
-			}
+			known := holds(v.Value, tok) || slices.ContainsFunc(alts, func(a ontology.Term) bool { return holds(v.Value, a) })
 			if !known {
 				return false
 			}
@@ -251,13 +230,13 @@ func feedbackText(fb []Feedback) string {
 // meant before, and "customers in TX" names customers, not the orders a
 // remembered 'TX' was about. Only columns and values are weighed.
 // asked holds the terms of the question and its feedback.
-func (m *Manager) questionNamesAnother(asked map[string]bool, tok string, pt point) bool {
-	switch sqlshape.SlotName(pt.Key) {
+func (m *Manager) questionNamesAnother(asked map[string]bool, tok ontology.Term, pt point) bool {
+	switch pt.Key.Name {
 	case sqlshape.SlotFilterOn, sqlshape.SlotMeasure:
 	default:
 		return false
 	}
-	if t, c := splitTC(tok); t == "" || c == "" {
+	if tok.Kind != ontology.TermColumn {
 		return false
 	}
 	named := func(tc string) int {
@@ -274,46 +253,38 @@ func (m *Manager) questionNamesAnother(asked map[string]bool, tok string, pt poi
 		}
 		return n
 	}
-	mine := named(tok)
+	mine := named(tok.Column)
 	for i, v := range pt.Values {
 		if i >= 2 && v.P < 0.1*pt.Values[0].P {
 			break
 		}
-		if containsToken(v.Value, tok) {
+		if holds(v.Value, tok) {
 			continue
 		}
-		for _, tc := range columnRefs(v.Value) {
-			if named(tc) > mine {
-				return true
+		for _, p := range v.Value.Parts {
+			for _, tc := range p.Columns() {
+				if named(tc) > mine {
+					return true
+				}
 			}
 		}
 	}
 	return false
 }
 
-// columnRefs lists the table.column names in a slot value.
-func columnRefs(v string) []string {
-	var out []string
-	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r > 0x7f || !isIdentByte(byte(r)) }) {
-		if t, c := splitTC(f); t != "" && c != "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 // sameCount says whether a remembered "count customers, not rows" choice
 // is moot here: the other readings' COUNT(*) counts the same table, so the
 // readings differ elsewhere (a join, a filter) and the fact must not pick
 // between them.
-func (m *Manager) sameCount(st *convState, tok string, pt point) bool {
-	if sqlshape.SlotName(pt.Key) != sqlshape.SlotMeasure || !m.labels.IsKey(tok) {
+func (m *Manager) sameCount(st *convState, tok ontology.Term, pt point) bool {
+	if pt.Key.Name != sqlshape.SlotMeasure || tok.Kind != ontology.TermColumn || !m.labels.IsKey(tok.Column) {
 		return false
 	}
-	table, _ := splitTC(tok)
+	table := tableOfTC(tok.Column)
+	countsRows := func(p sqlshape.Part) bool { return p.Fn == "COUNT" && p.Arg == "*" }
 	for _, i := range st.live() {
 		c := st.Candidates[i]
-		if strings.Contains(c.Slots[pt.Key], "COUNT(*)") && strings.EqualFold(m.labels.countedTable(c.Slots), table) {
+		if slices.ContainsFunc(c.Slots.Get(pt.Key).Parts, countsRows) && strings.EqualFold(m.labels.countedTable(c.Slots), table) {
 			return true
 		}
 	}

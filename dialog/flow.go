@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
 
-	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/tables"
 	"github.com/clarify-bot/clarify/ontology"
@@ -37,13 +37,26 @@ func (m *Manager) message(ctx context.Context, ev Event) ([]Reply, error) {
 	if st != nil && st.Status == statusAnswered && !looksLikeNewQuestion(text) {
 		return m.followUp(ctx, st, ev, text)
 	}
-	st = &convState{Key: key, Who: ev.Who, Warehouse: m.cfg.Warehouse, Question: text, Status: statusAsking, Created: m.cfg.Now(), Chosen: map[string]string{}}
+	st = m.newState(key, ev.Who, text)
 	replies, err := m.generate(ctx, st, ev.Conversation)
 	if err != nil || st.Candidates == nil {
 		return replies, err
 	}
 	more, err := m.advance(ctx, st, ev)
 	return append(replies, more...), err
+}
+
+// newState starts a conversation about question.
+func (m *Manager) newState(key string, who Who, question string) *convState {
+	return &convState{Key: key, Who: who, Warehouse: m.cfg.Warehouse, Question: question, Status: statusAsking, Created: m.cfg.Now(), Chosen: map[sqlshape.SlotKey]sqlshape.SlotValue{}}
+}
+
+// firstFn is the aggregate function of a measure value's first part.
+func firstFn(v sqlshape.SlotValue) string {
+	if len(v.Parts) == 0 {
+		return ""
+	}
+	return v.Parts[0].Fn
 }
 
 // checkQuestion refuses what cannot be a question, saying why.
@@ -119,14 +132,18 @@ func classifyFeedback(text string) FeedbackKind {
 func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]Reply, error) {
 	facts := m.applicableFacts(ctx, st.Who)
 	req := Request{Question: st.Question, Feedback: st.Feedback, Who: st.Who, Warehouse: m.cfg.Warehouse, Facts: facts, Widen: st.Widen, Exclude: st.rejectedSQL()}
-	prop, engine, note, err := m.propose(ctx, req)
+	prop, err := m.propose(ctx, req)
 	if err != nil {
-		return []Reply{notice(conv, err.Error())}, nil
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("propose: %w", ctx.Err())
+		}
+		return []Reply{notice(conv, "I couldn't work out a query for that. "+failureOf(err).Text())}, nil
 	}
+	engine := prop.Engine
 	st.Engine = engine
 	st.EngineAsk = nil
-	if note != "" {
-		st.Notes = appendUnique(st.Notes, note)
+	if prop.Note != "" {
+		st.Notes = appendUnique(st.Notes, prop.Note)
 	}
 	for _, n := range prop.Notes {
 		st.Notes = appendUnique(st.Notes, n)
@@ -160,9 +177,9 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 		return nil, fmt.Errorf("run candidates: %w", err)
 	}
 	// Rejected readings stay ruled out when candidates are regenerated.
-	old := map[string]string{}
+	old := map[string]Step{}
 	for _, c := range st.Candidates {
-		if strings.HasPrefix(c.ElimBy, "reject:") {
+		if c.ElimBy.Kind == StepReject {
 			old[c.SQL] = c.ElimBy
 		}
 	}
@@ -172,7 +189,7 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 	st.Candidates = st.Candidates[:0]
 	for _, c := range kept {
 		r := runs[c.SQL]
-		cs := candState{SQL: c.SQL, Prior: c.Prior, Phrases: c.Phrases, Group: -1}
+		cs := candState{SQL: c.SQL, Prior: c.Prior, Phrases: c.Phrases, Unused: c.Unused, Defines: c.Defines, Group: -1}
 		if r.err != nil {
 			cs.Err = r.err.Error()
 			errs = append(errs, r.err)
@@ -185,6 +202,7 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 			}
 			cs.Group, cs.Rows = g, len(r.res.Rows)
 			cs.Slots, cs.Display = m.slots(c.SQL)
+			addDefinitions(&cs, definedPhrases(kept))
 			if cs.Prior <= 0 {
 				cs.Prior = 1e-6
 			}
@@ -194,51 +212,61 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 		st.Candidates = append(st.Candidates, cs)
 	}
 	if len(groups) == 0 {
-		werr := worstError(errs)
 		st.Candidates = nil
-		return []Reply{notice(conv, m.failureText(werr))}, nil
+		return []Reply{notice(conv, m.fail("no candidate ran", worstError(errs)).Text())}, nil
 	}
 	for i := range st.Candidates {
 		st.Candidates[i].Prior /= total
 	}
 	// The engine's own question is for when its candidates agree; when they
 	// differ, the manager asks where they do.
-	if prop.Ask != nil && len(groups) == 1 && len(prop.Ask.Options) > 0 && !containsString(st.EnginePrompts, prop.Ask.Prompt) {
+	if prop.Ask != nil && len(groups) == 1 && len(prop.Ask.Options) > 0 && !slices.Contains(st.EnginePrompts, prop.Ask.Prompt) {
 		st.EngineAsk = prop.Ask
 	}
 	if st.First == nil {
 		st.First = &Trace{Engine: engine, Candidates: len(kept), Failed: len(errs), Interpretations: len(groups), Entropy: interpretationEntropy(st.liveView()), SQL: stmts}
 	}
 	// Answers given earlier in the conversation still hold.
-	for _, key := range sortedKeys(keysOf(st.Chosen)) {
-		m.keepIfPossible(st, key, st.Chosen[key], "chosen:"+key)
-	}
-	st.applyExclusions("none")
+	st.reapplyChosen()
+	st.applyExclusions(Step{Kind: StepNone})
 	return nil, nil
+}
+
+// proposal is one round of candidates and where they came from.
+type proposal struct {
+	*Proposal
+	// Engine is the name of the engine that proposed them.
+	Engine string
+	// Note is said with the answer: the main engine failed and the
+	// fallback answered.
+	Note string
 }
 
 // propose calls the engine, falling back to the offline engine when the
 // main one fails; the note says so.
-func (m *Manager) propose(ctx context.Context, req Request) (*Proposal, string, string, error) {
+func (m *Manager) propose(ctx context.Context, req Request) (proposal, error) {
 	prop, err := m.deps.Engine.Candidates(ctx, req)
 	if err == nil && prop != nil && len(prop.Candidates) > 0 || m.deps.Fallback == nil {
 		if err != nil {
-			m.log.Warn("engine failed", "engine", m.deps.Engine.Name(), "err", err)
-			return nil, "", "", fmt.Errorf("I couldn't work out a query for that: %s", plainEngineError(err))
+			return proposal{}, m.fail("engine failed", err)
 		}
 		if prop == nil {
 			prop = &Proposal{}
 		}
-		return prop, m.deps.Engine.Name(), "", nil
+		return proposal{Proposal: prop, Engine: m.deps.Engine.Name()}, nil
 	}
 	note := ""
 	if err != nil {
-		m.log.Warn("engine failed; using fallback", "engine", m.deps.Engine.Name(), "err", err)
-		note = fmt.Sprintf("The %s engine is unavailable right now (%s), so this answer comes from the offline engine.", m.deps.Engine.Name(), plainEngineError(err))
+		f := m.fail("engine failed; using the fallback", err)
+		why := string(f.Kind)
+		if f.Detail != "" {
+			why = f.Detail
+		}
+		note = fmt.Sprintf("The %s engine is unavailable right now (%s), so this answer comes from the offline engine (reference %s).", m.deps.Engine.Name(), why, f.Ref)
 	}
 	fb, ferr := m.deps.Fallback.Candidates(ctx, req)
 	if ferr != nil {
-		return nil, "", "", fmt.Errorf("I couldn't work out a query for that: %s", plainEngineError(ferr))
+		return proposal{}, m.fail("fallback engine failed", ferr)
 	}
 	if fb == nil {
 		fb = &Proposal{}
@@ -246,36 +274,7 @@ func (m *Manager) propose(ctx context.Context, req Request) (*Proposal, string, 
 	if prop != nil && err == nil {
 		fb.Notes = append(fb.Notes, prop.Notes...)
 	}
-	return fb, m.deps.Fallback.Name(), note, nil
-}
-
-// plainEngineError keeps the first line of an engine error for people.
-func plainEngineError(err error) string {
-	s := err.Error()
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
-}
-
-func (m *Manager) failureText(err error) string {
-	switch warehouse.KindOfError(err) {
-	case warehouse.KindUnavailable:
-		return "I can't reach the warehouse right now (" + err.Error() + "). Please try again in a moment."
-	case warehouse.KindTimeout:
-		return "Every way I found to answer that took too long (" + err.Error() + "). Try narrowing it down, e.g. to one year."
-	case warehouse.KindAccessDenied:
-		return "The warehouse refused access (" + err.Error() + "). An admin may need to grant the bot's account read access."
-	case warehouse.KindCanceled:
-		return "The question was cancelled."
-	}
-	if err != nil {
-		return "I couldn't run any reading of that question: " + err.Error()
-	}
-	return "I couldn't run any reading of that question."
+	return proposal{Proposal: fb, Engine: m.deps.Fallback.Name(), Note: note}, nil
 }
 
 func (m *Manager) noReading(st *convState) string {
@@ -288,48 +287,101 @@ func (m *Manager) noReading(st *convState) string {
 func (st *convState) rejectedSQL() []string {
 	var out []string
 	for _, c := range st.Candidates {
-		if strings.HasPrefix(c.ElimBy, "reject:") {
+		if c.ElimBy.Kind == StepReject {
 			out = append(out, c.SQL)
 		}
 	}
 	return out
 }
 
-func keysOf(m map[string]string) map[string]bool {
-	out := make(map[string]bool, len(m))
-	for k := range m {
-		out[k] = true
+// definedPhrases are the phrases some candidate defines.
+func definedPhrases(cands []Candidate) []string {
+	var out []string
+	for _, c := range cands {
+		for _, d := range c.Defines {
+			out = appendUnique(out, d.Phrase)
+		}
 	}
 	return out
 }
 
-func appendUnique(list []string, s string) []string {
-	for _, x := range list {
-		if x == s {
-			return list
+// addDefinitions puts a candidate's definitions in its slots: one slot per
+// defined phrase, empty where the candidate leaves the phrase undefined,
+// so that readings that define it differently are a decision point.
+func addDefinitions(cs *candState, phrases []string) {
+	for _, phrase := range phrases {
+		key := sqlshape.DefineKey(phrase)
+		var parts []sqlshape.Part
+		for _, d := range cs.Defines {
+			if d.Phrase == phrase {
+				parts = append(parts, sqlshape.Part{Expr: d.Term.SQL()})
+				if cs.Display == nil {
+					cs.Display = map[sqlshape.SlotKey]string{}
+				}
+				cs.Display[key] = d.Label
+				if cs.Phrases == nil {
+					cs.Phrases = map[sqlshape.SlotKey]string{}
+				}
+				cs.Phrases[key] = phrase
+			}
 		}
+		if cs.Slots == nil {
+			cs.Slots = sqlshape.Slots{}
+		}
+		cs.Slots[key] = sqlshape.NewValue(sqlshape.SlotDefine, parts, nil)
+	}
+}
+
+// definitionOf is the definition a candidate with value v in the define
+// slot key gives.
+func (st *convState) definitionOf(key sqlshape.SlotKey, v sqlshape.SlotValue) (Definition, bool) {
+	for _, c := range st.Candidates {
+		if c.Group < 0 || !c.Slots.Get(key).Equal(v) {
+			continue
+		}
+		for _, d := range c.Defines {
+			if d.Phrase == key.Arg {
+				return d, true
+			}
+		}
+	}
+	return Definition{}, false
+}
+
+// reapplyChosen applies the answers given earlier in the conversation to
+// the live candidates, in a stable order.
+func (st *convState) reapplyChosen() {
+	keys := make([]sqlshape.SlotKey, 0, len(st.Chosen))
+	for k := range st.Chosen {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b sqlshape.SlotKey) int { return strings.Compare(a.String(), b.String()) })
+	for _, key := range keys {
+		st.keepIfPossible(key, st.Chosen[key], Step{Kind: StepChosen, Key: key})
+	}
+}
+
+func appendUnique[T comparable](list []T, s T) []T {
+	if slices.Contains(list, s) {
+		return list
 	}
 	return append(list, s)
 }
 
 // slots reads a candidate's decision slots and the literals it compares
 // with (for examples in options).
-func (m *Manager) slots(sql string) (map[string]string, map[string]string) {
+func (m *Manager) slots(sql string) (sqlshape.Slots, map[sqlshape.SlotKey]string) {
 	sh, err := sqlshape.Parse(sql, m.labels.TableOf)
 	if err != nil {
-		return map[string]string{}, nil
+		return sqlshape.Slots{}, nil
 	}
 	slots := sh.Slots(m.canon)
-	display := map[string]string{}
+	display := map[sqlshape.SlotKey]string{}
 	for _, f := range sh.Filters {
 		if f.Depth != 0 || len(f.Values) == 0 || f.Op == "expr" {
 			continue
 		}
-		vals := make([]string, len(f.Values))
-		for i, v := range f.Values {
-			vals[i] = m.canon(v)
-		}
-		key := sqlshape.SlotFilterOn + ":" + strings.Join(vals, ",")
+		key := sqlshape.FilterOnKey(f.Values, m.canon)
 		shown := f.Display
 		if len(shown) == 0 {
 			shown = f.Values
@@ -344,14 +396,8 @@ func (m *Manager) slots(sql string) (map[string]string, map[string]string) {
 }
 
 // keepIfPossible applies key=value unless no live candidate has it.
-func (m *Manager) keepIfPossible(st *convState, key, value, step string) bool {
-	has := false
-	for _, i := range st.live() {
-		if st.Candidates[i].Slots[key] == value {
-			has = true
-			break
-		}
-	}
+func (st *convState) keepIfPossible(key sqlshape.SlotKey, value sqlshape.SlotValue, step Step) bool {
+	has := slices.ContainsFunc(st.live(), func(i int) bool { return st.Candidates[i].Slots.Get(key).Equal(value) })
 	if has {
 		st.keepOnly(key, value, step)
 	}
@@ -432,12 +478,12 @@ func (m *Manager) askEngine(ctx context.Context, st *convState, ev Event) ([]Rep
 	if kind == "" {
 		kind = AmbQuestion
 	}
-	q := &pendingQ{ID: newID(), Key: "engine", Phrase: eq.Phrase, Prompt: eq.Prompt, Kind: kind, Engine: true}
+	q := &pendingQ{ID: newID(), Key: engineKey, Phrase: eq.Phrase, Prompt: eq.Prompt, Kind: kind, Engine: true}
 	for i, o := range eq.Options {
 		if i == MaxOptions {
 			break
 		}
-		q.Options = append(q.Options, pendingOpt{Label: o.Label, Value: o.Feedback, Feedback: o.Feedback})
+		q.Options = append(q.Options, pendingOpt{Label: o.Label, Feedback: o.Feedback})
 	}
 	st.Pending = q
 	st.Status = statusAsking
@@ -447,15 +493,6 @@ func (m *Manager) askEngine(ctx context.Context, st *convState, ev Event) ([]Rep
 		return nil, err
 	}
 	return []Reply{m.clarificationReply(st, ev.Conversation)}, nil
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // decide applies remembered facts and returns the point to ask about, or
@@ -470,7 +507,7 @@ func (m *Manager) decide(ctx context.Context, st *convState) (*point, int) {
 		}
 	}
 	if bestP < m.cfg.Tau && st.Round < m.cfg.MaxRounds+st.Rejected {
-		skip := map[string]bool{}
+		skip := map[sqlshape.SlotKey]bool{}
 		for _, k := range st.Asked {
 			skip[k] = true
 		}
@@ -494,6 +531,7 @@ func (m *Manager) ask(ctx context.Context, st *convState, ev Event, pt point, ch
 // question words a decision point as the pending clarification.
 func (m *Manager) question(st *convState, pt point, change string) {
 	phrase := ""
+	// Displays and counted tables by the value's canonical form.
 	displays := map[string]string{}
 	// What a COUNT(*) counts depends on each reading's tables.
 	counted := map[string]string{}
@@ -502,7 +540,7 @@ func (m *Manager) question(st *convState, pt point, change string) {
 		if phrase == "" {
 			phrase = c.Phrases[pt.Key]
 		}
-		v := c.Slots[pt.Key]
+		v := c.Slots.Get(pt.Key).String()
 		if _, ok := displays[v]; !ok {
 			displays[v] = c.Display[pt.Key]
 		}
@@ -512,11 +550,10 @@ func (m *Manager) question(st *convState, pt point, change string) {
 	}
 	sameFn := true
 	prompt := m.labels.promptFor(pt.Key, phrase)
-	if sqlshape.SlotName(pt.Key) == sqlshape.SlotMeasure {
+	if pt.Key.Name == sqlshape.SlotMeasure {
 		fns := map[string]bool{}
 		for _, v := range pt.Values {
-			fn, _ := aggregate(strings.Split(v.Value, " | ")[0])
-			fns[fn] = true
+			fns[firstFn(v.Value)] = true
 		}
 		sameFn = len(fns) == 1
 		if sameFn && fns["COUNT"] && phrase != "" {
@@ -527,10 +564,10 @@ func (m *Manager) question(st *convState, pt point, change string) {
 	seen := map[string]bool{}
 	// Values that keep exactly the same interpretations are one choice for
 	// the person ('TX' in orders and 'Texas' through the states table).
-	groupsOf := func(value string) string {
+	groupsOf := func(value sqlshape.SlotValue) string {
 		gs := map[int]bool{}
 		for _, i := range st.live() {
-			if st.Candidates[i].Slots[pt.Key] == value {
+			if st.Candidates[i].Slots.Get(pt.Key).Equal(value) {
 				gs[st.Candidates[i].Group] = true
 			}
 		}
@@ -555,17 +592,17 @@ func (m *Manager) question(st *convState, pt point, change string) {
 		if i >= 2 && v.P < 0.1*pt.Values[0].P {
 			break
 		}
-		var others []string
+		var others []sqlshape.SlotValue
 		for _, o := range pt.Values {
-			if o.Value != v.Value {
+			if !o.Value.Equal(v.Value) {
 				others = append(others, o.Value)
 			}
 		}
-		opt := m.labels.optionFor(pt.Key, v.Value, others, sameFn, counted[v.Value], displays[v.Value])
+		opt := m.labels.optionFor(pt.Key, v.Value, others, sameFn, counted[v.Value.String()], displays[v.Value.String()])
 		if seen[opt.Label] {
 			// Two values that read the same would be a confusing choice:
 			// tell them apart by their example or their raw form.
-			opt.Label += " (" + tables.Clip(v.Value, 40) + ")"
+			opt.Label += " (" + tables.Clip(v.Value.String(), 40) + ")"
 		}
 		seen[opt.Label] = true
 		q.Options = append(q.Options, pendingOpt{Label: opt.Label, Example: opt.Example, Value: v.Value})
@@ -580,27 +617,34 @@ func (m *Manager) question(st *convState, pt point, change string) {
 // countedTable guesses what COUNT(*) counts from the slots: over a join,
 // the rows of the table on the many side (the one whose column points at
 // another's key), preferring one whose columns are not shown.
-func (l *Labels) countedTable(slots map[string]string) string {
-	list, joins, _ := strings.Cut(slots[sqlshape.SlotTables], " | ")
-	tbls := strings.Split(list, ", ")
+func (l *Labels) countedTable(slots sqlshape.Slots) string {
+	tv := slots.Get(sqlshape.Key(sqlshape.SlotTables))
+	var tbls []string
+	for _, p := range tv.Parts {
+		tbls = append(tbls, p.Expr)
+	}
 	keySide := map[string]bool{}
-	for _, j := range strings.Split(joins, ", ") {
-		a, b, ok := strings.Cut(j, " = ")
-		if !ok {
-			continue
-		}
-		switch ka, kb := l.IsKey(a), l.IsKey(b); {
+	for _, j := range tv.Joins {
+		switch ka, kb := l.IsKey(j.Left), l.IsKey(j.Right); {
 		case kb && !ka:
-			keySide[strings.ToLower(tableOfTC(b))] = true
+			keySide[strings.ToLower(tableOfTC(j.Right))] = true
 		case ka && !kb:
-			keySide[strings.ToLower(tableOfTC(a))] = true
+			keySide[strings.ToLower(tableOfTC(j.Left))] = true
 		}
 	}
-	shown := slots[sqlshape.SlotOutput] + " " + slots[sqlshape.SlotGroup]
+	// The tables whose columns the answer shows.
+	shown := map[string]bool{}
+	for _, name := range []sqlshape.SlotName{sqlshape.SlotOutput, sqlshape.SlotGroup} {
+		for _, p := range slots.Get(sqlshape.Key(name)).Parts {
+			for _, c := range p.Columns() {
+				shown[tableOfTC(c)] = true
+			}
+		}
+	}
 	for _, pass := range []func(string) bool{
-		func(t string) bool { return !keySide[strings.ToLower(t)] && !strings.Contains(shown, t+".") },
+		func(t string) bool { return !keySide[strings.ToLower(t)] && !shown[t] },
 		func(t string) bool { return !keySide[strings.ToLower(t)] },
-		func(t string) bool { return !strings.Contains(shown, t+".") },
+		func(t string) bool { return !shown[t] },
 	} {
 		for _, t := range tbls {
 			if t != "" && pass(t) {
@@ -627,7 +671,7 @@ func (m *Manager) clarificationReply(st *convState, conv string) Reply {
 	for i, o := range q.Options {
 		var readings []string
 		for _, ci := range st.live() {
-			if st.Candidates[ci].Slots[q.Key] == o.Value {
+			if st.Candidates[ci].Slots.Get(q.Key).Equal(o.Value) {
 				readings = append(readings, st.Candidates[ci].SQL)
 			}
 		}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
-	"github.com/clarify-bot/clarify/dialog/convstore"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -109,14 +108,24 @@ type FactAdmin interface {
 	Delete(ctx context.Context, id string, actor ontology.Actor) error
 	Forget(ctx context.Context, owner, warehouse, phrase string, actor ontology.Actor) (int, error)
 	Promote(ctx context.Context, id string, to ontology.Scope, owner string, actor ontology.Actor) (ontology.Fact, error)
-	Edit(ctx context.Context, id string, target, meaning string, actor ontology.Actor) (ontology.Fact, error)
+	Edit(ctx context.Context, id string, target *ontology.Target, meaning string, actor ontology.Actor) (ontology.Fact, error)
 }
 
-// States stores conversation state (a *convstore.Store).
+// States stores conversation state (a *convstore.Store). Load fails with
+// an error matching ErrConversationNotFound or ErrConversationExpired when
+// there is nothing to resume.
 type States interface {
 	Save(ctx context.Context, id string, state []byte, expires time.Time) error
 	Load(ctx context.Context, id string) ([]byte, error)
 }
+
+// Errors a States implementation returns from Load.
+var (
+	// ErrConversationNotFound: no conversation with that id.
+	ErrConversationNotFound = errors.New("conversation not found")
+	// ErrConversationExpired: the conversation exists but has expired.
+	ErrConversationExpired = errors.New("conversation expired")
+)
 
 // Deps are the manager's collaborators.
 type Deps struct {
@@ -126,7 +135,10 @@ type Deps struct {
 	Exec     Executor
 	Catalog  *catalog.Catalog
 	Facts    Facts
-	States   States
+	// Admin serves the preference commands (list others', forget, delete,
+	// promote, edit); nil turns them off with a clear note.
+	Admin  FactAdmin
+	States States
 }
 
 // Manager runs conversations. It is safe for concurrent use; events of one
@@ -165,9 +177,7 @@ func New(cfg Config, deps Deps) (*Manager, error) {
 	}
 	m := &Manager{cfg: cfg, deps: deps, labels: NewLabels(deps.Catalog.Snapshot()), log: cfg.Logger, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5eed))}
 	m.canon = m.labels.canonValue()
-	if a, ok := deps.Facts.(FactAdmin); ok {
-		m.admin = a
-	}
+	m.admin = deps.Admin
 	return m, nil
 }
 
@@ -213,9 +223,21 @@ func ephemeral(conv, text string) Reply {
 }
 
 // Handle processes one event and returns what to say. User mistakes and
-// warehouse problems come back as notices; an error means the bot itself
-// failed (storage), and the adapter apologises.
+// warehouse problems come back as notices; an error (a *Failure, already
+// logged) means the bot itself failed, and the adapter says FailureText.
 func (m *Manager) Handle(ctx context.Context, ev Event) ([]Reply, error) {
+	replies, err := m.handle(ctx, ev)
+	if err != nil {
+		var f *Failure
+		if !errors.As(err, &f) {
+			f = m.fail("cannot handle the event", err)
+		}
+		return replies, f
+	}
+	return replies, nil
+}
+
+func (m *Manager) handle(ctx context.Context, ev Event) ([]Reply, error) {
 	if ev.At.IsZero() {
 		ev.At = m.cfg.Now()
 	}
@@ -251,14 +273,14 @@ func (m *Manager) Handle(ctx context.Context, ev Event) ([]Reply, error) {
 func (m *Manager) load(ctx context.Context, key string) (*convState, string, error) {
 	b, err := m.deps.States.Load(ctx, key)
 	switch {
-	case errors.Is(err, convstore.ErrNotFound):
+	case errors.Is(err, ErrConversationNotFound):
 		return nil, "I can't find that conversation any more. Please ask your question again.", nil
-	case errors.Is(err, convstore.ErrExpired):
+	case errors.Is(err, ErrConversationExpired):
 		return nil, "That conversation has expired. Please ask your question again.", nil
 	case err != nil:
-		return nil, "", fmt.Errorf("load conversation %s: %w", key, err)
+		return nil, "", fmt.Errorf("load conversation %s: %w: %w", key, ErrStore, err)
 	}
-	st, err := decodeState(b)
+	st, err := decodeState(b, m.slots)
 	if err != nil {
 		m.log.Warn("unreadable conversation state; starting over", "key", key, "err", err)
 		return nil, "I couldn't resume that conversation. Please ask your question again.", nil
@@ -273,7 +295,7 @@ func (m *Manager) save(ctx context.Context, st *convState) error {
 		return err
 	}
 	if err := m.deps.States.Save(ctx, st.Key, b, st.Updated.Add(m.cfg.TTL)); err != nil {
-		return fmt.Errorf("save conversation %s: %w", st.Key, err)
+		return fmt.Errorf("save conversation %s: %w: %w", st.Key, ErrStore, err)
 	}
 	return nil
 }

@@ -11,34 +11,34 @@ import (
 type alive struct {
 	p     float64
 	group int
-	slots map[string]string
+	slots sqlshape.Slots
 }
 
 // point is a decision point: a slot whose value differs between live
 // candidates. Values are sorted by probability, most likely first.
 type point struct {
-	Key    string
+	Key    sqlshape.SlotKey
 	Values []pointValue
 	Gain   float64
 }
 
 type pointValue struct {
-	Value string
+	Value sqlshape.SlotValue
 	P     float64
 }
 
 // slotPriority breaks ties between equally informative points in favour of
 // the ones that make the plainest questions.
-var slotPriority = map[string]int{
-	sqlshape.SlotFilterOn: 9, sqlshape.SlotMeasure: 8, sqlshape.SlotOutput: 7, sqlshape.SlotOrder: 6,
+var slotPriority = map[sqlshape.SlotName]int{
+	sqlshape.SlotDefine: 10, sqlshape.SlotFilterOn: 9, sqlshape.SlotMeasure: 8, sqlshape.SlotOutput: 7, sqlshape.SlotOrder: 6,
 	sqlshape.SlotWhere: 5, sqlshape.SlotGroup: 4, sqlshape.SlotLimit: 3, sqlshape.SlotTables: 2, sqlshape.SlotDistinct: 1,
 }
 
 // plainness discounts the gain of points that make awkward questions: which
 // tables to join is usually settled by asking about the value or the
 // column that needs the join.
-var plainness = map[string]float64{
-	sqlshape.SlotFilterOn: 1, sqlshape.SlotMeasure: 1, sqlshape.SlotOutput: 1, sqlshape.SlotOrder: 1,
+var plainness = map[sqlshape.SlotName]float64{
+	sqlshape.SlotDefine: 1, sqlshape.SlotFilterOn: 1, sqlshape.SlotMeasure: 1, sqlshape.SlotOutput: 1, sqlshape.SlotOrder: 1,
 	sqlshape.SlotWhere: 0.9, sqlshape.SlotGroup: 0.9, sqlshape.SlotLimit: 0.8, sqlshape.SlotDistinct: 0.6, sqlshape.SlotTables: 0.5,
 }
 
@@ -76,8 +76,8 @@ func interpretationEntropy(cands []alive) float64 {
 // the first maxOptions values, or "something else" for the rest, reached
 // through Other…). Points whose key is in skip are left out. The result is
 // sorted best first.
-func decisionPoints(cands []alive, skip map[string]bool, maxOptions int) []point {
-	keys := map[string]bool{}
+func decisionPoints(cands []alive, skip map[sqlshape.SlotKey]bool, maxOptions int) []point {
+	keys := map[sqlshape.SlotKey]bool{}
 	for _, c := range cands {
 		for k := range c.slots {
 			keys[k] = true
@@ -88,24 +88,30 @@ func decisionPoints(cands []alive, skip map[string]bool, maxOptions int) []point
 		if skip[k] {
 			continue
 		}
-		byValue := map[string]float64{}
+		byValue := map[string]*pointValue{}
 		for _, c := range cands {
-			byValue[c.slots[k]] += c.p
+			v := c.slots.Get(k)
+			pv, ok := byValue[v.String()]
+			if !ok {
+				pv = &pointValue{Value: v}
+				byValue[v.String()] = pv
+			}
+			pv.P += c.p
 		}
 		if len(byValue) < 2 {
 			continue
 		}
 		pt := point{Key: k}
-		for v, p := range byValue {
-			pt.Values = append(pt.Values, pointValue{Value: v, P: p})
+		for _, pv := range byValue {
+			pt.Values = append(pt.Values, *pv)
 		}
 		sort.Slice(pt.Values, func(i, j int) bool {
 			if pt.Values[i].P != pt.Values[j].P {
 				return pt.Values[i].P > pt.Values[j].P
 			}
-			return pt.Values[i].Value < pt.Values[j].Value
+			return pt.Values[i].Value.String() < pt.Values[j].Value.String()
 		})
-		pt.Gain = informationGain(cands, k, pt.Values, maxOptions) * plainness[sqlshape.SlotName(k)]
+		pt.Gain = informationGain(cands, k, pt.Values, maxOptions) * plainness[k.Name]
 		if pt.Gain > 1e-9 {
 			pts = append(pts, pt)
 		}
@@ -114,7 +120,7 @@ func decisionPoints(cands []alive, skip map[string]bool, maxOptions int) []point
 		if pts[i].Gain != pts[j].Gain {
 			return pts[i].Gain > pts[j].Gain
 		}
-		return pts[i].Key < pts[j].Key
+		return pts[i].Key.String() < pts[j].Key.String()
 	})
 	// Within a tenth of a bit of the best, the plainer question goes first:
 	// asking which column 'Texas' is in reads better than asking which
@@ -122,7 +128,7 @@ func decisionPoints(cands []alive, skip map[string]bool, maxOptions int) []point
 	if len(pts) > 1 {
 		best := 0
 		for i := 1; i < len(pts) && pts[0].Gain-pts[i].Gain <= 0.1; i++ {
-			if slotPriority[sqlshape.SlotName(pts[i].Key)] > slotPriority[sqlshape.SlotName(pts[best].Key)] {
+			if slotPriority[pts[i].Key.Name] > slotPriority[pts[best].Key.Name] {
 				best = i
 			}
 		}
@@ -134,11 +140,11 @@ func decisionPoints(cands []alive, skip map[string]bool, maxOptions int) []point
 // informationGain computes I(X;Y) = H(X) + H(Y) − H(X,Y) for the answer X
 // to the question about slot key, with the values beyond the shown options
 // lumped into one "other" answer.
-func informationGain(cands []alive, key string, values []pointValue, maxOptions int) float64 {
+func informationGain(cands []alive, key sqlshape.SlotKey, values []pointValue, maxOptions int) float64 {
 	shown := map[string]bool{}
 	for i, v := range values {
 		if i < maxOptions {
-			shown[v.Value] = true
+			shown[v.Value.String()] = true
 		}
 	}
 	type xy struct {
@@ -149,7 +155,7 @@ func informationGain(cands []alive, key string, values []pointValue, maxOptions 
 	py := map[any]float64{}
 	pxy := map[any]float64{}
 	for _, c := range cands {
-		x := c.slots[key]
+		x := c.slots.Get(key).String()
 		if !shown[x] {
 			x = "\x00other"
 		}

@@ -3,17 +3,44 @@ package dialog
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
+
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/ontology"
 )
 
-// stateVersion is bumped whenever the stored conversation format changes.
-const stateVersion = 1
+// stateVersion is bumped whenever the stored conversation format changes;
+// older states are migrated when they are read (migrate.go).
+const stateVersion = 2
 
 // Conversation status values.
 const (
 	statusAsking   = "asking"   // a clarification is pending
 	statusAnswered = "answered" // an answer was given; feedback or follow-ups may come
 )
+
+// StepKind says what ruled a candidate out.
+type StepKind string
+
+// Steps that rule candidates out.
+const (
+	StepAnswer StepKind = "answer" // the person answered clarification Ref
+	StepChosen StepKind = "chosen" // an earlier answer about Key, applied to regenerated candidates
+	StepFact   StepKind = "fact"   // remembered fact Ref decided
+	StepReject StepKind = "reject" // the person said answer Ref was not what they meant
+	StepNone   StepKind = "none"   // the person said none of clarification Ref's options (Ref "" for earlier ones)
+)
+
+// Step is what ruled a candidate out; the zero Step means it is alive.
+type Step struct {
+	Kind StepKind         `json:"kind,omitempty"`
+	Ref  string           `json:"ref,omitempty"`
+	Key  sqlshape.SlotKey `json:"key,omitzero"`
+}
+
+// IsZero reports whether no step ruled the candidate out.
+func (s Step) IsZero() bool { return s.Kind == "" }
 
 // convState is everything needed to resume a conversation after a restart.
 // Candidate results are not kept (they can be large): group membership and
@@ -30,17 +57,17 @@ type convState struct {
 	Updated   time.Time  `json:"updated"`
 
 	Candidates []candState `json:"candidates"`
-	// Chosen are the answers given so far (slot key → value); they are
-	// applied again to regenerated candidates.
-	Chosen map[string]string `json:"chosen,omitempty"`
+	// Chosen are the answers given so far; they are applied again to
+	// regenerated candidates.
+	Chosen map[sqlshape.SlotKey]sqlshape.SlotValue `json:"chosen,omitempty"`
 	// Asked are the slot keys already asked about: never ask twice.
-	Asked []string `json:"asked,omitempty"`
+	Asked []sqlshape.SlotKey `json:"asked,omitempty"`
 	// Applied are facts applied to this conversation's candidates.
 	Applied []appliedFact `json:"applied,omitempty"`
 	// Skipped facts are not applied again (rejected, or reopened with "change").
 	Skipped []string `json:"skipped,omitempty"`
-	// Excluded are values the person said none of (slot key → values).
-	Excluded map[string][]string `json:"excluded,omitempty"`
+	// Excluded are values the person said none of.
+	Excluded map[sqlshape.SlotKey][]sqlshape.SlotValue `json:"excluded,omitempty"`
 
 	Pending   *pendingQ   `json:"pending,omitempty"`
 	History   []closedQ   `json:"history,omitempty"`
@@ -61,36 +88,44 @@ type convState struct {
 }
 
 type candState struct {
-	SQL     string            `json:"sql"`
-	Prior   float64           `json:"prior"`
-	Group   int               `json:"group"` // interpretation; -1 when it failed to run
-	Slots   map[string]string `json:"slots,omitempty"`
-	Phrases map[string]string `json:"phrases,omitempty"`
-	Display map[string]string `json:"display,omitempty"`
-	// ElimBy names the step that ruled it out ("" while alive).
-	ElimBy string `json:"elim,omitempty"`
+	SQL     string                      `json:"sql"`
+	Prior   float64                     `json:"prior"`
+	Group   int                         `json:"group"` // interpretation; -1 when it failed to run
+	Slots   sqlshape.Slots              `json:"slots,omitempty"`
+	Phrases map[sqlshape.SlotKey]string `json:"phrases,omitempty"`
+	Display map[sqlshape.SlotKey]string `json:"display,omitempty"`
+	// Unused are the question's words the reading leaves out.
+	Unused []string `json:"unused,omitempty"`
+	// Defines are the meanings the reading gives to words the schema does
+	// not name.
+	Defines []Definition `json:"defines,omitempty"`
+	// ElimBy is the step that ruled it out (zero while alive).
+	ElimBy Step   `json:"elim,omitzero"`
 	Err    string `json:"err,omitempty"`
 	// Rows is the row count of its result, for choosing representatives.
 	Rows int `json:"rows"`
 }
 
 type appliedFact struct {
-	FactID  string `json:"fact"`
-	Key     string `json:"key"`
-	Token   string `json:"token"`
-	Phrase  string `json:"phrase"`
-	Meaning string `json:"meaning"`
-	Scope   string `json:"scope"`
-	Step    string `json:"step"`
+	FactID  string           `json:"fact"`
+	Key     sqlshape.SlotKey `json:"key"`
+	Token   ontology.Term    `json:"token"`
+	Phrase  string           `json:"phrase"`
+	Meaning string           `json:"meaning"`
+	Scope   string           `json:"scope"`
+	Step    Step             `json:"step"`
 }
 
+// engineKey marks a question the engine proposed (options carry feedback).
+var engineKey = sqlshape.SlotKey{Name: "engine"}
+
 type pendingQ struct {
-	ID      string        `json:"id"`
-	Key     string        `json:"key"`
-	Phrase  string        `json:"phrase,omitempty"`
-	Prompt  string        `json:"prompt"`
-	Kind    AmbiguityKind `json:"kind"`
-	Options []pendingOpt  `json:"options"`
+	ID      string           `json:"id"`
+	Key     sqlshape.SlotKey `json:"key"`
+	Phrase  string           `json:"phrase,omitempty"`
+	Prompt  string           `json:"prompt"`
+	Kind    AmbiguityKind    `json:"kind"`
+	Options []pendingOpt     `json:"options"`
 	// Change is the fact being reopened, if this question came from "change".
 	Change string `json:"change,omitempty"`
 	// Engine marks a question proposed by the engine (options carry feedback).
@@ -98,9 +133,10 @@ type pendingQ struct {
 }
 
 type pendingOpt struct {
-	Label    string `json:"label"`
-	Example  string `json:"example,omitempty"`
-	Value    string `json:"value"`
+	Label   string             `json:"label"`
+	Example string             `json:"example,omitempty"`
+	Value   sqlshape.SlotValue `json:"value"`
+	// Feedback is what an engine question's option feeds back when chosen.
 	Feedback string `json:"feedback,omitempty"`
 }
 
@@ -127,13 +163,25 @@ func (s *convState) encode() ([]byte, error) {
 	return b, nil
 }
 
-func decodeState(b []byte) (*convState, error) {
+// decodeState reads a stored conversation; slots reads a candidate's
+// slots, for migrating older formats.
+func decodeState(b []byte, slots func(sql string) (sqlshape.Slots, map[sqlshape.SlotKey]string)) (*convState, error) {
+	var v struct {
+		Version int `json:"v"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, fmt.Errorf("decode conversation: %w", err)
+	}
+	switch v.Version {
+	case stateVersion:
+	case 1:
+		return migrateStateV1(b, slots)
+	default:
+		return nil, fmt.Errorf("decode conversation: format %d, this build reads 1 and %d", v.Version, stateVersion)
+	}
 	var s convState
 	if err := json.Unmarshal(b, &s); err != nil {
 		return nil, fmt.Errorf("decode conversation: %w", err)
-	}
-	if s.Version != stateVersion {
-		return nil, fmt.Errorf("decode conversation: format %d, want %d", s.Version, stateVersion)
 	}
 	return &s, nil
 }
@@ -141,44 +189,28 @@ func decodeState(b []byte) (*convState, error) {
 func (s *convState) live() []int {
 	var out []int
 	for i, c := range s.Candidates {
-		if c.ElimBy == "" && c.Group >= 0 {
+		if c.ElimBy.IsZero() && c.Group >= 0 {
 			out = append(out, i)
 		}
 	}
 	return out
 }
 
-func (s *convState) wasAsked(key string) bool {
-	for _, k := range s.Asked {
-		if k == key {
-			return true
-		}
-	}
-	return false
-}
-
-func (s *convState) skipped(factID string) bool {
-	for _, id := range s.Skipped {
-		if id == factID {
-			return true
-		}
-	}
-	return false
-}
+func (s *convState) skipped(factID string) bool { return slices.Contains(s.Skipped, factID) }
 
 // restore brings back the candidates a step ruled out.
-func (s *convState) restore(step string) {
+func (s *convState) restore(step Step) {
 	for i := range s.Candidates {
 		if s.Candidates[i].ElimBy == step {
-			s.Candidates[i].ElimBy = ""
+			s.Candidates[i].ElimBy = Step{}
 		}
 	}
 }
 
 // keepOnly rules out the live candidates whose slot value differs.
-func (s *convState) keepOnly(key, value, step string) {
+func (s *convState) keepOnly(key sqlshape.SlotKey, value sqlshape.SlotValue, step Step) {
 	for _, i := range s.live() {
-		if s.Candidates[i].Slots[key] != value {
+		if !s.Candidates[i].Slots.Get(key).Equal(value) {
 			s.Candidates[i].ElimBy = step
 		}
 	}

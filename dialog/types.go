@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/ontology"
 )
 
 // Who identifies the person behind an event and where it happened.
@@ -42,14 +44,15 @@ const (
 	EventShowSQL
 	// EventChange reopens the decision that fact FactID made in answer Target.
 	EventChange
-	// EventPrefs lists the person's preferences (admins: Text may name another
-	// user, or "*" for everyone's).
+	// EventPrefs lists the person's preferences (admins: Subject may name
+	// another user, or "*" for everyone's).
 	EventPrefs
 	// EventForget deletes the person's preferences for the phrase in Text.
 	EventForget
 	// EventDeleteFact deletes fact FactID (own facts; admins any).
 	EventDeleteFact
-	// EventPromote makes fact FactID a channel- or workspace-wide fact (Text: "channel" or "workspace"); admins only.
+	// EventPromote makes fact FactID a channel- or workspace-wide fact
+	// (Scope: ontology.ScopeChannel or ontology.ScopeWorkspace); admins only.
 	EventPromote
 	// EventEditFact changes the wording of fact FactID to Text; admins, or the owner.
 	EventEditFact
@@ -61,11 +64,18 @@ type Event struct {
 	// Conversation is the adapter's key for the thread (unique per platform and workspace).
 	Conversation string
 	Who          Who
-	Text         string
+	// Text is what the person typed: a question, an answer, a phrase to
+	// forget, a fact's new wording.
+	Text string
 	// Target is the id of the clarification or answer the event refers to.
 	Target string
 	Option int
 	FactID string
+	// Scope is where EventPromote promotes a fact to.
+	Scope ontology.Scope
+	// Subject is whose preferences EventPrefs lists: "" for the asker, a
+	// user id, or "*" for everyone's (admins only).
+	Subject string
 	// At is when it happened; zero means now.
 	At time.Time
 }
@@ -121,9 +131,9 @@ const (
 type Clarification struct {
 	ID   string
 	Kind AmbiguityKind
-	// Key is the decision point asked about, in dialog/sqlshape slot form
-	// ("measure", "filteron:texas"); for tools such as the evaluation harness.
-	Key     string
+	// Key is the decision point asked about; for tools such as the
+	// evaluation harness.
+	Key     sqlshape.SlotKey
 	Prompt  string
 	Options []Option
 	// Phrase is the part of the question it is about, when known ("revenue").
@@ -144,10 +154,10 @@ type Option struct {
 	Label string
 	// Example is a short illustration from the data ("e.g. 1,204.50"), may be empty.
 	Example string
-	// Value is the option's meaning in slot form ("SUM(orders.net_amount)"),
-	// and Readings the SQL of the candidates it keeps; adapters ignore both,
-	// the evaluation harness's simulated user reads them.
-	Value    string
+	// Value is the option's meaning as a slot value, and Readings the SQL
+	// of the candidates it keeps; adapters ignore both, the evaluation
+	// harness's simulated user reads them.
+	Value    sqlshape.SlotValue
 	Readings []string
 }
 
@@ -166,6 +176,9 @@ type Answer struct {
 	SQL         string
 	// UsedFacts are the earlier choices that decided this answer without asking.
 	UsedFacts []UsedFact
+	// Unused are words of the question this answer did not take into
+	// account; the reply says so and invites the person to say what they mean.
+	Unused []string
 	// Notes are short remarks (engine fallbacks, empty results, value hints).
 	Notes []string
 }
@@ -176,17 +189,26 @@ type UsedFact struct {
 	Phrase  string
 	Meaning string
 	Scope   string // "user", "channel", "workspace"
+	// Definition is set for the meaning of a word the schema does not name.
+	Definition bool `json:",omitempty"`
 }
 
 // Whose says whose choice a used fact was: "your earlier choice", "this
 // channel's choice", or "the <workspace>'s choice", where workspace is the
 // platform's word for it ("workspace", "server").
 func (f UsedFact) Whose(workspace string) string {
+	what := "choice"
+	if f.Definition {
+		what = "definition"
+	}
 	switch f.Scope {
 	case "channel":
-		return "this channel's choice"
+		return "this channel's " + what
 	case "workspace":
-		return "the " + workspace + "'s choice"
+		return "the " + workspace + "'s " + what
+	}
+	if f.Definition {
+		return "your definition"
 	}
 	return "your earlier choice"
 }

@@ -2,48 +2,35 @@ package dialog
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
-// aggregate splits "SUM(orders.net_amount)" into "SUM" and "orders.net_amount".
-func aggregate(expr string) (fn, arg string) {
-	i := strings.IndexByte(expr, '(')
-	if i <= 0 || !strings.HasSuffix(expr, ")") {
-		return "", expr
-	}
-	return expr[:i], strings.TrimPrefix(expr[i+1:len(expr)-1], "DISTINCT ")
-}
-
 // describeMeasure words one aggregate; withFn adds "total"/"number of".
-func (l *Labels) describeMeasure(expr string, withFn bool, counted string) string {
-	fn, arg := aggregate(expr)
-	if fn == "" {
-		return l.Detail(expr)
+func (l *Labels) describeMeasure(p sqlshape.Part, withFn bool, counted string) string {
+	if !p.IsAggregate() {
+		return l.Detail(p.Expr)
 	}
 	// Counting keys is counting rows: "Number of customers", not "Customer id".
-	if !withFn && arg != "*" && arg != "1" && !(fn == "COUNT" && l.IsKey(arg)) {
-		return l.Detail(arg)
+	if !withFn && p.Arg != "*" && p.Arg != "1" && !(p.Fn == "COUNT" && l.IsKey(p.Arg)) {
+		return l.Detail(p.Arg)
 	}
-	return upperFirst(strings.TrimPrefix(sqlshape.DescribeMeasure(expr, counted, l), "the "))
+	return upperFirst(strings.TrimPrefix(sqlshape.DescribeMeasure(p.Expr, counted, l), "the "))
 }
 
-// describeColumns words a comma-separated list of expressions:
-// "customers.id, customers.name, customers.email" → "Id, name and email".
-func (l *Labels) describeColumns(list string) string {
-	if list == "" {
-		return ""
-	}
+// describeColumns words a list of expressions:
+// customers.id, customers.name, customers.email → "Id, name and email".
+func (l *Labels) describeColumns(parts []sqlshape.Part) string {
 	var words []string
-	for _, e := range strings.Split(list, ", ") {
-		e = strings.TrimSpace(e)
+	for _, p := range parts {
+		e := p.Expr
 		switch {
 		case e == "*" || strings.HasSuffix(e, ".*"):
 			words = append(words, "every column")
 		case strings.ContainsAny(e, "("):
-			fn, arg := aggregate(e)
-			if fn != "" {
+			if fn, arg := sqlshape.SplitAggregate(e); fn != "" {
 				words = append(words, strings.ToLower(fn)+" of "+l.Column(arg))
 			} else {
 				words = append(words, strings.ToLower(e))
@@ -67,136 +54,128 @@ func joinAnd(w []string) string {
 
 // optionFor words one value of a decision point. display holds the
 // literal(s) the representative candidate compares with, for examples.
-func (l *Labels) optionFor(key, value string, others []string, sameFn bool, counted, display string) Option {
-	name, arg := sqlshape.SlotName(key), sqlshape.SlotArg(key)
-	switch name {
+func (l *Labels) optionFor(key sqlshape.SlotKey, value sqlshape.SlotValue, others []sqlshape.SlotValue, sameFn bool, counted, display string) Option {
+	opt := l.optionLabel(key, value, others, sameFn, counted, display)
+	opt.Value = value
+	return opt
+}
+
+func (l *Labels) optionLabel(key sqlshape.SlotKey, value sqlshape.SlotValue, others []sqlshape.SlotValue, sameFn bool, counted, display string) Option {
+	parts := value.Parts
+	switch key.Name {
 	case sqlshape.SlotMeasure:
-		if value == "" {
+		if len(parts) == 0 {
 			return Option{Label: "No total: list the matching rows"}
 		}
-		parts := strings.Split(value, " | ")
 		var words []string
 		for _, p := range parts {
 			words = append(words, l.describeMeasure(p, !sameFn, counted))
 		}
 		opt := Option{Label: joinAnd(words)}
-		if len(parts) == 1 {
-			if fn, a := aggregate(parts[0]); a != "*" && fn != "COUNT" {
-				if ex := l.Example(a); ex != "" {
-					opt.Example = "e.g. " + ex
-				}
+		if len(parts) == 1 && parts[0].IsAggregate() && parts[0].Arg != "*" && parts[0].Fn != "COUNT" {
+			if ex := l.Example(parts[0].Arg); ex != "" {
+				opt.Example = "e.g. " + ex
 			}
 		}
 		return opt
 	case sqlshape.SlotOutput:
-		if value == "" {
+		if len(parts) == 0 {
 			return Option{Label: "Just the summary figure (total, count…)"}
 		}
-		opt := Option{Label: l.describeColumns(value)}
-		for _, o := range others {
-			if o == "" && !strings.Contains(value, "(") {
-				// Set against a summary, a plain column means one line per row.
-				opt.Label += ", row by row"
-				break
-			}
+		opt := Option{Label: l.describeColumns(parts)}
+		aggregated := slices.ContainsFunc(parts, func(p sqlshape.Part) bool { return strings.Contains(p.Expr, "(") })
+		if !aggregated && slices.ContainsFunc(others, sqlshape.SlotValue.IsEmpty) {
+			// Set against a summary, a plain column means one line per row.
+			opt.Label += ", row by row"
 		}
-		if first := strings.Split(value, ", ")[0]; !strings.Contains(first, "(") {
+		if first := parts[0].Expr; !strings.Contains(first, "(") {
 			if ex := l.Example(first); ex != "" {
 				opt.Example = "e.g. " + ex
 			}
 		}
 		return opt
 	case sqlshape.SlotFilterOn:
-		if value == "" {
-			return Option{Label: fmt.Sprintf("Don't filter on '%s'", arg)}
+		if len(parts) == 0 {
+			return Option{Label: fmt.Sprintf("Don't filter on '%s'", key.Arg)}
 		}
-		// value: "customers.state =" or "orders.ordered_at year" (several joined by " & ").
-		first := strings.Split(value, " & ")[0]
-		col := first
-		if i := strings.LastIndexByte(first, ' '); i > 0 {
-			col = first[:i]
-		}
-		opt := Option{Label: l.Detail(col)}
+		opt := Option{Label: l.Detail(parts[0].Expr)}
 		if display != "" {
 			opt.Example = "e.g. " + display
 		}
 		return opt
 	case sqlshape.SlotWhere:
-		if value == "" {
-			return Option{Label: "No condition on " + l.Column(arg)}
+		if len(parts) == 0 {
+			return Option{Label: "No condition on " + l.Column(key.Arg)}
 		}
-		return Option{Label: upperFirst(describeCondition(value))}
+		var conds []string
+		for _, p := range parts {
+			conds = append(conds, describeCondition(p))
+		}
+		return Option{Label: upperFirst(strings.Join(conds, " and "))}
 	case sqlshape.SlotGroup:
-		if value == "" {
+		if len(parts) == 0 {
 			return Option{Label: "One overall figure"}
 		}
-		return Option{Label: "Per " + strings.ToLower(l.describeColumns(value))}
+		return Option{Label: "Per " + strings.ToLower(l.describeColumns(parts))}
 	case sqlshape.SlotOrder:
-		if value == "" {
+		if len(parts) == 0 {
 			return Option{Label: "In no particular order"}
 		}
-		first := strings.Split(value, ", ")[0]
-		expr, dir := first, "asc"
-		if i := strings.LastIndexByte(first, ' '); i > 0 {
-			expr, dir = first[:i], first[i+1:]
+		first := parts[0]
+		what := l.Column(first.Expr)
+		if strings.Contains(first.Expr, "(") {
+			what = strings.ToLower(l.describeMeasure(sqlshape.AggregatePart(first.Expr), true, counted))
 		}
-		what := l.Column(expr)
-		if strings.Contains(expr, "(") {
-			what = strings.ToLower(l.describeMeasure(expr, true, counted))
-		}
-		if dir == "desc" {
+		if first.Op == "desc" {
 			return Option{Label: upperFirst("highest " + what + " first")}
 		}
 		return Option{Label: upperFirst("lowest " + what + " first")}
 	case sqlshape.SlotLimit:
-		switch value {
+		switch value.String() {
 		case "":
 			return Option{Label: "All of them"}
 		case "1":
 			return Option{Label: "Only the top one"}
 		}
-		return Option{Label: "The top " + value}
+		return Option{Label: "The top " + value.String()}
 	case sqlshape.SlotTables:
-		tbls, joins, _ := strings.Cut(value, " | ")
 		// Name the connection only this reading makes: "via the state the
 		// order was shipped to" rather than a list of tables.
-		for _, j := range strings.Split(joins, ", ") {
-			if j == "" || containsAny(others, j) {
+		for _, j := range value.Joins {
+			if slices.ContainsFunc(others, func(o sqlshape.SlotValue) bool { return slices.Contains(o.Joins, j) }) {
 				continue
 			}
-			a, b, _ := strings.Cut(j, " = ")
-			side := a
-			if _, col := splitTC(a); strings.EqualFold(col, "id") || strings.EqualFold(col, "code") {
-				side = b
+			side := j.Left
+			if _, col := splitTC(j.Left); strings.EqualFold(col, "id") || strings.EqualFold(col, "code") {
+				side = j.Right
 			}
 			return Option{Label: "Via " + lowerFirst(l.Detail(side))}
 		}
 		var names []string
-		for _, t := range strings.Split(tbls, ", ") {
-			names = append(names, l.Table(t))
+		for _, p := range parts {
+			names = append(names, l.Table(p.Expr))
 		}
 		return Option{Label: "Using " + joinAnd(names)}
 	case sqlshape.SlotDistinct:
-		if value == "" {
+		if len(parts) == 0 {
 			return Option{Label: "Every row, repeats included"}
 		}
 		return Option{Label: "Each different value once"}
-	}
-	return Option{Label: value}
-}
-
-func containsAny(values []string, part string) bool {
-	for _, v := range values {
-		if strings.Contains(v, part) {
-			return true
+	case sqlshape.SlotDefine:
+		if len(parts) == 0 {
+			return Option{Label: fmt.Sprintf("Leave '%s' out", key.Arg)}
+		}
+		if display != "" {
+			return Option{Label: display}
 		}
 	}
-	return false
+	return Option{Label: value.String()}
 }
 
-func describeCondition(v string) string {
-	op, vals, _ := strings.Cut(v, " ")
-	switch op {
+// describeCondition words one comparison of a where-slot.
+func describeCondition(p sqlshape.Part) string {
+	vals := strings.Join(p.Values, ",")
+	switch p.Op {
 	case "=":
 		return "is " + vals
 	case "!=":
@@ -212,16 +191,18 @@ func describeCondition(v string) string {
 	case "year":
 		return "in " + vals
 	case "between":
-		return "between " + strings.Replace(vals, ",", " and ", 1)
+		if len(p.Values) == 2 {
+			return "between " + p.Values[0] + " and " + p.Values[1]
+		}
 	case "in":
-		return "one of " + strings.ReplaceAll(vals, ",", ", ")
+		return "one of " + strings.Join(p.Values, ", ")
 	}
-	return v
+	return strings.TrimSpace(p.Op + " " + vals)
 }
 
 // promptFor asks about a point in plain words.
-func (l *Labels) promptFor(key, phrase string) string {
-	name, arg := sqlshape.SlotName(key), sqlshape.SlotArg(key)
+func (l *Labels) promptFor(key sqlshape.SlotKey, phrase string) string {
+	name, arg := key.Name, key.Arg
 	if phrase != "" {
 		switch name {
 		case sqlshape.SlotOutput:
@@ -252,17 +233,19 @@ func (l *Labels) promptFor(key, phrase string) string {
 		return "Which records should I connect?"
 	case sqlshape.SlotDistinct:
 		return "Should repeated values be shown once or every time?"
+	case sqlshape.SlotDefine:
+		return fmt.Sprintf("By '%s', which do you mean?", arg)
 	}
 	return "Which do you mean?"
 }
 
 // kindFor classifies a point as one of the four ambiguity kinds.
-func kindFor(key string, values []pointValue, displays map[string]string) AmbiguityKind {
-	switch sqlshape.SlotName(key) {
+func kindFor(key sqlshape.SlotKey, values []pointValue, displays map[string]string) AmbiguityKind {
+	switch key.Name {
 	case sqlshape.SlotFilterOn:
 		seen := map[string]bool{}
 		for _, v := range values {
-			seen[strings.ToLower(displays[v.Value])] = true
+			seen[strings.ToLower(displays[v.Value.String()])] = true
 		}
 		if len(seen) > 1 {
 			return AmbValue
@@ -273,8 +256,7 @@ func kindFor(key string, values []pointValue, displays map[string]string) Ambigu
 	case sqlshape.SlotMeasure:
 		fns := map[string]bool{}
 		for _, v := range values {
-			fn, _ := aggregate(strings.Split(v.Value, " | ")[0])
-			fns[fn] = true
+			fns[firstFn(v.Value)] = true
 		}
 		if len(fns) > 1 {
 			return AmbQuestion
@@ -282,7 +264,7 @@ func kindFor(key string, values []pointValue, displays map[string]string) Ambigu
 		return AmbColumn
 	case sqlshape.SlotOutput, sqlshape.SlotLimit, sqlshape.SlotDistinct:
 		return AmbOutput
-	case sqlshape.SlotTables:
+	case sqlshape.SlotTables, sqlshape.SlotDefine:
 		return AmbQuestion
 	}
 	return AmbColumn

@@ -6,13 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
 
-// ExportVersion is the version of the export document.
-const ExportVersion = 1
+// ExportVersion is the version of the export document. Version 1 held
+// targets as strings; Import still reads it.
+const ExportVersion = 2
 
 // maxImportErrors bounds how many bad facts an import reports.
 const maxImportErrors = 20
@@ -30,7 +32,7 @@ type importDoc struct {
 }
 
 // Export writes every fact, active or not, as an indented JSON document
-// {"version":1,"exported_at":…,"facts":[…]} in List order. The facts are
+// {"version":2,"exported_at":…,"facts":[…]} in List order. The facts are
 // read in one transaction; writing happens after it, so a slow writer does
 // not hold the database.
 func (s *Store) Export(ctx context.Context, w io.Writer) error {
@@ -117,8 +119,8 @@ func (s *Store) parseImport(r io.Reader) ([]Fact, error) {
 	switch {
 	case doc.Version == nil:
 		return nil, invalidf("not a Clarify export (no \"version\")")
-	case *doc.Version != ExportVersion:
-		return nil, invalidf("export version %d is not supported (this build reads version %d)", *doc.Version, ExportVersion)
+	case *doc.Version != ExportVersion && *doc.Version != 1:
+		return nil, invalidf("export version %d is not supported (this build reads versions 1 and %d)", *doc.Version, ExportVersion)
 	}
 	now := s.clock()
 	facts := make([]Fact, 0, len(doc.Facts))
@@ -217,5 +219,6 @@ func (s *Store) importOne(tx *bolt.Tx, f Fact, actor Actor, st *ImportStats) err
 func sameFact(a, b Fact) bool {
 	ta, tb := a, b
 	ta.Created, ta.LastUsed, tb.Created, tb.LastUsed = time.Time{}, time.Time{}, time.Time{}, time.Time{}
-	return ta == tb && a.Created.Equal(b.Created) && a.LastUsed.Equal(b.LastUsed)
+	ta.Target, tb.Target = Target{}, Target{}
+	return reflect.DeepEqual(ta, tb) && a.Target.Equal(b.Target) && a.Created.Equal(b.Created) && a.LastUsed.Equal(b.LastUsed)
 }

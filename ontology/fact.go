@@ -110,8 +110,8 @@ type Fact struct {
 	// Phrase is normalised (see NormalizePhrase).
 	Phrase string `json:"phrase"`
 	Kind   Kind   `json:"kind"`
-	// Target is the machine form of the meaning, opaque to this package.
-	Target string `json:"target"`
+	// Target is the machine form of the meaning.
+	Target Target `json:"target"`
 	// Meaning is the human wording of Target.
 	Meaning string `json:"meaning,omitempty"`
 	// Question is the question the fact was learned from.
@@ -162,7 +162,6 @@ func (f *Fact) normalize() {
 	f.Phrase = NormalizePhrase(f.Phrase)
 	f.Owner = strings.TrimSpace(f.Owner)
 	f.Warehouse = strings.TrimSpace(f.Warehouse)
-	f.Target = strings.TrimSpace(f.Target)
 	f.Meaning = strings.TrimSpace(f.Meaning)
 	f.Question = strings.TrimSpace(f.Question)
 }
@@ -184,14 +183,16 @@ func (f Fact) validate() error {
 		problem = "kind is empty"
 	case !f.Kind.Valid():
 		problem = fmt.Sprintf("unknown kind %q", f.Kind)
-	case f.Target == "":
+	case f.Target.Choice.Kind == "":
 		problem = "target is empty"
+	case f.Target.validate() != nil:
+		problem = f.Target.validate().Error()
 	case strings.ContainsRune(f.Owner, 0) || strings.ContainsRune(f.Warehouse, 0):
 		// NUL separates the parts of index keys.
 		problem = "owner or warehouse contains a NUL byte"
 	case len(f.Owner) > maxKeyField, len(f.Warehouse) > maxKeyField, len(f.Phrase) > maxKeyField:
 		problem = fmt.Sprintf("owner, warehouse or phrase is longer than %d bytes", maxKeyField)
-	case len(f.Target) > maxTextField, len(f.Meaning) > maxTextField, len(f.Question) > maxTextField:
+	case targetSize(f.Target) > maxTextField, len(f.Meaning) > maxTextField, len(f.Question) > maxTextField:
 		problem = fmt.Sprintf("target, meaning or question is longer than %d bytes", maxTextField)
 	case f.ID != "" && !validID(f.ID):
 		problem = fmt.Sprintf("id %q is not 1-64 letters, digits, '-' or '_'", f.ID)
@@ -300,4 +301,11 @@ type AuditEntry struct {
 // the stored ones.
 type ImportStats struct {
 	Added, Updated, Skipped int
+}
+
+// targetSize is the encoded size of a target.
+func targetSize(t Target) int {
+	e := encoder{}
+	e.target(t)
+	return len(e.b)
 }

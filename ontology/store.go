@@ -20,7 +20,7 @@ import (
 
 // Key layout (all buckets are created by Open):
 //
-//	meta           "schema" → "1"
+//	meta           "schema" → "2"
 //	facts          scope 0 owner 0 warehouse 0 phrase 0 kind → 0x01 + record (codec.go)
 //	fact_ids       id → the fact's key in facts
 //	audit          seq (8 bytes, big endian) → {"v":1,"entry":{…}}
@@ -41,9 +41,10 @@ var (
 	bucketAuditByFact = []byte("audit_by_fact")
 )
 
-// schemaVersion is the layout above. A file written by a newer layout is
-// refused rather than misread.
-const schemaVersion = "1"
+// schemaVersion is the layout above. An older file is migrated when it is
+// opened (migrate.go); a file written by a newer layout is refused rather
+// than misread.
+const schemaVersion = "2"
 
 // auditVersion is the envelope version of audit entries ({"v":1,"entry":…});
 // the fact record version is in codec.go.
@@ -84,7 +85,7 @@ func Open(path string, opts Options) (*Store, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	db, err := boltfile.Open(path, opts.Timeout, schemaVersion, bucketFacts, bucketIDs, bucketAudit, bucketAuditByFact)
+	db, err := boltfile.OpenMigrating(path, opts.Timeout, schemaVersion, migrations, bucketFacts, bucketIDs, bucketAudit, bucketAuditByFact)
 	if errors.Is(err, boltfile.ErrLocked) {
 		return nil, fmt.Errorf("open ontology %s: %w after %s; is another Clarify process running?", path, ErrInUse, opts.Timeout)
 	}
@@ -161,7 +162,7 @@ func (s *Store) Learn(ctx context.Context, f Fact) (Fact, error) {
 		}
 		cur := old
 		cur.LastUsed = now
-		if cur.Target == f.Target {
+		if cur.Target.Equal(f.Target) {
 			cur.Confirmations++
 		} else {
 			cur.Target, cur.Meaning, cur.Question = f.Target, f.Meaning, f.Question
@@ -467,12 +468,12 @@ func (s *Store) Promote(ctx context.Context, id string, to Scope, owner string, 
 	return out, nil
 }
 
-// Edit corrects a fact's target and/or meaning (an empty argument keeps
-// the current value). Admins may edit any fact, others their own user
-// facts. A new target restarts the counters, as in Learn. Audited.
-func (s *Store) Edit(ctx context.Context, id string, target, meaning string, actor Actor) (Fact, error) {
-	target, meaning = strings.TrimSpace(target), strings.TrimSpace(meaning)
-	if target == "" && meaning == "" {
+// Edit corrects a fact's target and/or meaning (a nil target or an empty
+// meaning keeps the current value). Admins may edit any fact, others their
+// own user facts. A new target restarts the counters, as in Learn. Audited.
+func (s *Store) Edit(ctx context.Context, id string, target *Target, meaning string, actor Actor) (Fact, error) {
+	meaning = strings.TrimSpace(meaning)
+	if target == nil && meaning == "" {
 		return Fact{}, invalidf("edit fact %s: give a target or a meaning", id)
 	}
 	var out Fact
@@ -485,8 +486,8 @@ func (s *Store) Edit(ctx context.Context, id string, target, meaning string, act
 			return fmt.Errorf("%s may not edit a %s fact of %s: %w", actor.ID, old.Scope, old.Owner, ErrForbidden)
 		}
 		f := old
-		if target != "" && target != f.Target {
-			f.Target = target
+		if target != nil && !target.Equal(f.Target) {
+			f.Target = *target
 			f.Confirmations, f.Rejections, f.Uses = 1, 0, 0
 		}
 		if meaning != "" {

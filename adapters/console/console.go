@@ -67,9 +67,6 @@ const (
 	noConversation = "console-0"
 )
 
-// apology is what the person sees when the manager fails for a reason they cannot fix.
-const apology = "Sorry, something went wrong on our side (details are in the log)."
-
 // Console is one terminal chat session. Run it once; it is not safe for
 // concurrent use.
 type Console struct {
@@ -207,7 +204,7 @@ func (c *Console) send(ctx context.Context, ev dialog.Event) {
 			return // Run is stopping; nothing to apologise for
 		}
 		c.log.ErrorContext(ctx, "handle console event", "kind", int(ev.Kind), "conversation", ev.Conversation, "err", err)
-		c.out.line(userMessage(err))
+		c.out.line(dialog.FailureText(ctx, c.log, err))
 		return
 	}
 	for _, r := range replies {
@@ -225,16 +222,6 @@ func (c *Console) handle(ctx context.Context, ev dialog.Event) (replies []dialog
 		}
 	}()
 	return c.d.Handle(ctx, ev)
-}
-
-// userMessage maps error kinds to what the person sees; details go to the log.
-func userMessage(err error) string {
-	switch {
-	case errors.Is(err, context.DeadlineExceeded):
-		return "Sorry, that took too long. Try a narrower question (a shorter period, fewer groups)."
-	default:
-		return apology
-	}
 }
 
 // IsTerminal reports whether f is a terminal (a character device), which

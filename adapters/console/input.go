@@ -9,6 +9,7 @@ import (
 
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/internal/tables"
+	"github.com/clarify-bot/clarify/ontology"
 )
 
 // handleLine handles one input line and reports whether the session ends.
@@ -45,7 +46,7 @@ func (c *Console) dispatch(ctx context.Context, text string) (quit bool) {
 		c.remindPending()
 		return false
 	case cmd == "prefs" && arg != "":
-		c.send(ctx, dialog.Event{Kind: dialog.EventPrefs, Conversation: c.conv, Text: strings.TrimPrefix(arg, "@")})
+		c.send(ctx, dialog.Event{Kind: dialog.EventPrefs, Conversation: c.conv, Subject: strings.TrimPrefix(arg, "@")})
 		c.remindPending()
 		return false
 	case cmd == "forget":
@@ -250,7 +251,7 @@ func (c *Console) promote(ctx context.Context, arg string) {
 	if !ok {
 		return
 	}
-	c.send(ctx, dialog.Event{Kind: dialog.EventPromote, Conversation: c.conv, FactID: f.ID, Text: scope})
+	c.send(ctx, dialog.Event{Kind: dialog.EventPromote, Conversation: c.conv, FactID: f.ID, Scope: ontology.Scope(scope)})
 }
 
 // remindPending repeats what an open clarification is waiting for, after a

@@ -116,6 +116,9 @@ func (c *Console) printAnswer(a *dialog.Answer) {
 		c.out.printf("Using %s: '%s' = %s · type 'change %s' to change it\n",
 			f.Whose("workspace"), phrase, tables.Clip(cleanInput(f.Meaning), 80), phrase)
 	}
+	if len(a.Unused) > 0 {
+		c.out.line(safe(dialog.UnusedNote(a.Unused)))
+	}
 	for _, n := range a.Notes {
 		if n = strings.TrimSpace(n); n != "" {
 			c.out.line("Note: " + safe(n))

@@ -586,7 +586,7 @@ func TestHugeRepliesPassDiscordsChecks(t *testing.T) {
 		t.Fatalf("after the panic: %s", first)
 	}
 	_, sorry := h.posted("apology", "POST", "/api/v9/channels/"+q+"/messages")
-	if sorry.Content != apology {
+	if !strings.HasPrefix(sorry.Content, "Sorry, something went wrong on my side") || !strings.Contains(sorry.Content, "reference") || strings.Contains(sorry.Content, "SELECT") {
 		t.Fatalf("apology %q", sorry.Content)
 	}
 
@@ -655,7 +655,7 @@ func TestShutdownDrainsInFlightWork(t *testing.T) {
 		t.Fatalf("reply %q", done.Content)
 	}
 	_, sorry := h.posted("cancelled reply", "POST", "/api/v9/channels/"+q2+"/messages")
-	if sorry.Content != userText(context.Canceled) {
+	if !strings.Contains(sorry.Content, "interrupted") {
 		t.Fatalf("reply %q", sorry.Content)
 	}
 	if err := <-stopped; err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/internal/tables"
+	"github.com/clarify-bot/clarify/ontology"
 )
 
 // Modal limits and the text input's custom_id.
@@ -116,7 +117,7 @@ func (a *Adapter) planCommand(i *discordgo.Interaction, who dialog.Who) (*discor
 		q := optString(d, optQuestion)
 		return deferred(false), func(ctx context.Context) { a.ask(ctx, i, who, q) }
 	case cmdPrefs:
-		ev := dialog.Event{Kind: dialog.EventPrefs, Who: who, Text: optString(d, optUser)}
+		ev := dialog.Event{Kind: dialog.EventPrefs, Who: who, Subject: optString(d, optUser)}
 		if optBool(d, optEveryone) {
 			ev.Text = "*"
 		}
@@ -164,7 +165,7 @@ func (a *Adapter) planComponent(i *discordgo.Interaction, who dialog.Who) (*disc
 	case actDelete:
 		ev.Kind = dialog.EventDeleteFact
 	case actPromote:
-		ev.Kind, ev.Text = dialog.EventPromote, r.Scope
+		ev.Kind, ev.Scope = dialog.EventPromote, ontology.Scope(r.Scope)
 	default:
 		return ephemeralMessage(staleButton), nil
 	}

@@ -199,6 +199,9 @@ func (a *Adapter) renderAnswer(conv string, ans *dialog.Answer) out {
 	for _, f := range ans.UsedFacts {
 		factLines = append(factLines, clip(fmt.Sprintf("Using %s: '%s' = %s", f.Whose("server"), oneLine(f.Phrase), oneLine(f.Meaning)), 200))
 	}
+	if len(ans.Unused) > 0 {
+		factLines = append(factLines, clip(oneLine(dialog.UnusedNote(ans.Unused)), 300))
+	}
 	for _, n := range ans.Notes {
 		if n = oneLine(n); n != "" {
 			factLines = append(factLines, clip("Note: "+n, 300))

@@ -160,7 +160,7 @@ func (a *Adapter) deliver(ctx context.Context, s sink, resolve resolver, viewer 
 			ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), apologyTimeout)
 			defer cancel()
 		}
-		if err := s.send(ctx, out{content: userText(err), ephemeral: true}); err != nil {
+		if err := s.send(ctx, out{content: dialog.FailureText(ctx, a.log, err), ephemeral: true}); err != nil {
 			a.log.Warn("cannot post the apology", "conversation", conv, "err", err)
 		}
 		return

@@ -235,7 +235,7 @@ func (a *Adapter) publishHome(ctx context.Context, team, user, channel, status s
 
 // prefs asks the dialog for a preference list; nil when it has none to give.
 func (a *Adapter) prefs(ctx context.Context, who dialog.Who, subject string) *dialog.Prefs {
-	replies, err := a.d.Handle(ctx, dialog.Event{Kind: dialog.EventPrefs, Who: who, Text: subject})
+	replies, err := a.d.Handle(ctx, dialog.Event{Kind: dialog.EventPrefs, Who: who, Subject: subject})
 	if err != nil {
 		a.log.Error("cannot list preferences", "user", who.User, "subject", subject, "err", err)
 		return nil

@@ -2,7 +2,6 @@ package slack
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/slack-go/slack/slackevents"
 
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/ontology"
 )
 
 // submitWait is how long an interaction waits for room in a full queue
@@ -180,7 +180,7 @@ func (a *Adapter) acceptAction(cb slack.InteractionCallback, act slack.BlockActi
 		case doDelete:
 			ev.Kind = dialog.EventDeleteFact
 		case doPromoteWorkspace:
-			ev.Kind, ev.Text = dialog.EventPromote, "workspace"
+			ev.Kind, ev.Scope = dialog.EventPromote, ontology.ScopeWorkspace
 		case doPromoteChannel:
 			a.openModal(cb.TriggerID, promoteModal(current, channel, meta))
 			return
@@ -272,7 +272,7 @@ func (a *Adapter) acceptSubmission(cb slack.InteractionCallback) *slack.ViewSubm
 		if ch == "" {
 			return slack.NewErrorsViewSubmissionResponse(map[string]string{channelBlock: "Pick a channel."})
 		}
-		ev.Kind, ev.Text = dialog.EventPromote, "channel"
+		ev.Kind, ev.Scope = dialog.EventPromote, ontology.ScopeChannel
 		channel = ch
 	default:
 		return nil
@@ -312,7 +312,7 @@ func (a *Adapter) commandJob(cmd slack.SlashCommand) job {
 		case "", "help":
 			note(helpText)
 		case "prefs", "preferences":
-			a.converse(ctx, dialog.Event{Kind: dialog.EventPrefs, Who: who, Text: userArg(rest)}, t)
+			a.converse(ctx, dialog.Event{Kind: dialog.EventPrefs, Who: who, Subject: userArg(rest)}, t)
 		case "forget":
 			if rest == "" {
 				note("Tell me which word to forget: `/clarify forget revenue`.")
@@ -367,7 +367,7 @@ func (a *Adapter) converse(ctx context.Context, ev dialog.Event, t *target) {
 	replies, err := a.d.Handle(ctx, ev)
 	if err != nil {
 		a.log.Error("dialog failed", "kind", ev.Kind, "conversation", ev.Conversation, "user", ev.Who.User, "err", err)
-		replies = append(replies, dialog.Reply{Kind: dialog.ReplyNotice, Text: userMessage(ctx, err)})
+		replies = append(replies, dialog.Reply{Kind: dialog.ReplyNotice, Text: dialog.FailureText(ctx, a.log, err)})
 		if ctx.Err() != nil {
 			// Still tell the person, briefly, even though the work was cancelled.
 			dctx, dcancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
@@ -379,15 +379,3 @@ func (a *Adapter) converse(ctx context.Context, ev dialog.Event, t *target) {
 }
 
 const apology = "Sorry, something went wrong on my side (the details are in the bot's log). Please try again."
-
-// userMessage is the one table of what people are told when the bot fails:
-// never the error itself, which may hold SQL, paths or tokens.
-func userMessage(ctx context.Context, err error) string {
-	switch {
-	case errors.Is(err, context.DeadlineExceeded):
-		return "That took too long, so I stopped. Try a narrower question, or ask again in a minute."
-	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
-		return "I was interrupted (probably restarting). Please ask again in a moment."
-	}
-	return apology
-}

@@ -160,6 +160,9 @@ func answerMessage(a *dialog.Answer, conv ref, text string) message {
 		blocks = append(blocks, section(indexed("clarify.fact", i), mrkdwn(line), button(indexed(actChange, i), v.encode(), "change")))
 	}
 	var notes []string
+	if len(a.Unused) > 0 {
+		notes = append(notes, escClip(dialog.UnusedNote(a.Unused), maxContextText))
+	}
 	for _, n := range a.Notes {
 		if n = strings.TrimSpace(n); n != "" {
 			notes = append(notes, escClip("Note: "+n, maxContextText))

@@ -18,6 +18,7 @@ import (
 	"github.com/clarify-bot/clarify/adapters/slack/slackfake"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden Block Kit files in testdata/golden")
@@ -25,7 +26,7 @@ var update = flag.Bool("update", false, "rewrite the golden Block Kit files in t
 var conv = ref{Channel: "C0SALES", Thread: "1767100000.000100"}
 
 var revenueQuestion = &dialog.Clarification{
-	ID: "q1abcdef", Kind: dialog.AmbColumn, Key: "measure", Prompt: "By 'revenue', which do you mean?", Phrase: "revenue",
+	ID: "q1abcdef", Kind: dialog.AmbColumn, Key: sqlshape.Key(sqlshape.SlotMeasure), Prompt: "By 'revenue', which do you mean?", Phrase: "revenue",
 	Options: []dialog.Option{
 		{Label: "Net revenue after discounts (excludes shipping)", Example: "e.g. 5.27"},
 		{Label: "Gross revenue: order lines plus shipping, before discounts", Example: "e.g. 13.38"},

@@ -58,6 +58,9 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// UserMessage words the failure for people, without the server's text.
+func (e *Error) UserMessage() string { return UserMessage(e) }
+
 // Is matches the sentinel of the same kind.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)

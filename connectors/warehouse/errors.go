@@ -50,8 +50,10 @@ var (
 	ErrUnavailable   = &Error{Kind: KindUnavailable, Msg: "warehouse unavailable"}
 )
 
-// Error is a warehouse failure with a message that names the problem in
-// words a user can act on; Err keeps the underlying cause for logs.
+// Error is a warehouse failure: Msg names the problem in our words, Err
+// keeps the underlying cause. Error() gives both, for logs and admins;
+// chat replies are worded by the dialog from Kind alone, because the
+// server's message may hold account names, hosts and database names.
 type Error struct {
 	Kind ErrorKind
 	Msg  string
@@ -60,7 +62,16 @@ type Error struct {
 	Err  error
 }
 
-func (e *Error) Error() string { return e.Msg }
+func (e *Error) Error() string {
+	if e.Err == nil {
+		return e.Msg
+	}
+	cause := firstLine(e.Err.Error())
+	if strings.Contains(e.Msg, cause) {
+		return e.Msg
+	}
+	return e.Msg + " (" + cause + ")"
+}
 
 func (e *Error) Unwrap() error { return e.Err }
 

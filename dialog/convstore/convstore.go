@@ -9,6 +9,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/internal/boltfile"
 	"log/slog"
 	"time"
@@ -18,11 +19,12 @@ import (
 
 // Sentinel errors.
 var (
-	// ErrNotFound: no conversation with that id.
-	ErrNotFound = errors.New("conversation not found")
+	// ErrNotFound: no conversation with that id (the dialog's error, so
+	// that the manager can tell it apart without knowing this package).
+	ErrNotFound = dialog.ErrConversationNotFound
 	// ErrExpired: the conversation exists but expired; it is kept until
 	// Sweep so that the caller can say so instead of "unknown".
-	ErrExpired = errors.New("conversation expired")
+	ErrExpired = dialog.ErrConversationExpired
 	// ErrInUse: the file is locked by another process.
 	ErrInUse = errors.New("store file is locked")
 	// ErrInvalidID: an empty id, or one longer than MaxIDLen.

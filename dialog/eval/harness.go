@@ -114,7 +114,7 @@ func CanonValue(snap *warehouse.Snapshot) func(string) string {
 
 // Slots reads the decision slots of a query as the manager does; ok is
 // false when the query cannot be parsed.
-func (h *Harness) Slots(sql string) (map[string]string, bool) {
+func (h *Harness) Slots(sql string) (sqlshape.Slots, bool) {
 	sh, err := sqlshape.Parse(sql, h.resolve)
 	if err != nil {
 		return nil, false
@@ -127,7 +127,7 @@ type Gold struct {
 	Question Question
 	// Results of the gold queries that ran; Slots of those that parsed.
 	Results []*warehouse.Result
-	Slots   []map[string]string
+	Slots   []sqlshape.Slots
 	// Err is set when no gold query ran: the question cannot be scored.
 	Err error
 }
@@ -227,24 +227,24 @@ type Choice struct {
 // option keeping a reading whose result execution-matches the gold. If no
 // option agrees it answers "none of these". It never types SQL.
 func (h *Harness) Answer(ctx context.Context, g *Gold, c *dialog.Clarification) Choice {
-	ch := Choice{Key: c.Key, Prompt: c.Prompt, Picked: -1, By: ByNone}
+	ch := Choice{Key: c.Key.String(), Prompt: c.Prompt, Picked: -1, By: ByNone}
 	for _, o := range c.Options {
 		ch.Options = append(ch.Options, o.Label)
-		ch.Values = append(ch.Values, o.Value)
+		ch.Values = append(ch.Values, o.Value.String())
 	}
 	// By meaning.
 	bySlot := map[int]bool{}
 	emptyMatch := -1
 	for _, s := range g.Slots {
-		v := s[c.Key]
+		v := s.Get(c.Key)
 		if ch.Gold == "" {
-			ch.Gold = v
+			ch.Gold = v.String()
 		}
 		for i, o := range c.Options {
-			if c.Key == "" || o.Value != v {
+			if c.Key.Name == "" || !o.Value.Equal(v) {
 				continue
 			}
-			if v == "" {
+			if v.IsEmpty() {
 				// The gold lacks this part: agreeing with "nothing" says
 				// little when the gold computes it another way (a
 				// subquery instead of ORDER BY … LIMIT 1).

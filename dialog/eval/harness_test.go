@@ -7,6 +7,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/testwh"
 )
 
@@ -26,9 +27,35 @@ func TestEvalCanonValue(t *testing.T) {
 	}
 }
 
-// opt is an option with its meaning and the SQL of its readings.
-func opt(value string, readings ...string) dialog.Option {
-	return dialog.Option{Label: "option " + value, Value: value, Readings: readings}
+// rawOpt is an option by the canonical form of its meaning and the SQL of
+// its readings.
+type rawOpt struct {
+	value    string
+	readings []string
+}
+
+func opt(value string, readings ...string) rawOpt { return rawOpt{value: value, readings: readings} }
+
+// clar builds a clarification about key (canonical form) whose options'
+// values are parsed from their canonical forms: one part each, "expr op"
+// for filters and orderings.
+func clar(key string, opts ...rawOpt) dialog.Clarification {
+	k := sqlshape.ParseSlotKey(key)
+	c := dialog.Clarification{Key: k}
+	for _, o := range opts {
+		var parts []sqlshape.Part
+		if o.value != "" {
+			p := sqlshape.Part{Expr: o.value}
+			if k.Name == sqlshape.SlotFilterOn || k.Name == sqlshape.SlotOrder {
+				i := strings.LastIndexByte(o.value, ' ')
+				p = sqlshape.Part{Expr: o.value[:i], Op: o.value[i+1:]}
+			}
+			parts = []sqlshape.Part{p}
+		}
+		v := sqlshape.NewValue(k.Name, parts, nil)
+		c.Options = append(c.Options, dialog.Option{Label: "option " + o.value, Value: v, Readings: o.readings})
+	}
+	return c
 }
 
 // The simulated user's choices on crafted clarifications: by the gold's
@@ -61,13 +88,13 @@ func TestEvalAnswer(t *testing.T) {
 				{
 					name: "slot decides without running anything",
 					gold: Question{ID: "slot", GoldSQL: biggestGeo},
-					c:    dialog.Clarification{Key: "filteron:arizona", Options: []dialog.Option{opt("border_info.border =", broken), opt("city.state_name =", broken), opt("border_info.state_name =", broken)}},
+					c:    clar("filteron:arizona", opt("border_info.border =", broken), opt("city.state_name =", broken), opt("border_info.state_name =", broken)),
 					want: 1, by: BySlot, runs: 0,
 				},
 				{
 					name: "slot literal case and quoting do not matter",
 					gold: Question{ID: "slot-case", GoldSQL: `SELECT city_name FROM city WHERE state_name = "Arizona"`},
-					c:    dialog.Clarification{Key: "filteron:arizona", Options: []dialog.Option{opt("border_info.border ="), opt("city.state_name =")}},
+					c:    clar("filteron:arizona", opt("border_info.border ="), opt("city.state_name =")),
 					want: 1, by: BySlot, runs: 0,
 				},
 				{
@@ -75,31 +102,31 @@ func TestEvalAnswer(t *testing.T) {
 					gold: Question{ID: "limit", GoldSQL: biggestIn},
 					// The gold has no LIMIT, which is the second option's
 					// value, but only the first keeps the gold's answer.
-					c:    dialog.Clarification{Key: "limit", Options: []dialog.Option{opt("1", biggestTop), opt("", biggestAll)}},
+					c:    clar("limit", opt("1", biggestTop), opt("", biggestAll)),
 					want: 0, by: ByResult, runs: -1,
 				},
 				{
 					name: "no option agrees: none of these",
 					gold: Question{ID: "none", GoldSQL: biggestGeo},
-					c:    dialog.Clarification{Key: "filteron:arizona", Options: []dialog.Option{opt("border_info.border =", biggestNear), opt("border_info.state_name =", biggestNear2)}},
+					c:    clar("filteron:arizona", opt("border_info.border =", biggestNear), opt("border_info.state_name =", biggestNear2)),
 					want: -1, by: ByNone, runs: -1,
 				},
 				{
 					name: "alternative golds disagree on the slot: results decide",
 					gold: Question{ID: "alt", GoldSQL: viaCity, AltGold: []string{viaState}},
-					c:    dialog.Clarification{Key: "filteron:arizona", Options: []dialog.Option{opt("city.state_name =", biggestAll), opt("state.state_name =", viaState)}},
+					c:    clar("filteron:arizona", opt("city.state_name =", biggestAll), opt("state.state_name =", viaState)),
 					want: 1, by: ByResult, runs: -1,
 				},
 				{
 					name: "failing readings are not chosen",
 					gold: Question{ID: "fail", GoldSQL: biggestIn},
-					c:    dialog.Clarification{Key: "order", Options: []dialog.Option{opt("city.population asc", broken), opt("city.population desc", broken, biggestTop)}},
+					c:    clar("order", opt("city.population asc", broken), opt("city.population desc", broken, biggestTop)),
 					want: 1, by: ByResult, runs: -1,
 				},
 				{
 					name: "gold lacks the part and no reading matches: the option without it",
 					gold: Question{ID: "distinct", GoldSQL: "SELECT city_name FROM city WHERE state_name = 'texas'"},
-					c:    dialog.Clarification{Key: "distinct", Options: []dialog.Option{opt("distinct", biggestTop), opt("", biggestAll)}},
+					c:    clar("distinct", opt("distinct", biggestTop), opt("", biggestAll)),
 					want: 1, by: BySlot, runs: -1,
 				},
 			}
@@ -114,14 +141,14 @@ func TestEvalAnswer(t *testing.T) {
 					if ran := e.exec.count() - before; tc.runs >= 0 && ran != tc.runs {
 						t.Fatalf("ran %d readings, want %d", ran, tc.runs)
 					}
-					if len(ch.Options) != len(tc.c.Options) || ch.Key != tc.c.Key {
+					if len(ch.Options) != len(tc.c.Options) || ch.Key != tc.c.Key.String() {
 						t.Fatalf("choice does not record the clarification: %+v", ch)
 					}
 				})
 			}
 			t.Run("readings are checked once per question", func(t *testing.T) {
 				g := e.gold(t, Question{ID: "cache", GoldSQL: biggestIn})
-				c := dialog.Clarification{Key: "limit", Options: []dialog.Option{opt("1", biggestTop), opt("", biggestAll)}}
+				c := clar("limit", opt("1", biggestTop), opt("", biggestAll))
 				e.harness.Answer(context.Background(), g, &c)
 				before := e.exec.count()
 				e.harness.Answer(context.Background(), g, &c)

@@ -147,7 +147,7 @@ func (e *tinyEnv) manager(t *testing.T, cfg dialog.Config) *dialog.Manager {
 	t.Cleanup(func() { convs.Close() })
 	cat := catalog.New(e.snap, catalog.Options{})
 	cfg.Warehouse, cfg.Now = "tiny", now
-	m, err := dialog.New(cfg, dialog.Deps{Engine: offline.New(cat, offline.Options{Now: now}), Exec: e.db, Catalog: cat, Facts: facts, States: convs})
+	m, err := dialog.New(cfg, dialog.Deps{Engine: offline.New(cat, offline.Options{Now: now}), Exec: e.db, Catalog: cat, Facts: facts, Admin: facts, States: convs})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,6 +55,12 @@ type Run struct {
 	Reachable float64 `json:"reachable"`
 	// ResolvedByFact counts questions where a remembered choice was applied.
 	ResolvedByFact int `json:"resolved_by_fact"`
+	// SilentWrong, Caveated and Abstained are shares of the questions: wrong
+	// with nothing asked, no fact used and no caveat; wrong but saying what
+	// was left out; not answered (see Outcome).
+	SilentWrong float64 `json:"silent_wrong"`
+	Caveated    float64 `json:"caveated"`
+	Abstained   float64 `json:"abstained"`
 	// AnsweredBy counts the simulated user's answers by how it decided.
 	AnsweredBy map[string]int   `json:"answered_by"`
 	Results    []QuestionResult `json:"results"`
@@ -87,7 +93,7 @@ func (r *Run) summarise(wall time.Duration) {
 	if n == 0 {
 		return
 	}
-	var asked, nothing, cands, interp, bound, secs, check, tokens float64
+	var asked, nothing, cands, interp, bound, secs, check, tokens, silent, caveated, abstained float64
 	r.EmptyGolds = 0
 	nonEmptyRight := 0
 	times := make([]float64, 0, n)
@@ -107,6 +113,14 @@ func (r *Run) summarise(wall time.Duration) {
 			}
 		} else {
 			r.Failures[q.Failure]++
+		}
+		switch q.Outcome {
+		case OutcomeSilentWrong:
+			silent++
+		case OutcomeCaveated:
+			caveated++
+		case OutcomeAbstained:
+			abstained++
 		}
 		asked += float64(q.Questions)
 		r.MaxQuestions = max(r.MaxQuestions, q.Questions)
@@ -132,6 +146,7 @@ func (r *Run) summarise(wall time.Duration) {
 		r.AccuracyAfter[k] /= fn
 	}
 	r.Accuracy = float64(r.Correct) / fn
+	r.SilentWrong, r.Caveated, r.Abstained = silent/fn, caveated/fn, abstained/fn
 	r.Reachable = float64(r.Correct+r.Failures[FailWrongPick]) / fn
 	r.NonEmptyAccuracy = 0
 	if n > r.EmptyGolds {
@@ -322,6 +337,9 @@ func writeDataset(b *strings.Builder, r *Report, d *DatasetReport) {
 		})
 	}
 	row("accuracy (final)", func(run *Run) string { return fmt.Sprintf("%.3f", run.Accuracy) })
+	row("silent wrong (nothing asked, no fact, no caveat)", func(run *Run) string { return pct(run.SilentWrong) })
+	row("caveated (wrong, said what it left out)", func(run *Run) string { return pct(run.Caveated) })
+	row("abstained (no answer)", func(run *Run) string { return pct(run.Abstained) })
 	row("correct", func(run *Run) string { return fmt.Sprintf("%d/%d", run.Correct, run.Questions) })
 	row("accuracy on non-empty golds", func(run *Run) string { return fmt.Sprintf("%.3f", run.NonEmptyAccuracy) })
 	row("empty golds", func(run *Run) string { return fmt.Sprintf("%d", run.EmptyGolds) })

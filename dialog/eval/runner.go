@@ -24,6 +24,38 @@ const (
 	FailExecution FailureKind = "execution error"
 )
 
+// Outcome says how a question ended, for honesty rather than accuracy: a
+// wrong answer given with no question asked, no remembered fact and no
+// caveat is the failure people do not forgive.
+type Outcome string
+
+const (
+	OutcomeRight Outcome = "right"
+	// OutcomeSilentWrong: wrong, with nothing asked, no fact used, no caveat.
+	OutcomeSilentWrong Outcome = "silent wrong"
+	// OutcomeCaveated: wrong, but the answer said what it left out.
+	OutcomeCaveated Outcome = "caveated"
+	// OutcomeWrongAfterAsking: wrong after asking or using a remembered choice.
+	OutcomeWrongAfterAsking Outcome = "wrong after asking"
+	// OutcomeAbstained: no answer.
+	OutcomeAbstained Outcome = "abstained"
+)
+
+// outcome classifies a scored question.
+func (r *QuestionResult) outcome() Outcome {
+	switch {
+	case r.Correct:
+		return OutcomeRight
+	case r.AnswerSQL == "":
+		return OutcomeAbstained
+	case len(r.Unused) > 0:
+		return OutcomeCaveated
+	case r.Questions > 0 || r.FactsUsed > 0:
+		return OutcomeWrongAfterAsking
+	}
+	return OutcomeSilentWrong
+}
+
 // FailureKinds lists the kinds in report order.
 var FailureKinds = []FailureKind{FailNoCandidate, FailGoldMissing, FailWrongPick, FailExecution}
 
@@ -46,7 +78,11 @@ type QuestionResult struct {
 	AnswerRows int         `json:"answer_rows"`
 	Notice     string      `json:"notice,omitempty"`
 	Failure    FailureKind `json:"failure,omitempty"`
-	Detail     string      `json:"detail,omitempty"`
+	// Unused are the words the answer said it did not take into account.
+	Unused []string `json:"unused,omitempty"`
+	// Outcome sorts the question for honesty: see the Outcome constants.
+	Outcome Outcome `json:"outcome"`
+	Detail  string  `json:"detail,omitempty"`
 	// GoldAmong is "yes" or "no" when the first round's candidates were
 	// checked against the gold (for wrong answers), "" otherwise.
 	GoldAmong       string  `json:"gold_among_candidates,omitempty"`
@@ -187,12 +223,15 @@ func (h *Harness) ask(ctx context.Context, d Dialog, g *Gold, cfg RunConfig) (r 
 		r.Questions = max(r.Questions, tr.Questions)
 	}
 	t := time.Now()
-	defer func() { r.CheckSeconds = (check + time.Since(t)).Seconds() }()
+	defer func() {
+		r.CheckSeconds = (check + time.Since(t)).Seconds()
+		r.Outcome = r.outcome()
+	}()
 	switch {
 	case err != nil:
 		r.Failure, r.Detail = FailExecution, "bot error: "+err.Error()
 	case answer != nil:
-		r.AnswerSQL, r.AnswerRows = answer.SQL, answer.RowCount
+		r.AnswerSQL, r.AnswerRows, r.Unused = answer.SQL, answer.RowCount, answer.Unused
 		r.Correct = MatchAny(answer.Result, g.Results, q.Ordered)
 		if !r.Correct {
 			r.Failure = h.whyWrong(ctx, g, &r)

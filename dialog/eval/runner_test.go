@@ -11,6 +11,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/testwh"
 )
 
@@ -162,14 +163,15 @@ func checkChoices(t *testing.T, e *tinyEnv, golds []*Gold, run *Run) {
 		g := byID[r.ID]
 		for _, ch := range r.Asked {
 			slots, _ := e.harness.Slots(g.Question.GoldSQL)
+			gold := slots.Get(sqlshape.ParseSlotKey(ch.Key)).String()
 			switch ch.By {
 			case BySlot:
-				if ch.Values[ch.Picked] != slots[ch.Key] {
-					t.Errorf("%s: picked %q by slot, the gold's %s is %q", r.ID, ch.Values[ch.Picked], ch.Key, slots[ch.Key])
+				if ch.Values[ch.Picked] != gold {
+					t.Errorf("%s: picked %q by slot, the gold's %s is %q", r.ID, ch.Values[ch.Picked], ch.Key, gold)
 				}
 			case ByResult, ByNone:
 				for i, v := range ch.Values {
-					if v != "" && v == slots[ch.Key] && ch.By == ByNone {
+					if v != "" && v == gold && ch.By == ByNone {
 						t.Errorf("%s: said none of these though option %d (%q) is the gold's %s", r.ID, i, v, ch.Key)
 					}
 				}
@@ -301,8 +303,10 @@ func answerReply(t *testing.T, e *tinyEnv, sql string) dialog.Reply {
 	return dialog.Reply{Kind: dialog.ReplyAnswer, Answer: &dialog.Answer{ID: "a1", SQL: sql, Result: r, RowCount: len(r.Rows)}}
 }
 
-func clarification(key string, opts ...dialog.Option) dialog.Reply {
-	return dialog.Reply{Kind: dialog.ReplyClarification, Clarification: &dialog.Clarification{ID: "c1", Key: key, Options: opts}}
+func clarification(key string, opts ...rawOpt) dialog.Reply {
+	c := clar(key, opts...)
+	c.ID = "c1"
+	return dialog.Reply{Kind: dialog.ReplyClarification, Clarification: &c}
 }
 
 // Each failure kind from scripted dialogs: the classification does not

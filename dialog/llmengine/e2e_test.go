@@ -12,6 +12,7 @@ import (
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/convstore"
 	"github.com/clarify-bot/clarify/dialog/offline"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/tables"
 	"github.com/clarify-bot/clarify/ontology"
 )
@@ -44,7 +45,7 @@ func newChat(t *testing.T, f *fixture) *chat {
 	t.Cleanup(func() { convs.Close() })
 	mgr, err := dialog.New(dialog.Config{Warehouse: "demo"}, dialog.Deps{
 		Engine: f.eng.WithExecutor(f.demo.DB), Fallback: offline.New(f.demo.Catalog, offline.Options{}),
-		Exec: f.demo.DB, Catalog: f.demo.Catalog, Facts: facts, States: convs,
+		Exec: f.demo.DB, Catalog: f.demo.Catalog, Facts: facts, Admin: facts, States: convs,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +115,7 @@ func TestEndToEndSamplesDisagree(t *testing.T) {
 		expect("review", isReview, noAmbiguity(), nil),
 	)
 	r := c.ask("what was revenue in 2024?")
-	if r.Kind != dialog.ReplyClarification || r.Clarification.Key != "measure" || r.Clarification.Prompt != "By 'revenue', which do you mean?" {
+	if r.Kind != dialog.ReplyClarification || r.Clarification.Key.Name != sqlshape.SlotMeasure || r.Clarification.Prompt != "By 'revenue', which do you mean?" {
 		t.Fatalf("want the manager to ask about revenue, got %+v\n%s", r.Clarification, r.Text)
 	}
 	a := mustAnswer(t, c.choose(r, "net"))
@@ -144,7 +145,7 @@ func TestEndToEndReviewAsks(t *testing.T) {
 		}), nil),
 	)
 	r := c.ask("how many orders in 2024?")
-	if r.Kind != dialog.ReplyClarification || r.Clarification.Key != "filteron:2024" || !strings.Contains(r.Clarification.Prompt, "'2024'") {
+	if r.Kind != dialog.ReplyClarification || r.Clarification.Key != sqlshape.FilterOnKey([]string{"2024"}, nil) || !strings.Contains(r.Clarification.Prompt, "'2024'") {
 		t.Fatalf("want the review's question about 2024 asked, got %+v\n%s", r.Clarification, r.Text)
 	}
 	a := mustAnswer(t, c.choose(r, "left the warehouse"))

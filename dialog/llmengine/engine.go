@@ -29,6 +29,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/llm"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
 // Model is the chat model (a *llm.Client).
@@ -485,7 +486,7 @@ func normalise(cands []dialog.Candidate) []dialog.Candidate {
 			continue
 		}
 		if c.Phrases == nil {
-			c.Phrases = map[string]string{}
+			c.Phrases = map[sqlshape.SlotKey]string{}
 		}
 		byKey[k] = len(out)
 		out = append(out, c)

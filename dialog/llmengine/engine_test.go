@@ -16,12 +16,13 @@ import (
 	"github.com/clarify-bot/clarify/connectors/llm/llmtest"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
 func TestLinkedPrompt(t *testing.T) {
 	f := newFixture(t, Options{}, false)
-	facts := []ontology.Fact{{Phrase: "revenue", Kind: ontology.KindColumn, Target: "measure => orders.net_amount", Meaning: "Net revenue after discounts"}}
+	facts := []ontology.Fact{{Phrase: "revenue", Kind: ontology.KindColumn, Target: ontology.Target{Slot: "measure", Choice: ontology.ColumnTerm("orders.net_amount")}, Meaning: "Net revenue after discounts"}}
 	f.srv.Enqueue(expect("generate", isGenerate, llmtest.SQL(netSQL), func(tb testing.TB, c llmtest.Call) {
 		u := c.User()
 		mustContain(tb, "prompt", u,
@@ -65,7 +66,7 @@ func TestSamplesBecomeCandidates(t *testing.T) {
 	if net.SQL != netSQL || math.Abs(net.Prior-0.8) > 1e-9 || gross.SQL != grossSQL || math.Abs(gross.Prior-0.2) > 1e-9 {
 		t.Fatalf("candidates %+v", p.Candidates)
 	}
-	if net.Phrases["measure"] != "revenue" || gross.Phrases["measure"] != "revenue" || net.Phrases["filteron:2024"] != "2024" {
+	if net.Phrases[sqlshape.Key(sqlshape.SlotMeasure)] != "revenue" || gross.Phrases[sqlshape.Key(sqlshape.SlotMeasure)] != "revenue" || net.Phrases[sqlshape.FilterOnKey([]string{"2024"}, nil)] != "2024" {
 		t.Fatalf("phrases %v / %v", net.Phrases, gross.Phrases)
 	}
 	if n := len(f.srv.Calls()); n != 1 {
@@ -231,7 +232,7 @@ func TestReview(t *testing.T) {
 		if len(p.Candidates) != 3 || c[countSQL].Prior <= c[shipSQL].Prior || c[shipSQL].Prior == 0 {
 			t.Fatalf("candidates %+v", p.Candidates)
 		}
-		if c[shipSQL].Phrases["filteron:2024"] != "2024" || c[countSQL].Phrases["filteron:2024"] != "2024" {
+		if c[shipSQL].Phrases[sqlshape.FilterOnKey([]string{"2024"}, nil)] != "2024" || c[countSQL].Phrases[sqlshape.FilterOnKey([]string{"2024"}, nil)] != "2024" {
 			t.Fatalf("phrases %v %v", c[shipSQL].Phrases, c[countSQL].Phrases)
 		}
 	})
@@ -373,7 +374,7 @@ func TestValueCheck(t *testing.T) {
 			t.Fatalf("ask %+v candidates %+v", p.Ask, p.Candidates)
 		}
 		for _, c := range p.Candidates {
-			if !strings.Contains(c.SQL, "'New ") || c.Phrases["where:states.name"] != "New" {
+			if !strings.Contains(c.SQL, "'New ") || c.Phrases[sqlshape.WhereKey("states.name")] != "New" {
 				t.Fatalf("candidate %+v", c)
 			}
 		}

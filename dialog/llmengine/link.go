@@ -2,6 +2,7 @@ package llmengine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -135,12 +136,9 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 		}
 	}
 	for _, f := range facts {
-		_, tok, ok := strings.Cut(f.Target, " => ")
-		if !ok {
-			tok = f.Target
-		}
-		l.defs = append(l.defs, definition{phrase: f.Phrase, target: strings.TrimSpace(tok), meaning: f.Meaning})
-		for _, ref := range columnRefs(tok) {
+		tok := f.Target.Choice
+		l.defs = append(l.defs, definition{phrase: f.Phrase, target: tok.SQL(), meaning: f.Meaning})
+		for _, ref := range tok.ColumnRefs() {
 			t, c, _ := strings.Cut(ref, ".")
 			touch(t, c, 2, words(f.Phrase)...)
 		}
@@ -159,7 +157,7 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 	for _, j := range l.joins {
 		for _, side := range [][2]string{{j.FromTable, j.FromColumn}, {j.ToTable, j.ToColumn}} {
 			t := strings.ToLower(side[0])
-			if !contains(all, t) {
+			if !slices.Contains(all, t) {
 				all = append(all, t)
 			}
 			if wanted[t] == nil {
@@ -179,7 +177,7 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 	// Only the stored values of the tables shown, a few per phrase.
 	perPhrase := map[string]int{}
 	for _, v := range values {
-		if contains(all, strings.ToLower(v.hit.Table)) && perPhrase[v.phrase] < 4 && len(l.values) < 12 {
+		if slices.Contains(all, strings.ToLower(v.hit.Table)) && perPhrase[v.phrase] < 4 && len(l.values) < 12 {
 			perPhrase[v.phrase]++
 			l.values = append(l.values, v)
 		}
@@ -497,15 +495,6 @@ func ngrams(ws []string, n int) []string {
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func containsFold(list []string, s string) bool {

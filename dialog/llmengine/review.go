@@ -194,17 +194,17 @@ func (r *run) review(ctx context.Context, cands []dialog.Candidate, mem *convMem
 	return opts, q, false
 }
 
-func setPhrase(c *dialog.Candidate, key, phrase string) {
+func setPhrase(c *dialog.Candidate, key sqlshape.SlotKey, phrase string) {
 	if c.Phrases == nil {
-		c.Phrases = map[string]string{}
+		c.Phrases = map[sqlshape.SlotKey]string{}
 	}
 	c.Phrases[key] = phrase
 }
 
 // differingSlots lists the slot keys whose values differ among the candidates.
-func (e *Engine) differingSlots(cands []dialog.Candidate) []string {
-	var slots []map[string]string
-	keys := map[string]bool{}
+func (e *Engine) differingSlots(cands []dialog.Candidate) []sqlshape.SlotKey {
+	var slots []sqlshape.Slots
+	keys := map[sqlshape.SlotKey]bool{}
 	for _, c := range cands {
 		sh, err := sqlshape.Parse(c.SQL, e.labels.TableOf)
 		if err != nil {
@@ -216,13 +216,13 @@ func (e *Engine) differingSlots(cands []dialog.Candidate) []string {
 			keys[k] = true
 		}
 	}
-	var out []string
+	var out []sqlshape.SlotKey
 	for k := range keys {
-		if sqlshape.SlotName(k) == sqlshape.SlotTables {
+		if k.Name == sqlshape.SlotTables {
 			continue
 		}
 		for _, s := range slots[1:] {
-			if s[k] != slots[0][k] {
+			if !s.Get(k).Equal(slots[0].Get(k)) {
 				out = append(out, k)
 				break
 			}

@@ -3,6 +3,7 @@ package llmengine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
@@ -74,8 +75,8 @@ func (r *run) checkValues(ctx context.Context, cands []dialog.Candidate) ([]dial
 					}
 					alt := dialog.Candidate{SQL: sm.sql, Prior: c.Prior, Phrases: e.phrases(sm.sql, r.link, r.text)}
 					if inText(r.text, lit) {
-						setPhrase(&alt, sqlshape.SlotWhere+":"+f.Expr, lit)
-						setPhrase(&alt, sqlshape.SlotFilterOn+":"+e.canon(strings.ToLower(v)), lit)
+						setPhrase(&alt, sqlshape.WhereKey(f.Expr), lit)
+						setPhrase(&alt, sqlshape.FilterOnKey([]string{strings.ToLower(v)}, e.canon), lit)
 					}
 					alts = append(alts, alt)
 					used = append(used, v)
@@ -112,7 +113,7 @@ func (r *run) checkValues(ctx context.Context, cands []dialog.Candidate) ([]dial
 func (e *Engine) storedAlternatives(column, lit string) []string {
 	var out []string
 	for _, h := range e.cat.SearchValues(lit, 12) {
-		if !strings.EqualFold(h.Table+"."+h.Column, column) || h.Value == lit || contains(out, h.Value) {
+		if !strings.EqualFold(h.Table+"."+h.Column, column) || h.Value == lit || slices.Contains(out, h.Value) {
 			continue
 		}
 		out = append(out, h.Value)

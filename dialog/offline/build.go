@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
 // sel is one select item.
@@ -31,7 +33,7 @@ type plan struct {
 	distinct bool
 	tables   map[string]bool
 	weight   float64
-	phrases  map[string]string
+	phrases  map[sqlshape.SlotKey]string
 	// aggregated is set when the select list aggregates.
 	aggregated bool
 	// countOf is the table a COUNT(*) counts; with joins it counts its keys.
@@ -43,6 +45,8 @@ type plan struct {
 	// extremeValue: the ranking's top value itself ("the maximum quantity"),
 	// not the row that has it.
 	extremeValue bool
+	// defines are the meanings given to words the schema does not name.
+	defines []dialog.Definition
 }
 
 func (p *plan) use(tables ...string) {
@@ -76,7 +80,8 @@ func (p *plan) clone() *plan {
 	for k := range p.dateCols {
 		c.dateCols[k] = true
 	}
-	c.phrases = make(map[string]string, len(p.phrases))
+	c.defines = append([]dialog.Definition(nil), p.defines...)
+	c.phrases = make(map[sqlshape.SlotKey]string, len(p.phrases))
 	for k, v := range p.phrases {
 		c.phrases[k] = v
 	}
@@ -143,17 +148,23 @@ func (e *Engine) readings(a *analysis, widen int) []*plan {
 	cap := 3 + 2*widen
 	r := &reader{e: e, a: a, prefer: e.feedbackColumns(a)}
 	r.h = e.findHead(a)
+	r.terms = e.findTerms(a)
+	r.exists = e.findExistence(a, r.h.t)
 	els := r.elements()
 	if len(els) == 0 {
 		return nil
 	}
-	base := &plan{tables: map[string]bool{}, phrases: map[string]string{}, dateCols: map[string]bool{}, weight: 1}
+	base := &plan{tables: map[string]bool{}, phrases: map[sqlshape.SlotKey]string{}, dateCols: map[string]bool{}, weight: 1}
 	if r.h.t != nil {
 		base.headPhrase = r.h.phrase
 	}
 	plans := []*plan{base}
 	for _, el := range els {
-		alts := el.capped(cap)
+		n := cap
+		if el.name == "define" {
+			n = max(cap, 5) // a word's meanings are one question's options
+		}
+		alts := el.capped(n)
 		if len(alts) == 0 {
 			continue
 		}
@@ -219,6 +230,10 @@ type reader struct {
 	pendingOutput *colAlt
 	// countedVia is the table whose rows a superlative counts per head.
 	countedVia *tableInfo
+	// terms and exists are the words the schema does not name that qualify
+	// a subject, and the negated related tables.
+	terms  []*termMention
+	exists []*existMention
 }
 
 // feedbackColumns are the columns named in feedback: they win wherever
@@ -324,6 +339,7 @@ func (r *reader) elements() []*element {
 		els = append(els, g...)
 	}
 	els = append(els, r.filterElements()...)
+	els = append(els, r.defineElements(r.e.now())...)
 	return els
 }
 
@@ -397,19 +413,18 @@ func (r *reader) count() []*element {
 			// "how many people live in texas": the number is a column.
 			r.usedCols[cm] = true
 			for _, al := range r.numericAlts(cm) {
-				al := al
 				w := al.weight * r.boost(al.table, al.column)
 				r.measureTables[strings.ToLower(al.table)] = true
 				el.add(w*0.6, func(p *plan) {
 					p.selects = append(p.selects, sel{sql: r.e.m.col(al.table, al.column)})
 					p.use(al.table)
-					p.phrases["output"] = cm.phrase
+					p.phrases[keyOutput] = cm.phrase
 				})
 				el.add(w*0.4, func(p *plan) {
 					p.selects = append(p.selects, sel{sql: "SUM(" + r.e.m.col(al.table, al.column) + ")", alias: aliasFor("SUM", al.column)})
 					p.aggregated = true
 					p.use(al.table)
-					p.phrases["measure"] = cm.phrase
+					p.phrases[keyMeasure] = cm.phrase
 				})
 			}
 			return []*element{el}
@@ -430,7 +445,7 @@ func (r *reader) count() []*element {
 		p.countOf = t
 		p.use(t.name)
 		if phrase != "" {
-			p.phrases["measure"] = phrase
+			p.phrases[keyMeasure] = phrase
 		}
 	})
 	// "how many states border texas": what is counted may be the rows of
@@ -444,7 +459,7 @@ func (r *reader) count() []*element {
 			p.selects = append(p.selects, sel{sql: "COUNT(*)", alias: "count"})
 			p.aggregated = true
 			p.use(other.table)
-			p.phrases["measure"] = phrase
+			p.phrases[keyMeasure] = phrase
 		})
 		r.usedCols[cm] = true
 		break
@@ -491,14 +506,13 @@ func (r *reader) aggregate(fn string, at int) []*element {
 	alts, phrase := r.measureAlts(at)
 	el := &element{name: "measure"}
 	for _, al := range alts {
-		al := al
 		r.measureTables[strings.ToLower(al.table)] = true
 		el.add(al.weight*r.boost(al.table, al.column), func(p *plan) {
 			p.selects = append(p.selects, sel{sql: fn + "(" + r.e.m.col(al.table, al.column) + ")", alias: aliasFor(fn, al.column)})
 			p.aggregated = true
 			p.use(al.table)
 			if phrase != "" {
-				p.phrases["measure"] = phrase
+				p.phrases[keyMeasure] = phrase
 			}
 		})
 	}
@@ -517,7 +531,6 @@ func (r *reader) projection() []*element {
 		// A column of the head's own name ("state" in "which state…") is the head, not an attribute.
 		r.usedCols[cm] = true
 		for _, al := range cm.alts {
-			al := al
 			w := al.weight * r.boost(al.table, al.column)
 			if r.h.t != nil && strings.EqualFold(al.table, r.h.t.name) {
 				w *= 1.5
@@ -537,13 +550,13 @@ func (r *reader) projection() []*element {
 			el.add(plainW, func(p *plan) {
 				p.selects = append(p.selects, sel{sql: r.e.m.col(al.table, al.column)})
 				p.use(al.table)
-				p.phrases["output"] = phrase
+				p.phrases[keyOutput] = phrase
 			})
 			el.add(sumW, func(p *plan) {
 				p.selects = append(p.selects, sel{sql: "SUM(" + r.e.m.col(al.table, al.column) + ")", alias: aliasFor("SUM", al.column)})
 				p.aggregated = true
 				p.use(al.table)
-				p.phrases["measure"] = phrase
+				p.phrases[keyMeasure] = phrase
 			})
 		}
 		break
@@ -556,7 +569,6 @@ func (r *reader) projection() []*element {
 		// question's other column words.
 		for _, t := range r.valueTables() {
 			for i, c := range r.hintColumns(t, hint, a.where) {
-				c, t := c, t
 				w := 1.6 / float64(i+1)
 				if r.namesOneRow(t.name) {
 					w *= 2
@@ -584,7 +596,7 @@ func (r *reader) projection() []*element {
 		el.add(w, func(p *plan) {
 			p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, h.label.Name)})
 			p.use(h.name)
-			p.phrases["output"] = hp
+			p.phrases[keyOutput] = hp
 		})
 		if len(h.details) > 1 {
 			el.add(w*0.7, func(p *plan) {
@@ -592,14 +604,13 @@ func (r *reader) projection() []*element {
 					p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, c.Name)})
 				}
 				p.use(h.name)
-				p.phrases["output"] = hp
+				p.phrases[keyOutput] = hp
 			})
 		}
 	}
 	if len(el.alts) == 0 {
 		// Only values were named ("texas"): show their rows.
 		for _, t := range r.valueTables() {
-			t := t
 			el.add(1, func(p *plan) {
 				cols := t.details
 				if len(cols) == 0 && t.label != nil {
@@ -788,7 +799,7 @@ func (r *reader) superlative() []*element {
 			p.order = &sel{sql: "COUNT(*)"}
 			p.aggregated = true
 			p.use(e2.name)
-			p.phrases["measure"] = rankPhrase
+			p.phrases[keyMeasure] = rankPhrase
 		})
 	case cm != nil && len(r.numericAlts(cm)) == 0 && len(r.siblingMeasures(cm, s)) > 0:
 		// "the highest point": rank by the numeric column that shares the
@@ -796,11 +807,10 @@ func (r *reader) superlative() []*element {
 		r.usedCols[cm] = true
 		out := cm.alts[0]
 		for _, sib := range r.siblingMeasures(cm, s) {
-			sib := sib
 			measure.add(1, func(p *plan) {
 				p.order = &sel{sql: r.e.m.col(sib.table, sib.column)}
 				p.use(sib.table)
-				p.phrases["order"] = rankPhrase
+				p.phrases[keyOrder] = rankPhrase
 			})
 		}
 		if ranked == nil || ranked == h {
@@ -813,7 +823,6 @@ func (r *reader) superlative() []*element {
 	case cm != nil && len(r.numericAlts(cm)) > 0:
 		r.usedCols[cm] = true
 		for _, al := range r.numericAlts(cm) {
-			al := al
 			r.measureTables[strings.ToLower(al.table)] = true
 			w := al.weight * r.boost(al.table, al.column)
 			if ranked != h && strings.EqualFold(al.table, ranked.name) {
@@ -823,8 +832,8 @@ func (r *reader) superlative() []*element {
 				measure.add(w, func(p *plan) {
 					p.order = &sel{sql: r.e.m.col(al.table, al.column)}
 					p.use(al.table)
-					p.phrases["order"] = rankPhrase
-					p.phrases["measure"] = cm.phrase
+					p.phrases[keyOrder] = rankPhrase
+					p.phrases[keyMeasure] = cm.phrase
 				})
 			} else {
 				if ranked != h {
@@ -834,7 +843,7 @@ func (r *reader) superlative() []*element {
 					p.order = &sel{sql: "SUM(" + r.e.m.col(al.table, al.column) + ")"}
 					p.aggregated = true
 					p.use(al.table)
-					p.phrases["measure"] = cm.phrase
+					p.phrases[keyMeasure] = cm.phrase
 				})
 			}
 		}
@@ -861,7 +870,7 @@ func (r *reader) superlative() []*element {
 				p.use(h.name)
 			}
 			if hp != "" {
-				p.phrases["output"] = hp
+				p.phrases[keyOutput] = hp
 			}
 		}
 	}
@@ -880,7 +889,6 @@ func (r *reader) superlative() []*element {
 		// answers without the states table.
 		for _, j := range r.e.m.snap.Schema.Joins {
 			if strings.EqualFold(j.FromTable, f.name) && strings.EqualFold(j.ToTable, h.name) && strings.EqualFold(j.ToColumn, h.key.Name) {
-				j := j
 				output.add(0.6, func(p *plan) {
 					expr := r.e.m.col(j.FromTable, j.FromColumn)
 					p.groups = append(p.groups, sel{sql: expr})
@@ -896,12 +904,11 @@ func (r *reader) superlative() []*element {
 		// state names): show that column without the join.
 		for _, j := range r.e.m.snap.Schema.Joins {
 			if strings.EqualFold(j.FromTable, ranked.name) && strings.EqualFold(j.ToTable, h.name) && h.label != nil && strings.EqualFold(j.ToColumn, h.label.Name) {
-				j := j
 				output.add(1.2, func(p *plan) {
 					p.selects = append(p.selects, sel{sql: r.e.m.col(j.FromTable, j.FromColumn)})
 					p.use(j.FromTable)
 					if hp != "" {
-						p.phrases["output"] = hp
+						p.phrases[keyOutput] = hp
 					}
 				})
 			}
@@ -913,19 +920,17 @@ func (r *reader) superlative() []*element {
 			if !strings.EqualFold(al.table, h.name) && !strings.EqualFold(al.table, ranked.name) {
 				continue
 			}
-			al, fc := al, fc
 			r.usedCols[fc] = true
 			output.add(1.3*al.weight, func(p *plan) {
 				p.selects = append(p.selects, sel{sql: r.e.m.col(al.table, al.column)})
 				p.use(al.table)
-				p.phrases["output"] = fc.phrase
+				p.phrases[keyOutput] = fc.phrase
 			})
 		}
 	}
 	if a.howAdj != "" {
 		// "how large is the largest city in alaska": the size itself.
 		for i, c := range r.hintColumns(ranked, a.howAdj, false) {
-			c := c
 			output.add(1.5/float64(i+1), func(p *plan) {
 				p.selects = append(p.selects, sel{sql: r.e.m.col(ranked.name, c.Name)})
 				p.use(ranked.name)
@@ -953,7 +958,7 @@ func (r *reader) superlative() []*element {
 			}
 			p.selects = append(p.selects[:0], sel{sql: fn + "(" + p.order.sql + ")", alias: aliasFor(fn, strings.Trim(p.order.sql[strings.LastIndexByte(p.order.sql, '.')+1:], "`"))})
 			p.order, p.aggregated, p.extremeValue = nil, true, true
-			p.phrases["output"] = phrase
+			p.phrases[keyOutput] = phrase
 		})
 	}
 	direction := &element{name: "order"}
@@ -963,8 +968,8 @@ func (r *reader) superlative() []*element {
 		}
 		p.desc = s.desc
 		p.limit = s.limit
-		p.phrases["order"] = rankPhrase
-		p.phrases["limit"] = rankPhrase
+		p.phrases[keyOrder] = rankPhrase
+		p.phrases[keyLimit] = rankPhrase
 	})
 	// The ranking must be decided before the output groups by it.
 	return []*element{measure, output, direction}
@@ -1020,7 +1025,7 @@ func (r *reader) mostPerColumn(cm *colMention, h *tableInfo, s *superMention, ra
 		p.order = &sel{sql: "COUNT(*)"}
 		p.aggregated = true
 		p.use(h.name)
-		p.phrases["measure"] = rankPhrase
+		p.phrases[keyMeasure] = rankPhrase
 	})
 	output := &element{name: "output"}
 	for _, al := range cm.alts {
@@ -1028,20 +1033,19 @@ func (r *reader) mostPerColumn(cm *colMention, h *tableInfo, s *superMention, ra
 		if c == nil || !strings.EqualFold(al.table, h.name) || c.Kind() != warehouse.KindText {
 			continue
 		}
-		al := al
 		output.add(al.weight, func(p *plan) {
 			expr := r.e.m.col(al.table, al.column)
 			p.groups = append(p.groups, sel{sql: expr})
 			p.selects = append(p.selects, sel{sql: expr})
-			p.phrases["output"] = cm.phrase
+			p.phrases[keyOutput] = cm.phrase
 		})
 	}
 	direction := &element{name: "order"}
 	direction.add(1, func(p *plan) {
 		p.desc = s.desc
 		p.limit = s.limit
-		p.phrases["order"] = rankPhrase
-		p.phrases["limit"] = rankPhrase
+		p.phrases[keyOrder] = rankPhrase
+		p.phrases[keyLimit] = rankPhrase
 	})
 	return []*element{measure, output, direction}
 }
@@ -1108,16 +1112,14 @@ func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
 	switch s.hint {
 	case "date":
 		for _, c := range h.dates {
-			c := c
 			el.add(1, func(p *plan) {
 				p.order = &sel{sql: r.e.m.col(h.name, c.Name)}
 				p.use(h.name)
-				p.phrases["measure"] = s.phrase
+				p.phrases[keyMeasure] = s.phrase
 			})
 		}
 		for _, f := range r.relatedFacts(h) {
 			for _, c := range f.dates {
-				f, c := f, c
 				fn := "MIN"
 				if s.desc {
 					fn = "MAX"
@@ -1126,7 +1128,7 @@ func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
 					p.order = &sel{sql: fn + "(" + r.e.m.col(f.name, c.Name) + ")"}
 					p.aggregated = true
 					p.use(f.name)
-					p.phrases["measure"] = s.phrase
+					p.phrases[keyMeasure] = s.phrase
 				})
 				break
 			}
@@ -1139,7 +1141,6 @@ func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
 			}
 		}
 		for i, f := range r.relatedFacts(h) {
-			f := f
 			w := 1.0 / float64(i+1)
 			// Counting rows two joins away (refunds of a customer's orders)
 			// is rarely what "best" means; adding up their amounts may be.
@@ -1148,29 +1149,27 @@ func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
 					p.order = &sel{sql: "COUNT(*)"}
 					p.aggregated = true
 					p.use(f.name)
-					p.phrases["measure"] = s.phrase
+					p.phrases[keyMeasure] = s.phrase
 				})
 			}
 			for k, c := range moneyFirst(f.measures) {
 				if k == 2 {
 					break
 				}
-				c := c
 				el.add(w*0.8/float64(k+1), func(p *plan) {
 					p.order = &sel{sql: "SUM(" + r.e.m.col(f.name, c.Name) + ")"}
 					p.aggregated = true
 					p.use(f.name)
-					p.phrases["measure"] = s.phrase
+					p.phrases[keyMeasure] = s.phrase
 				})
 			}
 		}
 		if len(el.alts) == 0 {
 			for _, c := range h.measures {
-				c := c
 				el.add(1, func(p *plan) {
 					p.order = &sel{sql: r.e.m.col(h.name, c.Name)}
 					p.use(h.name)
-					p.phrases["measure"] = s.phrase
+					p.phrases[keyMeasure] = s.phrase
 				})
 			}
 		}
@@ -1180,11 +1179,10 @@ func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
 			cols = h.measures
 		}
 		for i, c := range cols {
-			c := c
 			el.add(1/float64(i+1), func(p *plan) {
 				p.order = &sel{sql: r.e.m.col(h.name, c.Name)}
 				p.use(h.name)
-				p.phrases["measure"] = s.phrase
+				p.phrases[keyMeasure] = s.phrase
 			})
 		}
 	}
@@ -1214,7 +1212,6 @@ func moneyFirst(cols []*warehouse.Column) []*warehouse.Column {
 func (r *reader) groupElement() []*element {
 	var els []*element
 	for _, g := range r.a.groups {
-		g := g
 		el := &element{name: "group"}
 		if g.timeUnit != "" {
 			yearFiltered := false
@@ -1224,7 +1221,6 @@ func (r *reader) groupElement() []*element {
 				}
 			}
 			for _, dc := range r.dateColumns() {
-				dc := dc
 				expr := r.timeBucket(dc.table, dc.column, g.timeUnit, yearFiltered)
 				el.add(dc.weight, func(p *plan) {
 					p.dateCols[r.e.m.col(dc.table, dc.column)] = true
@@ -1233,7 +1229,7 @@ func (r *reader) groupElement() []*element {
 					p.order = &sel{sql: expr}
 					p.desc = false
 					p.use(dc.table)
-					p.phrases["group"] = g.phrase
+					p.phrases[keyGroup] = g.phrase
 				})
 			}
 		} else {
@@ -1243,12 +1239,11 @@ func (r *reader) groupElement() []*element {
 				t := em.tables[0]
 				el.add(1, func(p *plan) {
 					r.prependGroup(p, t)
-					p.phrases["group"] = g.phrase
+					p.phrases[keyGroup] = g.phrase
 				})
 			case cm != nil:
 				r.usedCols[cm] = true
 				for _, al := range cm.alts {
-					al := al
 					c := r.e.m.column(al.table, al.column)
 					if c == nil || c.Kind() == warehouse.KindNumber && r.e.m.isKeyish(r.e.m.byName[strings.ToLower(al.table)].t, c) {
 						continue
@@ -1258,7 +1253,7 @@ func (r *reader) groupElement() []*element {
 						p.groups = append(p.groups, sel{sql: expr})
 						p.selects = append([]sel{{sql: expr}}, p.selects...)
 						p.use(al.table)
-						p.phrases["group"] = g.phrase
+						p.phrases[keyGroup] = g.phrase
 					})
 				}
 			}
@@ -1396,10 +1391,8 @@ func (r *reader) mentioned(table, column string) float64 {
 func (r *reader) filterElements() []*element {
 	var els []*element
 	for _, vm := range r.a.values {
-		vm := vm
 		el := &element{name: "value"}
 		for _, al := range vm.alts {
-			al := al
 			w := al.weight
 			if r.h.t != nil && strings.EqualFold(al.table, r.h.t.name) {
 				w *= 1.5
@@ -1416,7 +1409,7 @@ func (r *reader) filterElements() []*element {
 			if vm.negated {
 				op = "<>"
 			}
-			key := "filteron:" + r.e.m.canon(al.value)
+			key := sqlshape.FilterOnKey([]string{al.value}, r.e.m.canon)
 			el.add(w, func(p *plan) {
 				p.filters = append(p.filters, cond{sql: r.e.m.col(al.table, al.column) + " " + op + " " + quote(al.value)})
 				p.use(al.table)
@@ -1436,12 +1429,10 @@ func (r *reader) filterElements() []*element {
 		times = times[n-1:]
 	}
 	for _, tm := range times {
-		tm := tm
 		el := &element{name: "time"}
 		for _, dc := range r.dateColumns() {
-			dc := dc
 			col := r.e.m.col(dc.table, dc.column)
-			key := "filteron:" + tm.year
+			key := sqlshape.FilterOnKey([]string{tm.year}, nil)
 			el.add(dc.weight, func(p *plan) {
 				p.dateCols[col] = true
 				if tm.from != "" {
@@ -1462,7 +1453,6 @@ func (r *reader) filterElements() []*element {
 				for ci := range t.t.Columns {
 					c := &t.t.Columns[ci]
 					if strings.EqualFold(c.Name, "year") || strings.HasSuffix(strings.ToLower(c.Name), "_year") {
-						t, c := t, c
 						el.add(0.5, func(p *plan) {
 							p.filters = append(p.filters, cond{sql: r.e.m.col(t.name, c.Name) + " = " + tm.year})
 							p.use(t.name)
@@ -1476,7 +1466,6 @@ func (r *reader) filterElements() []*element {
 		}
 	}
 	for _, cp := range r.a.comps {
-		cp := cp
 		el := &element{name: "compare"}
 		var alts []colAlt
 		if cp.target != "" {
@@ -1492,9 +1481,8 @@ func (r *reader) filterElements() []*element {
 			}
 		}
 		for _, al := range alts {
-			al := al
 			col := r.e.m.col(al.table, al.column)
-			key := "where:" + strings.ToLower(al.table+"."+al.column)
+			key := sqlshape.WhereKey(strings.ToLower(al.table + "." + al.column))
 			sql := col + " " + cp.op + " " + strconv.FormatFloat(cp.value, 'f', -1, 64)
 			if cp.op == "between" {
 				sql = col + " BETWEEN " + strconv.FormatFloat(cp.value, 'f', -1, 64) + " AND " + strconv.FormatFloat(cp.upper, 'f', -1, 64)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
 // Options tune the engine.
@@ -80,14 +81,14 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 				continue
 			}
 			byKey[sql] = len(out)
-			phrases := map[string]string{}
+			phrases := map[sqlshape.SlotKey]string{}
 			for k, v := range p.phrases {
 				phrases[k] = v
 			}
 			if len(trees) > 1 && p.headPhrase != "" {
-				phrases["tables"] = p.headPhrase
+				phrases[keyTables] = p.headPhrase
 			}
-			out = append(out, dialog.Candidate{SQL: sql, Prior: w, Phrases: phrases})
+			out = append(out, dialog.Candidate{SQL: sql, Prior: w, Phrases: phrases, Unused: e.unexplained(a, p, sql), Defines: p.defines})
 			total += w
 		}
 	}
@@ -182,3 +183,13 @@ func (e *Engine) fromClause(tree *catalog.JoinTree) string {
 	}
 	return b.String()
 }
+
+// Slot keys of the parts a reading's words decide.
+var (
+	keyMeasure = sqlshape.Key(sqlshape.SlotMeasure)
+	keyOutput  = sqlshape.Key(sqlshape.SlotOutput)
+	keyOrder   = sqlshape.Key(sqlshape.SlotOrder)
+	keyLimit   = sqlshape.Key(sqlshape.SlotLimit)
+	keyGroup   = sqlshape.Key(sqlshape.SlotGroup)
+	keyTables  = sqlshape.Key(sqlshape.SlotTables)
+)

@@ -3,6 +3,7 @@ package offline
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -692,7 +693,7 @@ func (e *Engine) valueOfNamedColumn(a *analysis, from, to int) *valueMention {
 	var alts []valueAlt
 	var values []catalog.ValueHit
 	for _, h := range e.m.cat.SearchColumns(a.toks[to-1].raw, 5) {
-		if !containsStr(e.m.cat.NameTerms(h.Column), word[0]) {
+		if !slices.Contains(e.m.cat.NameTerms(h.Column), word[0]) {
 			continue
 		}
 		if values == nil {
@@ -722,14 +723,14 @@ func (e *Engine) schemaWord(phrase string) (table, column bool) {
 	}
 	for _, h := range e.m.cat.SearchColumns(phrase, 3) {
 		ct := e.m.cat.NameTerms(h.Column)
-		if strings.Join(ct, " ") == key || len(terms) == 1 && containsStr(ct, terms[0]) {
+		if strings.Join(ct, " ") == key || len(terms) == 1 && slices.Contains(ct, terms[0]) {
 			return false, true
 		}
 		// "placed" in "the date the order was placed": a word the schema
 		// uses to describe a column, not only a stored status.
 		// But not when the comment only cites one of the column's own
 		// values ("full state name, such as Texas"): then it is a value.
-		if c := e.m.column(h.Table, h.Column); c != nil && len(terms) == 1 && containsStr(e.m.cat.Terms(c.Comment), terms[0]) && !e.storedIn(phrase, h.Table, h.Column) {
+		if c := e.m.column(h.Table, h.Column); c != nil && len(terms) == 1 && slices.Contains(e.m.cat.Terms(c.Comment), terms[0]) && !e.storedIn(phrase, h.Table, h.Column) {
 			return false, true
 		}
 	}
@@ -740,15 +741,6 @@ func (e *Engine) schemaWord(phrase string) (table, column bool) {
 func (e *Engine) storedIn(phrase, table, column string) bool {
 	for _, h := range e.m.cat.SearchValues(phrase, 24) {
 		if (h.Match == catalog.Exact || h.Match == catalog.CaseInsensitive) && strings.EqualFold(h.Table, table) && strings.EqualFold(h.Column, column) {
-			return true
-		}
-	}
-	return false
-}
-
-func containsStr(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
 			return true
 		}
 	}

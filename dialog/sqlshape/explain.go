@@ -127,10 +127,10 @@ func mainTable(s *Shape) string {
 			return t
 		}
 	}
-	if len(s.Tables) > 0 {
+	if len(s.TopTables) > 0 {
 		// The table with the most filters is what a COUNT(*) counts.
-		best, n := s.Tables[0], -1
-		for _, t := range s.Tables {
+		best, n := s.TopTables[0], -1
+		for _, t := range s.TopTables {
 			c := 0
 			for _, f := range s.Filters {
 				if tableOf(f.Column) == t {
@@ -162,7 +162,7 @@ func countedTable(s *Shape, main string) string {
 	if len(shown) == 0 {
 		return main
 	}
-	for _, t := range s.Tables {
+	for _, t := range s.TopTables {
 		if !shown[t] {
 			return t
 		}

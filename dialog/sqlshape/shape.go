@@ -23,9 +23,11 @@ import (
 // "SUM(orders.net_amount)", "COUNT(*)".
 type Shape struct {
 	Tables []string // base tables read, sorted
-	// Joins are the column = column conditions, each "a.x = b.y" with the
-	// sides sorted, the list sorted.
-	Joins    []string
+	// TopTables are the tables the top-level SELECT reads (not its subqueries), sorted.
+	TopTables []string
+	// Joins are the column = column conditions, sides sorted, the list
+	// sorted.
+	Joins    []Join
 	Outputs  []Output
 	Filters  []Filter
 	GroupBy  []string
@@ -103,7 +105,8 @@ func FromNode(n ast.StmtNode, resolve Resolver) *Shape {
 		}
 	}
 	s.Tables = dedupSorted(s.Tables)
-	s.Joins = dedupSorted(s.Joins)
+	s.TopTables = dedupSorted(s.TopTables)
+	s.Joins = dedupSortedJoins(s.Joins)
 	mergeYearRanges(s)
 	return s
 }
@@ -220,6 +223,9 @@ func (r *reader) from(n ast.ResultSetNode, sc *scope, depth int) {
 			}
 			sc.tables = append(sc.tables, name)
 			r.shape.Tables = append(r.shape.Tables, name)
+			if depth == 0 {
+				r.shape.TopTables = append(r.shape.TopTables, name)
+			}
 		case *ast.SelectStmt:
 			r.selectIn(src, depth+1, sc)
 			if x.AsName.L != "" {
@@ -398,7 +404,7 @@ func (r *reader) filter(e ast.ExprNode, sc *scope) (Filter, bool) {
 			if b < a {
 				a, b = b, a
 			}
-			r.shape.Joins = append(r.shape.Joins, a+" = "+b)
+			r.shape.Joins = append(r.shape.Joins, Join{Left: a, Right: b})
 			return Filter{}, false
 		}
 		// x = (SELECT MAX(…)) and the like: the subquery is read separately.
@@ -702,6 +708,17 @@ func dedupSorted(in []string) []string {
 	for i, s := range in {
 		if i == 0 || s != in[i-1] {
 			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func dedupSortedJoins(in []Join) []Join {
+	sort.Slice(in, func(i, j int) bool { return in[i].String() < in[j].String() })
+	out := in[:0]
+	for i, j := range in {
+		if i == 0 || j != in[i-1] {
+			out = append(out, j)
 		}
 	}
 	return out

@@ -76,7 +76,7 @@ func TestSubqueriesAndDoubleQuotes(t *testing.T) {
 		t.Fatalf("filters %+v", s.Filters)
 	}
 	slots := s.Slots(nil)
-	if slots["filteron:arizona"] != "city.state_name =" {
+	if at(slots, "filteron:arizona") != "city.state_name =" {
 		t.Fatalf("slots %v", slots)
 	}
 }
@@ -90,20 +90,20 @@ func TestSlotsSeparateTheReadings(t *testing.T) {
 	}
 	a := mustParse(t, "SELECT COUNT(*) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.state = 'Texas' AND YEAR(o.ordered_at) = 2024").Slots(alias)
 	b := mustParse(t, "SELECT COUNT(*) FROM orders WHERE ship_state = 'TX' AND YEAR(shipped_at) = 2024").Slots(alias)
-	if a["filteron:texas"] != "customers.state =" || b["filteron:texas"] != "orders.ship_state =" {
-		t.Fatalf("value slot: %q vs %q", a["filteron:texas"], b["filteron:texas"])
+	if at(a, "filteron:texas") != "customers.state =" || at(b, "filteron:texas") != "orders.ship_state =" {
+		t.Fatalf("value slot: %q vs %q", at(a, "filteron:texas"), at(b, "filteron:texas"))
 	}
-	if a["filteron:2024"] != "orders.ordered_at year" || b["filteron:2024"] != "orders.shipped_at year" {
-		t.Fatalf("year slot: %q vs %q", a["filteron:2024"], b["filteron:2024"])
+	if at(a, "filteron:2024") != "orders.ordered_at year" || at(b, "filteron:2024") != "orders.shipped_at year" {
+		t.Fatalf("year slot: %q vs %q", at(a, "filteron:2024"), at(b, "filteron:2024"))
 	}
-	if a[SlotMeasure] != "COUNT(*)" || a[SlotMeasure] != b[SlotMeasure] {
-		t.Fatalf("measure: %q vs %q", a[SlotMeasure], b[SlotMeasure])
+	if at(a, string(SlotMeasure)) != "COUNT(*)" || at(a, string(SlotMeasure)) != at(b, string(SlotMeasure)) {
+		t.Fatalf("measure: %q vs %q", at(a, string(SlotMeasure)), at(b, string(SlotMeasure)))
 	}
-	if a[SlotTables] == b[SlotTables] {
+	if at(a, string(SlotTables)) == at(b, string(SlotTables)) {
 		t.Fatal("join paths should differ")
 	}
 	c := mustParse(t, "SELECT c.name FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.name ORDER BY SUM(o.net_amount) DESC LIMIT 1").Slots(nil)
-	if c[SlotMeasure] != "SUM(orders.net_amount)" || c[SlotOutput] != "customers.name" || c[SlotOrder] != "SUM(orders.net_amount) desc" || c[SlotLimit] != "1" {
+	if at(c, string(SlotMeasure)) != "SUM(orders.net_amount)" || at(c, string(SlotOutput)) != "customers.name" || at(c, string(SlotOrder)) != "SUM(orders.net_amount) desc" || at(c, string(SlotLimit)) != "1" {
 		t.Fatalf("superlative slots: %v", c)
 	}
 }
@@ -140,9 +140,9 @@ func TestParseRefusesWrites(t *testing.T) {
 func TestExtremumSubqueryReadsAsOrderLimit(t *testing.T) {
 	a := mustParse(t, `SELECT RIVERalias0.RIVER_NAME FROM river AS RIVERalias0 WHERE RIVERalias0.LENGTH = ( SELECT MAX( RIVERalias1.LENGTH ) FROM river AS RIVERalias1 )`).Slots(nil)
 	b := mustParse(t, `SELECT river.river_name FROM river ORDER BY river.length DESC LIMIT 1`).Slots(nil)
-	for _, k := range []string{SlotOrder, SlotLimit, SlotOutput, SlotMeasure} {
-		if a[k] != b[k] {
-			t.Errorf("%s: %q vs %q", k, a[k], b[k])
+	for _, k := range []SlotName{SlotOrder, SlotLimit, SlotOutput, SlotMeasure} {
+		if at(a, string(k)) != at(b, string(k)) {
+			t.Errorf("%s: %q vs %q", k, at(a, string(k)), at(b, string(k)))
 		}
 	}
 	c := mustParse(t, `SELECT name FROM city WHERE population = (SELECT MIN(population) FROM city WHERE state = 'ohio') AND state = 'ohio'`)
@@ -155,3 +155,6 @@ func TestExtremumSubqueryReadsAsOrderLimit(t *testing.T) {
 		t.Fatalf("%+v", d)
 	}
 }
+
+// at is the canonical form of the value under a canonical key.
+func at(s Slots, key string) string { return s.Get(ParseSlotKey(key)).String() }

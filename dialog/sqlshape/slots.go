@@ -1,119 +1,355 @@
 package sqlshape
 
 import (
+	"encoding/json"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 )
 
-// Slot names: the parts of a query a person can be asked about. A slot's
-// key is its name, plus the literal or expression it concerns for filters.
+// SlotName names a part of a query a person can be asked about.
+type SlotName string
+
+// Slot names.
 const (
-	SlotMeasure  = "measure"  // what is aggregated: SUM(orders.net_amount)
-	SlotOutput   = "output"   // what is shown besides measures
-	SlotFilterOn = "filteron" // filteron:<value> → which column the value is compared with
-	SlotWhere    = "where"    // where:<expr> → which values/operator the expression is compared with
-	SlotGroup    = "group"
-	SlotOrder    = "order"
-	SlotLimit    = "limit"
-	SlotTables   = "tables"
-	SlotDistinct = "distinct"
+	SlotMeasure  SlotName = "measure"  // what is aggregated: SUM(orders.net_amount)
+	SlotOutput   SlotName = "output"   // what is shown besides measures
+	SlotFilterOn SlotName = "filteron" // Arg: a literal → which column it is compared with
+	SlotWhere    SlotName = "where"    // Arg: an expression → which values/operator it is compared with
+	SlotGroup    SlotName = "group"
+	SlotOrder    SlotName = "order"
+	SlotLimit    SlotName = "limit"
+	SlotTables   SlotName = "tables"
+	SlotDistinct SlotName = "distinct"
+	// SlotDefine is not read from SQL: engines report what a word the
+	// schema does not name was taken to mean (Arg: the phrase, "active").
+	SlotDefine SlotName = "definition"
 )
 
-// SlotName is the name part of a slot key ("filteron:texas" → "filteron").
-func SlotName(key string) string {
-	if i := strings.IndexByte(key, ':'); i >= 0 {
-		return key[:i]
-	}
-	return key
+// DefineKey is the key of the decision "what does phrase mean".
+func DefineKey(phrase string) SlotKey { return SlotKey{Name: SlotDefine, Arg: phrase} }
+
+// SlotKey identifies a decision point: a slot name and, for filters, what
+// the slot concerns (the compared literals for filteron, the compared
+// expression for where). It is comparable, so it keys maps.
+type SlotKey struct {
+	Name SlotName
+	Arg  string
 }
 
-// SlotArg is the argument part of a slot key ("filteron:texas" → "texas").
-func SlotArg(key string) string {
-	if i := strings.IndexByte(key, ':'); i >= 0 {
-		return key[i+1:]
+// Key is the key of a slot without an argument.
+func Key(name SlotName) SlotKey { return SlotKey{Name: name} }
+
+// FilterOnKey is the key of the decision "which column are these literals
+// compared with"; canon maps each literal to its canonical form (nil keeps it).
+func FilterOnKey(literals []string, canon func(string) string) SlotKey {
+	vals := make([]string, len(literals))
+	for i, v := range literals {
+		if canon != nil {
+			v = canon(v)
+		}
+		vals[i] = v
 	}
-	return ""
+	return SlotKey{Name: SlotFilterOn, Arg: strings.Join(vals, ",")}
 }
 
-// Slots maps every slot key of the shape to its canonical value. Only the
-// top level counts: subqueries are how a query computes, not what a person
-// asked for. canonValue maps a literal to the form it is compared under,
-// so that 'TX' and 'Texas' can stand for the same thing; nil keeps values.
-func (s *Shape) Slots(canonValue func(string) string) map[string]string {
+// WhereKey is the key of the decision "what is expr compared with".
+func WhereKey(expr string) SlotKey { return SlotKey{Name: SlotWhere, Arg: expr} }
+
+// String is the key's canonical form: "measure", "filteron:texas".
+func (k SlotKey) String() string {
+	if k.Arg == "" {
+		return string(k.Name)
+	}
+	return string(k.Name) + ":" + k.Arg
+}
+
+// MarshalText lets keys be JSON object keys.
+func (k SlotKey) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText reads the canonical form.
+func (k *SlotKey) UnmarshalText(b []byte) error {
+	*k = ParseSlotKey(string(b))
+	return nil
+}
+
+// ParseSlotKey reads a key from its canonical form. The name never holds a
+// colon, so everything after the first one is the argument.
+func ParseSlotKey(s string) SlotKey {
+	name, arg, _ := strings.Cut(s, ":")
+	return SlotKey{Name: SlotName(name), Arg: arg}
+}
+
+// Join is a column = column condition, sides sorted.
+type Join struct {
+	Left  string `json:"l"`
+	Right string `json:"r"`
+}
+
+func (j Join) String() string { return j.Left + " = " + j.Right }
+
+// Part is one item of a slot's value: a measure, an output column, a
+// filter's column and operator, an ordering, a table.
+type Part struct {
+	// Expr is the canonical expression: "SUM(orders.net_amount)",
+	// "customers.state", a table name for the tables slot.
+	Expr string `json:"e"`
+	// Fn and Arg split an aggregate: "SUM" and "orders.net_amount"
+	// (without DISTINCT); both empty for other expressions.
+	Fn  string `json:"fn,omitempty"`
+	Arg string `json:"arg,omitempty"`
+	// Op is the comparison of a filter ("=", "year", "in", ">"…) or the
+	// direction of an ordering ("asc", "desc").
+	Op string `json:"op,omitempty"`
+	// Values are the literals a where-part compares with.
+	Values []string `json:"v,omitempty"`
+}
+
+// Columns lists the table.column references in the part's expression.
+func (p Part) Columns() []string { return ColumnRefs(p.Expr) }
+
+// IsAggregate reports whether the part is one aggregate call.
+func (p Part) IsAggregate() bool { return p.Fn != "" }
+
+// Distinct reports whether the aggregate counts each value once.
+func (p Part) Distinct() bool {
+	return p.Fn != "" && strings.HasPrefix(strings.TrimPrefix(p.Expr, p.Fn+"("), "DISTINCT ")
+}
+
+// text is the part's canonical form within a value of the given slot.
+func (p Part) text(slot SlotName) string {
+	switch slot {
+	case SlotFilterOn, SlotOrder:
+		return p.Expr + " " + p.Op
+	case SlotWhere:
+		return strings.TrimSpace(p.Op + " " + strings.Join(p.Values, ","))
+	}
+	return p.Expr
+}
+
+// SlotValue is what one candidate puts in one slot, structured. Two values
+// are the same choice when their canonical strings are equal; String gives
+// that form, for grouping and display.
+type SlotValue struct {
+	Slot  SlotName
+	Parts []Part
+	// Joins are the join conditions of the tables slot.
+	Joins []Join
+	text  string
+}
+
+// NewValue builds a value and its canonical form.
+func NewValue(slot SlotName, parts []Part, joins []Join) SlotValue {
+	v := SlotValue{Slot: slot, Parts: parts, Joins: joins}
+	v.text = v.render()
+	return v
+}
+
+// separators of the canonical form, per slot.
+func (v SlotValue) render() string {
+	texts := make([]string, len(v.Parts))
+	for i, p := range v.Parts {
+		texts[i] = p.text(v.Slot)
+	}
+	switch v.Slot {
+	case SlotMeasure:
+		return strings.Join(texts, " | ")
+	case SlotFilterOn, SlotWhere:
+		return strings.Join(texts, " & ")
+	case SlotTables:
+		s := strings.Join(texts, ", ")
+		if len(v.Joins) > 0 {
+			js := make([]string, len(v.Joins))
+			for i, j := range v.Joins {
+				js[i] = j.String()
+			}
+			s += " | " + strings.Join(js, ", ")
+		}
+		return s
+	}
+	return strings.Join(texts, ", ")
+}
+
+// String is the canonical form: "SUM(orders.net_amount) | COUNT(*)",
+// "customers.state = & orders.ship_state =", "orders.total desc".
+func (v SlotValue) String() string { return v.text }
+
+// IsEmpty reports whether the candidate has nothing in the slot.
+func (v SlotValue) IsEmpty() bool { return v.text == "" }
+
+// Equal reports whether two values are the same choice.
+func (v SlotValue) Equal(o SlotValue) bool { return v.text == o.text }
+
+// PartTexts are the canonical forms of the parts, in order.
+func (v SlotValue) PartTexts() []string {
+	out := make([]string, len(v.Parts))
+	for i, p := range v.Parts {
+		out[i] = p.text(v.Slot)
+	}
+	return out
+}
+
+type slotValueJSON struct {
+	Slot  SlotName `json:"s"`
+	Parts []Part   `json:"p,omitempty"`
+	Joins []Join   `json:"j,omitempty"`
+}
+
+// MarshalJSON stores the structure; the canonical form is derived.
+func (v SlotValue) MarshalJSON() ([]byte, error) {
+	return json.Marshal(slotValueJSON{Slot: v.Slot, Parts: v.Parts, Joins: v.Joins})
+}
+
+// UnmarshalJSON reads the structure and derives the canonical form.
+func (v *SlotValue) UnmarshalJSON(b []byte) error {
+	var j slotValueJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return fmt.Errorf("slot value: %w", err)
+	}
+	*v = NewValue(j.Slot, j.Parts, j.Joins)
+	return nil
+}
+
+// Slots maps the slot keys of one candidate to its values.
+type Slots map[SlotKey]SlotValue
+
+// Get returns the value of key, which is empty (of that slot) when the
+// candidate has nothing there.
+func (s Slots) Get(key SlotKey) SlotValue {
+	if v, ok := s[key]; ok {
+		return v
+	}
+	return SlotValue{Slot: key.Name}
+}
+
+// Slots maps every slot key of the shape to its value. Only the top level
+// counts: subqueries are how a query computes, not what a person asked
+// for. canonValue maps a literal to the form it is compared under, so
+// that 'TX' and 'Texas' can stand for the same thing; nil keeps values.
+func (s *Shape) Slots(canonValue func(string) string) Slots {
 	if canonValue == nil {
 		canonValue = func(v string) string { return v }
 	}
-	m := map[string]string{}
-	var measures, outputs []string
+	m := Slots{}
+	var measures, outputs []Part
 	for _, o := range s.Outputs {
 		if o.Agg != "" || strings.Contains(o.Expr, "(") && isAggregateExpr(o.Expr) {
-			measures = append(measures, o.Expr)
+			measures = append(measures, AggregatePart(o.Expr))
 		} else {
-			outputs = append(outputs, o.Expr)
+			outputs = append(outputs, Part{Expr: o.Expr})
 		}
 	}
 	for _, o := range s.OrderBy {
 		if isAggregateExpr(o.Expr) {
-			measures = append(measures, o.Expr)
+			measures = append(measures, AggregatePart(o.Expr))
 		}
 	}
 	for _, f := range s.Filters {
 		if f.Having && f.Depth == 0 && isAggregateExpr(f.Expr) {
-			measures = append(measures, f.Expr)
+			measures = append(measures, AggregatePart(f.Expr))
 		}
 	}
-	m[SlotMeasure] = strings.Join(dedupSorted(measures), " | ")
-	m[SlotOutput] = strings.Join(outputs, ", ")
+	m[Key(SlotMeasure)] = NewValue(SlotMeasure, dedupSortedParts(measures), nil)
+	m[Key(SlotOutput)] = NewValue(SlotOutput, outputs, nil)
+	filterParts := map[SlotKey][]Part{}
+	var filterKeys []SlotKey
+	addFilterPart := func(k SlotKey, p Part) {
+		if _, ok := filterParts[k]; !ok {
+			filterKeys = append(filterKeys, k)
+		}
+		filterParts[k] = append(filterParts[k], p)
+	}
 	for _, f := range s.Filters {
 		if f.Depth != 0 || f.Op == "expr" {
 			continue
 		}
 		if len(f.Values) > 0 && f.Values[0] != "(subquery)" {
-			vals := make([]string, len(f.Values))
-			for i, v := range f.Values {
-				vals[i] = canonValue(v)
-			}
-			key := SlotFilterOn + ":" + strings.Join(vals, ",")
-			m[key] = appendSorted(m[key], f.Expr+" "+f.Op)
+			addFilterPart(FilterOnKey(f.Values, canonValue), Part{Expr: f.Expr, Op: f.Op})
 		}
-		key := SlotWhere + ":" + f.Expr
-		m[key] = appendSorted(m[key], strings.TrimSpace(f.Op+" "+strings.Join(f.Values, ",")))
+		addFilterPart(WhereKey(f.Expr), Part{Expr: f.Expr, Op: f.Op, Values: f.Values})
 	}
-	m[SlotGroup] = strings.Join(s.GroupBy, ", ")
-	var ords []string
+	for _, k := range filterKeys {
+		parts := filterParts[k]
+		sort.SliceStable(parts, func(i, j int) bool { return parts[i].text(k.Name) < parts[j].text(k.Name) })
+		m[k] = NewValue(k.Name, parts, nil)
+	}
+	var groups []Part
+	for _, g := range s.GroupBy {
+		groups = append(groups, Part{Expr: g})
+	}
+	m[Key(SlotGroup)] = NewValue(SlotGroup, groups, nil)
+	var ords []Part
 	for _, o := range s.OrderBy {
 		dir := "asc"
 		if o.Desc {
 			dir = "desc"
 		}
-		ords = append(ords, o.Expr+" "+dir)
+		ords = append(ords, Part{Expr: o.Expr, Op: dir})
 	}
-	m[SlotOrder] = strings.Join(ords, ", ")
+	m[Key(SlotOrder)] = NewValue(SlotOrder, ords, nil)
+	var limit []Part
 	if s.Limit >= 0 {
-		m[SlotLimit] = strconv.Itoa(s.Limit)
-	} else {
-		m[SlotLimit] = ""
+		limit = []Part{{Expr: strconv.Itoa(s.Limit)}}
 	}
-	m[SlotTables] = strings.Join(s.Tables, ", ")
-	if len(s.Joins) > 0 {
-		m[SlotTables] += " | " + strings.Join(s.Joins, ", ")
+	m[Key(SlotLimit)] = NewValue(SlotLimit, limit, nil)
+	var tables []Part
+	for _, t := range s.Tables {
+		tables = append(tables, Part{Expr: t})
 	}
+	m[Key(SlotTables)] = NewValue(SlotTables, tables, s.Joins)
+	var distinct []Part
 	if s.Distinct {
-		m[SlotDistinct] = "distinct"
-	} else {
-		m[SlotDistinct] = ""
+		distinct = []Part{{Expr: "distinct"}}
 	}
+	m[Key(SlotDistinct)] = NewValue(SlotDistinct, distinct, nil)
 	return m
 }
 
-func appendSorted(list, item string) string {
-	if list == "" {
-		return item
+// AggregatePart splits "SUM(orders.net_amount)" into its function and
+// argument; an expression that is not one aggregate call keeps only Expr.
+func AggregatePart(expr string) Part {
+	fn, arg := SplitAggregate(expr)
+	if fn == "" {
+		return Part{Expr: expr}
 	}
-	parts := append(strings.Split(list, " & "), item)
-	sort.Strings(parts)
-	return strings.Join(parts, " & ")
+	return Part{Expr: expr, Fn: fn, Arg: arg}
+}
+
+// SplitAggregate splits one aggregate call of the canonical form,
+// "COUNT(DISTINCT orders.customer_id)" → "COUNT", "orders.customer_id";
+// anything else gives "", expr.
+func SplitAggregate(expr string) (fn, arg string) {
+	i := strings.IndexByte(expr, '(')
+	if i <= 0 || !strings.HasSuffix(expr, ")") || !isAggregateExpr(expr) {
+		return "", expr
+	}
+	inner := expr[i+1 : len(expr)-1]
+	// "SUM(a) / SUM(b)" is not one call.
+	depth := 0
+	for _, r := range inner {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth < 0 {
+				return "", expr
+			}
+		}
+	}
+	return expr[:i], strings.TrimPrefix(inner, "DISTINCT ")
+}
+
+func dedupSortedParts(in []Part) []Part {
+	sort.SliceStable(in, func(i, j int) bool { return in[i].Expr < in[j].Expr })
+	out := in[:0]
+	for i, p := range in {
+		if i == 0 || p.Expr != in[i-1].Expr {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 var aggregateNames = []string{"SUM(", "COUNT(", "AVG(", "MIN(", "MAX(", "GROUP_CONCAT(", "STDDEV(", "VARIANCE("}
@@ -125,4 +361,24 @@ func isAggregateExpr(e string) bool {
 		}
 	}
 	return false
+}
+
+// ColumnRefs lists the table.column names in a canonical expression.
+func ColumnRefs(expr string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(expr, func(r rune) bool { return r > 0x7f || !isIdentByte(byte(r)) }) {
+		if i := strings.LastIndexByte(f, '.'); i > 0 && i < len(f)-1 && !isNumber(f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+func isIdentByte(b byte) bool {
+	return b == '_' || b == '.' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -22,9 +23,23 @@ var (
 	keySchema  = []byte("schema")
 )
 
+// Migration upgrades a file from schema version From to To, inside the
+// transaction that opens it: either every change lands or none does.
+type Migration struct {
+	From, To string
+	Run      func(tx *bolt.Tx) error
+}
+
 // Open opens (creating it and its directory if needed) the bbolt file at
 // path, creates buckets, and records or checks the schema version.
 func Open(path string, timeout time.Duration, version string, buckets ...[]byte) (*bolt.DB, error) {
+	return OpenMigrating(path, timeout, version, nil, buckets...)
+}
+
+// OpenMigrating is Open for a file whose format has changed: a file at an
+// older schema version is upgraded by the chain of migrations that leads
+// to version; a file at any other version (a newer build's) is refused.
+func OpenMigrating(path string, timeout time.Duration, version string, migrations []Migration, buckets ...[]byte) (*bolt.DB, error) {
 	if timeout <= 0 {
 		return nil, errors.New("boltfile: a lock timeout is required")
 	}
@@ -45,17 +60,34 @@ func Open(path string, timeout time.Duration, version string, buckets ...[]byte)
 			}
 		}
 		meta := tx.Bucket(bucketMeta)
-		switch v := meta.Get(keySchema); {
-		case v == nil:
+		v := meta.Get(keySchema)
+		if v == nil {
 			return meta.Put(keySchema, []byte(version))
-		case string(v) != version:
-			return fmt.Errorf("file has schema version %q, this build reads %q", v, version)
 		}
-		return nil
+		return migrate(tx, string(v), version, migrations)
 	})
 	if err != nil {
 		db.Close()
 		return nil, err
 	}
 	return db, nil
+}
+
+// migrate runs the migrations from the stored version to want.
+func migrate(tx *bolt.Tx, have, want string, migrations []Migration) error {
+	for have != want {
+		i := slices.IndexFunc(migrations, func(m Migration) bool { return m.From == have })
+		if i < 0 {
+			return fmt.Errorf("file has schema version %q, this build reads %q", have, want)
+		}
+		m := migrations[i]
+		if err := m.Run(tx); err != nil {
+			return fmt.Errorf("migrate schema %s → %s: %w", m.From, m.To, err)
+		}
+		have = m.To
+		if err := tx.Bucket(bucketMeta).Put(keySchema, []byte(have)); err != nil {
+			return fmt.Errorf("migrate schema %s → %s: %w", m.From, m.To, err)
+		}
+	}
+	return nil
 }

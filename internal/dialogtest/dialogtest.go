@@ -4,6 +4,7 @@
 package dialogtest
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -56,7 +57,7 @@ func (e *Env) open() {
 	cfg.Now = Now
 	e.Manager, err = dialog.New(cfg, dialog.Deps{
 		Engine: offline.New(e.Demo.Catalog, offline.Options{Now: Now}),
-		Exec:   e.Demo.DB, Catalog: e.Demo.Catalog, Facts: e.Facts, States: e.Convs,
+		Exec:   e.Demo.DB, Catalog: e.Demo.Catalog, Facts: e.Facts, Admin: e.Facts, States: e.Convs,
 	})
 	if err != nil {
 		e.tb.Fatal(err)
@@ -77,5 +78,23 @@ func (e *Env) close() {
 func (e *Env) Restart() {
 	e.tb.Helper()
 	e.close()
+	e.open()
+}
+
+// RestartWith is Restart with some store files replaced first: files maps
+// a store's file name ("ontology.db", "conversations.db") to a file to
+// copy over it, such as one written by an earlier build.
+func (e *Env) RestartWith(files map[string]string) {
+	e.tb.Helper()
+	e.close()
+	for name, src := range files {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			e.tb.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(e.Dir, name), b, 0o600); err != nil {
+			e.tb.Fatal(err)
+		}
+	}
 	e.open()
 }

@@ -1,0 +1,146 @@
+package offline
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Every word of a question is used by a reading, a function word, or
+// reported: a reading that leaves a content word out must say so rather
+// than answer a different question silently. The recognisers mark the
+// words they consume; a reading explains a mention's words only when its
+// SQL carries what the mention stands for (the column, the value, the
+// table, the count). What is left is reported per reading.
+
+// functionWords carry no meaning of their own in a question about data:
+// closed-class words (articles, pronouns, prepositions, conjunctions,
+// auxiliaries, question words) and the verbs of asking.
+var functionWords = setOf(`a an the of in on at for to from by with and or is are was were be been being
+	do does did done what which who whom whose how many much me us we our i my you your show list give tell
+	find get all each every per there that this these those it its have has had as than into through their
+	they them please can could would should let see about any some also just then so if up out where when why
+	whats what's one ones like same other else use using instead meant mean rather s
+	return returns display displayed provide output include including included want need know
+	am will shall may might must whether both either neither such own
+	data database table tables record records row rows entry entries value values info information details
+	result results answer answers overall respectively currently present
+	give gives given listed list show shown`)
+
+func setOf(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// isFunctionWord says whether a token needs no explaining.
+func isFunctionWord(t tok) bool {
+	return t.isNum && !t.quoted || functionWords[t.low] || stopWords[t.low] || len([]rune(t.low)) < 2
+}
+
+// spanOf is where a mention's phrase ends when it starts at token at.
+func (a *analysis) spanOf(at int, phrase string) int {
+	for end := at + 1; end <= len(a.toks); end++ {
+		if a.phrase(at, end) == phrase {
+			return end
+		}
+	}
+	return at + 1
+}
+
+// unexplained lists the words of the question (not the feedback) that the
+// reading with this SQL does not account for, adjacent words joined into
+// one phrase, in question order.
+func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
+	low := strings.ToLower(sql)
+	explained := make([]bool, len(a.toks))
+	mark := func(from, to int) {
+		for k := max(from, 0); k < to && k < len(explained); k++ {
+			explained[k] = true
+		}
+	}
+	// A consumed word belongs to some recogniser; those with a mention are
+	// checked below, the rest (connectives of intents) count as explained
+	// unless a mention claims them and is not realised.
+	claimed := make([]bool, len(a.toks))
+	claim := func(from, to int, realised bool) {
+		for k := max(from, 0); k < to && k < len(claimed); k++ {
+			claimed[k] = true
+		}
+		if realised {
+			mark(from, to)
+		}
+	}
+	for _, vm := range a.values {
+		realised := false
+		for _, al := range vm.alts {
+			realised = realised || strings.Contains(low, strings.ToLower(quote(al.value)))
+		}
+		claim(vm.at, a.spanOf(vm.at, vm.phrase), realised)
+	}
+	for _, em := range a.entities {
+		realised := false
+		for _, t := range em.tables {
+			realised = realised || p.tables[strings.ToLower(t.name)]
+		}
+		claim(em.at, a.spanOf(em.at, em.phrase), realised)
+	}
+	for _, cm := range a.columns {
+		realised := false
+		for _, al := range cm.alts {
+			realised = realised || strings.Contains(low, strings.ToLower(e.m.col(al.table, al.column)))
+		}
+		claim(cm.at, cm.end, realised)
+	}
+	for _, tm := range a.times {
+		realised := tm.from != "" && strings.Contains(low, "'"+tm.from+"'") || tm.to != "" && strings.Contains(low, "'"+tm.to+"'") ||
+			tm.year != "" && strings.Contains(low, "= "+tm.year)
+		claim(tm.at, a.spanOf(tm.at, tm.phrase), realised)
+	}
+	for _, cp := range a.comps {
+		claim(cp.at, a.spanOf(cp.at, cp.phrase), strings.Contains(low, strconv.FormatFloat(cp.value, 'f', -1, 64)))
+	}
+	if a.count && a.countAt >= 0 {
+		claim(a.countAt, a.countAt+2, strings.Contains(low, "count("))
+	}
+	if a.agg != "" && a.aggAt >= 0 {
+		claim(a.aggAt, a.aggAt+1, strings.Contains(low, strings.ToLower(a.agg)+"("))
+	}
+	if s := a.sup; s != nil {
+		realised := strings.Contains(low, "order by") || strings.Contains(low, "max(") || strings.Contains(low, "min(")
+		claim(s.at, a.spanOf(s.at, s.phrase), realised)
+	}
+	for _, g := range a.groups {
+		claim(g.at, a.spanOf(g.at, g.phrase), strings.Contains(low, "group by"))
+	}
+	// Words given a meaning: the term, or the negated related table.
+	for _, d := range p.defines {
+		for i := range a.toks {
+			if end := a.spanOf(i, d.Phrase); a.phrase(i, end) == d.Phrase {
+				mark(i, end)
+			}
+		}
+	}
+	var out []string
+	var run []string
+	flush := func() {
+		if len(run) > 0 {
+			out = append(out, strings.Join(run, " "))
+			run = nil
+		}
+	}
+	for i, t := range a.toks {
+		if t.clause != 0 {
+			break
+		}
+		covered := explained[i] || t.used && !claimed[i] || isFunctionWord(t)
+		if covered {
+			flush()
+			continue
+		}
+		run = append(run, t.raw)
+	}
+	flush()
+	return out
+}

@@ -1,0 +1,432 @@
+package offline
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/ontology"
+)
+
+// A word the schema does not name that qualifies a subject — "active"
+// plants, "new" customers, "big" orders — is not dropped: it becomes a
+// decision among meanings built from the data (a status column's values,
+// a window on a date, rows of a related table or none), which the dialog
+// asks about and the person's answer defines for next time. Negations of
+// a related table ("never ordered", "without refunds", "with no orders")
+// are read as the absence of related rows.
+
+// recentDays is the window of "recent" meanings offered for a term.
+const recentDays = 90
+
+// termMention is a phrase the schema does not name that qualifies the
+// rows of subject.
+type termMention struct {
+	phrase  string
+	at, end int
+	subject *tableInfo
+}
+
+// existMention is "never ordered", "without refunds": the subject's rows
+// that have no (or, not negated, some) rows of related.
+type existMention struct {
+	phrase  string
+	at, end int
+	subject *tableInfo
+	related *tableInfo
+	via     warehouse.Join // related.FromColumn → subject.ToColumn
+	negated bool
+}
+
+var negations = setOf(`never no not without none nobody nothing non lacking`)
+
+// stateWords name columns that hold a row's state, which is what most
+// adjectives about rows ("active", "open", "new") are about.
+var stateWords = setOf(`status state stage phase condition kind type category class flag active enabled`)
+
+// findTerms finds the unexplained words right before (or predicated of)
+// an entity: "active plants", "plants that are active".
+func (e *Engine) findTerms(a *analysis) []*termMention {
+	var out []*termMention
+	for _, em := range a.entities {
+		if a.toks[em.at].clause != 0 {
+			continue
+		}
+		// Words before the entity.
+		start := em.at
+		for start > 0 && termWord(a.toks[start-1]) {
+			start--
+		}
+		_, afterSuperlative := superlatives[a.word(start-1)]
+		if start < em.at && !negations[a.word(start-1)] && !afterSuperlative && a.word(start-1) != "how" {
+			out = append(out, &termMention{phrase: a.phrase(start, em.at), at: start, end: em.at, subject: em.tables[0]})
+			continue
+		}
+		// "plants that are active".
+		end := a.spanOf(em.at, em.phrase)
+		j := end
+		if w := a.word(j); w == "that" || w == "which" || w == "who" {
+			j++
+		}
+		if w := a.word(j); w == "is" || w == "are" || w == "was" || w == "were" {
+			j++
+			k := j
+			for k < len(a.toks) && termWord(a.toks[k]) {
+				k++
+			}
+			if k > j && j > end+1 {
+				out = append(out, &termMention{phrase: a.phrase(j, k), at: j, end: k, subject: em.tables[0]})
+			}
+		}
+	}
+	return out
+}
+
+// termWord: a word of the question no recogniser took and that carries
+// meaning.
+func termWord(t tok) bool {
+	if t.used || t.isNum || t.quoted || t.clause != 0 || isFunctionWord(t) || negations[t.low] {
+		return false
+	}
+	for _, r := range t.low {
+		if !unicode.IsLetter(r) && r != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// findExistence reads "never ordered", "without refunds", "with no
+// orders", "who have not ordered": a negation, then words naming a table
+// whose rows point at the subject's.
+func (e *Engine) findExistence(a *analysis, subject *tableInfo) []*existMention {
+	if subject == nil {
+		return nil
+	}
+	var out []*existMention
+	for i, t := range a.toks {
+		if t.clause != 0 || !negations[t.low] {
+			continue
+		}
+		for j := i + 1; j < len(a.toks) && j <= i+3; j++ {
+			if a.toks[j].isNum {
+				break
+			}
+			related := e.tableNamed(a, j)
+			if related == nil || related == subject {
+				continue
+			}
+			via, ok := e.joinTo(related, subject)
+			if !ok {
+				continue
+			}
+			out = append(out, &existMention{phrase: a.phrase(i, j+1), at: i, end: j + 1, subject: subject, related: related, via: via, negated: true})
+			break
+		}
+	}
+	return out
+}
+
+// tableNamed is the table token j names, as an entity mention or by its
+// stem ("ordered" → orders).
+func (e *Engine) tableNamed(a *analysis, j int) *tableInfo {
+	for _, em := range a.entities {
+		if em.at == j {
+			return em.tables[0]
+		}
+	}
+	if ts := e.m.byTerm[strings.Join(e.m.cat.Terms(a.toks[j].raw), " ")]; len(ts) > 0 {
+		return ts[0]
+	}
+	return nil
+}
+
+// joinTo finds a join from related's rows to subject's key.
+func (e *Engine) joinTo(related, subject *tableInfo) (warehouse.Join, bool) {
+	for _, j := range e.m.snap.Schema.Joins {
+		if strings.EqualFold(j.FromTable, related.name) && strings.EqualFold(j.ToTable, subject.name) {
+			return j, true
+		}
+	}
+	return warehouse.Join{}, false
+}
+
+// definition is one meaning of a term: the condition on the subject's
+// rows, its term for the ontology and its wording.
+type definition struct {
+	cond   string
+	def    dialog.Definition
+	weight float64
+}
+
+// defineElements turns each term and existence mention into an element
+// whose alternatives are its meanings.
+func (r *reader) defineElements(now time.Time) []*element {
+	var els []*element
+	for _, tm := range r.terms {
+		defs := r.e.meanings(r.a, tm, now)
+		if len(defs) == 0 {
+			continue
+		}
+		el := &element{name: "define"}
+		supported := false
+		for _, d := range defs {
+			supported = supported || d.weight >= 0.7
+		}
+		for _, d := range defs {
+			el.add(d.weight, func(p *plan) {
+				p.filters = append(p.filters, cond{sql: d.cond})
+				p.use(tm.subject.name)
+				p.defines = append(p.defines, d.def)
+			})
+		}
+		// Leaving the word out stays a reading, said as such; when nothing
+		// in the data resembles the word, it is as likely as any meaning.
+		leaveOut := 0.05
+		if !supported {
+			leaveOut = 0.5
+		}
+		el.add(leaveOut, func(p *plan) {})
+		els = append(els, el)
+	}
+	for _, x := range r.exists {
+		el := &element{name: "exists"}
+		d := r.e.existence(x, now, 0)
+		el.add(1, func(p *plan) {
+			p.filters = append(p.filters, cond{sql: d.cond})
+			p.use(x.subject.name)
+			p.defines = append(p.defines, d.def)
+		})
+		els = append(els, el)
+	}
+	return els
+}
+
+// meanings lists the candidate meanings of a term on its subject, most
+// plausible first: values of the subject's few-valued text columns (one,
+// or the two most alike), related rows (some, none, recent), and recent
+// rows by the subject's own dates.
+func (e *Engine) meanings(a *analysis, tm *termMention, now time.Time) []definition {
+	t := tm.subject
+	var out []definition
+	for _, c := range t.texts {
+		if c == t.key || c == t.label || e.namedInQuestion(a, t, c) {
+			continue
+		}
+		p := e.m.profile(t.name, c.Name)
+		if p == nil || len(p.Top) < 2 || p.Distinct > 15 || p.Rows < 3 {
+			continue
+		}
+		colSim := e.similarity(tm.phrase, c.Name+" "+c.Comment)
+		for _, w := range e.m.cat.NameTerms(c.Name) {
+			if stateWords[w] {
+				colSim += 0.3
+				break
+			}
+		}
+		type scored struct {
+			value string
+			sim   float64
+		}
+		var vals []scored
+		for _, v := range p.Top {
+			vals = append(vals, scored{v.Value, e.similarity(tm.phrase, v.Value)})
+		}
+		sort.SliceStable(vals, func(i, j int) bool { return vals[i].sim > vals[j].sim })
+		for i, v := range vals {
+			if i == 3 {
+				break
+			}
+			w := 0.25 + v.sim + 0.5*colSim
+			out = append(out, e.valueMeaning(tm, c, []string{v.value}, w))
+		}
+		if len(vals) > 2 {
+			out = append(out, e.valueMeaning(tm, c, []string{vals[0].value, vals[1].value}, 0.2+0.8*vals[1].sim+0.5*colSim))
+		}
+	}
+	for _, j := range e.m.snap.Schema.Joins {
+		if !strings.EqualFold(j.ToTable, t.name) {
+			continue
+		}
+		rel := e.m.byName[strings.ToLower(j.FromTable)]
+		if rel == nil || rel == t {
+			continue
+		}
+		x := &existMention{phrase: tm.phrase, subject: t, related: rel, via: j}
+		sim := e.similarity(tm.phrase, rel.name)
+		some := e.existence(x, now, 0)
+		some.weight = 0.3 + sim
+		out = append(out, some)
+		if len(rel.dates) > 0 {
+			recent := e.existence(x, now, recentDays)
+			recent.weight = 0.4 + sim
+			out = append(out, recent)
+		}
+		x.negated = true
+		none := e.existence(x, now, 0)
+		none.weight = 0.1 + sim
+		out = append(out, none)
+	}
+	for _, c := range t.dates {
+		col := e.m.col(t.name, c.Name)
+		term := ontology.Term{Kind: ontology.TermPredicate, Subject: t.name, Column: strings.ToLower(t.name + "." + c.Name), Op: "within", Days: recentDays}
+		out = append(out, definition{
+			cond:   fmt.Sprintf("%s >= %s", col, quote(now.AddDate(0, 0, -recentDays).Format(time.DateOnly))),
+			def:    dialog.Definition{Phrase: tm.phrase, Term: term, Label: fmt.Sprintf("%s in the last %d days", upper(e.columnWords(t, c)), recentDays)},
+			weight: 0.2 + e.similarity(tm.phrase, c.Name+" "+c.Comment),
+		})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].weight > out[j].weight })
+	if len(out) > 8 {
+		out = out[:8]
+	}
+	return out
+}
+
+// namedInQuestion says whether the question already names a value of
+// the column or the column itself: then the term means something else.
+func (e *Engine) namedInQuestion(a *analysis, t *tableInfo, c *warehouse.Column) bool {
+	same := func(table, column string) bool {
+		return strings.EqualFold(table, t.name) && strings.EqualFold(column, c.Name)
+	}
+	for _, vm := range a.values {
+		for _, al := range vm.alts {
+			if same(al.table, al.column) {
+				return true
+			}
+		}
+	}
+	for _, cm := range a.columns {
+		for _, al := range cm.alts {
+			if same(al.table, al.column) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (e *Engine) valueMeaning(tm *termMention, c *warehouse.Column, values []string, w float64) definition {
+	t := tm.subject
+	col := e.m.col(t.name, c.Name)
+	term := ontology.Term{Kind: ontology.TermValues, Subject: t.name, Column: strings.ToLower(t.name + "." + c.Name), Op: "=", Values: values}
+	cond := col + " = " + quote(values[0])
+	label := fmt.Sprintf("%s is %s", upper(e.columnWords(t, c)), values[0])
+	if len(values) > 1 {
+		term.Op = "in"
+		var q []string
+		for _, v := range values {
+			q = append(q, quote(v))
+		}
+		cond = col + " IN (" + strings.Join(q, ", ") + ")"
+		label = fmt.Sprintf("%s is %s", upper(e.columnWords(t, c)), strings.Join(values, " or "))
+	}
+	return definition{cond: cond, def: dialog.Definition{Phrase: tm.phrase, Term: term, Label: label}, weight: w}
+}
+
+// existence is the condition "has (no) related rows [in the last days]".
+func (e *Engine) existence(x *existMention, now time.Time, days int) definition {
+	j := x.via
+	sub := fmt.Sprintf("SELECT 1 FROM %s WHERE %s = %s", e.m.ident(j.FromTable), e.m.col(j.FromTable, j.FromColumn), e.m.col(j.ToTable, j.ToColumn))
+	op, verb := "exists", "Has at least one"
+	if x.negated {
+		op, verb = "not exists", "Has no"
+	}
+	term := ontology.Term{Kind: ontology.TermPredicate, Subject: x.subject.name, Related: x.related.name, Op: op,
+		Joins: []ontology.Join{{Left: strings.ToLower(j.FromTable + "." + j.FromColumn), Right: strings.ToLower(j.ToTable + "." + j.ToColumn)}}}
+	noun := singularOf(humanize(x.related.name))
+	if x.negated {
+		noun = humanize(x.related.name)
+	}
+	label := verb + " " + noun
+	if days > 0 && len(x.related.dates) > 0 {
+		d := x.related.dates[0]
+		sub += fmt.Sprintf(" AND %s >= %s", e.m.col(x.related.name, d.Name), quote(now.AddDate(0, 0, -days).Format(time.DateOnly)))
+		term.Column, term.Days = strings.ToLower(x.related.name+"."+d.Name), days
+		label = fmt.Sprintf("%s %s in the last %d days", verb, singularOf(humanize(x.related.name)), days)
+	}
+	c := "EXISTS (" + sub + ")"
+	if x.negated {
+		c = "NOT " + c
+	}
+	return definition{cond: c, def: dialog.Definition{Phrase: x.phrase, Term: term, Label: label}, weight: 1}
+}
+
+// columnWords is how a column is called in options: its name in words
+// when that is short ("status"), else its short comment.
+func (e *Engine) columnWords(t *tableInfo, c *warehouse.Column) string {
+	if name := humanize(c.Name); len(strings.Fields(name)) <= 2 && len(name) >= 4 {
+		return name
+	}
+	if c.Comment != "" {
+		short := c.Comment
+		if i := strings.IndexAny(short, ":;(,"); i > 0 {
+			short = short[:i]
+		}
+		if n := len(strings.Fields(short)); n > 0 && n <= 5 {
+			return strings.TrimSpace(short)
+		}
+	}
+	return humanize(c.Name)
+}
+
+// similarity is how much a term and a text share: the same stem, a long
+// common prefix ("operating" and "Operational"), or a synonym.
+func (e *Engine) similarity(term, text string) float64 {
+	best := 0.0
+	tw := e.m.cat.Terms(term)
+	for _, w := range e.m.cat.Terms(text) {
+		for _, t := range tw {
+			switch {
+			case w == t:
+				best = max(best, 1)
+			case commonPrefix(w, t) >= 5:
+				best = max(best, 0.8)
+			case slices.Contains(e.m.cat.Synonyms(t), w) || slices.Contains(e.m.cat.Synonyms(w), t):
+				best = max(best, 0.6)
+			}
+		}
+	}
+	return best
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// humanize turns an identifier into words: "ship_date", "ReactorModel" → "reactor model".
+func humanize(id string) string {
+	var b strings.Builder
+	var prev rune
+	for i, r := range id {
+		switch {
+		case r == '_' || r == '-' || r == '.':
+			b.WriteByte(' ')
+		case i > 0 && unicode.IsUpper(r) && unicode.IsLower(prev):
+			b.WriteByte(' ')
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			b.WriteRune(unicode.ToLower(r))
+		}
+		prev = r
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+func upper(s string) string {
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	r[0] = unicode.ToUpper(r[0])
+	return string(r)
+}
