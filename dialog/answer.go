@@ -64,6 +64,7 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 	if len(res.Rows) == 0 && shape != nil {
 		a.Notes = append(a.Notes, m.valueCheck(shape)...)
 	}
+	m.learnStated(ctx, st, rep.Defines)
 	st.Answer = &answerRec{ID: a.ID, SQL: a.SQL, Group: group, UsedFacts: a.UsedFacts}
 	st.Status = statusAnswered
 	st.Pending = nil

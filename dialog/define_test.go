@@ -2,7 +2,6 @@ package dialog_test
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -18,37 +17,39 @@ import (
 // also on a related question ("active customers in Ohio").
 func TestDefinitionsArePersonal(t *testing.T) {
 	env := dialogtest.New(t, 3000, dialog.Config{})
-	people := []struct {
-		user, pick string
-		count      string // SQL giving the number of active customers by this person's definition
-	}{
-		{"ana", "Has at least one order in the last 90 days", "SELECT COUNT(*) FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND o.ordered_at >= '%s')"},
-		{"ben", "Segment is Consumer", "SELECT COUNT(*) FROM customers WHERE segment = 'Consumer'"},
-	}
 	since := dialogtest.Now().AddDate(0, 0, -90).Format("2006-01-02")
+	// What each meaning the demo data offers for "active customers" counts.
+	counts := map[string]string{
+		"Has at least one order in the last 90 days": "SELECT COUNT(*) FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND o.ordered_at >= '" + since + "')",
+		"Has at least one order":                     "SELECT COUNT(*) FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id)",
+		"Has no orders":                              "SELECT COUNT(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id)",
+		"Segment is Consumer":                        "SELECT COUNT(*) FROM customers WHERE segment = 'Consumer'",
+		"Segment is Small Business":                  "SELECT COUNT(*) FROM customers WHERE segment = 'Small Business'",
+		"Segment is Enterprise":                      "SELECT COUNT(*) FROM customers WHERE segment = 'Enterprise'",
+		"Signup date in the last 90 days":            "SELECT COUNT(*) FROM customers WHERE signup_date >= '" + since + "'",
+	}
+	type person struct{ user, pick string }
+	people := []*person{{user: "ana"}, {user: "ben"}}
 	for _, p := range people {
 		c := newChat(t, env, p.user)
 		r := c.ask("how many active customers do we have?")
 		if r.Kind != dialog.ReplyClarification || r.Clarification.Key != sqlshape.DefineKey("active") || r.Clarification.Prompt != "By 'active', which do you mean?" {
 			t.Fatalf("%s: want a question about 'active', got: %s", p.user, r.Text)
 		}
+		// Each picks a meaning the other did not.
 		pick := -1
 		for i, o := range r.Clarification.Options {
-			if o.Label == p.pick {
-				pick = i
+			if _, known := counts[o.Label]; known && o.Label != people[0].pick {
+				pick, p.pick = i, o.Label
+				break
 			}
 		}
 		if pick < 0 {
-			t.Fatalf("%s: no option %q in:\n%s", p.user, p.pick, r.Text)
+			t.Fatalf("%s: no new meaning offered:\n%s", p.user, r.Text)
 		}
 		a := mustAnswer(t, c.send(dialog.Event{Kind: dialog.EventChoose, Target: r.Clarification.ID, Option: pick})[0])
-		sql := p.count
-		if strings.Contains(sql, "%s") {
-			sql = fmt.Sprintf(sql, since)
-		}
-		want := scalar(t, env, sql)
-		if a.Rows[0][0] != want {
-			t.Fatalf("%s: %v, want %s\n%s", p.user, a.Rows, want, a.SQL)
+		if want := scalar(t, env, counts[p.pick]); a.Rows[0][0] != want {
+			t.Fatalf("%s (%s): %v, want %s\n%s", p.user, p.pick, a.Rows, want, a.SQL)
 		}
 		if len(a.Unused) != 0 || !strings.Contains(strings.ToLower(a.Explanation), "'active' meaning "+strings.ToLower(p.pick)) {
 			t.Fatalf("%s: the answer should say what 'active' meant and leave nothing out: %q %v", p.user, a.Explanation, a.Unused)

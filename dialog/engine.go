@@ -84,6 +84,9 @@ type Definition struct {
 	Term   ontology.Term
 	// Label words it for people: "Status is Operational".
 	Label string
+	// Stated is set when the person said it in their own words (an answer
+	// typed under Other…, "active means …"): it is remembered once used.
+	Stated bool `json:",omitempty"`
 }
 
 // EngineQuestion is a clarification proposed by an engine: each option

@@ -90,7 +90,11 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 			st.applyExclusions(none)
 		}
 	} else {
-		st.Feedback = append(st.Feedback, Feedback{Kind: classifyFeedback(text), Text: text, About: q.Phrase})
+		fb := Feedback{Kind: classifyFeedback(text), Text: text, About: q.Phrase}
+		if phrase, meaning, ok := definesPhrase(text); ok {
+			fb = Feedback{Kind: FeedbackEdit, Text: meaning, About: phrase}
+		}
+		st.Feedback = append(st.Feedback, fb)
 		replies, err = m.generate(ctx, st, ev.Conversation)
 		if err != nil || st.Candidates == nil {
 			return withResolved(replies, resolved), err

@@ -93,6 +93,25 @@ func (m *Manager) learn(ctx context.Context, st *convState, who Who, q *pendingQ
 	}
 }
 
+// learnStated remembers the definitions a person gave in their own words
+// that the answer used, as if they had picked them from options.
+func (m *Manager) learnStated(ctx context.Context, st *convState, defs []Definition) {
+	for _, d := range defs {
+		phrase := ontology.NormalizePhrase(d.Phrase)
+		if !d.Stated || phrase == "" {
+			continue
+		}
+		f := ontology.Fact{
+			Scope: ontology.ScopeUser, Owner: ownerKeys(st.Who).User, Warehouse: m.cfg.Warehouse,
+			Phrase: phrase, Kind: ontology.KindDefinition, Meaning: d.Label, Question: st.Question,
+			Target: ontology.Target{Slot: string(sqlshape.SlotDefine), Arg: d.Phrase, Choice: d.Term},
+		}
+		if _, err := m.deps.Facts.Learn(ctx, f); err != nil {
+			m.log.Warn("cannot remember the definition", "phrase", phrase, "err", err)
+		}
+	}
+}
+
 // applyFacts resolves decision points with the person's remembered
 // choices, without asking. A fact applies when its phrase is in the
 // question (or is the phrase the point came from), it was learned on the

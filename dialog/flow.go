@@ -34,6 +34,11 @@ func (m *Manager) message(ctx context.Context, ev Event) ([]Reply, error) {
 	if msg := m.checkQuestion(text); msg != "" {
 		return []Reply{notice(ev.Conversation, msg)}, nil
 	}
+	if phrase, meaning, ok := definesPhrase(text); ok && st != nil && st.Status == statusAnswered {
+		// "active means they ordered in the last 90 days": a definition of a
+		// word the last answer left out (or used), applied to it.
+		return m.refine(ctx, st, ev, Feedback{Kind: FeedbackEdit, Text: meaning, About: phrase})
+	}
 	if st != nil && st.Status == statusAnswered && !looksLikeNewQuestion(text) {
 		return m.followUp(ctx, st, ev, text)
 	}
@@ -87,10 +92,30 @@ func (m *Manager) exampleQuestion() string {
 	return "\"how many rows are there?\""
 }
 
+// definesPhrase reads "<phrase> means <meaning>" ("'active' means …").
+func definesPhrase(text string) (phrase, meaning string, ok bool) {
+	low := strings.ToLower(text)
+	i := strings.Index(low, " means ")
+	if i <= 0 {
+		return "", "", false
+	}
+	phrase = strings.Trim(strings.TrimSpace(strings.TrimPrefix(low[:i], "by ")), `'"‘’“”`)
+	meaning = strings.TrimSpace(text[i+len(" means "):])
+	if phrase == "" || meaning == "" || len(strings.Fields(phrase)) > 3 {
+		return "", "", false
+	}
+	return phrase, meaning, true
+}
+
 // followUp refines an answered question ("only 2024", "and by month?").
 func (m *Manager) followUp(ctx context.Context, st *convState, ev Event, text string) ([]Reply, error) {
+	return m.refine(ctx, st, ev, Feedback{Kind: classifyFeedback(text), Text: text})
+}
+
+// refine regenerates an answered question with one more piece of feedback.
+func (m *Manager) refine(ctx context.Context, st *convState, ev Event, fb Feedback) ([]Reply, error) {
 	st.archiveAnswer()
-	st.Feedback = append(st.Feedback, Feedback{Kind: classifyFeedback(text), Text: text})
+	st.Feedback = append(st.Feedback, fb)
 	st.Status = statusAsking
 	st.Round, st.Rejected = 0, 0
 	replies, err := m.generate(ctx, st, ev.Conversation)

@@ -221,6 +221,9 @@ func (t Term) SQL() string {
 			for _, j := range t.Joins {
 				on = append(on, j.Left+" = "+j.Right)
 			}
+			if t.Days > 0 && t.Column != "" {
+				on = append(on, fmt.Sprintf("%s >= CURRENT_DATE - INTERVAL %d DAY", t.Column, t.Days))
+			}
 			return strings.ToUpper(t.Op) + " (SELECT 1 FROM " + t.Related + " WHERE " + strings.Join(on, " AND ") + ")"
 		}
 		return condition(t.Column, t.Op, t.Values)

@@ -10,6 +10,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/ontology"
 )
 
 // sel is one select item.
@@ -144,11 +145,11 @@ const joinPenalty = 0.5
 // readings enumerates plans: one alternative per element, every combination,
 // weighted by the product of the alternatives' weights and a penalty per
 // joined table.
-func (e *Engine) readings(a *analysis, widen int) []*plan {
+func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan {
 	cap := 3 + 2*widen
-	r := &reader{e: e, a: a, prefer: e.feedbackColumns(a)}
+	r := &reader{e: e, a: a, prefer: e.feedbackColumns(a), facts: facts}
 	r.h = e.findHead(a)
-	r.terms = e.findTerms(a)
+	r.terms, r.stated = e.statedTerms(a, e.findTerms(a), r.h.t, e.now())
 	r.exists = e.findExistence(a, r.h.t)
 	els := r.elements()
 	if len(els) == 0 {
@@ -234,6 +235,10 @@ type reader struct {
 	// a subject, and the negated related tables.
 	terms  []*termMention
 	exists []*existMention
+	// stated are the meanings the person gave terms in their own words.
+	stated map[*termMention]definition
+	// facts are the asker's remembered choices and definitions.
+	facts []ontology.Fact
 }
 
 // feedbackColumns are the columns named in feedback: they win wherever

@@ -164,12 +164,132 @@ type definition struct {
 	weight float64
 }
 
+// statedTerms finds the phrases the person defined in feedback ("active"
+// answered with "ordered in the last 90 days") and reads those clauses as
+// definitions, taking their words out of the other readings.
+func (e *Engine) statedTerms(a *analysis, terms []*termMention, head *tableInfo, now time.Time) ([]*termMention, map[*termMention]definition) {
+	stated := map[*termMention]definition{}
+	for clause, phrase := range a.about {
+		var tm *termMention
+		for _, t := range terms {
+			if strings.EqualFold(t.phrase, phrase) {
+				tm = t
+			}
+		}
+		if tm == nil && head != nil {
+			for i := range a.toks {
+				end := a.spanOf(i, phrase)
+				if a.toks[i].clause != 0 || !strings.EqualFold(a.phrase(i, end), phrase) {
+					continue
+				}
+				// Only words the schema does not name can be defined.
+				unnamed := true
+				for k := i; k < end; k++ {
+					unnamed = unnamed && termWord(a.toks[k])
+				}
+				if unnamed {
+					tm = &termMention{phrase: a.phrase(i, end), at: i, end: end, subject: head}
+					terms = append(terms, tm)
+					break
+				}
+			}
+		}
+		if tm == nil {
+			continue
+		}
+		if d, ok := e.statedMeaning(a, tm, clause, now); ok {
+			stated[tm] = d
+		}
+	}
+	return terms, stated
+}
+
+// statedMeaning reads one feedback clause as the meaning of tm: related
+// rows (or none) in a window, a window on the subject's own date, or a
+// value of one of its columns.
+func (e *Engine) statedMeaning(a *analysis, tm *termMention, clause int, now time.Time) (definition, bool) {
+	negated := false
+	var related *tableInfo
+	var via warehouse.Join
+	for i, t := range a.toks {
+		if t.clause != clause {
+			continue
+		}
+		if negations[t.low] {
+			negated = true
+		}
+		if related == nil {
+			if rel := e.tableNamed(a, i); rel != nil && rel != tm.subject {
+				if j, ok := e.joinTo(rel, tm.subject); ok {
+					related, via = rel, j
+				}
+			}
+		}
+	}
+	days := 0
+	for _, tmn := range a.times {
+		if tmn.clause == clause && tmn.days > 0 {
+			days = tmn.days
+		}
+	}
+	drop := func() {
+		a.times = slices.DeleteFunc(a.times, func(t *timeMention) bool { return t.clause == clause })
+		a.values = slices.DeleteFunc(a.values, func(v *valueMention) bool { return a.toks[v.at].clause == clause })
+		a.entities = slices.DeleteFunc(a.entities, func(m *entityMention) bool { return a.toks[m.at].clause == clause })
+		a.columns = slices.DeleteFunc(a.columns, func(m *colMention) bool { return m.clause == clause })
+	}
+	if related != nil {
+		d := e.existence(&existMention{phrase: tm.phrase, subject: tm.subject, related: related, via: via, negated: negated}, now, days)
+		d.def.Stated = true
+		drop()
+		return d, true
+	}
+	if days > 0 && len(tm.subject.dates) > 0 {
+		c := tm.subject.dates[0]
+		term := ontology.Term{Kind: ontology.TermPredicate, Subject: tm.subject.name, Column: strings.ToLower(tm.subject.name + "." + c.Name), Op: "within", Days: days}
+		drop()
+		return definition{
+			cond: fmt.Sprintf("%s >= %s", e.m.col(tm.subject.name, c.Name), quote(now.AddDate(0, 0, -days).Format(time.DateOnly))),
+			def:  dialog.Definition{Phrase: tm.phrase, Term: term, Label: fmt.Sprintf("%s in the last %d days", upper(e.columnWords(tm.subject, c)), days), Stated: true},
+		}, true
+	}
+	for _, vm := range a.values {
+		if a.toks[vm.at].clause != clause {
+			continue
+		}
+		for _, al := range vm.alts {
+			if !strings.EqualFold(al.table, tm.subject.name) {
+				continue
+			}
+			c := e.m.column(al.table, al.column)
+			if c == nil {
+				continue
+			}
+			d := e.valueMeaning(tm, c, []string{al.value}, 1)
+			d.def.Stated = true
+			drop()
+			return d, true
+		}
+	}
+	return definition{}, false
+}
+
 // defineElements turns each term and existence mention into an element
 // whose alternatives are its meanings.
 func (r *reader) defineElements(now time.Time) []*element {
 	var els []*element
 	for _, tm := range r.terms {
-		defs := r.e.meanings(r.a, tm, now)
+		if d, ok := r.stated[tm]; ok {
+			el := &element{name: "define"}
+			el.add(1, func(p *plan) {
+				p.filters = append(p.filters, cond{sql: d.cond})
+				p.use(tm.subject.name)
+				p.defines = append(p.defines, d.def)
+			})
+			els = append(els, el)
+			continue
+		}
+		defs := r.e.meanings(r.a, tm, r.facts, now)
 		if len(defs) == 0 {
 			continue
 		}
@@ -211,7 +331,7 @@ func (r *reader) defineElements(now time.Time) []*element {
 // plausible first: values of the subject's few-valued text columns (one,
 // or the two most alike), related rows (some, none, recent), and recent
 // rows by the subject's own dates.
-func (e *Engine) meanings(a *analysis, tm *termMention, now time.Time) []definition {
+func (e *Engine) meanings(a *analysis, tm *termMention, facts []ontology.Fact, now time.Time) []definition {
 	t := tm.subject
 	var out []definition
 	for _, c := range t.texts {
@@ -281,11 +401,58 @@ func (e *Engine) meanings(a *analysis, tm *termMention, now time.Time) []definit
 			weight: 0.2 + e.similarity(tm.phrase, c.Name+" "+c.Comment),
 		})
 	}
+	// The person's own meaning of the word is always among the readings.
+	for _, f := range facts {
+		if f.Kind != ontology.KindDefinition || !strings.EqualFold(f.Phrase, tm.phrase) || !strings.EqualFold(f.Target.Choice.Subject, t.name) {
+			continue
+		}
+		if d, ok := e.fromTerm(tm, f.Target.Choice, f.Meaning, now); ok && !slices.ContainsFunc(out, func(o definition) bool { return o.def.Term.SQL() == d.def.Term.SQL() }) {
+			d.weight = 1.5
+			out = append(out, d)
+		}
+	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].weight > out[j].weight })
 	if len(out) > 8 {
 		out = out[:8]
 	}
 	return out
+}
+
+// fromTerm rebuilds a remembered meaning as a condition on the subject.
+func (e *Engine) fromTerm(tm *termMention, term ontology.Term, label string, now time.Time) (definition, bool) {
+	t := tm.subject
+	switch {
+	case term.Kind == ontology.TermValues:
+		_, col, _ := strings.Cut(term.Column, ".")
+		c := t.t.Column(col)
+		if c == nil || len(term.Values) == 0 {
+			return definition{}, false
+		}
+		d := e.valueMeaning(tm, c, term.Values, 1)
+		return d, true
+	case term.Kind == ontology.TermPredicate && (term.Op == "exists" || term.Op == "not exists"):
+		rel := e.m.byName[strings.ToLower(term.Related)]
+		if rel == nil {
+			return definition{}, false
+		}
+		via, ok := e.joinTo(rel, t)
+		if !ok {
+			return definition{}, false
+		}
+		d := e.existence(&existMention{phrase: tm.phrase, subject: t, related: rel, via: via, negated: term.Op == "not exists"}, now, term.Days)
+		return d, d.def.Term.SQL() == term.SQL()
+	case term.Kind == ontology.TermPredicate && term.Op == "within":
+		_, col, _ := strings.Cut(term.Column, ".")
+		c := t.t.Column(col)
+		if c == nil || term.Days <= 0 {
+			return definition{}, false
+		}
+		return definition{
+			cond: fmt.Sprintf("%s >= %s", e.m.col(t.name, c.Name), quote(now.AddDate(0, 0, -term.Days).Format(time.DateOnly))),
+			def:  dialog.Definition{Phrase: tm.phrase, Term: term, Label: label},
+		}, true
+	}
+	return definition{}, false
 }
 
 // namedInQuestion says whether the question already names a value of

@@ -50,12 +50,8 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var fb []string
-	for _, f := range req.Feedback {
-		fb = append(fb, f.Text)
-	}
-	a := e.analyse(req.Question, fb, e.now())
-	plans := e.readings(a, req.Widen)
+	a := e.analyse(req.Question, req.Feedback, e.now())
+	plans := e.readings(a, req.Widen, req.Facts)
 	byKey := map[string]int{}
 	var out []dialog.Candidate
 	var total float64

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
 
@@ -55,8 +56,19 @@ type timeMention struct {
 	phrase   string
 	from, to string
 	year     string // set when the range is exactly one calendar year
-	at       int
-	clause   int
+	// days is set for a window ending now ("the last 90 days").
+	days   int
+	at     int
+	clause int
+}
+
+// windowUnit reads the unit of "the last N days/weeks/months/years".
+func windowUnit(w string) string {
+	switch singularOf(w) {
+	case "day", "week", "month", "year":
+		return singularOf(w)
+	}
+	return ""
 }
 
 type compMention struct {
@@ -105,6 +117,8 @@ type analysis struct {
 	howAdj  string // "big", "long", "high", "old" in "how big is…"
 	where   bool   // "where is…"
 	removes []string
+	// about maps a feedback clause to the phrase it answered ("active").
+	about map[int]string
 }
 
 var superlatives = map[string]struct {
@@ -159,11 +173,14 @@ func (a *analysis) phrase(from, to int) string {
 }
 
 // analyse runs the recognisers over the question and its feedback.
-func (e *Engine) analyse(question string, feedback []string, now time.Time) *analysis {
-	a := &analysis{countAt: -1, aggAt: -1}
+func (e *Engine) analyse(question string, feedback []dialog.Feedback, now time.Time) *analysis {
+	a := &analysis{countAt: -1, aggAt: -1, about: map[int]string{}}
 	a.toks = lex(question, 0)
 	for i, f := range feedback {
-		a.toks = append(a.toks, lex(f, i+1)...)
+		a.toks = append(a.toks, lex(f.Text, i+1)...)
+		if f.About != "" {
+			a.about[i+1] = strings.ToLower(f.About)
+		}
 	}
 	a.findRemovals()
 	a.findTimes(now)
@@ -347,6 +364,23 @@ func (a *analysis) findTimes(now time.Time) {
 			for k := i; k <= i+3; k++ {
 				a.toks[k].used = true
 			}
+		case (t.low == "last" || t.low == "past" || t.low == "previous") && i+2 < len(a.toks) && a.toks[i+1].isNum && a.toks[i+1].num >= 1 && windowUnit(a.word(i+2)) != "":
+			n := int(a.toks[i+1].num)
+			start := now
+			switch windowUnit(a.word(i + 2)) {
+			case "day":
+				start = now.AddDate(0, 0, -n)
+			case "week":
+				start = now.AddDate(0, 0, -7*n)
+			case "month":
+				start = now.AddDate(0, -n, 0)
+			case "year":
+				start = now.AddDate(-n, 0, 0)
+			}
+			add(i, t.clause, a.phrase(i, i+3), start.Format("2006-01-02"), "")
+			a.times[len(a.times)-1].days = int(now.Sub(start).Hours() / 24)
+			a.toks[i].used, a.toks[i+1].used, a.toks[i+2].used = true, true, true
+			i += 2
 		case (t.low == "last" || t.low == "this" || t.low == "past" || t.low == "previous") && (a.word(i+1) == "year" || a.word(i+1) == "month" || a.word(i+1) == "quarter"):
 			y, mo := now.Year(), int(now.Month())
 			var from, to string
