@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
-	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog"
 )
 
 // colAlt is one column a phrase may mean.
