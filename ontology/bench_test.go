@@ -27,7 +27,7 @@ func BenchmarkApplicable(b *testing.B) {
 	add := func(sc Scope, owner string, i int) {
 		facts = append(facts, Fact{Scope: sc, Owner: owner, Warehouse: []string{"shop", "crm"}[i%2],
 			Phrase: fmt.Sprintf("phrase %d", i), Kind: Kinds()[i%len(Kinds())],
-			Target: fmt.Sprintf("filter=customers.state|value %d", i), Meaning: "customers.state is something",
+			Target: exprTarget(fmt.Sprintf("filter=customers.state|value %d", i)), Meaning: "customers.state is something",
 			Question: "how many customers in texas by month?", Created: t0, LastUsed: t0.Add(time.Duration(i) * time.Minute), Confirmations: 1})
 	}
 	for u := range users {

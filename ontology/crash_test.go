@@ -35,7 +35,7 @@ func TestCrashChild(t *testing.T) {
 	ctx := context.Background()
 	for i := 0; ; i++ {
 		f, err := s.Learn(ctx, Fact{Scope: ScopeUser, Owner: fmt.Sprintf("slack:T1:U%d", i%50), Warehouse: "shop",
-			Phrase: fmt.Sprintf("phrase %d", i), Kind: KindValue, Target: strings.Repeat("t", i%300+1), Meaning: "m"})
+			Phrase: fmt.Sprintf("phrase %d", i), Kind: KindValue, Target: exprTarget(strings.Repeat("t", i%300+1)), Meaning: "m"})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "child:", err)
 			os.Exit(3)

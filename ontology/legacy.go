@@ -148,7 +148,10 @@ func (t *Target) UnmarshalJSON(b []byte) error {
 		if err := json.Unmarshal(b, &s); err != nil {
 			return err
 		}
-		*t = parseLegacyTarget(s)
+		*t = Target{}
+		if strings.TrimSpace(s) != "" {
+			*t = parseLegacyTarget(s)
+		}
 		return nil
 	}
 	var v targetJSON

@@ -76,7 +76,7 @@ var admin = Actor{ID: "cli:root", Admin: true}
 
 func revenue(owner string, target string) Fact {
 	return Fact{Scope: ScopeUser, Owner: owner, Warehouse: "shop", Phrase: "Revenue", Kind: KindAggregate,
-		Target: target, Meaning: "meaning of " + target, Question: "revenue by month"}
+		Target: exprTarget(target), Meaning: "meaning of " + target, Question: "revenue by month"}
 }
 
 func TestNormalizePhrase(t *testing.T) {
@@ -107,19 +107,19 @@ func TestLearn(t *testing.T) {
 			name:  "new",
 			learn: []Fact{revenue(alice, "measure=SUM(net)")},
 			want: Fact{Scope: ScopeUser, Owner: alice, Warehouse: "shop", Phrase: "revenue", Kind: KindAggregate,
-				Target: "measure=SUM(net)", Meaning: "meaning of measure=SUM(net)", Question: "revenue by month", Confirmations: 1},
+				Target: exprTarget("measure=SUM(net)"), Meaning: "meaning of measure=SUM(net)", Question: "revenue by month", Confirmations: 1},
 		},
 		{
 			name:  "same target confirms",
 			learn: []Fact{revenue(alice, "measure=SUM(net)"), revenue(alice, "measure=SUM(net)"), revenue(alice, "measure=SUM(net)")},
 			want: Fact{Scope: ScopeUser, Owner: alice, Warehouse: "shop", Phrase: "revenue", Kind: KindAggregate,
-				Target: "measure=SUM(net)", Meaning: "meaning of measure=SUM(net)", Question: "revenue by month", Confirmations: 3},
+				Target: exprTarget("measure=SUM(net)"), Meaning: "meaning of measure=SUM(net)", Question: "revenue by month", Confirmations: 3},
 		},
 		{
 			name:  "different target replaces",
 			learn: []Fact{revenue(alice, "measure=SUM(net)"), revenue(alice, "measure=SUM(net)"), revenue(alice, "measure=SUM(gross)")},
 			want: Fact{Scope: ScopeUser, Owner: alice, Warehouse: "shop", Phrase: "revenue", Kind: KindAggregate,
-				Target: "measure=SUM(gross)", Meaning: "meaning of measure=SUM(gross)", Question: "revenue by month", Confirmations: 1},
+				Target: exprTarget("measure=SUM(gross)"), Meaning: "meaning of measure=SUM(gross)", Question: "revenue by month", Confirmations: 1},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -150,7 +150,7 @@ func TestLearn(t *testing.T) {
 			}
 			cmp := got
 			cmp.ID, cmp.Created, cmp.LastUsed = "", time.Time{}, time.Time{}
-			if cmp != tc.want {
+			if !sameFact(cmp, tc.want) {
 				t.Errorf("Learn =\n %+v\nwant\n %+v", cmp, tc.want)
 			}
 			stored, err := s.Get(ctx, got.ID)
@@ -195,7 +195,8 @@ func TestLearnInvalid(t *testing.T) {
 		{"no owner", func(f *Fact) { f.Owner = " " }, "owner is empty"},
 		{"blank phrase", func(f *Fact) { f.Phrase = " \t" }, "phrase is empty"},
 		{"bad kind", func(f *Fact) { f.Kind = "colour" }, `unknown kind "colour"`},
-		{"no target", func(f *Fact) { f.Target = "" }, "target is empty"},
+		{"no target", func(f *Fact) { f.Target = Target{} }, "target is empty"},
+		{"bad term", func(f *Fact) { f.Target = Target{Slot: "measure", Choice: Term{Kind: "colour"}} }, `unknown term kind "colour"`},
 		{"nul in owner", func(f *Fact) { f.Owner = "a\x00b" }, "NUL"},
 		{"long phrase", func(f *Fact) { f.Phrase = strings.Repeat("x", maxKeyField+1) }, "longer than"},
 	} {
@@ -277,7 +278,7 @@ func TestConfirmRejectActive(t *testing.T) {
 func TestResolve(t *testing.T) {
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	fact := func(id string, sc Scope, phrase string, kind Kind, conf, rej int, age int) Fact {
-		return Fact{ID: id, Scope: sc, Phrase: phrase, Kind: kind, Target: id, Confirmations: conf, Rejections: rej,
+		return Fact{ID: id, Scope: sc, Phrase: phrase, Kind: kind, Target: exprTarget(id), Confirmations: conf, Rejections: rej,
 			LastUsed: t0.Add(-time.Duration(age) * time.Hour)}
 	}
 	for _, tc := range []struct {
@@ -337,7 +338,7 @@ func TestApplicable(t *testing.T) {
 	s := MustOpen(t, clk)
 	learn := func(sc Scope, owner, wh, phrase string) string {
 		clk.Advance(time.Minute)
-		return MustLearn(t, s, Fact{Scope: sc, Owner: owner, Warehouse: wh, Phrase: phrase, Kind: KindValue, Target: "t:" + phrase}).ID
+		return MustLearn(t, s, Fact{Scope: sc, Owner: owner, Warehouse: wh, Phrase: phrase, Kind: KindValue, Target: exprTarget("t:" + phrase)}).ID
 	}
 	w1 := learn(ScopeWorkspace, team, "shop", "texas")
 	u1 := learn(ScopeUser, alice, "shop", "texas")
@@ -447,11 +448,11 @@ func TestForget(t *testing.T) {
 			ctx := context.Background()
 			s := MustOpen(t, nil)
 			for _, f := range []Fact{
-				{Scope: ScopeUser, Owner: alice, Warehouse: "shop", Phrase: "revenue", Kind: KindAggregate, Target: "a"},
-				{Scope: ScopeUser, Owner: alice, Warehouse: "shop", Phrase: "revenue", Kind: KindColumn, Target: "b"},
-				{Scope: ScopeUser, Owner: alice, Warehouse: "crm", Phrase: "revenue", Kind: KindAggregate, Target: "c"},
-				{Scope: ScopeUser, Owner: alice, Warehouse: "shop", Phrase: "revenue growth", Kind: KindAggregate, Target: "d"},
-				{Scope: ScopeUser, Owner: bob, Warehouse: "shop", Phrase: "revenue", Kind: KindAggregate, Target: "e"},
+				{Scope: ScopeUser, Owner: alice, Warehouse: "shop", Phrase: "revenue", Kind: KindAggregate, Target: exprTarget("a")},
+				{Scope: ScopeUser, Owner: alice, Warehouse: "shop", Phrase: "revenue", Kind: KindColumn, Target: exprTarget("b")},
+				{Scope: ScopeUser, Owner: alice, Warehouse: "crm", Phrase: "revenue", Kind: KindAggregate, Target: exprTarget("c")},
+				{Scope: ScopeUser, Owner: alice, Warehouse: "shop", Phrase: "revenue growth", Kind: KindAggregate, Target: exprTarget("d")},
+				{Scope: ScopeUser, Owner: bob, Warehouse: "shop", Phrase: "revenue", Kind: KindAggregate, Target: exprTarget("e")},
 			} {
 				MustLearn(t, s, f)
 			}
@@ -505,7 +506,7 @@ func TestPromote(t *testing.T) {
 			src := MustLearn(t, s, revenue(alice, "measure=SUM(net)"))
 			var old Fact
 			if tc.existing {
-				old = MustLearn(t, s, Fact{Scope: tc.to, Owner: tc.owner, Warehouse: "shop", Phrase: "revenue", Kind: KindAggregate, Target: "measure=SUM(gross)"})
+				old = MustLearn(t, s, Fact{Scope: tc.to, Owner: tc.owner, Warehouse: "shop", Phrase: "revenue", Kind: KindAggregate, Target: exprTarget("measure=SUM(gross)")})
 				if err := s.Reject(ctx, old.ID); err != nil {
 					t.Fatal(err)
 				}
@@ -529,7 +530,7 @@ func TestPromote(t *testing.T) {
 				}
 				return
 			}
-			if got.Scope != tc.to || got.Owner != tc.owner || got.PromotedFrom != src.ID || got.Target != src.Target ||
+			if got.Scope != tc.to || got.Owner != tc.owner || got.PromotedFrom != src.ID || !got.Target.Equal(src.Target) ||
 				got.Meaning != src.Meaning || !got.Active() || got.ID == src.ID {
 				t.Errorf("Promote = %+v", got)
 			}
@@ -590,11 +591,16 @@ func TestEdit(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
 			s := MustOpen(t, nil)
-			base := Fact{Scope: tc.scope, Owner: alice, Warehouse: "shop", Phrase: "texas", Kind: KindValue, Target: "t1", Meaning: "m1"}
+			base := Fact{Scope: tc.scope, Owner: alice, Warehouse: "shop", Phrase: "texas", Kind: KindValue, Target: exprTarget("t1"), Meaning: "m1"}
 			f := MustLearn(t, s, base)
 			MustLearn(t, s, base)
 			MustLearn(t, s, base)
-			_, err := s.Edit(ctx, f.ID, tc.target, tc.meaning, tc.actor)
+			var target *Target
+			if strings.TrimSpace(tc.target) != "" {
+				tt := exprTarget(tc.target)
+				target = &tt
+			}
+			_, err := s.Edit(ctx, f.ID, target, tc.meaning, tc.actor)
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("Edit: %v, want %v", err, tc.wantErr)
 			}
@@ -602,14 +608,14 @@ func TestEdit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Target != tc.wantTarget || got.Meaning != tc.wantMeaning || got.Confirmations != tc.wantConf {
+			if !got.Target.Equal(exprTarget(tc.wantTarget)) || got.Meaning != tc.wantMeaning || got.Confirmations != tc.wantConf {
 				t.Errorf("after Edit: %+v", got)
 			}
 		})
 	}
 	t.Run("unknown id", func(t *testing.T) {
 		s := MustOpen(t, nil)
-		if _, err := s.Edit(context.Background(), "nope", "t", "", admin); !errors.Is(err, ErrNotFound) {
+		if _, err := s.Edit(context.Background(), "nope", nil, "m", admin); !errors.Is(err, ErrNotFound) {
 			t.Errorf("Edit: %v", err)
 		}
 	})
@@ -623,7 +629,8 @@ func TestAudit(t *testing.T) {
 	g := MustLearn(t, s, revenue(bob, "t1"))
 	t1 := clk.Now().Add(time.Hour)
 	clk.Advance(time.Hour)
-	edited, err := s.Edit(ctx, f.ID, "t2", "m2", admin)
+	t2 := exprTarget("t2")
+	edited, err := s.Edit(ctx, f.ID, &t2, "m2", admin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -670,11 +677,11 @@ func TestAudit(t *testing.T) {
 			if (e.Before == nil) != w.wantBeforeNil || (e.After == nil) != w.wantAfterNil {
 				t.Fatalf("entry %d before %v after %v", i, e.Before, e.After)
 			}
-			if w.checkBeforeTgt != "" && e.Before.Target != w.checkBeforeTgt {
-				t.Errorf("before target %q, want %q", e.Before.Target, w.checkBeforeTgt)
+			if w.checkBeforeTgt != "" && !e.Before.Target.Equal(exprTarget(w.checkBeforeTgt)) {
+				t.Errorf("before target %v, want %q", e.Before.Target, w.checkBeforeTgt)
 			}
-			if w.checkAfterTgt != "" && e.After.Target != w.checkAfterTgt {
-				t.Errorf("after target %q, want %q", e.After.Target, w.checkAfterTgt)
+			if w.checkAfterTgt != "" && !e.After.Target.Equal(exprTarget(w.checkAfterTgt)) {
+				t.Errorf("after target %v, want %q", e.After.Target, w.checkAfterTgt)
 			}
 		})
 	}
@@ -714,7 +721,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 		for j, phrase := range []string{"revenue", "texas", "best customer"} {
 			clk.Advance(time.Minute)
 			f := MustLearn(t, src, Fact{Scope: sc, Owner: owner, Warehouse: "shop", Phrase: phrase, Kind: Kinds()[j],
-				Target: fmt.Sprintf("t%d%d", i, j), Meaning: "m", Question: "q?"})
+				Target: exprTarget(fmt.Sprintf("t%d%d", i, j)), Meaning: "m", Question: "q?"})
 			ids = append(ids, f.ID)
 		}
 	}
@@ -731,7 +738,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if err := src.Export(ctx, &buf); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(buf.String(), "{\n  \"version\": 1,\n  \"exported_at\": ") {
+	if !strings.HasPrefix(buf.String(), "{\n  \"version\": 2,\n  \"exported_at\": ") {
 		t.Errorf("export does not start with the version: %.80s", buf.String())
 	}
 	want, err := src.List(ctx, Filter{IncludeInactive: true})
@@ -780,7 +787,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Fatalf("import by key: %+v, %v", st, err)
 	}
 	f, err := dst.Get(ctx, ids[0])
-	if err != nil || f.Target != "new" || !f.Active() {
+	if err != nil || !f.Target.Equal(parseLegacyTarget("new")) || !f.Active() {
 		t.Errorf("updated by key: %+v, %v", f, err)
 	}
 	if _, err := dst.Import(ctx, strings.NewReader(doc), Actor{ID: alice}); !errors.Is(err, ErrForbidden) {
@@ -798,7 +805,7 @@ func TestImportMalformed(t *testing.T) {
 		{"bad JSON", `{"version":1,"facts":[` + good, []string{"malformed JSON"}},
 		{"not an object", `[1,2]`, []string{"malformed JSON"}},
 		{"no version", `{"facts":[]}`, []string{`no "version"`}},
-		{"wrong version", `{"version":2,"facts":[]}`, []string{"export version 2 is not supported"}},
+		{"wrong version", `{"version":3,"facts":[]}`, []string{"export version 3 is not supported"}},
 		{"trailing data", `{"version":1,"facts":[]} {}`, []string{"data after the document"}},
 		{"unknown kind", `{"version":1,"facts":[` + good + `,` + good + `,{"scope":"user","owner":"u","phrase":"Colour","kind":"colour","target":"t"}]}`,
 			[]string{`facts[2] ("colour"): unknown kind "colour"`}},
@@ -812,7 +819,7 @@ func TestImportMalformed(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
 			s := MustOpen(t, nil)
-			MustLearn(t, s, Fact{Scope: ScopeUser, Owner: "u", Warehouse: "shop", Phrase: "a", Kind: KindValue, Target: "before"})
+			MustLearn(t, s, Fact{Scope: ScopeUser, Owner: "u", Warehouse: "shop", Phrase: "a", Kind: KindValue, Target: exprTarget("before")})
 			var before bytes.Buffer
 			if err := s.Export(ctx, &before); err != nil {
 				t.Fatal(err)
@@ -901,11 +908,11 @@ func TestConcurrentLearn(t *testing.T) {
 		wg.Go(func() {
 			owner := fmt.Sprintf("slack:T1:U%d", w)
 			for i := range each {
-				if _, err := s.Learn(ctx, Fact{Scope: ScopeUser, Owner: owner, Warehouse: "shop", Phrase: fmt.Sprintf("p%d", i), Kind: KindValue, Target: "t"}); err != nil {
+				if _, err := s.Learn(ctx, Fact{Scope: ScopeUser, Owner: owner, Warehouse: "shop", Phrase: fmt.Sprintf("p%d", i), Kind: KindValue, Target: exprTarget("t")}); err != nil {
 					errs <- err
 				}
 				// Everyone also confirms one shared channel fact.
-				if _, err := s.Learn(ctx, Fact{Scope: ScopeChannel, Owner: general, Warehouse: "shop", Phrase: "shared", Kind: KindValue, Target: "t"}); err != nil {
+				if _, err := s.Learn(ctx, Fact{Scope: ScopeChannel, Owner: general, Warehouse: "shop", Phrase: "shared", Kind: KindValue, Target: exprTarget("t")}); err != nil {
 					errs <- err
 				}
 			}
@@ -932,8 +939,8 @@ func TestConcurrentLearn(t *testing.T) {
 func TestImportMatchesByIDFirst(t *testing.T) {
 	ctx := context.Background()
 	s := MustOpen(t, nil)
-	a := MustLearn(t, s, Fact{Scope: ScopeUser, Owner: alice, Warehouse: "shop", Phrase: "texas", Kind: KindValue, Target: "a"})
-	b := MustLearn(t, s, Fact{Scope: ScopeUser, Owner: alice, Warehouse: "shop", Phrase: "tx", Kind: KindValue, Target: "b"})
+	a := MustLearn(t, s, Fact{Scope: ScopeUser, Owner: alice, Warehouse: "shop", Phrase: "texas", Kind: KindValue, Target: exprTarget("a")})
+	b := MustLearn(t, s, Fact{Scope: ScopeUser, Owner: alice, Warehouse: "shop", Phrase: "tx", Kind: KindValue, Target: exprTarget("b")})
 	// Fact a, renamed to b's phrase: a keeps its ID and takes the key; b,
 	// which held the key, goes.
 	doc := fmt.Sprintf(`{"version":1,"facts":[{"id":%q,"scope":"user","owner":%q,"warehouse":"shop","phrase":"tx","kind":"value","target":"a2","confirmations":2}]}`, a.ID, alice)
@@ -942,7 +949,7 @@ func TestImportMatchesByIDFirst(t *testing.T) {
 		t.Fatalf("Import = %+v, %v", st, err)
 	}
 	facts, err := s.List(ctx, Filter{Owner: alice, IncludeInactive: true})
-	if err != nil || len(facts) != 1 || facts[0].ID != a.ID || facts[0].Phrase != "tx" || facts[0].Target != "a2" || facts[0].Confirmations != 2 {
+	if err != nil || len(facts) != 1 || facts[0].ID != a.ID || facts[0].Phrase != "tx" || !facts[0].Target.Equal(parseLegacyTarget("a2")) || facts[0].Confirmations != 2 {
 		t.Fatalf("after import: %+v, %v", facts, err)
 	}
 	if _, err := s.Get(ctx, b.ID); !errors.Is(err, ErrNotFound) {
@@ -956,4 +963,10 @@ func TestImportMatchesByIDFirst(t *testing.T) {
 	if f, err := s.Get(ctx, "chosen-id"); err != nil || f.Owner != bob || !f.Active() {
 		t.Errorf("Get(chosen-id) = %+v, %v", f, err)
 	}
+}
+
+// exprTarget is a target standing for one expression, for tests that only
+// need targets to differ.
+func exprTarget(expr string) Target {
+	return Target{Slot: "measure", Choice: Term{Kind: TermExpr, Expr: expr}}
 }
