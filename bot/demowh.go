@@ -7,8 +7,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/sirupsen/logrus"
-
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/embedded"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
@@ -29,7 +27,7 @@ type demoWarehouse struct {
 func startDemoWarehouse(ctx context.Context, logger *slog.Logger, orders int, wcfg warehouse.Config) (*demoWarehouse, error) {
 	// go-mysql-server logs each connection through a process-wide logrus
 	// logger; keep its noise out of the bot's output.
-	embedded.QuietEngineLogs(logrus.ErrorLevel, io.Discard)
+	embedded.QuietEngineLogs(io.Discard, slog.LevelError)
 	start := time.Now()
 	srv, err := embedded.Start(ctx, logger)
 	if err != nil {

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
-	"github.com/sirupsen/logrus"
 
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/embedded"
@@ -144,7 +143,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		level = slog.LevelInfo
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	embedded.QuietEngineLogs(logrus.ErrorLevel, io.Discard)
+	embedded.QuietEngineLogs(io.Discard, slog.LevelError)
 
 	tmp, err := os.MkdirTemp("", "clarify-eval-")
 	if err != nil {

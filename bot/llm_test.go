@@ -102,15 +102,7 @@ func TestLLMEngineFromConfig(t *testing.T) {
 			if !strings.Contains(note, cfg.LLM.Model) || strings.Contains(note, "sk-test") || strings.Contains(note, "azure-key") {
 				t.Fatalf("note %q", note)
 			}
-			eng := engine(demo.Catalog)
-			// The line proposed for bot/stack.go: hand the engine its warehouse.
-			withDB, ok := eng.(interface {
-				WithExecutor(dialog.Executor) dialog.Engine
-			})
-			if !ok {
-				t.Fatal("the engine does not take an executor")
-			}
-			eng = withDB.WithExecutor(demo.DB)
+			eng := engine(demo.Catalog, demo.DB)
 			who := dialog.Who{Platform: "slack", Workspace: "T1", Channel: "C1", User: "U1"}
 			p, err := eng.Candidates(context.Background(), dialog.Request{Question: "how many orders are there?", Who: who, Warehouse: "demo"})
 			if err != nil || len(p.Candidates) != 1 || p.Candidates[0].SQL != "SELECT COUNT(*) FROM orders" {

@@ -17,17 +17,13 @@ import (
 // newModelEngine builds the model engine when one is configured; without a
 // model the offline engine answers, and the note says so once at start-up.
 // closer (never nil) releases what the engine opened.
-//
-// The engine it builds for a catalog has no warehouse to run its own
-// checks on; bot/stack.go hands it the warehouse with WithExecutor (see
-// modelFactory.engineFor).
 func newModelEngine(cfg Config, st *stores, logger *slog.Logger) (engine modelEngine, note string, closer func() error, err error) {
 	noop := func() error { return nil }
 	f, note, err := newModelFactory(cfg, logger)
 	if err != nil || f == nil {
 		return nil, note, noop, err
 	}
-	return func(cat *catalog.Catalog) dialog.Engine { return f.engineFor(cat, nil) }, note, f.Close, nil
+	return f.engineFor, note, f.Close, nil
 }
 
 // modelFactory holds what the engines of all warehouses share: one client
@@ -82,10 +78,10 @@ func newModelFactory(cfg Config, logger *slog.Logger) (*modelFactory, string, er
 	return &modelFactory{cfg: lc, client: client, tokens: tokens, usage: usage, logger: logger}, note, nil
 }
 
-// engineFor builds the engine of one warehouse. exec, when not nil, is the
-// warehouse the engine runs its own checks on (repairs, value checks,
-// execute_sql); the manager executes candidates either way.
-func (f *modelFactory) engineFor(cat *catalog.Catalog, exec llmengine.Executor) dialog.Engine {
+// engineFor builds the engine of one warehouse. exec is the warehouse the
+// engine runs its own checks on (repairs, value checks, execute_sql); the
+// manager executes candidates on it too.
+func (f *modelFactory) engineFor(cat *catalog.Catalog, exec dialog.Executor) dialog.Engine {
 	e, err := llmengine.New(llmengine.Options{
 		Model: f.client, ModelName: f.cfg.Model, Catalog: cat, Exec: exec, Usage: f.usage, Tokens: f.tokens,
 		Samples: f.cfg.Samples, Temperature: f.cfg.Temperature, Tools: f.cfg.Tools, Logger: f.logger,

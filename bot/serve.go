@@ -55,7 +55,6 @@ type Main struct {
 	mux       *http.ServeMux
 	ln        net.Listener
 	closers   []func() error
-	ready     sync.Once
 	health    healthCache
 }
 
@@ -135,8 +134,9 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 	return m, nil
 }
 
-// modelEngine builds the main engine for a catalog; nil means offline only.
-type modelEngine = func(*catalog.Catalog) dialog.Engine
+// modelEngine builds the main engine of a warehouse from its catalog and
+// the warehouse it runs its own checks on; nil means offline only.
+type modelEngine = func(*catalog.Catalog, dialog.Executor) dialog.Engine
 
 // Addr is the HTTP server's address (useful with ":0" in tests).
 func (m *Main) Addr() string { return m.ln.Addr().String() }

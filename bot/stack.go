@@ -12,8 +12,20 @@ import (
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/convstore"
+	"github.com/clarify-bot/clarify/dialog/llmengine"
 	"github.com/clarify-bot/clarify/dialog/offline"
 	"github.com/clarify-bot/clarify/ontology"
+)
+
+// The dialog's dependencies, checked when the bot is built rather than
+// discovered by type assertion at run time.
+var (
+	_ dialog.Facts     = (*ontology.Store)(nil)
+	_ dialog.FactAdmin = (*ontology.Store)(nil)
+	_ dialog.States    = (*convstore.Store)(nil)
+	_ dialog.Executor  = (*warehouse.DB)(nil)
+	_ dialog.Engine    = (*offline.Engine)(nil)
+	_ dialog.Engine    = (*llmengine.Engine)(nil)
 )
 
 // stores are the bbolt files shared by every warehouse's manager: bbolt
@@ -56,9 +68,9 @@ type stackOptions struct {
 	RefreshProfile bool
 	Synonyms       map[string][]string
 	Dialog         dialog.Config
-	// Engine is the main engine; nil means the offline engine. With a main
-	// engine, the offline engine is its fallback.
-	Engine func(*catalog.Catalog) dialog.Engine
+	// Engine builds the main engine; nil means the offline engine. With a
+	// main engine, the offline engine is its fallback.
+	Engine modelEngine
 	Logger *slog.Logger
 	Now    func() time.Time
 }
@@ -81,14 +93,9 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 	off := offline.New(cat, offline.Options{Now: opts.Now, Logger: opts.Logger})
 	var engine, fallback dialog.Engine = off, nil
 	if opts.Engine != nil {
-		engine, fallback = opts.Engine(cat), off
 		// A model engine repairs failing queries and checks values by
 		// running them through the same guarded warehouse.
-		if w, ok := engine.(interface {
-			WithExecutor(dialog.Executor) dialog.Engine
-		}); ok {
-			engine = w.WithExecutor(db)
-		}
+		engine, fallback = opts.Engine(cat, db), off
 	}
 	cfg := opts.Dialog
 	cfg.Warehouse = opts.WarehouseName

@@ -30,6 +30,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/workpool"
 )
 
 // Platform is the Who.Platform of Discord events.
@@ -119,7 +120,7 @@ type Adapter struct {
 
 	// acks answers interactions within Discord's 3 seconds; work runs the
 	// dialog. Their workers run while Run runs.
-	acks, work *pool
+	acks, work *workpool.Pool
 	ran        atomic.Bool
 }
 
@@ -191,8 +192,8 @@ func New(cfg Config, d Dialog) (*Adapter, error) {
 	st.TrackRoles, st.TrackVoice, st.TrackPresences = false, false, false
 	st.MaxMessageCount = 0
 	a.s = s
-	a.acks = newPool("ack", ackWorkers, ackQueue, a.log)
-	a.work = newPool("work", cfg.Workers, cfg.Workers*16, a.log)
+	a.acks = workpool.New("ack", ackWorkers, ackQueue, a.log)
+	a.work = workpool.New("work", cfg.Workers, cfg.Workers*16, a.log)
 	s.AddHandler(a.onReady)
 	s.AddHandler(a.onMessage)
 	s.AddHandler(a.onInteraction)
@@ -223,8 +224,8 @@ func (a *Adapter) Run(ctx context.Context) error {
 	// computed at shutdown is still delivered.
 	workCtx, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelWork()
-	a.acks.start(workCtx)
-	a.work.start(workCtx)
+	a.acks.Start(workCtx)
+	a.work.Start(workCtx)
 
 	if err := a.s.Open(); err != nil {
 		a.stopPools(cancelWork)
@@ -250,14 +251,14 @@ func (a *Adapter) Run(ctx context.Context) error {
 func (a *Adapter) stopPools(cancel context.CancelFunc) {
 	deadline := time.NewTimer(a.cfg.DrainTimeout)
 	defer deadline.Stop()
-	for _, p := range []*pool{a.acks, a.work} {
-		p.close()
+	for _, p := range []*workpool.Pool{a.acks, a.work} {
+		p.Close()
 		select {
-		case <-p.done():
+		case <-p.Done():
 		case <-deadline.C:
-			a.log.Warn("drain timeout: cancelling in-flight work", "pool", p.name)
+			a.log.Warn("drain timeout: cancelling in-flight work", "pool", p.Name())
 			cancel()
-			<-p.done()
+			<-p.Done()
 		}
 	}
 	cancel()

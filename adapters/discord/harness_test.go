@@ -135,8 +135,8 @@ func (h *harness) quiet() {
 	h.t.Helper()
 	deadline := time.After(discordtest.Wait)
 	for {
-		ackIdle, ackCh := h.a.acks.idle()
-		workIdle, workCh := h.a.work.idle()
+		ackIdle, ackCh := h.a.acks.Idle()
+		workIdle, workCh := h.a.work.Idle()
 		if ackIdle && workIdle {
 			return
 		}

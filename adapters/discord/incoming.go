@@ -33,9 +33,9 @@ func (a *Adapter) onMessage(_ *discordgo.Session, m *discordgo.MessageCreate) {
 	if !ok {
 		return
 	}
-	if !a.work.submit(func(ctx context.Context) { a.handleQuestion(ctx, q) }) {
+	if !a.work.Submit("question", func(ctx context.Context) { a.handleQuestion(ctx, q) }, 0) {
 		a.log.Warn("busy: not answering a message", "channel", q.channelID, "message", q.messageID)
-		a.acks.submit(func(ctx context.Context) { a.sayBusy(ctx, q) })
+		a.acks.Submit("busy", func(ctx context.Context) { a.sayBusy(ctx, q) }, 0)
 	}
 }
 

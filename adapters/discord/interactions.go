@@ -28,7 +28,7 @@ func (a *Adapter) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionC
 		return
 	}
 	i := ic.Interaction
-	if !a.acks.submit(func(ctx context.Context) { a.interact(ctx, i) }) {
+	if !a.acks.Submit("interaction", func(ctx context.Context) { a.interact(ctx, i) }, 0) {
 		a.log.Warn("too many interactions at once; one will fail", "interaction", i.ID)
 	}
 }
@@ -45,7 +45,7 @@ func (a *Adapter) interact(ctx context.Context, i *discordgo.Interaction) {
 	if work == nil {
 		return
 	}
-	if !a.work.submit(work) {
+	if !a.work.Submit("interaction work", work, 0) {
 		a.log.Warn("busy: dropping an interaction", "interaction", i.ID)
 		p := &discordgo.WebhookParams{Content: busyText, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions()}
 		if _, err := a.s.FollowupMessageCreate(i, false, p, discordgo.WithContext(ctx)); err != nil {

@@ -24,6 +24,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/workpool"
 )
 
 // platform is the Who.Platform of Slack events.
@@ -127,10 +128,10 @@ type Adapter struct {
 	log    *slog.Logger
 	bot    identity
 	admins *admins
-	events *seenSet // event ids, against Slack's retries
-	sigs   *seenSet // request signatures, against replays
-	work   *pool    // dialog work
-	fast   *pool    // opening modals: a trigger id expires after 3 s
+	events *seenSet       // event ids, against Slack's retries
+	sigs   *seenSet       // request signatures, against replays
+	work   *workpool.Pool // dialog work
+	fast   *workpool.Pool // opening modals: a trigger id expires after 3 s
 	once   sync.Once
 }
 
@@ -175,8 +176,8 @@ func New(ctx context.Context, cfg Config, d Dialog) (*Adapter, error) {
 		log:    log,
 		events: newSeenSet(dedupTTL, cfg.Now),
 		sigs:   newSeenSet(10*time.Minute, cfg.Now),
-		work:   newPool("work", cfg.Queue, log),
-		fast:   newPool("modals", 64, log),
+		work:   workpool.New("work", cfg.Workers, cfg.Queue, log),
+		fast:   workpool.New("modals", 2, 64, log),
 	}
 	fixed := map[string]bool{}
 	for _, u := range cfg.Admins {
@@ -226,8 +227,8 @@ func (a *Adapter) Run(ctx context.Context) error {
 	}
 	workCtx, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelWork()
-	a.work.start(workCtx, a.cfg.Workers)
-	a.fast.start(workCtx, 2)
+	a.work.Start(workCtx)
+	a.fast.Start(workCtx)
 	var err error
 	if a.cfg.Mode == ModeSocket {
 		err = a.runSocket(ctx)
@@ -241,8 +242,8 @@ func (a *Adapter) Run(ctx context.Context) error {
 func (a *Adapter) drain(cancel context.CancelFunc) {
 	done := make(chan struct{})
 	go func() {
-		a.fast.stop()
-		a.work.stop()
+		a.fast.Stop()
+		a.work.Stop()
 		close(done)
 	}()
 	t := time.NewTimer(a.cfg.DrainTimeout)

@@ -38,12 +38,18 @@ func (a *Adapter) acceptEvent(ev slackevents.EventsAPIEvent) bool {
 	if !ok {
 		return true
 	}
-	if !a.work.submit(j, 0) {
+	if !a.work.Submit(j.name, j.run, 0) {
 		a.events.forget(cb.EventID)
 		a.log.Warn("work queue full or stopping; leaving the event for Slack to send again", "event_id", cb.EventID)
 		return false
 	}
 	return true
+}
+
+// job is one piece of work done after Slack was acknowledged.
+type job struct {
+	name string
+	run  func(ctx context.Context)
 }
 
 // eventJob turns an inner event into work; false means ignore it.
@@ -195,7 +201,7 @@ func (a *Adapter) acceptAction(cb slack.InteractionCallback, act slack.BlockActi
 		a.log.Debug("ignoring an unknown action", "action", act.ActionID)
 		return
 	}
-	if !a.work.submit(job{name: name, run: func(ctx context.Context) { a.converse(ctx, ev, t) }}, submitWait) {
+	if !a.work.Submit(name, func(ctx context.Context) { a.converse(ctx, ev, t) }, submitWait) {
 		a.log.Warn("work queue full or stopping; a click was dropped", "action", act.ActionID, "user", cb.User.ID)
 	}
 }
@@ -214,13 +220,13 @@ func sectionText(blocks slack.Blocks, id string) string {
 // openModal opens a modal on the fast lane: its trigger id expires 3
 // seconds after the click, so it must not wait behind questions.
 func (a *Adapter) openModal(trigger string, v slack.ModalViewRequest) {
-	ok := a.fast.submit(job{name: "views.open", run: func(ctx context.Context) {
+	ok := a.fast.Submit("views.open", func(ctx context.Context) {
 		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
 		if err := a.openView(ctx, trigger, v); err != nil {
 			a.log.Error("cannot open a modal", "callback", v.CallbackID, "err", err)
 		}
-	}}, 0)
+	}, 0)
 	if !ok {
 		a.log.Warn("modal queue full or stopping; a modal was not opened", "callback", v.CallbackID)
 	}
@@ -278,7 +284,7 @@ func (a *Adapter) acceptSubmission(cb slack.InteractionCallback) *slack.ViewSubm
 		return nil
 	}
 	ev.Who = dialog.Who{Platform: platform, Workspace: tm, Channel: channel, User: cb.User.ID}
-	if !a.work.submit(job{name: cb.View.CallbackID, run: func(ctx context.Context) { a.converse(ctx, ev, t) }}, submitWait) {
+	if !a.work.Submit(cb.View.CallbackID, func(ctx context.Context) { a.converse(ctx, ev, t) }, submitWait) {
 		block := inputBlock
 		if cb.View.CallbackID == cbPromote {
 			block = channelBlock
@@ -293,7 +299,7 @@ var busyCommand = map[string]string{"response_type": slack.ResponseTypeEphemeral
 
 // acceptCommand takes /clarify and returns what to acknowledge it with.
 func (a *Adapter) acceptCommand(cmd slack.SlashCommand) any {
-	if !a.work.submit(a.commandJob(cmd), submitWait) {
+	if j := a.commandJob(cmd); !a.work.Submit(j.name, j.run, submitWait) {
 		return busyCommand
 	}
 	return nil

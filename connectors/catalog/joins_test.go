@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -227,20 +228,11 @@ func TestJoinPathsOffersTheOtherRoute(t *testing.T) {
 	if len(trees) != 2 {
 		t.Fatalf("want both routes, got %d", len(trees))
 	}
-	if trees[0].Cost > trees[1].Cost || !containsTable(trees[0].Tables, "sales_reps") || !containsTable(trees[1].Tables, "states") {
+	if trees[0].Cost > trees[1].Cost || !slices.Contains(trees[0].Tables, "sales_reps") || !slices.Contains(trees[1].Tables, "states") {
 		t.Fatalf("routes %v (%.2f) and %v (%.2f)", trees[0].Tables, trees[0].Cost, trees[1].Tables, trees[1].Cost)
 	}
 	one, err := c.JoinPaths(3, "orders")
 	if err != nil || len(one) != 1 || len(one[0].Edges) != 0 {
 		t.Fatalf("single table: %+v %v", one, err)
 	}
-}
-
-func containsTable(ts []string, t string) bool {
-	for _, x := range ts {
-		if x == t {
-			return true
-		}
-	}
-	return false
 }

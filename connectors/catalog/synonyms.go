@@ -1,6 +1,9 @@
 package catalog
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // synonymWeight scales a term reached through a synonym, so that the word
 // the user actually typed still outranks its equivalents.
@@ -73,7 +76,7 @@ func buildSynonyms(a analyzer, extra map[string][]string) synonyms {
 			return
 		}
 		for _, t := range toTerms {
-			if !contains(s[key], t) && !contains(strings.Fields(key), t) {
+			if !slices.Contains(s[key], t) && !slices.Contains(strings.Fields(key), t) {
 				s[key] = append(s[key], t)
 			}
 		}
@@ -87,13 +90,4 @@ func buildSynonyms(a analyzer, extra map[string][]string) synonyms {
 		}
 	}
 	return s
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"io"
+	"log/slog"
 	"os"
 	"slices"
 	"strconv"
@@ -12,11 +13,10 @@ import (
 	"time"
 
 	"github.com/clarify-bot/clarify/connectors/embedded"
-	"github.com/sirupsen/logrus"
 )
 
 func TestMain(m *testing.M) {
-	embedded.QuietEngineLogs(logrus.ErrorLevel, io.Discard)
+	embedded.QuietEngineLogs(io.Discard, slog.LevelError)
 	os.Exit(m.Run())
 }
 

@@ -64,11 +64,23 @@ func Start(ctx context.Context, logger *slog.Logger) (*Server, error) {
 	return s, nil
 }
 
-// QuietEngineLogs routes go-mysql-server's logrus output (a process-wide
-// logger in that library) to the given handler's level: the engine logs every
-// connection at info level, which would drown the bot's own logs.
-func QuietEngineLogs(level logrus.Level, w io.Writer) {
-	logrus.SetLevel(level)
+// QuietEngineLogs sends go-mysql-server's log output (a process-wide
+// logrus logger in that library) to w, keeping only entries at level or
+// above: the engine logs every connection at info level, which would drown
+// the bot's own logs. Levels above slog.LevelError keep only fatal ones.
+func QuietEngineLogs(w io.Writer, level slog.Level) {
+	switch {
+	case level > slog.LevelError:
+		logrus.SetLevel(logrus.FatalLevel)
+	case level > slog.LevelWarn:
+		logrus.SetLevel(logrus.ErrorLevel)
+	case level > slog.LevelInfo:
+		logrus.SetLevel(logrus.WarnLevel)
+	case level > slog.LevelDebug:
+		logrus.SetLevel(logrus.InfoLevel)
+	default:
+		logrus.SetLevel(logrus.DebugLevel)
+	}
 	logrus.SetOutput(w)
 }
 

@@ -4,15 +4,15 @@ import (
 	"context"
 	"database/sql"
 	"io"
+	"log/slog"
 	"strings"
 	"testing"
 
 	"github.com/go-sql-driver/mysql"
-	"github.com/sirupsen/logrus"
 )
 
 func TestMain(m *testing.M) {
-	QuietEngineLogs(logrus.ErrorLevel, io.Discard)
+	QuietEngineLogs(io.Discard, slog.LevelError)
 	m.Run()
 }
 

@@ -44,7 +44,7 @@ func newChat(t *testing.T, f *fixture) *chat {
 	}
 	t.Cleanup(func() { convs.Close() })
 	mgr, err := dialog.New(dialog.Config{Warehouse: "demo"}, dialog.Deps{
-		Engine: f.eng.WithExecutor(f.demo.DB), Fallback: offline.New(f.demo.Catalog, offline.Options{}),
+		Engine: f.engineWith(t, f.demo.DB), Fallback: offline.New(f.demo.Catalog, offline.Options{}),
 		Exec: f.demo.DB, Catalog: f.demo.Catalog, Facts: facts, Admin: facts, States: convs,
 	})
 	if err != nil {

@@ -219,15 +219,6 @@ func (e *Engine) profile(table, column string) *warehouse.Profile {
 // Name is "llm".
 func (e *Engine) Name() string { return "llm" }
 
-// WithExecutor returns a copy of the engine that runs its own checks on x
-// (the warehouse the manager also runs candidates on). The copy shares the
-// conversation memory.
-func (e *Engine) WithExecutor(x dialog.Executor) dialog.Engine {
-	c := *e
-	c.opts.Exec = x
-	return &c
-}
-
 // Error is what Candidates returns on failure: Error() is the plain
 // sentence the manager shows people (it appears in its fallback note);
 // Unwrap gives the cause, which the engine has already logged.

@@ -76,6 +76,19 @@ func newFixture(t *testing.T, opts Options, exec bool) *fixture {
 	return f
 }
 
+// engineWith builds an engine like the fixture's that runs its own
+// checks on exec, as bot/ builds it.
+func (f *fixture) engineWith(t *testing.T, exec Executor) *Engine {
+	t.Helper()
+	opts := f.eng.opts
+	opts.Exec = exec
+	e, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
 var ana = dialog.Who{Platform: "test", Workspace: "w1", Channel: "c1", User: "ana"}
 
 func (f *fixture) ask(t *testing.T, req dialog.Request) (*dialog.Proposal, error) {

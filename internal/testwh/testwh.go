@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"sync"
@@ -18,7 +19,6 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
-	"github.com/sirupsen/logrus"
 
 	"github.com/clarify-bot/clarify/connectors/embedded"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
@@ -48,7 +48,7 @@ var quietOnce sync.Once
 
 // Quiet silences go-mysql-server's process-wide logger for tests.
 func Quiet() {
-	quietOnce.Do(func() { embedded.QuietEngineLogs(logrus.FatalLevel, io.Discard) })
+	quietOnce.Do(func() { embedded.QuietEngineLogs(io.Discard, slog.LevelError+4) })
 }
 
 // Database is a fresh database on a target.

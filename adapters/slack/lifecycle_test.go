@@ -17,56 +17,6 @@ import (
 	"github.com/clarify-bot/clarify/internal/dialogtest"
 )
 
-func TestPoolRecoversAndDrains(t *testing.T) {
-	p := newPool("test", 8, slog.New(slog.DiscardHandler))
-	release := make(chan struct{})
-	var ran atomic.Int32
-	started := make(chan struct{}, 8)
-	for i := range 5 {
-		ok := p.submit(job{name: "j", run: func(context.Context) {
-			started <- struct{}{}
-			<-release
-			ran.Add(1)
-			if i == 0 {
-				panic("boom")
-			}
-		}}, 0)
-		if !ok {
-			t.Fatalf("job %d refused", i)
-		}
-	}
-	p.start(context.Background(), 2)
-	<-started
-	<-started
-	stopped := make(chan struct{})
-	go func() { p.stop(); close(stopped) }()
-	// stop waits for the queued and running jobs, a panicking one included.
-	select {
-	case <-stopped:
-		t.Fatal("stop returned before the running jobs finished")
-	default:
-	}
-	close(release)
-	<-stopped
-	if n := ran.Load(); n != 5 {
-		t.Fatalf("%d of 5 queued jobs ran", n)
-	}
-	if p.submit(job{name: "late", run: func(context.Context) { t.Error("a job submitted after stop ran") }}, 0) {
-		t.Fatal("a stopped pool must refuse work")
-	}
-}
-
-func TestPoolRefusesWhenFull(t *testing.T) {
-	p := newPool("test", 1, slog.New(slog.DiscardHandler))
-	if !p.submit(job{run: func(context.Context) {}}, 0) {
-		t.Fatal("first job refused")
-	}
-	if p.submit(job{run: func(context.Context) {}}, 10*time.Millisecond) {
-		t.Fatal("a full queue must refuse (the event is then left for Slack to retry)")
-	}
-	p.stop()
-}
-
 func TestSeenSetRemembersForTTL(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	s := newSeenSet(time.Hour, func() time.Time { return now })
