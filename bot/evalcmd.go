@@ -6,7 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/clarify-bot/clarify/connectors/llm"
+	"github.com/clarify-bot/clarify/connectors/llmusage"
 	"io"
 	"log/slog"
 	"os"
@@ -406,8 +406,8 @@ func (e *evalEnv) run(ctx context.Context, h *eval.Harness, snap *warehouse.Snap
 	run, err := h.Run(ctx, st.manager, golds, cfg)
 	if o.engine == "llm" && run != nil && len(golds) > 0 {
 		// The model's usage is recorded per question in the run's usage store.
-		if us, uerr := llm.OpenUsage(filepath.Join(dir, llm.UsageFile), llm.UsageOptions{Logger: e.logger}); uerr == nil {
-			if rep, rerr := us.Report(ctx, llm.Query{}); rerr == nil {
+		if us, uerr := llmusage.Open(filepath.Join(dir, llmusage.File), llmusage.Options{Logger: e.logger}); uerr == nil {
+			if rep, rerr := us.Report(ctx, llmusage.Query{}); rerr == nil {
 				run.TokensPerQuestion = float64(rep.Total.PromptTokens+rep.Total.CompletionTokens) / float64(len(golds))
 			}
 			us.Close()

@@ -13,8 +13,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/clarify-bot/clarify/connectors/llm"
 	"github.com/clarify-bot/clarify/connectors/llm/llmtest"
+	"github.com/clarify-bot/clarify/connectors/llmusage"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/internal/demotest"
 )
@@ -109,7 +109,7 @@ func TestLLMEngineFromConfig(t *testing.T) {
 				t.Fatalf("%v %+v", err, p)
 			}
 			code, out, errOut := runUsageCmd(t, "--data", cfg.DataDir, "--json")
-			var rep llm.Report
+			var rep llmusage.Report
 			if code != exitOK || json.Unmarshal([]byte(out), &rep) != nil || rep.Total.Questions != 1 || rep.Users[0].Key != "slack:T1:U1" || rep.Total.Cost <= 0 {
 				t.Fatalf("usage: %d %s %s", code, out, errOut)
 			}
@@ -134,7 +134,7 @@ func TestLLMConfigFromEnvironment(t *testing.T) {
 	if !strings.Contains(note, "llama3.1 at http://localhost:8000/v1") || strings.Contains(note, "sk-env") {
 		t.Fatalf("note %q", note)
 	}
-	if _, err := os.Stat(filepath.Join(cfg.DataDir, llm.UsageFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(cfg.DataDir, llmusage.File)); err != nil {
 		t.Fatalf("usage file: %v", err)
 	}
 }
@@ -148,13 +148,13 @@ func runUsageCmd(t *testing.T, args ...string) (int, string, string) {
 
 func TestUsageCommand(t *testing.T) {
 	dir := t.TempDir()
-	store, err := llm.OpenUsage(filepath.Join(dir, llm.UsageFile), llm.UsageOptions{Prices: map[string]llm.Price{"gpt-4o": {Prompt: 2.5, Completion: 10}}})
+	store, err := llmusage.Open(filepath.Join(dir, llmusage.File), llmusage.Options{Prices: map[string]llmusage.Price{"gpt-4o": {Prompt: 2.5, Completion: 10}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
 	now := time.Now().UTC()
-	for _, r := range []llm.Record{
+	for _, r := range []llmusage.Record{
 		{At: now, User: "slack:T1:ana", Workspace: "slack:T1", Warehouse: "demo", Model: "gpt-4o", Question: "revenue in 2024?", PromptTokens: 1200, CompletionTokens: 300, Calls: 2, Outcome: "ok"},
 		{At: now, User: "slack:T1:ben", Workspace: "slack:T1", Warehouse: "demo", Model: "llama3", Question: "orders by state", PromptTokens: 800, CompletionTokens: 100, Calls: 1, Outcome: "ok"},
 		{At: now.AddDate(0, 0, -10), User: "slack:T1:ana", Workspace: "slack:T1", Model: "gpt-4o", Question: "old question", PromptTokens: 5000, Calls: 1},
@@ -203,13 +203,13 @@ func TestUsageCommand(t *testing.T) {
 	}
 	t.Run("json", func(t *testing.T) {
 		code, out, _ := runUsageCmd(t, "--data", dir, "--json")
-		var rep llm.Report
+		var rep llmusage.Report
 		if code != exitOK || json.Unmarshal([]byte(out), &rep) != nil || rep.Total.Tokens() != 2400 || len(rep.Users) != 2 {
 			t.Fatalf("%d %s", code, out)
 		}
 	})
 	t.Run("file held by a writer", func(t *testing.T) {
-		db, err := bolt.Open(filepath.Join(dir, llm.UsageFile), 0o600, &bolt.Options{Timeout: time.Second})
+		db, err := bolt.Open(filepath.Join(dir, llmusage.File), 0o600, &bolt.Options{Timeout: time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/llm"
+	"github.com/clarify-bot/clarify/connectors/llmusage"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/llmengine"
 )
@@ -33,7 +34,7 @@ type modelFactory struct {
 	cfg    LLMConfig
 	client *llm.Client
 	tokens *llm.Tokenizer
-	usage  *llm.UsageStore
+	usage  *llmusage.Store
 	logger *slog.Logger
 }
 
@@ -57,12 +58,12 @@ func newModelFactory(cfg Config, logger *slog.Logger) (*modelFactory, string, er
 	if err != nil {
 		return nil, "", err
 	}
-	prices := make(map[string]llm.Price, len(lc.Prices))
+	prices := make(map[string]llmusage.Price, len(lc.Prices))
 	for model, p := range lc.Prices {
-		prices[model] = llm.Price{Prompt: p.Prompt, Completion: p.Completion}
+		prices[model] = llmusage.Price{Prompt: p.Prompt, Completion: p.Completion}
 	}
-	usage, err := llm.OpenUsage(filepath.Join(cfg.DataDir, llm.UsageFile), llm.UsageOptions{
-		Prices: prices, Budget: llm.Budget{DailyUser: lc.DailyUserTokens, DailyWorkspace: lc.DailyWorkspaceTokens}, Logger: logger,
+	usage, err := llmusage.Open(filepath.Join(cfg.DataDir, llmusage.File), llmusage.Options{
+		Prices: prices, Budget: llmusage.Budget{DailyUser: lc.DailyUserTokens, DailyWorkspace: lc.DailyWorkspaceTokens}, Logger: logger,
 	})
 	if err != nil {
 		return nil, "", err

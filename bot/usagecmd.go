@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/clarify-bot/clarify/connectors/llm"
+	"github.com/clarify-bot/clarify/connectors/llmusage"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -47,8 +47,8 @@ func runUsage(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "bot usage: --days must be 1 or more")
 		return exitUsage
 	}
-	path := filepath.Join(*data, llm.UsageFile)
-	store, err := llm.OpenUsage(path, llm.UsageOptions{ReadOnly: true, Timeout: *wait})
+	path := filepath.Join(*data, llmusage.File)
+	store, err := llmusage.Open(path, llmusage.Options{ReadOnly: true, Timeout: *wait})
 	if errors.Is(err, fs.ErrNotExist) {
 		fmt.Fprintf(stdout, "No language model usage recorded in %s yet.\n", *data)
 		return exitOK
@@ -60,7 +60,7 @@ func runUsage(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	defer store.Close()
 	now := time.Now().UTC()
 	since := time.Date(now.Year(), now.Month(), now.Day()-(*days-1), 0, 0, 0, 0, time.UTC)
-	q := llm.Query{Since: since, User: *user}
+	q := llmusage.Query{Since: since, User: *user}
 	if *user != "" {
 		q.Records = 50
 	}
@@ -82,7 +82,7 @@ func runUsage(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	return exitOK
 }
 
-func writeUsage(w io.Writer, rep *llm.Report, days int, user, path string) {
+func writeUsage(w io.Writer, rep *llmusage.Report, days int, user, path string) {
 	who := ""
 	if user != "" {
 		who = " of " + user
@@ -95,7 +95,7 @@ func writeUsage(w io.Writer, rep *llm.Report, days int, user, path string) {
 	}
 	fmt.Fprintf(w, "Total: %d question%s, %d calls, %s tokens (%s prompt + %s completion), about %s\n",
 		t.Questions, plural(t.Questions), t.Calls, num(t.Tokens()), num(t.PromptTokens), num(t.CompletionTokens), dollars(t.Cost))
-	section := func(title, key string, rows []llm.Totals) {
+	section := func(title, key string, rows []llmusage.Totals) {
 		if len(rows) == 0 {
 			return
 		}

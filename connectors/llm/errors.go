@@ -117,9 +117,12 @@ var userMessages = map[Kind]string{
 // UserMessage words err for the person who asked. A budget error says
 // whose budget and when it resets.
 func UserMessage(err error) string {
-	var be *BudgetError
-	if errors.As(err, &be) {
-		return be.UserMessage()
+	// Errors of other packages that word themselves (a budget's reset
+	// time) come first; this package's own kinds use the table below.
+	var le *Error
+	var um interface{ UserMessage() string }
+	if !errors.As(err, &le) && errors.As(err, &um) {
+		return um.UserMessage()
 	}
 	if errors.Is(err, context.Canceled) {
 		return userMessages[KindCanceled]

@@ -27,6 +27,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/llm"
+	"github.com/clarify-bot/clarify/connectors/llmusage"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
@@ -42,10 +43,10 @@ type Executor interface {
 	Query(ctx context.Context, statement string, lim warehouse.Limits) (*warehouse.Result, error)
 }
 
-// Usage enforces daily budgets and records what each question cost (a *llm.UsageStore).
+// Usage enforces daily budgets and records what each question cost (a *llmusage.Store).
 type Usage interface {
 	Allow(ctx context.Context, user, workspace string) error
-	Record(ctx context.Context, r llm.Record) error
+	Record(ctx context.Context, r llmusage.Record) error
 }
 
 // Counter counts tokens (a *llm.Tokenizer).
@@ -56,7 +57,7 @@ type Counter interface {
 var (
 	_ Model         = (*llm.Client)(nil)
 	_ Executor      = (*warehouse.DB)(nil)
-	_ Usage         = (*llm.UsageStore)(nil)
+	_ Usage         = (*llmusage.Store)(nil)
 	_ Counter       = (*llm.Tokenizer)(nil)
 	_ dialog.Engine = (*Engine)(nil)
 )
@@ -323,7 +324,7 @@ func (r *run) record(ctx context.Context, err error) {
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	rec := llm.Record{
+	rec := llmusage.Record{
 		User: userKey(r.req.Who), Workspace: workspaceKey(r.req.Who), Warehouse: r.req.Warehouse,
 		Question: r.req.Question, Model: r.e.opts.ModelName,
 		PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, Calls: u.Calls, Estimated: u.Estimated,

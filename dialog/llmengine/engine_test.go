@@ -14,6 +14,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/llm"
 	"github.com/clarify-bot/clarify/connectors/llm/llmtest"
+	"github.com/clarify-bot/clarify/connectors/llmusage"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
@@ -541,9 +542,9 @@ func TestCancellationReachesTheModel(t *testing.T) {
 func TestBudgetsAndUsage(t *testing.T) {
 	f := newFixture(t, Options{Samples: 2}, false)
 	clk := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	store, err := llm.OpenUsage(filepath.Join(t.TempDir(), llm.UsageFile), llm.UsageOptions{
-		Now: func() time.Time { return clk }, Budget: llm.Budget{DailyUser: 100},
-		Prices: map[string]llm.Price{testModel: {Prompt: 0.15, Completion: 0.6}},
+	store, err := llmusage.Open(filepath.Join(t.TempDir(), llmusage.File), llmusage.Options{
+		Now: func() time.Time { return clk }, Budget: llmusage.Budget{DailyUser: 100},
+		Prices: map[string]llmusage.Price{testModel: {Prompt: 0.15, Completion: 0.6}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -558,7 +559,7 @@ func TestBudgetsAndUsage(t *testing.T) {
 	if _, err := f.ask(t, dialog.Request{Question: "what was revenue in 2024?"}); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := store.Report(context.Background(), llm.Query{Records: 5})
+	rep, err := store.Report(context.Background(), llmusage.Query{Records: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,3 +91,37 @@ func migrate(tx *bolt.Tx, have, want string, migrations []Migration) error {
 	}
 	return nil
 }
+
+// OpenReadOnly opens an existing file for reading, alongside a process
+// that may hold it for writing (bbolt's shared lock), and checks its
+// schema version when it records one.
+func OpenReadOnly(path string, timeout time.Duration, version string) (*bolt.DB, error) {
+	if timeout <= 0 {
+		return nil, errors.New("boltfile: a lock timeout is required")
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, err
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, ReadOnly: true})
+	if errors.Is(err, berrors.ErrTimeout) {
+		return nil, fmt.Errorf("%w (waited %s)", ErrLocked, timeout)
+	}
+	if err != nil {
+		return nil, err
+	}
+	err = db.View(func(tx *bolt.Tx) error {
+		meta := tx.Bucket(bucketMeta)
+		if meta == nil {
+			return nil
+		}
+		if v := meta.Get(keySchema); v != nil && string(v) != version {
+			return fmt.Errorf("file has schema version %q, this build reads %q", v, version)
+		}
+		return nil
+	})
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}

@@ -1,8 +1,9 @@
-package llm
+package llmusage
 
 import (
 	"context"
 	"errors"
+	"github.com/clarify-bot/clarify/connectors/llm"
 	"math"
 	"path/filepath"
 	"strings"
@@ -16,9 +17,9 @@ type clock struct{ t time.Time }
 
 func (c *clock) now() time.Time { return c.t }
 
-func mustUsage(tb testing.TB, path string, opts UsageOptions) *UsageStore {
+func mustUsage(tb testing.TB, path string, opts Options) *Store {
 	tb.Helper()
-	s, err := OpenUsage(path, opts)
+	s, err := Open(path, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -29,8 +30,8 @@ func mustUsage(tb testing.TB, path string, opts UsageOptions) *UsageStore {
 func TestUsageRecordAndReport(t *testing.T) {
 	ctx := context.Background()
 	clk := &clock{t: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)}
-	path := filepath.Join(t.TempDir(), UsageFile)
-	s := mustUsage(t, path, UsageOptions{Now: clk.now, Prices: map[string]Price{"gpt-4o": {Prompt: 2.5, Completion: 10}}})
+	path := filepath.Join(t.TempDir(), File)
+	s := mustUsage(t, path, Options{Now: clk.now, Prices: map[string]Price{"gpt-4o": {Prompt: 2.5, Completion: 10}}})
 	recs := []Record{
 		{User: "slack:T1:ana", Workspace: "slack:T1", Model: "gpt-4o", Question: "revenue in 2024?", PromptTokens: 1000, CompletionTokens: 200, Calls: 2},
 		{User: "slack:T1:ben", Workspace: "slack:T1", Model: "gpt-4o", Question: "orders by state", PromptTokens: 3000, CompletionTokens: 100, Calls: 1},
@@ -72,7 +73,7 @@ func TestUsageRecordAndReport(t *testing.T) {
 func TestUsageBudgets(t *testing.T) {
 	ctx := context.Background()
 	clk := &clock{t: time.Date(2026, 11, 22, 23, 0, 0, 0, time.UTC)}
-	s := mustUsage(t, filepath.Join(t.TempDir(), UsageFile), UsageOptions{Now: clk.now, Budget: Budget{DailyUser: 1000, DailyWorkspace: 1500}})
+	s := mustUsage(t, filepath.Join(t.TempDir(), File), Options{Now: clk.now, Budget: Budget{DailyUser: 1000, DailyWorkspace: 1500}})
 	use := func(user string, tokens int) {
 		t.Helper()
 		if err := s.Record(ctx, Record{User: user, Workspace: "slack:T1", Model: "m", PromptTokens: tokens}); err != nil {
@@ -103,10 +104,10 @@ func TestUsageBudgets(t *testing.T) {
 				return
 			}
 			var be *BudgetError
-			if !errors.As(err, &be) || be.Scope != tt.wantScope || !errors.Is(err, ErrBudget) {
+			if !errors.As(err, &be) || be.Scope != tt.wantScope || !errors.Is(err, llm.ErrBudget) {
 				t.Fatalf("%v", err)
 			}
-			msg := UserMessage(err)
+			msg := llm.UserMessage(err)
 			want := map[string]string{"user": "your daily language model budget of 1,000 tokens", "workspace": "this workspace's daily language model budget of 1,500 tokens"}[tt.wantScope]
 			if !strings.Contains(msg, want) || !strings.Contains(msg, "resets at 00:00 UTC") {
 				t.Fatalf("message %q", msg)
@@ -118,18 +119,18 @@ func TestUsageBudgets(t *testing.T) {
 func TestUsageFileHandling(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	path := filepath.Join(dir, UsageFile)
+	path := filepath.Join(dir, File)
 
-	if _, err := OpenUsage(path, UsageOptions{ReadOnly: true}); err == nil {
+	if _, err := Open(path, Options{ReadOnly: true}); err == nil {
 		t.Fatal("read-only open of a missing file should fail")
 	}
-	s := mustUsage(t, path, UsageOptions{})
+	s := mustUsage(t, path, Options{})
 	if err := s.Record(ctx, Record{User: "u", Workspace: "w", Model: "m", PromptTokens: 5}); err != nil {
 		t.Fatal(err)
 	}
 
 	t.Run("readable while the bot has it between operations", func(t *testing.T) {
-		ro := mustUsage(t, path, UsageOptions{ReadOnly: true})
+		ro := mustUsage(t, path, Options{ReadOnly: true})
 		rep, err := ro.Report(ctx, Query{})
 		if err != nil || rep.Total.Questions != 1 {
 			t.Fatalf("%v %+v", err, rep)
@@ -144,10 +145,10 @@ func TestUsageFileHandling(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		held := mustUsage(t, filepath.Join(dir, "other.db"), UsageOptions{})
+		held := mustUsage(t, filepath.Join(dir, "other.db"), Options{})
 		held.path = path
 		held.opts.Timeout = 50 * time.Millisecond
-		if err := held.Record(ctx, Record{User: "u"}); !errors.Is(err, ErrUsageInUse) {
+		if err := held.Record(ctx, Record{User: "u"}); !errors.Is(err, ErrInUse) {
 			t.Fatalf("%v", err)
 		}
 	})
@@ -172,7 +173,7 @@ func TestUsageFileHandling(t *testing.T) {
 func TestUsagePrunesOldRecords(t *testing.T) {
 	ctx := context.Background()
 	clk := &clock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
-	s := mustUsage(t, filepath.Join(t.TempDir(), UsageFile), UsageOptions{Now: clk.now, Retention: 48 * time.Hour})
+	s := mustUsage(t, filepath.Join(t.TempDir(), File), Options{Now: clk.now, Retention: 48 * time.Hour})
 	for range 3 {
 		if err := s.Record(ctx, Record{User: "u", Workspace: "w", Model: "m", PromptTokens: 1}); err != nil {
 			t.Fatal(err)

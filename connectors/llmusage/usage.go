@@ -1,4 +1,8 @@
-package llm
+// Package llmusage records the language model tokens each question used,
+// estimates their cost and enforces daily budgets per user and per
+// workspace. It is apart from the model client (connectors/llm) because it
+// is storage: the client calls the model, this package keeps the books.
+package llmusage
 
 import (
 	"bytes"
@@ -15,11 +19,13 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-	berrors "go.etcd.io/bbolt/errors"
+
+	"github.com/clarify-bot/clarify/connectors/llm"
+	"github.com/clarify-bot/clarify/internal/boltfile"
 )
 
-// UsageFile is the usage store's file name inside the data directory.
-const UsageFile = "usage.db"
+// File is the usage store's file name inside the data directory.
+const File = "usage.db"
 
 // usageVersion is the version of the stored values; bump it when their
 // encoding changes.
@@ -30,9 +36,9 @@ var (
 	bucketDaily   = []byte("daily")   // day \x00 u|w \x00 owner → storedTotals
 )
 
-// ErrUsageInUse means another process holds the usage file for longer
+// ErrInUse means another process holds the usage file for longer
 // than the lock timeout.
-var ErrUsageInUse = errors.New("usage file is locked")
+var ErrInUse = errors.New("usage file is locked")
 
 // Price is a model's price in US dollars per million tokens.
 type Price struct {
@@ -40,7 +46,7 @@ type Price struct {
 }
 
 // Cost is the price of u.
-func (p Price) Cost(u Usage) float64 {
+func (p Price) Cost(u llm.Usage) float64 {
 	return (float64(u.PromptTokens)*p.Prompt + float64(u.CompletionTokens)*p.Completion) / 1e6
 }
 
@@ -49,8 +55,8 @@ type Budget struct {
 	DailyUser, DailyWorkspace int
 }
 
-// UsageOptions configure a UsageStore.
-type UsageOptions struct {
+// Options configure a Store.
+type Options struct {
 	// Timeout bounds the wait for the file lock (default 2s; bbolt would
 	// wait forever).
 	Timeout time.Duration
@@ -78,7 +84,7 @@ type Record struct {
 	CompletionTokens int  `json:"completion_tokens"`
 	Calls            int  `json:"calls"`
 	Estimated        bool `json:"estimated,omitempty"`
-	// Cost is estimated from UsageOptions.Prices; Priced is false when the
+	// Cost is estimated from Options.Prices; Priced is false when the
 	// model has no price.
 	Cost   float64 `json:"cost_usd"`
 	Priced bool    `json:"priced"`
@@ -123,7 +129,7 @@ func (t *Totals) add(r Record) {
 	}
 }
 
-// BudgetError says which daily budget is used up. It matches ErrBudget.
+// BudgetError says which daily budget is used up. It matches llm.ErrBudget.
 type BudgetError struct {
 	Scope  string // "user" or "workspace"
 	Limit  int
@@ -135,8 +141,8 @@ func (e *BudgetError) Error() string {
 	return fmt.Sprintf("daily %s token budget used up: %d of %d tokens", e.Scope, e.Used, e.Limit)
 }
 
-// Is makes errors.Is(err, ErrBudget) hold.
-func (e *BudgetError) Is(target error) bool { return target == ErrBudget }
+// Is makes errors.Is(err, llm.ErrBudget) hold.
+func (e *BudgetError) Is(target error) bool { return target == llm.ErrBudget }
 
 // UserMessage words the error for the person who asked.
 func (e *BudgetError) UserMessage() string {
@@ -147,23 +153,23 @@ func (e *BudgetError) UserMessage() string {
 	return fmt.Sprintf("%s daily language model budget of %s tokens is used up (it resets at %s UTC)", whose, thousands(e.Limit), e.Resets.UTC().Format("15:04"))
 }
 
-// UsageStore records the tokens each question used and enforces daily
+// Store records the tokens each question used and enforces daily
 // budgets, in a bbolt file. The file is opened for each operation and
 // closed after it, so that `bot usage` can read it while the bot runs;
 // operations of one store are serialised. Usage is written once per
 // question, so the cost of opening is negligible next to a model call.
-type UsageStore struct {
+type Store struct {
 	path string
-	opts UsageOptions
+	opts Options
 	log  *slog.Logger
 	mu   sync.Mutex
 	// pruned is the UTC day old records were last removed.
 	pruned string
 }
 
-// OpenUsage checks that the file can be opened (creating it and its
+// Open checks that the file can be opened (creating it and its
 // buckets unless ReadOnly) and returns the store.
-func OpenUsage(path string, opts UsageOptions) (*UsageStore, error) {
+func Open(path string, opts Options) (*Store, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 2 * time.Second
 	}
@@ -176,7 +182,7 @@ func OpenUsage(path string, opts UsageOptions) (*UsageStore, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &UsageStore{path: path, opts: opts, log: opts.Logger}
+	s := &Store{path: path, opts: opts, log: opts.Logger}
 	if !opts.ReadOnly {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return nil, fmt.Errorf("open usage: create directory: %w", err)
@@ -191,22 +197,30 @@ func OpenUsage(path string, opts UsageOptions) (*UsageStore, error) {
 }
 
 // Path is the file's path.
-func (s *UsageStore) Path() string { return s.path }
+func (s *Store) Path() string { return s.path }
 
 // Close releases nothing (the file is closed after each operation); it is
 // there so the store can be closed like the others.
-func (s *UsageStore) Close() error { return nil }
+func (s *Store) Close() error { return nil }
 
-// with opens the file, runs fn and closes the file.
-func (s *UsageStore) with(ctx context.Context, fn func(*bolt.DB) error) (err error) {
+// schemaVersion is the layout of the usage file (meta "schema").
+const schemaVersion = "1"
+
+// with opens the file through the shared opener, runs fn and closes it.
+func (s *Store) with(ctx context.Context, fn func(*bolt.DB) error) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	db, err := bolt.Open(s.path, 0o600, &bolt.Options{Timeout: s.opts.Timeout, ReadOnly: s.opts.ReadOnly})
-	if errors.Is(err, berrors.ErrTimeout) {
-		return fmt.Errorf("open usage %s: %w after %s", s.path, ErrUsageInUse, s.opts.Timeout)
+	var db *bolt.DB
+	if s.opts.ReadOnly {
+		db, err = boltfile.OpenReadOnly(s.path, s.opts.Timeout, schemaVersion)
+	} else {
+		db, err = boltfile.Open(s.path, s.opts.Timeout, schemaVersion, bucketRecords, bucketDaily)
+	}
+	if errors.Is(err, boltfile.ErrLocked) {
+		return fmt.Errorf("open usage %s: %w after %s", s.path, ErrInUse, s.opts.Timeout)
 	}
 	if err != nil {
 		return fmt.Errorf("open usage %s: %w", s.path, err)
@@ -216,19 +230,6 @@ func (s *UsageStore) with(ctx context.Context, fn func(*bolt.DB) error) (err err
 			err = fmt.Errorf("close usage %s: %w", s.path, cerr)
 		}
 	}()
-	if !s.opts.ReadOnly {
-		err := db.Update(func(tx *bolt.Tx) error {
-			for _, b := range [][]byte{bucketRecords, bucketDaily} {
-				if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-					return fmt.Errorf("create bucket %s: %w", b, err)
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("open usage %s: %w", s.path, err)
-		}
-	}
 	return fn(db)
 }
 
@@ -237,14 +238,14 @@ func day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 func dailyKey(d, scope, owner string) []byte { return []byte(d + "\x00" + scope + "\x00" + owner) }
 
 // Price returns the configured price of model.
-func (s *UsageStore) Price(model string) (Price, bool) {
+func (s *Store) Price(model string) (Price, bool) {
 	p, ok := s.opts.Prices[model]
 	return p, ok
 }
 
-// Allow returns a *BudgetError (matching ErrBudget) when the user's or
+// Allow returns a *BudgetError (matching llm.ErrBudget) when the user's or
 // the workspace's tokens of today reach their daily budget.
-func (s *UsageStore) Allow(ctx context.Context, user, workspace string) error {
+func (s *Store) Allow(ctx context.Context, user, workspace string) error {
 	b := s.opts.Budget
 	if b.DailyUser <= 0 && b.DailyWorkspace <= 0 {
 		return nil
@@ -296,7 +297,7 @@ func readTokens(v []byte) (int, error) {
 // Record stores one question's usage, pricing it, and adds it to the
 // user's and the workspace's totals of the day. Records older than the
 // retention are removed once a day.
-func (s *UsageStore) Record(ctx context.Context, r Record) error {
+func (s *Store) Record(ctx context.Context, r Record) error {
 	if s.opts.ReadOnly {
 		return errors.New("record usage: the store is read-only")
 	}
@@ -305,7 +306,7 @@ func (s *UsageStore) Record(ctx context.Context, r Record) error {
 	}
 	r.At = r.At.UTC()
 	if p, ok := s.opts.Prices[r.Model]; ok {
-		r.Cost, r.Priced = p.Cost(Usage{PromptTokens: r.PromptTokens, CompletionTokens: r.CompletionTokens}), true
+		r.Cost, r.Priced = p.Cost(llm.Usage{PromptTokens: r.PromptTokens, CompletionTokens: r.CompletionTokens}), true
 	}
 	if len(r.Question) > 500 {
 		r.Question = r.Question[:500]
@@ -364,7 +365,7 @@ func (s *UsageStore) Record(ctx context.Context, r Record) error {
 }
 
 // prune removes records and daily totals older than the retention.
-func (s *UsageStore) prune(tx *bolt.Tx, now time.Time) error {
+func (s *Store) prune(tx *bolt.Tx, now time.Time) error {
 	cut := now.Add(-s.opts.Retention)
 	limit := make([]byte, 8)
 	binary.BigEndian.PutUint64(limit, uint64(cut.UnixNano()))
@@ -414,7 +415,7 @@ type Report struct {
 }
 
 // Report reads the records matching q.
-func (s *UsageStore) Report(ctx context.Context, q Query) (*Report, error) {
+func (s *Store) Report(ctx context.Context, q Query) (*Report, error) {
 	rep := &Report{Since: q.Since.UTC(), Total: Totals{Key: "total"}}
 	users, models, days := map[string]*Totals{}, map[string]*Totals{}, map[string]*Totals{}
 	bump := func(m map[string]*Totals, key string, r Record) {
