@@ -116,7 +116,7 @@ type Term struct {
 	Desc     bool   `json:"desc,omitempty"`
 	// Op compares Column with Values: "=", "in", "not in", ">", ">=",
 	// "<", "<=", "between"; for predicates also "within" (the last Days
-	// days), "exists" and "not exists" (rows of Related).
+	// days), "above average", "exists" and "not exists" (rows of Related).
 	Op     string   `json:"op,omitempty"`
 	Values []string `json:"values,omitempty"`
 	Days   int      `json:"days,omitempty"`
@@ -216,6 +216,10 @@ func (t Term) SQL() string {
 		switch t.Op {
 		case "within":
 			return fmt.Sprintf("%s >= CURRENT_DATE - INTERVAL %d DAY", t.Column, t.Days)
+		case "above average":
+			return fmt.Sprintf("%s > (SELECT AVG(%s) FROM %s)", t.Column, t.Column, t.Subject)
+		case "below average":
+			return fmt.Sprintf("%s < (SELECT AVG(%s) FROM %s)", t.Column, t.Column, t.Subject)
 		case "exists", "not exists":
 			var on []string
 			for _, j := range t.Joins {

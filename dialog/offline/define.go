@@ -43,6 +43,9 @@ type existMention struct {
 	negated bool
 }
 
+// smallWords are adjectives of smallness: their threshold is below average.
+var smallWords = setOf(`small little low cheap short few tiny minor`)
+
 var negations = setOf(`never no not without none nobody nothing non lacking`)
 
 // stateWords name columns that hold a row's state, which is what most
@@ -392,6 +395,34 @@ func (e *Engine) meanings(a *analysis, tm *termMention, facts []ontology.Fact, n
 		none.weight = 0.1 + sim
 		out = append(out, none)
 	}
+	// Thresholds on the subject's measures: above (or, for words of
+	// smallness, below) their average — "big orders", "cheap products" —
+	// a cut that holds on any data.
+	size, small := 0.0, false
+	for _, w := range strings.Fields(strings.ToLower(tm.phrase)) {
+		if _, ok := howAdjectives[w]; ok {
+			size = 0.7
+		}
+		if smallWords[w] {
+			size, small = 0.7, true
+		}
+	}
+	for i, c := range moneyFirst(t.measures) {
+		if i == 2 {
+			break
+		}
+		col := e.m.col(t.name, c.Name)
+		op, cmp, words := "above average", ">", "above its average"
+		if small {
+			op, cmp, words = "below average", "<", "below its average"
+		}
+		term := ontology.Term{Kind: ontology.TermPredicate, Subject: t.name, Column: strings.ToLower(t.name + "." + c.Name), Op: op}
+		out = append(out, definition{
+			cond:   fmt.Sprintf("%s %s (SELECT AVG(%s) FROM %s)", col, cmp, col, e.m.ident(t.name)),
+			def:    dialog.Definition{Phrase: tm.phrase, Term: term, Label: fmt.Sprintf("%s %s", upper(e.columnWords(t, c)), words)},
+			weight: 0.15 + size/float64(i+1) + e.similarity(tm.phrase, c.Name+" "+c.Comment),
+		})
+	}
 	for _, c := range t.dates {
 		col := e.m.col(t.name, c.Name)
 		term := ontology.Term{Kind: ontology.TermPredicate, Subject: t.name, Column: strings.ToLower(t.name + "." + c.Name), Op: "within", Days: recentDays}
@@ -441,6 +472,20 @@ func (e *Engine) fromTerm(tm *termMention, term ontology.Term, label string, now
 		}
 		d := e.existence(&existMention{phrase: tm.phrase, subject: t, related: rel, via: via, negated: term.Op == "not exists"}, now, term.Days)
 		return d, d.def.Term.SQL() == term.SQL()
+	case term.Kind == ontology.TermPredicate && (term.Op == "above average" || term.Op == "below average"):
+		_, col, _ := strings.Cut(term.Column, ".")
+		c := t.t.Column(col)
+		if c == nil {
+			return definition{}, false
+		}
+		q, cmp := e.m.col(t.name, c.Name), ">"
+		if term.Op == "below average" {
+			cmp = "<"
+		}
+		return definition{
+			cond: fmt.Sprintf("%s %s (SELECT AVG(%s) FROM %s)", q, cmp, q, e.m.ident(t.name)),
+			def:  dialog.Definition{Phrase: tm.phrase, Term: term, Label: label},
+		}, true
 	case term.Kind == ontology.TermPredicate && term.Op == "within":
 		_, col, _ := strings.Cut(term.Column, ".")
 		c := t.t.Column(col)
