@@ -9,6 +9,7 @@ import (
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/dialogtest"
+	"github.com/clarify-bot/clarify/internal/logbuf"
 	"github.com/clarify-bot/clarify/internal/testwh"
 )
 
@@ -124,7 +125,7 @@ func TestTermQuestionFromTheData(t *testing.T) {
 		t.Run(target.Name, func(t *testing.T) {
 			db := testwh.NewDatabase(t, target, nuclearDump)
 			wh := db.Open(t, warehouse.Config{})
-			var log syncBuffer
+			var log logbuf.Buffer
 			m := failingManager(t, wh, wh, &log)
 			who := dialog.Who{Platform: "test", Workspace: "w", Channel: "c", User: "kenji"}
 			send := func(ev dialog.Event) dialog.Reply {

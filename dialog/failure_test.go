@@ -1,23 +1,19 @@
 package dialog_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"log/slog"
-	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
-	"github.com/clarify-bot/clarify/dialog/convstore"
 	"github.com/clarify-bot/clarify/dialog/offline"
+	"github.com/clarify-bot/clarify/internal/dialogtest"
+	"github.com/clarify-bot/clarify/internal/logbuf"
 	"github.com/clarify-bot/clarify/internal/testwh"
-	"github.com/clarify-bot/clarify/ontology"
 )
 
 const plantsDump = `
@@ -27,45 +23,17 @@ CREATE TABLE countries (name VARCHAR(40) PRIMARY KEY, region VARCHAR(40));
 INSERT INTO countries VALUES ('Japan', 'Asia'), ('France', 'Europe'), ('Canada', 'Americas');
 `
 
-// syncBuffer is a log sink safe for the manager's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // failingManager is a manager whose catalog comes from the warehouse as
 // the admin sees it, and whose queries run through exec.
-func failingManager(t *testing.T, admin *warehouse.DB, exec dialog.Executor, log *syncBuffer) *dialog.Manager {
+func failingManager(t *testing.T, admin *warehouse.DB, exec dialog.Executor, log *logbuf.Buffer) *dialog.Manager {
 	t.Helper()
 	snap, err := admin.TakeSnapshot(context.Background(), warehouse.ProfileOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	facts, err := ontology.Open(filepath.Join(dir, "ontology.db"), ontology.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { facts.Close() })
-	convs, err := convstore.Open(filepath.Join(dir, "conversations.db"), convstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { convs.Close() })
+	facts, convs := dialogtest.Stores(t)
 	cat := catalog.New(snap, catalog.Options{})
-	m, err := dialog.New(dialog.Config{Warehouse: "plants", Logger: slog.New(slog.NewTextHandler(log, nil))},
+	m, err := dialog.New(dialog.Config{Warehouse: "plants", Logger: log.Logger()},
 		dialog.Deps{Engine: offline.New(cat, offline.Options{}), Exec: exec, Catalog: cat, Facts: facts, Admin: facts, States: convs})
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +46,7 @@ var referenceRe = regexp.MustCompile(`\(reference ([a-z2-7]+)\)`)
 // checkPlain asserts that the reply is a plain sentence with a reference,
 // free of the server's words, and that the log holds those words under
 // that reference.
-func checkPlain(t *testing.T, replies []dialog.Reply, want string, log *syncBuffer, serverWords ...string) {
+func checkPlain(t *testing.T, replies []dialog.Reply, want string, log *logbuf.Buffer, serverWords ...string) {
 	t.Helper()
 	if len(replies) == 0 {
 		t.Fatal("no reply")
@@ -122,7 +90,7 @@ func TestUnknownDatabaseReadsPlainly(t *testing.T) {
 		t.Run(target.Name, func(t *testing.T) {
 			db := testwh.NewDatabase(t, target, plantsDump)
 			wh := db.Open(t, warehouse.Config{})
-			var log syncBuffer
+			var log logbuf.Buffer
 			m := failingManager(t, wh, wh, &log)
 			// The database goes away behind the bot's back.
 			db.Exec(t, "DROP DATABASE `"+db.Name+"`")
@@ -162,7 +130,7 @@ func TestAccessDeniedReadsPlainly(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { limited.Close() })
-	var log syncBuffer
+	var log logbuf.Buffer
 	m := failingManager(t, admin, limited, &log)
 	replies := ask(t, m, "how many plants are there?")
 	checkPlain(t, replies, "The warehouse didn't let me read the data", &log, user, "command denied")

@@ -50,25 +50,8 @@ func (l *Labels) IsKey(tc string) bool {
 	return ok && len(t.PrimaryKey) == 1 && strings.EqualFold(t.PrimaryKey[0], col)
 }
 
-// humanize turns an identifier into words: "ship_state" → "ship state",
-// "customerID" → "customer id".
-func humanize(id string) string {
-	var b strings.Builder
-	var prev rune
-	for i, r := range id {
-		switch {
-		case r == '_' || r == '-' || r == '.':
-			b.WriteByte(' ')
-		case i > 0 && unicode.IsUpper(r) && unicode.IsLower(prev):
-			b.WriteByte(' ')
-			b.WriteRune(unicode.ToLower(r))
-		default:
-			b.WriteRune(unicode.ToLower(r))
-		}
-		prev = r
-	}
-	return strings.Join(strings.Fields(b.String()), " ")
-}
+// humanize turns an identifier into words.
+func humanize(id string) string { return tables.Humanize(id) }
 
 func splitTC(tc string) (table, column string) {
 	if i := strings.LastIndexByte(tc, '.'); i >= 0 {

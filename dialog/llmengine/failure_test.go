@@ -1,58 +1,27 @@
 package llmengine
 
 import (
-	"bytes"
 	"context"
-	"log/slog"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/clarify-bot/clarify/connectors/llm/llmtest"
 	"github.com/clarify-bot/clarify/dialog"
-	"github.com/clarify-bot/clarify/dialog/convstore"
 	"github.com/clarify-bot/clarify/dialog/offline"
-	"github.com/clarify-bot/clarify/ontology"
+	"github.com/clarify-bot/clarify/internal/dialogtest"
+	"github.com/clarify-bot/clarify/internal/logbuf"
 )
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // A model that only writes SQL the parser rejects: the person gets the
 // offline engine's answer and plain words, never the parser's; the log
 // keeps the parser's message.
 func TestModelSyntaxErrorsReadPlainly(t *testing.T) {
-	var logs lockedBuffer
-	logger := slog.New(slog.NewTextHandler(&logs, nil))
+	var logs logbuf.Buffer
+	logger := logs.Logger()
 	f := newFixture(t, Options{Logger: logger}, true)
 	const broken = "SELECT COUNT(* FROM orders WHERE"
 	f.srv.Fallback(llmtest.Always(llmtest.SQL(broken), nil))
-	dir := t.TempDir()
-	facts, err := ontology.Open(filepath.Join(dir, "ontology.db"), ontology.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { facts.Close() })
-	convs, err := convstore.Open(filepath.Join(dir, "conversations.db"), convstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { convs.Close() })
+	facts, convs := dialogtest.Stores(t)
 	mgr, err := dialog.New(dialog.Config{Warehouse: "demo", Logger: logger}, dialog.Deps{
 		Engine: f.eng, Fallback: offline.New(f.demo.Catalog, offline.Options{}),
 		Exec: f.demo.DB, Catalog: f.demo.Catalog, Facts: facts, Admin: facts, States: convs,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/tables"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -615,24 +616,8 @@ func commonPrefix(a, b string) int {
 	return n
 }
 
-// humanize turns an identifier into words: "ship_date", "ReactorModel" → "reactor model".
-func humanize(id string) string {
-	var b strings.Builder
-	var prev rune
-	for i, r := range id {
-		switch {
-		case r == '_' || r == '-' || r == '.':
-			b.WriteByte(' ')
-		case i > 0 && unicode.IsUpper(r) && unicode.IsLower(prev):
-			b.WriteByte(' ')
-			b.WriteRune(unicode.ToLower(r))
-		default:
-			b.WriteRune(unicode.ToLower(r))
-		}
-		prev = r
-	}
-	return strings.Join(strings.Fields(b.String()), " ")
-}
+// humanize turns an identifier into words.
+func humanize(id string) string { return tables.Humanize(id) }
 
 func upper(s string) string {
 	if s == "" {

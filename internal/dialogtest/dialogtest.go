@@ -98,3 +98,21 @@ func (e *Env) RestartWith(files map[string]string) {
 	}
 	e.open()
 }
+
+// Stores opens an ontology and a conversation store in a temp dir, closed
+// at cleanup, for tests that build a manager of their own.
+func Stores(tb testing.TB) (*ontology.Store, *convstore.Store) {
+	tb.Helper()
+	dir := tb.TempDir()
+	facts, err := ontology.Open(filepath.Join(dir, "ontology.db"), ontology.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { facts.Close() })
+	convs, err := convstore.Open(filepath.Join(dir, "conversations.db"), convstore.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { convs.Close() })
+	return facts, convs
+}

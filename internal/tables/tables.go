@@ -220,3 +220,23 @@ func group(s string) string {
 	b.WriteString(frac)
 	return b.String()
 }
+
+// Humanize turns an identifier into words: "ship_state" → "ship state",
+// "customerID" → "customer id", "ReactorModel" → "reactor model".
+func Humanize(id string) string {
+	var b strings.Builder
+	var prev rune
+	for i, r := range id {
+		switch {
+		case r == '_' || r == '-' || r == '.':
+			b.WriteByte(' ')
+		case i > 0 && unicode.IsUpper(r) && unicode.IsLower(prev):
+			b.WriteByte(' ')
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			b.WriteRune(unicode.ToLower(r))
+		}
+		prev = r
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}

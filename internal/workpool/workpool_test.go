@@ -1,36 +1,18 @@
 package workpool
 
 import (
-	"bytes"
 	"context"
-	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/clarify-bot/clarify/internal/logbuf"
 )
 
-// safeBuffer is a log sink for goroutines.
-type safeBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *safeBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *safeBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func TestBoundsRecoversAndDrains(t *testing.T) {
-	var logs safeBuffer
-	p := New("test", 1, 1, slog.New(slog.NewTextHandler(&logs, nil)))
+	var logs logbuf.Buffer
+	p := New("test", 1, 1, logs.Logger())
 	p.Start(context.Background())
 	running, block := make(chan struct{}), make(chan struct{})
 	if !p.Submit("boom", func(context.Context) { close(running); <-block; panic("boom") }, 0) {
