@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/connectors/lexicon"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/convstore"
@@ -90,7 +91,13 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 	opts.Logger.Info("schema snapshot ready", "warehouse", opts.WarehouseName, "tables", len(snap.Schema.Tables), "taken", snap.TakenAt, "took", time.Since(start).Round(time.Millisecond))
 	cat := catalog.New(snap, catalog.Options{Synonyms: opts.Synonyms})
 
-	off := offline.New(cat, offline.Options{Now: opts.Now, Logger: opts.Logger})
+	var words offline.Words
+	if lex, err := lexicon.Default(); err != nil {
+		opts.Logger.Warn("no English lexicon; ordinary words that match stored names will be read as filters", "err", err)
+	} else {
+		words = lex
+	}
+	off := offline.New(cat, offline.Options{Now: opts.Now, Words: words, Logger: opts.Logger})
 	var engine, fallback dialog.Engine = off, nil
 	if opts.Engine != nil {
 		// A model engine repairs failing queries and checks values by

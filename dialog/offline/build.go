@@ -149,6 +149,15 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 	cap := 3 + 2*widen
 	r := &reader{e: e, a: a, prefer: e.feedbackColumns(a), facts: facts}
 	r.h = e.findHead(a)
+	// An everyday word weakly matched to a stored name may be a term: its
+	// words are free for the definitions too ("good restaurants").
+	for _, vm := range a.values {
+		if vm.weak = r.weakValue(vm); vm.weak {
+			for k := vm.at; k < a.spanOf(vm.at, vm.phrase); k++ {
+				a.toks[k].used = false
+			}
+		}
+	}
 	r.terms, r.stated = e.statedTerms(a, e.findTerms(a), r.h.t, e.now())
 	r.exists = e.findExistence(a, r.h.t)
 	els := r.elements()
@@ -1397,8 +1406,12 @@ func (r *reader) filterElements() []*element {
 	var els []*element
 	for _, vm := range r.a.values {
 		el := &element{name: "value"}
+		weak := vm.weak
 		for _, al := range vm.alts {
 			w := al.weight
+			if weak {
+				w *= weakValueFactor
+			}
 			if r.h.t != nil && strings.EqualFold(al.table, r.h.t.name) {
 				w *= 1.5
 			}
@@ -1421,7 +1434,10 @@ func (r *reader) filterElements() []*element {
 				p.phrases[key] = vm.phrase
 			})
 		}
-		if vm.optional {
+		switch {
+		case weak:
+			el.add(1, func(p *plan) {})
+		case vm.optional:
 			el.add(0.3, func(p *plan) {})
 		}
 		if len(el.alts) > 0 {

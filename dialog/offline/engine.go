@@ -16,16 +16,26 @@ import (
 // Options tune the engine.
 type Options struct {
 	// Now anchors relative dates ("last year").
-	Now    func() time.Time
+	Now func() time.Time
+	// Words tells ordinary English words from names (connectors/lexicon);
+	// without it every stored value a word matches counts as meant.
+	Words  Words
 	Logger *slog.Logger
+}
+
+// Words tells how common an English word is: 0 for words a dictionary
+// does not know (names), about 3 to 9 for everyday words.
+type Words interface {
+	Commonness(word string) float64
 }
 
 // Engine is the offline interpreter. It is safe for concurrent use.
 type Engine struct {
-	m    *model
-	now  func() time.Time
-	log  *slog.Logger
-	name string
+	m     *model
+	words Words
+	now   func() time.Time
+	log   *slog.Logger
+	name  string
 }
 
 var _ dialog.Engine = (*Engine)(nil)
@@ -38,7 +48,7 @@ func New(cat *catalog.Catalog, opts Options) *Engine {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Engine{m: newModel(cat), now: opts.Now, log: opts.Logger, name: "offline"}
+	return &Engine{m: newModel(cat), now: opts.Now, words: opts.Words, log: opts.Logger, name: "offline"}
 }
 
 // Name is "offline".

@@ -29,6 +29,9 @@ type valueMention struct {
 	negated bool
 	// optional: the words also name a column, so ignoring the value is a reading too.
 	optional bool
+	// weak: an everyday word matched to a name without corroboration; not
+	// filtering is the likelier reading (spurious.go).
+	weak bool
 }
 
 type valueAlt struct {

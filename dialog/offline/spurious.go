@@ -1,0 +1,96 @@
+package offline
+
+import (
+	"slices"
+	"unicode"
+)
+
+// An ordinary word that happens to be a stored name — "pounds" a last
+// name, "league" a surname, "pays" the start of a town — is weak evidence
+// of a filter. It is a filter only with corroboration: the word quoted or
+// capitalised in the question, the column's own word next to it, or no
+// everyday reading of the word. Otherwise it is at most an option in a
+// question, and not filtering is the likelier reading.
+
+// commonWord is the commonness (see Words) from which a word is an
+// everyday word rather than a name: place and person names score below it
+// ("texas" 2.8, "washington" 3.7 is the highest of the US states),
+// everyday words above ("pounds" 4.3, "pays" 5.4).
+const commonWord = 3.5
+
+// weakValueFactor scales a weak value's readings; not filtering weighs 1.
+const weakValueFactor = 0.3
+
+// weakValue says whether a value mention lacks corroboration.
+func (r *reader) weakValue(vm *valueMention) bool {
+	if r.e.words == nil || len(vm.alts) == 0 {
+		return false
+	}
+	a := r.a
+	end := a.spanOf(vm.at, vm.phrase)
+	everyday := true
+	for k := vm.at; k < end; k++ {
+		t := a.toks[k]
+		if t.quoted || k > 0 && startsUpper(t.raw) && !a.titleCase() {
+			return false
+		}
+		if !isFunctionWord(t) && r.e.words.Commonness(t.low) < commonWord {
+			everyday = false
+		}
+	}
+	loose := true // matched only by prefix or a typo
+	for _, al := range vm.alts {
+		if !r.freeText(al.table, al.column) || r.columnWordNear(vm.at, end, al.table, al.column) {
+			return false
+		}
+		loose = loose && al.weight < 0.9
+	}
+	return everyday || loose
+}
+
+// freeText says whether a column holds many different texts (names,
+// cities, titles), where some stored value matches almost any word.
+func (r *reader) freeText(table, column string) bool {
+	p := r.e.m.profile(table, column)
+	return p != nil && p.Distinct >= 50 && p.Distinct*5 >= p.Rows
+}
+
+// columnWordNear says whether a word of the column's name stands within
+// two words of the value ("the city of Payson", "last name Pounds").
+func (r *reader) columnWordNear(from, to int, table, column string) bool {
+	terms := r.e.m.cat.NameTerms(column)
+	for k := max(from-2, 0); k < min(to+2, len(r.a.toks)); k++ {
+		if k >= from && k < to {
+			continue
+		}
+		for _, t := range r.e.m.cat.Terms(r.a.toks[k].raw) {
+			if t != "" && slices.Contains(terms, t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// titleCase says whether the question capitalises most of its words, so
+// that capitals say nothing about names.
+func (a *analysis) titleCase() bool {
+	upper, words := 0, 0
+	for _, t := range a.toks {
+		if t.clause != 0 || t.isNum || len(t.raw) < 4 {
+			continue
+		}
+		words++
+		if startsUpper(t.raw) {
+			upper++
+		}
+	}
+	return words >= 3 && upper*2 > words
+}
+
+func startsUpper(s string) bool {
+	for _, r := range s {
+		return unicode.IsUpper(r)
+	}
+	return false
+}
