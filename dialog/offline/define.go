@@ -605,6 +605,17 @@ func (e *Engine) similarity(term, text string) float64 {
 			}
 		}
 	}
+	if e.words != nil && best < 0.8 {
+		// Unstemmed words: the lexicon lemmatises them itself.
+		notLetter := func(r rune) bool { return !unicode.IsLetter(r) }
+		for _, w := range strings.FieldsFunc(strings.ToLower(text), notLetter) {
+			for _, t := range strings.FieldsFunc(strings.ToLower(term), notLetter) {
+				if len(t) > 2 && len(w) > 2 && e.words.RelatedTo(t, w) {
+					best = max(best, 0.8)
+				}
+			}
+		}
+	}
 	return best
 }
 

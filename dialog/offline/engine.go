@@ -23,10 +23,13 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Words tells how common an English word is: 0 for words a dictionary
-// does not know (names), about 3 to 9 for everyday words.
+// Words is what the engine asks an English lexicon: how common a word is
+// (0 for words a dictionary does not know, such as names; about 3 to 9
+// for everyday words), and whether two words are related (the same lemma,
+// synonyms, derived forms: "operating" and "operational").
 type Words interface {
 	Commonness(word string) float64
+	RelatedTo(a, b string) bool
 }
 
 // Engine is the offline interpreter. It is safe for concurrent use.
