@@ -35,54 +35,42 @@ func BenchmarkLoad(b *testing.B) {
 	b.ReportMetric(float64(len(embedded))/(1<<20), "embedded-MB")
 }
 
-func BenchmarkLemmas(b *testing.B) {
+// benchPerWord runs f on every bench word and reports the time per word.
+func benchPerWord(b *testing.B, f func(l *Lexicon, word string) int) {
 	l := MustLexicon(b)
 	b.ReportAllocs()
 	n := 0
 	for b.Loop() {
 		for _, w := range benchWords {
-			n += len(l.Lemmas(w))
+			n += f(l, w)
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(benchWords)), "ns/word")
+	b.ReportMetric(float64(n)/float64(b.N*len(benchWords)), "results/word")
+}
+
+func BenchmarkLemmas(b *testing.B) {
+	benchPerWord(b, func(l *Lexicon, w string) int { return len(l.Lemmas(w)) })
 }
 
 func BenchmarkLemmasAndRelated(b *testing.B) {
-	l := MustLexicon(b)
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		for _, w := range benchWords {
-			n += len(l.Lemmas(w)) + len(l.Related(w))
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(benchWords)), "ns/word")
+	benchPerWord(b, func(l *Lexicon, w string) int { return len(l.Lemmas(w)) + len(l.Related(w)) })
 }
 
 func BenchmarkRelatedTo(b *testing.B) {
-	l := MustLexicon(b)
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		for _, w := range benchWords {
-			if l.RelatedTo(w, "operation") {
-				n++
-			}
+	benchPerWord(b, func(l *Lexicon, w string) int {
+		if l.RelatedTo(w, "operation") {
+			return 1
 		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(benchWords)), "ns/pair")
+		return 0
+	})
 }
 
 func BenchmarkMostlyVerb(b *testing.B) {
-	l := MustLexicon(b)
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		for _, w := range benchWords {
-			if l.MostlyVerb(w) {
-				n++
-			}
+	benchPerWord(b, func(l *Lexicon, w string) int {
+		if l.MostlyVerb(w) {
+			return 1
 		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(benchWords)), "ns/word")
+		return 0
+	})
 }

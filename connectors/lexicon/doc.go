@@ -39,9 +39,9 @@
 // concordance (the index files' tagsense_cnt), and the number of tagged
 // occurrences in SemCor summed over the senses (from cntlist.rev). The
 // occurrence count is the frequency signal: tagsense_cnt counts senses, not
-// uses. SemCor is a small corpus (about 230,000 tagged words), so most
-// lemmas have no occurrences at all; Share and Commonness fall back on or
-// add the sense count for them.
+// uses. The concordance is small (cntlist.rev counts about 259,000 tagged
+// occurrences), so 85% of the lemmas have none; Share falls back on sense
+// counts for a word with no occurrences, and Commonness adds them.
 //
 // # Related words
 //

@@ -2,6 +2,7 @@ package lexicon
 
 import (
 	"bytes"
+	"slices"
 
 	"github.com/clarify-bot/clarify/connectors/lexicon/internal/format"
 )
@@ -213,18 +214,9 @@ func lemmaIDs(rs []reading, out []uint32) []uint32 {
 		}
 	}
 	for _, r := range rs {
-		if !containsID(out, r.id) {
+		if !slices.Contains(out, r.id) {
 			out = append(out, r.id)
 		}
 	}
 	return out
-}
-
-func containsID(ids []uint32, id uint32) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }

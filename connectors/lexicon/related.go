@@ -21,7 +21,7 @@ func (l *Lexicon) Related(word string) []string {
 	ids = slices.Compact(ids)
 	out := make([]string, 0, len(ids))
 	for _, id := range ids {
-		if !containsID(own, id) {
+		if !slices.Contains(own, id) {
 			out = append(out, l.lemmas[id])
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/lexicon/internal/format"
@@ -73,7 +74,7 @@ func notLetter(r rune) bool { return r < 'a' || r > 'z' }
 func (wn *wordNet) baseForms(tok string, rules [format.NumPOS][]format.Rule) []string {
 	var out []string
 	addLemma := func(c string, p int) {
-		if e := wn.index[c]; e != nil && e[p] != nil && !contains(out, c) {
+		if e := wn.index[c]; e != nil && e[p] != nil && !slices.Contains(out, c) {
 			out = append(out, c)
 		}
 	}
@@ -92,15 +93,6 @@ func (wn *wordNet) baseForms(tok string, rules [format.NumPOS][]format.Rule) []s
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // stemKin reports whether a and b look like forms of one stem: the shorter

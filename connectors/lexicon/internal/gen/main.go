@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -376,7 +377,7 @@ func (wn *wordNet) build(opt options) *format.Data {
 		}
 	}
 	for p, m := range wn.except {
-		for _, form := range slices.Sorted(mapKeys(m)) {
+		for _, form := range slices.Sorted(maps.Keys(m)) {
 			var bases []uint32
 			for _, b := range m[form] {
 				if i, ok := id[b]; ok && wn.index[b][p] != nil {
@@ -403,16 +404,8 @@ func (wn *wordNet) build(opt options) *format.Data {
 	return d
 }
 
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
+// related collects, per lemma index, the lemmas that WordNet's synsets and
+// pointers relate to it (see build); the lists are neither sorted nor unique.
 func (wn *wordNet) related(id map[string]uint32, lemmas []string, senses int) [][]uint32 {
 	rel := make([][]uint32, len(lemmas))
 	add := func(from uint32, words ...string) {

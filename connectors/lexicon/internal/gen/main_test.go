@@ -156,13 +156,13 @@ func TestGenerateMini(t *testing.T) {
 			"pay":         {"salary", "wage"},     // synonyms
 			"weigh":       {"weight"},             // from the definition
 			"weight":      {"weigh"},              // and back
-			"run":         {"operate"},            //
-			"child":       nil,                    //
-			"operational": {"operating"},          //
-			"salary":      {"pay", "wage"},        //
-			"surgery":     {"operation"},          //
-			"country":     {"nation"},             //
-			"wage":        {"pay", "salary"},      //
+			"run":         {"operate"},
+			"child":       nil,
+			"operational": {"operating"},
+			"salary":      {"pay", "wage"},
+			"surgery":     {"operation"},
+			"country":     {"nation"},
+			"wage":        {"pay", "salary"},
 		}
 		for lemma, want := range tests {
 			if got := related(lemma); !slices.Equal(got, want) {
@@ -257,11 +257,11 @@ func TestStemKin(t *testing.T) {
 		{"operate", "operation", true},
 		{"enlarged", "enlargement", true},
 		{"accept", "acceptance", true},
-		{"pay", "payment", false},     // stem too short to trust
-		{"road", "roadbed", false},    // a compound, not a suffix
-		{"short", "shorthorn", false}, //
-		{"serbia", "serb", false},     // "ia" is no derivational suffix here
-		{"weigh", "weigh", false},     // no suffix
+		{"pay", "payment", false},  // stem too short to trust
+		{"road", "roadbed", false}, // a compound, not a suffix
+		{"short", "shorthorn", false},
+		{"serbia", "serb", false}, // "ia" is no derivational suffix here
+		{"weigh", "weigh", false}, // no suffix
 		// Spelling alone relates these; what keeps them apart is that
 		// neither word's definition uses the other.
 		{"country", "count", true},
