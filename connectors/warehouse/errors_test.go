@@ -104,3 +104,42 @@ func TestInferJoinsByName(t *testing.T) {
 		t.Error("text column joined to an int key")
 	}
 }
+
+// Warehouses that declare no keys and name them freely: the profile shows
+// which columns are unique, and a column of the same name points at one.
+func TestInferJoinsFromProfiledKeys(t *testing.T) {
+	prof := func(table, column string, rows, distinct int64) Profile {
+		return Profile{Table: table, Column: column, Rows: rows, Distinct: distinct}
+	}
+	snap := &Snapshot{Schema: Schema{Tables: []Table{
+		{Name: "author", RowCount: 5, Columns: []Column{{Name: "aid", DataType: "bigint"}, {Name: "name", DataType: "text"}, {Name: "oid", DataType: "bigint"}}},
+		{Name: "writes", RowCount: 9, Columns: []Column{{Name: "aid", DataType: "bigint"}, {Name: "pid", DataType: "bigint"}}},
+		{Name: "publication", RowCount: 7, Columns: []Column{{Name: "pid", DataType: "bigint"}, {Name: "title", DataType: "text"}, {Name: "citations", DataType: "bigint"}}},
+		{Name: "organization", RowCount: 3, Columns: []Column{{Name: "oid", DataType: "bigint"}, {Name: "name", DataType: "text"}}},
+		{Name: "conference", RowCount: 3, Columns: []Column{{Name: "cid", DataType: "bigint"}, {Name: "name", DataType: "text"}, {Name: "citations", DataType: "bigint"}}},
+	}}, Profiles: []Profile{
+		prof("author", "aid", 5, 5), prof("author", "name", 5, 5), prof("author", "oid", 5, 3),
+		prof("writes", "aid", 9, 5), prof("writes", "pid", 9, 7),
+		prof("publication", "pid", 7, 7), prof("publication", "title", 7, 7), prof("publication", "citations", 7, 7),
+		prof("organization", "oid", 3, 3), prof("organization", "name", 3, 3),
+		prof("conference", "cid", 3, 3), prof("conference", "name", 3, 3), prof("conference", "citations", 3, 3),
+	}}
+	got := map[string]bool{}
+	for _, j := range inferProfiledKeyJoins(snap) {
+		got[j.FromTable+"."+j.FromColumn+">"+j.ToTable+"."+j.ToColumn] = true
+	}
+	for _, want := range []string{"writes.aid>author.aid", "writes.pid>publication.pid", "author.oid>organization.oid"} {
+		if !got[want] {
+			t.Errorf("missing %s (all: %v)", want, got)
+		}
+	}
+	// Unique names and measures of small tables are not keys.
+	for _, not := range []string{"author.name>organization.name", "organization.name>author.name", "publication.citations>conference.citations", "conference.citations>publication.citations", "conference.name>author.name"} {
+		if got[not] {
+			t.Errorf("%s is not a join", not)
+		}
+	}
+	if len(got) != 3 {
+		t.Errorf("joins %v, want exactly three", got)
+	}
+}

@@ -42,8 +42,9 @@ func (o ProfileOptions) withDefaults() ProfileOptions {
 	return o
 }
 
-// SnapshotVersion is bumped whenever the Snapshot encoding changes.
-const SnapshotVersion = 1
+// SnapshotVersion is bumped whenever the Snapshot encoding (or what it
+// infers) changes, so that cached snapshots are taken again.
+const SnapshotVersion = 2
 
 // TakeSnapshot introspects the schema and profiles every column, then adds
 // what only the data shows: code/name aliases and value-contained joins.
@@ -62,6 +63,7 @@ func (w *DB) TakeSnapshot(ctx context.Context, opts ProfileOptions) (*Snapshot, 
 	}
 	snap.Aliases = findAliases(ctx, w, snap)
 	snap.Schema.Joins = append(snap.Schema.Joins, inferValueJoins(snap)...)
+	snap.Schema.Joins = append(snap.Schema.Joins, inferProfiledKeyJoins(snap)...)
 	snap.TakenAt = time.Now().UTC()
 	w.logger.Info("warehouse profiled", "database", w.database, "tables", len(schema.Tables),
 		"columns", len(snap.Profiles), "aliases", len(snap.Aliases), "took", time.Since(start).Round(time.Millisecond))
@@ -328,6 +330,76 @@ func inferValueJoins(snap *Snapshot) []Join {
 		}
 	}
 	return out
+}
+
+// inferProfiledKeyJoins adds the joins of warehouses that declare no keys
+// and name their keys freely ("aid", "pid"): a column whose values the
+// profile shows unique and never NULL is a key, and a column of the same
+// name in another table points at it. When both sides are unique the
+// table the key is named after (aid → author) or else the smaller table is
+// the one pointed at.
+func inferProfiledKeyJoins(snap *Snapshot) []Join {
+	have := map[string]bool{}
+	for _, j := range snap.Schema.Joins {
+		have[strings.ToLower(j.FromTable+"."+j.FromColumn)] = true
+		have[strings.ToLower(j.ToTable+"."+j.ToColumn)+"<"+strings.ToLower(j.FromTable)] = true
+	}
+	unique := func(t *Table, c Column) bool {
+		p := snap.Profile(t.Name, c.Name)
+		return p != nil && !p.Partial && !p.Sampled && p.Rows > 1 && p.Distinct == p.Rows && p.NullShare == 0
+	}
+	namedAfter := func(t *Table, col string) bool {
+		lc, lt := strings.ToLower(col), strings.ToLower(t.Name)
+		return lc != "id" && lt != "" && lc[0] == lt[0] && (strings.HasSuffix(lc, "id") || strings.HasSuffix(lc, "_key") || strings.HasSuffix(lc, "code"))
+	}
+	var out []Join
+	for ti := range snap.Schema.Tables {
+		t := &snap.Schema.Tables[ti]
+		for _, c := range t.Columns {
+			if have[strings.ToLower(t.Name+"."+c.Name)] || strings.EqualFold(c.Name, "id") {
+				continue
+			}
+			if !keyLike(c) {
+				continue
+			}
+			var best *Table
+			for ui := range snap.Schema.Tables {
+				u := &snap.Schema.Tables[ui]
+				key := u.Column(c.Name)
+				if u == t || key == nil || !compatible(c, *key) || !unique(u, *key) {
+					continue
+				}
+				if unique(t, c) {
+					// Both sides unique: point at the table the key is named
+					// after, else at the smaller one.
+					if namedAfter(t, c.Name) || !namedAfter(u, c.Name) && u.RowCount > t.RowCount {
+						continue
+					}
+				}
+				if have[strings.ToLower(u.Name+"."+key.Name)+"<"+strings.ToLower(t.Name)] {
+					continue
+				}
+				if best == nil || namedAfter(u, c.Name) && !namedAfter(best, c.Name) {
+					best = u
+				}
+			}
+			if best != nil {
+				out = append(out, Join{FromTable: t.Name, FromColumn: c.Name, ToTable: best.Name, ToColumn: best.Column(c.Name).Name,
+					Confidence: 0.75, Reason: fmt.Sprintf("%s.%s has the name of %s.%s, whose values are unique", t.Name, c.Name, best.Name, c.Name)})
+			}
+		}
+	}
+	return out
+}
+
+// keyLike says whether a column may hold keys: named like one ("aid",
+// "sku_code", "order_no"); unique names, titles and measures (a small
+// table's populations) are not.
+func keyLike(c Column) bool {
+	lc := strings.ToLower(c.Name)
+	named := strings.HasSuffix(lc, "id") || strings.HasSuffix(lc, "key") || strings.HasSuffix(lc, "code") || strings.HasSuffix(lc, "no") || strings.HasSuffix(lc, "num")
+	k := c.Kind()
+	return named && (k == KindNumber || k == KindText)
 }
 
 // SaveSnapshot writes the snapshot as gzipped JSON, atomically.
