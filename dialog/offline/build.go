@@ -412,6 +412,11 @@ func aliasFor(fn, column string) string {
 // count builds "how many X".
 func (r *reader) count() []*element {
 	a := r.a
+	if a.countKinds {
+		if els := r.countKinds(); els != nil {
+			return els
+		}
+	}
 	el := &element{name: "measure"}
 	phrase := ""
 	var target *tableInfo

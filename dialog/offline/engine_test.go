@@ -45,6 +45,8 @@ func TestAnalyticShapes(t *testing.T) {
 		{"first", "who was the first sales rep hired?", "SELECT name FROM sales_reps ORDER BY hired_on LIMIT 1", false},
 		{"most, counted", "which carrier handled the most shipments?", "SELECT carrier FROM shipments GROUP BY carrier ORDER BY COUNT(*) DESC LIMIT 1", false},
 		{"abbreviated value", "how many orders were shipped to Texas?", "SELECT COUNT(*) FROM orders WHERE ship_state = 'TX'", false},
+		{"counting kinds", "how many different carriers are there?", "SELECT COUNT(DISTINCT carrier) FROM shipments", false},
+		{"counting kinds of", "how many kinds of refund reasons are there?", "SELECT COUNT(DISTINCT reason) FROM refunds", false},
 		{"join via a value", "how many customers live in the West region?", "SELECT COUNT(*) FROM customers c JOIN states s ON s.name = c.state JOIN regions r ON r.id = s.region_id WHERE r.name = 'West'", false},
 	}
 	for _, tc := range cases {

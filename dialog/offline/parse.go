@@ -110,6 +110,8 @@ type analysis struct {
 	times    []*timeMention
 	comps    []*compMention
 	count    bool
+	// countKinds: "how many kinds of / different X" counts distinct values.
+	countKinds bool
 	countAt  int
 	agg      string
 	aggAt    int
@@ -544,6 +546,7 @@ func (a *analysis) findIntents() {
 		case a.seq(i, "how", "many"):
 			a.count, a.countAt = true, i
 			a.toks[i].used, a.toks[i+1].used = true, true
+			a.findCountKinds(i + 2)
 		case a.seq(i, "number", "of") || a.seq(i, "count", "of") || t.low == "count" && i == 0:
 			a.count, a.countAt = true, i
 			a.toks[i].used = true
@@ -656,6 +659,22 @@ func (a *analysis) findIntents() {
 			a.toks[at].used = true
 		}
 		a.groups = append(a.groups, g)
+	}
+}
+
+// kindWords ask for distinct values: "how many kinds of", "different".
+var kindWords = map[string]bool{"kinds": true, "kind": true, "types": true, "type": true, "sorts": true, "sort": true,
+	"different": true, "distinct": true, "unique": true, "varieties": true, "variety": true}
+
+// findCountKinds reads "kinds of", "different" right after "how many".
+func (a *analysis) findCountKinds(j int) {
+	for j < len(a.toks) && kindWords[a.word(j)] {
+		a.countKinds = true
+		a.toks[j].used = true
+		j++
+	}
+	if a.countKinds && a.word(j) == "of" {
+		a.toks[j].used = true
 	}
 }
 

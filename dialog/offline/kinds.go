@@ -1,0 +1,58 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
+
+// countKinds builds "how many kinds of reactor model", "how many different
+// carriers": the number of distinct values of the column named next, or
+// of the label of the table named next.
+func (r *reader) countKinds() []*element {
+	a := r.a
+	el := &element{name: "measure"}
+	for _, cm := range a.columns {
+		if cm.clause != 0 || cm.at <= a.countAt || r.usedCols[cm] {
+			continue
+		}
+		r.usedCols[cm] = true
+		for _, al := range cm.alts {
+			c := r.e.m.column(al.table, al.column)
+			if c == nil || c.Kind() == warehouse.KindTime {
+				continue
+			}
+			col := r.e.m.col(al.table, al.column)
+			phrase := cm.phrase
+			r.measureTables[strings.ToLower(al.table)] = true
+			el.add(al.weight*r.boost(al.table, al.column), func(p *plan) {
+				p.selects = append(p.selects, sel{sql: "COUNT(DISTINCT " + col + ")", alias: "count_" + strings.ToLower(al.column)})
+				p.aggregated = true
+				p.use(al.table)
+				p.phrases[keyMeasure] = phrase
+			})
+		}
+		break
+	}
+	if len(el.alts) == 0 {
+		for _, em := range a.entities {
+			t := em.tables[0]
+			if em.at <= a.countAt || t.label == nil || t.label == t.key {
+				continue
+			}
+			col, phrase := r.e.m.col(t.name, t.label.Name), em.phrase
+			r.measureTables[strings.ToLower(t.name)] = true
+			el.add(1, func(p *plan) {
+				p.selects = append(p.selects, sel{sql: "COUNT(DISTINCT " + col + ")", alias: "count_" + strings.ToLower(t.label.Name)})
+				p.aggregated = true
+				p.use(t.name)
+				p.phrases[keyMeasure] = phrase
+			})
+			break
+		}
+	}
+	if len(el.alts) == 0 {
+		return nil
+	}
+	return []*element{el}
+}
