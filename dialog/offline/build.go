@@ -546,6 +546,7 @@ func (r *reader) projection() []*element {
 	a := r.a
 	el := &element{name: "output"}
 	free := r.freeColumns()
+	r.severalOutputs(el, free)
 	for _, cm := range free {
 		// A column of the head's own name ("state" in "which state…") is the head, not an attribute.
 		r.usedCols[cm] = true

@@ -47,6 +47,7 @@ func TestAnalyticShapes(t *testing.T) {
 		{"abbreviated value", "how many orders were shipped to Texas?", "SELECT COUNT(*) FROM orders WHERE ship_state = 'TX'", false},
 		{"counting kinds", "how many different carriers are there?", "SELECT COUNT(DISTINCT carrier) FROM shipments", false},
 		{"counting kinds of", "how many kinds of refund reasons are there?", "SELECT COUNT(DISTINCT reason) FROM refunds", false},
+		{"several outputs", "show the name, email and city of customers in Ohio", "SELECT name, email, city FROM customers WHERE state = 'Ohio'", false},
 		{"join via a value", "how many customers live in the West region?", "SELECT COUNT(*) FROM customers c JOIN states s ON s.name = c.state JOIN regions r ON r.id = s.region_id WHERE r.name = 'West'", false},
 	}
 	for _, tc := range cases {
