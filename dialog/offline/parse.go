@@ -112,10 +112,10 @@ type analysis struct {
 	count    bool
 	// countKinds: "how many kinds of / different X" counts distinct values.
 	countKinds bool
-	countAt  int
-	agg      string
-	aggAt    int
-	sup      *superMention
+	countAt    int
+	agg        string
+	aggAt      int
+	sup        *superMention
 	// supCol is a superlative inside a column name ("highest point").
 	supCol  *superMention
 	groups  []*groupMention
