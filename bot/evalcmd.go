@@ -75,7 +75,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs.StringVar(&o.jsonPath, "json", "", "also write the whole report, with every question, to this JSON file")
 	fs.StringVar(&o.dsn, "dsn", "", "a warehouse that already holds the dataset (otherwise schema.sql is loaded into the embedded server)")
 	fs.IntVar(&o.limit, "limit", 0, "run only the first N questions (after --filter)")
-	fs.StringVar(&o.filter, "filter", "", "run only the questions with this tag")
+	fs.StringVar(&o.filter, "filter", "", "run only the questions with these tags or ids (comma-separated)")
 	fs.DurationVar(&o.timeout, "timeout", warehouse.DefaultQueryTimeout, "time limit of each query (candidates, answers and gold checks)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random strategy")
 	fs.BoolVar(&o.verbose, "v", false, "log each question to stderr")

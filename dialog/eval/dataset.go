@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -194,12 +195,20 @@ func jsonReason(err error) string {
 	return err.Error()
 }
 
-// Select keeps the questions with tag (all when tag is ""), then the first
-// limit of them (all when limit <= 0).
-func Select(qs []Question, tag string, limit int) []Question {
+// Select keeps the questions matching filter (all when filter is ""), then
+// the first limit of them (all when limit <= 0). The filter is a
+// comma-separated list of tags or question ids, so one failure can be
+// re-run by its id.
+func Select(qs []Question, filter string, limit int) []Question {
+	var wanted []string
+	for _, f := range strings.Split(filter, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			wanted = append(wanted, f)
+		}
+	}
 	var out []Question
 	for _, q := range qs {
-		if tag != "" && !q.HasTag(tag) {
+		if len(wanted) > 0 && !slices.ContainsFunc(wanted, func(w string) bool { return w == q.ID || q.HasTag(w) }) {
 			continue
 		}
 		out = append(out, q)

@@ -336,7 +336,15 @@ func (r *reader) elements() []*element {
 	}
 	switch {
 	case a.sup != nil:
-		els = append(els, r.superlative()...)
+		if g := r.groupRanking(); g != nil {
+			els = append(els, g...)
+		} else {
+			els = append(els, r.superlative()...)
+		}
+	case a.count && a.agg != "" && a.aggAt == a.countAt-1 && r.aggregate(a.agg, a.countAt) != nil:
+		// "the average number of pages": a stored number, averaged.
+		r.usedCols = map[*colMention]bool{}
+		els = append(els, r.aggregate(a.agg, a.countAt)...)
 	case a.count:
 		els = append(els, r.count()...)
 	case a.agg != "":
@@ -354,6 +362,8 @@ func (r *reader) elements() []*element {
 	}
 	els = append(els, r.filterElements()...)
 	els = append(els, r.defineElements(r.e.now())...)
+	// Sorting comes last: it sorts what the other parts computed.
+	els = append(els, r.orderElement()...)
 	return els
 }
 
@@ -957,7 +967,7 @@ func (r *reader) superlative() []*element {
 			})
 		}
 	}
-	if s.explicitLimit && s.limit > 1 {
+	if s.explicitLimit && s.limit > 1 || a.order != nil {
 		output.add(0.6, func(p *plan) {
 			headOutput(false)(p)
 			if p.order != nil {
@@ -988,6 +998,11 @@ func (r *reader) superlative() []*element {
 		}
 		p.desc = s.desc
 		p.limit = s.limit
+		if a.order != nil && !s.explicitLimit {
+			// "the longest rivers, ordered from longest to shortest": all
+			// of them, sorted.
+			p.limit = 0
+		}
 		p.phrases[keyOrder] = rankPhrase
 		p.phrases[keyLimit] = rankPhrase
 	})
@@ -1261,6 +1276,17 @@ func (r *reader) groupElement() []*element {
 					r.prependGroup(p, t)
 					p.phrases[keyGroup] = g.phrase
 				})
+				// "lakes in each state": the measured rows may carry the
+				// group's name themselves (lake.state_name), no join needed.
+				for _, fk := range r.namingColumns(t) {
+					el.add(0.8, func(p *plan) {
+						expr := r.e.m.col(fk.table, fk.column)
+						p.groups = append(p.groups, sel{sql: expr})
+						p.selects = append([]sel{{sql: expr}}, p.selects...)
+						p.use(fk.table)
+						p.phrases[keyGroup] = g.phrase
+					})
+				}
 			case cm != nil:
 				r.usedCols[cm] = true
 				for _, al := range cm.alts {
@@ -1268,7 +1294,13 @@ func (r *reader) groupElement() []*element {
 					if c == nil || c.Kind() == warehouse.KindNumber && r.e.m.isKeyish(r.e.m.byName[strings.ToLower(al.table)].t, c) {
 						continue
 					}
-					el.add(al.weight*r.boost(al.table, al.column), func(p *plan) {
+					w := al.weight * r.boost(al.table, al.column)
+					// "length of rivers in each country": the country
+					// column of the rivers, not of some other table.
+					if r.measureTables[strings.ToLower(al.table)] || r.h.t != nil && strings.EqualFold(al.table, r.h.t.name) {
+						w *= 2.5
+					}
+					el.add(w, func(p *plan) {
 						expr := r.e.m.col(al.table, al.column)
 						p.groups = append(p.groups, sel{sql: expr})
 						p.selects = append([]sel{{sql: expr}}, p.selects...)
@@ -1283,6 +1315,21 @@ func (r *reader) groupElement() []*element {
 		}
 	}
 	return els
+}
+
+// namingColumns are the columns of the measured tables that hold t's
+// label through a join (lake.state_name for state.state_name).
+func (r *reader) namingColumns(t *tableInfo) []colAlt {
+	if t.label == nil {
+		return nil
+	}
+	var out []colAlt
+	for _, j := range r.e.m.snap.Schema.Joins {
+		if strings.EqualFold(j.ToTable, t.name) && strings.EqualFold(j.ToColumn, t.label.Name) && r.measureTables[strings.ToLower(j.FromTable)] && !strings.EqualFold(j.FromTable, t.name) {
+			out = append(out, colAlt{table: j.FromTable, column: j.FromColumn, weight: 1})
+		}
+	}
+	return out
 }
 
 func (r *reader) prependGroup(p *plan, t *tableInfo) {

@@ -126,11 +126,7 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		if s.sql == "COUNT(*)" && p.countOf != nil && p.countOf.key != nil && len(tree.Tables) > 1 {
-			// Joined rows repeat what is counted: count it once each.
-			s.sql = "COUNT(DISTINCT " + e.m.col(p.countOf.name, p.countOf.key.Name) + ")"
-		}
-		b.WriteString(s.sql)
+		b.WriteString(e.counted(p, tree, s.sql))
 		if s.alias != "" {
 			b.WriteString(" AS " + e.m.ident(s.alias))
 		}
@@ -173,7 +169,7 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		b.WriteString("\nHAVING " + strings.Join(hs, " AND "))
 	}
 	if p.order != nil && !extremum {
-		b.WriteString("\nORDER BY " + p.order.sql)
+		b.WriteString("\nORDER BY " + e.counted(p, tree, p.order.sql))
 		if p.desc {
 			b.WriteString(" DESC")
 		}
@@ -182,6 +178,15 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		fmt.Fprintf(&b, "\nLIMIT %d", p.limit)
 	}
 	return b.String()
+}
+
+// counted rewrites COUNT(*) of a joined plan: joined rows repeat what is
+// counted, so each is counted once by its key.
+func (e *Engine) counted(p *plan, tree *catalog.JoinTree, expr string) string {
+	if expr == "COUNT(*)" && p.countOf != nil && p.countOf.key != nil && len(tree.Tables) > 1 {
+		return "COUNT(DISTINCT " + e.m.col(p.countOf.name, p.countOf.key.Name) + ")"
+	}
+	return expr
 }
 
 func (e *Engine) fromClause(tree *catalog.JoinTree) string {

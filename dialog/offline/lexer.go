@@ -16,6 +16,9 @@ type tok struct {
 	// clause is 0 for the question and i for the i-th piece of feedback.
 	clause int
 	used   bool
+	// brk is the punctuation right after the token (',', '.', '?', ';',
+	// '(', ')'…), 0 for none: phrases do not span it, lists are split at it.
+	brk rune
 }
 
 // lex splits text into tokens: words (with inner apostrophes and hyphens),
@@ -78,10 +81,38 @@ func lex(text string, clause int) []tok {
 			out = append(out, tok{raw: raw, low: strings.ToLower(raw), clause: clause})
 			i = j
 		default:
+			if len(out) > 0 && strings.ContainsRune(",.?!;:()", r) && breakRank(r) > breakRank(out[len(out)-1].brk) {
+				out[len(out)-1].brk = r
+			}
 			i++
 		}
 	}
 	return out
+}
+
+// breakRank orders punctuation by how strongly it separates: a sentence
+// end outranks a comma.
+func breakRank(r rune) int {
+	switch r {
+	case 0:
+		return 0
+	case ',', '(', ')':
+		return 1
+	case ';', ':':
+		return 2
+	}
+	return 3
+}
+
+// spans says whether a phrase may run over tokens from..to-1: no
+// punctuation inside it.
+func spans(toks []tok, from, to int) bool {
+	for k := from; k < to-1; k++ {
+		if toks[k].brk != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // isYear: a whole number a question would use as a calendar year.

@@ -35,8 +35,8 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 		picked = append(picked, best)
 		phrases = append(phrases, cm.phrase)
 		if i > 0 {
-			for k := free[i-1].end; k < cm.at; k++ {
-				if w := a.word(k); w == "and" || w == "," {
+			for k := free[i-1].end - 1; k < cm.at; k++ {
+				if a.word(k) == "and" || a.toks[k].brk == ',' {
 					enumerated = true
 				}
 			}
@@ -47,9 +47,12 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 	}
 	// "the name, email and city": "name" is the head's label.
 	j := free[0].at - 1
-	for j >= 0 && (a.word(j) == "," || a.word(j) == "and" || a.word(j) == "the" || a.word(j) == "their") {
+	for j >= 0 && (a.toks[j].brk == ',' || a.word(j) == "and" || a.word(j) == "the" || a.word(j) == "their") {
 		if a.word(j) != "the" && a.word(j) != "their" {
 			enumerated = true
+		}
+		if a.toks[j].brk == ',' && a.word(j) != "and" && a.word(j) != "the" && a.word(j) != "their" {
+			break // "name, email": j is the list's first item
 		}
 		j--
 	}
@@ -72,4 +75,72 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 		}
 		p.phrases[keyOutput] = phrase
 	})
+}
+
+// listItem is one thing a "return the A, B and C" list asks for: a column,
+// an aggregate ("number of treatments", "total amount") or a table's rows.
+type listItem struct {
+	phrase string
+	col    *colMention
+	aggs   []aggRead
+	entity *entityMention
+}
+
+// listVerbs open a list of outputs.
+var listVerbs = map[string]bool{"return": true, "show": true, "give": true, "display": true, "include": true, "list": true, "output": true, "provide": true, "returning": true, "showing": true}
+
+// returnList reads the outputs a question lists after a verb such as
+// "return" ("Return the specialty, number of treatments, and total drug
+// amount"), in order. Fewer than two items is no list.
+func (r *reader) returnList() []listItem {
+	a := r.a
+	for k := range a.toks {
+		if !listVerbs[a.word(k)] || a.toks[k].clause != 0 {
+			continue
+		}
+		var items []listItem
+		j := k + 1
+		for j < len(a.toks) {
+			for a.word(j) == "me" || a.word(j) == "the" || a.word(j) == "their" || a.word(j) == "its" || a.word(j) == "respective" || a.word(j) == "and" || a.word(j) == "also" || a.word(j) == "only" {
+				j++
+			}
+			start := j
+			explicit := a.word(j) == "number" || a.word(j) == "count" || aggWords[a.word(j)] != ""
+			var it listItem
+			if aggs, end := r.aggregateAt(j); explicit && len(aggs) > 0 {
+				it.aggs, j = aggs, end
+			} else if cm := r.columnAt(j); cm != nil {
+				it.col, j = cm, cm.end
+			} else if em := r.entityAt(j); em != nil {
+				it.entity, j = em, j+len(strings.Fields(em.phrase))
+			} else {
+				break
+			}
+			it.phrase = a.phrase(start, j)
+			items = append(items, it)
+			if j == 0 || j >= len(a.toks) || a.toks[j-1].brk != 0 && a.toks[j-1].brk != ',' {
+				break
+			}
+			if a.toks[j-1].brk != ',' && a.word(j) != "and" {
+				break
+			}
+		}
+		if len(items) >= 2 {
+			return items
+		}
+	}
+	return nil
+}
+
+// sameColumn says whether a list item names the column al.
+func (it listItem) sameColumn(al colAlt) bool {
+	if it.col == nil {
+		return false
+	}
+	for _, c := range it.col.alts {
+		if strings.EqualFold(c.table, al.table) && strings.EqualFold(c.column, al.column) {
+			return true
+		}
+	}
+	return false
 }

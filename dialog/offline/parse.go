@@ -117,10 +117,12 @@ type analysis struct {
 	aggAt      int
 	sup        *superMention
 	// supCol is a superlative inside a column name ("highest point").
-	supCol  *superMention
-	groups  []*groupMention
-	howAdj  string // "big", "long", "high", "old" in "how big is…"
-	where   bool   // "where is…"
+	supCol *superMention
+	groups []*groupMention
+	howAdj string // "big", "long", "high", "old" in "how big is…"
+	// order is an ordering clause ("sorted from highest to lowest").
+	order   *orderMention
+	where   bool // "where is…"
 	removes []string
 	// about maps a feedback clause to the phrase it answered ("active").
 	about map[int]string
@@ -190,6 +192,8 @@ func (e *Engine) analyse(question string, feedback []dialog.Feedback, now time.T
 	a.findRemovals()
 	a.findTimes(now)
 	a.findComparisons()
+	a.findUnits()
+	a.findOrdering()
 	e.protectColumnNames(a)
 	a.findIntents()
 	e.findNamedValues(a)
@@ -711,7 +715,7 @@ func (e *Engine) findValues(a *analysis) {
 					content++
 				}
 			}
-			if !ok || content == 0 || stopWords[a.toks[i].low] || stopWords[a.toks[i+n-1].low] {
+			if !ok || content == 0 || stopWords[a.toks[i].low] || stopWords[a.toks[i+n-1].low] || !spans(a.toks, i, i+n) {
 				continue
 			}
 			vm := e.valueMention(a, i, i+n, false)
@@ -882,7 +886,7 @@ func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMent
 func (e *Engine) findEntities(a *analysis) {
 	for n := 3; n >= 1; n-- {
 		for i := 0; i+n <= len(a.toks); i++ {
-			ok := !stopWords[a.toks[i].low] && !stopWords[a.toks[i+n-1].low]
+			ok := !stopWords[a.toks[i].low] && !stopWords[a.toks[i+n-1].low] && spans(a.toks, i, i+n)
 			for k := i; ok && k < i+n; k++ {
 				if a.toks[k].used || a.toks[k].isNum {
 					ok = false
@@ -920,6 +924,9 @@ func (e *Engine) findColumns(a *analysis) {
 		j := i
 		for j < len(a.toks) && j-i < 3 && !a.toks[j].used && !a.toks[j].isNum && !stopWords[a.toks[j].low] && a.toks[j].clause == a.toks[i].clause {
 			j++
+			if a.toks[j-1].brk != 0 {
+				break
+			}
 		}
 		e.addColumnMention(a, i, j)
 		i = j

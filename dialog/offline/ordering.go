@@ -1,0 +1,246 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
+
+// Ordering clauses: "ordered by the number of publications in descending
+// order", "sorted from highest to lowest", "order the results by the
+// region name", "alphabetically", "starting from the best ratings". They
+// sort whatever the rest of the question computes; they never rank or cut
+// by themselves.
+
+// orderMention is an ordering clause.
+type orderMention struct {
+	phrase string
+	at     int
+	// by is the first token of what to sort by, -1 when unnamed.
+	by   int
+	desc bool
+	// alpha: by name, A to Z.
+	alpha bool
+}
+
+// directionWords say which way a sort goes; the rank tells the first of
+// "from X to Y".
+var directionWords = map[string]bool{
+	"highest": true, "largest": true, "biggest": true, "greatest": true, "most": true, "longest": true, "tallest": true,
+	"best": true, "latest": true, "newest": true, "recent": true, "top": true, "oldest": false, "earliest": false,
+	"lowest": false, "smallest": false, "least": false, "fewest": false, "shortest": false, "worst": false, "bottom": false,
+	"descending": true, "ascending": false, "desc": true, "asc": false, "high": true, "low": false, "large": true, "small": false,
+}
+
+// unitWords are units of measure: "in square kilometers", "people per
+// square mile" describe a number, they do not group or name columns.
+var unitWords = map[string]bool{
+	"meter": true, "metre": true, "kilometer": true, "kilometre": true, "km": true, "mile": true, "square": true, "cm": true,
+	"centimeter": true, "millimeter": true, "mm": true, "kg": true, "kilogram": true, "gram": true, "pound": true, "lb": true,
+	"lbs": true, "foot": true, "feet": true, "ft": true, "inch": true, "percent": true, "dollar": true, "usd": true, "euro": true,
+	"liter": true, "litre": true, "gallon": true, "hectare": true, "acre": true, "cubic": true,
+}
+
+func isDirection(w string) bool { _, ok := directionWords[w]; return ok }
+
+func isUnit(w string) bool { return unitWords[w] || unitWords[singularOf(w)] }
+
+// findUnits marks unit phrases used: "in meters", "per square kilometer",
+// "in people per square kilometer".
+func (a *analysis) findUnits() {
+	for i := range a.toks {
+		if !isUnit(a.word(i)) || a.toks[i].used || a.toks[i].quoted {
+			continue
+		}
+		// Only after a number or "in"/"per": "named pounds" is a name.
+		if prev := a.word(i - 1); !(i > 0 && a.toks[i-1].isNum) && prev != "in" && prev != "per" && !(prev == "square" || prev == "cubic") {
+			continue
+		}
+		a.toks[i].used = true
+		for j := i + 1; isUnit(a.word(j)); j++ {
+			a.toks[j].used = true
+		}
+		// "per square kilometer", "in meters": the connective goes too.
+		if w := a.word(i - 1); w == "per" || w == "in" {
+			a.toks[i-1].used = true
+			if w == "per" && a.word(i-3) == "in" {
+				a.toks[i-2].used, a.toks[i-3].used = true, true // "in people per km"
+			}
+		}
+	}
+}
+
+// findOrdering reads an ordering clause; its words are then no
+// superlative ("from highest to lowest") and no grouping ("ordered by").
+func (a *analysis) findOrdering() {
+	for i := 0; i < len(a.toks); i++ {
+		w := a.word(i)
+		switch {
+		case w == "alphabetically" || a.seq(i, "alphabetical", "order") || a.seq(i, "in", "alphabetical"):
+			a.order = &orderMention{phrase: a.toks[i].raw, at: i, by: -1, alpha: true}
+			a.markUsed(i, i+1)
+			if a.word(i-1) == "ordered" || a.word(i-1) == "sorted" || a.word(i-1) == "listed" {
+				a.markUsed(i-1, i)
+			}
+			return
+		case w == "ordered" || w == "sorted" || w == "ranked" || w == "arranged" ||
+			(w == "order" || w == "sort" || w == "rank") && (a.word(i+1) == "by" || a.word(i+1) == "the" || a.word(i+1) == "them" || a.word(i+1) == "results"):
+		case a.seq(i, "in", "descending") || a.seq(i, "in", "ascending"):
+		case w == "starting" && a.word(i+1) == "from" || w == "from" && isDirection(a.word(i+1)) && a.word(i+2) == "to":
+		default:
+			continue
+		}
+		om := &orderMention{at: i, by: -1, desc: true}
+		end := i + 1
+	scan:
+		for end < len(a.toks) && end < i+14 {
+			x := a.word(end)
+			switch {
+			case x == "by" && om.by < 0:
+				om.by = end + 1
+				for a.word(om.by) == "the" || a.word(om.by) == "their" || a.word(om.by) == "its" {
+					om.by++
+				}
+			case x == "from" || x == "to" || x == "in" || x == "order" || x == "the" || x == "results" || x == "them" || x == "starting" || x == "with":
+			case x == "descending" || x == "ascending" || x == "desc" || x == "asc":
+				om.desc = directionWords[x]
+			case isDirection(x) && (a.word(end-1) == "from" || a.word(end-1) == "to" || a.word(end-1) == "the"):
+				if a.word(end-1) != "to" {
+					om.desc = directionWords[x]
+				}
+			case x == "alphabetically" || x == "alphabetical":
+				om.alpha, om.desc = true, false
+			default:
+				if om.by < 0 || end < om.by {
+					break scan // the clause has ended
+				}
+			}
+			brk := a.toks[end].brk
+			end++
+			if brk != 0 && (brk != ',' || om.by >= 0 && end > om.by) {
+				break
+			}
+		}
+		// "starting from the best ratings": a sort key after the direction.
+		if om.by < 0 && a.word(i) == "starting" {
+			for k := i + 1; k < end; k++ {
+				if !isDirection(a.word(k)) && !stopWords[a.word(k)] && a.word(k) != "starting" {
+					om.by = k
+					break
+				}
+			}
+		}
+		om.phrase = a.phrase(i, end)
+		for k := i; k < end; k++ {
+			if om.by >= 0 && k >= om.by && !isDirection(a.word(k)) && !stopWords[a.word(k)] && aggWords[a.word(k)] == "" && a.word(k) != "order" {
+				continue // the sort key's words are linked as columns
+			}
+			a.toks[k].used = true
+		}
+		a.order = om
+		return
+	}
+}
+
+func (a *analysis) markUsed(from, to int) {
+	for k := max(from, 0); k < to && k < len(a.toks); k++ {
+		a.toks[k].used = true
+	}
+}
+
+// orderElement sorts the reading as the ordering clause says: by the
+// column or aggregate it names, else by the reading's own measure (or its
+// name, alphabetically).
+func (r *reader) orderElement() []*element {
+	om := r.a.order
+	if om == nil {
+		return nil
+	}
+	el := &element{name: "sort"}
+	var key *colMention
+	var keyAggs []aggRead
+	if om.by >= 0 {
+		if aggs, _ := r.aggregateAt(om.by); len(aggs) > 0 {
+			keyAggs = aggs
+		}
+		key = r.columnAt(om.by)
+		if key == nil {
+			key = r.columnAt(om.by + 1)
+		}
+		if key != nil {
+			r.usedCols[key] = true
+		}
+	}
+	el.add(1, func(p *plan) {
+		if p.order != nil && p.limit > 0 {
+			return // a ranking already sorts (and cuts)
+		}
+		if expr := r.sortKey(p, key, keyAggs, om.alpha); expr != "" {
+			p.order = &sel{sql: expr}
+			p.desc = om.desc && !om.alpha
+		}
+	})
+	return []*element{el}
+}
+
+// sortKey picks what a plan is sorted by.
+func (r *reader) sortKey(p *plan, key *colMention, aggs []aggRead, alpha bool) string {
+	// An aggregate the plan shows ("by the number of publications").
+	for _, ag := range aggs {
+		for _, s := range p.selects {
+			if s.sql == ag.expr {
+				return s.sql
+			}
+		}
+	}
+	if key != nil {
+		for _, al := range key.alts {
+			col := r.e.m.col(al.table, al.column)
+			for _, s := range p.selects {
+				if s.sql == col || strings.Contains(s.sql, "("+col+")") {
+					return s.sql
+				}
+			}
+			if !p.tables[strings.ToLower(al.table)] {
+				continue
+			}
+			if p.aggregated || len(p.groups) > 0 {
+				for _, g := range p.groups {
+					if g.sql == col {
+						return col
+					}
+				}
+				continue
+			}
+			return col
+		}
+	}
+	if len(aggs) > 0 && p.aggregated {
+		for _, s := range p.selects {
+			if strings.HasPrefix(s.sql, "COUNT(") && strings.HasPrefix(aggs[0].expr, "COUNT(") {
+				return s.sql
+			}
+		}
+	}
+	// Unnamed: the plan's measure, or for "alphabetically" its first text.
+	for _, s := range p.selects {
+		isAgg := strings.Contains(s.sql, "(")
+		if alpha && !isAgg {
+			return s.sql
+		}
+		if !alpha && isAgg {
+			return s.sql
+		}
+	}
+	if !alpha {
+		for _, s := range p.selects {
+			tc := strings.ReplaceAll(s.sql, "`", "")
+			if t, c, ok := strings.Cut(tc, "."); ok {
+				if col := r.e.m.column(t, c); col != nil && col.Kind() == warehouse.KindNumber {
+					return s.sql
+				}
+			}
+		}
+	}
+	return ""
+}

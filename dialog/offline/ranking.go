@@ -1,0 +1,428 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
+
+// Per-group rankings: "top 2 specialties by number of doctors", "which
+// street has the most restaurants", "the 3 most common transaction
+// statuses", "top 5 countries by total amount". The ranked things are the
+// values of a column, so the reading groups by it and orders the groups
+// by an aggregate: a count of the rows named ("number of doctors", "most
+// restaurants", "most common"), or a total, average or extreme of a
+// measure ("by total amount", "by average height"; a bare measure is a
+// total, its average the other option).
+
+// aggRead is one way to compute an aggregate phrase.
+type aggRead struct {
+	expr, alias string
+	tables      []string
+	countOf     *tableInfo
+	phrase      string
+	weight      float64
+}
+
+// aggWords name an aggregate function before a measure.
+var aggWords = map[string]string{
+	"total": "SUM", "sum": "SUM", "overall": "SUM", "combined": "SUM",
+	"average": "AVG", "avg": "AVG", "mean": "AVG",
+	"maximum": "MAX", "max": "MAX", "highest": "MAX", "largest": "MAX", "biggest": "MAX",
+	"minimum": "MIN", "min": "MIN", "lowest": "MIN", "smallest": "MIN",
+}
+
+// commonWords ask how often a value occurs: "most common status".
+var commonWords = map[string]bool{"common": true, "frequent": true, "frequently": true, "popular": true, "used": true, "often": true}
+
+func (r *reader) entityAt(i int) *entityMention {
+	for _, em := range r.a.entities {
+		if em.at == i {
+			return em
+		}
+	}
+	return nil
+}
+
+func (r *reader) columnAt(i int) *colMention {
+	for _, cm := range r.a.columns {
+		if cm.at == i && cm.clause == 0 {
+			return cm
+		}
+	}
+	return nil
+}
+
+// countRead counts the rows of t ("number of doctors").
+func (r *reader) countRead(t *tableInfo, distinct bool, phrase string) aggRead {
+	alias := "number_of_" + strings.ToLower(t.name)
+	if distinct && t.key != nil {
+		return aggRead{expr: "COUNT(DISTINCT " + r.e.m.col(t.name, t.key.Name) + ")", alias: alias, tables: []string{t.name}, phrase: phrase, weight: 1}
+	}
+	return aggRead{expr: "COUNT(*)", alias: alias, tables: []string{t.name}, countOf: t, phrase: phrase, weight: 1}
+}
+
+// aggregateAt reads an aggregate phrase starting at token i: "number of
+// [distinct] X", "total/average/maximum M", "the count of X", a bare
+// measure M (a total, or its average), a bare table noun ("most
+// restaurants": a count). It returns the readings and the token after
+// the phrase; none when i starts no aggregate.
+func (r *reader) aggregateAt(i int) ([]aggRead, int) {
+	a := r.a
+	for a.word(i) == "the" || a.word(i) == "a" || a.word(i) == "their" {
+		i++
+	}
+	start := i
+	fn := ""
+	distinct := false
+	switch {
+	case (a.word(i) == "number" || a.word(i) == "count" || a.word(i) == "no") && a.word(i+1) == "of":
+		fn, i = "COUNT", i+2
+	case a.word(i) == "counts" || a.word(i) == "count":
+		return nil, i + 1 // "their counts": the caller knows what is counted
+	case aggWords[a.word(i)] != "":
+		fn = aggWords[a.word(i)]
+		i++
+		if a.word(i) == "of" {
+			i++
+		}
+		if fn == "SUM" && a.word(i) == "number" && a.word(i+1) == "of" {
+			fn, i = "COUNT", i+2 // "total number of"
+		}
+	}
+	for a.word(i) == "the" {
+		i++
+	}
+	if kindWords[a.word(i)] && fn == "COUNT" {
+		distinct = true
+		i++
+	}
+	phraseOf := func(end int) string { return a.phrase(start, end) }
+	if em := r.entityAt(i); em != nil && (fn == "" || fn == "COUNT") {
+		end := i + len(strings.Fields(em.phrase))
+		return []aggRead{r.countRead(em.tables[0], distinct, phraseOf(end))}, end
+	}
+	// "average patient height", "total drug amount": a table word may
+	// qualify the measure, or be part of its column's name (tot_drug_amt).
+	var qualifier *entityMention
+	if em := r.entityAt(i); em != nil && fn != "" {
+		qualifier = em
+		i += len(strings.Fields(em.phrase))
+	}
+	cm := r.columnAt(i)
+	if cm == nil {
+		return nil, start
+	}
+	end := cm.end
+	alts := cm.alts
+	if qualifier != nil {
+		alts = r.qualifiedAlts(qualifier, cm)
+	}
+	var out []aggRead
+	for _, al := range alts {
+		c := r.e.m.column(al.table, al.column)
+		if c == nil {
+			continue
+		}
+		col := r.e.m.col(al.table, al.column)
+		t := r.e.m.byName[strings.ToLower(al.table)]
+		numeric := c.Kind() == warehouse.KindNumber && t != nil && !r.e.m.isKeyish(t.t, c)
+		switch {
+		case fn == "COUNT" && distinct:
+			out = append(out, aggRead{expr: "COUNT(DISTINCT " + col + ")", alias: "number_of_" + strings.ToLower(al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight})
+		case fn == "COUNT":
+			if numeric && strings.Contains(strings.ToLower(c.Name), "num") {
+				// "number of citations" may be a stored count (citation_num).
+				out = append(out, aggRead{expr: "SUM(" + col + ")", alias: aliasFor("SUM", al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight})
+			}
+			out = append(out, aggRead{expr: "COUNT(DISTINCT " + col + ")", alias: "number_of_" + strings.ToLower(al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight * 0.6})
+		case !numeric:
+		case fn != "":
+			out = append(out, aggRead{expr: fn + "(" + col + ")", alias: aliasFor(fn, al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight})
+		default:
+			out = append(out,
+				aggRead{expr: "SUM(" + col + ")", alias: aliasFor("SUM", al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight * 0.7},
+				aggRead{expr: "AVG(" + col + ")", alias: aliasFor("AVG", al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight * 0.3})
+		}
+	}
+	if len(out) == 0 {
+		return nil, start
+	}
+	r.usedCols[cm] = true
+	return out, end
+}
+
+// groupable says whether a column can name groups: text or a few-valued
+// code, not a key or a free-form measure.
+func (r *reader) groupable(al colAlt) bool {
+	c := r.e.m.column(al.table, al.column)
+	t := r.e.m.byName[strings.ToLower(al.table)]
+	if c == nil || t == nil || r.e.m.isKeyish(t.t, c) || c == t.label && t.key != nil {
+		return false
+	}
+	switch c.Kind() {
+	case warehouse.KindText, warehouse.KindBool:
+		return true
+	case warehouse.KindNumber:
+		pr := r.e.m.profile(al.table, al.column)
+		return pr != nil && pr.Distinct > 0 && pr.Distinct <= 50
+	}
+	return false
+}
+
+// groupRanking builds a per-group ranking when the ranked things are a
+// column's values. It returns nil when the question ranks rows or a
+// table's entities (superlative() reads those).
+func (r *reader) groupRanking() []*element {
+	a := r.a
+	s := a.sup
+	if s == nil {
+		return nil
+	}
+	// The grouped column: right after "top N [most common]", or before
+	// "has/have the most" ("which street has the most restaurants").
+	j := s.at + 1
+	if s.explicitLimit {
+		j++
+	}
+	common := false
+	for (a.word(j) == "most" || a.word(j) == "least" || commonWords[a.word(j)]) && r.columnAt(j) == nil {
+		if commonWords[a.word(j)] {
+			common = true
+		}
+		j++
+	}
+	var g *colMention
+	if em := r.entityAt(j); em != nil && r.columnAt(j+len(strings.Fields(em.phrase))) != nil {
+		j += len(strings.Fields(em.phrase)) // "top 3 doctor specialties"
+	}
+	if cm := r.columnAt(j); cm != nil && commonWords[a.word(j)] {
+		common = true // "common genres" linked as one phrase
+	}
+	if cm := r.columnAt(j); cm != nil && (s.nounAt > cm.at || common) {
+		g = cm
+		if r.entityAt(j) != nil {
+			g = nil
+		}
+	}
+	if g == nil && (s.phrase == "most" || s.phrase == "fewest" || s.phrase == "least") {
+		// Only the question's subject: "which street has…", not a verb
+		// ("what river traverses the most states").
+		for _, cm := range a.columns {
+			if cm.clause == 0 && cm.at < s.at && cm.at >= s.at-4 && (a.word(cm.at-1) == "which" || a.word(cm.at-1) == "what") {
+				g = cm
+			}
+		}
+	}
+	if g == nil {
+		return nil
+	}
+	var groupAlts []colAlt
+	for _, al := range g.alts {
+		if r.groupable(al) {
+			groupAlts = append(groupAlts, al)
+		}
+	}
+	if len(groupAlts) == 0 {
+		return nil
+	}
+	// What the groups are ranked by.
+	var aggs []aggRead
+	if !common {
+		from := s.nounAt
+		if from == g.at {
+			from = g.end
+		}
+		aggs, _ = r.aggregateAt(from)
+	}
+	if len(aggs) == 0 {
+		if !common {
+			return nil
+		}
+		// "most common status": how many rows carry each value.
+		for _, al := range groupAlts {
+			t := r.e.m.byName[strings.ToLower(al.table)]
+			aggs = append(aggs, aggRead{expr: "COUNT(*)", alias: "count", tables: []string{t.name}, countOf: t, phrase: a.phrase(s.at, g.end), weight: al.weight})
+			break
+		}
+	}
+	r.usedCols[g] = true
+	rankPhrase := a.phrase(s.at, g.end)
+	measure := &element{name: "rank"}
+	for _, ag := range aggs {
+		measure.add(ag.weight, func(p *plan) {
+			p.order = &sel{sql: ag.expr}
+			p.aggregated = true
+			p.countOf = ag.countOf
+			p.use(ag.tables...)
+			for _, t := range ag.tables {
+				r.measureTables[strings.ToLower(t)] = true
+			}
+			p.phrases[keyMeasure] = ag.phrase
+		})
+	}
+	for _, ag := range aggs {
+		for _, t := range ag.tables {
+			r.measureTables[strings.ToLower(t)] = true
+		}
+	}
+	withCount := r.asksForTheMeasure()
+	output := &element{name: "output"}
+	for _, al := range groupAlts {
+		w := al.weight
+		if r.measureTables[strings.ToLower(al.table)] {
+			w *= 1.5
+		}
+		expr := r.e.m.col(al.table, al.column)
+		group := func(p *plan) {
+			p.groups = append(p.groups, sel{sql: expr})
+			p.selects = append(p.selects, sel{sql: expr})
+			p.use(al.table)
+			p.phrases[keyOutput] = g.phrase
+		}
+		plainW, countW := w, w*0.15
+		if withCount {
+			plainW, countW = w*0.3, w*1.5
+		}
+		output.add(plainW, group)
+		output.add(countW, func(p *plan) {
+			group(p)
+			if p.order != nil {
+				p.selects = append(p.selects, sel{sql: p.order.sql, alias: aliasOfOrder(aggs, p.order.sql)})
+			}
+		})
+	}
+	r.listedOutputs(output, groupAlts)
+	direction := &element{name: "order"}
+	direction.add(1, func(p *plan) {
+		p.desc = s.desc
+		p.limit = s.limit
+		p.phrases[keyOrder] = rankPhrase
+		p.phrases[keyLimit] = rankPhrase
+	})
+	return []*element{measure, output, direction}
+}
+
+// listedOutputs adds the reading that shows exactly what a "return …"
+// list names, in its order, when one of its items is a grouping column:
+// aggregates as listed (the ranking's own when it is the one named),
+// other columns grouped too.
+func (r *reader) listedOutputs(output *element, groupAlts []colAlt) {
+	list := r.returnList()
+	if len(list) < 2 {
+		return
+	}
+	for _, al := range groupAlts {
+		found := false
+		for _, it := range list {
+			found = found || it.sameColumn(al)
+		}
+		if !found {
+			continue
+		}
+		var phrases []string
+		for _, it := range list {
+			phrases = append(phrases, it.phrase)
+			if it.col != nil {
+				r.usedCols[it.col] = true
+			}
+		}
+		output.add(3*al.weight, func(p *plan) {
+			for _, it := range list {
+				switch {
+				case it.sameColumn(al):
+					expr := r.e.m.col(al.table, al.column)
+					p.groups = append(p.groups, sel{sql: expr})
+					p.selects = append(p.selects, sel{sql: expr})
+					p.use(al.table)
+				case len(it.aggs) > 0:
+					ag := it.aggs[0]
+					for _, o := range it.aggs {
+						if p.order != nil && o.expr == p.order.sql {
+							ag = o
+						}
+					}
+					if ag.expr == "COUNT(*)" && p.countOf != nil && ag.countOf != p.countOf {
+						// Two counts of different rows: count each by its key.
+						if ag.countOf != nil && ag.countOf.key != nil {
+							ag.expr = "COUNT(DISTINCT " + r.e.m.col(ag.countOf.name, ag.countOf.key.Name) + ")"
+						}
+					}
+					p.selects = append(p.selects, sel{sql: ag.expr, alias: ag.alias})
+					p.use(ag.tables...)
+				case it.col != nil && len(it.col.alts) > 0:
+					c := it.col.alts[0]
+					expr := r.e.m.col(c.table, c.column)
+					p.groups = append(p.groups, sel{sql: expr})
+					p.selects = append(p.selects, sel{sql: expr})
+					p.use(c.table)
+				case it.entity != nil && it.entity.tables[0].label != nil:
+					t := it.entity.tables[0]
+					expr := r.e.m.col(t.name, t.label.Name)
+					p.groups = append(p.groups, sel{sql: expr})
+					p.selects = append(p.selects, sel{sql: expr})
+					p.use(t.name)
+				}
+			}
+			p.phrases[keyOutput] = strings.Join(phrases, ", ")
+		})
+		return
+	}
+}
+
+func aliasOfOrder(aggs []aggRead, expr string) string {
+	for _, ag := range aggs {
+		if ag.expr == expr {
+			return ag.alias
+		}
+	}
+	return ""
+}
+
+// asksForTheMeasure says whether the question wants the ranking's numbers
+// shown too: "and their counts", "and how many", "with the number of",
+// "return the status and the count".
+func (r *reader) asksForTheMeasure() bool {
+	a := r.a
+	for i := range a.toks {
+		switch {
+		case a.word(i) == "counts" || a.word(i) == "count" && i > 0,
+			a.seq(i, "and", "how", "many"), a.seq(i, "and", "how", "much"),
+			a.seq(i, "and", "the", "number"), a.seq(i, "and", "number"), a.seq(i, "with", "the", "number"),
+			a.seq(i, "along", "with"):
+			return true
+		case a.word(i) == "return" || a.word(i) == "show" || a.word(i) == "include":
+			for k := i + 1; k < len(a.toks) && k < i+12; k++ {
+				if _, ok := aggWords[a.word(k)]; ok || a.seq(k, "number", "of") || a.word(k) == "count" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// qualifiedAlts re-reads a column phrase with the table word before it:
+// columns whose own name holds the word come first ("drug amount" is
+// tot_drug_amt before drugs.dos_amt), then the phrase's own columns.
+func (r *reader) qualifiedAlts(q *entityMention, cm *colMention) []colAlt {
+	var out []colAlt
+	seen := map[string]bool{}
+	word := singularOf(strings.ToLower(strings.Fields(q.phrase)[0]))
+	top := 1.0
+	for _, al := range cm.alts {
+		top = max(top, al.weight)
+	}
+	for _, h := range r.e.m.cat.SearchColumns(q.phrase+" "+cm.phrase, 8) {
+		if strings.Contains(strings.ToLower(h.Column), word) {
+			out = append(out, colAlt{table: h.Table, column: h.Column, weight: 1.2 * top})
+			seen[strings.ToLower(h.Table+"."+h.Column)] = true
+		}
+	}
+	for _, al := range cm.alts {
+		if !seen[strings.ToLower(al.table+"."+al.column)] {
+			out = append(out, al)
+		}
+	}
+	return out
+}

@@ -1,0 +1,115 @@
+package offline_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/connectors/lexicon"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/eval"
+	"github.com/clarify-bot/clarify/dialog/offline"
+	"github.com/clarify-bot/clarify/internal/testwh"
+)
+
+// libraryDump is a small lending library the engine was never tuned on:
+// members borrow books; genres and membership types are few-valued text,
+// fees and pages are measures. No keys are declared between the tables,
+// as in many warehouses: the joins come from profiled key names.
+func libraryDump() string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE members (member_id INT PRIMARY KEY, full_name VARCHAR(60), city VARCHAR(40), membership_type VARCHAR(20), joined_on DATE);
+CREATE TABLE books (book_id INT PRIMARY KEY, title VARCHAR(80), genre VARCHAR(30), pages INT, published_year INT);
+CREATE TABLE loans (loan_id INT PRIMARY KEY, member_id INT, book_id INT, loaned_on DATE, fee DECIMAL(8,2));
+`)
+	cities := []string{"Leeds", "York", "Bath", "Hull", "Ely"}
+	types := []string{"adult", "student", "senior"}
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&b, "INSERT INTO members VALUES (%d, 'Reader %02d', '%s', '%s', '2023-%02d-%02d');\n", i, i, cities[i*i%len(cities)], types[(i*7)%len(types)%(1+i%3)], 1+i%12, 1+i%27)
+	}
+	genres := []string{"mystery", "history", "poetry", "science", "travel", "mystery", "mystery", "history"}
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&b, "INSERT INTO books VALUES (%d, 'Book %c%02d', '%s', %d, %d);\n", i, 'A'+rune(i*7%26), i, genres[i%len(genres)], 90+(i*37)%400, 1990+i%30)
+	}
+	for i := 1; i <= 200; i++ {
+		fmt.Fprintf(&b, "INSERT INTO loans VALUES (%d, %d, %d, '2024-%02d-%02d', %d.%02d);\n", i, 1+(i*13)%30, 1+(i*17)%40, 1+i%12, 1+i%28, i%7, (i*31)%100)
+	}
+	return b.String()
+}
+
+// TestAnalyticShapesElsewhere checks each family of shapes on the library:
+// one of the likeliest readings computes what the question asks (its
+// result equals the hand-written query's, in order where order matters).
+func TestAnalyticShapesElsewhere(t *testing.T) {
+	lex, err := lexicon.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := testwh.NewDatabase(t, testwh.Targets()[0], libraryDump())
+	wh := db.Open(t, warehouse.Config{})
+	ctx := context.Background()
+	snap, err := wh.TakeSnapshot(ctx, warehouse.ProfileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := offline.New(catalog.New(snap, catalog.Options{}), offline.Options{Now: now, Words: lex})
+	cases := []struct {
+		family, question, gold string
+		ordered                bool
+	}{
+		// Per-group rankings (ranking.go).
+		{"ranking: top N values by a count", "What are the top 2 genres by number of books?",
+			"SELECT genre FROM books GROUP BY genre ORDER BY COUNT(*) DESC LIMIT 2", true},
+		{"ranking: most common values and their counts", "What are the 2 most common genres and their counts?",
+			"SELECT genre, COUNT(*) FROM books GROUP BY genre ORDER BY COUNT(*) DESC LIMIT 2", true},
+		{"ranking: subject column has the most", "Which membership type has the most members?",
+			"SELECT membership_type FROM members GROUP BY membership_type ORDER BY COUNT(*) DESC LIMIT 1", false},
+		{"ranking: by a total over a join", "Top 3 cities by total loan fee",
+			"SELECT m.city FROM members m JOIN loans l ON l.member_id = m.member_id GROUP BY m.city ORDER BY SUM(l.fee) DESC LIMIT 3", true},
+		{"ranking: with a return list", "What are the top 2 genres by average pages? Return the genre, number of books and average pages.",
+			"SELECT genre, COUNT(*), AVG(pages) FROM books GROUP BY genre ORDER BY AVG(pages) DESC LIMIT 2", true},
+		// Ordering clauses (ordering.go).
+		{"ordering: by a column, descending", "List the titles of books ordered by pages in descending order",
+			"SELECT title FROM books ORDER BY pages DESC", true},
+		{"ordering: alphabetically", "What are the titles of all books ordered alphabetically?",
+			"SELECT title FROM books ORDER BY title", true},
+		{"ordering: groups by their count", "How many books are there in each genre, sorted from highest to lowest?",
+			"SELECT genre, COUNT(*) FROM books GROUP BY genre ORDER BY COUNT(*) DESC", true},
+		{"ordering: a superlative listed in full", "Which books have the most pages, ordered from most to fewest?",
+			"SELECT title FROM books ORDER BY pages DESC", true},
+		// Grouping on the measured table's own column.
+		{"grouping: the measured rows' column", "What is the average number of pages of books in each genre?",
+			"SELECT genre, AVG(pages) FROM books GROUP BY genre", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.family, func(t *testing.T) {
+			gold, err := wh.Query(ctx, tc.gold, warehouse.Limits{})
+			if err != nil {
+				t.Fatalf("gold %s: %v", tc.gold, err)
+			}
+			p, err := e.Candidates(ctx, dialog.Request{Question: tc.question})
+			if err != nil {
+				t.Fatalf("%q: %v", tc.question, err)
+			}
+			var tried []string
+			for rank, c := range p.Candidates {
+				res, err := wh.Query(ctx, c.SQL, warehouse.Limits{})
+				if err != nil {
+					t.Errorf("candidate %d fails: %v\n%s", rank, err, c.SQL)
+					continue
+				}
+				if eval.Match(res, gold, tc.ordered) {
+					if rank >= 4 {
+						t.Errorf("the right reading is only candidate %d of %d:\n%s", rank+1, len(p.Candidates), c.SQL)
+					}
+					return
+				}
+				tried = append(tried, c.SQL)
+			}
+			t.Fatalf("%q: no reading computes %s; tried:\n%s", tc.question, tc.gold, strings.Join(tried, "\n--\n"))
+		})
+	}
+}
