@@ -1,0 +1,131 @@
+package offline
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
+)
+
+// Conditions: stored values, dates, comparisons.
+
+// filterElements builds the conditions: stored values, dates, comparisons.
+func (r *reader) filterElements() []*element {
+	var els []*element
+	for _, vm := range r.a.values {
+		el := &element{name: "value"}
+		weak := vm.weak
+		for _, al := range vm.alts {
+			w := al.weight
+			if weak {
+				w *= weakValueFactor
+			}
+			if r.h.t != nil && strings.EqualFold(al.table, r.h.t.name) {
+				w *= 1.5
+			}
+			// 'Texas' in the states table, joined through the code, reads
+			// the same as 'TX' where the code is stored.
+			if r.e.m.aliasTables[strings.ToLower(al.table)] && len(vm.alts) > 1 && (r.h.t == nil || !strings.EqualFold(al.table, r.h.t.name)) {
+				w *= 0.2
+			}
+			if r.measureTables[strings.ToLower(al.table)] {
+				w *= 1.5
+			}
+			op := "="
+			if vm.negated {
+				op = "<>"
+			}
+			key := sqlshape.FilterOnKey([]string{al.value}, r.e.m.canon)
+			el.add(w, func(p *plan) {
+				p.filters = append(p.filters, cond{sql: r.e.m.col(al.table, al.column) + " " + op + " " + quote(al.value)})
+				p.use(al.table)
+				p.phrases[key] = vm.phrase
+			})
+		}
+		switch {
+		case weak:
+			el.add(1, func(p *plan) {})
+		case vm.optional:
+			el.add(0.3, func(p *plan) {})
+		}
+		if len(el.alts) > 0 {
+			els = append(els, el)
+		}
+	}
+	// The latest time condition wins: "only 2023" after "in 2024".
+	times := r.a.times
+	if n := len(times); n > 1 && times[n-1].clause > times[0].clause {
+		times = times[n-1:]
+	}
+	for _, tm := range times {
+		el := &element{name: "time"}
+		for _, dc := range r.dateColumns() {
+			col := r.e.m.col(dc.table, dc.column)
+			key := sqlshape.FilterOnKey([]string{tm.year}, nil)
+			el.add(dc.weight, func(p *plan) {
+				p.dateCols[col] = true
+				if tm.from != "" {
+					p.filters = append(p.filters, cond{sql: col + " >= " + quote(tm.from)})
+				}
+				if tm.to != "" {
+					p.filters = append(p.filters, cond{sql: col + " < " + quote(tm.to)})
+				}
+				p.use(dc.table)
+				if tm.year != "" {
+					p.phrases[key] = tm.phrase
+				}
+			})
+		}
+		// A numeric year column ("year = 2024").
+		if tm.year != "" {
+			for _, t := range r.e.m.tables {
+				for ci := range t.t.Columns {
+					c := &t.t.Columns[ci]
+					if strings.EqualFold(c.Name, "year") || strings.HasSuffix(strings.ToLower(c.Name), "_year") {
+						el.add(0.5, func(p *plan) {
+							p.filters = append(p.filters, cond{sql: r.e.m.col(t.name, c.Name) + " = " + tm.year})
+							p.use(t.name)
+						})
+					}
+				}
+			}
+		}
+		if len(el.alts) > 0 {
+			els = append(els, el)
+		}
+	}
+	for _, cp := range r.a.comps {
+		el := &element{name: "compare"}
+		var alts []colAlt
+		if cp.target != "" {
+			for _, h := range r.e.m.cat.SearchColumns(cp.target, 6) {
+				if c := r.e.m.column(h.Table, h.Column); c != nil && c.Kind() == warehouse.KindNumber {
+					alts = append(alts, colAlt{table: h.Table, column: h.Column, weight: h.Score})
+				}
+			}
+		}
+		if len(alts) == 0 && r.h.t != nil {
+			for _, c := range r.h.t.measures {
+				alts = append(alts, colAlt{table: r.h.t.name, column: c.Name, weight: 1})
+			}
+		}
+		for _, al := range alts {
+			col := r.e.m.col(al.table, al.column)
+			key := sqlshape.WhereKey(strings.ToLower(al.table + "." + al.column))
+			sql := col + " " + cp.op + " " + strconv.FormatFloat(cp.value, 'f', -1, 64)
+			if cp.op == "between" {
+				sql = col + " BETWEEN " + strconv.FormatFloat(cp.value, 'f', -1, 64) + " AND " + strconv.FormatFloat(cp.upper, 'f', -1, 64)
+			}
+			el.add(al.weight, func(p *plan) {
+				p.filters = append(p.filters, cond{sql: sql})
+				p.use(al.table)
+				p.phrases[key] = cp.phrase
+			})
+		}
+		if len(el.alts) > 0 {
+			els = append(els, el)
+		}
+	}
+	return els
+}

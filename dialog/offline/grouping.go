@@ -1,0 +1,221 @@
+package offline
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
+
+// Grouping: "per segment", "in each country", "monthly", and the date columns buckets and time conditions use.
+
+// groupElement builds "per X", "by month".
+func (r *reader) groupElement() []*element {
+	var els []*element
+	for _, g := range r.a.groups {
+		el := &element{name: "group"}
+		if g.timeUnit != "" {
+			yearFiltered := false
+			for _, t := range r.a.times {
+				if t.year != "" {
+					yearFiltered = true
+				}
+			}
+			for _, dc := range r.dateColumns() {
+				expr := r.timeBucket(dc.table, dc.column, g.timeUnit, yearFiltered)
+				el.add(dc.weight, func(p *plan) {
+					p.dateCols[r.e.m.col(dc.table, dc.column)] = true
+					p.groups = append(p.groups, sel{sql: expr})
+					p.selects = append([]sel{{sql: expr, alias: g.timeUnit}}, p.selects...)
+					p.order = &sel{sql: expr}
+					p.desc = false
+					p.use(dc.table)
+					p.phrases[keyGroup] = g.phrase
+				})
+			}
+		} else {
+			em, cm := r.mentionAt(g.at)
+			switch {
+			case em != nil:
+				t := em.tables[0]
+				el.add(1, func(p *plan) {
+					r.prependGroup(p, t)
+					p.phrases[keyGroup] = g.phrase
+				})
+				// "lakes in each state": the measured rows may carry the
+				// group's name themselves (lake.state_name), no join needed.
+				for _, fk := range r.namingColumns(t) {
+					el.add(0.8, func(p *plan) {
+						expr := r.e.m.col(fk.table, fk.column)
+						p.groups = append(p.groups, sel{sql: expr})
+						p.selects = append([]sel{{sql: expr}}, p.selects...)
+						p.use(fk.table)
+						p.phrases[keyGroup] = g.phrase
+					})
+				}
+			case cm != nil:
+				r.usedCols[cm] = true
+				for _, al := range cm.alts {
+					c := r.e.m.column(al.table, al.column)
+					if c == nil || c.Kind() == warehouse.KindNumber && r.e.m.isKeyish(r.e.m.byName[strings.ToLower(al.table)].t, c) {
+						continue
+					}
+					w := al.weight * r.boost(al.table, al.column)
+					// "length of rivers in each country": the country
+					// column of the rivers, not of some other table.
+					if r.measureTables[strings.ToLower(al.table)] || r.h.t != nil && strings.EqualFold(al.table, r.h.t.name) {
+						w *= 2.5
+					}
+					el.add(w, func(p *plan) {
+						expr := r.e.m.col(al.table, al.column)
+						p.groups = append(p.groups, sel{sql: expr})
+						p.selects = append([]sel{{sql: expr}}, p.selects...)
+						p.use(al.table)
+						p.phrases[keyGroup] = g.phrase
+					})
+				}
+			}
+		}
+		if len(el.alts) > 0 {
+			els = append(els, el)
+		}
+	}
+	return els
+}
+
+// namingColumns are the columns of the measured tables that hold t's
+// label through a join (lake.state_name for state.state_name).
+func (r *reader) namingColumns(t *tableInfo) []colAlt {
+	if t.label == nil {
+		return nil
+	}
+	var out []colAlt
+	for _, j := range r.e.m.snap.Schema.Joins {
+		if strings.EqualFold(j.ToTable, t.name) && strings.EqualFold(j.ToColumn, t.label.Name) && r.measureTables[strings.ToLower(j.FromTable)] && !strings.EqualFold(j.FromTable, t.name) {
+			out = append(out, colAlt{table: j.FromTable, column: j.FromColumn, weight: 1})
+		}
+	}
+	return out
+}
+
+func (r *reader) prependGroup(p *plan, t *tableInfo) {
+	var keys []sel
+	if t.key != nil && t.key != t.label {
+		keys = append(keys, sel{sql: r.e.m.col(t.name, t.key.Name)})
+	}
+	if t.label != nil {
+		keys = append(keys, sel{sql: r.e.m.col(t.name, t.label.Name)})
+		p.selects = append([]sel{{sql: r.e.m.col(t.name, t.label.Name)}}, p.selects...)
+	}
+	p.groups = append(p.groups, keys...)
+	p.use(t.name)
+}
+
+func (r *reader) timeBucket(table, column, unit string, withinYear bool) string {
+	c := r.e.m.col(table, column)
+	switch unit {
+	case "year":
+		return "YEAR(" + c + ")"
+	case "quarter":
+		if withinYear {
+			return "QUARTER(" + c + ")"
+		}
+		return "CONCAT(YEAR(" + c + "), '-Q', QUARTER(" + c + "))"
+	case "month":
+		if withinYear {
+			return "MONTH(" + c + ")"
+		}
+		return "DATE_FORMAT(" + c + ", '%Y-%m')"
+	case "week":
+		return "YEARWEEK(" + c + ")"
+	}
+	return "DATE(" + c + ")"
+}
+
+// dateColumns are the date columns a time condition may apply to: those of
+// the measure's tables and the head first, then of tables that refer to
+// the head.
+func (r *reader) dateColumns() []colAlt {
+	var out []colAlt
+	seen := map[string]bool{}
+	add := func(t *tableInfo, w float64) {
+		for _, c := range t.dates {
+			k := strings.ToLower(t.name + "." + c.Name)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			out = append(out, colAlt{table: t.name, column: c.Name, weight: w * r.boost(t.name, c.Name) * r.mentioned(t.name, c.Name)})
+		}
+	}
+	for _, name := range sortedNames(r.measureTables) {
+		if t := r.e.m.byName[name]; t != nil {
+			add(t, 1)
+			// Order lines have no date; the orders they belong to do.
+			if len(t.dates) == 0 {
+				for _, ref := range r.referenced(t) {
+					add(ref, 0.8)
+				}
+			}
+		}
+	}
+	if r.h.t != nil {
+		add(r.h.t, 1)
+		for _, f := range r.relatedFacts(r.h.t) {
+			add(f, 0.1)
+		}
+	}
+	// A table joined only for a value ("Texas customers") rarely holds
+	// the date the question means.
+	for _, vt := range r.valueTables() {
+		add(vt, 0.15)
+	}
+	if len(out) == 0 {
+		for _, t := range r.e.m.tables {
+			add(t, 0.2)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].weight > out[j].weight })
+	return out
+}
+
+// referenced are the tables t's rows point to (order lines → orders, products).
+func (r *reader) referenced(t *tableInfo) []*tableInfo {
+	var out []*tableInfo
+	for _, j := range r.e.m.snap.Schema.Joins {
+		if strings.EqualFold(j.FromTable, t.name) {
+			if rt := r.e.m.byName[strings.ToLower(j.ToTable)]; rt != nil && rt != t {
+				out = append(out, rt)
+			}
+		}
+	}
+	return out
+}
+
+func sortedNames(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// mentioned favours a date column the question itself names ("shipped in 2024").
+func (r *reader) mentioned(table, column string) float64 {
+	for _, cm := range r.a.columns {
+		for i, al := range cm.alts {
+			if i < 2 && strings.EqualFold(al.table, table) && strings.EqualFold(al.column, column) {
+				r.usedCols[cm] = true
+				return 4
+			}
+		}
+	}
+	name := strings.ToLower(column)
+	for _, t := range r.a.toks {
+		if len(t.low) > 3 && !t.isNum && strings.HasPrefix(name, strings.TrimSuffix(strings.TrimSuffix(t.low, "ed"), "ped")) && strings.Contains(name, "_") {
+			return 3
+		}
+	}
+	return 1
+}

@@ -1,0 +1,153 @@
+package offline
+
+import (
+	"strings"
+)
+
+// Counts and aggregates: "how many X", "total/average X [per Y]".
+
+func aliasFor(fn, column string) string {
+	switch fn {
+	case "SUM":
+		return "total_" + column
+	case "AVG":
+		return "avg_" + column
+	case "MAX":
+		return "max_" + column
+	case "MIN":
+		return "min_" + column
+	}
+	return strings.ToLower(fn) + "_" + column
+}
+
+// count builds "how many X".
+func (r *reader) count() []*element {
+	a := r.a
+	if a.countKinds {
+		if els := r.countKinds(); els != nil {
+			return els
+		}
+	}
+	el := &element{name: "measure"}
+	phrase := ""
+	var target *tableInfo
+	if a.countAt >= 0 {
+		em, cm := r.mentionAt(a.countAt + 2)
+		if em == nil && cm == nil {
+			em, cm = r.mentionAt(a.countAt + 1)
+		}
+		switch {
+		case em != nil:
+			target, phrase = em.tables[0], em.phrase
+		case cm != nil && len(r.numericAlts(cm)) > 0:
+			// "how many people live in texas": the number is a column.
+			r.usedCols[cm] = true
+			for _, al := range r.numericAlts(cm) {
+				w := al.weight * r.boost(al.table, al.column)
+				r.measureTables[strings.ToLower(al.table)] = true
+				el.add(w*0.6, func(p *plan) {
+					p.selects = append(p.selects, sel{sql: r.e.m.col(al.table, al.column)})
+					p.use(al.table)
+					p.phrases[keyOutput] = cm.phrase
+				})
+				el.add(w*0.4, func(p *plan) {
+					p.selects = append(p.selects, sel{sql: "SUM(" + r.e.m.col(al.table, al.column) + ")", alias: aliasFor("SUM", al.column)})
+					p.aggregated = true
+					p.use(al.table)
+					p.phrases[keyMeasure] = cm.phrase
+				})
+			}
+			return []*element{el}
+		}
+	}
+	if target == nil {
+		target = r.h.t
+		phrase = r.h.phrase
+	}
+	if target == nil {
+		return nil
+	}
+	r.measureTables[strings.ToLower(target.name)] = true
+	t := target
+	el.add(1, func(p *plan) {
+		p.selects = append(p.selects, sel{sql: "COUNT(*)", alias: "count"})
+		p.aggregated = true
+		p.countOf = t
+		p.use(t.name)
+		if phrase != "" {
+			p.phrases[keyMeasure] = phrase
+		}
+	})
+	// "how many states border texas": what is counted may be the rows of
+	// another table the question names.
+	for _, cm := range r.freeColumns() {
+		if len(cm.alts) == 0 || strings.EqualFold(cm.alts[0].table, t.name) {
+			continue
+		}
+		other := cm.alts[0]
+		el.add(0.35, func(p *plan) {
+			p.selects = append(p.selects, sel{sql: "COUNT(*)", alias: "count"})
+			p.aggregated = true
+			p.use(other.table)
+			p.phrases[keyMeasure] = phrase
+		})
+		r.usedCols[cm] = true
+		break
+	}
+	return []*element{el}
+}
+
+// measureAlts finds the numeric columns a measure phrase after position at
+// may mean; without one, the head table's measures.
+func (r *reader) measureAlts(at int) ([]colAlt, string) {
+	var best *colMention
+	for _, cm := range r.a.columns {
+		if cm.clause != 0 || r.usedCols[cm] || cm.at < at || r.isGroupMention(cm) {
+			continue
+		}
+		if len(r.numericAlts(cm)) > 0 {
+			best = cm
+			break
+		}
+	}
+	if best == nil {
+		for _, cm := range r.a.columns {
+			if cm.clause == 0 && !r.usedCols[cm] && !r.isGroupMention(cm) && len(r.numericAlts(cm)) > 0 {
+				best = cm
+				break
+			}
+		}
+	}
+	if best != nil {
+		r.usedCols[best] = true
+		return r.numericAlts(best), best.phrase
+	}
+	var out []colAlt
+	if r.h.t != nil {
+		for _, c := range r.h.t.measures {
+			out = append(out, colAlt{table: r.h.t.name, column: c.Name, weight: 1})
+		}
+	}
+	return out, ""
+}
+
+// aggregate builds "total/average X [per Y]".
+func (r *reader) aggregate(fn string, at int) []*element {
+	alts, phrase := r.measureAlts(at)
+	el := &element{name: "measure"}
+	for _, al := range alts {
+		r.measureTables[strings.ToLower(al.table)] = true
+		el.add(al.weight*r.boost(al.table, al.column), func(p *plan) {
+			p.selects = append(p.selects, sel{sql: fn + "(" + r.e.m.col(al.table, al.column) + ")", alias: aliasFor(fn, al.column)})
+			p.aggregated = true
+			p.use(al.table)
+			if phrase != "" {
+				p.phrases[keyMeasure] = phrase
+			}
+		})
+	}
+	if len(el.alts) == 0 {
+		return nil
+	}
+	return []*element{el}
+}

@@ -1,0 +1,214 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
+
+// Projections: "what is the X of Y", "list customers in Ohio", "where is X".
+
+// projection builds "what is the X of Y", "list customers in Ohio".
+func (r *reader) projection() []*element {
+	a := r.a
+	el := &element{name: "output"}
+	free := r.freeColumns()
+	r.severalOutputs(el, free)
+	for _, cm := range free {
+		// A column of the head's own name ("state" in "which state…") is the head, not an attribute.
+		r.usedCols[cm] = true
+		for _, al := range cm.alts {
+			w := al.weight * r.boost(al.table, al.column)
+			if r.h.t != nil && strings.EqualFold(al.table, r.h.t.name) {
+				w *= 1.5
+			}
+			if r.valueTable(al.table) {
+				w *= 1.5
+			}
+			phrase := cm.phrase
+			plainW, sumW := w, 0.0
+			if c := r.e.m.column(al.table, al.column); c != nil && c.Kind() == warehouse.KindNumber && !r.namesOneRow(al.table) &&
+				(!r.h.entity || !strings.EqualFold(al.table, r.h.t.name)) {
+				// "what was revenue in 2024", "net revenue from Texas
+				// customers": a measure over many rows is a total.
+				plainW, sumW = w*0.3, w*0.7
+				r.measureTables[strings.ToLower(al.table)] = true
+			}
+			el.add(plainW, func(p *plan) {
+				p.selects = append(p.selects, sel{sql: r.e.m.col(al.table, al.column)})
+				p.use(al.table)
+				p.phrases[keyOutput] = phrase
+			})
+			el.add(sumW, func(p *plan) {
+				p.selects = append(p.selects, sel{sql: "SUM(" + r.e.m.col(al.table, al.column) + ")", alias: aliasFor("SUM", al.column)})
+				p.aggregated = true
+				p.use(al.table)
+				p.phrases[keyMeasure] = phrase
+			})
+		}
+		break
+	}
+	hint := a.howAdj
+	if hint != "" || a.where {
+		// "how big is alaska", "how high is the highest point of florida":
+		// the adjective names the measure; columns of the table the value
+		// names a row of come first, and those sharing words with the
+		// question's other column words.
+		for _, t := range r.valueTables() {
+			for i, c := range r.hintColumns(t, hint, a.where) {
+				w := 1.6 / float64(i+1)
+				if r.namesOneRow(t.name) {
+					w *= 2
+				}
+				for _, fc := range free {
+					for _, word := range strings.Fields(strings.ToLower(fc.phrase)) {
+						if len(word) > 3 && strings.Contains(strings.ToLower(c.Name), word) {
+							w *= 1.5
+						}
+					}
+				}
+				el.add(w, func(p *plan) {
+					p.selects = append(p.selects, sel{sql: r.e.m.col(t.name, c.Name)})
+					p.use(t.name)
+				})
+			}
+		}
+	}
+	if h := r.h.t; h != nil && h.label != nil {
+		w := 0.7
+		if len(el.alts) > 0 {
+			w = 0.5
+		}
+		hp := r.h.phrase
+		el.add(w, func(p *plan) {
+			p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, h.label.Name)})
+			p.use(h.name)
+			p.phrases[keyOutput] = hp
+		})
+		if len(h.details) > 1 {
+			el.add(w*0.7, func(p *plan) {
+				for _, c := range h.details {
+					p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, c.Name)})
+				}
+				p.use(h.name)
+				p.phrases[keyOutput] = hp
+			})
+		}
+	}
+	if len(el.alts) == 0 {
+		// Only values were named ("texas"): show their rows.
+		for _, t := range r.valueTables() {
+			el.add(1, func(p *plan) {
+				cols := t.details
+				if len(cols) == 0 && t.label != nil {
+					cols = []*warehouse.Column{t.label}
+				}
+				for _, c := range cols {
+					p.selects = append(p.selects, sel{sql: r.e.m.col(t.name, c.Name)})
+				}
+				p.use(t.name)
+			})
+		}
+	}
+	if len(el.alts) == 0 {
+		return nil
+	}
+	return []*element{el}
+}
+
+// namesOneRow says whether a value in the question names a row of table by
+// its label ("texas" for the state table): then a number is that row's.
+func (r *reader) namesOneRow(table string) bool {
+	t := r.e.m.byName[strings.ToLower(table)]
+	if t == nil || t.label == nil {
+		return false
+	}
+	for _, vm := range r.a.values {
+		for _, al := range vm.alts {
+			if strings.EqualFold(al.table, table) && strings.EqualFold(al.column, t.label.Name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (r *reader) valueTable(table string) bool {
+	for _, vm := range r.a.values {
+		for _, al := range vm.alts {
+			if strings.EqualFold(al.table, table) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (r *reader) valueTables() []*tableInfo {
+	seen := map[string]bool{}
+	var out []*tableInfo
+	for _, vm := range r.a.values {
+		for _, al := range vm.alts {
+			k := strings.ToLower(al.table)
+			if !seen[k] {
+				seen[k] = true
+				if t := r.e.m.byName[k]; t != nil {
+					out = append(out, t)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// hintColumns are the columns of t a size word or "where" asks for.
+func (r *reader) hintColumns(t *tableInfo, hint string, where bool) []*warehouse.Column {
+	var out []*warehouse.Column
+	if where {
+		for _, c := range t.texts {
+			n := strings.ToLower(c.Name)
+			for _, w := range []string{"state", "city", "country", "location", "address", "region", "place"} {
+				if strings.Contains(n, w) {
+					out = append(out, c)
+					break
+				}
+			}
+		}
+		return out
+	}
+	stems := hintStems[hint]
+	for _, c := range t.measures {
+		n := strings.ToLower(c.Name)
+		for _, s := range stems {
+			if strings.Contains(n, s) {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// relatedFacts are tables joined to t whose rows refer to it (orders for
+// customers), directly or through one more table (order lines).
+func (r *reader) relatedFacts(t *tableInfo) []*tableInfo {
+	var out []*tableInfo
+	seen := map[string]bool{strings.ToLower(t.name): true}
+	frontier := []string{strings.ToLower(t.name)}
+	for depth := 0; depth < 2; depth++ {
+		var next []string
+		for _, j := range r.e.m.snap.Schema.Joins {
+			for _, f := range frontier {
+				if strings.EqualFold(j.ToTable, f) && !seen[strings.ToLower(j.FromTable)] {
+					seen[strings.ToLower(j.FromTable)] = true
+					if ft := r.e.m.byName[strings.ToLower(j.FromTable)]; ft != nil {
+						out = append(out, ft)
+						next = append(next, strings.ToLower(j.FromTable))
+					}
+				}
+			}
+		}
+		frontier = next
+	}
+	return out
+}

@@ -1,0 +1,497 @@
+package offline
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
+
+// Row superlatives and top-k: "the longest river", "which state has the most rivers", "top 5 products by list price".
+
+// groupByHead groups by the head's key and label and shows the label.
+func (r *reader) groupByHead(p *plan, h *tableInfo, details bool) {
+	if h.key != nil && h.key != h.label {
+		p.groups = append(p.groups, sel{sql: r.e.m.col(h.name, h.key.Name)})
+	}
+	if h.label != nil {
+		p.groups = append(p.groups, sel{sql: r.e.m.col(h.name, h.label.Name)})
+	}
+	cols := []*warehouse.Column{h.label}
+	if details {
+		cols = h.details
+		for _, c := range h.details {
+			if c != h.key && c != h.label {
+				p.groups = append(p.groups, sel{sql: r.e.m.col(h.name, c.Name)})
+			}
+		}
+	}
+	for _, c := range cols {
+		if c != nil {
+			p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, c.Name)})
+		}
+	}
+	p.use(h.name)
+}
+
+// superlative builds "which X has the most Y", "the biggest city", "top 5
+// products by units sold", and "the state with the largest city" (where the
+// ranked rows are cities and the answer is their state).
+func (r *reader) superlative() []*element {
+	a := r.a
+	s := a.sup
+	h := r.h.t
+	measure := &element{name: "rank"}
+	rankPhrase := s.phrase
+	em, cm := r.mentionAt(s.nounAt)
+	if em != nil && h != nil && em.tables[0] == h {
+		// "which carrier handled the most shipments": the head's rows are
+		// counted per value of a column named before the superlative.
+		if gc := r.groupingColumnBefore(s.at, h); gc != nil && (s.phrase == "most" || s.phrase == "fewest" || s.phrase == "least") {
+			return r.mostPerColumn(gc, h, s, s.phrase+" "+em.phrase)
+		}
+		em = nil
+	}
+	sized := s.hint != "" && s.hint != "value"
+	// The rows being ranked: the entity just before the superlative ("the
+	// city with the largest population"), or a sized noun after it ("the
+	// longest river"), when that is not the head.
+	ranked := h
+	if subj := r.subjectBefore(s.at); subj != nil && h != nil && subj != h {
+		ranked = subj
+	} else if em != nil && sized {
+		ranked, em = em.tables[0], nil
+	}
+	if ranked == nil && cm != nil && len(cm.alts) > 0 {
+		ranked = r.e.m.byName[strings.ToLower(cm.alts[0].table)]
+	}
+	if h == nil {
+		h = ranked
+	}
+	if h == nil {
+		return nil
+	}
+	switch {
+	case em != nil:
+		// "the state with the most rivers": count the other table's rows per head.
+		e2 := em.tables[0]
+		r.countedVia = e2
+		r.measureTables[strings.ToLower(e2.name)] = true
+		rankPhrase = s.phrase + " " + em.phrase
+		measure.add(1, func(p *plan) {
+			p.order = &sel{sql: "COUNT(*)"}
+			p.aggregated = true
+			p.use(e2.name)
+			p.phrases[keyMeasure] = rankPhrase
+		})
+	case cm != nil && len(r.numericAlts(cm)) == 0 && len(r.siblingMeasures(cm, s)) > 0:
+		// "the highest point": rank by the numeric column that shares the
+		// superlative (highest_elevation) and show the named one.
+		r.usedCols[cm] = true
+		out := cm.alts[0]
+		for _, sib := range r.siblingMeasures(cm, s) {
+			measure.add(1, func(p *plan) {
+				p.order = &sel{sql: r.e.m.col(sib.table, sib.column)}
+				p.use(sib.table)
+				p.phrases[keyOrder] = rankPhrase
+			})
+		}
+		if ranked == nil || ranked == h {
+			ranked = r.e.m.byName[strings.ToLower(out.table)]
+			if r.h.t == nil || !r.h.entity {
+				h = ranked
+			}
+		}
+		r.pendingOutput = &out
+	case cm != nil && len(r.numericAlts(cm)) > 0:
+		r.usedCols[cm] = true
+		for _, al := range r.numericAlts(cm) {
+			r.measureTables[strings.ToLower(al.table)] = true
+			w := al.weight * r.boost(al.table, al.column)
+			if ranked != h && strings.EqualFold(al.table, ranked.name) {
+				w *= 2
+			}
+			if strings.EqualFold(al.table, ranked.name) || ranked == h && strings.EqualFold(al.table, h.name) {
+				measure.add(w, func(p *plan) {
+					p.order = &sel{sql: r.e.m.col(al.table, al.column)}
+					p.use(al.table)
+					p.phrases[keyOrder] = rankPhrase
+					p.phrases[keyMeasure] = cm.phrase
+				})
+			} else {
+				if ranked != h {
+					w *= 0.7
+				}
+				measure.add(w, func(p *plan) {
+					p.order = &sel{sql: "SUM(" + r.e.m.col(al.table, al.column) + ")"}
+					p.aggregated = true
+					p.use(al.table)
+					p.phrases[keyMeasure] = cm.phrase
+				})
+			}
+		}
+	default:
+		r.hintMeasures(measure, ranked, s)
+	}
+	if len(measure.alts) == 0 {
+		return nil
+	}
+	output := &element{name: "output"}
+	hp := r.h.phrase
+	headOutput := func(details bool) func(p *plan) {
+		return func(p *plan) {
+			switch {
+			case p.aggregated:
+				r.groupByHead(p, h, details)
+			case details:
+				for _, c := range h.details {
+					p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, c.Name)})
+				}
+				p.use(h.name)
+			case h.label != nil:
+				p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, h.label.Name)})
+				p.use(h.name)
+			}
+			if hp != "" {
+				p.phrases[keyOutput] = hp
+			}
+		}
+	}
+	if po := r.pendingOutput; po != nil {
+		output.add(1.5, func(p *plan) {
+			p.selects = append(p.selects, sel{sql: r.e.m.col(po.table, po.column)})
+			p.use(po.table)
+		})
+	}
+	output.add(1, headOutput(false))
+	if len(h.details) > 1 {
+		output.add(0.6, headOutput(true))
+	}
+	if f := r.countedVia; f != nil && h.key != nil {
+		// "which state had the most orders": the orders' own state code
+		// answers without the states table.
+		for _, j := range r.e.m.snap.Schema.Joins {
+			if strings.EqualFold(j.FromTable, f.name) && strings.EqualFold(j.ToTable, h.name) && strings.EqualFold(j.ToColumn, h.key.Name) {
+				output.add(0.6, func(p *plan) {
+					expr := r.e.m.col(j.FromTable, j.FromColumn)
+					p.groups = append(p.groups, sel{sql: expr})
+					p.selects = append(p.selects, sel{sql: expr})
+					p.use(j.FromTable)
+				})
+				break
+			}
+		}
+	}
+	if ranked != h {
+		// The ranked table may name the head itself (river.traverse holds
+		// state names): show that column without the join.
+		for _, j := range r.e.m.snap.Schema.Joins {
+			if strings.EqualFold(j.FromTable, ranked.name) && strings.EqualFold(j.ToTable, h.name) && h.label != nil && strings.EqualFold(j.ToColumn, h.label.Name) {
+				output.add(1.2, func(p *plan) {
+					p.selects = append(p.selects, sel{sql: r.e.m.col(j.FromTable, j.FromColumn)})
+					p.use(j.FromTable)
+					if hp != "" {
+						p.phrases[keyOutput] = hp
+					}
+				})
+			}
+		}
+	}
+	// "the population of the largest state": another column of the head is the answer.
+	for _, fc := range r.freeColumns() {
+		for _, al := range fc.alts {
+			if !strings.EqualFold(al.table, h.name) && !strings.EqualFold(al.table, ranked.name) {
+				continue
+			}
+			r.usedCols[fc] = true
+			output.add(1.3*al.weight, func(p *plan) {
+				p.selects = append(p.selects, sel{sql: r.e.m.col(al.table, al.column)})
+				p.use(al.table)
+				p.phrases[keyOutput] = fc.phrase
+			})
+		}
+	}
+	if a.howAdj != "" {
+		// "how large is the largest city in alaska": the size itself.
+		for i, c := range r.hintColumns(ranked, a.howAdj, false) {
+			output.add(1.5/float64(i+1), func(p *plan) {
+				p.selects = append(p.selects, sel{sql: r.e.m.col(ranked.name, c.Name)})
+				p.use(ranked.name)
+			})
+		}
+	}
+	if s.explicitLimit && s.limit > 1 || a.order != nil {
+		output.add(0.6, func(p *plan) {
+			headOutput(false)(p)
+			if p.order != nil {
+				p.selects = append(p.selects, sel{sql: p.order.sql})
+			}
+		})
+	}
+	if cm != nil && len(r.numericAlts(cm)) > 0 && !s.explicitLimit {
+		// "what is the lowest list price": the value, not the product.
+		fn := "MIN"
+		if s.desc {
+			fn = "MAX"
+		}
+		phrase := s.phrase + " " + cm.phrase
+		output.add(r.extremeValueWeight(s), func(p *plan) {
+			if p.order == nil || strings.Contains(p.order.sql, "(") || len(p.groups) > 0 {
+				return
+			}
+			p.selects = append(p.selects[:0], sel{sql: fn + "(" + p.order.sql + ")", alias: aliasFor(fn, strings.Trim(p.order.sql[strings.LastIndexByte(p.order.sql, '.')+1:], "`"))})
+			p.order, p.aggregated, p.extremeValue = nil, true, true
+			p.phrases[keyOutput] = phrase
+		})
+	}
+	direction := &element{name: "order"}
+	direction.add(1, func(p *plan) {
+		if p.extremeValue {
+			return
+		}
+		p.desc = s.desc
+		p.limit = s.limit
+		if a.order != nil && !s.explicitLimit {
+			// "the longest rivers, ordered from longest to shortest": all
+			// of them, sorted.
+			p.limit = 0
+		}
+		p.phrases[keyOrder] = rankPhrase
+		p.phrases[keyLimit] = rankPhrase
+	})
+	// The ranking must be decided before the output groups by it.
+	return []*element{measure, output, direction}
+}
+
+// extremeValueWeight says how likely a superlative asks for the top value
+// rather than the row holding it: "maximum quantity" and "what is the
+// highest price" ask for the value; "which product has the highest price"
+// for the row.
+func (r *reader) extremeValueWeight(s *superMention) float64 {
+	a := r.a
+	prev := a.word(s.at - 1)
+	if prev == "the" || prev == "a" {
+		prev = a.word(s.at - 2)
+	}
+	switch {
+	case prev == "with" || prev == "has" || prev == "have" || prev == "had" || prev == "whose":
+		return 0.15
+	case s.phrase == "maximum" || s.phrase == "minimum":
+		return 1.6
+	case a.word(0) == "what" || a.word(0) == "how":
+		return 1
+	case a.word(0) == "which" || a.word(0) == "who" || a.word(0) == "list" || a.word(0) == "name":
+		return 0.3
+	}
+	return 0.5
+}
+
+// groupingColumnBefore finds a descriptive (text) column of the head named
+// before the superlative: the thing whose values are ranked.
+func (r *reader) groupingColumnBefore(at int, h *tableInfo) *colMention {
+	for _, cm := range r.a.columns {
+		if cm.clause != 0 || cm.at >= at || r.usedCols[cm] {
+			continue
+		}
+		for _, al := range cm.alts {
+			c := r.e.m.column(al.table, al.column)
+			if c != nil && strings.EqualFold(al.table, h.name) && c.Kind() == warehouse.KindText && c != h.key && c != h.label {
+				return cm
+			}
+		}
+	}
+	return nil
+}
+
+// mostPerColumn ranks the values of a column by how many of the head's
+// rows carry each.
+func (r *reader) mostPerColumn(cm *colMention, h *tableInfo, s *superMention, rankPhrase string) []*element {
+	r.usedCols[cm] = true
+	r.countedVia = h
+	measure := &element{name: "rank"}
+	measure.add(1, func(p *plan) {
+		p.order = &sel{sql: "COUNT(*)"}
+		p.aggregated = true
+		p.use(h.name)
+		p.phrases[keyMeasure] = rankPhrase
+	})
+	output := &element{name: "output"}
+	for _, al := range cm.alts {
+		c := r.e.m.column(al.table, al.column)
+		if c == nil || !strings.EqualFold(al.table, h.name) || c.Kind() != warehouse.KindText {
+			continue
+		}
+		output.add(al.weight, func(p *plan) {
+			expr := r.e.m.col(al.table, al.column)
+			p.groups = append(p.groups, sel{sql: expr})
+			p.selects = append(p.selects, sel{sql: expr})
+			p.phrases[keyOutput] = cm.phrase
+		})
+	}
+	direction := &element{name: "order"}
+	direction.add(1, func(p *plan) {
+		p.desc = s.desc
+		p.limit = s.limit
+		p.phrases[keyOrder] = rankPhrase
+		p.phrases[keyLimit] = rankPhrase
+	})
+	return []*element{measure, output, direction}
+}
+
+// siblingMeasures are the numeric columns of a column's table whose name
+// shares the superlative word ("highest_elevation" for "highest point").
+func (r *reader) siblingMeasures(cm *colMention, s *superMention) []colAlt {
+	if len(cm.alts) == 0 {
+		return nil
+	}
+	t := r.e.m.byName[strings.ToLower(cm.alts[0].table)]
+	if t == nil {
+		return nil
+	}
+	word := strings.ToLower(strings.Fields(s.phrase)[0])
+	var out []colAlt
+	for _, c := range t.measures {
+		if strings.Contains(strings.ToLower(c.Name), word) {
+			out = append(out, colAlt{table: t.name, column: c.Name, weight: 1})
+		}
+	}
+	return out
+}
+
+// valueNamesRowOf says whether a value in the question names a row of the
+// table of the column mentioned at position at.
+func (r *reader) valueNamesRowOf(at int) bool {
+	for _, cm := range r.a.columns {
+		if cm.at == at && len(cm.alts) > 0 {
+			return r.namesOneRow(cm.alts[0].table)
+		}
+	}
+	return false
+}
+
+// subjectBefore finds the entity a superlative qualifies when it follows
+// "with the", "that has the", "having the": "the city with the largest
+// population" ranks cities.
+func (r *reader) subjectBefore(at int) *tableInfo {
+	j := at - 1
+	for j >= 0 && (r.a.word(j) == "the" || r.a.word(j) == "a") {
+		j--
+	}
+	switch r.a.word(j) {
+	case "with", "having", "has", "have", "containing":
+	default:
+		return nil
+	}
+	if r.a.word(j-1) == "that" || r.a.word(j-1) == "which" {
+		j--
+	}
+	for _, em := range r.a.entities {
+		if em.at == j-1 || em.at == j-2 {
+			return em.tables[0]
+		}
+	}
+	return nil
+}
+
+// hintMeasures fills the ranking for a superlative without a noun: "the
+// biggest city" (size columns), "our best customer" (most orders or most
+// revenue), "our first customer" (earliest own date or earliest order).
+func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
+	switch s.hint {
+	case "date":
+		for _, c := range h.dates {
+			el.add(1, func(p *plan) {
+				p.order = &sel{sql: r.e.m.col(h.name, c.Name)}
+				p.use(h.name)
+				p.phrases[keyMeasure] = s.phrase
+			})
+		}
+		for _, f := range r.relatedFacts(h) {
+			for _, c := range f.dates {
+				fn := "MIN"
+				if s.desc {
+					fn = "MAX"
+				}
+				el.add(0.8, func(p *plan) {
+					p.order = &sel{sql: fn + "(" + r.e.m.col(f.name, c.Name) + ")"}
+					p.aggregated = true
+					p.use(f.name)
+					p.phrases[keyMeasure] = s.phrase
+				})
+				break
+			}
+		}
+	case "value", "":
+		direct := map[string]bool{}
+		for _, j := range r.e.m.snap.Schema.Joins {
+			if strings.EqualFold(j.ToTable, h.name) {
+				direct[strings.ToLower(j.FromTable)] = true
+			}
+		}
+		for i, f := range r.relatedFacts(h) {
+			w := 1.0 / float64(i+1)
+			// Counting rows two joins away (refunds of a customer's orders)
+			// is rarely what "best" means; adding up their amounts may be.
+			if direct[strings.ToLower(f.name)] {
+				el.add(w, func(p *plan) {
+					p.order = &sel{sql: "COUNT(*)"}
+					p.aggregated = true
+					p.use(f.name)
+					p.phrases[keyMeasure] = s.phrase
+				})
+			}
+			for k, c := range moneyFirst(f.measures) {
+				if k == 2 {
+					break
+				}
+				el.add(w*0.8/float64(k+1), func(p *plan) {
+					p.order = &sel{sql: "SUM(" + r.e.m.col(f.name, c.Name) + ")"}
+					p.aggregated = true
+					p.use(f.name)
+					p.phrases[keyMeasure] = s.phrase
+				})
+			}
+		}
+		if len(el.alts) == 0 {
+			for _, c := range h.measures {
+				el.add(1, func(p *plan) {
+					p.order = &sel{sql: r.e.m.col(h.name, c.Name)}
+					p.use(h.name)
+					p.phrases[keyMeasure] = s.phrase
+				})
+			}
+		}
+	default:
+		cols := r.hintColumns(h, s.hint, false)
+		if len(cols) == 0 {
+			cols = h.measures
+		}
+		for i, c := range cols {
+			el.add(1/float64(i+1), func(p *plan) {
+				p.order = &sel{sql: r.e.m.col(h.name, c.Name)}
+				p.use(h.name)
+				p.phrases[keyMeasure] = s.phrase
+			})
+		}
+	}
+}
+
+// moneyFirst orders measures so that amounts come before counts and prices.
+func moneyFirst(cols []*warehouse.Column) []*warehouse.Column {
+	out := append([]*warehouse.Column(nil), cols...)
+	score := func(c *warehouse.Column) int {
+		n := strings.ToLower(c.Name + " " + c.Comment)
+		switch {
+		case strings.Contains(strings.ToLower(c.Name), "discount") || strings.Contains(strings.ToLower(c.Name), "fee") ||
+			strings.Contains(strings.ToLower(c.Name), "tax") || strings.Contains(strings.ToLower(c.Name), "cost"):
+			return 3
+		case strings.Contains(n, "revenue") || strings.Contains(n, "net") || strings.Contains(n, "amount"):
+			return 0
+		case strings.Contains(n, "total") || strings.Contains(n, "sales"):
+			return 1
+		}
+		return 2
+	}
+	sort.SliceStable(out, func(i, j int) bool { return score(out[i]) < score(out[j]) })
+	return out
+}
