@@ -340,9 +340,8 @@ func (r *reader) elements() []*element {
 		} else {
 			els = append(els, r.superlative()...)
 		}
-	case a.count && a.agg != "" && a.aggAt == a.countAt-1 && r.aggregate(a.agg, a.countAt) != nil:
+	case a.count && a.agg != "" && a.aggAt == a.countAt-1 && r.numberIsStored(a.countAt+2):
 		// "the average number of pages": a stored number, averaged.
-		r.usedCols = map[*colMention]bool{}
 		els = append(els, r.aggregate(a.agg, a.countAt)...)
 	case a.count:
 		els = append(els, r.count()...)
@@ -407,4 +406,14 @@ func (r *reader) isComparisonTarget(cm *colMention) bool {
 // String helps debugging.
 func (p *plan) String() string {
 	return fmt.Sprintf("%.3f %v %v", p.weight, p.selects, p.filters)
+}
+
+// numberIsStored says whether "number of X" at i names a numeric column
+// (pages, citations) rather than rows to count (restaurants).
+func (r *reader) numberIsStored(i int) bool {
+	if r.a.word(i) == "the" {
+		i++
+	}
+	cm := r.columnAt(i)
+	return cm != nil && r.entityAt(i) == nil && len(r.numericAlts(cm)) > 0
 }
