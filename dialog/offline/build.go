@@ -315,6 +315,10 @@ func (r *reader) mentionAt(i int) (*entityMention, *colMention) {
 func (r *reader) numericAlts(cm *colMention) []colAlt {
 	var out []colAlt
 	for _, al := range cm.alts {
+		if al.expr != "" {
+			out = append(out, al)
+			continue
+		}
 		if c := r.e.m.column(al.table, al.column); c != nil && c.Kind() == warehouse.KindNumber && !r.e.m.isKeyish(r.e.m.byName[strings.ToLower(al.table)].t, c) {
 			out = append(out, al)
 		}

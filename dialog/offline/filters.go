@@ -111,7 +111,7 @@ func (r *reader) filterElements() []*element {
 			}
 		}
 		for _, al := range alts {
-			col := r.e.m.col(al.table, al.column)
+			col := r.sqlOf(al)
 			key := sqlshape.WhereKey(strings.ToLower(al.table + "." + al.column))
 			sql := col + " " + cp.op + " " + strconv.FormatFloat(cp.value, 'f', -1, 64)
 			if cp.op == "between" {

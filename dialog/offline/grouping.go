@@ -67,7 +67,7 @@ func (r *reader) groupElement() []*element {
 						w *= 2.5
 					}
 					el.add(w, func(p *plan) {
-						expr := r.e.m.col(al.table, al.column)
+						expr := r.sqlOf(al)
 						p.groups = append(p.groups, sel{sql: expr})
 						p.selects = append([]sel{{sql: expr}}, p.selects...)
 						p.use(al.table)

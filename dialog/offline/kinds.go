@@ -22,7 +22,7 @@ func (r *reader) countKinds() []*element {
 			if c == nil || c.Kind() == warehouse.KindTime {
 				continue
 			}
-			col := r.e.m.col(al.table, al.column)
+			col := r.sqlOf(al)
 			phrase := cm.phrase
 			r.measureTables[strings.ToLower(al.table)] = true
 			el.add(al.weight*r.boost(al.table, al.column), func(p *plan) {

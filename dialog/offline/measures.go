@@ -46,12 +46,12 @@ func (r *reader) count() []*element {
 				w := al.weight * r.boost(al.table, al.column)
 				r.measureTables[strings.ToLower(al.table)] = true
 				el.add(w*0.6, func(p *plan) {
-					p.selects = append(p.selects, sel{sql: r.e.m.col(al.table, al.column)})
+					p.selects = append(p.selects, sel{sql: r.sqlOf(al)})
 					p.use(al.table)
 					p.phrases[keyOutput] = cm.phrase
 				})
 				el.add(w*0.4, func(p *plan) {
-					p.selects = append(p.selects, sel{sql: "SUM(" + r.e.m.col(al.table, al.column) + ")", alias: aliasFor("SUM", al.column)})
+					p.selects = append(p.selects, sel{sql: "SUM(" + r.sqlOf(al) + ")", alias: aliasFor("SUM", al.column)})
 					p.aggregated = true
 					p.use(al.table)
 					p.phrases[keyMeasure] = cm.phrase
@@ -138,7 +138,7 @@ func (r *reader) aggregate(fn string, at int) []*element {
 	for _, al := range alts {
 		r.measureTables[strings.ToLower(al.table)] = true
 		el.add(al.weight*r.boost(al.table, al.column), func(p *plan) {
-			p.selects = append(p.selects, sel{sql: fn + "(" + r.e.m.col(al.table, al.column) + ")", alias: aliasFor(fn, al.column)})
+			p.selects = append(p.selects, sel{sql: fn + "(" + r.sqlOf(al) + ")", alias: aliasFor(fn, al.column)})
 			p.aggregated = true
 			p.use(al.table)
 			if phrase != "" {

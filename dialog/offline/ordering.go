@@ -195,7 +195,7 @@ func (r *reader) sortKey(p *plan, key *colMention, aggs []aggRead, alpha bool) s
 	}
 	if key != nil {
 		for _, al := range key.alts {
-			col := r.e.m.col(al.table, al.column)
+			col := r.sqlOf(al)
 			for _, s := range p.selects {
 				if s.sql == col || strings.Contains(s.sql, "("+col+")") {
 					return s.sql

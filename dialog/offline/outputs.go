@@ -70,7 +70,7 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 	phrase := strings.Join(phrases, ", ")
 	el.add(w, func(p *plan) {
 		for _, al := range picked {
-			p.selects = append(p.selects, sel{sql: r.e.m.col(al.table, al.column)})
+			p.selects = append(p.selects, sel{sql: r.sqlOf(al)})
 			p.use(al.table)
 		}
 		p.phrases[keyOutput] = phrase

@@ -18,6 +18,9 @@ import (
 type colAlt struct {
 	table, column string
 	weight        float64
+	// expr is set for a computed measure (an age, a duration): its SQL
+	// over table's columns; column then names it for aliases.
+	expr string
 }
 
 // valueMention is a phrase that names stored values.
@@ -201,6 +204,7 @@ func (e *Engine) analyse(question string, feedback []dialog.Feedback, now time.T
 	e.findEntities(a)
 	e.findColumns(a)
 	e.preferNamedTable(a)
+	e.findComputed(a)
 	return a
 }
 

@@ -35,12 +35,12 @@ func (r *reader) projection() []*element {
 				r.measureTables[strings.ToLower(al.table)] = true
 			}
 			el.add(plainW, func(p *plan) {
-				p.selects = append(p.selects, sel{sql: r.e.m.col(al.table, al.column)})
+				p.selects = append(p.selects, sel{sql: r.sqlOf(al)})
 				p.use(al.table)
 				p.phrases[keyOutput] = phrase
 			})
 			el.add(sumW, func(p *plan) {
-				p.selects = append(p.selects, sel{sql: "SUM(" + r.e.m.col(al.table, al.column) + ")", alias: aliasFor("SUM", al.column)})
+				p.selects = append(p.selects, sel{sql: "SUM(" + r.sqlOf(al) + ")", alias: aliasFor("SUM", al.column)})
 				p.aggregated = true
 				p.use(al.table)
 				p.phrases[keyMeasure] = phrase

@@ -121,12 +121,15 @@ func (r *reader) aggregateAt(i int) ([]aggRead, int) {
 	var out []aggRead
 	for _, al := range alts {
 		c := r.e.m.column(al.table, al.column)
-		if c == nil {
+		if c == nil && al.expr == "" {
 			continue
 		}
-		col := r.e.m.col(al.table, al.column)
+		col := r.sqlOf(al)
 		t := r.e.m.byName[strings.ToLower(al.table)]
-		numeric := c.Kind() == warehouse.KindNumber && t != nil && !r.e.m.isKeyish(t.t, c)
+		numeric := al.expr != "" || c.Kind() == warehouse.KindNumber && t != nil && !r.e.m.isKeyish(t.t, c)
+		if al.expr != "" {
+			c = &warehouse.Column{Name: al.column}
+		}
 		switch {
 		case fn == "COUNT" && distinct:
 			out = append(out, aggRead{expr: "COUNT(DISTINCT " + col + ")", alias: "number_of_" + strings.ToLower(al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight})
@@ -273,7 +276,7 @@ func (r *reader) groupRanking() []*element {
 		if r.measureTables[strings.ToLower(al.table)] {
 			w *= 1.5
 		}
-		expr := r.e.m.col(al.table, al.column)
+		expr := r.sqlOf(al)
 		group := func(p *plan) {
 			p.groups = append(p.groups, sel{sql: expr})
 			p.selects = append(p.selects, sel{sql: expr})
@@ -331,7 +334,7 @@ func (r *reader) listedOutputs(output *element, groupAlts []colAlt) {
 			for _, it := range list {
 				switch {
 				case it.sameColumn(al):
-					expr := r.e.m.col(al.table, al.column)
+					expr := r.sqlOf(al)
 					p.groups = append(p.groups, sel{sql: expr})
 					p.selects = append(p.selects, sel{sql: expr})
 					p.use(al.table)

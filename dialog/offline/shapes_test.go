@@ -21,21 +21,21 @@ import (
 // as in many warehouses: the joins come from profiled key names.
 func libraryDump() string {
 	var b strings.Builder
-	b.WriteString(`CREATE TABLE members (member_id INT PRIMARY KEY, full_name VARCHAR(60), city VARCHAR(40), membership_type VARCHAR(20), joined_on DATE);
+	b.WriteString(`CREATE TABLE members (member_id INT PRIMARY KEY, full_name VARCHAR(60), city VARCHAR(40), membership_type VARCHAR(20), joined_on DATE, birth_date DATE);
 CREATE TABLE books (book_id INT PRIMARY KEY, title VARCHAR(80), genre VARCHAR(30), pages INT, published_year INT);
-CREATE TABLE loans (loan_id INT PRIMARY KEY, member_id INT, book_id INT, loaned_on DATE, fee DECIMAL(8,2));
+CREATE TABLE loans (loan_id INT PRIMARY KEY, member_id INT, book_id INT, borrowed_on DATE, returned_on DATE, fee DECIMAL(8,2));
 `)
 	cities := []string{"Leeds", "York", "Bath", "Hull", "Ely"}
 	types := []string{"adult", "student", "senior"}
 	for i := 1; i <= 30; i++ {
-		fmt.Fprintf(&b, "INSERT INTO members VALUES (%d, 'Reader %02d', '%s', '%s', '2023-%02d-%02d');\n", i, i, cities[i*i%len(cities)], types[(i*7)%len(types)%(1+i%3)], 1+i%12, 1+i%27)
+		fmt.Fprintf(&b, "INSERT INTO members VALUES (%d, 'Reader %02d', '%s', '%s', '2023-%02d-%02d', '%d-%02d-%02d');\n", i, i, cities[i*i%len(cities)], types[(i*7)%len(types)%(1+i%3)], 1+i%12, 1+i%27, 1950+i, 1+i%12, 1+i%27)
 	}
 	genres := []string{"mystery", "history", "poetry", "science", "travel", "mystery", "mystery", "history"}
 	for i := 1; i <= 40; i++ {
 		fmt.Fprintf(&b, "INSERT INTO books VALUES (%d, 'Book %c%02d', '%s', %d, %d);\n", i, 'A'+rune(i*7%26), i, genres[i%len(genres)], 90+(i*37)%400, 1990+i%30)
 	}
 	for i := 1; i <= 200; i++ {
-		fmt.Fprintf(&b, "INSERT INTO loans VALUES (%d, %d, %d, '2024-%02d-%02d', %d.%02d);\n", i, 1+(i*13)%30, 1+(i*17)%40, 1+i%12, 1+i%28, i%7, (i*31)%100)
+		fmt.Fprintf(&b, "INSERT INTO loans VALUES (%d, %d, %d, '2024-%02d-%02d', '2024-%02d-%02d', %d.%02d);\n", i, 1+(i*13)%30, 1+(i*17)%40, 1+i%12, 1+i%14, 1+i%12, 15+i%14, i%7, (i*31)%100)
 	}
 	return b.String()
 }
@@ -80,6 +80,11 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 			"SELECT genre, COUNT(*) FROM books GROUP BY genre ORDER BY COUNT(*) DESC", true},
 		{"ordering: a superlative listed in full", "Which books have the most pages, ordered from most to fewest?",
 			"SELECT title FROM books ORDER BY pages DESC", true},
+		// Computed measures (computed.go).
+		{"computed: an age from a birth date", "What is the average age of members in each city?",
+			"SELECT city, AVG(TIMESTAMPDIFF(YEAR, birth_date, CURDATE())) FROM members GROUP BY city", false},
+		{"computed: a duration between paired dates", "What is the average loan duration in days?",
+			"SELECT AVG(DATEDIFF(returned_on, borrowed_on)) FROM loans", false},
 		// Grouping on the measured table's own column.
 		{"grouping: the measured rows' column", "What is the average number of pages of books in each genre?",
 			"SELECT genre, AVG(pages) FROM books GROUP BY genre", false},

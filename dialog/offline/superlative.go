@@ -113,7 +113,7 @@ func (r *reader) superlative() []*element {
 			}
 			if strings.EqualFold(al.table, ranked.name) || ranked == h && strings.EqualFold(al.table, h.name) {
 				measure.add(w, func(p *plan) {
-					p.order = &sel{sql: r.e.m.col(al.table, al.column)}
+					p.order = &sel{sql: r.sqlOf(al)}
 					p.use(al.table)
 					p.phrases[keyOrder] = rankPhrase
 					p.phrases[keyMeasure] = cm.phrase
@@ -123,7 +123,7 @@ func (r *reader) superlative() []*element {
 					w *= 0.7
 				}
 				measure.add(w, func(p *plan) {
-					p.order = &sel{sql: "SUM(" + r.e.m.col(al.table, al.column) + ")"}
+					p.order = &sel{sql: "SUM(" + r.sqlOf(al) + ")"}
 					p.aggregated = true
 					p.use(al.table)
 					p.phrases[keyMeasure] = cm.phrase
@@ -205,7 +205,7 @@ func (r *reader) superlative() []*element {
 			}
 			r.usedCols[fc] = true
 			output.add(1.3*al.weight, func(p *plan) {
-				p.selects = append(p.selects, sel{sql: r.e.m.col(al.table, al.column)})
+				p.selects = append(p.selects, sel{sql: r.sqlOf(al)})
 				p.use(al.table)
 				p.phrases[keyOutput] = fc.phrase
 			})
@@ -322,7 +322,7 @@ func (r *reader) mostPerColumn(cm *colMention, h *tableInfo, s *superMention, ra
 			continue
 		}
 		output.add(al.weight, func(p *plan) {
-			expr := r.e.m.col(al.table, al.column)
+			expr := r.sqlOf(al)
 			p.groups = append(p.groups, sel{sql: expr})
 			p.selects = append(p.selects, sel{sql: expr})
 			p.phrases[keyOutput] = cm.phrase

@@ -1,0 +1,163 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
+
+// Computed measures: a word that names no column but a quantity the schema
+// has the parts of. "age" is the years since a birth date; "duration",
+// "lifespan", "length of stay" the difference between a start and an end
+// column of one table (start/end, departure/arrival, opened/closed…).
+// They are offered as columns of their own, so every shape that takes a
+// measure (averages, totals, rankings, sorting) takes them too.
+
+// sqlOf is the SQL of a column alternative: the column, or the computed
+// expression.
+func (r *reader) sqlOf(al colAlt) string {
+	if al.expr != "" {
+		return al.expr
+	}
+	return r.e.m.col(al.table, al.column)
+}
+
+// durationWords name the time between two events of one row.
+var durationWords = map[string]bool{"duration": true, "durations": true, "lifespan": true, "lifetime": true, "tenure": true, "long": false}
+
+// pairWords are the two ends of a span, as column names spell them.
+var pairWords = [][2]string{{"start", "end"}, {"begin", "end"}, {"started", "ended"}, {"departure", "arrival"}, {"depart", "arrive"},
+	{"open", "close"}, {"opened", "closed"}, {"from", "to"}, {"checkin", "checkout"}, {"admit", "discharge"}, {"admission", "discharge"},
+	{"created", "closed"}, {"created", "resolved"}, {"borrowed", "returned"}, {"sent", "delivered"}, {"ordered", "shipped"}, {"shipped", "delivered"}}
+
+// timeUnitOf reads the unit a question wants a duration in.
+func timeUnitOf(a *analysis) string {
+	for i := range a.toks {
+		switch singularOf(a.word(i)) {
+		case "second":
+			return "SECOND"
+		case "minute":
+			return "MINUTE"
+		case "hour":
+			return "HOUR"
+		case "day":
+			return "DAY"
+		case "year":
+			if a.word(i-1) == "in" {
+				return "YEAR"
+			}
+		}
+	}
+	return ""
+}
+
+// findComputed adds the computed measures the question's words name.
+func (e *Engine) findComputed(a *analysis) {
+	unit := timeUnitOf(a)
+	for i, t := range a.toks {
+		if t.clause != 0 || t.quoted {
+			continue
+		}
+		var alts []colAlt
+		switch {
+		case t.low == "age" || t.low == "ages":
+			alts = e.ages()
+		case durationWords[t.low] || t.low == "time" && (a.word(i+1) == "between" || a.word(i+1) == "from" || a.word(i+1) == "to"):
+			alts = e.durations(unit)
+		}
+		if len(alts) == 0 {
+			continue
+		}
+		// The computed reading comes first; a column that merely shares
+		// the word stays an option.
+		if cm := columnCovering(a, i); cm != nil {
+			cm.alts = append(alts, cm.alts...)
+			continue
+		}
+		a.toks[i].used = true
+		a.columns = append(a.columns, &colMention{phrase: t.raw, at: i, end: i + 1, alts: alts, clause: 0})
+	}
+	sortMentions(a)
+}
+
+func columnCovering(a *analysis, i int) *colMention {
+	for _, cm := range a.columns {
+		if cm.at <= i && i < cm.end {
+			return cm
+		}
+	}
+	return nil
+}
+
+func sortMentions(a *analysis) {
+	for i := 1; i < len(a.columns); i++ {
+		for j := i; j > 0 && a.columns[j].at < a.columns[j-1].at; j-- {
+			a.columns[j], a.columns[j-1] = a.columns[j-1], a.columns[j]
+		}
+	}
+}
+
+// ages are the years since each birth date column.
+func (e *Engine) ages() []colAlt {
+	var out []colAlt
+	for _, t := range e.m.tables {
+		for _, c := range t.dates {
+			n := strings.ToLower(c.Name)
+			if strings.Contains(n, "birth") || strings.Contains(n, "dob") || strings.Contains(n, "born") {
+				out = append(out, colAlt{table: t.name, column: "age", weight: 1.5,
+					expr: "TIMESTAMPDIFF(YEAR, " + e.m.col(t.name, c.Name) + ", CURDATE())"})
+			}
+		}
+	}
+	return out
+}
+
+// durations are the spans between paired columns of a table.
+func (e *Engine) durations(unit string) []colAlt {
+	var out []colAlt
+	for _, t := range e.m.tables {
+		for _, c := range t.t.Columns {
+			for _, pw := range pairWords {
+				other := partnerName(c.Name, pw)
+				if other == "" {
+					continue
+				}
+				c2 := e.m.column(t.name, other)
+				if c2 == nil || c2.Kind() != c.Kind() || c.Kind() != warehouse.KindTime && c.Kind() != warehouse.KindNumber {
+					continue
+				}
+				from, to := e.m.col(t.name, c.Name), e.m.col(t.name, c2.Name)
+				var expr string
+				switch {
+				case c.Kind() == warehouse.KindNumber:
+					expr = to + " - " + from
+					if unit == "MINUTE" {
+						expr = "(" + expr + ") / 60"
+					}
+				case unit != "":
+					expr = "TIMESTAMPDIFF(" + unit + ", " + from + ", " + to + ")"
+				case c.DataType == "datetime" || c.DataType == "timestamp":
+					expr = "TIMESTAMPDIFF(SECOND, " + from + ", " + to + ")"
+				default:
+					expr = "DATEDIFF(" + to + ", " + from + ")"
+				}
+				out = append(out, colAlt{table: t.name, column: "duration", weight: 1.5, expr: expr})
+			}
+		}
+	}
+	return out
+}
+
+// partnerName is the end column's name for a start column's ("start_dt"
+// → "end_dt", "departure_time" → "arrival_time"), "" when the name has
+// no start word.
+func partnerName(name string, pw [2]string) string {
+	parts := strings.Split(strings.ToLower(name), "_")
+	for i, p := range parts {
+		if p == pw[0] {
+			parts[i] = pw[1]
+			return strings.Join(parts, "_")
+		}
+	}
+	return ""
+}
