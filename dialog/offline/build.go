@@ -363,6 +363,7 @@ func (r *reader) elements() []*element {
 		els = append(els, g...)
 	}
 	els = append(els, r.filterElements()...)
+	els = append(els, r.patternElements()...)
 	els = append(els, r.defineElements(r.e.now())...)
 	// Sorting comes last: it sorts what the other parts computed.
 	els = append(els, r.orderElement()...)

@@ -86,6 +86,13 @@ func newModel(cat *catalog.Catalog) *model {
 			t.refs++
 		}
 	}
+	// "publications" is the publication table before domain_publication:
+	// a table named by the term alone comes first.
+	for term, ts := range m.byTerm {
+		sort.SliceStable(ts, func(i, j int) bool {
+			return strings.Join(cat.NameTerms(ts[i].name), " ") == term && strings.Join(cat.NameTerms(ts[j].name), " ") != term
+		})
+	}
 	return m
 }
 

@@ -90,7 +90,7 @@ func (a *analysis) findOrdering() {
 		default:
 			continue
 		}
-		om := &orderMention{at: i, by: -1, desc: true}
+		om := &orderMention{at: i, by: -1} // ascending unless the words say otherwise, as SQL
 		end := i + 1
 	scan:
 		for end < len(a.toks) && end < i+14 {

@@ -124,7 +124,9 @@ type analysis struct {
 	groups []*groupMention
 	howAdj string // "big", "long", "high", "old" in "how big is…"
 	// order is an ordering clause ("sorted from highest to lowest").
-	order   *orderMention
+	order *orderMention
+	// likes are text patterns ("whose name starts with 'J'").
+	likes   []*likeMention
 	where   bool // "where is…"
 	removes []string
 	// about maps a feedback clause to the phrase it answered ("active").
@@ -197,6 +199,7 @@ func (e *Engine) analyse(question string, feedback []dialog.Feedback, now time.T
 	a.findComparisons()
 	a.findUnits()
 	a.findOrdering()
+	a.findPatterns()
 	e.protectColumnNames(a)
 	a.findIntents()
 	e.findNamedValues(a)
@@ -625,6 +628,12 @@ func (a *analysis) findIntents() {
 		if by := a.indexOf("by", i+1); by >= 0 && by+1 < len(a.toks) {
 			sm.nounAt = by + 1
 			a.toks[by].used = true
+		} else if at, s2 := a.rankedWith(j); at > 0 {
+			// "top 3 restaurants with the highest ratings": the second
+			// superlative says what ranks them, and which way.
+			sm.nounAt, sm.desc = at+1, s2.desc
+			sm.phrase += " " + a.toks[at].raw
+			a.toks[at].used = true
 		}
 		a.sup = sm
 	}
@@ -668,6 +677,27 @@ func (a *analysis) findIntents() {
 		}
 		a.groups = append(a.groups, g)
 	}
+}
+
+// rankedWith finds "with/having/has the highest" within a few words after
+// from: the superlative that names what a top-N ranks by.
+func (a *analysis) rankedWith(from int) (int, struct {
+	desc bool
+	hint string
+}) {
+	for k := from; k < from+5 && k < len(a.toks); k++ {
+		switch a.word(k) {
+		case "with", "having", "has", "have", "had":
+			j := k + 1
+			for a.word(j) == "the" || a.word(j) == "received" || a.word(j) == "got" {
+				j++
+			}
+			if s, ok := superlatives[a.word(j)]; ok && !a.toks[j].used {
+				return j, s
+			}
+		}
+	}
+	return -1, superlatives["top"]
 }
 
 // kindWords ask for distinct values: "how many kinds of", "different".

@@ -85,6 +85,11 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 			"SELECT city, AVG(TIMESTAMPDIFF(YEAR, birth_date, CURDATE())) FROM members GROUP BY city", false},
 		{"computed: a duration between paired dates", "What is the average loan duration in days?",
 			"SELECT AVG(DATEDIFF(returned_on, borrowed_on)) FROM loans", false},
+		// Text patterns (patterns.go).
+		{"pattern: a name that starts with a letter", "How many books have a title that starts with the letter 'B'?",
+			"SELECT COUNT(*) FROM books WHERE title LIKE 'B%'", false},
+		{"pattern: a column that contains a text", "List the members whose full name contains '0'",
+			"SELECT full_name FROM members WHERE full_name LIKE '%0%'", false},
 		// Grouping on the measured table's own column.
 		{"grouping: the measured rows' column", "What is the average number of pages of books in each genre?",
 			"SELECT genre, AVG(pages) FROM books GROUP BY genre", false},

@@ -1,0 +1,122 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
+
+// Text patterns: "journals whose names start with the letter 'J'",
+// "last name contains 'son'", "diagnoses containing 'psoriasis'", "lakes
+// with a name that starts with "Lake"". They filter a text column with
+// LIKE; the column is the one named just before the verb, else the
+// label of the table the question is about.
+
+// likeMention is one pattern condition.
+type likeMention struct {
+	phrase  string
+	at      int // the verb
+	pattern string
+	// target is the first token of the words before the verb that may
+	// name the column, -1 for none.
+	target int
+}
+
+// patternVerb returns how a verb places its text: "%s%" for contains,
+// "%s" + "%" for starts, "%" + "%s" for ends.
+func patternVerb(a *analysis, i int) (prefix, suffix string, ok bool) {
+	w := a.word(i)
+	next := a.word(i + 1)
+	switch {
+	case (w == "start" || w == "starts" || w == "starting" || w == "begin" || w == "begins" || w == "beginning") && next == "with":
+		return "", "%", true
+	case (w == "end" || w == "ends" || w == "ending") && next == "with":
+		return "%", "", true
+	case w == "contain" || w == "contains" || w == "containing" || w == "include" || w == "includes" || w == "including":
+		return "%", "%", true
+	}
+	return "", "", false
+}
+
+// findPatterns reads text patterns whose text is quoted or a single
+// letter; their words are then no value to look up.
+func (a *analysis) findPatterns() {
+	for i := range a.toks {
+		if a.toks[i].clause != 0 {
+			continue
+		}
+		prefix, suffix, ok := patternVerb(a, i)
+		if !ok {
+			continue
+		}
+		j := i + 1
+		if a.word(j) == "with" {
+			j++
+		}
+		for a.word(j) == "the" || a.word(j) == "a" || a.word(j) == "letter" || a.word(j) == "letters" || a.word(j) == "word" || a.word(j) == "string" || a.word(j) == "text" || a.word(j) == "prefix" || a.word(j) == "substring" {
+			j++
+		}
+		if j >= len(a.toks) {
+			continue
+		}
+		t := a.toks[j]
+		single := len([]rune(t.raw)) == 1 && !t.isNum
+		if !t.quoted && !single {
+			continue
+		}
+		text := strings.NewReplacer("%", `\%`, "_", `\_`).Replace(t.raw)
+		lm := &likeMention{phrase: a.phrase(i, j+1), at: i, pattern: prefix + text + suffix, target: -1}
+		// The words naming the column: up to four before the verb,
+		// after "whose/that/which/with".
+		for k := i - 1; k >= 0 && k >= i-4; k-- {
+			if w := a.word(k); w == "whose" || w == "that" || w == "which" || w == "where" || w == "with" || w == "have" || w == "has" || a.toks[k].brk != 0 && k < i-1 {
+				break
+			}
+			lm.target = k
+		}
+		a.markUsed(i, j+1)
+		a.likes = append(a.likes, lm)
+	}
+}
+
+// patternElements filter on the patterns: the column the words before the
+// verb name, else the subject's label, else any text column of the head.
+func (r *reader) patternElements() []*element {
+	var els []*element
+	for _, lm := range r.a.likes {
+		el := &element{name: "pattern"}
+		add := func(table, column string, w float64) {
+			c := r.e.m.column(table, column)
+			if c == nil || c.Kind() != warehouse.KindText {
+				return
+			}
+			expr := r.e.m.col(table, column)
+			el.add(w, func(p *plan) {
+				p.filters = append(p.filters, cond{sql: expr + " LIKE " + quote(lm.pattern)})
+				p.use(table)
+			})
+		}
+		if lm.target >= 0 {
+			for _, cm := range r.a.columns {
+				if cm.at >= lm.target && cm.at < lm.at && cm.clause == 0 {
+					r.usedCols[cm] = true
+					for _, al := range cm.alts {
+						add(al.table, al.column, al.weight*2)
+					}
+				}
+			}
+			for _, em := range r.a.entities {
+				if em.at >= lm.target && em.at < lm.at && em.tables[0].label != nil {
+					add(em.tables[0].name, em.tables[0].label.Name, 1.5)
+				}
+			}
+		}
+		if len(el.alts) == 0 && r.h.t != nil && r.h.t.label != nil {
+			add(r.h.t.name, r.h.t.label.Name, 1)
+		}
+		if len(el.alts) > 0 {
+			els = append(els, el)
+		}
+	}
+	return els
+}
