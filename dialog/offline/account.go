@@ -89,9 +89,19 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 	for _, cm := range a.columns {
 		realised := false
 		for _, al := range cm.alts {
-			realised = realised || strings.Contains(low, strings.ToLower(e.m.col(al.table, al.column)))
+			sql := e.m.col(al.table, al.column)
+			if al.expr != "" {
+				sql = al.expr
+			}
+			realised = realised || strings.Contains(low, strings.ToLower(sql))
 		}
 		claim(cm.at, cm.end, realised)
+	}
+	if om := a.order; om != nil {
+		claim(om.at, a.spanOf(om.at, om.phrase), strings.Contains(low, "order by"))
+	}
+	for _, lm := range a.likes {
+		claim(lm.at, a.spanOf(lm.at, lm.phrase), strings.Contains(low, strings.ToLower(quote(lm.pattern))))
 	}
 	for _, tm := range a.times {
 		realised := tm.from != "" && strings.Contains(low, "'"+tm.from+"'") || tm.to != "" && strings.Contains(low, "'"+tm.to+"'") ||

@@ -161,3 +161,68 @@ func partnerName(name string, pw [2]string) string {
 	}
 	return ""
 }
+
+// findRatio reads "the ratio of A to B" (also "A per B" after "ratio")
+// where A and B are numeric columns of one table: their quotient per row,
+// computed in floating point so that it is exact, with no division by
+// zero. The two column mentions become one.
+func (e *Engine) findRatio(a *analysis) {
+	for i := range a.toks {
+		if a.word(i) != "ratio" && a.word(i) != "proportion" || a.toks[i].clause != 0 {
+			continue
+		}
+		j := i + 1
+		if a.word(j) != "of" && a.word(j) != "between" {
+			continue
+		}
+		sep := -1
+		for k := j + 1; k < len(a.toks) && k < j+10; k++ {
+			if w := a.word(k); w == "to" || w == "per" || w == "and" && a.word(j) == "between" || w == "over" {
+				sep = k
+				break
+			}
+		}
+		if sep < 0 {
+			continue
+		}
+		num, den := e.ratioSide(a, j+1, sep), e.ratioSide(a, sep+1, sep+6)
+		if num == nil || den == nil {
+			continue
+		}
+		var alts []colAlt
+		for _, x := range num.alts {
+			for _, y := range den.alts {
+				cx, cy := e.m.column(x.table, x.column), e.m.column(y.table, y.column)
+				if x.expr != "" || y.expr != "" || cx == nil || cy == nil || cx.Kind() != warehouse.KindNumber || cy.Kind() != warehouse.KindNumber ||
+					!strings.EqualFold(x.table, y.table) || strings.EqualFold(x.column, y.column) {
+					continue
+				}
+				alts = append(alts, colAlt{table: x.table, column: "ratio", weight: x.weight * y.weight * 1.5,
+					expr: e.m.col(x.table, x.column) + " * 1e0 / NULLIF(" + e.m.col(y.table, y.column) + ", 0)"})
+			}
+		}
+		if len(alts) == 0 {
+			continue
+		}
+		var kept []*colMention
+		for _, cm := range a.columns {
+			if cm != num && cm != den {
+				kept = append(kept, cm)
+			}
+		}
+		a.columns = append(kept, &colMention{phrase: a.phrase(i, den.end), at: i, end: den.end, alts: alts})
+		a.markUsed(i, den.end)
+		sortMentions(a)
+		return
+	}
+}
+
+// ratioSide is the first column mention in [from, to).
+func (e *Engine) ratioSide(a *analysis, from, to int) *colMention {
+	for _, cm := range a.columns {
+		if cm.at >= from && cm.at < to && cm.clause == 0 {
+			return cm
+		}
+	}
+	return nil
+}

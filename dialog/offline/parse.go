@@ -208,6 +208,7 @@ func (e *Engine) analyse(question string, feedback []dialog.Feedback, now time.T
 	e.findColumns(a)
 	e.preferNamedTable(a)
 	e.findComputed(a)
+	e.findRatio(a)
 	return a
 }
 
@@ -652,6 +653,10 @@ func (a *analysis) findIntents() {
 		}
 		var at int
 		switch {
+		case t.low == "per" && a.indexOf("ratio", max(i-5, 0)) >= 0 && a.indexOf("ratio", max(i-5, 0)) < i:
+			continue // "the ratio of population per area": a quotient
+		case t.low == "by" && passiveAgent(a.word(i-1)):
+			continue // "references cited by publications": who did it, not a grouping
 		case t.low == "per" || t.low == "by" && !a.toks[min(i+1, len(a.toks)-1)].isNum:
 			at = i + 1
 		case a.seq(i, "for", "each") || a.seq(i, "for", "every"):
@@ -698,6 +703,17 @@ func (a *analysis) rankedWith(from int) (int, struct {
 		}
 	}
 	return -1, superlatives["top"]
+}
+
+// passiveAgent says whether "by" after w introduces who did something
+// ("written by", "sent by", "taken by") rather than a grouping ("grouped
+// by", "split by").
+func passiveAgent(w string) bool {
+	switch w {
+	case "grouped", "split", "broken", "segmented", "partitioned", "bucketed", "categorized", "categorised", "sorted", "ordered", "ranked", "organized", "organised":
+		return false
+	}
+	return len(w) > 3 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en")) || w == "sent" || w == "made" || w == "held" || w == "sold" || w == "built" || w == "paid" || w == "taught" || w == "bought" || w == "won" || w == "led"
 }
 
 // kindWords ask for distinct values: "how many kinds of", "different".

@@ -85,6 +85,8 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 			"SELECT city, AVG(TIMESTAMPDIFF(YEAR, birth_date, CURDATE())) FROM members GROUP BY city", false},
 		{"computed: a duration between paired dates", "What is the average loan duration in days?",
 			"SELECT AVG(DATEDIFF(returned_on, borrowed_on)) FROM loans", false},
+		{"computed: a ratio of two columns", "What is the ratio of pages to published year for each book?",
+			"SELECT title, pages * 1e0 / NULLIF(published_year, 0) FROM books", false},
 		// Text patterns (patterns.go).
 		{"pattern: a name that starts with a letter", "How many books have a title that starts with the letter 'B'?",
 			"SELECT COUNT(*) FROM books WHERE title LIKE 'B%'", false},
