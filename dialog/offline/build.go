@@ -331,6 +331,7 @@ func (r *reader) elements() []*element {
 	a := r.a
 	r.measureTables = map[string]bool{}
 	r.usedCols = map[*colMention]bool{}
+	flags := r.findFlags()
 	var els []*element
 	// "the highest point in the us": a column named with a superlative
 	// ranks unless a value picks out the row ("… in Wyoming").
@@ -364,6 +365,7 @@ func (r *reader) elements() []*element {
 	}
 	els = append(els, r.filterElements()...)
 	els = append(els, r.patternElements()...)
+	els = append(els, r.flagElements(flags)...)
 	els = append(els, r.defineElements(r.e.now())...)
 	// Sorting comes last: it sorts what the other parts computed.
 	els = append(els, r.orderElement()...)

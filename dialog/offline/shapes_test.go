@@ -22,7 +22,7 @@ import (
 func libraryDump() string {
 	var b strings.Builder
 	b.WriteString(`CREATE TABLE members (member_id INT PRIMARY KEY, full_name VARCHAR(60), city VARCHAR(40), membership_type VARCHAR(20), joined_on DATE, birth_date DATE);
-CREATE TABLE books (book_id INT PRIMARY KEY, title VARCHAR(80), genre VARCHAR(30), pages INT, published_year INT);
+CREATE TABLE books (book_id INT PRIMARY KEY, title VARCHAR(80), genre VARCHAR(30), pages INT, published_year INT, has_illustrations TINYINT(1));
 CREATE TABLE loans (loan_id INT PRIMARY KEY, member_id INT, book_id INT, borrowed_on DATE, returned_on DATE, fee DECIMAL(8,2));
 `)
 	cities := []string{"Leeds", "York", "Bath", "Hull", "Ely"}
@@ -32,7 +32,7 @@ CREATE TABLE loans (loan_id INT PRIMARY KEY, member_id INT, book_id INT, borrowe
 	}
 	genres := []string{"mystery", "history", "poetry", "science", "travel", "mystery", "mystery", "history"}
 	for i := 1; i <= 40; i++ {
-		fmt.Fprintf(&b, "INSERT INTO books VALUES (%d, 'Book %c%02d', '%s', %d, %d);\n", i, 'A'+rune(i*7%26), i, genres[i%len(genres)], 90+(i*37)%400, 1990+i%30)
+		fmt.Fprintf(&b, "INSERT INTO books VALUES (%d, 'Book %c%02d', '%s', %d, %d, %d);\n", i, 'A'+rune(i*7%26), i, genres[i%len(genres)], 90+(i*37)%400, 1990+i%30, i%3%2)
 	}
 	for i := 1; i <= 200; i++ {
 		fmt.Fprintf(&b, "INSERT INTO loans VALUES (%d, %d, %d, '2024-%02d-%02d', '2024-%02d-%02d', %d.%02d);\n", i, 1+(i*13)%30, 1+(i*17)%40, 1+i%12, 1+i%14, 1+i%12, 15+i%14, i%7, (i*31)%100)
@@ -92,6 +92,11 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 			"SELECT COUNT(*) FROM books WHERE title LIKE 'B%'", false},
 		{"pattern: a column that contains a text", "List the members whose full name contains '0'",
 			"SELECT full_name FROM members WHERE full_name LIKE '%0%'", false},
+		// Yes/no columns (flags.go).
+		{"flag: with a yes/no column", "How many books with illustrations are there?",
+			"SELECT COUNT(*) FROM books WHERE has_illustrations = 1", false},
+		{"flag: without it", "List the titles of books without illustrations",
+			"SELECT title FROM books WHERE has_illustrations = 0", false},
 		// Grouping on the measured table's own column.
 		{"grouping: the measured rows' column", "What is the average number of pages of books in each genre?",
 			"SELECT genre, AVG(pages) FROM books GROUP BY genre", false},
