@@ -247,6 +247,8 @@ type reader struct {
 	stated map[*termMention]definition
 	// facts are the asker's remembered choices and definitions.
 	facts []ontology.Fact
+	// groupRankingUsed: the per-group ranking shows its own list.
+	groupRankingUsed bool
 }
 
 // feedbackColumns are the columns named in feedback: they win wherever
@@ -341,6 +343,7 @@ func (r *reader) elements() []*element {
 	switch {
 	case a.sup != nil:
 		if g := r.groupRanking(); g != nil {
+			r.groupRankingUsed = true
 			els = append(els, g...)
 		} else {
 			els = append(els, r.superlative()...)
@@ -367,6 +370,9 @@ func (r *reader) elements() []*element {
 	els = append(els, r.patternElements()...)
 	els = append(els, r.flagElements(flags)...)
 	els = append(els, r.defineElements(r.e.now())...)
+	if !r.groupRankingUsed {
+		els = append(els, r.listElement()...)
+	}
 	// Sorting comes last: it sorts what the other parts computed.
 	els = append(els, r.orderElement()...)
 	return els

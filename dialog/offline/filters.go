@@ -32,6 +32,13 @@ func (r *reader) filterElements() []*element {
 			if r.measureTables[strings.ToLower(al.table)] {
 				w *= 1.5
 			}
+			// "users from the US": the value of a table the question names.
+			for _, em := range r.a.entities {
+				if em.tables[0] != r.h.t && strings.EqualFold(em.tables[0].name, al.table) {
+					w *= 1.5
+					break
+				}
+			}
 			op := "="
 			if vm.negated {
 				op = "<>"

@@ -111,8 +111,21 @@ func tableTerms(cat *catalog.Catalog, name string) []string {
 	if len(words) > 1 && (words[0] == "dim" || words[0] == "fact" || words[0] == "tbl") {
 		out = append(out, strings.Join(words[1:], " "))
 	}
+	// wallet_transactions_daily, user_setting_snapshot, orders_history:
+	// a qualifier of how the rows are kept is not what people call them.
+	if n := len(words); n > 1 && tableQualifiers[words[n-1]] {
+		out = append(out, strings.Join(words[:n-1], " "))
+		if n > 2 {
+			out = append(out, words[n-2])
+		}
+	}
 	return out
 }
+
+// tableQualifiers end table names without naming what the rows are.
+var tableQualifiers = map[string]bool{"daily": true, "weekly": true, "monthly": true, "hourly": true, "snapshot": true, "history": true,
+	"hist": true, "log": true, "logs": true, "agg": true, "summary": true, "stat": true, "stats": true, "current": true, "latest": true,
+	"raw": true, "stage": true, "staging": true, "stg": true, "detail": true, "details": true, "archive": true, "v1": true, "v2": true}
 
 func (m *model) profile(table, column string) *warehouse.Profile {
 	return m.profiles[strings.ToLower(table+"."+column)]

@@ -144,3 +144,66 @@ func (it listItem) sameColumn(al colAlt) bool {
 	}
 	return false
 }
+
+// listElement shows what a "return …" list names on an aggregated
+// reading ("How many transactions…? Return the number of transactions
+// and the total amount"): the listed aggregates and grouping columns in
+// the list's order. Keeping the reading's own outputs stays an option.
+func (r *reader) listElement() []*element {
+	list := r.returnList()
+	if len(list) < 2 {
+		return nil
+	}
+	hasAgg := false
+	for _, it := range list {
+		hasAgg = hasAgg || len(it.aggs) > 0
+	}
+	if !hasAgg {
+		return nil
+	}
+	var phrases []string
+	for _, it := range list {
+		phrases = append(phrases, it.phrase)
+	}
+	el := &element{name: "listed"}
+	el.add(0.5, func(p *plan) {})
+	el.add(1.5, func(p *plan) {
+		if !p.aggregated {
+			return
+		}
+		var selects []sel
+		for _, it := range list {
+			switch {
+			case len(it.aggs) > 0:
+				ag := it.aggs[0]
+				for _, s := range p.selects {
+					for _, o := range it.aggs {
+						if s.sql == o.expr {
+							ag = o
+						}
+					}
+				}
+				selects = append(selects, sel{sql: ag.expr, alias: ag.alias})
+				p.use(ag.tables...)
+			case it.col != nil:
+				found := ""
+				for _, g := range p.groups {
+					for _, al := range it.col.alts {
+						if g.sql == r.sqlOf(al) {
+							found = g.sql
+						}
+					}
+				}
+				if found == "" {
+					return // a column the reading does not group by: keep its own outputs
+				}
+				selects = append(selects, sel{sql: found})
+			default:
+				return
+			}
+		}
+		p.selects = selects
+		p.phrases[keyOutput] = strings.Join(phrases, ", ")
+	})
+	return []*element{el}
+}

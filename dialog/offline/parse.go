@@ -705,6 +705,12 @@ func (a *analysis) rankedWith(from int) (int, struct {
 	return -1, superlatives["top"]
 }
 
+// stopWord is a stop word written as one: "US" in capitals is a country,
+// not "us".
+func stopWord(t tok) bool {
+	return stopWords[t.low] && !(len(t.raw) >= 2 && t.raw == strings.ToUpper(t.raw) && t.raw != t.low)
+}
+
 // passiveAgent says whether "by" after w introduces who did something
 // ("written by", "sent by", "taken by") rather than a grouping ("grouped
 // by", "split by").
@@ -761,11 +767,11 @@ func (e *Engine) findValues(a *analysis) {
 					ok = false
 					break
 				}
-				if !stopWords[t.low] {
+				if !stopWord(t) {
 					content++
 				}
 			}
-			if !ok || content == 0 || stopWords[a.toks[i].low] || stopWords[a.toks[i+n-1].low] || !spans(a.toks, i, i+n) {
+			if !ok || content == 0 || stopWord(a.toks[i]) || stopWord(a.toks[i+n-1]) || !spans(a.toks, i, i+n) {
 				continue
 			}
 			vm := e.valueMention(a, i, i+n, false)
@@ -936,7 +942,7 @@ func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMent
 func (e *Engine) findEntities(a *analysis) {
 	for n := 3; n >= 1; n-- {
 		for i := 0; i+n <= len(a.toks); i++ {
-			ok := !stopWords[a.toks[i].low] && !stopWords[a.toks[i+n-1].low] && spans(a.toks, i, i+n)
+			ok := !stopWords[a.toks[i].low] && !stopWords[a.toks[i+n-1].low] && spans(a.toks, i, i+n) && !listVerbs[a.toks[i].low]
 			for k := i; ok && k < i+n; k++ {
 				if a.toks[k].used || a.toks[k].isNum {
 					ok = false

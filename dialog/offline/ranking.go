@@ -108,6 +108,10 @@ func (r *reader) aggregateAt(i int) ([]aggRead, int) {
 	if em := r.entityAt(i); em != nil && fn != "" {
 		qualifier = em
 		i += len(strings.Fields(em.phrase))
+		if a.word(i) == "count" || a.word(i) == "counts" {
+			// "total transaction count": how many of them.
+			return []aggRead{r.countRead(em.tables[0], false, phraseOf(i+1))}, i + 1
+		}
 	}
 	cm := r.columnAt(i)
 	if cm == nil {
