@@ -125,7 +125,8 @@ func tableTerms(cat *catalog.Catalog, name string) []string {
 // tableQualifiers end table names without naming what the rows are.
 var tableQualifiers = map[string]bool{"daily": true, "weekly": true, "monthly": true, "hourly": true, "snapshot": true, "history": true,
 	"hist": true, "log": true, "logs": true, "agg": true, "summary": true, "stat": true, "stats": true, "current": true, "latest": true,
-	"raw": true, "stage": true, "staging": true, "stg": true, "detail": true, "details": true, "archive": true, "v1": true, "v2": true}
+	"raw": true, "stage": true, "staging": true, "stg": true, "detail": true, "details": true, "archive": true, "v1": true, "v2": true,
+	"info": true, "data": true, "record": true, "records": true, "table": true, "list": true, "map": true, "mapping": true, "xref": true}
 
 func (m *model) profile(table, column string) *warehouse.Profile {
 	return m.profiles[strings.ToLower(table+"."+column)]

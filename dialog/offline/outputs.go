@@ -59,6 +59,11 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 	if h := r.h.t; h != nil && h.label != nil && (a.word(j) == "name" || a.word(j) == "names") {
 		picked = append([]colAlt{{table: h.name, column: h.label.Name, weight: 1}}, picked...)
 		phrases = append([]string{a.toks[j].raw}, phrases...)
+	} else if h := r.h.t; h != nil && h.label != nil && r.h.entity && (a.seq(free[0].at-2, "and", "their") || a.seq(free[0].at-2, "and", "its") || a.seq(free[0].at-3, "along", "with", "their")) {
+		// "the cities in Texas and their population": the things, then theirs.
+		picked = append([]colAlt{{table: h.name, column: h.label.Name, weight: 1}}, picked...)
+		phrases = append([]string{r.h.phrase}, phrases...)
+		enumerated = true
 	}
 	if len(picked) < 2 {
 		return

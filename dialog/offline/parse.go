@@ -424,13 +424,41 @@ func (a *analysis) findTimes(now time.Time) {
 			}
 			add(i, t.clause, a.phrase(i, i+2), from, to)
 			a.toks[i].used, a.toks[i+1].used = true, true
+		case a.seq(i, "year", "to", "date") || a.seq(i, "month", "to", "date") || a.seq(i, "quarter", "to", "date") || t.low == "ytd" || t.low == "mtd" || t.low == "qtd":
+			// From the start of the period to now.
+			y, mo := now.Year(), int(now.Month())
+			start := time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)
+			switch {
+			case t.low == "month" || t.low == "mtd":
+				start = time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
+			case t.low == "quarter" || t.low == "qtd":
+				start = time.Date(y, time.Month((mo-1)/3*3+1), 1, 0, 0, 0, 0, time.UTC)
+			}
+			end := i + 1
+			if !strings.HasSuffix(t.low, "td") {
+				end = i + 3
+			}
+			add(i, t.clause, a.phrase(i, end), start.Format("2006-01-02"), "")
+			a.markUsed(i, end)
+			i = end - 1
 		case t.isYear():
 			y := int(t.num)
 			prev := a.word(i - 1)
 			if mo, ok := monthNames[prev]; ok && !(prev == "may" && i >= 2 && a.word(i-2) == "i") {
 				start := time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
-				add(i-1, t.clause, a.phrase(i-1, i+1), start.Format("2006-01-02"), start.AddDate(0, 1, 0).Format("2006-01-02"))
-				a.toks[i-1].used = true
+				from, to := start.Format("2006-01-02"), start.AddDate(0, 1, 0).Format("2006-01-02")
+				at := i - 1
+				switch a.word(i - 2) {
+				case "since", "from":
+					to, at = "", i-2 // "since March 2024": open-ended
+				case "after":
+					from, at = to, i-2
+					to = ""
+				case "before", "until", "till":
+					from, to, at = "", from, i-2
+				}
+				add(at, t.clause, a.phrase(at, i+1), from, to)
+				a.markUsed(at, i)
 			} else {
 				from, to := yearRange(y)
 				switch prev {

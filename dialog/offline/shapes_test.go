@@ -97,6 +97,12 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 			"SELECT COUNT(*) FROM books WHERE has_illustrations = 1", false},
 		{"flag: without it", "List the titles of books without illustrations",
 			"SELECT title FROM books WHERE has_illustrations = 0", false},
+		// Several outputs (outputs.go).
+		{"outputs: the things and their attribute", "Get the members in Leeds and their membership types",
+			"SELECT full_name, membership_type FROM members WHERE city = 'Leeds'", false},
+		// Relative time.
+		{"time: since a month", "How many loans since March 2024?",
+			"SELECT COUNT(*) FROM loans WHERE borrowed_on >= '2024-03-01'", false},
 		// Grouping on the measured table's own column.
 		{"grouping: the measured rows' column", "What is the average number of pages of books in each genre?",
 			"SELECT genre, AVG(pages) FROM books GROUP BY genre", false},
