@@ -459,7 +459,7 @@ func TestCountingChoices(t *testing.T) {
 		r = dee.choose(r, pick)
 	}
 	if strings.Join(labels, " · ") != "Number of customers · Number of orders" {
-		t.Fatalf("the counting options should say what they count: %q", labels)
+		t.Fatalf("the counting options should say what they count: %q\n%s", labels, r.Text)
 	}
 	a := mustAnswer(t, r)
 	want := scalar(t, env, "SELECT COUNT(DISTINCT customer_id) FROM orders WHERE YEAR(ordered_at) = 2025")

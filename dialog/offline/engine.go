@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -122,10 +123,16 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 	if p.distinct {
 		b.WriteString("DISTINCT ")
 	}
-	for i, s := range p.selects {
-		if i > 0 {
+	seen := map[string]bool{}
+	for _, s := range p.selects {
+		// The same column twice is one column shown twice: once is enough.
+		if seen[s.sql] {
+			continue
+		}
+		if len(seen) > 0 {
 			b.WriteString(", ")
 		}
+		seen[s.sql] = true
 		b.WriteString(e.counted(p, tree, s.sql))
 		if s.alias != "" {
 			b.WriteString(" AS " + e.m.ident(s.alias))
@@ -157,7 +164,9 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 	if len(p.groups) > 0 {
 		var gs []string
 		for _, g := range p.groups {
-			gs = append(gs, g.sql)
+			if !slices.Contains(gs, g.sql) {
+				gs = append(gs, g.sql)
+			}
 		}
 		b.WriteString("\nGROUP BY " + strings.Join(gs, ", "))
 	}

@@ -32,11 +32,14 @@ func (r *reader) filterElements() []*element {
 			if r.measureTables[strings.ToLower(al.table)] {
 				w *= 1.5
 			}
-			// "users from the US": the value of a table the question names.
+			// "users from the US": a place-like value right after a table
+			// the question names is that table's.
 			for _, em := range r.a.entities {
-				if em.tables[0] != r.h.t && strings.EqualFold(em.tables[0].name, al.table) {
-					w *= 1.5
-					break
+				if em.tables[0] != r.h.t && strings.EqualFold(em.tables[0].name, al.table) && vm.at > em.at && vm.at-em.at <= 4 && !weak {
+					if prep := r.a.word(vm.at - 1); prep == "from" || prep == "in" || prep == "at" || prep == "the" && (r.a.word(vm.at-2) == "from" || r.a.word(vm.at-2) == "in") {
+						w *= 1.5
+						break
+					}
 				}
 			}
 			op := "="

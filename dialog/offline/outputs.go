@@ -22,6 +22,9 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 		if len(cm.alts) == 0 {
 			return
 		}
+		if i > 0 && cm.at-free[i-1].end > 3 {
+			break // far apart: the list has ended
+		}
 		best := cm.alts[0]
 		for _, al := range cm.alts {
 			if r.h.t != nil && strings.EqualFold(al.table, r.h.t.name) && al.weight >= 0.8*cm.alts[0].weight {
@@ -40,9 +43,7 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 					enumerated = true
 				}
 			}
-			if cm.at-free[i-1].end > 3 {
-				return // far apart: not one list
-			}
+
 		}
 	}
 	// "the name, email and city": "name" is the head's label.

@@ -247,7 +247,8 @@ func (e *Engine) protectColumnNames(a *analysis) {
 				e.addColumnMention(a, i, i+2)
 				// Remember the superlative it carries: "the highest point in
 				// the us" ranks; "the highest point in Wyoming" does not.
-				if cm := a.columns[len(a.columns)-1]; cm.at == i {
+				// "first name", "last name" rank nothing.
+				if cm := a.columns[len(a.columns)-1]; cm.at == i && singularOf(a.toks[i+1].low) != "name" {
 					s := superlatives[a.toks[i].low]
 					a.supCol = &superMention{phrase: a.toks[i].raw, desc: s.desc, limit: 1, hint: s.hint, at: i, nounAt: i}
 				}
