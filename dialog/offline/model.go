@@ -114,9 +114,20 @@ func tableTerms(cat *catalog.Catalog, name string) []string {
 	// wallet_transactions_daily, user_setting_snapshot, orders_history:
 	// a qualifier of how the rows are kept is not what people call them.
 	if n := len(words); n > 1 && tableQualifiers[words[n-1]] {
-		out = append(out, strings.Join(words[:n-1], " "))
+		short := []string{strings.Join(words[:n-1], " ")}
 		if n > 2 {
-			out = append(out, words[n-2])
+			short = append(short, words[n-2])
+		}
+		// border_info.border: the word names the column, not the table.
+		t := cat.Snapshot().Schema.Table(name)
+		for _, term := range short {
+			own := t == nil
+			for _, c := range tableColumns(t) {
+				own = own || strings.Join(cat.NameTerms(c.Name), " ") == term
+			}
+			if !own {
+				out = append(out, term)
+			}
 		}
 	}
 	return out
@@ -256,4 +267,11 @@ func (m *model) canon(v string) string {
 func quote(s string) string {
 	s = strings.ReplaceAll(s, `\`, `\\`)
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}
+
+func tableColumns(t *warehouse.Table) []warehouse.Column {
+	if t == nil {
+		return nil
+	}
+	return t.Columns
 }
