@@ -9,8 +9,8 @@ import (
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
-	"github.com/clarify-bot/clarify/internal/dialogtest"
 	"github.com/clarify-bot/clarify/internal/colfmt"
+	"github.com/clarify-bot/clarify/internal/dialogtest"
 )
 
 type chat struct {

@@ -11,8 +11,8 @@ import (
 	"github.com/clarify-bot/clarify/adapters/slack/slackfake"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
-	"github.com/clarify-bot/clarify/internal/dialogtest"
 	"github.com/clarify-bot/clarify/internal/colfmt"
+	"github.com/clarify-bot/clarify/internal/dialogtest"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 

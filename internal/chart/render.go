@@ -8,13 +8,13 @@ import (
 	"math"
 	"strings"
 
+	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
-	xfont "golang.org/x/image/font"
 )
 
 // Size of the picture: Slack and Discord preview images about this wide,
