@@ -317,3 +317,32 @@ func BenchmarkDrawSeries365(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/draw")
 }
+
+func TestSegments(t *testing.T) {
+	n := maxPathPoints*2 + 5
+	x := make([]float64, n)
+	y := make([]float64, n)
+	for i := range x {
+		x[i], y[i] = float64(i), float64(i%7)
+	}
+	y[3] = math.NaN()
+	segs := segments(x, y)
+	covered := map[float64]bool{}
+	for i, s := range segs {
+		if len(s) > maxPathPoints {
+			t.Errorf("segment %d has %d points", i, len(s))
+		}
+		for _, p := range s {
+			covered[p.X] = true
+		}
+		if i > 1 && s[0] != segs[i-1][len(segs[i-1])-1] {
+			t.Errorf("segment %d does not start where %d ends", i, i-1)
+		}
+	}
+	if covered[3] || len(covered) != n-1 {
+		t.Errorf("covered %d points (NULL at 3: %v), want %d without it", len(covered), covered[3], n-1)
+	}
+	if segs[0][len(segs[0])-1].X != 2 || segs[1][0].X != 4 {
+		t.Errorf("the NULL should break the line: %v | %v", segs[0], segs[1][:1])
+	}
+}

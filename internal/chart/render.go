@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"image/png"
 	"math"
 	"strings"
 
@@ -89,7 +90,10 @@ func Render(s Spec) ([]byte, error) {
 	m := vg.Points(10)
 	p.Draw(draw.Crop(draw.New(c), m, -m, m/2, -m/2))
 	var buf bytes.Buffer
-	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&buf); err != nil {
+	// Fastest deflate: a flat-coloured chart compresses well anyway, and the
+	// default level costs more time than all the drawing.
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&buf, c.Image()); err != nil {
 		return nil, fmt.Errorf("render chart: encode png: %w", err)
 	}
 	return buf.Bytes(), nil
@@ -114,6 +118,9 @@ func style(p *plot.Plot) {
 	p.Legend.ThumbnailWidth = vg.Points(18)
 }
 
+// maxDots is the most points marked with a dot.
+const maxDots = 40
+
 // addLines draws one line per series, with dots when there are few points
 // (a dot per month reads; 365 dots are noise).
 func addLines(p *plot.Plot, s Spec) error {
@@ -125,8 +132,11 @@ func addLines(p *plot.Plot, s Spec) error {
 			}
 			l.Color = palette[i]
 			l.Width = vg.Points(2)
+			if len(s.X) > maxDots {
+				l.Width = vg.Points(1.25) // dense lines read better thin
+			}
 			p.Add(l)
-			if len(s.X) <= 40 {
+			if len(s.X) <= maxDots {
 				sc, err := plotter.NewScatter(seg)
 				if err != nil {
 					return fmt.Errorf("points %q: %w", se.Name, err)
@@ -141,7 +151,7 @@ func addLines(p *plot.Plot, s Spec) error {
 			p.Legend.Add(se.Name, legendSwatch{palette[i]})
 		}
 	}
-	p.X.Tick.Marker = labelTicks{x: s.X, labels: s.XLabels, max: 10}
+	p.X.Tick.Marker = labelTicks{x: s.X, labels: s.XLabels, max: 12}
 	// Half a step of room at each end, so the first and last labels fit.
 	step := (s.X[len(s.X)-1] - s.X[0]) / float64(max(len(s.X)-1, 1))
 	p.X.Min, p.X.Max = s.X[0]-step/2, s.X[len(s.X)-1]+step/2
@@ -149,8 +159,14 @@ func addLines(p *plot.Plot, s Spec) error {
 	return nil
 }
 
+// maxPathPoints bounds one stroked path: the rasterizer under gonum's PNG
+// canvas slows down with the square of a path's length (365 points took
+// 200 ms as one path), so long lines are drawn as short joined pieces.
+const maxPathPoints = 24
+
 // segments splits a series at NULLs, so a gap shows instead of a line
-// drawn through a value nobody measured.
+// drawn through a value nobody measured, and cuts long runs into pieces
+// of at most maxPathPoints that share their end points.
 func segments(x, y []float64) []plotter.XYs {
 	var out []plotter.XYs
 	var cur plotter.XYs
@@ -161,6 +177,10 @@ func segments(x, y []float64) []plotter.XYs {
 			}
 			cur = nil
 			continue
+		}
+		if len(cur) == maxPathPoints {
+			out = append(out, cur)
+			cur = plotter.XYs{cur[len(cur)-1]}
 		}
 		cur = append(cur, plotter.XY{X: x[i], Y: y[i]})
 	}
