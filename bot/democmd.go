@@ -78,8 +78,9 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	c := console.New(st.manager, in, stdout, console.Options{
 		User: *who, Admin: *admin, Interactive: interactive, Examples: demoExamples, Logger: logger,
-		Session: strconv.FormatInt(time.Now().UnixNano(), 36),
-		Banner:  "Clarify demo — embedded warehouse, offline engine (no model, no network).",
+		Session:  strconv.FormatInt(time.Now().UnixNano(), 36),
+		ChartDir: filepath.Join(*data, "charts"),
+		Banner:   "Clarify demo — embedded warehouse, offline engine (no model, no network).",
 	})
 	if err := c.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)

@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/internal/colfmt"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -40,21 +42,25 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 		return []Reply{notice(ev.Conversation, m.fail("answer query failed", err).Text())}, m.save(ctx, st)
 	}
 	a := &Answer{ID: newID(), SQL: rep.SQL, Result: res, RowCount: len(res.Rows), Truncated: res.Truncated, Unused: rep.Unused}
+	shape, err := sqlshape.Parse(rep.SQL, m.labels.TableOf)
+	if err != nil {
+		shape = nil
+	}
 	for _, c := range res.Columns {
 		a.Columns = append(a.Columns, c.Name)
 	}
+	a.Formats, a.Headings = m.labels.columnFormats(res, shape)
 	for i, r := range res.Rows {
 		if i == m.cfg.DisplayRows {
 			break
 		}
 		row := make([]string, len(r))
 		for j, v := range r {
-			row[j] = tables.Format(v, res.Columns[j].Name)
+			row[j] = a.Formats[j].Value(v)
 		}
 		a.Rows = append(a.Rows, row)
 	}
-	shape, err := sqlshape.Parse(rep.SQL, m.labels.TableOf)
-	if err == nil {
+	if shape != nil {
 		a.Explanation = withDefinitions(sqlshape.Explain(shape, m.labels), rep.Defines)
 	}
 	for _, f := range st.Applied {
@@ -166,4 +172,53 @@ func withDefinitions(explanation string, defs []Definition) string {
 		parts = append(parts, fmt.Sprintf("'%s' meaning %s", d.Phrase, lowerFirst(d.Label)))
 	}
 	return e + ", with " + joinAnd(parts) + "."
+}
+
+// columnFormats decides how each result column reads (money, dates,
+// periods…) and names it plainly, from the select list's expressions and
+// the comments of the columns under them; without a parsed shape, from the
+// result's names and types alone.
+func (l *Labels) columnFormats(res *warehouse.Result, shape *sqlshape.Shape) ([]colfmt.Format, []string) {
+	formats := make([]colfmt.Format, len(res.Columns))
+	headings := make([]string, len(res.Columns))
+	// Outputs line up with result columns unless a * expanded.
+	aligned := shape != nil && len(shape.Outputs) == len(res.Columns)
+	for i, rc := range res.Columns {
+		c := colfmt.Column{Name: rc.Name, Type: rc.Type}
+		headings[i] = tables.Humanize(rc.Name)
+		if aligned {
+			o := shape.Outputs[i]
+			c.Expr, c.Agg = o.Expr, o.Agg
+			if src, ok := l.columns[strings.ToLower(o.Column)]; ok {
+				c.Source, c.Comment, c.SourceType = src.Name, src.Comment, src.DataType
+			}
+			headings[i] = l.heading(o, rc.Name, shape.TopTables)
+		}
+		formats[i] = colfmt.Detect(c)
+	}
+	return formats, headings
+}
+
+// heading is a column's plain name for people: "total net revenue after
+// discounts", "number of orders", "region name".
+func (l *Labels) heading(o sqlshape.Output, name string, top []string) string {
+	_, known := l.columns[strings.ToLower(o.Column)]
+	agg := strings.ToUpper(o.Agg)
+	switch {
+	case agg == "COUNT" && o.Column == "*" && len(top) == 1:
+		return "number of " + l.Table(top[0])
+	case agg == "COUNT" && known && l.IsKey(o.Column):
+		t, _ := splitTC(o.Column)
+		return "number of " + l.Table(t)
+	case agg == "COUNT" && known:
+		return "number of " + l.Column(o.Column)
+	case agg != "" && known:
+		words := map[string]string{"SUM": "total", "AVG": "average", "MIN": "lowest", "MAX": "highest"}
+		if w, ok := words[agg]; ok {
+			return w + " " + l.Column(o.Column)
+		}
+	case agg == "" && known && strings.EqualFold(o.Expr, o.Column):
+		return l.Column(o.Column)
+	}
+	return tables.Humanize(name)
 }

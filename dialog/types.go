@@ -10,6 +10,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/internal/colfmt"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -170,8 +171,13 @@ type Answer struct {
 	Rows     [][]string
 	RowCount int
 	// Truncated is true when the warehouse had more rows than were fetched.
-	Truncated   bool
-	Result      *warehouse.Result
+	Truncated bool
+	Result    *warehouse.Result
+	// Formats say how each column reads (money, dates, periods…), and
+	// Headings name each column plainly ("total net revenue after
+	// discounts"); both line up with Columns, for charts and rich tables.
+	Formats     []colfmt.Format `json:",omitempty"`
+	Headings    []string        `json:",omitempty"`
 	Explanation string
 	SQL         string
 	// UsedFacts are the earlier choices that decided this answer without asking.

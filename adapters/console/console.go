@@ -45,6 +45,9 @@ type Options struct {
 	Banner string
 	// Logger receives errors and debug traces; nil discards them.
 	Logger *slog.Logger
+	// ChartDir is where charts of trend and breakdown answers are saved as
+	// PNG files (created when needed); "" saves none.
+	ChartDir string
 }
 
 // Who fields of console events.

@@ -1,11 +1,16 @@
 package console
 
 import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/chart"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -111,6 +116,7 @@ func (c *Console) printAnswer(a *dialog.Answer) {
 	default:
 		c.out.printf("(%d row%s)\n", total, plural(total))
 	}
+	c.printChart(a)
 	for _, f := range a.UsedFacts {
 		phrase := tables.Clip(cleanInput(f.Phrase), 60)
 		c.out.printf("Using %s: '%s' = %s · type 'change %s' to change it\n",
@@ -189,4 +195,64 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// sparkWidth is the most characters a sparkline takes.
+const sparkWidth = 60
+
+// printChart saves the chart of a trend or breakdown in ChartDir and says
+// where; a trend also gets a sparkline per series, right in the terminal.
+func (c *Console) printChart(a *dialog.Answer) {
+	spec, ok := chart.ForAnswer(a)
+	if !ok {
+		return
+	}
+	if spec.Kind == chart.Line {
+		for _, se := range spec.Series {
+			first, last := firstLast(se.Values)
+			line := fmt.Sprintf("Trend: %s  %s %s → %s %s", chart.Sparkline(se.Values, sparkWidth),
+				spec.XLabels[first], spec.YFormat.Value(se.Values[first]), spec.XLabels[last], spec.YFormat.Value(se.Values[last]))
+			if se.Name != "" {
+				line = tables.Clip(tables.Clean(se.Name), 20) + " " + line
+			}
+			c.out.line(safe(line))
+		}
+	}
+	if c.opts.ChartDir == "" {
+		return
+	}
+	path, err := saveChart(c.opts.ChartDir, a.ID, spec)
+	if err != nil {
+		c.log.Error("cannot save the chart", "dir", c.opts.ChartDir, "err", err)
+		c.out.line("(I could not save a chart of this answer.)")
+		return
+	}
+	c.out.line("Chart: " + safe(path))
+}
+
+// firstLast are the first and last points that have a value.
+func firstLast(vs []float64) (int, int) {
+	first, last := 0, len(vs)-1
+	for first < last && math.IsNaN(vs[first]) {
+		first++
+	}
+	for last > first && math.IsNaN(vs[last]) {
+		last--
+	}
+	return first, last
+}
+
+func saveChart(dir, id string, spec chart.Spec) (string, error) {
+	png, err := chart.Render(spec)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("chart directory: %w", err)
+	}
+	path := filepath.Join(dir, "chart-"+id+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		return "", fmt.Errorf("save chart: %w", err)
+	}
+	return path, nil
 }

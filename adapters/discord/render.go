@@ -7,6 +7,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/chart"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -218,10 +219,16 @@ func (a *Adapter) renderAnswer(conv string, ans *dialog.Answer) out {
 		table, shown = fitTable(ans.Columns, ans.Rows, budget)
 	}
 	m := out{}
+	// A trend or breakdown also comes as a picture, attached beside the
+	// table; the numbers stay in the message (and CSV).
+	png := a.chartPNG(ans)
+	if png != nil {
+		m.files = append(m.files, file{name: "chart-" + ans.ID + ".png", contentType: "image/png", data: png})
+	}
 	var status string
 	needCSV := total > 0 && (shown < total || ans.Truncated)
 	if needCSV {
-		data, rows, cut := buildCSV(ans, csvLimit)
+		data, rows, cut := buildCSV(ans, csvLimit-len(png))
 		m.files = append(m.files, file{name: "answer-" + ans.ID + ".csv", contentType: "text/csv", data: data})
 		switch {
 		case cut:
@@ -519,4 +526,19 @@ func ownerRef(owner, scope string) string {
 		return "the server"
 	}
 	return userRef(id)
+}
+
+// chartPNG draws the answer's chart, or returns nil when the answer is not
+// a trend or breakdown (or drawing failed, which only costs the picture).
+func (a *Adapter) chartPNG(ans *dialog.Answer) []byte {
+	spec, ok := chart.ForAnswer(ans)
+	if !ok {
+		return nil
+	}
+	png, err := chart.Render(spec)
+	if err != nil {
+		a.log.Warn("cannot draw the chart", "answer", ans.ID, "err", err)
+		return nil
+	}
+	return png
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/clarify-bot/clarify/adapters/slack/slackfake"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/colfmt"
 	"github.com/clarify-bot/clarify/internal/dialogtest"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
@@ -21,7 +22,9 @@ func scalar(t *testing.T, env *dialogtest.Env, sql string) string {
 	if err != nil || len(res.Rows) != 1 {
 		t.Fatalf("%s: %v", sql, err)
 	}
-	return tables.Format(res.Rows[0][0], res.Columns[0].Name)
+	// As people see it: the gold's own name and type say how it reads (money
+	// with two decimals, counts with separators).
+	return colfmt.Detect(colfmt.Column{Name: res.Columns[0].Name, Type: res.Columns[0].Type}).Value(res.Rows[0][0])
 }
 
 func noViolations(t *testing.T, fake *slackfake.Server) {

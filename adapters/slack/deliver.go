@@ -10,6 +10,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/chart"
 )
 
 // target is where the replies to one event go.
@@ -118,6 +119,31 @@ func (a *Adapter) public(ctx context.Context, t *target, m message) {
 			}
 		}
 	}
+	if m.Chart != nil {
+		// The numbers are already in the thread; a chart that fails is only logged.
+		if err := a.uploadChart(ctx, t.channel, t.thread, m); err != nil {
+			a.log.Error("cannot attach the chart", "channel", t.channel, "err", err)
+		}
+	}
+}
+
+// uploadChart draws m's chart and shares the PNG in the thread.
+func (a *Adapter) uploadChart(ctx context.Context, channel, thread string, m message) error {
+	png, err := chart.Render(*m.Chart)
+	if err != nil {
+		return err
+	}
+	title := clip(oneLine(m.Chart.Title), 200)
+	if title == "" {
+		title = "Chart"
+	}
+	return a.call(ctx, "files.uploadV2", func(ctx context.Context) error {
+		_, err := a.api.UploadFileContext(ctx, slack.UploadFileParameters{
+			Reader: bytes.NewReader(png), FileSize: len(png), Filename: m.ChartName, Title: title,
+			AltTxt: clip("Chart: "+title, 1000), Channel: channel, ThreadTimestamp: thread,
+		})
+		return err
+	})
 }
 
 // ephemeral shows m only to t.user.

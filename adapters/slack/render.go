@@ -7,6 +7,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/chart"
 )
 
 // message is one rendered reply: blocks, the plain fallback text, and the
@@ -17,6 +18,11 @@ type message struct {
 	CSV    []byte
 	Title  string // file title
 	Name   string // file name
+	// Chart is drawn and attached after the message when the answer reads
+	// well as a picture; the table or CSV stays beside it.
+	Chart *chart.Spec
+	// ChartName is the chart's file name.
+	ChartName string
 }
 
 func mrkdwn(s string) *slack.TextBlockObject {
@@ -146,6 +152,10 @@ func answerMessage(a *dialog.Answer, conv ref, text string) message {
 		m.Name = "clarify-" + a.ID + ".csv"
 		m.Title = "Result (" + count(total) + " rows)"
 		facts = append(facts, "The full result is attached as a CSV file.")
+	}
+	if spec, ok := chart.ForAnswer(a); ok {
+		m.Chart, m.ChartName = &spec, "clarify-"+a.ID+"-chart.png"
+		facts = append(facts, "A chart follows.")
 	}
 	if len(facts) > 0 {
 		blocks = append(blocks, contextBlock("clarify.rows", strings.Join(facts, " ")))

@@ -13,7 +13,7 @@ import (
 	"github.com/clarify-bot/clarify/dialog/convstore"
 	"github.com/clarify-bot/clarify/dialog/offline"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
-	"github.com/clarify-bot/clarify/internal/tables"
+	"github.com/clarify-bot/clarify/internal/colfmt"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -90,7 +90,9 @@ func (c *chat) scalar(sql string) string {
 	if err != nil || len(res.Rows) != 1 {
 		c.t.Fatalf("%s: %v", sql, err)
 	}
-	return tables.Format(res.Rows[0][0], res.Columns[0].Name)
+	// As people see it: the gold's own name and type say how it reads (money
+	// with two decimals, counts with separators).
+	return colfmt.Detect(colfmt.Column{Name: res.Columns[0].Name, Type: res.Columns[0].Type}).Value(res.Rows[0][0])
 }
 
 func mustAnswer(t *testing.T, r dialog.Reply) *dialog.Answer {

@@ -1,0 +1,535 @@
+// Package colfmt decides how a result column's values read for people —
+// money, percentages, dates, periods, counts, identifiers — from the
+// column's server type, its name, the expression that produced it and the
+// comment of the column it came from, and formats values and axis ticks
+// accordingly. Files for download keep raw values; this is the people's view.
+package colfmt
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/clarify-bot/clarify/internal/tables"
+)
+
+// Kind is how a column's values read.
+type Kind int
+
+const (
+	Text     Kind = iota // as stored
+	Number               // a measure: thousands separators
+	Money                // a sum of money: two decimals, currency symbol when known
+	Percent              // a percentage
+	ID                   // identifiers, codes, phone numbers: digits as stored
+	Date                 // a calendar date, no time of day
+	DateTime             // a point in time
+	Year                 // a calendar year (2024)
+	Month                // a month number 1–12
+	Quarter              // a quarter number 1–4
+	Period               // a period written as text: "2024-03", "2024-W10", "2024 Q1"
+)
+
+var kindNames = [...]string{"text", "number", "money", "percent", "id", "date", "datetime", "year", "month", "quarter", "period"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Format says how one column reads.
+type Format struct {
+	Kind Kind `json:"kind"`
+	// Currency is the symbol of Money columns whose comment or name names
+	// the currency ("$", "€", "£", "¥"); "" when it is not said.
+	Currency string `json:"currency,omitempty"`
+	// Fraction is set for Percent columns that store 0.25 for 25 %.
+	Fraction bool `json:"fraction,omitempty"`
+}
+
+// IsTime says whether the column places rows in time (a date or a period).
+func (f Format) IsTime() bool {
+	switch f.Kind {
+	case Date, DateTime, Year, Month, Quarter, Period:
+		return true
+	}
+	return false
+}
+
+// IsMeasure says whether the column holds quantities that can be drawn.
+func (f Format) IsMeasure() bool {
+	switch f.Kind {
+	case Number, Money, Percent:
+		return true
+	}
+	return false
+}
+
+// Column is what is known about one result column.
+type Column struct {
+	Name string // the result's column name (often an alias: "total_net_amount")
+	Type string // the server's type name: INT, DECIMAL, DATE…
+	// Expr is the select-list expression ("SUM(orders.net_amount)",
+	// "MONTH(orders.ordered_at)"), Agg its aggregate ("SUM", "COUNT"), when known.
+	Expr, Agg string
+	// Source is the plain name of the column under Expr ("net_amount"), and
+	// Comment and SourceType that column's comment and data type, when known.
+	Source, Comment, SourceType string
+}
+
+// Detect decides how a column reads. Evidence, strongest first: the
+// aggregate (a COUNT is a number whatever it counts), the server type
+// (dates), a date function, then words of the comment and the names.
+func Detect(c Column) Format {
+	agg := strings.ToUpper(c.Agg)
+	if agg == "COUNT" {
+		return Format{Kind: Number}
+	}
+	typ := strings.ToUpper(strings.TrimPrefix(strings.ToUpper(c.Type), "UNSIGNED "))
+	switch typ {
+	case "DATE":
+		return Format{Kind: Date}
+	case "DATETIME", "TIMESTAMP":
+		if k, ok := periodFunc(c.Expr); ok && k == Date {
+			return Format{Kind: Date}
+		}
+		return Format{Kind: DateTime}
+	}
+	if k, ok := periodFunc(c.Expr); ok {
+		return Format{Kind: k}
+	}
+	numeric := isNumericType(typ) || typ == "" && isNumericType(strings.ToUpper(c.SourceType))
+	words := wordsOf(c.Name, c.Source, c.Comment)
+	if k, ok := periodName(c.Name, numeric); ok && agg == "" {
+		return Format{Kind: k}
+	}
+	if !numeric {
+		return Format{Kind: Text}
+	}
+	if agg == "" && isIdentifier(c.Name, c.Source) {
+		return Format{Kind: ID}
+	}
+	if countLike(c.Comment) {
+		return Format{Kind: Number}
+	}
+	if words.any(percentWords...) || strings.Contains(c.Comment, "%") || strings.Contains(c.Name, "%") {
+		return Format{Kind: Percent, Fraction: fractionOf(c.Comment)}
+	}
+	if cur, ok := currency(words, c.Name+" "+c.Comment); ok {
+		return Format{Kind: Money, Currency: cur}
+	}
+	if words.any(moneyWords...) {
+		return Format{Kind: Money}
+	}
+	return Format{Kind: Number}
+}
+
+func isNumericType(t string) bool {
+	switch t {
+	case "TINYINT", "SMALLINT", "MEDIUMINT", "INT", "INTEGER", "BIGINT", "DECIMAL", "NUMERIC",
+		"FLOAT", "DOUBLE", "REAL", "YEAR", "UNSIGNED TINYINT", "UNSIGNED SMALLINT",
+		"UNSIGNED MEDIUMINT", "UNSIGNED INT", "UNSIGNED BIGINT":
+		return true
+	}
+	return false
+}
+
+// periodFunc reads a date function at the head of an expression.
+func periodFunc(expr string) (Kind, bool) {
+	e := strings.ToUpper(strings.TrimSpace(expr))
+	i := strings.IndexByte(e, '(')
+	if i <= 0 {
+		return 0, false
+	}
+	switch strings.TrimSpace(e[:i]) {
+	case "YEAR":
+		return Year, true
+	case "MONTH":
+		return Month, true
+	case "QUARTER":
+		return Quarter, true
+	case "DATE", "LAST_DAY", "MAKEDATE", "STR_TO_DATE":
+		return Date, true
+	case "DATE_FORMAT", "YEARWEEK", "WEEK", "EXTRACT", "TO_CHAR", "DATE_TRUNC":
+		return Period, true
+	}
+	return 0, false
+}
+
+// periodName reads a period from a column name alone (an alias such as
+// "order_month"), for results whose expressions are not known.
+func periodName(name string, numeric bool) (Kind, bool) {
+	ws := strings.Fields(tables.Humanize(name))
+	if len(ws) == 0 {
+		return 0, false
+	}
+	last := ws[len(ws)-1]
+	switch last {
+	case "year", "yr":
+		if numeric {
+			return Year, true
+		}
+		return Period, true
+	case "month", "mon":
+		if numeric {
+			return Month, true
+		}
+		return Period, true
+	case "quarter", "qtr":
+		if numeric {
+			return Quarter, true
+		}
+		return Period, true
+	case "week", "period", "yearmonth", "ym", "day", "date":
+		if !numeric {
+			return Period, true
+		}
+	}
+	return 0, false
+}
+
+// isIdentifier: ids, codes and numbers that name rather than count read
+// wrong with separators.
+func isIdentifier(names ...string) bool {
+	for _, n := range names {
+		ws := strings.Fields(tables.Humanize(n))
+		if len(ws) == 0 {
+			continue
+		}
+		switch ws[len(ws)-1] {
+		case "id", "code", "zip", "phone", "no", "number", "ref", "sku", "ean", "isbn":
+			return true
+		}
+		if strings.HasSuffix(strings.ToLower(n), "id") && len(n) > 2 && unicode.IsUpper(rune(n[len(n)-2])) {
+			return true
+		}
+	}
+	return false
+}
+
+// countLike: a comment that says the column counts things is not money,
+// whatever else it mentions ("Number of sales", "Count of refunds").
+func countLike(comment string) bool {
+	c := strings.ToLower(strings.TrimSpace(comment))
+	for _, p := range []string{"number of", "count of", "how many", "quantity", "units"} {
+		if strings.HasPrefix(c, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func fractionOf(comment string) bool {
+	c := strings.ToLower(comment)
+	for _, p := range []string{"fraction", "0-1", "0–1", "0 to 1", "between 0 and 1", "0..1", "ratio"} {
+		if strings.Contains(c, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var percentWords = []string{"percent", "percentage", "pct", "percentages"}
+
+// moneyWords name sums of money in column names and comments, in many
+// schemas' words; a currency named anywhere also decides it.
+var moneyWords = []string{
+	"price", "prices", "amount", "amounts", "revenue", "revenues", "cost", "costs", "sales",
+	"spend", "spent", "fee", "fees", "salary", "salaries", "wage", "wages", "income", "profit",
+	"profits", "payment", "payments", "paid", "balance", "budget", "tax", "taxes", "charge",
+	"charges", "refund", "refunds", "refunded", "discount", "earnings", "gmv", "arr", "mrr",
+	"money", "turnover", "expense", "expenses", "invoice", "invoiced", "billing", "billed",
+	"payout", "premium", "currency", "dollar", "dollars", "cents",
+}
+
+// currencies maps words and symbols to a symbol.
+var currencies = []struct {
+	sym   string
+	words []string
+}{
+	{"$", []string{"usd", "dollar", "dollars", "us$"}},
+	{"€", []string{"eur", "euro", "euros"}},
+	{"£", []string{"gbp", "sterling", "pounds"}},
+	{"¥", []string{"jpy", "yen", "cny", "yuan", "rmb"}},
+}
+
+func currency(ws wordSet, raw string) (string, bool) {
+	for _, c := range currencies {
+		if strings.Contains(raw, c.sym) || ws.any(c.words...) {
+			return c.sym, true
+		}
+	}
+	return "", false
+}
+
+type wordSet map[string]bool
+
+func (w wordSet) any(words ...string) bool {
+	for _, x := range words {
+		if w[x] {
+			return true
+		}
+	}
+	return false
+}
+
+// wordsOf splits names (snake or camel case) and comments into lower-case words.
+func wordsOf(texts ...string) wordSet {
+	ws := wordSet{}
+	for _, t := range texts {
+		for _, f := range strings.FieldsFunc(strings.ToLower(tables.Humanize(t)), func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '$'
+		}) {
+			ws[f] = true
+		}
+	}
+	return ws
+}
+
+// Value formats one result value for people. NULL reads "NULL", as in the
+// rest of the bot's tables.
+func (f Format) Value(v any) string {
+	if v == nil {
+		return "NULL"
+	}
+	switch f.Kind {
+	case Text, ID, Year, Month, Quarter, Period:
+		return plain(v)
+	case Date:
+		return dateOnly(plain(v))
+	case DateTime:
+		return strings.TrimSuffix(plain(v), ".000000")
+	case Money:
+		x, ok := decimalString(v)
+		if !ok {
+			return plain(v)
+		}
+		return withSymbol(group(toScale(x, 2)), f.Currency)
+	case Percent:
+		x, ok := asFloat(v)
+		if !ok {
+			return plain(v)
+		}
+		if f.Fraction {
+			x *= 100
+		}
+		return trimFloat(x, 1) + "%"
+	}
+	return number(v)
+}
+
+// dateOnly drops the midnight time a driver adds to DATE values.
+func dateOnly(s string) string {
+	for _, suf := range []string{" 00:00:00", "T00:00:00Z", "T00:00:00"} {
+		if strings.HasSuffix(s, suf) {
+			return strings.TrimSuffix(s, suf)
+		}
+	}
+	return s
+}
+
+func plain(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case uint64:
+		return strconv.FormatUint(x, 10)
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return ""
+}
+
+// number is a measure: separators, floats without noise, decimals as stored.
+func number(v any) string {
+	switch x := v.(type) {
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return strconv.FormatFloat(x, 'f', -1, 64)
+		}
+		return group(trimFloat(x, 4))
+	case string:
+		if _, ok := asFloat(x); !ok {
+			return x
+		}
+	}
+	return group(plain(v))
+}
+
+func asFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	case float64:
+		return x, true
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// decimalString returns a value as a plain decimal string, keeping a
+// DECIMAL's digits exactly.
+func decimalString(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		x = strings.TrimSpace(x)
+		if _, err := strconv.ParseFloat(x, 64); err != nil || strings.ContainsAny(x, "eEnN") {
+			return "", false
+		}
+		return x, true
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return "", false
+		}
+		return strconv.FormatFloat(x, 'f', -1, 64), true
+	case int64, uint64:
+		return plain(x), true
+	}
+	return "", false
+}
+
+// toScale rounds a plain decimal string to n decimals (half away from zero).
+func toScale(s string, n int) string {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimLeft(s, "+-")
+	intPart, frac := s, ""
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		intPart, frac = s[:i], s[i+1:]
+	}
+	if intPart == "" {
+		intPart = "0"
+	}
+	if len(frac) <= n {
+		frac += strings.Repeat("0", n-len(frac))
+	} else {
+		round := frac[n] >= '5'
+		frac = frac[:n]
+		if round {
+			digits := []byte(intPart + frac)
+			i := len(digits) - 1
+			for ; i >= 0; i-- {
+				if digits[i] == '9' {
+					digits[i] = '0'
+					continue
+				}
+				digits[i]++
+				break
+			}
+			d := string(digits)
+			if i < 0 {
+				d = "1" + d
+			}
+			intPart, frac = d[:len(d)-n], d[len(d)-n:]
+		}
+	}
+	out := intPart
+	if n > 0 {
+		out += "." + frac
+	}
+	if neg && strings.Trim(out, "0.") != "" {
+		out = "-" + out
+	}
+	return out
+}
+
+func withSymbol(s, sym string) string {
+	if sym == "" {
+		return s
+	}
+	if strings.HasPrefix(s, "-") {
+		return "-" + sym + s[1:]
+	}
+	return sym + s
+}
+
+// trimFloat prints x with at most n decimals and no trailing zeros.
+func trimFloat(x float64, n int) string {
+	s := strconv.FormatFloat(x, 'f', n, 64)
+	if strings.IndexByte(s, '.') >= 0 {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if s == "-0" {
+		s = "0"
+	}
+	return s
+}
+
+// group inserts thousands separators into a plain decimal number; four
+// digits read fine without (1234), separators start at five, as in the
+// bot's other tables.
+func group(s string) string {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	intPart, frac := s, ""
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		intPart, frac = s[:i], s[i:]
+	}
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	if len(intPart) <= 4 {
+		b.WriteString(s)
+		return b.String()
+	}
+	lead := len(intPart) % 3
+	b.WriteString(intPart[:lead])
+	for i := lead; i < len(intPart); i += 3 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(intPart[i : i+3])
+	}
+	b.WriteString(frac)
+	return b.String()
+}
+
+// Tick formats an axis value compactly: 1.2M, $350k, 12%.
+func (f Format) Tick(x float64) string {
+	switch f.Kind {
+	case Percent:
+		if f.Fraction {
+			x *= 100
+		}
+		return trimFloat(x, 1) + "%"
+	case Money:
+		return withSymbol(compact(x), f.Currency)
+	}
+	return compact(x)
+}
+
+// compact shortens large numbers with k, M, B suffixes.
+func compact(x float64) string {
+	a := math.Abs(x)
+	switch {
+	case a >= 1e9:
+		return trimFloat(x/1e9, 1) + "B"
+	case a >= 1e6:
+		return trimFloat(x/1e6, 1) + "M"
+	case a >= 1e4:
+		return trimFloat(x/1e3, 1) + "k"
+	case a >= 100:
+		return group(trimFloat(x, 0))
+	}
+	return trimFloat(x, 2)
+}
+
+// Unit is a short unit for an axis label ("$", "%"), or "".
+func (f Format) Unit() string {
+	switch f.Kind {
+	case Percent:
+		return "%"
+	case Money:
+		return f.Currency
+	}
+	return ""
+}
