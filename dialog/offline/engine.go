@@ -142,7 +142,9 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 	b.WriteString("\n" + from)
 	var conds []string
 	for _, f := range p.filters {
-		conds = append(conds, f.sql)
+		if !slices.Contains(conds, f.sql) {
+			conds = append(conds, f.sql)
+		}
 	}
 	// The single largest (smallest) row of a plain column: written as a
 	// comparison with the MAX (MIN) so that ties are all shown.

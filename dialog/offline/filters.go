@@ -32,6 +32,7 @@ func (r *reader) filterElements() []*element {
 			if r.measureTables[strings.ToLower(al.table)] {
 				w *= 1.5
 			}
+			w *= directionFit(r.a, vm.at, al.column)
 			// "users from the US": a place-like value right after a table
 			// the question names is that table's.
 			for _, em := range r.a.entities {
@@ -138,4 +139,26 @@ func (r *reader) filterElements() []*element {
 		}
 	}
 	return els
+}
+
+// directionFit weighs a value's column by the preposition before it:
+// "from LAX" is an origin (from_airport, origin, sender), "to ORD" a
+// destination (to_airport, destination, receiver).
+func directionFit(a *analysis, at int, column string) float64 {
+	prep := a.word(at - 1)
+	if prep == "the" {
+		prep = a.word(at - 2)
+	}
+	name := "_" + strings.ToLower(column) + "_"
+	origin := strings.Contains(name, "_from_") || strings.Contains(name, "origin") || strings.Contains(name, "source") ||
+		strings.Contains(name, "depart") || strings.Contains(name, "sender") || strings.Contains(name, "_src_")
+	dest := strings.Contains(name, "_to_") || strings.Contains(name, "dest") || strings.Contains(name, "target") ||
+		strings.Contains(name, "arriv") || strings.Contains(name, "receiver") || strings.Contains(name, "recipient")
+	switch {
+	case prep == "from" && origin, prep == "to" && dest:
+		return 2
+	case prep == "from" && dest, prep == "to" && origin:
+		return 0.3
+	}
+	return 1
 }

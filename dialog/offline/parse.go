@@ -822,6 +822,28 @@ func (e *Engine) findValues(a *analysis) {
 		}
 	}
 	sort.SliceStable(a.values, func(i, j int) bool { return a.values[i].at < a.values[j].at })
+	a.mergeParenthesised()
+}
+
+// mergeParenthesised reads "Los Angeles (LAX)" as one value: the name and
+// its code in brackets are the same thing, either may be what is stored.
+func (a *analysis) mergeParenthesised() {
+	var out []*valueMention
+	for _, vm := range a.values {
+		if n := len(out); n > 0 {
+			prev := out[n-1]
+			end := a.spanOf(prev.at, prev.phrase)
+			if vm.at == end && end > 0 && a.toks[end-1].brk == '(' {
+				vm.alts = append(vm.alts, prev.alts...)
+				vm.at, vm.phrase = prev.at, prev.phrase+" ("+vm.phrase+")"
+				vm.negated = vm.negated || prev.negated
+				out[n-1] = vm
+				continue
+			}
+		}
+		out = append(out, vm)
+	}
+	a.values = out
 }
 
 // valueOfNamedColumn reads "chinese food" as the value 'chinese' of the
