@@ -178,6 +178,9 @@ func tableOf(col string) string {
 }
 
 func describeAggregate(agg, column, expr, main string, l Labels) string {
+	if inner := aggregateArgument(expr); column == "" && agg != "COUNT" && inner != "" && inner != "*" {
+		column = inner // an aggregate of an expression, worded below
+	}
 	if column == "*" || column == "" {
 		if agg == "COUNT" {
 			if strings.Contains(expr, "DISTINCT") {
@@ -185,9 +188,21 @@ func describeAggregate(agg, column, expr, main string, l Labels) string {
 			}
 			return "the number of " + l.Table(main)
 		}
+		if inner := aggregateArgument(expr); inner != "" && inner != "*" {
+			if w := aggregateWords[agg]; w != "" {
+				return w + " " + describeExpression(inner, l)
+			}
+			return strings.ToLower(agg) + " of " + describeExpression(inner, l)
+		}
 		return strings.ToLower(agg) + " of " + strings.ToLower(expr)
 	}
 	col := l.Column(column)
+	if strings.ContainsAny(column, "( ") {
+		col = describeExpression(column, l)
+	} else if inner := aggregateArgument(expr); col == "" && inner != "" {
+		// An aggregate of an expression: "average days from start to end".
+		col = describeExpression(inner, l)
+	}
 	switch agg {
 	case "SUM":
 		return "total " + col
@@ -235,16 +250,29 @@ func describeExpr(expr, column string, l Labels) string {
 	if column == "" && tableOf(expr) != "" && !strings.ContainsAny(expr, "( ") {
 		column = expr
 	}
-	if column != "" && column == expr {
+	if column != "" && column == expr && !strings.ContainsAny(expr, "( ") {
 		return l.Column(column)
 	}
-	if strings.HasPrefix(expr, "YEAR(") && column != "" {
+	if strings.HasPrefix(expr, "YEAR(") && column != "" && column != expr {
 		return "year of " + l.Column(column)
 	}
-	if strings.HasPrefix(expr, "MONTH(") && column != "" {
+	if strings.HasPrefix(expr, "MONTH(") && column != "" && column != expr {
 		return "month of " + l.Column(column)
 	}
-	return strings.ToLower(expr)
+	return describeExpression(expr, l)
+}
+
+// aggregateWords say an aggregate in words.
+var aggregateWords = map[string]string{"SUM": "total", "AVG": "average", "MAX": "highest", "MIN": "lowest"}
+
+// aggregateArgument is what an aggregate call aggregates: "x" in
+// "AVG(x)", "" when expr is no single call.
+func aggregateArgument(expr string) string {
+	i := strings.IndexByte(expr, '(')
+	if i < 0 || !strings.HasSuffix(expr, ")") || !balanced(expr[i+1:len(expr)-1]) {
+		return ""
+	}
+	return strings.TrimPrefix(expr[i+1:len(expr)-1], "DISTINCT ")
 }
 
 func describeFilter(f Filter, main string, l Labels) string {

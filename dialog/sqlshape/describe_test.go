@@ -1,0 +1,61 @@
+package sqlshape
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestExplainShapes gives one explanation per shape the engines write and
+// checks that no SQL reaches it: no parentheses, backquotes, qualified
+// column names or SQL words.
+func TestExplainShapes(t *testing.T) {
+	cases := []struct{ shape, sql, want string }{
+		{"period of a date", "SELECT MONTH(orders.ordered_at) AS month, COUNT(*) FROM orders WHERE YEAR(orders.ordered_at) = 2024 GROUP BY MONTH(orders.ordered_at) ORDER BY MONTH(orders.ordered_at)",
+			"The number of orders per month of order date, for orders whose order date is in 2024, sorted by month of order date, earliest first."},
+		{"year-month period", "SELECT DATE_FORMAT(orders.ordered_at, '%Y-%m') AS month, SUM(orders.net_amount) FROM orders GROUP BY DATE_FORMAT(orders.ordered_at, '%Y-%m')",
+			"Total net revenue per month of order date."},
+		{"quarter period", "SELECT CONCAT(YEAR(orders.ordered_at), '-Q', QUARTER(orders.ordered_at)) AS quarter, COUNT(*) FROM orders GROUP BY CONCAT(YEAR(orders.ordered_at), '-Q', QUARTER(orders.ordered_at))",
+			"The number of orders per quarter of order date."},
+		{"per-group ranking", "SELECT orders.status, COUNT(*) FROM orders GROUP BY orders.status ORDER BY COUNT(*) DESC LIMIT 3",
+			"The number of orders per status, sorted by the number of orders, highest first, top 3."},
+		{"computed duration", "SELECT AVG(TIMESTAMPDIFF(DAY, orders.ordered_at, orders.shipped_at)) FROM orders",
+			"Average days from order date to ship date."},
+		{"age", "SELECT AVG(TIMESTAMPDIFF(YEAR, customers.birth_date, CURDATE())) FROM customers",
+			"Average years since birth date."},
+		{"date difference", "SELECT AVG(DATEDIFF(orders.shipped_at, orders.ordered_at)) FROM orders",
+			"Average days from order date to ship date."},
+		{"ratio of two columns", "SELECT orders.id, orders.net_amount * 1e0 / NULLIF(orders.shipping_fee, 0) AS ratio FROM orders",
+			"Order number and net revenue per shipping fee of orders."},
+		{"difference of two columns", "SELECT customers.name, orders.net_amount - orders.discount FROM orders JOIN customers ON customers.id = orders.customer_id",
+			"Name and net revenue minus discount of customers."},
+		{"text pattern", "SELECT customers.name FROM customers WHERE customers.name LIKE 'J%'",
+			"Name of customers, whose name matches 'J%'."},
+		{"counting kinds", "SELECT COUNT(DISTINCT orders.status) FROM orders", "The number of different status."},
+	}
+	for _, tc := range cases {
+		t.Run(tc.shape, func(t *testing.T) {
+			got := Explain(mustParse(t, tc.sql), shapeLabels{})
+			if got != tc.want {
+				t.Errorf("%s\n got: %s\nwant: %s", tc.sql, got, tc.want)
+			}
+			for _, leak := range []string{"(", ")", "`", "NULLIF", "1e0", " mul ", " div ", "TIMESTAMPDIFF", "DATE_FORMAT", "%"} {
+				if strings.Contains(got, leak) && !strings.Contains(tc.want, leak) {
+					t.Errorf("SQL %q leaks into %q", leak, got)
+				}
+			}
+			if m := regexp.MustCompile(`[a-z_]+\.[a-z_]+`).FindString(got); m != "" {
+				t.Errorf("a column name %q leaks into %q", m, got)
+			}
+		})
+	}
+}
+
+type shapeLabels struct{ testLabels }
+
+func (shapeLabels) Column(c string) string {
+	if l := (testLabels{}).Column(c); l != "" {
+		return l
+	}
+	return map[string]string{"orders.shipping_fee": "shipping fee", "orders.discount": "discount", "customers.birth_date": "birth date"}[c]
+}
