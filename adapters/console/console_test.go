@@ -239,6 +239,30 @@ func TestConsole(t *testing.T) {
 			},
 		},
 		{
+			name:  "yes, no and sql in other words",
+			input: "orders\nyep\nnope\nshow me the SQL\n",
+			want: []dialog.Event{
+				{Kind: dialog.EventMessage, Conversation: "console-1", Text: "orders"},
+				{Kind: dialog.EventCorrect, Conversation: "console-1", Target: "a-console-1"},
+				{Kind: dialog.EventWrong, Conversation: "console-1", Target: "a-console-1"},
+				{Kind: dialog.EventShowSQL, Conversation: "console-1", Target: "a-console-1"},
+			},
+		},
+		{
+			// After an answer no options are on screen: "1" asks no example.
+			name:    "a number after an answer means nothing",
+			input:   "orders\n1\n",
+			want:    []dialog.Event{{Kind: dialog.EventMessage, Conversation: "console-1", Text: "orders"}},
+			wantOut: []string{"There are no options to pick from now. About the answer: 'yes', 'no' or 'sql'; or type a new question.\n"},
+			notOut:  []string{"Asking: orders by month"},
+		},
+		{
+			name:    "a number picks an example while the examples are on screen",
+			input:   "1\n",
+			want:    []dialog.Event{{Kind: dialog.EventMessage, Conversation: "console-1", Text: "orders by month"}},
+			wantOut: []string{"Asking: orders by month\n"},
+		},
+		{
 			name:    "change with an unknown phrase",
 			input:   "orders\nchange colour\n",
 			want:    []dialog.Event{{Kind: dialog.EventMessage, Conversation: "console-1", Text: "orders"}},

@@ -71,13 +71,15 @@ func (c *Console) dispatch(ctx context.Context, text string) (quit bool) {
 	case "skip", "cancel":
 		c.out.line("There's no open question to skip. Type a question, or 'help'.")
 		return false
-	case "yes", "y", "correct", "right":
+	}
+	switch {
+	case yesWords[norm]:
 		c.feedback(ctx, dialog.EventCorrect)
 		return false
-	case "no", "n", "wrong", "not what i meant":
+	case noWords[norm]:
 		c.feedback(ctx, dialog.EventWrong)
 		return false
-	case "sql", "show sql", "show the sql":
+	case sqlWords[norm]:
 		c.feedback(ctx, dialog.EventShowSQL)
 		return false
 	}
@@ -85,10 +87,20 @@ func (c *Console) dispatch(ctx context.Context, text string) (quit bool) {
 		c.change(ctx, arg)
 		return false
 	}
-	if n, rest, _, ok := parseNumber(text); ok && rest == "" && n >= 1 && n <= len(c.opts.Examples) {
-		text = cleanInput(c.opts.Examples[n-1])
-		c.out.printf("Asking: %s\n", text)
-		c.question(ctx, text)
+	if n, rest, _, ok := parseNumber(text); ok && rest == "" {
+		// A number picks an example only while the examples are the last
+		// thing on screen; after an answer it means nothing.
+		if c.seq == 0 && n >= 1 && n <= len(c.opts.Examples) {
+			text = cleanInput(c.opts.Examples[n-1])
+			c.out.printf("Asking: %s\n", text)
+			c.question(ctx, text)
+			return false
+		}
+		if c.answer != nil {
+			c.out.line("There are no options to pick from now. About the answer: 'yes', 'no' or 'sql'; or type a new question.")
+		} else {
+			c.out.line("There are no options to pick from now. Type a question, or 'help'.")
+		}
 		return false
 	}
 	c.question(ctx, text)
@@ -348,4 +360,22 @@ func parseNumber(s string) (n int, rest, digits string, ok bool) {
 		n = -1
 	}
 	return n, rest, digits, true
+}
+
+// The ways people say yes, no and "show me the SQL" about an answer.
+var (
+	yesWords = setOf("yes", "y", "yep", "yeah", "yup", "correct", "right", "ok", "okay", "perfect", "exactly", "good",
+		"great", "thanks", "thank you", "that's right", "thats right", "that is right", "looks right", "looks good", "correct answer")
+	noWords = setOf("no", "n", "nope", "nah", "wrong", "incorrect", "not right", "not what i meant", "not what i wanted",
+		"that's wrong", "thats wrong", "that is wrong", "no that's wrong", "not quite")
+	sqlWords = setOf("sql", "show sql", "show the sql", "show me the sql", "the sql", "query", "show query", "show the query",
+		"show me the query", "what sql", "which sql", "see sql", "see the sql")
+)
+
+func setOf(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
 }
