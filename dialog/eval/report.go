@@ -39,7 +39,10 @@ type Run struct {
 	// Bot time per question, in seconds.
 	MeanSeconds   float64 `json:"mean_seconds"`
 	MedianSeconds float64 `json:"median_seconds"`
-	MaxSeconds    float64 `json:"max_seconds"`
+	// P95Seconds is the 95th percentile (nearest rank): what the slowest
+	// one question in twenty waits at least.
+	P95Seconds float64 `json:"p95_seconds"`
+	MaxSeconds float64 `json:"max_seconds"`
 	// MeanCheckSeconds is the harness's own time per question.
 	MeanCheckSeconds float64 `json:"mean_check_seconds"`
 	WallSeconds      float64 `json:"wall_seconds"`
@@ -165,6 +168,7 @@ func (r *Run) summarise(wall time.Duration) {
 	if n%2 == 0 {
 		r.MedianSeconds = (times[n/2-1] + times[n/2]) / 2
 	}
+	r.P95Seconds = times[int(math.Ceil(0.95*float64(n)))-1]
 	r.MaxSeconds = times[n-1]
 }
 
@@ -352,6 +356,7 @@ func writeDataset(b *strings.Builder, r *Report, d *DatasetReport) {
 	row("interpretations per question", func(run *Run) string { return fmt.Sprintf("%.1f", run.MeanInterpretations) })
 	row("time per question, mean", func(run *Run) string { return secs(run.MeanSeconds) })
 	row("time per question, median", func(run *Run) string { return secs(run.MedianSeconds) })
+	row("time per question, p95", func(run *Run) string { return secs(run.P95Seconds) })
 	row("time per question, max", func(run *Run) string { return secs(run.MaxSeconds) })
 	row("harness time per question", func(run *Run) string { return secs(run.MeanCheckSeconds) })
 	row("tokens per question", func(run *Run) string { return fmt.Sprintf("%.0f", run.TokensPerQuestion) })

@@ -46,6 +46,7 @@ func TestEvalSummarise(t *testing.T) {
 		{"lower bound", r.LowerBound, 6.0 / 2 / 5}, // log2(3+1) = 2 options' worth per question
 		{"mean seconds", r.MeanSeconds, 0.3},
 		{"median seconds", r.MedianSeconds, 0.3},
+		{"p95 seconds", r.P95Seconds, 0.5},
 		{"max seconds", r.MaxSeconds, 0.5},
 		{"tokens", r.TokensPerQuestion, 20},
 		{"wall", r.WallSeconds, 2},
