@@ -662,3 +662,17 @@ func TestShutdownDrainsInFlightWork(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A shutdown while the slash commands are still being registered ends Run
+// cleanly: it is a shutdown, not a failed start.
+func TestShutdownDuringCommandRegistration(t *testing.T) {
+	hold := make(chan struct{})
+	defer close(hold)
+	fake := newFake(t, discordtest.Options{HoldCommands: hold})
+	h := start(t, fake, testConfig(t, fake), dialogFunc(func(ctx context.Context, ev dialog.Event) ([]dialog.Reply, error) {
+		return nil, nil
+	}))
+	if err := h.stop(); err != nil {
+		t.Fatalf("Run after a shutdown during registration: %v", err)
+	}
+}

@@ -232,7 +232,9 @@ func (a *Adapter) Run(ctx context.Context) error {
 		return fmt.Errorf("discord: connect to the gateway: %w", err)
 	}
 	a.log.Info("connected to the Discord gateway", "shard", a.cfg.ShardID, "shards", max(a.cfg.ShardCount, 1), "bot", a.bot())
-	if err := a.registerCommands(ctx); err != nil {
+	// A shutdown that interrupts the registration is a shutdown, not a
+	// failure: the work already accepted still drains below.
+	if err := a.registerCommands(ctx); err != nil && ctx.Err() == nil {
 		a.s.Close()
 		a.stopPools(cancelWork)
 		return err

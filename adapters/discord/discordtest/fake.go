@@ -49,6 +49,9 @@ type Options struct {
 	NoThreads bool
 	// Token is the bot token the REST API accepts (default "test-token").
 	Token string
+	// HoldCommands, when set, delays the answer to a command registration
+	// (recorded at once) until it is closed or the client gives up.
+	HoldCommands <-chan struct{}
 }
 
 // File is an uploaded attachment.
@@ -513,6 +516,13 @@ func (f *Fake) rest(w http.ResponseWriter, r *http.Request) {
 	close(f.notify)
 	f.notify = make(chan struct{})
 	f.mu.Unlock()
+	if f.opts.HoldCommands != nil && r.Method == "PUT" && strings.HasSuffix(r.URL.Path, "/commands") {
+		select {
+		case <-f.opts.HoldCommands:
+		case <-r.Context().Done():
+			return
+		}
+	}
 	if status == http.StatusNoContent {
 		w.WriteHeader(status)
 		return
