@@ -80,7 +80,7 @@ func buildColumnIndex(a analyzer, s *warehouse.Schema, profiles map[string]*ware
 		tableComment := a.terms(t.Comment, true)
 		for _, col := range t.Columns {
 			var f [numFields][]string
-			f[fieldColumnName] = a.terms(col.Name, false)
+			f[fieldColumnName] = append(a.terms(col.Name, false), compounds(col.Name)...)
 			f[fieldTableName] = tableTerms
 			f[fieldColumnComment] = a.terms(col.Comment, true)
 			f[fieldTableComment] = tableComment
@@ -287,4 +287,17 @@ func topK[T any](items []T, k int, better func(a, b T) bool) []T {
 		best = insertBest(best, it, k, better)
 	}
 	return best
+}
+
+// compounds are the closed compounds of a name's adjacent words: pay_load
+// is also "payload", life_span "lifespan", as people write them.
+func compounds(name string) []string {
+	words := splitWords(name)
+	var out []string
+	for i := 0; i+1 < len(words); i++ {
+		if len(words[i]) > 1 && len(words[i+1]) > 1 && !isDigits(words[i]) && !isDigits(words[i+1]) {
+			out = append(out, stem(words[i]+words[i+1]))
+		}
+	}
+	return out
 }

@@ -31,6 +31,7 @@ func TestSearchColumns(t *testing.T) {
 		{"question words dropped", "when was the order placed", []string{"orders.ordered_at"}, nil},
 		{"plural and table", "customer states", []string{"customers.state"}, nil},
 		{"sample values", "Oregon", []string{"customers.state"}, []string{"customers.email"}},
+		{"closed compound of a name's words", "lastlogin", []string{"customers.lastLoginAt"}, nil},
 		{"abbreviation synonym", "qty", []string{"order_lines.quantity"}, nil},
 		{"categories plural", "categories", []string{"categories.name", "categories.id", "products.category_id"}, nil},
 		{"miss", "zebra giraffe", nil, []string{"orders.id"}},

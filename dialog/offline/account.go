@@ -20,7 +20,7 @@ var functionWords = setOf(`a an the of in on at for to from by with and or is ar
 	find get all each every per there that this these those it its have has had as than into through their
 	they them please can could would should let see about any some also just then so if up out where when why
 	whats what's one ones like same other else use using instead meant mean rather s
-	return returns display displayed provide output include including included want need know
+	return returns display displayed provide output include including included want need know calculate compute determine vary varies differ convert converted
 	am will shall may might must whether both either neither such own
 	data database table tables record records row rows entry entries value values info information details
 	result results answer answers overall respectively currently present
@@ -82,7 +82,8 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 	for _, em := range a.entities {
 		realised := false
 		for _, t := range em.tables {
-			realised = realised || p.tables[strings.ToLower(t.name)]
+			// The join tree may bring the table in ("lent" → loans).
+			realised = realised || p.tables[strings.ToLower(t.name)] || joinsTable(low, strings.ToLower(e.m.ident(t.name)))
 		}
 		claim(em.at, a.spanOf(em.at, em.phrase), realised)
 	}
@@ -132,6 +133,15 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 			}
 		}
 	}
+	// "the distinct list of doctors": rows that are not aggregates are
+	// shown once, either by DISTINCT or because each has its own key.
+	if !p.aggregated && len(p.groups) == 0 {
+		for i, t := range a.toks {
+			if t.low == "distinct" || t.low == "unique" {
+				mark(i, i+1)
+			}
+		}
+	}
 	var out []string
 	var run []string
 	flush := func() {
@@ -153,4 +163,22 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 	}
 	flush()
 	return out
+}
+
+// joinsTable says whether lower-case SQL reads the table (FROM or JOIN it).
+func joinsTable(low, table string) bool {
+	for _, kw := range []string{"from ", "join "} {
+		for rest := low; ; {
+			i := strings.Index(rest, kw+table)
+			if i < 0 {
+				break
+			}
+			end := i + len(kw+table)
+			if end == len(rest) || strings.ContainsRune(" \n)", rune(rest[end])) {
+				return true
+			}
+			rest = rest[end:]
+		}
+	}
+	return false
 }

@@ -203,7 +203,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 		}
 		// Repeated rows are noise: show each once, unless the rows are
 		// entities with a key (two customers may share a name).
-		if !p.aggregated && len(p.groups) == 0 && (len(p.tables) > 1 || !r.keyed(p)) {
+		if !r.perRow(p) && !p.aggregated && len(p.groups) == 0 && (len(p.tables) > 1 || !r.keyed(p)) {
 			p.distinct = true
 		}
 		out = append(out, p)
@@ -274,6 +274,7 @@ func (r *reader) boost(table, column string) float64 {
 // (not the noun a superlative ranks by), else the table of the first
 // column or value named.
 func (e *Engine) findHead(a *analysis) head {
+	var related *entityMention
 	for _, em := range a.entities {
 		if a.sup != nil && em.at >= a.sup.nounAt && em.at <= a.sup.nounAt+1 && len(a.entities) > 1 {
 			continue
@@ -281,12 +282,23 @@ func (e *Engine) findHead(a *analysis) head {
 		if a.toks[em.at].clause > 0 {
 			continue
 		}
+		if a.inRelativeClause(em.at) {
+			// "doctor IDs that have prescribed treatments": the rows
+			// the clause is about are the subject's condition, not it.
+			if related == nil {
+				related = em
+			}
+			continue
+		}
 		return head{t: em.tables[0], phrase: em.phrase, at: em.at, entity: true}
 	}
 	for _, cm := range a.columns {
-		if cm.clause == 0 && len(cm.alts) > 0 {
+		if cm.clause == 0 && len(cm.alts) > 0 && (related == nil || cm.at < related.at) {
 			return head{t: e.m.byName[strings.ToLower(cm.alts[0].table)], phrase: cm.phrase, at: cm.at}
 		}
+	}
+	if related != nil {
+		return head{t: related.tables[0], phrase: related.phrase, at: related.at, entity: true}
 	}
 	for _, vm := range a.values {
 		if len(vm.alts) > 0 {
@@ -430,3 +442,81 @@ func (r *reader) numberIsStored(i int) bool {
 	cm := r.columnAt(i)
 	return cm != nil && r.entityAt(i) == nil && len(r.numericAlts(cm)) > 0
 }
+
+// inRelativeClause says whether token i ends "that have …", "who never …",
+// "without …": a clause saying which related rows the subject has.
+func (a *analysis) inRelativeClause(i int) bool {
+	for k := i - 1; k >= 0 && k >= i-5; k-- {
+		w := a.toks[k].low
+		if a.toks[k].brk != 0 {
+			return false
+		}
+		if negations[w] || ((w == "that" || w == "who" || w == "which") && haveWords[a.word(k+1)]) {
+			return true
+		}
+	}
+	return false
+}
+
+// perRow undoes a grouping by a column that is unique in the only table
+// measured ("the ratio of A to B for each course ID"): every group is one
+// row, so the answer lists the rows' values rather than totals of one.
+func (r *reader) perRow(p *plan) bool {
+	if !p.aggregated || len(p.groups) != 1 || len(p.tables) != 1 || len(p.having) > 0 || p.countOf != nil {
+		return false
+	}
+	table, column, ok := strings.Cut(p.groups[0].sql, ".")
+	if !ok || !r.e.m.unique(unquoteIdent(table), unquoteIdent(column)) {
+		return false
+	}
+	strip := func(s sel) (sel, bool) {
+		if s.sql == p.groups[0].sql {
+			return s, true
+		}
+		for _, fn := range []string{"SUM", "AVG", "MAX", "MIN"} {
+			if inner, ok := strings.CutPrefix(s.sql, fn+"("); ok && strings.HasSuffix(inner, ")") && balanced(inner[:len(inner)-1]) {
+				alias := s.alias
+				if _, rest, ok := strings.Cut(alias, "_"); ok && alias == aliasFor(fn, rest) {
+					alias = rest
+				}
+				return sel{sql: inner[:len(inner)-1], alias: alias}, true
+			}
+		}
+		return s, false
+	}
+	selects := make([]sel, len(p.selects))
+	for i, s := range p.selects {
+		var ok bool
+		if selects[i], ok = strip(s); !ok {
+			return false
+		}
+	}
+	if p.order != nil {
+		o, ok := strip(*p.order)
+		if !ok {
+			return false
+		}
+		p.order = &o
+	}
+	p.selects, p.groups, p.aggregated = selects, nil, false
+	return true
+}
+
+// balanced says whether s closes every parenthesis it opens, in order.
+func balanced(s string) bool {
+	depth := 0
+	for _, r := range s {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth < 0 {
+				return false
+			}
+		}
+	}
+	return depth == 0
+}
+
+func unquoteIdent(s string) string { return strings.ReplaceAll(strings.Trim(s, "`"), "``", "`") }

@@ -72,12 +72,44 @@ func (e *Engine) findComputed(a *analysis) {
 		// the word stays an option.
 		if cm := columnCovering(a, i); cm != nil {
 			cm.alts = append(alts, cm.alts...)
+			e.absorbParts(a, cm)
 			continue
 		}
 		a.toks[i].used = true
-		a.columns = append(a.columns, &colMention{phrase: t.raw, at: i, end: i + 1, alts: alts, clause: 0})
+		cm := &colMention{phrase: t.raw, at: i, end: i + 1, alts: alts, clause: 0}
+		e.absorbParts(a, cm)
+		a.columns = append(a.columns, cm)
 	}
 	sortMentions(a)
+}
+
+// absorbParts takes the columns a computed measure names as its parts
+// ("the duration between departure and arrival times") into its mention:
+// they are what it is computed from, not more outputs.
+func (e *Engine) absorbParts(a *analysis, cm *colMention) {
+	if w := a.word(cm.end); w != "between" && w != "from" {
+		return
+	}
+	var kept []*colMention
+	for _, part := range a.columns {
+		inside := part.at > cm.at && part.at <= cm.end+6
+		used := false
+		for _, al := range part.alts {
+			for _, x := range cm.alts {
+				used = used || al.expr == "" && strings.Contains(x.expr, e.m.col(al.table, al.column))
+			}
+		}
+		if inside && used {
+			cm.end = max(cm.end, part.end)
+			continue
+		}
+		kept = append(kept, part)
+	}
+	if cm.end > cm.at+1 {
+		cm.phrase = a.phrase(cm.at, cm.end)
+		a.markUsed(cm.at, cm.end)
+	}
+	a.columns = kept
 }
 
 func columnCovering(a *analysis, i int) *colMention {
@@ -212,6 +244,9 @@ func (e *Engine) findRatio(a *analysis) {
 		}
 		a.columns = append(kept, &colMention{phrase: a.phrase(i, den.end), at: i, end: den.end, alts: alts})
 		a.markUsed(i, den.end)
+		if a.sup != nil && a.sup.at > i && a.sup.at < den.end {
+			a.sup = nil // "the ratio of the maximum range to …" names columns
+		}
 		sortMentions(a)
 		return
 	}

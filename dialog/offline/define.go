@@ -41,6 +41,9 @@ type existMention struct {
 	subject *tableInfo
 	related *tableInfo
 	via     warehouse.Join // related.FromColumn → subject.ToColumn
+	// hop, when set, leads from related to the table via starts from:
+	// patients "that have outcome assessments" through their treatments.
+	hop     *warehouse.Join
 	negated bool
 }
 
@@ -48,6 +51,8 @@ type existMention struct {
 var smallWords = setOf(`small little low cheap short few tiny minor`)
 
 var negations = setOf(`never no not without none nobody nothing non lacking`)
+
+var haveWords = setOf(`have has had`)
 
 // stateWords name columns that hold a row's state, which is what most
 // adjectives about rows ("active", "open", "new") are about.
@@ -114,22 +119,34 @@ func (e *Engine) findExistence(a *analysis, subject *tableInfo) []*existMention 
 	}
 	var out []*existMention
 	for i, t := range a.toks {
-		if t.clause != 0 || !negations[t.low] {
+		if t.clause != 0 {
 			continue
 		}
-		for j := i + 1; j < len(a.toks) && j <= i+3; j++ {
-			if a.toks[j].isNum {
+		// "that have prescribed treatments", "who had orders": some rows.
+		positive := (t.low == "that" || t.low == "who" || t.low == "which") && haveWords[a.word(i+1)] && !negations[a.word(i+2)]
+		if !negations[t.low] && !positive {
+			continue
+		}
+		// "have not been used in any treatments": a verb phrase may come
+		// between the negation and the related rows.
+		for j := i + 1; j < len(a.toks) && j <= i+5; j++ {
+			if a.toks[j].isNum || a.toks[j-1].brk != 0 {
 				break
 			}
 			related := e.tableNamed(a, j)
 			if related == nil || related == subject {
 				continue
 			}
-			via, ok := e.joinTo(related, subject)
+			via, hop, ok := e.existsRoute(related, subject)
 			if !ok {
 				continue
 			}
-			out = append(out, &existMention{phrase: a.phrase(i, j+1), at: i, end: j + 1, subject: subject, related: related, via: via, negated: true})
+			end := j + 1
+			// "outcome assessments": the rest of the noun phrase.
+			for end < len(a.toks) && end < j+3 && a.toks[end-1].brk == 0 && !a.toks[end].used && !a.toks[end].isNum && !isFunctionWord(a.toks[end]) {
+				end++
+			}
+			out = append(out, &existMention{phrase: a.phrase(i, end), at: i, end: end, subject: subject, related: related, via: via, hop: hop, negated: !positive})
 			break
 		}
 	}
@@ -158,6 +175,27 @@ func (e *Engine) joinTo(related, subject *tableInfo) (warehouse.Join, bool) {
 		}
 	}
 	return warehouse.Join{}, false
+}
+
+// existsRoute finds how related's rows point at subject's: directly, or
+// through one table both are joined to (outcomes → treatments → patients).
+func (e *Engine) existsRoute(related, subject *tableInfo) (warehouse.Join, *warehouse.Join, bool) {
+	if via, ok := e.joinTo(related, subject); ok {
+		return via, nil, true
+	}
+	joins := e.m.snap.Schema.Joins
+	for i := range joins {
+		hop := joins[i]
+		if !strings.EqualFold(hop.FromTable, related.name) || strings.EqualFold(hop.ToTable, subject.name) {
+			continue
+		}
+		if mid := e.m.byName[strings.ToLower(hop.ToTable)]; mid != nil {
+			if via, ok := e.joinTo(mid, subject); ok {
+				return via, &hop, true
+			}
+		}
+	}
+	return warehouse.Join{}, nil, false
 }
 
 // definition is one meaning of a term: the condition on the subject's
@@ -467,11 +505,11 @@ func (e *Engine) fromTerm(tm *termMention, term ontology.Term, label string, now
 		if rel == nil {
 			return definition{}, false
 		}
-		via, ok := e.joinTo(rel, t)
+		via, hop, ok := e.existsRoute(rel, t)
 		if !ok {
 			return definition{}, false
 		}
-		d := e.existence(&existMention{phrase: tm.phrase, subject: t, related: rel, via: via, negated: term.Op == "not exists"}, now, term.Days)
+		d := e.existence(&existMention{phrase: tm.phrase, subject: t, related: rel, via: via, hop: hop, negated: term.Op == "not exists"}, now, term.Days)
 		return d, d.def.Term.SQL() == term.SQL()
 	case term.Kind == ontology.TermPredicate && (term.Op == "above average" || term.Op == "below average"):
 		_, col, _ := strings.Cut(term.Column, ".")
@@ -545,13 +583,18 @@ func (e *Engine) valueMeaning(tm *termMention, c *warehouse.Column, values []str
 // existence is the condition "has (no) related rows [in the last days]".
 func (e *Engine) existence(x *existMention, now time.Time, days int) definition {
 	j := x.via
-	sub := fmt.Sprintf("SELECT 1 FROM %s WHERE %s = %s", e.m.ident(j.FromTable), e.m.col(j.FromTable, j.FromColumn), e.m.col(j.ToTable, j.ToColumn))
+	from := e.m.ident(j.FromTable)
+	joins := []ontology.Join{{Left: strings.ToLower(j.FromTable + "." + j.FromColumn), Right: strings.ToLower(j.ToTable + "." + j.ToColumn)}}
+	if h := x.hop; h != nil {
+		from = fmt.Sprintf("%s JOIN %s ON %s = %s", e.m.ident(h.FromTable), e.m.ident(h.ToTable), e.m.col(h.FromTable, h.FromColumn), e.m.col(h.ToTable, h.ToColumn))
+		joins = append([]ontology.Join{{Left: strings.ToLower(h.FromTable + "." + h.FromColumn), Right: strings.ToLower(h.ToTable + "." + h.ToColumn)}}, joins...)
+	}
+	sub := fmt.Sprintf("SELECT 1 FROM %s WHERE %s = %s", from, e.m.col(j.FromTable, j.FromColumn), e.m.col(j.ToTable, j.ToColumn))
 	op, verb := "exists", "Has at least one"
 	if x.negated {
 		op, verb = "not exists", "Has no"
 	}
-	term := ontology.Term{Kind: ontology.TermPredicate, Subject: x.subject.name, Related: x.related.name, Op: op,
-		Joins: []ontology.Join{{Left: strings.ToLower(j.FromTable + "." + j.FromColumn), Right: strings.ToLower(j.ToTable + "." + j.ToColumn)}}}
+	term := ontology.Term{Kind: ontology.TermPredicate, Subject: x.subject.name, Related: x.related.name, Op: op, Joins: joins}
 	noun := singularOf(humanize(x.related.name))
 	if x.negated {
 		noun = humanize(x.related.name)

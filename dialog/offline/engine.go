@@ -27,10 +27,13 @@ type Options struct {
 // Words is what the engine asks an English lexicon: how common a word is
 // (0 for words a dictionary does not know, such as names; about 3 to 9
 // for everyday words), and whether two words are related (the same lemma,
-// synonyms, derived forms: "operating" and "operational").
+// synonyms, derived forms: "operating" and "operational"), and whether it
+// is mostly a verb.
 type Words interface {
 	Commonness(word string) float64
 	RelatedTo(a, b string) bool
+	// MostlyVerb says whether most senses of the word are verbs.
+	MostlyVerb(word string) bool
 }
 
 // Engine is the offline interpreter. It is safe for concurrent use.

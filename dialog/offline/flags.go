@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
@@ -16,6 +17,10 @@ import (
 type flagMention struct {
 	cm      *colMention
 	negated bool
+	// or: joined to the previous flag by "or" ("a final project or exam").
+	or bool
+	// both: "how many have a final exam and how many do not" counts each side.
+	both bool
 }
 
 // isFlag says whether a column holds yes/no.
@@ -49,11 +54,17 @@ func (r *reader) findFlags() []flagMention {
 		if !flag {
 			continue
 		}
-		negated, governed := false, false
+		negated, governed, or := false, false, false
 		// The mention may start with its own connective ("without illustrations").
 		for k := cm.at; k >= 0 && k >= cm.at-3; k-- {
 			if k == cm.at && a.word(k) != "without" && a.word(k) != "with" && a.word(k) != "no" {
 				continue
+			}
+			// "a final project and a final exam": the second flag is
+			// governed as the first it is coordinated with.
+			if w := a.word(k); (w == "and" || w == "or") && len(out) > 0 && out[len(out)-1].cm.end == k {
+				governed, negated, or = true, out[len(out)-1].negated, w == "or"
+				break
 			}
 			switch a.word(k) {
 			case "with", "have", "has", "having", "had", "offering", "offer", "offers", "include", "includes":
@@ -67,7 +78,18 @@ func (r *reader) findFlags() []flagMention {
 		}
 		if governed {
 			r.usedCols[cm] = true
-			out = append(out, flagMention{cm: cm, negated: negated})
+			both := false
+			for k := cm.end; k+3 < len(a.toks) && k <= cm.end+1; k++ {
+				if a.seq(k, "and", "how", "many") {
+					for j := k + 3; j < len(a.toks) && j <= k+5; j++ {
+						if w := a.word(j); w == "not" || w == "don't" || w == "doesn't" || w == "without" {
+							both = true
+							a.markUsed(k, j+1)
+						}
+					}
+				}
+			}
+			out = append(out, flagMention{cm: cm, negated: negated, or: or, both: both})
 		}
 	}
 	return out
@@ -76,28 +98,71 @@ func (r *reader) findFlags() []flagMention {
 // flagElements write the yes/no conditions.
 func (r *reader) flagElements(flags []flagMention) []*element {
 	var els []*element
+	var prev []flagCond
 	for _, f := range flags {
-		el := &element{name: "flag"}
+		var conds []flagCond
 		for _, al := range f.cm.alts {
 			c := r.e.m.column(al.table, al.column)
 			if c == nil || !r.e.m.isFlag(al.table, c) {
 				continue
 			}
 			expr := r.e.m.col(al.table, al.column)
-			cond := expr + " = TRUE"
+			fc := flagCond{sql: expr + " = TRUE", tables: []string{al.table}, weight: al.weight}
 			if f.negated {
-				cond = "NOT " + expr
+				fc.sql = "NOT " + expr
 			}
-			el.add(al.weight, func(p *plan) {
-				p.filters = append(p.filters, sqlCond(cond))
-				p.use(al.table)
+			conds = append(conds, fc)
+		}
+		if len(conds) == 0 {
+			continue
+		}
+		if f.or && len(prev) > 0 {
+			// "with a final project or exam": one condition, either holds.
+			els = els[:len(els)-1]
+			var either []flagCond
+			for _, x := range prev {
+				for _, y := range conds {
+					if x.sql != y.sql {
+						either = append(either, flagCond{sql: "(" + x.sql + " OR " + y.sql + ")", tables: append(slices.Clone(x.tables), y.tables...), weight: x.weight * y.weight})
+					}
+				}
+			}
+			conds = either
+		}
+		el := &element{name: "flag"}
+		if f.both {
+			// One row per answer, yes and no, each with its count.
+			for _, al := range f.cm.alts {
+				if c := r.e.m.column(al.table, al.column); c != nil && r.e.m.isFlag(al.table, c) {
+					expr := r.e.m.col(al.table, al.column)
+					el.add(al.weight, func(p *plan) {
+						p.groups = append(p.groups, sel{sql: expr})
+						p.selects = append([]sel{{sql: expr}}, p.selects...)
+						p.use(al.table)
+					})
+				}
+			}
+			els = append(els, el)
+			prev = nil
+			continue
+		}
+		for _, fc := range conds {
+			el.add(fc.weight, func(p *plan) {
+				p.filters = append(p.filters, sqlCond(fc.sql))
+				p.use(fc.tables...)
 			})
 		}
-		if len(el.alts) > 0 {
-			els = append(els, el)
-		}
+		els = append(els, el)
+		prev = conds
 	}
 	return els
+}
+
+// flagCond is one way to write a yes/no condition.
+type flagCond struct {
+	sql    string
+	tables []string
+	weight float64
 }
 
 func sqlCond(s string) cond { return cond{sql: s} }

@@ -35,6 +35,17 @@ func (r *reader) groupElement() []*element {
 			}
 		} else {
 			em, cm := r.mentionAt(g.at)
+			if em != nil {
+				// "across aircraft manufacturers": the table's column.
+				if next := r.columnAt(r.a.spanOf(em.at, em.phrase)); next != nil {
+					for _, al := range next.alts {
+						if strings.EqualFold(al.table, em.tables[0].name) {
+							em, cm = nil, next
+							break
+						}
+					}
+				}
+			}
 			switch {
 			case em != nil:
 				t := em.tables[0]
@@ -57,7 +68,8 @@ func (r *reader) groupElement() []*element {
 				r.usedCols[cm] = true
 				for _, al := range cm.alts {
 					c := r.e.m.column(al.table, al.column)
-					if c == nil || c.Kind() == warehouse.KindNumber && r.e.m.isKeyish(r.e.m.byName[strings.ToLower(al.table)].t, c) {
+					// Ids make poor groups unless named ("for each course ID").
+					if c == nil || c.Kind() == warehouse.KindNumber && r.e.m.isKeyish(r.e.m.byName[strings.ToLower(al.table)].t, c) && !namesIdentifier(cm.phrase) {
 						continue
 					}
 					w := al.weight * r.boost(al.table, al.column)
@@ -218,4 +230,15 @@ func (r *reader) mentioned(table, column string) float64 {
 		}
 	}
 	return 1
+}
+
+// namesIdentifier says whether a phrase asks for identifiers ("course ID",
+// "aircraft codes").
+func namesIdentifier(phrase string) bool {
+	for _, w := range strings.Fields(strings.ToLower(phrase)) {
+		if w == "id" || w == "ids" || w == "code" || w == "codes" {
+			return true
+		}
+	}
+	return false
 }

@@ -137,4 +137,5 @@ var stopWords = map[string]bool{
 	"meant": true, "mean": true, "rather": true, "over": true, "under": true, "above": true, "below": true, "more": true, "less": true,
 	"fewer": true, "most": true, "least": true, "top": true, "between": true, "after": true, "before": true, "since": true, "during": true,
 	"year": true, "years": true, "month": true, "months": true, "day": true, "days": true, "quarter": true, "week": true,
+	"calculate": true, "compute": true, "convert": true,
 }

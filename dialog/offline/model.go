@@ -166,6 +166,14 @@ func (m *model) classify(info *tableInfo) {
 				info.key = c
 				continue
 			}
+			// "flight_number" names a flight: a label when nothing
+			// better does, never a measure.
+			if n == singular+"_number" || n == singular+"_no" || n == singular+"_code" || n == singular+"number" {
+				if labelScore < 5 {
+					labelScore, info.label = 5, c
+				}
+				continue
+			}
 			if !m.isKeyish(t, c) && n != "year" && !strings.HasSuffix(n, "_year") {
 				info.measures = append(info.measures, c)
 			}
@@ -184,6 +192,8 @@ func (m *model) classify(info *tableInfo) {
 				score = 9
 			case strings.HasSuffix(n, "_name") || strings.HasSuffix(n, "name"):
 				score = 6
+			case n == singular+"_number" || n == singular+"_no" || n == singular+"number":
+				score = 5
 			case n == "code" || strings.HasSuffix(n, "_code"):
 				score = 2
 			default:
@@ -274,4 +284,19 @@ func tableColumns(t *warehouse.Table) []warehouse.Column {
 		return nil
 	}
 	return t.Columns
+}
+
+// unique says whether every row of table has its own non-null value of
+// column: its single-column primary key, or a fully profiled column with as
+// many distinct values as rows.
+func (m *model) unique(table, column string) bool {
+	t := m.byName[strings.ToLower(table)]
+	if t == nil {
+		return false
+	}
+	if len(t.t.PrimaryKey) == 1 && strings.EqualFold(t.t.PrimaryKey[0], column) {
+		return true
+	}
+	pr := m.profile(t.name, column)
+	return pr != nil && !pr.Sampled && !pr.Partial && pr.NullShare == 0 && pr.Rows > 0 && pr.Distinct == pr.Rows && pr.Rows == t.rows
 }

@@ -38,7 +38,8 @@ var unitWords = map[string]bool{
 	"meter": true, "metre": true, "kilometer": true, "kilometre": true, "km": true, "mile": true, "square": true, "cm": true,
 	"centimeter": true, "millimeter": true, "mm": true, "kg": true, "kilogram": true, "gram": true, "pound": true, "lb": true,
 	"lbs": true, "foot": true, "feet": true, "ft": true, "inch": true, "percent": true, "dollar": true, "usd": true, "euro": true,
-	"liter": true, "litre": true, "gallon": true, "hectare": true, "acre": true, "cubic": true,
+	"liter": true, "litre": true, "gallon": true, "hectare": true, "acre": true, "cubic": true, "mph": true, "kph": true, "kmh": true,
+	"knot": true, "ton": true, "tonne": true, "ounce": true, "oz": true, "yard": true,
 }
 
 func isDirection(w string) bool { _, ok := directionWords[w]; return ok }
@@ -110,6 +111,8 @@ func (a *analysis) findOrdering() {
 				}
 			case x == "alphabetically" || x == "alphabetical":
 				om.alpha, om.desc = true, false
+			case om.by < 0 && a.word(end-1) == "the" && (a.word(i) == "sort" || a.word(i) == "order" || a.word(i) == "rank"):
+				om.by = end // "sort the aircraft codes in ascending order"
 			default:
 				if om.by < 0 || end < om.by {
 					break scan // the clause has ended

@@ -202,10 +202,12 @@ func (e *Engine) analyse(question string, feedback []dialog.Feedback, now time.T
 	a.findPatterns()
 	e.protectColumnNames(a)
 	a.findIntents()
+	e.findKeyColumns(a)
 	e.findNamedValues(a)
 	e.findValues(a)
 	e.findEntities(a)
 	e.findColumns(a)
+	e.findRelatedEntities(a)
 	e.preferNamedTable(a)
 	e.findComputed(a)
 	e.findRatio(a)
@@ -237,13 +239,15 @@ func (e *Engine) preferNamedTable(a *analysis) {
 // geography schema, they do not ask for a ranking.
 func (e *Engine) protectColumnNames(a *analysis) {
 	for i := 0; i+1 < len(a.toks); i++ {
-		if _, ok := superlatives[a.toks[i].low]; !ok || a.toks[i].used || a.toks[i+1].used {
+		// "names" may already be read as a sort key's word.
+		if _, ok := superlatives[a.toks[i].low]; !ok || a.toks[i].used || a.toks[i+1].used && singularOf(a.toks[i+1].low) != "name" {
 			continue
 		}
 		phrase := a.toks[i].low + " " + a.toks[i+1].low
 		want := strings.Join(e.m.cat.NameTerms(phrase), " ")
-		for _, h := range e.m.cat.SearchColumns(phrase, 5) {
-			if strings.Join(e.m.cat.NameTerms(h.Column), " ") == want {
+		closed := a.toks[i].low + singularOf(a.toks[i+1].low) // "lastname"
+		for _, h := range append(e.m.cat.SearchColumns(phrase, 5), e.m.cat.SearchColumns(closed, 5)...) {
+			if strings.Join(e.m.cat.NameTerms(h.Column), " ") == want || strings.ToLower(strings.ReplaceAll(h.Column, "_", "")) == closed {
 				e.addColumnMention(a, i, i+2)
 				// Remember the superlative it carries: "the highest point in
 				// the us" ranks; "the highest point in Wyoming" does not.
@@ -442,7 +446,7 @@ func (a *analysis) findTimes(now time.Time) {
 			add(i, t.clause, a.phrase(i, end), start.Format("2006-01-02"), "")
 			a.markUsed(i, end)
 			i = end - 1
-		case t.isYear():
+		case t.isYear() && !comparedNumber(a.word(i-1)):
 			y := int(t.num)
 			prev := a.word(i - 1)
 			if mo, ok := monthNames[prev]; ok && !(prev == "may" && i >= 2 && a.word(i-2) == "i") {
@@ -529,7 +533,11 @@ func (a *analysis) findComparisons() {
 // ("over 500 in revenue", "more than 10 orders").
 func (a *analysis) comparisonTarget(i, end int) string {
 	var before []string
-	for j := i - 1; j >= 0 && j >= i-3; j-- {
+	start := i - 1
+	if a.word(start) == "of" {
+		start-- // "a cruising speed of over 200 mph"
+	}
+	for j := start; j >= 0 && j >= start-2; j-- {
 		w := a.word(j)
 		if w == "with" || w == "whose" || w == "that" || w == "have" || w == "has" || w == "is" || w == "are" || w == "of" || a.toks[j].used {
 			break
@@ -693,6 +701,13 @@ func (a *analysis) findIntents() {
 			a.toks[i+1].used = true
 		case t.low == "each" || t.low == "every":
 			at = i + 1
+		case t.low == "across" && (a.word(i+1) == "different" || a.word(i+1) == "all" || a.word(i+1) == "the" || a.word(i-1) == "vary" || a.word(i-1) == "varies"):
+			// "how does X vary across (different) manufacturers"
+			at = i + 1
+			if a.word(at) == "different" || a.word(at) == "all" {
+				a.toks[at].used = true
+				at++
+			}
 		default:
 			continue
 		}
@@ -1071,4 +1086,135 @@ func (e *Engine) addColumnMention(a *analysis, from, to int) {
 	for k := from; k < to; k++ {
 		a.toks[k].used = true
 	}
+}
+
+// findKeyColumns links "<thing> ID(s)", "<thing> code", "<thing> number"
+// to the identifying column of the thing ("patient IDs" →
+// patients.patient_id, "doctor IDs" → doctors.doc_id, "aircraft code" →
+// aircraft.aircraft_code) before the thing alone is read as its table,
+// which would leave the identifier unlinked.
+func (e *Engine) findKeyColumns(a *analysis) {
+	for i := 1; i < len(a.toks); i++ {
+		ident := singularOf(a.toks[i].low)
+		if ident == "ids" {
+			ident = "id"
+		}
+		if ident != "id" && ident != "code" && ident != "number" {
+			continue
+		}
+		prev := a.toks[i-1]
+		if prev.used || prev.isNum || stopWords[prev.low] || a.toks[i].used || prev.brk != 0 {
+			continue
+		}
+		named := e.m.byTerm[strings.Join(e.m.cat.Terms(prev.low), " ")]
+		// isNamed: the word names the table itself ("course" → course,
+		// not program_course, whose name only contains it).
+		term := strings.Join(e.m.cat.Terms(prev.low), " ")
+		isNamed := func(table string) bool {
+			return strings.Join(e.m.cat.NameTerms(table), " ") == term
+		}
+		isKey := func(table, column string) bool {
+			t := e.m.byName[strings.ToLower(table)]
+			return t != nil && t.key != nil && strings.EqualFold(t.key.Name, column)
+		}
+		cm := &colMention{phrase: a.phrase(i-1, i+1), at: i - 1, end: i + 1, clause: prev.clause}
+		seen := map[string]bool{}
+		if ident == "id" {
+			for _, t := range named {
+				if t.key != nil && isNamed(t.name) {
+					cm.alts = append(cm.alts, colAlt{table: t.name, column: t.key.Name, weight: 1})
+					seen[strings.ToLower(t.name+"."+t.key.Name)] = true
+				}
+			}
+		}
+		var hits []catalog.ColumnHit
+		if len(cm.alts) == 0 {
+			hits = e.m.cat.SearchColumns(prev.low+" "+ident, 8)
+		}
+		for _, h := range hits {
+			col := strings.ToLower(h.Column)
+			if h.Score < hits[0].Score*0.7 || seen[strings.ToLower(h.Table+"."+h.Column)] || !strings.Contains(col, ident) ||
+				!strings.Contains(col, singularOf(prev.low)) && !(isNamed(h.Table) && isKey(h.Table, h.Column)) {
+				continue
+			}
+			w := h.Score / hits[0].Score
+			if isNamed(h.Table) {
+				w *= 1.5
+			}
+			cm.alts = append(cm.alts, colAlt{table: h.Table, column: h.Column, weight: w})
+		}
+		if len(cm.alts) == 0 || ident == "number" && len(named) == 0 {
+			continue
+		}
+		sort.SliceStable(cm.alts, func(x, y int) bool { return cm.alts[x].weight > cm.alts[y].weight })
+		a.columns = append(a.columns, cm)
+		a.toks[i-1].used, a.toks[i].used = true, true
+	}
+}
+
+// findRelatedEntities links a word left unlinked to a table or column
+// whose name is one word it is related to in the lexicon ("which states
+// adjoin alabama" → border): the same lemma, a synonym or a derived form.
+func (e *Engine) findRelatedEntities(a *analysis) {
+	if e.words == nil {
+		return
+	}
+	for i, t := range a.toks {
+		// Only verbs ("adjoin", "surrounding"): a noun related through
+		// one of its verb senses ("places" → rating) would mislead, and
+		// the word after a superlative belongs to it ("most populated").
+		if t.used || t.isNum || t.quoted || isFunctionWord(t) || len(t.low) < 4 || !e.words.MostlyVerb(t.low) ||
+			a.sup != nil && i == a.sup.nounAt {
+			continue
+		}
+		cm := &colMention{phrase: t.raw, at: i, end: i + 1, clause: t.clause}
+		var tables []*tableInfo
+		for _, info := range e.m.tables {
+			if w := nameWord(info.name); w != "" && e.words.RelatedTo(t.low, w) {
+				tables = append(tables, info)
+			}
+			for _, c := range info.t.Columns {
+				if w := nameWord(c.Name); w != "" && !e.m.isKeyish(info.t, &c) && e.words.RelatedTo(t.low, w) {
+					cm.alts = append(cm.alts, colAlt{table: info.name, column: c.Name, weight: 0.8})
+				}
+			}
+		}
+		// A column of that name is the more specific link (border_info.border).
+		switch {
+		case len(cm.alts) > 0:
+			a.columns = append(a.columns, cm)
+		case len(tables) > 0:
+			a.entities = append(a.entities, &entityMention{phrase: t.raw, at: i, tables: tables})
+		default:
+			continue
+		}
+		a.toks[i].used = true
+	}
+	sort.SliceStable(a.entities, func(i, j int) bool { return a.entities[i].at < a.entities[j].at })
+	sort.SliceStable(a.columns, func(i, j int) bool { return a.columns[i].at < a.columns[j].at })
+}
+
+// nameWord is the one word a table or column name consists of, leaving
+// out storage qualifiers (border_info → border), or "".
+func nameWord(name string) string {
+	var words []string
+	for _, w := range strings.Split(strings.ToLower(name), "_") {
+		if w != "" && !tableQualifiers[w] {
+			words = append(words, w)
+		}
+	}
+	if len(words) != 1 || len(words[0]) < 4 {
+		return ""
+	}
+	return words[0]
+}
+
+// comparedNumber says whether a number after this word is compared with
+// ("of over 2010", "more than 2000"), which makes it no calendar year.
+func comparedNumber(prev string) bool {
+	switch prev {
+	case "over", "above", "under", "below", "than", "least", "exceeding", "exceeds":
+		return true
+	}
+	return false
 }

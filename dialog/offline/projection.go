@@ -28,7 +28,7 @@ func (r *reader) projection() []*element {
 			phrase := cm.phrase
 			plainW, sumW := w, 0.0
 			if c := r.e.m.column(al.table, al.column); c != nil && c.Kind() == warehouse.KindNumber && !r.namesOneRow(al.table) &&
-				(!r.h.entity || !strings.EqualFold(al.table, r.h.t.name)) {
+				(!r.h.entity || !strings.EqualFold(al.table, r.h.t.name)) && !r.isIdentifier(al) {
 				// "what was revenue in 2024", "net revenue from Texas
 				// customers": a measure over many rows is a total.
 				plainW, sumW = w*0.3, w*0.7
@@ -211,4 +211,12 @@ func (r *reader) relatedFacts(t *tableInfo) []*tableInfo {
 		frontier = next
 	}
 	return out
+}
+
+// isIdentifier says whether a column mention names row identifiers
+// ("patient IDs"), which are listed, never added up.
+func (r *reader) isIdentifier(al colAlt) bool {
+	t := r.e.m.byName[strings.ToLower(al.table)]
+	c := r.e.m.column(al.table, al.column)
+	return al.expr == "" && t != nil && c != nil && r.e.m.isKeyish(t.t, c)
 }

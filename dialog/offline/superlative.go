@@ -220,8 +220,13 @@ func (r *reader) superlative() []*element {
 			})
 		}
 	}
-	if s.explicitLimit && s.limit > 1 || a.order != nil {
-		output.add(0.6, func(p *plan) {
+	if s.explicitLimit && s.limit > 1 || a.order != nil || r.asksForTheValue(s.at) {
+		// "Which course has the most students, and what is that number?"
+		w := 0.6
+		if r.asksForTheValue(s.at) {
+			w = 2
+		}
+		output.add(w, func(p *plan) {
 			headOutput(false)(p)
 			if p.order != nil {
 				p.selects = append(p.selects, sel{sql: p.order.sql})
@@ -494,4 +499,20 @@ func moneyFirst(cols []*warehouse.Column) []*warehouse.Column {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return score(out[i]) < score(out[j]) })
 	return out
+}
+
+// asksForTheValue says whether a clause after the superlative at asks for
+// the ranked value too: "…, and what is the enrollment number?", "… and
+// how many".
+func (r *reader) asksForTheValue(at int) bool {
+	a := r.a
+	for i := at + 1; i+2 < len(a.toks); i++ {
+		if a.toks[i].clause != 0 {
+			break
+		}
+		if a.seq(i, "and", "what") && (a.word(i+2) == "is" || a.word(i+2) == "was" || a.word(i+2) == "are") || a.seq(i, "and", "how", "many") || a.seq(i, "and", "how", "much") {
+			return true
+		}
+	}
+	return false
 }
