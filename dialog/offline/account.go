@@ -79,11 +79,24 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 		}
 		claim(vm.at, a.spanOf(vm.at, vm.phrase), realised)
 	}
+	// "states that border states that border texas": each mention of a
+	// table beyond the first needs another instance of it in the reading
+	// (the table read again, or a column referring to it).
+	type mentionKey struct {
+		t    *tableInfo
+		noun string
+	}
+	mentioned := map[mentionKey]int{}
 	for _, em := range a.entities {
 		realised := false
 		for _, t := range em.tables {
 			// The join tree may bring the table in ("lent" → loans).
 			realised = realised || p.tables[strings.ToLower(t.name)] || joinsTable(low, strings.ToLower(e.m.ident(t.name)))
+		}
+		if len(em.tables) > 0 {
+			k := mentionKey{em.tables[0], singularOf(strings.ToLower(em.phrase))}
+			mentioned[k]++
+			realised = realised && mentioned[k] <= e.instances(low, k.t)
 		}
 		claim(em.at, a.spanOf(em.at, em.phrase), realised)
 	}
@@ -94,7 +107,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 			if al.expr != "" {
 				sql = al.expr
 			}
-			realised = realised || strings.Contains(low, strings.ToLower(sql))
+			// A column that refers to other rows names the relation itself
+			// ("states border alaska" → border_info.border): reading its
+			// table through the join uses it.
+			relation := al.expr == "" && e.m.joinCols[strings.ToLower(al.table+"."+al.column)] && strings.Contains(low, "\njoin ") && joinsTable(low, strings.ToLower(e.m.ident(al.table)))
+			realised = realised || relation || strings.Contains(low, strings.ToLower(sql))
 		}
 		claim(cm.at, cm.end, realised)
 	}
@@ -181,4 +198,35 @@ func joinsTable(low, table string) bool {
 		}
 	}
 	return false
+}
+
+// instances counts how many times a reading's lower-case SQL stands for
+// rows of table t: each time it reads the table, and each column of
+// another table that refers to it outside the join conditions
+// (border_info.border is a state).
+func (e *Engine) instances(low string, t *tableInfo) int {
+	name := strings.ToLower(e.m.ident(t.name))
+	n := strings.Count(low, "from "+name+"\n") + strings.Count(low, "from "+name+" ") + strings.Count(low, "join "+name+" ")
+	if strings.HasSuffix(low, "from "+name) {
+		n++
+	}
+	var body strings.Builder
+	for _, line := range strings.Split(low, "\n") {
+		if !strings.HasPrefix(line, "join ") {
+			body.WriteString(line + "\n")
+		}
+	}
+	rest := body.String()
+	seen := map[string]bool{}
+	for _, j := range e.m.snap.Schema.Joins {
+		if !strings.EqualFold(j.ToTable, t.name) || strings.EqualFold(j.FromTable, t.name) {
+			continue
+		}
+		ref := strings.ToLower(e.m.col(j.FromTable, j.FromColumn))
+		if !seen[ref] && strings.Contains(rest, ref) {
+			seen[ref] = true
+			n++
+		}
+	}
+	return max(n, 1)
 }

@@ -72,7 +72,10 @@ func (e *Engine) findTerms(a *analysis) []*termMention {
 			start--
 		}
 		_, afterSuperlative := superlatives[a.word(start-1)]
-		if start < em.at && !negations[a.word(start-1)] && !afterSuperlative && a.word(start-1) != "how" {
+		// "airlines offer flights": a verb between two things named is the
+		// relation between them, not a quality of the second.
+		relating := start > 0 && a.mentionCovers(start-1) && e.words != nil && e.words.MostlyVerb(a.word(start))
+		if start < em.at && !negations[a.word(start-1)] && !afterSuperlative && a.word(start-1) != "how" && !relating {
 			out = append(out, &termMention{phrase: a.phrase(start, em.at), at: start, end: em.at, subject: em.tables[0]})
 			continue
 		}
@@ -680,4 +683,20 @@ func upper(s string) string {
 	r := []rune(s)
 	r[0] = unicode.ToUpper(r[0])
 	return string(r)
+}
+
+// mentionCovers says whether token k is part of a mention of a table or a
+// column.
+func (a *analysis) mentionCovers(k int) bool {
+	for _, em := range a.entities {
+		if em.at <= k && k < a.spanOf(em.at, em.phrase) {
+			return true
+		}
+	}
+	for _, cm := range a.columns {
+		if cm.at <= k && k < cm.end {
+			return true
+		}
+	}
+	return false
 }

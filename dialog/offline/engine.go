@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -71,6 +72,7 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 	plans := e.readings(a, req.Widen, req.Facts)
 	byKey := map[string]int{}
 	var out []dialog.Candidate
+	var uncovered []int // per candidate: the question's words it does not account for
 	var total float64
 	for _, p := range plans {
 		trees, err := e.m.cat.JoinPaths(2+req.Widen, p.tableList()...)
@@ -87,6 +89,9 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 				continue
 			}
 			w := p.weight / (1 + 2*(tree.Cost-best))
+			if e.pinned(p, tree) {
+				w *= pinnedPenalty
+			}
 			sql := e.render(p, tree)
 			if i, ok := byKey[sql]; ok {
 				out[i].Prior += w
@@ -101,12 +106,19 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 			if len(trees) > 1 && p.headPhrase != "" {
 				phrases[keyTables] = p.headPhrase
 			}
-			out = append(out, dialog.Candidate{SQL: sql, Prior: w, Phrases: phrases, Unused: e.unexplained(a, p, sql), Defines: p.defines})
+			unused := e.unexplained(a, p, sql)
+			out = append(out, dialog.Candidate{SQL: sql, Prior: w, Phrases: phrases, Unused: unused, Defines: p.defines})
+			uncovered = append(uncovered, wordCount(unused)+weakRealised(a, sql)+guessedDefined(p))
 			total += w
 		}
 	}
 	if len(out) == 0 {
 		return &dialog.Proposal{}, nil
+	}
+	coverageWeights(out, uncovered)
+	total = 0
+	for _, c := range out {
+		total += c.Prior
 	}
 	for i := range out {
 		out[i].Prior /= total
@@ -221,3 +233,104 @@ var (
 	keyGroup   = sqlshape.Key(sqlshape.SlotGroup)
 	keyTables  = sqlshape.Key(sqlshape.SlotTables)
 )
+
+// uncoveredPenalty is how much likelier a reading is for each more word of
+// the question it explains than another reading: a reading that leaves a
+// word out answers a different question than one that uses it.
+const uncoveredPenalty = 0.35
+
+// coverageWeights discounts readings by the words they leave out, counted
+// against the reading that leaves out the fewest.
+func coverageWeights(cands []dialog.Candidate, uncovered []int) {
+	least := slices.Min(uncovered)
+	for i := range cands {
+		cands[i].Prior *= math.Pow(uncoveredPenalty, float64(uncovered[i]-least))
+	}
+}
+
+func wordCount(phrases []string) int {
+	n := 0
+	for _, p := range phrases {
+		n += len(strings.Fields(p))
+	}
+	return n
+}
+
+// weakRealised counts the words of uncorroborated value matches ("good" as
+// the restaurant 'good heavens') a reading filters on: using a word that
+// way explains it no better than leaving it out.
+func weakRealised(a *analysis, sql string) int {
+	low := strings.ToLower(sql)
+	n := 0
+	for _, vm := range a.values {
+		if !vm.weak {
+			continue
+		}
+		for _, al := range vm.alts {
+			if strings.Contains(low, strings.ToLower(quote(al.value))) {
+				n += len(strings.Fields(vm.phrase))
+				break
+			}
+		}
+	}
+	return n
+}
+
+// guessedDefined counts the words a reading explains only by a meaning the
+// engine proposes for a term (the options of a question about it), which
+// is no evidence that the reading is the one meant.
+func guessedDefined(p *plan) int {
+	n := 0
+	for _, d := range p.defines {
+		if !d.Stated {
+			n += len(strings.Fields(d.Phrase))
+		}
+	}
+	return n
+}
+
+// pinnedPenalty discounts a count or a ranking over rows that a condition
+// pins to one thing: "how many countries neighbour Celmar" read as the
+// countries named Celmar (always one) is not what anybody asks.
+const pinnedPenalty = 0.15
+
+// pinned says whether the plan counts or ranks the rows of a table whose
+// unique key a condition fixes to one value, directly or through the
+// join's equalities.
+func (e *Engine) pinned(p *plan, tree *catalog.JoinTree) bool {
+	var t *tableInfo
+	switch {
+	case p.countOf != nil && len(p.groups) == 0:
+		t = p.countOf
+	case p.order != nil && !p.aggregated && len(p.groups) == 0:
+		table, _, ok := strings.Cut(p.order.sql, ".")
+		if !ok || strings.Contains(table, "(") {
+			return false
+		}
+		t = e.m.byName[strings.ToLower(unquoteIdent(table))]
+	}
+	if t == nil {
+		return false
+	}
+	// Columns equal to each other through the joins.
+	same := map[string][]string{}
+	for _, edge := range tree.Edges {
+		a, b := strings.ToLower(e.m.col(edge.FromTable, edge.FromColumn)), strings.ToLower(e.m.col(edge.ToTable, edge.ToColumn))
+		same[a] = append(same[a], b)
+		same[b] = append(same[b], a)
+	}
+	for _, f := range p.filters {
+		col, lit, ok := strings.Cut(f.sql, " = ")
+		if !ok || !strings.HasPrefix(lit, "'") && (len(lit) == 0 || lit[0] < '0' || lit[0] > '9') || strings.ContainsAny(lit, "()") {
+			continue
+		}
+		cols := append([]string{strings.ToLower(col)}, same[strings.ToLower(col)]...)
+		for _, c := range cols {
+			table, column, ok := strings.Cut(c, ".")
+			if ok && strings.EqualFold(unquoteIdent(table), t.name) && e.m.unique(t.name, unquoteIdent(column)) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -128,7 +128,7 @@ func (r *reader) filterElements() []*element {
 			if cp.op == "between" {
 				sql = col + " BETWEEN " + strconv.FormatFloat(cp.value, 'f', -1, 64) + " AND " + strconv.FormatFloat(cp.upper, 'f', -1, 64)
 			}
-			el.add(al.weight, func(p *plan) {
+			el.add(al.weight*r.rangeFit(al, cp), func(p *plan) {
 				p.filters = append(p.filters, cond{sql: sql})
 				p.use(al.table)
 				p.phrases[key] = cp.phrase
@@ -159,6 +159,44 @@ func directionFit(a *analysis, at int, column string) float64 {
 		return 2
 	case prep == "from" && dest, prep == "to" && origin:
 		return 0.3
+	}
+	return 1
+}
+
+// rangeFit weighs a comparison by the column's profiled range: a threshold
+// beyond every stored value ("fewer than 100,000" on a density that never
+// exceeds 1,000) keeps all rows or none, which nobody asks for.
+func (r *reader) rangeFit(al colAlt, cp *compMention) float64 {
+	if al.expr != "" {
+		return 1
+	}
+	pr := r.e.m.profile(al.table, al.column)
+	if pr == nil {
+		return 1
+	}
+	lo, err1 := strconv.ParseFloat(pr.Min, 64)
+	hi, err2 := strconv.ParseFloat(pr.Max, 64)
+	switch {
+	case err1 != nil || err2 != nil || lo > hi:
+		return 1
+	case lo == hi:
+		// One stored value: any threshold keeps all rows or none.
+		return 0.1
+	}
+	v := cp.value
+	switch cp.op {
+	case "between":
+		if cp.upper < lo || v > hi {
+			return 0.1
+		}
+	case "<", "<=":
+		if v > hi || v <= lo {
+			return 0.1
+		}
+	case ">", ">=":
+		if v < lo || v >= hi {
+			return 0.1
+		}
 	}
 	return 1
 }

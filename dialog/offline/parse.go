@@ -187,9 +187,9 @@ func (a *analysis) phrase(from, to int) string {
 // analyse runs the recognisers over the question and its feedback.
 func (e *Engine) analyse(question string, feedback []dialog.Feedback, now time.Time) *analysis {
 	a := &analysis{countAt: -1, aggAt: -1, about: map[int]string{}}
-	a.toks = lex(question, 0)
+	a.toks = numberWords(lex(question, 0))
 	for i, f := range feedback {
-		a.toks = append(a.toks, lex(f.Text, i+1)...)
+		a.toks = append(a.toks, numberWords(lex(f.Text, i+1))...)
 		if f.About != "" {
 			a.about[i+1] = strings.ToLower(f.About)
 		}

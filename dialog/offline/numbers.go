@@ -1,0 +1,91 @@
+package offline
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Numbers in words: "fewer than a hundred thousand people", "top five",
+// "more than ten times", "1.5 million". They become one number token, so
+// every shape that reads numbers reads these too.
+
+var smallNumbers = map[string]float64{
+	"zero": 0, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+	"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+	"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+	"sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+}
+
+var numberScales = map[string]float64{"hundred": 100, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+
+// oneIsNumber: after these words "one" counts ("at least one", "only
+// one"); elsewhere it is a pronoun ("the one with…").
+var oneIsNumber = setOf("than least most exactly only just top over under")
+
+// numberWords joins number words (and a numeral followed by a scale word)
+// into number tokens.
+func numberWords(toks []tok) []tok {
+	out := make([]tok, 0, len(toks))
+	for i := 0; i < len(toks); {
+		value, end := readNumberWords(toks, i)
+		if end == i {
+			out = append(out, toks[i])
+			i++
+			continue
+		}
+		raw := make([]string, 0, end-i)
+		for k := i; k < end; k++ {
+			raw = append(raw, toks[k].raw)
+		}
+		out = append(out, tok{raw: strings.Join(raw, " "), low: strconv.FormatFloat(value, 'f', -1, 64), num: value, isNum: true,
+			clause: toks[i].clause, brk: toks[end-1].brk})
+		i = end
+	}
+	return out
+}
+
+// readNumberWords reads a number written in words from toks[i:]; end == i
+// when there is none.
+func readNumberWords(toks []tok, i int) (value float64, end int) {
+	t := toks[i]
+	if t.quoted {
+		return 0, i
+	}
+	var total, group float64
+	k := i
+	switch {
+	case t.isNum && i+1 < len(toks) && numberScales[toks[i+1].low] > 0 && t.brk == 0:
+		// "1.5 million"
+		group, k = t.num, i+1
+	case (t.low == "a" || t.low == "one") && i+1 < len(toks) && numberScales[toks[i+1].low] > 0 && t.brk == 0:
+		group, k = 1, i+1
+	case t.low == "one" && i > 0 && oneIsNumber[toks[i-1].low]:
+		return 1, i + 1
+	case smallNumbers[t.low] > 0 || t.low == "zero":
+		group, k = smallNumbers[t.low], i+1
+	default:
+		return 0, i
+	}
+	for k < len(toks) && toks[k-1].brk == 0 {
+		w := toks[k].low
+		switch {
+		case numberScales[w] == 100:
+			group *= 100
+		case numberScales[w] > 0:
+			total += group * numberScales[w]
+			group = 0
+		case smallNumbers[w] > 0 && group >= 20 && int(group)%10 == 0 && smallNumbers[w] < 10 && int(group)%100 != 0:
+			// "twenty five"
+			group += smallNumbers[w]
+		case smallNumbers[w] > 0 && group >= 100 && int(group)%100 == 0:
+			// "two hundred fifty"
+			group += smallNumbers[w]
+		case w == "and" && k+1 < len(toks) && smallNumbers[toks[k+1].low] > 0 && group >= 100:
+			// "one hundred and five"
+		default:
+			return total + group, k
+		}
+		k++
+	}
+	return total + group, k
+}
