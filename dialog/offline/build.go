@@ -147,6 +147,7 @@ const joinPenalty = 0.5
 func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan {
 	cap := 3 + 2*widen
 	r := &reader{e: e, a: a, prefer: e.feedbackColumns(a), facts: facts}
+	a.nested = e.findNested(a)
 	r.h = e.findHead(a)
 	// An everyday word weakly matched to a stored name may be a term: its
 	// words are free for the definitions too ("good restaurants").
@@ -275,8 +276,19 @@ func (r *reader) boost(table, column string) float64 {
 // column or value named.
 func (e *Engine) findHead(a *analysis) head {
 	var related *entityMention
+	// The thing a nested superlative picks out is a condition, not the
+	// subject ("the longest river in the smallest state").
+	outside := 0
 	for _, em := range a.entities {
-		if a.sup != nil && em.at >= a.sup.nounAt && em.at <= a.sup.nounAt+1 && len(a.entities) > 1 {
+		if a.nested == nil || em.at < a.nested.at || em.at >= a.nested.end {
+			outside++
+		}
+	}
+	for _, em := range a.entities {
+		if a.nested != nil && em.at >= a.nested.at && em.at < a.nested.end {
+			continue
+		}
+		if a.sup != nil && em.at >= a.sup.nounAt && em.at <= a.sup.nounAt+1 && outside > 1 {
 			continue
 		}
 		if a.toks[em.at].clause > 0 {
@@ -374,6 +386,11 @@ func (r *reader) elements() []*element {
 		els = append(els, r.count()...)
 	default:
 		els = append(els, r.projection()...)
+	}
+	if a.nested != nil {
+		if el := r.nestedElement(a.nested); el != nil {
+			els = append(els, el)
+		}
 	}
 	if g := r.groupElement(); g != nil {
 		els = append(els, g...)

@@ -25,6 +25,7 @@ func atlasDump() string {
 	b.WriteString(`CREATE TABLE country (country_name VARCHAR(40) PRIMARY KEY, population INT, area INT);
 CREATE TABLE neighbour_info (country_name VARCHAR(40), neighbour VARCHAR(40),
   FOREIGN KEY (country_name) REFERENCES country (country_name), FOREIGN KEY (neighbour) REFERENCES country (country_name));
+CREATE TABLE town (town_name VARCHAR(40) PRIMARY KEY, country_name VARCHAR(40), inhabitants INT, FOREIGN KEY (country_name) REFERENCES country (country_name));
 CREATE TABLE product (product_id INT PRIMARY KEY, product_name VARCHAR(40), unit_price DECIMAL(8,2), units_in_stock INT, reorder_level INT);
 `)
 	countries := []string{"Arland", "Borvia", "Celmar", "Dunmore", "Estova", "Fenwick"}
@@ -34,6 +35,9 @@ CREATE TABLE product (product_id INT PRIMARY KEY, product_name VARCHAR(40), unit
 	for _, pair := range [][2]int{{0, 1}, {0, 2}, {1, 2}, {2, 3}, {3, 4}} {
 		a, c := countries[pair[0]], countries[pair[1]]
 		fmt.Fprintf(&b, "INSERT INTO neighbour_info VALUES ('%s', '%s'), ('%s', '%s');\n", a, c, c, a)
+	}
+	for i := 0; i < 24; i++ {
+		fmt.Fprintf(&b, "INSERT INTO town VALUES ('Town %02d', '%s', %d);\n", i, countries[(i*5)%len(countries)], 2_000+(i*7919)%90_000)
 	}
 	for i := 1; i <= 30; i++ {
 		fmt.Fprintf(&b, "INSERT INTO product VALUES (%d, 'Item %02d', %d.50, %d, 10);\n", i, i, 1+i%40, 100+(i*173)%4900)
@@ -69,6 +73,10 @@ func TestReadingsUseEveryWord(t *testing.T) {
 			"SELECT COUNT(*) FROM neighbour_info WHERE country_name = 'Celmar'", 0},
 		{"the largest of the related rows", "What is the largest country that neighbours Dunmore?",
 			"SELECT country_name FROM country WHERE area = (SELECT MAX(c.area) FROM country c JOIN neighbour_info n ON n.neighbour = c.country_name WHERE n.country_name = 'Dunmore') AND country_name IN (SELECT neighbour FROM neighbour_info WHERE country_name = 'Dunmore')", 1},
+		{"nested: a count in the top related thing", "How many towns are in the country with the largest population?",
+			"SELECT COUNT(*) FROM town WHERE country_name = (SELECT country_name FROM country ORDER BY population DESC LIMIT 1)", 0},
+		{"nested: a superlative within another", "What is the largest town in the smallest country?",
+			"SELECT town_name FROM town WHERE inhabitants = (SELECT MAX(inhabitants) FROM town WHERE country_name = (SELECT country_name FROM country ORDER BY area LIMIT 1))", 1},
 		{"numbers in words", "Which countries have a population of more than three million?",
 			"SELECT country_name FROM country WHERE population > 3000000", 0},
 		{"a threshold among the stored values", "Which products are below five hundred?",

@@ -121,6 +121,8 @@ type analysis struct {
 	sup        *superMention
 	// supCol is a superlative inside a column name ("highest point").
 	supCol *superMention
+	// nested is a superlative naming a related thing: a condition.
+	nested *nestedMention
 	groups []*groupMention
 	howAdj string // "big", "long", "high", "old" in "how big is…"
 	// order is an ordering clause ("sorted from highest to lowest").
