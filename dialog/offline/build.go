@@ -204,7 +204,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 		}
 		// Repeated rows are noise: show each once, unless the rows are
 		// entities with a key (two customers may share a name).
-		if !r.perRow(p) && !p.aggregated && len(p.groups) == 0 && (len(p.tables) > 1 || !r.keyed(p)) {
+		if !r.perRow(p) && !p.aggregated && len(p.groups) == 0 && (len(p.tables) > 1 || !r.keyed(p) || !r.showsIdentity(p)) {
 			p.distinct = true
 		}
 		out = append(out, p)
@@ -537,3 +537,25 @@ func balanced(s string) bool {
 }
 
 func unquoteIdent(s string) string { return strings.ReplaceAll(strings.Trim(s, "`"), "``", "`") }
+
+// showsIdentity says whether a reading shows what tells its rows apart:
+// a key, a label or a contact column. "Which cities…" over members shows
+// an attribute many rows share, each value once.
+func (r *reader) showsIdentity(p *plan) bool {
+	for _, s := range p.selects {
+		table, column, ok := strings.Cut(s.sql, ".")
+		if !ok {
+			return true // an expression: keep every row
+		}
+		t := r.e.m.byName[strings.ToLower(unquoteIdent(table))]
+		if t == nil {
+			return true
+		}
+		for _, c := range t.details {
+			if strings.EqualFold(c.Name, unquoteIdent(column)) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -108,6 +108,8 @@ func (r *reader) filterElements() []*element {
 	}
 	for _, cp := range r.a.comps {
 		el := &element{name: "compare"}
+		// "at least 3 loans": how many related rows each subject has.
+		counted := r.groupCondition(el, cp)
 		var alts []colAlt
 		if cp.target != "" {
 			for _, h := range r.e.m.cat.SearchColumns(cp.target, 6) {
@@ -128,7 +130,16 @@ func (r *reader) filterElements() []*element {
 			if cp.op == "between" {
 				sql = col + " BETWEEN " + strconv.FormatFloat(cp.value, 'f', -1, 64) + " AND " + strconv.FormatFloat(cp.upper, 'f', -1, 64)
 			}
-			el.add(al.weight*r.rangeFit(al, cp), func(p *plan) {
+			w := al.weight * r.rangeFit(al, cp)
+			if t := r.e.m.byName[strings.ToLower(al.table)]; t != nil && al.expr == "" && r.e.m.isKeyish(t.t, r.e.m.column(al.table, al.column)) {
+				// Keys identify rows; "more than one restaurant" is no
+				// threshold on their ids.
+				w *= 0.2
+			}
+			if counted {
+				w *= 0.3
+			}
+			el.add(w, func(p *plan) {
 				p.filters = append(p.filters, cond{sql: sql})
 				p.use(al.table)
 				p.phrases[key] = cp.phrase

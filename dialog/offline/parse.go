@@ -491,7 +491,7 @@ var compPhrases = []struct {
 	{[]string{"bigger", "than"}, ">"}, {[]string{"over"}, ">"}, {[]string{"above"}, ">"}, {[]string{"exceeding"}, ">"}, {[]string{"exceeds"}, ">"},
 	{[]string{"at", "least"}, ">="}, {[]string{"less", "than"}, "<"}, {[]string{"fewer", "than"}, "<"}, {[]string{"lower", "than"}, "<"},
 	{[]string{"smaller", "than"}, "<"}, {[]string{"under"}, "<"}, {[]string{"below"}, "<"}, {[]string{"at", "most"}, "<="},
-	{[]string{"exactly"}, "="}, {[]string{"equal", "to"}, "="},
+	{[]string{"exactly"}, "="}, {[]string{"equal", "to"}, "="}, {[]string{"only"}, "="}, {[]string{"just"}, "="},
 }
 
 // findComparisons recognises "more than 100", "over 500", "at least 3".
