@@ -157,8 +157,9 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 			}
 		}
 	}
-	r.terms, r.stated = e.statedTerms(a, e.findTerms(a), r.h.t, e.now())
+	// Existence first: the words qualifying its related rows are no terms.
 	r.exists = e.findExistence(a, r.h.t)
+	r.terms, r.stated = e.statedTerms(a, e.findTerms(a), r.h.t, e.now())
 	els := r.elements()
 	if len(els) == 0 {
 		return nil

@@ -25,6 +25,9 @@ func libraryDump() string {
 CREATE TABLE books (book_id INT PRIMARY KEY, title VARCHAR(80), genre VARCHAR(30), pages INT, published_year INT, has_illustrations TINYINT(1), has_audio TINYINT(1));
 CREATE TABLE loans (loan_id INT PRIMARY KEY, member_id INT, book_id INT, borrowed_on DATE, returned_on DATE, fee DECIMAL(8,2));
 CREATE TABLE transfers (transfer_id INT PRIMARY KEY, from_city VARCHAR(40), to_city VARCHAR(40), boxes INT);
+CREATE TABLE staff (staff_id INT PRIMARY KEY, staff_name VARCHAR(60));
+CREATE TABLE messages (message_id INT PRIMARY KEY, sender_id INT, sender_type INT COMMENT '0 for member, 1 for staff',
+  receiver_id INT, receiver_type INT COMMENT '0 for member, 1 for staff', topic VARCHAR(20));
 `)
 	cities := []string{"Leeds", "York", "Bath", "Hull", "Ely"}
 	types := []string{"adult", "student", "senior"}
@@ -40,6 +43,13 @@ CREATE TABLE transfers (transfer_id INT PRIMARY KEY, from_city VARCHAR(40), to_c
 	}
 	for i := 1; i <= 60; i++ {
 		fmt.Fprintf(&b, "INSERT INTO transfers VALUES (%d, '%s', '%s', %d);\n", i, cities[i%len(cities)], cities[(i/len(cities))%len(cities)], 1+i%9)
+	}
+	for i := 1; i <= 6; i++ {
+		fmt.Fprintf(&b, "INSERT INTO staff VALUES (%d, 'Clerk %d');\n", i, i)
+	}
+	topics := []string{"reminder", "newsletter", "overdue"}
+	for i := 1; i <= 80; i++ {
+		fmt.Fprintf(&b, "INSERT INTO messages VALUES (%d, %d, %d, %d, %d, '%s');\n", i, 1+(i*11)%27, i%3%2, 1+(i*7)%29, (i+1)%2, topics[(i/2)%3])
 	}
 	return b.String()
 }
@@ -126,6 +136,11 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 			"SELECT member_id, full_name FROM members WHERE member_id IN (SELECT member_id FROM loans)", false, true},
 		{"exists: none, after a verb phrase", "Return the book IDs and titles of books that have not appeared in any loans.",
 			"SELECT book_id, title FROM books WHERE book_id NOT IN (SELECT book_id FROM loans)", false, true},
+		// Typed references (roles.go): a sender or receiver that is a member or staff, as the type column's comment says.
+		{"typed join: the role a verb names", "How many messages did each member send? Return the member ID and the number of messages.",
+			"SELECT m.member_id, COUNT(*) FROM members m JOIN messages g ON g.sender_id = m.member_id AND g.sender_type = 0 GROUP BY m.member_id", false, false},
+		{"exists: a value qualifies the related rows", "Return the member IDs of members who have received overdue messages",
+			"SELECT member_id FROM members WHERE member_id IN (SELECT receiver_id FROM messages WHERE receiver_type = 0 AND topic = 'overdue')", false, true},
 		// Grouping on the measured table's own column.
 		{"grouping: the measured rows' column", "What is the average number of pages of books in each genre?",
 			"SELECT genre, AVG(pages) FROM books GROUP BY genre", false, false},
