@@ -21,9 +21,9 @@ func TestInferTypedJoins(t *testing.T) {
 	}
 	want := map[string]string{
 		"payments.payer_id>persons.pid": "payer_type=0",
-		"payments.payer_id>shops.sid":  "payer_type=1",
+		"payments.payer_id>shops.sid":   "payer_type=1",
 		"payments.payee_id>persons.pid": "payee_kind=P",
-		"payments.payee_id>shops.sid":  "payee_kind=S",
+		"payments.payee_id>shops.sid":   "payee_kind=S",
 	}
 	if len(got) != len(want) {
 		t.Errorf("got %v, want %v", got, want)
