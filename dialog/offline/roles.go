@@ -81,7 +81,8 @@ type roleTree struct {
 }
 
 // roleVariants are the readings of each join tree's typed edges, one per
-// role, weighted by fit; a tree without typed edges is itself.
+// role, sharing the tree's weight by fit; a tree without typed edges is
+// itself.
 func (e *Engine) roleVariants(a *analysis, trees []*catalog.JoinTree) []roleTree {
 	var all []roleTree
 	for _, tree := range trees {
@@ -111,14 +112,13 @@ func (e *Engine) treeRoles(a *analysis, tree *catalog.JoinTree) []roleTree {
 	// A row is one kind at a time: a tree reading one role column as
 	// two kinds (receiver is a merchant and a user) joins nothing.
 	out = slices.DeleteFunc(out, func(rt roleTree) bool { return contradictory(rt.tree) })
-	if len(out) > 1 {
-		best := 0.0
-		for _, rt := range out {
-			best = max(best, rt.weight)
-		}
-		for i := range out {
-			out[i].weight /= best
-		}
+	// The roles share the reading's weight.
+	total := 0.0
+	for _, rt := range out {
+		total += rt.weight
+	}
+	for i := range out {
+		out[i].weight /= total
 	}
 	return out
 }
