@@ -34,7 +34,7 @@ CREATE TABLE messages (message_id INT PRIMARY KEY, sender_id INT, sender_type IN
 	for i := 1; i <= 30; i++ {
 		fmt.Fprintf(&b, "INSERT INTO members VALUES (%d, 'Reader %02d', '%s', '%s', '2023-%02d-%02d', '%d-%02d-%02d');\n", i, i, cities[i*i%len(cities)], types[(i*7)%len(types)%(1+i%3)], 1+i%12, 1+i%27, 1950+i, 1+i%12, 1+i%27)
 	}
-	genres := []string{"mystery", "history", "poetry", "science", "travel", "mystery", "mystery", "history"}
+	genres := []string{"mystery", "history", "poetry", "science", "travel", "mystery (cozy)", "mystery", "history"}
 	for i := 1; i <= 40; i++ {
 		fmt.Fprintf(&b, "INSERT INTO books VALUES (%d, 'Book %c%02d', '%s', %d, %d, %d, %d);\n", i, 'A'+rune(i*7%26), i, genres[i%len(genres)], 90+(i*37)%400, 1990+i%30, i%3%2, i%5%2)
 	}
@@ -141,6 +141,16 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 			"SELECT m.member_id, COUNT(*) FROM members m JOIN messages g ON g.sender_id = m.member_id AND g.sender_type = 0 GROUP BY m.member_id", false, false},
 		{"exists: a value qualifies the related rows", "Return the member IDs of members who have received overdue messages",
 			"SELECT member_id FROM members WHERE member_id IN (SELECT receiver_id FROM messages WHERE receiver_type = 0 AND topic = 'overdue')", false, true},
+		{"outputs: a list in brackets after the noun", "Return members (member ID and full name) who have no loans.",
+			"SELECT member_id, full_name FROM members WHERE member_id NOT IN (SELECT member_id FROM loans)", false, true},
+		{"outputs: a label and a count after how many", "How many members in Leeds have loans? Return the member name and the number of loans.",
+			"SELECT m.full_name, COUNT(*) FROM members m JOIN loans l ON l.member_id = m.member_id WHERE m.city = 'Leeds' GROUP BY m.full_name", false, false},
+		{"filter: a value and its qualified kinds", "How many mystery books are there?",
+			"SELECT COUNT(*) FROM books WHERE genre LIKE '%mystery%'", false, false},
+		{"filter: the thing with an ID", "What is the total fee of loans of the member with ID 3?",
+			"SELECT SUM(fee) FROM loans WHERE member_id = 3", false, false},
+		{"ranking: most frequently used values and their respective counts", "What are the top 2 most frequently used membership types for members and their respective counts?",
+			"SELECT membership_type, COUNT(*) FROM members GROUP BY membership_type ORDER BY COUNT(*) DESC LIMIT 2", true, false},
 		// Grouping on the measured table's own column.
 		{"grouping: the measured rows' column", "What is the average number of pages of books in each genre?",
 			"SELECT genre, AVG(pages) FROM books GROUP BY genre", false, false},
