@@ -291,6 +291,11 @@ func (e *Engine) findHead(a *analysis) head {
 			}
 			continue
 		}
+		// "Return the merchant IDs that …. Consider all transaction
+		// types…": identifiers named in an earlier sentence are the rows.
+		if km := e.keyMention(a); km != nil && km.at < em.at && a.sentenceBreak(km.end, em.at) {
+			return head{t: e.m.byName[strings.ToLower(km.alts[0].table)], phrase: km.phrase, at: km.at, entity: true}
+		}
 		return head{t: em.tables[0], phrase: em.phrase, at: em.at, entity: true}
 	}
 	for _, cm := range a.columns {
@@ -447,7 +452,7 @@ func (r *reader) numberIsStored(i int) bool {
 // inRelativeClause says whether token i ends "that have …", "who never …",
 // "without …": a clause saying which related rows the subject has.
 func (a *analysis) inRelativeClause(i int) bool {
-	for k := i - 1; k >= 0 && k >= i-5; k-- {
+	for k := i - 1; k >= 0 && k >= i-6; k-- {
 		w := a.toks[k].low
 		if a.toks[k].brk != 0 {
 			return false
@@ -521,3 +526,27 @@ func balanced(s string) bool {
 }
 
 func unquoteIdent(s string) string { return strings.ReplaceAll(strings.Trim(s, "`"), "``", "`") }
+
+// keyMention is the first mention of a table's identifiers in the
+// question ("merchant IDs"), or nil.
+func (e *Engine) keyMention(a *analysis) *colMention {
+	for _, cm := range a.columns {
+		if cm.clause != 0 || len(cm.alts) == 0 || !namesIdentifier(cm.phrase) {
+			continue
+		}
+		if t := e.m.byName[strings.ToLower(cm.alts[0].table)]; t != nil && t.key != nil && strings.EqualFold(t.key.Name, cm.alts[0].column) {
+			return cm
+		}
+	}
+	return nil
+}
+
+// sentenceBreak says whether a sentence ends between tokens from and to.
+func (a *analysis) sentenceBreak(from, to int) bool {
+	for k := max(from, 0); k < to && k < len(a.toks); k++ {
+		if breakRank(a.toks[k].brk) == 3 {
+			return true
+		}
+	}
+	return false
+}

@@ -133,7 +133,7 @@ func (e *Engine) findExistence(a *analysis, subject *tableInfo) []*existMention 
 		}
 		// "have not been used in any treatments": a verb phrase may come
 		// between the negation and the related rows.
-		for j := i + 1; j < len(a.toks) && j <= i+5; j++ {
+		for j := i + 1; j < len(a.toks) && j <= i+6; j++ {
 			if a.toks[j].isNum || a.toks[j-1].brk != 0 {
 				break
 			}

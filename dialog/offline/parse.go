@@ -418,6 +418,13 @@ func (a *analysis) findTimes(now time.Time) {
 			a.times[len(a.times)-1].days = int(now.Sub(start).Hours() / 24)
 			a.toks[i].used, a.toks[i+1].used, a.toks[i+2].used = true, true, true
 			i += 2
+		case t.low == "past" && a.word(i+1) == "week":
+			// "the past week": the seven days up to today, as "the past 7 days".
+			start := now.AddDate(0, 0, -7)
+			add(i, t.clause, a.phrase(i, i+2), start.Format("2006-01-02"), "")
+			a.times[len(a.times)-1].days = 7
+			a.toks[i].used, a.toks[i+1].used = true, true
+			i++
 		case (t.low == "last" || t.low == "this" || t.low == "past" || t.low == "previous") && (a.word(i+1) == "year" || a.word(i+1) == "month" || a.word(i+1) == "quarter"):
 			y, mo := now.Year(), int(now.Month())
 			var from, to string
@@ -894,6 +901,10 @@ func (e *Engine) valueOfNamedColumn(a *analysis, from, to int) *valueMention {
 	}
 	word := e.m.cat.Terms(a.toks[to-1].raw)
 	if len(word) != 1 {
+		return nil
+	}
+	// "all transaction types": every value, none in particular.
+	if w := a.word(from - 1); (w == "all" || w == "every" || w == "any") && singularOf(a.toks[to-1].low) != a.toks[to-1].low {
 		return nil
 	}
 	var alts []valueAlt

@@ -151,6 +151,10 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 			"SELECT SUM(fee) FROM loans WHERE member_id = 3", false, false},
 		{"ranking: most frequently used values and their respective counts", "What are the top 2 most frequently used membership types for members and their respective counts?",
 			"SELECT membership_type, COUNT(*) FROM members GROUP BY membership_type ORDER BY COUNT(*) DESC LIMIT 2", true, false},
+		{"time: the past week", "How many loans were borrowed in the past week?",
+			"SELECT COUNT(*) FROM loans WHERE borrowed_on >= '2026-11-15'", false, false},
+		{"exists: identifiers named before a later sentence", "Return the distinct list of member IDs that have since taken out a loan. Consider all books in the results, but only include the member IDs.",
+			"SELECT DISTINCT member_id FROM loans", false, true},
 		// Grouping on the measured table's own column.
 		{"grouping: the measured rows' column", "What is the average number of pages of books in each genre?",
 			"SELECT genre, AVG(pages) FROM books GROUP BY genre", false, false},
