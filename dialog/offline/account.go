@@ -133,6 +133,17 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 			}
 		}
 	}
+	// "sent by users": the role of a typed join the reading takes.
+	for _, j := range e.m.snap.Schema.Joins {
+		if j.When == nil || !strings.Contains(low, strings.ToLower(e.m.col(j.FromTable, j.FromColumn))) {
+			continue
+		}
+		for i, t := range a.toks {
+			if e.namesRole(&analysis{toks: []tok{t}}, roleWord(j.FromColumn)) {
+				mark(i, i+1)
+			}
+		}
+	}
 	// Words given a meaning: the term, or the negated related table.
 	for _, d := range p.defines {
 		for i := range a.toks {
@@ -143,7 +154,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 	}
 	// "the distinct list of doctors": rows that are not aggregates are
 	// shown once, either by DISTINCT or because each has its own key.
-	if !p.aggregated && len(p.groups) == 0 {
+	if !p.aggregated && len(p.groups) == 0 || strings.Contains(low, "count(distinct") {
 		for i, t := range a.toks {
 			if t.low == "distinct" || t.low == "unique" {
 				mark(i, i+1)

@@ -103,7 +103,8 @@ func (e *Engine) findTerms(a *analysis) []*termMention {
 // termWord: a word of the question no recogniser took and that carries
 // meaning.
 func termWord(t tok) bool {
-	if t.used || t.isNum || t.quoted || t.clause != 0 || isFunctionWord(t) || negations[t.low] {
+	// "distinct users" asks to count each once; it says nothing of them.
+	if t.used || t.isNum || t.quoted || t.clause != 0 || isFunctionWord(t) || negations[t.low] || t.low == "distinct" || t.low == "unique" {
 		return false
 	}
 	for _, r := range t.low {

@@ -129,6 +129,17 @@ func (r *reader) returnList() []listItem {
 			}
 			it.phrase = a.phrase(start, j)
 			items = append(items, it)
+			// "number of distinct users who sent, and …": a relative
+			// clause on an item does not end the list.
+			if w := a.word(j); (w == "who" || w == "that" || w == "which") && j > 0 && a.toks[j-1].brk == 0 {
+				k := j
+				for k < len(a.toks) && k < j+4 && a.toks[k].brk == 0 && a.word(k+1) != "and" {
+					k++
+				}
+				if k < len(a.toks) && k < j+4 && (a.toks[k].brk == ',' || a.word(k+1) == "and") {
+					j = k + 1
+				}
+			}
 			if j == 0 || j >= len(a.toks) || a.toks[j-1].brk != 0 && a.toks[j-1].brk != ',' {
 				break
 			}

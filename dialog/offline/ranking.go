@@ -211,8 +211,8 @@ func (r *reader) groupRanking() []*element {
 		j++
 	}
 	var g *colMention
-	if em := r.entityAt(j); em != nil && r.columnAt(j+len(strings.Fields(em.phrase))) != nil {
-		j += len(strings.Fields(em.phrase)) // "top 3 doctor specialties"
+	if em := r.entityAt(j); em != nil && r.columnAt(j+len(strings.Fields(em.phrase))) != nil && a.toks[a.spanOf(em.at, em.phrase)-1].brk == 0 {
+		j += len(strings.Fields(em.phrase)) // "top 3 doctor specialties", not "top 2 merchants (receiver type 1)"
 	}
 	if cm := r.columnAt(j); cm != nil && commonWords[a.word(j)] {
 		common = true // "common genres" linked as one phrase
@@ -285,7 +285,7 @@ func (r *reader) groupRanking() []*element {
 	output := &element{name: "output"}
 	for _, al := range groupAlts {
 		w := al.weight
-		if r.measureTables[strings.ToLower(al.table)] || common && r.namedTable(al.table) {
+		if r.measureTables[strings.ToLower(al.table)] || r.namedTable(al.table) {
 			w *= 1.5
 		}
 		expr := r.sqlOf(al)
@@ -342,7 +342,11 @@ func (r *reader) listedOutputs(output *element, groupAlts []colAlt) {
 				r.usedCols[it.col] = true
 			}
 		}
-		output.add(3*al.weight, func(p *plan) {
+		w := al.weight
+		if r.namedTable(al.table) {
+			w *= 1.5
+		}
+		output.add(3*w, func(p *plan) {
 			for _, it := range list {
 				switch {
 				case it.sameColumn(al):
@@ -381,7 +385,6 @@ func (r *reader) listedOutputs(output *element, groupAlts []colAlt) {
 			}
 			p.phrases[keyOutput] = strings.Join(phrases, ", ")
 		})
-		return
 	}
 }
 

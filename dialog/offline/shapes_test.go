@@ -155,6 +155,10 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 			"SELECT COUNT(*) FROM loans WHERE borrowed_on >= '2026-11-15'", false, false},
 		{"exists: identifiers named before a later sentence", "Return the distinct list of member IDs that have since taken out a loan. Consider all books in the results, but only include the member IDs.",
 			"SELECT DISTINCT member_id FROM loans", false, true},
+		{"superlative: top rows by a total, with a return list", "Who are the top 3 members by total loan fee? Return the member name, number of loans and total loan fee.",
+			"SELECT m.full_name, COUNT(*), SUM(l.fee) FROM members m JOIN loans l ON l.member_id = m.member_id GROUP BY m.member_id, m.full_name ORDER BY SUM(l.fee) DESC LIMIT 3", true, false},
+		{"ranking: a return list item with a relative clause", "Which are the top 2 cities by total loan fee? Return the city, number of distinct members who borrowed, and total loan fee.",
+			"SELECT m.city, COUNT(DISTINCT m.member_id), SUM(l.fee) FROM members m JOIN loans l ON l.member_id = m.member_id GROUP BY m.city ORDER BY SUM(l.fee) DESC LIMIT 2", true, false},
 		// Grouping on the measured table's own column.
 		{"grouping: the measured rows' column", "What is the average number of pages of books in each genre?",
 			"SELECT genre, AVG(pages) FROM books GROUP BY genre", false, false},
