@@ -139,7 +139,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 			continue
 		}
 		for i, t := range a.toks {
-			if e.namesRole(&analysis{toks: []tok{t}}, roleWord(j.FromColumn)) {
+			if e.roleToken(t, roleWord(j.FromColumn)) {
 				mark(i, i+1)
 			}
 		}

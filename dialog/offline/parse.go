@@ -682,7 +682,7 @@ func (a *analysis) findIntents() {
 		// "top 2 most frequently used device types": how often, not a column.
 		for k := i + 1; k < len(a.toks) && k <= i+4 && !a.toks[k].used; k++ {
 			if w := a.word(k); w != "most" && w != "least" {
-				if !commonWords[w] && w != "commonly" {
+				if !commonWords[w] {
 					break
 				}
 				a.toks[k].used = true

@@ -49,14 +49,19 @@ func (e *Engine) namesRole(a *analysis, role string) bool {
 		return false
 	}
 	for _, t := range a.toks {
-		if t.isNum || len(t.low) < 3 {
-			continue
-		}
-		if t.low == role || singularOf(t.low) == role || e.words != nil && e.words.RelatedTo(t.low, role) {
+		if e.roleToken(t, role) {
 			return true
 		}
 	}
 	return false
+}
+
+// roleToken says whether one word names the role.
+func (e *Engine) roleToken(t tok, role string) bool {
+	if t.isNum || len(t.low) < 3 || len(role) < 3 {
+		return false
+	}
+	return t.low == role || singularOf(t.low) == role || e.words != nil && e.words.RelatedTo(t.low, role)
 }
 
 // typedSiblings are the typed joins between the same two tables as j
