@@ -89,6 +89,7 @@ FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = `+db+` ORDER BY TA
 		}
 	}
 	s.Joins = append(s.Joins, InferJoins(s)...)
+	s.Joins = append(s.Joins, InferTypedJoins(s)...)
 	return s, nil
 }
 

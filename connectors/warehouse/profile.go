@@ -44,7 +44,7 @@ func (o ProfileOptions) withDefaults() ProfileOptions {
 
 // SnapshotVersion is bumped whenever the Snapshot encoding (or what it
 // infers) changes, so that cached snapshots are taken again.
-const SnapshotVersion = 2
+const SnapshotVersion = 3
 
 // TakeSnapshot introspects the schema and profiles every column, then adds
 // what only the data shows: code/name aliases and value-contained joins.

@@ -49,6 +49,17 @@ type Join struct {
 	Confidence float64 `json:"confidence"`
 	// Reason says why an inferred join was proposed, or names the constraint.
 	Reason string `json:"reason,omitempty"`
+	// When is set for a polymorphic reference, whose rows point at one
+	// table or another by a type column: the join holds only where that
+	// column has this value.
+	When *JoinCondition `json:"when,omitempty"`
+}
+
+// JoinCondition restricts a join to the referencing rows whose Column
+// (of the join's FromTable) holds Value.
+type JoinCondition struct {
+	Column string `json:"column"`
+	Value  string `json:"value"`
 }
 
 // ColumnKind is the coarse type family the dialog reasons about.

@@ -347,7 +347,7 @@ func (e *Engine) render(l *linked) string {
 	if len(l.joins) > 0 {
 		b.WriteString("-- Joins:\n")
 		for _, j := range l.joins {
-			fmt.Fprintf(&b, "--   %s.%s = %s.%s", j.FromTable, j.FromColumn, j.ToTable, j.ToColumn)
+			fmt.Fprintf(&b, "--   %s", j.Condition())
 			if !j.Declared {
 				b.WriteString(" (inferred)")
 			}
@@ -379,7 +379,7 @@ func (e *Engine) fullSchema() string {
 	if len(snap.Schema.Joins) > 0 {
 		b.WriteString("-- Joins:\n")
 		for _, j := range snap.Schema.Joins {
-			fmt.Fprintf(&b, "--   %s.%s = %s.%s\n", j.FromTable, j.FromColumn, j.ToTable, j.ToColumn)
+			fmt.Fprintf(&b, "--   %s\n", j.Condition())
 		}
 	}
 	return b.String()

@@ -118,7 +118,7 @@ func (r *run) callTool(ctx context.Context, tc llm.ToolCall) string {
 		}
 		var joins []string
 		for _, j := range tree.Edges {
-			joins = append(joins, fmt.Sprintf("%s.%s = %s.%s", j.FromTable, j.FromColumn, j.ToTable, j.ToColumn))
+			joins = append(joins, j.Condition())
 		}
 		return toJSON(map[string]any{"tables": tree.Tables, "joins": joins})
 	case "execute_sql":

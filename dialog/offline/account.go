@@ -23,7 +23,7 @@ var functionWords = setOf(`a an the of in on at for to from by with and or is ar
 	return returns display displayed provide output include including included want need know calculate compute determine vary varies differ convert converted
 	am will shall may might must whether both either neither such own
 	data database table tables record records row rows entry entries value values info information details
-	result results answer answers overall respectively currently present
+	result results answer answers overall respective respectively currently present
 	give gives given listed list show shown`)
 
 func setOf(words string) map[string]bool {
@@ -75,7 +75,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 	for _, vm := range a.values {
 		realised := false
 		for _, al := range vm.alts {
-			realised = realised || strings.Contains(low, strings.ToLower(quote(al.value)))
+			realised = realised || strings.Contains(low, strings.ToLower(quote(al.value))) || strings.Contains(low, "'%"+strings.ToLower(likeEscape(al.value))+"%'")
 		}
 		claim(vm.at, a.spanOf(vm.at, vm.phrase), realised)
 	}
@@ -142,6 +142,25 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 	for _, g := range a.groups {
 		claim(g.at, a.spanOf(g.at, g.phrase), strings.Contains(low, "group by"))
 	}
+	// "and their counts": the reading shows a count.
+	if strings.Contains(low, "count(") {
+		for i, t := range a.toks {
+			if t.low == "count" || t.low == "counts" {
+				mark(i, i+1)
+			}
+		}
+	}
+	// "sent by users": the role of a typed join the reading takes.
+	for _, j := range e.m.snap.Schema.Joins {
+		if j.When == nil || !strings.Contains(low, strings.ToLower(e.m.col(j.FromTable, j.FromColumn))) {
+			continue
+		}
+		for i, t := range a.toks {
+			if e.roleToken(t, roleWord(j.FromColumn)) {
+				mark(i, i+1)
+			}
+		}
+	}
 	// Words given a meaning: the term, or the negated related table.
 	for _, d := range p.defines {
 		for i := range a.toks {
@@ -152,7 +171,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 	}
 	// "the distinct list of doctors": rows that are not aggregates are
 	// shown once, either by DISTINCT or because each has its own key.
-	if !p.aggregated && len(p.groups) == 0 {
+	if !p.aggregated && len(p.groups) == 0 || strings.Contains(low, "count(distinct") {
 		for i, t := range a.toks {
 			if t.low == "distinct" || t.low == "unique" {
 				mark(i, i+1)

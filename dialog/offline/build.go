@@ -158,8 +158,9 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 			}
 		}
 	}
-	r.terms, r.stated = e.statedTerms(a, e.findTerms(a), r.h.t, e.now())
+	// Existence first: the words qualifying its related rows are no terms.
 	r.exists = e.findExistence(a, r.h.t)
+	r.terms, r.stated = e.statedTerms(a, e.findTerms(a), r.h.t, e.now())
 	els := r.elements()
 	if len(els) == 0 {
 		return nil
@@ -301,6 +302,11 @@ func (e *Engine) findHead(a *analysis) head {
 				related = em
 			}
 			continue
+		}
+		// "Return the merchant IDs that …. Consider all transaction
+		// types…": identifiers named in an earlier sentence are the rows.
+		if km := e.keyMention(a); km != nil && km.at < em.at && a.sentenceBreak(km.end, em.at) {
+			return head{t: e.m.byName[strings.ToLower(km.alts[0].table)], phrase: km.phrase, at: km.at, entity: true}
 		}
 		return head{t: em.tables[0], phrase: em.phrase, at: em.at, entity: true}
 	}
@@ -463,7 +469,7 @@ func (r *reader) numberIsStored(i int) bool {
 // inRelativeClause says whether token i ends "that have …", "who never …",
 // "without …": a clause saying which related rows the subject has.
 func (a *analysis) inRelativeClause(i int) bool {
-	for k := i - 1; k >= 0 && k >= i-5; k-- {
+	for k := i - 1; k >= 0 && k >= i-6; k-- {
 		w := a.toks[k].low
 		if a.toks[k].brk != 0 {
 			return false
@@ -555,6 +561,30 @@ func (r *reader) showsIdentity(p *plan) bool {
 			if strings.EqualFold(c.Name, unquoteIdent(column)) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// keyMention is the first mention of a table's identifiers in the
+// question ("merchant IDs"), or nil.
+func (e *Engine) keyMention(a *analysis) *colMention {
+	for _, cm := range a.columns {
+		if cm.clause != 0 || len(cm.alts) == 0 || !namesIdentifier(cm.phrase) {
+			continue
+		}
+		if t := e.m.byName[strings.ToLower(cm.alts[0].table)]; t != nil && t.key != nil && strings.EqualFold(t.key.Name, cm.alts[0].column) {
+			return cm
+		}
+	}
+	return nil
+}
+
+// sentenceBreak says whether a sentence ends between tokens from and to.
+func (a *analysis) sentenceBreak(from, to int) bool {
+	for k := max(from, 0); k < to && k < len(a.toks); k++ {
+		if breakRank(a.toks[k].brk) == 3 {
+			return true
 		}
 	}
 	return false

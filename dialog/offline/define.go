@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/internal/tables"
@@ -45,6 +46,9 @@ type existMention struct {
 	// patients "that have outcome assessments" through their treatments.
 	hop     *warehouse.Join
 	negated bool
+	// values qualify the related rows: "who have received transaction
+	// notifications" looks for notifications of type 'transaction'.
+	values []valueAlt
 }
 
 // smallWords are adjectives of smallness: their threshold is below average.
@@ -102,7 +106,8 @@ func (e *Engine) findTerms(a *analysis) []*termMention {
 // termWord: a word of the question no recogniser took and that carries
 // meaning.
 func termWord(t tok) bool {
-	if t.used || t.isNum || t.quoted || t.clause != 0 || isFunctionWord(t) || negations[t.low] {
+	// "distinct users" asks to count each once; it says nothing of them.
+	if t.used || t.isNum || t.quoted || t.clause != 0 || isFunctionWord(t) || negations[t.low] || t.low == "distinct" || t.low == "unique" {
 		return false
 	}
 	for _, r := range t.low {
@@ -132,7 +137,7 @@ func (e *Engine) findExistence(a *analysis, subject *tableInfo) []*existMention 
 		}
 		// "have not been used in any treatments": a verb phrase may come
 		// between the negation and the related rows.
-		for j := i + 1; j < len(a.toks) && j <= i+5; j++ {
+		for j := i + 1; j < len(a.toks) && j <= i+6; j++ {
 			if a.toks[j].isNum || a.toks[j-1].brk != 0 {
 				break
 			}
@@ -140,20 +145,88 @@ func (e *Engine) findExistence(a *analysis, subject *tableInfo) []*existMention 
 			if related == nil || related == subject {
 				continue
 			}
-			via, hop, ok := e.existsRoute(related, subject)
+			via, hop, ok := e.existsRoute(a, related, subject)
 			if !ok {
 				continue
+			}
+			// "transaction notifications": the last noun names the rows.
+			for j+1 < len(a.toks) && a.toks[j].brk == 0 {
+				next := e.tableNamed(a, j+1)
+				if next == nil || next == subject || next == related {
+					break
+				}
+				v, h, ok := e.existsRoute(a, next, subject)
+				if !ok {
+					break
+				}
+				j, related, via, hop = j+1, next, v, h
 			}
 			end := j + 1
 			// "outcome assessments": the rest of the noun phrase.
 			for end < len(a.toks) && end < j+3 && a.toks[end-1].brk == 0 && !a.toks[end].used && !a.toks[end].isNum && !isFunctionWord(a.toks[end]) {
 				end++
 			}
-			out = append(out, &existMention{phrase: a.phrase(i, end), at: i, end: end, subject: subject, related: related, via: via, hop: hop, negated: !positive})
+			x := &existMention{phrase: a.phrase(i, end), at: i, end: end, subject: subject, related: related, via: via, hop: hop, negated: !positive}
+			e.qualifyRelated(a, x, j)
+			out = append(out, x)
 			break
 		}
 	}
 	return out
+}
+
+// qualifyRelated takes the words of an existence clause before its noun
+// (at j) that are stored values of the related rows as conditions on
+// them: 'transaction' in "received transaction notifications", 'unread'
+// in "without unread messages". A value mention found there leaves the
+// outer query for the clause.
+func (e *Engine) qualifyRelated(a *analysis, x *existMention, j int) {
+	has := func(al valueAlt) bool { return strings.EqualFold(al.table, x.related.name) }
+	kept := a.values[:0]
+	for _, vm := range a.values {
+		if vm.at > x.at && vm.at < j && slices.ContainsFunc(vm.alts, has) {
+			for _, al := range vm.alts {
+				if has(al) {
+					x.values = append(x.values, al)
+					break
+				}
+			}
+			continue
+		}
+		kept = append(kept, vm)
+	}
+	a.values = kept
+	for k := x.at + 1; k < j; k++ {
+		t := a.toks[k]
+		if t.isNum || t.quoted || isFunctionWord(t) || slices.ContainsFunc(a.values, func(vm *valueMention) bool { return vm.at == k }) {
+			continue
+		}
+		if al, ok := e.storedWordIn(t, x.related); ok && !slices.ContainsFunc(x.values, func(v valueAlt) bool { return v.column == al.column }) {
+			x.values = append(x.values, al)
+			a.toks[k].used = true
+			// A table's name used as a value names no table here.
+			a.entities = slices.DeleteFunc(a.entities, func(em *entityMention) bool { return em.at == k })
+		}
+	}
+}
+
+// storedWordIn finds a word as a value of one of t's text columns: the
+// same word, or (with the lexicon) a derived form of it ("promotional"
+// for 'promotion').
+func (e *Engine) storedWordIn(w tok, t *tableInfo) (valueAlt, bool) {
+	for _, h := range e.m.cat.SearchValues(w.raw, 24) {
+		if !strings.EqualFold(h.Table, t.name) {
+			continue
+		}
+		if c := e.m.column(h.Table, h.Column); c == nil || c.Kind() != warehouse.KindText {
+			continue
+		}
+		same := h.Match == catalog.Exact || h.Match == catalog.CaseInsensitive
+		if same || e.words != nil && len(w.low) > 3 && !strings.Contains(h.Value, " ") && e.words.RelatedTo(w.low, strings.ToLower(h.Value)) {
+			return valueAlt{table: h.Table, column: h.Column, value: h.Value, weight: 1}, true
+		}
+	}
+	return valueAlt{}, false
 }
 
 // tableNamed is the table token j names, as an entity mention or by its
@@ -170,20 +243,25 @@ func (e *Engine) tableNamed(a *analysis, j int) *tableInfo {
 	return nil
 }
 
-// joinTo finds a join from related's rows to subject's key.
-func (e *Engine) joinTo(related, subject *tableInfo) (warehouse.Join, bool) {
+// joinTo finds a join from related's rows to subject's key; of several
+// (a sender and a receiver), the one whose role the question names.
+func (e *Engine) joinTo(a *analysis, related, subject *tableInfo) (warehouse.Join, bool) {
+	var joins []warehouse.Join
 	for _, j := range e.m.snap.Schema.Joins {
 		if strings.EqualFold(j.FromTable, related.name) && strings.EqualFold(j.ToTable, subject.name) {
-			return j, true
+			joins = append(joins, j)
 		}
 	}
-	return warehouse.Join{}, false
+	if len(joins) == 0 {
+		return warehouse.Join{}, false
+	}
+	return e.bestJoin(a, joins), true
 }
 
 // existsRoute finds how related's rows point at subject's: directly, or
 // through one table both are joined to (outcomes → treatments → patients).
-func (e *Engine) existsRoute(related, subject *tableInfo) (warehouse.Join, *warehouse.Join, bool) {
-	if via, ok := e.joinTo(related, subject); ok {
+func (e *Engine) existsRoute(a *analysis, related, subject *tableInfo) (warehouse.Join, *warehouse.Join, bool) {
+	if via, ok := e.joinTo(a, related, subject); ok {
 		return via, nil, true
 	}
 	joins := e.m.snap.Schema.Joins
@@ -193,7 +271,7 @@ func (e *Engine) existsRoute(related, subject *tableInfo) (warehouse.Join, *ware
 			continue
 		}
 		if mid := e.m.byName[strings.ToLower(hop.ToTable)]; mid != nil {
-			if via, ok := e.joinTo(mid, subject); ok {
+			if via, ok := e.joinTo(a, mid, subject); ok {
 				return via, &hop, true
 			}
 		}
@@ -265,7 +343,7 @@ func (e *Engine) statedMeaning(a *analysis, tm *termMention, clause int, now tim
 		}
 		if related == nil {
 			if rel := e.tableNamed(a, i); rel != nil && rel != tm.subject {
-				if j, ok := e.joinTo(rel, tm.subject); ok {
+				if j, ok := e.joinTo(a, rel, tm.subject); ok {
 					related, via = rel, j
 				}
 			}
@@ -508,7 +586,7 @@ func (e *Engine) fromTerm(tm *termMention, term ontology.Term, label string, now
 		if rel == nil {
 			return definition{}, false
 		}
-		via, hop, ok := e.existsRoute(rel, t)
+		via, hop, ok := e.existsRoute(nil, rel, t)
 		if !ok {
 			return definition{}, false
 		}
@@ -592,7 +670,15 @@ func (e *Engine) existence(x *existMention, now time.Time, days int) definition 
 		from = fmt.Sprintf("%s JOIN %s ON %s = %s", e.m.ident(h.FromTable), e.m.ident(h.ToTable), e.m.col(h.FromTable, h.FromColumn), e.m.col(h.ToTable, h.ToColumn))
 		joins = append([]ontology.Join{{Left: strings.ToLower(h.FromTable + "." + h.FromColumn), Right: strings.ToLower(h.ToTable + "." + h.ToColumn)}}, joins...)
 	}
-	sub := fmt.Sprintf("SELECT 1 FROM %s WHERE %s = %s", from, e.m.col(j.FromTable, j.FromColumn), e.m.col(j.ToTable, j.ToColumn))
+	if h := x.hop; h != nil && h.When != nil {
+		from += e.whenCond(*h)
+	}
+	sub := fmt.Sprintf("SELECT 1 FROM %s WHERE %s = %s%s", from, e.m.col(j.FromTable, j.FromColumn), e.m.col(j.ToTable, j.ToColumn), e.whenCond(j))
+	var quals []string
+	for _, v := range x.values {
+		sub += fmt.Sprintf(" AND %s = %s", e.m.col(v.table, v.column), quote(v.value))
+		quals = append(quals, v.value)
+	}
 	op, verb := "exists", "Has at least one"
 	if x.negated {
 		op, verb = "not exists", "Has no"
@@ -601,6 +687,9 @@ func (e *Engine) existence(x *existMention, now time.Time, days int) definition 
 	noun := singularOf(humanize(x.related.name))
 	if x.negated {
 		noun = humanize(x.related.name)
+	}
+	if len(quals) > 0 {
+		noun = strings.Join(quals, " ") + " " + noun
 	}
 	label := verb + " " + noun
 	if days > 0 && len(x.related.dates) > 0 {

@@ -80,7 +80,8 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 			continue
 		}
 		best := trees[0].Cost
-		for _, tree := range trees {
+		for _, rt := range e.roleVariants(a, trees) {
+			tree := rt.tree
 			// Only routes nearly as direct as the best are readings; a
 			// detour through a shared attribute ("customers and orders of
 			// the same state") is a different, rarely meant question that
@@ -88,7 +89,7 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 			if tree.Cost > best+0.6 || len(tree.Edges) > len(trees[0].Edges)+1 {
 				continue
 			}
-			w := p.weight / (1 + 2*(tree.Cost-best))
+			w := p.weight * rt.weight / (1 + 2*(tree.Cost-best))
 			if e.pinned(p, tree) {
 				w *= pinnedPenalty
 			}
@@ -219,7 +220,7 @@ func (e *Engine) fromClause(tree *catalog.JoinTree) string {
 	var b strings.Builder
 	b.WriteString("FROM " + e.m.ident(tree.Tables[0]))
 	for i, edge := range tree.Edges {
-		fmt.Fprintf(&b, "\nJOIN %s ON %s = %s", e.m.ident(tree.Tables[i+1]), e.m.col(edge.FromTable, edge.FromColumn), e.m.col(edge.ToTable, edge.ToColumn))
+		fmt.Fprintf(&b, "\nJOIN %s ON %s = %s%s", e.m.ident(tree.Tables[i+1]), e.m.col(edge.FromTable, edge.FromColumn), e.m.col(edge.ToTable, edge.ToColumn), e.whenCond(edge))
 	}
 	return b.String()
 }

@@ -33,6 +33,10 @@ func (r *reader) filterElements() []*element {
 				w *= 1.5
 			}
 			w *= directionFit(r.a, vm.at, al.column)
+			// "active retail merchants": an adjective is the next noun's.
+			if t := r.qualifiedEntity(vm); t != nil && strings.EqualFold(t.name, al.table) {
+				w *= 2
+			}
 			// "users from the US": a place-like value right after a table
 			// the question names is that table's.
 			for _, em := range r.a.entities {
@@ -53,6 +57,17 @@ func (r *reader) filterElements() []*element {
 				p.use(al.table)
 				p.phrases[key] = vm.phrase
 			})
+			// "retail merchants" where categories are 'Retail' and
+			// 'retail (hardware)': every value holding the word is retail.
+			if !vm.negated && len(r.e.m.containing(al.table, al.column, al.value)) > 0 {
+				pattern := "%" + strings.ToLower(likeEscape(al.value)) + "%"
+				lkey := sqlshape.FilterOnKey([]string{pattern}, nil)
+				el.add(w*0.8, func(p *plan) {
+					p.filters = append(p.filters, cond{sql: "LOWER(" + r.e.m.col(al.table, al.column) + ") LIKE " + quote(pattern)})
+					p.use(al.table)
+					p.phrases[lkey] = vm.phrase
+				})
+			}
 		}
 		switch {
 		case weak:
@@ -111,7 +126,15 @@ func (r *reader) filterElements() []*element {
 		// "at least 3 loans": how many related rows each subject has.
 		counted := r.groupCondition(el, cp)
 		var alts []colAlt
-		if cp.target != "" {
+		if t := cp.keyOf; t != nil {
+			// The key, or a column that refers to it (no join needed).
+			alts = append(alts, colAlt{table: t.name, column: t.key.Name, weight: 1})
+			for _, j := range r.e.m.snap.Schema.Joins {
+				if j.When == nil && strings.EqualFold(j.ToTable, t.name) && strings.EqualFold(j.ToColumn, t.key.Name) && r.namedTable(j.FromTable) {
+					alts = append(alts, colAlt{table: j.FromTable, column: j.FromColumn, weight: 1})
+				}
+			}
+		} else if cp.target != "" {
 			for _, h := range r.e.m.cat.SearchColumns(cp.target, 6) {
 				if c := r.e.m.column(h.Table, h.Column); c != nil && c.Kind() == warehouse.KindNumber {
 					alts = append(alts, colAlt{table: h.Table, column: h.Column, weight: h.Score})
@@ -210,4 +233,62 @@ func (r *reader) rangeFit(al colAlt, cp *compMention) float64 {
 		}
 	}
 	return 1
+}
+
+// qualifiedEntity is the table of the noun a value mention stands before,
+// with only other values between ("active retail merchants"), or nil.
+func (r *reader) qualifiedEntity(vm *valueMention) *tableInfo {
+	a := r.a
+	k := a.spanOf(vm.at, vm.phrase)
+	for k < len(a.toks) && a.toks[k-1].brk == 0 {
+		if em := r.entityAt(k); em != nil {
+			return em.tables[0]
+		}
+		if !r.inValueMention(k) {
+			return nil
+		}
+		k++
+	}
+	return nil
+}
+
+// containing are the other stored values of a column that specialise
+// value with a qualifier set off by punctuation ("retail (hardware)",
+// "Retail - online" for "Retail"), which are kinds of it; "West
+// Virginia" is no kind of "Virginia". Only from a complete list of the
+// column's values.
+func (m *model) containing(table, column, value string) []string {
+	p := m.profile(table, column)
+	if p == nil || !p.ValuesComplete || len(p.Values) > 500 {
+		return nil
+	}
+	v := strings.ToLower(value)
+	var out []string
+	for _, s := range p.Values {
+		rest, ok := strings.CutPrefix(strings.ToLower(s), v)
+		rest = strings.TrimLeft(rest, " ")
+		if ok && rest != "" && strings.ContainsRune("([-:,/", rune(rest[0])) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// likeEscape protects LIKE's wildcards in a literal.
+func likeEscape(s string) string {
+	return strings.NewReplacer("%", `\%`, "_", `\_`).Replace(s)
+}
+
+// namedTable says whether the question is about rows of table: the head,
+// a measured table or one it names.
+func (r *reader) namedTable(table string) bool {
+	if r.h.t != nil && strings.EqualFold(r.h.t.name, table) || r.measureTables[strings.ToLower(table)] {
+		return true
+	}
+	for _, em := range r.a.entities {
+		if strings.EqualFold(em.tables[0].name, table) {
+			return true
+		}
+	}
+	return false
 }

@@ -66,7 +66,7 @@ func (r *reader) groupCondition(el *element, cp *compMention) bool {
 		return false
 	}
 	related := em.tables[0]
-	via, hop, ok := r.e.existsRoute(related, h)
+	via, hop, ok := r.e.existsRoute(r.a, related, h)
 	if !ok {
 		return false
 	}
@@ -74,6 +74,14 @@ func (r *reader) groupCondition(el *element, cp *compMention) bool {
 	from := r.e.m.ident(via.FromTable)
 	if hop != nil {
 		from = fmt.Sprintf("%s JOIN %s ON %s = %s", r.e.m.ident(hop.FromTable), r.e.m.ident(hop.ToTable), r.e.m.col(hop.FromTable, hop.FromColumn), r.e.m.col(hop.ToTable, hop.ToColumn))
+	}
+	if hop != nil && hop.When != nil {
+		from += r.e.whenCond(*hop)
+	}
+	// A typed reference counts only the rows of the subject's kind.
+	kind := "1 = 1"
+	if via.When != nil {
+		kind = strings.TrimPrefix(r.e.whenCond(via), " AND ")
 	}
 	n := strconv.FormatFloat(cp.value, 'f', -1, 64)
 	subject := r.e.m.col(via.ToTable, via.ToColumn)
@@ -83,9 +91,9 @@ func (r *reader) groupCondition(el *element, cp *compMention) bool {
 	switch {
 	case cp.op == "<" || cp.op == "<=" || cp.op == "=" && cp.value == 0:
 		op := map[string]string{"<": ">=", "<=": ">", "=": ">"}[cp.op]
-		where = fmt.Sprintf("%s NOT IN (SELECT %s FROM %s WHERE %s IS NOT NULL GROUP BY %s HAVING COUNT(*) %s %s)", subject, keyCol, from, keyCol, keyCol, op, n)
+		where = fmt.Sprintf("%s NOT IN (SELECT %s FROM %s WHERE %s IS NOT NULL AND %s GROUP BY %s HAVING COUNT(*) %s %s)", subject, keyCol, from, keyCol, kind, keyCol, op, n)
 	default:
-		where = fmt.Sprintf("%s IN (SELECT %s FROM %s GROUP BY %s HAVING COUNT(*) %s %s)", subject, keyCol, from, keyCol, cp.op, n)
+		where = fmt.Sprintf("%s IN (SELECT %s FROM %s WHERE %s GROUP BY %s HAVING COUNT(*) %s %s)", subject, keyCol, from, kind, keyCol, cp.op, n)
 	}
 	w := 2.0
 	if times {

@@ -119,11 +119,27 @@ func (r *reader) returnList() []listItem {
 				it.col, j = cm, cm.end
 			} else if em := r.entityAt(j); em != nil {
 				it.entity, j = em, j+len(strings.Fields(em.phrase))
+				// "the merchant name": the rows' label.
+				if t := em.tables[0]; t.label != nil && (a.word(j) == "name" || a.word(j) == "names") && a.toks[j-1].brk == 0 {
+					it.entity, it.col = nil, &colMention{phrase: a.phrase(start, j+1), at: start, end: j + 1, alts: []colAlt{{table: t.name, column: t.label.Name, weight: 1}}}
+					j++
+				}
 			} else {
 				break
 			}
 			it.phrase = a.phrase(start, j)
 			items = append(items, it)
+			// "number of distinct users who sent, and …": a relative
+			// clause on an item does not end the list.
+			if w := a.word(j); (w == "who" || w == "that" || w == "which") && j > 0 && a.toks[j-1].brk == 0 {
+				k := j
+				for k < len(a.toks) && k < j+4 && a.toks[k].brk == 0 && a.word(k+1) != "and" {
+					k++
+				}
+				if k < len(a.toks) && k < j+4 && (a.toks[k].brk == ',' || a.word(k+1) == "and") {
+					j = k + 1
+				}
+			}
 			if j == 0 || j >= len(a.toks) || a.toks[j-1].brk != 0 && a.toks[j-1].brk != ',' {
 				break
 			}
@@ -177,7 +193,7 @@ func (r *reader) listElement() []*element {
 		if !p.aggregated {
 			return
 		}
-		var selects []sel
+		var selects, groups []sel
 		for _, it := range list {
 			switch {
 			case len(it.aggs) > 0:
@@ -191,6 +207,9 @@ func (r *reader) listElement() []*element {
 				}
 				selects = append(selects, sel{sql: ag.expr, alias: ag.alias})
 				p.use(ag.tables...)
+				if ag.countOf != nil {
+					p.countOf = ag.countOf
+				}
 			case it.col != nil:
 				found := ""
 				for _, g := range p.groups {
@@ -199,6 +218,20 @@ func (r *reader) listElement() []*element {
 							found = g.sql
 						}
 					}
+				}
+				if found == "" && len(p.groups) == 0 && len(it.col.alts) > 0 {
+					// "How many merchants have coupons? Return the merchant
+					// name and the number of coupons": a count per name.
+					al := it.col.alts[0]
+					for _, c := range it.col.alts {
+						if p.tables[strings.ToLower(c.table)] {
+							al = c
+							break
+						}
+					}
+					found = r.sqlOf(al)
+					groups = append(groups, sel{sql: found})
+					p.use(al.table)
 				}
 				if found == "" {
 					return // a column the reading does not group by: keep its own outputs
@@ -209,7 +242,74 @@ func (r *reader) listElement() []*element {
 			}
 		}
 		p.selects = selects
+		p.groups = append(p.groups, groups...)
 		p.phrases[keyOutput] = strings.Join(phrases, ", ")
 	})
 	return []*element{el}
+}
+
+// parenthesisedOutputs reads "merchants (merchant ID and name)": a list
+// in brackets right after the noun naming the rows says which of their
+// columns to show, in order; "name" is the rows' label, "ID" their key.
+func (r *reader) parenthesisedOutputs(el *element) {
+	a := r.a
+	for _, em := range a.entities {
+		t := em.tables[0]
+		last := a.spanOf(em.at, em.phrase) - 1
+		if a.toks[last].brk != '(' || a.toks[last].clause != 0 {
+			continue
+		}
+		var picked []colAlt
+		var used []*colMention
+		k := last + 1
+		for k < len(a.toks) {
+			switch w := a.word(k); {
+			case w == "and" || w == "the" || w == "its" || w == "their":
+				k++
+				continue
+			case (w == "name" || w == "names") && t.label != nil:
+				picked = append(picked, colAlt{table: t.name, column: t.label.Name, weight: 1})
+				k++
+			case (w == "id" || w == "ids") && t.key != nil:
+				picked = append(picked, colAlt{table: t.name, column: t.key.Name, weight: 1})
+				k++
+			default:
+				cm := r.columnAt(k)
+				if cm == nil || len(cm.alts) == 0 {
+					return
+				}
+				best := cm.alts[0]
+				for _, al := range cm.alts {
+					if strings.EqualFold(al.table, t.name) {
+						best = al
+						break
+					}
+				}
+				picked = append(picked, best)
+				used = append(used, cm)
+				k = cm.end
+			}
+			if b := a.toks[k-1].brk; b == ')' {
+				break
+			} else if b != 0 && b != ',' {
+				return
+			}
+		}
+		if len(picked) < 2 || k > len(a.toks) || a.toks[k-1].brk != ')' {
+			return
+		}
+		for _, cm := range used {
+			r.usedCols[cm] = true
+		}
+		phrase := a.phrase(last+1, k)
+		a.markUsed(last+1, k)
+		el.add(3, func(p *plan) {
+			for _, al := range picked {
+				p.selects = append(p.selects, sel{sql: r.sqlOf(al)})
+				p.use(al.table)
+			}
+			p.phrases[keyOutput] = phrase
+		})
+		return
+	}
 }

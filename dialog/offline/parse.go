@@ -85,6 +85,9 @@ type compMention struct {
 	at     int
 	// target words before (or after) the comparison.
 	target string
+	// keyOf is set for "merchant with ID 1": the named table, whose key
+	// (or a column referring to it) equals the value.
+	keyOf *tableInfo
 }
 
 type superMention struct {
@@ -204,6 +207,7 @@ func (e *Engine) analyse(question string, feedback []dialog.Feedback, now time.T
 	a.findPatterns()
 	e.protectColumnNames(a)
 	a.findIntents()
+	e.findKeyEquals(a)
 	e.findKeyColumns(a)
 	e.findNamedValues(a)
 	e.findValues(a)
@@ -224,12 +228,23 @@ func (e *Engine) preferNamedTable(a *analysis) {
 			if em.at+len(strings.Fields(em.phrase)) != cm.at {
 				continue
 			}
+			named := false
 			for i := range cm.alts {
 				for _, t := range em.tables {
+					named = named || strings.EqualFold(cm.alts[i].table, t.name)
+				}
+			}
+			for i := range cm.alts {
+				w := 0.6 // another table's column leaves the table's name unused
+				if !named {
+					w = 1
+				}
+				for _, t := range em.tables {
 					if strings.EqualFold(cm.alts[i].table, t.name) {
-						cm.alts[i].weight *= 1.5
+						w = 1.5
 					}
 				}
+				cm.alts[i].weight *= w
 			}
 			sort.SliceStable(cm.alts, func(i, j int) bool { return cm.alts[i].weight > cm.alts[j].weight })
 		}
@@ -405,6 +420,13 @@ func (a *analysis) findTimes(now time.Time) {
 			a.times[len(a.times)-1].days = int(now.Sub(start).Hours() / 24)
 			a.toks[i].used, a.toks[i+1].used, a.toks[i+2].used = true, true, true
 			i += 2
+		case t.low == "past" && a.word(i+1) == "week":
+			// "the past week": the seven days up to today, as "the past 7 days".
+			start := now.AddDate(0, 0, -7)
+			add(i, t.clause, a.phrase(i, i+2), start.Format("2006-01-02"), "")
+			a.times[len(a.times)-1].days = 7
+			a.toks[i].used, a.toks[i+1].used = true, true
+			i++
 		case (t.low == "last" || t.low == "this" || t.low == "past" || t.low == "previous") && (a.word(i+1) == "year" || a.word(i+1) == "month" || a.word(i+1) == "quarter"):
 			y, mo := now.Year(), int(now.Month())
 			var from, to string
@@ -659,6 +681,15 @@ func (a *analysis) findIntents() {
 			a.toks[i+1].used = true
 			i++
 		}
+		// "top 2 most frequently used device types": how often, not a column.
+		for k := i + 1; k < len(a.toks) && k <= i+4 && !a.toks[k].used; k++ {
+			if w := a.word(k); w != "most" && w != "least" {
+				if !commonWords[w] {
+					break
+				}
+				a.toks[k].used = true
+			}
+		}
 		// The noun it ranks by: "highest revenue", "most orders", "top 5 products by units sold".
 		j := i + 1
 		for j < len(a.toks) && (a.word(j) == "the" || a.word(j) == "a") {
@@ -874,6 +905,10 @@ func (e *Engine) valueOfNamedColumn(a *analysis, from, to int) *valueMention {
 	if len(word) != 1 {
 		return nil
 	}
+	// "all transaction types": every value, none in particular.
+	if w := a.word(from - 1); (w == "all" || w == "every" || w == "any") && singularOf(a.toks[to-1].low) != a.toks[to-1].low {
+		return nil
+	}
 	var alts []valueAlt
 	var values []catalog.ValueHit
 	for _, h := range e.m.cat.SearchColumns(a.toks[to-1].raw, 5) {
@@ -1087,6 +1122,32 @@ func (e *Engine) addColumnMention(a *analysis, from, to int) {
 	a.columns = append(a.columns, cm)
 	for k := from; k < to; k++ {
 		a.toks[k].used = true
+	}
+}
+
+// findKeyEquals reads "merchant with ID 1", "the user ID 42": the row of
+// the named table whose key is the number.
+func (e *Engine) findKeyEquals(a *analysis) {
+	for i := 2; i < len(a.toks); i++ {
+		if !a.toks[i].isNum || a.toks[i].used || a.toks[i].num != math.Trunc(a.toks[i].num) || a.word(i-1) != "id" || a.toks[i-1].used {
+			continue
+		}
+		j := i - 2
+		if w := a.word(j); w == "with" || w == "whose" || w == "having" || w == "of" || w == "the" || w == "an" || w == "a" {
+			j--
+		}
+		if j >= 0 && a.word(j) == "the" && a.word(j+1) != "the" {
+			j--
+		}
+		if j < 0 || a.toks[j].used || a.toks[j].isNum || a.toks[j].brk != 0 {
+			continue
+		}
+		ts := e.m.byTerm[strings.Join(e.m.cat.Terms(a.toks[j].raw), " ")]
+		if len(ts) == 0 || ts[0].key == nil || ts[0].key.Kind() != warehouse.KindNumber {
+			continue
+		}
+		a.comps = append(a.comps, &compMention{phrase: a.phrase(j, i+1), op: "=", value: a.toks[i].num, at: j, target: a.toks[j].low + " id", keyOf: ts[0]})
+		a.markUsed(j, i+1)
 	}
 }
 

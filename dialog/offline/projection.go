@@ -12,6 +12,7 @@ import (
 func (r *reader) projection() []*element {
 	a := r.a
 	el := &element{name: "output"}
+	r.parenthesisedOutputs(el)
 	free := r.freeColumns()
 	r.severalOutputs(el, free)
 	for _, cm := range free {

@@ -33,7 +33,7 @@ var aggWords = map[string]string{
 }
 
 // commonWords ask how often a value occurs: "most common status".
-var commonWords = map[string]bool{"common": true, "frequent": true, "frequently": true, "popular": true, "used": true, "often": true}
+var commonWords = map[string]bool{"common": true, "commonly": true, "frequent": true, "frequently": true, "popular": true, "used": true, "often": true}
 
 func (r *reader) entityAt(i int) *entityMention {
 	for _, em := range r.a.entities {
@@ -96,6 +96,17 @@ func (r *reader) aggregateAt(i int) ([]aggRead, int) {
 	if kindWords[a.word(i)] && fn == "COUNT" {
 		distinct = true
 		i++
+	}
+	// "the number of unread promotional notifications": values qualify
+	// the rows counted (they are conditions of their own).
+	if fn == "COUNT" {
+		k := i
+		for k < len(a.toks) && r.entityAt(k) == nil && r.inValueMention(k) {
+			k++
+		}
+		if k > i && r.entityAt(k) != nil {
+			i = k
+		}
 	}
 	phraseOf := func(end int) string { return a.phrase(start, end) }
 	if em := r.entityAt(i); em != nil && (fn == "" || fn == "COUNT") {
@@ -200,8 +211,8 @@ func (r *reader) groupRanking() []*element {
 		j++
 	}
 	var g *colMention
-	if em := r.entityAt(j); em != nil && r.columnAt(j+len(strings.Fields(em.phrase))) != nil {
-		j += len(strings.Fields(em.phrase)) // "top 3 doctor specialties"
+	if em := r.entityAt(j); em != nil && r.columnAt(j+len(strings.Fields(em.phrase))) != nil && a.toks[a.spanOf(em.at, em.phrase)-1].brk == 0 {
+		j += len(strings.Fields(em.phrase)) // "top 3 doctor specialties", not "top 2 merchants (receiver type 1)"
 	}
 	if cm := r.columnAt(j); cm != nil && commonWords[a.word(j)] {
 		common = true // "common genres" linked as one phrase
@@ -246,12 +257,9 @@ func (r *reader) groupRanking() []*element {
 		if !common {
 			return nil
 		}
-		// "most common status": how many rows carry each value.
-		for _, al := range groupAlts {
-			t := r.e.m.byName[strings.ToLower(al.table)]
-			aggs = append(aggs, aggRead{expr: "COUNT(*)", alias: "count", tables: []string{t.name}, countOf: t, phrase: a.phrase(s.at, g.end), weight: al.weight})
-			break
-		}
+		// "most common status": how many rows carry each value, in the
+		// grouped column's own table.
+		aggs = append(aggs, aggRead{expr: "COUNT(*)", alias: "count", phrase: a.phrase(s.at, g.end), weight: 1})
 	}
 	r.usedCols[g] = true
 	rankPhrase := a.phrase(s.at, g.end)
@@ -277,7 +285,7 @@ func (r *reader) groupRanking() []*element {
 	output := &element{name: "output"}
 	for _, al := range groupAlts {
 		w := al.weight
-		if r.measureTables[strings.ToLower(al.table)] {
+		if r.measureTables[strings.ToLower(al.table)] || r.namedTable(al.table) {
 			w *= 1.5
 		}
 		expr := r.sqlOf(al)
@@ -334,7 +342,11 @@ func (r *reader) listedOutputs(output *element, groupAlts []colAlt) {
 				r.usedCols[it.col] = true
 			}
 		}
-		output.add(3*al.weight, func(p *plan) {
+		w := al.weight
+		if r.namedTable(al.table) {
+			w *= 1.5
+		}
+		output.add(3*w, func(p *plan) {
 			for _, it := range list {
 				switch {
 				case it.sameColumn(al):
@@ -373,7 +385,6 @@ func (r *reader) listedOutputs(output *element, groupAlts []colAlt) {
 			}
 			p.phrases[keyOutput] = strings.Join(phrases, ", ")
 		})
-		return
 	}
 }
 
@@ -432,4 +443,14 @@ func (r *reader) qualifiedAlts(q *entityMention, cm *colMention) []colAlt {
 		}
 	}
 	return out
+}
+
+// inValueMention says whether token k belongs to a value mention.
+func (r *reader) inValueMention(k int) bool {
+	for _, vm := range r.a.values {
+		if vm.at <= k && k < r.a.spanOf(vm.at, vm.phrase) {
+			return true
+		}
+	}
+	return false
 }

@@ -25,13 +25,16 @@ func libraryDump() string {
 CREATE TABLE books (book_id INT PRIMARY KEY, title VARCHAR(80), genre VARCHAR(30), pages INT, published_year INT, has_illustrations TINYINT(1), has_audio TINYINT(1));
 CREATE TABLE loans (loan_id INT PRIMARY KEY, member_id INT, book_id INT, borrowed_on DATE, returned_on DATE, fee DECIMAL(8,2));
 CREATE TABLE transfers (transfer_id INT PRIMARY KEY, from_city VARCHAR(40), to_city VARCHAR(40), boxes INT);
+CREATE TABLE staff (staff_id INT PRIMARY KEY, staff_name VARCHAR(60));
+CREATE TABLE messages (message_id INT PRIMARY KEY, sender_id INT, sender_type INT COMMENT '0 for member, 1 for staff',
+  receiver_id INT, receiver_type INT COMMENT '0 for member, 1 for staff', topic VARCHAR(20));
 `)
 	cities := []string{"Leeds", "York", "Bath", "Hull", "Ely"}
 	types := []string{"adult", "student", "senior"}
 	for i := 1; i <= 30; i++ {
 		fmt.Fprintf(&b, "INSERT INTO members VALUES (%d, 'Reader %02d', '%s', '%s', '2023-%02d-%02d', '%d-%02d-%02d');\n", i, i, cities[i*i%len(cities)], types[(i*7)%len(types)%(1+i%3)], 1+i%12, 1+i%27, 1950+i, 1+i%12, 1+i%27)
 	}
-	genres := []string{"mystery", "history", "poetry", "science", "travel", "mystery", "mystery", "history"}
+	genres := []string{"mystery", "history", "poetry", "science", "travel", "mystery (cozy)", "mystery", "history"}
 	for i := 1; i <= 40; i++ {
 		fmt.Fprintf(&b, "INSERT INTO books VALUES (%d, 'Book %c%02d', '%s', %d, %d, %d, %d);\n", i, 'A'+rune(i*7%26), i, genres[i%len(genres)], 90+(i*37)%400, 1990+i%30, i%3%2, i%5%2)
 	}
@@ -40,6 +43,13 @@ CREATE TABLE transfers (transfer_id INT PRIMARY KEY, from_city VARCHAR(40), to_c
 	}
 	for i := 1; i <= 60; i++ {
 		fmt.Fprintf(&b, "INSERT INTO transfers VALUES (%d, '%s', '%s', %d);\n", i, cities[i%len(cities)], cities[(i/len(cities))%len(cities)], 1+i%9)
+	}
+	for i := 1; i <= 6; i++ {
+		fmt.Fprintf(&b, "INSERT INTO staff VALUES (%d, 'Clerk %d');\n", i, i)
+	}
+	topics := []string{"reminder", "newsletter", "overdue"}
+	for i := 1; i <= 80; i++ {
+		fmt.Fprintf(&b, "INSERT INTO messages VALUES (%d, %d, %d, %d, %d, '%s');\n", i, 1+(i*11)%27, i%3%2, 1+(i*7)%29, (i+1)%2, topics[(i/2)%3])
 	}
 	return b.String()
 }
@@ -135,6 +145,27 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 			"SELECT COUNT(*) FROM members WHERE member_id NOT IN (SELECT member_id FROM loans GROUP BY member_id HAVING COUNT(*) >= 8)", false, true},
 		{"group condition: values shared by enough rows", "Which cities have more than 6 members?",
 			"SELECT DISTINCT city FROM members WHERE city IN (SELECT city FROM members GROUP BY city HAVING COUNT(*) > 6)", false, false},
+		// Typed references (roles.go): a sender or receiver that is a member or staff, as the type column's comment says.
+		{"typed join: the role a verb names", "How many messages did each member send? Return the member ID and the number of messages.",
+			"SELECT m.member_id, COUNT(*) FROM members m JOIN messages g ON g.sender_id = m.member_id AND g.sender_type = 0 GROUP BY m.member_id", false, false},
+		{"exists: a value qualifies the related rows", "Return the member IDs of members who have received overdue messages",
+			"SELECT member_id FROM members WHERE member_id IN (SELECT receiver_id FROM messages WHERE receiver_type = 0 AND topic = 'overdue')", false, true},
+		{"outputs: a list in brackets after the noun", "Return members (member ID and full name) who have no loans.",
+			"SELECT member_id, full_name FROM members WHERE member_id NOT IN (SELECT member_id FROM loans)", false, true},
+		{"outputs: a label and a count after how many", "How many members in Leeds have loans? Return the member name and the number of loans.",
+			"SELECT m.full_name, COUNT(*) FROM members m JOIN loans l ON l.member_id = m.member_id WHERE m.city = 'Leeds' GROUP BY m.full_name", false, false},
+		{"filter: a value and its qualified kinds", "How many mystery books are there?",
+			"SELECT COUNT(*) FROM books WHERE genre LIKE '%mystery%'", false, false},
+		{"filter: the thing with an ID", "What is the total fee of loans of the member with ID 3?",
+			"SELECT SUM(fee) FROM loans WHERE member_id = 3", false, false},
+		{"ranking: most frequently used values and their respective counts", "What are the top 2 most frequently used membership types for members and their respective counts?",
+			"SELECT membership_type, COUNT(*) FROM members GROUP BY membership_type ORDER BY COUNT(*) DESC LIMIT 2", true, false},
+		{"exists: identifiers named before a later sentence", "Return the distinct list of member IDs that have since taken out a loan. Consider all books in the results, but only include the member IDs.",
+			"SELECT DISTINCT member_id FROM loans", false, true},
+		{"superlative: top rows by a total, with a return list", "Who are the top 3 members by total loan fee? Return the member name, number of loans and total loan fee.",
+			"SELECT m.full_name, COUNT(*), SUM(l.fee) FROM members m JOIN loans l ON l.member_id = m.member_id GROUP BY m.member_id, m.full_name ORDER BY SUM(l.fee) DESC LIMIT 3", true, false},
+		{"ranking: a return list item with a relative clause", "Which are the top 2 cities by total loan fee? Return the city, number of distinct members who borrowed, and total loan fee.",
+			"SELECT m.city, COUNT(DISTINCT m.member_id), SUM(l.fee) FROM members m JOIN loans l ON l.member_id = m.member_id GROUP BY m.city ORDER BY SUM(l.fee) DESC LIMIT 2", true, false},
 		// Grouping on the measured table's own column.
 		{"grouping: the measured rows' column", "What is the average number of pages of books in each genre?",
 			"SELECT genre, AVG(pages) FROM books GROUP BY genre", false, false},
@@ -212,5 +243,18 @@ func TestVerbsRelatedToNamesAreLinked(t *testing.T) {
 		if got := strings.Join(p.Candidates[0].Unused, " "); got != tc.unused {
 			t.Errorf("%q: likeliest reading leaves out %q, want %q\n%s", tc.question, got, tc.unused, p.Candidates[0].SQL)
 		}
+	}
+}
+
+// TestThePastWeek: "the past week" is the last seven days. The library's
+// loans are older, so the reading is checked by its condition.
+func TestThePastWeek(t *testing.T) {
+	e, _ := libraryEngine(t)
+	p, err := e.Candidates(context.Background(), dialog.Request{Question: "How many loans were borrowed in the past week?"})
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("no reading (%v)", err)
+	}
+	if sql := p.Candidates[0].SQL; !strings.Contains(sql, "loans.borrowed_on >= '2026-11-15'") || !strings.Contains(sql, "COUNT(") {
+		t.Fatalf("likeliest reading:\n%s", sql)
 	}
 }

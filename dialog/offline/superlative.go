@@ -71,7 +71,32 @@ func (r *reader) superlative() []*element {
 	if h == nil {
 		return nil
 	}
+	aggs, _ := r.aggregateAt(s.nounAt)
+	if w := a.word(s.nounAt); aggWords[w] == "" || aggWords[w] == "MAX" || aggWords[w] == "MIN" || len(aggs) == 0 || strings.HasPrefix(aggs[0].expr, "COUNT(") {
+		aggs = nil
+	}
 	switch {
+	case len(aggs) > 0:
+		// "top 2 merchants by total transaction amount": the total of
+		// the measure per head.
+		best := 0.0
+		for _, ag := range aggs {
+			best = max(best, ag.weight)
+		}
+		for _, ag := range aggs {
+			if ag.weight >= 0.8*best {
+				for _, t := range ag.tables {
+					r.measureTables[strings.ToLower(t)] = true
+				}
+			}
+			measure.add(ag.weight, func(p *plan) {
+				p.order = &sel{sql: ag.expr}
+				p.aggregated = true
+				p.use(ag.tables...)
+				p.phrases[keyMeasure] = ag.phrase
+			})
+		}
+		cm = nil
 	case em != nil:
 		// "the state with the most rivers": count the other table's rows per head.
 		e2 := em.tables[0]
@@ -171,7 +196,7 @@ func (r *reader) superlative() []*element {
 		// "which state had the most orders": the orders' own state code
 		// answers without the states table.
 		for _, j := range r.e.m.snap.Schema.Joins {
-			if strings.EqualFold(j.FromTable, f.name) && strings.EqualFold(j.ToTable, h.name) && strings.EqualFold(j.ToColumn, h.key.Name) {
+			if strings.EqualFold(j.FromTable, f.name) && strings.EqualFold(j.ToTable, h.name) && strings.EqualFold(j.ToColumn, h.key.Name) && j.When == nil {
 				output.add(0.6, func(p *plan) {
 					expr := r.e.m.col(j.FromTable, j.FromColumn)
 					p.groups = append(p.groups, sel{sql: expr})
