@@ -18,6 +18,7 @@ import (
 	"github.com/dolthub/go-mysql-server/memory"
 	"github.com/dolthub/go-mysql-server/server"
 	gsql "github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 	"github.com/go-sql-driver/mysql"
 	"github.com/sirupsen/logrus"
@@ -41,7 +42,9 @@ func Start(ctx context.Context, logger *slog.Logger) (*Server, error) {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	pro := memory.NewDBProviderWithOpts(memory.NativeIndexProvider(true)).(*memory.DbProvider)
-	engine := sqle.NewDefault(pro)
+	// Date filters compare with string literals; see foldTimeLiterals.
+	a := analyzer.NewBuilder(pro).AddPostAnalyzeRule(foldTimeLiteralsID, foldTimeLiterals).Build()
+	engine := sqle.New(a, nil)
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
 	if err != nil {
