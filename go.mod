@@ -49,7 +49,7 @@ require (
 	github.com/pingcap/log v1.1.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
-	github.com/shopspring/decimal v1.3.1 // indirect
+	github.com/shopspring/decimal v1.3.1
 	github.com/tetratelabs/wazero v1.8.2 // indirect
 	go.etcd.io/bbolt v1.5.0
 	go.opentelemetry.io/otel v1.31.0 // indirect

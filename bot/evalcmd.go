@@ -269,6 +269,12 @@ func (e *evalEnv) dataset(ctx context.Context, index int, spec string) *eval.Dat
 	}
 
 	whName := "eval-" + ds.Name
+	// The bot runs on the demo warehouse as `bot demo` runs it, with its
+	// result cache; every run starts with an empty one.
+	var cache warehouse.CacheOptions
+	if ds.Name == demoDataset && ds.Schema == nil && o.dsn == "" {
+		cache = demoCacheOptions()
+	}
 	base := map[string]*eval.Run{}
 	for _, strategy := range o.strategies {
 		carries := []bool{false}
@@ -276,7 +282,7 @@ func (e *evalEnv) dataset(ctx context.Context, index int, spec string) *eval.Dat
 			carries = append(carries, true)
 		}
 		for _, carry := range carries {
-			run, err := e.run(ctx, h, snap, mc, whName, ds.Name, golds, strategy, carry)
+			run, err := e.run(ctx, h, snap, mc, cache, whName, ds.Name, golds, strategy, carry)
 			if run != nil {
 				dr.Runs = append(dr.Runs, run)
 			}
@@ -344,7 +350,7 @@ func (e *evalEnv) warehouse(ctx context.Context, index int, ds *eval.Dataset) (*
 // run builds a fresh bot (stores in a temporary directory of its own, the
 // snapshot already taken, its own connection pool) and puts the questions
 // through it.
-func (e *evalEnv) run(ctx context.Context, h *eval.Harness, snap *warehouse.Snapshot, mc *mysql.Config, whName, dataset string, golds []*eval.Gold, strategy string, carry bool) (*eval.Run, error) {
+func (e *evalEnv) run(ctx context.Context, h *eval.Harness, snap *warehouse.Snapshot, mc *mysql.Config, cache warehouse.CacheOptions, whName, dataset string, golds []*eval.Gold, strategy string, carry bool) (*eval.Run, error) {
 	o := e.opts
 	label := strategy
 	if carry {
@@ -354,7 +360,7 @@ func (e *evalEnv) run(ctx context.Context, h *eval.Harness, snap *warehouse.Snap
 	if err := warehouse.SaveSnapshot(filepath.Join(dir, "snapshots", whName+".json.gz"), snap); err != nil {
 		return nil, err
 	}
-	db, err := warehouse.Open(ctx, warehouse.Config{MySQL: mc, QueryTimeout: o.timeout, Logger: e.logger})
+	db, err := warehouse.Open(ctx, warehouse.Config{MySQL: mc, QueryTimeout: o.timeout, Cache: cache, Logger: e.logger})
 	if err != nil {
 		return nil, err
 	}

@@ -9,8 +9,8 @@ import (
 )
 
 // EmbeddedTables returns the tables for embedded.Server.LoadTables, which
-// stores the large ones without keys (see the embedded package). Dates are
-// passed as time.Time; rows without dates are shared with ds.
+// keeps their keys and indexes (see the embedded package). Dates are passed
+// as time.Time; rows without dates are shared with ds.
 func (ds *Dataset) EmbeddedTables() []embedded.Table {
 	out := make([]embedded.Table, len(ds.Tables))
 	dates := map[string]any{}

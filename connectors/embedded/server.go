@@ -18,6 +18,7 @@ import (
 	"github.com/dolthub/go-mysql-server/memory"
 	"github.com/dolthub/go-mysql-server/server"
 	gsql "github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 	"github.com/go-sql-driver/mysql"
 	"github.com/sirupsen/logrus"
@@ -41,7 +42,9 @@ func Start(ctx context.Context, logger *slog.Logger) (*Server, error) {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	pro := memory.NewDBProviderWithOpts(memory.NativeIndexProvider(true)).(*memory.DbProvider)
-	engine := sqle.NewDefault(pro)
+	// Date filters compare with string literals; see foldTimeLiterals.
+	a := analyzer.NewBuilder(pro).AddPostAnalyzeRule(foldTimeLiteralsID, foldTimeLiterals).Build()
+	engine := sqle.New(a, nil)
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
 	if err != nil {
@@ -255,8 +258,8 @@ func abbreviate(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// Table is a table to create and fill through the engine's own API, which
-// is far faster than INSERT statements for large generated data.
+// Table is a table to create from DDL and fill directly, which is far
+// faster than INSERT statements for large generated data.
 type Table struct {
 	Name      string
 	CreateSQL string
@@ -265,9 +268,10 @@ type Table struct {
 	Rows [][]any
 }
 
-// keyedLoadLimit is the row count above which a table is stored without
-// keys, indexes and foreign keys. Two costs of go-mysql-server's in-memory
-// tables force this: a keyed insert compares each new row with every stored
+// keyedLoadLimit is the row count above which a table loaded from a dump
+// (LoadDump) is stored without keys, indexes and foreign keys; tables
+// loaded with LoadTables keep theirs (see staticTable). Two costs of
+// go-mysql-server's in-memory tables force this: a keyed insert compares each new row with every stored
 // row (a 100k-row load takes hours), and an index lookup scans the index, so
 // the optimizer's lookup joins over indexed columns take minutes where a hash
 // join over unindexed tables takes milliseconds. Small tables keep their keys
@@ -321,8 +325,10 @@ func (s *Server) stripKeys(sctx *gsql.Context, db gsql.Database, name string) er
 
 func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
 
-// LoadTables creates each table with its DDL and inserts its rows directly
-// into the in-memory storage, creating the database if needed.
+// LoadTables creates each table with its DDL and holds its rows as a
+// read-only table with working indexes (see staticTable), creating the
+// database if needed. Keys, indexes and foreign keys stay as declared,
+// whatever the table's size; the tables cannot be written afterwards.
 func (s *Server) LoadTables(ctx context.Context, database string, tables []Table) error {
 	sctx := s.newContext(ctx, "")
 	if !s.provider.HasDatabase(sctx, database) {
@@ -335,19 +341,22 @@ func (s *Server) LoadTables(ctx context.Context, database string, tables []Table
 	if err != nil {
 		return fmt.Errorf("embedded warehouse: open database %q: %w", database, err)
 	}
-	// A large table's foreign keys may reference another large table whose
-	// key index is already gone; they are dropped right after creation.
+	mdb, ok := db.(interface{ AddTable(string, memory.MemTable) })
+	if !ok {
+		return fmt.Errorf("embedded warehouse: database %q is %T, not an in-memory database", database, db)
+	}
+	// Tables may be given in any order; their foreign keys are metadata.
 	if err := s.exec(sctx, "SET SESSION foreign_key_checks = 0"); err != nil {
 		return fmt.Errorf("embedded warehouse: %w", err)
 	}
+	var loaded []*staticTable
+	var fks []gsql.ForeignKeyConstraint
 	for _, t := range tables {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("embedded warehouse: load %s: %w", t.Name, err)
+		}
 		if err := s.exec(sctx, t.CreateSQL); err != nil {
 			return fmt.Errorf("embedded warehouse: create table %s: %w", t.Name, err)
-		}
-		if len(t.Rows) > keyedLoadLimit {
-			if err := s.stripKeys(sctx, db, t.Name); err != nil {
-				return err
-			}
 		}
 		tbl, ok, err := db.GetTableInsensitive(sctx, t.Name)
 		if err != nil || !ok {
@@ -358,34 +367,36 @@ func (s *Server) LoadTables(ctx context.Context, database string, tables []Table
 			return fmt.Errorf("embedded warehouse: table %s is %T, not an in-memory table", t.Name, tbl)
 		}
 		schema := mt.Schema()
-		ins := mt.Inserter(sctx)
+		rows := make([]gsql.Row, len(t.Rows))
 		for ri, r := range t.Rows {
 			if len(r) != len(schema) {
-				ins.Close(sctx)
 				return fmt.Errorf("embedded warehouse: table %s row %d has %d values, the table has %d columns", t.Name, ri+1, len(r), len(schema))
 			}
-			row := make(gsql.Row, len(r))
-			for ci, v := range r {
-				cv, _, err := schema[ci].Type.Convert(sctx, v)
-				if err != nil {
-					ins.Close(sctx)
-					return fmt.Errorf("embedded warehouse: table %s row %d column %s: %w", t.Name, ri+1, schema[ci].Name, err)
-				}
-				row[ci] = cv
-			}
-			if err := ins.Insert(sctx, row); err != nil {
-				ins.Close(sctx)
+			if rows[ri], err = convertRow(sctx, schema, r); err != nil {
 				return fmt.Errorf("embedded warehouse: table %s row %d: %w", t.Name, ri+1, err)
 			}
 		}
-		if err := ins.Close(sctx); err != nil {
-			return fmt.Errorf("embedded warehouse: table %s: finish insert: %w", t.Name, err)
+		st, err := newStaticTable(sctx, mt, rows)
+		if err != nil {
+			return fmt.Errorf("embedded warehouse: %w", err)
 		}
+		declared, err := mt.GetDeclaredForeignKeys(sctx)
+		if err != nil {
+			return fmt.Errorf("embedded warehouse: table %s: foreign keys: %w", t.Name, err)
+		}
+		fks = append(fks, declared...)
+		mdb.AddTable(mt.Name(), st)
+		loaded = append(loaded, st)
 	}
-	// The memory engine keeps edits in the session until commit.
-	sess := memory.SessionFromContext(sctx)
-	if err := sess.CommitTransaction(sctx, nil); err != nil {
-		return fmt.Errorf("embedded warehouse: commit load of %q: %w", database, err)
+	for _, st := range loaded {
+		for _, fk := range fks {
+			if strings.EqualFold(fk.Table, st.name) {
+				st.declared = append(st.declared, fk)
+			}
+			if strings.EqualFold(fk.ParentTable, st.name) {
+				st.referenced = append(st.referenced, fk)
+			}
+		}
 	}
 	return nil
 }

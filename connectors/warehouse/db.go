@@ -37,7 +37,9 @@ type Config struct {
 	// ConnectTimeout bounds dialing and the login handshake.
 	ConnectTimeout time.Duration
 	MaxOpenConns   int
-	Logger         *slog.Logger
+	// Cache keeps results of repeated statements; off unless set.
+	Cache  CacheOptions
+	Logger *slog.Logger
 }
 
 func (c Config) withDefaults() Config {
@@ -67,6 +69,7 @@ type DB struct {
 	version  string
 	database string
 	addr     string
+	cache    *resultCache // nil when off
 	logger   *slog.Logger
 }
 
@@ -105,7 +108,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	db.SetMaxOpenConns(cfg.MaxOpenConns)
 	db.SetMaxIdleConns(cfg.MaxOpenConns)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	w := &DB{db: db, cfg: cfg, database: mc.DBName, addr: mc.Addr, logger: cfg.Logger}
+	w := &DB{db: db, cfg: cfg, database: mc.DBName, addr: mc.Addr, cache: newResultCache(cfg.Cache, time.Now), logger: cfg.Logger}
 
 	pctx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout)
 	defer cancel()

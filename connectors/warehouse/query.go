@@ -54,13 +54,22 @@ func guard(statement string) (*sqlguard.Statement, error) {
 // one read-only SELECT (checked by the guard), runs it inside a read-only
 // transaction with a server-side time limit backed by context cancellation
 // that kills the query, and fetches at most MaxRows rows, reading one more to
-// report truncation.
+// report truncation. With a cache (Config.Cache), a statement already run
+// is answered from memory.
 func (w *DB) Query(ctx context.Context, statement string, lim Limits) (*Result, error) {
 	lim = lim.or(w.cfg)
 	st, err := guard(statement)
 	if err != nil {
 		return nil, err
 	}
+	if w.cache != nil {
+		return w.cache.query(ctx, st.Text, lim, func() (*Result, error) { return w.query(ctx, st, lim) })
+	}
+	return w.query(ctx, st, lim)
+}
+
+// query runs a guarded statement on the server.
+func (w *DB) query(ctx context.Context, st *sqlguard.Statement, lim Limits) (*Result, error) {
 	text := st.Text
 	ownLimit := hasTopLevelLimit(st.Node)
 	if !ownLimit {

@@ -356,3 +356,31 @@ func numbersDump(count int) string {
 	b.WriteString(";")
 	return b.String()
 }
+
+func TestCachedDBAnswersRepeatsFromMemory(t *testing.T) {
+	for _, target := range testwh.Targets() {
+		t.Run(target.Name, func(t *testing.T) {
+			d := testwh.NewDatabase(t, target, itemsDump)
+			w := d.Open(t, warehouse.Config{Cache: warehouse.CacheOptions{Entries: 4}})
+			ctx := context.Background()
+			first, err := w.Query(ctx, "SELECT id, name FROM items ORDER BY id", warehouse.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := w.Query(ctx, "SELECT id, name\n  FROM items\n  ORDER BY id", warehouse.Limits{MaxRows: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first.Cached || !again.Cached {
+				t.Fatalf("cached: first %v, repeat %v; want only the repeat", first.Cached, again.Cached)
+			}
+			if fmt.Sprint(again.Rows) != fmt.Sprint(first.Rows[:2]) || !again.Truncated {
+				t.Fatalf("repeat under a cap of 2: %v truncated=%v; want %v truncated", again.Rows, again.Truncated, first.Rows[:2])
+			}
+			// The guard still sees every statement, cached or not.
+			if _, err := w.Query(ctx, "SELECT id, name FROM items ORDER BY id; DELETE FROM items", warehouse.Limits{}); !errors.Is(err, warehouse.ErrRefused) {
+				t.Fatalf("want a refusal, got %v", err)
+			}
+		})
+	}
+}

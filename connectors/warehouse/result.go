@@ -15,6 +15,9 @@ type Result struct {
 	// Truncated is true when the query had more rows than the cap.
 	Truncated bool          `json:"truncated,omitempty"`
 	Elapsed   time.Duration `json:"elapsed"`
+	// Cached is true when the result came from the DB's result cache (see
+	// CacheOptions); Elapsed is then the time the lookup took.
+	Cached bool `json:"cached,omitempty"`
 }
 
 // ResultColumn names one output column and its server type.
