@@ -176,10 +176,31 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		}
 		conds = append(conds, p.order.sql+" = ("+strings.ReplaceAll(sub, "\n", " ")+")")
 	}
+	// "the longest book in each genre": per group, the rows holding the
+	// group's largest (smallest) value, ties included.
+	perGroup := p.order != nil && p.limit == 1 && !p.aggregated && len(p.groups) > 0 && !strings.Contains(p.order.sql, "(")
+	if perGroup {
+		fn := "MIN"
+		if p.desc {
+			fn = "MAX"
+		}
+		var gs []string
+		for _, g := range p.groups {
+			if !slices.Contains(gs, g.sql) {
+				gs = append(gs, g.sql)
+			}
+		}
+		sub := "SELECT " + strings.Join(gs, ", ") + ", " + fn + "(" + p.order.sql + ") " + from
+		if len(conds) > 0 {
+			sub += " WHERE " + strings.Join(conds, " AND ")
+		}
+		sub += " GROUP BY " + strings.Join(gs, ", ")
+		conds = append(conds, "("+strings.Join(gs, ", ")+", "+p.order.sql+") IN ("+strings.ReplaceAll(sub, "\n", " ")+")")
+	}
 	if len(conds) > 0 {
 		b.WriteString("\nWHERE " + strings.Join(conds, "\n  AND "))
 	}
-	if len(p.groups) > 0 {
+	if len(p.groups) > 0 && !perGroup {
 		var gs []string
 		for _, g := range p.groups {
 			if !slices.Contains(gs, g.sql) {
@@ -195,13 +216,13 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		}
 		b.WriteString("\nHAVING " + strings.Join(hs, " AND "))
 	}
-	if p.order != nil && !extremum {
+	if p.order != nil && !extremum && !perGroup {
 		b.WriteString("\nORDER BY " + e.counted(p, tree, p.order.sql))
 		if p.desc {
 			b.WriteString(" DESC")
 		}
 	}
-	if p.limit > 0 && !extremum {
+	if p.limit > 0 && !extremum && !perGroup {
 		fmt.Fprintf(&b, "\nLIMIT %d", p.limit)
 	}
 	return b.String()

@@ -136,6 +136,11 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 			"SELECT member_id, full_name FROM members WHERE member_id IN (SELECT member_id FROM loans)", false, true},
 		{"exists: none, after a verb phrase", "Return the book IDs and titles of books that have not appeared in any loans.",
 			"SELECT book_id, title FROM books WHERE book_id NOT IN (SELECT book_id FROM loans)", false, true},
+		// Per-group extremes (engine.go render): the top row of each group.
+		{"per-group extreme: the longest in each group", "What is the longest book in each genre?",
+			"SELECT genre, title FROM books b WHERE pages = (SELECT MAX(pages) FROM books WHERE genre = b.genre)", false, true},
+		{"per-group extreme: for each group, who", "For each city, who is the oldest member?",
+			"SELECT city, full_name FROM members m WHERE birth_date = (SELECT MIN(birth_date) FROM members WHERE city = m.city)", false, false},
 		// Group conditions (groupconds.go): how many related rows each has.
 		{"group condition: at least N related rows", "Which members have at least 8 loans?",
 			"SELECT full_name FROM members WHERE member_id IN (SELECT member_id FROM loans GROUP BY member_id HAVING COUNT(*) >= 8)", false, true},

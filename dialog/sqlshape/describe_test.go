@@ -32,6 +32,16 @@ func TestExplainShapes(t *testing.T) {
 		{"text pattern", "SELECT customers.name FROM customers WHERE customers.name LIKE 'J%'",
 			"Name of customers, whose name matches 'J%'."},
 		{"counting kinds", "SELECT COUNT(DISTINCT orders.status) FROM orders", "The number of different status."},
+		{"group condition: at least N related rows", "SELECT customers.name FROM customers WHERE customers.id IN (SELECT orders.customer_id FROM orders WHERE 1 = 1 GROUP BY orders.customer_id HAVING COUNT(*) >= 3)",
+			"Name of customers, with at least 3 orders."},
+		{"group condition: fewer, none included", "SELECT COUNT(*) FROM customers WHERE customers.id NOT IN (SELECT orders.customer_id FROM orders WHERE orders.customer_id IS NOT NULL AND 1 = 1 GROUP BY orders.customer_id HAVING COUNT(*) >= 3)",
+			"The number of customers, for customers with fewer than 3 orders."},
+		{"group condition: a value shared by rows", "SELECT DISTINCT customers.state FROM customers WHERE customers.state IN (SELECT customers.state FROM customers GROUP BY customers.state HAVING COUNT(*) > 6)",
+			"State of customers (each different value once), whose state is shared by more than 6 customers."},
+		{"nested superlative", "SELECT COUNT(*) FROM orders JOIN customers ON orders.customer_id = customers.id WHERE customers.credit_limit = (SELECT MAX(customers.credit_limit) FROM customers)",
+			"The number of orders, for orders of the customer with the highest credit limit."},
+		{"per-group extreme", "SELECT regions.name, customers.name FROM customers JOIN regions ON customers.region_id = regions.id WHERE (regions.name, customers.credit_limit) IN (SELECT regions.name, MAX(customers.credit_limit) FROM customers JOIN regions ON customers.region_id = regions.id GROUP BY regions.name)",
+			"Region and name of customers, with the highest credit limit for each region."},
 	}
 	for _, tc := range cases {
 		t.Run(tc.shape, func(t *testing.T) {
@@ -57,5 +67,5 @@ func (shapeLabels) Column(c string) string {
 	if l := (testLabels{}).Column(c); l != "" {
 		return l
 	}
-	return map[string]string{"orders.shipping_fee": "shipping fee", "orders.discount": "discount", "customers.birth_date": "birth date"}[c]
+	return map[string]string{"orders.shipping_fee": "shipping fee", "orders.discount": "discount", "customers.birth_date": "birth date", "customers.credit_limit": "credit limit"}[c]
 }

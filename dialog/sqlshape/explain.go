@@ -93,7 +93,7 @@ func Explain(s *Shape, l Labels) string {
 	case s.Limit > 1:
 		b.WriteString(", top " + itoa(s.Limit))
 	}
-	if s.Nested {
+	if s.Nested && s.subqueries > s.worded {
 		b.WriteString(" (using a subquery)")
 	}
 	out := b.String()
@@ -114,6 +114,14 @@ func itoa(n int) string {
 // mainTable is the table the query is about: the one its aggregates or
 // outputs come from, else the first.
 func mainTable(s *Shape) string {
+	for _, f := range s.Filters {
+		// The top rows of each group are rows of the ranked column's table.
+		if f.Depth == 0 && strings.HasSuffix(f.Op, " per") {
+			if t := tableOf(f.Column); t != "" {
+				return t
+			}
+		}
+	}
 	for _, o := range s.Outputs {
 		if o.Agg == "COUNT" && o.Column == "*" {
 			continue
@@ -133,7 +141,12 @@ func mainTable(s *Shape) string {
 		for _, t := range s.TopTables {
 			c := 0
 			for _, f := range s.Filters {
-				if tableOf(f.Column) == t {
+				// The top row of a related table is where the rows are, not what they are.
+				switch {
+				case tableOf(f.Column) != t:
+				case f.Op == "max" || f.Op == "min":
+					c-- // the related thing whose top row is meant
+				default:
 					c++
 				}
 			}
@@ -302,6 +315,24 @@ func describeFilter(f Filter, main string, l Labels) string {
 		whose = "where the " + strings.TrimPrefix(what, "the ")
 	}
 	switch f.Op {
+	case "max", "min":
+		// "in the state with the largest area"
+		most := map[string]string{"max": "highest", "min": "lowest"}[f.Op]
+		return "of the " + singular(l.Table(tableOf(f.Column))) + " with the " + most + " " + l.Column(f.Column)
+	case "max per", "min per":
+		most := map[string]string{"max per": "highest", "min per": "lowest"}[f.Op]
+		var groups []string
+		for _, g := range f.Values {
+			groups = append(groups, describeExpr(g, g, l))
+		}
+		return "with the " + most + " " + l.Column(f.Column) + " for each " + joinWords(groups)
+	case "count >=", "count >", "count <", "count <=", "count =", "count !=":
+		cmp := map[string]string{"count >=": "at least", "count >": "more than", "count <": "fewer than", "count <=": "at most", "count =": "exactly", "count !=": "other than"}[f.Op]
+		if tableOf(f.Column) == f.Counted {
+			// Rows sharing a value: "whose city has more than 6 members".
+			return whose + " is shared by " + cmp + " " + first(vals) + " " + l.Table(f.Counted)
+		}
+		return "with " + cmp + " " + first(vals) + " " + l.Table(f.Counted)
 	case "=":
 		return whose + " is " + q(first(vals))
 	case "!=":
@@ -385,4 +416,17 @@ func joinOr(w []string) string {
 		return w[0]
 	}
 	return strings.Join(w[:len(w)-1], ", ") + " or " + w[len(w)-1]
+}
+
+// singular turns a table's plural noun into one thing: "states" → "state".
+func singular(noun string) string {
+	switch {
+	case strings.HasSuffix(noun, "ies"):
+		return strings.TrimSuffix(noun, "ies") + "y"
+	case strings.HasSuffix(noun, "sses"), strings.HasSuffix(noun, "xes"), strings.HasSuffix(noun, "ches"), strings.HasSuffix(noun, "shes"):
+		return strings.TrimSuffix(noun, "es")
+	case strings.HasSuffix(noun, "s") && !strings.HasSuffix(noun, "ss"):
+		return strings.TrimSuffix(noun, "s")
+	}
+	return noun
 }

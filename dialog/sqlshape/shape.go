@@ -38,6 +38,10 @@ type Shape struct {
 	Nested bool
 	// SetOp is true for UNION/INTERSECT/EXCEPT; only the first branch is read.
 	SetOp bool
+	// subqueries counts the SELECTs nested in the top one's conditions and
+	// list; worded those its filters say in words (counts of related
+	// rows, the top row of a related table or of each group).
+	subqueries, worded int
 }
 
 // Output is one item of the select list.
@@ -56,14 +60,22 @@ type Filter struct {
 	Column string
 	// Op is "=", "!=", "<", "<=", ">", ">=", "in", "not in", "like",
 	// "not like", "between", "is null", "is not null", "year" (the
-	// calendar year of a date column, however written), or "expr" for
-	// anything else (Expr then holds the whole condition).
+	// calendar year of a date column, however written), "count >=" and
+	// the other comparisons of "count" (how many rows of Counted each
+	// has, Values holding the number), "max"/"min" (the rows of a
+	// related table with its largest/smallest Column), "max per"/"min
+	// per" (in each group of the Values columns, the rows with the
+	// largest/smallest Column), or "expr" for anything else (Expr then
+	// holds the whole condition).
 	Op     string
 	Values []string // canonical literals: strings lower-case, numbers plain
 	// Display holds the literals as written, for explanations.
 	Display []string
 	Having  bool
 	Depth   int // 0 at the top level, 1+ inside subqueries
+	// Counted is the table whose rows a "count" condition counts; for a
+	// count of rows sharing a value, the table of Column.
+	Counted string
 }
 
 // Order is one ORDER BY item.
@@ -137,6 +149,9 @@ func (r *reader) selectStmt(sel *ast.SelectStmt, depth int) {
 }
 
 func (r *reader) selectIn(sel *ast.SelectStmt, depth int, parent *scope) {
+	if depth == 1 {
+		r.shape.subqueries++
+	}
 	sc := &scope{aliases: map[string]string{}, parent: parent}
 	if sel.From != nil && sel.From.TableRefs != nil {
 		r.from(sel.From.TableRefs, sc, depth)
@@ -284,6 +299,9 @@ func (r *reader) conditions(e ast.ExprNode, sc *scope, depth int, having bool) {
 	}
 	if f, ok := r.filter(e, sc); ok {
 		f.Having, f.Depth = having, depth
+		if depth == 0 && (f.Counted != "" || strings.HasSuffix(f.Op, " per")) {
+			r.shape.worded++
+		}
 		r.shape.Filters = append(r.shape.Filters, f)
 	}
 }
@@ -319,6 +337,17 @@ func (r *reader) extremum(e ast.ExprNode, sc *scope) bool {
 	}
 	if r.plainColumn(agg.Args[0], inner) != col {
 		return false
+	}
+	if len(inner.tables) < len(r.shape.TopTables) && sel.Where == nil {
+		// "the rivers in the largest state": the top row of a related
+		// table over all its rows is a condition, not the ranking.
+		op := "min"
+		if fn == "MAX" {
+			op = "max"
+		}
+		r.shape.Filters = append(r.shape.Filters, Filter{Expr: col, Column: col, Op: op})
+		r.shape.worded++
+		return true
 	}
 	r.shape.OrderBy = []Order{{Expr: col, Desc: fn == "MAX"}}
 	r.shape.Limit = 1
@@ -412,6 +441,9 @@ func (r *reader) filter(e ast.ExprNode, sc *scope) (Filter, bool) {
 			return Filter{Expr: r.canon(l, sc), Column: r.plainColumn(l, sc), Op: op, Values: []string{"(subquery)"}}, true
 		}
 	case *ast.PatternInExpr:
+		if f, ok := r.groupedIn(x, sc); ok {
+			return f, true
+		}
 		if x.Sel != nil {
 			op := "in"
 			if x.Not {
@@ -722,4 +754,69 @@ func dedupSortedJoins(in []Join) []Join {
 		}
 	}
 	return out
+}
+
+// groupedIn reads the conditions on groups the engines write as IN over a
+// grouped subquery: "x IN (SELECT fk FROM t GROUP BY fk HAVING COUNT(*) >=
+// 3)" (how many rows of t each has; NOT IN is the complement), and
+// "(g, m) IN (SELECT g, MAX(m) FROM … GROUP BY g)" (the top rows of each
+// group).
+func (r *reader) groupedIn(x *ast.PatternInExpr, sc *scope) (Filter, bool) {
+	sq, ok := x.Sel.(*ast.SubqueryExpr)
+	if !ok {
+		return Filter{}, false
+	}
+	sel, ok := sq.Query.(*ast.SelectStmt)
+	if !ok || sel.GroupBy == nil || sel.Fields == nil || sel.From == nil || sel.From.TableRefs == nil {
+		return Filter{}, false
+	}
+	inner := &scope{aliases: map[string]string{}, parent: sc}
+	collectTables(sel.From.TableRefs, inner)
+	if row, ok := unparen(x.Expr).(*ast.RowExpr); ok && !x.Not && len(row.Values) == len(sel.Fields.Fields) && len(row.Values) >= 2 {
+		last := len(row.Values) - 1
+		agg, ok := sel.Fields.Fields[last].Expr.(*ast.AggregateFuncExpr)
+		if !ok || len(agg.Args) != 1 {
+			return Filter{}, false
+		}
+		fn := strings.ToLower(agg.F)
+		if fn != "max" && fn != "min" {
+			return Filter{}, false
+		}
+		col := r.plainColumn(unparen(row.Values[last]), sc)
+		if col == "" {
+			return Filter{}, false
+		}
+		var groups []string
+		for _, v := range row.Values[:last] {
+			groups = append(groups, r.canon(v, sc))
+		}
+		return Filter{Expr: col, Column: col, Op: fn + " per", Values: groups}, true
+	}
+	if sel.Having == nil || sel.Having.Expr == nil || len(sel.Fields.Fields) != 1 {
+		return Filter{}, false
+	}
+	b, ok := unparen(sel.Having.Expr).(*ast.BinaryOperationExpr)
+	if !ok {
+		return Filter{}, false
+	}
+	op, ok := comparison[b.Op]
+	if !ok {
+		return Filter{}, false
+	}
+	if _, isCount := unparen(b.L).(*ast.AggregateFuncExpr); !isCount || !strings.EqualFold(unparen(b.L).(*ast.AggregateFuncExpr).F, "count") {
+		return Filter{}, false
+	}
+	n, ok := literal(unparen(b.R))
+	if !ok {
+		return Filter{}, false
+	}
+	if x.Not {
+		// Those without enough: fewer than the threshold (none included).
+		op = map[string]string{">=": "<", ">": "<=", "<": ">=", "<=": ">", "=": "!=", "!=": "="}[op]
+	}
+	counted := ""
+	if len(inner.tables) > 0 {
+		counted = inner.tables[0]
+	}
+	return Filter{Expr: r.canon(x.Expr, sc), Column: r.plainColumn(x.Expr, sc), Op: "count " + op, Values: []string{n}, Display: []string{n}, Counted: counted}, true
 }
