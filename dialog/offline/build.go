@@ -47,6 +47,14 @@ type plan struct {
 	extremeValue bool
 	// defines are the meanings given to words the schema does not name.
 	defines []dialog.Definition
+	// derived are joins to grouped tables (group conditions).
+	derived []derivedJoin
+}
+
+// derivedJoin is a JOIN to a grouped subquery, with the condition it needs
+// in WHERE, if any.
+type derivedJoin struct {
+	sql, cond string
 }
 
 func (p *plan) use(tables ...string) {
@@ -81,6 +89,7 @@ func (p *plan) clone() *plan {
 		c.dateCols[k] = true
 	}
 	c.defines = append([]dialog.Definition(nil), p.defines...)
+	c.derived = append([]derivedJoin(nil), p.derived...)
 	c.phrases = make(map[sqlshape.SlotKey]string, len(p.phrases))
 	for k, v := range p.phrases {
 		c.phrases[k] = v
@@ -279,14 +288,27 @@ func (e *Engine) findHead(a *analysis) head {
 	var related *entityMention
 	// The thing a nested superlative picks out is a condition, not the
 	// subject ("the longest river in the smallest state").
+	// Nor is the thing a grouping names ("the most expensive product in
+	// each category").
+	grouping := func(em *entityMention) bool {
+		for _, g := range a.groups {
+			if g.at == em.at {
+				return true
+			}
+		}
+		return false
+	}
 	outside := 0
 	for _, em := range a.entities {
-		if a.nested == nil || em.at < a.nested.at || em.at >= a.nested.end {
+		if (a.nested == nil || em.at < a.nested.at || em.at >= a.nested.end) && !grouping(em) {
 			outside++
 		}
 	}
 	for _, em := range a.entities {
 		if a.nested != nil && em.at >= a.nested.at && em.at < a.nested.end {
+			continue
+		}
+		if grouping(em) && len(a.entities) > 1 {
 			continue
 		}
 		if a.sup != nil && em.at >= a.sup.nounAt && em.at <= a.sup.nounAt+1 && outside > 1 {

@@ -77,6 +77,8 @@ func TestReadingsUseEveryWord(t *testing.T) {
 			"SELECT COUNT(*) FROM town WHERE country_name = (SELECT country_name FROM country ORDER BY population DESC LIMIT 1)", 0},
 		{"nested: a superlative within another", "What is the largest town in the smallest country?",
 			"SELECT town_name FROM town WHERE inhabitants = (SELECT MAX(inhabitants) FROM town WHERE country_name = (SELECT country_name FROM country ORDER BY area LIMIT 1))", 1},
+		{"per-group extreme: the group is a thing", "What is the largest town in each country?",
+			"SELECT t.country_name, t.town_name FROM town t WHERE t.inhabitants = (SELECT MAX(inhabitants) FROM town WHERE country_name = t.country_name)", 1},
 		{"numbers in words", "Which countries have a population of more than three million?",
 			"SELECT country_name FROM country WHERE population > 3000000", 0},
 		{"a threshold among the stored values", "Which products are below five hundred?",

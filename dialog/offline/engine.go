@@ -155,8 +155,19 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		}
 	}
 	from := e.fromClause(tree)
+	for i, d := range p.derived {
+		if i > 0 {
+			break // one grouped table per reading: its alias is fixed
+		}
+		from += "\n" + d.sql
+	}
 	b.WriteString("\n" + from)
 	var conds []string
+	for i, d := range p.derived {
+		if i == 0 && d.cond != "" {
+			conds = append(conds, d.cond)
+		}
+	}
 	for _, f := range p.filters {
 		if !slices.Contains(conds, f.sql) {
 			conds = append(conds, f.sql)

@@ -85,16 +85,7 @@ func (r *reader) groupCondition(el *element, cp *compMention) bool {
 	}
 	n := strconv.FormatFloat(cp.value, 'f', -1, 64)
 	subject := r.e.m.col(via.ToTable, via.ToColumn)
-	// Subjects with none of the related rows meet "fewer than 3" and "at
-	// most 2": those are the complement of the ones with enough.
-	var where string
-	switch {
-	case cp.op == "<" || cp.op == "<=" || cp.op == "=" && cp.value == 0:
-		op := map[string]string{"<": ">=", "<=": ">", "=": ">"}[cp.op]
-		where = fmt.Sprintf("%s NOT IN (SELECT %s FROM %s WHERE %s IS NOT NULL AND %s GROUP BY %s HAVING COUNT(*) %s %s)", subject, keyCol, from, keyCol, kind, keyCol, op, n)
-	default:
-		where = fmt.Sprintf("%s IN (SELECT %s FROM %s WHERE %s GROUP BY %s HAVING COUNT(*) %s %s)", subject, keyCol, from, kind, keyCol, cp.op, n)
-	}
+	dj := groupJoin(keyCol, from, kind, cp.op, n, subject)
 	w := 2.0
 	if times {
 		w = 1.5
@@ -102,11 +93,47 @@ func (r *reader) groupCondition(el *element, cp *compMention) bool {
 	key := sqlshape.WhereKey(strings.ToLower(related.name + ".count"))
 	phrase := cp.phrase + " " + em.phrase
 	el.add(w, func(p *plan) {
-		p.filters = append(p.filters, cond{sql: where})
+		p.derived = append(p.derived, dj)
 		p.use(h.name)
 		p.phrases[key] = phrase
 	})
 	return true
+}
+
+// groupJoin joins the subjects to the keys of the related rows grouped
+// with the count condition: JOIN (SELECT fk … GROUP BY fk HAVING COUNT(*)
+// >= 3) ON it = subject. "Fewer than 3" includes the subjects with none,
+// so it keeps the subjects missing from "at least 3" (LEFT JOIN … IS NULL).
+// A join to a grouped table is computed once, where IN (SELECT … GROUP BY
+// …) is re-evaluated per row by some engines (seconds on the demo's
+// embedded server).
+func groupJoin(keyCol, from, kind, op, n, subject string) derivedJoin {
+	complement := map[string]string{"<": ">=", "<=": ">", "=0": ">"}
+	if op == "=" && n == "0" {
+		op = "=0"
+	}
+	where := ""
+	if kind != "1 = 1" {
+		where = " WHERE " + kind
+	}
+	if inv, ok := complement[op]; ok {
+		return derivedJoin{
+			sql:  fmt.Sprintf("LEFT JOIN (SELECT %s FROM %s%s GROUP BY %s HAVING COUNT(*) %s %s) AS %s ON %s.%s = %s", keyCol, from, where, keyCol, inv, n, groupAlias, groupAlias, lastPart(keyCol), subject),
+			cond: groupAlias + "." + lastPart(keyCol) + " IS NULL",
+		}
+	}
+	return derivedJoin{sql: fmt.Sprintf("JOIN (SELECT %s FROM %s%s GROUP BY %s HAVING COUNT(*) %s %s) AS %s ON %s.%s = %s", keyCol, from, where, keyCol, op, n, groupAlias, groupAlias, lastPart(keyCol), subject)}
+}
+
+// groupAlias names the grouped table of a group condition.
+const groupAlias = "grouped"
+
+// lastPart is the column of "table.column".
+func lastPart(col string) string {
+	if i := strings.LastIndexByte(col, '.'); i >= 0 {
+		return col[i+1:]
+	}
+	return col
 }
 
 // valueGroupCondition reads "cities that have more than one restaurant"
@@ -136,11 +163,11 @@ func (r *reader) valueGroupCondition(el *element, cp *compMention, em *entityMen
 			continue
 		}
 		col := r.e.m.col(al.table, al.column)
-		where := fmt.Sprintf("%s IN (SELECT %s FROM %s GROUP BY %s HAVING COUNT(*) %s %s)", col, col, r.e.m.ident(t.name), col, cp.op, n)
+		dj := groupJoin(col, r.e.m.ident(t.name), "1 = 1", cp.op, n, col)
 		key := sqlshape.WhereKey(strings.ToLower(t.name + ".count"))
 		phrase := cp.phrase + " " + em.phrase
 		el.add(2*al.weight, func(p *plan) {
-			p.filters = append(p.filters, cond{sql: where})
+			p.derived = append(p.derived, dj)
 			p.use(t.name)
 			p.phrases[key] = phrase
 		})

@@ -100,16 +100,15 @@ func Parse(statement string, resolve Resolver) (*Shape, error) {
 // FromNode reads an already parsed statement.
 func FromNode(n ast.StmtNode, resolve Resolver) *Shape {
 	s := &Shape{Limit: -1}
+	rd := &reader{shape: s, resolve: resolve, grouped: map[string]Filter{}}
 	switch x := n.(type) {
 	case *ast.SelectStmt:
-		r := &reader{shape: s, resolve: resolve}
-		r.selectStmt(x, 0)
+		rd.selectStmt(x, 0)
 	case *ast.SetOprStmt:
 		s.SetOp = true
 		if x.SelectList != nil && len(x.SelectList.Selects) > 0 {
 			if sel, ok := x.SelectList.Selects[0].(*ast.SelectStmt); ok {
-				r := &reader{shape: s, resolve: resolve}
-				r.selectStmt(sel, 0)
+				rd.selectStmt(sel, 0)
 			}
 		}
 		if x.Limit != nil {
@@ -118,6 +117,7 @@ func FromNode(n ast.StmtNode, resolve Resolver) *Shape {
 	}
 	s.Tables = dedupSorted(s.Tables)
 	s.TopTables = dedupSorted(s.TopTables)
+	groupConditions(s, rd)
 	s.Joins = dedupSortedJoins(s.Joins)
 	mergeYearRanges(s)
 	return s
@@ -126,6 +126,9 @@ func FromNode(n ast.StmtNode, resolve Resolver) *Shape {
 type reader struct {
 	shape   *Shape
 	resolve Resolver
+	// grouped are the joined subqueries that group related rows with a
+	// count condition, by alias, until the join says whose rows they are.
+	grouped map[string]Filter
 }
 
 // scope maps aliases and names (lower-case) to table names for one SELECT.
@@ -245,6 +248,9 @@ func (r *reader) from(n ast.ResultSetNode, sc *scope, depth int) {
 			r.selectIn(src, depth+1, sc)
 			if x.AsName.L != "" {
 				sc.aliases[x.AsName.L] = x.AsName.L
+				if depth == 0 {
+					r.groupedTable(src, x.AsName.L, sc)
+				}
 			}
 		case *ast.SetOprStmt:
 			r.shape.Nested = true
@@ -819,4 +825,66 @@ func (r *reader) groupedIn(x *ast.PatternInExpr, sc *scope) (Filter, bool) {
 		counted = inner.tables[0]
 	}
 	return Filter{Expr: r.canon(x.Expr, sc), Column: r.plainColumn(x.Expr, sc), Op: "count " + op, Values: []string{n}, Display: []string{n}, Counted: counted}, true
+}
+
+// groupedTable notes a joined subquery that keeps the keys whose related
+// rows count enough: (SELECT fk FROM t GROUP BY fk HAVING COUNT(*) >= 3).
+func (r *reader) groupedTable(sel *ast.SelectStmt, alias string, sc *scope) {
+	if sel.GroupBy == nil || sel.Having == nil || sel.Having.Expr == nil || sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.From == nil || sel.From.TableRefs == nil {
+		return
+	}
+	b, ok := unparen(sel.Having.Expr).(*ast.BinaryOperationExpr)
+	if !ok {
+		return
+	}
+	op, ok := comparison[b.Op]
+	agg, isAgg := unparen(b.L).(*ast.AggregateFuncExpr)
+	n, isLit := literal(unparen(b.R))
+	if !ok || !isAgg || !strings.EqualFold(agg.F, "count") || !isLit {
+		return
+	}
+	inner := &scope{aliases: map[string]string{}, parent: sc}
+	collectTables(sel.From.TableRefs, inner)
+	col := r.plainColumn(sel.Fields.Fields[0].Expr, inner)
+	if col == "" || len(inner.tables) == 0 {
+		return
+	}
+	r.grouped[alias] = Filter{Column: col, Op: "count " + op, Values: []string{n}, Display: []string{n}, Counted: inner.tables[0]}
+}
+
+// groupConditions turns the grouped subqueries joined to the query's rows
+// into count conditions on those rows; "alias.key IS NULL" after a LEFT
+// JOIN keeps the rows without enough, the complement.
+func groupConditions(s *Shape, r *reader) {
+	for alias, g := range r.grouped {
+		prefix := alias + "."
+		subject := ""
+		var joins []Join
+		for _, j := range s.Joins {
+			switch {
+			case strings.HasPrefix(j.Left, prefix):
+				subject = j.Right
+			case strings.HasPrefix(j.Right, prefix):
+				subject = j.Left
+			default:
+				joins = append(joins, j)
+				continue
+			}
+		}
+		if subject == "" {
+			continue
+		}
+		s.Joins = joins
+		var filters []Filter
+		for _, f := range s.Filters {
+			if f.Depth == 0 && f.Op == "is null" && strings.HasPrefix(f.Column, prefix) {
+				g.Op = "count " + map[string]string{">=": "<", ">": "<=", "<": ">=", "<=": ">", "=": "!=", "!=": "="}[strings.TrimPrefix(g.Op, "count ")]
+				continue
+			}
+			filters = append(filters, f)
+		}
+		g.Expr, g.Column = subject, subject
+		s.Filters = append(filters, g)
+		s.worded++
+	}
 }
