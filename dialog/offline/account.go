@@ -135,6 +135,12 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 	if a.agg != "" && a.aggAt >= 0 {
 		claim(a.aggAt, a.aggAt+1, strings.Contains(low, strings.ToLower(a.agg)+"("))
 	}
+	if sp := a.share; sp != nil {
+		claim(sp.at, sp.end, strings.Contains(low, "share_of_total"))
+	}
+	if c := a.change; c != nil {
+		claim(c.at, c.end, strings.Contains(low, "change_from_previous"))
+	}
 	if s := a.sup; s != nil {
 		realised := strings.Contains(low, "order by") || strings.Contains(low, "max(") || strings.Contains(low, "min(")
 		claim(s.at, a.spanOf(s.at, s.phrase), realised)

@@ -49,6 +49,8 @@ type plan struct {
 	defines []dialog.Definition
 	// derived are joins to grouped tables (group conditions).
 	derived []derivedJoin
+	// wrap is "share" or "change": a measure over the grouped result.
+	wrap string
 }
 
 // derivedJoin is a JOIN to a grouped subquery, with the condition it needs
@@ -208,6 +210,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 		if len(p.selects) == 0 || len(p.tables) == 0 {
 			continue
 		}
+		p.wrap = r.wrapFor(p)
 		p.weight *= math.Pow(joinPenalty, float64(len(p.tables)-1))
 		if len(p.dateCols) > 1 {
 			p.weight *= 0.2

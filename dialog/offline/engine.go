@@ -140,6 +140,7 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		b.WriteString("DISTINCT ")
 	}
 	seen := map[string]bool{}
+	var aliases []string // every column's name, for a query around this one
 	for _, s := range p.selects {
 		// The same column twice is one column shown twice: once is enough.
 		if seen[s.sql] {
@@ -150,9 +151,14 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		}
 		seen[s.sql] = true
 		b.WriteString(e.counted(p, tree, s.sql))
-		if s.alias != "" {
-			b.WriteString(" AS " + e.m.ident(s.alias))
+		alias := s.alias
+		if alias == "" && p.wrap != "" {
+			alias = columnAlias(s.sql, aliases)
 		}
+		if alias != "" {
+			b.WriteString(" AS " + e.m.ident(alias))
+		}
+		aliases = append(aliases, alias)
 	}
 	from := e.fromClause(tree)
 	for i, d := range p.derived {
@@ -236,7 +242,25 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 	if p.limit > 0 && !extremum && !perGroup {
 		fmt.Fprintf(&b, "\nLIMIT %d", p.limit)
 	}
-	return b.String()
+	return e.wrap(p, b.String(), aliases)
+}
+
+// columnAlias names a select item for a query around this one: the
+// column's own name, made unique.
+func columnAlias(sql string, taken []string) string {
+	name := sql
+	if i := strings.LastIndexByte(name, '.'); i >= 0 && !strings.ContainsAny(name, "( ") {
+		name = name[i+1:]
+	}
+	if strings.ContainsAny(name, "( .`") {
+		name = "value"
+	}
+	name = strings.Trim(name, "`")
+	alias := name
+	for n := 2; slices.Contains(taken, alias); n++ {
+		alias = fmt.Sprintf("%s_%d", name, n)
+	}
+	return alias
 }
 
 // counted rewrites COUNT(*) of a joined plan: joined rows repeat what is

@@ -126,6 +126,10 @@ type analysis struct {
 	supCol *superMention
 	// nested is a superlative naming a related thing: a condition.
 	nested *nestedMention
+	// share asks for each group's part of the total; change for each
+	// period's change from the one before.
+	share  *span
+	change *changeMention
 	groups []*groupMention
 	howAdj string // "big", "long", "high", "old" in "how big is…"
 	// order is an ordering clause ("sorted from highest to lowest").
@@ -207,6 +211,7 @@ func (e *Engine) analyse(question string, feedback []dialog.Feedback, now time.T
 	a.findPatterns()
 	e.protectColumnNames(a)
 	a.findIntents()
+	a.findShares()
 	e.findKeyEquals(a)
 	e.findKeyColumns(a)
 	e.findNamedValues(a)

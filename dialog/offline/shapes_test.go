@@ -141,6 +141,11 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 			"SELECT genre, title FROM books b WHERE pages = (SELECT MAX(pages) FROM books WHERE genre = b.genre)", false, true},
 		{"per-group extreme: for each group, who", "For each city, who is the oldest member?",
 			"SELECT city, full_name FROM members m WHERE birth_date = (SELECT MIN(birth_date) FROM members WHERE city = m.city)", false, false},
+		// Measures over the groups (wrapped.go): shares of the total, changes between periods.
+		{"share of the total per group", "What share of the loan fees comes from each city?",
+			"SELECT m.city, SUM(l.fee), SUM(l.fee) * 100e0 / (SELECT SUM(fee) FROM loans) FROM members m JOIN loans l ON l.member_id = m.member_id GROUP BY m.city", false, false},
+		{"change from the previous period", "Month-over-month number of loans in 2024",
+			"SELECT g.month, g.n, g.n - LAG(g.n) OVER (ORDER BY g.month), (g.n - LAG(g.n) OVER (ORDER BY g.month)) * 100e0 / NULLIF(LAG(g.n) OVER (ORDER BY g.month), 0) FROM (SELECT MONTH(borrowed_on) AS month, COUNT(*) AS n FROM loans WHERE YEAR(borrowed_on) = 2024 GROUP BY MONTH(borrowed_on)) AS g ORDER BY g.month", true, false},
 		// Group conditions (groupconds.go): how many related rows each has.
 		{"group condition: at least N related rows", "Which members have at least 8 loans?",
 			"SELECT full_name FROM members WHERE member_id IN (SELECT member_id FROM loans GROUP BY member_id HAVING COUNT(*) >= 8)", false, true},

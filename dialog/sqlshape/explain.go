@@ -93,6 +93,21 @@ func Explain(s *Shape, l Labels) string {
 	case s.Limit > 1:
 		b.WriteString(", top " + itoa(s.Limit))
 	}
+	switch s.Over {
+	case "share":
+		b.WriteString(", with each one's share of the total in percent")
+	case "change":
+		period := "row"
+		if len(s.GroupBy) > 0 {
+			for _, unit := range []string{"month", "quarter", "year", "week", "day"} {
+				if strings.HasPrefix(strings.ToLower(s.GroupBy[0]), unit+"(") || strings.Contains(describeExpr(s.GroupBy[0], s.GroupBy[0], l), unit) {
+					period = unit
+					break
+				}
+			}
+		}
+		b.WriteString(", with the change from the previous " + period)
+	}
 	if s.Nested && s.subqueries > s.worded {
 		b.WriteString(" (using a subquery)")
 	}

@@ -38,6 +38,11 @@ type Shape struct {
 	Nested bool
 	// SetOp is true for UNION/INTERSECT/EXCEPT; only the first branch is read.
 	SetOp bool
+	// Over is "share" when the query adds each row's share of the total
+	// of its last measure, "change" when it adds the change from the
+	// previous row (period), "" otherwise; the rest of the shape is then
+	// that of the grouped query inside.
+	Over string
 	// subqueries counts the SELECTs nested in the top one's conditions and
 	// list; worded those its filters say in words (counts of related
 	// rows, the top row of a related table or of each group).
@@ -103,6 +108,12 @@ func FromNode(n ast.StmtNode, resolve Resolver) *Shape {
 	rd := &reader{shape: s, resolve: resolve, grouped: map[string]Filter{}}
 	switch x := n.(type) {
 	case *ast.SelectStmt:
+		if inner, over := aroundGrouped(x); inner != nil {
+			// A share of the total or a change between periods over a
+			// grouped query: the grouped query is what was asked for.
+			s.Over = over
+			x = inner
+		}
 		rd.selectStmt(x, 0)
 	case *ast.SetOprStmt:
 		s.SetOp = true
@@ -888,3 +899,55 @@ func groupConditions(s *Shape, r *reader) {
 		s.worded++
 	}
 }
+
+// aroundGrouped recognises a query that only reads one derived table and
+// adds window measures over it (SUM(x) OVER () for shares, LAG(x) OVER
+// (ORDER BY period) for changes), and returns the derived query.
+func aroundGrouped(sel *ast.SelectStmt) (*ast.SelectStmt, string) {
+	if sel.From == nil || sel.From.TableRefs == nil || sel.Where != nil || sel.GroupBy != nil || sel.Fields == nil {
+		return nil, ""
+	}
+	j := sel.From.TableRefs
+	if j.Right != nil {
+		return nil, ""
+	}
+	ts, ok := j.Left.(*ast.TableSource)
+	if !ok {
+		return nil, ""
+	}
+	inner, ok := ts.Source.(*ast.SelectStmt)
+	if !ok {
+		return nil, ""
+	}
+	over := ""
+	for _, f := range sel.Fields.Fields {
+		if f.Expr == nil {
+			return nil, ""
+		}
+		f.Expr.Accept(&windowFinder{found: func(name string) {
+			switch strings.ToLower(name) {
+			case "sum":
+				if over == "" {
+					over = "share"
+				}
+			case "lag":
+				over = "change"
+			}
+		}})
+	}
+	if over == "" {
+		return nil, ""
+	}
+	return inner, over
+}
+
+type windowFinder struct{ found func(name string) }
+
+func (v *windowFinder) Enter(n ast.Node) (ast.Node, bool) {
+	if w, ok := n.(*ast.WindowFuncExpr); ok {
+		v.found(w.Name)
+	}
+	return n, false
+}
+
+func (v *windowFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }

@@ -1,0 +1,123 @@
+package offline
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Measures over the groups of a result: "what share of revenue comes from
+// each region" (each group's part of the total, in percent) and
+// "month-over-month revenue in 2024" (each period's change from the one
+// before). Both are computed over the grouped result, as a query around
+// the grouped one, so they combine with every shape that groups.
+
+// shareWords ask for a part of the whole.
+var shareWords = setOf("share percentage percent proportion fraction")
+
+// changeMention is a request for the change between consecutive periods.
+type changeMention struct {
+	unit    string // "month", "quarter", "year", "week", "day"
+	at, end int
+}
+
+// findShares reads "share of", "percentage of", "% of" and
+// "month-over-month", "year over year", "compared to the previous month".
+func (a *analysis) findShares() {
+	for i, t := range a.toks {
+		if t.used || t.clause != 0 {
+			continue
+		}
+		if shareWords[t.low] && (a.word(i+1) == "of" || a.word(i+1) == "by") {
+			a.share = &span{at: i, end: i + 2}
+			a.markUsed(i, i+2)
+			continue
+		}
+		unit := singularOf(t.low)
+		if !timeUnits[unit] {
+			continue
+		}
+		switch {
+		case a.word(i+1) == "over" && singularOf(a.word(i+2)) == unit:
+			// "month-over-month", "year over year"
+			a.change = &changeMention{unit: unit, at: i, end: i + 3}
+			a.markUsed(i, i+3)
+		case (a.word(i-1) == "previous" || a.word(i-1) == "prior" || a.word(i-1) == "last") &&
+			(a.word(i-2) == "the" && (a.word(i-3) == "to" || a.word(i-3) == "from" || a.word(i-3) == "with" || a.word(i-3) == "over")):
+			// "compared to the previous month", "change from the prior year"
+			a.change = &changeMention{unit: unit, at: i - 3, end: i + 1}
+			a.markUsed(i-3, i+1)
+		}
+	}
+	if c := a.change; c != nil {
+		// The change is between periods: the result is per period.
+		has := false
+		for _, g := range a.groups {
+			has = has || g.timeUnit != ""
+		}
+		if !has {
+			a.groups = append(a.groups, &groupMention{phrase: a.phrase(c.at, c.end), at: c.at, timeUnit: c.unit})
+		}
+	}
+}
+
+var timeUnits = setOf("day week month quarter year")
+
+// span is a run of tokens a recogniser took.
+type span struct{ at, end int }
+
+// wrap returns the query around a grouped reading that the question's
+// share or change asks for, or sql unchanged. aliases name the inner
+// query's columns, in order.
+func (e *Engine) wrap(p *plan, sql string, aliases []string) string {
+	if p.wrap == "" || len(aliases) < 2 {
+		return sql
+	}
+	measure := aliases[len(aliases)-1]
+	inner := "(\n" + sql + "\n) AS grouped"
+	var cols []string
+	for _, a := range aliases {
+		cols = append(cols, "grouped."+e.m.ident(a))
+	}
+	m := "grouped." + e.m.ident(measure)
+	switch p.wrap {
+	case "share":
+		return fmt.Sprintf("SELECT %s, %s * 100e0 / SUM(%s) OVER () AS share_of_total_percent\nFROM %s", strings.Join(cols, ", "), m, m, inner)
+	case "change":
+		period := "grouped." + e.m.ident(aliases[0])
+		prev := fmt.Sprintf("LAG(%s) OVER (ORDER BY %s)", m, period)
+		return fmt.Sprintf("SELECT %s, %s - %s AS change_from_previous, (%s - %s) * 100e0 / NULLIF(%s, 0) AS change_percent\nFROM %s\nORDER BY %s",
+			strings.Join(cols, ", "), m, prev, m, prev, prev, inner, period)
+	}
+	return sql
+}
+
+// wrapFor decides whether a reading takes the question's share or change:
+// a share needs groups and one aggregate; a change a time period first.
+func (r *reader) wrapFor(p *plan) string {
+	aggregates := 0
+	for _, s := range p.selects {
+		if isAggregate(s.sql) {
+			aggregates++
+		}
+	}
+	if p.limit > 0 {
+		return "" // a share of the top few is no share of the total
+	}
+	switch {
+	case r.a.share != nil && p.aggregated && len(p.groups) > 0 && aggregates == 1 && !isAggregate(p.selects[0].sql):
+		return "share"
+	case r.a.change != nil && p.aggregated && len(p.groups) > 0 && aggregates == 1 && len(p.selects) > 0 && p.selects[0].alias == r.a.change.unit:
+		return "change"
+	}
+	return ""
+}
+
+// isAggregate says whether a select item is an aggregate call.
+func isAggregate(sql string) bool {
+	for _, fn := range []string{"COUNT(", "SUM(", "AVG(", "MIN(", "MAX("} {
+		if strings.HasPrefix(sql, fn) {
+			return true
+		}
+	}
+	return false
+}
