@@ -64,6 +64,8 @@ func (e *Engine) findComputed(a *analysis) {
 			alts = e.ages()
 		case durationWords[t.low] || t.low == "time" && (a.word(i+1) == "between" || a.word(i+1) == "from" || a.word(i+1) == "to"):
 			alts = e.durations(unit)
+		case marginWords[t.low] && columnCovering(a, i) == nil:
+			alts = e.margins(t.low)
 		}
 		if len(alts) == 0 {
 			continue
@@ -144,6 +146,49 @@ func (e *Engine) ages() []colAlt {
 	return out
 }
 
+// marginWords name what is left of a price or revenue after its cost.
+var marginWords = setOf("margin margins profit profits markup markups")
+
+// costWords and priceWords find the two sides of a margin in column names.
+var (
+	costWords  = []string{"cost", "cogs", "expense"}
+	priceWords = []string{"price", "revenue", "amount", "sales", "sale", "gross", "net", "total", "value"}
+)
+
+// margins are price or revenue minus cost, for each table that stores
+// both; "margin" also as a percentage of the price.
+func (e *Engine) margins(word string) []colAlt {
+	var out []colAlt
+	has := func(name string, words []string) bool {
+		for _, w := range words {
+			if strings.Contains(name, w) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, t := range e.m.tables {
+		for _, cost := range t.measures {
+			if !has(strings.ToLower(cost.Name), costWords) {
+				continue
+			}
+			for _, price := range t.measures {
+				n := strings.ToLower(price.Name)
+				if price == cost || !has(n, priceWords) || has(n, costWords) {
+					continue
+				}
+				p, c := e.m.col(t.name, price.Name), e.m.col(t.name, cost.Name)
+				out = append(out, colAlt{table: t.name, column: "margin", weight: 1.5, expr: p + " - " + c})
+				if strings.HasPrefix(word, "margin") {
+					out = append(out, colAlt{table: t.name, column: "margin_percent", weight: 0.8,
+						expr: "(" + p + " - " + c + ") * 100e0 / NULLIF(" + p + ", 0)"})
+				}
+			}
+		}
+	}
+	return out
+}
+
 // durations are the spans between paired columns of a table.
 func (e *Engine) durations(unit string) []colAlt {
 	var out []colAlt
@@ -200,7 +245,8 @@ func partnerName(name string, pw [2]string) string {
 // zero. The two column mentions become one.
 func (e *Engine) findRatio(a *analysis) {
 	for i := range a.toks {
-		if a.word(i) != "ratio" && a.word(i) != "proportion" || a.toks[i].clause != 0 {
+		difference := a.word(i) == "difference" || a.word(i) == "gap"
+		if a.word(i) != "ratio" && a.word(i) != "proportion" && !difference || a.toks[i].clause != 0 {
 			continue
 		}
 		j := i + 1
@@ -225,12 +271,20 @@ func (e *Engine) findRatio(a *analysis) {
 		for _, x := range num.alts {
 			for _, y := range den.alts {
 				cx, cy := e.m.column(x.table, x.column), e.m.column(y.table, y.column)
-				if x.expr != "" || y.expr != "" || cx == nil || cy == nil || cx.Kind() != warehouse.KindNumber || cy.Kind() != warehouse.KindNumber ||
+				if x.expr != "" || y.expr != "" || cx == nil || cy == nil || cx.Kind() != cy.Kind() ||
 					!strings.EqualFold(x.table, y.table) || strings.EqualFold(x.column, y.column) {
 					continue
 				}
-				alts = append(alts, colAlt{table: x.table, column: "ratio", weight: x.weight * y.weight * 1.5,
-					expr: e.m.col(x.table, x.column) + " * 1e0 / NULLIF(" + e.m.col(y.table, y.column) + ", 0)"})
+				vx, vy := e.m.col(x.table, x.column), e.m.col(y.table, y.column)
+				switch {
+				case difference && cx.Kind() == warehouse.KindTime:
+					// "the difference between the ship date and the order date", in days
+					alts = append(alts, colAlt{table: x.table, column: "difference", weight: x.weight * y.weight * 1.5, expr: "DATEDIFF(" + vx + ", " + vy + ")"})
+				case difference && cx.Kind() == warehouse.KindNumber:
+					alts = append(alts, colAlt{table: x.table, column: "difference", weight: x.weight * y.weight * 1.5, expr: vx + " - " + vy})
+				case !difference && cx.Kind() == warehouse.KindNumber:
+					alts = append(alts, colAlt{table: x.table, column: "ratio", weight: x.weight * y.weight * 1.5, expr: vx + " * 1e0 / NULLIF(" + vy + ", 0)"})
+				}
 			}
 		}
 		if len(alts) == 0 {

@@ -26,7 +26,7 @@ func atlasDump() string {
 CREATE TABLE neighbour_info (country_name VARCHAR(40), neighbour VARCHAR(40),
   FOREIGN KEY (country_name) REFERENCES country (country_name), FOREIGN KEY (neighbour) REFERENCES country (country_name));
 CREATE TABLE town (town_name VARCHAR(40) PRIMARY KEY, country_name VARCHAR(40), inhabitants INT, FOREIGN KEY (country_name) REFERENCES country (country_name));
-CREATE TABLE product (product_id INT PRIMARY KEY, product_name VARCHAR(40), unit_price DECIMAL(8,2), units_in_stock INT, reorder_level INT);
+CREATE TABLE product (product_id INT PRIMARY KEY, product_name VARCHAR(40), unit_price DECIMAL(8,2), units_in_stock INT, reorder_level INT, unit_cost DECIMAL(8,2));
 `)
 	countries := []string{"Arland", "Borvia", "Celmar", "Dunmore", "Estova", "Fenwick"}
 	for i, c := range countries {
@@ -40,7 +40,7 @@ CREATE TABLE product (product_id INT PRIMARY KEY, product_name VARCHAR(40), unit
 		fmt.Fprintf(&b, "INSERT INTO town VALUES ('Town %02d', '%s', %d);\n", i, countries[(i*5)%len(countries)], 2_000+(i*7919)%90_000)
 	}
 	for i := 1; i <= 30; i++ {
-		fmt.Fprintf(&b, "INSERT INTO product VALUES (%d, 'Item %02d', %d.50, %d, 10);\n", i, i, 1+i%40, 100+(i*173)%4900)
+		fmt.Fprintf(&b, "INSERT INTO product VALUES (%d, 'Item %02d', %d.50, %d, 10, %d.25);\n", i, i, 1+i%40, 100+(i*173)%4900, i%7)
 	}
 	return b.String()
 }
@@ -79,6 +79,10 @@ func TestReadingsUseEveryWord(t *testing.T) {
 			"SELECT town_name FROM town WHERE inhabitants = (SELECT MAX(inhabitants) FROM town WHERE country_name = (SELECT country_name FROM country ORDER BY area LIMIT 1))", 1},
 		{"per-group extreme: the group is a thing", "What is the largest town in each country?",
 			"SELECT t.country_name, t.town_name FROM town t WHERE t.inhabitants = (SELECT MAX(inhabitants) FROM town WHERE country_name = t.country_name)", 1},
+		{"computed: a margin of price over cost", "What is the average margin of products?",
+			"SELECT AVG(unit_price - unit_cost) FROM product", 0},
+		{"computed: the difference between two columns", "What is the difference between the units in stock and the reorder level of each product?",
+			"SELECT product_name, units_in_stock - reorder_level FROM product", 1},
 		{"numbers in words", "Which countries have a population of more than three million?",
 			"SELECT country_name FROM country WHERE population > 3000000", 0},
 		{"a threshold among the stored values", "Which products are below five hundred?",

@@ -1079,6 +1079,7 @@ func (e *Engine) findEntities(a *analysis) {
 // findColumns links the remaining content words to columns, a run of
 // adjacent words at a time.
 func (e *Engine) findColumns(a *analysis) {
+	e.findSpelledColumns(a)
 	i := 0
 	for i < len(a.toks) {
 		if a.toks[i].used || a.toks[i].isNum || stopWords[a.toks[i].low] {
@@ -1094,6 +1095,45 @@ func (e *Engine) findColumns(a *analysis) {
 		}
 		e.addColumnMention(a, i, j)
 		i = j
+	}
+	sortMentions(a)
+}
+
+// findSpelledColumns links phrases that spell a column's name word for
+// word, small words included ("units in stock" → units_in_stock, "date of
+// birth" → date_of_birth), before runs of words are split at those small
+// words.
+func (e *Engine) findSpelledColumns(a *analysis) {
+	for i := range a.toks {
+		for n := 5; n >= 3; n-- {
+			if i+n > len(a.toks) || !spans(a.toks, i, i+n) {
+				continue
+			}
+			free := true
+			words := make([]string, n)
+			for k := i; k < i+n; k++ {
+				free = free && !a.toks[k].used && !a.toks[k].isNum && !a.toks[k].quoted && a.toks[k].clause == 0
+				words[k-i] = a.toks[k].low
+			}
+			if !free || stopWords[words[0]] || stopWords[words[n-1]] {
+				continue
+			}
+			name := strings.Join(words, "_")
+			var alts []colAlt
+			for _, t := range e.m.tables {
+				for ci := range t.t.Columns {
+					if strings.EqualFold(t.t.Columns[ci].Name, name) {
+						alts = append(alts, colAlt{table: t.name, column: t.t.Columns[ci].Name, weight: 1})
+					}
+				}
+			}
+			if len(alts) == 0 {
+				continue
+			}
+			a.columns = append(a.columns, &colMention{phrase: a.phrase(i, i+n), at: i, end: i + n, alts: alts})
+			a.markUsed(i, i+n)
+			break
+		}
 	}
 }
 

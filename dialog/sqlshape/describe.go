@@ -10,6 +10,8 @@ import (
 // date", "fee per pages"), so that no SQL reaches an explanation.
 
 var (
+	// rePercentOf is A * 100e0 / NULLIF(B, 0): A as a percentage of B (margins).
+	rePercentOf = regexp.MustCompile(`(?i)^(.+) (?:\*|mul) 100(?:e0)? (?:/|div) NULLIF\((.+), *0\)$`)
 	reColumnRef = regexp.MustCompile("`?([A-Za-z_][A-Za-z0-9_]*)`?\\.`?([A-Za-z_][A-Za-z0-9_]*)`?")
 	reCall1     = regexp.MustCompile(`^(?i)(YEAR|MONTH|QUARTER|DAY|DATE|WEEK|YEARWEEK|HOUR|DAYOFWEEK|WEEKDAY|LOWER|UPPER|TRIM|ABS|ROUND)\((.+)\)$`)
 	reDateFmt   = regexp.MustCompile(`^(?i)DATE_FORMAT\((.+), *'?([^')]*)'?\)$`)
@@ -57,6 +59,9 @@ func describeExpression(expr string, l Labels) string {
 	}
 	if m := reDateDiff.FindStringSubmatch(e); m != nil {
 		return "days from " + describeExpression(m[2], l) + " to " + describeExpression(m[1], l)
+	}
+	if m := rePercentOf.FindStringSubmatch(e); m != nil && balanced(m[1]) && balanced(m[2]) {
+		return describeExpression(m[1], l) + " as a percentage of " + describeExpression(m[2], l)
 	}
 	if m := reRatio.FindStringSubmatch(e); m != nil {
 		return describeExpression(m[1], l) + " per " + describeExpression(m[2], l)

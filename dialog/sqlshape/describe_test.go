@@ -42,6 +42,8 @@ func TestExplainShapes(t *testing.T) {
 			"The number of customers, for customers with fewer than 3 orders."},
 		{"group condition: a value shared by rows", "SELECT DISTINCT customers.state FROM customers JOIN (SELECT customers.state FROM customers GROUP BY customers.state HAVING COUNT(*) > 6) AS grouped ON grouped.state = customers.state",
 			"State of customers (each different value once), whose state is shared by more than 6 customers."},
+		{"margin as a percentage", "SELECT AVG((orders.net_amount - orders.discount) * 100e0 / NULLIF(orders.net_amount, 0)) FROM orders",
+			"Average net revenue minus discount as a percentage of net revenue."},
 		{"share of the total", "SELECT grouped.name, grouped.total_net_amount, grouped.total_net_amount * 100e0 / SUM(grouped.total_net_amount) OVER () AS share_of_total_percent FROM (SELECT regions.name AS name, SUM(orders.net_amount) AS total_net_amount FROM orders JOIN regions ON orders.region_id = regions.id GROUP BY regions.name) AS grouped",
 			"Total net revenue per region, with each one's share of the total in percent."},
 		{"change from the previous period", "SELECT grouped.month, grouped.count, grouped.count - LAG(grouped.count) OVER (ORDER BY grouped.month) AS change_from_previous FROM (SELECT MONTH(orders.ordered_at) AS month, COUNT(*) AS count FROM orders GROUP BY MONTH(orders.ordered_at)) AS grouped ORDER BY grouped.month",
