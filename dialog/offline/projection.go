@@ -55,8 +55,25 @@ func (r *reader) projection() []*element {
 		// the adjective names the measure; columns of the table the value
 		// names a row of come first, and those sharing words with the
 		// question's other column words.
-		for _, t := range r.valueTables() {
+		tables := r.valueTables()
+		if a.where {
+			// "where is New Hampshire": where the thing the value names
+			// is — columns of the table whose rows it names.
+			var named []*tableInfo
+			for _, t := range tables {
+				if t.label != nil && r.valueColumn(t.name, t.label.Name) || t.key != nil && r.valueColumn(t.name, t.key.Name) {
+					named = append(named, t)
+				}
+			}
+			if len(named) > 0 {
+				tables = named
+			}
+		}
+		for _, t := range tables {
 			for i, c := range r.hintColumns(t, hint, a.where) {
+				if a.where && r.valueColumn(t.name, c.Name) {
+					continue // "where is Ohio" is not answered by "Ohio"
+				}
 				w := 1.6 / float64(i+1)
 				if r.namesOneRow(t.name) {
 					w *= 2
@@ -166,10 +183,18 @@ func (r *reader) valueTables() []*tableInfo {
 func (r *reader) hintColumns(t *tableInfo, hint string, where bool) []*warehouse.Column {
 	var out []*warehouse.Column
 	if where {
-		for _, c := range t.texts {
+		for ci := range t.t.Columns {
+			c := &t.t.Columns[ci]
 			n := strings.ToLower(c.Name)
-			for _, w := range []string{"state", "city", "country", "location", "address", "region", "place"} {
-				if strings.Contains(n, w) {
+			words := []string{"state", "city", "country", "location", "address", "region", "place", "street", "zip", "postal", "county", "province"}
+			if c.Kind() == warehouse.KindNumber {
+				// Coordinates: "where is the plant" → its latitude and longitude.
+				words = []string{"latitude", "longitude", "lat", "lon", "lng", "coord"}
+			} else if c.Kind() != warehouse.KindText {
+				continue
+			}
+			for _, w := range words {
+				if n == w || strings.Contains(n, w) && len(w) > 3 {
 					out = append(out, c)
 					break
 				}
@@ -220,4 +245,17 @@ func (r *reader) isIdentifier(al colAlt) bool {
 	t := r.e.m.byName[strings.ToLower(al.table)]
 	c := r.e.m.column(al.table, al.column)
 	return al.expr == "" && t != nil && c != nil && r.e.m.isKeyish(t.t, c)
+}
+
+// valueColumn says whether the question names a stored value of
+// table.column.
+func (r *reader) valueColumn(table, column string) bool {
+	for _, vm := range r.a.values {
+		for _, al := range vm.alts {
+			if strings.EqualFold(al.table, table) && strings.EqualFold(al.column, column) {
+				return true
+			}
+		}
+	}
+	return false
 }

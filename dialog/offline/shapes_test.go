@@ -136,6 +136,9 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 			"SELECT member_id, full_name FROM members WHERE member_id IN (SELECT member_id FROM loans)", false, true},
 		{"exists: none, after a verb phrase", "Return the book IDs and titles of books that have not appeared in any loans.",
 			"SELECT book_id, title FROM books WHERE book_id NOT IN (SELECT book_id FROM loans)", false, true},
+		// Locations (projection.go): where the thing a value names is.
+		{"location: where is a named thing", "Where is 'Reader 05'?",
+			"SELECT city FROM members WHERE full_name = 'Reader 05'", false, false},
 		// Per-group extremes (engine.go render): the top row of each group.
 		{"per-group extreme: the longest in each group", "What is the longest book in each genre?",
 			"SELECT genre, title FROM books b WHERE pages = (SELECT MAX(pages) FROM books WHERE genre = b.genre)", false, true},
