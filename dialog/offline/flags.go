@@ -21,6 +21,9 @@ type flagMention struct {
 	or bool
 	// both: "how many have a final exam and how many do not" counts each side.
 	both bool
+	// presence: a column that is empty for some rows, read as "has a
+	// value" ("students who have declared a minor": minor IS NOT NULL).
+	presence bool
 }
 
 // isFlag says whether a column holds yes/no.
@@ -45,16 +48,20 @@ func (r *reader) findFlags() []flagMention {
 		if cm.clause != 0 || r.usedCols[cm] {
 			continue
 		}
-		flag := false
+		flag, presence := false, false
 		for _, al := range cm.alts {
 			if c := r.e.m.column(al.table, al.column); c != nil && r.e.m.isFlag(al.table, c) {
 				flag = true
 			}
 		}
-		if !flag {
+		if !flag && len(cm.alts) > 0 && !r.verbMention(cm) {
+			presence = r.e.m.sometimesEmpty(cm.alts[0].table, cm.alts[0].column)
+		}
+		if !flag && !presence {
 			continue
 		}
 		negated, governed, or := false, false, false
+		verb := false
 		// The mention may start with its own connective ("without illustrations").
 		for k := cm.at; k >= 0 && k >= cm.at-3; k-- {
 			if k == cm.at && a.word(k) != "without" && a.word(k) != "with" && a.word(k) != "no" {
@@ -74,7 +81,15 @@ func (r *reader) findFlags() []flagMention {
 			case "a", "an", "the", "any", "do", "does", "did", "don't", "doesn't":
 				continue
 			}
+			// "have declared a minor": one participle between.
+			if w := a.word(k); presence && !verb && k < cm.at && len(w) > 4 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en")) {
+				verb = true
+				continue
+			}
 			break
+		}
+		if governed && presence && (r.valueAfter(cm) || r.comparedAfter(cm)) {
+			governed = false // "with a minor in Physics": the value says it
 		}
 		if governed {
 			r.usedCols[cm] = true
@@ -89,7 +104,7 @@ func (r *reader) findFlags() []flagMention {
 					}
 				}
 			}
-			out = append(out, flagMention{cm: cm, negated: negated, or: or, both: both})
+			out = append(out, flagMention{cm: cm, negated: negated, or: or, both: both, presence: presence})
 		}
 	}
 	return out
@@ -101,7 +116,18 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 	var prev []flagCond
 	for _, f := range flags {
 		var conds []flagCond
+		if f.presence {
+			al := f.cm.alts[0]
+			fc := flagCond{sql: r.e.m.col(al.table, al.column) + " IS NOT NULL", tables: []string{al.table}, weight: 1}
+			if f.negated {
+				fc.sql = r.e.m.col(al.table, al.column) + " IS NULL"
+			}
+			conds = append(conds, fc)
+		}
 		for _, al := range f.cm.alts {
+			if f.presence {
+				break
+			}
 			c := r.e.m.column(al.table, al.column)
 			if c == nil || !r.e.m.isFlag(al.table, c) {
 				continue
@@ -166,3 +192,43 @@ type flagCond struct {
 }
 
 func sqlCond(s string) cond { return cond{sql: s} }
+
+// sometimesEmpty says whether a text column is empty (NULL) for some rows
+// and set for others: having a value is then a condition on a row.
+func (m *model) sometimesEmpty(table, column string) bool {
+	c := m.column(table, column)
+	if c == nil || c.Kind() != warehouse.KindText {
+		return false
+	}
+	p := m.profile(table, column)
+	return p != nil && p.NullShare > 0 && p.NullShare < 1
+}
+
+// valueAfter says whether a stored value follows the mention closely
+// ("a minor in Physics").
+func (r *reader) valueAfter(cm *colMention) bool {
+	for _, vm := range r.a.values {
+		if vm.at >= cm.end && vm.at <= cm.end+2 {
+			return true
+		}
+	}
+	return false
+}
+
+// comparedAfter says whether a comparison follows the mention closely
+// ("with a rating above 4").
+func (r *reader) comparedAfter(cm *colMention) bool {
+	for _, cp := range r.a.comps {
+		if cp.at >= cm.end && cp.at <= cm.end+2 {
+			return true
+		}
+	}
+	return false
+}
+
+// verbMention says whether a column mention is a verb form ("have
+// ended"), which says what happened rather than naming a thing.
+func (r *reader) verbMention(cm *colMention) bool {
+	w := r.a.word(cm.at)
+	return strings.HasSuffix(w, "ed") || r.e.words != nil && r.e.words.MostlyVerb(w)
+}

@@ -35,6 +35,9 @@ type valueMention struct {
 	// weak: an everyday word matched to a name without corroboration; not
 	// filtering is the likelier reading (spurious.go).
 	weak bool
+	// named: the question names the value's column next to it ("the
+	// department of Computer Science"), which corroborates it.
+	named bool
 }
 
 type valueAlt struct {
@@ -201,12 +204,15 @@ func (e *Engine) analyse(question string, feedback []dialog.Feedback, now time.T
 	a.findOrdering()
 	a.findPatterns()
 	e.protectColumnNames(a)
+	e.protectStoredValues(a)
 	a.findIntents()
 	e.findKeyColumns(a)
 	e.findNamedValues(a)
 	e.findValues(a)
+	e.protectColumnPhrases(a)
 	e.findEntities(a)
 	e.findColumns(a)
+	e.bindNamedColumns(a)
 	e.findRelatedEntities(a)
 	e.preferNamedTable(a)
 	e.findComputed(a)
@@ -1015,6 +1021,11 @@ func (e *Engine) findEntities(a *analysis) {
 				}
 			}
 			if !ok {
+				continue
+			}
+			// "courses offered by the department": a participle with its
+			// agent is a verb of the clause, not part of the noun.
+			if n > 1 && a.word(i+n) == "by" && passiveAgent(a.word(i+n-1)) {
 				continue
 			}
 			terms := e.m.cat.Terms(a.phrase(i, i+n))

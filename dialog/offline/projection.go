@@ -14,6 +14,7 @@ func (r *reader) projection() []*element {
 	el := &element{name: "output"}
 	free := r.freeColumns()
 	r.severalOutputs(el, free)
+	r.listedColumns(el)
 	for _, cm := range free {
 		// A column of the head's own name ("state" in "which state…") is the head, not an attribute.
 		r.usedCols[cm] = true

@@ -25,6 +25,7 @@ func libraryDump() string {
 CREATE TABLE books (book_id INT PRIMARY KEY, title VARCHAR(80), genre VARCHAR(30), pages INT, published_year INT, has_illustrations TINYINT(1), has_audio TINYINT(1));
 CREATE TABLE loans (loan_id INT PRIMARY KEY, member_id INT, book_id INT, borrowed_on DATE, returned_on DATE, fee DECIMAL(8,2));
 CREATE TABLE transfers (transfer_id INT PRIMARY KEY, from_city VARCHAR(40), to_city VARCHAR(40), boxes INT);
+CREATE TABLE authors (author_id INT PRIMARY KEY, author_name VARCHAR(60), pen_name VARCHAR(40), award VARCHAR(30));
 `)
 	cities := []string{"Leeds", "York", "Bath", "Hull", "Ely"}
 	types := []string{"adult", "student", "senior"}
@@ -40,6 +41,17 @@ CREATE TABLE transfers (transfer_id INT PRIMARY KEY, from_city VARCHAR(40), to_c
 	}
 	for i := 1; i <= 60; i++ {
 		fmt.Fprintf(&b, "INSERT INTO transfers VALUES (%d, '%s', '%s', %d);\n", i, cities[i%len(cities)], cities[(i/len(cities))%len(cities)], 1+i%9)
+	}
+	awards := []string{"Best Novel", "Poetry Prize", "Best Debut"}
+	for i := 1; i <= 12; i++ {
+		pen, award := "NULL", "NULL"
+		if i%3 == 0 {
+			pen = fmt.Sprintf("'Pen %02d'", i)
+		}
+		if i%2 == 0 {
+			award = "'" + awards[i%len(awards)] + "'"
+		}
+		fmt.Fprintf(&b, "INSERT INTO authors VALUES (%d, 'Author %02d', %s, %s);\n", i, i, pen, award)
 	}
 	return b.String()
 }
@@ -129,6 +141,18 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 		// Grouping on the measured table's own column.
 		{"grouping: the measured rows' column", "What is the average number of pages of books in each genre?",
 			"SELECT genre, AVG(pages) FROM books GROUP BY genre", false, false},
+		// Outputs listed after "show/list" (outputs.go), a table's rows by their label.
+		{"outputs: a listed table and column", "What are the pages of books in the poetry genre? Show both books and pages.",
+			"SELECT title, pages FROM books WHERE genre = 'poetry'", false, true},
+		// A column named next to its value (filters.go).
+		{"filter: the column named beside its value", "Which books are in the genre of poetry?",
+			"SELECT title FROM books WHERE genre = 'poetry'", false, true},
+		// A column that is empty for some rows, had (flags.go).
+		{"flag: having a value", "List the author names of authors who have a pen name",
+			"SELECT author_name FROM authors WHERE pen_name IS NOT NULL", false, true},
+		// A stored value that starts with a superlative word (names.go).
+		{"filter: a stored value, not a ranking", "How many authors won the Best Novel?",
+			"SELECT COUNT(*) FROM authors WHERE award = 'Best Novel'", false, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.family, func(t *testing.T) {
