@@ -51,6 +51,7 @@ func (r *reader) groupElement() []*element {
 				t := em.tables[0]
 				el.add(1, func(p *plan) {
 					r.prependGroup(p, t)
+					p.perEntity = t
 					p.phrases[keyGroup] = g.phrase
 				})
 				// "lakes in each state": the measured rows may carry the

@@ -603,7 +603,11 @@ func (a *analysis) findIntents() {
 			a.toks[i].used, a.toks[i+1].used = true, true
 			a.findCountKinds(i + 2)
 		case a.seq(i, "number", "of") || a.seq(i, "count", "of") || t.low == "count" && i == 0:
-			a.count, a.countAt = true, i
+			// The first count asks; a later one ("… Give the id and the
+			// number of X") lists what to show.
+			if !a.count {
+				a.count, a.countAt = true, i
+			}
 			a.toks[i].used = true
 			if a.word(i+1) == "of" {
 				a.toks[i+1].used = true
