@@ -50,6 +50,9 @@ type plan struct {
 	// perEntity is the table a "for each <thing>" groups by, by its key
 	// and label.
 	perEntity *tableInfo
+	// covered are phrases the reading accounts for without their table:
+	// "students" in a stored "number of students who …".
+	covered []string
 }
 
 func (p *plan) use(tables ...string) {
@@ -84,6 +87,7 @@ func (p *plan) clone() *plan {
 		c.dateCols[k] = true
 	}
 	c.defines = append([]dialog.Definition(nil), p.defines...)
+	c.covered = append([]string(nil), p.covered...)
 	c.phrases = make(map[sqlshape.SlotKey]string, len(p.phrases))
 	for k, v := range p.phrases {
 		c.phrases[k] = v
