@@ -229,15 +229,16 @@ func (m *model) classify(info *tableInfo) {
 }
 
 // namedKey finds the key of a table that declares none: a column named
-// "id" or after the table ("fare_id" of fare, "student_id" of student)
-// whose profile shows a value of its own in every row.
+// "id" or after the table ("fare_id" of fare, "student_id" of student,
+// "airport_code" of airport) whose profile shows a value of its own in
+// every row.
 func (m *model) namedKey(info *tableInfo) *warehouse.Column {
 	t := info.t
 	singular := singularOf(strings.ToLower(t.Name))
 	for ci := range t.Columns {
 		c := &t.Columns[ci]
 		n := strings.ToLower(c.Name)
-		if n != "id" && n != singular+"_id" && n != strings.ToLower(t.Name)+"_id" {
+		if n != "id" && n != singular+"_id" && n != strings.ToLower(t.Name)+"_id" && n != singular+"_code" {
 			continue
 		}
 		p := m.profile(t.Name, c.Name)
