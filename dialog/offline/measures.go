@@ -45,6 +45,18 @@ func (r *reader) count() []*element {
 			for _, al := range r.numericAlts(cm) {
 				w := al.weight * r.boost(al.table, al.column)
 				r.measureTables[strings.ToLower(al.table)] = true
+				if t := r.e.m.byName[strings.ToLower(al.table)]; al.expr == "" && t != nil && r.e.m.unique(al.table, al.column) {
+					// "how many meals" of meal_number: a number of its own in
+					// every row names the rows, it is no quantity.
+					el.add(w*1.2, func(p *plan) {
+						p.selects = append(p.selects, sel{sql: "COUNT(*)", alias: "count"})
+						p.aggregated = true
+						p.countOf = t
+						p.use(t.name)
+						p.phrases[keyMeasure] = cm.phrase
+						p.covered = append(p.covered, cm.phrase)
+					})
+				}
 				el.add(w*0.6, func(p *plan) {
 					p.selects = append(p.selects, sel{sql: r.sqlOf(al)})
 					p.use(al.table)

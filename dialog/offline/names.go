@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
 
 // Phrases that name a stored value or a column outright keep that meaning
@@ -78,4 +79,48 @@ func (e *Engine) protectColumnPhrases(a *analysis) {
 			break
 		}
 	}
+}
+
+// superlativeOfColumn reads "the minimum amount of time required for a
+// connecting flight at JFK" as the column minimum_connect_time the words
+// after "minimum" name: a superlative that is the first word of the name
+// of the measure named right after it is part of that name, not a
+// ranking, when a value picks out the row it is read from. ("The highest
+// peak", a name, still ranks.)
+func (e *Engine) superlativeOfColumn(a *analysis) {
+	s := a.sup
+	if s == nil || s.explicitLimit || strings.Contains(s.phrase, " ") {
+		return
+	}
+	word := e.m.cat.NameTerms(a.toks[s.at].raw)
+	if len(word) != 1 {
+		return
+	}
+	for _, cm := range a.columns {
+		if cm.at != s.at+1 || cm.clause != 0 || len(cm.alts) == 0 || cm.alts[0].expr != "" {
+			continue
+		}
+		al := cm.alts[0]
+		c := e.m.column(al.table, al.column)
+		if c == nil || c.Kind() != warehouse.KindNumber || !a.valueIn(al.table) {
+			return
+		}
+		if name := e.m.cat.NameTerms(al.column); len(name) > 1 && name[0] == word[0] {
+			a.sup = nil
+			cm.at, cm.phrase = s.at, a.phrase(s.at, cm.end)
+		}
+		return
+	}
+}
+
+// valueIn says whether a value of the question may be stored in table.
+func (a *analysis) valueIn(table string) bool {
+	for _, vm := range a.values {
+		for _, al := range vm.alts {
+			if strings.EqualFold(al.table, table) {
+				return true
+			}
+		}
+	}
+	return false
 }
