@@ -212,6 +212,7 @@ func (e *Engine) analyse(question string, feedback []dialog.Feedback, now time.T
 	e.protectColumnPhrases(a)
 	e.findEntities(a)
 	e.findColumns(a)
+	e.findListItems(a)
 	e.superlativeOfColumn(a)
 	e.bindNamedColumns(a)
 	e.findRelatedEntities(a)
