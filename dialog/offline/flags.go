@@ -31,6 +31,9 @@ func (m *model) isFlag(table string, c *warehouse.Column) bool {
 	if c.Kind() == warehouse.KindBool || strings.EqualFold(c.FullType, "tinyint(1)") {
 		return true
 	}
+	if _, _, ok := m.yesNo(table, c); ok {
+		return true
+	}
 	n := strings.ToLower(c.Name)
 	if strings.HasPrefix(n, "is_") || strings.HasPrefix(n, "has_") {
 		p := m.profile(table, c.Name)
@@ -88,6 +91,9 @@ func (r *reader) findFlags() []flagMention {
 			}
 			break
 		}
+		if !governed && flag && r.verbOfFlag(cm) {
+			governed = true // "flights that require a round trip": round_trip_required
+		}
 		if governed && presence && (r.valueAfter(cm) || r.comparedAfter(cm)) {
 			governed = false // "with a minor in Physics": the value says it
 		}
@@ -136,6 +142,13 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 			fc := flagCond{sql: expr + " = TRUE", tables: []string{al.table}, weight: al.weight}
 			if f.negated {
 				fc.sql = "NOT " + expr
+			}
+			if yes, no, ok := r.e.m.yesNo(al.table, c); ok {
+				// A text column of 'Yes' and 'No': compared with the stored word.
+				fc.sql = expr + " = " + quote(yes)
+				if f.negated {
+					fc.sql = expr + " = " + quote(no)
+				}
 			}
 			conds = append(conds, fc)
 		}
@@ -231,4 +244,66 @@ func (r *reader) comparedAfter(cm *colMention) bool {
 func (r *reader) verbMention(cm *colMention) bool {
 	w := r.a.word(cm.at)
 	return strings.HasSuffix(w, "ed") || r.e.words != nil && r.e.words.MostlyVerb(w)
+}
+
+// yesWords and noWords are how text columns store yes and no.
+var (
+	yesWords = setOf(`yes y true t`)
+	noWords  = setOf(`no n false f`)
+)
+
+// yesNo finds the stored yes and no of a text column that holds nothing
+// else ('Yes'/'No', 'Y'/'N', 'true'/'false').
+func (m *model) yesNo(table string, c *warehouse.Column) (yes, no string, ok bool) {
+	if c.Kind() != warehouse.KindText {
+		return "", "", false
+	}
+	p := m.profile(table, c.Name)
+	if p == nil || p.Distinct != 2 {
+		return "", "", false
+	}
+	values := p.Values
+	if len(values) == 0 {
+		for _, vc := range p.Top {
+			values = append(values, vc.Value)
+		}
+	}
+	for _, v := range values {
+		switch l := strings.ToLower(strings.TrimSpace(v)); {
+		case yesWords[l]:
+			yes = v
+		case noWords[l]:
+			no = v
+		}
+	}
+	return yes, no, yes != "" && no != ""
+}
+
+// verbOfFlag says whether a flag mention is the verb its column is named
+// after ("require" of round_trip_required): the verb states the flag.
+// Mentions right after it that name the same column are part of it ("a
+// round trip").
+func (r *reader) verbOfFlag(cm *colMention) bool {
+	w := r.a.word(cm.at)
+	if cm.end-cm.at != 1 || len(w) < 4 || r.e.words == nil || !r.e.words.MostlyVerb(w) {
+		return false
+	}
+	stem := strings.TrimSuffix(strings.TrimSuffix(w, "s"), "e")
+	for _, al := range cm.alts {
+		c := r.e.m.column(al.table, al.column)
+		if c == nil || !r.e.m.isFlag(al.table, c) || !strings.Contains(strings.ToLower(al.column), stem) {
+			continue
+		}
+		for _, next := range r.a.columns {
+			if next.at > cm.at && next.at <= cm.end+2 && next.clause == 0 {
+				for _, x := range next.alts {
+					if x.table == al.table && x.column == al.column {
+						r.usedCols[next] = true
+					}
+				}
+			}
+		}
+		return true
+	}
+	return false
 }

@@ -26,7 +26,7 @@ CREATE TABLE books (book_id INT PRIMARY KEY, title VARCHAR(80), genre VARCHAR(30
 CREATE TABLE loans (loan_id INT PRIMARY KEY, member_id INT, book_id INT, borrowed_on DATE, returned_on DATE, fee DECIMAL(8,2));
 CREATE TABLE transfers (transfer_id INT PRIMARY KEY, from_city VARCHAR(40), to_city VARCHAR(40), boxes INT);
 CREATE TABLE authors (author_id INT PRIMARY KEY, author_name VARCHAR(60), pen_name VARCHAR(40), award VARCHAR(30));
-CREATE TABLE racks (rack_id INT, room VARCHAR(20), capacity INT, width_cm INT, total_slots INT, member_votes INT COMMENT 'Number of members who voted for the rack.', maximum_load INT COMMENT 'The largest weight in kilograms the rack can hold.', plate_number INT, service_days VARCHAR(20));
+CREATE TABLE racks (rack_id INT, room VARCHAR(20), capacity INT, width_cm INT, total_slots INT, member_votes INT COMMENT 'Number of members who voted for the rack.', maximum_load INT COMMENT 'The largest weight in kilograms the rack can hold.', plate_number INT, service_days VARCHAR(20), lock_required VARCHAR(3));
 `)
 	cities := []string{"Leeds", "York", "Bath", "Hull", "Ely"}
 	types := []string{"adult", "student", "senior"}
@@ -57,7 +57,8 @@ CREATE TABLE racks (rack_id INT, room VARCHAR(20), capacity INT, width_cm INT, t
 	// Racks declare no key: rack_id is one by its name and values.
 	for i := 1; i <= 9; i++ {
 		days := []string{"mon,wed", "tue", "wed,fri", "mon", "fri,mon,wed", "thu"}[i%6]
-		fmt.Fprintf(&b, "INSERT INTO racks VALUES (%d, '%s', %d, %d, %d, %d, %d, %d, '%s');\n", i, []string{"North", "South", "East"}[i%3], 20+i*3, 60+i*7%40, 100+i*11%50, i*5%7, 50+i*13%40, 300+i, days)
+		lock := []string{"Yes", "No"}[i*i%3%2]
+		fmt.Fprintf(&b, "INSERT INTO racks VALUES (%d, '%s', %d, %d, %d, %d, %d, %d, '%s', '%s');\n", i, []string{"North", "South", "East"}[i%3], 20+i*3, 60+i*7%40, 100+i*11%50, i*5%7, 50+i*13%40, 300+i, days, lock)
 	}
 	return b.String()
 }
@@ -165,6 +166,8 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 		// Codes kept in delimited lists (patterns.go).
 		{"pattern: days a list of codes holds", "Which racks are serviced on Mondays and Wednesdays? Give me the plate numbers.",
 			"SELECT plate_number FROM racks WHERE service_days LIKE '%mon%' AND service_days LIKE '%wed%'", false, false},
+		{"flag: a text column of Yes and No, stated by its verb", "How many racks require a lock?",
+			"SELECT COUNT(*) FROM racks WHERE lock_required = 'Yes'", false, true},
 		// Outputs listed after "show/list" (outputs.go), a table's rows by their label.
 		{"outputs: a listed table and column", "What are the pages of books in the poetry genre? Show both books and pages.",
 			"SELECT title, pages FROM books WHERE genre = 'poetry'", false, true},
