@@ -26,6 +26,8 @@ CREATE TABLE books (book_id INT PRIMARY KEY, title VARCHAR(80), genre VARCHAR(30
 CREATE TABLE loans (loan_id INT PRIMARY KEY, member_id INT, book_id INT, borrowed_on DATE, returned_on DATE, fee DECIMAL(8,2));
 CREATE TABLE transfers (transfer_id INT PRIMARY KEY, from_city VARCHAR(40), to_city VARCHAR(40), boxes INT);
 CREATE TABLE authors (author_id INT PRIMARY KEY, author_name VARCHAR(60), pen_name VARCHAR(40), award VARCHAR(30));
+CREATE TABLE halls (hall_code VARCHAR(10) PRIMARY KEY, floor INT);
+CREATE TABLE moves (move_id INT PRIMARY KEY, from_hall VARCHAR(10), to_hall VARCHAR(10), crates INT);
 CREATE TABLE racks (rack_id INT, room VARCHAR(20), capacity INT, width_cm INT, total_slots INT, member_votes INT COMMENT 'Number of members who voted for the rack.', maximum_load INT COMMENT 'The largest weight in kilograms the rack can hold.', plate_number INT, service_days VARCHAR(20), lock_required VARCHAR(3));
 `)
 	cities := []string{"Leeds", "York", "Bath", "Hull", "Ely"}
@@ -53,6 +55,12 @@ CREATE TABLE racks (rack_id INT, room VARCHAR(20), capacity INT, width_cm INT, t
 			award = "'" + awards[i%len(awards)] + "'"
 		}
 		fmt.Fprintf(&b, "INSERT INTO authors VALUES (%d, 'Author %02d', %s, %s);\n", i, i, pen, award)
+	}
+	for i := 1; i <= 4; i++ {
+		fmt.Fprintf(&b, "INSERT INTO halls VALUES ('R%d', %d);\n", i, i%2)
+	}
+	for i := 1; i <= 20; i++ {
+		fmt.Fprintf(&b, "INSERT INTO moves VALUES (%d, 'R%d', 'R%d', %d);\n", i, 1+i%3, 1+(i+1)%4, 1+i*7%9)
 	}
 	// Racks declare no key: rack_id is one by its name and values.
 	for i := 1; i <= 9; i++ {
@@ -168,6 +176,9 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 			"SELECT plate_number FROM racks WHERE service_days LIKE '%mon%' AND service_days LIKE '%wed%'", false, false},
 		{"flag: a text column of Yes and No, stated by its verb", "How many racks require a lock?",
 			"SELECT COUNT(*) FROM racks WHERE lock_required = 'Yes'", false, true},
+		// Pairs of references to one table (grouping.go).
+		{"grouping: for each pair", "What is the average number of crates moved for each hall pair?",
+			"SELECT from_hall, to_hall, AVG(crates) FROM moves GROUP BY from_hall, to_hall", false, false},
 		// Outputs listed after "show/list" (outputs.go), a table's rows by their label.
 		{"outputs: a listed table and column", "What are the pages of books in the poetry genre? Show both books and pages.",
 			"SELECT title, pages FROM books WHERE genre = 'poetry'", false, true},
