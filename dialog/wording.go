@@ -21,8 +21,9 @@ func (l *Labels) describeMeasure(p sqlshape.Part, withFn bool, counted string) s
 }
 
 // describeColumns words a list of expressions:
-// customers.id, customers.name, customers.email → "Id, name and email".
-func (l *Labels) describeColumns(parts []sqlshape.Part) string {
+// customers.id, customers.name, customers.email → "Id, name and email";
+// counted is the table a COUNT(*) among them counts.
+func (l *Labels) describeColumns(parts []sqlshape.Part, counted string) string {
 	var words []string
 	for _, p := range parts {
 		e := p.Expr
@@ -30,8 +31,8 @@ func (l *Labels) describeColumns(parts []sqlshape.Part) string {
 		case e == "*" || strings.HasSuffix(e, ".*"):
 			words = append(words, "every column")
 		case strings.ContainsAny(e, "("):
-			if fn, arg := sqlshape.SplitAggregate(e); fn != "" {
-				words = append(words, strings.ToLower(fn)+" of "+l.Column(arg))
+			if fn, _ := sqlshape.SplitAggregate(e); fn != "" {
+				words = append(words, lowerFirst(l.describeMeasure(sqlshape.AggregatePart(e), true, counted)))
 			} else {
 				words = append(words, strings.ToLower(e))
 			}
@@ -82,7 +83,7 @@ func (l *Labels) optionLabel(key sqlshape.SlotKey, value sqlshape.SlotValue, oth
 		if len(parts) == 0 {
 			return Option{Label: "Just the summary figure (total, count…)"}
 		}
-		opt := Option{Label: l.describeColumns(parts)}
+		opt := Option{Label: l.describeColumns(parts, counted)}
 		aggregated := slices.ContainsFunc(parts, func(p sqlshape.Part) bool { return strings.Contains(p.Expr, "(") })
 		if !aggregated && slices.ContainsFunc(others, sqlshape.SlotValue.IsEmpty) {
 			// Set against a summary, a plain column means one line per row.
@@ -116,7 +117,7 @@ func (l *Labels) optionLabel(key sqlshape.SlotKey, value sqlshape.SlotValue, oth
 		if len(parts) == 0 {
 			return Option{Label: "One overall figure"}
 		}
-		return Option{Label: "Per " + strings.ToLower(l.describeColumns(parts))}
+		return Option{Label: "Per " + strings.ToLower(l.describeColumns(parts, counted))}
 	case sqlshape.SlotOrder:
 		if len(parts) == 0 {
 			return Option{Label: "In no particular order"}

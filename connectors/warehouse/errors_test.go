@@ -143,3 +143,53 @@ func TestInferJoinsFromProfiledKeys(t *testing.T) {
 		t.Errorf("joins %v, want exactly three", got)
 	}
 }
+
+// A key unique on both sides points at the table it is named after, even
+// when another table's name starts with the same letter.
+func TestInferJoinsToTheTableAKeyIsNamedAfter(t *testing.T) {
+	prof := func(table, column string, rows, distinct int64) Profile {
+		return Profile{Table: table, Column: column, Rows: rows, Distinct: distinct}
+	}
+	snap := &Snapshot{Schema: Schema{Tables: []Table{
+		{Name: "course", RowCount: 4, Columns: []Column{{Name: "course_id", DataType: "bigint"}, {Name: "name", DataType: "text"}}},
+		{Name: "course_tags_count", RowCount: 4, Columns: []Column{{Name: "course_id", DataType: "bigint"}, {Name: "hilarious", DataType: "bigint"}}},
+	}}, Profiles: []Profile{
+		prof("course", "course_id", 4, 4), prof("course", "name", 4, 4),
+		prof("course_tags_count", "course_id", 4, 4), prof("course_tags_count", "hilarious", 4, 3),
+	}}
+	got := map[string]bool{}
+	for _, j := range inferProfiledKeyJoins(snap) {
+		got[j.FromTable+"."+j.FromColumn+">"+j.ToTable+"."+j.ToColumn] = true
+	}
+	if !got["course_tags_count.course_id>course.course_id"] || len(got) != 1 {
+		t.Errorf("joins %v, want course_tags_count.course_id>course.course_id", got)
+	}
+}
+
+// A number column named after another table, without "_id", points at
+// that table's key when its values lie within the key's.
+func TestInferJoinsOfColumnsNamedAfterATable(t *testing.T) {
+	prof := func(table, column string, rows, distinct int64, lo, hi string) Profile {
+		return Profile{Table: table, Column: column, Rows: rows, Distinct: distinct, Min: lo, Max: hi}
+	}
+	snap := &Snapshot{Schema: Schema{Tables: []Table{
+		{Name: "semester", RowCount: 4, Columns: []Column{{Name: "semester_id", DataType: "bigint"}, {Name: "year", DataType: "bigint"}}},
+		{Name: "course_offering", RowCount: 8, Columns: []Column{{Name: "offering_id", DataType: "bigint"}, {Name: "semester", DataType: "bigint"}, {Name: "year", DataType: "bigint"}}},
+	}}, Profiles: []Profile{
+		prof("semester", "semester_id", 4, 4, "1", "4"), prof("semester", "year", 4, 2, "2020", "2021"),
+		prof("course_offering", "offering_id", 8, 8, "1", "8"), prof("course_offering", "semester", 8, 4, "1", "4"),
+		prof("course_offering", "year", 8, 2, "2020", "2021"),
+	}}
+	got := map[string]bool{}
+	for _, j := range inferTableNamedJoins(snap) {
+		got[j.FromTable+"."+j.FromColumn+">"+j.ToTable+"."+j.ToColumn] = true
+	}
+	if !got["course_offering.semester>semester.semester_id"] || len(got) != 1 {
+		t.Errorf("joins %v, want course_offering.semester>semester.semester_id", got)
+	}
+	// Values outside the key's range are no references to it.
+	snap.Profiles[3].Max = "9"
+	if js := inferTableNamedJoins(snap); len(js) != 0 {
+		t.Errorf("joins %v, want none", js)
+	}
+}

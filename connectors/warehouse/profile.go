@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -64,6 +65,7 @@ func (w *DB) TakeSnapshot(ctx context.Context, opts ProfileOptions) (*Snapshot, 
 	snap.Aliases = findAliases(ctx, w, snap)
 	snap.Schema.Joins = append(snap.Schema.Joins, inferValueJoins(snap)...)
 	snap.Schema.Joins = append(snap.Schema.Joins, inferProfiledKeyJoins(snap)...)
+	snap.Schema.Joins = append(snap.Schema.Joins, inferTableNamedJoins(snap)...)
 	snap.TakenAt = time.Now().UTC()
 	w.logger.Info("warehouse profiled", "database", w.database, "tables", len(schema.Tables),
 		"columns", len(snap.Profiles), "aliases", len(snap.Aliases), "took", time.Since(start).Round(time.Millisecond))
@@ -371,8 +373,13 @@ func inferProfiledKeyJoins(snap *Snapshot) []Join {
 				}
 				if unique(t, c) {
 					// Both sides unique: point at the table the key is named
-					// after, else at the smaller one.
-					if namedAfter(t, c.Name) || !namedAfter(u, c.Name) && u.RowCount > t.RowCount {
+					// after (course_id → course, not course_tags_count),
+					// else at the smaller one.
+					switch {
+					case exactlyNamedAfter(t, c.Name):
+						continue
+					case exactlyNamedAfter(u, c.Name):
+					case namedAfter(t, c.Name) || !namedAfter(u, c.Name) && u.RowCount > t.RowCount:
 						continue
 					}
 				}
@@ -390,6 +397,86 @@ func inferProfiledKeyJoins(snap *Snapshot) []Join {
 		}
 	}
 	return out
+}
+
+// exactlyNamedAfter says whether a key column is the table's name with
+// "_id" or "id" (course_id of course, customerid of customers).
+func exactlyNamedAfter(t *Table, col string) bool {
+	stem, ok := strings.CutSuffix(strings.ToLower(col), "id")
+	if !ok {
+		return false
+	}
+	stem = strings.TrimSuffix(stem, "_")
+	for _, n := range nameForms(t.Name) {
+		if n == stem {
+			return true
+		}
+	}
+	return false
+}
+
+// inferTableNamedJoins adds the joins of a number column named after
+// another table, without "_id" (course_offering.semester →
+// semester.semester_id): it points at that table's key (declared, or a
+// unique "id"/"<table>_id" column) when its values lie within the key's.
+func inferTableNamedJoins(snap *Snapshot) []Join {
+	have := map[string]bool{}
+	for _, j := range snap.Schema.Joins {
+		have[strings.ToLower(j.FromTable+"."+j.FromColumn)] = true
+	}
+	byName := map[string]*Table{}
+	for i := range snap.Schema.Tables {
+		t := &snap.Schema.Tables[i]
+		for _, n := range nameForms(t.Name) {
+			if _, dup := byName[n]; !dup {
+				byName[n] = t
+			}
+		}
+	}
+	uniqueKey := func(u *Table) *Column {
+		if k := singleKey(u); k != nil {
+			return k
+		}
+		for _, n := range nameForms(u.Name) {
+			if k := u.Column(n + "_id"); k != nil {
+				p := snap.Profile(u.Name, k.Name)
+				if p != nil && !p.Partial && !p.Sampled && p.Rows > 1 && p.Distinct == p.Rows && p.NullShare == 0 {
+					return k
+				}
+			}
+		}
+		return nil
+	}
+	var out []Join
+	for ti := range snap.Schema.Tables {
+		t := &snap.Schema.Tables[ti]
+		for _, c := range t.Columns {
+			u := byName[strings.ToLower(c.Name)]
+			if u == nil || u == t || have[strings.ToLower(t.Name+"."+c.Name)] || c.Kind() != KindNumber {
+				continue
+			}
+			key := uniqueKey(u)
+			if key == nil || !compatible(c, *key) {
+				continue
+			}
+			pc, pk := snap.Profile(t.Name, c.Name), snap.Profile(u.Name, key.Name)
+			if pc == nil || pk == nil || pc.Distinct == 0 || pc.Distinct > pk.Distinct || !within(pc, pk) {
+				continue
+			}
+			out = append(out, Join{FromTable: t.Name, FromColumn: c.Name, ToTable: u.Name, ToColumn: key.Name,
+				Confidence: 0.7, Reason: fmt.Sprintf("%s.%s is named after table %s and its values lie within %s.%s", t.Name, c.Name, u.Name, u.Name, key.Name)})
+		}
+	}
+	return out
+}
+
+// within says whether a number column's range lies within another's.
+func within(p, q *Profile) bool {
+	pmin, err1 := strconv.ParseFloat(p.Min, 64)
+	pmax, err2 := strconv.ParseFloat(p.Max, 64)
+	qmin, err3 := strconv.ParseFloat(q.Min, 64)
+	qmax, err4 := strconv.ParseFloat(q.Max, 64)
+	return err1 == nil && err2 == nil && err3 == nil && err4 == nil && pmin >= qmin && pmax <= qmax
 }
 
 // keyLike says whether a column may hold keys: named like one ("aid",

@@ -167,10 +167,15 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 			}
 		}
 	}
-	// Words given a meaning: the term, or the negated related table.
+	// Words given a meaning: the term, or the negated related table; and
+	// those a stored count stands for.
+	phrases := p.covered
 	for _, d := range p.defines {
+		phrases = append(phrases, d.Phrase)
+	}
+	for _, phrase := range phrases {
 		for i := range a.toks {
-			if end := a.spanOf(i, d.Phrase); a.phrase(i, end) == d.Phrase {
+			if end := a.spanOf(i, phrase); a.phrase(i, end) == phrase {
 				mark(i, end)
 			}
 		}

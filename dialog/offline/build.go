@@ -51,6 +51,12 @@ type plan struct {
 	derived []derivedJoin
 	// wrap is "share" or "change": a measure over the grouped result.
 	wrap string
+	// perEntity is the table a "for each <thing>" groups by, by its key
+	// and label.
+	perEntity *tableInfo
+	// covered are phrases the reading accounts for without their table:
+	// "students" in a stored "number of students who …".
+	covered []string
 }
 
 // derivedJoin is a JOIN to a grouped subquery, with the condition it needs
@@ -92,6 +98,7 @@ func (p *plan) clone() *plan {
 	}
 	c.defines = append([]dialog.Definition(nil), p.defines...)
 	c.derived = append([]derivedJoin(nil), p.derived...)
+	c.covered = append([]string(nil), p.covered...)
 	c.phrases = make(map[sqlshape.SlotKey]string, len(p.phrases))
 	for k, v := range p.phrases {
 		c.phrases[k] = v
@@ -210,17 +217,21 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 		if len(p.selects) == 0 || len(p.tables) == 0 {
 			continue
 		}
-		p.wrap = r.wrapFor(p)
 		p.weight *= math.Pow(joinPenalty, float64(len(p.tables)-1))
 		if len(p.dateCols) > 1 {
 			p.weight *= 0.2
 		}
 		// Repeated rows are noise: show each once, unless the rows are
 		// entities with a key (two customers may share a name).
-		if !r.perRow(p) && !p.aggregated && len(p.groups) == 0 && (len(p.tables) > 1 || !r.keyed(p) || !r.showsIdentity(p)) {
+		rowWise := r.perRow(p)
+		if !rowWise && !p.aggregated && len(p.groups) == 0 && (len(p.tables) > 1 || !r.keyed(p) || !r.showsIdentity(p)) {
 			p.distinct = true
 		}
+		p.wrap = r.wrapFor(p)
 		out = append(out, p)
+		if rowWise {
+			out = append(out, r.rowOutputs(p)...)
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].weight > out[j].weight })
 	if len(out) > 64 {
@@ -510,16 +521,32 @@ func (a *analysis) inRelativeClause(i int) bool {
 // measured ("the ratio of A to B for each course ID"): every group is one
 // row, so the answer lists the rows' values rather than totals of one.
 func (r *reader) perRow(p *plan) bool {
-	if !p.aggregated || len(p.groups) != 1 || len(p.tables) != 1 || len(p.having) > 0 || p.countOf != nil {
+	if len(p.groups) == 0 || len(p.tables) != 1 || len(p.having) > 0 || p.countOf != nil {
 		return false
 	}
-	table, column, ok := strings.Cut(p.groups[0].sql, ".")
-	if !ok || !r.e.m.unique(unquoteIdent(table), unquoteIdent(column)) {
+	// Grouped by a unique column, and perhaps the row's label beside it.
+	unique := false
+	for _, g := range p.groups {
+		table, column, ok := strings.Cut(g.sql, ".")
+		if !ok || strings.Contains(g.sql, "(") {
+			return false
+		}
+		unique = unique || r.e.m.unique(unquoteIdent(table), unquoteIdent(column))
+	}
+	if !unique {
+		return false
+	}
+	grouped := func(sql string) bool {
+		for _, g := range p.groups {
+			if g.sql == sql {
+				return true
+			}
+		}
 		return false
 	}
 	strip := func(s sel) (sel, bool) {
-		if s.sql == p.groups[0].sql {
-			return s, true
+		if grouped(s.sql) || !strings.Contains(s.sql, "(") {
+			return s, true // the row's own column: one value per group
 		}
 		for _, fn := range []string{"SUM", "AVG", "MAX", "MIN"} {
 			if inner, ok := strings.CutPrefix(s.sql, fn+"("); ok && strings.HasSuffix(inner, ")") && balanced(inner[:len(inner)-1]) {
@@ -613,4 +640,36 @@ func (a *analysis) sentenceBreak(from, to int) bool {
 		}
 	}
 	return false
+}
+
+// rowOutputs are the other ways to show a per-row figure "for each
+// <thing>": the figure alone, or beside the thing's key rather than its
+// label ("the ratio … for each fare": fare_id, ratio). Which one is meant
+// is a question of output, asked when it matters.
+func (r *reader) rowOutputs(p *plan) []*plan {
+	t := p.perEntity
+	if t == nil || t.label == nil {
+		return nil
+	}
+	label := r.e.m.col(t.name, t.label.Name)
+	var figures []sel
+	for _, s := range p.selects {
+		if s.sql != label {
+			figures = append(figures, s)
+		}
+	}
+	if len(figures) == len(p.selects) || len(figures) == 0 {
+		return nil
+	}
+	var out []*plan
+	alone := p.clone()
+	alone.selects, alone.weight = figures, p.weight*0.3
+	out = append(out, alone)
+	if t.key != nil && t.key != t.label {
+		keyed := p.clone()
+		keyed.selects = append([]sel{{sql: r.e.m.col(t.name, t.key.Name)}}, figures...)
+		keyed.weight = p.weight * 0.3
+		out = append(out, keyed)
+	}
+	return out
 }

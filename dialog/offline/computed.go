@@ -301,6 +301,9 @@ func (e *Engine) findRatio(a *analysis) {
 		if a.sup != nil && a.sup.at > i && a.sup.at < den.end {
 			a.sup = nil // "the ratio of the maximum range to …" names columns
 		}
+		if a.count && a.countAt > i && a.countAt < den.end {
+			a.count, a.countAt = false, -1 // "the ratio of A to the number of reviews" names a column
+		}
 		sortMentions(a)
 		return
 	}

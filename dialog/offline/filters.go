@@ -292,3 +292,72 @@ func (r *reader) namedTable(table string) bool {
 	}
 	return false
 }
+
+// bindNamedColumns reads "the department of Computer Science", "the
+// "Computer Science" department", "the city York": a column named right
+// before or after a value it stores says which column the value is in; it
+// is no further output. The value keeps only its matches in that column
+// and its phrase takes the column's words.
+func (e *Engine) bindNamedColumns(a *analysis) {
+	var kept []*colMention
+	for _, cm := range a.columns {
+		if vm := a.valueNamedBy(cm); vm != nil {
+			var in []valueAlt
+			for _, al := range vm.alts {
+				for _, c := range cm.alts {
+					if c.expr == "" && strings.EqualFold(al.table, c.table) && strings.EqualFold(al.column, c.column) {
+						in = append(in, al)
+						break
+					}
+				}
+			}
+			if len(in) > 0 {
+				end := a.spanOf(vm.at, vm.phrase)
+				from, to := min(vm.at, cm.at), max(end, cm.end)
+				vm.alts, vm.optional, vm.weak, vm.named = in, false, false, true
+				vm.at, vm.phrase = from, a.phrase(from, to)
+				a.markUsed(from, to)
+				continue
+			}
+		}
+		kept = append(kept, cm)
+	}
+	a.columns = kept
+}
+
+// valueNamedBy is the value mention right after a column mention ("the
+// department of Computer Science") or right before it ("Computer Science
+// department"), if any.
+func (a *analysis) valueNamedBy(cm *colMention) *valueMention {
+	if cm.clause != 0 || negations[a.word(cm.at-1)] {
+		return nil // "does not border Texas" is no value of border
+	}
+	next := cm.end
+	of := a.word(next) == "of"
+	if of || a.word(next) == "named" || a.word(next) == "called" {
+		next++
+	}
+	for _, vm := range a.values {
+		if vm.negated || strings.Contains(vm.phrase, "(") {
+			continue
+		}
+		if vm.at == next && a.toks[cm.end-1].brk == 0 && !(of && otherColumnOfTable(vm, cm)) || a.spanOf(vm.at, vm.phrase) == cm.at && a.toks[cm.at-1].brk == 0 {
+			return vm
+		}
+	}
+	return nil
+}
+
+// otherColumnOfTable says whether the value is also stored in another
+// column of the mentioned column's table: "the capital of Washington" may
+// be the capital of the state named Washington.
+func otherColumnOfTable(vm *valueMention, cm *colMention) bool {
+	for _, al := range vm.alts {
+		for _, c := range cm.alts {
+			if strings.EqualFold(al.table, c.table) && !strings.EqualFold(al.column, c.column) {
+				return true
+			}
+		}
+	}
+	return false
+}

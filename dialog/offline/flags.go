@@ -21,11 +21,17 @@ type flagMention struct {
 	or bool
 	// both: "how many have a final exam and how many do not" counts each side.
 	both bool
+	// presence: a column that is empty for some rows, read as "has a
+	// value" ("students who have declared a minor": minor IS NOT NULL).
+	presence bool
 }
 
 // isFlag says whether a column holds yes/no.
 func (m *model) isFlag(table string, c *warehouse.Column) bool {
 	if c.Kind() == warehouse.KindBool || strings.EqualFold(c.FullType, "tinyint(1)") {
+		return true
+	}
+	if _, _, ok := m.yesNo(table, c); ok {
 		return true
 	}
 	n := strings.ToLower(c.Name)
@@ -45,16 +51,20 @@ func (r *reader) findFlags() []flagMention {
 		if cm.clause != 0 || r.usedCols[cm] {
 			continue
 		}
-		flag := false
+		flag, presence := false, false
 		for _, al := range cm.alts {
 			if c := r.e.m.column(al.table, al.column); c != nil && r.e.m.isFlag(al.table, c) {
 				flag = true
 			}
 		}
-		if !flag {
+		if !flag && len(cm.alts) > 0 && !r.verbMention(cm) {
+			presence = r.e.m.sometimesEmpty(cm.alts[0].table, cm.alts[0].column)
+		}
+		if !flag && !presence {
 			continue
 		}
 		negated, governed, or := false, false, false
+		verb := false
 		// The mention may start with its own connective ("without illustrations").
 		for k := cm.at; k >= 0 && k >= cm.at-3; k-- {
 			if k == cm.at && a.word(k) != "without" && a.word(k) != "with" && a.word(k) != "no" {
@@ -74,7 +84,18 @@ func (r *reader) findFlags() []flagMention {
 			case "a", "an", "the", "any", "do", "does", "did", "don't", "doesn't":
 				continue
 			}
+			// "have declared a minor": one participle between.
+			if w := a.word(k); presence && !verb && k < cm.at && len(w) > 4 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en")) {
+				verb = true
+				continue
+			}
 			break
+		}
+		if !governed && flag && r.verbOfFlag(cm) {
+			governed = true // "flights that require a round trip": round_trip_required
+		}
+		if governed && presence && (r.valueAfter(cm) || r.comparedAfter(cm)) {
+			governed = false // "with a minor in Physics": the value says it
 		}
 		if governed {
 			r.usedCols[cm] = true
@@ -89,7 +110,7 @@ func (r *reader) findFlags() []flagMention {
 					}
 				}
 			}
-			out = append(out, flagMention{cm: cm, negated: negated, or: or, both: both})
+			out = append(out, flagMention{cm: cm, negated: negated, or: or, both: both, presence: presence})
 		}
 	}
 	return out
@@ -101,7 +122,18 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 	var prev []flagCond
 	for _, f := range flags {
 		var conds []flagCond
+		if f.presence {
+			al := f.cm.alts[0]
+			fc := flagCond{sql: r.e.m.col(al.table, al.column) + " IS NOT NULL", tables: []string{al.table}, weight: 1}
+			if f.negated {
+				fc.sql = r.e.m.col(al.table, al.column) + " IS NULL"
+			}
+			conds = append(conds, fc)
+		}
 		for _, al := range f.cm.alts {
+			if f.presence {
+				break
+			}
 			c := r.e.m.column(al.table, al.column)
 			if c == nil || !r.e.m.isFlag(al.table, c) {
 				continue
@@ -110,6 +142,13 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 			fc := flagCond{sql: expr + " = TRUE", tables: []string{al.table}, weight: al.weight}
 			if f.negated {
 				fc.sql = "NOT " + expr
+			}
+			if yes, no, ok := r.e.m.yesNo(al.table, c); ok {
+				// A text column of 'Yes' and 'No': compared with the stored word.
+				fc.sql = expr + " = " + quote(yes)
+				if f.negated {
+					fc.sql = expr + " = " + quote(no)
+				}
 			}
 			conds = append(conds, fc)
 		}
@@ -166,3 +205,105 @@ type flagCond struct {
 }
 
 func sqlCond(s string) cond { return cond{sql: s} }
+
+// sometimesEmpty says whether a text column is empty (NULL) for some rows
+// and set for others: having a value is then a condition on a row.
+func (m *model) sometimesEmpty(table, column string) bool {
+	c := m.column(table, column)
+	if c == nil || c.Kind() != warehouse.KindText {
+		return false
+	}
+	p := m.profile(table, column)
+	return p != nil && p.NullShare > 0 && p.NullShare < 1
+}
+
+// valueAfter says whether a stored value follows the mention closely
+// ("a minor in Physics").
+func (r *reader) valueAfter(cm *colMention) bool {
+	for _, vm := range r.a.values {
+		if vm.at >= cm.end && vm.at <= cm.end+2 {
+			return true
+		}
+	}
+	return false
+}
+
+// comparedAfter says whether a comparison follows the mention closely
+// ("with a rating above 4").
+func (r *reader) comparedAfter(cm *colMention) bool {
+	for _, cp := range r.a.comps {
+		if cp.at >= cm.end && cp.at <= cm.end+2 {
+			return true
+		}
+	}
+	return false
+}
+
+// verbMention says whether a column mention is a verb form ("have
+// ended"), which says what happened rather than naming a thing.
+func (r *reader) verbMention(cm *colMention) bool {
+	w := r.a.word(cm.at)
+	return strings.HasSuffix(w, "ed") || r.e.words != nil && r.e.words.MostlyVerb(w)
+}
+
+// yesWords and noWords are how text columns store yes and no.
+var (
+	yesWords = setOf(`yes y true t`)
+	noWords  = setOf(`no n false f`)
+)
+
+// yesNo finds the stored yes and no of a text column that holds nothing
+// else ('Yes'/'No', 'Y'/'N', 'true'/'false').
+func (m *model) yesNo(table string, c *warehouse.Column) (yes, no string, ok bool) {
+	if c.Kind() != warehouse.KindText {
+		return "", "", false
+	}
+	p := m.profile(table, c.Name)
+	if p == nil || p.Distinct != 2 {
+		return "", "", false
+	}
+	values := p.Values
+	if len(values) == 0 {
+		for _, vc := range p.Top {
+			values = append(values, vc.Value)
+		}
+	}
+	for _, v := range values {
+		switch l := strings.ToLower(strings.TrimSpace(v)); {
+		case yesWords[l]:
+			yes = v
+		case noWords[l]:
+			no = v
+		}
+	}
+	return yes, no, yes != "" && no != ""
+}
+
+// verbOfFlag says whether a flag mention is the verb its column is named
+// after ("require" of round_trip_required): the verb states the flag.
+// Mentions right after it that name the same column are part of it ("a
+// round trip").
+func (r *reader) verbOfFlag(cm *colMention) bool {
+	w := r.a.word(cm.at)
+	if cm.end-cm.at != 1 || len(w) < 4 || r.e.words == nil || !r.e.words.MostlyVerb(w) {
+		return false
+	}
+	stem := strings.TrimSuffix(strings.TrimSuffix(w, "s"), "e")
+	for _, al := range cm.alts {
+		c := r.e.m.column(al.table, al.column)
+		if c == nil || !r.e.m.isFlag(al.table, c) || !strings.Contains(strings.ToLower(al.column), stem) {
+			continue
+		}
+		for _, next := range r.a.columns {
+			if next.at > cm.at && next.at <= cm.end+2 && next.clause == 0 {
+				for _, x := range next.alts {
+					if x.table == al.table && x.column == al.column {
+						r.usedCols[next] = true
+					}
+				}
+			}
+		}
+		return true
+	}
+	return false
+}

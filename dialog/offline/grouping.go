@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -46,11 +47,16 @@ func (r *reader) groupElement() []*element {
 					}
 				}
 			}
+			if em != nil && r.pairGroups(el, em, g) {
+				r.a.markUsed(r.a.spanOf(em.at, em.phrase), r.a.spanOf(em.at, em.phrase)+1)
+				em = nil
+			}
 			switch {
 			case em != nil:
 				t := em.tables[0]
 				el.add(1, func(p *plan) {
 					r.prependGroup(p, t)
+					p.perEntity = t
 					p.phrases[keyGroup] = g.phrase
 				})
 				// "lakes in each state": the measured rows may carry the
@@ -241,4 +247,52 @@ func namesIdentifier(phrase string) bool {
 		}
 	}
 	return false
+}
+
+// pairGroups reads "for each airport pair": the measured rows point at
+// the thing twice (fare.from_airport, fare.to_airport → airport), and each
+// pair of those references is a group.
+func (r *reader) pairGroups(el *element, em *entityMention, g *groupMention) bool {
+	end := r.a.spanOf(em.at, em.phrase)
+	if w := r.a.word(end); w != "pair" && w != "pairs" {
+		return false
+	}
+	t := em.tables[0]
+	refs := map[string][]string{}
+	for _, j := range r.e.m.snap.Schema.Joins {
+		if strings.EqualFold(j.ToTable, t.name) && r.measureTables[strings.ToLower(j.FromTable)] && !strings.EqualFold(j.FromTable, t.name) {
+			col := r.e.m.col(j.FromTable, j.FromColumn)
+			if !slices.Contains(refs[j.FromTable], col) {
+				refs[j.FromTable] = append(refs[j.FromTable], col)
+			}
+		}
+	}
+	found := false
+	for _, from := range sortedNames(toSet(refs)) {
+		cols := refs[from]
+		if len(cols) != 2 {
+			continue
+		}
+		found = true
+		el.add(1, func(p *plan) {
+			var shown []sel
+			for _, c := range cols {
+				p.groups = append(p.groups, sel{sql: c})
+				shown = append(shown, sel{sql: c})
+			}
+			p.selects = append(shown, p.selects...)
+			p.use(from)
+			p.phrases[keyGroup] = g.phrase
+		})
+	}
+	return found
+}
+
+// toSet is the set of m's keys.
+func toSet[V any](m map[string]V) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
 }

@@ -45,6 +45,18 @@ func (r *reader) count() []*element {
 			for _, al := range r.numericAlts(cm) {
 				w := al.weight * r.boost(al.table, al.column)
 				r.measureTables[strings.ToLower(al.table)] = true
+				if t := r.e.m.byName[strings.ToLower(al.table)]; al.expr == "" && t != nil && r.e.m.unique(al.table, al.column) {
+					// "how many meals" of meal_number: a number of its own in
+					// every row names the rows, it is no quantity.
+					el.add(w*1.2, func(p *plan) {
+						p.selects = append(p.selects, sel{sql: "COUNT(*)", alias: "count"})
+						p.aggregated = true
+						p.countOf = t
+						p.use(t.name)
+						p.phrases[keyMeasure] = cm.phrase
+						p.covered = append(p.covered, cm.phrase)
+					})
+				}
 				el.add(w*0.6, func(p *plan) {
 					p.selects = append(p.selects, sel{sql: r.sqlOf(al)})
 					p.use(al.table)
@@ -59,6 +71,9 @@ func (r *reader) count() []*element {
 			}
 			return []*element{el}
 		}
+	}
+	if target != nil {
+		r.storedCounts(el, target, phrase)
 	}
 	if target == nil {
 		target = r.h.t
@@ -150,4 +165,89 @@ func (r *reader) aggregate(fn string, at int) []*element {
 		return nil
 	}
 	return []*element{el}
+}
+
+// storedCounts reads "the number of students who found the instructor
+// hilarious" as a count the data keeps: a numeric column the clause after
+// the counted noun names, whose comment says it is the number of those
+// things ("Number of students who found the instructor to be
+// hilarious."). Adding it up is then the likelier reading; counting the
+// table's rows stays an option.
+func (r *reader) storedCounts(el *element, t *tableInfo, phrase string) {
+	a := r.a
+	at := -1
+	for _, em := range a.entities {
+		if em.at > a.countAt && em.tables[0] == t {
+			at = a.spanOf(em.at, em.phrase)
+			break
+		}
+	}
+	if at < 0 || !(a.word(at) == "who" || a.word(at) == "that" || a.word(at) == "which") {
+		return
+	}
+	forms := map[string]bool{}
+	for _, w := range strings.Fields(strings.ToLower(phrase)) {
+		forms[w], forms[singularOf(w)] = true, true
+	}
+	score := map[string]int{}
+	byKey := map[string]colAlt{}
+	var clause []*colMention
+	for _, cm := range a.columns {
+		if cm.clause != 0 || cm.at < at || r.usedCols[cm] || r.isGroupMention(cm) {
+			continue
+		}
+		if cm.at > at+12 || a.toks[max(cm.at-1, 0)].brk != 0 && cm.at > at {
+			break
+		}
+		named := false
+		for _, al := range r.numericAlts(cm) {
+			c := r.e.m.column(al.table, al.column)
+			if al.expr != "" || c == nil {
+				continue
+			}
+			words := strings.Fields(strings.ToLower(c.Comment))
+			if len(words) < 3 || words[0] != "number" || words[1] != "of" || !forms[words[2]] {
+				continue
+			}
+			k := strings.ToLower(al.table + "." + al.column)
+			score[k]++
+			byKey[k] = al
+			named = true
+		}
+		if named {
+			clause = append(clause, cm)
+		}
+	}
+	best := 0
+	for _, n := range score {
+		best = max(best, n)
+	}
+	if best == 0 {
+		return
+	}
+	for _, k := range sortedNames(map[string]bool(keysOf(score, best))) {
+		al := byKey[k]
+		r.measureTables[strings.ToLower(al.table)] = true
+		el.add(1.5, func(p *plan) {
+			p.selects = append(p.selects, sel{sql: "SUM(" + r.sqlOf(al) + ")", alias: aliasFor("SUM", al.column)})
+			p.aggregated = true
+			p.use(al.table)
+			p.phrases[keyMeasure] = phrase
+			p.covered = append(p.covered, phrase)
+		})
+	}
+	for _, cm := range clause {
+		r.usedCols[cm] = true
+	}
+}
+
+// keysOf are the keys of m whose count is n.
+func keysOf(m map[string]int, n int) map[string]bool {
+	out := map[string]bool{}
+	for k, v := range m {
+		if v == n {
+			out[k] = true
+		}
+	}
+	return out
 }

@@ -206,6 +206,9 @@ func (m *model) classify(info *tableInfo) {
 			}
 		}
 	}
+	if info.key == nil {
+		info.key = m.namedKey(info)
+	}
 	if info.label == nil && info.key != nil {
 		info.label = info.key
 	}
@@ -223,6 +226,27 @@ func (m *model) classify(info *tableInfo) {
 		}
 	}
 	sort.SliceStable(info.details, func(i, j int) bool { return info.details[i].Position < info.details[j].Position })
+}
+
+// namedKey finds the key of a table that declares none: a column named
+// "id" or after the table ("fare_id" of fare, "student_id" of student,
+// "airport_code" of airport) whose profile shows a value of its own in
+// every row.
+func (m *model) namedKey(info *tableInfo) *warehouse.Column {
+	t := info.t
+	singular := singularOf(strings.ToLower(t.Name))
+	for ci := range t.Columns {
+		c := &t.Columns[ci]
+		n := strings.ToLower(c.Name)
+		if n != "id" && n != singular+"_id" && n != strings.ToLower(t.Name)+"_id" && n != singular+"_code" {
+			continue
+		}
+		p := m.profile(t.Name, c.Name)
+		if p != nil && !p.Sampled && !p.Partial && p.NullShare == 0 && p.Rows > 1 && p.Distinct == p.Rows && p.Rows == info.rows {
+			return c
+		}
+	}
+	return nil
 }
 
 func singularOf(w string) string {

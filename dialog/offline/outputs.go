@@ -107,7 +107,7 @@ func (r *reader) returnList() []listItem {
 		var items []listItem
 		j := k + 1
 		for j < len(a.toks) {
-			for a.word(j) == "me" || a.word(j) == "the" || a.word(j) == "their" || a.word(j) == "its" || a.word(j) == "respective" || a.word(j) == "and" || a.word(j) == "also" || a.word(j) == "only" {
+			for a.word(j) == "me" || a.word(j) == "the" || a.word(j) == "their" || a.word(j) == "its" || a.word(j) == "respective" || a.word(j) == "and" || a.word(j) == "also" || a.word(j) == "only" || a.word(j) == "both" {
 				j++
 			}
 			start := j
@@ -312,4 +312,74 @@ func (r *reader) parenthesisedOutputs(el *element) {
 		})
 		return
 	}
+}
+
+// listedColumns reads a "show/list/give me the A and B" list on a plain
+// reading: each item a column ("flight id", "meal description"), or a
+// table's rows named by their label ("Show both courses and scores"), in
+// the list's order. A column word that refers back to one named before
+// ("the easiness scores … and scores") is that column.
+func (r *reader) listedColumns(el *element) {
+	list := r.returnList()
+	if len(list) < 2 {
+		return
+	}
+	var picked []colAlt
+	var phrases []string
+	for _, it := range list {
+		switch {
+		case len(it.aggs) > 0:
+			return
+		case it.col != nil && len(it.col.alts) > 0:
+			picked = append(picked, r.listedAlt(it.col))
+		case it.entity != nil:
+			t := it.entity.tables[0]
+			c := t.label
+			if c == nil {
+				c = t.key
+			}
+			if c == nil {
+				return
+			}
+			picked = append(picked, colAlt{table: t.name, column: c.Name, weight: 1})
+		default:
+			return
+		}
+		phrases = append(phrases, it.phrase)
+	}
+	for _, it := range list {
+		if it.col != nil {
+			r.usedCols[it.col] = true
+		}
+	}
+	phrase := strings.Join(phrases, ", ")
+	el.add(3, func(p *plan) {
+		for _, al := range picked {
+			p.selects = append(p.selects, sel{sql: r.sqlOf(al)})
+			p.use(al.table)
+		}
+		p.phrases[keyOutput] = phrase
+	})
+}
+
+// listedAlt is the column a listed item stands for: the one an earlier
+// mention of the question named, else one of the subject's table nearly as
+// likely as the first, else the first.
+func (r *reader) listedAlt(cm *colMention) colAlt {
+	for _, prev := range r.a.columns {
+		if prev.at >= cm.at || prev.clause != 0 || len(prev.alts) == 0 {
+			continue
+		}
+		for _, al := range cm.alts {
+			if strings.EqualFold(al.table, prev.alts[0].table) && strings.EqualFold(al.column, prev.alts[0].column) && al.expr == prev.alts[0].expr {
+				return al
+			}
+		}
+	}
+	for _, al := range cm.alts {
+		if r.h.t != nil && strings.EqualFold(al.table, r.h.t.name) && al.weight >= 0.8*cm.alts[0].weight {
+			return al
+		}
+	}
+	return cm.alts[0]
 }

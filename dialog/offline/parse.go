@@ -35,6 +35,9 @@ type valueMention struct {
 	// weak: an everyday word matched to a name without corroboration; not
 	// filtering is the likelier reading (spurious.go).
 	weak bool
+	// named: the question names the value's column next to it ("the
+	// department of Computer Science"), which corroborates it.
+	named bool
 }
 
 type valueAlt struct {
@@ -210,14 +213,19 @@ func (e *Engine) analyse(question string, feedback []dialog.Feedback, now time.T
 	a.findOrdering()
 	a.findPatterns()
 	e.protectColumnNames(a)
+	e.protectStoredValues(a)
 	a.findIntents()
 	a.findShares()
 	e.findKeyEquals(a)
 	e.findKeyColumns(a)
 	e.findNamedValues(a)
 	e.findValues(a)
+	e.protectColumnPhrases(a)
 	e.findEntities(a)
 	e.findColumns(a)
+	e.findListItems(a)
+	e.superlativeOfColumn(a)
+	e.bindNamedColumns(a)
 	e.findRelatedEntities(a)
 	e.preferNamedTable(a)
 	e.findComputed(a)
@@ -626,7 +634,11 @@ func (a *analysis) findIntents() {
 			a.toks[i].used, a.toks[i+1].used = true, true
 			a.findCountKinds(i + 2)
 		case a.seq(i, "number", "of") || a.seq(i, "count", "of") || t.low == "count" && i == 0:
-			a.count, a.countAt = true, i
+			// The first count asks; a later one ("… Give the id and the
+			// number of X") lists what to show.
+			if !a.count {
+				a.count, a.countAt = true, i
+			}
 			a.toks[i].used = true
 			if a.word(i+1) == "of" {
 				a.toks[i+1].used = true
@@ -1057,6 +1069,11 @@ func (e *Engine) findEntities(a *analysis) {
 				}
 			}
 			if !ok {
+				continue
+			}
+			// "courses offered by the department": a participle with its
+			// agent is a verb of the clause, not part of the noun.
+			if n > 1 && a.word(i+n) == "by" && passiveAgent(a.word(i+n-1)) {
 				continue
 			}
 			terms := e.m.cat.Terms(a.phrase(i, i+n))

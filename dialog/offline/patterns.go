@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
@@ -20,6 +21,8 @@ type likeMention struct {
 	// target is the first token of the words before the verb that may
 	// name the column, -1 for none.
 	target int
+	// table and column, when set, are the column the pattern is read in.
+	table, column string
 }
 
 // patternVerb returns how a verb places its text: "%s%" for contains,
@@ -96,6 +99,9 @@ func (r *reader) patternElements() []*element {
 				p.use(table)
 			})
 		}
+		if lm.column != "" {
+			add(lm.table, lm.column, 2)
+		}
 		if lm.target >= 0 {
 			for _, cm := range r.a.columns {
 				if cm.at >= lm.target && cm.at < lm.at && cm.clause == 0 {
@@ -119,4 +125,104 @@ func (r *reader) patternElements() []*element {
 		}
 	}
 	return els
+}
+
+// findListItems reads "flights that operate on Mondays and Wednesdays"
+// where a text column stores short codes in delimited lists ("mon,wed"):
+// a word that one of the codes begins ("Mondays", "mon") is a condition
+// that the list contains the code. A word already read as another column
+// gives way; one read as a stored value does not.
+func (e *Engine) findListItems(a *analysis) {
+	lists := e.listColumns()
+	if len(lists) == 0 {
+		return
+	}
+	var drop []*colMention
+	for i, t := range a.toks {
+		if t.clause != 0 || t.isNum || t.quoted || isFunctionWord(t) || len([]rune(t.low)) < 3 {
+			continue
+		}
+		cm := columnCovering(a, i)
+		if t.used && (cm == nil || cm.end-cm.at != 1) {
+			continue
+		}
+		for _, lc := range lists {
+			code := lc.codeOf(t.low)
+			if code == "" {
+				continue
+			}
+			text := strings.NewReplacer("%", `\%`, "_", `\_`).Replace(code)
+			a.likes = append(a.likes, &likeMention{phrase: t.raw, at: i, pattern: "%" + text + "%", target: -1, table: lc.table, column: lc.column})
+			a.toks[i].used = true
+			if cm != nil {
+				drop = append(drop, cm)
+			}
+			break
+		}
+	}
+	if len(drop) > 0 {
+		var kept []*colMention
+		for _, cm := range a.columns {
+			if !slices.Contains(drop, cm) {
+				kept = append(kept, cm)
+			}
+		}
+		a.columns = kept
+	}
+}
+
+// listColumn is a text column whose values are delimited lists of short
+// codes, and the codes.
+type listColumn struct {
+	table, column string
+	codes         []string
+}
+
+// codeOf is the code a word begins with ("mondays" → "mon"), the longest.
+func (lc listColumn) codeOf(word string) string {
+	best := ""
+	for _, c := range lc.codes {
+		if len(c) > len(best) && strings.HasPrefix(word, c) {
+			best = c
+		}
+	}
+	return best
+}
+
+// listColumns finds the text columns whose complete values are mostly
+// comma-separated lists of a few distinct short codes.
+func (e *Engine) listColumns() []listColumn {
+	var out []listColumn
+	for _, t := range e.m.tables {
+		for _, c := range t.texts {
+			p := e.m.profile(t.name, c.Name)
+			if p == nil || !p.ValuesComplete || len(p.Values) < 2 {
+				continue
+			}
+			lists := 0
+			codes := map[string]bool{}
+			for _, v := range p.Values {
+				parts := strings.Split(strings.ToLower(v), ",")
+				if len(parts) > 1 {
+					lists++
+				}
+				for _, part := range parts {
+					if part = strings.TrimSpace(part); part != "" {
+						codes[part] = true
+					}
+				}
+			}
+			if lists == 0 || len(codes) > 40 {
+				continue
+			}
+			short := true
+			for c := range codes {
+				short = short && len([]rune(c)) <= 5 && !strings.Contains(c, " ")
+			}
+			if short {
+				out = append(out, listColumn{table: t.name, column: c.Name, codes: sortedNames(codes)})
+			}
+		}
+	}
+	return out
 }

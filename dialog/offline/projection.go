@@ -15,6 +15,18 @@ func (r *reader) projection() []*element {
 	r.parenthesisedOutputs(el)
 	free := r.freeColumns()
 	r.severalOutputs(el, free)
+	r.listedColumns(el)
+	// "flights that operate … the flight numbers": a verb names no output
+	// when a noun does.
+	var nouns []*colMention
+	for _, cm := range free {
+		if !r.verbMention(cm) {
+			nouns = append(nouns, cm)
+		}
+	}
+	if len(nouns) > 0 {
+		free = nouns
+	}
 	for _, cm := range free {
 		// A column of the head's own name ("state" in "which state…") is the head, not an attribute.
 		r.usedCols[cm] = true

@@ -149,8 +149,9 @@ func (r *reader) aggregateAt(i int) ([]aggRead, int) {
 		case fn == "COUNT" && distinct:
 			out = append(out, aggRead{expr: "COUNT(DISTINCT " + col + ")", alias: "number_of_" + strings.ToLower(al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight})
 		case fn == "COUNT":
-			if numeric && strings.Contains(strings.ToLower(c.Name), "num") {
-				// "number of citations" may be a stored count (citation_num).
+			if n := strings.ToLower(c.Name); numeric && (strings.Contains(n, "num") || strings.HasPrefix(n, "total")) {
+				// "number of citations" may be a stored count (citation_num,
+				// total_credit).
 				out = append(out, aggRead{expr: "SUM(" + col + ")", alias: aliasFor("SUM", al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight})
 			}
 			out = append(out, aggRead{expr: "COUNT(DISTINCT " + col + ")", alias: "number_of_" + strings.ToLower(al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight * 0.6})

@@ -28,6 +28,10 @@ CREATE TABLE transfers (transfer_id INT PRIMARY KEY, from_city VARCHAR(40), to_c
 CREATE TABLE staff (staff_id INT PRIMARY KEY, staff_name VARCHAR(60));
 CREATE TABLE messages (message_id INT PRIMARY KEY, sender_id INT, sender_type INT COMMENT '0 for member, 1 for staff',
   receiver_id INT, receiver_type INT COMMENT '0 for member, 1 for staff', topic VARCHAR(20));
+CREATE TABLE authors (author_id INT PRIMARY KEY, author_name VARCHAR(60), pen_name VARCHAR(40), award VARCHAR(30));
+CREATE TABLE halls (hall_code VARCHAR(10) PRIMARY KEY, floor INT);
+CREATE TABLE moves (move_id INT PRIMARY KEY, from_hall VARCHAR(10), to_hall VARCHAR(10), crates INT);
+CREATE TABLE racks (rack_id INT, room VARCHAR(20), capacity INT, width_cm INT, total_slots INT, member_votes INT COMMENT 'Number of members who voted for the rack.', maximum_load INT COMMENT 'The largest weight in kilograms the rack can hold.', plate_number INT, service_days VARCHAR(20), lock_required VARCHAR(3));
 `)
 	cities := []string{"Leeds", "York", "Bath", "Hull", "Ely"}
 	types := []string{"adult", "student", "senior"}
@@ -50,6 +54,29 @@ CREATE TABLE messages (message_id INT PRIMARY KEY, sender_id INT, sender_type IN
 	topics := []string{"reminder", "newsletter", "overdue"}
 	for i := 1; i <= 80; i++ {
 		fmt.Fprintf(&b, "INSERT INTO messages VALUES (%d, %d, %d, %d, %d, '%s');\n", i, 1+(i*11)%27, i%3%2, 1+(i*7)%29, (i+1)%2, topics[(i/2)%3])
+	}
+	awards := []string{"Best Novel", "Poetry Prize", "Best Debut"}
+	for i := 1; i <= 12; i++ {
+		pen, award := "NULL", "NULL"
+		if i%3 == 0 {
+			pen = fmt.Sprintf("'Pen %02d'", i)
+		}
+		if i%2 == 0 {
+			award = "'" + awards[i%len(awards)] + "'"
+		}
+		fmt.Fprintf(&b, "INSERT INTO authors VALUES (%d, 'Author %02d', %s, %s);\n", i, i, pen, award)
+	}
+	for i := 1; i <= 4; i++ {
+		fmt.Fprintf(&b, "INSERT INTO halls VALUES ('R%d', %d);\n", i, i%2)
+	}
+	for i := 1; i <= 20; i++ {
+		fmt.Fprintf(&b, "INSERT INTO moves VALUES (%d, 'R%d', 'R%d', %d);\n", i, 1+i%3, 1+(i+1)%4, 1+i*7%9)
+	}
+	// Racks declare no key: rack_id is one by its name and values.
+	for i := 1; i <= 9; i++ {
+		days := []string{"mon,wed", "tue", "wed,fri", "mon", "fri,mon,wed", "thu"}[i%6]
+		lock := []string{"Yes", "No"}[i*i%3%2]
+		fmt.Fprintf(&b, "INSERT INTO racks VALUES (%d, '%s', %d, %d, %d, %d, %d, %d, '%s', '%s');\n", i, []string{"North", "South", "East"}[i%3], 20+i*3, 60+i*7%40, 100+i*11%50, i*5%7, 50+i*13%40, 300+i, days, lock)
 	}
 	return b.String()
 }
@@ -182,6 +209,41 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 		// Grouping on the measured table's own column.
 		{"grouping: the measured rows' column", "What is the average number of pages of books in each genre?",
 			"SELECT genre, AVG(pages) FROM books GROUP BY genre", false, false},
+		// Per-row figures of a table without a declared key (build.go).
+		{"per row: the figure for each thing, by its key", "What is the ratio of capacity to width for each rack?",
+			"SELECT rack_id, capacity * 1e0 / NULLIF(width_cm, 0) FROM racks", false, false},
+		{"per row: a stored total for each thing", "What is the total number of slots of each rack, ordered from highest to lowest? Give the rack id and the total number of slots.",
+			"SELECT rack_id, total_slots FROM racks ORDER BY total_slots DESC", true, false},
+		{"per row: a ratio to a number of things", "What is the ratio of capacity to the number of slots for each rack?",
+			"SELECT rack_id, capacity * 1e0 / NULLIF(total_slots, 0) FROM racks", false, false},
+		// A count the data keeps, named by its comment (measures.go).
+		{"count: a stored number of things who did something", "What is the total number of members who voted for each rack?",
+			"SELECT rack_id, member_votes FROM racks", false, false},
+		{"count: rows named by a number of their own", "How many plates are there in each room?",
+			"SELECT room, COUNT(*) FROM racks GROUP BY room", false, false},
+		// A superlative that begins a measure's name (names.go).
+		{"superlative: the first word of a measure's name", "What is the maximum weight that racks in the North room can hold?",
+			"SELECT maximum_load FROM racks WHERE room = 'North'", false, false},
+		// Codes kept in delimited lists (patterns.go).
+		{"pattern: days a list of codes holds", "Which racks are serviced on Mondays and Wednesdays? Give me the plate numbers.",
+			"SELECT plate_number FROM racks WHERE service_days LIKE '%mon%' AND service_days LIKE '%wed%'", false, false},
+		{"flag: a text column of Yes and No, stated by its verb", "How many racks require a lock?",
+			"SELECT COUNT(*) FROM racks WHERE lock_required = 'Yes'", false, true},
+		// Pairs of references to one table (grouping.go).
+		{"grouping: for each pair", "What is the average number of crates moved for each hall pair?",
+			"SELECT from_hall, to_hall, AVG(crates) FROM moves GROUP BY from_hall, to_hall", false, false},
+		// Outputs listed after "show/list" (outputs.go), a table's rows by their label.
+		{"outputs: a listed table and column", "What are the pages of books in the poetry genre? Show both books and pages.",
+			"SELECT title, pages FROM books WHERE genre = 'poetry'", false, true},
+		// A column named next to its value (filters.go).
+		{"filter: the column named beside its value", "Which books are in the genre of poetry?",
+			"SELECT title FROM books WHERE genre = 'poetry'", false, true},
+		// A column that is empty for some rows, had (flags.go).
+		{"flag: having a value", "List the author names of authors who have a pen name",
+			"SELECT author_name FROM authors WHERE pen_name IS NOT NULL", false, true},
+		// A stored value that starts with a superlative word (names.go).
+		{"filter: a stored value, not a ranking", "How many authors won the Best Novel?",
+			"SELECT COUNT(*) FROM authors WHERE award = 'Best Novel'", false, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.family, func(t *testing.T) {

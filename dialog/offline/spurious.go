@@ -23,7 +23,7 @@ const weakValueFactor = 0.3
 
 // weakValue says whether a value mention lacks corroboration.
 func (r *reader) weakValue(vm *valueMention) bool {
-	if r.e.words == nil || len(vm.alts) == 0 {
+	if r.e.words == nil || len(vm.alts) == 0 || vm.named {
 		return false
 	}
 	a := r.a

@@ -232,13 +232,20 @@ func (s *Shape) Slots(canonValue func(string) string) Slots {
 		canonValue = func(v string) string { return v }
 	}
 	m := Slots{}
-	var measures, outputs []Part
+	var measures, outputs, figures []Part
 	for _, o := range s.Outputs {
 		if o.Agg != "" || strings.Contains(o.Expr, "(") && isAggregateExpr(o.Expr) {
 			measures = append(measures, AggregatePart(o.Expr))
+			figures = append(figures, AggregatePart(o.Expr))
 		} else {
 			outputs = append(outputs, Part{Expr: o.Expr})
 		}
+	}
+	// Beside the rows' labels, whether their figure is shown is part of
+	// what the answer shows ("the top 2 airlines", with or without their
+	// number of flights); alone, the figure is the answer itself.
+	if len(outputs) > 0 {
+		outputs = append(outputs, figures...)
 	}
 	for _, o := range s.OrderBy {
 		if isAggregateExpr(o.Expr) {

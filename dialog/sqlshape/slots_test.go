@@ -40,6 +40,19 @@ func TestSlotValuesAreStructured(t *testing.T) {
 			parts: []Part{{Expr: "customers.id"}, {Expr: "customers.name"}},
 		},
 		{
+			name:  "a figure beside the labels is shown",
+			sql:   "SELECT c.name, COUNT(*) FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.name ORDER BY COUNT(*) DESC LIMIT 2",
+			key:   Key(SlotOutput),
+			text:  "customers.name, COUNT(*)",
+			parts: []Part{{Expr: "customers.name"}, {Expr: "COUNT(*)", Fn: "COUNT", Arg: "*"}},
+		},
+		{
+			name: "a figure alone is the answer, not an output",
+			sql:  "SELECT COUNT(*) FROM orders o",
+			key:  Key(SlotOutput),
+			text: "",
+		},
+		{
 			name:  "a value compared in two places",
 			sql:   "SELECT COUNT(*) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.state = 'TX' AND o.ship_state = 'TX'",
 			key:   FilterOnKey([]string{"tx"}, nil),

@@ -1,0 +1,126 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
+
+// Phrases that name a stored value or a column outright keep that meaning
+// before their words are read one by one: "first class" is a stored
+// compartment, not a ranking by "first"; "meal description" is
+// food_service.meal_description, not the table code_description that
+// "description" alone would name.
+
+// protectStoredValues takes a phrase that starts with a superlative word
+// and is, as a whole, a stored text value ("First Class", "Best Western")
+// as that value before the superlative is read.
+func (e *Engine) protectStoredValues(a *analysis) {
+	for i := range a.toks {
+		if _, ok := superlatives[a.toks[i].low]; !ok || a.toks[i].used || a.toks[i].clause != 0 {
+			continue
+		}
+		for n := 3; n >= 2; n-- {
+			if i+n > len(a.toks) || !spans(a.toks, i, i+n) || !a.free(i, i+n) {
+				continue
+			}
+			phrase := a.phrase(i, i+n)
+			var alts []valueAlt
+			for _, h := range e.m.cat.SearchValues(phrase, 24) {
+				if (h.Match == catalog.Exact || h.Match == catalog.CaseInsensitive) && strings.EqualFold(h.Value, phrase) {
+					alts = append(alts, valueAlt{table: h.Table, column: h.Column, value: h.Value, weight: 1})
+				}
+			}
+			if len(alts) == 0 {
+				continue
+			}
+			a.values = append(a.values, &valueMention{phrase: phrase, at: i, alts: alts})
+			a.markUsed(i, i+n)
+			break
+		}
+	}
+}
+
+// free says whether the tokens [from, to) are unused plain words.
+func (a *analysis) free(from, to int) bool {
+	for k := from; k < to; k++ {
+		if a.toks[k].used || a.toks[k].isNum || a.toks[k].quoted {
+			return false
+		}
+	}
+	return true
+}
+
+// protectColumnPhrases links a two-word phrase that is exactly a column's
+// name ("meal description") to that column when its last word alone would
+// name another table (code_description).
+func (e *Engine) protectColumnPhrases(a *analysis) {
+	for i := 0; i+2 <= len(a.toks); i++ {
+		if !a.free(i, i+2) || !spans(a.toks, i, i+2) || stopWords[a.toks[i].low] || stopWords[a.toks[i+1].low] || a.toks[i].clause != a.toks[i+1].clause {
+			continue
+		}
+		last := e.m.byTerm[strings.Join(e.m.cat.Terms(a.toks[i+1].raw), " ")]
+		if len(last) == 0 {
+			continue
+		}
+		want := strings.Join(e.m.cat.NameTerms(a.phrase(i, i+2)), " ")
+		for _, h := range e.m.cat.SearchColumns(a.phrase(i, i+2), 5) {
+			if strings.Join(e.m.cat.NameTerms(h.Column), " ") != want {
+				continue
+			}
+			other := true
+			for _, t := range last {
+				other = other && !strings.EqualFold(t.name, h.Table)
+			}
+			if other {
+				e.addColumnMention(a, i, i+2)
+			}
+			break
+		}
+	}
+}
+
+// superlativeOfColumn reads "the minimum amount of time required for a
+// connecting flight at JFK" as the column minimum_connect_time the words
+// after "minimum" name: a superlative that is the first word of the name
+// of the measure named right after it is part of that name, not a
+// ranking, when a value picks out the row it is read from. ("The highest
+// peak", a name, still ranks.)
+func (e *Engine) superlativeOfColumn(a *analysis) {
+	s := a.sup
+	if s == nil || s.explicitLimit || strings.Contains(s.phrase, " ") {
+		return
+	}
+	word := e.m.cat.NameTerms(a.toks[s.at].raw)
+	if len(word) != 1 {
+		return
+	}
+	for _, cm := range a.columns {
+		if cm.at != s.at+1 || cm.clause != 0 || len(cm.alts) == 0 || cm.alts[0].expr != "" {
+			continue
+		}
+		al := cm.alts[0]
+		c := e.m.column(al.table, al.column)
+		if c == nil || c.Kind() != warehouse.KindNumber || !a.valueIn(al.table) {
+			return
+		}
+		if name := e.m.cat.NameTerms(al.column); len(name) > 1 && name[0] == word[0] {
+			a.sup = nil
+			cm.at, cm.phrase = s.at, a.phrase(s.at, cm.end)
+		}
+		return
+	}
+}
+
+// valueIn says whether a value of the question may be stored in table.
+func (a *analysis) valueIn(table string) bool {
+	for _, vm := range a.values {
+		for _, al := range vm.alts {
+			if strings.EqualFold(al.table, table) {
+				return true
+			}
+		}
+	}
+	return false
+}
