@@ -249,7 +249,12 @@ func (e *evalEnv) dataset(ctx context.Context, index int, spec string) *eval.Dat
 	}
 	defer hdb.Close()
 	start := time.Now()
-	snap, err := hdb.TakeSnapshot(ctx, warehouse.ProfileOptions{})
+	// The demo is profiled as `bot demo` profiles it.
+	var profile warehouse.ProfileOptions
+	if ds.Name == demoDataset && ds.Schema == nil && o.dsn == "" {
+		profile = demoProfileOptions()
+	}
+	snap, err := hdb.TakeSnapshot(ctx, profile)
 	if err != nil {
 		dr.Error = fmt.Sprintf("profile warehouse: %v", err)
 		return dr

@@ -67,6 +67,8 @@ type stackOptions struct {
 	DataDir       string
 	// RefreshProfile retakes the profile snapshot instead of using the cache.
 	RefreshProfile bool
+	// Profile tunes how the warehouse is profiled (zero: the defaults).
+	Profile warehouse.ProfileOptions
 	Synonyms       map[string][]string
 	Dialog         dialog.Config
 	// Engine builds the main engine; nil means the offline engine. With a
@@ -84,7 +86,7 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 	}
 	snapPath := filepath.Join(opts.DataDir, "snapshots", opts.WarehouseName+".json.gz")
 	start := time.Now()
-	snap, err := db.CachedSnapshot(ctx, snapPath, 0, opts.RefreshProfile, warehouse.ProfileOptions{})
+	snap, err := db.CachedSnapshot(ctx, snapPath, 0, opts.RefreshProfile, opts.Profile)
 	if err != nil {
 		return nil, fmt.Errorf("profile warehouse %s: %w", opts.WarehouseName, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -25,6 +26,8 @@ type ProfileOptions struct {
 	LowCardinality int
 	// ValueCap caps the distinct values per text column kept for the value index.
 	ValueCap int
+	// Parallel is how many tables are profiled at once (default 3).
+	Parallel int
 }
 
 func (o ProfileOptions) withDefaults() ProfileOptions {
@@ -39,6 +42,9 @@ func (o ProfileOptions) withDefaults() ProfileOptions {
 	}
 	if o.ValueCap <= 0 {
 		o.ValueCap = 20_000
+	}
+	if o.Parallel <= 0 {
+		o.Parallel = 3
 	}
 	return o
 }
@@ -56,11 +62,31 @@ func (w *DB) TakeSnapshot(ctx context.Context, opts ProfileOptions) (*Snapshot, 
 		return nil, err
 	}
 	snap := &Snapshot{Schema: *schema, Version: SnapshotVersion}
+	// Tables are profiled a few at a time: on a warehouse each is a handful
+	// of scans the server runs in parallel; results keep the tables' order.
+	opts = opts.withDefaults()
+	perTable := make([][]Profile, len(schema.Tables))
+	sem := make(chan struct{}, opts.Parallel)
+	var wg sync.WaitGroup
 	for i := range schema.Tables {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("profile %s: %w", w.database, err)
-		}
-		snap.Profiles = append(snap.Profiles, w.ProfileTable(ctx, &schema.Tables[i], opts)...)
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			defer func() { <-sem }()
+			perTable[i] = w.ProfileTable(ctx, &schema.Tables[i], opts)
+		}(i)
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("profile %s: %w", w.database, err)
+	}
+	for _, ps := range perTable {
+		snap.Profiles = append(snap.Profiles, ps...)
 	}
 	snap.Aliases = findAliases(ctx, w, snap)
 	snap.Schema.Joins = append(snap.Schema.Joins, inferValueJoins(snap)...)
