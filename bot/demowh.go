@@ -26,7 +26,9 @@ func demoCacheOptions() warehouse.CacheOptions { return warehouse.CacheOptions{E
 // demoProfileOptions profile the demo from a sample of its large tables:
 // their few-valued columns show every value well within 25,000 rows, and
 // the first start of the demo stays under two seconds.
-func demoProfileOptions() warehouse.ProfileOptions { return warehouse.ProfileOptions{SampleRows: 25_000} }
+func demoProfileOptions() warehouse.ProfileOptions {
+	return warehouse.ProfileOptions{SampleRows: 25_000}
+}
 
 // demoGCPercent lets the heap grow four times past the live data between
 // collections instead of once: the embedded engine allocates for every row

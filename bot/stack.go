@@ -68,9 +68,9 @@ type stackOptions struct {
 	// RefreshProfile retakes the profile snapshot instead of using the cache.
 	RefreshProfile bool
 	// Profile tunes how the warehouse is profiled (zero: the defaults).
-	Profile warehouse.ProfileOptions
-	Synonyms       map[string][]string
-	Dialog         dialog.Config
+	Profile  warehouse.ProfileOptions
+	Synonyms map[string][]string
+	Dialog   dialog.Config
 	// Engine builds the main engine; nil means the offline engine. With a
 	// main engine, the offline engine is its fallback.
 	Engine modelEngine
