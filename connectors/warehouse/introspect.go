@@ -124,15 +124,7 @@ func InferJoins(s *Schema) []Join {
 			declared[strings.ToLower(j.FromTable+"."+j.FromColumn)] = true
 		}
 	}
-	byName := map[string]*Table{}
-	for i := range s.Tables {
-		t := &s.Tables[i]
-		for _, n := range nameForms(t.Name) {
-			if _, dup := byName[n]; !dup {
-				byName[n] = t
-			}
-		}
-	}
+	byName := tablesByNameForm(s)
 	var out []Join
 	seen := map[string]bool{}
 	add := func(j Join) {
@@ -220,4 +212,19 @@ func singleKey(t *Table) *Column {
 func compatible(a, b Column) bool {
 	ka, kb := a.Kind(), b.Kind()
 	return ka == kb && (ka == KindNumber || ka == KindText)
+}
+
+// tablesByNameForm indexes tables by every form of their name (plural,
+// singular), the first table taking a form it shares with another.
+func tablesByNameForm(s *Schema) map[string]*Table {
+	byName := map[string]*Table{}
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		for _, n := range nameForms(t.Name) {
+			if _, dup := byName[n]; !dup {
+				byName[n] = t
+			}
+		}
+	}
+	return byName
 }

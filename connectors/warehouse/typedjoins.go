@@ -31,15 +31,7 @@ func InferTypedJoins(s *Schema) []Join {
 	for _, j := range s.Joins {
 		have[strings.ToLower(j.FromTable+"."+j.FromColumn)] = true
 	}
-	byName := map[string]*Table{}
-	for i := range s.Tables {
-		t := &s.Tables[i]
-		for _, n := range nameForms(t.Name) {
-			if _, dup := byName[n]; !dup {
-				byName[n] = t
-			}
-		}
-	}
+	byName := tablesByNameForm(s)
 	var out []Join
 	for ti := range s.Tables {
 		t := &s.Tables[ti]

@@ -549,7 +549,7 @@ func (r *reader) perRow(p *plan) bool {
 			return s, true // the row's own column: one value per group
 		}
 		for _, fn := range []string{"SUM", "AVG", "MAX", "MIN"} {
-			if inner, ok := strings.CutPrefix(s.sql, fn+"("); ok && strings.HasSuffix(inner, ")") && balanced(inner[:len(inner)-1]) {
+			if inner, ok := strings.CutPrefix(s.sql, fn+"("); ok && strings.HasSuffix(inner, ")") && sqlshape.Balanced(inner[:len(inner)-1]) {
 				alias := s.alias
 				if _, rest, ok := strings.Cut(alias, "_"); ok && alias == aliasFor(fn, rest) {
 					alias = rest
@@ -575,23 +575,6 @@ func (r *reader) perRow(p *plan) bool {
 	}
 	p.selects, p.groups, p.aggregated = selects, nil, false
 	return true
-}
-
-// balanced says whether s closes every parenthesis it opens, in order.
-func balanced(s string) bool {
-	depth := 0
-	for _, r := range s {
-		switch r {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth < 0 {
-				return false
-			}
-		}
-	}
-	return depth == 0
 }
 
 func unquoteIdent(s string) string { return strings.ReplaceAll(strings.Trim(s, "`"), "``", "`") }

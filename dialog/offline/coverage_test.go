@@ -7,13 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clarify-bot/clarify/connectors/catalog"
-	"github.com/clarify-bot/clarify/connectors/lexicon"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/eval"
-	"github.com/clarify-bot/clarify/dialog/offline"
-	"github.com/clarify-bot/clarify/internal/testwh"
 )
 
 // atlasDump is a small atlas the engine was never tuned on: countries, the
@@ -50,18 +46,8 @@ CREATE TABLE product (product_id INT PRIMARY KEY, product_name VARCHAR(40), unit
 // numbers; a comparison goes to the column whose stored values the
 // threshold falls among.
 func TestReadingsUseEveryWord(t *testing.T) {
-	lex, err := lexicon.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx := context.Background()
-	db := testwh.NewDatabase(t, testwh.Targets()[0], atlasDump())
-	wh := db.Open(t, warehouse.Config{})
-	snap, err := wh.TakeSnapshot(ctx, warehouse.ProfileOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := offline.New(catalog.New(snap, catalog.Options{}), offline.Options{Now: now, Words: lex})
+	e, wh := engineOn(t, atlasDump())
 	cases := []struct {
 		name, question, gold string
 		// rank is the place the gold's interpretation must reach: 0 is the

@@ -5,12 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clarify-bot/clarify/connectors/catalog"
-	"github.com/clarify-bot/clarify/connectors/lexicon"
-	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
-	"github.com/clarify-bot/clarify/dialog/offline"
-	"github.com/clarify-bot/clarify/internal/testwh"
 )
 
 const plantsDump = `
@@ -24,17 +19,7 @@ INSERT INTO power_plants VALUES (1, 'Ohi-3', 'Japan', 'Operational', 1127), (2, 
 // A term's meanings are ranked by how the data's words relate to it:
 // "operating" is nearest to the status Operational.
 func TestTermMeaningsRankedByRelatedWords(t *testing.T) {
-	lex, err := lexicon.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := testwh.NewDatabase(t, testwh.Targets()[0], plantsDump)
-	wh := db.Open(t, warehouse.Config{})
-	snap, err := wh.TakeSnapshot(context.Background(), warehouse.ProfileOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := offline.New(catalog.New(snap, catalog.Options{}), offline.Options{Now: now, Words: lex})
+	e, _ := engineOn(t, plantsDump)
 	p, err := e.Candidates(context.Background(), dialog.Request{Question: "How many operating power plants are there in France?"})
 	if err != nil || len(p.Candidates) == 0 {
 		t.Fatalf("%v %+v", err, p)

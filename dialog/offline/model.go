@@ -16,6 +16,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
 // tableInfo is what the interpreter knows about one table.
@@ -249,17 +250,7 @@ func (m *model) namedKey(info *tableInfo) *warehouse.Column {
 	return nil
 }
 
-func singularOf(w string) string {
-	switch {
-	case strings.HasSuffix(w, "ies"):
-		return strings.TrimSuffix(w, "ies") + "y"
-	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"):
-		return strings.TrimSuffix(w, "es")
-	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
-		return strings.TrimSuffix(w, "s")
-	}
-	return w
-}
+func singularOf(w string) string { return sqlshape.Singular(w) }
 
 // column returns the schema column for table.column.
 func (m *model) column(table, column string) *warehouse.Column {

@@ -285,11 +285,18 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 // returns the offline engine over it.
 func libraryEngine(t *testing.T) (*offline.Engine, *warehouse.DB) {
 	t.Helper()
+	return engineOn(t, libraryDump())
+}
+
+// engineOn loads dump into the first test warehouse, profiles it and
+// returns the offline engine over it, with the lexicon.
+func engineOn(t *testing.T, dump string) (*offline.Engine, *warehouse.DB) {
+	t.Helper()
 	lex, err := lexicon.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	db := testwh.NewDatabase(t, testwh.Targets()[0], libraryDump())
+	db := testwh.NewDatabase(t, testwh.Targets()[0], dump)
 	wh := db.Open(t, warehouse.Config{})
 	snap, err := wh.TakeSnapshot(context.Background(), warehouse.ProfileOptions{})
 	if err != nil {

@@ -6,12 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clarify-bot/clarify/connectors/catalog"
-	"github.com/clarify-bot/clarify/connectors/lexicon"
-	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
-	"github.com/clarify-bot/clarify/dialog/offline"
-	"github.com/clarify-bot/clarify/internal/testwh"
 )
 
 // playersDump is a people table whose free-text columns hold ordinary
@@ -32,17 +27,7 @@ func playersDump() string {
 }
 
 func TestEverydayWordsAreNotSilentFilters(t *testing.T) {
-	lex, err := lexicon.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := testwh.NewDatabase(t, testwh.Targets()[0], playersDump())
-	wh := db.Open(t, warehouse.Config{})
-	snap, err := wh.TakeSnapshot(context.Background(), warehouse.ProfileOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := offline.New(catalog.New(snap, catalog.Options{}), offline.Options{Now: now, Words: lex})
+	e, _ := engineOn(t, playersDump())
 	filters := func(sql, pred string) bool { return strings.Contains(strings.ToLower(sql), pred) }
 	tests := []struct {
 		question, filter string

@@ -26,7 +26,7 @@ var (
 // their labels; parts it cannot read are named by the columns they use.
 func describeExpression(expr string, l Labels) string {
 	e := strings.TrimSpace(expr)
-	for strings.HasPrefix(e, "(") && strings.HasSuffix(e, ")") && balanced(e[1:len(e)-1]) {
+	for strings.HasPrefix(e, "(") && strings.HasSuffix(e, ")") && Balanced(e[1:len(e)-1]) {
 		e = strings.TrimSpace(e[1 : len(e)-1])
 	}
 	if m := reColumnRef.FindStringSubmatch(e); m != nil && m[0] == e {
@@ -60,13 +60,13 @@ func describeExpression(expr string, l Labels) string {
 	if m := reDateDiff.FindStringSubmatch(e); m != nil {
 		return "days from " + describeExpression(m[2], l) + " to " + describeExpression(m[1], l)
 	}
-	if m := rePercentOf.FindStringSubmatch(e); m != nil && balanced(m[1]) && balanced(m[2]) {
+	if m := rePercentOf.FindStringSubmatch(e); m != nil && Balanced(m[1]) && Balanced(m[2]) {
 		return describeExpression(m[1], l) + " as a percentage of " + describeExpression(m[2], l)
 	}
 	if m := reRatio.FindStringSubmatch(e); m != nil {
 		return describeExpression(m[1], l) + " per " + describeExpression(m[2], l)
 	}
-	if m := reCall1.FindStringSubmatch(e); m != nil && balanced(m[2]) {
+	if m := reCall1.FindStringSubmatch(e); m != nil && Balanced(m[2]) {
 		inner := describeExpression(m[2], l)
 		switch strings.ToUpper(m[1]) {
 		case "YEAR", "MONTH", "QUARTER", "WEEK", "HOUR":
@@ -129,8 +129,8 @@ func splitTop(e, op string) (string, string, bool) {
 	return "", "", false
 }
 
-// balanced says whether parentheses pair up in s.
-func balanced(s string) bool {
+// Balanced says whether parentheses pair up in s.
+func Balanced(s string) bool {
 	depth := 0
 	for _, c := range s {
 		switch c {

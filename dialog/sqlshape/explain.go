@@ -297,7 +297,7 @@ var aggregateWords = map[string]string{"SUM": "total", "AVG": "average", "MAX": 
 // "AVG(x)", "" when expr is no single call.
 func aggregateArgument(expr string) string {
 	i := strings.IndexByte(expr, '(')
-	if i < 0 || !strings.HasSuffix(expr, ")") || !balanced(expr[i+1:len(expr)-1]) {
+	if i < 0 || !strings.HasSuffix(expr, ")") || !Balanced(expr[i+1:len(expr)-1]) {
 		return ""
 	}
 	return strings.TrimPrefix(expr[i+1:len(expr)-1], "DISTINCT ")
@@ -333,7 +333,7 @@ func describeFilter(f Filter, main string, l Labels) string {
 	case "max", "min":
 		// "in the state with the largest area"
 		most := map[string]string{"max": "highest", "min": "lowest"}[f.Op]
-		return "of the " + singular(l.Table(tableOf(f.Column))) + " with the " + most + " " + l.Column(f.Column)
+		return "of the " + Singular(l.Table(tableOf(f.Column))) + " with the " + most + " " + l.Column(f.Column)
 	case "max per", "min per":
 		most := map[string]string{"max per": "highest", "min per": "lowest"}[f.Op]
 		var groups []string
@@ -433,8 +433,8 @@ func joinOr(w []string) string {
 	return strings.Join(w[:len(w)-1], ", ") + " or " + w[len(w)-1]
 }
 
-// singular turns a table's plural noun into one thing: "states" → "state".
-func singular(noun string) string {
+// Singular turns a plural noun into one thing: "states" → "state".
+func Singular(noun string) string {
 	switch {
 	case strings.HasSuffix(noun, "ies"):
 		return strings.TrimSuffix(noun, "ies") + "y"
