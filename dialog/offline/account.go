@@ -180,6 +180,14 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 			}
 		}
 	}
+	// "case-insensitive": the warehouse's text comparisons already are.
+	if strings.Contains(low, " like ") || strings.Contains(low, " = '") {
+		for i := range a.toks {
+			if a.word(i) == "case" && (a.word(i+1) == "insensitive" || a.word(i+1) == "insensitively") {
+				mark(i, i+2)
+			}
+		}
+	}
 	// "the distinct list of doctors": rows that are not aggregates are
 	// shown once, either by DISTINCT or because each has its own key.
 	if !p.aggregated && len(p.groups) == 0 || strings.Contains(low, "count(distinct") {

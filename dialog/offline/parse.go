@@ -416,9 +416,15 @@ func (a *analysis) findTimes(now time.Time) {
 			for k := i; k <= i+3; k++ {
 				a.toks[k].used = true
 			}
-		case (t.low == "last" || t.low == "past" || t.low == "previous") && i+2 < len(a.toks) && a.toks[i+1].isNum && a.toks[i+1].num >= 1 && windowUnit(a.word(i+2)) != "":
+		case (t.low == "last" || t.low == "past" || t.low == "previous") && i+2 < len(a.toks) && a.toks[i+1].isNum && a.toks[i+1].num >= 1 && windowUnit(a.word(i+2+windowFiller(a, i+2))) != "":
 			n := int(a.toks[i+1].num)
 			start := now
+			// "the past 6 calendar months": a filler word before the unit.
+			st := i
+			if f := windowFiller(a, i+2); f > 0 {
+				a.toks[i+2].used = true
+				i += f
+			}
 			switch windowUnit(a.word(i + 2)) {
 			case "day":
 				start = now.AddDate(0, 0, -n)
@@ -429,9 +435,9 @@ func (a *analysis) findTimes(now time.Time) {
 			case "year":
 				start = now.AddDate(-n, 0, 0)
 			}
-			add(i, t.clause, a.phrase(i, i+3), start.Format("2006-01-02"), "")
+			add(st, t.clause, a.phrase(st, i+3), start.Format("2006-01-02"), "")
 			a.times[len(a.times)-1].days = int(now.Sub(start).Hours() / 24)
-			a.toks[i].used, a.toks[i+1].used, a.toks[i+2].used = true, true, true
+			a.toks[st].used, a.toks[st+1].used, a.toks[i+2].used = true, true, true
 			i += 2
 		case t.low == "past" && a.word(i+1) == "week":
 			// "the past week": the seven days up to today, as "the past 7 days".
@@ -1342,4 +1348,14 @@ func comparedNumber(prev string) bool {
 		return true
 	}
 	return false
+}
+
+// windowFiller is 1 when the word at i only qualifies the time unit after
+// it ("calendar months", "full weeks"), else 0.
+func windowFiller(a *analysis, i int) int {
+	switch a.word(i) {
+	case "calendar", "full", "complete", "whole", "entire":
+		return 1
+	}
+	return 0
 }

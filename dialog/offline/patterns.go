@@ -85,19 +85,19 @@ func (a *analysis) findPatterns() {
 // patternElements filter on the patterns: the column the words before the
 // verb name, else the subject's label, else any text column of the head.
 func (r *reader) patternElements() []*element {
-	var els []*element
+	type option struct {
+		sql, table string
+		w          float64
+	}
+	var each [][]option
 	for _, lm := range r.a.likes {
-		el := &element{name: "pattern"}
+		var opts []option
 		add := func(table, column string, w float64) {
 			c := r.e.m.column(table, column)
 			if c == nil || c.Kind() != warehouse.KindText {
 				return
 			}
-			expr := r.e.m.col(table, column)
-			el.add(w, func(p *plan) {
-				p.filters = append(p.filters, cond{sql: expr + " LIKE " + quote(lm.pattern)})
-				p.use(table)
-			})
+			opts = append(opts, option{sql: r.e.m.col(table, column) + " LIKE " + quote(lm.pattern), table: table, w: w})
 		}
 		if lm.column != "" {
 			add(lm.table, lm.column, 2)
@@ -117,14 +117,51 @@ func (r *reader) patternElements() []*element {
 				}
 			}
 		}
-		if len(el.alts) == 0 && r.h.t != nil && r.h.t.label != nil {
+		if len(opts) == 0 && r.h.t != nil && r.h.t.label != nil {
 			add(r.h.t.name, r.h.t.label.Name, 1)
 		}
-		if len(el.alts) > 0 {
-			els = append(els, el)
+		each = append(each, opts)
+	}
+	var els []*element
+	for i := 0; i < len(each); i++ {
+		if len(each[i]) == 0 {
+			continue
 		}
+		el := &element{name: "pattern"}
+		// "first name starts with 'J' or last name contains 'son'": either.
+		if i+1 < len(each) && len(each[i+1]) > 0 && r.joinedByOr(r.a.likes[i], r.a.likes[i+1]) {
+			for _, a := range each[i] {
+				for _, b := range each[i+1] {
+					el.add(a.w*b.w, func(p *plan) {
+						p.filters = append(p.filters, cond{sql: "(" + a.sql + " OR " + b.sql + ")"})
+						p.use(a.table, b.table)
+					})
+				}
+			}
+			els = append(els, el)
+			i++
+			continue
+		}
+		for _, a := range each[i] {
+			el.add(a.w, func(p *plan) {
+				p.filters = append(p.filters, cond{sql: a.sql})
+				p.use(a.table)
+			})
+		}
+		els = append(els, el)
 	}
 	return els
+}
+
+// joinedByOr says whether "or" joins two patterns: it stands between the
+// first one's verb and the second one's.
+func (r *reader) joinedByOr(a, b *likeMention) bool {
+	for k := a.at + 1; k < b.at; k++ {
+		if r.a.word(k) == "or" {
+			return true
+		}
+	}
+	return false
 }
 
 // findListItems reads "flights that operate on Mondays and Wednesdays"

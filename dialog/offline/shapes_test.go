@@ -138,6 +138,8 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 			"SELECT COUNT(*) FROM books WHERE title LIKE 'B%'", false, false},
 		{"pattern: a column that contains a text", "List the members whose full name contains '0'",
 			"SELECT full_name FROM members WHERE full_name LIKE '%0%'", false, false},
+		{"pattern: either of two", "List the titles of books whose title starts with 'Book A' or genre contains 'poet'",
+			"SELECT title FROM books WHERE title LIKE 'Book A%' OR genre LIKE '%poet%'", false, true},
 		// Yes/no columns (flags.go).
 		{"flag: with a yes/no column", "How many books with illustrations are there?",
 			"SELECT COUNT(*) FROM books WHERE has_illustrations = 1", false, false},
@@ -338,5 +340,13 @@ func TestThePastWeek(t *testing.T) {
 	}
 	if sql := p.Candidates[0].SQL; !strings.Contains(sql, "loans.borrowed_on >= '2026-11-15'") || !strings.Contains(sql, "COUNT(") {
 		t.Fatalf("likeliest reading:\n%s", sql)
+	}
+	// "calendar" only qualifies the unit.
+	p, err = e.Candidates(context.Background(), dialog.Request{Question: "How many loans were borrowed in the past 6 calendar months?"})
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("no reading (%v)", err)
+	}
+	if c := p.Candidates[0]; !strings.Contains(c.SQL, "loans.borrowed_on >= '2026-05-22'") || len(c.Unused) > 0 {
+		t.Fatalf("likeliest reading (unused %v):\n%s", c.Unused, c.SQL)
 	}
 }
