@@ -145,8 +145,13 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 		realised := strings.Contains(low, "order by") || strings.Contains(low, "max(") || strings.Contains(low, "min(")
 		claim(s.at, a.spanOf(s.at, s.phrase), realised)
 	}
+	// "in each year": a period is no function word when it groups.
+	period := map[int]bool{}
 	for _, g := range a.groups {
 		claim(g.at, a.spanOf(g.at, g.phrase), strings.Contains(low, "group by"))
+		if g.timeUnit != "" {
+			period[g.at] = true
+		}
 	}
 	// "and their counts": the reading shows a count.
 	if strings.Contains(low, "count(") {
@@ -209,7 +214,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 		if t.clause != 0 {
 			break
 		}
-		covered := explained[i] || t.used && !claimed[i] || isFunctionWord(t)
+		covered := explained[i] || t.used && !claimed[i] || isFunctionWord(t) && !period[i]
 		if covered {
 			flush()
 			continue

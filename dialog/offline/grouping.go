@@ -22,6 +22,18 @@ func (r *reader) groupElement() []*element {
 					yearFiltered = true
 				}
 			}
+			// "in each year" over a table that stores the year itself.
+			for _, pc := range r.periodColumns(g.timeUnit) {
+				el.add(2*pc.weight, func(p *plan) {
+					expr := r.e.m.col(pc.table, pc.column)
+					p.groups = append(p.groups, sel{sql: expr})
+					p.selects = append([]sel{{sql: expr, alias: g.timeUnit}}, p.selects...)
+					p.order = &sel{sql: expr}
+					p.desc = false
+					p.use(pc.table)
+					p.phrases[keyGroup] = g.phrase
+				})
+			}
 			for _, dc := range r.dateColumns() {
 				expr := r.timeBucket(dc.table, dc.column, g.timeUnit, yearFiltered)
 				el.add(dc.weight, func(p *plan) {
@@ -293,6 +305,38 @@ func toSet[V any](m map[string]V) map[string]bool {
 	out := make(map[string]bool, len(m))
 	for k := range m {
 		out[k] = true
+	}
+	return out
+}
+
+// periodColumns are columns that store a period itself ("year",
+// "fiscal_year", "month_no") in the tables the question measures or is
+// about.
+func (r *reader) periodColumns(unit string) []colAlt {
+	var tables []*tableInfo
+	for _, name := range sortedNames(r.measureTables) {
+		if t := r.e.m.byName[name]; t != nil {
+			tables = append(tables, t)
+		}
+	}
+	if r.h.t != nil {
+		tables = append(tables, r.h.t)
+	}
+	var out []colAlt
+	seen := map[string]bool{}
+	for _, t := range tables {
+		for ci := range t.t.Columns {
+			c := &t.t.Columns[ci]
+			n := strings.ToLower(c.Name)
+			if c.Kind() == warehouse.KindTime || !(n == unit || strings.HasSuffix(n, "_"+unit) || strings.HasPrefix(n, unit+"_") && (strings.HasSuffix(n, "_no") || strings.HasSuffix(n, "_num") || strings.HasSuffix(n, "_number"))) {
+				continue
+			}
+			k := strings.ToLower(t.name + "." + c.Name)
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, colAlt{table: t.name, column: c.Name, weight: 1})
+			}
+		}
 	}
 	return out
 }

@@ -124,6 +124,8 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 		// Grouping (grouping.go).
 		{"grouping: how a measure varies across groups", "How does the average number of pages vary across different genres?",
 			"SELECT genre, AVG(pages) FROM books GROUP BY genre", false, true},
+		{"grouping: in each year, stored as a number", "What is the average number of pages of books in each year?",
+			"SELECT published_year, AVG(pages) FROM books GROUP BY published_year", false, true},
 		// Computed measures (computed.go).
 		{"computed: an age from a birth date", "What is the average age of members in each city?",
 			"SELECT city, AVG(TIMESTAMPDIFF(YEAR, birth_date, CURDATE())) FROM members GROUP BY city", false, false},
