@@ -22,6 +22,7 @@ func atlasDump() string {
 CREATE TABLE neighbour_info (country_name VARCHAR(40), neighbour VARCHAR(40),
   FOREIGN KEY (country_name) REFERENCES country (country_name), FOREIGN KEY (neighbour) REFERENCES country (country_name));
 CREATE TABLE town (town_name VARCHAR(40) PRIMARY KEY, country_name VARCHAR(40), inhabitants INT, FOREIGN KEY (country_name) REFERENCES country (country_name));
+CREATE TABLE club (club_id INT PRIMARY KEY, club_name VARCHAR(40), town_name VARCHAR(40), FOREIGN KEY (town_name) REFERENCES town (town_name));
 CREATE TABLE product (product_id INT PRIMARY KEY, product_name VARCHAR(40), unit_price DECIMAL(8,2), units_in_stock INT, reorder_level INT, unit_cost DECIMAL(8,2));
 `)
 	countries := []string{"Arland", "Borvia", "Celmar", "Dunmore", "Estova", "Fenwick"}
@@ -34,6 +35,13 @@ CREATE TABLE product (product_id INT PRIMARY KEY, product_name VARCHAR(40), unit
 	}
 	for i := 0; i < 24; i++ {
 		fmt.Fprintf(&b, "INSERT INTO town VALUES ('Town %02d', '%s', %d);\n", i, countries[(i*5)%len(countries)], 2_000+(i*7919)%90_000)
+	}
+	for i := 1; i <= 10; i++ {
+		town := "NULL"
+		if i%3 != 0 {
+			town = fmt.Sprintf("'Town %02d'", i)
+		}
+		fmt.Fprintf(&b, "INSERT INTO club VALUES (%d, 'Club %02d', %s);\n", i, i, town)
 	}
 	for i := 1; i <= 30; i++ {
 		fmt.Fprintf(&b, "INSERT INTO product VALUES (%d, 'Item %02d', %d.50, %d, 10, %d.25);\n", i, i, 1+i%40, 100+(i*173)%4900, i%7)
@@ -69,6 +77,8 @@ func TestReadingsUseEveryWord(t *testing.T) {
 			"SELECT AVG(unit_price - unit_cost) FROM product", 0},
 		{"computed: the difference between two columns", "What is the difference between the units in stock and the reorder level of each product?",
 			"SELECT product_name, units_in_stock - reorder_level FROM product", 1},
+		{"exists: none of the thing the rows point at", "Which clubs are not in any town?",
+			"SELECT club_name FROM club WHERE town_name IS NULL", 0},
 		{"numbers in words", "Which countries have a population of more than three million?",
 			"SELECT country_name FROM country WHERE population > 3000000", 0},
 		{"a threshold among the stored values", "Which products are below five hundred?",

@@ -276,6 +276,13 @@ func (e *Engine) existsRoute(a *analysis, related, subject *tableInfo) (warehous
 			}
 		}
 	}
+	// "authors not part of any organization": the subject's rows point at
+	// the related one (author.oid → organization); read the other way.
+	for _, j := range joins {
+		if j.When == nil && strings.EqualFold(j.FromTable, subject.name) && strings.EqualFold(j.ToTable, related.name) {
+			return warehouse.Join{FromTable: j.ToTable, FromColumn: j.ToColumn, ToTable: j.FromTable, ToColumn: j.FromColumn, Declared: j.Declared, Confidence: j.Confidence}, nil, true
+		}
+	}
 	return warehouse.Join{}, nil, false
 }
 
