@@ -23,6 +23,9 @@ type likeMention struct {
 	target int
 	// table and column, when set, are the column the pattern is read in.
 	table, column string
+	// owner is the token of the noun before "whose" ("journals whose
+	// names start with…"), -1 for none.
+	owner int
 }
 
 // patternVerb returns how a verb places its text: "%s%" for contains,
@@ -68,7 +71,7 @@ func (a *analysis) findPatterns() {
 			continue
 		}
 		text := strings.NewReplacer("%", `\%`, "_", `\_`).Replace(t.raw)
-		lm := &likeMention{phrase: a.phrase(i, j+1), at: i, pattern: prefix + text + suffix, target: -1}
+		lm := &likeMention{phrase: a.phrase(i, j+1), at: i, pattern: prefix + text + suffix, target: -1, owner: -1}
 		// The words naming the column: up to four before the verb,
 		// after "whose/that/which/with".
 		for k := i - 1; k >= 0 && k >= i-4; k-- {
@@ -76,6 +79,9 @@ func (a *analysis) findPatterns() {
 				break
 			}
 			lm.target = k
+		}
+		if lm.target > 1 && (a.word(lm.target-1) == "whose" || a.word(lm.target-1) == "with") {
+			lm.owner = lm.target - 2
 		}
 		a.markUsed(i, j+1)
 		a.likes = append(a.likes, lm)
@@ -115,6 +121,13 @@ func (r *reader) patternElements() []*element {
 				if em.at >= lm.target && em.at < lm.at && em.tables[0].label != nil {
 					add(em.tables[0].name, em.tables[0].label.Name, 1.5)
 				}
+			}
+		}
+		if len(opts) == 0 && lm.owner >= 0 {
+			// "journals whose names start with 'J'": the label of the
+			// thing named before "whose".
+			if em := r.entityAt(lm.owner); em != nil && em.tables[0].label != nil {
+				add(em.tables[0].name, em.tables[0].label.Name, 1.8)
 			}
 		}
 		if len(opts) == 0 && r.h.t != nil && r.h.t.label != nil {

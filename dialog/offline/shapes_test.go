@@ -140,6 +140,8 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 			"SELECT COUNT(*) FROM books WHERE title LIKE 'B%'", false, false},
 		{"pattern: a column that contains a text", "List the members whose full name contains '0'",
 			"SELECT full_name FROM members WHERE full_name LIKE '%0%'", false, false},
+		{"pattern: the name of the thing before whose", "How many loans are of members whose names start with 'Reader 1'?",
+			"SELECT COUNT(*) FROM loans l JOIN members m ON m.member_id = l.member_id WHERE m.full_name LIKE 'Reader 1%'", false, false},
 		{"pattern: either of two", "List the titles of books whose title starts with 'Book A' or genre contains 'poet'",
 			"SELECT title FROM books WHERE title LIKE 'Book A%' OR genre LIKE '%poet%'", false, true},
 		// Yes/no columns (flags.go).
