@@ -223,6 +223,10 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 		}
 		// Repeated rows are noise: show each once, unless the rows are
 		// entities with a key (two customers may share a name).
+		for _, s := range p.selects {
+			// A computed measure may aggregate itself (a ratio of totals).
+			p.aggregated = p.aggregated || isAggregate(s.sql) && len(p.groups) == 0
+		}
 		rowWise := r.perRow(p)
 		if !rowWise && !p.aggregated && len(p.groups) == 0 && (len(p.tables) > 1 || !r.keyed(p) || !r.showsIdentity(p)) {
 			p.distinct = true

@@ -268,6 +268,15 @@ func (e *Engine) findRatio(a *analysis) {
 			continue
 		}
 		var alts []colAlt
+		// "the ratio of the length of the Mississippi to the length of the
+		// Rhine": one column, two rows named by values.
+		end := den.end
+		if !difference {
+			if rows, vend := e.ratioOfRows(a, num, den, j+1, sep); len(rows) > 0 {
+				alts = append(alts, rows...)
+				end = max(end, vend)
+			}
+		}
 		for _, x := range num.alts {
 			for _, y := range den.alts {
 				cx, cy := e.m.column(x.table, x.column), e.m.column(y.table, y.column)
@@ -296,8 +305,8 @@ func (e *Engine) findRatio(a *analysis) {
 				kept = append(kept, cm)
 			}
 		}
-		a.columns = append(kept, &colMention{phrase: a.phrase(i, den.end), at: i, end: den.end, alts: alts})
-		a.markUsed(i, den.end)
+		a.columns = append(kept, &colMention{phrase: a.phrase(i, end), at: i, end: end, alts: alts})
+		a.markUsed(i, end)
 		if a.sup != nil && a.sup.at > i && a.sup.at < den.end {
 			a.sup = nil // "the ratio of the maximum range to …" names columns
 		}
@@ -317,4 +326,61 @@ func (e *Engine) ratioSide(a *analysis, from, to int) *colMention {
 		}
 	}
 	return nil
+}
+
+// ratioOfRows reads a ratio of one column between two sets of rows, each
+// named by a value after the column ("the population of the United States
+// to the population of California"): the column summed over each set.
+// It takes the two values out of the question's conditions.
+func (e *Engine) ratioOfRows(a *analysis, num, den *colMention, from, sep int) ([]colAlt, int) {
+	valueIn := func(lo, hi int) *valueMention {
+		for _, vm := range a.values {
+			if vm.at >= lo && vm.at < hi && !vm.negated {
+				return vm
+			}
+		}
+		return nil
+	}
+	v1, v2 := valueIn(from, sep), valueIn(den.end, den.end+4)
+	if v1 == nil || v2 == nil {
+		return nil, 0
+	}
+	inTable := func(vm *valueMention, table string) *valueAlt {
+		for i := range vm.alts {
+			if strings.EqualFold(vm.alts[i].table, table) {
+				return &vm.alts[i]
+			}
+		}
+		return nil
+	}
+	var out []colAlt
+	for _, x := range num.alts {
+		for _, y := range den.alts {
+			c := e.m.column(x.table, x.column)
+			if x.expr != "" || c == nil || c.Kind() != warehouse.KindNumber || !strings.EqualFold(x.table, y.table) || !strings.EqualFold(x.column, y.column) {
+				continue
+			}
+			c1, c2 := inTable(v1, x.table), inTable(v2, x.table)
+			if c1 == nil || c2 == nil {
+				continue
+			}
+			col := e.m.col(x.table, x.column)
+			part := func(v *valueAlt) string {
+				return "SUM(CASE WHEN " + e.m.col(v.table, v.column) + " = " + quote(v.value) + " THEN " + col + " END)"
+			}
+			out = append(out, colAlt{table: x.table, column: "ratio", weight: 2 * x.weight * y.weight, expr: part(c1) + " * 1e0 / NULLIF(" + part(c2) + ", 0)"})
+		}
+	}
+	if len(out) == 0 {
+		return nil, 0
+	}
+	// The two values are the ratio's, not conditions of the question.
+	var kept []*valueMention
+	for _, vm := range a.values {
+		if vm != v1 && vm != v2 {
+			kept = append(kept, vm)
+		}
+	}
+	a.values = kept
+	return out, a.spanOf(v2.at, v2.phrase)
 }

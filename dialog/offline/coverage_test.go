@@ -79,6 +79,8 @@ func TestReadingsUseEveryWord(t *testing.T) {
 			"SELECT product_name, units_in_stock - reorder_level FROM product", 1},
 		{"exists: none of the thing the rows point at", "Which clubs are not in any town?",
 			"SELECT club_name FROM club WHERE town_name IS NULL", 0},
+		{"computed: a ratio between the rows two values name", "What is the ratio of the population of Borvia to the population of Estova?",
+			"SELECT (SELECT population FROM country WHERE country_name = 'Borvia') / (SELECT population FROM country WHERE country_name = 'Estova')", 0},
 		{"numbers in words", "Which countries have a population of more than three million?",
 			"SELECT country_name FROM country WHERE population > 3000000", 0},
 		{"a threshold among the stored values", "Which products are below five hundred?",

@@ -10,6 +10,8 @@ import (
 // date", "fee per pages"), so that no SQL reaches an explanation.
 
 var (
+	// reSumWhen is a total over the rows where a column holds a value.
+	reSumWhen = regexp.MustCompile(`(?i)^SUM\(CASE WHEN (\S+?) ?(?:=|eq) ?(?:_utf8mb4)?('([^']*)'|\S+) THEN (\S+) END\)$`)
 	// rePercentOf is A * 100e0 / NULLIF(B, 0): A as a percentage of B (margins).
 	rePercentOf = regexp.MustCompile(`(?i)^(.+) (?:\*|mul) 100(?:e0)? (?:/|div) NULLIF\((.+), *0\)$`)
 	reColumnRef = regexp.MustCompile("`?([A-Za-z_][A-Za-z0-9_]*)`?\\.`?([A-Za-z_][A-Za-z0-9_]*)`?")
@@ -59,6 +61,14 @@ func describeExpression(expr string, l Labels) string {
 	}
 	if m := reDateDiff.FindStringSubmatch(e); m != nil {
 		return "days from " + describeExpression(m[2], l) + " to " + describeExpression(m[1], l)
+	}
+	if m := reSumWhen.FindStringSubmatch(e); m != nil {
+		// SUM(CASE WHEN state = 'TX' THEN amount END): the total over some rows.
+		v := m[2]
+		if m[3] != "" || strings.HasPrefix(v, "'") {
+			v = "'" + m[3] + "'"
+		}
+		return "total " + describeExpression(m[4], l) + " where " + describeExpression(m[1], l) + " is " + v
 	}
 	if m := rePercentOf.FindStringSubmatch(e); m != nil && Balanced(m[1]) && Balanced(m[2]) {
 		return describeExpression(m[1], l) + " as a percentage of " + describeExpression(m[2], l)

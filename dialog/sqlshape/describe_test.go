@@ -42,6 +42,8 @@ func TestExplainShapes(t *testing.T) {
 			"The number of customers, for customers with fewer than 3 orders."},
 		{"group condition: a value shared by rows", "SELECT DISTINCT customers.state FROM customers JOIN (SELECT customers.state FROM customers GROUP BY customers.state HAVING COUNT(*) > 6) AS grouped ON grouped.state = customers.state",
 			"State of customers (each different value once), whose state is shared by more than 6 customers."},
+		{"ratio of two sets of rows", "SELECT SUM(CASE WHEN orders.ship_state = 'TX' THEN orders.net_amount END) * 1e0 / NULLIF(SUM(CASE WHEN orders.ship_state = 'CA' THEN orders.net_amount END), 0) FROM orders",
+			"Total net revenue where ship state is 'tx' per total net revenue where ship state is 'ca' of orders."},
 		{"margin as a percentage", "SELECT AVG((orders.net_amount - orders.discount) * 100e0 / NULLIF(orders.net_amount, 0)) FROM orders",
 			"Average net revenue minus discount as a percentage of net revenue."},
 		{"share of the total", "SELECT grouped.name, grouped.total_net_amount, grouped.total_net_amount * 100e0 / SUM(grouped.total_net_amount) OVER () AS share_of_total_percent FROM (SELECT regions.name AS name, SUM(orders.net_amount) AS total_net_amount FROM orders JOIN regions ON orders.region_id = regions.id GROUP BY regions.name) AS grouped",
