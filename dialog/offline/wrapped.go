@@ -27,7 +27,7 @@ func (a *analysis) findShares() {
 		if t.used || t.clause != 0 {
 			continue
 		}
-		if shareWords[t.low] && (a.word(i+1) == "of" || a.word(i+1) == "by") {
+		if shareWords[t.low] && (a.word(i+1) == "of" || a.word(i+1) == "by") && !a.withinGroups(i+2) {
 			a.share = &span{at: i, end: i + 2}
 			a.markUsed(i, i+2)
 			continue
@@ -116,6 +116,18 @@ func (r *reader) wrapFor(p *plan) string {
 func isAggregate(sql string) bool {
 	for _, fn := range []string{"COUNT(", "SUM(", "AVG(", "MIN(", "MAX("} {
 		if strings.HasPrefix(sql, fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// withinGroups says whether a share asks for a part of each group's own
+// rows ("the proportion of flights with stops out of all flights"), which
+// is no share of the total over groups.
+func (a *analysis) withinGroups(from int) bool {
+	for k := from; k < len(a.toks) && a.toks[k].clause == 0; k++ {
+		if a.word(k) == "out" && a.word(k+1) == "of" || a.word(k) == "among" {
 			return true
 		}
 	}
