@@ -1,0 +1,238 @@
+package dialog
+
+import (
+	"math/big"
+	"sort"
+	"strings"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
+
+// derive cuts the member's own result from the shared one: its columns in
+// its order, then DISTINCT, ORDER BY and LIMIT as the server applies them.
+// ok is false when that cannot be done exactly: ordering or de-duplicating
+// text (the server compares it by collation: 'ann' = 'Ann', 'a' = 'a '),
+// times of day, timestamps (their text is in the session's time zone) or
+// values of unknown types.
+func (m scanMember) derive(shared *warehouse.Result) (res *warehouse.Result, ok bool) {
+	idx := make([]int, len(shared.Rows))
+	for i := range idx {
+		idx[i] = i
+	}
+	if m.distinct {
+		if idx, ok = distinctRows(shared, m.cols, idx); !ok {
+			return nil, false
+		}
+	}
+	if len(m.order) > 0 {
+		if ok = sortRows(shared, m.order, m.cols, idx); !ok {
+			return nil, false
+		}
+	}
+	idx = limitRows(idx, m.offset, m.count)
+	res = &warehouse.Result{
+		Columns: make([]warehouse.ResultColumn, len(m.cols)),
+		Rows:    make([][]any, len(idx)),
+		Elapsed: shared.Elapsed,
+		Cached:  shared.Cached,
+	}
+	for j, c := range m.cols {
+		res.Columns[j] = shared.Columns[c]
+	}
+	for i, r := range idx {
+		row := make([]any, len(m.cols))
+		for j, c := range m.cols {
+			row[j] = shared.Rows[r][c]
+		}
+		res.Rows[i] = row
+	}
+	return res, true
+}
+
+// capped is res as a statement fetched under maxRows returns it: at most
+// maxRows rows, Truncated when there were more.
+func capped(res *warehouse.Result, maxRows int) *warehouse.Result {
+	if len(res.Rows) <= maxRows {
+		return res
+	}
+	out := *res
+	out.Rows = out.Rows[:maxRows:maxRows]
+	out.Truncated = true
+	return &out
+}
+
+// cellKey is a value as the server orders and compares it.
+type cellKey struct {
+	null bool
+	num  *big.Rat // numeric columns, exactly
+	text string   // DATE and DATETIME: their text sorts in time order
+}
+
+func (a cellKey) cmp(b cellKey) int {
+	switch {
+	case a.null && b.null:
+		return 0
+	case a.null:
+		return -1 // MySQL puts NULL first in ascending order
+	case b.null:
+		return 1
+	case a.num != nil && b.num != nil:
+		return a.num.Cmp(b.num)
+	}
+	return strings.Compare(a.text, b.text)
+}
+
+// id is a text equal for equal keys, for DISTINCT.
+func (a cellKey) id() string {
+	switch {
+	case a.null:
+		return "\x00"
+	case a.num != nil:
+		return "n" + a.num.RatString()
+	}
+	return "t" + a.text
+}
+
+// columnKeys reads one column of res as keys; ok is false for a type whose
+// order or equality the server decides by rules not reproduced here.
+func columnKeys(res *warehouse.Result, col int) (keys []cellKey, ok bool) {
+	typ := strings.ToLower(res.Columns[col].Type)
+	numeric := warehouse.KindOf(typ) == warehouse.KindNumber
+	if !numeric && typ != "date" && typ != "datetime" {
+		return nil, false
+	}
+	keys = make([]cellKey, len(res.Rows))
+	for i, r := range res.Rows {
+		switch v := r[col]; {
+		case v == nil:
+			keys[i].null = true
+		case numeric:
+			if keys[i].num, ok = exactNumber(v); !ok {
+				return nil, false
+			}
+		default:
+			if keys[i].text, ok = v.(string); !ok {
+				return nil, false
+			}
+		}
+	}
+	return keys, true
+}
+
+// exactNumber reads a result value as an exact number: DECIMAL text keeps
+// every digit, where a float64 would make 0.1 + 0.2 differ from 0.3.
+func exactNumber(v any) (*big.Rat, bool) {
+	switch x := v.(type) {
+	case int64:
+		return new(big.Rat).SetInt64(x), true
+	case uint64:
+		return new(big.Rat).SetUint64(x), true
+	case float64:
+		r := new(big.Rat)
+		if r.SetFloat64(x) == nil {
+			return nil, false
+		}
+		return r, true
+	case string:
+		return new(big.Rat).SetString(x)
+	}
+	return nil, false
+}
+
+// distinctRows keeps the first of the rows idx whose cols are equal.
+func distinctRows(res *warehouse.Result, cols []int, idx []int) ([]int, bool) {
+	keys := make([][]cellKey, len(cols))
+	for j, c := range cols {
+		var ok bool
+		if keys[j], ok = columnKeys(res, c); !ok {
+			return nil, false
+		}
+	}
+	seen := map[string]bool{}
+	var out []int
+	var b strings.Builder
+	for _, r := range idx {
+		b.Reset()
+		for j := range cols {
+			b.WriteString(keys[j][r].id())
+			b.WriteByte('\x1f')
+		}
+		if !seen[b.String()] {
+			seen[b.String()] = true
+			out = append(out, r)
+		}
+	}
+	return out, true
+}
+
+// sortRows orders idx by the ORDER BY keys. Rows the keys tie on, which the
+// server returns in no set order, are ordered by their shown values, so
+// that a LIMIT cutting through a tie keeps the same rows every time.
+func sortRows(res *warehouse.Result, order []orderKey, cols []int, idx []int) bool {
+	keys := make([][]cellKey, len(order))
+	for j, o := range order {
+		var ok bool
+		if keys[j], ok = columnKeys(res, o.col); !ok {
+			return false
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		ra, rb := idx[a], idx[b]
+		for j, o := range order {
+			c := keys[j][ra].cmp(keys[j][rb])
+			if o.desc {
+				c = -c
+			}
+			if c != 0 {
+				return c < 0
+			}
+		}
+		for _, c := range cols {
+			if d := tieOrder(res.Rows[ra][c], res.Rows[rb][c]); d != 0 {
+				return d < 0
+			}
+		}
+		return false
+	})
+	return true
+}
+
+// tieOrder is a fixed total order of result values: NULL, numbers, text.
+func tieOrder(a, b any) int {
+	rank := func(v any) int {
+		if v == nil {
+			return 0
+		}
+		if _, ok := v.(string); ok {
+			return 2
+		}
+		return 1
+	}
+	if d := rank(a) - rank(b); d != 0 || a == nil {
+		return d
+	}
+	if sa, ok := a.(string); ok {
+		return strings.Compare(sa, b.(string))
+	}
+	fa, _ := warehouse.AsFloat(a)
+	fb, _ := warehouse.AsFloat(b)
+	switch {
+	case fa < fb:
+		return -1
+	case fa > fb:
+		return 1
+	}
+	return 0
+}
+
+// limitRows applies LIMIT offset, count (count < 0: no LIMIT).
+func limitRows(idx []int, offset, count int) []int {
+	if offset >= len(idx) {
+		return idx[:0]
+	}
+	idx = idx[offset:]
+	if count >= 0 && count < len(idx) {
+		idx = idx[:count]
+	}
+	return idx
+}
