@@ -10,10 +10,10 @@ import (
 
 // derive cuts the member's own result from the shared one: its columns in
 // its order, then DISTINCT, ORDER BY and LIMIT as the server applies them.
-// ok is false when that cannot be done exactly: ordering or de-duplicating
-// text (the server compares it by collation: 'ann' = 'Ann', 'a' = 'a '),
-// times of day, timestamps (their text is in the session's time zone) or
-// values of unknown types.
+// ok is false when that cannot be done exactly: ordering text (the server
+// orders it by collation), de-duplicating text that may be equal under a
+// collation, ordering times of day or timestamps (their text is in the
+// session's time zone), or values of unknown types.
 func (m scanMember) derive(shared *warehouse.Result) (res *warehouse.Result, ok bool) {
 	idx := make([]int, len(shared.Rows))
 	for i := range idx {
@@ -139,30 +139,96 @@ func exactNumber(v any) (*big.Rat, bool) {
 	return nil, false
 }
 
-// distinctRows keeps the first of the rows idx whose cols are equal.
+// distinctRows keeps the first of the rows idx whose cols are equal. Text
+// is equal under the server's collation, which is not reproduced here:
+// rows are told apart by their bytes, and the result is refused when two
+// of them might still be one to the server (see looseText).
 func distinctRows(res *warehouse.Result, cols []int, idx []int) ([]int, bool) {
-	keys := make([][]cellKey, len(cols))
+	exact := make([][]string, len(cols))
+	loose := make([][]string, len(cols))
 	for j, c := range cols {
 		var ok bool
-		if keys[j], ok = columnKeys(res, c); !ok {
+		if exact[j], loose[j], ok = distinctKeys(res, c); !ok {
 			return nil, false
 		}
 	}
 	seen := map[string]bool{}
+	alike := map[string]bool{}
 	var out []int
-	var b strings.Builder
 	for _, r := range idx {
-		b.Reset()
+		var e, l strings.Builder
 		for j := range cols {
-			b.WriteString(keys[j][r].id())
-			b.WriteByte('\x1f')
+			e.WriteString(exact[j][r])
+			e.WriteByte('\x1f')
+			l.WriteString(loose[j][r])
+			l.WriteByte('\x1f')
 		}
-		if !seen[b.String()] {
-			seen[b.String()] = true
-			out = append(out, r)
+		if seen[e.String()] {
+			continue
 		}
+		if alike[l.String()] {
+			return nil, false
+		}
+		seen[e.String()] = true
+		alike[l.String()] = true
+		out = append(out, r)
 	}
 	return out, true
+}
+
+// distinctKeys reads one column of res for DISTINCT: exact keys, equal for
+// values the server certainly takes as equal, and loose ones, equal for
+// every pair it might.
+func distinctKeys(res *warehouse.Result, col int) (exact, loose []string, ok bool) {
+	switch strings.ToLower(res.Columns[col].Type) {
+	case "char", "varchar", "text", "tinytext", "mediumtext", "longtext", "enum":
+		exact = make([]string, len(res.Rows))
+		loose = make([]string, len(res.Rows))
+		for i, r := range res.Rows {
+			switch v := r[col].(type) {
+			case nil:
+				exact[i], loose[i] = "\x00", "\x00"
+			case string:
+				if loose[i], ok = looseText(v); !ok {
+					return nil, nil, false
+				}
+				exact[i] = "t" + v
+			default:
+				return nil, nil, false
+			}
+		}
+		return exact, loose, true
+	}
+	keys, ok := columnKeys(res, col)
+	if !ok {
+		return nil, nil, false
+	}
+	exact = make([]string, len(keys))
+	for i, k := range keys {
+		exact[i] = k.id()
+	}
+	return exact, exact, true
+}
+
+// looseText folds ASCII text to its lower-case letters and digits: two
+// strings a collation may take as equal ('Ann' and 'ann', 'a' and 'a ', a
+// control character UCA ignores) fold alike. Other text could equal ASCII
+// text under some collation ('Ａ', 'ß'), so it is refused (ok false).
+func looseText(s string) (string, bool) {
+	b := make([]byte, 0, len(s)+1)
+	b = append(b, 'f')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x80:
+			return "", false
+		case c >= 'A' && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			b = append(b, c)
+		}
+	}
+	return string(b), true
 }
 
 // sortRows orders idx by the ORDER BY keys. Rows the keys tie on, which the

@@ -195,7 +195,7 @@ func plainSelect(sel *ast.SelectStmt) error {
 
 // readKey restores the clauses candidates of one scan share. Without GROUP
 // BY, whether the query aggregates decides whether it returns one row or
-// many, so it is part of the key.
+// many, so it is part of the key, and so is DISTINCT.
 func readKey(sel *ast.SelectStmt) (string, error) {
 	var b strings.Builder
 	b.WriteString("FROM ")
@@ -220,8 +220,15 @@ func readKey(sel *ast.SelectStmt) (string, error) {
 			return "", err
 		}
 	}
-	if sel.GroupBy == nil && aggregates(sel) {
-		b.WriteString(" /* aggregate */")
+	if sel.GroupBy == nil {
+		switch {
+		case aggregates(sel):
+			b.WriteString(" /* aggregate */")
+		case sel.Distinct:
+			// The rows a shared statement without DISTINCT would fetch for a
+			// DISTINCT candidate are often many more than it shows.
+			b.WriteString(" /* distinct */")
+		}
 	}
 	return b.String(), nil
 }
@@ -594,6 +601,13 @@ func buildScan(group []*scanParts) (sharedScan, error) {
 		}
 	}
 	scan := sharedScan{}
+	// When every candidate is DISTINCT, so is the shared statement: the
+	// distinct rows of some of its columns are those of its distinct rows,
+	// and there may be far fewer of them than rows.
+	distinct := true
+	for _, p := range group {
+		distinct = distinct && p.distinct
+	}
 	for _, p := range group {
 		m := scanMember{sql: p.sql, distinct: p.distinct, offset: p.offset, count: p.count}
 		for _, f := range p.fields {
@@ -612,23 +626,47 @@ func buildScan(group []*scanParts) (sharedScan, error) {
 		}
 		scan.members = append(scan.members, m)
 	}
-	scan.sql = "SELECT " + strings.Join(texts, ",\n       ") + "\n" + group[0].from
+	head := "SELECT "
+	if distinct {
+		head = "SELECT DISTINCT "
+		for i, m := range scan.members {
+			if coversAll(m.cols, len(texts)) {
+				// The server de-duplicates exactly these columns already,
+				// by its own collation.
+				scan.members[i].distinct = false
+			}
+		}
+	}
+	scan.sql = head + strings.Join(texts, ",\n       ") + "\n" + group[0].from
 	scan.width = len(texts)
-	if err := checkScan(scan.sql, group[0].key, restored); err != nil {
+	if err := checkScan(scan.sql, group[0].key, distinct, restored); err != nil {
 		return sharedScan{}, fmt.Errorf("shared statement: %w", err)
 	}
 	return scan, nil
 }
 
+// coversAll reports whether cols name each of the n columns.
+func coversAll(cols []int, n int) bool {
+	seen := make([]bool, n)
+	k := 0
+	for _, c := range cols {
+		if !seen[c] {
+			seen[c] = true
+			k++
+		}
+	}
+	return k == n
+}
+
 // checkScan parses the shared statement back: the same FROM, WHERE, GROUP
 // BY and HAVING as its candidates, and the intended fields.
-func checkScan(sql, key string, fields []string) error {
+func checkScan(sql, key string, distinct bool, fields []string) error {
 	st, err := sqlguard.Check(sql)
 	if err != nil {
 		return err
 	}
 	sel, ok := st.Node.(*ast.SelectStmt)
-	if !ok || sel.OrderBy != nil || sel.Limit != nil || sel.Distinct {
+	if !ok || sel.OrderBy != nil || sel.Limit != nil || sel.Distinct != distinct {
 		return fmt.Errorf("not the plain SELECT meant")
 	}
 	k, err := readKey(sel)

@@ -63,11 +63,14 @@ func TestPlanScans(t *testing.T) {
 			"SELECT stores.name, SUM(sales.amount)" + from + " GROUP BY stores.id, stores.name",
 			"SELECT stores.name, SUM(sales.qty)" + from + " GROUP BY stores.name",
 		}, nil},
-		{"aggregates and rows of the same filter stay apart", []string{
+		{"aggregates, rows and distinct rows of the same filter stay apart", []string{
 			"SELECT SUM(amount) FROM sales WHERE qty > 1",
 			"SELECT amount FROM sales WHERE qty > 1",
 			"SELECT amount FROM sales WHERE qty > 1 ORDER BY SUM(qty)",
-		}, [][]int{{0, 2}}},
+			"SELECT DISTINCT amount FROM sales WHERE qty > 1",
+			"SELECT id FROM sales WHERE qty > 1",
+			"SELECT DISTINCT qty FROM sales WHERE qty > 1",
+		}, [][]int{{0, 2}, {1, 4}, {3, 5}}},
 		{"subqueries and window functions in the select list run alone", []string{
 			"SELECT stores.name, (SELECT COUNT(*) FROM sales s2 WHERE s2.store_id = stores.id) FROM stores WHERE stores.id > 1",
 			"SELECT stores.name, RANK() OVER (ORDER BY stores.id) FROM stores WHERE stores.id > 1",
@@ -130,17 +133,18 @@ func TestPlanScans(t *testing.T) {
 }
 
 // salesDump has NULL amounts and dates, tied totals and quantities,
-// duplicated rows and names differing in case only.
+// duplicated rows, regions differing in case only and a name that is not
+// ASCII.
 const salesDump = `
 CREATE TABLE stores (id INT PRIMARY KEY, name VARCHAR(20) NOT NULL, region VARCHAR(10));
 CREATE TABLE sales (id INT PRIMARY KEY, store_id INT NOT NULL, amount DECIMAL(10,2), qty INT NOT NULL, sold_on DATE, rate DOUBLE);
-INSERT INTO stores VALUES (1,'Alder','north'),(2,'birch','North'),(3,'Cedar',NULL),(4,'Dogwood','south'),(5,'elm','south'),(6,'Fir',NULL);
+INSERT INTO stores VALUES (1,'Alder','north'),(2,'birch','North'),(3,'Cedar',NULL),(4,'Dogwood','south'),(5,'elm','south'),(6,'Fir',NULL),(7,'Zoë','north');
 INSERT INTO sales VALUES
  (1,1,10.50,2,'2025-01-03',0.5),(2,1,20.00,1,'2025-02-01',0.25),(3,2,30.50,3,NULL,0.125),
  (4,2,NULL,2,'2024-12-30',1.5),(5,3,NULL,1,'2025-03-01',NULL),(6,3,NULL,4,NULL,2.0),
  (7,4,15.25,2,'2025-01-03',0.5),(8,4,15.25,2,'2025-01-03',0.5),(9,5,30.40,3,'2025-05-05',0.75),
  (10,5,0.00,0,'2025-06-01',0.0),(11,6,-5.00,1,'2023-07-07',-1.0),(12,1,0.10,2,'2025-01-03',0.1),
- (13,2,0.20,2,'2025-01-04',0.2);
+ (13,2,0.20,2,'2025-01-04',0.2),(14,7,1.00,1,'2025-02-02',0.3);
 `
 
 // sharedCase is a round of candidates; ties lists the statements whose
@@ -177,16 +181,28 @@ var sharedCases = []sharedCase{
 		"SELECT MAX(rate), MIN(sold_on) FROM sales WHERE sold_on >= '2025-01-01'",
 		"SELECT SUM(amount) FROM sales WHERE sold_on >= '2025-01-01' ORDER BY COUNT(*) DESC LIMIT 5",
 	}},
-	{name: "rows, DISTINCT, NULLs first and OFFSET", scans: 2, ran: 3, stmts: []string{
+	{name: "rows, DISTINCT, NULLs first and OFFSET", scans: 2, ran: 4, stmts: []string{
 		"SELECT sales.id, sales.amount FROM sales WHERE sales.qty > 1 ORDER BY sales.amount DESC, sales.id LIMIT 4",
 		"SELECT DISTINCT sales.qty FROM sales WHERE sales.qty > 1 ORDER BY sales.qty DESC",
 		"SELECT DISTINCT sales.store_id, sales.qty FROM sales WHERE sales.qty > 1",
 		"SELECT sales.id FROM sales WHERE sales.qty > 1 ORDER BY sales.sold_on, sales.id LIMIT 3 OFFSET 1",
 		"SELECT DISTINCT sales.amount FROM sales WHERE sales.qty > 1 ORDER BY 1 LIMIT 3",
 		"SELECT sales.rate * 2 AS r2, sales.id FROM sales WHERE sales.qty > 1 ORDER BY r2 DESC, sales.id",
-		// DISTINCT over text: 'north' and 'North' are one value to the server.
+		// Rows and distinct rows do not share a scan.
 		"SELECT DISTINCT stores.region FROM stores JOIN sales ON sales.store_id = stores.id WHERE sales.qty > 1",
 		"SELECT stores.id FROM stores JOIN sales ON sales.store_id = stores.id WHERE sales.qty > 1",
+	}},
+	{name: "DISTINCT text", scans: 1, ran: 2, stmts: []string{
+		"SELECT DISTINCT stores.name FROM stores JOIN sales ON sales.store_id = stores.id WHERE sales.qty > 1",
+		"SELECT DISTINCT stores.id, stores.name FROM stores JOIN sales ON sales.store_id = stores.id WHERE sales.qty > 1 ORDER BY stores.id DESC LIMIT 4",
+		"SELECT DISTINCT sales.qty FROM stores JOIN sales ON sales.store_id = stores.id WHERE sales.qty > 1",
+		// 'north' and 'North': the server's collation decides, so it runs alone.
+		"SELECT DISTINCT stores.region FROM stores JOIN sales ON sales.store_id = stores.id WHERE sales.qty > 1",
+	}},
+	{name: "a DISTINCT candidate showing every column of a DISTINCT scan", scans: 1, ran: 2, stmts: []string{
+		"SELECT DISTINCT stores.region, stores.name FROM stores JOIN sales ON sales.store_id = stores.id WHERE sales.amount IS NOT NULL",
+		// 'Zoë' could equal some ASCII name under a collation: it runs alone.
+		"SELECT DISTINCT stores.name FROM stores JOIN sales ON sales.store_id = stores.id WHERE sales.amount IS NOT NULL",
 	}},
 	{name: "nothing in common", scans: 0, ran: 6, stmts: []string{
 		"SELECT SUM(amount) FROM sales WHERE qty > 2",
@@ -417,5 +433,70 @@ func TestSharedScansOnDemo(t *testing.T) {
 		if runs[s].fp != fingerprint(own, orderedSQL(s)) {
 			t.Errorf("%s: fingerprint differs", s)
 		}
+	}
+}
+
+// TestDerive cuts candidates' results from a made-up shared result: what
+// the server would return, or nothing where that is not certain.
+func TestDerive(t *testing.T) {
+	shared := &warehouse.Result{
+		Columns: []warehouse.ResultColumn{
+			{Name: "name", Type: "VARCHAR"}, {Name: "total", Type: "DECIMAL"}, {Name: "n", Type: "BIGINT"},
+			{Name: "day", Type: "DATE"}, {Name: "at", Type: "TIMESTAMP"}, {Name: "doc", Type: "JSON"},
+		},
+		Rows: [][]any{
+			{"Ann", "10.50", int64(2), "2025-01-02", "2025-01-02 10:00:00", `{"a":1}`},
+			{"bob", nil, int64(1), nil, "2025-01-02 11:00:00", `{"a":1}`},
+			{"Cy", "9.5", int64(2), "2024-12-31", "2025-01-01 09:00:00", `{"b":2}`},
+			{"ann", "10.50", int64(3), "2025-01-02", "2025-01-02 10:00:00", `{"a": 1}`},
+			{"Dee", "-1", int64(1), "2025-01-02", "2025-01-02 12:00:00", `{"c":3}`},
+		},
+	}
+	tests := []struct {
+		name string
+		m    scanMember
+		want string // rows, or "" when not derivable
+	}{
+		{"own columns in own order", scanMember{cols: []int{2, 0}, count: -1},
+			"[[2 Ann] [1 bob] [2 Cy] [3 ann] [1 Dee]]"},
+		{"DESC puts NULL last; ties by shown values", scanMember{cols: []int{0}, order: []orderKey{{col: 1, desc: true}}, count: -1},
+			"[[Ann] [ann] [Cy] [Dee] [bob]]"},
+		{"ASC puts NULL first", scanMember{cols: []int{1}, order: []orderKey{{col: 1}}, count: 3},
+			"[[<nil>] [-1] [9.5]]"},
+		{"exact decimals", scanMember{cols: []int{1, 2}, order: []orderKey{{col: 1, desc: true}, {col: 2}}, count: 2},
+			"[[10.50 2] [10.50 3]]"},
+		{"dates, then a second key, with an offset", scanMember{cols: []int{3, 2}, order: []orderKey{{col: 3, desc: true}, {col: 2}}, offset: 1, count: 2},
+			"[[2025-01-02 2] [2025-01-02 3]]"},
+		{"an offset past the end", scanMember{cols: []int{2}, offset: 9, count: 1}, "[]"},
+		{"DISTINCT numbers", scanMember{cols: []int{2}, distinct: true, order: []orderKey{{col: 2}}, count: -1},
+			"[[1] [2] [3]]"},
+		{"DISTINCT text unlike under any collation", scanMember{cols: []int{0, 2}, distinct: true, count: -1},
+			"[[Ann 2] [bob 1] [Cy 2] [ann 3] [Dee 1]]"},
+		{"DISTINCT text alike under a collation", scanMember{cols: []int{0}, distinct: true, count: -1}, ""},
+		{"DISTINCT JSON", scanMember{cols: []int{5}, distinct: true, count: -1}, ""},
+		{"ORDER BY text", scanMember{cols: []int{2}, order: []orderKey{{col: 0}}, count: -1}, ""},
+		{"ORDER BY a timestamp", scanMember{cols: []int{2}, order: []orderKey{{col: 4}}, count: -1}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, ok := tt.m.derive(shared)
+			if tt.want == "" {
+				if ok {
+					t.Fatalf("derived %v, want no result", res.Rows)
+				}
+				return
+			}
+			if !ok {
+				t.Fatal("not derived")
+			}
+			if got := fmt.Sprint(res.Rows); got != tt.want {
+				t.Fatalf("rows %s, want %s", got, tt.want)
+			}
+			for j, c := range tt.m.cols {
+				if res.Columns[j] != shared.Columns[c] {
+					t.Errorf("column %d is %v, want %v", j, res.Columns[j], shared.Columns[c])
+				}
+			}
+		})
 	}
 }
