@@ -54,12 +54,15 @@ type scanParts struct {
 	from   string
 	fields []scanField
 	order  []orderItem
-	// clauseNames are the unqualified names GROUP BY and HAVING use: MySQL
-	// lets them name a select alias, which differs from candidate to candidate.
-	clauseNames map[string]bool
-	distinct    bool
-	offset      int
-	count       int
+	// names are the unqualified column names the candidate uses outside
+	// its ORDER BY's references to its own fields, and aliases the names
+	// its fields are given. A name that is an alias in the shared statement
+	// could be read as that alias (GROUP BY and HAVING may name aliases,
+	// and some servers let the select list name the aliases before it).
+	names, aliases map[string]bool
+	distinct       bool
+	offset         int
+	count          int
 }
 
 type scanField struct {
@@ -95,9 +98,14 @@ func planScans(stmts []string) (scans []sharedScan, alone []string) {
 		byKey[p.key] = append(byKey[p.key], p)
 	}
 	for _, k := range keys {
-		group := byKey[k]
+		group, out := apartFromAliases(byKey[k])
+		for _, p := range out {
+			alone = append(alone, p.sql)
+		}
 		if len(group) < 2 {
-			alone = append(alone, group[0].sql)
+			for _, p := range group {
+				alone = append(alone, p.sql)
+			}
 			continue
 		}
 		scan, err := buildScan(group)
@@ -110,6 +118,36 @@ func planScans(stmts []string) (scans []sharedScan, alone []string) {
 		scans = append(scans, scan)
 	}
 	return scans, alone
+}
+
+// apartFromAliases leaves out of a group the candidates that use a name
+// some candidate of the group gives a field, until none does.
+func apartFromAliases(group []*scanParts) (in, out []*scanParts) {
+	in = group
+	for {
+		aliases := map[string]bool{}
+		for _, p := range in {
+			for a := range p.aliases {
+				aliases[a] = true
+			}
+		}
+		var keep []*scanParts
+		for _, p := range in {
+			clash := false
+			for n := range p.names {
+				clash = clash || aliases[n]
+			}
+			if clash {
+				out = append(out, p)
+			} else {
+				keep = append(keep, p)
+			}
+		}
+		if len(keep) == len(in) {
+			return in, out
+		}
+		in = keep
+	}
 }
 
 // splitForScan parses a candidate and takes it apart, or says why it
@@ -126,7 +164,10 @@ func splitForScan(sql string) (*scanParts, error) {
 	if err := plainSelect(sel); err != nil {
 		return nil, err
 	}
-	p := &scanParts{sql: sql, distinct: sel.Distinct, count: -1}
+	if err := plainClauses(sel); err != nil {
+		return nil, err
+	}
+	p := &scanParts{sql: sql, distinct: sel.Distinct}
 	if p.key, err = readKey(sel); err != nil {
 		return nil, err
 	}
@@ -136,34 +177,58 @@ func splitForScan(sql string) (*scanParts, error) {
 	if p.order, err = readOrder(sel, p.fields); err != nil {
 		return nil, err
 	}
-	for _, o := range p.order {
-		if p.distinct && o.field < 0 {
-			// The server would order the distinct rows by a value of
-			// one of the rows each stands for.
-			return nil, fmt.Errorf("DISTINCT ordered by a column it does not show")
-		}
-	}
 	if p.offset, p.count, err = readLimit(sel.Limit); err != nil {
 		return nil, err
 	}
-	p.clauseNames = map[string]bool{}
+	p.names, p.aliases = readNames(sel, p.order)
+	return p, nil
+}
+
+// plainClauses refuses GROUP BY a position, which names another field in
+// each candidate, and HAVING a column outside an aggregate, which may name
+// a field the shared statement shows and the candidate does not.
+func plainClauses(sel *ast.SelectStmt) error {
 	if sel.GroupBy != nil {
 		for _, it := range sel.GroupBy.Items {
 			if _, ok := it.Expr.(*ast.PositionExpr); ok {
-				return nil, fmt.Errorf("GROUP BY a position")
+				return fmt.Errorf("GROUP BY a position")
 			}
-			unqualifiedNames(it.Expr, p.clauseNames)
 		}
+	}
+	if sel.Having != nil && columnOutsideAggregate(sel.Having.Expr) {
+		return fmt.Errorf("HAVING names a column outside an aggregate")
+	}
+	return nil
+}
+
+// readNames collects the unqualified names a candidate uses (but its ORDER
+// BY's references to its own fields) and the aliases of its fields.
+func readNames(sel *ast.SelectStmt, order []orderItem) (names, aliases map[string]bool) {
+	names, aliases = map[string]bool{}, map[string]bool{}
+	sel.From.Accept(&nameVisitor{into: names})
+	if sel.Where != nil {
+		unqualifiedNames(sel.Where, names)
+	}
+	if sel.GroupBy != nil {
+		sel.GroupBy.Accept(&nameVisitor{into: names})
 	}
 	if sel.Having != nil {
-		unqualifiedNames(sel.Having.Expr, p.clauseNames)
+		unqualifiedNames(sel.Having.Expr, names)
 	}
-	for _, f := range p.fields {
-		if f.alias != "" && p.clauseNames[f.alias] {
-			return nil, fmt.Errorf("GROUP BY or HAVING names the alias %s", f.alias)
+	for _, f := range sel.Fields.Fields {
+		unqualifiedNames(f.Expr, names)
+		if f.AsName.L != "" {
+			aliases[f.AsName.L] = true
 		}
 	}
-	return p, nil
+	if sel.OrderBy != nil {
+		for i, it := range sel.OrderBy.Items {
+			if order[i].field < 0 {
+				unqualifiedNames(it.Expr, names)
+			}
+		}
+	}
+	return names, aliases
 }
 
 // plainSelect refuses what a shared statement could not reproduce: set
@@ -303,6 +368,28 @@ func (v *derivableVisitor) Enter(n ast.Node) (ast.Node, bool) {
 }
 
 func (v *derivableVisitor) Leave(n ast.Node) (ast.Node, bool) { return n, v.err == nil }
+
+// columnOutsideAggregate reports whether e names a column outside an
+// aggregate function.
+func columnOutsideAggregate(e ast.ExprNode) bool {
+	v := &outsideAggVisitor{}
+	e.Accept(v)
+	return v.found
+}
+
+type outsideAggVisitor struct{ found bool }
+
+func (v *outsideAggVisitor) Enter(n ast.Node) (ast.Node, bool) {
+	switch n.(type) {
+	case *ast.AggregateFuncExpr:
+		return n, true
+	case *ast.ColumnNameExpr:
+		v.found = true
+	}
+	return n, v.found
+}
+
+func (v *outsideAggVisitor) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 // unqualifiedNames adds the lower-case names of the columns e names
 // without a table.
@@ -520,6 +607,11 @@ func readOrder(sel *ast.SelectStmt, fields []scanField) ([]orderItem, error) {
 					break
 				}
 			}
+		}
+		if sel.Distinct && item.field < 0 {
+			// The server would order each distinct row by a value of one
+			// of the rows it stands for.
+			return nil, fmt.Errorf("DISTINCT ordered by a column it does not show")
 		}
 		items = append(items, item)
 	}

@@ -86,7 +86,18 @@ func TestPlanScans(t *testing.T) {
 			"SELECT store_id, COUNT(*) AS s FROM sales GROUP BY store_id HAVING s > 10",
 			"SELECT store_id, SUM(amount) FROM sales GROUP BY 1",
 			"SELECT store_id, COUNT(*) FROM sales GROUP BY 1",
+			"SELECT store_id, SUM(amount) FROM sales GROUP BY store_id HAVING store_id > 1",
+			"SELECT store_id, COUNT(*) FROM sales GROUP BY store_id HAVING store_id > 1",
 		}, nil},
+		{"HAVING an aggregate shares", []string{
+			"SELECT store_id, SUM(amount) FROM sales GROUP BY store_id HAVING COUNT(*) > 1",
+			"SELECT store_id, MAX(amount) AS top FROM sales GROUP BY store_id HAVING COUNT(*) > 1",
+		}, [][]int{{0, 1}}},
+		{"a name another candidate gives a field runs alone", []string{
+			"SELECT SUM(amount) AS qty FROM sales WHERE store_id > 1",
+			"SELECT MAX(qty) FROM sales WHERE store_id > 1",
+			"SELECT MIN(amount) FROM sales WHERE store_id > 1",
+		}, [][]int{{0, 2}}},
 		{"set operations, CTEs and ORDER BY an alias inside an expression run alone", []string{
 			"SELECT qty FROM sales WHERE qty > 1 UNION SELECT qty FROM sales WHERE qty > 1",
 			"WITH s AS (SELECT qty FROM sales) SELECT qty FROM s WHERE qty > 1",
