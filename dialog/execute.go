@@ -165,7 +165,7 @@ func (r *roundRunner) shared(sc sharedScan) {
 			return
 		}
 		for _, m := range sc.members {
-			d, ok := m.derive(res)
+			d, ok := m.derive(res, r.opts.lim.MaxRows)
 			if !ok {
 				r.opts.log.Debug("candidate not derivable from its shared scan", "sql", m.sql)
 				r.single(m.sql)

@@ -10,11 +10,17 @@ import (
 
 // derive cuts the member's own result from the shared one: its columns in
 // its order, then DISTINCT, ORDER BY and LIMIT as the server applies them.
-// ok is false when that cannot be done exactly: ordering text (the server
-// orders it by collation), de-duplicating text that may be equal under a
-// collation, ordering times of day or timestamps (their text is in the
-// session's time zone), or values of unknown types.
-func (m scanMember) derive(shared *warehouse.Result) (res *warehouse.Result, ok bool) {
+// ok is false when the server's own result is not certain to be the same:
+//   - ORDER BY ties between rows that show different values where they
+//     are seen (the server returns tied rows in an order of its own, and a
+//     LIMIT through a tie keeps rows of its choosing);
+//   - without ORDER BY, a LIMIT, OFFSET or the row cap maxRows cutting the
+//     rows (which rows remain is the server's choice);
+//   - ordering text (the server orders it by collation), de-duplicating
+//     text that may be equal under a collation, ordering times of day or
+//     timestamps (their text is in the session's time zone), or values of
+//     unknown types.
+func (m scanMember) derive(shared *warehouse.Result, maxRows int) (res *warehouse.Result, ok bool) {
 	idx := make([]int, len(shared.Rows))
 	for i := range idx {
 		idx[i] = i
@@ -24,12 +30,15 @@ func (m scanMember) derive(shared *warehouse.Result) (res *warehouse.Result, ok 
 			return nil, false
 		}
 	}
+	lo, hi := window(len(idx), m.offset, m.count)
 	if len(m.order) > 0 {
-		if ok = sortRows(shared, m.order, m.cols, idx); !ok {
+		if ok = sortRows(shared, m.order, m.cols, idx, lo, hi); !ok {
 			return nil, false
 		}
+	} else if lo > 0 || hi < len(idx) || hi-lo > maxRows {
+		return nil, false
 	}
-	idx = limitRows(idx, m.offset, m.count)
+	idx = idx[lo:hi]
 	res = &warehouse.Result{
 		Columns: make([]warehouse.ResultColumn, len(m.cols)),
 		Rows:    make([][]any, len(idx)),
@@ -47,6 +56,17 @@ func (m scanMember) derive(shared *warehouse.Result) (res *warehouse.Result, ok 
 		res.Rows[i] = row
 	}
 	return res, true
+}
+
+// window is the part [lo, hi) of n rows that LIMIT offset, count keeps
+// (count < 0: no LIMIT).
+func window(n, offset, count int) (lo, hi int) {
+	lo = min(offset, n)
+	hi = n
+	if count >= 0 && lo+count < n {
+		hi = lo + count
+	}
+	return lo, hi
 }
 
 // capped is res as a statement fetched under maxRows returns it: at most
@@ -231,10 +251,10 @@ func looseText(s string) (string, bool) {
 	return string(b), true
 }
 
-// sortRows orders idx by the ORDER BY keys. Rows the keys tie on, which the
-// server returns in no set order, are ordered by their shown values, so
-// that a LIMIT cutting through a tie keeps the same rows every time.
-func sortRows(res *warehouse.Result, order []orderKey, cols []int, idx []int) bool {
+// sortRows orders idx by the ORDER BY keys, and reports false when rows
+// tied on the keys show different values and reach into the rows kept,
+// [lo, hi): their order, and which of them are kept, are the server's.
+func sortRows(res *warehouse.Result, order []orderKey, cols []int, idx []int, lo, hi int) bool {
 	keys := make([][]cellKey, len(order))
 	for j, o := range order {
 		var ok bool
@@ -242,63 +262,42 @@ func sortRows(res *warehouse.Result, order []orderKey, cols []int, idx []int) bo
 			return false
 		}
 	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		ra, rb := idx[a], idx[b]
+	cmp := func(ra, rb int) int {
 		for j, o := range order {
 			c := keys[j][ra].cmp(keys[j][rb])
 			if o.desc {
 				c = -c
 			}
 			if c != 0 {
-				return c < 0
+				return c
 			}
 		}
-		for _, c := range cols {
-			if d := tieOrder(res.Rows[ra][c], res.Rows[rb][c]); d != 0 {
-				return d < 0
+		return 0
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return cmp(idx[a], idx[b]) < 0 })
+	for start := 0; start < len(idx); {
+		end := start + 1
+		for end < len(idx) && cmp(idx[start], idx[end]) == 0 {
+			end++
+		}
+		if start < hi && end > lo {
+			for _, r := range idx[start+1 : end] {
+				if !sameShown(res, cols, idx[start], r) {
+					return false
+				}
 			}
 		}
-		return false
-	})
+		start = end
+	}
 	return true
 }
 
-// tieOrder is a fixed total order of result values: NULL, numbers, text.
-func tieOrder(a, b any) int {
-	rank := func(v any) int {
-		if v == nil {
-			return 0
+// sameShown reports whether rows a and b hold the same values in cols.
+func sameShown(res *warehouse.Result, cols []int, a, b int) bool {
+	for _, c := range cols {
+		if res.Rows[a][c] != res.Rows[b][c] {
+			return false
 		}
-		if _, ok := v.(string); ok {
-			return 2
-		}
-		return 1
 	}
-	if d := rank(a) - rank(b); d != 0 || a == nil {
-		return d
-	}
-	if sa, ok := a.(string); ok {
-		return strings.Compare(sa, b.(string))
-	}
-	fa, _ := warehouse.AsFloat(a)
-	fb, _ := warehouse.AsFloat(b)
-	switch {
-	case fa < fb:
-		return -1
-	case fa > fb:
-		return 1
-	}
-	return 0
-}
-
-// limitRows applies LIMIT offset, count (count < 0: no LIMIT).
-func limitRows(idx []int, offset, count int) []int {
-	if offset >= len(idx) {
-		return idx[:0]
-	}
-	idx = idx[offset:]
-	if count >= 0 && count < len(idx) {
-		idx = idx[:count]
-	}
-	return idx
+	return true
 }

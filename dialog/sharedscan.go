@@ -180,8 +180,91 @@ func splitForScan(sql string) (*scanParts, error) {
 	if p.offset, p.count, err = readLimit(sel.Limit); err != nil {
 		return nil, err
 	}
+	if err := determinate(sel, p.order); err != nil {
+		return nil, err
+	}
 	p.names, p.aliases = readNames(sel, p.order)
 	return p, nil
+}
+
+// determinate refuses candidates whose result the server is free to choose
+// among several: of an aggregating candidate, a value of a column neither
+// grouped nor aggregated (MariaDB takes it from whichever row comes first,
+// which another statement may read in another order); and DISTINCT rows
+// without aggregation, where equal text differing in case is one value the
+// server picks, and which a shared statement without DISTINCT would fetch
+// many times over.
+func determinate(sel *ast.SelectStmt, order []orderItem) error {
+	if sel.GroupBy == nil && !aggregates(sel) {
+		if sel.Distinct {
+			return fmt.Errorf("DISTINCT rows")
+		}
+		return nil
+	}
+	grouped := map[string]bool{}
+	if sel.GroupBy != nil {
+		for _, it := range sel.GroupBy.Items {
+			var b strings.Builder
+			if err := restoreTo(&b, it.Expr); err != nil {
+				return err
+			}
+			grouped[b.String()] = true
+		}
+	}
+	exprs := make([]ast.ExprNode, 0, len(sel.Fields.Fields))
+	for _, f := range sel.Fields.Fields {
+		exprs = append(exprs, f.Expr)
+	}
+	if sel.OrderBy != nil {
+		for i, it := range sel.OrderBy.Items {
+			if order[i].field < 0 {
+				exprs = append(exprs, it.Expr)
+			}
+		}
+	}
+	for _, e := range exprs {
+		v := &groupedVisitor{grouped: grouped}
+		e.Accept(v)
+		if v.loose != "" {
+			return fmt.Errorf("%s is neither grouped nor aggregated", v.loose)
+		}
+	}
+	return nil
+}
+
+// groupedVisitor finds a column outside the grouped expressions and the
+// aggregates.
+type groupedVisitor struct {
+	grouped map[string]bool
+	loose   string
+}
+
+func (v *groupedVisitor) Enter(n ast.Node) (ast.Node, bool) {
+	switch x := n.(type) {
+	case *ast.AggregateFuncExpr:
+		return n, true
+	case *ast.ColumnNameExpr:
+		if !v.grouped[restored(x)] {
+			v.loose = x.Name.OrigColName()
+		}
+		return n, true
+	case ast.ExprNode:
+		if len(v.grouped) > 0 && v.grouped[restored(x)] {
+			return n, true
+		}
+	}
+	return n, v.loose != ""
+}
+
+func (v *groupedVisitor) Leave(n ast.Node) (ast.Node, bool) { return n, v.loose == "" }
+
+// restored is n as restoreTo writes it, or "" when it cannot be written.
+func restored(n ast.Node) string {
+	var b strings.Builder
+	if err := restoreTo(&b, n); err != nil {
+		return ""
+	}
+	return b.String()
 }
 
 // plainClauses refuses GROUP BY a position, which names another field in
@@ -260,7 +343,7 @@ func plainSelect(sel *ast.SelectStmt) error {
 
 // readKey restores the clauses candidates of one scan share. Without GROUP
 // BY, whether the query aggregates decides whether it returns one row or
-// many, so it is part of the key, and so is DISTINCT.
+// many, so it is part of the key.
 func readKey(sel *ast.SelectStmt) (string, error) {
 	var b strings.Builder
 	b.WriteString("FROM ")
@@ -285,15 +368,8 @@ func readKey(sel *ast.SelectStmt) (string, error) {
 			return "", err
 		}
 	}
-	if sel.GroupBy == nil {
-		switch {
-		case aggregates(sel):
-			b.WriteString(" /* aggregate */")
-		case sel.Distinct:
-			// The rows a shared statement without DISTINCT would fetch for a
-			// DISTINCT candidate are often many more than it shows.
-			b.WriteString(" /* distinct */")
-		}
+	if sel.GroupBy == nil && aggregates(sel) {
+		b.WriteString(" /* aggregate */")
 	}
 	return b.String(), nil
 }
@@ -693,13 +769,6 @@ func buildScan(group []*scanParts) (sharedScan, error) {
 		}
 	}
 	scan := sharedScan{}
-	// When every candidate is DISTINCT, so is the shared statement: the
-	// distinct rows of some of its columns are those of its distinct rows,
-	// and there may be far fewer of them than rows.
-	distinct := true
-	for _, p := range group {
-		distinct = distinct && p.distinct
-	}
 	for _, p := range group {
 		m := scanMember{sql: p.sql, distinct: p.distinct, offset: p.offset, count: p.count}
 		for _, f := range p.fields {
@@ -718,47 +787,23 @@ func buildScan(group []*scanParts) (sharedScan, error) {
 		}
 		scan.members = append(scan.members, m)
 	}
-	head := "SELECT "
-	if distinct {
-		head = "SELECT DISTINCT "
-		for i, m := range scan.members {
-			if coversAll(m.cols, len(texts)) {
-				// The server de-duplicates exactly these columns already,
-				// by its own collation.
-				scan.members[i].distinct = false
-			}
-		}
-	}
-	scan.sql = head + strings.Join(texts, ",\n       ") + "\n" + group[0].from
+	scan.sql = "SELECT " + strings.Join(texts, ",\n       ") + "\n" + group[0].from
 	scan.width = len(texts)
-	if err := checkScan(scan.sql, group[0].key, distinct, restored); err != nil {
+	if err := checkScan(scan.sql, group[0].key, restored); err != nil {
 		return sharedScan{}, fmt.Errorf("shared statement: %w", err)
 	}
 	return scan, nil
 }
 
-// coversAll reports whether cols name each of the n columns.
-func coversAll(cols []int, n int) bool {
-	seen := make([]bool, n)
-	k := 0
-	for _, c := range cols {
-		if !seen[c] {
-			seen[c] = true
-			k++
-		}
-	}
-	return k == n
-}
-
 // checkScan parses the shared statement back: the same FROM, WHERE, GROUP
 // BY and HAVING as its candidates, and the intended fields.
-func checkScan(sql, key string, distinct bool, fields []string) error {
+func checkScan(sql, key string, fields []string) error {
 	st, err := sqlguard.Check(sql)
 	if err != nil {
 		return err
 	}
 	sel, ok := st.Node.(*ast.SelectStmt)
-	if !ok || sel.OrderBy != nil || sel.Limit != nil || sel.Distinct != distinct {
+	if !ok || sel.OrderBy != nil || sel.Limit != nil || sel.Distinct {
 		return fmt.Errorf("not the plain SELECT meant")
 	}
 	k, err := readKey(sel)

@@ -50,6 +50,14 @@ func TestPlanScans(t *testing.T) {
 			"SELECT stores.name, SUM(sales.qty) AS q" + from + " GROUP BY stores.id, stores.name ORDER BY q",
 			"SELECT DISTINCT stores.name, COUNT(*)\n" + from + "\nGROUP BY stores.id, stores.name",
 		}, [][]int{{0, 1, 2}}},
+		{"values neither grouped nor aggregated run alone", []string{
+			"SELECT stores.region, SUM(sales.amount)" + from + " GROUP BY stores.id, stores.name",
+			"SELECT stores.name, COUNT(*)" + from + " GROUP BY stores.id, stores.name ORDER BY stores.region",
+			"SELECT stores.name FROM sales JOIN stores ON stores.id = sales.store_id WHERE sales.qty > 0 ORDER BY COUNT(*) DESC LIMIT 1",
+			"SELECT UPPER(stores.name), MAX(sales.qty) + 1" + from + " GROUP BY stores.id, stores.name",
+			"SELECT COUNT(*) FROM sales JOIN stores ON stores.id = sales.store_id WHERE sales.qty > 0",
+			"SELECT stores.name, SUM(sales.qty)" + from + " GROUP BY stores.id, stores.name",
+		}, [][]int{{3, 5}}},
 		{"layout and keyword case do not matter", []string{
 			"SELECT SUM(amount) FROM sales WHERE qty > 1",
 			"select   count(*)\nfrom sales\nwhere qty>1 -- how many\n",
@@ -63,14 +71,14 @@ func TestPlanScans(t *testing.T) {
 			"SELECT stores.name, SUM(sales.amount)" + from + " GROUP BY stores.id, stores.name",
 			"SELECT stores.name, SUM(sales.qty)" + from + " GROUP BY stores.name",
 		}, nil},
-		{"aggregates, rows and distinct rows of the same filter stay apart", []string{
+		{"aggregates and rows of the same filter stay apart; DISTINCT rows run alone", []string{
 			"SELECT SUM(amount) FROM sales WHERE qty > 1",
 			"SELECT amount FROM sales WHERE qty > 1",
-			"SELECT amount FROM sales WHERE qty > 1 ORDER BY SUM(qty)",
+			"SELECT MAX(qty) FROM sales WHERE qty > 1 ORDER BY SUM(qty)",
 			"SELECT DISTINCT amount FROM sales WHERE qty > 1",
 			"SELECT id FROM sales WHERE qty > 1",
 			"SELECT DISTINCT qty FROM sales WHERE qty > 1",
-		}, [][]int{{0, 2}, {1, 4}, {3, 5}}},
+		}, [][]int{{0, 2}, {1, 4}}},
 		{"subqueries and window functions in the select list run alone", []string{
 			"SELECT stores.name, (SELECT COUNT(*) FROM sales s2 WHERE s2.store_id = stores.id) FROM stores WHERE stores.id > 1",
 			"SELECT stores.name, RANK() OVER (ORDER BY stores.id) FROM stores WHERE stores.id > 1",
@@ -181,10 +189,12 @@ var sharedCases = []sharedCase{
 		// Ordered by text: the server's collation decides, so it runs alone.
 		"SELECT stores.name, COUNT(*) FROM sales JOIN stores ON stores.id = sales.store_id WHERE sales.qty > 0 GROUP BY stores.id, stores.name ORDER BY stores.name LIMIT 3",
 	}},
-	{name: "ties in a top-n", scans: 1, ran: 1, ties: map[int][]int{0: {1}, 1: {1}}, stmts: []string{
+	{name: "ties in a top-n", scans: 1, ran: 3, ties: map[int][]int{0: {1}, 1: {1}}, stmts: []string{
+		// Tied rows that look different: the server's order, so they run alone.
 		"SELECT stores.id, SUM(sales.qty) AS q FROM sales JOIN stores ON stores.id = sales.store_id GROUP BY stores.id ORDER BY q DESC LIMIT 2",
 		"SELECT stores.id, COUNT(*) FROM sales JOIN stores ON stores.id = sales.store_id GROUP BY stores.id ORDER BY COUNT(*) LIMIT 3",
 		"SELECT stores.id, SUM(sales.amount) FROM sales JOIN stores ON stores.id = sales.store_id GROUP BY stores.id ORDER BY SUM(sales.amount) DESC LIMIT 1 OFFSET 1",
+		"SELECT SUM(sales.qty) AS q FROM sales JOIN stores ON stores.id = sales.store_id GROUP BY stores.id ORDER BY q DESC LIMIT 3",
 	}},
 	{name: "whole-table aggregates", scans: 1, ran: 1, stmts: []string{
 		"SELECT SUM(amount) FROM sales WHERE sold_on >= '2025-01-01'",
@@ -192,28 +202,27 @@ var sharedCases = []sharedCase{
 		"SELECT MAX(rate), MIN(sold_on) FROM sales WHERE sold_on >= '2025-01-01'",
 		"SELECT SUM(amount) FROM sales WHERE sold_on >= '2025-01-01' ORDER BY COUNT(*) DESC LIMIT 5",
 	}},
-	{name: "rows, DISTINCT, NULLs first and OFFSET", scans: 2, ran: 4, stmts: []string{
+	{name: "rows, DISTINCT, NULLs first and OFFSET", scans: 1, ran: 4, stmts: []string{
 		"SELECT sales.id, sales.amount FROM sales WHERE sales.qty > 1 ORDER BY sales.amount DESC, sales.id LIMIT 4",
+		"SELECT sales.id FROM sales WHERE sales.qty > 1 ORDER BY sales.sold_on, sales.id LIMIT 3 OFFSET 1",
+		"SELECT sales.rate * 2 AS r2, sales.id FROM sales WHERE sales.qty > 1 ORDER BY r2 DESC, sales.id",
+		// DISTINCT rows run alone.
 		"SELECT DISTINCT sales.qty FROM sales WHERE sales.qty > 1 ORDER BY sales.qty DESC",
 		"SELECT DISTINCT sales.store_id, sales.qty FROM sales WHERE sales.qty > 1",
-		"SELECT sales.id FROM sales WHERE sales.qty > 1 ORDER BY sales.sold_on, sales.id LIMIT 3 OFFSET 1",
 		"SELECT DISTINCT sales.amount FROM sales WHERE sales.qty > 1 ORDER BY 1 LIMIT 3",
-		"SELECT sales.rate * 2 AS r2, sales.id FROM sales WHERE sales.qty > 1 ORDER BY r2 DESC, sales.id",
-		// Rows and distinct rows do not share a scan.
-		"SELECT DISTINCT stores.region FROM stores JOIN sales ON sales.store_id = stores.id WHERE sales.qty > 1",
-		"SELECT stores.id FROM stores JOIN sales ON sales.store_id = stores.id WHERE sales.qty > 1",
 	}},
-	{name: "DISTINCT text", scans: 1, ran: 2, stmts: []string{
-		"SELECT DISTINCT stores.name FROM stores JOIN sales ON sales.store_id = stores.id WHERE sales.qty > 1",
-		"SELECT DISTINCT stores.id, stores.name FROM stores JOIN sales ON sales.store_id = stores.id WHERE sales.qty > 1 ORDER BY stores.id DESC LIMIT 4",
-		"SELECT DISTINCT sales.qty FROM stores JOIN sales ON sales.store_id = stores.id WHERE sales.qty > 1",
-		// 'north' and 'North': the server's collation decides, so it runs alone.
-		"SELECT DISTINCT stores.region FROM stores JOIN sales ON sales.store_id = stores.id WHERE sales.qty > 1",
+	{name: "DISTINCT over groups", scans: 1, ran: 2, stmts: []string{
+		"SELECT DISTINCT stores.region, COUNT(*) FROM sales JOIN stores ON stores.id = sales.store_id WHERE sales.qty > 1 GROUP BY stores.id, stores.name, stores.region",
+		"SELECT DISTINCT stores.name FROM sales JOIN stores ON stores.id = sales.store_id WHERE sales.qty > 1 GROUP BY stores.id, stores.name, stores.region",
+		"SELECT stores.name, SUM(sales.amount) FROM sales JOIN stores ON stores.id = sales.store_id WHERE sales.qty > 1 GROUP BY stores.id, stores.name, stores.region",
+		"SELECT DISTINCT COUNT(*) AS n FROM sales JOIN stores ON stores.id = sales.store_id WHERE sales.qty > 1 GROUP BY stores.id, stores.name, stores.region ORDER BY n DESC",
+		// 'north' and 'North' may be one value to the server: it runs alone.
+		"SELECT DISTINCT stores.region FROM sales JOIN stores ON stores.id = sales.store_id WHERE sales.qty > 1 GROUP BY stores.id, stores.name, stores.region",
 	}},
-	{name: "a DISTINCT candidate showing every column of a DISTINCT scan", scans: 1, ran: 2, stmts: []string{
-		"SELECT DISTINCT stores.region, stores.name FROM stores JOIN sales ON sales.store_id = stores.id WHERE sales.amount IS NOT NULL",
-		// 'Zoë' could equal some ASCII name under a collation: it runs alone.
-		"SELECT DISTINCT stores.name FROM stores JOIN sales ON sales.store_id = stores.id WHERE sales.amount IS NOT NULL",
+	{name: "DISTINCT text that is not ASCII", scans: 1, ran: 2, stmts: []string{
+		"SELECT stores.name, COUNT(*) FROM sales JOIN stores ON stores.id = sales.store_id WHERE sales.amount IS NOT NULL GROUP BY stores.id, stores.name",
+		// 'Zoë' could equal another name under a collation: it runs alone.
+		"SELECT DISTINCT stores.name FROM sales JOIN stores ON stores.id = sales.store_id WHERE sales.amount IS NOT NULL GROUP BY stores.id, stores.name",
 	}},
 	{name: "nothing in common", scans: 0, ran: 6, stmts: []string{
 		"SELECT SUM(amount) FROM sales WHERE qty > 2",
@@ -361,7 +370,9 @@ func TestSharedScanFallsBack(t *testing.T) {
 	}{
 		{"the shared scan fails", scanFailing{wh}, 100, 4},
 		{"the shared scan reaches its row cap", wh, 5, 4},
-		{"the shared scan holds every row", wh, 100, 1},
+		// The unordered statement cut at the cap keeps rows of the server's
+		// choosing: it runs alone.
+		{"the shared scan holds every row", wh, 100, 2},
 		{"shared scans are off", wh, -1, 3},
 	}
 	for _, tt := range tests {
@@ -464,33 +475,45 @@ func TestDerive(t *testing.T) {
 		},
 	}
 	tests := []struct {
-		name string
-		m    scanMember
-		want string // rows, or "" when not derivable
+		name    string
+		m       scanMember
+		maxRows int
+		want    string // rows, or "" when not derivable
 	}{
-		{"own columns in own order", scanMember{cols: []int{2, 0}, count: -1},
+		{"own columns in own order", scanMember{cols: []int{2, 0}, count: -1}, 10,
 			"[[2 Ann] [1 bob] [2 Cy] [3 ann] [1 Dee]]"},
-		{"DESC puts NULL last; ties by shown values", scanMember{cols: []int{0}, order: []orderKey{{col: 1, desc: true}}, count: -1},
-			"[[Ann] [ann] [Cy] [Dee] [bob]]"},
-		{"ASC puts NULL first", scanMember{cols: []int{1}, order: []orderKey{{col: 1}}, count: 3},
+		{"DESC puts NULL last", scanMember{cols: []int{1}, order: []orderKey{{col: 1, desc: true}}, count: -1}, 10,
+			"[[10.50] [10.50] [9.5] [-1] [<nil>]]"},
+		{"ASC puts NULL first", scanMember{cols: []int{1}, order: []orderKey{{col: 1}}, count: 3}, 10,
 			"[[<nil>] [-1] [9.5]]"},
-		{"exact decimals", scanMember{cols: []int{1, 2}, order: []orderKey{{col: 1, desc: true}, {col: 2}}, count: 2},
+		{"a LIMIT through a tie of rows that look alike", scanMember{cols: []int{1}, order: []orderKey{{col: 1, desc: true}}, count: 1}, 10,
+			"[[10.50]]"},
+		{"exact decimals, then a second key", scanMember{cols: []int{1, 2}, order: []orderKey{{col: 1, desc: true}, {col: 2}}, count: 2}, 10,
 			"[[10.50 2] [10.50 3]]"},
-		{"dates, then a second key, with an offset", scanMember{cols: []int{3, 2}, order: []orderKey{{col: 3, desc: true}, {col: 2}}, offset: 1, count: 2},
+		{"dates with an offset", scanMember{cols: []int{3, 2}, order: []orderKey{{col: 3, desc: true}, {col: 2}}, offset: 1, count: 2}, 10,
 			"[[2025-01-02 2] [2025-01-02 3]]"},
-		{"an offset past the end", scanMember{cols: []int{2}, offset: 9, count: 1}, "[]"},
-		{"DISTINCT numbers", scanMember{cols: []int{2}, distinct: true, order: []orderKey{{col: 2}}, count: -1},
+		{"an offset past the end", scanMember{cols: []int{2}, order: []orderKey{{col: 2}}, offset: 9, count: 1}, 10, "[]"},
+		{"ordered rows past the row cap", scanMember{cols: []int{1}, order: []orderKey{{col: 1}}, count: -1}, 2,
+			"[[<nil>] [-1] [9.5] [10.50] [10.50]]"},
+		{"DISTINCT numbers", scanMember{cols: []int{2}, distinct: true, order: []orderKey{{col: 2}}, count: -1}, 10,
 			"[[1] [2] [3]]"},
-		{"DISTINCT text unlike under any collation", scanMember{cols: []int{0, 2}, distinct: true, count: -1},
+		{"DISTINCT text unlike under any collation", scanMember{cols: []int{0, 2}, distinct: true, count: -1}, 10,
 			"[[Ann 2] [bob 1] [Cy 2] [ann 3] [Dee 1]]"},
-		{"DISTINCT text alike under a collation", scanMember{cols: []int{0}, distinct: true, count: -1}, ""},
-		{"DISTINCT JSON", scanMember{cols: []int{5}, distinct: true, count: -1}, ""},
-		{"ORDER BY text", scanMember{cols: []int{2}, order: []orderKey{{col: 0}}, count: -1}, ""},
-		{"ORDER BY a timestamp", scanMember{cols: []int{2}, order: []orderKey{{col: 4}}, count: -1}, ""},
+		// The server orders tied rows, and picks which of them a LIMIT keeps.
+		{"a tie of rows that look different", scanMember{cols: []int{0}, order: []orderKey{{col: 1, desc: true}}, count: -1}, 10, ""},
+		{"a LIMIT through a tie of rows that look different", scanMember{cols: []int{2}, order: []orderKey{{col: 3, desc: true}}, count: 2}, 10, ""},
+		// Without ORDER BY, which rows are kept is the server's choice.
+		{"unordered rows cut by a LIMIT", scanMember{cols: []int{2}, count: 2}, 10, ""},
+		{"unordered rows cut by an OFFSET", scanMember{cols: []int{2}, offset: 1, count: -1}, 10, ""},
+		{"unordered rows cut by the row cap", scanMember{cols: []int{2}, count: -1}, 3, ""},
+		{"DISTINCT text alike under a collation", scanMember{cols: []int{0}, distinct: true, count: -1}, 10, ""},
+		{"DISTINCT JSON", scanMember{cols: []int{5}, distinct: true, count: -1}, 10, ""},
+		{"ORDER BY text", scanMember{cols: []int{2}, order: []orderKey{{col: 0}}, count: -1}, 10, ""},
+		{"ORDER BY a timestamp", scanMember{cols: []int{2}, order: []orderKey{{col: 4}}, count: -1}, 10, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, ok := tt.m.derive(shared)
+			res, ok := tt.m.derive(shared, tt.maxRows)
 			if tt.want == "" {
 				if ok {
 					t.Fatalf("derived %v, want no result", res.Rows)
