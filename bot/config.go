@@ -55,8 +55,11 @@ type DialogConfig struct {
 	MaxCandidates    int           `yaml:"max_candidates"`
 	CandidateTimeout time.Duration `yaml:"candidate_timeout"`
 	AnswerMaxRows    int           `yaml:"answer_max_rows"`
-	DisplayRows      int           `yaml:"display_rows"`
-	ConversationTTL  time.Duration `yaml:"conversation_ttl"`
+	// SharedScanRows caps a statement run for several readings at once;
+	// -1 runs every reading on its own.
+	SharedScanRows  int           `yaml:"shared_scan_rows"`
+	DisplayRows     int           `yaml:"display_rows"`
+	ConversationTTL time.Duration `yaml:"conversation_ttl"`
 }
 
 // LLMConfig selects a chat-completions model (OpenAI, Azure OpenAI, or any
@@ -269,6 +272,7 @@ func (d DialogConfig) managerConfig() dialog.Config {
 		Tau: d.Tau, MaxRounds: d.MaxRounds, MaxCandidates: d.MaxCandidates,
 		CandidateLimits: warehouse.Limits{Timeout: d.CandidateTimeout},
 		AnswerLimits:    warehouse.Limits{MaxRows: d.AnswerMaxRows},
+		SharedScanRows:  d.SharedScanRows,
 		DisplayRows:     d.DisplayRows, TTL: d.ConversationTTL,
 	}
 }

@@ -41,6 +41,11 @@ func TestLoadConfig(t *testing.T) {
 		{name: "unknown key is a typo", yaml: "slak:\n  bot_token: x\n", wantErr: "slak"},
 		{name: "bad shard", yaml: "discord:\n  shard_id: 3\n  shard_count: 2\n", wantErr: "shard_id 3"},
 		{name: "bad log level", yaml: "log_level: loud\n", wantErr: "log_level"},
+		{name: "shared scans off", yaml: "dialog: {shared_scan_rows: -1}\n", check: func(t *testing.T, c Config) {
+			if got := c.Dialog.managerConfig().SharedScanRows; got != -1 {
+				t.Fatalf("SharedScanRows = %d, want -1", got)
+			}
+		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -8,8 +8,11 @@ import (
 	"time"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/connectors/demodata"
+	"github.com/clarify-bot/clarify/connectors/embedded"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/internal/testwh"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -111,4 +114,46 @@ func (s memStates) Load(_ context.Context, id string) ([]byte, error) {
 		return nil, ErrConversationNotFound
 	}
 	return b, nil
+}
+
+// BenchmarkSharedScans runs the 27 readings of "top 5 customers by revenue
+// in 2025" on the demo warehouse (100,000 orders, no result cache) one by
+// one and with shared scans, and reports the statements each round
+// executes and its time.
+func BenchmarkSharedScans(b *testing.B) {
+	ctx := context.Background()
+	testwh.Quiet()
+	srv, err := embedded.Start(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { srv.Close() })
+	if err := srv.LoadTables(ctx, "demo", demodata.Generate(demodata.DefaultSeed, demodata.DefaultOrders).EmbeddedTables()); err != nil {
+		b.Fatal(err)
+	}
+	db, err := warehouse.Open(ctx, warehouse.Config{MySQL: srv.Config("demo")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	stmts := readStatements(b, "testdata/top5-customers-2025.sql")
+	cfg := Config{}.withDefaults()
+	for _, bc := range []struct {
+		name      string
+		shareRows int
+	}{{"one-by-one", -1}, {"shared", cfg.SharedScanRows}} {
+		b.Run(bc.name, func(b *testing.B) {
+			ex := &countingExec{ex: db}
+			opts := execOptions{parallel: cfg.Parallel, lim: cfg.CandidateLimits, shareRows: bc.shareRows, ordered: orderedSQL}
+			for b.Loop() {
+				for s, r := range executeAll(ctx, ex, stmts, opts) {
+					if r.err != nil {
+						b.Fatalf("%s: %v", s, r.err)
+					}
+				}
+			}
+			b.ReportMetric(float64(ex.count())/float64(b.N), "statements/op")
+			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/op")
+		})
+	}
 }

@@ -197,7 +197,7 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 		sh, err := sqlshape.Parse(sql, m.labels.TableOf)
 		return err == nil && len(sh.OrderBy) > 0 && sh.Limit != 1
 	}
-	runs := executeAll(ctx, m.deps.Exec, stmts, m.cfg.Parallel, m.cfg.CandidateLimits, ordered)
+	runs := executeAll(ctx, m.deps.Exec, stmts, execOptions{parallel: m.cfg.Parallel, lim: m.cfg.CandidateLimits, shareRows: m.cfg.SharedScanRows, ordered: ordered, log: m.log})
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("run candidates: %w", err)
 	}

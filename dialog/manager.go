@@ -34,6 +34,10 @@ type Config struct {
 	CandidateLimits warehouse.Limits
 	// AnswerLimits bound the final query (the rows people can download).
 	AnswerLimits warehouse.Limits
+	// SharedScanRows caps the rows of one statement run for several
+	// candidates that read the same rows (see sharedscan.go); zero takes
+	// AnswerLimits.MaxRows, a negative value runs every candidate on its own.
+	SharedScanRows int
 	// DisplayRows is how many rows an answer shows inline.
 	DisplayRows int
 	// TTL is how long a conversation can be resumed.
@@ -73,6 +77,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.AnswerLimits.MaxRows <= 0 {
 		c.AnswerLimits.MaxRows = 10_000
+	}
+	if c.SharedScanRows == 0 {
+		c.SharedScanRows = max(c.AnswerLimits.MaxRows, c.CandidateLimits.MaxRows)
 	}
 	if c.DisplayRows <= 0 {
 		c.DisplayRows = 20

@@ -95,6 +95,42 @@ func (c *resultCache) query(ctx context.Context, statement string, lim Limits, r
 	return served(call.res, lim, call.res.Elapsed, false), nil
 }
 
+// Holds reports whether the result cache would answer statement under lim
+// without running it. It is false without a cache.
+func (w *DB) Holds(statement string, lim Limits) bool {
+	if w.cache == nil {
+		return false
+	}
+	st, err := guard(statement)
+	if err != nil {
+		return false
+	}
+	lim = lim.or(w.cfg)
+	c := w.cache
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lookupLocked(normalizeStatement(st.Text), lim) != nil
+}
+
+// Remember keeps res in the result cache as the result of statement, as if
+// the statement had run; without a cache it does nothing. It is for results
+// computed on the client from a statement that read the same rows (the
+// dialog's shared scans), and res must be exactly what statement returns:
+// complete, or cut at a row cap with Truncated set.
+func (w *DB) Remember(statement string, res *Result) {
+	if w.cache == nil || res == nil {
+		return
+	}
+	st, err := guard(statement)
+	if err != nil {
+		return
+	}
+	c := w.cache
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.storeLocked(normalizeStatement(st.Text), res)
+}
+
 func (c *resultCache) lookupLocked(key string, lim Limits) *Result {
 	el, ok := c.entries[key]
 	if !ok {

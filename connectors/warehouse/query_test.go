@@ -384,3 +384,46 @@ func TestCachedDBAnswersRepeatsFromMemory(t *testing.T) {
 		})
 	}
 }
+
+// TestRememberedResultsAreServedAsTheStatements: a result remembered for a
+// statement is what Query returns for it, under the caller's row cap.
+func TestRememberedResultsAreServedAsTheStatements(t *testing.T) {
+	d := testwh.NewDatabase(t, testwh.Targets()[0], itemsDump)
+	ctx := context.Background()
+	derived := &warehouse.Result{Columns: []warehouse.ResultColumn{{Name: "id", Type: "INT"}}, Rows: [][]any{{int64(2)}, {int64(1)}}}
+	const stmt = "SELECT id FROM items WHERE price IS NOT NULL ORDER BY price DESC"
+	tests := []struct {
+		name    string
+		cache   warehouse.CacheOptions
+		holds   bool
+		maxRows int
+		want    string
+		trunc   bool
+	}{
+		{"with a cache", warehouse.CacheOptions{Entries: 4}, true, 10, "[[2] [1]]", false},
+		{"under a smaller cap", warehouse.CacheOptions{Entries: 4}, true, 1, "[[2]]", true},
+		// The statement runs; its rows are the server's.
+		{"without a cache", warehouse.CacheOptions{}, false, 10, "[[2] [1]]", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := d.Open(t, warehouse.Config{Cache: tt.cache})
+			lim := warehouse.Limits{MaxRows: tt.maxRows}
+			if w.Holds(stmt, lim) {
+				t.Fatal("holds a statement before it ran")
+			}
+			w.Remember("SELECT id FROM items; DELETE FROM items", derived)
+			w.Remember(stmt, derived)
+			if got := w.Holds("SELECT id\nFROM items WHERE price IS NOT NULL ORDER BY price DESC", lim); got != tt.holds {
+				t.Fatalf("holds %v, want %v", got, tt.holds)
+			}
+			res, err := w.Query(ctx, stmt, lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(res.Rows) != tt.want || res.Truncated != tt.trunc || res.Cached != tt.holds {
+				t.Fatalf("rows %v truncated %v cached %v; want %s truncated %v cached %v", res.Rows, res.Truncated, res.Cached, tt.want, tt.trunc, tt.holds)
+			}
+		})
+	}
+}
