@@ -16,6 +16,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/format"
 
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
 
 // sharedScan is one statement run for several candidates.
@@ -553,7 +554,7 @@ func scanTopLevel(sql string, start int) (pieces [][2]int, from, end int) {
 			i = quoteEnd(sql, i)
 			continue
 		case c == '#' || c == '-' && strings.HasPrefix(sql[i:], "--") || c == '/' && strings.HasPrefix(sql[i:], "/*"):
-			if e := commentEnd(sql, i); e > i {
+			if e := warehouse.CommentEnd(sql, i); e > i {
 				i = e
 				continue
 			}
@@ -607,25 +608,6 @@ func quoteEnd(s string, i int) int {
 		}
 	}
 	return len(s)
-}
-
-// commentEnd returns the end of the comment starting at s[i] ("-- " or "#"
-// to the end of the line, "/* … */"), or i when none starts there.
-func commentEnd(s string, i int) int {
-	rest := s[i:]
-	switch {
-	case strings.HasPrefix(rest, "#"), strings.HasPrefix(rest, "--") && (len(rest) == 2 || strings.ContainsRune(" \t\r\n", rune(rest[2]))):
-		if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
-			return i + nl + 1
-		}
-		return len(s)
-	case strings.HasPrefix(rest, "/*"):
-		if end := strings.Index(rest[2:], "*/"); end >= 0 {
-			return i + 2 + end + 2
-		}
-		return len(s)
-	}
-	return i
 }
 
 // readOrder resolves ORDER BY items the way MySQL does: a position or a

@@ -196,7 +196,7 @@ func normalizeStatement(s string) string {
 	for i := 0; i < len(s); i++ {
 		ch := s[i]
 		if quote == 0 {
-			if end := commentEnd(s, i); end > i {
+			if end := CommentEnd(s, i); end > i {
 				if space && b.Len() > 0 {
 					b.WriteByte(' ')
 				}
@@ -231,9 +231,9 @@ func normalizeStatement(s string) string {
 	return b.String()
 }
 
-// commentEnd returns the end of the comment starting at s[i] ("-- " or "#"
+// CommentEnd returns the end of the SQL comment starting at s[i] ("-- " or "#"
 // to the end of the line, "/* … */"), or i when none starts there.
-func commentEnd(s string, i int) int {
+func CommentEnd(s string, i int) int {
 	rest := s[i:]
 	switch {
 	case strings.HasPrefix(rest, "#"), strings.HasPrefix(rest, "--") && (len(rest) == 2 || strings.ContainsRune(" \t\r\n", rune(rest[2]))):

@@ -22,28 +22,26 @@ func (r *reader) groupElement() []*element {
 					yearFiltered = true
 				}
 			}
+			// Per period, in time order.
+			byPeriod := func(p *plan, expr, table string) {
+				p.groups = append(p.groups, sel{sql: expr})
+				p.selects = append([]sel{{sql: expr, alias: g.timeUnit}}, p.selects...)
+				p.order = &sel{sql: expr}
+				p.desc = false
+				p.use(table)
+				p.phrases[keyGroup] = g.phrase
+			}
 			// "in each year" over a table that stores the year itself.
 			for _, pc := range r.periodColumns(g.timeUnit) {
 				el.add(2*pc.weight, func(p *plan) {
-					expr := r.e.m.col(pc.table, pc.column)
-					p.groups = append(p.groups, sel{sql: expr})
-					p.selects = append([]sel{{sql: expr, alias: g.timeUnit}}, p.selects...)
-					p.order = &sel{sql: expr}
-					p.desc = false
-					p.use(pc.table)
-					p.phrases[keyGroup] = g.phrase
+					byPeriod(p, r.e.m.col(pc.table, pc.column), pc.table)
 				})
 			}
 			for _, dc := range r.dateColumns() {
 				expr := r.timeBucket(dc.table, dc.column, g.timeUnit, yearFiltered)
 				el.add(dc.weight, func(p *plan) {
 					p.dateCols[r.e.m.col(dc.table, dc.column)] = true
-					p.groups = append(p.groups, sel{sql: expr})
-					p.selects = append([]sel{{sql: expr, alias: g.timeUnit}}, p.selects...)
-					p.order = &sel{sql: expr}
-					p.desc = false
-					p.use(dc.table)
-					p.phrases[keyGroup] = g.phrase
+					byPeriod(p, expr, dc.table)
 				})
 			}
 		} else {
