@@ -302,8 +302,10 @@ func (e *Engine) findNamedValues(a *analysis) {
 			continue
 		}
 		tables := e.m.byTerm[strings.Join(e.m.cat.Terms(t.raw), " ")]
-		if len(tables) == 0 && (t.low == "mount" || t.low == "mt") {
-			tables = e.m.byTerm["mountain"]
+		if len(tables) == 0 {
+			// "mount whitney": a word the lexicon relates to a one-word
+			// table name (mount ↔ mountain) names the table too.
+			tables = e.relatedTables(t.low)
 		}
 		if len(tables) == 0 {
 			continue
@@ -1358,4 +1360,31 @@ func windowFiller(a *analysis, i int) int {
 		return 1
 	}
 	return 0
+}
+
+// relatedTables are the tables with a one-word name the lexicon relates
+// to word (a synonym or derived form).
+func (e *Engine) relatedTables(word string) []*tableInfo {
+	if e.words == nil || len(word) < 2 {
+		return nil
+	}
+	var out []*tableInfo
+	for _, t := range e.m.tables {
+		if w := nameWord(t.name); w != "" && !inflectionOf(word, w) && !e.words.MostlyVerb(word) && !strings.HasSuffix(word, "ing") && e.words.RelatedTo(word, w) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// inflectionOf says whether word is base itself with an inflection
+// ("borders", "bordered" of "border"): those name the table only through
+// the catalog's own terms, not as synonyms.
+func inflectionOf(word, base string) bool {
+	for _, suffix := range []string{"", "s", "es", "ed", "d", "ing", "er", "ers"} {
+		if word == base+suffix {
+			return true
+		}
+	}
+	return false
 }
