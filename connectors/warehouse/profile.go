@@ -399,7 +399,7 @@ func inferProfiledKeyJoins(snap *Snapshot) []Join {
 				}
 				if unique(t, c) {
 					// Both sides unique: point at the table the key is named
-					// after (course_id → course, not course_tags_count),
+					// after (item_id → item, not item_stats),
 					// else at the smaller one.
 					switch {
 					case exactlyNamedAfter(t, c.Name):

@@ -108,7 +108,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 				sql = al.expr
 			}
 			// A column that refers to other rows names the relation itself
-			// ("states border alaska" → border_info.border): reading its
+			// ("countries neighbour Spain" → neighbour_info.neighbour): reading its
 			// table through the join uses it.
 			relation := al.expr == "" && e.m.joinCols[strings.ToLower(al.table+"."+al.column)] && strings.Contains(low, "\njoin ") && joinsTable(low, strings.ToLower(e.m.ident(al.table)))
 			realised = realised || relation || strings.Contains(low, strings.ToLower(sql))
@@ -246,7 +246,7 @@ func joinsTable(low, table string) bool {
 // instances counts how many times a reading's lower-case SQL stands for
 // rows of table t: each time it reads the table, and each column of
 // another table that refers to it outside the join conditions
-// (border_info.border is a state).
+// (neighbour_info.neighbour is a country).
 func (e *Engine) instances(low string, t *tableInfo) int {
 	name := strings.ToLower(e.m.ident(t.name))
 	n := strings.Count(low, "from "+name+"\n") + strings.Count(low, "from "+name+" ") + strings.Count(low, "join "+name+" ")

@@ -87,7 +87,7 @@ func newModel(cat *catalog.Catalog) *model {
 			t.refs++
 		}
 	}
-	// "publications" is the publication table before domain_publication:
+	// "items" is the item table before order_item:
 	// a table named by the term alone comes first.
 	for term, ts := range m.byTerm {
 		sort.SliceStable(ts, func(i, j int) bool {
@@ -112,14 +112,14 @@ func tableTerms(cat *catalog.Catalog, name string) []string {
 	if len(words) > 1 && (words[0] == "dim" || words[0] == "fact" || words[0] == "tbl") {
 		out = append(out, strings.Join(words[1:], " "))
 	}
-	// wallet_transactions_daily, user_setting_snapshot, orders_history:
+	// payments_daily, account_snapshot, orders_history:
 	// a qualifier of how the rows are kept is not what people call them.
 	if n := len(words); n > 1 && tableQualifiers[words[n-1]] {
 		short := []string{strings.Join(words[:n-1], " ")}
 		if n > 2 {
 			short = append(short, words[n-2])
 		}
-		// border_info.border: the word names the column, not the table.
+		// neighbour_info.neighbour: the word names the column, not the table.
 		t := cat.Snapshot().Schema.Table(name)
 		for _, term := range short {
 			own := t == nil

@@ -9,8 +9,8 @@ import (
 
 // Phrases that name a stored value or a column outright keep that meaning
 // before their words are read one by one: "first class" is a stored
-// compartment, not a ranking by "first"; "meal description" is
-// food_service.meal_description, not the table code_description that
+// class, not a ranking by "first"; "meal description" is
+// catering.meal_description, not a table named description that
 // "description" alone would name.
 
 // protectStoredValues takes a phrase that starts with a superlative word
@@ -54,7 +54,7 @@ func (a *analysis) free(from, to int) bool {
 
 // protectColumnPhrases links a two-word phrase that is exactly a column's
 // name ("meal description") to that column when its last word alone would
-// name another table (code_description).
+// name another table (a description table).
 func (e *Engine) protectColumnPhrases(a *analysis) {
 	for i := 0; i+2 <= len(a.toks); i++ {
 		if !a.free(i, i+2) || !spans(a.toks, i, i+2) || stopWords[a.toks[i].low] || stopWords[a.toks[i+1].low] || a.toks[i].clause != a.toks[i+1].clause {
@@ -81,8 +81,8 @@ func (e *Engine) protectColumnPhrases(a *analysis) {
 	}
 }
 
-// superlativeOfColumn reads "the minimum amount of time required for a
-// connecting flight at JFK" as the column minimum_connect_time the words
+// superlativeOfColumn reads "the minimum time needed for a transfer at
+// Hub A" as the column minimum_transfer_time the words
 // after "minimum" name: a superlative that is the first word of the name
 // of the measure named right after it is part of that name, not a
 // ranking, when a value picks out the row it is read from. ("The highest

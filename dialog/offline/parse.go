@@ -1241,7 +1241,7 @@ func (e *Engine) findKeyColumns(a *analysis) {
 		}
 		named := e.m.byTerm[strings.Join(e.m.cat.Terms(prev.low), " ")]
 		// isNamed: the word names the table itself ("course" → course,
-		// not program_course, whose name only contains it).
+		// not order_item, whose name only contains it).
 		term := strings.Join(e.m.cat.Terms(prev.low), " ")
 		isNamed := func(table string) bool {
 			return strings.Join(e.m.cat.NameTerms(table), " ") == term
@@ -1312,7 +1312,7 @@ func (e *Engine) findRelatedEntities(a *analysis) {
 				}
 			}
 		}
-		// A column of that name is the more specific link (border_info.border).
+		// A column of that name is the more specific link (neighbour_info.neighbour).
 		switch {
 		case len(cm.alts) > 0:
 			a.columns = append(a.columns, cm)
@@ -1328,7 +1328,7 @@ func (e *Engine) findRelatedEntities(a *analysis) {
 }
 
 // nameWord is the one word a table or column name consists of, leaving
-// out storage qualifiers (border_info → border), or "".
+// out storage qualifiers (neighbour_info → neighbour), or "".
 func nameWord(name string) string {
 	var words []string
 	for _, w := range strings.Split(strings.ToLower(name), "_") {
