@@ -161,19 +161,19 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		aliases = append(aliases, alias)
 	}
 	from := e.fromClause(tree)
-	for i, d := range p.derived {
-		if i > 0 {
-			break // one grouped table per reading: its alias is fixed
-		}
-		from += "\n" + d.sql
-	}
-	b.WriteString("\n" + from)
 	var conds []string
 	for i, d := range p.derived {
-		if i == 0 && d.cond != "" {
-			conds = append(conds, d.cond)
+		// Each grouped table has its own name: counted, counted_2, …
+		alias := groupAlias
+		if i > 0 {
+			alias = fmt.Sprintf("%s_%d", groupAlias, i+1)
+		}
+		from += "\n" + strings.ReplaceAll(d.sql, aliasSlot, alias)
+		if d.cond != "" {
+			conds = append(conds, strings.ReplaceAll(d.cond, aliasSlot, alias))
 		}
 	}
+	b.WriteString("\n" + from)
 	for _, f := range p.filters {
 		if !slices.Contains(conds, f.sql) {
 			conds = append(conds, f.sql)

@@ -118,15 +118,20 @@ func groupJoin(keyCol, from, kind, op, n, subject string) derivedJoin {
 	}
 	if inv, ok := complement[op]; ok {
 		return derivedJoin{
-			sql:  fmt.Sprintf("LEFT JOIN (SELECT %s FROM %s%s GROUP BY %s HAVING COUNT(*) %s %s) AS %s ON %s.%s = %s", keyCol, from, where, keyCol, inv, n, groupAlias, groupAlias, lastPart(keyCol), subject),
-			cond: groupAlias + "." + lastPart(keyCol) + " IS NULL",
+			sql:  fmt.Sprintf("LEFT JOIN (SELECT %s FROM %s%s GROUP BY %s HAVING COUNT(*) %s %s) AS %s ON %s.%s = %s", keyCol, from, where, keyCol, inv, n, aliasSlot, aliasSlot, lastPart(keyCol), subject),
+			cond: aliasSlot + "." + lastPart(keyCol) + " IS NULL",
 		}
 	}
-	return derivedJoin{sql: fmt.Sprintf("JOIN (SELECT %s FROM %s%s GROUP BY %s HAVING COUNT(*) %s %s) AS %s ON %s.%s = %s", keyCol, from, where, keyCol, op, n, groupAlias, groupAlias, lastPart(keyCol), subject)}
+	return derivedJoin{sql: fmt.Sprintf("JOIN (SELECT %s FROM %s%s GROUP BY %s HAVING COUNT(*) %s %s) AS %s ON %s.%s = %s", keyCol, from, where, keyCol, op, n, aliasSlot, aliasSlot, lastPart(keyCol), subject)}
 }
 
-// groupAlias names the grouped table of a group condition.
-const groupAlias = "grouped"
+// groupAlias names the grouped table of a group condition; aliasSlot
+// stands for it in a derivedJoin until the reading is written, where each
+// grouped table gets its own name.
+const (
+	groupAlias = "counted"
+	aliasSlot  = "{alias}"
+)
 
 // lastPart is the column of "table.column".
 func lastPart(col string) string {

@@ -189,6 +189,8 @@ func TestAnalyticShapesElsewhere(t *testing.T) {
 			"SELECT title FROM books WHERE book_id IN (SELECT book_id FROM loans GROUP BY book_id HAVING COUNT(*) > 5)", false, false},
 		{"group condition: fewer than N includes none", "How many members have fewer than 8 loans?",
 			"SELECT COUNT(*) FROM members WHERE member_id NOT IN (SELECT member_id FROM loans GROUP BY member_id HAVING COUNT(*) >= 8)", false, true},
+		{"group condition: two of them", "Which members have at least 8 loans and at least 2 messages?",
+			"SELECT full_name FROM members m WHERE (SELECT COUNT(*) FROM loans WHERE member_id = m.member_id) >= 8 AND (SELECT COUNT(*) FROM messages WHERE sender_id = m.member_id AND sender_type = 0) >= 2", false, false},
 		{"group condition: values shared by enough rows", "Which cities have more than 6 members?",
 			"SELECT DISTINCT city FROM members WHERE city IN (SELECT city FROM members GROUP BY city HAVING COUNT(*) > 6)", false, false},
 		// Typed references (roles.go): a sender or receiver that is a member or staff, as the type column's comment says.
