@@ -42,6 +42,12 @@ type model struct {
 	tables   []*tableInfo
 	byName   map[string]*tableInfo
 	byTerm   map[string][]*tableInfo // a table's name terms and their singulars
+	// byColumn lists the tables' columns by lower-case name, for phrases
+	// that spell one ("units in stock").
+	byColumn map[string][]colAlt
+	// named are the tables with a one-word name (storage qualifiers left
+	// out) and that word, for words the lexicon relates to them.
+	named []namedTable
 	joinCols map[string]bool         // table.column used by a join
 	reserved map[string]bool
 	alias    map[string]string // lower-case code → lower-case name
@@ -53,7 +59,7 @@ type model struct {
 
 func newModel(cat *catalog.Catalog) *model {
 	snap := cat.Snapshot()
-	m := &model{cat: cat, snap: snap, byName: map[string]*tableInfo{}, byTerm: map[string][]*tableInfo{},
+	m := &model{cat: cat, snap: snap, byName: map[string]*tableInfo{}, byTerm: map[string][]*tableInfo{}, byColumn: map[string][]colAlt{},
 		joinCols: map[string]bool{}, reserved: map[string]bool{}, alias: map[string]string{}, aliasTables: map[string]bool{}, profiles: map[string]*warehouse.Profile{}}
 	for _, k := range parser.Keywords {
 		if k.Reserved {
@@ -78,6 +84,10 @@ func newModel(cat *catalog.Catalog) *model {
 		m.classify(info)
 		m.tables = append(m.tables, info)
 		m.byName[strings.ToLower(t.Name)] = info
+		for ci := range t.Columns {
+			n := strings.ToLower(t.Columns[ci].Name)
+			m.byColumn[n] = append(m.byColumn[n], colAlt{table: t.Name, column: t.Columns[ci].Name, weight: 1})
+		}
 		for _, term := range tableTerms(cat, t.Name) {
 			m.byTerm[term] = append(m.byTerm[term], info)
 		}
@@ -85,6 +95,11 @@ func newModel(cat *catalog.Catalog) *model {
 	for _, j := range snap.Schema.Joins {
 		if t := m.byName[strings.ToLower(j.FromTable)]; t != nil {
 			t.refs++
+		}
+	}
+	for _, t := range m.tables {
+		if w := nameWord(t.name); w != "" {
+			m.named = append(m.named, namedTable{t: t, word: w})
 		}
 	}
 	// "items" is the item table before order_item:
@@ -314,4 +329,10 @@ func (m *model) unique(table, column string) bool {
 	}
 	pr := m.profile(t.name, column)
 	return pr != nil && !pr.Sampled && !pr.Partial && pr.NullShare == 0 && pr.Rows > 0 && pr.Distinct == pr.Rows && pr.Rows == t.rows
+}
+
+// namedTable is a table with a one-word name.
+type namedTable struct {
+	t    *tableInfo
+	word string
 }

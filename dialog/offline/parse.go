@@ -1143,15 +1143,7 @@ func (e *Engine) findSpelledColumns(a *analysis) {
 			if !free || stopWords[words[0]] || stopWords[words[n-1]] {
 				continue
 			}
-			name := strings.Join(words, "_")
-			var alts []colAlt
-			for _, t := range e.m.tables {
-				for ci := range t.t.Columns {
-					if strings.EqualFold(t.t.Columns[ci].Name, name) {
-						alts = append(alts, colAlt{table: t.name, column: t.t.Columns[ci].Name, weight: 1})
-					}
-				}
-			}
+			alts := append([]colAlt(nil), e.m.byColumn[strings.Join(words, "_")]...)
 			if len(alts) == 0 {
 				continue
 			}
@@ -1368,10 +1360,13 @@ func (e *Engine) relatedTables(word string) []*tableInfo {
 	if e.words == nil || len(word) < 2 {
 		return nil
 	}
+	if e.words.MostlyVerb(word) || strings.HasSuffix(word, "ing") {
+		return nil
+	}
 	var out []*tableInfo
-	for _, t := range e.m.tables {
-		if w := nameWord(t.name); w != "" && !inflectionOf(word, w) && !e.words.MostlyVerb(word) && !strings.HasSuffix(word, "ing") && e.words.RelatedTo(word, w) {
-			out = append(out, t)
+	for _, n := range e.m.named {
+		if !inflectionOf(word, n.word) && e.words.RelatedTo(word, n.word) {
+			out = append(out, n.t)
 		}
 	}
 	return out
