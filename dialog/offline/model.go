@@ -37,18 +37,18 @@ type tableInfo struct {
 
 // model is the schema as the interpreter sees it.
 type model struct {
-	cat      *catalog.Catalog
-	snap     *warehouse.Snapshot
-	tables   []*tableInfo
-	byName   map[string]*tableInfo
-	byTerm   map[string][]*tableInfo // a table's name terms and their singulars
+	cat    *catalog.Catalog
+	snap   *warehouse.Snapshot
+	tables []*tableInfo
+	byName map[string]*tableInfo
+	byTerm map[string][]*tableInfo // a table's name terms and their singulars
 	// byColumn lists the tables' columns by lower-case name, for phrases
 	// that spell one ("units in stock").
 	byColumn map[string][]colAlt
 	// named are the tables with a one-word name (storage qualifiers left
 	// out) and that word, for words the lexicon relates to them.
-	named []namedTable
-	joinCols map[string]bool         // table.column used by a join
+	named    []namedTable
+	joinCols map[string]bool // table.column used by a join
 	reserved map[string]bool
 	alias    map[string]string // lower-case code → lower-case name
 	// aliasTables hold code/name pairs (states: 'TX', 'Texas'): a value
