@@ -10,11 +10,12 @@ import (
 // Stored facts are a version byte followed by a compact binary record,
 // not JSON: Applicable decodes every fact of three owners on every
 // question, and JSON decoding cost about 10 µs a fact (see
-// BenchmarkApplicable). Record version 2:
+// BenchmarkApplicable). Record version 3:
 //
-//	0x02
+//	0x03
 //	uvarint-length-prefixed strings: ID Scope Owner Warehouse Phrase Kind
 //	                                 Meaning Question PromotedFrom
+//	                                 Source VerifiedBy
 //	Created, LastUsed: a byte 0 (zero time) or 1 + varint Unix nanoseconds
 //	varints: Uses Confirmations Rejections
 //	target: strings Slot Arg, the choice term, uvarint n, n terms
@@ -22,10 +23,14 @@ import (
 //	        (1 Distinct, 2 Desc), varint Days, string lists Values Items
 //	        Tables (uvarint n + n strings), uvarint n + n joins (two strings)
 //
-// Version 1 held the target as one string ("key => token || alt, alt");
+// Version 2 is version 3 without Source and VerifiedBy; it is read as is
+// and rewritten on its next change. Version 1 held the target as one string ("key => token || alt, alt");
 // decodeFact still reads it (see legacy.go), and Open rewrites every
 // version 1 record as version 2 (migrate.go).
-const factVersion = 2
+const factVersion = 3
+
+// factVersionNoSource is the record version before Source and VerifiedBy.
+const factVersionNoSource = 2
 
 // factVersionLegacy is the record version with a string target.
 const factVersionLegacy = 1
@@ -82,7 +87,7 @@ func (e *encoder) target(t Target) {
 func encodeFact(f Fact) []byte {
 	e := encoder{b: make([]byte, 0, 256)}
 	e.b = append(e.b, factVersion)
-	for _, s := range [...]string{f.ID, string(f.Scope), f.Owner, f.Warehouse, f.Phrase, string(f.Kind), f.Meaning, f.Question, f.PromotedFrom} {
+	for _, s := range [...]string{f.ID, string(f.Scope), f.Owner, f.Warehouse, f.Phrase, string(f.Kind), f.Meaning, f.Question, f.PromotedFrom, f.Source, f.VerifiedBy} {
 		e.str(s)
 	}
 	for _, t := range [...]time.Time{f.Created, f.LastUsed} {
@@ -109,14 +114,17 @@ func decodeFact(v []byte) (Fact, error) {
 		return Fact{}, fmt.Errorf("decode fact: %w", errCorrupt)
 	}
 	version := v[0]
-	if version != factVersion && version != factVersionLegacy {
-		return Fact{}, fmt.Errorf("decode fact: record version %d, this build reads %d and %d", v[0], factVersionLegacy, factVersion)
+	if version != factVersion && version != factVersionNoSource && version != factVersionLegacy {
+		return Fact{}, fmt.Errorf("decode fact: record version %d, this build reads %d to %d", v[0], factVersionLegacy, factVersion)
 	}
 	d := decoder{s: string(v[1:])}
 	var f Fact
 	var legacyTarget string
-	fields := []*string{&f.ID, (*string)(&f.Scope), &f.Owner, &f.Warehouse, &f.Phrase, (*string)(&f.Kind), &f.Meaning, &f.Question, &f.PromotedFrom}
-	if version == factVersionLegacy {
+	fields := []*string{&f.ID, (*string)(&f.Scope), &f.Owner, &f.Warehouse, &f.Phrase, (*string)(&f.Kind), &f.Meaning, &f.Question, &f.PromotedFrom, &f.Source, &f.VerifiedBy}
+	switch version {
+	case factVersionNoSource:
+		fields = fields[:9]
+	case factVersionLegacy:
 		fields = []*string{&f.ID, (*string)(&f.Scope), &f.Owner, &f.Warehouse, &f.Phrase, (*string)(&f.Kind), &legacyTarget, &f.Meaning, &f.Question, &f.PromotedFrom}
 	}
 	for _, p := range fields {

@@ -80,11 +80,14 @@ const (
 	KindJoin       Kind = "join"       // which join path
 	KindDefinition Kind = "definition" // a business term ("best customer")
 	KindOrder      Kind = "order"      // ranking ("top" = by revenue)
+	// KindQuery is a verified query: Phrase is the normalised question,
+	// Target.Choice a TermSQL holding the statement that answers it.
+	KindQuery Kind = "query"
 )
 
 // Kinds lists every known kind.
 func Kinds() []Kind {
-	return []Kind{KindColumn, KindValue, KindAggregate, KindOutput, KindTime, KindJoin, KindDefinition, KindOrder}
+	return []Kind{KindColumn, KindValue, KindAggregate, KindOutput, KindTime, KindJoin, KindDefinition, KindOrder, KindQuery}
 }
 
 // Valid reports whether k is a known kind.
@@ -127,7 +130,20 @@ type Fact struct {
 	Rejections int `json:"rejections"`
 	// PromotedFrom is the id of the fact this one was promoted from.
 	PromotedFrom string `json:"promoted_from,omitempty"`
+	// Source is where the fact came from when no person's answer taught
+	// it: "glossary:NAME" for a team glossary load (see ReplaceSource),
+	// "" for a learned or promoted fact.
+	Source string `json:"source,omitempty"`
+	// VerifiedBy names who vouched for the fact: the verifier of a
+	// glossary's verified query, or the admin who promoted an answer to one.
+	VerifiedBy string `json:"verified_by,omitempty"`
 }
+
+// SourceGlossary prefixes the Source of facts loaded from a glossary.
+const SourceGlossary = "glossary:"
+
+// FromGlossary reports whether the fact was loaded from a team glossary.
+func (f Fact) FromGlossary() bool { return strings.HasPrefix(f.Source, SourceGlossary) }
 
 // Active reports whether the fact may decide an answer. An inactive fact
 // (rejected at least as often as confirmed) is asked about again.
@@ -164,6 +180,8 @@ func (f *Fact) normalize() {
 	f.Warehouse = strings.TrimSpace(f.Warehouse)
 	f.Meaning = strings.TrimSpace(f.Meaning)
 	f.Question = strings.TrimSpace(f.Question)
+	f.Source = strings.TrimSpace(f.Source)
+	f.VerifiedBy = strings.TrimSpace(f.VerifiedBy)
 }
 
 // validate checks the fields every stored fact must have. The returned
@@ -192,6 +210,8 @@ func (f Fact) validate() error {
 		problem = "owner or warehouse contains a NUL byte"
 	case len(f.Owner) > maxKeyField, len(f.Warehouse) > maxKeyField, len(f.Phrase) > maxKeyField:
 		problem = fmt.Sprintf("owner, warehouse or phrase is longer than %d bytes", maxKeyField)
+	case len(f.Source) > maxKeyField, len(f.VerifiedBy) > maxKeyField:
+		problem = fmt.Sprintf("source or verified_by is longer than %d bytes", maxKeyField)
 	case targetSize(f.Target) > maxTextField, len(f.Meaning) > maxTextField, len(f.Question) > maxTextField:
 		problem = fmt.Sprintf("target, meaning or question is longer than %d bytes", maxTextField)
 	case f.ID != "" && !validID(f.ID):
@@ -284,6 +304,10 @@ const (
 	ActionPromote = "promote"
 	ActionImport  = "import"
 	ActionForget  = "forget"
+	// ActionGlossary is a change made by loading a glossary (ReplaceSource).
+	ActionGlossary = "glossary"
+	// ActionQuestion records one answered question (RecordQuestion).
+	ActionQuestion = "question"
 )
 
 // AuditEntry records one change made by an actor. Before is nil for a
@@ -295,12 +319,33 @@ type AuditEntry struct {
 	FactID string    `json:"fact_id"`
 	Before *Fact     `json:"before,omitempty"`
 	After  *Fact     `json:"after,omitempty"`
+	// Source is the glossary a glossary entry came from.
+	Source string `json:"source,omitempty"`
+	// Note words an entry that is not about one fact ("glossary team.yml
+	// loaded: 3 added, 1 updated, 0 removed").
+	Note string `json:"note,omitempty"`
+	// Question is the record of an answered question (ActionQuestion).
+	Question *QuestionRecord `json:"question,omitempty"`
+}
+
+// AuditFilter selects audit entries. Empty fields match everything.
+type AuditFilter struct {
+	// Actor is an owner key ("slack:T1:U2"): the person who asked or changed.
+	Actor string
+	// Actions keeps entries with one of these actions.
+	Actions []string
+	// Since drops entries older than this.
+	Since time.Time
+	// Limit caps the entries returned, newest first; <= 0 means all.
+	Limit int
 }
 
 // ImportStats counts what an import did. Skipped facts were identical to
 // the stored ones.
 type ImportStats struct {
 	Added, Updated, Skipped int
+	// Removed counts facts of a replaced source that the new load dropped.
+	Removed int
 }
 
 // targetSize is the encoded size of a target.

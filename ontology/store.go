@@ -166,6 +166,7 @@ func (s *Store) Learn(ctx context.Context, f Fact) (Fact, error) {
 			cur.Confirmations++
 		} else {
 			cur.Target, cur.Meaning, cur.Question = f.Target, f.Meaning, f.Question
+			cur.Source, cur.VerifiedBy = f.Source, f.VerifiedBy
 			cur.Confirmations, cur.Rejections, cur.Uses = 1, 0, 0
 		}
 		out = cur

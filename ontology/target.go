@@ -86,11 +86,12 @@ const (
 	TermJoinPath  TermKind = "joins"     // Tables, Joins
 	TermValues    TermKind = "values"    // Column Op Values: "plants.status in (Operational, Under Construction)"
 	TermPredicate TermKind = "predicate" // Subject and a condition: Column Op Values, Days, or Related via Joins
+	TermSQL       TermKind = "sql"       // Expr: a whole read-only SELECT (a verified query)
 )
 
 func (k TermKind) valid() bool {
 	switch k {
-	case TermColumn, TermExpr, TermMeasure, TermOrdering, TermList, TermJoinPath, TermValues, TermPredicate:
+	case TermColumn, TermExpr, TermMeasure, TermOrdering, TermList, TermJoinPath, TermValues, TermPredicate, TermSQL:
 		return true
 	}
 	return false
@@ -150,7 +151,7 @@ func (t Term) validate() error {
 		if t.Column == "" {
 			return fmt.Errorf("a column term needs a column")
 		}
-	case TermExpr, TermOrdering:
+	case TermExpr, TermOrdering, TermSQL:
 		if t.Expr == "" {
 			return fmt.Errorf("a %s term needs an expression", t.Kind)
 		}
@@ -183,7 +184,7 @@ func (t Term) SQL() string {
 	switch t.Kind {
 	case TermColumn:
 		return t.Column
-	case TermExpr:
+	case TermExpr, TermSQL:
 		return t.Expr
 	case TermMeasure:
 		arg := t.Expr
