@@ -105,8 +105,11 @@ func (r *router) handle(ctx context.Context, name string, ev dialog.Event) ([]di
 
 // denied is the refusal for asking warehouse name, "" when allowed.
 func (r *router) denied(name string, who dialog.Who) string {
-	rules := r.access[name]
-	a := askerOf(who)
+	return deniedMessage(name, r.access[name], askerOf(who))
+}
+
+// deniedMessage says why a may not ask warehouse name, "" when it may.
+func deniedMessage(name string, rules access.Rules, a access.Asker) string {
 	if rules.Allows(a) {
 		return ""
 	}
