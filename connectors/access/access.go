@@ -20,7 +20,7 @@ import (
 // Channels and users are written as the dialog keys them:
 // "platform:workspace:id", e.g. "slack:T0123:C0456" or
 // "discord:GUILD:CHANNEL"; a channel entry of just "platform:workspace"
-// allows every channel of that workspace. The console is "console::local".
+// allows every channel of that workspace. The console is "console:local:console".
 // Roles are Discord role ids; every admin (Slack workspace admins and
 // configured admins, Discord admins) also has the role "admin".
 //
