@@ -11,6 +11,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
@@ -46,6 +47,9 @@ type WarehouseConfig struct {
 	MaxRows      int           `yaml:"max_rows"`
 	// Synonyms add domain words for column search ("arr": ["annual", "recurring", "revenue"]).
 	Synonyms map[string][]string `yaml:"synonyms"`
+	// Access says who may ask and which tables and columns are hidden or
+	// sensitive; names are checked against the schema at start-up.
+	Access access.Rules `yaml:"access"`
 }
 
 // DialogConfig tunes clarification.
@@ -219,6 +223,9 @@ func (c *Config) Validate() error {
 			} else if cfg.DBName == "" {
 				errs = append(errs, fmt.Errorf("warehouse %q: the dsn names no database (…/dbname)", w.Name))
 			}
+		}
+		if err := w.Access.Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("warehouse %q: %w", w.Name, err))
 		}
 	}
 	if c.Slack.BotToken != "" || c.Slack.AppToken != "" || c.Slack.SigningSecret != "" {

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/dialog"
 )
 
@@ -18,12 +20,14 @@ type router struct {
 	names    []string
 	mu       sync.Mutex
 	chosen   map[string]string // platform:workspace:channel → warehouse
+	access   map[string]access.Rules
 }
 
 func newRouter(stacks []*stack) *router {
-	r := &router{managers: map[string]*dialog.Manager{}, chosen: map[string]string{}}
+	r := &router{managers: map[string]*dialog.Manager{}, chosen: map[string]string{}, access: map[string]access.Rules{}}
 	for _, s := range stacks {
 		r.managers[s.name] = s.manager
+		r.access[s.name] = s.access
 		r.names = append(r.names, s.name)
 	}
 	return r
@@ -42,6 +46,9 @@ func (r *router) Choose(who dialog.Who, name string) (string, error) {
 		sort.Strings(names)
 		return "", fmt.Errorf("there is no warehouse called %q; the warehouses are: %s", name, strings.Join(names, ", "))
 	}
+	if msg := r.denied(name, who); msg != "" {
+		return "", errors.New(msg)
+	}
 	r.mu.Lock()
 	r.chosen[channelKey(who)] = name
 	r.mu.Unlock()
@@ -54,6 +61,13 @@ func (r *router) Current(who dialog.Who) string {
 	defer r.mu.Unlock()
 	if n, ok := r.chosen[channelKey(who)]; ok {
 		return n
+	}
+	// The first warehouse this person may ask here, so that access rules
+	// on the first one do not hide the others.
+	for _, n := range r.names {
+		if r.denied(n, who) == "" {
+			return n
+		}
 	}
 	return r.names[0]
 }
@@ -73,11 +87,52 @@ func (r *router) Handle(ctx context.Context, ev dialog.Event) ([]dialog.Reply, e
 				return nil, err
 			}
 			if owns {
-				return r.managers[name].Handle(ctx, ev)
+				return r.handle(ctx, name, ev)
 			}
 		}
 	}
-	return r.managers[r.Current(ev.Who)].Handle(ctx, ev)
+	return r.handle(ctx, r.Current(ev.Who), ev)
+}
+
+// handle passes the event to the warehouse's manager if its access rules
+// let this person ask it here, else replies why not.
+func (r *router) handle(ctx context.Context, name string, ev dialog.Event) ([]dialog.Reply, error) {
+	if msg := r.denied(name, ev.Who); msg != "" {
+		return []dialog.Reply{{Kind: dialog.ReplyNotice, Conversation: ev.Conversation, Text: msg}}, nil
+	}
+	return r.managers[name].Handle(ctx, ev)
+}
+
+// denied is the refusal for asking warehouse name, "" when allowed.
+func (r *router) denied(name string, who dialog.Who) string {
+	return deniedMessage(name, r.access[name], askerOf(who))
+}
+
+// deniedMessage says why a may not ask warehouse name, "" when it may.
+func deniedMessage(name string, rules access.Rules, a access.Asker) string {
+	if rules.Allows(a) {
+		return ""
+	}
+	if !(access.Rules{Channels: rules.Channels}).Allows(a) {
+		return fmt.Sprintf("This channel can't ask the warehouse %q. Ask an admin to add it.", name)
+	}
+	return fmt.Sprintf("You can't ask the warehouse %q. Ask an admin to add you.", name)
+}
+
+// askerOf keys the person as the access rules and the ontology do; every
+// admin also has the role "admin".
+func askerOf(w dialog.Who) access.Asker {
+	a := access.Asker{
+		Channel: w.Platform + ":" + w.Workspace + ":" + w.Channel,
+		User:    w.Platform + ":" + w.Workspace + ":" + w.User,
+	}
+	if w.Roles != "" {
+		a.Roles = strings.Split(w.Roles, ",")
+	}
+	if w.Admin {
+		a.Roles = append(a.Roles, "admin")
+	}
+	return a
 }
 
 func (r *router) warehouseCommand(ev dialog.Event, name string) dialog.Reply {

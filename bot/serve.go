@@ -102,7 +102,7 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 			m.closers = append(m.closers, db.Close)
 		}
 		st, err := newStack(ctx, db, m.stores, stackOptions{
-			WarehouseName: wc.Name, DataDir: cfg.DataDir, Synonyms: wc.Synonyms,
+			WarehouseName: wc.Name, DataDir: cfg.DataDir, Synonyms: wc.Synonyms, Access: wc.Access,
 			Dialog: cfg.Dialog.managerConfig(), Engine: engine, Logger: logger,
 		})
 		if err != nil {

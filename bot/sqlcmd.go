@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 	"time"
 
+	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/internal/tables"
@@ -26,16 +28,26 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	maxRows := fs.Int("max-rows", 100, "rows to fetch (one more is read to report truncation)")
 	orders := fs.Int("orders", demodata.DefaultOrders, "with --demo: how many orders to generate")
 	verbose := fs.Bool("v", false, "log progress to stderr")
+	var as asOptions
+	fs.StringVar(&as.config, "config", "", "YAML configuration file: run on one of its warehouses")
+	fs.StringVar(&as.warehouse, "warehouse", "", "with --config: the warehouse's name (default: the first)")
+	fs.StringVar(&as.user, "as", "", "with --config: apply the warehouse's access rules as this person (platform:workspace:user)")
+	fs.StringVar(&as.channel, "channel", "", "with --config: apply the access rules for asking in this channel (platform:workspace:channel)")
+	fs.StringVar(&as.roles, "roles", "", "with --as: the person's roles, comma separated")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bot sql (--demo | --dsn DSN) [--timeout 10s] [--max-rows 100] \"SELECT …\"")
+		fmt.Fprintln(stderr, "usage: bot sql (--demo | --dsn DSN | --config FILE [--warehouse NAME] [--as USER --channel C]) [--timeout 10s] [--max-rows 100] \"SELECT …\"")
 		fmt.Fprintln(stderr, "       (reads the statement from stdin when none is given)")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
-	if *demo == (*dsn != "") {
-		fmt.Fprintln(stderr, "bot sql: give exactly one of --demo or --dsn")
+	if n := btoi(*demo) + btoi(*dsn != "") + btoi(as.config != ""); n != 1 {
+		fmt.Fprintln(stderr, "bot sql: give exactly one of --demo, --dsn or --config")
+		return exitUsage
+	}
+	if as.config == "" && (as.warehouse != "" || as.applies()) {
+		fmt.Fprintln(stderr, "bot sql: --warehouse, --as, --channel and --roles need --config (the access rules are in it)")
 		return exitUsage
 	}
 	stmt := strings.TrimSpace(strings.Join(fs.Args(), " "))
@@ -63,6 +75,23 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	wcfg := warehouse.Config{QueryTimeout: *timeout, MaxRows: *maxRows, Logger: logger}
 
+	var rules access.Rules
+	if as.config != "" {
+		wc, err := as.warehouseConfig()
+		if err != nil {
+			fmt.Fprintf(stderr, "bot sql: %v\n", err)
+			return exitUsage
+		}
+		if as.applies() {
+			rules = wc.Access
+			if msg := deniedMessage(wc.Name, rules, as.asker()); msg != "" {
+				fmt.Fprintf(stderr, "refused: %s\n", msg)
+				return exitRefused
+			}
+		}
+		*demo, *dsn, *orders = wc.Demo, wc.DSN, wc.DemoOrders
+	}
+
 	var db *warehouse.DB
 	if *demo {
 		dw, err := startDemoWarehouse(ctx, logger, *orders, wcfg)
@@ -81,6 +110,14 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return exitFailure
 		}
 		defer db.Close()
+	}
+	if !rules.Empty() {
+		pol, err := policyFor(ctx, db, rules)
+		if err != nil {
+			fmt.Fprintf(stderr, "bot sql: %v\n", err)
+			return exitFailure
+		}
+		db = db.WithPolicy(pol)
 	}
 	res, err := db.Query(ctx, stmt, warehouse.Limits{})
 	if err != nil {
@@ -120,4 +157,58 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// asOptions are bot sql's flags for running as someone, under the access
+// rules of a configured warehouse.
+type asOptions struct {
+	config, warehouse, user, channel, roles string
+}
+
+func (o asOptions) applies() bool { return o.user != "" || o.channel != "" || o.roles != "" }
+
+func (o asOptions) asker() access.Asker {
+	a := access.Asker{User: o.user, Channel: o.channel}
+	if o.roles != "" {
+		a.Roles = strings.Split(o.roles, ",")
+	}
+	return a
+}
+
+// warehouseConfig is the named (or first) warehouse of the configuration.
+func (o asOptions) warehouseConfig() (WarehouseConfig, error) {
+	cfg, err := LoadConfig(o.config, os.Getenv)
+	if err != nil {
+		return WarehouseConfig{}, err
+	}
+	if o.warehouse == "" {
+		return cfg.Warehouses[0], nil
+	}
+	for _, w := range cfg.Warehouses {
+		if w.Name == o.warehouse {
+			return w, nil
+		}
+	}
+	return WarehouseConfig{}, fmt.Errorf("the configuration has no warehouse called %q", o.warehouse)
+}
+
+// policyFor resolves the rules against the warehouse's current schema
+// (introspected, not profiled: one statement is all bot sql runs).
+func policyFor(ctx context.Context, db *warehouse.DB, rules access.Rules) (*access.Policy, error) {
+	schema, err := db.Introspect(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read the schema for the access rules: %w", err)
+	}
+	pol, err := access.New(rules, schema)
+	if err != nil {
+		return nil, fmt.Errorf("access rules: %w", err)
+	}
+	return pol, nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -33,7 +33,7 @@ func TestSQLCommand(t *testing.T) {
 		{name: "two statements refused", args: []string{"sql", "--demo", "SELECT 1; DROP TABLE orders"}, code: exitRefused, stderr: "refused:", noStdout: true},
 		{name: "unknown column", args: []string{"sql", "--demo", "--orders", "200", "SELECT nope FROM orders"}, code: exitFailure, stderr: "unknown column `nope`", noStdout: true},
 		{name: "down warehouse", args: []string{"sql", "--dsn", "root@tcp(127.0.0.1:1)/x", "SELECT 1"}, code: exitFailure, stderr: "connection refused", noStdout: true},
-		{name: "no target", args: []string{"sql", "SELECT 1"}, code: exitUsage, stderr: "exactly one of --demo or --dsn"},
+		{name: "no target", args: []string{"sql", "SELECT 1"}, code: exitUsage, stderr: "exactly one of --demo, --dsn or --config"},
 		{name: "no statement", args: []string{"sql", "--demo"}, code: exitUsage, stderr: "no statement"},
 		{name: "unknown command", args: []string{"nope"}, code: exitUsage, stderr: "unknown command"},
 	}

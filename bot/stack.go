@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/lexicon"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
@@ -59,6 +60,8 @@ type stack struct {
 	db      *warehouse.DB
 	catalog *catalog.Catalog
 	manager *dialog.Manager
+	// access says who may ask this warehouse (the router enforces it).
+	access access.Rules
 }
 
 // stackOptions say how to build a stack over an open warehouse.
@@ -70,7 +73,10 @@ type stackOptions struct {
 	// Profile tunes how the warehouse is profiled (zero: the defaults).
 	Profile  warehouse.ProfileOptions
 	Synonyms map[string][]string
-	Dialog   dialog.Config
+	// Access rules of the warehouse: hidden tables and columns are left
+	// out of the catalog, and every statement is checked against them.
+	Access access.Rules
+	Dialog dialog.Config
 	// Engine builds the main engine; nil means the offline engine. With a
 	// main engine, the offline engine is its fallback.
 	Engine modelEngine
@@ -91,6 +97,15 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 		return nil, fmt.Errorf("profile warehouse %s: %w", opts.WarehouseName, err)
 	}
 	opts.Logger.Info("schema snapshot ready", "warehouse", opts.WarehouseName, "tables", len(snap.Schema.Tables), "taken", snap.TakenAt, "took", time.Since(start).Round(time.Millisecond))
+	if !opts.Access.Empty() {
+		pol, err := access.New(opts.Access, &snap.Schema)
+		if err != nil {
+			return nil, fmt.Errorf("warehouse %s: access rules: %w", opts.WarehouseName, err)
+		}
+		// What the engines never see they cannot link, prompt with or show;
+		// the view refuses whatever they write anyway.
+		snap, db = pol.Filter(snap), db.WithPolicy(pol)
+	}
 	cat := catalog.New(snap, catalog.Options{Synonyms: opts.Synonyms})
 
 	var words offline.Words
@@ -114,5 +129,5 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 	if err != nil {
 		return nil, err
 	}
-	return &stack{name: opts.WarehouseName, db: db, catalog: cat, manager: mgr}, nil
+	return &stack{name: opts.WarehouseName, db: db, catalog: cat, manager: mgr, access: opts.Access}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/clarify-bot/clarify/connectors/sqlguard"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/ontology"
 )
@@ -70,6 +71,11 @@ func failureOf(err error) *Failure {
 		f.Kind = FailCanceled
 	case warehouse.KindOfError(err) != warehouse.KindUnknown:
 		f.Kind = FailQuery
+		if r, ok := sqlguard.Refused(err); ok && r.Kind == sqlguard.KindAccess {
+			// The access rules' own sentence (no server text) says what is
+			// hidden or sensitive, which the person can act on.
+			f.Detail = r.Reason
+		}
 	case errors.As(err, &um):
 		f.Kind, f.Detail = FailModel, um.UserMessage()
 	case errors.Is(err, ontology.ErrInUse), errors.Is(err, ErrStore):
@@ -109,6 +115,9 @@ func (f *Failure) Text() string {
 	}
 	if f.Kind == FailModel && f.Detail != "" {
 		s = "The language model couldn't help with that: " + f.Detail + "."
+	}
+	if f.Kind == FailQuery && f.Detail != "" {
+		s = f.Detail
 	}
 	if f.Kind == FailCanceled {
 		return s

@@ -23,6 +23,10 @@ type Who struct {
 	User      string `json:"user"`
 	// Admin is set by the adapter after its own permission check.
 	Admin bool `json:"admin,omitempty"`
+	// Roles are the platform's role ids of the person (Discord), comma
+	// separated so that Who stays comparable, for warehouses whose access
+	// rules name roles.
+	Roles string `json:"roles,omitempty"`
 }
 
 // EventKind says what the person did.

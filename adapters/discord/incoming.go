@@ -74,6 +74,7 @@ func (a *Adapter) questionOf(m *discordgo.Message) (question, bool) {
 		roles = m.Member.Roles
 	}
 	q.who.Admin = a.isAdmin(m.GuildID, m.Author.ID, roles, 0)
+	q.who.Roles = strings.Join(roles, ",")
 	if th, ok := a.thread(m.ChannelID); ok {
 		if !mentioned && th.OwnerID != bot && !a.data[th.ParentID].AnyMessage {
 			return question{}, false
@@ -153,7 +154,7 @@ func (a *Adapter) whoOf(i *discordgo.Interaction) (dialog.Who, bool) {
 	}
 	return dialog.Who{
 		Platform: Platform, Workspace: i.GuildID, Channel: a.parentOf(i.ChannelID),
-		User: u.ID, Admin: a.isAdmin(i.GuildID, u.ID, roles, perms),
+		User: u.ID, Admin: a.isAdmin(i.GuildID, u.ID, roles, perms), Roles: strings.Join(roles, ","),
 	}, true
 }
 

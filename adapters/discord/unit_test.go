@@ -106,7 +106,7 @@ func TestWhoOfInteractions(t *testing.T) {
 		{"administrator", discordgo.Interaction{GuildID: guildID, ChannelID: dataCh, Member: &discordgo.Member{User: user(bob), Permissions: discordgo.PermissionAdministrator}},
 			dialog.Who{Platform: "discord", Workspace: guildID, Channel: dataCh, User: bob, Admin: true}, true},
 		{"admin role", discordgo.Interaction{GuildID: guildID, ChannelID: dataCh, Member: &discordgo.Member{User: user(carol), Roles: []string{"1", adminRole}}},
-			dialog.Who{Platform: "discord", Workspace: guildID, Channel: dataCh, User: carol, Admin: true}, true},
+			dialog.Who{Platform: "discord", Workspace: guildID, Channel: dataCh, User: carol, Admin: true, Roles: "1," + adminRole}, true},
 		{"DM: nil member, user set", discordgo.Interaction{ChannelID: dmCh, User: user(alice)},
 			dialog.Who{Platform: "discord", Channel: dmCh, User: alice}, true},
 		{"DM: a configured admin", discordgo.Interaction{ChannelID: dmCh, User: user("1000000000000000009")},

@@ -53,6 +53,7 @@ const (
 	KindExecutableComment                         // /*! … */, /*M! … */, /*T! … */
 	KindHint                                      // /*+ … */ optimizer hints
 	KindAmbiguousEscape                           // backslash makes the statement depend on sql_mode
+	KindAccess                                    // the warehouse's access rules hide or protect what it reads
 )
 
 var kindNames = map[RefusalKind]string{
@@ -69,6 +70,7 @@ var kindNames = map[RefusalKind]string{
 	KindExecutableComment:  "executable comment",
 	KindHint:               "optimizer hint",
 	KindAmbiguousEscape:    "ambiguous escape",
+	KindAccess:             "access rule",
 }
 
 // String returns a short lowercase name, for logs and metrics.

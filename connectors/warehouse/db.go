@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+	"github.com/pingcap/tidb/pkg/parser/ast"
 )
 
 // Defaults for Config.
@@ -71,6 +72,25 @@ type DB struct {
 	addr     string
 	cache    *resultCache // nil when off
 	logger   *slog.Logger
+	policy   Policy // nil: no access rules
+}
+
+// Policy is a warehouse's access rules as the query path needs them:
+// Check refuses a parsed statement (*ast.SelectStmt or *ast.SetOprStmt)
+// that the rules forbid, with an error whose message can be shown as is.
+type Policy interface {
+	Check(stmt ast.StmtNode) error
+}
+
+// WithPolicy returns a view of the same warehouse (same pool and cache)
+// that checks every statement against p before it runs or is answered from
+// the cache. The rules are resolved against the schema, which is known
+// only once the warehouse is open, hence a view rather than a Config field.
+// Close the original, not the view.
+func (w *DB) WithPolicy(p Policy) *DB {
+	v := *w
+	v.policy = p
+	return &v
 }
 
 // Open connects, checks the login and detects the server flavor. A server

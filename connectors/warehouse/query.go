@@ -55,12 +55,18 @@ func guard(statement string) (*sqlguard.Statement, error) {
 // transaction with a server-side time limit backed by context cancellation
 // that kills the query, and fetches at most MaxRows rows, reading one more to
 // report truncation. With a cache (Config.Cache), a statement already run
-// is answered from memory.
+// is answered from memory. With access rules (WithPolicy), a statement they
+// forbid is refused before either.
 func (w *DB) Query(ctx context.Context, statement string, lim Limits) (*Result, error) {
 	lim = lim.or(w.cfg)
 	st, err := guard(statement)
 	if err != nil {
 		return nil, err
+	}
+	if w.policy != nil {
+		if err := w.policy.Check(st.Node); err != nil {
+			return nil, &Error{Kind: KindRefused, Msg: err.Error(), Err: err}
+		}
 	}
 	if w.cache != nil {
 		return w.cache.query(ctx, st.Text, lim, func() (*Result, error) { return w.query(ctx, st, lim) })
