@@ -29,6 +29,7 @@ type Config struct {
 	LLM        LLMConfig         `yaml:"llm"`
 	Slack      SlackConfig       `yaml:"slack"`
 	Discord    DiscordConfig     `yaml:"discord"`
+	Limits     LimitsConfig      `yaml:"limits"`
 }
 
 // HTTPConfig is the bot's own HTTP server: /healthz, and Slack's endpoints in HTTP mode.
@@ -123,6 +124,17 @@ type DiscordChannel struct {
 	AnyMessage bool `yaml:"any_message"`
 }
 
+// LimitsConfig caps how fast new questions may come, per person and per
+// channel (answers to clarifications and clicks are not counted); zero
+// means no limit.
+type LimitsConfig struct {
+	UserQuestionsPerMinute    int `yaml:"user_questions_per_minute"`
+	ChannelQuestionsPerMinute int `yaml:"channel_questions_per_minute"`
+	// Burst is how many questions may come at once before the rate
+	// applies (default 3).
+	Burst int `yaml:"burst"`
+}
+
 // LoadConfig reads the file (if path is not empty), applies the
 // environment (getenv is os.Getenv in main), fills defaults and validates.
 func LoadConfig(path string, getenv func(string) string) (Config, error) {
@@ -197,6 +209,9 @@ func (c *Config) applyDefaults() {
 	if c.LLM.Timeout <= 0 {
 		c.LLM.Timeout = 60 * time.Second
 	}
+	if c.Limits.Burst == 0 {
+		c.Limits.Burst = 3
+	}
 }
 
 // Validate checks what can be checked without the network.
@@ -253,6 +268,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Dialog.Tau < 0 || c.Dialog.Tau > 1 {
 		errs = append(errs, fmt.Errorf("dialog: tau must be between 0 and 1, not %v", c.Dialog.Tau))
+	}
+	if c.Limits.UserQuestionsPerMinute < 0 || c.Limits.ChannelQuestionsPerMinute < 0 || c.Limits.Burst < 0 {
+		errs = append(errs, errors.New("limits: questions per minute and burst must not be negative (0 means no limit)"))
 	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":

@@ -29,6 +29,7 @@ func buildDiscord(ctx context.Context, cfg Config, deps platformDeps) (platform,
 		ShardCount:    dc.ShardCount,
 		Workers:       dc.Workers,
 		Logger:        deps.Logger,
+		Hooks:         deps.Metrics.discordHooks(),
 	}, deps.Dialog)
 	if err != nil {
 		return nil, err

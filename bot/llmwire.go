@@ -19,8 +19,13 @@ import (
 // model the offline engine answers, and the note says so once at start-up.
 // closer (never nil) releases what the engine opened.
 func newModelEngine(cfg Config, st *stores, logger *slog.Logger) (engine modelEngine, note string, closer func() error, err error) {
+	return newObservedModelEngine(cfg, st, logger, modelHooks{})
+}
+
+// newObservedModelEngine is newModelEngine with hooks for metrics.
+func newObservedModelEngine(cfg Config, st *stores, logger *slog.Logger, hooks modelHooks) (engine modelEngine, note string, closer func() error, err error) {
 	noop := func() error { return nil }
-	f, note, err := newModelFactory(cfg, logger)
+	f, note, err := newModelFactory(cfg, logger, hooks)
 	if err != nil || f == nil {
 		return nil, note, noop, err
 	}
@@ -36,10 +41,11 @@ type modelFactory struct {
 	tokens *llm.Tokenizer
 	usage  *llmusage.Store
 	logger *slog.Logger
+	hooks  modelHooks
 }
 
 // newModelFactory returns nil and a note when no model is configured.
-func newModelFactory(cfg Config, logger *slog.Logger) (*modelFactory, string, error) {
+func newModelFactory(cfg Config, logger *slog.Logger, hooks modelHooks) (*modelFactory, string, error) {
 	lc := cfg.LLM
 	if strings.TrimSpace(lc.Model) == "" {
 		if lc.BaseURL != "" {
@@ -53,7 +59,7 @@ func newModelFactory(cfg Config, logger *slog.Logger) (*modelFactory, string, er
 	}
 	client, err := llm.New(llm.Config{
 		APIKey: lc.APIKey, BaseURL: lc.BaseURL, Model: lc.Model, Azure: lc.Azure, APIVersion: lc.APIVersion,
-		NoN: lc.NoN, Timeout: lc.Timeout, Tokens: tokens, Logger: logger,
+		NoN: lc.NoN, Timeout: lc.Timeout, Tokens: tokens, Logger: logger, Hooks: hooks.llm,
 	})
 	if err != nil {
 		return nil, "", err
@@ -76,15 +82,19 @@ func newModelFactory(cfg Config, logger *slog.Logger) (*modelFactory, string, er
 		logger.Warn("no price configured for the model; usage is recorded without cost", "model", lc.Model)
 	}
 	note := fmt.Sprintf("language model: %s (%d samples per question%s); the offline engine answers when it fails", client, lc.Samples, mode)
-	return &modelFactory{cfg: lc, client: client, tokens: tokens, usage: usage, logger: logger}, note, nil
+	return &modelFactory{cfg: lc, client: client, tokens: tokens, usage: usage, logger: logger, hooks: hooks}, note, nil
 }
 
 // engineFor builds the engine of one warehouse. exec is the warehouse the
 // engine runs its own checks on (repairs, value checks, execute_sql); the
 // manager executes candidates on it too.
 func (f *modelFactory) engineFor(cat *catalog.Catalog, exec dialog.Executor) dialog.Engine {
+	var usage llmengine.Usage = f.usage
+	if f.hooks.budgetRefused != nil {
+		usage = countedUsage{Usage: f.usage, refused: f.hooks.budgetRefused}
+	}
 	e, err := llmengine.New(llmengine.Options{
-		Model: f.client, ModelName: f.cfg.Model, Catalog: cat, Exec: exec, Usage: f.usage, Tokens: f.tokens,
+		Model: f.client, ModelName: f.cfg.Model, Catalog: cat, Exec: exec, Usage: usage, Tokens: f.tokens,
 		Samples: f.cfg.Samples, Temperature: f.cfg.Temperature, Tools: f.cfg.Tools, Logger: f.logger,
 	})
 	if err != nil {

@@ -41,6 +41,8 @@ type platformDeps struct {
 	}
 	Router *router
 	Logger *slog.Logger
+	// Metrics gives the adapters their hooks (nil: none).
+	Metrics *metrics
 }
 
 // Main is the running bot: warehouses, stores, managers, adapters and the
@@ -56,12 +58,15 @@ type Main struct {
 	ln        net.Listener
 	closers   []func() error
 	health    healthCache
+	metrics   *metrics
+	limiter   *questionLimiter
 }
 
 // NewMain opens everything the configuration names. On error, what was
 // opened is closed again.
 func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err error) {
-	m := &Main{cfg: cfg, logger: logger, mux: http.NewServeMux()}
+	m := &Main{cfg: cfg, logger: logger, mux: http.NewServeMux(), metrics: newMetrics()}
+	m.limiter = newQuestionLimiter(cfg.Limits, time.Now)
 	defer func() {
 		if err != nil {
 			m.Close()
@@ -76,7 +81,7 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 	}
 	m.closers = append(m.closers, m.stores.Close)
 
-	engine, note, closeEngine, err := newModelEngine(cfg, m.stores, logger)
+	engine, note, closeEngine, err := newObservedModelEngine(cfg, m.stores, logger, m.metrics.modelHooks())
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +89,7 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 	logger.Info(note)
 
 	for _, wc := range cfg.Warehouses {
-		wcfg := warehouse.Config{QueryTimeout: wc.QueryTimeout, MaxRows: wc.MaxRows, Logger: logger}
+		wcfg := warehouse.Config{QueryTimeout: wc.QueryTimeout, MaxRows: wc.MaxRows, Logger: logger, OnQuery: m.metrics.warehouseHook(wc.Name)}
 		var db *warehouse.DB
 		if wc.Demo {
 			dw, err := startDemoWarehouse(ctx, logger, wc.DemoOrders, wcfg)
@@ -104,6 +109,7 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 		st, err := newStack(ctx, db, m.stores, stackOptions{
 			WarehouseName: wc.Name, DataDir: cfg.DataDir, Synonyms: wc.Synonyms, Access: wc.Access,
 			Dialog: cfg.Dialog.managerConfig(), Engine: engine, Logger: logger,
+			Observe: m.metrics.dialogObserver(wc.Name), Gate: m.limiter.gate(),
 		})
 		if err != nil {
 			return nil, err
@@ -111,7 +117,7 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 		m.stacks = append(m.stacks, st)
 	}
 	m.router = newRouter(m.stacks)
-	deps := platformDeps{Dialog: m.router, Router: m.router, Logger: logger}
+	deps := platformDeps{Dialog: m.router, Router: m.router, Logger: logger, Metrics: m.metrics}
 	for _, build := range platformBuilders() {
 		p, err := build(ctx, cfg, deps)
 		if err != nil {
@@ -127,6 +133,7 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 		logger.Info("platform ready", "platform", p.Name())
 	}
 	m.mux.HandleFunc("GET /healthz", m.healthz)
+	m.mux.Handle("GET /metrics", m.metrics.handler(logger))
 	m.ln, err = net.Listen("tcp", cfg.HTTP.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.HTTP.Addr, err)

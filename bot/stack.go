@@ -82,6 +82,11 @@ type stackOptions struct {
 	Engine modelEngine
 	Logger *slog.Logger
 	Now    func() time.Time
+
+	// Observe counts the conversations (nil: not counted); Gate admits new
+	// questions (nil: all).
+	Observe dialog.Observer
+	Gate    dialog.Gate
 }
 
 // newStack profiles the warehouse (or reads the cached snapshot), builds
@@ -125,7 +130,7 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 	cfg.Warehouse = opts.WarehouseName
 	cfg.Logger = opts.Logger
 	cfg.Now = opts.Now
-	mgr, err := dialog.New(cfg, dialog.Deps{Engine: engine, Fallback: fallback, Exec: db, Catalog: cat, Facts: st.facts, Admin: st.facts, States: st.convs})
+	mgr, err := dialog.New(cfg, dialog.Deps{Engine: engine, Fallback: fallback, Exec: db, Catalog: cat, Facts: st.facts, Admin: st.facts, States: st.convs, Observe: opts.Observe, Gate: opts.Gate})
 	if err != nil {
 		return nil, err
 	}

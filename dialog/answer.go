@@ -78,6 +78,7 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 	if err := m.save(ctx, st); err != nil {
 		return nil, err
 	}
+	m.obs.Answer()
 	return []Reply{{Kind: ReplyAnswer, Conversation: ev.Conversation, Answer: a, Text: answerText(a, m.cfg.DisplayRows)}}, nil
 }
 

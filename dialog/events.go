@@ -42,6 +42,7 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 	case text == "":
 		return []Reply{notice(ev.Conversation, "Type your answer, or pick one of the options.")}, nil
 	case len([]rune(text)) > m.cfg.MaxQuestionLength:
+		m.obs.Refused(RefuseTooLong)
 		return []Reply{notice(ev.Conversation, fmt.Sprintf("That answer is too long (%d characters); please keep it under %d.", len([]rune(text)), m.cfg.MaxQuestionLength))}, nil
 	}
 	if i, ok := matchOption(q, text); ok {
@@ -50,6 +51,11 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 	if looksLikeNewQuestion(text) {
 		// Not an answer but another question: drop the pending one and
 		// start over in this conversation.
+		if r, ok := m.admit(ctx, ev); !ok {
+			// The pending question stays open for when they come back.
+			return []Reply{r}, nil
+		}
+		m.obs.Question()
 		resolved := &Resolved{ClarificationID: q.ID, Prompt: q.Prompt, Choice: "(a new question was asked)"}
 		fresh := m.newState(st.Key, ev.Who, text)
 		replies, err := m.generate(ctx, fresh, ev.Conversation)
@@ -67,6 +73,7 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 		return []Reply{notice(ev.Conversation, msg+" "+stillWaiting(q))}, nil
 	}
 	before := st.candidateSQL()
+	m.obs.ClarificationAnswered()
 	resolved := &Resolved{ClarificationID: q.ID, Prompt: q.Prompt, Choice: text}
 	st.History = append(st.History, closedQ{ID: q.ID, Prompt: q.Prompt, Choice: text})
 	st.Pending = nil
@@ -120,6 +127,7 @@ func withResolved(replies []Reply, r *Resolved) []Reply {
 func (m *Manager) choose(ctx context.Context, st *convState, ev Event, i int, choice string) ([]Reply, error) {
 	q := st.Pending
 	opt := q.Options[i]
+	m.obs.ClarificationAnswered()
 	resolved := &Resolved{ClarificationID: q.ID, Prompt: q.Prompt, Choice: opt.Label}
 	st.History = append(st.History, closedQ{ID: q.ID, Prompt: q.Prompt, Choice: opt.Label})
 	st.Pending = nil

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
@@ -31,7 +32,8 @@ func (m *Manager) message(ctx context.Context, ev Event) ([]Reply, error) {
 		ev.Kind, ev.Target, ev.Text = EventOther, st.Pending.ID, text
 		return m.answerClarification(ctx, ev)
 	}
-	if msg := m.checkQuestion(text); msg != "" {
+	if msg, reason := m.checkQuestion(text); msg != "" {
+		m.obs.Refused(reason)
 		return []Reply{notice(ev.Conversation, msg)}, nil
 	}
 	if phrase, meaning, ok := definesPhrase(text); ok && st != nil && st.Status == statusAnswered {
@@ -42,6 +44,10 @@ func (m *Manager) message(ctx context.Context, ev Event) ([]Reply, error) {
 	if st != nil && st.Status == statusAnswered && !looksLikeNewQuestion(text) {
 		return m.followUp(ctx, st, ev, text)
 	}
+	if r, ok := m.admit(ctx, ev); !ok {
+		return []Reply{r}, nil
+	}
+	m.obs.Question()
 	st = m.newState(key, ev.Who, text)
 	replies, err := m.generate(ctx, st, ev.Conversation)
 	if err != nil || st.Candidates == nil {
@@ -64,13 +70,14 @@ func firstFn(v sqlshape.SlotValue) string {
 	return v.Parts[0].Fn
 }
 
-// checkQuestion refuses what cannot be a question, saying why.
-func (m *Manager) checkQuestion(text string) string {
+// checkQuestion refuses what cannot be a question, saying why (and the
+// Refuse… reason, for metrics).
+func (m *Manager) checkQuestion(text string) (msg, reason string) {
 	if text == "" {
-		return "Ask me a question about the data, for example: " + m.exampleQuestion()
+		return "Ask me a question about the data, for example: " + m.exampleQuestion(), RefuseNoQuestion
 	}
 	if n := len([]rune(text)); n > m.cfg.MaxQuestionLength {
-		return fmt.Sprintf("That message is %d characters long; please ask in under %d characters (one question at a time).", n, m.cfg.MaxQuestionLength)
+		return fmt.Sprintf("That message is %d characters long; please ask in under %d characters (one question at a time).", n, m.cfg.MaxQuestionLength), RefuseTooLong
 	}
 	letters := 0
 	for _, r := range text {
@@ -79,9 +86,9 @@ func (m *Manager) checkQuestion(text string) string {
 		}
 	}
 	if letters < 2 {
-		return "I couldn't find a question in that. Ask me about the data in words, for example: " + m.exampleQuestion()
+		return "I couldn't find a question in that. Ask me about the data in words, for example: " + m.exampleQuestion(), RefuseNoQuestion
 	}
-	return ""
+	return "", ""
 }
 
 func (m *Manager) exampleQuestion() string {
@@ -270,7 +277,9 @@ type proposal struct {
 // propose calls the engine, falling back to the offline engine when the
 // main one fails; the note says so.
 func (m *Manager) propose(ctx context.Context, req Request) (proposal, error) {
+	start := time.Now()
 	prop, err := m.deps.Engine.Candidates(ctx, req)
+	m.obs.EngineDone(m.deps.Engine.Name(), time.Since(start), err)
 	if err == nil && prop != nil && len(prop.Candidates) > 0 || m.deps.Fallback == nil {
 		if err != nil {
 			return proposal{}, m.fail("engine failed", err)
@@ -289,7 +298,9 @@ func (m *Manager) propose(ctx context.Context, req Request) (proposal, error) {
 		}
 		note = fmt.Sprintf("The %s engine is unavailable right now (%s), so this answer comes from the offline engine (reference %s).", m.deps.Engine.Name(), why, f.Ref)
 	}
+	start = time.Now()
 	fb, ferr := m.deps.Fallback.Candidates(ctx, req)
+	m.obs.EngineDone(m.deps.Fallback.Name(), time.Since(start), ferr)
 	if ferr != nil {
 		return proposal{}, m.fail("fallback engine failed", ferr)
 	}
@@ -517,6 +528,7 @@ func (m *Manager) askEngine(ctx context.Context, st *convState, ev Event) ([]Rep
 	if err := m.save(ctx, st); err != nil {
 		return nil, err
 	}
+	m.obs.Clarification(kind)
 	return []Reply{m.clarificationReply(st, ev.Conversation)}, nil
 }
 
@@ -550,6 +562,7 @@ func (m *Manager) ask(ctx context.Context, st *convState, ev Event, pt point, ch
 	if err := m.save(ctx, st); err != nil {
 		return nil, err
 	}
+	m.obs.Clarification(st.Pending.Kind)
 	return []Reply{m.clarificationReply(st, ev.Conversation)}, nil
 }
 

@@ -146,6 +146,11 @@ type Deps struct {
 	// promote, edit); nil turns them off with a clear note.
 	Admin  FactAdmin
 	States States
+
+	// Observe hears questions, clarifications, answers and refusals (nil: nothing).
+	Observe Observer
+	// Gate admits new questions (rate limits); nil admits all.
+	Gate Gate
 }
 
 // Manager runs conversations. It is safe for concurrent use; events of one
@@ -160,6 +165,7 @@ type Manager struct {
 	log    *slog.Logger
 	rngMu  sync.Mutex
 	rng    *rand.Rand
+	obs    Observer
 }
 
 // New checks the dependencies and builds a manager.
@@ -185,6 +191,10 @@ func New(cfg Config, deps Deps) (*Manager, error) {
 	m := &Manager{cfg: cfg, deps: deps, labels: NewLabels(deps.Catalog.Snapshot()), log: cfg.Logger, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5eed))}
 	m.canon = m.labels.canonValue()
 	m.admin = deps.Admin
+	m.obs = deps.Observe
+	if m.obs == nil {
+		m.obs = NopObserver{}
+	}
 	return m, nil
 }
 

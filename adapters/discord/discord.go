@@ -80,6 +80,9 @@ type Config struct {
 	// client whose transport reaches a fake Discord.
 	HTTPClient *http.Client
 	Logger     *slog.Logger
+
+	// Hooks hear failed and retried REST calls, for metrics.
+	Hooks Hooks
 }
 
 const (
@@ -174,6 +177,9 @@ func New(cfg Config, d Dialog) (*Adapter, error) {
 	}
 	if cfg.HTTPClient != nil {
 		s.Client = cfg.HTTPClient
+	}
+	if cfg.Hooks.set() {
+		s.Client = withHooks(s.Client, cfg.Hooks)
 	}
 	// Handlers run on the gateway goroutine and only hand work to the
 	// bounded pools: no goroutine per event.

@@ -84,6 +84,9 @@ type Config struct {
 	HTTPClient *http.Client
 	Logger     *slog.Logger
 	Now        func() time.Time
+
+	// Hooks hear API errors, retries and dropped duplicates, for metrics.
+	Hooks Hooks
 }
 
 func (c Config) withDefaults() Config {
@@ -270,8 +273,10 @@ func (a *Adapter) call(ctx context.Context, method string, fn func(ctx context.C
 		}
 		var rl *slack.RateLimitedError
 		if !errors.As(err, &rl) || attempt == maxRateLimitWaits {
+			a.cfg.Hooks.apiError(method)
 			return fmt.Errorf("%s: %w", method, err)
 		}
+		a.cfg.Hooks.retry(method)
 		wait := max(rl.RetryAfter, time.Second)
 		a.log.Warn("slack rate limit; waiting", "method", method, "retry_after", wait, "attempt", attempt+1)
 		t := time.NewTimer(wait)

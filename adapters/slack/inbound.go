@@ -32,6 +32,7 @@ func (a *Adapter) acceptEvent(ev slackevents.EventsAPIEvent) bool {
 	}
 	if !a.events.first(cb.EventID) {
 		a.log.Debug("duplicate event ignored", "event_id", cb.EventID)
+		a.cfg.Hooks.duplicate()
 		return true
 	}
 	j, ok := a.eventJob(ev.TeamID, ev.InnerEvent)

@@ -145,6 +145,8 @@ type Config struct {
 	// Tokens estimates usage when a server reports none (optional).
 	Tokens *Tokenizer
 	Logger *slog.Logger
+	// Hooks hear usage and retries, for metrics (optional).
+	Hooks Hooks
 }
 
 func (c Config) withDefaults() Config {
@@ -327,6 +329,7 @@ func (c *Client) once(ctx context.Context, req Request, n int) (*Response, error
 		}
 		out.Usage.Estimated = true
 	}
+	c.cfg.Hooks.usage(c.cfg.Model, out.Usage)
 	return out, nil
 }
 

@@ -75,6 +75,7 @@ func (r *retrier) Do(req *http.Request) (*http.Response, error) {
 			}
 			wait := r.backoff(attempt)
 			r.log.Warn("model request failed; retrying", "attempt", attempt+1, "wait", wait, "err", err)
+			r.cfg.Hooks.retry(RetryNetwork)
 			if err := r.sleep(ctx, wait); err != nil {
 				return nil, err
 			}
@@ -90,6 +91,7 @@ func (r *retrier) Do(req *http.Request) (*http.Response, error) {
 		}
 		drain(resp)
 		r.log.Warn("model server asked to retry", "status", resp.StatusCode, "attempt", attempt+1, "wait", wait)
+		r.cfg.Hooks.retry(retryReason(resp.StatusCode))
 		if err := r.sleep(ctx, wait); err != nil {
 			return nil, err
 		}

@@ -41,6 +41,10 @@ type Config struct {
 	// Cache keeps results of repeated statements; off unless set.
 	Cache  CacheOptions
 	Logger *slog.Logger
+
+	// OnQuery hears every statement refused or run (see QueryEvent), for
+	// metrics; it is called on the query's goroutine and must not block.
+	OnQuery func(QueryEvent)
 }
 
 func (c Config) withDefaults() Config {

@@ -61,6 +61,7 @@ func (w *DB) Query(ctx context.Context, statement string, lim Limits) (*Result, 
 	lim = lim.or(w.cfg)
 	st, err := guard(statement)
 	if err != nil {
+		w.observe(QueryEvent{Err: err})
 		return nil, err
 	}
 	if w.policy != nil {
@@ -74,8 +75,20 @@ func (w *DB) Query(ctx context.Context, statement string, lim Limits) (*Result, 
 	return w.query(ctx, st, lim)
 }
 
-// query runs a guarded statement on the server.
+// query runs a guarded statement on the server and reports it.
 func (w *DB) query(ctx context.Context, st *sqlguard.Statement, lim Limits) (*Result, error) {
+	start := time.Now()
+	res, err := w.serverQuery(ctx, st, lim)
+	ev := QueryEvent{Elapsed: time.Since(start), Err: err}
+	if res != nil {
+		ev.Rows = len(res.Rows)
+	}
+	w.observe(ev)
+	return res, err
+}
+
+// serverQuery runs a guarded statement on the server.
+func (w *DB) serverQuery(ctx context.Context, st *sqlguard.Statement, lim Limits) (*Result, error) {
 	text := st.Text
 	ownLimit := hasTopLevelLimit(st.Node)
 	if !ownLimit {

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/clarify-bot/clarify/adapters/discord"
+	slackadapter "github.com/clarify-bot/clarify/adapters/slack"
+	"github.com/clarify-bot/clarify/connectors/llm"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/llmengine"
+)
+
+// This file is the only one that knows Prometheus: the dialog, the
+// warehouse, the model client and the adapters offer plain hooks, and
+// metrics maps them to collectors in its own registry (no global state).
+// Labels are few-valued: warehouse, engine, model, platform, API method,
+// reason. Never a user, a channel or a question's text.
+
+// Refusal reasons counted here besides the dialog's (dialog.Refuse…).
+const (
+	refuseNotReadOnly  = "not_read_only" // the guard refused a statement
+	refuseAccessDenied = "access_denied" // the warehouse refused to read
+	refuseBudget       = "budget"        // a daily model token budget is used up
+)
+
+// metrics holds the bot's collectors and the registry that serves them.
+// A nil *metrics hands out no-op hooks, so builders can be called without.
+type metrics struct {
+	registry *prometheus.Registry
+
+	questions      *prometheus.CounterVec
+	clarifications *prometheus.CounterVec
+	clarAnswers    *prometheus.CounterVec
+	answers        *prometheus.CounterVec
+	facts          *prometheus.CounterVec
+	refusals       *prometheus.CounterVec
+
+	queryLatency *prometheus.HistogramVec
+	queryErrors  *prometheus.CounterVec
+
+	engineLatency  *prometheus.HistogramVec
+	engineFailures *prometheus.CounterVec
+
+	tokens       *prometheus.CounterVec
+	modelCalls   *prometheus.CounterVec
+	modelRetries *prometheus.CounterVec
+
+	apiErrors  *prometheus.CounterVec
+	apiRetries *prometheus.CounterVec
+	duplicates *prometheus.CounterVec
+}
+
+func newMetrics() *metrics {
+	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
+		return prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "clarify", Name: name, Help: help}, labels)
+	}
+	m := &metrics{
+		registry:       prometheus.NewRegistry(),
+		questions:      counter("questions_total", "New questions accepted for work.", "warehouse"),
+		clarifications: counter("clarifications_total", "Multiple-choice clarifications asked, by kind of doubt.", "warehouse", "kind"),
+		clarAnswers:    counter("clarification_answers_total", "Clarifications people answered (an option or their own words).", "warehouse"),
+		answers:        counter("answers_total", "Results shown.", "warehouse"),
+		facts:          counter("facts_used_total", "Remembered choices applied instead of asking, by the fact's scope.", "warehouse", "scope"),
+		refusals:       counter("refusals_total", "Messages, statements or model calls turned away, by reason.", "reason"),
+		queryLatency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: "clarify", Name: "warehouse_query_duration_seconds",
+			Help:    "Time of statements run on the warehouse (cache hits excluded), failed ones included.",
+			Buckets: prometheus.ExponentialBuckets(0.002, 2.5, 12),
+		}, []string{"warehouse"}),
+		queryErrors: counter("warehouse_query_errors_total", "Statements the warehouse failed to run, by kind.", "warehouse", "kind"),
+		engineLatency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: "clarify", Name: "engine_duration_seconds",
+			Help:    "Time an engine took to propose candidates.",
+			Buckets: prometheus.ExponentialBuckets(0.005, 2.5, 12),
+		}, []string{"engine"}),
+		engineFailures: counter("engine_failures_total", "Engine calls that failed.", "engine"),
+		tokens:         counter("model_tokens_total", "Language model tokens, by model and type (prompt, completion).", "model", "type"),
+		modelCalls:     counter("model_requests_total", "Language model completions received.", "model"),
+		modelRetries:   counter("model_retries_total", "Language model requests sent again, by reason.", "reason"),
+		apiErrors:      counter("platform_api_errors_total", "Chat platform API calls that failed.", "platform", "method"),
+		apiRetries:     counter("platform_api_retries_total", "Chat platform API calls sent again after a rate limit.", "platform", "method"),
+		duplicates:     counter("events_deduplicated_total", "Events the platform delivered again and that were dropped.", "platform"),
+	}
+	m.registry.MustRegister(
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		m.questions, m.clarifications, m.clarAnswers, m.answers, m.facts, m.refusals,
+		m.queryLatency, m.queryErrors, m.engineLatency, m.engineFailures,
+		m.tokens, m.modelCalls, m.modelRetries, m.apiErrors, m.apiRetries, m.duplicates,
+	)
+	// Known reasons start at zero, so that rate() works from the first one.
+	for _, r := range []string{dialog.RefuseTooLong, dialog.RefuseNoQuestion, dialog.RefuseRateLimited, refuseNotReadOnly, refuseAccessDenied, refuseBudget} {
+		m.refusals.WithLabelValues(r)
+	}
+	return m
+}
+
+// handler serves the registry in the Prometheus text format.
+func (m *metrics) handler(logger *slog.Logger) http.Handler {
+	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{
+		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		Registry: m.registry,
+	})
+}
+
+// dialogObserver counts one warehouse's conversations.
+func (m *metrics) dialogObserver(warehouseName string) dialog.Observer {
+	if m == nil {
+		return nil
+	}
+	o := &dialogMetrics{m: m, warehouse: warehouseName,
+		questions: m.questions.WithLabelValues(warehouseName), answers: m.answers.WithLabelValues(warehouseName),
+		clarAnswers: m.clarAnswers.WithLabelValues(warehouseName)}
+	return o
+}
+
+type dialogMetrics struct {
+	m                               *metrics
+	warehouse                       string
+	questions, answers, clarAnswers prometheus.Counter
+}
+
+var _ dialog.Observer = (*dialogMetrics)(nil)
+
+func (d *dialogMetrics) Question() { d.questions.Inc() }
+func (d *dialogMetrics) Clarification(kind dialog.AmbiguityKind) {
+	d.m.clarifications.WithLabelValues(d.warehouse, string(kind)).Inc()
+}
+func (d *dialogMetrics) ClarificationAnswered() { d.clarAnswers.Inc() }
+func (d *dialogMetrics) Answer()                { d.answers.Inc() }
+func (d *dialogMetrics) FactApplied(scope string) {
+	d.m.facts.WithLabelValues(d.warehouse, scope).Inc()
+}
+func (d *dialogMetrics) Refused(reason string) { d.m.refusals.WithLabelValues(reason).Inc() }
+func (d *dialogMetrics) EngineDone(engine string, took time.Duration, err error) {
+	d.m.engineLatency.WithLabelValues(engine).Observe(took.Seconds())
+	if err != nil {
+		d.m.engineFailures.WithLabelValues(engine).Inc()
+	}
+}
+
+// warehouseHook times one warehouse's statements and counts its refusals.
+func (m *metrics) warehouseHook(warehouseName string) func(warehouse.QueryEvent) {
+	if m == nil {
+		return nil
+	}
+	latency := m.queryLatency.WithLabelValues(warehouseName)
+	return func(ev warehouse.QueryEvent) {
+		kind := warehouse.KindOfError(ev.Err)
+		switch {
+		case ev.Err == nil:
+			latency.Observe(ev.Elapsed.Seconds())
+			return
+		case kind == warehouse.KindRefused:
+			// Never reached the server: a refusal, not a query.
+			m.refusals.WithLabelValues(refuseNotReadOnly).Inc()
+			return
+		case kind == warehouse.KindAccessDenied:
+			m.refusals.WithLabelValues(refuseAccessDenied).Inc()
+		}
+		latency.Observe(ev.Elapsed.Seconds())
+		m.queryErrors.WithLabelValues(warehouseName, strings.ReplaceAll(kind.String(), " ", "_")).Inc()
+	}
+}
+
+// modelHooks counts tokens, completions, retries and budget refusals.
+func (m *metrics) modelHooks() modelHooks {
+	if m == nil {
+		return modelHooks{}
+	}
+	return modelHooks{
+		llm: llm.Hooks{
+			Usage: func(model string, u llm.Usage) {
+				m.tokens.WithLabelValues(model, "prompt").Add(float64(u.PromptTokens))
+				m.tokens.WithLabelValues(model, "completion").Add(float64(u.CompletionTokens))
+				m.modelCalls.WithLabelValues(model).Inc()
+			},
+			Retry: func(reason string) { m.modelRetries.WithLabelValues(reason).Inc() },
+		},
+		budgetRefused: func() { m.refusals.WithLabelValues(refuseBudget).Inc() },
+	}
+}
+
+// modelHooks are what the model engine's builder wires in.
+type modelHooks struct {
+	llm           llm.Hooks
+	budgetRefused func()
+}
+
+// countedUsage reports budget refusals of the usage store.
+type countedUsage struct {
+	llmengine.Usage
+	refused func()
+}
+
+func (u countedUsage) Allow(ctx context.Context, user, workspace string) error {
+	err := u.Usage.Allow(ctx, user, workspace)
+	if errors.Is(err, llm.ErrBudget) {
+		u.refused()
+	}
+	return err
+}
+
+// slackHooks count the Slack adapter's API errors, retries and duplicates.
+func (m *metrics) slackHooks() slackadapter.Hooks {
+	if m == nil {
+		return slackadapter.Hooks{}
+	}
+	const p = "slack"
+	dup := m.duplicates.WithLabelValues(p)
+	return slackadapter.Hooks{
+		APIError:  func(method string) { m.apiErrors.WithLabelValues(p, method).Inc() },
+		Retry:     func(method string) { m.apiRetries.WithLabelValues(p, method).Inc() },
+		Duplicate: dup.Inc,
+	}
+}
+
+// discordHooks count the Discord adapter's failed and retried REST calls.
+func (m *metrics) discordHooks() discord.Hooks {
+	if m == nil {
+		return discord.Hooks{}
+	}
+	const p = "discord"
+	return discord.Hooks{
+		APIError: func(route string) { m.apiErrors.WithLabelValues(p, route).Inc() },
+		Retry:    func(route string) { m.apiRetries.WithLabelValues(p, route).Inc() },
+	}
+}

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/clarify-bot/clarify/dialog"
+)
+
+// questionLimiter caps new questions per person and per channel with
+// token buckets (LimitsConfig). The dialog asks it only when a new
+// question starts, so answers and clicks never wait behind it.
+type questionLimiter struct {
+	user, channel *buckets // nil: that limit is off
+	now           func() time.Time
+}
+
+var _ dialog.Gate = (*questionLimiter)(nil)
+
+// newQuestionLimiter returns nil when no limit is configured.
+func newQuestionLimiter(cfg LimitsConfig, now func() time.Time) *questionLimiter {
+	if cfg.UserQuestionsPerMinute <= 0 && cfg.ChannelQuestionsPerMinute <= 0 {
+		return nil
+	}
+	burst := max(cfg.Burst, 1)
+	return &questionLimiter{
+		user:    newBuckets(cfg.UserQuestionsPerMinute, burst),
+		channel: newBuckets(cfg.ChannelQuestionsPerMinute, burst),
+		now:     now,
+	}
+}
+
+// gate is the limiter as the dialog's Gate; nil (not a typed nil) when off.
+func (l *questionLimiter) gate() dialog.Gate {
+	if l == nil {
+		return nil
+	}
+	return l
+}
+
+// Admit takes a token from the person's bucket and the channel's; if
+// either is empty, it takes none and says when to come back.
+func (l *questionLimiter) Admit(_ context.Context, who dialog.Who) *dialog.Refusal {
+	now := l.now()
+	var taken *rate.Reservation
+	if l.user != nil {
+		r := l.user.reserve(who.Platform+":"+who.Workspace+":"+who.User, now)
+		if wait := r.DelayFrom(now); wait > 0 {
+			r.CancelAt(now)
+			return refusal(fmt.Sprintf("You're asking faster than I can take questions from one person (%s a minute).", questions(l.user.perMinute)), wait)
+		}
+		taken = r
+	}
+	if l.channel != nil {
+		r := l.channel.reserve(who.Platform+":"+who.Workspace+":"+who.Channel, now)
+		if wait := r.DelayFrom(now); wait > 0 {
+			r.CancelAt(now)
+			if taken != nil {
+				// The person's token goes back: the question was not asked.
+				taken.CancelAt(now)
+			}
+			return refusal(fmt.Sprintf("You're asking faster than this channel allows (%s a minute).", questions(l.channel.perMinute)), wait)
+		}
+	}
+	return nil
+}
+
+func refusal(why string, wait time.Duration) *dialog.Refusal {
+	return &dialog.Refusal{Reason: dialog.RefuseRateLimited, Text: why + " Please try again in " + about(wait) + "."}
+}
+
+func questions(n int) string {
+	if n == 1 {
+		return "1 question"
+	}
+	return fmt.Sprintf("%d questions", n)
+}
+
+// about words a wait (at most a minute: one token at one a minute),
+// rounded up so that trying again then works.
+func about(d time.Duration) string {
+	if s := int(math.Ceil(d.Seconds())); s > 1 {
+		return fmt.Sprintf("about %d seconds", s)
+	}
+	return "a second"
+}
+
+// buckets are token buckets by key. A bucket left alone for idle (the
+// time it takes to refill) is full, the same as a new one, so it is
+// dropped: memory follows the keys active lately, not all keys ever seen.
+type buckets struct {
+	perMinute int
+	limit     rate.Limit
+	burst     int
+	idle      time.Duration
+
+	mu        sync.Mutex
+	m         map[string]*bucket
+	nextSweep time.Time
+}
+
+type bucket struct {
+	lim  *rate.Limiter
+	last time.Time
+}
+
+// newBuckets returns nil for a limit of zero (no limit).
+func newBuckets(perMinute, burst int) *buckets {
+	if perMinute <= 0 {
+		return nil
+	}
+	per := time.Minute / time.Duration(perMinute)
+	return &buckets{
+		perMinute: perMinute, limit: rate.Every(per), burst: burst,
+		idle: per * time.Duration(burst), m: map[string]*bucket{},
+	}
+}
+
+// reserve takes a token from key's bucket at now; the reservation says
+// how long until the token was really there (0: it was).
+func (b *buckets) reserve(key string, now time.Time) *rate.Reservation {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !now.Before(b.nextSweep) {
+		for k, bk := range b.m {
+			if now.Sub(bk.last) >= b.idle {
+				delete(b.m, k)
+			}
+		}
+		b.nextSweep = now.Add(b.idle)
+	}
+	bk, ok := b.m[key]
+	if !ok {
+		bk = &bucket{lim: rate.NewLimiter(b.limit, b.burst)}
+		b.m[key] = bk
+	}
+	bk.last = now
+	return bk.lim.ReserveN(now, 1)
+}
+
+// size is the number of buckets held.
+func (b *buckets) size() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.m)
+}

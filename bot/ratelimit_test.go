@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clarify-bot/clarify/dialog"
+)
+
+// clock is a settable time for the limiter.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+func TestQuestionLimiter(t *testing.T) {
+	who := func(user, channel string) dialog.Who {
+		return dialog.Who{Platform: "slack", Workspace: "T1", Channel: channel, User: user}
+	}
+	type step struct {
+		at   time.Duration // since the start
+		who  dialog.Who
+		want string // "" admitted, else a part of the refusal text
+	}
+	tests := []struct {
+		name  string
+		cfg   LimitsConfig
+		steps []step
+	}{
+		{"person: burst, then one every 10 s", LimitsConfig{UserQuestionsPerMinute: 6, Burst: 3}, []step{
+			{0, who("ana", "C1"), ""},
+			{0, who("ana", "C1"), ""},
+			{0, who("ana", "C2"), ""}, // another channel, same person
+			{0, who("ana", "C1"), "from one person (6 questions a minute). Please try again in about 10 seconds."},
+			{0, who("bo", "C1"), ""}, // someone else is not held up
+			{4 * time.Second, who("ana", "C1"), "about 6 seconds"},
+			{10 * time.Second, who("ana", "C1"), ""},
+			{10 * time.Second, who("ana", "C1"), "about 10 seconds"},
+		}},
+		{"channel: shared by everyone in it", LimitsConfig{ChannelQuestionsPerMinute: 30, Burst: 3}, []step{
+			{0, who("a", "C1"), ""},
+			{0, who("b", "C1"), ""},
+			{0, who("c", "C1"), ""},
+			{0, who("d", "C1"), "You're asking faster than this channel allows (30 questions a minute). Please try again in about 2 seconds."},
+			{0, who("d", "C2"), ""},
+			{2 * time.Second, who("d", "C1"), ""},
+		}},
+		{"a channel refusal takes nothing from the person", LimitsConfig{UserQuestionsPerMinute: 1, ChannelQuestionsPerMinute: 2, Burst: 1}, []step{
+			{0, who("a", "C1"), ""},
+			{0, who("b", "C1"), "this channel allows (2 questions a minute)"},
+			{0, who("b", "C2"), ""}, // b's own token was given back
+			{0, who("b", "C3"), "from one person (1 question a minute). Please try again in about 60 seconds."},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+			c := &clock{t: start}
+			l := newQuestionLimiter(tt.cfg, c.now)
+			for i, s := range tt.steps {
+				c.t = start.Add(s.at)
+				r := l.Admit(context.Background(), s.who)
+				switch {
+				case s.want == "" && r != nil:
+					t.Fatalf("step %d (%s at %v): refused: %s", i, s.who.User, s.at, r.Text)
+				case s.want != "" && r == nil:
+					t.Fatalf("step %d (%s at %v): admitted, want %q", i, s.who.User, s.at, s.want)
+				case r != nil && (!strings.Contains(r.Text, s.want) || r.Reason != dialog.RefuseRateLimited):
+					t.Fatalf("step %d: refusal %q (%s), want %q", i, r.Text, r.Reason, s.want)
+				}
+			}
+		})
+	}
+}
+
+func TestQuestionLimiterOff(t *testing.T) {
+	if l := newQuestionLimiter(LimitsConfig{Burst: 3}, time.Now); l != nil || l.gate() != nil {
+		t.Fatal("no limits configured: want no limiter and a nil gate")
+	}
+}
+
+// TestBucketsForgetIdleKeys: a bucket idle long enough to be full again is
+// dropped, so memory follows recent askers, not everyone ever seen.
+func TestBucketsForgetIdleKeys(t *testing.T) {
+	start := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	c := &clock{t: start}
+	l := newQuestionLimiter(LimitsConfig{UserQuestionsPerMinute: 6, Burst: 3}, c.now) // full again after 30 s
+	for i := range 1000 {
+		l.Admit(context.Background(), dialog.Who{Platform: "slack", User: fmt.Sprint("U", i), Channel: "C"})
+	}
+	if n := l.user.size(); n != 1000 {
+		t.Fatalf("%d buckets, want 1000", n)
+	}
+	c.t = start.Add(29 * time.Second)
+	l.Admit(context.Background(), dialog.Who{Platform: "slack", User: "late", Channel: "C"})
+	if n := l.user.size(); n != 1001 {
+		t.Fatalf("%d buckets before they are full again, want 1001", n)
+	}
+	c.t = start.Add(31 * time.Second)
+	l.Admit(context.Background(), dialog.Who{Platform: "slack", User: "later", Channel: "C"})
+	if n := l.user.size(); n != 2 { // "late" (2 s idle) and "later"
+		t.Fatalf("%d buckets after the others went idle, want 2", n)
+	}
+}
+
+// BenchmarkQuestionLimiter measures one admission over many keys.
+func BenchmarkQuestionLimiter(b *testing.B) {
+	l := newQuestionLimiter(LimitsConfig{UserQuestionsPerMinute: 6, ChannelQuestionsPerMinute: 30, Burst: 3}, time.Now)
+	whos := make([]dialog.Who, 10_000)
+	for i := range whos {
+		whos[i] = dialog.Who{Platform: "slack", Workspace: "T", User: fmt.Sprint("U", i), Channel: fmt.Sprint("C", i%100)}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		l.Admit(context.Background(), whos[i%len(whos)])
+	}
+	b.ReportMetric(float64(l.user.size()+l.channel.size()), "buckets")
+}
+
+// TestLimitsConfig: the limits section is read, burst defaults to 3, and
+// negative values are refused.
+func TestLimitsConfig(t *testing.T) {
+	tests := []struct {
+		name, yaml string
+		want       LimitsConfig
+		wantErr    string
+	}{
+		{"absent: no limits", "", LimitsConfig{Burst: 3}, ""},
+		{"set", "limits: {user_questions_per_minute: 6, channel_questions_per_minute: 30, burst: 2}\n", LimitsConfig{6, 30, 2}, ""},
+		{"burst defaults", "limits: {channel_questions_per_minute: 30}\n", LimitsConfig{0, 30, 3}, ""},
+		{"negative", "limits: {user_questions_per_minute: -1}\n", LimitsConfig{}, "must not be negative"},
+		{"typo", "limits: {user_questions_per_min: 6}\n", LimitsConfig{}, "user_questions_per_min"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "clarify.yaml")
+			if err := os.WriteFile(path, []byte(tt.yaml), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			c, err := LoadConfig(path, func(string) string { return "" })
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("want an error about %q, got %v", tt.wantErr, err)
+				}
+				return
+			}
+			if err != nil || c.Limits != tt.want {
+				t.Fatalf("limits %+v (%v), want %+v", c.Limits, err, tt.want)
+			}
+		})
+	}
+}
