@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"github.com/clarify-bot/clarify/connectors/sqlguard"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -30,6 +31,7 @@ import (
 const (
 	refuseNotReadOnly  = "not_read_only" // the guard refused a statement
 	refuseAccessDenied = "access_denied" // the warehouse refused to read
+	refuseAccessRule   = "access_rule"   // the warehouse's access rules (config) forbid it
 	refuseBudget       = "budget"        // a daily model token budget is used up
 )
 
@@ -99,7 +101,7 @@ func newMetrics() *metrics {
 		m.tokens, m.modelCalls, m.modelRetries, m.apiErrors, m.apiRetries, m.duplicates,
 	)
 	// Known reasons start at zero, so that rate() works from the first one.
-	for _, r := range []string{dialog.RefuseTooLong, dialog.RefuseNoQuestion, dialog.RefuseRateLimited, refuseNotReadOnly, refuseAccessDenied, refuseBudget} {
+	for _, r := range []string{dialog.RefuseTooLong, dialog.RefuseNoQuestion, dialog.RefuseRateLimited, refuseNotReadOnly, refuseAccessDenied, refuseAccessRule, refuseBudget} {
 		m.refusals.WithLabelValues(r)
 	}
 	return m
@@ -141,6 +143,14 @@ func (d *dialogMetrics) Answer()                { d.answers.Inc() }
 func (d *dialogMetrics) FactApplied(scope string) {
 	d.m.facts.WithLabelValues(d.warehouse, scope).Inc()
 }
+
+// accessRefused counts a person or channel turned away by access rules.
+func (m *metrics) accessRefused() {
+	if m != nil {
+		m.refusals.WithLabelValues(refuseAccessRule).Inc()
+	}
+}
+
 func (d *dialogMetrics) Refused(reason string) { d.m.refusals.WithLabelValues(reason).Inc() }
 func (d *dialogMetrics) EngineDone(engine string, took time.Duration, err error) {
 	d.m.engineLatency.WithLabelValues(engine).Observe(took.Seconds())
@@ -163,7 +173,11 @@ func (m *metrics) warehouseHook(warehouseName string) func(warehouse.QueryEvent)
 			return
 		case kind == warehouse.KindRefused:
 			// Never reached the server: a refusal, not a query.
-			m.refusals.WithLabelValues(refuseNotReadOnly).Inc()
+			reason := refuseNotReadOnly
+			if r, ok := sqlguard.Refused(ev.Err); ok && r.Kind == sqlguard.KindAccess {
+				reason = refuseAccessRule
+			}
+			m.refusals.WithLabelValues(reason).Inc()
 			return
 		case kind == warehouse.KindAccessDenied:
 			m.refusals.WithLabelValues(refuseAccessDenied).Inc()

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"github.com/clarify-bot/clarify/connectors/sqlguard"
 	"net/http"
 	"strings"
 	"testing"
@@ -221,6 +222,11 @@ func TestHooksMapToCollectors(t *testing.T) {
 		{"query refused", func(m *metrics) {
 			m.warehouseHook("w")(warehouse.QueryEvent{Err: warehouse.Guard("DELETE FROM orders")})
 		}, nil, refuseNotReadOnly},
+		{"access rule", func(m *metrics) {
+			refusal := &sqlguard.Refusal{Kind: sqlguard.KindAccess, Reason: "This warehouse hides customers.email; the answer can't use it."}
+			m.warehouseHook("w")(warehouse.QueryEvent{Err: &warehouse.Error{Kind: warehouse.KindRefused, Msg: refusal.Reason, Err: refusal}})
+		}, nil, refuseAccessRule},
+		{"asker turned away", func(m *metrics) { m.accessRefused() }, nil, refuseAccessRule},
 		{"access denied", func(m *metrics) {
 			m.warehouseHook("w")(warehouse.QueryEvent{Elapsed: time.Millisecond, Err: &warehouse.Error{Kind: warehouse.KindAccessDenied, Msg: "denied"}})
 		}, func(m *metrics) prometheus.Collector { return m.queryErrors.WithLabelValues("w", "access_denied") }, refuseAccessDenied},

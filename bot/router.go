@@ -21,6 +21,8 @@ type router struct {
 	mu       sync.Mutex
 	chosen   map[string]string // platform:workspace:channel → warehouse
 	access   map[string]access.Rules
+	// refused hears each access-rule refusal (metrics); may be nil.
+	refused func()
 }
 
 func newRouter(stacks []*stack) *router {
@@ -98,6 +100,9 @@ func (r *router) Handle(ctx context.Context, ev dialog.Event) ([]dialog.Reply, e
 // let this person ask it here, else replies why not.
 func (r *router) handle(ctx context.Context, name string, ev dialog.Event) ([]dialog.Reply, error) {
 	if msg := r.denied(name, ev.Who); msg != "" {
+		if r.refused != nil {
+			r.refused()
+		}
 		return []dialog.Reply{{Kind: dialog.ReplyNotice, Conversation: ev.Conversation, Text: msg}}, nil
 	}
 	return r.managers[name].Handle(ctx, ev)

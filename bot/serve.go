@@ -117,6 +117,7 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 		m.stacks = append(m.stacks, st)
 	}
 	m.router = newRouter(m.stacks)
+	m.router.refused = m.metrics.accessRefused
 	deps := platformDeps{Dialog: m.router, Router: m.router, Logger: logger, Metrics: m.metrics}
 	for _, build := range platformBuilders() {
 		p, err := build(ctx, cfg, deps)

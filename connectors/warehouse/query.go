@@ -66,7 +66,9 @@ func (w *DB) Query(ctx context.Context, statement string, lim Limits) (*Result, 
 	}
 	if w.policy != nil {
 		if err := w.policy.Check(st.Node); err != nil {
-			return nil, &Error{Kind: KindRefused, Msg: err.Error(), Err: err}
+			werr := &Error{Kind: KindRefused, Msg: err.Error(), Err: err}
+			w.observe(QueryEvent{Err: werr})
+			return nil, werr
 		}
 	}
 	if w.cache != nil {
