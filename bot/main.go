@@ -8,6 +8,8 @@
 //	bot sql  --demo|--dsn DSN "SELECT …"   run one statement through the guard
 //	bot eval --dataset DIR   accuracy against a simulated user
 //	bot prefs list|show|delete|promote|export|import
+//	bot doctor --config FILE  check tokens, scopes, warehouses, model, store
+//	bot healthcheck [--url U] exit 0 when /healthz answers (container HEALTHCHECK)
 package main
 
 import (
@@ -47,6 +49,8 @@ func commands() []command {
 		{"eval", "measure accuracy against a simulated user", runEval},
 		{"prefs", "review, correct and promote learned preferences", runPrefs},
 		{"usage", "show language model tokens and cost per user, model and day", runUsage},
+		{"doctor", "check tokens, scopes, warehouses, the model and the data directory", runDoctorCmd},
+		{"healthcheck", "GET the running bot's /healthz; exit 0 when it answers 200", runHealthcheck},
 	}
 }
 
@@ -72,7 +76,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: bot <command> [flags]")
 	fmt.Fprintln(w)
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-6s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'bot <command> -h' for the flags of a command.")
 }

@@ -247,6 +247,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exitUsage
 	}
 	logger := newLogger(stderr, cfg.LogLevel)
+	logDoctor(ctx, cfg, doctorEnv{Timeout: 5 * time.Second}, logger)
 	m, err := NewMain(ctx, cfg, logger)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot serve: %v\n", err)

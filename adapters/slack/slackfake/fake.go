@@ -104,6 +104,7 @@ type Server struct {
 	uploads    map[string][]byte
 	violations []string
 	sockets    chan *Socket
+	scopes     []string // nil: DefaultScopes
 }
 
 // New starts a fake Slack; it is closed when the test ends.
@@ -301,6 +302,7 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, obj{"ok": false, "error": "invalid_blocks", "response_metadata": obj{"messages": []string{v}}})
 		return
 	}
+	s.writeScopes(w)
 	switch method {
 	case "auth.test":
 		if authError != "" {

@@ -113,6 +113,7 @@ type Server struct {
 	script   []Step
 	fallback Step
 	calls    []Call
+	models   []string // nil: only Model
 }
 
 // New starts a server that is closed with the test.
@@ -165,6 +166,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := Call{Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Raw: raw}
+	if s.serveModels(w, r) {
+		return
+	}
 	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
 		tb.Errorf("llmtest: unexpected %s %s", r.Method, r.URL.Path)
 		http.Error(w, "not found", http.StatusNotFound)

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+)
+
+// runHealthcheck is `bot healthcheck [--url URL]`: a container HEALTHCHECK
+// for images without curl (distroless). It exits 0 when /healthz answers
+// 200 (a degraded warehouse still answers 200: restarting the bot would
+// not fix it) and 1 otherwise.
+func runHealthcheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bot healthcheck", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	url := fs.String("url", "http://127.0.0.1:8080/healthz", "the bot's health endpoint")
+	timeout := fs.Duration("timeout", 3*time.Second, "time limit")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, *url, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "bot healthcheck: %v\n", err)
+		return exitUsage
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fmt.Fprintf(stderr, "bot healthcheck: %v\n", err)
+		return exitFailure
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	if resp.StatusCode != http.StatusOK {
+		fmt.Fprintf(stderr, "bot healthcheck: %s: %s\n", resp.Status, body)
+		return exitFailure
+	}
+	stdout.Write(body)
+	return exitOK
+}
