@@ -95,6 +95,7 @@ type Server struct {
 
 	mu         sync.Mutex
 	calls      []Call
+	dropped    int // calls forgotten by DropCalls; Seq counts them
 	changed    chan struct{}
 	ts         int64
 	files      int
@@ -180,7 +181,7 @@ func (s *Server) Upload(fileID string) []byte {
 func (s *Server) Mark() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.calls)
+	return s.dropped + len(s.calls)
 }
 
 // Calls returns the calls of method (all calls if method is "").
@@ -204,7 +205,7 @@ func (s *Server) Wait(tb testing.TB, since int, method string, match func(Call) 
 	defer deadline.Stop()
 	for {
 		s.mu.Lock()
-		calls := append([]Call(nil), s.calls[min(since, len(s.calls)):]...)
+		calls := append([]Call(nil), s.after(since)...)
 		ch := s.changed
 		s.mu.Unlock()
 		// match runs unlocked: it may look at other calls.
@@ -226,7 +227,7 @@ func (s *Server) describe(since int) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var b strings.Builder
-	for _, c := range s.calls[min(since, len(s.calls)):] {
+	for _, c := range s.after(since) {
 		text := c.Get("text")
 		if len(text) > 120 {
 			text = text[:120] + "…"
@@ -236,10 +237,16 @@ func (s *Server) describe(since int) string {
 	return b.String()
 }
 
+// after is the calls kept from Seq since on; s.mu is held.
+func (s *Server) after(since int) []Call {
+	i := min(max(since-s.dropped, 0), len(s.calls))
+	return s.calls[i:]
+}
+
 func (s *Server) record(c Call) Call {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c.Seq = len(s.calls)
+	c.Seq = s.dropped + len(s.calls)
 	s.calls = append(s.calls, c)
 	close(s.changed)
 	s.changed = make(chan struct{})
@@ -438,3 +445,13 @@ func FormBody(payload []byte) []byte {
 }
 
 var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
+
+// DropCalls forgets the calls and uploads received so far, so that a long
+// load run measures the bot's memory rather than the fake's records.
+func (s *Server) DropCalls() {
+	s.mu.Lock()
+	s.dropped += len(s.calls)
+	s.calls = nil
+	s.uploads = map[string][]byte{}
+	s.mu.Unlock()
+}
