@@ -28,6 +28,7 @@ type Config struct {
 	LLM        LLMConfig         `yaml:"llm"`
 	Slack      SlackConfig       `yaml:"slack"`
 	Discord    DiscordConfig     `yaml:"discord"`
+	Audit      AuditConfig       `yaml:"audit"` // auditcmd.go
 }
 
 // HTTPConfig is the bot's own HTTP server: /healthz, and Slack's endpoints in HTTP mode.

@@ -8,6 +8,7 @@
 //	bot sql  --demo|--dsn DSN "SELECT …"   run one statement through the guard
 //	bot eval --dataset DIR   accuracy against a simulated user
 //	bot prefs list|show|delete|promote|export|import
+//	bot audit [--user U] [--since 7d] [--json]   the audit log
 package main
 
 import (
@@ -47,6 +48,7 @@ func commands() []command {
 		{"eval", "measure accuracy against a simulated user", runEval},
 		{"prefs", "review, correct and promote learned preferences", runPrefs},
 		{"usage", "show language model tokens and cost per user, model and day", runUsage},
+		{"audit", "list every question asked, fact change and glossary load", runAudit},
 	}
 }
 

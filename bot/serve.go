@@ -103,7 +103,7 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 		}
 		st, err := newStack(ctx, db, m.stores, stackOptions{
 			WarehouseName: wc.Name, DataDir: cfg.DataDir, Synonyms: wc.Synonyms,
-			Dialog: cfg.Dialog.managerConfig(), Engine: engine, Logger: logger,
+			Dialog: cfg.Dialog.managerConfig(), Engine: engine, Logger: logger, Audit: true,
 		})
 		if err != nil {
 			return nil, err
@@ -157,6 +157,13 @@ func (m *Main) Run(ctx context.Context) error {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(gctx), 10*time.Second)
 		defer cancel()
 		return srv.Shutdown(sctx)
+	})
+	// Question records older than the retention go at start, then daily.
+	daily := time.NewTicker(24 * time.Hour)
+	defer daily.Stop()
+	g.Go(func() error {
+		pruneQuestions(gctx, m.stores.facts, m.cfg.Audit.retention(), daily.C, time.Now, m.logger)
+		return nil
 	})
 	for _, p := range m.platforms {
 		g.Go(func() error {
