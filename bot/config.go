@@ -30,6 +30,7 @@ type Config struct {
 	Slack      SlackConfig       `yaml:"slack"`
 	Discord    DiscordConfig     `yaml:"discord"`
 	Limits     LimitsConfig      `yaml:"limits"`
+	Audit      AuditConfig       `yaml:"audit"` // auditcmd.go
 }
 
 // HTTPConfig is the bot's own HTTP server: /healthz, and Slack's endpoints in HTTP mode.

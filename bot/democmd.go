@@ -66,7 +66,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitFailure
 	}
 	defer stores.Close()
-	st, err := newStack(ctx, dw.db, stores, stackOptions{WarehouseName: fmt.Sprintf("demo-%d", *orders), DataDir: *data, RefreshProfile: *refresh, Profile: demoProfileOptions(), Logger: logger})
+	st, err := newStack(ctx, dw.db, stores, stackOptions{WarehouseName: fmt.Sprintf("demo-%d", *orders), DataDir: *data, RefreshProfile: *refresh, Profile: demoProfileOptions(), Logger: logger, Audit: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
 		return exitFailure

@@ -10,6 +10,7 @@
 //	bot prefs list|show|delete|promote|export|import
 //	bot doctor --config FILE  check tokens, scopes, warehouses, model, store
 //	bot healthcheck [--url U] exit 0 when /healthz answers (container HEALTHCHECK)
+//	bot audit [--user U] [--since 7d] [--json]   the audit log
 package main
 
 import (
@@ -51,6 +52,7 @@ func commands() []command {
 		{"usage", "show language model tokens and cost per user, model and day", runUsage},
 		{"doctor", "check tokens, scopes, warehouses, the model and the data directory", runDoctorCmd},
 		{"healthcheck", "GET the running bot's /healthz; exit 0 when it answers 200", runHealthcheck},
+		{"audit", "list every question asked, fact change and glossary load", runAudit},
 	}
 }
 

@@ -108,7 +108,7 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 		}
 		st, err := newStack(ctx, db, m.stores, stackOptions{
 			WarehouseName: wc.Name, DataDir: cfg.DataDir, Synonyms: wc.Synonyms, Access: wc.Access,
-			Dialog: cfg.Dialog.managerConfig(), Engine: engine, Logger: logger,
+			Dialog: cfg.Dialog.managerConfig(), Engine: engine, Logger: logger, Audit: true,
 			Observe: m.metrics.dialogObserver(wc.Name), Gate: m.limiter.gate(),
 		})
 		if err != nil {
@@ -165,6 +165,13 @@ func (m *Main) Run(ctx context.Context) error {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(gctx), 10*time.Second)
 		defer cancel()
 		return srv.Shutdown(sctx)
+	})
+	// Question records older than the retention go at start, then daily.
+	daily := time.NewTicker(24 * time.Hour)
+	defer daily.Stop()
+	g.Go(func() error {
+		pruneQuestions(gctx, m.stores.facts, m.cfg.Audit.retention(), daily.C, time.Now, m.logger)
+		return nil
 	})
 	for _, p := range m.platforms {
 		g.Go(func() error {

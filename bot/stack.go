@@ -80,6 +80,8 @@ type stackOptions struct {
 	// Engine builds the main engine; nil means the offline engine. With a
 	// main engine, the offline engine is its fallback.
 	Engine modelEngine
+	// Audit records every question in the ontology's audit log.
+	Audit  bool
 	Logger *slog.Logger
 	Now    func() time.Time
 
@@ -130,7 +132,11 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 	cfg.Warehouse = opts.WarehouseName
 	cfg.Logger = opts.Logger
 	cfg.Now = opts.Now
-	mgr, err := dialog.New(cfg, dialog.Deps{Engine: engine, Fallback: fallback, Exec: db, Catalog: cat, Facts: st.facts, Admin: st.facts, States: st.convs, Observe: opts.Observe, Gate: opts.Gate})
+	deps := dialog.Deps{Engine: engine, Fallback: fallback, Exec: db, Catalog: cat, Facts: st.facts, Admin: st.facts, States: st.convs, Observe: opts.Observe, Gate: opts.Gate}
+	if opts.Audit {
+		deps.Questions = st.facts
+	}
+	mgr, err := dialog.New(cfg, deps)
 	if err != nil {
 		return nil, err
 	}

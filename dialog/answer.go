@@ -32,14 +32,18 @@ func (st *convState) representative(group int) *candState {
 func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int) ([]Reply, error) {
 	rep := st.representative(group)
 	if rep == nil {
-		return []Reply{notice(ev.Conversation, m.noReading(st))}, m.save(ctx, st)
+		r := notice(ev.Conversation, m.noReading(st))
+		m.recordFailure(ctx, st, r.Text)
+		return []Reply{r}, m.save(ctx, st)
 	}
 	res, err := m.deps.Exec.Query(ctx, rep.SQL, m.cfg.AnswerLimits)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("answer: %w", ctx.Err())
 		}
-		return []Reply{notice(ev.Conversation, m.fail("answer query failed", err).Text())}, m.save(ctx, st)
+		r := notice(ev.Conversation, m.fail("answer query failed", err).Text())
+		m.recordQuestion(ctx, st, OutcomeFailed, r.Text, []string{rep.SQL}, 0)
+		return []Reply{r}, m.save(ctx, st)
 	}
 	a := &Answer{ID: newID(), SQL: rep.SQL, Result: res, RowCount: len(res.Rows), Truncated: res.Truncated, Unused: rep.Unused}
 	shape, err := sqlshape.Parse(rep.SQL, m.labels.TableOf)
@@ -71,6 +75,11 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 		a.Notes = append(a.Notes, m.valueCheck(shape)...)
 	}
 	m.learnStated(ctx, st, rep.Defines)
+	detail := ""
+	if res.Truncated {
+		detail = fmt.Sprintf("the warehouse had more rows than the %d fetched", len(res.Rows))
+	}
+	m.recordQuestion(ctx, st, OutcomeAnswered, detail, []string{rep.SQL}, len(res.Rows))
 	st.Answer = &answerRec{ID: a.ID, SQL: a.SQL, Group: group, UsedFacts: a.UsedFacts}
 	st.Status = statusAnswered
 	st.Pending = nil

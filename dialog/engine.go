@@ -59,6 +59,9 @@ type Proposal struct {
 	// Ask is a question the engine itself wants asked (the LLM's
 	// summarize-review-ask step), used when the candidates agree.
 	Ask *EngineQuestion
+	// PromptTokens and CompletionTokens are the model tokens this round
+	// spent (zero for the offline engine), for the question's audit record.
+	PromptTokens, CompletionTokens int
 }
 
 // Candidate is one reading of the question as SQL.

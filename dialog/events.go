@@ -11,6 +11,7 @@ import (
 
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/tables"
+	"github.com/clarify-bot/clarify/ontology"
 )
 
 // answerClarification applies a button click or a typed answer.
@@ -76,6 +77,7 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 	m.obs.ClarificationAnswered()
 	resolved := &Resolved{ClarificationID: q.ID, Prompt: q.Prompt, Choice: text}
 	st.History = append(st.History, closedQ{ID: q.ID, Prompt: q.Prompt, Choice: text})
+	st.addStep(m.cfg.Now(), clarificationStep(q, text, true))
 	st.Pending = nil
 	var replies []Reply
 	if noneOfThese(text) {
@@ -130,6 +132,7 @@ func (m *Manager) choose(ctx context.Context, st *convState, ev Event, i int, ch
 	m.obs.ClarificationAnswered()
 	resolved := &Resolved{ClarificationID: q.ID, Prompt: q.Prompt, Choice: opt.Label}
 	st.History = append(st.History, closedQ{ID: q.ID, Prompt: q.Prompt, Choice: opt.Label})
+	st.addStep(m.cfg.Now(), clarificationStep(q, opt.Label, false))
 	st.Pending = nil
 	if q.Engine {
 		st.Feedback = append(st.Feedback, Feedback{Kind: FeedbackEdit, Text: opt.Feedback, About: q.Phrase})
@@ -228,6 +231,8 @@ func (m *Manager) feedback(ctx context.Context, ev Event) ([]Reply, error) {
 			return []Reply{ephemeral(ev.Conversation, "Already noted — thanks.")}, nil
 		}
 		ans.Confirmed = true
+		st.addStep(m.cfg.Now(), ontology.QuestionStep{Kind: StepCorrect})
+		m.recordQuestion(ctx, st, OutcomeConfirmed, "", []string{ans.SQL}, 0)
 		for _, f := range ans.UsedFacts {
 			if err := m.deps.Facts.Confirm(ctx, f.FactID); err != nil {
 				m.log.Warn("cannot confirm a preference", "fact", f.FactID, "err", err)
@@ -243,6 +248,7 @@ func (m *Manager) feedback(ctx context.Context, ev Event) ([]Reply, error) {
 	}
 	switch ev.Kind {
 	case EventWrong:
+		st.addStep(m.cfg.Now(), ontology.QuestionStep{Kind: StepWrong})
 		st.Rejected++
 		for _, i := range st.live() {
 			if st.Candidates[i].Group == ans.Group {
@@ -271,6 +277,7 @@ func (m *Manager) feedback(ctx context.Context, ev Event) ([]Reply, error) {
 			return []Reply{ephemeral(ev.Conversation, "That answer didn't use that preference.")}, nil
 		}
 		key, factID := used.Key, used.FactID
+		st.addStep(m.cfg.Now(), ontology.QuestionStep{Kind: StepChange, Answer: used.Phrase})
 		st.Skipped = appendUnique(st.Skipped, factID)
 		st.unapply(factID)
 		var pt *point

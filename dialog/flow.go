@@ -18,6 +18,7 @@ import (
 // message handles a typed message: a new question, a follow-up to an
 // answered one, or a free-text answer to a pending clarification.
 func (m *Manager) message(ctx context.Context, ev Event) ([]Reply, error) {
+	began := m.cfg.Now()
 	text := normalizeText(ev.Text)
 	if r, ok := m.command(ctx, ev, text); ok {
 		return r, nil
@@ -34,6 +35,7 @@ func (m *Manager) message(ctx context.Context, ev Event) ([]Reply, error) {
 	}
 	if msg, reason := m.checkQuestion(text); msg != "" {
 		m.obs.Refused(reason)
+		m.recordRefusal(ctx, ev, text, msg, began)
 		return []Reply{notice(ev.Conversation, msg)}, nil
 	}
 	if phrase, meaning, ok := definesPhrase(text); ok && st != nil && st.Status == statusAnswered {
@@ -59,7 +61,8 @@ func (m *Manager) message(ctx context.Context, ev Event) ([]Reply, error) {
 
 // newState starts a conversation about question.
 func (m *Manager) newState(key string, who Who, question string) *convState {
-	return &convState{Key: key, Who: who, Warehouse: m.cfg.Warehouse, Question: question, Status: statusAsking, Created: m.cfg.Now(), Chosen: map[sqlshape.SlotKey]sqlshape.SlotValue{}}
+	now := m.cfg.Now()
+	return &convState{Key: key, Who: who, Warehouse: m.cfg.Warehouse, Question: question, Status: statusAsking, Created: now, Chosen: map[sqlshape.SlotKey]sqlshape.SlotValue{}, began: now}
 }
 
 // firstFn is the aggregate function of a measure value's first part.
@@ -122,6 +125,7 @@ func (m *Manager) followUp(ctx context.Context, st *convState, ev Event, text st
 // refine regenerates an answered question with one more piece of feedback.
 func (m *Manager) refine(ctx context.Context, st *convState, ev Event, fb Feedback) ([]Reply, error) {
 	st.archiveAnswer()
+	st.addStep(m.cfg.Now(), ontology.QuestionStep{Kind: StepFollowUp, Answer: normalizeText(ev.Text)})
 	st.Feedback = append(st.Feedback, fb)
 	st.Status = statusAsking
 	st.Round, st.Rejected = 0, 0
@@ -169,8 +173,12 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("propose: %w", ctx.Err())
 		}
-		return []Reply{notice(conv, "I couldn't work out a query for that. "+failureOf(err).Text())}, nil
+		r := notice(conv, "I couldn't work out a query for that. "+failureOf(err).Text())
+		m.recordFailure(ctx, st, r.Text)
+		return []Reply{r}, nil
 	}
+	st.Audit.PromptTokens += prop.PromptTokens + prop.spentPrompt
+	st.Audit.CompletionTokens += prop.CompletionTokens + prop.spentCompletion
 	engine := prop.Engine
 	st.Engine = engine
 	st.EngineAsk = nil
@@ -194,7 +202,9 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 	}
 	if len(kept) == 0 {
 		st.Candidates = nil
-		return []Reply{notice(conv, m.noReading(st))}, nil
+		r := notice(conv, m.noReading(st))
+		m.recordFailure(ctx, st, r.Text)
+		return []Reply{r}, nil
 	}
 	stmts := make([]string, len(kept))
 	for i, c := range kept {
@@ -245,7 +255,9 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 	}
 	if len(groups) == 0 {
 		st.Candidates = nil
-		return []Reply{notice(conv, m.fail("no candidate ran", worstError(errs)).Text())}, nil
+		r := notice(conv, m.fail("no candidate ran", worstError(errs)).Text())
+		m.recordFailure(ctx, st, r.Text)
+		return []Reply{r}, nil
 	}
 	for i := range st.Candidates {
 		st.Candidates[i].Prior /= total
@@ -272,6 +284,9 @@ type proposal struct {
 	// Note is said with the answer: the main engine failed and the
 	// fallback answered.
 	Note string
+	// spentPrompt and spentCompletion are the tokens of a main engine
+	// whose proposal the fallback replaced.
+	spentPrompt, spentCompletion int
 }
 
 // propose calls the engine, falling back to the offline engine when the
@@ -307,10 +322,12 @@ func (m *Manager) propose(ctx context.Context, req Request) (proposal, error) {
 	if fb == nil {
 		fb = &Proposal{}
 	}
+	out := proposal{Proposal: fb, Engine: m.deps.Fallback.Name(), Note: note}
 	if prop != nil && err == nil {
 		fb.Notes = append(fb.Notes, prop.Notes...)
+		out.spentPrompt, out.spentCompletion = prop.PromptTokens, prop.CompletionTokens
 	}
-	return proposal{Proposal: fb, Engine: m.deps.Fallback.Name(), Note: note}, nil
+	return out, nil
 }
 
 func (m *Manager) noReading(st *convState) string {
@@ -489,6 +506,9 @@ func (m *Manager) advance(ctx context.Context, st *convState, ev Event) ([]Reply
 		if err != nil || st.Candidates == nil || len(st.live()) == 0 {
 			if len(replies) == 0 {
 				replies = []Reply{notice(ev.Conversation, m.noReading(st))}
+				if err == nil {
+					m.recordFailure(ctx, st, replies[0].Text)
+				}
 			}
 			return replies, errors.Join(err, m.save(ctx, st))
 		}

@@ -151,6 +151,9 @@ type Deps struct {
 	Observe Observer
 	// Gate admits new questions (rate limits); nil admits all.
 	Gate Gate
+	// Questions records every answered, refused or failed question in the
+	// audit log (an *ontology.Store); nil records nothing.
+	Questions QuestionLog
 }
 
 // Manager runs conversations. It is safe for concurrent use; events of one
@@ -302,11 +305,13 @@ func (m *Manager) load(ctx context.Context, key string) (*convState, string, err
 		m.log.Warn("unreadable conversation state; starting over", "key", key, "err", err)
 		return nil, "I couldn't resume that conversation. Please ask your question again.", nil
 	}
+	st.began = m.cfg.Now()
 	return st, "", nil
 }
 
 func (m *Manager) save(ctx context.Context, st *convState) error {
 	st.Updated = m.cfg.Now()
+	st.spend(st.Updated)
 	b, err := st.encode()
 	if err != nil {
 		return err

@@ -85,6 +85,11 @@ type convState struct {
 	EnginePrompts []string        `json:"engine_prompts,omitempty"`
 	// First describes the first round of candidates, for evaluation.
 	First *Trace `json:"first,omitempty"`
+	// Audit gathers what the next audit record of the question holds (audit.go).
+	Audit auditTrail `json:"audit,omitzero"`
+	// began is when this turn's handling started (or the last save), for
+	// the bot's own time in Audit; not stored.
+	began time.Time
 }
 
 type candState struct {

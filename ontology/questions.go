@@ -41,7 +41,8 @@ type QuestionRecord struct {
 	// PromptTokens and CompletionTokens are the model tokens spent.
 	PromptTokens     int `json:"prompt_tokens,omitempty"`
 	CompletionTokens int `json:"completion_tokens,omitempty"`
-	// Outcome is "answered", "refused" or "failed".
+	// Outcome is "answered", "refused", "failed" or "confirmed" (the
+	// person said an answer was what they meant).
 	Outcome string `json:"outcome"`
 	// Detail explains a refusal or failure (never result values).
 	Detail string `json:"detail,omitempty"`
@@ -58,6 +59,9 @@ type QuestionStep struct {
 	Options []string `json:"options,omitempty"`
 	// Answer is what the person chose or wrote.
 	Answer string `json:"answer,omitempty"`
+	// Typed is set when the answer was written in the person's own words
+	// ("Other…") rather than picked from Options.
+	Typed bool `json:"typed,omitempty"`
 }
 
 // FactUse names a fact that decided part of an answer.

@@ -263,6 +263,9 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (prop *dial
 	if err != nil {
 		return nil, e.fail(err, req)
 	}
+	// The dialog's audit record of the question counts what it cost.
+	u := r.model.usage()
+	prop.PromptTokens, prop.CompletionTokens = u.PromptTokens, u.CompletionTokens
 	return prop, nil
 }
 

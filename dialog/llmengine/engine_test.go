@@ -556,8 +556,13 @@ func TestBudgetsAndUsage(t *testing.T) {
 	rev := noAmbiguity()
 	rev.Usage = &openai.Usage{PromptTokens: 30, CompletionTokens: 5, TotalTokens: 35}
 	f.srv.Enqueue(expect("generate", isGenerate, gen, nil), expect("review", isReview, rev, nil))
-	if _, err := f.ask(t, dialog.Request{Question: "what was revenue in 2024?"}); err != nil {
+	prop, err := f.ask(t, dialog.Request{Question: "what was revenue in 2024?"})
+	if err != nil {
 		t.Fatal(err)
+	}
+	// The proposal reports the same tokens, for the question's audit record.
+	if prop.PromptTokens != 100 || prop.CompletionTokens != 25 {
+		t.Fatalf("proposal tokens %d + %d, want 100 + 25", prop.PromptTokens, prop.CompletionTokens)
 	}
 	rep, err := store.Report(context.Background(), llmusage.Query{Records: 5})
 	if err != nil {
