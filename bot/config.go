@@ -46,6 +46,9 @@ type WarehouseConfig struct {
 	MaxRows      int           `yaml:"max_rows"`
 	// Synonyms add domain words for column search ("arr": ["annual", "recurring", "revenue"]).
 	Synonyms map[string][]string `yaml:"synonyms"`
+	// Glossary is a team glossary file (connectors/glossary) loaded as
+	// workspace facts at start and on SIGHUP.
+	Glossary string `yaml:"glossary"`
 }
 
 // DialogConfig tunes clarification.

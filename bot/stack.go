@@ -70,7 +70,10 @@ type stackOptions struct {
 	// Profile tunes how the warehouse is profiled (zero: the defaults).
 	Profile  warehouse.ProfileOptions
 	Synonyms map[string][]string
-	Dialog   dialog.Config
+	// Joins are relationships the schema does not declare (a team
+	// glossary's), added to the catalog's join graph.
+	Joins  []warehouse.Join
+	Dialog dialog.Config
 	// Engine builds the main engine; nil means the offline engine. With a
 	// main engine, the offline engine is its fallback.
 	Engine modelEngine
@@ -91,6 +94,12 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 		return nil, fmt.Errorf("profile warehouse %s: %w", opts.WarehouseName, err)
 	}
 	opts.Logger.Info("schema snapshot ready", "warehouse", opts.WarehouseName, "tables", len(snap.Schema.Tables), "taken", snap.TakenAt, "took", time.Since(start).Round(time.Millisecond))
+	if len(opts.Joins) > 0 {
+		// A copy: the snapshot may be shared (cached) and must not change.
+		withJoins := *snap
+		withJoins.Schema.Joins = append(append([]warehouse.Join(nil), snap.Schema.Joins...), opts.Joins...)
+		snap = &withJoins
+	}
 	cat := catalog.New(snap, catalog.Options{Synonyms: opts.Synonyms})
 
 	var words offline.Words
