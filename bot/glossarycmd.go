@@ -275,3 +275,44 @@ func demoGlossaryFacts(ctx context.Context, facts *ontology.Store, warehouseName
 	}
 	return g.Joins(), nil
 }
+
+// verify is `bot prefs verify`: an answer a person marked correct (a
+// query fact of theirs, listed by `bot prefs list`) becomes a verified
+// query of their workspace (or --owner's), answered directly from then on.
+func (p *prefsCmd) verify(ctx context.Context, args []string) int {
+	fs := p.flagSet("verify")
+	by := fs.String("by", "", "who verified it, shown with every answer it gives (required)")
+	owner := fs.String("owner", "", "the workspace key, e.g. slack:T1 (default: the workspace of the person who confirmed it)")
+	pos, code, ok := p.parseArgs(fs, "verify", args, 1, "the ID of the confirmed answer")
+	if !ok {
+		return code
+	}
+	if strings.TrimSpace(*by) == "" {
+		fmt.Fprintln(p.stderr, "bot prefs verify: give --by NAME")
+		fs.Usage()
+		return exitUsage
+	}
+	id := pos[0]
+	s, code := p.open(false)
+	if s == nil {
+		return code
+	}
+	defer s.Close()
+	ws := *owner
+	if ws == "" {
+		f, err := s.Get(ctx, id)
+		if err != nil {
+			return p.fail("verify", id, err)
+		}
+		// A user key is platform:workspace:user.
+		if i := strings.LastIndexByte(f.Owner, ':'); f.Scope == ontology.ScopeUser && i > 0 {
+			ws = f.Owner[:i]
+		}
+	}
+	f, err := s.Verify(ctx, id, ws, *by, p.actor())
+	if err != nil {
+		return p.fail("verify", id, err)
+	}
+	fmt.Fprintf(p.stdout, "verified %s for %s as %s: %q → %s (verified by %s)\n", id, f.Owner, f.ID, f.Question, f.Target.Choice.Expr, f.VerifiedBy)
+	return exitOK
+}

@@ -197,3 +197,53 @@ func TestEvalWithGlossary(t *testing.T) {
 		t.Fatalf("with the glossary: correct=%v facts used=%d asked=%d, want correct, the team's revenue used, 1 question (the date)", r.Correct, r.FactsUsed, r.Questions)
 	}
 }
+
+func TestPrefsVerify(t *testing.T) {
+	dir := t.TempDir()
+	s, err := ontology.Open(filepath.Join(dir, ontologyFile), ontology.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	confirmed, err := s.Learn(ctx, ontology.Fact{Scope: ontology.ScopeUser, Owner: "slack:T1:U1", Warehouse: "sales", Phrase: "how many order cancelled", Kind: ontology.KindQuery, Question: "how many orders were cancelled?",
+		Target: ontology.Target{Slot: "query", Choice: ontology.Term{Kind: ontology.TermSQL, Expr: "SELECT COUNT(*) FROM orders WHERE status = 'cancelled'"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned, err := s.Learn(ctx, ontology.Fact{Scope: ontology.ScopeUser, Owner: "slack:T1:U1", Warehouse: "sales", Phrase: "revenue", Kind: ontology.KindColumn,
+		Target: ontology.Target{Slot: "measure", Choice: ontology.ColumnTerm("orders.net_amount")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"needs a verifier", []string{"prefs", "--data", dir, "verify", confirmed.ID}, exitUsage, ""},
+		{"not an answer", []string{"prefs", "--data", dir, "verify", learned.ID, "--by", "maria"}, exitFailure, ""},
+		{"verified for the asker's workspace", []string{"prefs", "--data", dir, "verify", confirmed.ID, "--by", "maria"}, exitOK, "for slack:T1 as "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCmd(t, tt.args...)
+			if code != tt.code || !strings.Contains(out, tt.want) {
+				t.Fatalf("exit %d, want %d; output %q lacks %q\n%s", code, tt.code, out, tt.want, errOut)
+			}
+		})
+	}
+	s, err = ontology.Open(filepath.Join(dir, ontologyFile), ontology.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	facts, err := s.List(ctx, ontology.Filter{Scope: string(ontology.ScopeWorkspace), Owner: "slack:T1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(facts) != 1 || facts[0].Kind != ontology.KindQuery || facts[0].VerifiedBy != "maria" || facts[0].PromotedFrom != confirmed.ID {
+		t.Fatalf("workspace facts: %+v", facts)
+	}
+}

@@ -220,6 +220,7 @@ func (m *Manager) feedback(ctx context.Context, ev Event) ([]Reply, error) {
 			return []Reply{ephemeral(ev.Conversation, "Already noted — thanks.")}, nil
 		}
 		ans.Confirmed = true
+		m.rememberConfirmed(ctx, st, ans)
 		for _, f := range ans.UsedFacts {
 			if err := m.deps.Facts.Confirm(ctx, f.FactID); err != nil {
 				m.log.Warn("cannot confirm a preference", "fact", f.FactID, "err", err)

@@ -112,3 +112,50 @@ func TestVerifiedQueryAnswersDirectly(t *testing.T) {
 		t.Fatalf("a workspace without the glossary got its verified query:\n%s", r.Text)
 	}
 }
+
+// A person marks an answer correct; it answers nothing by itself until an
+// admin promotes it to the workspace, which makes it a verified query
+// that answers everyone's same question directly, naming the verifier.
+func TestConfirmedAnswerBecomesAVerifiedQuery(t *testing.T) {
+	env := dialogtest.New(t, 3000, dialog.Config{})
+	ctx := context.Background()
+	ana := newChat(t, env, "ana")
+	const q = "how many orders were cancelled?"
+	r := ana.ask(q)
+	a := mustAnswer(t, r)
+	ana.send(dialog.Event{Kind: dialog.EventCorrect, Target: a.ID})
+
+	facts, err := env.Facts.List(ctx, ontology.Filter{Owner: "test:w1:ana"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var confirmed *ontology.Fact
+	for i, f := range facts {
+		if f.Kind == ontology.KindQuery {
+			confirmed = &facts[i]
+		}
+	}
+	if confirmed == nil || confirmed.Target.Choice.Expr != a.SQL || confirmed.VerifiedBy != "" {
+		t.Fatalf("the confirmed answer should be kept, unverified: %+v", confirmed)
+	}
+	// Not verified yet: the engine answers.
+	if r := ana.ask(q); strings.Contains(r.Text, "verified query") {
+		t.Fatalf("an unverified answer was presented as verified:\n%s", r.Text)
+	}
+
+	// A non-admin cannot verify it; an admin can.
+	ben := newChat(t, env, "ben")
+	if rs := ben.send(dialog.Event{Kind: dialog.EventPromote, FactID: confirmed.ID, Scope: ontology.ScopeWorkspace}); !strings.Contains(rs[0].Text, "Only admins") {
+		t.Fatalf("a non-admin promoted: %s", rs[0].Text)
+	}
+	boss := newChat(t, env, "maria")
+	boss.who.Admin = true
+	rs := boss.send(dialog.Event{Kind: dialog.EventPromote, FactID: confirmed.ID, Scope: ontology.ScopeWorkspace})
+	if !strings.Contains(rs[0].Text, "is now a verified query for everyone in this workspace (verified by maria)") {
+		t.Fatalf("promote reply: %s", rs[0].Text)
+	}
+	r = ben.ask("How many orders were cancelled")
+	if b := mustAnswer(t, r); b.SQL != a.SQL || !strings.Contains(r.Text, "This is a verified query (verified by maria).") {
+		t.Fatalf("Ben should get the verified query:\n%s\n%s", r.Text, b.SQL)
+	}
+}

@@ -19,15 +19,20 @@ import (
 // checked.
 
 // verifiedQuery finds the verified query for a question among the
-// asker's facts (user over channel over workspace already resolved).
+// asker's applicable facts, the narrowest scope first. A query nobody
+// verified (a person's confirmed answer, waiting for an admin) does not
+// count, and does not hide the workspace's verified one.
 func verifiedQuery(facts []ontology.Fact, question string) (ontology.Fact, bool) {
 	norm := qnorm.Question(question)
 	if norm == "" {
 		return ontology.Fact{}, false
 	}
-	for _, f := range facts {
-		if f.Kind == ontology.KindQuery && f.Phrase == norm && f.Target.Choice.Kind == ontology.TermSQL && f.Target.Choice.Expr != "" {
-			return f, true
+	for _, scope := range []ontology.Scope{ontology.ScopeUser, ontology.ScopeChannel, ontology.ScopeWorkspace} {
+		for _, f := range facts {
+			if f.Scope == scope && f.Kind == ontology.KindQuery && f.VerifiedBy != "" && f.Active() && f.Phrase == norm &&
+				f.Target.Choice.Kind == ontology.TermSQL && f.Target.Choice.Expr != "" {
+				return f, true
+			}
 		}
 	}
 	return ontology.Fact{}, false
@@ -45,7 +50,12 @@ func VerifiedNote(by string) string {
 // is false when none does, or when its SQL no longer runs (then the
 // engine answers as if there were none, and the failure is logged).
 func (m *Manager) answerVerified(ctx context.Context, ev Event, key, text string) ([]Reply, bool, error) {
-	f, ok := verifiedQuery(m.applicableFacts(ctx, ev.Who), text)
+	facts, err := m.deps.Facts.Applicable(ctx, ownerKeys(ev.Who), m.cfg.Warehouse)
+	if err != nil {
+		m.log.Warn("cannot read verified queries", "err", err)
+		return nil, false, nil
+	}
+	f, ok := verifiedQuery(facts, text)
 	if !ok {
 		return nil, false, nil
 	}
@@ -65,4 +75,45 @@ func (m *Manager) answerVerified(ctx context.Context, ev Event, key, text string
 		m.log.Warn("cannot record a verified query's use", "fact", f.ID, "err", err)
 	}
 	return replies, true, nil
+}
+
+// rememberConfirmed keeps an answer its asker marked correct as a query
+// fact of theirs, unverified: it answers nothing by itself, but an admin
+// can make it a verified query of the workspace (Promote on it, `bot
+// prefs verify`). Answers refined by follow-ups are not kept: the
+// question alone no longer says what they answer.
+func (m *Manager) rememberConfirmed(ctx context.Context, st *convState, ans *answerRec) {
+	phrase := qnorm.Question(st.Question)
+	if phrase == "" || st.Engine == "verified" || len(st.Feedback) > 0 || ans.SQL == "" {
+		return
+	}
+	f := ontology.Fact{
+		Scope: ontology.ScopeUser, Owner: ownerKeys(st.Who).User, Warehouse: m.cfg.Warehouse,
+		Phrase: phrase, Kind: ontology.KindQuery, Question: st.Question,
+		Meaning: "Answer marked correct: " + st.Question,
+		Target:  ontology.Target{Slot: "query", Choice: ontology.Term{Kind: ontology.TermSQL, Expr: ans.SQL}},
+	}
+	if _, err := m.deps.Facts.Learn(ctx, f); err != nil {
+		m.log.Warn("cannot keep the confirmed answer", "question", st.Question, "err", err)
+	}
+}
+
+// queryVerifier is the optional part of FactAdmin that makes a confirmed
+// answer a verified query (*ontology.Store has it).
+type queryVerifier interface {
+	Verify(ctx context.Context, id, owner, by string, actor ontology.Actor) (ontology.Fact, error)
+}
+
+// verify makes the confirmed answer f a verified query of the admin's
+// workspace: what promoting a query fact means.
+func (m *Manager) verify(ctx context.Context, ev Event, f ontology.Fact) ([]Reply, error) {
+	v, ok := m.admin.(queryVerifier)
+	if !ok {
+		return []Reply{ephemeral(ev.Conversation, "Verifying answers is not available.")}, nil
+	}
+	nf, err := v.Verify(ctx, f.ID, ownerKeys(ev.Who).Workspace, ev.Who.User, actor(ev.Who))
+	if err != nil {
+		return nil, fmt.Errorf("verify answer: %w", err)
+	}
+	return []Reply{ephemeral(ev.Conversation, fmt.Sprintf("'%s' is now a verified query for everyone in this workspace (verified by %s).", nf.Question, nf.VerifiedBy))}, nil
 }

@@ -35,7 +35,7 @@ func verifiedExamples(text string, facts []ontology.Fact, max int) []example {
 	}
 	var all []scored
 	for _, f := range facts {
-		if f.Kind != ontology.KindQuery || f.Target.Choice.Kind != ontology.TermSQL {
+		if f.Kind != ontology.KindQuery || f.VerifiedBy == "" || f.Target.Choice.Kind != ontology.TermSQL {
 			continue
 		}
 		n := 0
