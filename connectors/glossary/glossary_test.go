@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/clarify-bot/clarify/connectors/demodata"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/internal/demotest"
+	"github.com/clarify-bot/clarify/internal/testwh"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -207,5 +209,44 @@ func TestFacts(t *testing.T) {
 	}
 	if got := len(g.Joins()); got != 2 {
 		t.Errorf("Joins() = %d, want 2", got)
+	}
+}
+
+// The same problems are found, and worded the same, on every server the
+// tests can reach (the embedded one; MariaDB/MySQL with MYSQL_TEST_DSN).
+func TestCheckOnEveryServer(t *testing.T) {
+	const dump = `CREATE TABLE customers (id INT PRIMARY KEY, name VARCHAR(40), status VARCHAR(10));
+CREATE TABLE orders (id INT PRIMARY KEY, customer_id INT, net_amount DECIMAL(10,2));
+INSERT INTO customers VALUES (1, 'Ada', 'active');
+INSERT INTO orders VALUES (1, 1, 10.00)`
+	src := `measures:
+  - name: revenue
+    expr: SUM(orders.net_amt)
+  - name: net
+    expr: SUM(orders.net_amount)
+filters:
+  - name: active customer
+    where: customers.status = 'active'
+verified_queries:
+  - question: ids
+    sql: SELECT id FROM orders JOIN customers ON customers.id = orders.customer_id
+    verified_by: ana
+`
+	for _, target := range testwh.Targets() {
+		t.Run(target.Name, func(t *testing.T) {
+			db := testwh.NewDatabase(t, target, dump).Open(t, warehouse.Config{})
+			g, err := Parse("team.yml", []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps, err := Check(context.Background(), db, g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "team.yml:3: measure \"revenue\": unknown column orders.net_amt\nteam.yml:11: verified query \"ids\": column id is ambiguous: name its table"
+			if got := ps.Error(); got != want {
+				t.Fatalf("problems:\n%s\nwant:\n%s", got, want)
+			}
+		})
 	}
 }
