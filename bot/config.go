@@ -52,6 +52,9 @@ type WarehouseConfig struct {
 	// Access says who may ask and which tables and columns are hidden or
 	// sensitive; names are checked against the schema at start-up.
 	Access access.Rules `yaml:"access"`
+	// Glossary is a team glossary file (connectors/glossary) loaded as
+	// workspace facts at start and on SIGHUP.
+	Glossary string `yaml:"glossary"`
 }
 
 // DialogConfig tunes clarification.

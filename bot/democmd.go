@@ -38,8 +38,9 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	admin := fs.Bool("admin", false, "act as an admin (review other people's preferences)")
 	refresh := fs.Bool("refresh", false, "profile the warehouse again instead of using the cached snapshot")
 	verbose := fs.Bool("v", false, "log to stderr")
+	noGlossary := fs.Bool("no-glossary", false, "do not load the demo's team glossary (connectors/demodata/glossary.yml)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bot demo [--user NAME] [--data DIR] [--orders N] [--admin] [-v]")
+		fmt.Fprintln(stderr, "usage: bot demo [--user NAME] [--data DIR] [--orders N] [--admin] [--no-glossary] [-v]")
 		fmt.Fprintln(stderr, "Starts the embedded demo warehouse and a chat on this terminal; pipe questions in to script it.")
 		fs.PrintDefaults()
 	}
@@ -66,7 +67,13 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitFailure
 	}
 	defer stores.Close()
-	st, err := newStack(ctx, dw.db, stores, stackOptions{WarehouseName: fmt.Sprintf("demo-%d", *orders), DataDir: *data, RefreshProfile: *refresh, Profile: demoProfileOptions(), Logger: logger, Audit: true})
+	whName := fmt.Sprintf("demo-%d", *orders)
+	joins, err := demoGlossaryFacts(ctx, stores.facts, whName, !*noGlossary)
+	if err != nil {
+		fmt.Fprintf(stderr, "bot demo: %v\n", err)
+		return exitFailure
+	}
+	st, err := newStack(ctx, dw.db, stores, stackOptions{WarehouseName: whName, DataDir: *data, RefreshProfile: *refresh, Profile: demoProfileOptions(), Joins: joins, Logger: logger, Audit: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
 		return exitFailure

@@ -18,6 +18,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/embedded"
+	"github.com/clarify-bot/clarify/connectors/glossary"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/eval"
@@ -54,6 +55,9 @@ type evalOptions struct {
 	timeout    time.Duration
 	seed       uint64
 	verbose    bool
+	// glossary is a team glossary loaded as workspace facts of the
+	// simulated users' workspace before each run.
+	glossary *glossary.Glossary
 	// llm is the model configuration for --engine llm (file and environment).
 	llm        LLMConfig
 	configPath string
@@ -79,9 +83,10 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs.DurationVar(&o.timeout, "timeout", warehouse.DefaultQueryTimeout, "time limit of each query (candidates, answers and gold checks)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random strategy")
 	fs.BoolVar(&o.verbose, "v", false, "log each question to stderr")
+	glossaryFile := fs.String("glossary", "", "a team glossary to load as workspace facts of the simulated users before running")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: bot eval --dataset DIR|demo [--engine offline|llm] [--max-rounds 4] [--strategy eig|random|max-prob|all]")
-		fmt.Fprintln(stderr, "                [--carry-ontology] [--json FILE] [--dsn DSN] [--limit N] [--filter TAG] [--timeout 10s] [-v]")
+		fmt.Fprintln(stderr, "                [--carry-ontology] [--json FILE] [--dsn DSN] [--limit N] [--filter TAG] [--timeout 10s] [--glossary FILE] [-v]")
 		fmt.Fprintln(stderr, "Puts every question through the dialog; a simulated user answers clarifications from the gold SQL.")
 		fmt.Fprintln(stderr, "The last line of output is EX=<final accuracy> rounds=<mean questions asked>.")
 		fs.PrintDefaults()
@@ -106,6 +111,14 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	case o.dsn != "" && len(o.datasets) > 1:
 		fmt.Fprintln(stderr, "bot eval: --dsn names one warehouse; give one --dataset with it")
 		return exitUsage
+	}
+	if *glossaryFile != "" {
+		g, err := glossary.ReadFile(*glossaryFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "bot eval: %v\n", err)
+			return exitUsage
+		}
+		o.glossary = g
 	}
 	switch o.engine {
 	case "offline":
@@ -375,6 +388,15 @@ func (e *evalEnv) run(ctx context.Context, h *eval.Harness, snap *warehouse.Snap
 		return nil, err
 	}
 	defer stores.Close()
+	var joins []warehouse.Join
+	if g := o.glossary; g != nil {
+		// The simulated users' workspace (dialog/eval: platform "eval",
+		// workspace = the dataset).
+		if _, err := loadGlossary(ctx, stores.facts, g, whName, []string{"eval:" + dataset}); err != nil {
+			return nil, err
+		}
+		joins = g.Joins()
+	}
 	var engine modelEngine
 	if o.engine == "llm" {
 		var closeEngine func() error
@@ -388,6 +410,7 @@ func (e *evalEnv) run(ctx context.Context, h *eval.Harness, snap *warehouse.Snap
 		WarehouseName: whName,
 		DataDir:       dir,
 		Engine:        engine,
+		Joins:         joins,
 		Dialog: dialog.Config{
 			MaxRounds:       o.maxRounds,
 			Strategy:        strategy,

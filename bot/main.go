@@ -53,6 +53,7 @@ func commands() []command {
 		{"doctor", "check tokens, scopes, warehouses, the model and the data directory", runDoctorCmd},
 		{"healthcheck", "GET the running bot's /healthz; exit 0 when it answers 200", runHealthcheck},
 		{"audit", "list every question asked, fact change and glossary load", runAudit},
+		{"glossary", "check a team glossary against a warehouse, or load it as workspace facts", runGlossary},
 	}
 }
 

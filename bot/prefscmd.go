@@ -65,6 +65,7 @@ func prefsSubcommands() []prefsSubcommand {
 		{"forget", "--user OWNER [--warehouse W] PHRASE", "delete all of an owner's preferences for a phrase", (*prefsCmd).forget},
 		{"promote", "ID --to channel|workspace --owner KEY", "make a preference apply to a whole channel or workspace", (*prefsCmd).promote},
 		{"edit", "ID [--target T] [--meaning M]", "correct a preference", (*prefsCmd).edit},
+		{"verify", "ID --by NAME [--owner WORKSPACE]", "make an answer someone marked correct a verified query of their workspace", (*prefsCmd).verify},
 		{"audit", "[--limit N]", "show recent admin changes", (*prefsCmd).audit},
 		{"export", "[--out FILE]", "write all preferences as JSON (stdout by default)", (*prefsCmd).export},
 		{"import", "FILE|-", "add or update preferences from an export", (*prefsCmd).importFacts},

@@ -11,7 +11,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"sync"
+	"syscall"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -60,6 +62,8 @@ type Main struct {
 	health    healthCache
 	metrics   *metrics
 	limiter   *questionLimiter
+	// glossaries are the configured team glossaries, re-read on SIGHUP.
+	glossaries []glossaryRef
 }
 
 // NewMain opens everything the configuration names. On error, what was
@@ -106,8 +110,12 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 			}
 			m.closers = append(m.closers, db.Close)
 		}
+		joins, err := m.loadConfiguredGlossary(ctx, wc)
+		if err != nil {
+			return nil, err
+		}
 		st, err := newStack(ctx, db, m.stores, stackOptions{
-			WarehouseName: wc.Name, DataDir: cfg.DataDir, Synonyms: wc.Synonyms, Access: wc.Access,
+			WarehouseName: wc.Name, DataDir: cfg.DataDir, Synonyms: wc.Synonyms, Access: wc.Access, Joins: joins,
 			Dialog: cfg.Dialog.managerConfig(), Engine: engine, Logger: logger, Audit: true,
 			Observe: m.metrics.dialogObserver(wc.Name), Gate: m.limiter.gate(),
 		})
@@ -173,6 +181,21 @@ func (m *Main) Run(ctx context.Context) error {
 		pruneQuestions(gctx, m.stores.facts, m.cfg.Audit.retention(), daily.C, time.Now, m.logger)
 		return nil
 	})
+	if len(m.glossaries) > 0 {
+		hup := make(chan os.Signal, 1)
+		signal.Notify(hup, syscall.SIGHUP)
+		g.Go(func() error {
+			defer signal.Stop(hup)
+			for {
+				select {
+				case <-gctx.Done():
+					return nil
+				case <-hup:
+					m.ReloadGlossaries(gctx)
+				}
+			}
+		})
+	}
 	for _, p := range m.platforms {
 		g.Go(func() error {
 			if err := p.Run(gctx); err != nil && !errors.Is(err, context.Canceled) {

@@ -76,6 +76,9 @@ type stackOptions struct {
 	// Access rules of the warehouse: hidden tables and columns are left
 	// out of the catalog, and every statement is checked against them.
 	Access access.Rules
+	// Joins are relationships the schema does not declare (a team
+	// glossary's), added to the catalog's join graph.
+	Joins  []warehouse.Join
 	Dialog dialog.Config
 	// Engine builds the main engine; nil means the offline engine. With a
 	// main engine, the offline engine is its fallback.
@@ -104,6 +107,12 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 		return nil, fmt.Errorf("profile warehouse %s: %w", opts.WarehouseName, err)
 	}
 	opts.Logger.Info("schema snapshot ready", "warehouse", opts.WarehouseName, "tables", len(snap.Schema.Tables), "taken", snap.TakenAt, "took", time.Since(start).Round(time.Millisecond))
+	if len(opts.Joins) > 0 {
+		// A copy: the snapshot may be shared (cached) and must not change.
+		withJoins := *snap
+		withJoins.Schema.Joins = append(append([]warehouse.Join(nil), snap.Schema.Joins...), opts.Joins...)
+		snap = &withJoins
+	}
 	if !opts.Access.Empty() {
 		pol, err := access.New(opts.Access, &snap.Schema)
 		if err != nil {

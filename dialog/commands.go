@@ -150,6 +150,10 @@ func (m *Manager) promote(ctx context.Context, ev Event) ([]Reply, error) {
 	if m.admin == nil {
 		return []Reply{ephemeral(ev.Conversation, "Promoting preferences is not available.")}, nil
 	}
+	if src, err := m.admin.Get(ctx, ev.FactID); err == nil && src.Kind == ontology.KindQuery && ev.Scope == ontology.ScopeWorkspace {
+		// A confirmed answer promoted to the workspace is a verified query.
+		return m.verify(ctx, ev, src)
+	}
 	owners := ownerKeys(ev.Who)
 	scope := ev.Scope
 	var owner string

@@ -233,6 +233,7 @@ func (m *Manager) feedback(ctx context.Context, ev Event) ([]Reply, error) {
 		ans.Confirmed = true
 		st.addStep(m.cfg.Now(), ontology.QuestionStep{Kind: StepCorrect})
 		m.recordQuestion(ctx, st, OutcomeConfirmed, "", []string{ans.SQL}, 0)
+		m.rememberConfirmed(ctx, st, ans)
 		for _, f := range ans.UsedFacts {
 			if err := m.deps.Facts.Confirm(ctx, f.FactID); err != nil {
 				m.log.Warn("cannot confirm a preference", "fact", f.FactID, "err", err)

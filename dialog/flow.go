@@ -38,6 +38,9 @@ func (m *Manager) message(ctx context.Context, ev Event) ([]Reply, error) {
 		m.recordRefusal(ctx, ev, text, msg, began)
 		return []Reply{notice(ev.Conversation, msg)}, nil
 	}
+	if r, ok, err := m.answerVerified(ctx, ev, key, text); ok || err != nil {
+		return r, err
+	}
 	if phrase, meaning, ok := definesPhrase(text); ok && st != nil && st.Status == statusAnswered {
 		// "active means they ordered in the last 90 days": a definition of a
 		// word the last answer left out (or used), applied to it.

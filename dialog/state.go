@@ -119,6 +119,8 @@ type appliedFact struct {
 	Meaning string           `json:"meaning"`
 	Scope   string           `json:"scope"`
 	Step    Step             `json:"step"`
+	// Team marks a fact of the team glossary (see UsedFact.Team).
+	Team bool `json:"team,omitempty"`
 }
 
 // engineKey marks a question the engine proposed (options carry feedback).

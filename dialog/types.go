@@ -201,12 +201,19 @@ type UsedFact struct {
 	Scope   string // "user", "channel", "workspace"
 	// Definition is set for the meaning of a word the schema does not name.
 	Definition bool `json:",omitempty"`
+	// Team is set for a fact of the team glossary: a meaning decided once
+	// for everyone, not someone's earlier answer.
+	Team bool `json:",omitempty"`
 }
 
 // Whose says whose choice a used fact was: "your earlier choice", "this
-// channel's choice", or "the <workspace>'s choice", where workspace is the
-// platform's word for it ("workspace", "server").
+// channel's choice", "the <workspace>'s choice", where workspace is the
+// platform's word for it ("workspace", "server"), or "the team's
+// definition" for the team glossary's.
 func (f UsedFact) Whose(workspace string) string {
+	if f.Team {
+		return "the team's definition"
+	}
 	what := "choice"
 	if f.Definition {
 		what = "definition"

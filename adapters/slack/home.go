@@ -7,6 +7,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/ontology"
 )
 
 // helpText is the /clarify help.
@@ -61,6 +62,14 @@ func factBlock(f dialog.FactView, list string, i int, team string, canAdmin, sho
 			opt(doEdit, "Edit…"),
 			opt(doDelete, "Delete"),
 		)
+		if f.Kind == string(ontology.KindQuery) && f.Scope == "user" {
+			// An answer someone marked correct: promoting it to the
+			// workspace makes it a verified query (dialog: verify).
+			acc = slack.NewOverflowBlockElement(indexed(actFactMenu, i),
+				opt(doPromoteWorkspace, "Make it a verified query"),
+				opt(doDelete, "Delete"),
+			)
+		}
 	case f.Scope == "user" || f.Scope == "":
 		acc = button(indexed(actDelete, i), v.encode(), "Delete").
 			WithStyle(slack.StyleDanger).

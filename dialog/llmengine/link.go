@@ -23,6 +23,8 @@ type linked struct {
 	joins   []warehouse.Join
 	values  []valueLink
 	defs    []definition
+	// examples are verified queries, as few-shot examples (verified.go).
+	examples []example
 	// phrase maps "table.column" (lower-case) to the words of the question
 	// that linked it, for Candidate.Phrases.
 	phrase map[string]string
@@ -38,6 +40,8 @@ type valueLink struct {
 // definition is one of the asker's facts, as the prompt states it.
 type definition struct {
 	phrase, target, meaning string
+	// team marks a fact of the team glossary.
+	team bool
 }
 
 // linkLimits bound the linked schema.
@@ -135,9 +139,13 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 			valuePhrases = append(valuePhrases, [3]string{h.Table, h.Column, g})
 		}
 	}
+	l.examples = verifiedExamples(text, facts, maxExamples)
 	for _, f := range facts {
+		if f.Kind == ontology.KindQuery {
+			continue // an example, not a definition
+		}
 		tok := f.Target.Choice
-		l.defs = append(l.defs, definition{phrase: f.Phrase, target: tok.SQL(), meaning: f.Meaning})
+		l.defs = append(l.defs, definition{phrase: f.Phrase, target: tok.SQL(), meaning: f.Meaning, team: f.FromGlossary()})
 		for _, ref := range tok.ColumnRefs() {
 			t, c, _ := strings.Cut(ref, ".")
 			touch(t, c, 2, words(f.Phrase)...)

@@ -62,13 +62,18 @@ func (r *run) context(b *strings.Builder, withFeedback bool) {
 	if len(r.link.defs) > 0 {
 		b.WriteString("\n/* Definitions of the person asking */\n")
 		for _, d := range r.link.defs {
-			fmt.Fprintf(b, "- for this person, %q means %s", d.phrase, d.target)
+			whose := "this person"
+			if d.team {
+				whose = "the team"
+			}
+			fmt.Fprintf(b, "- for %s, %q means %s", whose, d.phrase, d.target)
 			if d.meaning != "" {
 				fmt.Fprintf(b, " (%s)", oneLine(d.meaning, 100))
 			}
 			b.WriteByte('\n')
 		}
 	}
+	writeExamples(b, r.link.examples)
 	fmt.Fprintf(b, "\n/* Question */\n%s\n", oneLine(r.req.Question, 2000))
 	if withFeedback && len(r.req.Feedback) > 0 {
 		b.WriteString("\n/* What the person added since, oldest first */\n")

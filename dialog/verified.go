@@ -1,0 +1,119 @@
+package dialog
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/clarify-bot/clarify/internal/qnorm"
+	"github.com/clarify-bot/clarify/ontology"
+)
+
+// A verified query is a question whose SQL someone vouched for: a team
+// glossary's verified_queries, or an answer an admin promoted after its
+// asker marked it correct. A question whose normalised text (qnorm:
+// case, punctuation, function words, plurals) is a verified question's is
+// answered with that SQL directly, whatever the engine, and the answer
+// says so. Only exact normalised matches count: a question that differs
+// in a value ("in 2024" for "in 2025") goes to the engine, because
+// substituting values into checked SQL would answer with SQL nobody
+// checked.
+
+// verifiedQuery finds the verified query for a question among the
+// asker's applicable facts, the narrowest scope first. A query nobody
+// verified (a person's confirmed answer, waiting for an admin) does not
+// count, and does not hide the workspace's verified one.
+func verifiedQuery(facts []ontology.Fact, question string) (ontology.Fact, bool) {
+	norm := qnorm.Question(question)
+	if norm == "" {
+		return ontology.Fact{}, false
+	}
+	for _, scope := range []ontology.Scope{ontology.ScopeUser, ontology.ScopeChannel, ontology.ScopeWorkspace} {
+		for _, f := range facts {
+			if f.Scope == scope && f.Kind == ontology.KindQuery && f.VerifiedBy != "" && f.Active() && f.Phrase == norm &&
+				f.Target.Choice.Kind == ontology.TermSQL && f.Target.Choice.Expr != "" {
+				return f, true
+			}
+		}
+	}
+	return ontology.Fact{}, false
+}
+
+// VerifiedNote is what an answer from a verified query says.
+func VerifiedNote(by string) string {
+	if by == "" {
+		return "This is a verified query."
+	}
+	return fmt.Sprintf("This is a verified query (verified by %s).", by)
+}
+
+// answerVerified answers text with a verified query when one matches. ok
+// is false when none does, or when its SQL no longer runs (then the
+// engine answers as if there were none, and the failure is logged).
+func (m *Manager) answerVerified(ctx context.Context, ev Event, key, text string) ([]Reply, bool, error) {
+	facts, err := m.deps.Facts.Applicable(ctx, ownerKeys(ev.Who), m.cfg.Warehouse)
+	if err != nil {
+		m.log.Warn("cannot read verified queries", "err", err)
+		return nil, false, nil
+	}
+	f, ok := verifiedQuery(facts, text)
+	if !ok {
+		return nil, false, nil
+	}
+	st := m.newState(key, ev.Who, text)
+	st.Engine = "verified"
+	st.Candidates = []candState{{SQL: f.Target.Choice.Expr, Prior: 1, Group: 0}}
+	st.Notes = []string{VerifiedNote(f.VerifiedBy)}
+	replies, err := m.answer(ctx, st, ev, 0)
+	if err != nil {
+		return nil, true, err
+	}
+	if len(replies) == 0 || replies[0].Kind != ReplyAnswer {
+		m.log.Warn("verified query failed; asking the engine instead", "fact", f.ID, "question", f.Question)
+		return nil, false, nil
+	}
+	if err := m.deps.Facts.RecordUse(ctx, f.ID); err != nil {
+		m.log.Warn("cannot record a verified query's use", "fact", f.ID, "err", err)
+	}
+	return replies, true, nil
+}
+
+// rememberConfirmed keeps an answer its asker marked correct as a query
+// fact of theirs, unverified: it answers nothing by itself, but an admin
+// can make it a verified query of the workspace (Promote on it, `bot
+// prefs verify`). Answers refined by follow-ups are not kept: the
+// question alone no longer says what they answer.
+func (m *Manager) rememberConfirmed(ctx context.Context, st *convState, ans *answerRec) {
+	phrase := qnorm.Question(st.Question)
+	if phrase == "" || st.Engine == "verified" || len(st.Feedback) > 0 || ans.SQL == "" {
+		return
+	}
+	f := ontology.Fact{
+		Scope: ontology.ScopeUser, Owner: ownerKeys(st.Who).User, Warehouse: m.cfg.Warehouse,
+		Phrase: phrase, Kind: ontology.KindQuery, Question: st.Question,
+		Meaning: "Answer marked correct: " + st.Question,
+		Target:  ontology.Target{Slot: "query", Choice: ontology.Term{Kind: ontology.TermSQL, Expr: ans.SQL}},
+	}
+	if _, err := m.deps.Facts.Learn(ctx, f); err != nil {
+		m.log.Warn("cannot keep the confirmed answer", "question", st.Question, "err", err)
+	}
+}
+
+// queryVerifier is the optional part of FactAdmin that makes a confirmed
+// answer a verified query (*ontology.Store has it).
+type queryVerifier interface {
+	Verify(ctx context.Context, id, owner, by string, actor ontology.Actor) (ontology.Fact, error)
+}
+
+// verify makes the confirmed answer f a verified query of the admin's
+// workspace: what promoting a query fact means.
+func (m *Manager) verify(ctx context.Context, ev Event, f ontology.Fact) ([]Reply, error) {
+	v, ok := m.admin.(queryVerifier)
+	if !ok {
+		return []Reply{ephemeral(ev.Conversation, "Verifying answers is not available.")}, nil
+	}
+	nf, err := v.Verify(ctx, f.ID, ownerKeys(ev.Who).Workspace, ev.Who.User, actor(ev.Who))
+	if err != nil {
+		return nil, fmt.Errorf("verify answer: %w", err)
+	}
+	return []Reply{ephemeral(ev.Conversation, fmt.Sprintf("'%s' is now a verified query for everyone in this workspace (verified by %s).", nf.Question, nf.VerifiedBy))}, nil
+}
