@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/clarify-bot/clarify/internal/kv/boltkv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -131,7 +132,7 @@ read:
 	}
 	// The file is consistent: bbolt's own page check passes, and every
 	// fact is reachable from its unique key.
-	err = s.db.View(func(tx *bolt.Tx) error {
+	err = s.db.(*boltkv.DB).Bolt().View(func(tx *bolt.Tx) error {
 		for err := range tx.Check() {
 			t.Errorf("bbolt check: %v", err)
 		}

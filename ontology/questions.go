@@ -3,10 +3,9 @@ package ontology
 import (
 	"context"
 	"fmt"
+	"github.com/clarify-bot/clarify/internal/kv"
 	"slices"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // QuestionRecord is the audit record of one answered (or refused) question:
@@ -76,7 +75,7 @@ func (s *Store) RecordQuestion(ctx context.Context, q QuestionRecord) error {
 		return invalidf("record question: no user")
 	}
 	q.AskedAt = q.AskedAt.UTC().Round(0)
-	err := s.update(ctx, func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx kv.Tx) error {
 		return s.audit(tx, AuditEntry{Actor: q.User, Action: ActionQuestion, Question: &q})
 	})
 	if err != nil {
@@ -89,7 +88,7 @@ func (s *Store) RecordQuestion(ctx context.Context, q QuestionRecord) error {
 // Entries are appended in time order, so a Since bound stops the scan.
 func (s *Store) AuditQuery(ctx context.Context, fl AuditFilter) ([]AuditEntry, error) {
 	var out []AuditEntry
-	err := s.view(ctx, func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx kv.Tx) error {
 		c := tx.Bucket(bucketAudit).Cursor()
 		for k, v := c.Last(); k != nil && (fl.Limit <= 0 || len(out) < fl.Limit); k, v = c.Prev() {
 			e, err := decodeAudit(v)
@@ -125,7 +124,7 @@ func (s *Store) PruneAudit(ctx context.Context, before time.Time, actions ...str
 		return 0, invalidf("prune audit: name the actions to prune")
 	}
 	n := 0
-	err := s.update(ctx, func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx kv.Tx) error {
 		b := tx.Bucket(bucketAudit)
 		type doomed struct {
 			key []byte
