@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"github.com/clarify-bot/clarify/connectors/llm"
+	"github.com/clarify-bot/clarify/internal/kv/kvtest"
 	"math"
 	"path/filepath"
 	"strings"
@@ -19,6 +20,13 @@ func (c *clock) now() time.Time { return c.t }
 
 func mustUsage(tb testing.TB, path string, opts Options) *Store {
 	tb.Helper()
+	if onServer(tb) {
+		s, err := New(context.Background(), kvtest.MustServer(tb).Namespace("usage"), "test", opts)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return s
+	}
 	s, err := Open(path, opts)
 	if err != nil {
 		tb.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/clarify-bot/clarify/internal/kv/kvtest"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -34,6 +35,13 @@ var t0 = time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
 // MustOpen opens a store at path (a temp file when empty), closed at cleanup.
 func MustOpen(tb testing.TB, path string, clk *testClock) *Store {
 	tb.Helper()
+	if onServer(tb) && path == "" {
+		s, err := New(context.Background(), kvtest.MustServer(tb).Namespace("conversations"), "test", Options{Now: clk.Now})
+		if err != nil {
+			tb.Fatalf("New: %v", err)
+		}
+		return s
+	}
 	if path == "" {
 		path = filepath.Join(tb.TempDir(), "conversations.db")
 	}
