@@ -24,6 +24,10 @@ func newModelEngine(cfg Config, st *stores, logger *slog.Logger) (engine modelEn
 	if err != nil || f == nil {
 		return nil, note, noop, err
 	}
+	if err := st.shareUsage(context.Background(), f, logger); err != nil {
+		f.Close()
+		return nil, "", noop, err
+	}
 	return f.engineFor, note, f.Close, nil
 }
 

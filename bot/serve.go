@@ -41,6 +41,9 @@ type platformDeps struct {
 	}
 	Router *router
 	Logger *slog.Logger
+	// Stores are shared with the adapters that keep state of their own
+	// (Slack's event ids), so that replicas share it too.
+	Stores *stores
 }
 
 // Main is the running bot: warehouses, stores, managers, adapters and the
@@ -70,7 +73,7 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("data directory %s: %w", cfg.DataDir, err)
 	}
-	m.stores, err = openStores(cfg.DataDir, logger)
+	m.stores, err = openStoresFor(ctx, cfg.Store.DSN, cfg.DataDir, logger)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +114,7 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 		m.stacks = append(m.stacks, st)
 	}
 	m.router = newRouter(m.stacks)
-	deps := platformDeps{Dialog: m.router, Router: m.router, Logger: logger}
+	deps := platformDeps{Dialog: m.router, Router: m.router, Logger: logger, Stores: m.stores}
 	for _, build := range platformBuilders() {
 		p, err := build(ctx, cfg, deps)
 		if err != nil {

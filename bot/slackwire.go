@@ -23,6 +23,7 @@ func buildSlack(ctx context.Context, cfg Config, deps platformDeps) (platform, e
 		Workers:       sc.Workers,
 		APIURL:        sc.APIURL,
 		Logger:        deps.Logger,
+		Dedup:         deps.Stores.dedup(nil),
 	}
 	if deps.Router != nil {
 		acfg.Warehouses = deps.Router
