@@ -47,6 +47,7 @@ func commands() []command {
 		{"eval", "measure accuracy against a simulated user", runEval},
 		{"prefs", "review, correct and promote learned preferences", runPrefs},
 		{"usage", "show language model tokens and cost per user, model and day", runUsage},
+		{"store", "copy the stores between bbolt files and a MySQL-protocol server", runStore},
 	}
 }
 

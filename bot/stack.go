@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"time"
 
+	slackadapter "github.com/clarify-bot/clarify/adapters/slack"
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/lexicon"
+	"github.com/clarify-bot/clarify/connectors/llmusage"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/convstore"
@@ -18,8 +20,6 @@ import (
 	"github.com/clarify-bot/clarify/internal/kv/mysqlkv"
 	"github.com/clarify-bot/clarify/internal/seenstore"
 	"github.com/clarify-bot/clarify/ontology"
-	slackadapter "github.com/clarify-bot/clarify/adapters/slack"
-	"github.com/clarify-bot/clarify/connectors/llmusage"
 )
 
 // The dialog's dependencies, checked when the bot is built rather than

@@ -124,9 +124,16 @@ func (s *Server) Namespace(ns string) kv.DB {
 	return &nsDB{s: s, ns: ns}
 }
 
+// OwnNamespace is Namespace for a single store that owns the server:
+// closing the namespace closes the server (command-line tools).
+func (s *Server) OwnNamespace(ns string) kv.DB {
+	return &nsDB{s: s, ns: ns, owns: true}
+}
+
 type nsDB struct {
-	s  *Server
-	ns string
+	s    *Server
+	ns   string
+	owns bool
 }
 
 var (
@@ -134,7 +141,12 @@ var (
 	_ kv.Locker = (*nsDB)(nil)
 )
 
-func (n *nsDB) Close() error { return nil }
+func (n *nsDB) Close() error {
+	if n.owns {
+		return n.s.Close()
+	}
+	return nil
+}
 
 func (n *nsDB) Lock(ctx context.Context, key string) (func(), error) {
 	return n.s.Lock(ctx, n.ns+":"+key)
