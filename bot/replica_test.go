@@ -24,14 +24,15 @@ import (
 // an event delivered to both is answered once; clicks that land on the
 // other replica continue the conversation; a fact learned through one is
 // used by the other; two racing clicks on the same question, one per
-// replica, give one answer.
+// replica, give one answer; a channel's warehouse choice is shared.
 func TestTwoReplicas(t *testing.T) {
 	dsn := kvtest.MustDatabase(t)
 	fake := slackfake.New(t)
 	cfg := func() Config {
 		return Config{
-			Store: StoreConfig{DSN: dsn},
-			Slack: SlackConfig{BotToken: slackfake.BotToken, SigningSecret: slackfake.Secret, Mode: "http", APIURL: fake.APIURL()},
+			Store:      StoreConfig{DSN: dsn},
+			Warehouses: []WarehouseConfig{{Name: "demo", Demo: true, DemoOrders: 400}, {Name: "finance", Demo: true, DemoOrders: 300}},
+			Slack:      SlackConfig{BotToken: slackfake.BotToken, SigningSecret: slackfake.Secret, Mode: "http", APIURL: fake.APIURL()},
 		}
 	}
 	ma, cancelA, waitA := startMain(t, cfg())
@@ -61,7 +62,9 @@ func TestTwoReplicas(t *testing.T) {
 		since = fake.Mark()
 		clicks++
 		h.click(to, q, ana, "net revenue")
-		m := h.wait(since, ch, t1, func(b blocks) bool { return isAnswerBlocks(b) || (isClarificationBlocks(b) && !strings.Contains(b.text(), `"value":"`+q.ts)) })
+		m := h.wait(since, ch, t1, func(b blocks) bool {
+			return isAnswerBlocks(b) || (isClarificationBlocks(b) && !strings.Contains(b.text(), `"value":"`+q.ts))
+		})
 		if isAnswerBlocks(m.blocks) {
 			answer = m
 			break
@@ -113,6 +116,15 @@ func TestTwoReplicas(t *testing.T) {
 	st := h.loadConversation(srv, "slack:"+slackfake.TeamID+":"+ch+":"+t3)
 	if len(st.History) != 1 {
 		t.Errorf("the stored conversation closed %d questions, want 1: %+v", len(st.History), st.History)
+	}
+
+	// (e) A channel's warehouse choice made on one replica routes the
+	// other's questions too.
+	if _, err := ma.router.Choose(slackWho("C0OPS"), "finance"); err != nil {
+		t.Fatal(err)
+	}
+	if got := mb.router.Current(slackWho("C0OPS")); got != "finance" {
+		t.Errorf("replica B routes the channel to %q after A chose finance", got)
 	}
 
 	cancelA()

@@ -18,6 +18,9 @@ type router struct {
 	names    []string
 	mu       sync.Mutex
 	chosen   map[string]string // platform:workspace:channel → warehouse
+	// shared keeps the choices in the server store, so that every replica
+	// routes a channel alike; nil with files (one process).
+	shared *channelChoices
 }
 
 func newRouter(stacks []*stack) *router {
@@ -42,6 +45,9 @@ func (r *router) Choose(who dialog.Who, name string) (string, error) {
 		sort.Strings(names)
 		return "", fmt.Errorf("there is no warehouse called %q; the warehouses are: %s", name, strings.Join(names, ", "))
 	}
+	if err := r.shared.set(channelKey(who), name); err != nil {
+		return "", fmt.Errorf("cannot remember the choice: %w", err)
+	}
 	r.mu.Lock()
 	r.chosen[channelKey(who)] = name
 	r.mu.Unlock()
@@ -50,6 +56,11 @@ func (r *router) Choose(who dialog.Who, name string) (string, error) {
 
 // Current is the warehouse new questions in the channel go to.
 func (r *router) Current(who dialog.Who) string {
+	if n, ok := r.shared.get(channelKey(who)); ok {
+		if _, known := r.managers[n]; known {
+			return n
+		}
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if n, ok := r.chosen[channelKey(who)]; ok {

@@ -114,6 +114,7 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 		m.stacks = append(m.stacks, st)
 	}
 	m.router = newRouter(m.stacks)
+	m.router.shared = m.stores.channelChoices(logger)
 	deps := platformDeps{Dialog: m.router, Router: m.router, Logger: logger, Stores: m.stores}
 	for _, build := range platformBuilders() {
 		p, err := build(ctx, cfg, deps)
