@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/clarify-bot/clarify/internal/kv/boltkv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/clarify-bot/clarify/internal/kv/boltkv"
 )
 
 // crashChildEnv names the store file the child process writes to.

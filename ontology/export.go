@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/clarify-bot/clarify/internal/kv"
 	"io"
 	"reflect"
 	"time"
+
+	"github.com/clarify-bot/clarify/internal/kv"
 )
 
 // ExportVersion is the version of the export document. Version 1 held

@@ -3,9 +3,10 @@ package ontology
 import (
 	"context"
 	"fmt"
-	"github.com/clarify-bot/clarify/internal/kv"
 	"slices"
 	"time"
+
+	"github.com/clarify-bot/clarify/internal/kv"
 )
 
 // QuestionRecord is the audit record of one answered (or refused) question:

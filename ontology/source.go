@@ -3,9 +3,10 @@ package ontology
 import (
 	"context"
 	"fmt"
-	"github.com/clarify-bot/clarify/internal/kv"
 	"strings"
 	"time"
+
+	"github.com/clarify-bot/clarify/internal/kv"
 )
 
 // ReplaceSource makes the facts of source exactly facts, in one

@@ -5,13 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/clarify-bot/clarify/internal/kv/kvtest"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/clarify-bot/clarify/internal/kv/kvtest"
 )
 
 // testClock is a settable clock, so tests assert exact times without

@@ -87,7 +87,7 @@ type Config struct {
 	// is dropped.
 	Dedup  Dedup
 	Logger *slog.Logger
-	Now        func() time.Time
+	Now    func() time.Time
 }
 
 func (c Config) withDefaults() Config {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"github.com/clarify-bot/clarify/connectors/llm"
-	"github.com/clarify-bot/clarify/internal/kv/kvtest"
 	"math"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/clarify-bot/clarify/internal/kv/kvtest"
 )
 
 type clock struct{ t time.Time }

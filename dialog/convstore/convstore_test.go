@@ -5,12 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/clarify-bot/clarify/internal/kv/kvtest"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/clarify-bot/clarify/internal/kv/kvtest"
 )
 
 type testClock struct {
