@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -129,7 +127,8 @@ type auditCmd struct {
 func (a auditCmd) run(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("bot audit", flag.ContinueOnError)
 	fs.SetOutput(a.stderr)
-	data := fs.String("data", defaultDataDir(), "data directory")
+	var sel storeSelection
+	sel.flags(fs)
 	wait := fs.Duration("lock-timeout", ontology.DefaultTimeout, "how long to wait for a running bot to release the file")
 	who := fs.String("user", "", "only entries by this person: a user id (U0123ABCD) or an owner key (slack:T1:U0123ABCD)")
 	since := fs.String("since", "", "only entries newer than this: 7d, 1.5d, 36h, 90m")
@@ -202,19 +201,9 @@ func (a auditCmd) run(ctx context.Context, args []string) int {
 		fl.Limit = *limit
 	}
 
-	path := filepath.Join(*data, ontologyFile)
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		fmt.Fprintf(a.stderr, "bot audit: no ontology at %s: nothing was recorded yet, or --data names another directory\n", path)
-		return exitFailure
-	}
-	s, err := ontology.Open(path, ontology.Options{Timeout: *wait})
-	if err != nil {
-		if errors.Is(err, ontology.ErrInUse) {
-			fmt.Fprintf(a.stderr, "bot audit: %s is locked, probably by a running bot: stop it first, or copy the file and use --data on the copy\n", path)
-			return exitFailure
-		}
-		fmt.Fprintf(a.stderr, "bot audit: %v\n", err)
-		return exitFailure
+	s, code := openOntology(&sel, *wait, false, "bot audit", "stop it first, copy the file and use --data on the copy, or keep the store on a server (store.dsn)", a.stderr)
+	if s == nil {
+		return code
 	}
 	defer s.Close()
 

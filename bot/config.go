@@ -31,6 +31,16 @@ type Config struct {
 	Discord    DiscordConfig     `yaml:"discord"`
 	Limits     LimitsConfig      `yaml:"limits"`
 	Audit      AuditConfig       `yaml:"audit"` // auditcmd.go
+	Store      StoreConfig       `yaml:"store"`
+}
+
+// StoreConfig says where the bot keeps what it learns and its
+// conversations: bbolt files in data_dir (DSN empty, one process), or a
+// database on a MySQL-protocol server shared by replicas.
+type StoreConfig struct {
+	// DSN in go-sql-driver form, naming a database the bot may create
+	// tables in: user:pass@tcp(host:3306)/clarify.
+	DSN string `yaml:"dsn"`
 }
 
 // HTTPConfig is the bot's own HTTP server: /healthz, and Slack's endpoints in HTTP mode.
@@ -169,6 +179,7 @@ func (c *Config) applyEnv(getenv func(string) string) {
 		}
 	}
 	set(&c.DataDir, "CLARIFY_DATA_DIR")
+	set(&c.Store.DSN, "CLARIFY_STORE_DSN")
 	set(&c.Slack.BotToken, "SLACK_BOT_TOKEN")
 	set(&c.Slack.AppToken, "SLACK_APP_TOKEN")
 	set(&c.Slack.SigningSecret, "SLACK_SIGNING_SECRET")
@@ -247,6 +258,9 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("warehouse %q: %w", w.Name, err))
 		}
 	}
+	if err := validateStoreDSN(c.Store.DSN); err != nil {
+		errs = append(errs, err)
+	}
 	if c.Slack.BotToken != "" || c.Slack.AppToken != "" || c.Slack.SigningSecret != "" {
 		if !strings.HasPrefix(c.Slack.BotToken, "xoxb-") {
 			errs = append(errs, errors.New("slack: bot_token (SLACK_BOT_TOKEN) must be a bot token starting with xoxb-"))
@@ -304,4 +318,19 @@ func (d DialogConfig) managerConfig() dialog.Config {
 		SharedScanRows:  d.SharedScanRows,
 		DisplayRows:     d.DisplayRows, TTL: d.ConversationTTL,
 	}
+}
+
+// validateStoreDSN checks store.dsn; empty (bbolt files) is valid.
+func validateStoreDSN(dsn string) error {
+	if dsn == "" {
+		return nil
+	}
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		return fmt.Errorf("store: invalid dsn: %w", err)
+	}
+	if cfg.DBName == "" {
+		return errors.New("store: the dsn names no database (…/clarify)")
+	}
+	return nil
 }

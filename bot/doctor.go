@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/clarify-bot/clarify/internal/kv/mysqlkv"
 	"io"
 	"log/slog"
 	"net/http"
@@ -92,7 +93,33 @@ type storeChecker func(ctx context.Context) []checkResult
 
 // storeCheckers are the checks of the stores the configuration uses.
 func storeCheckers(cfg Config) []storeChecker {
+	if cfg.Store.DSN != "" {
+		return []storeChecker{func(ctx context.Context) []checkResult { return []checkResult{checkServerStore(ctx, cfg.Store.DSN)} }}
+	}
 	return []storeChecker{func(ctx context.Context) []checkResult { return checkBoltStore(ctx, cfg.DataDir) }}
+}
+
+// checkServerStore: the store's server answers, its tables are at a schema
+// version this build reads (or not created yet), and the account can
+// write them. Nothing is changed.
+func checkServerStore(ctx context.Context, dsn string) checkResult {
+	what := "store " + describeStore(dsn)
+	in, err := mysqlkv.Inspect(ctx, dsn)
+	switch {
+	case err != nil:
+		return checkResult{Status: statusError, What: what, Detail: err.Error(), Short: "unreachable or not writable"}
+	case in.Schema > in.Known:
+		return checkResult{Status: statusError, What: what,
+			Detail: fmt.Sprintf("server %s; the tables have schema version %d, newer than this build's %d: run the newer build", in.ServerVersion, in.Schema, in.Known),
+			Short:  "schema newer than this build"}
+	case in.Schema == 0:
+		return checkResult{What: what, Detail: fmt.Sprintf("server %s; no tables yet: the bot creates them at first start (it needs CREATE on the database)", in.ServerVersion)}
+	}
+	note := ""
+	if in.Schema < in.Known {
+		note = fmt.Sprintf("; the bot migrates them to %d at start", in.Known)
+	}
+	return checkResult{What: what, Detail: fmt.Sprintf("server %s; schema version %d%s; writable", in.ServerVersion, in.Schema, note)}
 }
 
 // runDoctor runs every check the configuration calls for, in order:
@@ -456,7 +483,7 @@ func probeWritable(dir string) error {
 }
 
 // checkBoltFile opens the file read-only (a shared lock, so it never
-// changes the file) and reads meta/schema, as internal/boltfile writes it.
+// changes the file) and reads meta/schema, as internal/kv writes it for bbolt files.
 func checkBoltFile(path string) checkResult {
 	what := "store " + filepath.Base(path)
 	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: 500 * time.Millisecond})

@@ -7,6 +7,8 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
+	"github.com/clarify-bot/clarify/internal/kv/kvtest"
+	"github.com/clarify-bot/clarify/internal/kv/mysqlkv"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -413,4 +415,47 @@ func TestLogDoctor(t *testing.T) {
 	if len(lines) != 1 || !strings.Contains(lines[0], want) {
 		t.Fatalf("want one line with %s, got:\n%s", want, buf.String())
 	}
+}
+
+// TestDoctorServerStore runs against MariaDB (MYSQL_TEST_DSN): a new
+// database, one the bot has set up, one a newer build wrote, and one the
+// account cannot write; the check changes nothing in any of them.
+func TestDoctorServerStore(t *testing.T) {
+	ctx := context.Background()
+	dsn := kvtest.MustDatabase(t)
+	if r := checkServerStore(ctx, dsn); r.Status != statusOK || !strings.Contains(r.Detail, "no tables yet") {
+		t.Fatalf("new database: %+v", r)
+	}
+	srv, err := mysqlkv.Open(ctx, dsn, mysqlkv.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Close()
+	if r := checkServerStore(ctx, dsn); r.Status != statusOK || !strings.Contains(r.Detail, "writable") {
+		t.Fatalf("set up: %+v", r)
+	}
+	var leases int
+	db := openSQL(t, dsn)
+	if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM clarify_lease").Scan(&leases); err != nil || leases != 0 {
+		t.Fatalf("the write probe left %d lease rows (%v)", leases, err)
+	}
+	if _, err := db.ExecContext(ctx, "UPDATE clarify_schema SET version = 99"); err != nil {
+		t.Fatal(err)
+	}
+	if r := checkServerStore(ctx, dsn); r.Status != statusError || !strings.Contains(r.Detail, "newer than this build") {
+		t.Fatalf("newer schema: %+v", r)
+	}
+	if r := checkServerStore(ctx, "root@tcp(127.0.0.1:1)/nothing"); r.Status != statusError {
+		t.Fatalf("unreachable: %+v", r)
+	}
+}
+
+func openSQL(tb testing.TB, dsn string) *sql.DB {
+	tb.Helper()
+	db, err := sql.Open("mysql", dsn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"strings"
 
 	"github.com/clarify-bot/clarify/adapters/console"
@@ -152,7 +151,8 @@ func glossaryCheck(ctx context.Context, args []string, stdout, stderr io.Writer)
 func glossaryLoad(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bot glossary load", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	data := fs.String("data", defaultDataDir(), "data directory holding ontology.db")
+	var sel storeSelection
+	sel.flags(fs)
 	wh := fs.String("warehouse", "", "the warehouse name the facts are for (default: the glossary's warehouse:)")
 	var workspaces stringList
 	fs.Var(&workspaces, "workspace", "owner key of a workspace it applies to, e.g. slack:T0123 (repeatable; default: the glossary's workspaces:)")
@@ -161,7 +161,7 @@ func glossaryLoad(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return exitUsage
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: bot glossary load FILE [--data DIR] [--warehouse NAME] [--workspace KEY]…")
+		fmt.Fprintln(stderr, "usage: bot glossary load FILE [--data DIR | --store DSN | --config FILE] [--warehouse NAME] [--workspace KEY]…")
 		return exitUsage
 	}
 	g, err := glossary.ReadFile(pos[0])
@@ -182,10 +182,9 @@ func glossaryLoad(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintln(stderr, "bot glossary load: the glossary names no warehouse: add `warehouse:` or pass --warehouse")
 		return exitUsage
 	}
-	store, err := ontology.Open(filepath.Join(*data, ontologyFile), ontology.Options{Timeout: ontology.DefaultTimeout})
-	if err != nil {
-		fmt.Fprintf(stderr, "bot glossary load: %v\n", err)
-		return exitFailure
+	store, code := openOntology(&sel, ontology.DefaultTimeout, true, "bot glossary load", "stop it, or let it load the file: glossary: in its configuration, re-read on SIGHUP", stderr)
+	if store == nil {
+		return code
 	}
 	defer store.Close()
 	st, err := loadGlossary(ctx, store, g, name, workspaces)

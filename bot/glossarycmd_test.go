@@ -183,11 +183,12 @@ relationships:
 	}
 }
 
-// eval --glossary loads the glossary for the simulated users: the team's
-// 'revenue' decides the measure, so only the date is asked.
+// eval --glossary loads the glossary for the simulated users: a team
+// glossary that makes 'revenue' net revenue decides the measure, so only
+// the date is asked.
 func TestEvalWithGlossary(t *testing.T) {
 	jsonPath := filepath.Join(t.TempDir(), "report.json")
-	path := writeFile(t, "demo.yml", string(demodata.Glossary))
+	path := writeFile(t, "team.yml", "name: team\nmeasures:\n  - {name: net revenue, expr: SUM(orders.net_amount), synonyms: [revenue]}\n")
 	code, out, errOut := runEvalCmd(t, "--dataset", "demo", "--filter", "demo-020-ana", "--glossary", path, "--json", jsonPath)
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)

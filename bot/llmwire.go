@@ -29,6 +29,10 @@ func newObservedModelEngine(cfg Config, st *stores, logger *slog.Logger, hooks m
 	if err != nil || f == nil {
 		return nil, note, noop, err
 	}
+	if err := st.shareUsage(context.Background(), f, logger); err != nil {
+		f.Close()
+		return nil, "", noop, err
+	}
 	return f.engineFor, note, f.Close, nil
 }
 

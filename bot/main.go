@@ -54,6 +54,7 @@ func commands() []command {
 		{"healthcheck", "GET the running bot's /healthz; exit 0 when it answers 200", runHealthcheck},
 		{"audit", "list every question asked, fact change and glossary load", runAudit},
 		{"glossary", "check a team glossary against a warehouse, or load it as workspace facts", runGlossary},
+		{"store", "copy the stores between bbolt files and a MySQL-protocol server", runStore},
 	}
 }
 

@@ -20,10 +20,11 @@ import (
 
 // runPrefs is `bot prefs`: admins review, correct and promote what the bot
 // learned, working on the ontology file directly. The shell user is an
-// admin. bbolt allows one process per file, so this works while the bot is
-// stopped; while it runs, the chat commands do the same.
+// admin. bbolt allows one process per file, so with files this works while
+// the bot is stopped (the chat commands do the same while it runs); with a
+// server store (--store, or store.dsn in --config) it works while it runs.
 func runPrefs(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	p := &prefsCmd{stdin: stdin, stdout: stdout, stderr: stderr, data: defaultDataDir(), wait: ontology.DefaultTimeout}
+	p := &prefsCmd{stdin: stdin, stdout: stdout, stderr: stderr, wait: ontology.DefaultTimeout}
 	global := p.flagSet("bot prefs")
 	global.Usage = func() { p.usage() }
 	if err := global.Parse(args); err != nil {
@@ -75,20 +76,20 @@ func prefsSubcommands() []prefsSubcommand {
 type prefsCmd struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	data           string
+	sel            storeSelection
 	wait           time.Duration
 }
 
 func (p *prefsCmd) usage() {
 	w := p.stderr
-	fmt.Fprintln(w, "usage: bot prefs [--data DIR] <subcommand> [flags]")
+	fmt.Fprintln(w, "usage: bot prefs [--data DIR | --store DSN | --config FILE] <subcommand> [flags]")
 	fmt.Fprintln(w)
 	for _, sc := range prefsSubcommands() {
 		fmt.Fprintf(w, "  %-8s %s\n  %-8s   %s\n", sc.name, sc.args, "", sc.summary)
 	}
-	fmt.Fprintf(w, "\nGlobal flags (anywhere on the line):\n  --data DIR          data directory (default %s)\n  --lock-timeout D    how long to wait for a running bot to release the file (default %s)\n",
+	fmt.Fprintf(w, "\nGlobal flags (anywhere on the line):\n  --data DIR          data directory (default %s)\n  --store DSN         the store on a MySQL-protocol server (user:pass@tcp(host:3306)/clarify)\n  --config FILE       take data_dir and store.dsn from the bot's configuration\n  --lock-timeout D    how long to wait for a running bot to release the file (default %s)\n",
 		defaultDataDir(), ontology.DefaultTimeout)
-	fmt.Fprintln(w, "\nThe bot must be stopped: it holds the file while it runs (use the chat commands then).")
+	fmt.Fprintln(w, "\nWith files, the bot must be stopped: it holds the file while it runs (use the chat commands then).\nWith a server store, this works while the bot runs.")
 }
 
 // flagSet returns a flag set with the global flags, so they may follow
@@ -96,7 +97,7 @@ func (p *prefsCmd) usage() {
 func (p *prefsCmd) flagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(p.stderr)
-	fs.StringVar(&p.data, "data", p.data, "data directory")
+	p.sel.flags(fs)
 	fs.DurationVar(&p.wait, "lock-timeout", p.wait, "how long to wait for the file lock")
 	return fs
 }
@@ -159,29 +160,11 @@ func (p *prefsCmd) wantArgs(fs *flag.FlagSet, pos []string, n int, what string) 
 	return false
 }
 
-func (p *prefsCmd) path() string { return filepath.Join(p.data, ontologyFile) }
-
 // open opens the ontology. Only import may create it: any other
 // subcommand on a missing file means a wrong --data, which an empty new
 // file would hide.
 func (p *prefsCmd) open(create bool) (*ontology.Store, int) {
-	path := p.path()
-	if !create {
-		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			fmt.Fprintf(p.stderr, "bot prefs: no ontology at %s: nothing was learned yet, or --data names another directory\n", path)
-			return nil, exitFailure
-		}
-	}
-	s, err := ontology.Open(path, ontology.Options{Timeout: p.wait})
-	if err != nil {
-		if errors.Is(err, ontology.ErrInUse) {
-			fmt.Fprintf(p.stderr, "bot prefs: %s is locked, probably by a running bot: stop the bot or use the chat commands\n", path)
-			return nil, exitFailure
-		}
-		fmt.Fprintf(p.stderr, "bot prefs: %v\n", err)
-		return nil, exitFailure
-	}
-	return s, exitOK
+	return openOntology(&p.sel, p.wait, create, "bot prefs", "stop the bot or use the chat commands", p.stderr)
 }
 
 // fail prints err for people and returns the exit code.

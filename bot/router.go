@@ -23,6 +23,9 @@ type router struct {
 	access   map[string]access.Rules
 	// refused hears each access-rule refusal (metrics); may be nil.
 	refused func()
+	// shared keeps the choices in the server store, so that every replica
+	// routes a channel alike; nil with files (one process).
+	shared *channelChoices
 }
 
 func newRouter(stacks []*stack) *router {
@@ -51,6 +54,9 @@ func (r *router) Choose(who dialog.Who, name string) (string, error) {
 	if msg := r.denied(name, who); msg != "" {
 		return "", errors.New(msg)
 	}
+	if err := r.shared.set(channelKey(who), name); err != nil {
+		return "", fmt.Errorf("cannot remember the choice: %w", err)
+	}
 	r.mu.Lock()
 	r.chosen[channelKey(who)] = name
 	r.mu.Unlock()
@@ -59,6 +65,11 @@ func (r *router) Choose(who dialog.Who, name string) (string, error) {
 
 // Current is the warehouse new questions in the channel go to.
 func (r *router) Current(who dialog.Who) string {
+	if n, ok := r.shared.get(channelKey(who)); ok {
+		if _, known := r.managers[n]; known {
+			return n
+		}
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if n, ok := r.chosen[channelKey(who)]; ok {

@@ -45,6 +45,9 @@ type platformDeps struct {
 	Logger *slog.Logger
 	// Metrics gives the adapters their hooks (nil: none).
 	Metrics *metrics
+	// Stores are shared with the adapters that keep state of their own
+	// (Slack's event ids), so that replicas share it too.
+	Stores *stores
 }
 
 // Main is the running bot: warehouses, stores, managers, adapters and the
@@ -79,7 +82,7 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("data directory %s: %w", cfg.DataDir, err)
 	}
-	m.stores, err = openStores(cfg.DataDir, logger)
+	m.stores, err = openStoresFor(ctx, cfg.Store.DSN, cfg.DataDir, logger)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +129,8 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 	}
 	m.router = newRouter(m.stacks)
 	m.router.refused = m.metrics.accessRefused
-	deps := platformDeps{Dialog: m.router, Router: m.router, Logger: logger, Metrics: m.metrics}
+	m.router.shared = m.stores.channelChoices(logger)
+	deps := platformDeps{Dialog: m.router, Router: m.router, Logger: logger, Metrics: m.metrics, Stores: m.stores}
 	for _, build := range platformBuilders() {
 		p, err := build(ctx, cfg, deps)
 		if err != nil {

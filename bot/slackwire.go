@@ -24,6 +24,7 @@ func buildSlack(ctx context.Context, cfg Config, deps platformDeps) (platform, e
 		APIURL:        sc.APIURL,
 		Logger:        deps.Logger,
 		Hooks:         deps.Metrics.slackHooks(),
+		Dedup:         deps.Stores.dedup(nil),
 	}
 	if deps.Router != nil {
 		acfg.Warehouses = deps.Router

@@ -8,14 +8,18 @@ import (
 	"path/filepath"
 	"time"
 
+	slackadapter "github.com/clarify-bot/clarify/adapters/slack"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/lexicon"
+	"github.com/clarify-bot/clarify/connectors/llmusage"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/convstore"
 	"github.com/clarify-bot/clarify/dialog/llmengine"
 	"github.com/clarify-bot/clarify/dialog/offline"
+	"github.com/clarify-bot/clarify/internal/kv/mysqlkv"
+	"github.com/clarify-bot/clarify/internal/seenstore"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -30,12 +34,23 @@ var (
 	_ dialog.Engine    = (*llmengine.Engine)(nil)
 )
 
-// stores are the bbolt files shared by every warehouse's manager: bbolt
-// lets one process open a file once.
+// stores are shared by every warehouse's manager: bbolt files in the data
+// directory (bbolt lets one process open a file once), or namespaces of
+// one database on a MySQL-protocol server that replicas share.
 type stores struct {
 	facts *ontology.Store
 	convs *convstore.Store
+	// server is the shared database; nil for bbolt files.
+	server *mysqlkv.Server
 }
+
+// Namespaces of the stores on a server (the bbolt files' names there).
+const (
+	nsOntology      = "ontology"
+	nsConversations = "conversations"
+	nsUsage         = "usage"
+	nsSeen          = "seen"
+)
 
 func openStores(dataDir string, logger *slog.Logger) (*stores, error) {
 	facts, err := ontology.Open(filepath.Join(dataDir, ontologyFile), ontology.Options{Logger: logger})
@@ -50,8 +65,69 @@ func openStores(dataDir string, logger *slog.Logger) (*stores, error) {
 	return &stores{facts: facts, convs: convs}, nil
 }
 
-// Close closes both files.
-func (s *stores) Close() error { return errors.Join(s.convs.Close(), s.facts.Close()) }
+// openStoresFor opens the stores the configuration names: the server's
+// database when dsn is set, else the files in dataDir.
+func openStoresFor(ctx context.Context, dsn, dataDir string, logger *slog.Logger) (*stores, error) {
+	if dsn == "" {
+		return openStores(dataDir, logger)
+	}
+	srv, err := mysqlkv.Open(ctx, dsn, mysqlkv.Options{Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	facts, err := ontology.New(ctx, srv.Namespace(nsOntology), srv.Name(), ontology.Options{Logger: logger})
+	if err != nil {
+		srv.Close()
+		return nil, err
+	}
+	convs, err := convstore.New(ctx, srv.Namespace(nsConversations), srv.Name(), convstore.Options{Logger: logger})
+	if err != nil {
+		srv.Close()
+		return nil, err
+	}
+	logger.Info("store on a server", "database", srv.Name())
+	return &stores{facts: facts, convs: convs, server: srv}, nil
+}
+
+// Close closes the stores, then the server.
+func (s *stores) Close() error {
+	err := errors.Join(s.convs.Close(), s.facts.Close())
+	if s.server != nil {
+		err = errors.Join(err, s.server.Close())
+	}
+	return err
+}
+
+// dedup is the Slack adapter's memory of event ids: shared through the
+// server when there is one, so that a retry delivered to another replica
+// is dropped; nil (the adapter's in-memory set) for files.
+func (s *stores) dedup(now func() time.Time) slackadapter.Dedup {
+	if s == nil || s.server == nil {
+		return nil
+	}
+	return seenstore.New(s.server.Namespace(nsSeen), now)
+}
+
+// shareUsage moves the model's usage records and budgets to the server, so
+// that budgets count across replicas.
+func (s *stores) shareUsage(ctx context.Context, f *modelFactory, logger *slog.Logger) error {
+	if s == nil || s.server == nil || f == nil {
+		return nil
+	}
+	prices := make(map[string]llmusage.Price, len(f.cfg.Prices))
+	for model, p := range f.cfg.Prices {
+		prices[model] = llmusage.Price{Prompt: p.Prompt, Completion: p.Completion}
+	}
+	u, err := llmusage.New(ctx, s.server.Namespace(nsUsage), s.server.Name(), llmusage.Options{
+		Prices: prices, Budget: llmusage.Budget{DailyUser: f.cfg.DailyUserTokens, DailyWorkspace: f.cfg.DailyWorkspaceTokens}, Logger: logger,
+	})
+	if err != nil {
+		return err
+	}
+	f.usage.Close()
+	f.usage = u
+	return nil
+}
 
 // stack is the platform-independent bot for one warehouse: the warehouse,
 // its catalog and the dialog manager. Adapters sit on top of it.

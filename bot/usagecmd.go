@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/clarify-bot/clarify/connectors/llmusage"
+	"github.com/clarify-bot/clarify/internal/kv/mysqlkv"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -23,13 +24,14 @@ import (
 func runUsage(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("bot usage", flag.ContinueOnError)
 	fset.SetOutput(stderr)
-	data := fset.String("data", defaultDataDir(), "data directory")
+	var sel storeSelection
+	sel.flags(fset)
 	user := fset.String("user", "", "only this user (owner key platform:workspace:user), with their questions")
 	days := fset.Int("days", 7, "days to show, today (UTC) included")
 	asJSON := fset.Bool("json", false, "print the report as JSON")
 	wait := fset.Duration("lock-timeout", 5*time.Second, "how long to wait while the bot writes the file")
 	fset.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bot usage [--data DIR] [--user KEY] [--days 7] [--json]")
+		fmt.Fprintln(stderr, "usage: bot usage [--data DIR | --store DSN | --config FILE] [--user KEY] [--days 7] [--json]")
 		fmt.Fprintln(stderr, "Shows the language model tokens and estimated cost per user, model and day.")
 		fset.PrintDefaults()
 	}
@@ -47,11 +49,20 @@ func runUsage(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "bot usage: --days must be 1 or more")
 		return exitUsage
 	}
-	path := filepath.Join(*data, llmusage.File)
-	store, err := llmusage.Open(path, llmusage.Options{ReadOnly: true, Timeout: *wait})
-	if errors.Is(err, fs.ErrNotExist) {
-		fmt.Fprintf(stdout, "No language model usage recorded in %s yet.\n", *data)
-		return exitOK
+	dir, dsn, err := sel.resolve()
+	if err != nil {
+		fmt.Fprintf(stderr, "bot usage: %v\n", err)
+		return exitUsage
+	}
+	var store *llmusage.Store
+	if dsn != "" {
+		store, err = openUsageOnServer(ctx, dsn)
+	} else {
+		store, err = llmusage.Open(filepath.Join(dir, llmusage.File), llmusage.Options{ReadOnly: true, Timeout: *wait})
+		if errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(stdout, "No language model usage recorded in %s yet.\n", dir)
+			return exitOK
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "bot usage: %v\n", err)
@@ -78,7 +89,7 @@ func runUsage(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		return exitOK
 	}
-	writeUsage(stdout, rep, *days, *user, path)
+	writeUsage(stdout, rep, *days, *user, store.Path())
 	return exitOK
 }
 
@@ -140,4 +151,18 @@ func dollars(c float64) string {
 		return fmt.Sprintf("$%.4f", c)
 	}
 	return fmt.Sprintf("$%.2f", c)
+}
+
+// openUsageOnServer reads the usage records on the store's server.
+func openUsageOnServer(ctx context.Context, dsn string) (*llmusage.Store, error) {
+	srv, err := mysqlkv.Open(ctx, dsn, mysqlkv.Options{})
+	if err != nil {
+		return nil, err
+	}
+	s, err := llmusage.New(ctx, srv.OwnNamespace(nsUsage), srv.Name(), llmusage.Options{ReadOnly: true})
+	if err != nil {
+		srv.Close()
+		return nil, err
+	}
+	return s, nil
 }

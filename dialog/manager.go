@@ -126,6 +126,15 @@ type States interface {
 	Load(ctx context.Context, id string) ([]byte, error)
 }
 
+// StateLocker is implemented by States that several processes share (a
+// server store behind replicas): Lock holds a conversation against the
+// other processes for one turn, so that two clicks racing on two replicas
+// take turns instead of losing an update. Within a process the manager's
+// own mutexes serialise turns.
+type StateLocker interface {
+	Lock(ctx context.Context, key string) (unlock func(), err error)
+}
+
 // Errors a States implementation returns from Load.
 var (
 	// ErrConversationNotFound: no conversation with that id.
@@ -278,6 +287,13 @@ func (m *Manager) handle(ctx context.Context, ev Event) ([]Reply, error) {
 	}
 	unlock := m.lock(stateKey(ev))
 	defer unlock()
+	if l, ok := m.deps.States.(StateLocker); ok {
+		release, err := l.Lock(ctx, stateKey(ev))
+		if err != nil {
+			return nil, fmt.Errorf("lock conversation %s: %w: %w", stateKey(ev), ErrStore, err)
+		}
+		defer release()
+	}
 	switch ev.Kind {
 	case EventMessage:
 		return m.message(ctx, ev)

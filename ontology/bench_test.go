@@ -9,18 +9,34 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/clarify-bot/clarify/internal/kv/kvtest"
 )
 
 // BenchmarkApplicable measures the lookup made for every question: one
 // user's, channel's and workspace's facts among 10,000 facts of 1,000
 // users (plus 100 channel and 10 workspace facts per warehouse).
 func BenchmarkApplicable(b *testing.B) {
-	ctx := context.Background()
 	s, err := Open(filepath.Join(b.TempDir(), "ontology.db"), Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer s.Close()
+	benchApplicable(b, s)
+}
+
+// BenchmarkApplicableServer is the same lookup on a MySQL-protocol server
+// (MYSQL_TEST_DSN): what a replica pays per question.
+func BenchmarkApplicableServer(b *testing.B) {
+	s, err := New(context.Background(), kvtest.MustServer(b).Namespace("ontology"), "bench", Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchApplicable(b, s)
+}
+
+func benchApplicable(b *testing.B, s *Store) {
+	ctx := context.Background()
 	const users, perUser = 1000, 10
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	var facts []Fact

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/clarify-bot/clarify/internal/kv/boltkv"
 )
 
 // crashChildEnv names the store file the child process writes to.
@@ -131,7 +133,7 @@ read:
 	}
 	// The file is consistent: bbolt's own page check passes, and every
 	// fact is reachable from its unique key.
-	err = s.db.View(func(tx *bolt.Tx) error {
+	err = s.db.(*boltkv.DB).Bolt().View(func(tx *bolt.Tx) error {
 		for err := range tx.Check() {
 			t.Errorf("bbolt check: %v", err)
 		}

@@ -9,7 +9,7 @@ import (
 	"reflect"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/clarify-bot/clarify/internal/kv"
 )
 
 // ExportVersion is the version of the export document. Version 1 held
@@ -88,7 +88,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader, actor Actor) (ImportSta
 		return ImportStats{}, fmt.Errorf("import: %w", err)
 	}
 	var st ImportStats
-	err = s.update(ctx, func(tx *bolt.Tx) error {
+	err = s.update(ctx, func(tx kv.Tx) error {
 		st = ImportStats{}
 		for _, f := range facts {
 			if err := ctx.Err(); err != nil {
@@ -162,7 +162,7 @@ func (s *Store) parseImport(r io.Reader) ([]Fact, error) {
 	return facts, nil
 }
 
-func (s *Store) importOne(tx *bolt.Tx, f Fact, actor Actor, st *ImportStats) error {
+func (s *Store) importOne(tx kv.Tx, f Fact, actor Actor, st *ImportStats) error {
 	key := uniqueKey(f)
 	var existing *Fact
 	if f.ID != "" {

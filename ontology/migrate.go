@@ -3,13 +3,11 @@ package ontology
 import (
 	"fmt"
 
-	bolt "go.etcd.io/bbolt"
-
-	"github.com/clarify-bot/clarify/internal/boltfile"
+	"github.com/clarify-bot/clarify/internal/kv"
 )
 
 // migrations upgrade older ontology files when they are opened.
-var migrations = []boltfile.Migration{
+var migrations = []kv.Migration{
 	// Schema 2: fact targets are typed (record version 2) instead of one
 	// "key => token || alts" string.
 	{From: "1", To: "2", Run: rewriteFacts},
@@ -17,7 +15,7 @@ var migrations = []boltfile.Migration{
 
 // rewriteFacts re-encodes every fact record in the current record
 // version. Keys do not change, so the id index stays valid.
-func rewriteFacts(tx *bolt.Tx) error {
+func rewriteFacts(tx kv.Tx) error {
 	b := tx.Bucket(bucketFacts)
 	type rec struct {
 		key []byte

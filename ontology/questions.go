@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/clarify-bot/clarify/internal/kv"
 )
 
 // QuestionRecord is the audit record of one answered (or refused) question:
@@ -80,7 +80,7 @@ func (s *Store) RecordQuestion(ctx context.Context, q QuestionRecord) error {
 		return invalidf("record question: no user")
 	}
 	q.AskedAt = q.AskedAt.UTC().Round(0)
-	err := s.update(ctx, func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx kv.Tx) error {
 		return s.audit(tx, AuditEntry{Actor: q.User, Action: ActionQuestion, Question: &q})
 	})
 	if err != nil {
@@ -93,7 +93,7 @@ func (s *Store) RecordQuestion(ctx context.Context, q QuestionRecord) error {
 // Entries are appended in time order, so a Since bound stops the scan.
 func (s *Store) AuditQuery(ctx context.Context, fl AuditFilter) ([]AuditEntry, error) {
 	var out []AuditEntry
-	err := s.view(ctx, func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx kv.Tx) error {
 		c := tx.Bucket(bucketAudit).Cursor()
 		for k, v := c.Last(); k != nil && (fl.Limit <= 0 || len(out) < fl.Limit); k, v = c.Prev() {
 			e, err := decodeAudit(v)
@@ -129,7 +129,7 @@ func (s *Store) PruneAudit(ctx context.Context, before time.Time, actions ...str
 		return 0, invalidf("prune audit: name the actions to prune")
 	}
 	n := 0
-	err := s.update(ctx, func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx kv.Tx) error {
 		b := tx.Bucket(bucketAudit)
 		type doomed struct {
 			key []byte

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/clarify-bot/clarify/internal/kv"
 )
 
 // ReplaceSource makes the facts of source exactly facts, in one
@@ -40,7 +40,8 @@ func (s *Store) ReplaceSource(ctx context.Context, source string, facts []Fact, 
 		next[k] = f
 	}
 	now := s.clock()
-	err := s.update(ctx, func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx kv.Tx) error {
+		st = ImportStats{} // a server store may run this again after a conflict
 		var old []Fact
 		err := tx.Bucket(bucketFacts).ForEach(func(k, v []byte) error {
 			f, err := decodeFact(v)
@@ -90,7 +91,7 @@ func normalized(f Fact) Fact {
 }
 
 // replaceOne stores one fact of a source load.
-func (s *Store) replaceOne(tx *bolt.Tx, f Fact, now time.Time, actor Actor, source string, st *ImportStats) error {
+func (s *Store) replaceOne(tx kv.Tx, f Fact, now time.Time, actor Actor, source string, st *ImportStats) error {
 	key := uniqueKey(f)
 	cur, found, err := getByKey(tx, key)
 	if err != nil {

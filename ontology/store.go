@@ -9,13 +9,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/clarify-bot/clarify/internal/boltfile"
+	"github.com/clarify-bot/clarify/internal/kv"
+	"github.com/clarify-bot/clarify/internal/kv/boltkv"
 	"log/slog"
 	"slices"
 	"strings"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // Key layout (all buckets are created by Open):
@@ -63,36 +62,51 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Store is the ontology in one bbolt file. It is safe for concurrent use;
-// bbolt serialises writers.
+// Store is the ontology in a kv store: one bbolt file (Open) or a
+// namespace on a MySQL-protocol server (New). It is safe for concurrent
+// use.
 type Store struct {
-	db   *bolt.DB
+	db   kv.DB
 	path string
 	log  *slog.Logger
 	now  func() time.Time
 }
 
-// Open opens or creates the store at path, creating the parent directory
-// and the buckets. It fails with ErrInUse when another process holds the
-// file for longer than opts.Timeout.
+// Open opens or creates the store in the bbolt file at path, creating the
+// parent directory and the buckets. It fails with ErrInUse when another
+// process holds the file for longer than opts.Timeout.
 func Open(path string, opts Options) (*Store, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
+	db, err := boltkv.Open(path, boltkv.Options{Timeout: opts.Timeout})
+	if errors.Is(err, boltkv.ErrLocked) {
+		return nil, fmt.Errorf("open ontology %s: %w after %s; is another Clarify process running?", path, ErrInUse, opts.Timeout)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open ontology %s: %w", path, err)
+	}
+	s, err := New(context.Background(), db, path, opts)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// New opens the store on db, creating its buckets and migrating an older
+// layout. name names the store in errors. The store closes db.
+func New(ctx context.Context, db kv.DB, name string, opts Options) (*Store, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	db, err := boltfile.OpenMigrating(path, opts.Timeout, schemaVersion, migrations, bucketFacts, bucketIDs, bucketAudit, bucketAuditByFact)
-	if errors.Is(err, boltfile.ErrLocked) {
-		return nil, fmt.Errorf("open ontology %s: %w after %s; is another Clarify process running?", path, ErrInUse, opts.Timeout)
+	if err := kv.Prepare(ctx, db, schemaVersion, migrations, bucketFacts, bucketIDs, bucketAudit, bucketAuditByFact); err != nil {
+		return nil, fmt.Errorf("open ontology %s: %w", name, err)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("open ontology %s: %w", path, err)
-	}
-	return &Store{db: db, path: path, log: opts.Logger, now: opts.Now}, nil
+	return &Store{db: db, path: name, log: opts.Logger, now: opts.Now}, nil
 }
 
 // Close releases the file.
@@ -103,25 +117,19 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// Path is the file the store was opened from.
+// Path is the file the store was opened from (or the name given to New).
 func (s *Store) Path() string { return s.path }
 
 // clock returns the current time without a monotonic reading and in UTC,
 // so that a fact compares equal to itself after a round trip through JSON.
 func (s *Store) clock() time.Time { return s.now().UTC().Round(0) }
 
-func (s *Store) update(ctx context.Context, fn func(*bolt.Tx) error) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return s.db.Update(fn)
+func (s *Store) update(ctx context.Context, fn func(kv.Tx) error) error {
+	return s.db.Update(ctx, fn)
 }
 
-func (s *Store) view(ctx context.Context, fn func(*bolt.Tx) error) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return s.db.View(fn)
+func (s *Store) view(ctx context.Context, fn func(kv.Tx) error) error {
+	return s.db.View(ctx, fn)
 }
 
 // Learn records that the fact's owner means f.Target by f.Phrase. It
@@ -143,7 +151,7 @@ func (s *Store) Learn(ctx context.Context, f Fact) (Fact, error) {
 	}
 	now := s.clock()
 	var out Fact
-	err := s.update(ctx, func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx kv.Tx) error {
 		key := uniqueKey(f)
 		old, found, err := getByKey(tx, key)
 		if err != nil {
@@ -182,7 +190,7 @@ func (s *Store) Learn(ctx context.Context, f Fact) (Fact, error) {
 // Get returns the fact with the given id, or ErrNotFound.
 func (s *Store) Get(ctx context.Context, id string) (Fact, error) {
 	var f Fact
-	err := s.view(ctx, func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx kv.Tx) error {
 		var err error
 		f, err = getFact(tx, id)
 		return err
@@ -196,7 +204,7 @@ func (s *Store) Get(ctx context.Context, id string) (Fact, error) {
 // Delete removes a fact. Admins may delete any fact, others their own user
 // facts. Every delete is audited.
 func (s *Store) Delete(ctx context.Context, id string, actor Actor) error {
-	err := s.update(ctx, func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx kv.Tx) error {
 		f, err := getFact(tx, id)
 		if err != nil {
 			return err
@@ -229,7 +237,7 @@ func (s *Store) Forget(ctx context.Context, owner, warehouse, phrase string, act
 		return 0, fmt.Errorf("forget %q for %s: %s may only forget their own facts: %w", phrase, owner, actor.ID, ErrForbidden)
 	}
 	n := 0
-	err := s.update(ctx, func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx kv.Tx) error {
 		var doomed []Fact
 		for _, sc := range scopes {
 			err := scanPrefix(tx, ownerPrefix(sc, owner, warehouse, warehouse != ""), func(f Fact) error {
@@ -273,7 +281,7 @@ func (s *Store) Forget(ctx context.Context, owner, warehouse, phrase string, act
 func (s *Store) Applicable(ctx context.Context, owners Owners, warehouse string) ([]Fact, error) {
 	var out, group []Fact
 	var order []int
-	err := s.view(ctx, func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx kv.Tx) error {
 		for i, owner := range [...]string{owners.User, owners.Channel, owners.Workspace} {
 			if owner == "" {
 				continue
@@ -329,7 +337,7 @@ func (s *Store) List(ctx context.Context, fl Filter) ([]Fact, error) {
 			(fl.IncludeInactive || f.Active())
 	}
 	var out []Fact
-	err := s.view(ctx, func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx kv.Tx) error {
 		if fl.Owner == "" {
 			return tx.Bucket(bucketFacts).ForEach(func(k, v []byte) error {
 				f, err := decodeFact(v)
@@ -398,7 +406,7 @@ func (s *Store) Reject(ctx context.Context, id string) error {
 // modify applies fn to one fact in a single transaction. fn must not
 // change the unique key.
 func (s *Store) modify(ctx context.Context, what, id string, fn func(*Fact)) error {
-	err := s.update(ctx, func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx kv.Tx) error {
 		f, err := getFact(tx, id)
 		if err != nil {
 			return err
@@ -429,7 +437,7 @@ func (s *Store) Promote(ctx context.Context, id string, to Scope, owner string, 
 	}
 	now := s.clock()
 	var out Fact
-	err := s.update(ctx, func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx kv.Tx) error {
 		src, err := getFact(tx, id)
 		if err != nil {
 			return err
@@ -478,7 +486,7 @@ func (s *Store) Edit(ctx context.Context, id string, target *Target, meaning str
 		return Fact{}, invalidf("edit fact %s: give a target or a meaning", id)
 	}
 	var out Fact
-	err := s.update(ctx, func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx kv.Tx) error {
 		old, err := getFact(tx, id)
 		if err != nil {
 			return err
@@ -513,7 +521,7 @@ func (s *Store) Edit(ctx context.Context, id string, target *Target, meaning str
 // --- storage helpers; all run inside a transaction ---
 
 // getFact finds a fact by ID, or returns ErrNotFound.
-func getFact(tx *bolt.Tx, id string) (Fact, error) {
+func getFact(tx kv.Tx, id string) (Fact, error) {
 	key := tx.Bucket(bucketIDs).Get([]byte(id))
 	if key == nil {
 		return Fact{}, ErrNotFound
@@ -529,7 +537,7 @@ func getFact(tx *bolt.Tx, id string) (Fact, error) {
 }
 
 // getByKey finds a fact by its unique key.
-func getByKey(tx *bolt.Tx, key []byte) (Fact, bool, error) {
+func getByKey(tx kv.Tx, key []byte) (Fact, bool, error) {
 	v := tx.Bucket(bucketFacts).Get(key)
 	if v == nil {
 		return Fact{}, false, nil
@@ -544,7 +552,7 @@ func getByKey(tx *bolt.Tx, key []byte) (Fact, bool, error) {
 // putFact stores f under its unique key and indexes its ID. oldKey is the
 // key the fact was stored under before (nil for a new fact); the old
 // record is removed when the key differs.
-func putFact(tx *bolt.Tx, f Fact, oldKey []byte) error {
+func putFact(tx kv.Tx, f Fact, oldKey []byte) error {
 	facts := tx.Bucket(bucketFacts)
 	key := uniqueKey(f)
 	if oldKey != nil && !bytes.Equal(oldKey, key) {
@@ -561,7 +569,7 @@ func putFact(tx *bolt.Tx, f Fact, oldKey []byte) error {
 	return nil
 }
 
-func deleteFact(tx *bolt.Tx, f Fact) error {
+func deleteFact(tx kv.Tx, f Fact) error {
 	if err := tx.Bucket(bucketFacts).Delete(uniqueKey(f)); err != nil {
 		return fmt.Errorf("delete fact %s: %w", f.ID, err)
 	}
@@ -602,7 +610,7 @@ func joinKey(parts ...string) []byte {
 
 // scanPrefix calls fn with each fact whose key starts with prefix, in key
 // order. fn must not modify the facts bucket.
-func scanPrefix(tx *bolt.Tx, prefix []byte, fn func(Fact) error) error {
+func scanPrefix(tx kv.Tx, prefix []byte, fn func(Fact) error) error {
 	c := tx.Bucket(bucketFacts).Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		f, err := decodeFact(v)
@@ -624,7 +632,7 @@ var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadd
 // anyway) is unlikely below millions of facts.
 const idLen = 10
 
-func newID(tx *bolt.Tx) (string, error) {
+func newID(tx kv.Tx) (string, error) {
 	ids := tx.Bucket(bucketIDs)
 	var b [7]byte
 	for range 8 {
@@ -648,7 +656,7 @@ type auditEnvelope struct {
 
 // audit appends an entry, indexed under its fact and the extra ids (the
 // source of a promotion), so that a fact's history is a prefix scan.
-func (s *Store) audit(tx *bolt.Tx, e AuditEntry, also ...string) error {
+func (s *Store) audit(tx kv.Tx, e AuditEntry, also ...string) error {
 	if e.At.IsZero() {
 		e.At = s.clock()
 	}
@@ -691,7 +699,7 @@ func decodeAudit(b []byte) (AuditEntry, error) {
 // Audit returns the newest audit entries first; limit <= 0 returns all.
 func (s *Store) Audit(ctx context.Context, limit int) ([]AuditEntry, error) {
 	var out []AuditEntry
-	err := s.view(ctx, func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx kv.Tx) error {
 		c := tx.Bucket(bucketAudit).Cursor()
 		for k, v := c.Last(); k != nil && (limit <= 0 || len(out) < limit); k, v = c.Prev() {
 			e, err := decodeAudit(v)
@@ -713,7 +721,7 @@ func (s *Store) Audit(ctx context.Context, limit int) ([]AuditEntry, error) {
 // history.
 func (s *Store) AuditOf(ctx context.Context, id string) ([]AuditEntry, error) {
 	var out []AuditEntry
-	err := s.view(ctx, func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx kv.Tx) error {
 		entries := tx.Bucket(bucketAudit)
 		c := tx.Bucket(bucketAuditByFact).Cursor()
 		prefix := joinKey(id, "")

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/clarify-bot/clarify/internal/kv/kvtest"
 )
 
 // testClock is a settable clock, so tests assert exact times without
@@ -39,6 +41,17 @@ func (c *testClock) Advance(d time.Duration) {
 // MustOpen opens a store in a temp dir, closed at cleanup.
 func MustOpen(tb testing.TB, clk *testClock) *Store {
 	tb.Helper()
+	if onServer(tb) {
+		opts := Options{}
+		if clk != nil {
+			opts.Now = clk.Now
+		}
+		s, err := New(context.Background(), kvtest.MustServer(tb).Namespace("ontology"), "test", opts)
+		if err != nil {
+			tb.Fatalf("New: %v", err)
+		}
+		return s
+	}
 	return MustOpenPath(tb, filepath.Join(tb.TempDir(), "ontology.db"), clk)
 }
 

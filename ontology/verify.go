@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/clarify-bot/clarify/internal/kv"
 )
 
 // Verify makes a person's confirmed answer (a KindQuery fact they marked
@@ -27,7 +27,7 @@ func (s *Store) Verify(ctx context.Context, id, owner, by string, actor Actor) (
 	}
 	now := s.clock()
 	var out Fact
-	err := s.update(ctx, func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx kv.Tx) error {
 		src, err := getFact(tx, id)
 		if err != nil {
 			return err

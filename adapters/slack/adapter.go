@@ -82,8 +82,12 @@ type Config struct {
 	PingInterval time.Duration
 	// HTTPClient calls the Web API (default: a client with a 30s timeout).
 	HTTPClient *http.Client
-	Logger     *slog.Logger
-	Now        func() time.Time
+	// Dedup remembers event ids (default: in memory). Replicas behind a
+	// load balancer share one, so that a retry another replica receives
+	// is dropped.
+	Dedup  Dedup
+	Logger *slog.Logger
+	Now    func() time.Time
 
 	// Hooks hear API errors, retries and dropped duplicates, for metrics.
 	Hooks Hooks
@@ -131,7 +135,7 @@ type Adapter struct {
 	log    *slog.Logger
 	bot    identity
 	admins *admins
-	events *seenSet       // event ids, against Slack's retries
+	events Dedup          // event ids, against Slack's retries
 	sigs   *seenSet       // request signatures, against replays
 	work   *workpool.Pool // dialog work
 	fast   *workpool.Pool // opening modals: a trigger id expires after 3 s
@@ -172,12 +176,15 @@ func New(ctx context.Context, cfg Config, d Dialog) (*Adapter, error) {
 	if cfg.AppToken != "" {
 		opts = append(opts, slack.OptionAppLevelToken(cfg.AppToken))
 	}
+	if cfg.Dedup == nil {
+		cfg.Dedup = newSeenSet(dedupTTL, cfg.Now)
+	}
 	a := &Adapter{
 		cfg:    cfg,
 		d:      d,
 		api:    slack.New(cfg.BotToken, opts...),
 		log:    log,
-		events: newSeenSet(dedupTTL, cfg.Now),
+		events: cfg.Dedup,
 		sigs:   newSeenSet(10*time.Minute, cfg.Now),
 		work:   workpool.New("work", cfg.Workers, cfg.Queue, log),
 		fast:   workpool.New("modals", 2, 64, log),

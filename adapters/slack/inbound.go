@@ -30,7 +30,7 @@ func (a *Adapter) acceptEvent(ev slackevents.EventsAPIEvent) bool {
 	if !ok {
 		return true
 	}
-	if !a.events.first(cb.EventID) {
+	if !a.firstEvent(cb.EventID) {
 		a.log.Debug("duplicate event ignored", "event_id", cb.EventID)
 		a.cfg.Hooks.duplicate()
 		return true
@@ -40,7 +40,7 @@ func (a *Adapter) acceptEvent(ev slackevents.EventsAPIEvent) bool {
 		return true
 	}
 	if !a.work.Submit(j.name, j.run, 0) {
-		a.events.forget(cb.EventID)
+		a.forgetEvent(cb.EventID)
 		a.log.Warn("work queue full or stopping; leaving the event for Slack to send again", "event_id", cb.EventID)
 		return false
 	}

@@ -18,10 +18,9 @@ import (
 	"sync"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/clarify-bot/clarify/connectors/llm"
-	"github.com/clarify-bot/clarify/internal/boltfile"
+	"github.com/clarify-bot/clarify/internal/kv"
+	"github.com/clarify-bot/clarify/internal/kv/boltkv"
 )
 
 // File is the usage store's file name inside the data directory.
@@ -165,23 +164,15 @@ type Store struct {
 	mu   sync.Mutex
 	// pruned is the UTC day old records were last removed.
 	pruned string
+	// db is the shared store given to New; nil for a file opened per
+	// operation.
+	db kv.DB
 }
 
 // Open checks that the file can be opened (creating it and its
 // buckets unless ReadOnly) and returns the store.
 func Open(path string, opts Options) (*Store, error) {
-	if opts.Timeout <= 0 {
-		opts.Timeout = 2 * time.Second
-	}
-	if opts.Retention <= 0 {
-		opts.Retention = 90 * 24 * time.Hour
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
-	}
+	opts = opts.withDefaults()
 	s := &Store{path: path, opts: opts, log: opts.Logger}
 	if !opts.ReadOnly {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -190,36 +181,71 @@ func Open(path string, opts Options) (*Store, error) {
 	} else if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("open usage %s: %w", path, err)
 	}
-	if err := s.with(context.Background(), func(*bolt.DB) error { return nil }); err != nil {
+	if err := s.with(context.Background(), func(kv.DB) error { return nil }); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
+// New returns a store on a shared kv store (a server namespace), which it
+// closes on Close. name names it in errors.
+func New(ctx context.Context, db kv.DB, name string, opts Options) (*Store, error) {
+	opts = opts.withDefaults()
+	var err error
+	if opts.ReadOnly {
+		err = kv.CheckVersion(ctx, db, schemaVersion)
+	} else {
+		err = kv.Prepare(ctx, db, schemaVersion, nil, bucketRecords, bucketDaily)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open usage %s: %w", name, err)
+	}
+	return &Store{path: name, opts: opts, log: opts.Logger, db: db}, nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.Timeout <= 0 {
+		o.Timeout = 2 * time.Second
+	}
+	if o.Retention <= 0 {
+		o.Retention = 90 * 24 * time.Hour
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
 // Path is the file's path.
 func (s *Store) Path() string { return s.path }
 
-// Close releases nothing (the file is closed after each operation); it is
-// there so the store can be closed like the others.
-func (s *Store) Close() error { return nil }
+// Close releases a shared store; a file is closed after each operation.
+func (s *Store) Close() error {
+	if s.db != nil {
+		return s.db.Close()
+	}
+	return nil
+}
 
 // schemaVersion is the layout of the usage file (meta "schema").
 const schemaVersion = "1"
 
-// with opens the file through the shared opener, runs fn and closes it.
-func (s *Store) with(ctx context.Context, fn func(*bolt.DB) error) (err error) {
+// with runs fn on the shared store (New) or opens the file, runs fn and
+// closes it.
+func (s *Store) with(ctx context.Context, fn func(kv.DB) error) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var db *bolt.DB
-	if s.opts.ReadOnly {
-		db, err = boltfile.OpenReadOnly(s.path, s.opts.Timeout, schemaVersion)
-	} else {
-		db, err = boltfile.Open(s.path, s.opts.Timeout, schemaVersion, bucketRecords, bucketDaily)
+	if s.db != nil {
+		return fn(s.db)
 	}
-	if errors.Is(err, boltfile.ErrLocked) {
+	db, err := boltkv.Open(s.path, boltkv.Options{Timeout: s.opts.Timeout, ReadOnly: s.opts.ReadOnly})
+	if errors.Is(err, boltkv.ErrLocked) {
 		return fmt.Errorf("open usage %s: %w after %s", s.path, ErrInUse, s.opts.Timeout)
 	}
 	if err != nil {
@@ -230,6 +256,14 @@ func (s *Store) with(ctx context.Context, fn func(*bolt.DB) error) (err error) {
 			err = fmt.Errorf("close usage %s: %w", s.path, cerr)
 		}
 	}()
+	if s.opts.ReadOnly {
+		err = kv.CheckVersion(ctx, db, schemaVersion)
+	} else {
+		err = kv.Prepare(ctx, db, schemaVersion, nil, bucketRecords, bucketDaily)
+	}
+	if err != nil {
+		return fmt.Errorf("open usage %s: %w", s.path, err)
+	}
 	return fn(db)
 }
 
@@ -254,8 +288,8 @@ func (s *Store) Allow(ctx context.Context, user, workspace string) error {
 	d := day(now)
 	resets := time.Date(now.UTC().Year(), now.UTC().Month(), now.UTC().Day()+1, 0, 0, 0, 0, time.UTC)
 	var usedU, usedW int
-	err := s.with(ctx, func(db *bolt.DB) error {
-		return db.View(func(tx *bolt.Tx) error {
+	err := s.with(ctx, func(db kv.DB) error {
+		return db.View(ctx, func(tx kv.Tx) error {
 			bk := tx.Bucket(bucketDaily)
 			if bk == nil {
 				return nil
@@ -312,8 +346,8 @@ func (s *Store) Record(ctx context.Context, r Record) error {
 		r.Question = r.Question[:500]
 	}
 	d := day(r.At)
-	err := s.with(ctx, func(db *bolt.DB) error {
-		return db.Update(func(tx *bolt.Tx) error {
+	err := s.with(ctx, func(db kv.DB) error {
+		return db.Update(ctx, func(tx kv.Tx) error {
 			recs := tx.Bucket(bucketRecords)
 			seq, err := recs.NextSequence()
 			if err != nil {
@@ -365,7 +399,7 @@ func (s *Store) Record(ctx context.Context, r Record) error {
 }
 
 // prune removes records and daily totals older than the retention.
-func (s *Store) prune(tx *bolt.Tx, now time.Time) error {
+func (s *Store) prune(tx kv.Tx, now time.Time) error {
 	cut := now.Add(-s.opts.Retention)
 	limit := make([]byte, 8)
 	binary.BigEndian.PutUint64(limit, uint64(cut.UnixNano()))
@@ -427,8 +461,8 @@ func (s *Store) Report(ctx context.Context, q Query) (*Report, error) {
 		t.add(r)
 	}
 	var recs []Record
-	err := s.with(ctx, func(db *bolt.DB) error {
-		return db.View(func(tx *bolt.Tx) error {
+	err := s.with(ctx, func(db kv.DB) error {
+		return db.View(ctx, func(tx kv.Tx) error {
 			bk := tx.Bucket(bucketRecords)
 			if bk == nil {
 				return nil

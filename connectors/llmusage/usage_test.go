@@ -11,6 +11,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/clarify-bot/clarify/internal/kv/kvtest"
 )
 
 type clock struct{ t time.Time }
@@ -19,6 +21,13 @@ func (c *clock) now() time.Time { return c.t }
 
 func mustUsage(tb testing.TB, path string, opts Options) *Store {
 	tb.Helper()
+	if onServer(tb) {
+		s, err := New(context.Background(), kvtest.MustServer(tb).Namespace("usage"), "test", opts)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return s
+	}
 	s, err := Open(path, opts)
 	if err != nil {
 		tb.Fatal(err)

@@ -1,4 +1,5 @@
-// Package convstore keeps conversation state in a bbolt file, so a bot
+// Package convstore keeps conversation state in a kv store (a bbolt file
+// or a MySQL-protocol server), so a bot
 // restarted in the middle of a clarification resumes it. The state is
 // opaque bytes (the dialog stores JSON); this package only adds expiry.
 package convstore
@@ -10,11 +11,10 @@ import (
 	"errors"
 	"fmt"
 	"github.com/clarify-bot/clarify/dialog"
-	"github.com/clarify-bot/clarify/internal/boltfile"
+	"github.com/clarify-bot/clarify/internal/kv"
+	"github.com/clarify-bot/clarify/internal/kv/boltkv"
 	"log/slog"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // Sentinel errors.
@@ -66,43 +66,68 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Store holds conversation states. It is safe for concurrent use.
+// Store holds conversation states in a kv store: a bbolt file (Open) or a
+// namespace on a MySQL-protocol server (New). It is safe for concurrent
+// use.
 type Store struct {
-	db   *bolt.DB
+	db   kv.DB
 	path string
 	now  func() time.Time
 	log  *slog.Logger
 }
 
-// Open opens or creates the store at path, creating the parent directory
-// and the buckets. It fails with ErrInUse when another process holds the
-// file longer than opts.Timeout.
+// Open opens or creates the store in the bbolt file at path, creating the
+// parent directory and the buckets. It fails with ErrInUse when another
+// process holds the file longer than opts.Timeout.
 func Open(path string, opts Options) (*Store, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
+	db, err := boltkv.Open(path, boltkv.Options{Timeout: opts.Timeout})
+	if errors.Is(err, boltkv.ErrLocked) {
+		return nil, fmt.Errorf("open conversations %s: %w after %s; is another Clarify process running?", path, ErrInUse, opts.Timeout)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open conversations %s: %w", path, err)
+	}
+	s, err := New(context.Background(), db, path, opts)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// New opens the store on db (which it closes), creating the buckets.
+func New(ctx context.Context, db kv.DB, name string, opts Options) (*Store, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	db, err := boltfile.Open(path, opts.Timeout, schemaVersion, bucketConv, bucketExpiry)
-	if errors.Is(err, boltfile.ErrLocked) {
-		return nil, fmt.Errorf("open conversations %s: %w after %s; is another Clarify process running?", path, ErrInUse, opts.Timeout)
+	if err := kv.Prepare(ctx, db, schemaVersion, nil, bucketConv, bucketExpiry); err != nil {
+		return nil, fmt.Errorf("open conversations %s: %w", name, err)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("open conversations %s: %w", path, err)
-	}
-	return &Store{db: db, path: path, now: opts.Now, log: opts.Logger}, nil
+	return &Store{db: db, path: name, now: opts.Now, log: opts.Logger}, nil
 }
 
-// Close releases the file.
+// Close releases the store.
 func (s *Store) Close() error {
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close conversations %s: %w", s.path, err)
 	}
 	return nil
+}
+
+// Lock holds a conversation against other processes sharing the store,
+// when the store is shared (a server); for a file, which one process
+// holds, it returns at once and the dialog's own mutexes suffice.
+func (s *Store) Lock(ctx context.Context, id string) (func(), error) {
+	if l, ok := s.db.(kv.Locker); ok {
+		return l.Lock(ctx, "conv:"+id)
+	}
+	return func() {}, nil
 }
 
 func checkID(id string) error {
@@ -129,7 +154,7 @@ func (s *Store) Save(ctx context.Context, id string, state []byte, expires time.
 	rec[0] = recordVersion
 	binary.BigEndian.PutUint64(rec[1:], exp)
 	rec = append(rec, state...)
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.db.Update(ctx, func(tx kv.Tx) error {
 		conv, expiry := tx.Bucket(bucketConv), tx.Bucket(bucketExpiry)
 		if old := conv.Get([]byte(id)); old != nil {
 			if oldExp, _, err := decode(old); err == nil && oldExp != 0 {
@@ -163,7 +188,7 @@ func (s *Store) Load(ctx context.Context, id string) ([]byte, error) {
 	}
 	var state []byte
 	var exp uint64
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.db.View(ctx, func(tx kv.Tx) error {
 		v := tx.Bucket(bucketConv).Get([]byte(id))
 		if v == nil {
 			return ErrNotFound
@@ -195,7 +220,7 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("delete conversation %q: %w", id, err)
 	}
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.db.Update(ctx, func(tx kv.Tx) error {
 		conv := tx.Bucket(bucketConv)
 		v := conv.Get([]byte(id))
 		if v == nil {
@@ -223,7 +248,8 @@ func (s *Store) Sweep(ctx context.Context, olderThan time.Time) (int, error) {
 	}
 	limit := unixNano(olderThan)
 	n := 0
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.db.Update(ctx, func(tx kv.Tx) error {
+		n = 0 // a server store may run this again after a conflict
 		conv, expiry := tx.Bucket(bucketConv), tx.Bucket(bucketExpiry)
 		var doomed [][]byte
 		c := expiry.Cursor()

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/clarify-bot/clarify/internal/kv/kvtest"
 )
 
 type testClock struct {
@@ -34,6 +36,13 @@ var t0 = time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
 // MustOpen opens a store at path (a temp file when empty), closed at cleanup.
 func MustOpen(tb testing.TB, path string, clk *testClock) *Store {
 	tb.Helper()
+	if onServer(tb) && path == "" {
+		s, err := New(context.Background(), kvtest.MustServer(tb).Namespace("conversations"), "test", Options{Now: clk.Now})
+		if err != nil {
+			tb.Fatalf("New: %v", err)
+		}
+		return s
+	}
 	if path == "" {
 		path = filepath.Join(tb.TempDir(), "conversations.db")
 	}

@@ -1,0 +1,134 @@
+// Package kvtest gives tests kv stores on both implementations: a bbolt
+// file in a temp dir always, and a fresh database on a real MySQL/MariaDB
+// server when MYSQL_TEST_DSN is set (e.g. root@tcp(127.0.0.1:3306)/). Each
+// server store is its own database, dropped when the test ends.
+package kvtest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/clarify-bot/clarify/internal/kv"
+	"github.com/clarify-bot/clarify/internal/kv/boltkv"
+	"github.com/clarify-bot/clarify/internal/kv/mysqlkv"
+)
+
+// EnvDSN names a real server for tests.
+const EnvDSN = "MYSQL_TEST_DSN"
+
+// Target is an implementation the store suites run against.
+type Target struct {
+	Name string
+	// Open returns a fresh, empty store for a test; it is closed at cleanup.
+	Open func(tb testing.TB) kv.DB
+}
+
+// Targets lists bbolt and, when MYSQL_TEST_DSN is set, MySQL.
+func Targets() []Target {
+	ts := []Target{{Name: "bbolt", Open: MustBolt}}
+	if os.Getenv(EnvDSN) != "" {
+		ts = append(ts, Target{Name: "mysql", Open: func(tb testing.TB) kv.DB { return MustServer(tb).Namespace("test") }})
+	}
+	return ts
+}
+
+// MustBolt opens a bbolt store in a temp dir.
+func MustBolt(tb testing.TB) kv.DB {
+	tb.Helper()
+	db, err := boltkv.Open(filepath.Join(tb.TempDir(), "kv.db"), boltkv.Options{Timeout: time.Second})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// SkipWithoutServer skips the test unless MYSQL_TEST_DSN is set.
+func SkipWithoutServer(tb testing.TB) {
+	tb.Helper()
+	if os.Getenv(EnvDSN) == "" {
+		tb.Skip(EnvDSN + " not set")
+	}
+}
+
+// MustServer opens a store on a fresh database (skipping the test without
+// a server).
+func MustServer(tb testing.TB) *mysqlkv.Server {
+	tb.Helper()
+	return MustServerOn(tb, MustDatabase(tb))
+}
+
+// MustServerOn opens another connection pool on a database, as a second
+// process would.
+func MustServerOn(tb testing.TB, dsn string) *mysqlkv.Server {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := mysqlkv.Open(ctx, dsn, mysqlkv.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s
+}
+
+// MustDatabase creates an empty database and returns its DSN; it is
+// dropped when the test ends.
+func MustDatabase(tb testing.TB) string {
+	tb.Helper()
+	SkipWithoutServer(tb)
+	cfg, err := mysql.ParseDSN(os.Getenv(EnvDSN))
+	if err != nil {
+		tb.Fatalf("%s: %v", EnvDSN, err)
+	}
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	name := "clarify_store_test_" + hex.EncodeToString(b)
+	conn, err := mysql.NewConnector(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	admin := sql.OpenDB(conn)
+	ctx := context.Background()
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE `"+name+"` CHARACTER SET utf8mb4"); err != nil {
+		admin.Close()
+		tb.Fatalf("create test database: %v", err)
+	}
+	tb.Cleanup(func() {
+		cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := admin.ExecContext(cctx, "DROP DATABASE IF EXISTS `"+name+"`"); err != nil {
+			tb.Logf("drop test database %s: %v", name, err)
+		}
+		admin.Close()
+	})
+	cfg = cfg.Clone()
+	cfg.DBName = name
+	return cfg.FormatDSN()
+}
+
+// Exec runs a statement on the database of dsn.
+func Exec(tb testing.TB, dsn, query string, args ...any) {
+	tb.Helper()
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	conn, err := mysql.NewConnector(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	db := sql.OpenDB(conn)
+	defer db.Close()
+	if _, err := db.ExecContext(context.Background(), query, args...); err != nil {
+		tb.Fatalf("%s: %v", query, err)
+	}
+}
