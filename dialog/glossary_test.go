@@ -34,13 +34,13 @@ func TestTeamGlossaryDecidesAndAPersonsOwnChoiceWins(t *testing.T) {
 	loadDemoGlossary(t, env)
 	ana := newChat(t, env, "ana")
 
-	// 'revenue' is the team's net revenue: only the date is asked.
-	r, asked := ana.answerUntil(ana.ask("what was revenue in 2024?"), map[string]string{"filteron:2024": "placed"})
+	// 'turnover' is the team's net revenue: only the date is asked.
+	r, asked := ana.answerUntil(ana.ask("what was turnover in 2024?"), map[string]string{"filteron:2024": "placed"})
 	a := mustAnswer(t, r)
 	if want := scalar(t, env, "SELECT SUM(net_amount) FROM orders WHERE YEAR(ordered_at) = 2024"); a.Rows[0][0] != want {
 		t.Fatalf("answer %v, want %s\n%s", a.Rows, want, a.SQL)
 	}
-	if asked != 1 || !strings.Contains(r.Text, "Using the team's definition: 'revenue' = net revenue after discounts") {
+	if asked != 1 || !strings.Contains(r.Text, "Using the team's definition: 'turnover' = net revenue after discounts") {
 		t.Fatalf("asked %d, want 1 (the date) and the team's definition said:\n%s", asked, r.Text)
 	}
 
@@ -55,33 +55,33 @@ func TestTeamGlossaryDecidesAndAPersonsOwnChoiceWins(t *testing.T) {
 		t.Fatalf("the team's definition of 'active' should be said:\n%s", r.Text)
 	}
 
-	// Ben changes 'revenue' to gross: his own choice wins from then on,
+	// Ben changes 'turnover' to gross: his own choice wins from then on,
 	// and Ana keeps the team's.
 	ben := newChat(t, env, "ben")
-	r, _ = ben.answerUntil(ben.ask("what was revenue in 2023?"), map[string]string{"filteron:2023": "placed"})
+	r, _ = ben.answerUntil(ben.ask("what was turnover in 2023?"), map[string]string{"filteron:2023": "placed"})
 	a = mustAnswer(t, r)
 	var team string
 	for _, f := range a.UsedFacts {
-		if f.Phrase == "revenue" && f.Team {
+		if f.Phrase == "turnover" && f.Team {
 			team = f.FactID
 		}
 	}
 	if team == "" {
-		t.Fatalf("the team's revenue should decide Ben's first question: %+v", a.UsedFacts)
+		t.Fatalf("the team's turnover should decide Ben's first question: %+v", a.UsedFacts)
 	}
 	r = ben.choose(ben.send(dialog.Event{Kind: dialog.EventChange, Target: a.ID, FactID: team})[0], "gross")
 	mustAnswer(t, r)
-	r, _ = ben.answerUntil(ben.ask("what was revenue in 2025?"), map[string]string{"filteron:2025": "placed"})
+	r, _ = ben.answerUntil(ben.ask("what was turnover in 2025?"), map[string]string{"filteron:2025": "placed"})
 	a = mustAnswer(t, r)
 	if want := scalar(t, env, "SELECT SUM(gross_amount) FROM orders WHERE YEAR(ordered_at) = 2025"); a.Rows[0][0] != want {
 		t.Fatalf("Ben's own choice should win: %v, want %s\n%s", a.Rows, want, r.Text)
 	}
-	if !strings.Contains(r.Text, "Using your earlier choice: 'revenue'") || strings.Contains(r.Text, "team's definition: 'revenue'") {
+	if !strings.Contains(r.Text, "Using your earlier choice: 'turnover'") || strings.Contains(r.Text, "team's definition: 'turnover'") {
 		t.Fatalf("Ben's answer should say his own choice applied:\n%s", r.Text)
 	}
-	r, _ = ana.answerUntil(ana.ask("what was revenue in 2025?"), map[string]string{"filteron:2025": "placed"})
-	if !strings.Contains(r.Text, "Using the team's definition: 'revenue'") {
-		t.Fatalf("Ana should still get the team's revenue:\n%s", r.Text)
+	r, _ = ana.answerUntil(ana.ask("what was turnover in 2025?"), map[string]string{"filteron:2025": "placed"})
+	if !strings.Contains(r.Text, "Using the team's definition: 'turnover'") {
+		t.Fatalf("Ana should still get the team's turnover:\n%s", r.Text)
 	}
 }
 

@@ -180,8 +180,8 @@ func TestFacts(t *testing.T) {
 		kind   ontology.Kind
 		target string
 	}{
-		{"measure column", "console:local", "revenue", ontology.KindColumn, "measure: orders.net_amount"},
-		{"measure aggregate", "slack:T1", "revenue", ontology.KindDefinition, "measure: SUM(orders.net_amount)"},
+		{"measure column", "console:local", "net sales", ontology.KindColumn, "measure: orders.net_amount"},
+		{"measure aggregate", "slack:T1", "net sales", ontology.KindDefinition, "measure: SUM(orders.net_amount)"},
 		{"term synonym of a measure", "console:local", "turnover", ontology.KindColumn, "measure: orders.net_amount"},
 		{"filter on its qualifier", "console:local", "active", ontology.KindDefinition, "definition active: EXISTS (SELECT 1 FROM orders WHERE orders.customer_id = customers.id AND orders.ordered_at >= CURRENT_DATE - INTERVAL 90 DAY)"},
 		{"filter synonym", "console:local", "engaged", ontology.KindDefinition, "definition engaged: EXISTS"},
