@@ -92,6 +92,7 @@ func TestVerifiedQueryAnswersDirectly(t *testing.T) {
 	tests := []struct{ name, question string }{
 		{"as written", "How many active customers do we have?"},
 		{"other case and punctuation", "how many ACTIVE customers do we have"},
+		{"a synonym the catalog links", "How many active clients do we have?"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -104,6 +105,12 @@ func TestVerifiedQueryAnswersDirectly(t *testing.T) {
 				t.Fatalf("want the verified SQL and who verified it:\n%s\n%s", r.Text, a.SQL)
 			}
 		})
+	}
+	// Other words are other questions: the engine answers them.
+	for _, q := range []string{"How many active customers do we lose?", "How many inactive customers do we have?"} {
+		if r := c.ask(q); strings.Contains(r.Text, "verified query") {
+			t.Fatalf("%q is not the verified question, but got its query:\n%s", q, r.Text)
+		}
 	}
 	// Another workspace has no glossary: the engine answers.
 	other := newChat(t, env, "dora")

@@ -3,6 +3,7 @@ package dialog
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/clarify-bot/clarify/internal/qnorm"
 	"github.com/clarify-bot/clarify/ontology"
@@ -21,21 +22,49 @@ import (
 // verifiedQuery finds the verified query for a question among the
 // asker's applicable facts, the narrowest scope first. A query nobody
 // verified (a person's confirmed answer, waiting for an admin) does not
-// count, and does not hide the workspace's verified one.
-func verifiedQuery(facts []ontology.Fact, question string) (ontology.Fact, bool) {
+// count, and does not hide the workspace's verified one. The question
+// matches a verified one when their normalised texts are equal, or else
+// (linked) when they are the same words in the same order up to the
+// catalog's stems and synonyms: "how many clients do we have" asks what
+// "How many customers do we have?" asks. Numbers and stored values must
+// be the same words: "in 2024" never matches "in 2025".
+func verifiedQuery(facts []ontology.Fact, question string, linked func(a, b string) bool) (ontology.Fact, bool) {
 	norm := qnorm.Question(question)
 	if norm == "" {
 		return ontology.Fact{}, false
 	}
-	for _, scope := range []ontology.Scope{ontology.ScopeUser, ontology.ScopeChannel, ontology.ScopeWorkspace} {
-		for _, f := range facts {
-			if f.Scope == scope && f.Kind == ontology.KindQuery && f.VerifiedBy != "" && f.Active() && f.Phrase == norm &&
-				f.Target.Choice.Kind == ontology.TermSQL && f.Target.Choice.Expr != "" {
-				return f, true
+	match := func(same func(phrase string) bool) (ontology.Fact, bool) {
+		for _, scope := range []ontology.Scope{ontology.ScopeUser, ontology.ScopeChannel, ontology.ScopeWorkspace} {
+			for _, f := range facts {
+				if f.Scope == scope && f.Kind == ontology.KindQuery && f.VerifiedBy != "" && f.Active() && same(f.Phrase) &&
+					f.Target.Choice.Kind == ontology.TermSQL && f.Target.Choice.Expr != "" {
+					return f, true
+				}
 			}
 		}
+		return ontology.Fact{}, false
 	}
-	return ontology.Fact{}, false
+	if f, ok := match(func(phrase string) bool { return phrase == norm }); ok || linked == nil {
+		return f, ok
+	}
+	return match(func(phrase string) bool { return linked(phrase, norm) })
+}
+
+// linkedSame reports whether two normalised questions are the same
+// sequence of the catalog's terms (stems of identifiers and words, digits
+// kept), word for word equal or synonyms in the catalog's vocabulary.
+func (m *Manager) linkedSame(a, b string) bool {
+	cat := m.deps.Catalog
+	ta, tb := cat.NameTerms(a), cat.NameTerms(b)
+	if len(ta) != len(tb) || len(ta) == 0 {
+		return false
+	}
+	for i := range ta {
+		if ta[i] != tb[i] && !slices.Contains(cat.Synonyms(ta[i]), tb[i]) && !slices.Contains(cat.Synonyms(tb[i]), ta[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // VerifiedNote is what an answer from a verified query says.
@@ -55,7 +84,7 @@ func (m *Manager) answerVerified(ctx context.Context, ev Event, key, text string
 		m.log.Warn("cannot read verified queries", "err", err)
 		return nil, false, nil
 	}
-	f, ok := verifiedQuery(facts, text)
+	f, ok := verifiedQuery(facts, text, m.linkedSame)
 	if !ok {
 		return nil, false, nil
 	}
