@@ -3,6 +3,7 @@ package dialog
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
@@ -67,6 +68,7 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 	if shape != nil {
 		a.Explanation = withDefinitions(sqlshape.Explain(shape, m.labels), rep.Defines)
 	}
+	m.applyLinked(ctx, st, rep.Linked)
 	for _, f := range st.Applied {
 		a.UsedFacts = append(a.UsedFacts, UsedFact{FactID: f.FactID, Phrase: f.Phrase, Meaning: f.Meaning, Scope: f.Scope, Definition: f.Key.Name == sqlshape.SlotDefine, Team: f.Team})
 	}
@@ -89,6 +91,23 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 	}
 	m.obs.Answer()
 	return []Reply{{Kind: ReplyAnswer, Conversation: ev.Conversation, Answer: a, Text: answerText(a, m.cfg.DisplayRows)}}, nil
+}
+
+// applyLinked records the facts the answered reading linked (a defined
+// phrase taken as its column) as applied, so that the answer says so, the
+// audit names them and 'change' can set them aside. They decide no
+// decision point: their Key is zero.
+func (m *Manager) applyLinked(ctx context.Context, st *convState, linked []appliedFact) {
+	for _, f := range linked {
+		if slices.ContainsFunc(st.Applied, func(a appliedFact) bool { return a.FactID == f.FactID }) || slices.Contains(st.Skipped, f.FactID) {
+			continue
+		}
+		st.Applied = append(st.Applied, f)
+		m.obs.FactApplied(f.Scope)
+		if err := m.deps.Facts.RecordUse(ctx, f.FactID); err != nil {
+			m.log.Warn("cannot record a preference use", "fact", f.FactID, "err", err)
+		}
+	}
 }
 
 // valueCheck explains an empty result: a text value compared with a column

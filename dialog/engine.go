@@ -78,6 +78,11 @@ type Candidate struct {
 	// Defines are the meanings this reading gives words the schema does not
 	// name: "active" = the status is Operational.
 	Defines []Definition
+	// Linked are the ids of the facts (Request.Facts) whose phrases this
+	// reading took as the columns they define ("sales region" =
+	// regions.name): the answer says it used them, like any remembered
+	// choice.
+	Linked []string `json:",omitempty"`
 }
 
 // Definition is what a reading takes a phrase to mean, as a condition on

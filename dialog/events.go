@@ -2,6 +2,7 @@ package dialog
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -277,6 +278,9 @@ func (m *Manager) feedback(ctx context.Context, ev Event) ([]Reply, error) {
 		if used == nil {
 			return []Reply{ephemeral(ev.Conversation, "That answer didn't use that preference.")}, nil
 		}
+		if used.Key == (sqlshape.SlotKey{}) {
+			return m.changeLinked(ctx, st, ev, *used)
+		}
 		key, factID := used.Key, used.FactID
 		st.addStep(m.cfg.Now(), ontology.QuestionStep{Kind: StepChange, Answer: used.Phrase})
 		st.Skipped = appendUnique(st.Skipped, factID)
@@ -298,6 +302,26 @@ func (m *Manager) feedback(ctx context.Context, ev Event) ([]Reply, error) {
 	return nil, fmt.Errorf("dialog: unexpected feedback kind %d", ev.Kind)
 }
 
+// changeLinked sets aside a fact the answer used to link a phrase to a
+// column, and reads the question again without it: the engine then offers
+// what the phrase's words name, and asks where that is ambiguous.
+func (m *Manager) changeLinked(ctx context.Context, st *convState, ev Event, used appliedFact) ([]Reply, error) {
+	st.addStep(m.cfg.Now(), ontology.QuestionStep{Kind: StepChange, Answer: used.Phrase})
+	st.Skipped = appendUnique(st.Skipped, used.FactID)
+	// New readings: every other remembered choice is applied to them afresh.
+	st.Applied = nil
+	st.archiveAnswer()
+	st.Status = statusAsking
+	replies, err := m.generate(ctx, st, ev.Conversation)
+	if err != nil || st.Candidates == nil || len(st.live()) == 0 {
+		if len(replies) == 0 {
+			replies = []Reply{notice(ev.Conversation, m.noReading(st))}
+		}
+		return replies, errors.Join(err, m.save(ctx, st))
+	}
+	return m.advance(ctx, st, ev)
+}
+
 // unapply brings back what a fact ruled out and forgets that it was
 // applied. Candidates it had ruled out first may also break the other
 // decisions, so those are applied again.
@@ -312,6 +336,9 @@ func (st *convState) unapply(factID string) {
 	}
 	st.Applied = kept
 	for _, a := range st.Applied {
+		if a.Key == (sqlshape.SlotKey{}) {
+			continue // a linked phrase rules nothing out (applyLinked)
+		}
 		for _, i := range st.live() {
 			if !holds(st.Candidates[i].Slots.Get(a.Key), a.Token) {
 				st.Candidates[i].ElimBy = a.Step

@@ -169,7 +169,7 @@ func classifyFeedback(text string) FeedbackKind {
 // generate asks the engine for candidates, runs them and groups them by
 // result. On failure it returns a notice and leaves st.Candidates nil.
 func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]Reply, error) {
-	facts := m.applicableFacts(ctx, st.Who)
+	facts := engineFacts(m.applicableFacts(ctx, st.Who), st.Skipped)
 	req := Request{Question: st.Question, Feedback: st.Feedback, Who: st.Who, Warehouse: m.cfg.Warehouse, Facts: facts, Widen: st.Widen, Exclude: st.rejectedSQL()}
 	prop, err := m.propose(ctx, req)
 	if err != nil {
@@ -234,7 +234,7 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 	st.Candidates = st.Candidates[:0]
 	for _, c := range kept {
 		r := runs[c.SQL]
-		cs := candState{SQL: c.SQL, Prior: c.Prior, Phrases: c.Phrases, Unused: c.Unused, Defines: c.Defines, Group: -1}
+		cs := candState{SQL: c.SQL, Prior: c.Prior, Phrases: c.Phrases, Unused: c.Unused, Defines: c.Defines, Linked: linkedFacts(facts, c.Linked), Group: -1}
 		if r.err != nil {
 			cs.Err = r.err.Error()
 			errs = append(errs, r.err)
@@ -460,6 +460,34 @@ func (st *convState) keepIfPossible(key sqlshape.SlotKey, value sqlshape.SlotVal
 	return has
 }
 
+// engineFacts are the facts an engine gets: those the person set aside in
+// this conversation (change, not what I meant) are left out, but for
+// definitions, which an engine offers as one reading among others.
+func engineFacts(facts []ontology.Fact, skipped []string) []ontology.Fact {
+	if len(skipped) == 0 {
+		return facts
+	}
+	return slices.DeleteFunc(slices.Clone(facts), func(f ontology.Fact) bool {
+		return f.Kind != ontology.KindDefinition && slices.Contains(skipped, f.ID)
+	})
+}
+
+// linkedFacts words the facts a reading linked (Candidate.Linked).
+func linkedFacts(facts []ontology.Fact, ids []string) []appliedFact {
+	var out []appliedFact
+	for _, id := range ids {
+		for _, f := range facts {
+			if f.ID == id {
+				out = append(out, appliedFact{FactID: f.ID, Phrase: f.Phrase, Meaning: f.Meaning, Scope: string(f.Scope), Team: f.FromGlossary(),
+					Step: Step{Kind: StepFact, Ref: f.ID}})
+			}
+		}
+	}
+	return out
+}
+
+// applicableFacts are the asker's active facts, user over channel over
+// workspace.
 func (m *Manager) applicableFacts(ctx context.Context, who Who) []ontology.Fact {
 	facts, err := m.deps.Facts.Applicable(ctx, ownerKeys(who), m.cfg.Warehouse)
 	if err != nil {

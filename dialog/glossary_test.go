@@ -166,3 +166,38 @@ func TestConfirmedAnswerBecomesAVerifiedQuery(t *testing.T) {
 		t.Fatalf("Ben should get the verified query:\n%s\n%s", r.Text, b.SQL)
 	}
 }
+
+// A team dimension whose words the schema does not name ("sales region")
+// is linked whole: the answer groups by it and says it used the team's
+// definition; 'change' sets it aside and reads the question again.
+func TestTeamDimensionLinksItsPhrase(t *testing.T) {
+	env := dialogtest.New(t, 3000, dialog.Config{})
+	loadDemoGlossary(t, env)
+	ana := newChat(t, env, "ana")
+	r := ana.ask("number of open orders by sales region")
+	a := mustAnswer(t, r)
+	if !strings.Contains(a.SQL, "regions.name") || !strings.Contains(r.Text, "Using the team's definition: 'sales region'") {
+		t.Fatalf("want the orders grouped by region and the team's 'sales region' said:\n%s\n%s", a.SQL, r.Text)
+	}
+	var linked string
+	for _, f := range a.UsedFacts {
+		if f.Phrase == "sales region" && f.Team {
+			linked = f.FactID
+		}
+	}
+	if linked == "" {
+		t.Fatalf("the team's 'sales region' is not among the facts used: %+v", a.UsedFacts)
+	}
+	for _, r := range ana.send(dialog.Event{Kind: dialog.EventChange, Target: a.ID, FactID: linked}) {
+		if strings.Contains(r.Text, "didn't use that preference") || strings.Contains(r.Text, "team's definition: 'sales region'") {
+			t.Fatalf("change should set the team's 'sales region' aside:\n%s", r.Text)
+		}
+		if r.Answer != nil {
+			for _, f := range r.Answer.UsedFacts {
+				if f.FactID == linked {
+					t.Fatalf("the set-aside fact decided the new answer:\n%s", r.Text)
+				}
+			}
+		}
+	}
+}

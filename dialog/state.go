@@ -104,6 +104,9 @@ type candState struct {
 	// Defines are the meanings the reading gives to words the schema does
 	// not name.
 	Defines []Definition `json:"defines,omitempty"`
+	// Linked are the facts whose phrases the reading took as the columns
+	// they define (Candidate.Linked), as the answer words them.
+	Linked []appliedFact `json:"linked,omitempty"`
 	// ElimBy is the step that ruled it out (zero while alive).
 	ElimBy Step   `json:"elim,omitzero"`
 	Err    string `json:"err,omitempty"`

@@ -68,7 +68,7 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	a := e.analyse(req.Question, req.Feedback, e.now())
+	a := e.analyse(req.Question, req.Feedback, req.Facts, e.now())
 	plans := e.readings(a, req.Widen, req.Facts)
 	byKey := map[string]int{}
 	var out []dialog.Candidate
@@ -108,7 +108,7 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 				phrases[keyTables] = p.headPhrase
 			}
 			unused := e.unexplained(a, p, sql)
-			out = append(out, dialog.Candidate{SQL: sql, Prior: w, Phrases: phrases, Unused: unused, Defines: p.defines})
+			out = append(out, dialog.Candidate{SQL: sql, Prior: w, Phrases: phrases, Unused: unused, Defines: p.defines, Linked: a.linkedIn(sql)})
 			uncovered = append(uncovered, wordCount(unused)+weakRealised(a, sql)+guessedDefined(p))
 			total += w
 		}

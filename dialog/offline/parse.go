@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"github.com/clarify-bot/clarify/ontology"
 	"math"
 	"slices"
 	"sort"
@@ -134,6 +135,8 @@ type analysis struct {
 	share  *span
 	change *changeMention
 	groups []*groupMention
+	// linked are the defined phrases linked to their columns (defined.go).
+	linked []linkedFact
 	howAdj string // "big", "long", "high", "old" in "how big is…"
 	// order is an ordering clause ("sorted from highest to lowest").
 	order *orderMention
@@ -197,7 +200,7 @@ func (a *analysis) phrase(from, to int) string {
 }
 
 // analyse runs the recognisers over the question and its feedback.
-func (e *Engine) analyse(question string, feedback []dialog.Feedback, now time.Time) *analysis {
+func (e *Engine) analyse(question string, feedback []dialog.Feedback, facts []ontology.Fact, now time.Time) *analysis {
 	a := &analysis{countAt: -1, aggAt: -1, about: map[int]string{}}
 	a.toks = numberWords(lex(question, 0))
 	for i, f := range feedback {
@@ -215,6 +218,7 @@ func (e *Engine) analyse(question string, feedback []dialog.Feedback, now time.T
 	e.protectColumnNames(a)
 	e.protectStoredValues(a)
 	a.findIntents()
+	e.findDefinedPhrases(a, facts)
 	a.findShares()
 	e.findKeyEquals(a)
 	e.findKeyColumns(a)
