@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/clarify-bot/clarify/internal/ratestore"
+	"log/slog"
 	"math"
 	"sync"
 	"time"
@@ -18,6 +20,17 @@ import (
 type questionLimiter struct {
 	user, channel *buckets // nil: that limit is off
 	now           func() time.Time
+	// shared keeps the buckets in the server store instead, so that
+	// replicas share each person's and channel's rate (nil: in memory).
+	shared *ratestore.Store
+	log    *slog.Logger
+}
+
+// share moves the buckets to the server store of replicas.
+func (l *questionLimiter) share(s *ratestore.Store, logger *slog.Logger) {
+	if l != nil {
+		l.shared, l.log = s, logger
+	}
 }
 
 var _ dialog.Gate = (*questionLimiter)(nil)
@@ -45,8 +58,11 @@ func (l *questionLimiter) gate() dialog.Gate {
 
 // Admit takes a token from the person's bucket and the channel's; if
 // either is empty, it takes none and says when to come back.
-func (l *questionLimiter) Admit(_ context.Context, who dialog.Who) *dialog.Refusal {
+func (l *questionLimiter) Admit(ctx context.Context, who dialog.Who) *dialog.Refusal {
 	now := l.now()
+	if l.shared != nil {
+		return l.admitShared(ctx, who, now)
+	}
 	var taken *rate.Reservation
 	if l.user != nil {
 		r := l.user.reserve(who.Platform+":"+who.Workspace+":"+who.User, now)
@@ -68,6 +84,32 @@ func (l *questionLimiter) Admit(_ context.Context, who dialog.Who) *dialog.Refus
 		}
 	}
 	return nil
+}
+
+// admitShared is Admit on the buckets in the server store: one
+// transaction takes the person's token and the channel's, or neither. A
+// store that fails lets the question through (and logs it): the limits
+// protect the warehouse, and refusing everyone would be worse.
+func (l *questionLimiter) admitShared(ctx context.Context, who dialog.Who, now time.Time) *dialog.Refusal {
+	var reqs []ratestore.Request
+	var whys []string
+	if l.user != nil {
+		reqs = append(reqs, ratestore.Request{Key: "u:" + who.Platform + ":" + who.Workspace + ":" + who.User, Limit: l.user.shared()})
+		whys = append(whys, fmt.Sprintf("You're asking faster than I can take questions from one person (%s a minute).", questions(l.user.perMinute)))
+	}
+	if l.channel != nil {
+		reqs = append(reqs, ratestore.Request{Key: "c:" + who.Platform + ":" + who.Workspace + ":" + who.Channel, Limit: l.channel.shared()})
+		whys = append(whys, fmt.Sprintf("You're asking faster than this channel allows (%s a minute).", questions(l.channel.perMinute)))
+	}
+	refused, wait, err := l.shared.Take(ctx, now, reqs...)
+	if err != nil {
+		l.log.Warn("rate limits unavailable; letting the question through", "err", err)
+		return nil
+	}
+	if refused < 0 {
+		return nil
+	}
+	return refusal(whys[refused], wait)
 }
 
 func refusal(why string, wait time.Duration) *dialog.Refusal {
@@ -141,6 +183,11 @@ func (b *buckets) reserve(key string, now time.Time) *rate.Reservation {
 	}
 	bk.last = now
 	return bk.lim.ReserveN(now, 1)
+}
+
+// shared is the limit as the server store's buckets take it.
+func (b *buckets) shared() ratestore.Limit {
+	return ratestore.Limit{Every: time.Minute / time.Duration(b.perMinute), Burst: b.burst}
 }
 
 // size is the number of buckets held.

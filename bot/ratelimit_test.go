@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/clarify-bot/clarify/internal/kv/kvtest"
+	"github.com/clarify-bot/clarify/internal/ratestore"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,11 +24,7 @@ func TestQuestionLimiter(t *testing.T) {
 	who := func(user, channel string) dialog.Who {
 		return dialog.Who{Platform: "slack", Workspace: "T1", Channel: channel, User: user}
 	}
-	type step struct {
-		at   time.Duration // since the start
-		who  dialog.Who
-		want string // "" admitted, else a part of the refusal text
-	}
+	type step = limiterStep
 	tests := []struct {
 		name  string
 		cfg   LimitsConfig
@@ -56,24 +55,54 @@ func TestQuestionLimiter(t *testing.T) {
 			{0, who("b", "C3"), "from one person (1 question a minute). Please try again in about 60 seconds."},
 		}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			start := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
-			c := &clock{t: start}
-			l := newQuestionLimiter(tt.cfg, c.now)
-			for i, s := range tt.steps {
-				c.t = start.Add(s.at)
-				r := l.Admit(context.Background(), s.who)
-				switch {
-				case s.want == "" && r != nil:
-					t.Fatalf("step %d (%s at %v): refused: %s", i, s.who.User, s.at, r.Text)
-				case s.want != "" && r == nil:
-					t.Fatalf("step %d (%s at %v): admitted, want %q", i, s.who.User, s.at, s.want)
-				case r != nil && (!strings.Contains(r.Text, s.want) || r.Reason != dialog.RefuseRateLimited):
-					t.Fatalf("step %d: refusal %q (%s), want %q", i, r.Text, r.Reason, s.want)
-				}
-			}
-		})
+	// The same steps in memory (one process) and in the store replicas
+	// share (bbolt here, MariaDB with MYSQL_TEST_DSN).
+	where := []struct {
+		name  string
+		share func(t *testing.T, l *questionLimiter)
+	}{{"memory", func(*testing.T, *questionLimiter) {}}}
+	for _, target := range kvtest.Targets() {
+		where = append(where, struct {
+			name  string
+			share func(t *testing.T, l *questionLimiter)
+		}{"store " + target.Name, func(t *testing.T, l *questionLimiter) {
+			l.share(ratestore.New(target.Open(t)), slog.New(slog.DiscardHandler))
+		}})
+	}
+	for _, w := range where {
+		for _, tt := range tests {
+			t.Run(w.name+"/"+tt.name, func(t *testing.T) {
+				start := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+				c := &clock{t: start}
+				l := newQuestionLimiter(tt.cfg, c.now)
+				w.share(t, l)
+				runLimiterSteps(t, l, c, start, tt.steps)
+			})
+		}
+	}
+}
+
+// limiterStep is one question at a time since the start; want is "" for
+// admitted, else a part of the refusal text.
+type limiterStep struct {
+	at   time.Duration
+	who  dialog.Who
+	want string
+}
+
+func runLimiterSteps(t *testing.T, l *questionLimiter, c *clock, start time.Time, steps []limiterStep) {
+	t.Helper()
+	for i, s := range steps {
+		c.t = start.Add(s.at)
+		r := l.Admit(context.Background(), s.who)
+		switch {
+		case s.want == "" && r != nil:
+			t.Fatalf("step %d (%s at %v): refused: %s", i, s.who.User, s.at, r.Text)
+		case s.want != "" && r == nil:
+			t.Fatalf("step %d (%s at %v): admitted, want %q", i, s.who.User, s.at, s.want)
+		case r != nil && (!strings.Contains(r.Text, s.want) || r.Reason != dialog.RefuseRateLimited):
+			t.Fatalf("step %d: refusal %q (%s), want %q", i, r.Text, r.Reason, s.want)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -338,4 +339,40 @@ func (h *replicas) loadConversation(srv *mysqlkv.Server, key string) storedConve
 		h.t.Fatal(err)
 	}
 	return st
+}
+
+// TestReplicasShareRateLimits: a person's rate of questions is counted in
+// the store, so asking the other replica does not double it.
+func TestReplicasShareRateLimits(t *testing.T) {
+	dsn := kvtest.MustDatabase(t)
+	fake := slackfake.New(t)
+	cfg := Config{
+		Store:      StoreConfig{DSN: dsn},
+		Warehouses: []WarehouseConfig{{Name: "demo", Demo: true, DemoOrders: 300}},
+		Slack:      SlackConfig{BotToken: slackfake.BotToken, SigningSecret: slackfake.Secret, Mode: "http", APIURL: fake.APIURL()},
+		Limits:     LimitsConfig{UserQuestionsPerMinute: 1, Burst: 1},
+	}
+	ma, cancelA, waitA := startMain(t, cfg)
+	mb, cancelB, waitB := startMain(t, cfg)
+	h := &replicas{t: t, fake: fake, base: [2]string{"http://" + ma.Addr(), "http://" + mb.Addr()}}
+	const ana, ch = "U0ANA", "C0SALES"
+
+	t1, t2 := h.newTS(), h.newTS()
+	since := fake.Mark()
+	h.post(0, slackadapter.EventsPath, "application/json", h.mention("Ev0RATE01", ana, ch, t1, "how many customers do we have?"), nil)
+	h.wait(since, ch, t1, isAnswerBlocks)
+	since = fake.Mark()
+	h.post(1, slackadapter.EventsPath, "application/json", h.mention("Ev0RATE02", ana, ch, t2, "how many orders do we have?"), nil)
+	refusal := fake.Wait(t, since, "", func(c slackfake.Call) bool { return strings.Contains(c.Get("text"), "asking faster") })
+	if !strings.Contains(refusal.Get("text"), "1 question a minute") {
+		t.Fatalf("the second replica's refusal: %q", refusal.Get("text"))
+	}
+	cancelA()
+	cancelB()
+	if err := errors.Join(waitA(), waitB()); err != nil {
+		t.Fatal(err)
+	}
+	if n := h.count(ch, t2, func(c slackfake.Call) bool { return isAnswerBlocks(parseBlocks(c)) }); n != 0 {
+		t.Fatalf("the second question was answered %d times despite the shared limit", n)
+	}
 }

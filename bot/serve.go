@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/clarify-bot/clarify/internal/ratestore"
 	"io"
 	"log/slog"
 	"net"
@@ -87,6 +88,9 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 		return nil, err
 	}
 	m.closers = append(m.closers, m.stores.Close)
+	if m.stores.server != nil {
+		m.limiter.share(ratestore.New(m.stores.server.Namespace(nsRate)), logger)
+	}
 
 	engine, note, closeEngine, err := newObservedModelEngine(cfg, m.stores, logger, m.metrics.modelHooks())
 	if err != nil {

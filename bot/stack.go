@@ -50,6 +50,7 @@ const (
 	nsConversations = "conversations"
 	nsUsage         = "usage"
 	nsSeen          = "seen"
+	nsRate          = "rate" // question rate limits (internal/ratestore)
 )
 
 func openStores(dataDir string, logger *slog.Logger) (*stores, error) {
