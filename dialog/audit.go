@@ -17,10 +17,10 @@ type QuestionLog interface {
 
 var _ QuestionLog = (*ontology.Store)(nil)
 
-// Outcomes of a question record.
+// Outcome values of a question record.
 const (
 	// OutcomeAnswered: an answer was given (one record per answer: a
-	// follow-up or "not what I meant" that leads to a new answer writes a
+	// follow-up or "not what I meant" that leads to a new answer adds a
 	// new record holding the steps since the previous one).
 	OutcomeAnswered = "answered"
 	// OutcomeRefused: the message was not taken as a question (too long,
@@ -89,7 +89,7 @@ func clarificationStep(q *pendingQ, answer string, typed bool) ontology.Question
 	return s
 }
 
-// recordQuestion writes the conversation's audit record and starts the
+// recordQuestion saves the conversation's audit record and starts the
 // next one. sql is what the answer ran (none for a failure), rows how many
 // rows it returned; result values never enter the record.
 func (m *Manager) recordQuestion(ctx context.Context, st *convState, outcome, detail string, sql []string, rows int) {

@@ -259,7 +259,7 @@ func (v *groupedVisitor) Enter(n ast.Node) (ast.Node, bool) {
 
 func (v *groupedVisitor) Leave(n ast.Node) (ast.Node, bool) { return n, v.loose == "" }
 
-// restored is n as restoreTo writes it, or "" when it cannot be written.
+// restored is n as restoreTo renders it, or "" when it cannot be.
 func restored(n ast.Node) string {
 	var b strings.Builder
 	if err := restoreTo(&b, n); err != nil {
@@ -541,7 +541,7 @@ func hasComment(s string) bool {
 
 // scanTopLevel reads sql from start, outside quotes, comments and
 // parentheses: the byte ranges of the comma-separated select fields up to
-// the FROM keyword, the offset of FROM (-1 when none) and the offset where
+// the word FROM, the offset of FROM (-1 when none) and the offset where
 // ORDER BY or LIMIT start (len(sql) when neither does).
 func scanTopLevel(sql string, start int) (pieces [][2]int, from, end int) {
 	from, end = -1, len(sql)
@@ -727,7 +727,7 @@ func literalInt(e ast.ExprNode) (int, error) {
 	return 0, fmt.Errorf("LIMIT %v is not a row count", v.GetValue())
 }
 
-// buildScan writes the shared statement of a group with equal keys and
+// buildScan renders the shared statement of a group with equal keys and
 // checks that it parses to what was meant.
 func buildScan(group []*scanParts) (sharedScan, error) {
 	var texts, restored []string
@@ -812,7 +812,7 @@ func checkScan(sql, key string, fields []string) error {
 	return nil
 }
 
-// restoreTo writes n as SQL: quoted names, and strings whose backslashes
+// restoreTo renders n as SQL: quoted names, and strings whose backslashes
 // are escaped, since an ORDER BY expression may run as written here.
 func restoreTo(b *strings.Builder, n ast.Node) error {
 	return n.Restore(format.NewRestoreCtx(format.DefaultRestoreFlags|format.RestoreStringEscapeBackslash, b))

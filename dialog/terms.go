@@ -133,7 +133,7 @@ func distinguishing(chosen sqlshape.SlotValue, others []sqlshape.SlotValue) onto
 
 // alternatives records what a choice was made against, so that it is only
 // reused for the same decision: 'colorado' chosen as a river over a state
-// is no answer when a new question offers a mountain.
+// is no answer when a new question offers a city.
 func alternatives(others []sqlshape.SlotValue) []ontology.Term {
 	var out []ontology.Term
 	for _, o := range others {

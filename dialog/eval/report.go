@@ -277,7 +277,7 @@ func (r *Report) Headline() (accuracy, questions float64, n int) {
 	return correct / float64(n), asked / float64(n), n
 }
 
-// WriteJSON writes the whole report to path.
+// WriteJSON saves the whole report to path.
 func (r *Report) WriteJSON(path string) error {
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {

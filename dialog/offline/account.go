@@ -193,7 +193,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 			}
 		}
 	}
-	// "the distinct list of doctors": rows that are not aggregates are
+	// "the distinct list of suppliers": rows that are not aggregates are
 	// shown once, either by DISTINCT or because each has its own key.
 	if !p.aggregated && len(p.groups) == 0 || strings.Contains(low, "count(distinct") {
 		for i, t := range a.toks {

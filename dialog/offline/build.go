@@ -55,7 +55,7 @@ type plan struct {
 	// and label.
 	perEntity *tableInfo
 	// covered are phrases the reading accounts for without their table:
-	// "students" in a stored "number of students who …".
+	// "members" in a stored "number of members who …".
 	covered []string
 }
 
@@ -168,7 +168,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 	a.nested = e.findNested(a)
 	r.h = e.findHead(a)
 	// An everyday word weakly matched to a stored name may be a term: its
-	// words are free for the definitions too ("good restaurants").
+	// words are free for the definitions too ("good shops").
 	for _, vm := range a.values {
 		if vm.weak = r.weakValue(vm); vm.weak {
 			for k := vm.at; k < a.spanOf(vm.at, vm.phrase); k++ {
@@ -336,14 +336,14 @@ func (e *Engine) findHead(a *analysis) head {
 			continue
 		}
 		if a.inRelativeClause(em.at) {
-			// "doctor IDs that have prescribed treatments": the rows
+			// "customer IDs that have placed orders": the rows
 			// the clause is about are the subject's condition, not it.
 			if related == nil {
 				related = em
 			}
 			continue
 		}
-		// "Return the merchant IDs that …. Consider all transaction
+		// "Return the shop IDs that …. Consider all sale
 		// types…": identifiers named in an earlier sentence are the rows.
 		if km := e.keyMention(a); km != nil && km.at < em.at && a.sentenceBreak(km.end, em.at) {
 			return head{t: e.m.byName[strings.ToLower(km.alts[0].table)], phrase: km.phrase, at: km.at, entity: true}
@@ -497,7 +497,7 @@ func (p *plan) String() string {
 }
 
 // numberIsStored says whether "number of X" at i names a numeric column
-// (pages, citations) rather than rows to count (restaurants).
+// (pages, citations) rather than rows to count (shops).
 func (r *reader) numberIsStored(i int) bool {
 	if r.a.word(i) == "the" {
 		i++
@@ -522,7 +522,7 @@ func (a *analysis) inRelativeClause(i int) bool {
 }
 
 // perRow undoes a grouping by a column that is unique in the only table
-// measured ("the ratio of A to B for each course ID"): every group is one
+// measured ("the ratio of A to B for each product ID"): every group is one
 // row, so the answer lists the rows' values rather than totals of one.
 func (r *reader) perRow(p *plan) bool {
 	if len(p.groups) == 0 || len(p.tables) != 1 || len(p.having) > 0 || p.countOf != nil {
@@ -606,7 +606,7 @@ func (r *reader) showsIdentity(p *plan) bool {
 }
 
 // keyMention is the first mention of a table's identifiers in the
-// question ("merchant IDs"), or nil.
+// question ("shop IDs"), or nil.
 func (e *Engine) keyMention(a *analysis) *colMention {
 	for _, cm := range a.columns {
 		if cm.clause != 0 || len(cm.alts) == 0 || !namesIdentifier(cm.phrase) {
@@ -631,7 +631,7 @@ func (a *analysis) sentenceBreak(from, to int) bool {
 
 // rowOutputs are the other ways to show a per-row figure "for each
 // <thing>": the figure alone, or beside the thing's key rather than its
-// label ("the ratio … for each fare": fare_id, ratio). Which one is meant
+// label ("the ratio … for each loan": loan_id, ratio). Which one is meant
 // is a question of output, asked when it matters.
 func (r *reader) rowOutputs(p *plan) []*plan {
 	t := p.perEntity

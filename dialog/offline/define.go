@@ -43,11 +43,11 @@ type existMention struct {
 	related *tableInfo
 	via     warehouse.Join // related.FromColumn → subject.ToColumn
 	// hop, when set, leads from related to the table via starts from:
-	// patients "that have outcome assessments" through their treatments.
+	// customers "that have reviews" through their orders.
 	hop     *warehouse.Join
 	negated bool
 	// values qualify the related rows: "who have received transaction
-	// notifications" looks for notifications of type 'transaction'.
+	// alerts" looks for alerts of type 'transaction'.
 	values []valueAlt
 }
 
@@ -76,7 +76,7 @@ func (e *Engine) findTerms(a *analysis) []*termMention {
 			start--
 		}
 		_, afterSuperlative := superlatives[a.word(start-1)]
-		// "airlines offer flights": a verb between two things named is the
+		// "publishers print books": a verb between two things named is the
 		// relation between them, not a quality of the second.
 		relating := start > 0 && a.mentionCovers(start-1) && e.words != nil && e.words.MostlyVerb(a.word(start))
 		if start < em.at && !negations[a.word(start-1)] && !afterSuperlative && a.word(start-1) != "how" && !relating {
@@ -130,12 +130,12 @@ func (e *Engine) findExistence(a *analysis, subject *tableInfo) []*existMention 
 		if t.clause != 0 {
 			continue
 		}
-		// "that have prescribed treatments", "who had orders": some rows.
+		// "that have placed orders", "who had loans": some rows.
 		positive := (t.low == "that" || t.low == "who" || t.low == "which") && haveWords[a.word(i+1)] && !negations[a.word(i+2)]
 		if !negations[t.low] && !positive {
 			continue
 		}
-		// "have not been used in any treatments": a verb phrase may come
+		// "have not been used in any orders": a verb phrase may come
 		// between the negation and the related rows.
 		for j := i + 1; j < len(a.toks) && j <= i+6; j++ {
 			if a.toks[j].isNum || a.toks[j-1].brk != 0 {
@@ -149,7 +149,7 @@ func (e *Engine) findExistence(a *analysis, subject *tableInfo) []*existMention 
 			if !ok {
 				continue
 			}
-			// "transaction notifications": the last noun names the rows.
+			// "transaction alerts": the last noun names the rows.
 			for j+1 < len(a.toks) && a.toks[j].brk == 0 {
 				next := e.tableNamed(a, j+1)
 				if next == nil || next == subject || next == related {
@@ -162,7 +162,7 @@ func (e *Engine) findExistence(a *analysis, subject *tableInfo) []*existMention 
 				j, related, via, hop = j+1, next, v, h
 			}
 			end := j + 1
-			// "outcome assessments": the rest of the noun phrase.
+			// "customer reviews": the rest of the noun phrase.
 			for end < len(a.toks) && end < j+3 && a.toks[end-1].brk == 0 && !a.toks[end].used && !a.toks[end].isNum && !isFunctionWord(a.toks[end]) {
 				end++
 			}
@@ -177,7 +177,7 @@ func (e *Engine) findExistence(a *analysis, subject *tableInfo) []*existMention 
 
 // qualifyRelated takes the words of an existence clause before its noun
 // (at j) that are stored values of the related rows as conditions on
-// them: 'transaction' in "received transaction notifications", 'unread'
+// them: 'transaction' in "received transaction alerts", 'unread'
 // in "without unread messages". A value mention found there leaves the
 // outer query for the clause.
 func (e *Engine) qualifyRelated(a *analysis, x *existMention, j int) {
@@ -259,7 +259,7 @@ func (e *Engine) joinTo(a *analysis, related, subject *tableInfo) (warehouse.Joi
 }
 
 // existsRoute finds how related's rows point at subject's: directly, or
-// through one table both are joined to (outcomes → treatments → patients).
+// through one table both are joined to (reviews → orders → customers).
 func (e *Engine) existsRoute(a *analysis, related, subject *tableInfo) (warehouse.Join, *warehouse.Join, bool) {
 	if via, ok := e.joinTo(a, related, subject); ok {
 		return via, nil, true
@@ -276,8 +276,8 @@ func (e *Engine) existsRoute(a *analysis, related, subject *tableInfo) (warehous
 			}
 		}
 	}
-	// "authors not part of any organization": the subject's rows point at
-	// the related one (author.oid → organization); read the other way.
+	// "members not part of any club": the subject's rows point at the
+	// related one (members.club_id → clubs); read the other way.
 	for _, j := range joins {
 		if j.When == nil && strings.EqualFold(j.FromTable, subject.name) && strings.EqualFold(j.ToTable, related.name) {
 			return warehouse.Join{FromTable: j.ToTable, FromColumn: j.ToColumn, ToTable: j.FromTable, ToColumn: j.FromColumn, Declared: j.Declared, Confidence: j.Confidence}, nil, true

@@ -132,7 +132,7 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 	return &dialog.Proposal{Candidates: out}, nil
 }
 
-// render writes a plan over a join tree as MySQL.
+// render renders a plan over a join tree as MySQL.
 func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 	var b strings.Builder
 	b.WriteString("SELECT ")
@@ -314,7 +314,7 @@ func wordCount(phrases []string) int {
 }
 
 // weakRealised counts the words of uncorroborated value matches ("good" as
-// the restaurant 'good heavens') a reading filters on: using a word that
+// the shop 'good heavens') a reading filters on: using a word that
 // way explains it no better than leaving it out.
 func weakRealised(a *analysis, sql string) int {
 	low := strings.ToLower(sql)

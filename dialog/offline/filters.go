@@ -33,7 +33,7 @@ func (r *reader) filterElements() []*element {
 				w *= 1.5
 			}
 			w *= directionFit(r.a, vm.at, al.column)
-			// "active retail merchants": an adjective is the next noun's.
+			// "active retail shops": an adjective is the next noun's.
 			if t := r.qualifiedEntity(vm); t != nil && strings.EqualFold(t.name, al.table) {
 				w *= 2
 			}
@@ -57,7 +57,7 @@ func (r *reader) filterElements() []*element {
 				p.use(al.table)
 				p.phrases[key] = vm.phrase
 			})
-			// "retail merchants" where categories are 'Retail' and
+			// "retail shops" where categories are 'Retail' and
 			// 'retail (hardware)': every value holding the word is retail.
 			if !vm.negated && len(r.e.m.containing(al.table, al.column, al.value)) > 0 {
 				pattern := "%" + strings.ToLower(likeEscape(al.value)) + "%"
@@ -155,7 +155,7 @@ func (r *reader) filterElements() []*element {
 			}
 			w := al.weight * r.rangeFit(al, cp)
 			if t := r.e.m.byName[strings.ToLower(al.table)]; t != nil && al.expr == "" && r.e.m.isKeyish(t.t, r.e.m.column(al.table, al.column)) {
-				// Keys identify rows; "more than one restaurant" is no
+				// Keys identify rows; "more than one shop" is no
 				// threshold on their ids.
 				w *= 0.2
 			}
@@ -236,7 +236,7 @@ func (r *reader) rangeFit(al colAlt, cp *compMention) float64 {
 }
 
 // qualifiedEntity is the table of the noun a value mention stands before,
-// with only other values between ("active retail merchants"), or nil.
+// with only other values between ("active retail shops"), or nil.
 func (r *reader) qualifiedEntity(vm *valueMention) *tableInfo {
 	a := r.a
 	k := a.spanOf(vm.at, vm.phrase)

@@ -7,7 +7,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
 
-// Flags: "courses with exams", "offerings that have a final project",
+// Flags: "books with illustrations", "rooms that have a projector",
 // "users without a verified email". A yes/no column (BOOLEAN, TINYINT(1),
 // or an is_/has_ column holding two values) named after "with", "have"
 // or "has" is a condition that it is true; after "without", "no" or
@@ -22,7 +22,7 @@ type flagMention struct {
 	// both: "how many have a final exam and how many do not" counts each side.
 	both bool
 	// presence: a column that is empty for some rows, read as "has a
-	// value" ("students who have declared a minor": minor IS NOT NULL).
+	// value" ("members who have named a guarantor": guarantor IS NOT NULL).
 	presence bool
 }
 
@@ -92,7 +92,7 @@ func (r *reader) findFlags() []flagMention {
 			break
 		}
 		if !governed && flag && r.verbOfFlag(cm) {
-			governed = true // "flights that require a round trip": round_trip_required
+			governed = true // "loans that require a deposit": deposit_required
 		}
 		if governed && presence && (r.valueAfter(cm) || r.comparedAfter(cm)) {
 			governed = false // "with a minor in Physics": the value says it

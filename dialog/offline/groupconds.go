@@ -9,7 +9,7 @@ import (
 )
 
 // Group conditions: "members with at least 3 loans", "books borrowed more
-// than ten times", "customers with only one order", "authors with fewer
+// than ten times", "customers with only one order", "members with fewer
 // than 2 papers". A comparison whose number counts rows of a related table
 // is a condition on how many each subject has: the subject's rows whose
 // key is among those the related rows, grouped, count enough of (HAVING).
@@ -141,7 +141,7 @@ func lastPart(col string) string {
 	return col
 }
 
-// valueGroupCondition reads "cities that have more than one restaurant"
+// valueGroupCondition reads "cities that have more than one shop"
 // where the subject is a column of the counted rows: the values of that
 // column shared by enough rows.
 func (r *reader) valueGroupCondition(el *element, cp *compMention, em *entityMention) bool {

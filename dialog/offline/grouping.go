@@ -47,7 +47,7 @@ func (r *reader) groupElement() []*element {
 		} else {
 			em, cm := r.mentionAt(g.at)
 			if em != nil {
-				// "across aircraft manufacturers": the table's column.
+				// "across car makers": the table's column.
 				if next := r.columnAt(r.a.spanOf(em.at, em.phrase)); next != nil {
 					for _, al := range next.alts {
 						if strings.EqualFold(al.table, em.tables[0].name) {
@@ -84,7 +84,7 @@ func (r *reader) groupElement() []*element {
 				r.usedCols[cm] = true
 				for _, al := range cm.alts {
 					c := r.e.m.column(al.table, al.column)
-					// Ids make poor groups unless named ("for each course ID").
+					// Ids make poor groups unless named ("for each product ID").
 					if c == nil || c.Kind() == warehouse.KindNumber && r.e.m.isKeyish(r.e.m.byName[strings.ToLower(al.table)].t, c) && !namesIdentifier(cm.phrase) {
 						continue
 					}
@@ -248,8 +248,8 @@ func (r *reader) mentioned(table, column string) float64 {
 	return 1
 }
 
-// namesIdentifier says whether a phrase asks for identifiers ("course ID",
-// "aircraft codes").
+// namesIdentifier says whether a phrase asks for identifiers ("product ID",
+// "product codes").
 func namesIdentifier(phrase string) bool {
 	for _, w := range strings.Fields(strings.ToLower(phrase)) {
 		if w == "id" || w == "ids" || w == "code" || w == "codes" {
@@ -259,8 +259,8 @@ func namesIdentifier(phrase string) bool {
 	return false
 }
 
-// pairGroups reads "for each airport pair": the measured rows point at
-// the thing twice (fare.from_airport, fare.to_airport → airport), and each
+// pairGroups reads "for each city pair": the measured rows point at
+// the thing twice (transfers.from_city, transfers.to_city → city), and each
 // pair of those references is a group.
 func (r *reader) pairGroups(el *element, em *entityMention, g *groupMention) bool {
 	end := r.a.spanOf(em.at, em.phrase)

@@ -167,11 +167,11 @@ func (r *reader) aggregate(fn string, at int) []*element {
 	return []*element{el}
 }
 
-// storedCounts reads "the number of students who found the instructor
-// hilarious" as a count the data keeps: a numeric column the clause after
+// storedCounts reads "the number of members who found the librarian
+// helpful" as a count the data keeps: a numeric column the clause after
 // the counted noun names, whose comment says it is the number of those
-// things ("Number of students who found the instructor to be
-// hilarious."). Adding it up is then the likelier reading; counting the
+// things ("Number of members who found the librarian to be
+// helpful."). Adding it up is then the likelier reading; counting the
 // table's rows stays an option.
 func (r *reader) storedCounts(el *element, t *tableInfo, phrase string) {
 	a := r.a

@@ -182,7 +182,7 @@ func (m *model) classify(info *tableInfo) {
 				info.key = c
 				continue
 			}
-			// "flight_number" names a flight: a label when nothing
+			// "invoice_number" names an invoice: a label when nothing
 			// better does, never a measure.
 			if n == singular+"_number" || n == singular+"_no" || n == singular+"_code" || n == singular+"number" {
 				if labelScore < 5 {
@@ -245,8 +245,8 @@ func (m *model) classify(info *tableInfo) {
 }
 
 // namedKey finds the key of a table that declares none: a column named
-// "id" or after the table ("fare_id" of fare, "student_id" of student,
-// "airport_code" of airport) whose profile shows a value of its own in
+// "id" or after the table ("loan_id" of loan, "member_id" of member,
+// "branch_code" of branch) whose profile shows a value of its own in
 // every row.
 func (m *model) namedKey(info *tableInfo) *warehouse.Column {
 	t := info.t

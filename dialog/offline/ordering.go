@@ -112,7 +112,7 @@ func (a *analysis) findOrdering() {
 			case x == "alphabetically" || x == "alphabetical":
 				om.alpha, om.desc = true, false
 			case om.by < 0 && a.word(end-1) == "the" && (a.word(i) == "sort" || a.word(i) == "order" || a.word(i) == "rank"):
-				om.by = end // "sort the aircraft codes in ascending order"
+				om.by = end // "sort the product codes in ascending order"
 			default:
 				if om.by < 0 || end < om.by {
 					break scan // the clause has ended

@@ -84,7 +84,7 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 }
 
 // listItem is one thing a "return the A, B and C" list asks for: a column,
-// an aggregate ("number of treatments", "total amount") or a table's rows.
+// an aggregate ("number of loans", "total amount") or a table's rows.
 type listItem struct {
 	phrase string
 	col    *colMention
@@ -96,7 +96,7 @@ type listItem struct {
 var listVerbs = map[string]bool{"return": true, "show": true, "give": true, "display": true, "include": true, "list": true, "output": true, "provide": true, "returning": true, "showing": true}
 
 // returnList reads the outputs a question lists after a verb such as
-// "return" ("Return the specialty, number of treatments, and total drug
+// "return" ("Return the genre, number of loans, and total fee
 // amount"), in order. Fewer than two items is no list.
 func (r *reader) returnList() []listItem {
 	a := r.a
@@ -119,7 +119,7 @@ func (r *reader) returnList() []listItem {
 				it.col, j = cm, cm.end
 			} else if em := r.entityAt(j); em != nil {
 				it.entity, j = em, j+len(strings.Fields(em.phrase))
-				// "the merchant name": the rows' label.
+				// "the shop name": the rows' label.
 				if t := em.tables[0]; t.label != nil && (a.word(j) == "name" || a.word(j) == "names") && a.toks[j-1].brk == 0 {
 					it.entity, it.col = nil, &colMention{phrase: a.phrase(start, j+1), at: start, end: j + 1, alts: []colAlt{{table: t.name, column: t.label.Name, weight: 1}}}
 					j++
@@ -220,8 +220,8 @@ func (r *reader) listElement() []*element {
 					}
 				}
 				if found == "" && len(p.groups) == 0 && len(it.col.alts) > 0 {
-					// "How many merchants have coupons? Return the merchant
-					// name and the number of coupons": a count per name.
+					// "How many shops have offers? Return the shop
+					// name and the number of offers": a count per name.
 					al := it.col.alts[0]
 					for _, c := range it.col.alts {
 						if p.tables[strings.ToLower(c.table)] {
@@ -248,7 +248,7 @@ func (r *reader) listElement() []*element {
 	return []*element{el}
 }
 
-// parenthesisedOutputs reads "merchants (merchant ID and name)": a list
+// parenthesisedOutputs reads "shops (shop ID and name)": a list
 // in brackets right after the noun naming the rows says which of their
 // columns to show, in order; "name" is the rows' label, "ID" their key.
 func (r *reader) parenthesisedOutputs(el *element) {
@@ -315,8 +315,8 @@ func (r *reader) parenthesisedOutputs(el *element) {
 }
 
 // listedColumns reads a "show/list/give me the A and B" list on a plain
-// reading: each item a column ("flight id", "meal description"), or a
-// table's rows named by their label ("Show both courses and scores"), in
+// reading: each item a column ("order id", "product description"), or a
+// table's rows named by their label ("Show both books and ratings"), in
 // the list's order. A column word that refers back to one named before
 // ("the easiness scores … and scores") is that column.
 func (r *reader) listedColumns(el *element) {

@@ -89,7 +89,7 @@ type compMention struct {
 	at     int
 	// target words before (or after) the comparison.
 	target string
-	// keyOf is set for "merchant with ID 1": the named table, whose key
+	// keyOf is set for "shop with ID 1": the named table, whose key
 	// (or a column referring to it) equals the value.
 	keyOf *tableInfo
 }
@@ -307,8 +307,8 @@ func (e *Engine) findNamedValues(a *analysis) {
 		}
 		tables := e.m.byTerm[strings.Join(e.m.cat.Terms(t.raw), " ")]
 		if len(tables) == 0 {
-			// "mount whitney": a word the lexicon relates to a one-word
-			// table name (mount ↔ mountain) names the table too.
+			// a word the lexicon relates to a one-word table name (a
+			// shortened or derived form of it) names the table too.
 			tables = e.relatedTables(t.low)
 		}
 		if len(tables) == 0 {
@@ -729,7 +729,7 @@ func (a *analysis) findIntents() {
 			sm.nounAt = by + 1
 			a.toks[by].used = true
 		} else if at, s2 := a.rankedWith(j); at > 0 {
-			// "top 3 restaurants with the highest ratings": the second
+			// "top 3 shops with the highest ratings": the second
 			// superlative says what ranks them, and which way.
 			sm.nounAt, sm.desc = at+1, s2.desc
 			sm.phrase += " " + a.toks[at].raw
@@ -925,7 +925,7 @@ func (a *analysis) mergeParenthesised() {
 
 // valueOfNamedColumn reads "chinese food" as the value 'chinese' of the
 // column the last word names (food_type), beside any stored value that is
-// the whole phrase (a restaurant called "Chinese Food").
+// the whole phrase (a shop called "Green Grocer").
 func (e *Engine) valueOfNamedColumn(a *analysis, from, to int) *valueMention {
 	if to-from < 2 {
 		return nil
@@ -1083,7 +1083,7 @@ func (e *Engine) findEntities(a *analysis) {
 			if !ok {
 				continue
 			}
-			// "courses offered by the department": a participle with its
+			// "books printed by the publisher": a participle with its
 			// agent is a verb of the clause, not part of the noun.
 			if n > 1 && a.word(i+n) == "by" && passiveAgent(a.word(i+n-1)) {
 				continue
@@ -1191,7 +1191,7 @@ func (e *Engine) addColumnMention(a *analysis, from, to int) {
 	}
 }
 
-// findKeyEquals reads "merchant with ID 1", "the user ID 42": the row of
+// findKeyEquals reads "shop with ID 1", "the user ID 42": the row of
 // the named table whose key is the number.
 func (e *Engine) findKeyEquals(a *analysis) {
 	for i := 2; i < len(a.toks); i++ {
@@ -1218,9 +1218,9 @@ func (e *Engine) findKeyEquals(a *analysis) {
 }
 
 // findKeyColumns links "<thing> ID(s)", "<thing> code", "<thing> number"
-// to the identifying column of the thing ("patient IDs" →
-// patients.patient_id, "doctor IDs" → doctors.doc_id, "aircraft code" →
-// aircraft.aircraft_code) before the thing alone is read as its table,
+// to the identifying column of the thing ("member IDs" →
+// members.member_id, "supplier IDs" → suppliers.sup_id, "branch code" →
+// branch.branch_code) before the thing alone is read as its table,
 // which would leave the identifier unlinked.
 func (e *Engine) findKeyColumns(a *analysis) {
 	for i := 1; i < len(a.toks); i++ {
@@ -1236,7 +1236,7 @@ func (e *Engine) findKeyColumns(a *analysis) {
 			continue
 		}
 		named := e.m.byTerm[strings.Join(e.m.cat.Terms(prev.low), " ")]
-		// isNamed: the word names the table itself ("course" → course,
+		// isNamed: the word names the table itself ("loan" → loan,
 		// not order_item, whose name only contains it).
 		term := strings.Join(e.m.cat.Terms(prev.low), " ")
 		isNamed := func(table string) bool {

@@ -8,7 +8,7 @@ import (
 )
 
 // Text patterns: "journals whose names start with the letter 'J'",
-// "last name contains 'son'", "diagnoses containing 'psoriasis'", "lakes
+// "last name contains 'son'", "titles containing 'night'", "lakes
 // with a name that starts with "Lake"". They filter a text column with
 // LIKE; the column is the one named just before the verb, else the
 // label of the table the question is about.
@@ -177,7 +177,7 @@ func (r *reader) joinedByOr(a, b *likeMention) bool {
 	return false
 }
 
-// findListItems reads "flights that operate on Mondays and Wednesdays"
+// findListItems reads "trains that run on Mondays and Wednesdays"
 // where a text column stores short codes in delimited lists ("mon,wed"):
 // a word that one of the codes begins ("Mondays", "mon") is a condition
 // that the list contains the code. A word already read as another column

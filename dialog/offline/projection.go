@@ -16,7 +16,7 @@ func (r *reader) projection() []*element {
 	free := r.freeColumns()
 	r.severalOutputs(el, free)
 	r.listedColumns(el)
-	// "flights that operate … the flight numbers": a verb names no output
+	// "trains that run … the train numbers": a verb names no output
 	// when a noun does.
 	var nouns []*colMention
 	for _, cm := range free {
@@ -252,7 +252,7 @@ func (r *reader) relatedFacts(t *tableInfo) []*tableInfo {
 }
 
 // isIdentifier says whether a column mention names row identifiers
-// ("patient IDs"), which are listed, never added up.
+// ("member IDs"), which are listed, never added up.
 func (r *reader) isIdentifier(al colAlt) bool {
 	t := r.e.m.byName[strings.ToLower(al.table)]
 	c := r.e.m.column(al.table, al.column)

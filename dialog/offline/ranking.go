@@ -6,12 +6,12 @@ import (
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
 
-// Per-group rankings: "top 2 specialties by number of doctors", "which
-// street has the most restaurants", "the 3 most common transaction
+// Per-group rankings: "top 2 genres by number of books", "which
+// street has the most shops", "the 3 most common sale
 // statuses", "top 5 countries by total amount". The ranked things are the
 // values of a column, so the reading groups by it and orders the groups
-// by an aggregate: a count of the rows named ("number of doctors", "most
-// restaurants", "most common"), or a total, average or extreme of a
+// by an aggregate: a count of the rows named ("number of books", "most
+// shops", "most common"), or a total, average or extreme of a
 // measure ("by total amount", "by average height"; a bare measure is a
 // total, its average the other option).
 
@@ -53,7 +53,7 @@ func (r *reader) columnAt(i int) *colMention {
 	return nil
 }
 
-// countRead counts the rows of t ("number of doctors").
+// countRead counts the rows of t ("number of books").
 func (r *reader) countRead(t *tableInfo, distinct bool, phrase string) aggRead {
 	alias := "number_of_" + strings.ToLower(t.name)
 	if distinct && t.key != nil {
@@ -65,7 +65,7 @@ func (r *reader) countRead(t *tableInfo, distinct bool, phrase string) aggRead {
 // aggregateAt reads an aggregate phrase starting at token i: "number of
 // [distinct] X", "total/average/maximum M", "the count of X", a bare
 // measure M (a total, or its average), a bare table noun ("most
-// restaurants": a count). It returns the readings and the token after
+// shops": a count). It returns the readings and the token after
 // the phrase; none when i starts no aggregate.
 func (r *reader) aggregateAt(i int) ([]aggRead, int) {
 	a := r.a
@@ -97,7 +97,7 @@ func (r *reader) aggregateAt(i int) ([]aggRead, int) {
 		distinct = true
 		i++
 	}
-	// "the number of unread promotional notifications": values qualify
+	// "the number of unread promotional messages": values qualify
 	// the rows counted (they are conditions of their own).
 	if fn == "COUNT" {
 		k := i
@@ -113,7 +113,7 @@ func (r *reader) aggregateAt(i int) ([]aggRead, int) {
 		end := i + len(strings.Fields(em.phrase))
 		return []aggRead{r.countRead(em.tables[0], distinct, phraseOf(end))}, end
 	}
-	// "average patient height", "total drug amount": a table word may
+	// "average member age", "total loan fee": a table word may
 	// qualify the measure, or be part of its column's name (tot_drug_amt).
 	var qualifier *entityMention
 	if em := r.entityAt(i); em != nil && fn != "" {
@@ -199,7 +199,7 @@ func (r *reader) groupRanking() []*element {
 		return nil
 	}
 	// The grouped column: right after "top N [most common]", or before
-	// "has/have the most" ("which street has the most restaurants").
+	// "has/have the most" ("which street has the most shops").
 	j := s.at + 1
 	if s.explicitLimit {
 		j++
@@ -213,7 +213,7 @@ func (r *reader) groupRanking() []*element {
 	}
 	var g *colMention
 	if em := r.entityAt(j); em != nil && r.columnAt(j+len(strings.Fields(em.phrase))) != nil && a.toks[a.spanOf(em.at, em.phrase)-1].brk == 0 {
-		j += len(strings.Fields(em.phrase)) // "top 3 doctor specialties", not "top 2 merchants (receiver type 1)"
+		j += len(strings.Fields(em.phrase)) // "top 3 book genres", not "top 2 shops (receiver type 1)"
 	}
 	if cm := r.columnAt(j); cm != nil && commonWords[a.word(j)] {
 		common = true // "common genres" linked as one phrase

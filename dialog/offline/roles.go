@@ -10,7 +10,7 @@ import (
 )
 
 // Roles of a polymorphic reference: a transaction's sender_id and
-// receiver_id each point at a user or a merchant, as a type column says
+// receiver_id each point at a member or a shop, as a type column says
 // (warehouse.InferTypedJoins). The join graph keeps one edge per pair of
 // tables, so which role joins is read from the question: a word the
 // lexicon relates to the role ("sent by users" → sender, "received" →
@@ -115,7 +115,7 @@ func (e *Engine) treeRoles(a *analysis, tree *catalog.JoinTree) []roleTree {
 		out = next
 	}
 	// A row is one kind at a time: a tree reading one role column as
-	// two kinds (receiver is a merchant and a user) joins nothing.
+	// two kinds (receiver is a shop and a member) joins nothing.
 	out = slices.DeleteFunc(out, func(rt roleTree) bool { return contradictory(rt.tree) })
 	// The roles share the reading's weight.
 	total := 0.0
@@ -128,7 +128,7 @@ func (e *Engine) treeRoles(a *analysis, tree *catalog.JoinTree) []roleTree {
 	return out
 }
 
-// whenCond is the restriction of a typed join, " AND t.type = 1", or "".
+// whenCond is the condition of a typed join, " AND t.type = 1", or "".
 func (e *Engine) whenCond(j warehouse.Join) string {
 	if j.When == nil {
 		return ""

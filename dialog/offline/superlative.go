@@ -77,7 +77,7 @@ func (r *reader) superlative() []*element {
 	}
 	switch {
 	case len(aggs) > 0:
-		// "top 2 merchants by total transaction amount": the total of
+		// "top 2 shops by total sale amount": the total of
 		// the measure per head.
 		best := 0.0
 		for _, ag := range aggs {
@@ -246,7 +246,7 @@ func (r *reader) superlative() []*element {
 		}
 	}
 	if s.explicitLimit && s.limit > 1 || a.order != nil || r.asksForTheValue(s.at) {
-		// "Which course has the most students, and what is that number?"
+		// "Which genre has the most books, and what is that number?"
 		w := 0.6
 		if r.asksForTheValue(s.at) {
 			w = 2

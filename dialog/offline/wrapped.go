@@ -123,7 +123,7 @@ func isAggregate(sql string) bool {
 }
 
 // withinGroups says whether a share asks for a part of each group's own
-// rows ("the proportion of flights with stops out of all flights"), which
+// rows ("the proportion of loans with fees out of all loans"), which
 // is no share of the total over groups.
 func (a *analysis) withinGroups(from int) bool {
 	for k := from; k < len(a.toks) && a.toks[k].clause == 0; k++ {
