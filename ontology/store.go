@@ -445,26 +445,10 @@ func (s *Store) Promote(ctx context.Context, id string, to Scope, owner string, 
 		if src.Scope == to && src.Owner == owner {
 			return invalidf("it is already a %s fact of %s", to, owner)
 		}
-		nf := src
-		nf.Scope, nf.Owner, nf.PromotedFrom = to, owner, src.ID
-		nf.Created, nf.LastUsed = now, now
-		nf.Uses, nf.Confirmations, nf.Rejections = 0, 1, 0
-		if err := nf.validate(); err != nil {
-			return err
-		}
-		key := uniqueKey(nf)
-		var before *Fact
-		old, found, err := getByKey(tx, key)
+		// The copy is the admin's decision, not the glossary's: a reload
+		// of the glossary must not remove it.
+		nf, before, err := copyUp(tx, src, to, owner, now, func(f *Fact) { f.Source = "" })
 		if err != nil {
-			return err
-		}
-		if found {
-			before = &old
-			nf.ID, nf.Created = old.ID, old.Created
-		} else if nf.ID, err = newID(tx); err != nil {
-			return err
-		}
-		if err := putFact(tx, nf, key); err != nil {
 			return err
 		}
 		out = nf
@@ -475,6 +459,38 @@ func (s *Store) Promote(ctx context.Context, id string, to Scope, owner string, 
 	}
 	s.log.Info("fact promoted", "from", id, "id", out.ID, "scope", to, "owner", owner, "actor", actor.ID)
 	return out, nil
+}
+
+// copyUp stores a copy of src at scope to for owner, fresh (counters and
+// times restarted, PromotedFrom = src), after adjust changes it; a fact
+// the owner already has for the phrase and kind is replaced in place
+// (keeping its ID and Created) and returned as before.
+func copyUp(tx kv.Tx, src Fact, to Scope, owner string, now time.Time, adjust func(*Fact)) (nf Fact, before *Fact, err error) {
+	nf = src
+	nf.Scope, nf.Owner, nf.PromotedFrom = to, owner, src.ID
+	nf.Created, nf.LastUsed = now, now
+	nf.Uses, nf.Confirmations, nf.Rejections = 0, 1, 0
+	if adjust != nil {
+		adjust(&nf)
+	}
+	if err := nf.validate(); err != nil {
+		return Fact{}, nil, err
+	}
+	key := uniqueKey(nf)
+	old, found, err := getByKey(tx, key)
+	if err != nil {
+		return Fact{}, nil, err
+	}
+	if found {
+		before = &old
+		nf.ID, nf.Created = old.ID, old.Created
+	} else if nf.ID, err = newID(tx); err != nil {
+		return Fact{}, nil, err
+	}
+	if err := putFact(tx, nf, key); err != nil {
+		return Fact{}, nil, err
+	}
+	return nf, before, nil
 }
 
 // Edit corrects a fact's target and/or meaning (a nil target or an empty

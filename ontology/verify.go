@@ -35,26 +35,8 @@ func (s *Store) Verify(ctx context.Context, id, owner, by string, actor Actor) (
 		if src.Kind != KindQuery || src.Target.Choice.Kind != TermSQL {
 			return invalidf("fact %s is a %s fact, not an answer to verify", id, src.Kind)
 		}
-		nf := src
-		nf.Scope, nf.Owner, nf.PromotedFrom, nf.VerifiedBy, nf.Source = ScopeWorkspace, owner, src.ID, by, ""
-		nf.Created, nf.LastUsed = now, now
-		nf.Uses, nf.Confirmations, nf.Rejections = 0, 1, 0
-		if err := nf.validate(); err != nil {
-			return err
-		}
-		key := uniqueKey(nf)
-		var before *Fact
-		old, found, err := getByKey(tx, key)
+		nf, before, err := copyUp(tx, src, ScopeWorkspace, owner, now, func(f *Fact) { f.VerifiedBy, f.Source = by, "" })
 		if err != nil {
-			return err
-		}
-		if found {
-			before = &old
-			nf.ID, nf.Created = old.ID, old.Created
-		} else if nf.ID, err = newID(tx); err != nil {
-			return err
-		}
-		if err := putFact(tx, nf, key); err != nil {
 			return err
 		}
 		out = nf
