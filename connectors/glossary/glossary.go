@@ -49,46 +49,43 @@ type Glossary struct {
 // Term is a business word that means one of the glossary's measures,
 // dimensions or filters.
 type Term struct {
-	Line        int
-	Name        string
-	Description string
-	Synonyms    []string
+	Named
 	// Means names the measure, dimension or filter the term stands for.
 	Means     string
 	MeansLine int
 }
 
-// Measure is an aggregate expression: SUM(orders.net_amount).
-type Measure struct {
+// Named are the parts every glossary entry has: the line it starts on, its
+// name, what it means in words, and other words for it.
+type Named struct {
 	Line        int
 	Name        string
 	Description string
 	Synonyms    []string
-	Expr        string
-	ExprLine    int
+}
+
+// Measure is an aggregate expression: SUM(orders.net_amount).
+type Measure struct {
+	Named
+	Expr     string
+	ExprLine int
 }
 
 // Dimension is a column or expression people group and filter by.
 type Dimension struct {
-	Line        int
-	Name        string
-	Description string
-	Synonyms    []string
-	Expr        string
-	ExprLine    int
-	Samples     []string
+	Named
+	Expr     string
+	ExprLine int
+	Samples  []string
 }
 
 // Filter is a named predicate over one table (Table, or the one table its
 // columns name).
 type Filter struct {
-	Line        int
-	Name        string
-	Description string
-	Synonyms    []string
-	Table       string
-	Where       string
-	WhereLine   int
+	Named
+	Table     string
+	Where     string
+	WhereLine int
 }
 
 // Relationship is a join the schema does not declare: From (the
@@ -268,16 +265,11 @@ func (p *parser) top(g *Glossary, root *yaml.Node) {
 }
 
 func (p *parser) term(n *yaml.Node) Term {
-	t := Term{Line: n.Line}
+	t := Term{Named: Named{Line: n.Line}}
 	p.fields(n, "term", func(key string, v *yaml.Node) bool {
-		switch key {
-		case "name":
-			t.Name = p.str(v, "name")
-		case "description":
-			t.Description = p.str(v, "description")
-		case "synonyms":
-			t.Synonyms = p.strs(v, "synonyms")
-		case "means":
+		switch {
+		case p.named(key, v, &t.Named):
+		case key == "means":
 			t.Means, t.MeansLine = p.str(v, "means"), v.Line
 		default:
 			return false
@@ -289,17 +281,27 @@ func (p *parser) term(n *yaml.Node) Term {
 	return t
 }
 
+// named reads the keys every entry has into e; false for any other key.
+func (p *parser) named(key string, v *yaml.Node, e *Named) bool {
+	switch key {
+	case "name":
+		e.Name = p.str(v, "name")
+	case "description":
+		e.Description = p.str(v, "description")
+	case "synonyms":
+		e.Synonyms = p.strs(v, "synonyms")
+	default:
+		return false
+	}
+	return true
+}
+
 func (p *parser) measure(n *yaml.Node) Measure {
-	m := Measure{Line: n.Line}
+	m := Measure{Named: Named{Line: n.Line}}
 	p.fields(n, "measure", func(key string, v *yaml.Node) bool {
-		switch key {
-		case "name":
-			m.Name = p.str(v, "name")
-		case "description":
-			m.Description = p.str(v, "description")
-		case "synonyms":
-			m.Synonyms = p.strs(v, "synonyms")
-		case "expr":
+		switch {
+		case p.named(key, v, &m.Named):
+		case key == "expr":
 			m.Expr, m.ExprLine = p.str(v, "expr"), v.Line
 		default:
 			return false
@@ -312,18 +314,13 @@ func (p *parser) measure(n *yaml.Node) Measure {
 }
 
 func (p *parser) dimension(n *yaml.Node) Dimension {
-	d := Dimension{Line: n.Line}
+	d := Dimension{Named: Named{Line: n.Line}}
 	p.fields(n, "dimension", func(key string, v *yaml.Node) bool {
-		switch key {
-		case "name":
-			d.Name = p.str(v, "name")
-		case "description":
-			d.Description = p.str(v, "description")
-		case "synonyms":
-			d.Synonyms = p.strs(v, "synonyms")
-		case "expr":
+		switch {
+		case p.named(key, v, &d.Named):
+		case key == "expr":
 			d.Expr, d.ExprLine = p.str(v, "expr"), v.Line
-		case "samples":
+		case key == "samples":
 			d.Samples = p.strs(v, "samples")
 		default:
 			return false
@@ -336,18 +333,13 @@ func (p *parser) dimension(n *yaml.Node) Dimension {
 }
 
 func (p *parser) filter(n *yaml.Node) Filter {
-	f := Filter{Line: n.Line}
+	f := Filter{Named: Named{Line: n.Line}}
 	p.fields(n, "filter", func(key string, v *yaml.Node) bool {
-		switch key {
-		case "name":
-			f.Name = p.str(v, "name")
-		case "description":
-			f.Description = p.str(v, "description")
-		case "synonyms":
-			f.Synonyms = p.strs(v, "synonyms")
-		case "table":
+		switch {
+		case p.named(key, v, &f.Named):
+		case key == "table":
 			f.Table = p.str(v, "table")
-		case "where":
+		case key == "where":
 			f.Where, f.WhereLine = p.str(v, "where"), v.Line
 		default:
 			return false
