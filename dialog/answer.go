@@ -70,7 +70,7 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 	}
 	m.applyLinked(ctx, st, rep.Linked)
 	for _, f := range st.Applied {
-		a.UsedFacts = append(a.UsedFacts, UsedFact{FactID: f.FactID, Phrase: f.Phrase, Meaning: f.Meaning, Scope: f.Scope, Definition: f.Key.Name == sqlshape.SlotDefine, Team: f.Team})
+		a.UsedFacts = append(a.UsedFacts, UsedFact{FactID: f.FactID, Phrase: f.Phrase, Meaning: f.Meaning, Scope: f.Scope, Definition: f.Key.Name == sqlshape.SlotDefine, Team: f.fromGlossary()})
 	}
 	a.Notes = append(a.Notes, st.Notes...)
 	if len(res.Rows) == 0 && shape != nil {

@@ -103,7 +103,7 @@ func (m *Manager) recordQuestion(ctx context.Context, st *convState, outcome, de
 	rec := ontology.QuestionRecord{
 		AskedAt: asked, Platform: st.Who.Platform, Workspace: st.Who.Workspace, Channel: st.Who.Channel,
 		Thread: threadOf(st.Who, conv), Conversation: conv, User: ownerKeys(st.Who).User,
-		Warehouse: st.Warehouse, Question: st.Question, Steps: st.Audit.Steps, FactsUsed: m.factsUsed(ctx, st),
+		Warehouse: st.Warehouse, Question: st.Question, Steps: st.Audit.Steps, FactsUsed: factsUsed(st),
 		SQL: sql, Rows: rows, Duration: st.Audit.Spent, Engine: st.Engine,
 		PromptTokens: st.Audit.PromptTokens, CompletionTokens: st.Audit.CompletionTokens,
 		Outcome: outcome, Detail: detail,
@@ -141,21 +141,13 @@ func (m *Manager) writeRecord(ctx context.Context, rec ontology.QuestionRecord) 
 
 // factsUsed lists the remembered meanings applied to the conversation,
 // with where each came from (a glossary, or a person's answer).
-func (m *Manager) factsUsed(ctx context.Context, st *convState) []ontology.FactUse {
+func factsUsed(st *convState) []ontology.FactUse {
 	if len(st.Applied) == 0 {
 		return nil
 	}
-	sources := map[string]string{}
-	if m.deps.Questions != nil {
-		if facts, err := m.deps.Facts.Applicable(ctx, ownerKeys(st.Who), st.Warehouse); err == nil {
-			for _, f := range facts {
-				sources[f.ID] = f.Source
-			}
-		}
-	}
 	out := make([]ontology.FactUse, 0, len(st.Applied))
 	for _, a := range st.Applied {
-		out = append(out, ontology.FactUse{ID: a.FactID, Phrase: a.Phrase, Scope: ontology.Scope(a.Scope), Source: sources[a.FactID], Meaning: a.Meaning})
+		out = append(out, ontology.FactUse{ID: a.FactID, Phrase: a.Phrase, Scope: ontology.Scope(a.Scope), Source: a.Source, Meaning: a.Meaning})
 	}
 	return out
 }

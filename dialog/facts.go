@@ -141,7 +141,7 @@ func (m *Manager) applyFacts(ctx context.Context, st *convState) {
 						st.Candidates[i].ElimBy = step
 					}
 				}
-				st.Applied = append(st.Applied, appliedFact{FactID: f.ID, Key: pt.Key, Token: tok, Phrase: f.Phrase, Meaning: f.Meaning, Scope: string(f.Scope), Step: step, Team: f.FromGlossary()})
+				st.Applied = append(st.Applied, appliedFact{FactID: f.ID, Key: pt.Key, Token: tok, Phrase: f.Phrase, Meaning: f.Meaning, Scope: string(f.Scope), Step: step, Source: f.Source})
 				m.obs.FactApplied(string(f.Scope))
 				if err := m.deps.Facts.RecordUse(ctx, f.ID); err != nil {
 					m.log.Warn("cannot record a preference use", "fact", f.ID, "err", err)

@@ -478,7 +478,7 @@ func linkedFacts(facts []ontology.Fact, ids []string) []appliedFact {
 	for _, id := range ids {
 		for _, f := range facts {
 			if f.ID == id {
-				out = append(out, appliedFact{FactID: f.ID, Phrase: f.Phrase, Meaning: f.Meaning, Scope: string(f.Scope), Team: f.FromGlossary(),
+				out = append(out, appliedFact{FactID: f.ID, Phrase: f.Phrase, Meaning: f.Meaning, Scope: string(f.Scope), Source: f.Source,
 					Step: Step{Kind: StepFact, Ref: f.ID}})
 			}
 		}

@@ -122,8 +122,9 @@ type appliedFact struct {
 	Meaning string           `json:"meaning"`
 	Scope   string           `json:"scope"`
 	Step    Step             `json:"step"`
-	// Team marks a fact of the team glossary (see UsedFact.Team).
-	Team bool `json:"team,omitempty"`
+	// Source is the fact's origin ("glossary:NAME" for the team's
+	// glossary, see ontology.Fact.Source), for the answer and the audit.
+	Source string `json:"source,omitempty"`
 }
 
 // engineKey marks a question the engine proposed (options carry feedback).
@@ -236,4 +237,9 @@ func (s *convState) findAnswer(id string) *answerRec {
 		}
 	}
 	return nil
+}
+
+// fromGlossary reports whether the applied fact is the team glossary's.
+func (a appliedFact) fromGlossary() bool {
+	return ontology.Fact{Source: a.Source}.FromGlossary()
 }
