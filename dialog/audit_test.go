@@ -412,3 +412,21 @@ func TestAuditOff(t *testing.T) {
 		t.Fatalf("records without a log: %+v", recs)
 	}
 }
+
+// A team glossary's fact is recorded with its source.
+func TestAuditNamesTheGlossary(t *testing.T) {
+	e := newAuditEnv(t, dialog.Config{})
+	team := ontology.Fact{Scope: ontology.ScopeWorkspace, Owner: "slack:T1", Warehouse: "demo", Phrase: "sales region", Kind: ontology.KindAggregate,
+		Target: ontology.Target{Slot: "group", Choice: ontology.ColumnTerm("regions.name")}, Meaning: "the sales rep's region"}
+	if _, err := e.facts.ReplaceSource(context.Background(), ontology.SourceGlossary+"team", []ontology.Fact{team}, ontology.Actor{ID: "admin", Admin: true}); err != nil {
+		t.Fatal(err)
+	}
+	r := e.send("C7:1.1", dialog.Event{Kind: dialog.EventMessage, Text: "number of orders by sales region"})
+	if r.Answer == nil {
+		t.Fatalf("want an answer: %s", r.Text)
+	}
+	qs := e.questions()
+	if len(qs) != 1 || len(qs[0].FactsUsed) != 1 || qs[0].FactsUsed[0].Source != ontology.SourceGlossary+"team" || qs[0].FactsUsed[0].Phrase != "sales region" {
+		t.Fatalf("records: %+v", qs)
+	}
+}
