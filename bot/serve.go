@@ -285,7 +285,14 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exitUsage
 	}
 	logger := newLogger(stderr, cfg.LogLevel)
-	logDoctor(ctx, cfg, doctorEnv{Timeout: 5 * time.Second}, logger)
+	// The checks reach every platform, warehouse and model: they run beside
+	// start-up, not before it, and only log.
+	doctorDone := make(chan struct{})
+	go func() {
+		defer close(doctorDone)
+		logDoctor(ctx, cfg, doctorEnv{Timeout: 5 * time.Second}, logger)
+	}()
+	defer func() { <-doctorDone }()
 	m, err := NewMain(ctx, cfg, logger)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot serve: %v\n", err)
