@@ -103,14 +103,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 	for _, cm := range a.columns {
 		realised := false
 		for _, al := range cm.alts {
-			sql := e.m.col(al.table, al.column)
-			if al.expr != "" {
-				sql = al.expr
-			}
+			sql := al.exprOf().render(e.m)
 			// A column that refers to other rows names the relation itself
 			// ("countries neighbour Spain" → neighbour_info.neighbour): reading its
 			// table through the join uses it.
-			relation := al.expr == "" && e.m.joinCols[strings.ToLower(al.table+"."+al.column)] && strings.Contains(low, "\njoin ") && joinsTable(low, strings.ToLower(e.m.ident(al.table)))
+			relation := !al.computed() && e.m.joinCols[strings.ToLower(al.table+"."+al.column)] && strings.Contains(low, "\njoin ") && joinsTable(low, strings.ToLower(e.m.ident(al.table)))
 			realised = realised || relation || strings.Contains(low, strings.ToLower(sql))
 		}
 		claim(cm.at, cm.end, realised)

@@ -12,13 +12,15 @@ import (
 	"github.com/clarify-bot/clarify/ontology"
 )
 
-// sel is one select item.
+// sel is one select item, grouping or ordering.
 type sel struct {
-	sql, alias string
+	x     expr
+	alias string
 }
 
+// cond is one condition of WHERE or HAVING.
 type cond struct {
-	sql string
+	x expr
 }
 
 // plan is one reading of the question, before joins are chosen.
@@ -225,7 +227,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 		// entities with a key (two customers may share a name).
 		for _, s := range p.selects {
 			// A computed measure may aggregate itself (a ratio of totals).
-			p.aggregated = p.aggregated || isAggregate(s.sql) && len(p.groups) == 0
+			p.aggregated = p.aggregated || aggregates(s.x) && len(p.groups) == 0
 		}
 		rowWise := r.perRow(p)
 		if !rowWise && !p.aggregated && len(p.groups) == 0 && (len(p.tables) > 1 || !r.keyed(p) || !r.showsIdentity(p)) {
@@ -387,7 +389,7 @@ func (r *reader) mentionAt(i int) (*entityMention, *colMention) {
 func (r *reader) numericAlts(cm *colMention) []colAlt {
 	var out []colAlt
 	for _, al := range cm.alts {
-		if al.expr != "" {
+		if al.computed() {
 			out = append(out, al)
 			continue
 		}
@@ -531,35 +533,33 @@ func (r *reader) perRow(p *plan) bool {
 	// Grouped by a unique column, and perhaps the row's label beside it.
 	unique := false
 	for _, g := range p.groups {
-		table, column, ok := strings.Cut(g.sql, ".")
-		if !ok || strings.Contains(g.sql, "(") {
+		c, ok := isColumn(g.x)
+		if !ok {
 			return false
 		}
-		unique = unique || r.e.m.unique(unquoteIdent(table), unquoteIdent(column))
+		unique = unique || r.e.m.unique(c.table, c.column)
 	}
 	if !unique {
 		return false
 	}
-	grouped := func(sql string) bool {
+	grouped := func(x expr) bool {
 		for _, g := range p.groups {
-			if g.sql == sql {
+			if sameExpr(r.e.m, g.x, x) {
 				return true
 			}
 		}
 		return false
 	}
 	strip := func(s sel) (sel, bool) {
-		if grouped(s.sql) || !strings.Contains(s.sql, "(") {
+		if _, plain := isColumn(s.x); grouped(s.x) || plain {
 			return s, true // the row's own column: one value per group
 		}
-		for _, fn := range []string{"SUM", "AVG", "MAX", "MIN"} {
-			if inner, ok := strings.CutPrefix(s.sql, fn+"("); ok && strings.HasSuffix(inner, ")") && sqlshape.Balanced(inner[:len(inner)-1]) {
-				alias := s.alias
-				if _, rest, ok := strings.Cut(alias, "_"); ok && alias == aliasFor(fn, rest) {
-					alias = rest
-				}
-				return sel{sql: inner[:len(inner)-1], alias: alias}, true
+		if ag, ok := aggOf(s.x); ok && ag.arg != nil && !ag.distinct && ag.fn != "COUNT" {
+			alias := s.alias
+			if _, rest, ok := strings.Cut(alias, "_"); ok && alias == aliasFor(ag.fn, rest) {
+				alias = rest
 			}
+			return sel{x: ag.arg, alias: alias}, true
 		}
 		return s, false
 	}
@@ -588,16 +588,16 @@ func unquoteIdent(s string) string { return strings.ReplaceAll(strings.Trim(s, "
 // an attribute many rows share, each value once.
 func (r *reader) showsIdentity(p *plan) bool {
 	for _, s := range p.selects {
-		table, column, ok := strings.Cut(s.sql, ".")
+		sc, ok := isColumn(s.x)
 		if !ok {
 			return true // an expression: keep every row
 		}
-		t := r.e.m.byName[strings.ToLower(unquoteIdent(table))]
+		t := r.e.m.byName[strings.ToLower(sc.table)]
 		if t == nil {
 			return true
 		}
 		for _, c := range t.details {
-			if strings.EqualFold(c.Name, unquoteIdent(column)) {
+			if strings.EqualFold(c.Name, sc.column) {
 				return true
 			}
 		}
@@ -638,10 +638,10 @@ func (r *reader) rowOutputs(p *plan) []*plan {
 	if t == nil || t.label == nil {
 		return nil
 	}
-	label := r.e.m.col(t.name, t.label.Name)
+	label := col(t.name, t.label.Name)
 	var figures []sel
 	for _, s := range p.selects {
-		if s.sql != label {
+		if !sameExpr(r.e.m, s.x, label) {
 			figures = append(figures, s)
 		}
 	}
@@ -654,7 +654,7 @@ func (r *reader) rowOutputs(p *plan) []*plan {
 	out = append(out, alone)
 	if t.key != nil && t.key != t.label {
 		keyed := p.clone()
-		keyed.selects = append([]sel{{sql: r.e.m.col(t.name, t.key.Name)}}, figures...)
+		keyed.selects = append([]sel{{x: col(t.name, t.key.Name)}}, figures...)
 		keyed.weight = p.weight * 0.3
 		out = append(out, keyed)
 	}

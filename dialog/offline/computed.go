@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
@@ -13,14 +14,20 @@ import (
 // They are offered as columns of their own, so every shape that takes a
 // measure (averages, totals, rankings, sorting) takes them too.
 
-// sqlOf is the SQL of a column alternative: the column, or the computed
-// expression.
-func (r *reader) sqlOf(al colAlt) string {
-	if al.expr != "" {
-		return al.expr
+// exprOf is a column alternative as a part of a reading: the column, or
+// the computed expression.
+func (r *reader) exprOf(al colAlt) expr { return al.exprOf() }
+
+func (al colAlt) exprOf() expr {
+	if al.x != nil {
+		return al.x
 	}
-	return r.e.m.col(al.table, al.column)
+	return col(al.table, al.column)
 }
+
+// computed says whether the alternative is a computed measure rather than
+// a stored column.
+func (al colAlt) computed() bool { return al.x != nil }
 
 // durationWords name the time between two events of one row.
 var durationWords = map[string]bool{"duration": true, "durations": true, "lifespan": true, "lifetime": true, "tenure": true, "long": false}
@@ -98,7 +105,7 @@ func (e *Engine) absorbParts(a *analysis, cm *colMention) {
 		used := false
 		for _, al := range part.alts {
 			for _, x := range cm.alts {
-				used = used || al.expr == "" && strings.Contains(x.expr, e.m.col(al.table, al.column))
+				used = used || !al.computed() && x.computed() && slices.Contains(columnsOf(x.x), col(al.table, al.column))
 			}
 		}
 		if inside && used {
@@ -139,7 +146,7 @@ func (e *Engine) ages() []colAlt {
 			n := strings.ToLower(c.Name)
 			if strings.Contains(n, "birth") || strings.Contains(n, "dob") || strings.Contains(n, "born") {
 				out = append(out, colAlt{table: t.name, column: "age", weight: 1.5,
-					expr: "TIMESTAMPDIFF(YEAR, " + e.m.col(t.name, c.Name) + ", CURDATE())"})
+					x: call{fn: "TIMESTAMPDIFF", args: []expr{keyword("YEAR"), col(t.name, c.Name), call{fn: "CURDATE"}}}})
 			}
 		}
 	}
@@ -177,11 +184,11 @@ func (e *Engine) margins(word string) []colAlt {
 				if price == cost || !has(n, priceWords) || has(n, costWords) {
 					continue
 				}
-				p, c := e.m.col(t.name, price.Name), e.m.col(t.name, cost.Name)
-				out = append(out, colAlt{table: t.name, column: "margin", weight: 1.5, expr: p + " - " + c})
+				p, c := col(t.name, price.Name), col(t.name, cost.Name)
+				out = append(out, colAlt{table: t.name, column: "margin", weight: 1.5, x: cmp(p, "-", c)})
 				if strings.HasPrefix(word, "margin") {
 					out = append(out, colAlt{table: t.name, column: "margin_percent", weight: 0.8,
-						expr: "(" + p + " - " + c + ") * 100e0 / NULLIF(" + p + ", 0)"})
+						x: percentOf(paren{cmp(p, "-", c)}, p)})
 				}
 			}
 		}
@@ -203,22 +210,8 @@ func (e *Engine) durations(unit string) []colAlt {
 				if c2 == nil || c2.Kind() != c.Kind() || c.Kind() != warehouse.KindTime && c.Kind() != warehouse.KindNumber {
 					continue
 				}
-				from, to := e.m.col(t.name, c.Name), e.m.col(t.name, c2.Name)
-				var expr string
-				switch {
-				case c.Kind() == warehouse.KindNumber:
-					expr = to + " - " + from
-					if unit == "MINUTE" {
-						expr = "(" + expr + ") / 60"
-					}
-				case unit != "":
-					expr = "TIMESTAMPDIFF(" + unit + ", " + from + ", " + to + ")"
-				case c.DataType == "datetime" || c.DataType == "timestamp":
-					expr = "TIMESTAMPDIFF(SECOND, " + from + ", " + to + ")"
-				default:
-					expr = "DATEDIFF(" + to + ", " + from + ")"
-				}
-				out = append(out, colAlt{table: t.name, column: "duration", weight: 1.5, expr: expr})
+				from, to := col(t.name, c.Name), col(t.name, c2.Name)
+				out = append(out, colAlt{table: t.name, column: "duration", weight: 1.5, x: timeSpan(from, to, c.Kind(), c.DataType, unit)})
 			}
 		}
 	}
@@ -280,19 +273,19 @@ func (e *Engine) findRatio(a *analysis) {
 		for _, x := range num.alts {
 			for _, y := range den.alts {
 				cx, cy := e.m.column(x.table, x.column), e.m.column(y.table, y.column)
-				if x.expr != "" || y.expr != "" || cx == nil || cy == nil || cx.Kind() != cy.Kind() ||
+				if x.computed() || y.computed() || cx == nil || cy == nil || cx.Kind() != cy.Kind() ||
 					!strings.EqualFold(x.table, y.table) || strings.EqualFold(x.column, y.column) {
 					continue
 				}
-				vx, vy := e.m.col(x.table, x.column), e.m.col(y.table, y.column)
+				vx, vy := col(x.table, x.column), col(y.table, y.column)
 				switch {
 				case difference && cx.Kind() == warehouse.KindTime:
 					// "the difference between the ship date and the order date", in days
-					alts = append(alts, colAlt{table: x.table, column: "difference", weight: x.weight * y.weight * 1.5, expr: "DATEDIFF(" + vx + ", " + vy + ")"})
+					alts = append(alts, colAlt{table: x.table, column: "difference", weight: x.weight * y.weight * 1.5, x: call{fn: "DATEDIFF", args: []expr{vx, vy}}})
 				case difference && cx.Kind() == warehouse.KindNumber:
-					alts = append(alts, colAlt{table: x.table, column: "difference", weight: x.weight * y.weight * 1.5, expr: vx + " - " + vy})
+					alts = append(alts, colAlt{table: x.table, column: "difference", weight: x.weight * y.weight * 1.5, x: cmp(vx, "-", vy)})
 				case !difference && cx.Kind() == warehouse.KindNumber:
-					alts = append(alts, colAlt{table: x.table, column: "ratio", weight: x.weight * y.weight * 1.5, expr: vx + " * 1e0 / NULLIF(" + vy + ", 0)"})
+					alts = append(alts, colAlt{table: x.table, column: "ratio", weight: x.weight * y.weight * 1.5, x: ratio(vx, vy)})
 				}
 			}
 		}
@@ -357,18 +350,18 @@ func (e *Engine) ratioOfRows(a *analysis, num, den *colMention, from, sep int) (
 	for _, x := range num.alts {
 		for _, y := range den.alts {
 			c := e.m.column(x.table, x.column)
-			if x.expr != "" || c == nil || c.Kind() != warehouse.KindNumber || !strings.EqualFold(x.table, y.table) || !strings.EqualFold(x.column, y.column) {
+			if x.computed() || c == nil || c.Kind() != warehouse.KindNumber || !strings.EqualFold(x.table, y.table) || !strings.EqualFold(x.column, y.column) {
 				continue
 			}
 			c1, c2 := inTable(v1, x.table), inTable(v2, x.table)
 			if c1 == nil || c2 == nil {
 				continue
 			}
-			col := e.m.col(x.table, x.column)
-			part := func(v *valueAlt) string {
-				return "SUM(CASE WHEN " + e.m.col(v.table, v.column) + " = " + quote(v.value) + " THEN " + col + " END)"
+			measure := col(x.table, x.column)
+			part := func(v *valueAlt) expr {
+				return aggOver("SUM", caseWhen{cond: cmp(col(v.table, v.column), "=", strLit(v.value)), then: measure})
 			}
-			out = append(out, colAlt{table: x.table, column: "ratio", weight: 2 * x.weight * y.weight, expr: part(c1) + " * 1e0 / NULLIF(" + part(c2) + ", 0)"})
+			out = append(out, colAlt{table: x.table, column: "ratio", weight: 2 * x.weight * y.weight, x: ratio(part(c1), part(c2))})
 		}
 	}
 	if len(out) == 0 {
@@ -383,4 +376,33 @@ func (e *Engine) ratioOfRows(a *analysis, num, den *colMention, from, sep int) (
 	}
 	a.values = kept
 	return out, a.spanOf(v2.at, v2.phrase)
+}
+
+// ratio is x / y in floating point, with no division by zero.
+func ratio(x, y expr) expr {
+	return cmp(cmp(x, "*", numLit("1e0")), "/", fn1("NULLIF", y, numLit("0")))
+}
+
+// percentOf is x as a percentage of y.
+func percentOf(x, y expr) expr {
+	return cmp(cmp(x, "*", numLit("100e0")), "/", fn1("NULLIF", y, numLit("0")))
+}
+
+// timeSpan is the time from one column to another of the same kind: a
+// difference of numbers, or of dates in the unit asked for (days unless
+// the columns hold times).
+func timeSpan(from, to expr, kind warehouse.ColumnKind, dataType, unit string) expr {
+	switch {
+	case kind == warehouse.KindNumber:
+		var x expr = cmp(to, "-", from)
+		if unit == "MINUTE" {
+			x = cmp(paren{x}, "/", numLit("60"))
+		}
+		return x
+	case unit != "":
+		return call{fn: "TIMESTAMPDIFF", args: []expr{keyword(unit), from, to}}
+	case dataType == "datetime" || dataType == "timestamp":
+		return call{fn: "TIMESTAMPDIFF", args: []expr{keyword("SECOND"), from, to}}
+	}
+	return call{fn: "DATEDIFF", args: []expr{to, from}}
 }

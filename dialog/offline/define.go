@@ -289,7 +289,7 @@ func (e *Engine) existsRoute(a *analysis, related, subject *tableInfo) (warehous
 // definition is one meaning of a term: the condition on the subject's
 // rows, its term for the ontology and its wording.
 type definition struct {
-	cond   string
+	cond   expr
 	def    dialog.Definition
 	weight float64
 }
@@ -379,7 +379,7 @@ func (e *Engine) statedMeaning(a *analysis, tm *termMention, clause int, now tim
 		term := ontology.Term{Kind: ontology.TermPredicate, Subject: tm.subject.name, Column: strings.ToLower(tm.subject.name + "." + c.Name), Op: "within", Days: days}
 		drop()
 		return definition{
-			cond: fmt.Sprintf("%s >= %s", e.m.col(tm.subject.name, c.Name), quote(now.AddDate(0, 0, -days).Format(time.DateOnly))),
+			cond: cmp(col(tm.subject.name, c.Name), ">=", strLit(now.AddDate(0, 0, -days).Format(time.DateOnly))),
 			def:  dialog.Definition{Phrase: tm.phrase, Term: term, Label: fmt.Sprintf("%s in the last %d days", upper(e.columnWords(tm.subject, c)), days), Stated: true},
 		}, true
 	}
@@ -412,7 +412,7 @@ func (r *reader) defineElements(now time.Time) []*element {
 		if d, ok := r.stated[tm]; ok {
 			el := &element{name: "define"}
 			el.add(1, func(p *plan) {
-				p.filters = append(p.filters, cond{sql: d.cond})
+				p.filters = append(p.filters, cond{x: d.cond})
 				p.use(tm.subject.name)
 				p.defines = append(p.defines, d.def)
 			})
@@ -430,7 +430,7 @@ func (r *reader) defineElements(now time.Time) []*element {
 		}
 		for _, d := range defs {
 			el.add(d.weight, func(p *plan) {
-				p.filters = append(p.filters, cond{sql: d.cond})
+				p.filters = append(p.filters, cond{x: d.cond})
 				p.use(tm.subject.name)
 				p.defines = append(p.defines, d.def)
 			})
@@ -448,7 +448,7 @@ func (r *reader) defineElements(now time.Time) []*element {
 		el := &element{name: "exists"}
 		d := r.e.existence(x, now, 0)
 		el.add(1, func(p *plan) {
-			p.filters = append(p.filters, cond{sql: d.cond})
+			p.filters = append(p.filters, cond{x: d.cond})
 			p.use(x.subject.name)
 			p.defines = append(p.defines, d.def)
 		})
@@ -538,23 +538,22 @@ func (e *Engine) meanings(a *analysis, tm *termMention, facts []ontology.Fact, n
 		if i == 2 {
 			break
 		}
-		col := e.m.col(t.name, c.Name)
-		op, cmp, words := "above average", ">", "above its average"
+		x := col(t.name, c.Name)
+		op, rel, words := "above average", ">", "above its average"
 		if small {
-			op, cmp, words = "below average", "<", "below its average"
+			op, rel, words = "below average", "<", "below its average"
 		}
 		term := ontology.Term{Kind: ontology.TermPredicate, Subject: t.name, Column: strings.ToLower(t.name + "." + c.Name), Op: op}
 		out = append(out, definition{
-			cond:   fmt.Sprintf("%s %s (SELECT AVG(%s) FROM %s)", col, cmp, col, e.m.ident(t.name)),
+			cond:   cmp(x, rel, scalarSub{x: aggOver("AVG", x), table: t.name}),
 			def:    dialog.Definition{Phrase: tm.phrase, Term: term, Label: fmt.Sprintf("%s %s", upper(e.columnWords(t, c)), words)},
 			weight: 0.15 + size/float64(i+1) + e.similarity(tm.phrase, c.Name+" "+c.Comment),
 		})
 	}
 	for _, c := range t.dates {
-		col := e.m.col(t.name, c.Name)
 		term := ontology.Term{Kind: ontology.TermPredicate, Subject: t.name, Column: strings.ToLower(t.name + "." + c.Name), Op: "within", Days: recentDays}
 		out = append(out, definition{
-			cond:   fmt.Sprintf("%s >= %s", col, quote(now.AddDate(0, 0, -recentDays).Format(time.DateOnly))),
+			cond:   cmp(col(t.name, c.Name), ">=", strLit(now.AddDate(0, 0, -recentDays).Format(time.DateOnly))),
 			def:    dialog.Definition{Phrase: tm.phrase, Term: term, Label: fmt.Sprintf("%s in the last %d days", upper(e.columnWords(t, c)), recentDays)},
 			weight: 0.2 + e.similarity(tm.phrase, c.Name+" "+c.Comment),
 		})
@@ -600,27 +599,27 @@ func (e *Engine) fromTerm(tm *termMention, term ontology.Term, label string, now
 		d := e.existence(&existMention{phrase: tm.phrase, subject: t, related: rel, via: via, hop: hop, negated: term.Op == "not exists"}, now, term.Days)
 		return d, d.def.Term.SQL() == term.SQL()
 	case term.Kind == ontology.TermPredicate && (term.Op == "above average" || term.Op == "below average"):
-		_, col, _ := strings.Cut(term.Column, ".")
-		c := t.t.Column(col)
+		_, name, _ := strings.Cut(term.Column, ".")
+		c := t.t.Column(name)
 		if c == nil {
 			return definition{}, false
 		}
-		q, cmp := e.m.col(t.name, c.Name), ">"
+		q, rel := col(t.name, c.Name), ">"
 		if term.Op == "below average" {
-			cmp = "<"
+			rel = "<"
 		}
 		return definition{
-			cond: fmt.Sprintf("%s %s (SELECT AVG(%s) FROM %s)", q, cmp, q, e.m.ident(t.name)),
+			cond: cmp(q, rel, scalarSub{x: aggOver("AVG", q), table: t.name}),
 			def:  dialog.Definition{Phrase: tm.phrase, Term: term, Label: label},
 		}, true
 	case term.Kind == ontology.TermPredicate && term.Op == "within":
-		_, col, _ := strings.Cut(term.Column, ".")
-		c := t.t.Column(col)
+		_, name, _ := strings.Cut(term.Column, ".")
+		c := t.t.Column(name)
 		if c == nil || term.Days <= 0 {
 			return definition{}, false
 		}
 		return definition{
-			cond: fmt.Sprintf("%s >= %s", e.m.col(t.name, c.Name), quote(now.AddDate(0, 0, -term.Days).Format(time.DateOnly))),
+			cond: cmp(col(t.name, c.Name), ">=", strLit(now.AddDate(0, 0, -term.Days).Format(time.DateOnly))),
 			def:  dialog.Definition{Phrase: tm.phrase, Term: term, Label: label},
 		}, true
 	}
@@ -652,17 +651,17 @@ func (e *Engine) namedInQuestion(a *analysis, t *tableInfo, c *warehouse.Column)
 
 func (e *Engine) valueMeaning(tm *termMention, c *warehouse.Column, values []string, w float64) definition {
 	t := tm.subject
-	col := e.m.col(t.name, c.Name)
+	x := col(t.name, c.Name)
 	term := ontology.Term{Kind: ontology.TermValues, Subject: t.name, Column: strings.ToLower(t.name + "." + c.Name), Op: "=", Values: values}
-	cond := col + " = " + quote(values[0])
+	var cond expr = cmp(x, "=", strLit(values[0]))
 	label := fmt.Sprintf("%s is %s", upper(e.columnWords(t, c)), values[0])
 	if len(values) > 1 {
 		term.Op = "in"
-		var q []string
+		var q []expr
 		for _, v := range values {
-			q = append(q, quote(v))
+			q = append(q, strLit(v))
 		}
-		cond = col + " IN (" + strings.Join(q, ", ") + ")"
+		cond = inList{x: x, vals: q}
 		label = fmt.Sprintf("%s is %s", upper(e.columnWords(t, c)), strings.Join(values, " or "))
 	}
 	return definition{cond: cond, def: dialog.Definition{Phrase: tm.phrase, Term: term, Label: label}, weight: w}
@@ -705,11 +704,11 @@ func (e *Engine) existence(x *existMention, now time.Time, days int) definition 
 		term.Column, term.Days = strings.ToLower(x.related.name+"."+d.Name), days
 		label = fmt.Sprintf("%s %s in the last %d days", verb, singularOf(humanize(x.related.name)), days)
 	}
-	c := "EXISTS (" + sub + ")"
-	if x.negated {
-		c = "NOT " + c
+	tables := []string{j.FromTable}
+	if h := x.hop; h != nil {
+		tables = []string{h.FromTable, h.ToTable}
 	}
-	return definition{cond: c, def: dialog.Definition{Phrase: x.phrase, Term: term, Label: label}, weight: 1}
+	return definition{cond: exists{not: x.negated, sub: sub, tables: tables}, def: dialog.Definition{Phrase: x.phrase, Term: term, Label: label}, weight: 1}
 }
 
 // columnWords is how a column is called in options: its name in words

@@ -142,18 +142,19 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 	seen := map[string]bool{}
 	var aliases []string // every column's name, for a query around this one
 	for _, s := range p.selects {
+		text := s.x.render(e.m)
 		// The same column twice is one column shown twice: once is enough.
-		if seen[s.sql] {
+		if seen[text] {
 			continue
 		}
 		if len(seen) > 0 {
 			b.WriteString(", ")
 		}
-		seen[s.sql] = true
-		b.WriteString(e.counted(p, tree, s.sql))
+		seen[text] = true
+		b.WriteString(e.counted(p, tree, s.x).render(e.m))
 		alias := s.alias
 		if alias == "" && p.wrap != "" {
-			alias = columnAlias(s.sql, aliases)
+			alias = columnAlias(s.x, aliases)
 		}
 		if alias != "" {
 			b.WriteString(" AS " + e.m.ident(alias))
@@ -175,66 +176,63 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 	}
 	b.WriteString("\n" + from)
 	for _, f := range p.filters {
-		if !slices.Contains(conds, f.sql) {
-			conds = append(conds, f.sql)
+		if text := f.x.render(e.m); !slices.Contains(conds, text) {
+			conds = append(conds, text)
+		}
+	}
+	var groups []string
+	for _, g := range p.groups {
+		if text := g.x.render(e.m); !slices.Contains(groups, text) {
+			groups = append(groups, text)
 		}
 	}
 	// The single largest (smallest) row of a plain column: written as a
 	// comparison with the MAX (MIN) so that ties are all shown.
-	extremum := p.order != nil && p.limit == 1 && !p.aggregated && len(p.groups) == 0 && !strings.Contains(p.order.sql, "(")
+	plainOrder := arithmetic(orderExpr(p))
+	extremum := p.order != nil && p.limit == 1 && !p.aggregated && len(p.groups) == 0 && plainOrder
 	if extremum {
 		fn := "MIN"
 		if p.desc {
 			fn = "MAX"
 		}
-		sub := "SELECT " + fn + "(" + p.order.sql + ") " + from
+		order := p.order.x.render(e.m)
+		sub := "SELECT " + fn + "(" + order + ") " + from
 		if len(conds) > 0 {
 			sub += " WHERE " + strings.Join(conds, " AND ")
 		}
-		conds = append(conds, p.order.sql+" = ("+strings.ReplaceAll(sub, "\n", " ")+")")
+		conds = append(conds, order+" = ("+strings.ReplaceAll(sub, "\n", " ")+")")
 	}
 	// "the longest book in each genre": per group, the rows holding the
 	// group's largest (smallest) value, ties included.
-	perGroup := p.order != nil && p.limit == 1 && !p.aggregated && len(p.groups) > 0 && !strings.Contains(p.order.sql, "(")
+	perGroup := p.order != nil && p.limit == 1 && !p.aggregated && len(p.groups) > 0 && plainOrder
 	if perGroup {
 		fn := "MIN"
 		if p.desc {
 			fn = "MAX"
 		}
-		var gs []string
-		for _, g := range p.groups {
-			if !slices.Contains(gs, g.sql) {
-				gs = append(gs, g.sql)
-			}
-		}
-		sub := "SELECT " + strings.Join(gs, ", ") + ", " + fn + "(" + p.order.sql + ") " + from
+		order := p.order.x.render(e.m)
+		sub := "SELECT " + strings.Join(groups, ", ") + ", " + fn + "(" + order + ") " + from
 		if len(conds) > 0 {
 			sub += " WHERE " + strings.Join(conds, " AND ")
 		}
-		sub += " GROUP BY " + strings.Join(gs, ", ")
-		conds = append(conds, "("+strings.Join(gs, ", ")+", "+p.order.sql+") IN ("+strings.ReplaceAll(sub, "\n", " ")+")")
+		sub += " GROUP BY " + strings.Join(groups, ", ")
+		conds = append(conds, "("+strings.Join(groups, ", ")+", "+order+") IN ("+strings.ReplaceAll(sub, "\n", " ")+")")
 	}
 	if len(conds) > 0 {
 		b.WriteString("\nWHERE " + strings.Join(conds, "\n  AND "))
 	}
 	if len(p.groups) > 0 && !perGroup {
-		var gs []string
-		for _, g := range p.groups {
-			if !slices.Contains(gs, g.sql) {
-				gs = append(gs, g.sql)
-			}
-		}
-		b.WriteString("\nGROUP BY " + strings.Join(gs, ", "))
+		b.WriteString("\nGROUP BY " + strings.Join(groups, ", "))
 	}
 	if len(p.having) > 0 {
 		var hs []string
 		for _, h := range p.having {
-			hs = append(hs, h.sql)
+			hs = append(hs, h.x.render(e.m))
 		}
 		b.WriteString("\nHAVING " + strings.Join(hs, " AND "))
 	}
 	if p.order != nil && !extremum && !perGroup {
-		b.WriteString("\nORDER BY " + e.counted(p, tree, p.order.sql))
+		b.WriteString("\nORDER BY " + e.counted(p, tree, p.order.x).render(e.m))
 		if p.desc {
 			b.WriteString(" DESC")
 		}
@@ -245,17 +243,21 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 	return e.wrap(p, b.String(), aliases)
 }
 
+// orderExpr is what a plan sorts by, or nil.
+func orderExpr(p *plan) expr {
+	if p.order == nil {
+		return nil
+	}
+	return p.order.x
+}
+
 // columnAlias names a select item for a query around this one: the
 // column's own name, made unique.
-func columnAlias(sql string, taken []string) string {
-	name := sql
-	if i := strings.LastIndexByte(name, '.'); i >= 0 && !strings.ContainsAny(name, "( ") {
-		name = name[i+1:]
+func columnAlias(x expr, taken []string) string {
+	name := "value"
+	if c, ok := isColumn(x); ok && !strings.ContainsAny(c.column, "( .`") {
+		name = c.column
 	}
-	if strings.ContainsAny(name, "( .`") {
-		name = "value"
-	}
-	name = strings.Trim(name, "`")
 	alias := name
 	for n := 2; slices.Contains(taken, alias); n++ {
 		alias = fmt.Sprintf("%s_%d", name, n)
@@ -265,11 +267,11 @@ func columnAlias(sql string, taken []string) string {
 
 // counted rewrites COUNT(*) of a joined plan: joined rows repeat what is
 // counted, so each is counted once by its key.
-func (e *Engine) counted(p *plan, tree *catalog.JoinTree, expr string) string {
-	if expr == "COUNT(*)" && p.countOf != nil && p.countOf.key != nil && len(tree.Tables) > 1 {
-		return "COUNT(DISTINCT " + e.m.col(p.countOf.name, p.countOf.key.Name) + ")"
+func (e *Engine) counted(p *plan, tree *catalog.JoinTree, x expr) expr {
+	if ag, ok := aggOf(x); ok && ag.fn == "COUNT" && ag.arg == nil && p.countOf != nil && p.countOf.key != nil && len(tree.Tables) > 1 {
+		return aggExpr{fn: "COUNT", distinct: true, arg: col(p.countOf.name, p.countOf.key.Name)}
 	}
-	return expr
+	return x
 }
 
 func (e *Engine) fromClause(tree *catalog.JoinTree) string {
@@ -360,11 +362,11 @@ func (e *Engine) pinned(p *plan, tree *catalog.JoinTree) bool {
 	case p.countOf != nil && len(p.groups) == 0:
 		t = p.countOf
 	case p.order != nil && !p.aggregated && len(p.groups) == 0:
-		table, _, ok := strings.Cut(p.order.sql, ".")
-		if !ok || strings.Contains(table, "(") {
+		oc, ok := isColumn(p.order.x)
+		if !ok {
 			return false
 		}
-		t = e.m.byName[strings.ToLower(unquoteIdent(table))]
+		t = e.m.byName[strings.ToLower(oc.table)]
 	}
 	if t == nil {
 		return false
@@ -377,11 +379,21 @@ func (e *Engine) pinned(p *plan, tree *catalog.JoinTree) bool {
 		same[b] = append(same[b], a)
 	}
 	for _, f := range p.filters {
-		col, lit, ok := strings.Cut(f.sql, " = ")
-		if !ok || !strings.HasPrefix(lit, "'") && (len(lit) == 0 || lit[0] < '0' || lit[0] > '9') || strings.ContainsAny(lit, "()") {
+		eq, ok := f.x.(binary)
+		if !ok || eq.op != "=" {
 			continue
 		}
-		cols := append([]string{strings.ToLower(col)}, same[strings.ToLower(col)]...)
+		fc, ok := isColumn(eq.l)
+		if !ok {
+			continue
+		}
+		switch eq.r.(type) {
+		case strLit, numLit:
+		default:
+			continue
+		}
+		first := strings.ToLower(fc.render(e.m))
+		cols := append([]string{first}, same[first]...)
 		for _, c := range cols {
 			table, column, ok := strings.Cut(c, ".")
 			if ok && strings.EqualFold(unquoteIdent(table), t.name) && e.m.unique(t.name, unquoteIdent(column)) {

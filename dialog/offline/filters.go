@@ -53,7 +53,7 @@ func (r *reader) filterElements() []*element {
 			}
 			key := sqlshape.FilterOnKey([]string{al.value}, r.e.m.canon)
 			el.add(w, func(p *plan) {
-				p.filters = append(p.filters, cond{sql: r.e.m.col(al.table, al.column) + " " + op + " " + quote(al.value)})
+				p.filters = append(p.filters, cond{x: cmp(col(al.table, al.column), op, strLit(al.value))})
 				p.use(al.table)
 				p.phrases[key] = vm.phrase
 			})
@@ -63,7 +63,7 @@ func (r *reader) filterElements() []*element {
 				pattern := "%" + strings.ToLower(likeEscape(al.value)) + "%"
 				lkey := sqlshape.FilterOnKey([]string{pattern}, nil)
 				el.add(w*0.8, func(p *plan) {
-					p.filters = append(p.filters, cond{sql: "LOWER(" + r.e.m.col(al.table, al.column) + ") LIKE " + quote(pattern)})
+					p.filters = append(p.filters, cond{x: cmp(fn1("LOWER", col(al.table, al.column)), "LIKE", strLit(pattern))})
 					p.use(al.table)
 					p.phrases[lkey] = vm.phrase
 				})
@@ -87,15 +87,15 @@ func (r *reader) filterElements() []*element {
 	for _, tm := range times {
 		el := &element{name: "time"}
 		for _, dc := range r.dateColumns() {
-			col := r.e.m.col(dc.table, dc.column)
+			dcol := col(dc.table, dc.column)
 			key := sqlshape.FilterOnKey([]string{tm.year}, nil)
 			el.add(dc.weight, func(p *plan) {
-				p.dateCols[col] = true
+				p.dateCols[r.e.m.col(dc.table, dc.column)] = true
 				if tm.from != "" {
-					p.filters = append(p.filters, cond{sql: col + " >= " + quote(tm.from)})
+					p.filters = append(p.filters, cond{x: cmp(dcol, ">=", strLit(tm.from))})
 				}
 				if tm.to != "" {
-					p.filters = append(p.filters, cond{sql: col + " < " + quote(tm.to)})
+					p.filters = append(p.filters, cond{x: cmp(dcol, "<", strLit(tm.to))})
 				}
 				p.use(dc.table)
 				if tm.year != "" {
@@ -110,7 +110,7 @@ func (r *reader) filterElements() []*element {
 					c := &t.t.Columns[ci]
 					if strings.EqualFold(c.Name, "year") || strings.HasSuffix(strings.ToLower(c.Name), "_year") {
 						el.add(0.5, func(p *plan) {
-							p.filters = append(p.filters, cond{sql: r.e.m.col(t.name, c.Name) + " = " + tm.year})
+							p.filters = append(p.filters, cond{x: cmp(col(t.name, c.Name), "=", numLit(tm.year))})
 							p.use(t.name)
 						})
 					}
@@ -147,14 +147,14 @@ func (r *reader) filterElements() []*element {
 			}
 		}
 		for _, al := range alts {
-			col := r.sqlOf(al)
+			x := r.exprOf(al)
 			key := sqlshape.WhereKey(strings.ToLower(al.table + "." + al.column))
-			sql := col + " " + cp.op + " " + strconv.FormatFloat(cp.value, 'f', -1, 64)
+			var c expr = cmp(x, cp.op, numLit(strconv.FormatFloat(cp.value, 'f', -1, 64)))
 			if cp.op == "between" {
-				sql = col + " BETWEEN " + strconv.FormatFloat(cp.value, 'f', -1, 64) + " AND " + strconv.FormatFloat(cp.upper, 'f', -1, 64)
+				c = between{x: x, lo: numLit(strconv.FormatFloat(cp.value, 'f', -1, 64)), hi: numLit(strconv.FormatFloat(cp.upper, 'f', -1, 64))}
 			}
 			w := al.weight * r.rangeFit(al, cp)
-			if t := r.e.m.byName[strings.ToLower(al.table)]; t != nil && al.expr == "" && r.e.m.isKeyish(t.t, r.e.m.column(al.table, al.column)) {
+			if t := r.e.m.byName[strings.ToLower(al.table)]; t != nil && !al.computed() && r.e.m.isKeyish(t.t, r.e.m.column(al.table, al.column)) {
 				// Keys identify rows; "more than one shop" is no
 				// threshold on their ids.
 				w *= 0.2
@@ -163,7 +163,7 @@ func (r *reader) filterElements() []*element {
 				w *= 0.3
 			}
 			el.add(w, func(p *plan) {
-				p.filters = append(p.filters, cond{sql: sql})
+				p.filters = append(p.filters, cond{x: c})
 				p.use(al.table)
 				p.phrases[key] = cp.phrase
 			})
@@ -201,7 +201,7 @@ func directionFit(a *analysis, at int, column string) float64 {
 // beyond every stored value ("fewer than 100,000" on a density that never
 // exceeds 1,000) keeps all rows or none, which nobody asks for.
 func (r *reader) rangeFit(al colAlt, cp *compMention) float64 {
-	if al.expr != "" {
+	if al.computed() {
 		return 1
 	}
 	pr := r.e.m.profile(al.table, al.column)
@@ -305,7 +305,7 @@ func (e *Engine) bindNamedColumns(a *analysis) {
 			var in []valueAlt
 			for _, al := range vm.alts {
 				for _, c := range cm.alts {
-					if c.expr == "" && strings.EqualFold(al.table, c.table) && strings.EqualFold(al.column, c.column) {
+					if !c.computed() && strings.EqualFold(al.table, c.table) && strings.EqualFold(al.column, c.column) {
 						in = append(in, al)
 						break
 					}

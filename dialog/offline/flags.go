@@ -124,9 +124,9 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 		var conds []flagCond
 		if f.presence {
 			al := f.cm.alts[0]
-			fc := flagCond{sql: r.e.m.col(al.table, al.column) + " IS NOT NULL", tables: []string{al.table}, weight: 1}
+			fc := flagCond{x: isNull{x: col(al.table, al.column), not: true}, tables: []string{al.table}, weight: 1}
 			if f.negated {
-				fc.sql = r.e.m.col(al.table, al.column) + " IS NULL"
+				fc.x = isNull{x: col(al.table, al.column)}
 			}
 			conds = append(conds, fc)
 		}
@@ -138,16 +138,16 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 			if c == nil || !r.e.m.isFlag(al.table, c) {
 				continue
 			}
-			expr := r.e.m.col(al.table, al.column)
-			fc := flagCond{sql: expr + " = TRUE", tables: []string{al.table}, weight: al.weight}
+			x := col(al.table, al.column)
+			fc := flagCond{x: cmp(x, "=", keyword("TRUE")), tables: []string{al.table}, weight: al.weight}
 			if f.negated {
-				fc.sql = "NOT " + expr
+				fc.x = prefix{op: "NOT", x: x}
 			}
 			if yes, no, ok := r.e.m.yesNo(al.table, c); ok {
 				// A text column of 'Yes' and 'No': compared with the stored word.
-				fc.sql = expr + " = " + quote(yes)
+				fc.x = cmp(x, "=", strLit(yes))
 				if f.negated {
-					fc.sql = expr + " = " + quote(no)
+					fc.x = cmp(x, "=", strLit(no))
 				}
 			}
 			conds = append(conds, fc)
@@ -161,8 +161,8 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 			var either []flagCond
 			for _, x := range prev {
 				for _, y := range conds {
-					if x.sql != y.sql {
-						either = append(either, flagCond{sql: "(" + x.sql + " OR " + y.sql + ")", tables: append(slices.Clone(x.tables), y.tables...), weight: x.weight * y.weight})
+					if !sameExpr(r.e.m, x.x, y.x) {
+						either = append(either, flagCond{x: paren{cmp(x.x, "OR", y.x)}, tables: append(slices.Clone(x.tables), y.tables...), weight: x.weight * y.weight})
 					}
 				}
 			}
@@ -173,10 +173,10 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 			// One row per answer, yes and no, each with its count.
 			for _, al := range f.cm.alts {
 				if c := r.e.m.column(al.table, al.column); c != nil && r.e.m.isFlag(al.table, c) {
-					expr := r.e.m.col(al.table, al.column)
+					x := col(al.table, al.column)
 					el.add(al.weight, func(p *plan) {
-						p.groups = append(p.groups, sel{sql: expr})
-						p.selects = append([]sel{{sql: expr}}, p.selects...)
+						p.groups = append(p.groups, sel{x: x})
+						p.selects = append([]sel{{x: x}}, p.selects...)
 						p.use(al.table)
 					})
 				}
@@ -187,7 +187,7 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 		}
 		for _, fc := range conds {
 			el.add(fc.weight, func(p *plan) {
-				p.filters = append(p.filters, sqlCond(fc.sql))
+				p.filters = append(p.filters, cond{x: fc.x})
 				p.use(fc.tables...)
 			})
 		}
@@ -199,12 +199,11 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 
 // flagCond is one way to write a yes/no condition.
 type flagCond struct {
-	sql    string
+	x      expr
 	tables []string
 	weight float64
 }
 
-func sqlCond(s string) cond { return cond{sql: s} }
 
 // sometimesEmpty says whether a text column is empty (NULL) for some rows
 // and set for others: having a value is then a condition on a row.

@@ -164,7 +164,7 @@ func (r *reader) valueGroupCondition(el *element, cp *compMention, em *entityMen
 	n := strconv.FormatFloat(cp.value, 'f', -1, 64)
 	added := false
 	for _, al := range cm.alts {
-		if !strings.EqualFold(al.table, t.name) || al.expr != "" {
+		if !strings.EqualFold(al.table, t.name) || al.computed() {
 			continue
 		}
 		col := r.e.m.col(al.table, al.column)

@@ -23,10 +23,10 @@ func (r *reader) groupElement() []*element {
 				}
 			}
 			// Per period, in time order.
-			byPeriod := func(p *plan, expr, table string) {
-				p.groups = append(p.groups, sel{sql: expr})
-				p.selects = append([]sel{{sql: expr, alias: g.timeUnit}}, p.selects...)
-				p.order = &sel{sql: expr}
+			byPeriod := func(p *plan, x expr, table string) {
+				p.groups = append(p.groups, sel{x: x})
+				p.selects = append([]sel{{x: x, alias: g.timeUnit}}, p.selects...)
+				p.order = &sel{x: x}
 				p.desc = false
 				p.use(table)
 				p.phrases[keyGroup] = g.phrase
@@ -34,14 +34,14 @@ func (r *reader) groupElement() []*element {
 			// "in each year" over a table that stores the year itself.
 			for _, pc := range r.periodColumns(g.timeUnit) {
 				el.add(2*pc.weight, func(p *plan) {
-					byPeriod(p, r.e.m.col(pc.table, pc.column), pc.table)
+					byPeriod(p, col(pc.table, pc.column), pc.table)
 				})
 			}
 			for _, dc := range r.dateColumns() {
-				expr := r.timeBucket(dc.table, dc.column, g.timeUnit, yearFiltered)
+				bucket := timeBucket(col(dc.table, dc.column), g.timeUnit, yearFiltered)
 				el.add(dc.weight, func(p *plan) {
 					p.dateCols[r.e.m.col(dc.table, dc.column)] = true
-					byPeriod(p, expr, dc.table)
+					byPeriod(p, bucket, dc.table)
 				})
 			}
 		} else {
@@ -73,9 +73,9 @@ func (r *reader) groupElement() []*element {
 				// group's name themselves (lake.state_name), no join needed.
 				for _, fk := range r.namingColumns(t) {
 					el.add(0.8, func(p *plan) {
-						expr := r.e.m.col(fk.table, fk.column)
-						p.groups = append(p.groups, sel{sql: expr})
-						p.selects = append([]sel{{sql: expr}}, p.selects...)
+						x := col(fk.table, fk.column)
+						p.groups = append(p.groups, sel{x: x})
+						p.selects = append([]sel{{x: x}}, p.selects...)
 						p.use(fk.table)
 						p.phrases[keyGroup] = g.phrase
 					})
@@ -95,9 +95,9 @@ func (r *reader) groupElement() []*element {
 						w *= 2.5
 					}
 					el.add(w, func(p *plan) {
-						expr := r.sqlOf(al)
-						p.groups = append(p.groups, sel{sql: expr})
-						p.selects = append([]sel{{sql: expr}}, p.selects...)
+						x := r.exprOf(al)
+						p.groups = append(p.groups, sel{x: x})
+						p.selects = append([]sel{{x: x}}, p.selects...)
 						p.use(al.table)
 						p.phrases[keyGroup] = g.phrase
 					})
@@ -129,35 +129,36 @@ func (r *reader) namingColumns(t *tableInfo) []colAlt {
 func (r *reader) prependGroup(p *plan, t *tableInfo) {
 	var keys []sel
 	if t.key != nil && t.key != t.label {
-		keys = append(keys, sel{sql: r.e.m.col(t.name, t.key.Name)})
+		keys = append(keys, sel{x: col(t.name, t.key.Name)})
 	}
 	if t.label != nil {
-		keys = append(keys, sel{sql: r.e.m.col(t.name, t.label.Name)})
-		p.selects = append([]sel{{sql: r.e.m.col(t.name, t.label.Name)}}, p.selects...)
+		keys = append(keys, sel{x: col(t.name, t.label.Name)})
+		p.selects = append([]sel{{x: col(t.name, t.label.Name)}}, p.selects...)
 	}
 	p.groups = append(p.groups, keys...)
 	p.use(t.name)
 }
 
-func (r *reader) timeBucket(table, column, unit string, withinYear bool) string {
-	c := r.e.m.col(table, column)
+// timeBucket is the period of a date: its year, quarter, month, week or
+// day; within one year the quarter or month number alone.
+func timeBucket(c expr, unit string, withinYear bool) expr {
 	switch unit {
 	case "year":
-		return "YEAR(" + c + ")"
+		return fn1("YEAR", c)
 	case "quarter":
 		if withinYear {
-			return "QUARTER(" + c + ")"
+			return fn1("QUARTER", c)
 		}
-		return "CONCAT(YEAR(" + c + "), '-Q', QUARTER(" + c + "))"
+		return fn1("CONCAT", fn1("YEAR", c), strLit("-Q"), fn1("QUARTER", c))
 	case "month":
 		if withinYear {
-			return "MONTH(" + c + ")"
+			return fn1("MONTH", c)
 		}
-		return "DATE_FORMAT(" + c + ", '%Y-%m')"
+		return fn1("DATE_FORMAT", c, strLit("%Y-%m"))
 	case "week":
-		return "YEARWEEK(" + c + ")"
+		return fn1("YEARWEEK", c)
 	}
-	return "DATE(" + c + ")"
+	return fn1("DATE", c)
 }
 
 // dateColumns are the date columns a time condition may apply to: those of
@@ -268,12 +269,12 @@ func (r *reader) pairGroups(el *element, em *entityMention, g *groupMention) boo
 		return false
 	}
 	t := em.tables[0]
-	refs := map[string][]string{}
+	refs := map[string][]colRef{}
 	for _, j := range r.e.m.snap.Schema.Joins {
 		if strings.EqualFold(j.ToTable, t.name) && r.measureTables[strings.ToLower(j.FromTable)] && !strings.EqualFold(j.FromTable, t.name) {
-			col := r.e.m.col(j.FromTable, j.FromColumn)
-			if !slices.Contains(refs[j.FromTable], col) {
-				refs[j.FromTable] = append(refs[j.FromTable], col)
+			ref := col(j.FromTable, j.FromColumn)
+			if !slices.Contains(refs[j.FromTable], ref) {
+				refs[j.FromTable] = append(refs[j.FromTable], ref)
 			}
 		}
 	}
@@ -287,8 +288,8 @@ func (r *reader) pairGroups(el *element, em *entityMention, g *groupMention) boo
 		el.add(1, func(p *plan) {
 			var shown []sel
 			for _, c := range cols {
-				p.groups = append(p.groups, sel{sql: c})
-				shown = append(shown, sel{sql: c})
+				p.groups = append(p.groups, sel{x: c})
+				shown = append(shown, sel{x: c})
 			}
 			p.selects = append(shown, p.selects...)
 			p.use(from)

@@ -22,11 +22,11 @@ func (r *reader) countKinds() []*element {
 			if c == nil || c.Kind() == warehouse.KindTime {
 				continue
 			}
-			col := r.sqlOf(al)
+			x := r.exprOf(al)
 			phrase := cm.phrase
 			r.measureTables[strings.ToLower(al.table)] = true
 			el.add(al.weight*r.boost(al.table, al.column), func(p *plan) {
-				p.selects = append(p.selects, sel{sql: "COUNT(DISTINCT " + col + ")", alias: "count_" + strings.ToLower(al.column)})
+				p.selects = append(p.selects, sel{x: aggExpr{fn: "COUNT", distinct: true, arg: x}, alias: "count_" + strings.ToLower(al.column)})
 				p.aggregated = true
 				p.use(al.table)
 				p.phrases[keyMeasure] = phrase
@@ -40,10 +40,10 @@ func (r *reader) countKinds() []*element {
 			if em.at <= a.countAt || t.label == nil || t.label == t.key {
 				continue
 			}
-			col, phrase := r.e.m.col(t.name, t.label.Name), em.phrase
+			label, phrase := col(t.name, t.label.Name), em.phrase
 			r.measureTables[strings.ToLower(t.name)] = true
 			el.add(1, func(p *plan) {
-				p.selects = append(p.selects, sel{sql: "COUNT(DISTINCT " + col + ")", alias: "count_" + strings.ToLower(t.label.Name)})
+				p.selects = append(p.selects, sel{x: aggExpr{fn: "COUNT", distinct: true, arg: label}, alias: "count_" + strings.ToLower(t.label.Name)})
 				p.aggregated = true
 				p.use(t.name)
 				p.phrases[keyMeasure] = phrase

@@ -45,11 +45,11 @@ func (r *reader) count() []*element {
 			for _, al := range r.numericAlts(cm) {
 				w := al.weight * r.boost(al.table, al.column)
 				r.measureTables[strings.ToLower(al.table)] = true
-				if t := r.e.m.byName[strings.ToLower(al.table)]; al.expr == "" && t != nil && r.e.m.unique(al.table, al.column) {
+				if t := r.e.m.byName[strings.ToLower(al.table)]; !al.computed() && t != nil && r.e.m.unique(al.table, al.column) {
 					// "how many meals" of meal_number: a number of its own in
 					// every row names the rows, it is no quantity.
 					el.add(w*1.2, func(p *plan) {
-						p.selects = append(p.selects, sel{sql: "COUNT(*)", alias: "count"})
+						p.selects = append(p.selects, sel{x: countAll, alias: "count"})
 						p.aggregated = true
 						p.countOf = t
 						p.use(t.name)
@@ -58,12 +58,12 @@ func (r *reader) count() []*element {
 					})
 				}
 				el.add(w*0.6, func(p *plan) {
-					p.selects = append(p.selects, sel{sql: r.sqlOf(al)})
+					p.selects = append(p.selects, sel{x: r.exprOf(al)})
 					p.use(al.table)
 					p.phrases[keyOutput] = cm.phrase
 				})
 				el.add(w*0.4, func(p *plan) {
-					p.selects = append(p.selects, sel{sql: "SUM(" + r.sqlOf(al) + ")", alias: aliasFor("SUM", al.column)})
+					p.selects = append(p.selects, sel{x: aggOver("SUM", r.exprOf(al)), alias: aliasFor("SUM", al.column)})
 					p.aggregated = true
 					p.use(al.table)
 					p.phrases[keyMeasure] = cm.phrase
@@ -85,7 +85,7 @@ func (r *reader) count() []*element {
 	r.measureTables[strings.ToLower(target.name)] = true
 	t := target
 	el.add(1, func(p *plan) {
-		p.selects = append(p.selects, sel{sql: "COUNT(*)", alias: "count"})
+		p.selects = append(p.selects, sel{x: countAll, alias: "count"})
 		p.aggregated = true
 		p.countOf = t
 		p.use(t.name)
@@ -101,7 +101,7 @@ func (r *reader) count() []*element {
 		}
 		other := cm.alts[0]
 		el.add(0.35, func(p *plan) {
-			p.selects = append(p.selects, sel{sql: "COUNT(*)", alias: "count"})
+			p.selects = append(p.selects, sel{x: countAll, alias: "count"})
 			p.aggregated = true
 			p.use(other.table)
 			p.phrases[keyMeasure] = phrase
@@ -153,7 +153,7 @@ func (r *reader) aggregate(fn string, at int) []*element {
 	for _, al := range alts {
 		r.measureTables[strings.ToLower(al.table)] = true
 		el.add(al.weight*r.boost(al.table, al.column), func(p *plan) {
-			p.selects = append(p.selects, sel{sql: fn + "(" + r.sqlOf(al) + ")", alias: aliasFor(fn, al.column)})
+			p.selects = append(p.selects, sel{x: aggOver(fn, r.exprOf(al)), alias: aliasFor(fn, al.column)})
 			p.aggregated = true
 			p.use(al.table)
 			if phrase != "" {
@@ -202,7 +202,7 @@ func (r *reader) storedCounts(el *element, t *tableInfo, phrase string) {
 		named := false
 		for _, al := range r.numericAlts(cm) {
 			c := r.e.m.column(al.table, al.column)
-			if al.expr != "" || c == nil {
+			if al.computed() || c == nil {
 				continue
 			}
 			words := strings.Fields(strings.ToLower(c.Comment))
@@ -229,7 +229,7 @@ func (r *reader) storedCounts(el *element, t *tableInfo, phrase string) {
 		al := byKey[k]
 		r.measureTables[strings.ToLower(al.table)] = true
 		el.add(1.5, func(p *plan) {
-			p.selects = append(p.selects, sel{sql: "SUM(" + r.sqlOf(al) + ")", alias: aliasFor("SUM", al.column)})
+			p.selects = append(p.selects, sel{x: aggOver("SUM", r.exprOf(al)), alias: aliasFor("SUM", al.column)})
 			p.aggregated = true
 			p.use(al.table)
 			p.phrases[keyMeasure] = phrase

@@ -97,7 +97,7 @@ func (e *Engine) superlativeOfColumn(a *analysis) {
 		return
 	}
 	for _, cm := range a.columns {
-		if cm.at != s.at+1 || cm.clause != 0 || len(cm.alts) == 0 || cm.alts[0].expr != "" {
+		if cm.at != s.at+1 || cm.clause != 0 || len(cm.alts) == 0 || cm.alts[0].computed() {
 			continue
 		}
 		al := cm.alts[0]

@@ -191,10 +191,10 @@ func (r *reader) nestedElement(nm *nestedMention) *element {
 	el := &element{name: "nested"}
 	phrase := r.a.phrase(nm.at, nm.end)
 	for i, c := range cols {
-		col := r.e.m.col(t.name, c.Name)
-		where := col + " = (SELECT " + fn + "(" + col + ") FROM " + r.e.m.ident(t.name) + ")"
+		x := col(t.name, c.Name)
+		where := cmp(x, "=", scalarSub{x: aggOver(fn, x), table: t.name})
 		el.add(1/float64(i+1), func(p *plan) {
-			p.filters = append(p.filters, cond{sql: where})
+			p.filters = append(p.filters, cond{x: where})
 			p.use(t.name)
 			p.phrases[sqlshape.WhereKey(strings.ToLower(t.name+"."+c.Name))] = phrase
 		})

@@ -178,8 +178,8 @@ func (r *reader) orderElement() []*element {
 		if p.order != nil && p.limit > 0 {
 			return // a ranking already sorts (and cuts)
 		}
-		if expr := r.sortKey(p, key, keyAggs, om.alpha); expr != "" {
-			p.order = &sel{sql: expr}
+		if x := r.sortKey(p, key, keyAggs, om.alpha); x != nil {
+			p.order = &sel{x: x}
 			p.desc = om.desc && !om.alpha
 		}
 	})
@@ -187,21 +187,22 @@ func (r *reader) orderElement() []*element {
 }
 
 // sortKey picks what a plan is sorted by.
-func (r *reader) sortKey(p *plan, key *colMention, aggs []aggRead, alpha bool) string {
+func (r *reader) sortKey(p *plan, key *colMention, aggs []aggRead, alpha bool) expr {
+	m := r.e.m
 	// An aggregate the plan shows ("by the number of publications").
 	for _, ag := range aggs {
 		for _, s := range p.selects {
-			if s.sql == ag.expr {
-				return s.sql
+			if sameExpr(m, s.x, ag.x) {
+				return s.x
 			}
 		}
 	}
 	if key != nil {
 		for _, al := range key.alts {
-			col := r.sqlOf(al)
+			x := r.exprOf(al)
 			for _, s := range p.selects {
-				if s.sql == col || strings.Contains(s.sql, "("+col+")") {
-					return s.sql
+				if sameExpr(m, s.x, x) || aggregatesOver(s.x, x, m) {
+					return s.x
 				}
 			}
 			if !p.tables[strings.ToLower(al.table)] {
@@ -209,41 +210,40 @@ func (r *reader) sortKey(p *plan, key *colMention, aggs []aggRead, alpha bool) s
 			}
 			if p.aggregated || len(p.groups) > 0 {
 				for _, g := range p.groups {
-					if g.sql == col {
-						return col
+					if sameExpr(m, g.x, x) {
+						return x
 					}
 				}
 				continue
 			}
-			return col
+			return x
 		}
 	}
 	if len(aggs) > 0 && p.aggregated {
 		for _, s := range p.selects {
-			if strings.HasPrefix(s.sql, "COUNT(") && strings.HasPrefix(aggs[0].expr, "COUNT(") {
-				return s.sql
+			if isCount(s.x) && isCount(aggs[0].x) {
+				return s.x
 			}
 		}
 	}
 	// Unnamed: the plan's measure, or for "alphabetically" its first text.
 	for _, s := range p.selects {
-		isAgg := strings.Contains(s.sql, "(")
+		isAgg := !arithmeticNoCall(s.x)
 		if alpha && !isAgg {
-			return s.sql
+			return s.x
 		}
 		if !alpha && isAgg {
-			return s.sql
+			return s.x
 		}
 	}
 	if !alpha {
 		for _, s := range p.selects {
-			tc := strings.ReplaceAll(s.sql, "`", "")
-			if t, c, ok := strings.Cut(tc, "."); ok {
-				if col := r.e.m.column(t, c); col != nil && col.Kind() == warehouse.KindNumber {
-					return s.sql
+			if c, ok := isColumn(s.x); ok {
+				if col := m.column(c.table, c.column); col != nil && col.Kind() == warehouse.KindNumber {
+					return s.x
 				}
 			}
 		}
 	}
-	return ""
+	return nil
 }

@@ -76,7 +76,7 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 	phrase := strings.Join(phrases, ", ")
 	el.add(w, func(p *plan) {
 		for _, al := range picked {
-			p.selects = append(p.selects, sel{sql: r.sqlOf(al)})
+			p.selects = append(p.selects, sel{x: r.exprOf(al)})
 			p.use(al.table)
 		}
 		p.phrases[keyOutput] = phrase
@@ -200,26 +200,26 @@ func (r *reader) listElement() []*element {
 				ag := it.aggs[0]
 				for _, s := range p.selects {
 					for _, o := range it.aggs {
-						if s.sql == o.expr {
+						if sameExpr(r.e.m, s.x, o.x) {
 							ag = o
 						}
 					}
 				}
-				selects = append(selects, sel{sql: ag.expr, alias: ag.alias})
+				selects = append(selects, sel{x: ag.x, alias: ag.alias})
 				p.use(ag.tables...)
 				if ag.countOf != nil {
 					p.countOf = ag.countOf
 				}
 			case it.col != nil:
-				found := ""
+				var found expr
 				for _, g := range p.groups {
 					for _, al := range it.col.alts {
-						if g.sql == r.sqlOf(al) {
-							found = g.sql
+						if sameExpr(r.e.m, g.x, r.exprOf(al)) {
+							found = g.x
 						}
 					}
 				}
-				if found == "" && len(p.groups) == 0 && len(it.col.alts) > 0 {
+				if found == nil && len(p.groups) == 0 && len(it.col.alts) > 0 {
 					// "How many shops have offers? Return the shop
 					// name and the number of offers": a count per name.
 					al := it.col.alts[0]
@@ -229,14 +229,14 @@ func (r *reader) listElement() []*element {
 							break
 						}
 					}
-					found = r.sqlOf(al)
-					groups = append(groups, sel{sql: found})
+					found = r.exprOf(al)
+					groups = append(groups, sel{x: found})
 					p.use(al.table)
 				}
-				if found == "" {
+				if found == nil {
 					return // a column the reading does not group by: keep its own outputs
 				}
-				selects = append(selects, sel{sql: found})
+				selects = append(selects, sel{x: found})
 			default:
 				return
 			}
@@ -305,7 +305,7 @@ func (r *reader) parenthesisedOutputs(el *element) {
 		a.markUsed(last+1, k)
 		el.add(3, func(p *plan) {
 			for _, al := range picked {
-				p.selects = append(p.selects, sel{sql: r.sqlOf(al)})
+				p.selects = append(p.selects, sel{x: r.exprOf(al)})
 				p.use(al.table)
 			}
 			p.phrases[keyOutput] = phrase
@@ -355,7 +355,7 @@ func (r *reader) listedColumns(el *element) {
 	phrase := strings.Join(phrases, ", ")
 	el.add(3, func(p *plan) {
 		for _, al := range picked {
-			p.selects = append(p.selects, sel{sql: r.sqlOf(al)})
+			p.selects = append(p.selects, sel{x: r.exprOf(al)})
 			p.use(al.table)
 		}
 		p.phrases[keyOutput] = phrase
@@ -371,7 +371,7 @@ func (r *reader) listedAlt(cm *colMention) colAlt {
 			continue
 		}
 		for _, al := range cm.alts {
-			if strings.EqualFold(al.table, prev.alts[0].table) && strings.EqualFold(al.column, prev.alts[0].column) && al.expr == prev.alts[0].expr {
+			if strings.EqualFold(al.table, prev.alts[0].table) && strings.EqualFold(al.column, prev.alts[0].column) && sameExpr(r.e.m, al.x, prev.alts[0].x) {
 				return al
 			}
 		}

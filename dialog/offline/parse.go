@@ -19,9 +19,9 @@ import (
 type colAlt struct {
 	table, column string
 	weight        float64
-	// expr is set for a computed measure (an age, a duration): its SQL
+	// x is set for a computed measure (an age, a duration): an expression
 	// over table's columns; column then names it for aliases.
-	expr string
+	x expr
 }
 
 // valueMention is a phrase that names stored values.

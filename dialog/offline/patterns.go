@@ -92,8 +92,9 @@ func (a *analysis) findPatterns() {
 // verb name, else the subject's label, else any text column of the head.
 func (r *reader) patternElements() []*element {
 	type option struct {
-		sql, table string
-		w          float64
+		x     expr
+		table string
+		w     float64
 	}
 	var each [][]option
 	for _, lm := range r.a.likes {
@@ -103,7 +104,7 @@ func (r *reader) patternElements() []*element {
 			if c == nil || c.Kind() != warehouse.KindText {
 				return
 			}
-			opts = append(opts, option{sql: r.e.m.col(table, column) + " LIKE " + quote(lm.pattern), table: table, w: w})
+			opts = append(opts, option{x: cmp(col(table, column), "LIKE", strLit(lm.pattern)), table: table, w: w})
 		}
 		if lm.column != "" {
 			add(lm.table, lm.column, 2)
@@ -146,7 +147,7 @@ func (r *reader) patternElements() []*element {
 			for _, a := range each[i] {
 				for _, b := range each[i+1] {
 					el.add(a.w*b.w, func(p *plan) {
-						p.filters = append(p.filters, cond{sql: "(" + a.sql + " OR " + b.sql + ")"})
+						p.filters = append(p.filters, cond{x: paren{cmp(a.x, "OR", b.x)}})
 						p.use(a.table, b.table)
 					})
 				}
@@ -157,7 +158,7 @@ func (r *reader) patternElements() []*element {
 		}
 		for _, a := range each[i] {
 			el.add(a.w, func(p *plan) {
-				p.filters = append(p.filters, cond{sql: a.sql})
+				p.filters = append(p.filters, cond{x: a.x})
 				p.use(a.table)
 			})
 		}

@@ -48,12 +48,12 @@ func (r *reader) projection() []*element {
 				r.measureTables[strings.ToLower(al.table)] = true
 			}
 			el.add(plainW, func(p *plan) {
-				p.selects = append(p.selects, sel{sql: r.sqlOf(al)})
+				p.selects = append(p.selects, sel{x: r.exprOf(al)})
 				p.use(al.table)
 				p.phrases[keyOutput] = phrase
 			})
 			el.add(sumW, func(p *plan) {
-				p.selects = append(p.selects, sel{sql: "SUM(" + r.sqlOf(al) + ")", alias: aliasFor("SUM", al.column)})
+				p.selects = append(p.selects, sel{x: aggOver("SUM", r.exprOf(al)), alias: aliasFor("SUM", al.column)})
 				p.aggregated = true
 				p.use(al.table)
 				p.phrases[keyMeasure] = phrase
@@ -98,7 +98,7 @@ func (r *reader) projection() []*element {
 					}
 				}
 				el.add(w, func(p *plan) {
-					p.selects = append(p.selects, sel{sql: r.e.m.col(t.name, c.Name)})
+					p.selects = append(p.selects, sel{x: col(t.name, c.Name)})
 					p.use(t.name)
 				})
 			}
@@ -111,14 +111,14 @@ func (r *reader) projection() []*element {
 		}
 		hp := r.h.phrase
 		el.add(w, func(p *plan) {
-			p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, h.label.Name)})
+			p.selects = append(p.selects, sel{x: col(h.name, h.label.Name)})
 			p.use(h.name)
 			p.phrases[keyOutput] = hp
 		})
 		if len(h.details) > 1 {
 			el.add(w*0.7, func(p *plan) {
 				for _, c := range h.details {
-					p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, c.Name)})
+					p.selects = append(p.selects, sel{x: col(h.name, c.Name)})
 				}
 				p.use(h.name)
 				p.phrases[keyOutput] = hp
@@ -134,7 +134,7 @@ func (r *reader) projection() []*element {
 					cols = []*warehouse.Column{t.label}
 				}
 				for _, c := range cols {
-					p.selects = append(p.selects, sel{sql: r.e.m.col(t.name, c.Name)})
+					p.selects = append(p.selects, sel{x: col(t.name, c.Name)})
 				}
 				p.use(t.name)
 			})
@@ -256,7 +256,7 @@ func (r *reader) relatedFacts(t *tableInfo) []*tableInfo {
 func (r *reader) isIdentifier(al colAlt) bool {
 	t := r.e.m.byName[strings.ToLower(al.table)]
 	c := r.e.m.column(al.table, al.column)
-	return al.expr == "" && t != nil && c != nil && r.e.m.isKeyish(t.t, c)
+	return !al.computed() && t != nil && c != nil && r.e.m.isKeyish(t.t, c)
 }
 
 // valueColumn says whether the question names a stored value of

@@ -17,7 +17,8 @@ import (
 
 // aggRead is one way to compute an aggregate phrase.
 type aggRead struct {
-	expr, alias string
+	x           expr
+	alias       string
 	tables      []string
 	countOf     *tableInfo
 	phrase      string
@@ -57,9 +58,9 @@ func (r *reader) columnAt(i int) *colMention {
 func (r *reader) countRead(t *tableInfo, distinct bool, phrase string) aggRead {
 	alias := "number_of_" + strings.ToLower(t.name)
 	if distinct && t.key != nil {
-		return aggRead{expr: "COUNT(DISTINCT " + r.e.m.col(t.name, t.key.Name) + ")", alias: alias, tables: []string{t.name}, phrase: phrase, weight: 1}
+		return aggRead{x: aggExpr{fn: "COUNT", distinct: true, arg: col(t.name, t.key.Name)}, alias: alias, tables: []string{t.name}, phrase: phrase, weight: 1}
 	}
-	return aggRead{expr: "COUNT(*)", alias: alias, tables: []string{t.name}, countOf: t, phrase: phrase, weight: 1}
+	return aggRead{x: countAll, alias: alias, tables: []string{t.name}, countOf: t, phrase: phrase, weight: 1}
 }
 
 // aggregateAt reads an aggregate phrase starting at token i: "number of
@@ -136,32 +137,32 @@ func (r *reader) aggregateAt(i int) ([]aggRead, int) {
 	var out []aggRead
 	for _, al := range alts {
 		c := r.e.m.column(al.table, al.column)
-		if c == nil && al.expr == "" {
+		if c == nil && !al.computed() {
 			continue
 		}
-		col := r.sqlOf(al)
+		x := r.exprOf(al)
 		t := r.e.m.byName[strings.ToLower(al.table)]
-		numeric := al.expr != "" || c.Kind() == warehouse.KindNumber && t != nil && !r.e.m.isKeyish(t.t, c)
-		if al.expr != "" {
+		numeric := al.computed() || c.Kind() == warehouse.KindNumber && t != nil && !r.e.m.isKeyish(t.t, c)
+		if al.computed() {
 			c = &warehouse.Column{Name: al.column}
 		}
 		switch {
 		case fn == "COUNT" && distinct:
-			out = append(out, aggRead{expr: "COUNT(DISTINCT " + col + ")", alias: "number_of_" + strings.ToLower(al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight})
+			out = append(out, aggRead{x: aggExpr{fn: "COUNT", distinct: true, arg: x}, alias: "number_of_" + strings.ToLower(al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight})
 		case fn == "COUNT":
 			if n := strings.ToLower(c.Name); numeric && (strings.Contains(n, "num") || strings.HasPrefix(n, "total")) {
 				// "number of citations" may be a stored count (citation_num,
 				// total_credit).
-				out = append(out, aggRead{expr: "SUM(" + col + ")", alias: aliasFor("SUM", al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight})
+				out = append(out, aggRead{x: aggOver("SUM", x), alias: aliasFor("SUM", al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight})
 			}
-			out = append(out, aggRead{expr: "COUNT(DISTINCT " + col + ")", alias: "number_of_" + strings.ToLower(al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight * 0.6})
+			out = append(out, aggRead{x: aggExpr{fn: "COUNT", distinct: true, arg: x}, alias: "number_of_" + strings.ToLower(al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight * 0.6})
 		case !numeric:
 		case fn != "":
-			out = append(out, aggRead{expr: fn + "(" + col + ")", alias: aliasFor(fn, al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight})
+			out = append(out, aggRead{x: aggOver(fn, x), alias: aliasFor(fn, al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight})
 		default:
 			out = append(out,
-				aggRead{expr: "SUM(" + col + ")", alias: aliasFor("SUM", al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight * 0.7},
-				aggRead{expr: "AVG(" + col + ")", alias: aliasFor("AVG", al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight * 0.3})
+				aggRead{x: aggOver("SUM", x), alias: aliasFor("SUM", al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight * 0.7},
+				aggRead{x: aggOver("AVG", x), alias: aliasFor("AVG", al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight * 0.3})
 		}
 	}
 	if len(out) == 0 {
@@ -260,14 +261,14 @@ func (r *reader) groupRanking() []*element {
 		}
 		// "most common status": how many rows carry each value, in the
 		// grouped column's own table.
-		aggs = append(aggs, aggRead{expr: "COUNT(*)", alias: "count", phrase: a.phrase(s.at, g.end), weight: 1})
+		aggs = append(aggs, aggRead{x: countAll, alias: "count", phrase: a.phrase(s.at, g.end), weight: 1})
 	}
 	r.usedCols[g] = true
 	rankPhrase := a.phrase(s.at, g.end)
 	measure := &element{name: "rank"}
 	for _, ag := range aggs {
 		measure.add(ag.weight, func(p *plan) {
-			p.order = &sel{sql: ag.expr}
+			p.order = &sel{x: ag.x}
 			p.aggregated = true
 			p.countOf = ag.countOf
 			p.use(ag.tables...)
@@ -289,10 +290,10 @@ func (r *reader) groupRanking() []*element {
 		if r.measureTables[strings.ToLower(al.table)] || r.namedTable(al.table) {
 			w *= 1.5
 		}
-		expr := r.sqlOf(al)
+		x := r.exprOf(al)
 		group := func(p *plan) {
-			p.groups = append(p.groups, sel{sql: expr})
-			p.selects = append(p.selects, sel{sql: expr})
+			p.groups = append(p.groups, sel{x: x})
+			p.selects = append(p.selects, sel{x: x})
 			p.use(al.table)
 			p.phrases[keyOutput] = g.phrase
 		}
@@ -304,7 +305,7 @@ func (r *reader) groupRanking() []*element {
 		output.add(countW, func(p *plan) {
 			group(p)
 			if p.order != nil {
-				p.selects = append(p.selects, sel{sql: p.order.sql, alias: aliasOfOrder(aggs, p.order.sql)})
+				p.selects = append(p.selects, sel{x: p.order.x, alias: r.aliasOfOrder(aggs, p.order.x)})
 			}
 		})
 	}
@@ -351,36 +352,36 @@ func (r *reader) listedOutputs(output *element, groupAlts []colAlt) {
 			for _, it := range list {
 				switch {
 				case it.sameColumn(al):
-					expr := r.sqlOf(al)
-					p.groups = append(p.groups, sel{sql: expr})
-					p.selects = append(p.selects, sel{sql: expr})
+					x := r.exprOf(al)
+					p.groups = append(p.groups, sel{x: x})
+					p.selects = append(p.selects, sel{x: x})
 					p.use(al.table)
 				case len(it.aggs) > 0:
 					ag := it.aggs[0]
 					for _, o := range it.aggs {
-						if p.order != nil && o.expr == p.order.sql {
+						if p.order != nil && sameExpr(r.e.m, o.x, p.order.x) {
 							ag = o
 						}
 					}
-					if ag.expr == "COUNT(*)" && p.countOf != nil && ag.countOf != p.countOf {
+					if ag.x == expr(countAll) && p.countOf != nil && ag.countOf != p.countOf {
 						// Two counts of different rows: count each by its key.
 						if ag.countOf != nil && ag.countOf.key != nil {
-							ag.expr = "COUNT(DISTINCT " + r.e.m.col(ag.countOf.name, ag.countOf.key.Name) + ")"
+							ag.x = aggExpr{fn: "COUNT", distinct: true, arg: col(ag.countOf.name, ag.countOf.key.Name)}
 						}
 					}
-					p.selects = append(p.selects, sel{sql: ag.expr, alias: ag.alias})
+					p.selects = append(p.selects, sel{x: ag.x, alias: ag.alias})
 					p.use(ag.tables...)
 				case it.col != nil && len(it.col.alts) > 0:
 					c := it.col.alts[0]
-					expr := r.e.m.col(c.table, c.column)
-					p.groups = append(p.groups, sel{sql: expr})
-					p.selects = append(p.selects, sel{sql: expr})
+					x := col(c.table, c.column)
+					p.groups = append(p.groups, sel{x: x})
+					p.selects = append(p.selects, sel{x: x})
 					p.use(c.table)
 				case it.entity != nil && it.entity.tables[0].label != nil:
 					t := it.entity.tables[0]
-					expr := r.e.m.col(t.name, t.label.Name)
-					p.groups = append(p.groups, sel{sql: expr})
-					p.selects = append(p.selects, sel{sql: expr})
+					x := col(t.name, t.label.Name)
+					p.groups = append(p.groups, sel{x: x})
+					p.selects = append(p.selects, sel{x: x})
 					p.use(t.name)
 				}
 			}
@@ -389,9 +390,9 @@ func (r *reader) listedOutputs(output *element, groupAlts []colAlt) {
 	}
 }
 
-func aliasOfOrder(aggs []aggRead, expr string) string {
+func (r *reader) aliasOfOrder(aggs []aggRead, x expr) string {
 	for _, ag := range aggs {
-		if ag.expr == expr {
+		if sameExpr(r.e.m, ag.x, x) {
 			return ag.alias
 		}
 	}

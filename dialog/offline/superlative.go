@@ -12,23 +12,23 @@ import (
 // groupByHead groups by the head's key and label and shows the label.
 func (r *reader) groupByHead(p *plan, h *tableInfo, details bool) {
 	if h.key != nil && h.key != h.label {
-		p.groups = append(p.groups, sel{sql: r.e.m.col(h.name, h.key.Name)})
+		p.groups = append(p.groups, sel{x: col(h.name, h.key.Name)})
 	}
 	if h.label != nil {
-		p.groups = append(p.groups, sel{sql: r.e.m.col(h.name, h.label.Name)})
+		p.groups = append(p.groups, sel{x: col(h.name, h.label.Name)})
 	}
 	cols := []*warehouse.Column{h.label}
 	if details {
 		cols = h.details
 		for _, c := range h.details {
 			if c != h.key && c != h.label {
-				p.groups = append(p.groups, sel{sql: r.e.m.col(h.name, c.Name)})
+				p.groups = append(p.groups, sel{x: col(h.name, c.Name)})
 			}
 		}
 	}
 	for _, c := range cols {
 		if c != nil {
-			p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, c.Name)})
+			p.selects = append(p.selects, sel{x: col(h.name, c.Name)})
 		}
 	}
 	p.use(h.name)
@@ -72,7 +72,7 @@ func (r *reader) superlative() []*element {
 		return nil
 	}
 	aggs, _ := r.aggregateAt(s.nounAt)
-	if w := a.word(s.nounAt); aggWords[w] == "" || aggWords[w] == "MAX" || aggWords[w] == "MIN" || len(aggs) == 0 || strings.HasPrefix(aggs[0].expr, "COUNT(") {
+	if w := a.word(s.nounAt); aggWords[w] == "" || aggWords[w] == "MAX" || aggWords[w] == "MIN" || len(aggs) == 0 || isCount(aggs[0].x) {
 		aggs = nil
 	}
 	switch {
@@ -90,7 +90,7 @@ func (r *reader) superlative() []*element {
 				}
 			}
 			measure.add(ag.weight, func(p *plan) {
-				p.order = &sel{sql: ag.expr}
+				p.order = &sel{x: ag.x}
 				p.aggregated = true
 				p.use(ag.tables...)
 				p.phrases[keyMeasure] = ag.phrase
@@ -104,7 +104,7 @@ func (r *reader) superlative() []*element {
 		r.measureTables[strings.ToLower(e2.name)] = true
 		rankPhrase = s.phrase + " " + em.phrase
 		measure.add(1, func(p *plan) {
-			p.order = &sel{sql: "COUNT(*)"}
+			p.order = &sel{x: countAll}
 			p.aggregated = true
 			p.use(e2.name)
 			p.phrases[keyMeasure] = rankPhrase
@@ -116,7 +116,7 @@ func (r *reader) superlative() []*element {
 		out := cm.alts[0]
 		for _, sib := range r.siblingMeasures(cm, s) {
 			measure.add(1, func(p *plan) {
-				p.order = &sel{sql: r.e.m.col(sib.table, sib.column)}
+				p.order = &sel{x: col(sib.table, sib.column)}
 				p.use(sib.table)
 				p.phrases[keyOrder] = rankPhrase
 			})
@@ -138,7 +138,7 @@ func (r *reader) superlative() []*element {
 			}
 			if strings.EqualFold(al.table, ranked.name) || ranked == h && strings.EqualFold(al.table, h.name) {
 				measure.add(w, func(p *plan) {
-					p.order = &sel{sql: r.sqlOf(al)}
+					p.order = &sel{x: r.exprOf(al)}
 					p.use(al.table)
 					p.phrases[keyOrder] = rankPhrase
 					p.phrases[keyMeasure] = cm.phrase
@@ -148,7 +148,7 @@ func (r *reader) superlative() []*element {
 					w *= 0.7
 				}
 				measure.add(w, func(p *plan) {
-					p.order = &sel{sql: "SUM(" + r.sqlOf(al) + ")"}
+					p.order = &sel{x: aggOver("SUM", r.exprOf(al))}
 					p.aggregated = true
 					p.use(al.table)
 					p.phrases[keyMeasure] = cm.phrase
@@ -170,11 +170,11 @@ func (r *reader) superlative() []*element {
 				r.groupByHead(p, h, details)
 			case details:
 				for _, c := range h.details {
-					p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, c.Name)})
+					p.selects = append(p.selects, sel{x: col(h.name, c.Name)})
 				}
 				p.use(h.name)
 			case h.label != nil:
-				p.selects = append(p.selects, sel{sql: r.e.m.col(h.name, h.label.Name)})
+				p.selects = append(p.selects, sel{x: col(h.name, h.label.Name)})
 				p.use(h.name)
 			}
 			if hp != "" {
@@ -184,7 +184,7 @@ func (r *reader) superlative() []*element {
 	}
 	if po := r.pendingOutput; po != nil {
 		output.add(1.5, func(p *plan) {
-			p.selects = append(p.selects, sel{sql: r.e.m.col(po.table, po.column)})
+			p.selects = append(p.selects, sel{x: col(po.table, po.column)})
 			p.use(po.table)
 		})
 	}
@@ -198,9 +198,9 @@ func (r *reader) superlative() []*element {
 		for _, j := range r.e.m.snap.Schema.Joins {
 			if strings.EqualFold(j.FromTable, f.name) && strings.EqualFold(j.ToTable, h.name) && strings.EqualFold(j.ToColumn, h.key.Name) && j.When == nil {
 				output.add(0.6, func(p *plan) {
-					expr := r.e.m.col(j.FromTable, j.FromColumn)
-					p.groups = append(p.groups, sel{sql: expr})
-					p.selects = append(p.selects, sel{sql: expr})
+					x := col(j.FromTable, j.FromColumn)
+					p.groups = append(p.groups, sel{x: x})
+					p.selects = append(p.selects, sel{x: x})
 					p.use(j.FromTable)
 				})
 				break
@@ -213,7 +213,7 @@ func (r *reader) superlative() []*element {
 		for _, j := range r.e.m.snap.Schema.Joins {
 			if strings.EqualFold(j.FromTable, ranked.name) && strings.EqualFold(j.ToTable, h.name) && h.label != nil && strings.EqualFold(j.ToColumn, h.label.Name) {
 				output.add(1.2, func(p *plan) {
-					p.selects = append(p.selects, sel{sql: r.e.m.col(j.FromTable, j.FromColumn)})
+					p.selects = append(p.selects, sel{x: col(j.FromTable, j.FromColumn)})
 					p.use(j.FromTable)
 					if hp != "" {
 						p.phrases[keyOutput] = hp
@@ -230,7 +230,7 @@ func (r *reader) superlative() []*element {
 			}
 			r.usedCols[fc] = true
 			output.add(1.3*al.weight, func(p *plan) {
-				p.selects = append(p.selects, sel{sql: r.sqlOf(al)})
+				p.selects = append(p.selects, sel{x: r.exprOf(al)})
 				p.use(al.table)
 				p.phrases[keyOutput] = fc.phrase
 			})
@@ -240,7 +240,7 @@ func (r *reader) superlative() []*element {
 		// "how large is the largest city in alaska": the size itself.
 		for i, c := range r.hintColumns(ranked, a.howAdj, false) {
 			output.add(1.5/float64(i+1), func(p *plan) {
-				p.selects = append(p.selects, sel{sql: r.e.m.col(ranked.name, c.Name)})
+				p.selects = append(p.selects, sel{x: col(ranked.name, c.Name)})
 				p.use(ranked.name)
 			})
 		}
@@ -254,7 +254,7 @@ func (r *reader) superlative() []*element {
 		output.add(w, func(p *plan) {
 			headOutput(false)(p)
 			if p.order != nil {
-				p.selects = append(p.selects, sel{sql: p.order.sql})
+				p.selects = append(p.selects, sel{x: p.order.x})
 			}
 		})
 	}
@@ -266,10 +266,14 @@ func (r *reader) superlative() []*element {
 		}
 		phrase := s.phrase + " " + cm.phrase
 		output.add(r.extremeValueWeight(s), func(p *plan) {
-			if p.order == nil || strings.Contains(p.order.sql, "(") || len(p.groups) > 0 {
+			if p.order == nil || !arithmetic(p.order.x) || len(p.groups) > 0 {
 				return
 			}
-			p.selects = append(p.selects[:0], sel{sql: fn + "(" + p.order.sql + ")", alias: aliasFor(fn, strings.Trim(p.order.sql[strings.LastIndexByte(p.order.sql, '.')+1:], "`"))})
+			name := ""
+			if cols := columnsOf(p.order.x); len(cols) > 0 {
+				name = cols[len(cols)-1].column
+			}
+			p.selects = append(p.selects[:0], sel{x: aggOver(fn, p.order.x), alias: aliasFor(fn, name)})
 			p.order, p.aggregated, p.extremeValue = nil, true, true
 			p.phrases[keyOutput] = phrase
 		})
@@ -340,7 +344,7 @@ func (r *reader) mostPerColumn(cm *colMention, h *tableInfo, s *superMention, ra
 	r.countedVia = h
 	measure := &element{name: "rank"}
 	measure.add(1, func(p *plan) {
-		p.order = &sel{sql: "COUNT(*)"}
+		p.order = &sel{x: countAll}
 		p.aggregated = true
 		p.use(h.name)
 		p.phrases[keyMeasure] = rankPhrase
@@ -352,9 +356,9 @@ func (r *reader) mostPerColumn(cm *colMention, h *tableInfo, s *superMention, ra
 			continue
 		}
 		output.add(al.weight, func(p *plan) {
-			expr := r.sqlOf(al)
-			p.groups = append(p.groups, sel{sql: expr})
-			p.selects = append(p.selects, sel{sql: expr})
+			x := r.exprOf(al)
+			p.groups = append(p.groups, sel{x: x})
+			p.selects = append(p.selects, sel{x: x})
 			p.phrases[keyOutput] = cm.phrase
 		})
 	}
@@ -431,7 +435,7 @@ func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
 	case "date":
 		for _, c := range h.dates {
 			el.add(1, func(p *plan) {
-				p.order = &sel{sql: r.e.m.col(h.name, c.Name)}
+				p.order = &sel{x: col(h.name, c.Name)}
 				p.use(h.name)
 				p.phrases[keyMeasure] = s.phrase
 			})
@@ -443,7 +447,7 @@ func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
 					fn = "MAX"
 				}
 				el.add(0.8, func(p *plan) {
-					p.order = &sel{sql: fn + "(" + r.e.m.col(f.name, c.Name) + ")"}
+					p.order = &sel{x: aggOver(fn, col(f.name, c.Name))}
 					p.aggregated = true
 					p.use(f.name)
 					p.phrases[keyMeasure] = s.phrase
@@ -464,7 +468,7 @@ func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
 			// is rarely what "best" means; adding up their amounts may be.
 			if direct[strings.ToLower(f.name)] {
 				el.add(w, func(p *plan) {
-					p.order = &sel{sql: "COUNT(*)"}
+					p.order = &sel{x: countAll}
 					p.aggregated = true
 					p.use(f.name)
 					p.phrases[keyMeasure] = s.phrase
@@ -475,7 +479,7 @@ func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
 					break
 				}
 				el.add(w*0.8/float64(k+1), func(p *plan) {
-					p.order = &sel{sql: "SUM(" + r.e.m.col(f.name, c.Name) + ")"}
+					p.order = &sel{x: aggOver("SUM", col(f.name, c.Name))}
 					p.aggregated = true
 					p.use(f.name)
 					p.phrases[keyMeasure] = s.phrase
@@ -485,7 +489,7 @@ func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
 		if len(el.alts) == 0 {
 			for _, c := range h.measures {
 				el.add(1, func(p *plan) {
-					p.order = &sel{sql: r.e.m.col(h.name, c.Name)}
+					p.order = &sel{x: col(h.name, c.Name)}
 					p.use(h.name)
 					p.phrases[keyMeasure] = s.phrase
 				})
@@ -498,7 +502,7 @@ func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
 		}
 		for i, c := range cols {
 			el.add(1/float64(i+1), func(p *plan) {
-				p.order = &sel{sql: r.e.m.col(h.name, c.Name)}
+				p.order = &sel{x: col(h.name, c.Name)}
 				p.use(h.name)
 				p.phrases[keyMeasure] = s.phrase
 			})

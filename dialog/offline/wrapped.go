@@ -96,7 +96,7 @@ func (e *Engine) wrap(p *plan, sql string, aliases []string) string {
 func (r *reader) wrapFor(p *plan) string {
 	aggregates := 0
 	for _, s := range p.selects {
-		if isAggregate(s.sql) {
+		if isAggregateItem(s.x) {
 			aggregates++
 		}
 	}
@@ -104,7 +104,7 @@ func (r *reader) wrapFor(p *plan) string {
 		return "" // a share of the top few is no share of the total
 	}
 	switch {
-	case r.a.share != nil && p.aggregated && len(p.groups) > 0 && aggregates == 1 && !isAggregate(p.selects[0].sql):
+	case r.a.share != nil && p.aggregated && len(p.groups) > 0 && aggregates == 1 && !isAggregateItem(p.selects[0].x):
 		return "share"
 	case r.a.change != nil && p.aggregated && len(p.groups) > 0 && aggregates == 1 && len(p.selects) > 0 && p.selects[0].alias == r.a.change.unit:
 		return "change"
@@ -112,14 +112,19 @@ func (r *reader) wrapFor(p *plan) string {
 	return ""
 }
 
-// isAggregate says whether a select item is an aggregate call.
-func isAggregate(sql string) bool {
-	for _, fn := range []string{"COUNT(", "SUM(", "AVG(", "MIN(", "MAX("} {
-		if strings.HasPrefix(sql, fn) {
+// isAggregateItem says whether a select item is an aggregate, or
+// arithmetic that starts with one (a ratio of two totals).
+func isAggregateItem(x expr) bool {
+	for {
+		switch v := x.(type) {
+		case aggExpr:
 			return true
+		case binary:
+			x = v.l
+		default:
+			return false
 		}
 	}
-	return false
 }
 
 // withinGroups says whether a share asks for a part of each group's own
