@@ -204,7 +204,6 @@ type flagCond struct {
 	weight float64
 }
 
-
 // sometimesEmpty says whether a text column is empty (NULL) for some rows
 // and set for others: having a value is then a condition on a row.
 func (m *model) sometimesEmpty(table, column string) bool {

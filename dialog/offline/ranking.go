@@ -17,12 +17,12 @@ import (
 
 // aggRead is one way to compute an aggregate phrase.
 type aggRead struct {
-	x           expr
-	alias       string
-	tables      []string
-	countOf     *tableInfo
-	phrase      string
-	weight      float64
+	x       expr
+	alias   string
+	tables  []string
+	countOf *tableInfo
+	phrase  string
+	weight  float64
 }
 
 // aggWords name an aggregate function before a measure.
