@@ -3,6 +3,8 @@ package offline
 import (
 	"strconv"
 	"strings"
+
+	"github.com/clarify-bot/clarify/connectors/catalog"
 )
 
 // Every word of a question is used by a reading, a function word, or
@@ -49,11 +51,188 @@ func (a *analysis) spanOf(at int, phrase string) int {
 	return at + 1
 }
 
+// readingParts is what a reading holds, gathered from its typed plan and
+// its join tree, for accounting: the values it compares with, the columns
+// and tables it reads, the aggregates it computes and the clauses it has.
+type readingParts struct {
+	values  map[string]bool // lower-case string literals and LIKE patterns
+	numbers map[string]bool // numbers a condition compares with
+	columns map[string]bool // lower-case table.column read anywhere
+	aggs    map[string]bool // SUM, COUNT, COUNT DISTINCT, MAX…
+	tables  map[string]int  // lower-case table → how many times its rows are read or referred to
+	read    map[string]bool // lower-case tables read anywhere (joins, subqueries)
+	exprs   []expr          // every part, for computed measures
+	// joined are the tables of the join tree.
+	joined map[string]bool
+	// joins: the reading joins tables (or grouped tables) in FROM.
+	joins        bool
+	order, group bool
+	likeOrEqual  bool
+	wrap         string
+}
+
+// partsOf gathers a reading's parts over its join tree.
+func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
+	rp := &readingParts{values: map[string]bool{}, numbers: map[string]bool{}, columns: map[string]bool{}, aggs: map[string]bool{},
+		tables: map[string]int{}, read: map[string]bool{}, joined: map[string]bool{}, wrap: p.wrap}
+	extremum, perGroup := p.extremes()
+	var xs []expr
+	for _, s := range p.selects {
+		xs = append(xs, e.counted(p, tree, s.x))
+	}
+	for _, g := range p.groups {
+		xs = append(xs, g.x)
+	}
+	if p.order != nil {
+		xs = append(xs, e.counted(p, tree, p.order.x))
+	}
+	var conds []expr
+	for _, f := range p.filters {
+		conds = append(conds, f.x)
+	}
+	for _, h := range p.having {
+		conds = append(conds, h.x)
+	}
+	xs = append(xs, conds...)
+	rp.exprs = xs
+	for _, x := range xs {
+		walk(x, func(v expr) bool {
+			switch v := v.(type) {
+			case colRef:
+				rp.columns[strings.ToLower(v.table+"."+v.column)] = true
+			case sqlText:
+				for _, c := range v.cols {
+					rp.columns[strings.ToLower(c.table+"."+c.column)] = true
+				}
+			case aggExpr:
+				name := v.fn
+				if v.distinct {
+					name += " DISTINCT"
+				}
+				rp.aggs[name] = true
+			case strLit:
+				rp.values[strings.ToLower(string(v))] = true
+			case binary:
+				switch v.op {
+				case "=", "<>", "<", "<=", ">", ">=":
+					if n, ok := v.r.(numLit); ok {
+						rp.numbers[string(n)] = true
+					}
+					if _, ok := v.r.(strLit); ok && v.op == "=" {
+						rp.likeOrEqual = true
+					}
+				case "LIKE":
+					rp.likeOrEqual = true
+				}
+			case between:
+				for _, b := range []expr{v.lo, v.hi} {
+					if n, ok := b.(numLit); ok {
+						rp.numbers[string(n)] = true
+					}
+				}
+			case exists:
+				for _, t := range v.tables {
+					rp.tables[strings.ToLower(t)]++
+				}
+				for _, c := range v.cols {
+					rp.columns[strings.ToLower(c.table+"."+c.column)] = true
+				}
+				for _, val := range v.values {
+					rp.values[strings.ToLower(val)] = true
+				}
+			case scalarSub:
+				rp.tables[strings.ToLower(v.table)]++
+			}
+			return true
+		})
+	}
+	for _, t := range tree.Tables {
+		rp.joined[strings.ToLower(t)] = true
+		rp.tables[strings.ToLower(t)]++
+	}
+	for t := range p.tables {
+		rp.joined[t] = true
+	}
+	rp.joins = len(tree.Tables) > 1 || len(p.derived) > 0
+	for _, edge := range tree.Edges {
+		rp.columns[strings.ToLower(edge.FromTable+"."+edge.FromColumn)] = true
+		rp.columns[strings.ToLower(edge.ToTable+"."+edge.ToColumn)] = true
+		// A typed reference's role: "merchants (receiver type 1)".
+		if w := edge.When; w != nil {
+			rp.columns[strings.ToLower(edge.FromTable+"."+w.Column)] = true
+			if _, err := strconv.ParseFloat(w.Value, 64); err == nil {
+				rp.numbers[w.Value] = true
+			} else {
+				rp.values[strings.ToLower(w.Value)] = true
+			}
+		}
+	}
+	for _, d := range p.derived {
+		rp.aggs["COUNT"] = true
+		rp.group = true
+		rp.numbers[strconv.FormatFloat(d.count, 'f', -1, 64)] = true
+		for _, t := range d.tables {
+			rp.tables[strings.ToLower(t)]++
+		}
+		for _, c := range d.cols {
+			rp.columns[strings.ToLower(c.table+"."+c.column)] = true
+		}
+	}
+	if extremum || perGroup {
+		fn := "MIN"
+		if p.desc {
+			fn = "MAX"
+		}
+		rp.aggs[fn] = true
+	}
+	rp.order = p.order != nil && !extremum && !perGroup || p.wrap == "change"
+	rp.group = rp.group || len(p.groups) > 0
+	// Each column of another table that refers to a table's rows outside
+	// the joins stands for those rows once more (neighbour_info.neighbour is
+	// a country).
+	refs := map[string]bool{}
+	for _, x := range xs {
+		for _, c := range columnsOf(x) {
+			refs[strings.ToLower(c.table+"."+c.column)] = true
+		}
+	}
+	for t, n := range rp.tables {
+		rp.read[t] = n > 0
+	}
+	seen := map[string]bool{}
+	for _, j := range e.m.snap.Schema.Joins {
+		ref := strings.ToLower(j.FromTable + "." + j.FromColumn)
+		to := ref + ">" + strings.ToLower(j.ToTable)
+		if strings.EqualFold(j.FromTable, j.ToTable) || seen[to] || !refs[ref] {
+			continue
+		}
+		seen[to] = true
+		rp.tables[strings.ToLower(j.ToTable)]++
+	}
+	return rp
+}
+
+// holds says whether the reading computes x somewhere.
+func (rp *readingParts) holds(m *model, x expr) bool {
+	for _, part := range rp.exprs {
+		found := false
+		walk(part, func(v expr) bool {
+			found = found || sameExpr(m, v, x)
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
 // unexplained lists the words of the question (not the feedback) that the
-// reading with this SQL does not account for, adjacent words joined into
-// one phrase, in question order.
-func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
-	low := strings.ToLower(sql)
+// reading does not account for, adjacent words joined into one phrase, in
+// question order. A mention's words are explained when the reading's plan
+// holds what the mention stands for: the value compared with, the column
+// read, the table joined, the number compared, the count or aggregate.
+func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string {
 	explained := make([]bool, len(a.toks))
 	mark := func(from, to int) {
 		for k := max(from, 0); k < to && k < len(explained); k++ {
@@ -75,7 +254,8 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 	for _, vm := range a.values {
 		realised := false
 		for _, al := range vm.alts {
-			realised = realised || strings.Contains(low, strings.ToLower(quote(al.value))) || strings.Contains(low, "'%"+strings.ToLower(likeEscape(al.value))+"%'")
+			v := strings.ToLower(al.value)
+			realised = realised || parts.values[v] || parts.values["%"+strings.ToLower(likeEscape(al.value))+"%"]
 		}
 		claim(vm.at, a.spanOf(vm.at, vm.phrase), realised)
 	}
@@ -90,68 +270,73 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 	for _, em := range a.entities {
 		realised := false
 		for _, t := range em.tables {
-			// The join tree may bring the table in ("lent" → loans).
-			realised = realised || p.tables[strings.ToLower(t.name)] || joinsTable(low, strings.ToLower(e.m.ident(t.name)))
+			// The join tree may bring the table in ("lent" → loans), or a
+			// subquery read it.
+			realised = realised || parts.joined[strings.ToLower(t.name)] || parts.read[strings.ToLower(t.name)]
 		}
 		if len(em.tables) > 0 {
 			k := mentionKey{em.tables[0], singularOf(strings.ToLower(em.phrase))}
 			mentioned[k]++
-			realised = realised && mentioned[k] <= e.instances(low, k.t)
+			realised = realised && mentioned[k] <= max(parts.tables[strings.ToLower(k.t.name)], 1)
 		}
 		claim(em.at, a.spanOf(em.at, em.phrase), realised)
 	}
 	for _, cm := range a.columns {
 		realised := false
 		for _, al := range cm.alts {
-			sql := al.exprOf().render(e.m)
+			if al.computed() {
+				realised = realised || parts.holds(e.m, al.x)
+				continue
+			}
 			// A column that refers to other rows names the relation itself
 			// ("countries neighbour Spain" → neighbour_info.neighbour): reading its
 			// table through the join uses it.
-			relation := !al.computed() && e.m.joinCols[strings.ToLower(al.table+"."+al.column)] && strings.Contains(low, "\njoin ") && joinsTable(low, strings.ToLower(e.m.ident(al.table)))
-			realised = realised || relation || strings.Contains(low, strings.ToLower(sql))
+			key := strings.ToLower(al.table + "." + al.column)
+			relation := e.m.joinCols[key] && parts.joins && parts.joined[strings.ToLower(al.table)]
+			realised = realised || relation || parts.columns[key]
 		}
 		claim(cm.at, cm.end, realised)
 	}
 	if om := a.order; om != nil {
-		claim(om.at, a.spanOf(om.at, om.phrase), strings.Contains(low, "order by"))
+		claim(om.at, a.spanOf(om.at, om.phrase), parts.order)
 	}
 	for _, lm := range a.likes {
-		claim(lm.at, a.spanOf(lm.at, lm.phrase), strings.Contains(low, strings.ToLower(quote(lm.pattern))))
+		claim(lm.at, a.spanOf(lm.at, lm.phrase), parts.values[strings.ToLower(lm.pattern)])
 	}
 	for _, tm := range a.times {
-		realised := tm.from != "" && strings.Contains(low, "'"+tm.from+"'") || tm.to != "" && strings.Contains(low, "'"+tm.to+"'") ||
-			tm.year != "" && strings.Contains(low, "= "+tm.year)
+		realised := tm.from != "" && parts.values[tm.from] || tm.to != "" && parts.values[tm.to] ||
+			tm.year != "" && parts.numbers[tm.year]
 		claim(tm.at, a.spanOf(tm.at, tm.phrase), realised)
 	}
 	for _, cp := range a.comps {
-		claim(cp.at, a.spanOf(cp.at, cp.phrase), strings.Contains(low, strconv.FormatFloat(cp.value, 'f', -1, 64)))
+		claim(cp.at, a.spanOf(cp.at, cp.phrase), parts.numbers[strconv.FormatFloat(cp.value, 'f', -1, 64)])
 	}
+	counts := parts.aggs["COUNT"] || parts.aggs["COUNT DISTINCT"]
 	if a.count && a.countAt >= 0 {
-		claim(a.countAt, a.countAt+2, strings.Contains(low, "count("))
+		claim(a.countAt, a.countAt+2, counts)
 	}
 	if a.agg != "" && a.aggAt >= 0 {
-		claim(a.aggAt, a.aggAt+1, strings.Contains(low, strings.ToLower(a.agg)+"("))
+		claim(a.aggAt, a.aggAt+1, parts.aggs[a.agg] || a.agg == "COUNT" && counts)
 	}
 	if sp := a.share; sp != nil {
-		claim(sp.at, sp.end, strings.Contains(low, "share_of_total"))
+		claim(sp.at, sp.end, parts.wrap == "share")
 	}
 	if c := a.change; c != nil {
-		claim(c.at, c.end, strings.Contains(low, "change_from_previous"))
+		claim(c.at, c.end, parts.wrap == "change")
 	}
 	if s := a.sup; s != nil {
-		realised := strings.Contains(low, "order by") || strings.Contains(low, "max(") || strings.Contains(low, "min(")
-		claim(s.at, a.spanOf(s.at, s.phrase), realised)
+		claim(s.at, a.spanOf(s.at, s.phrase), p.order != nil || parts.aggs["MAX"] || parts.aggs["MIN"])
 	}
 	// "in each year": a period is no function word when it groups.
 	period := map[int]bool{}
 	for _, g := range a.groups {
-		claim(g.at, a.spanOf(g.at, g.phrase), strings.Contains(low, "group by"))
+		claim(g.at, a.spanOf(g.at, g.phrase), parts.group)
 		if g.timeUnit != "" {
 			period[g.at] = true
 		}
 	}
 	// "and their counts": the reading shows a count.
-	if strings.Contains(low, "count(") {
+	if counts {
 		for i, t := range a.toks {
 			if t.low == "count" || t.low == "counts" {
 				mark(i, i+1)
@@ -160,7 +345,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 	}
 	// "sent by users": the role of a typed join the reading takes.
 	for _, j := range e.m.snap.Schema.Joins {
-		if j.When == nil || !strings.Contains(low, strings.ToLower(e.m.col(j.FromTable, j.FromColumn))) {
+		if j.When == nil || !parts.columns[strings.ToLower(j.FromTable+"."+j.FromColumn)] {
 			continue
 		}
 		for i, t := range a.toks {
@@ -183,7 +368,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 		}
 	}
 	// "case-insensitive": the warehouse's text comparisons already are.
-	if strings.Contains(low, " like ") || strings.Contains(low, " = '") {
+	if parts.likeOrEqual {
 		for i := range a.toks {
 			if a.word(i) == "case" && (a.word(i+1) == "insensitive" || a.word(i+1) == "insensitively") {
 				mark(i, i+2)
@@ -192,7 +377,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 	}
 	// "the distinct list of suppliers": rows that are not aggregates are
 	// shown once, either by DISTINCT or because each has its own key.
-	if !p.aggregated && len(p.groups) == 0 || strings.Contains(low, "count(distinct") {
+	if !p.aggregated && len(p.groups) == 0 || parts.aggs["COUNT DISTINCT"] {
 		for i, t := range a.toks {
 			if t.low == "distinct" || t.low == "unique" {
 				mark(i, i+1)
@@ -222,51 +407,3 @@ func (e *Engine) unexplained(a *analysis, p *plan, sql string) []string {
 	return out
 }
 
-// joinsTable says whether lower-case SQL reads the table (FROM or JOIN it).
-func joinsTable(low, table string) bool {
-	for _, kw := range []string{"from ", "join "} {
-		for rest := low; ; {
-			i := strings.Index(rest, kw+table)
-			if i < 0 {
-				break
-			}
-			end := i + len(kw+table)
-			if end == len(rest) || strings.ContainsRune(" \n)", rune(rest[end])) {
-				return true
-			}
-			rest = rest[end:]
-		}
-	}
-	return false
-}
-
-// instances counts how many times a reading's lower-case SQL stands for
-// rows of table t: each time it reads the table, and each column of
-// another table that refers to it outside the join conditions
-// (neighbour_info.neighbour is a country).
-func (e *Engine) instances(low string, t *tableInfo) int {
-	name := strings.ToLower(e.m.ident(t.name))
-	n := strings.Count(low, "from "+name+"\n") + strings.Count(low, "from "+name+" ") + strings.Count(low, "join "+name+" ")
-	if strings.HasSuffix(low, "from "+name) {
-		n++
-	}
-	var body strings.Builder
-	for _, line := range strings.Split(low, "\n") {
-		if !strings.HasPrefix(line, "join ") {
-			body.WriteString(line + "\n")
-		}
-	}
-	rest := body.String()
-	seen := map[string]bool{}
-	for _, j := range e.m.snap.Schema.Joins {
-		if !strings.EqualFold(j.ToTable, t.name) || strings.EqualFold(j.FromTable, t.name) {
-			continue
-		}
-		ref := strings.ToLower(e.m.col(j.FromTable, j.FromColumn))
-		if !seen[ref] && strings.Contains(rest, ref) {
-			seen[ref] = true
-			n++
-		}
-	}
-	return max(n, 1)
-}

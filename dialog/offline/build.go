@@ -59,12 +59,21 @@ type plan struct {
 	// covered are phrases the reading accounts for without their table:
 	// "members" in a stored "number of members who …".
 	covered []string
+	// shares are joins to the totals a measure is split by, and allocated
+	// what was split (grain.go).
+	shares    []string
+	allocated []allocation
 }
 
 // derivedJoin is a JOIN to a grouped subquery, with the condition it needs
-// in WHERE, if any.
+// in WHERE, if any: the related rows counted per subject.
 type derivedJoin struct {
 	sql, cond string
+	// tables are the tables the subquery counts rows of; count is the
+	// number its HAVING compares the count with.
+	tables []string
+	count  float64
+	cols   []colRef
 }
 
 func (p *plan) use(tables ...string) {
@@ -101,6 +110,8 @@ func (p *plan) clone() *plan {
 	c.defines = append([]dialog.Definition(nil), p.defines...)
 	c.derived = append([]derivedJoin(nil), p.derived...)
 	c.covered = append([]string(nil), p.covered...)
+	c.shares = append([]string(nil), p.shares...)
+	c.allocated = append([]allocation(nil), p.allocated...)
 	c.phrases = make(map[sqlshape.SlotKey]string, len(p.phrases))
 	for k, v := range p.phrases {
 		c.phrases[k] = v

@@ -681,9 +681,14 @@ func (e *Engine) existence(x *existMention, now time.Time, days int) definition 
 	}
 	sub := fmt.Sprintf("SELECT 1 FROM %s WHERE %s = %s%s", from, e.m.col(j.FromTable, j.FromColumn), e.m.col(j.ToTable, j.ToColumn), e.whenCond(j))
 	var quals []string
+	cols := []colRef{col(j.FromTable, j.FromColumn), col(j.ToTable, j.ToColumn)}
+	if j.When != nil {
+		cols = append(cols, col(j.FromTable, j.When.Column))
+	}
 	for _, v := range x.values {
 		sub += fmt.Sprintf(" AND %s = %s", e.m.col(v.table, v.column), quote(v.value))
 		quals = append(quals, v.value)
+		cols = append(cols, col(v.table, v.column))
 	}
 	op, verb := "exists", "Has at least one"
 	if x.negated {
@@ -708,7 +713,7 @@ func (e *Engine) existence(x *existMention, now time.Time, days int) definition 
 	if h := x.hop; h != nil {
 		tables = []string{h.FromTable, h.ToTable}
 	}
-	return definition{cond: exists{not: x.negated, sub: sub, tables: tables}, def: dialog.Definition{Phrase: x.phrase, Term: term, Label: label}, weight: 1}
+	return definition{cond: exists{not: x.negated, sub: sub, tables: tables, values: quals, cols: cols}, def: dialog.Definition{Phrase: x.phrase, Term: term, Label: label}, weight: 1}
 }
 
 // columnWords is how a column is called in options: its name in words

@@ -103,10 +103,10 @@ func (a *analysis) spells(i int, words []string) bool {
 
 // linkedIn are the facts whose defined column a reading's SQL uses: the
 // reading took the phrase as the definition says.
-func (a *analysis) linkedIn(sql string) []string {
+func (a *analysis) linkedIn(parts *readingParts) []string {
 	var out []string
 	for _, l := range a.linked {
-		if strings.Contains(sql, l.column) && !slices.Contains(out, l.factID) {
+		if parts.columns[strings.ToLower(l.column)] && !slices.Contains(out, l.factID) {
 			out = append(out, l.factID)
 		}
 	}

@@ -82,16 +82,21 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 		best := trees[0].Cost
 		for _, rt := range e.roleVariants(a, trees) {
 			tree := rt.tree
+			cost, edges := tree.Cost, len(tree.Edges)
 			// Only routes nearly as direct as the best are readings; a
 			// detour through a shared attribute ("customers and orders of
 			// the same state") is a different, rarely meant question that
 			// also multiplies rows.
-			if tree.Cost > best+0.6 || len(tree.Edges) > len(trees[0].Edges)+1 {
+			if cost > best+0.6 || edges > len(trees[0].Edges)+1 {
 				continue
 			}
-			w := p.weight * rt.weight / (1 + 2*(tree.Cost-best))
+			w := p.weight * rt.weight / (1 + 2*(cost-best))
 			if e.pinned(p, tree) {
 				w *= pinnedPenalty
+			}
+			p, tree, ok := e.atGrain(p, tree)
+			if !ok {
+				continue
 			}
 			sql := e.render(p, tree)
 			if i, ok := byKey[sql]; ok {
@@ -107,9 +112,10 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 			if len(trees) > 1 && p.headPhrase != "" {
 				phrases[keyTables] = p.headPhrase
 			}
-			unused := e.unexplained(a, p, sql)
-			out = append(out, dialog.Candidate{SQL: sql, Prior: w, Phrases: phrases, Unused: unused, Defines: p.defines, Linked: a.linkedIn(sql)})
-			uncovered = append(uncovered, wordCount(unused)+weakRealised(a, sql)+guessedDefined(p))
+			parts := e.partsOf(p, tree)
+			unused := e.unexplained(a, p, parts)
+			out = append(out, dialog.Candidate{SQL: sql, Prior: w, Phrases: phrases, Unused: unused, Defines: p.defines, Linked: a.linkedIn(parts)})
+			uncovered = append(uncovered, wordCount(unused)+weakRealised(a, parts)+guessedDefined(p))
 			total += w
 		}
 	}
@@ -174,6 +180,9 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 			conds = append(conds, strings.ReplaceAll(d.cond, aliasSlot, alias))
 		}
 	}
+	for _, sh := range p.shares {
+		from += "\n" + sh
+	}
 	b.WriteString("\n" + from)
 	for _, f := range p.filters {
 		if text := f.x.render(e.m); !slices.Contains(conds, text) {
@@ -186,10 +195,7 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 			groups = append(groups, text)
 		}
 	}
-	// The single largest (smallest) row of a plain column: written as a
-	// comparison with the MAX (MIN) so that ties are all shown.
-	plainOrder := arithmetic(orderExpr(p))
-	extremum := p.order != nil && p.limit == 1 && !p.aggregated && len(p.groups) == 0 && plainOrder
+	extremum, perGroup := p.extremes()
 	if extremum {
 		fn := "MIN"
 		if p.desc {
@@ -202,9 +208,6 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		}
 		conds = append(conds, order+" = ("+strings.ReplaceAll(sub, "\n", " ")+")")
 	}
-	// "the longest book in each genre": per group, the rows holding the
-	// group's largest (smallest) value, ties included.
-	perGroup := p.order != nil && p.limit == 1 && !p.aggregated && len(p.groups) > 0 && plainOrder
 	if perGroup {
 		fn := "MIN"
 		if p.desc {
@@ -241,6 +244,16 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		fmt.Fprintf(&b, "\nLIMIT %d", p.limit)
 	}
 	return e.wrap(p, b.String(), aliases)
+}
+
+// extremes says how a plan's single top row is written. extremum: the
+// single largest (smallest) row of a plain column, as a comparison with the
+// MAX (MIN) so that ties are all shown. perGroup: "the longest book in each
+// genre", per group the rows holding the group's largest (smallest)
+// value, ties included.
+func (p *plan) extremes() (extremum, perGroup bool) {
+	top := p.order != nil && p.limit == 1 && !p.aggregated && arithmetic(p.order.x)
+	return top && len(p.groups) == 0, top && len(p.groups) > 0
 }
 
 // orderExpr is what a plan sorts by, or nil.
@@ -318,15 +331,14 @@ func wordCount(phrases []string) int {
 // weakRealised counts the words of uncorroborated value matches ("good" as
 // the shop 'good heavens') a reading filters on: using a word that
 // way explains it no better than leaving it out.
-func weakRealised(a *analysis, sql string) int {
-	low := strings.ToLower(sql)
+func weakRealised(a *analysis, parts *readingParts) int {
 	n := 0
 	for _, vm := range a.values {
 		if !vm.weak {
 			continue
 		}
 		for _, al := range vm.alts {
-			if strings.Contains(low, strings.ToLower(quote(al.value))) {
+			if parts.values[strings.ToLower(al.value)] {
 				n += len(strings.Fields(vm.phrase))
 				break
 			}

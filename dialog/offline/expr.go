@@ -138,6 +138,10 @@ type exists struct {
 	not    bool
 	sub    string
 	tables []string
+	// values are the stored values the related rows are compared with;
+	// cols the columns the subquery reads.
+	values []string
+	cols   []colRef
 }
 
 func (x exists) render(*model) string {

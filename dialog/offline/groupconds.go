@@ -86,6 +86,15 @@ func (r *reader) groupCondition(el *element, cp *compMention) bool {
 	n := strconv.FormatFloat(cp.value, 'f', -1, 64)
 	subject := r.e.m.col(via.ToTable, via.ToColumn)
 	dj := groupJoin(keyCol, from, kind, cp.op, n, subject)
+	dj.tables = []string{via.FromTable}
+	if hop != nil {
+		dj.tables = []string{hop.FromTable, hop.ToTable}
+	}
+	dj.count = cp.value
+	dj.cols = []colRef{col(via.FromTable, via.FromColumn), col(via.ToTable, via.ToColumn)}
+	if via.When != nil {
+		dj.cols = append(dj.cols, col(via.FromTable, via.When.Column))
+	}
 	w := 2.0
 	if times {
 		w = 1.5
@@ -169,6 +178,7 @@ func (r *reader) valueGroupCondition(el *element, cp *compMention, em *entityMen
 		}
 		col := r.e.m.col(al.table, al.column)
 		dj := groupJoin(col, r.e.m.ident(t.name), "1 = 1", cp.op, n, col)
+		dj.tables, dj.count, dj.cols = []string{t.name}, cp.value, []colRef{{table: al.table, column: al.column}}
 		key := sqlshape.WhereKey(strings.ToLower(t.name + ".count"))
 		phrase := cp.phrase + " " + em.phrase
 		el.add(2*al.weight, func(p *plan) {

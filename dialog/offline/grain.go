@@ -1,0 +1,553 @@
+package offline
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
+
+// Measures at their own grain. Each row of a table is one thing — an
+// order, an order line — and a measure of a table (an order's net amount)
+// adds up once per thing. A join to a table that holds several rows per
+// thing (an order's lines) repeats the thing's rows, and a SUM or AVG over
+// the repeated rows counts each thing several times. Before a reading is
+// written, every such join is resolved:
+//
+//   - a join used only to filter (orders that contain a product) becomes
+//     EXISTS, so the thing is counted once;
+//   - a grouping by the repeated side (revenue by product) adds up the
+//     thing's measure split across its rows in proportion to their own
+//     measure (a line's share of its order), so the groups add up to the
+//     measure's total; an average is taken over the distinct things of
+//     each group;
+//   - anything else (a measure and a count of another grain in one
+//     select) is not a reading the engine can write correctly, and is
+//     dropped rather than answered wrong.
+//
+// What is repeated comes from keys: a join multiplies the rows of the side
+// it leaves when the column on the far side is not unique (its primary
+// key, or a fully profiled column with a value of its own per row).
+
+// fanout is a join of the tree that repeats the rows of a measured table:
+// from near (the measured side) to far, whose join column is not unique;
+// beyond are the tables reached through it.
+type fanout struct {
+	edge   warehouse.Join
+	near   string // lower-case
+	far    string // lower-case
+	beyond map[string]bool
+}
+
+// measureUse is one aggregate of a measured table's rows in the plan.
+type measureUse struct {
+	table string // lower-case table whose rows the aggregate adds up
+	fn    string
+}
+
+// atGrain rewrites a reading so that no measure is aggregated over a join
+// that repeats its rows; ok is false when that cannot be done.
+func (e *Engine) atGrain(p *plan, tree *catalog.JoinTree) (*plan, *catalog.JoinTree, bool) {
+	if len(tree.Edges) == 0 {
+		return p, tree, true
+	}
+	q, t := p, tree
+	// Joins found right as written (through a link table), per measured table.
+	right := map[string]bool{}
+	// Each rewrite resolves one repeating join (a split measure reads two
+	// tables and is no longer one table's); a tree has few joins.
+	for range len(tree.Edges) + 2 {
+		var u measureUse
+		var fo *fanout
+		for _, mu := range e.measureUses(q) {
+			if fo = e.firstFanout(t, mu.table, right); fo != nil {
+				u = mu
+				break
+			}
+		}
+		if fo == nil {
+			return q, t, true
+		}
+		if e.linkGroups(q, t, u, fo) {
+			right[u.table+"|"+edgeKey(fo.edge)] = true
+			continue
+		}
+		var ok bool
+		if q, t, ok = e.resolveFanout(q, t, u, fo); !ok {
+			return nil, nil, false
+		}
+	}
+	return nil, nil, false
+}
+
+// measureUses lists the SUM and AVG aggregates of the plan whose argument
+// reads one table: those count a row once per time it appears. COUNT(*)
+// counts its table's keys once already (counted); MIN, MAX and
+// COUNT(DISTINCT) do not change when rows repeat.
+func (e *Engine) measureUses(p *plan) []measureUse {
+	var out []measureUse
+	add := func(x expr) {
+		walk(x, func(v expr) bool {
+			a, ok := v.(aggExpr)
+			if !ok {
+				_, sub := v.(scalarSub)
+				return !sub
+			}
+			if (a.fn == "SUM" || a.fn == "AVG") && !a.distinct && a.arg != nil {
+				if t := singleTable(a.arg); t != "" && !slices.ContainsFunc(out, func(u measureUse) bool { return u.table == t && u.fn == a.fn }) {
+					out = append(out, measureUse{table: t, fn: a.fn})
+				}
+			}
+			return false
+		})
+	}
+	for _, s := range p.selects {
+		add(s.x)
+	}
+	if p.order != nil {
+		add(p.order.x)
+	}
+	for _, h := range p.having {
+		add(h.x)
+	}
+	return out
+}
+
+// singleTable is the lower-case table all of x's columns belong to, or ""
+// when it reads none or several.
+func singleTable(x expr) string {
+	t := ""
+	for _, c := range columnsOf(x) {
+		n := strings.ToLower(c.table)
+		if t != "" && n != t {
+			return ""
+		}
+		t = n
+	}
+	return t
+}
+
+func edgeKey(j warehouse.Join) string {
+	return strings.ToLower(j.FromTable + "." + j.FromColumn + "=" + j.ToTable + "." + j.ToColumn)
+}
+
+// linkGroups says whether a repeating join leads through a link table
+// (authors ↔ papers) to the groups: each thing of a group is related once,
+// so a paper's citations count fully for each of its authors and the sum
+// per group is right as written.
+func (e *Engine) linkGroups(p *plan, tree *catalog.JoinTree, u measureUse, fo *fanout) bool {
+	far := e.m.byName[fo.far]
+	return far != nil && fo.near == u.table && e.isLink(far) && !e.linkRepeats(tree, fo) && len(p.derived) == 0 && p.wrap == ""
+}
+
+// firstFanout finds a join of the tree that repeats table's rows, but for
+// those found right (keyed by table and join), beyond which it does not
+// look.
+func (e *Engine) firstFanout(tree *catalog.JoinTree, table string, right map[string]bool) *fanout {
+	if !slices.ContainsFunc(tree.Tables, func(t string) bool { return strings.EqualFold(t, table) }) {
+		return nil
+	}
+	visited := map[string]bool{table: true}
+	queue := []string{table}
+	for len(queue) > 0 {
+		at := queue[0]
+		queue = queue[1:]
+		for _, edge := range tree.Edges {
+			from, to := strings.ToLower(edge.FromTable), strings.ToLower(edge.ToTable)
+			var far, farCol string
+			switch {
+			case from == at && !visited[to]:
+				far, farCol = to, edge.ToColumn
+			case to == at && !visited[from]:
+				far, farCol = from, edge.FromColumn
+			default:
+				continue
+			}
+			if right[table+"|"+edgeKey(edge)] {
+				visited[far] = true
+				continue
+			}
+			if !e.m.unique(far, farCol) {
+				return &fanout{edge: edge, near: at, far: far, beyond: beyond(tree, at, far)}
+			}
+			visited[far] = true
+			queue = append(queue, far)
+		}
+	}
+	return nil
+}
+
+// beyond are the tables reached from far without going back to near.
+func beyond(tree *catalog.JoinTree, near, far string) map[string]bool {
+	out := map[string]bool{far: true}
+	queue := []string{far}
+	for len(queue) > 0 {
+		at := queue[0]
+		queue = queue[1:]
+		for _, edge := range tree.Edges {
+			from, to := strings.ToLower(edge.FromTable), strings.ToLower(edge.ToTable)
+			var next string
+			switch {
+			case from == at:
+				next = to
+			case to == at:
+				next = from
+			default:
+				continue
+			}
+			if next == near && at == far || out[next] {
+				continue
+			}
+			out[next] = true
+			queue = append(queue, next)
+		}
+	}
+	return out
+}
+
+// reads says whether x reads a column of one of the tables.
+func reads(x expr, tables map[string]bool) bool {
+	for _, c := range columnsOf(x) {
+		if tables[strings.ToLower(c.table)] {
+			return true
+		}
+	}
+	if ex, ok := x.(exists); ok {
+		for _, t := range ex.tables {
+			if tables[strings.ToLower(t)] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// resolveFanout rewrites one repeating join of a measured table.
+func (e *Engine) resolveFanout(p *plan, tree *catalog.JoinTree, u measureUse, fo *fanout) (*plan, *catalog.JoinTree, bool) {
+	shown := false // a select, grouping or ordering reads the repeated side
+	for _, s := range p.selects {
+		if !aggregates(s.x) && reads(s.x, fo.beyond) {
+			shown = true
+		}
+	}
+	for _, g := range p.groups {
+		shown = shown || reads(g.x, fo.beyond)
+	}
+	if p.order != nil && !aggregates(p.order.x) && reads(p.order.x, fo.beyond) {
+		shown = true
+	}
+	// Another aggregate of the repeated side in the same reading is a
+	// second grain; so is a count of its rows.
+	other := p.countOf != nil && fo.beyond[strings.ToLower(p.countOf.name)]
+	for _, x := range p.aggregateParts() {
+		if reads(x, fo.beyond) {
+			other = true
+		}
+	}
+	if len(p.derived) > 0 || p.wrap != "" || other {
+		return nil, nil, false
+	}
+	if !shown {
+		return e.semiJoin(p, tree, fo)
+	}
+	far, near := e.m.byName[fo.far], e.m.byName[fo.near]
+	if far == nil || near == nil {
+		return nil, nil, false
+	}
+	if fo.near != u.table || u.fn != "SUM" || !e.detailOf(far, near) {
+		// Repeated two joins away, an average, or rows of another thing
+		// that merely refer to the measured one (prescriptions of a
+		// drug): no share of the measure belongs to each of them.
+		return nil, nil, false
+	}
+	return e.allocate(p, tree, u, fo)
+}
+
+// isLink says whether a table only relates two or more others: no measure
+// of its own, and its rows point at several tables.
+func (e *Engine) isLink(t *tableInfo) bool {
+	if len(t.measures) > 0 {
+		return false
+	}
+	others := map[string]bool{}
+	for _, j := range e.m.snap.Schema.Joins {
+		switch {
+		case strings.EqualFold(j.FromTable, t.name) && !strings.EqualFold(j.ToTable, t.name):
+			others[strings.ToLower(j.ToTable)] = true
+		case strings.EqualFold(j.ToTable, t.name) && !strings.EqualFold(j.FromTable, t.name):
+			others[strings.ToLower(j.FromTable)] = true
+		}
+	}
+	return len(others) >= 2
+}
+
+// linkRepeats says whether the tables beyond a link table repeat its rows
+// again (a link to a thing that has several rows of its own).
+func (e *Engine) linkRepeats(tree *catalog.JoinTree, fo *fanout) bool {
+	for _, edge := range tree.Edges {
+		from, to := strings.ToLower(edge.FromTable), strings.ToLower(edge.ToTable)
+		if !fo.beyond[from] || !fo.beyond[to] {
+			continue
+		}
+		// Leaving the link side towards a side whose column is not unique.
+		if fo.beyond[from] && !e.m.unique(edge.ToTable, edge.ToColumn) && !e.m.unique(edge.FromTable, edge.FromColumn) {
+			return true
+		}
+	}
+	return false
+}
+
+// detailOf says whether far's rows are the parts of near's (an order's
+// lines, an invoice's items): its name carries near's, or it keeps no
+// date while near does (the parts happen when their whole does).
+func (e *Engine) detailOf(far, near *tableInfo) bool {
+	nearWord := singularOf(strings.ToLower(nameWord(near.name)))
+	if nearWord == "" {
+		nearWord = singularOf(strings.ToLower(near.name))
+	}
+	for _, w := range e.m.cat.NameTerms(far.name) {
+		if singularOf(w) == nearWord {
+			return true
+		}
+	}
+	return len(far.dates) == 0 && len(near.dates) > 0
+}
+
+// aggregateParts are the aggregates of the plan's selects, ordering and
+// HAVING, each as a whole expression.
+func (p *plan) aggregateParts() []expr {
+	var out []expr
+	add := func(x expr) {
+		walk(x, func(v expr) bool {
+			if a, ok := v.(aggExpr); ok {
+				if a.arg != nil {
+					out = append(out, a)
+				}
+				return false
+			}
+			return true
+		})
+	}
+	for _, s := range p.selects {
+		add(s.x)
+	}
+	if p.order != nil {
+		add(p.order.x)
+	}
+	for _, h := range p.having {
+		add(h.x)
+	}
+	return out
+}
+
+// semiJoin turns the repeated side, used only by conditions, into EXISTS:
+// the measured rows that have such related rows, each once.
+func (e *Engine) semiJoin(p *plan, tree *catalog.JoinTree, fo *fanout) (*plan, *catalog.JoinTree, bool) {
+	q := p.clone()
+	var inside, outside []cond
+	for _, f := range p.filters {
+		switch {
+		case !reads(f.x, fo.beyond):
+			outside = append(outside, f)
+		case readsOnly(f.x, fo.beyond):
+			inside = append(inside, f)
+		default:
+			return nil, nil, false // a condition across both sides
+		}
+	}
+	sub := e.subtree(tree, fo.far, fo.beyond)
+	var b strings.Builder
+	b.WriteString("SELECT 1 FROM " + e.fromClauseInline(sub))
+	near, far := fo.edge.ToTable, fo.edge.FromTable
+	nearCol, farCol := fo.edge.ToColumn, fo.edge.FromColumn
+	if strings.EqualFold(fo.edge.FromTable, fo.near) {
+		near, far, nearCol, farCol = fo.edge.FromTable, fo.edge.ToTable, fo.edge.FromColumn, fo.edge.ToColumn
+	}
+	fmt.Fprintf(&b, " WHERE %s = %s%s", e.m.col(far, farCol), e.m.col(near, nearCol), e.whenCond(fo.edge))
+	ex := exists{tables: sub.Tables, cols: []colRef{col(far, farCol), col(near, nearCol)}}
+	for _, f := range inside {
+		b.WriteString(" AND " + f.x.render(e.m))
+		ex.cols = append(ex.cols, columnsOf(f.x)...)
+		for _, l := range literals(f.x) {
+			if s, ok := l.(strLit); ok {
+				ex.values = append(ex.values, string(s))
+			}
+		}
+	}
+	ex.sub = b.String()
+	q.filters = append(outside, cond{x: ex})
+	rest := map[string]bool{}
+	for _, t := range tree.Tables {
+		if !fo.beyond[strings.ToLower(t)] {
+			rest[strings.ToLower(t)] = true
+		}
+	}
+	return q, e.subtree(tree, fo.near, rest), true
+}
+
+// readsOnly says whether every column x reads is of one of the tables.
+func readsOnly(x expr, tables map[string]bool) bool {
+	for _, c := range columnsOf(x) {
+		if !tables[strings.ToLower(c.table)] {
+			return false
+		}
+	}
+	return true
+}
+
+// subtree is the part of tree over the given tables, rooted at root, in
+// an order that joins each table to one before it.
+func (e *Engine) subtree(tree *catalog.JoinTree, root string, tables map[string]bool) *catalog.JoinTree {
+	name := func(lower string) string {
+		for _, t := range tree.Tables {
+			if strings.EqualFold(t, lower) {
+				return t
+			}
+		}
+		return lower
+	}
+	out := &catalog.JoinTree{Tables: []string{name(root)}}
+	in := map[string]bool{strings.ToLower(root): true}
+	for grew := true; grew; {
+		grew = false
+		for _, edge := range tree.Edges {
+			from, to := strings.ToLower(edge.FromTable), strings.ToLower(edge.ToTable)
+			if !tables[from] || !tables[to] || in[from] == in[to] {
+				continue
+			}
+			next := to
+			if in[to] {
+				next = from
+			}
+			in[next] = true
+			out.Tables = append(out.Tables, name(next))
+			out.Edges = append(out.Edges, edge)
+			grew = true
+		}
+	}
+	return out
+}
+
+// fromClauseInline is the FROM list of a tree on one line.
+func (e *Engine) fromClauseInline(tree *catalog.JoinTree) string {
+	return strings.ReplaceAll(strings.TrimPrefix(e.fromClause(tree), "FROM "), "\n", " ")
+}
+
+// shareAlias names the grouped table of a measure's shares.
+const shareAlias = "shares"
+
+// allocate adds up a measure of the near table per group of the far side
+// by each far row's share of its near row: an order's net amount split
+// across its lines in proportion to their line amounts, so that every
+// order counts once in all and the groups add up to the total.
+func (e *Engine) allocate(p *plan, tree *catalog.JoinTree, u measureUse, fo *fanout) (*plan, *catalog.JoinTree, bool) {
+	far := e.m.byName[fo.far]
+	if far == nil {
+		return nil, nil, false
+	}
+	nearCol, farCol := fo.edge.ToColumn, fo.edge.FromColumn
+	if strings.EqualFold(fo.edge.FromTable, fo.near) {
+		nearCol, farCol = fo.edge.FromColumn, fo.edge.ToColumn
+	}
+	weight := e.shareWeight(far)
+	var w expr = numLit("1")
+	if weight != nil {
+		w = col(far.name, weight.Name)
+	}
+	nearName := fo.near
+	if t := e.m.byName[fo.near]; t != nil {
+		nearName = t.name
+	}
+	q := p.clone()
+	total := colRef{table: shareAlias, column: "total"}
+	rewrite := func(x expr) expr {
+		return mapExpr(x, func(v expr) expr {
+			a, ok := v.(aggExpr)
+			if !ok || a.fn != u.fn || a.distinct || a.arg == nil || singleTable(a.arg) != u.table {
+				return nil
+			}
+			arg := a.arg
+			if _, ok := arg.(binary); ok {
+				arg = paren{arg}
+			}
+			return aggExpr{fn: "SUM", arg: cmp(cmp(arg, "*", w), "/", fn1("NULLIF", total, numLit("0")))}
+		})
+	}
+	for i := range q.selects {
+		q.selects[i].x = rewrite(q.selects[i].x)
+	}
+	if q.order != nil {
+		q.order.x = rewrite(q.order.x)
+	}
+	for i := range q.having {
+		q.having[i].x = rewrite(q.having[i].x)
+	}
+	sum := "COUNT(*)"
+	if weight != nil {
+		sum = "SUM(" + e.m.col(far.name, weight.Name) + ")"
+	}
+	q.shares = append(q.shares, fmt.Sprintf("JOIN (SELECT %s, %s AS total FROM %s GROUP BY %s) AS %s ON %s = %s",
+		e.m.col(far.name, farCol), sum, e.m.ident(far.name), e.m.col(far.name, farCol), shareAlias,
+		e.m.col(shareAlias, farCol), e.m.col(nearName, nearCol)))
+	q.allocated = append(q.allocated, allocation{measured: nearName, by: far.name, weight: weight})
+	return q, tree, true
+}
+
+// allocation records that a measure of one table was split across the
+// rows of another.
+type allocation struct {
+	measured, by string
+	weight       *warehouse.Column // nil: equal shares
+}
+
+// shareWeight is the measure of a table by which a related thing's
+// measure is split across its rows: money first (an amount, a price, a
+// revenue), else a quantity; nil for equal shares.
+func (e *Engine) shareWeight(t *tableInfo) *warehouse.Column {
+	for _, w := range []string{"amount", "revenue", "sales", "total", "value", "price", "quantity", "qty", "units", "count", "number"} {
+		for _, c := range t.measures {
+			if strings.Contains(strings.ToLower(c.Name), w) {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// mapExpr rebuilds x with f applied top-down: where f returns an
+// expression it replaces the part (and its parts are not visited).
+func mapExpr(x expr, f func(expr) expr) expr {
+	if x == nil {
+		return nil
+	}
+	if y := f(x); y != nil {
+		return y
+	}
+	switch v := x.(type) {
+	case aggExpr:
+		v.arg = mapExpr(v.arg, f)
+		return v
+	case call:
+		args := make([]expr, len(v.args))
+		for i, a := range v.args {
+			args[i] = mapExpr(a, f)
+		}
+		v.args = args
+		return v
+	case binary:
+		v.l, v.r = mapExpr(v.l, f), mapExpr(v.r, f)
+		return v
+	case paren:
+		v.x = mapExpr(v.x, f)
+		return v
+	case prefix:
+		v.x = mapExpr(v.x, f)
+		return v
+	case caseWhen:
+		v.cond, v.then = mapExpr(v.cond, f), mapExpr(v.then, f)
+		return v
+	}
+	return x
+}
