@@ -78,11 +78,24 @@ type Candidate struct {
 	// Defines are the meanings this reading gives words the schema does not
 	// name: "active" = the status is Operational.
 	Defines []Definition
+	// Readings are decisions this reading makes that its SQL's shape does
+	// not word (how often a repeated thing counts): each a slot of its own,
+	// worded by the engine.
+	Readings []Reading `json:",omitempty"`
 	// Linked are the ids of the facts (Request.Facts) whose phrases this
 	// reading took as the columns they define ("sales region" =
 	// regions.name): the answer says it used them, like any remembered
 	// choice.
 	Linked []string `json:",omitempty"`
+}
+
+// Reading is one engine-worded decision of a candidate: its value in the
+// slot Key, the plain words for it, and the question words it concerns.
+type Reading struct {
+	Key    sqlshape.SlotKey
+	Value  string
+	Label  string
+	Phrase string
 }
 
 // Definition is what a reading takes a phrase to mean, as a condition on

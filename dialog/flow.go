@@ -248,6 +248,7 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 			cs.Group, cs.Rows = g, len(r.res.Rows)
 			cs.Slots, cs.Display = m.slots(c.SQL)
 			addDefinitions(&cs, definedPhrases(kept))
+			addReadings(&cs, c.Readings, readingKeys(kept))
 			if cs.Prior <= 0 {
 				cs.Prior = 1e-6
 			}
@@ -385,6 +386,45 @@ func addDefinitions(cs *candState, phrases []string) {
 			cs.Slots = sqlshape.Slots{}
 		}
 		cs.Slots[key] = sqlshape.NewValue(sqlshape.SlotDefine, parts, nil)
+	}
+}
+
+// readingKeys are the engine-worded decisions some candidate makes.
+func readingKeys(cands []Candidate) []sqlshape.SlotKey {
+	var out []sqlshape.SlotKey
+	for _, c := range cands {
+		for _, r := range c.Readings {
+			if !slices.Contains(out, r.Key) {
+				out = append(out, r.Key)
+			}
+		}
+	}
+	return out
+}
+
+// addReadings puts a candidate's engine-worded decisions in its slots, one
+// per key some candidate has, empty where it makes none.
+func addReadings(cs *candState, readings []Reading, keys []sqlshape.SlotKey) {
+	for _, key := range keys {
+		var parts []sqlshape.Part
+		for _, r := range readings {
+			if r.Key != key {
+				continue
+			}
+			parts = append(parts, sqlshape.Part{Expr: r.Value})
+			if cs.Display == nil {
+				cs.Display = map[sqlshape.SlotKey]string{}
+			}
+			cs.Display[key] = r.Label
+			if cs.Phrases == nil {
+				cs.Phrases = map[sqlshape.SlotKey]string{}
+			}
+			cs.Phrases[key] = r.Phrase
+		}
+		if cs.Slots == nil {
+			cs.Slots = sqlshape.Slots{}
+		}
+		cs.Slots[key] = sqlshape.NewValue(key.Name, parts, nil)
 	}
 }
 

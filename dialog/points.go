@@ -30,7 +30,7 @@ type pointValue struct {
 // slotPriority breaks ties between equally informative points in favour of
 // the ones that make the plainest questions.
 var slotPriority = map[sqlshape.SlotName]int{
-	sqlshape.SlotDefine: 10, sqlshape.SlotFilterOn: 9, sqlshape.SlotMeasure: 8, sqlshape.SlotOutput: 7, sqlshape.SlotOrder: 6,
+	sqlshape.SlotDefine: 10, sqlshape.SlotCount: 10, sqlshape.SlotFilterOn: 9, sqlshape.SlotMeasure: 8, sqlshape.SlotOutput: 7, sqlshape.SlotOrder: 6,
 	sqlshape.SlotWhere: 5, sqlshape.SlotGroup: 4, sqlshape.SlotLimit: 3, sqlshape.SlotTables: 2, sqlshape.SlotDistinct: 1,
 }
 
@@ -38,7 +38,7 @@ var slotPriority = map[sqlshape.SlotName]int{
 // tables to join is usually settled by asking about the value or the
 // column that needs the join.
 var plainness = map[sqlshape.SlotName]float64{
-	sqlshape.SlotDefine: 1, sqlshape.SlotFilterOn: 1, sqlshape.SlotMeasure: 1, sqlshape.SlotOutput: 1, sqlshape.SlotOrder: 1,
+	sqlshape.SlotDefine: 1, sqlshape.SlotCount: 1, sqlshape.SlotFilterOn: 1, sqlshape.SlotMeasure: 1, sqlshape.SlotOutput: 1, sqlshape.SlotOrder: 1,
 	sqlshape.SlotWhere: 0.9, sqlshape.SlotGroup: 0.9, sqlshape.SlotLimit: 0.8, sqlshape.SlotDistinct: 0.6, sqlshape.SlotTables: 0.5,
 }
 

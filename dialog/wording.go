@@ -169,6 +169,13 @@ func (l *Labels) optionLabel(key sqlshape.SlotKey, value sqlshape.SlotValue, oth
 		if display != "" {
 			return Option{Label: display}
 		}
+	case sqlshape.SlotCount:
+		if len(parts) == 0 {
+			return Option{Label: "Without that condition"}
+		}
+		if display != "" {
+			return Option{Label: display}
+		}
 	}
 	return Option{Label: value.String()}
 }
@@ -204,6 +211,9 @@ func describeCondition(p sqlshape.Part) string {
 // promptFor asks about a point in plain words.
 func (l *Labels) promptFor(key sqlshape.SlotKey, phrase string) string {
 	name, arg := key.Name, key.Arg
+	if name == sqlshape.SlotCount {
+		return fmt.Sprintf("How often should each of the %s count?", arg)
+	}
 	if phrase != "" {
 		switch name {
 		case sqlshape.SlotOutput:
@@ -265,7 +275,7 @@ func kindFor(key sqlshape.SlotKey, values []pointValue, displays map[string]stri
 		return AmbColumn
 	case sqlshape.SlotOutput, sqlshape.SlotLimit, sqlshape.SlotDistinct:
 		return AmbOutput
-	case sqlshape.SlotTables, sqlshape.SlotDefine:
+	case sqlshape.SlotTables, sqlshape.SlotDefine, sqlshape.SlotCount:
 		return AmbQuestion
 	}
 	return AmbColumn

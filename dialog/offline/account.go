@@ -406,4 +406,3 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	flush()
 	return out
 }
-

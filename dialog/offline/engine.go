@@ -94,29 +94,32 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 			if e.pinned(p, tree) {
 				w *= pinnedPenalty
 			}
-			p, tree, ok := e.atGrain(p, tree)
-			if !ok {
-				continue
-			}
-			sql := e.render(p, tree)
-			if i, ok := byKey[sql]; ok {
-				out[i].Prior += w
+			for _, g := range e.atGrain(p, tree) {
+				p, tree, w := g.p, g.tree, w*g.weight
+				sql := e.render(p, tree)
+				if i, ok := byKey[sql]; ok {
+					out[i].Prior += w
+					total += w
+					continue
+				}
+				byKey[sql] = len(out)
+				phrases := map[sqlshape.SlotKey]string{}
+				for k, v := range p.phrases {
+					phrases[k] = v
+				}
+				if len(trees) > 1 && p.headPhrase != "" {
+					phrases[keyTables] = p.headPhrase
+				}
+				parts := e.partsOf(p, tree)
+				unused := e.unexplained(a, p, parts)
+				c := dialog.Candidate{SQL: sql, Prior: w, Phrases: phrases, Unused: unused, Defines: p.defines, Linked: a.linkedIn(parts)}
+				if g.counts != nil {
+					c.Readings = []dialog.Reading{*g.counts}
+				}
+				out = append(out, c)
+				uncovered = append(uncovered, wordCount(unused)+weakRealised(a, parts)+guessedDefined(p))
 				total += w
-				continue
 			}
-			byKey[sql] = len(out)
-			phrases := map[sqlshape.SlotKey]string{}
-			for k, v := range p.phrases {
-				phrases[k] = v
-			}
-			if len(trees) > 1 && p.headPhrase != "" {
-				phrases[keyTables] = p.headPhrase
-			}
-			parts := e.partsOf(p, tree)
-			unused := e.unexplained(a, p, parts)
-			out = append(out, dialog.Candidate{SQL: sql, Prior: w, Phrases: phrases, Unused: unused, Defines: p.defines, Linked: a.linkedIn(parts)})
-			uncovered = append(uncovered, wordCount(unused)+weakRealised(a, parts)+guessedDefined(p))
-			total += w
 		}
 	}
 	if len(out) == 0 {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
 // Measures at their own grain. Each row of a table is one thing — an
@@ -47,13 +49,52 @@ type measureUse struct {
 	fn    string
 }
 
-// atGrain rewrites a reading so that no measure is aggregated over a join
-// that repeats its rows; ok is false when that cannot be done.
-func (e *Engine) atGrain(p *plan, tree *catalog.JoinTree) (*plan, *catalog.JoinTree, bool) {
-	if len(tree.Edges) == 0 {
-		return p, tree, true
+// grainReading is a reading written at its measures' grain, and how much
+// likelier than the reading it came from it is.
+type grainReading struct {
+	p      *plan
+	tree   *catalog.JoinTree
+	weight float64
+	// counts words how often the measured thing counts, when that is a
+	// decision between readings.
+	counts *dialog.Reading
+}
+
+// repeatedWeight is how likely a measure filtered through related rows is
+// meant once per related row ("the average weight of patients treated
+// with X", each patient once per treatment) rather than once per thing:
+// rarely, but asked about when the two differ.
+const repeatedWeight = 0.3
+
+// atGrain writes a reading so that no measure is aggregated over a join
+// that repeats its rows: none when that cannot be done. A measure filtered
+// through related rows is also offered once per related row, as written.
+func (e *Engine) atGrain(p *plan, tree *catalog.JoinTree) []grainReading {
+	q, t, semi, ok := e.grain(p, tree)
+	if !ok {
+		return nil
 	}
-	q, t := p, tree
+	out := []grainReading{{p: q, tree: t, weight: 1}}
+	if semi != nil {
+		thing, per := humanize(semi.near), singularOf(humanize(semi.far))
+		if t := e.m.byName[semi.near]; t != nil {
+			thing = humanize(t.name)
+		}
+		key := sqlshape.SlotKey{Name: sqlshape.SlotCount, Arg: strings.ToLower(thing)}
+		out[0].counts = &dialog.Reading{Key: key, Value: "once", Label: "Each of the " + thing + " once", Phrase: thing}
+		out = append(out, grainReading{p: p, tree: tree, weight: repeatedWeight,
+			counts: &dialog.Reading{Key: key, Value: "per " + per, Label: "Each of the " + thing + " once per " + per, Phrase: thing}})
+	}
+	return out
+}
+
+// grain rewrites a reading at its measures' grain; semi says whether it
+// turned a repeating join into EXISTS, ok is false when it could not.
+func (e *Engine) grain(p *plan, tree *catalog.JoinTree) (q *plan, t *catalog.JoinTree, semi *fanout, ok bool) {
+	if len(tree.Edges) == 0 {
+		return p, tree, nil, true
+	}
+	q, t = p, tree
 	// Joins found right as written (through a link table), per measured table.
 	right := map[string]bool{}
 	// Each rewrite resolves one repeating join (a split measure reads two
@@ -68,18 +109,21 @@ func (e *Engine) atGrain(p *plan, tree *catalog.JoinTree) (*plan, *catalog.JoinT
 			}
 		}
 		if fo == nil {
-			return q, t, true
+			return q, t, semi, true
 		}
 		if e.linkGroups(q, t, u, fo) {
 			right[u.table+"|"+edgeKey(fo.edge)] = true
 			continue
 		}
-		var ok bool
-		if q, t, ok = e.resolveFanout(q, t, u, fo); !ok {
-			return nil, nil, false
+		var filtered bool
+		if q, t, filtered, ok = e.resolveFanout(q, t, u, fo); !ok {
+			return nil, nil, nil, false
+		}
+		if filtered && semi == nil {
+			semi = fo
 		}
 	}
-	return nil, nil, false
+	return nil, nil, nil, false
 }
 
 // measureUses lists the SUM and AVG aggregates of the plan whose argument
@@ -224,8 +268,9 @@ func reads(x expr, tables map[string]bool) bool {
 	return false
 }
 
-// resolveFanout rewrites one repeating join of a measured table.
-func (e *Engine) resolveFanout(p *plan, tree *catalog.JoinTree, u measureUse, fo *fanout) (*plan, *catalog.JoinTree, bool) {
+// resolveFanout rewrites one repeating join of a measured table; semi says
+// it became EXISTS.
+func (e *Engine) resolveFanout(p *plan, tree *catalog.JoinTree, u measureUse, fo *fanout) (q *plan, t *catalog.JoinTree, semi, ok bool) {
 	shown := false // a select, grouping or ordering reads the repeated side
 	for _, s := range p.selects {
 		if !aggregates(s.x) && reads(s.x, fo.beyond) {
@@ -247,22 +292,24 @@ func (e *Engine) resolveFanout(p *plan, tree *catalog.JoinTree, u measureUse, fo
 		}
 	}
 	if len(p.derived) > 0 || p.wrap != "" || other {
-		return nil, nil, false
+		return nil, nil, false, false
 	}
 	if !shown {
-		return e.semiJoin(p, tree, fo)
+		q, t, ok = e.semiJoin(p, tree, fo)
+		return q, t, true, ok
 	}
 	far, near := e.m.byName[fo.far], e.m.byName[fo.near]
 	if far == nil || near == nil {
-		return nil, nil, false
+		return nil, nil, false, false
 	}
 	if fo.near != u.table || u.fn != "SUM" || !e.detailOf(far, near) {
 		// Repeated two joins away, an average, or rows of another thing
 		// that merely refer to the measured one (prescriptions of a
 		// drug): no share of the measure belongs to each of them.
-		return nil, nil, false
+		return nil, nil, false, false
 	}
-	return e.allocate(p, tree, u, fo)
+	q, t, ok = e.allocate(p, tree, u, fo)
+	return q, t, false, ok
 }
 
 // isLink says whether a table only relates two or more others: no measure
@@ -506,7 +553,7 @@ type allocation struct {
 // measure is split across its rows: money first (an amount, a price, a
 // revenue), else a quantity; nil for equal shares.
 func (e *Engine) shareWeight(t *tableInfo) *warehouse.Column {
-	for _, w := range []string{"amount", "revenue", "sales", "total", "value", "price", "quantity", "qty", "units", "count", "number"} {
+	for _, w := range []string{"amount", "revenue", "sales", "total", "value", "charge", "fee", "price", "quantity", "qty", "units", "count", "number"} {
 		for _, c := range t.measures {
 			if strings.Contains(strings.ToLower(c.Name), w) {
 				return c

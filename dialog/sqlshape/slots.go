@@ -25,6 +25,10 @@ const (
 	// SlotDefine is not read from SQL: engines report what a word the
 	// schema does not name was taken to mean (Arg: the phrase, "active").
 	SlotDefine SlotName = "definition"
+	// SlotCount is not read from SQL either: engines report how often a
+	// measured thing counts when related rows repeat it (Arg: the thing,
+	// "patients"): once, or once per related row.
+	SlotCount SlotName = "count"
 )
 
 // DefineKey is the key of the decision "what does phrase mean".
