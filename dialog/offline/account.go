@@ -307,6 +307,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 		realised := tm.from != "" && parts.values[tm.from] || tm.to != "" && parts.values[tm.to] ||
 			tm.year != "" && parts.numbers[tm.year]
 		claim(tm.at, a.spanOf(tm.at, tm.phrase), realised)
+		// "signed up in 2024", "hired in 2023": the verb names the event
+		// whose date the condition is on.
+		if from, ok := e.eventVerbBefore(a, tm.at, p); realised && ok {
+			mark(from, tm.at)
+		}
 	}
 	for _, cp := range a.comps {
 		claim(cp.at, a.spanOf(cp.at, cp.phrase), parts.numbers[strconv.FormatFloat(cp.value, 'f', -1, 64)])

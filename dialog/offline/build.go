@@ -40,9 +40,12 @@ type plan struct {
 	aggregated bool
 	// countOf is the table a COUNT(*) counts; with joins it counts its keys.
 	countOf *tableInfo
+	// countRows is the table whose rows a COUNT(*) over joins counts, when
+	// it is not counted by key ("the rep with the most orders").
+	countRows *tableInfo
 	// dateCols are the date columns conditions and buckets use; one reading
 	// rarely mixes two.
-	dateCols   map[string]bool
+	dateCols   map[colRef]bool
 	headPhrase string
 	// extremeValue: the ranking's top value itself ("the maximum quantity"),
 	// not the row that has it.
@@ -103,7 +106,7 @@ func (p *plan) clone() *plan {
 	for k := range p.tables {
 		c.tables[k] = true
 	}
-	c.dateCols = make(map[string]bool, len(p.dateCols))
+	c.dateCols = make(map[colRef]bool, len(p.dateCols))
 	for k := range p.dateCols {
 		c.dateCols[k] = true
 	}
@@ -196,7 +199,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 	if len(els) == 0 {
 		return nil
 	}
-	base := &plan{tables: map[string]bool{}, phrases: map[sqlshape.SlotKey]string{}, dateCols: map[string]bool{}, weight: 1}
+	base := &plan{tables: map[string]bool{}, phrases: map[sqlshape.SlotKey]string{}, dateCols: map[colRef]bool{}, weight: 1}
 	if r.h.t != nil {
 		base.headPhrase = r.h.phrase
 	}
@@ -234,6 +237,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 		if len(p.dateCols) > 1 {
 			p.weight *= 0.2
 		}
+		p.weight *= r.e.factDates(p, r.a)
 		// Repeated rows are noise: show each once, unless the rows are
 		// entities with a key (two customers may share a name).
 		for _, s := range p.selects {

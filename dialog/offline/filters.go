@@ -72,6 +72,17 @@ func (r *reader) filterElements() []*element {
 		switch {
 		case weak:
 			el.add(1, func(p *plan) {})
+		case vm.event:
+			// The event itself, its status an option (events.go).
+			most := 0.0
+			for _, al := range el.alts {
+				most = max(most, al.weight)
+			}
+			verb := r.a.word(r.a.spanOf(vm.at, vm.phrase) - 1)
+			el.add(eventWeight*most, func(p *plan) {
+				// The participle is the event itself: its date, agent or place.
+				p.covered = append(p.covered, verb)
+			})
 		case vm.optional:
 			el.add(0.3, func(p *plan) {})
 		}
@@ -90,7 +101,7 @@ func (r *reader) filterElements() []*element {
 			dcol := col(dc.table, dc.column)
 			key := sqlshape.FilterOnKey([]string{tm.year}, nil)
 			el.add(dc.weight, func(p *plan) {
-				p.dateCols[r.e.m.col(dc.table, dc.column)] = true
+				p.dateCols[col(dc.table, dc.column)] = true
 				if tm.from != "" {
 					p.filters = append(p.filters, cond{x: cmp(dcol, ">=", strLit(tm.from))})
 				}

@@ -40,7 +40,7 @@ func (r *reader) groupElement() []*element {
 			for _, dc := range r.dateColumns() {
 				bucket := timeBucket(col(dc.table, dc.column), g.timeUnit, yearFiltered)
 				el.add(dc.weight, func(p *plan) {
-					p.dateCols[r.e.m.col(dc.table, dc.column)] = true
+					p.dateCols[col(dc.table, dc.column)] = true
 					byPeriod(p, bucket, dc.table)
 				})
 			}
@@ -174,7 +174,7 @@ func (r *reader) dateColumns() []colAlt {
 				continue
 			}
 			seen[k] = true
-			out = append(out, colAlt{table: t.name, column: c.Name, weight: w * r.boost(t.name, c.Name) * r.mentioned(t.name, c.Name)})
+			out = append(out, colAlt{table: t.name, column: c.Name, weight: w * r.boost(t.name, c.Name) * r.mentioned(t.name, c.Name) * r.a.eventDate(c.Name, c.Comment)})
 		}
 	}
 	for _, name := range sortedNames(r.measureTables) {

@@ -39,6 +39,9 @@ type valueMention struct {
 	// named: the question names the value's column next to it ("the
 	// department of Computer Science"), which corroborates it.
 	named bool
+	// event: a participle naming something that happened ("placed in
+	// 2025"), whose event is the likelier reading (events.go).
+	event bool
 }
 
 type valueAlt struct {
@@ -141,9 +144,12 @@ type analysis struct {
 	// order is an ordering clause ("sorted from highest to lowest").
 	order *orderMention
 	// likes are text patterns ("whose name starts with 'J'").
-	likes   []*likeMention
-	where   bool // "where is…"
-	removes []string
+	likes []*likeMention
+	// eventVerbs are the stems of the events the question names
+	// ("shipped" → ship…), whose dates time conditions prefer.
+	eventVerbs []string
+	where      bool // "where is…"
+	removes    []string
 	// about maps a feedback clause to the phrase it answered ("active").
 	about map[int]string
 }
@@ -234,6 +240,7 @@ func (e *Engine) analyse(question string, feedback []dialog.Feedback, facts []on
 	e.preferNamedTable(a)
 	e.findComputed(a)
 	e.findRatio(a)
+	e.findEvents(a)
 	return a
 }
 

@@ -106,6 +106,7 @@ func (r *reader) superlative() []*element {
 		measure.add(1, func(p *plan) {
 			p.order = &sel{x: countAll}
 			p.aggregated = true
+			p.countRows = e2
 			p.use(e2.name)
 			p.phrases[keyMeasure] = rankPhrase
 		})
@@ -470,6 +471,7 @@ func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
 				el.add(w, func(p *plan) {
 					p.order = &sel{x: countAll}
 					p.aggregated = true
+					p.countRows = f
 					p.use(f.name)
 					p.phrases[keyMeasure] = s.phrase
 				})

@@ -1,0 +1,102 @@
+package offline_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/eval"
+)
+
+// lendingDump is a tool-lending shed the engine was never tuned on: each
+// loan has a status that names its latest step ('borrowed', 'returned',
+// 'repaired') and the dates of its events; a courier may deliver it to a
+// town. Members joined on a date of their own.
+func lendingDump() string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE members (member_id INT PRIMARY KEY, member_name VARCHAR(40), joined_on DATE COMMENT 'Date the member joined the shed');
+CREATE TABLE tools (tool_id INT PRIMARY KEY, tool_name VARCHAR(40), deposit DECIMAL(6,2));
+CREATE TABLE loans (loan_id INT PRIMARY KEY, member_id INT, tool_id INT,
+  status VARCHAR(12) COMMENT 'Latest step of the loan: borrowed, returned or repaired',
+  borrowed_on DATE COMMENT 'Date the tool was borrowed',
+  returned_on DATE COMMENT 'Date the tool was returned; empty while out',
+  courier VARCHAR(12) COMMENT 'Courier that delivered the tool: Bikes, Vans or Walk',
+  delivered_to VARCHAR(20) COMMENT 'Town the tool was delivered to',
+  FOREIGN KEY (member_id) REFERENCES members(member_id), FOREIGN KEY (tool_id) REFERENCES tools(tool_id));
+`)
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&b, "INSERT INTO members VALUES (%d, 'Member %02d', '%d-%02d-10');\n", i, i, 2022+i%3, 1+i%12)
+	}
+	for i := 1; i <= 8; i++ {
+		fmt.Fprintf(&b, "INSERT INTO tools VALUES (%d, 'Tool %c', %d.00);\n", i, 'A'+rune(i), 5+i)
+	}
+	statuses := []string{"borrowed", "returned", "repaired", "returned"}
+	for i := 1; i <= 120; i++ {
+		year := 2023 + i%3
+		status := statuses[i%4]
+		returned := "NULL"
+		if status != "borrowed" {
+			returned = fmt.Sprintf("'%d-%02d-%02d'", year+(i%5)/4, 1+(i+3)%12, 1+i%27)
+		}
+		fmt.Fprintf(&b, "INSERT INTO loans VALUES (%d, %d, %d, '%s', '%d-%02d-%02d', %s, '%s', '%s');\n",
+			i, 1+i%12, 1+i%8, status, year, 1+i%12, 1+i%27, returned, []string{"Bikes", "Vans", "Walk"}[i%3], []string{"Ashby", "Brill", "Cole"}[i%3])
+	}
+	return b.String()
+}
+
+// TestEventsAtTheirOwnDates: a participle that names an event of the
+// subject, followed by a time, an agent or a place, reads first as the
+// event (its date, its courier, its destination); the status that stores
+// the same word stays a reading to ask about, never the only one.
+func TestEventsAtTheirOwnDates(t *testing.T) {
+	ctx := context.Background()
+	e, wh := engineOn(t, lendingDump())
+	cases := []struct {
+		question, gold string
+		// status is the status filter that must remain a reading.
+		status string
+	}{
+		{"How many loans were returned in 2024?",
+			"SELECT COUNT(*) FROM loans WHERE returned_on >= '2024-01-01' AND returned_on < '2025-01-01'", "loans.status = 'returned'"},
+		{"How many loans were borrowed in 2025?",
+			"SELECT COUNT(*) FROM loans WHERE borrowed_on >= '2025-01-01' AND borrowed_on < '2026-01-01'", "loans.status = 'borrowed'"},
+		{"How many loans were delivered to Brill?",
+			"SELECT COUNT(*) FROM loans WHERE delivered_to = 'Brill'", ""},
+		// The fact's own date, not the member's joining date.
+		{"Which member borrowed the most tools in 2024?",
+			"SELECT m.member_name FROM members m JOIN loans l ON l.member_id = m.member_id WHERE l.borrowed_on >= '2024-01-01' AND l.borrowed_on < '2025-01-01' GROUP BY m.member_id, m.member_name ORDER BY COUNT(*) DESC LIMIT 1", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.question, func(t *testing.T) {
+			p, err := e.Candidates(ctx, dialog.Request{Question: tc.question})
+			if err != nil || len(p.Candidates) == 0 {
+				t.Fatalf("no readings: %v", err)
+			}
+			gold, err := wh.Query(ctx, tc.gold, warehouse.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			top := p.Candidates[0]
+			got, err := wh.Query(ctx, top.SQL, warehouse.Limits{})
+			if err != nil || !eval.Match(got, gold, false) {
+				t.Errorf("the likeliest reading is not the event:\n%s", top.SQL)
+			}
+			if len(top.Unused) > 0 {
+				t.Errorf("the event reading leaves %q out", top.Unused)
+			}
+			if tc.status == "" {
+				return
+			}
+			found := false
+			for _, c := range p.Candidates {
+				found = found || strings.Contains(c.SQL, tc.status)
+			}
+			if !found {
+				t.Errorf("the status reading (%s) is gone; it must stay an option", tc.status)
+			}
+		})
+	}
+}
