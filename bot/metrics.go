@@ -101,7 +101,7 @@ func newMetrics() *metrics {
 		m.tokens, m.modelCalls, m.modelRetries, m.apiErrors, m.apiRetries, m.duplicates,
 	)
 	// Known reasons start at zero, so that rate() works from the first one.
-	for _, r := range []string{dialog.RefuseTooLong, dialog.RefuseNoQuestion, dialog.RefuseRateLimited, refuseNotReadOnly, refuseAccessDenied, refuseAccessRule, refuseBudget} {
+	for _, r := range []string{dialog.RefuseTooLong, dialog.RefuseNoQuestion, dialog.RefuseWrite, dialog.RefuseRateLimited, refuseNotReadOnly, refuseAccessDenied, refuseAccessRule, refuseBudget} {
 		m.refusals.WithLabelValues(r)
 	}
 	return m

@@ -94,6 +94,9 @@ func (m *Manager) checkQuestion(text string) (msg, reason string) {
 	if letters < 2 {
 		return "I couldn't find a question in that. Ask me about the data in words, for example: " + m.exampleQuestion(), RefuseNoQuestion
 	}
+	if isWriteRequest(text) {
+		return readOnlyNotice + m.exampleQuestion(), RefuseWrite
+	}
 	return "", ""
 }
 

@@ -31,6 +31,7 @@ type Observer interface {
 const (
 	RefuseTooLong     = "too_long"     // longer than Config.MaxQuestionLength
 	RefuseNoQuestion  = "no_question"  // empty, or no words in it
+	RefuseWrite       = "write"        // a request to change data (only reads are answered)
 	RefuseRateLimited = "rate_limited" // the Gate said not now
 )
 
