@@ -186,6 +186,9 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 		rp.aggs[fn] = true
 	}
 	rp.order = p.order != nil && !extremum && !perGroup || p.wrap == "change"
+	if p.wrap == "average" {
+		rp.aggs["AVG"] = true // the average of the totals, around them
+	}
 	rp.group = rp.group || len(p.groups) > 0
 	// Each column of another table that refers to a table's rows outside
 	// the joins stands for those rows once more (neighbour_info.neighbour is

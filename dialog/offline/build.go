@@ -233,6 +233,13 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 		if len(p.selects) == 0 || len(p.tables) == 0 {
 			continue
 		}
+		// The tables a reading needs are those its parts read (a span
+		// from an order's date to its shipment's reads both).
+		for _, x := range p.outerParts() {
+			for _, c := range outerColumns(x) {
+				p.use(c.table)
+			}
+		}
 		p.weight *= math.Pow(joinPenalty, float64(len(p.tables)-1))
 		if len(p.dateCols) > 1 {
 			p.weight *= 0.2
@@ -244,11 +251,14 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 			// A computed measure may aggregate itself (a ratio of totals).
 			p.aggregated = p.aggregated || aggregates(s.x) && len(p.groups) == 0
 		}
-		rowWise := r.perRow(p)
+		shared := r.conditionalShare(p)
+		rowWise := !shared && r.perRow(p)
 		if !rowWise && !p.aggregated && len(p.groups) == 0 && (len(p.tables) > 1 || !r.keyed(p) || !r.showsIdentity(p)) {
 			p.distinct = true
 		}
-		p.wrap = r.wrapFor(p)
+		if !shared {
+			p.wrap = r.wrapFor(p)
+		}
 		out = append(out, p)
 		if rowWise {
 			out = append(out, r.rowOutputs(p)...)

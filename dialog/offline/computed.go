@@ -66,6 +66,30 @@ func (e *Engine) findComputed(a *analysis) {
 			continue
 		}
 		var alts []colAlt
+		if spanWords[t.low] {
+			// "delivery time", "days to ship", "time from pickup to delivery"
+			if spans, from, to := e.eventSpans(a, i); len(spans) > 0 {
+				cm := &colMention{phrase: a.phrase(from, to), at: from, end: to, alts: spans}
+				var kept []*colMention
+				for _, other := range a.columns {
+					if other.at >= to || other.end <= from {
+						kept = append(kept, other)
+					}
+				}
+				a.columns = append(kept, cm)
+				a.markUsed(from, to)
+				// The event's words are the span's, not a stored value
+				// ("delivery" is no status 'delivered' here).
+				var values []*valueMention
+				for _, vm := range a.values {
+					if vm.at >= to || a.spanOf(vm.at, vm.phrase) <= from {
+						values = append(values, vm)
+					}
+				}
+				a.values = values
+				continue
+			}
+		}
 		switch {
 		case t.low == "age" || t.low == "ages":
 			alts = e.ages()
@@ -174,6 +198,12 @@ func (e *Engine) margins(word string) []colAlt {
 		}
 		return false
 	}
+	// Profit is earned on what was sold; a margin is often per unit.
+	sold := 1.0
+	if strings.HasPrefix(word, "profit") {
+		sold = 3
+	}
+	out = append(out, e.salesMargins(has, sold)...)
 	for _, t := range e.m.tables {
 		for _, cost := range t.measures {
 			if !has(strings.ToLower(cost.Name), costWords) {
@@ -405,4 +435,55 @@ func timeSpan(from, to expr, kind warehouse.ColumnKind, dataType, unit string) e
 		return call{fn: "TIMESTAMPDIFF", args: []expr{keyword("SECOND"), from, to}}
 	}
 	return call{fn: "DATEDIFF", args: []expr{to, from}}
+}
+
+// quantityWords find how many units a row sells.
+var quantityWords = []string{"quantity", "qty", "units", "count"}
+
+// salesMargins are what was earned on the rows that sell things: a line's
+// amount (or its quantity times its price) minus its quantity times the
+// unit cost of the thing it refers to — "profit by category" over the
+// order lines, not the catalogue's price minus cost once per product.
+func (e *Engine) salesMargins(has func(string, []string) bool, weight float64) []colAlt {
+	var out []colAlt
+	for _, t := range e.m.tables {
+		var qty, amount, price *warehouse.Column
+		for _, c := range t.measures {
+			n := strings.ToLower(c.Name)
+			switch {
+			case qty == nil && has(n, quantityWords):
+				qty = c
+			case amount == nil && has(n, []string{"amount", "revenue", "total", "sales"}) && !has(n, costWords):
+				amount = c
+			case price == nil && has(n, []string{"price"}) && !has(n, costWords):
+				price = c
+			}
+		}
+		if qty == nil || amount == nil && price == nil {
+			continue
+		}
+		for _, j := range e.m.snap.Schema.Joins {
+			if !strings.EqualFold(j.FromTable, t.name) || j.When != nil || !e.m.unique(j.ToTable, j.ToColumn) {
+				continue
+			}
+			ref := e.m.byName[strings.ToLower(j.ToTable)]
+			if ref == nil {
+				continue
+			}
+			for _, cost := range ref.measures {
+				if !has(strings.ToLower(cost.Name), costWords) {
+					continue
+				}
+				q, c := col(t.name, qty.Name), col(ref.name, cost.Name)
+				var x expr
+				if amount != nil {
+					x = cmp(col(t.name, amount.Name), "-", cmp(q, "*", c))
+				} else {
+					x = cmp(q, "*", paren{cmp(col(t.name, price.Name), "-", c)})
+				}
+				out = append(out, colAlt{table: t.name, column: "margin", weight: 2 * weight, x: x})
+			}
+		}
+	}
+	return out
 }

@@ -333,3 +333,40 @@ func arithmeticNoCall(x expr) bool {
 	})
 	return ok
 }
+
+// outerColumns are the columns x reads in the reading's own FROM, not in
+// subqueries of its own (scalar subqueries, EXISTS, written SQL).
+func outerColumns(x expr) []colRef {
+	var out []colRef
+	walk(x, func(v expr) bool {
+		switch v := v.(type) {
+		case colRef:
+			out = append(out, v)
+		case scalarSub, exists, sqlText:
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// outerParts are the plan's selects, groupings, ordering and conditions.
+func (p *plan) outerParts() []expr {
+	var out []expr
+	for _, s := range p.selects {
+		out = append(out, s.x)
+	}
+	for _, g := range p.groups {
+		out = append(out, g.x)
+	}
+	if p.order != nil {
+		out = append(out, p.order.x)
+	}
+	for _, f := range p.filters {
+		out = append(out, f.x)
+	}
+	for _, h := range p.having {
+		out = append(out, h.x)
+	}
+	return out
+}

@@ -208,6 +208,7 @@ func (a *analysis) phrase(from, to int) string {
 // analyse runs the recognisers over the question and its feedback.
 func (e *Engine) analyse(question string, feedback []dialog.Feedback, facts []ontology.Fact, now time.Time) *analysis {
 	a := &analysis{countAt: -1, aggAt: -1, about: map[int]string{}}
+	question = percentSign.ReplaceAllString(question, "${1} percent of")
 	a.toks = numberWords(lex(question, 0))
 	for i, f := range feedback {
 		a.toks = append(a.toks, numberWords(lex(f.Text, i+1))...)

@@ -82,6 +82,8 @@ func (e *Engine) wrap(p *plan, sql string, aliases []string) string {
 	switch p.wrap {
 	case "share":
 		return fmt.Sprintf("SELECT %s, %s * 100e0 / SUM(%s) OVER () AS share_of_total_percent\nFROM %s", strings.Join(cols, ", "), m, m, inner)
+	case "average":
+		return fmt.Sprintf("SELECT AVG(%s) AS %s\nFROM %s", m, e.m.ident("average_"+measure), inner)
 	case "change":
 		period := "grouped." + e.m.ident(aliases[0])
 		prev := fmt.Sprintf("LAG(%s) OVER (ORDER BY %s)", m, period)
@@ -102,6 +104,9 @@ func (r *reader) wrapFor(p *plan) string {
 	}
 	if p.limit > 0 {
 		return "" // a share of the top few is no share of the total
+	}
+	if r.averageOfTotals(p, aggregates) {
+		return "average"
 	}
 	switch {
 	case r.a.share != nil && p.aggregated && len(p.groups) > 0 && aggregates == 1 && !isAggregateItem(p.selects[0].x):
@@ -134,6 +139,61 @@ func (a *analysis) withinGroups(from int) bool {
 	for k := from; k < len(a.toks) && a.toks[k].clause == 0; k++ {
 		if a.word(k) == "out" && a.word(k+1) == "of" || a.word(k) == "among" {
 			return true
+		}
+	}
+	return false
+}
+
+// averageOfTotals says whether a reading that totals or counts per thing
+// asks for the average of those totals: "the average number of units per
+// order", "how many orders per customer on average" — one figure over
+// the things, not a list. An average of an attribute per group ("the
+// average price per category") is a list and stays one. The per-thing
+// total replaces the average inside.
+func (r *reader) averageOfTotals(p *plan, aggregates int) bool {
+	a := r.a
+	if a.agg != "AVG" || !a.count && !a.pluralMeasure() || aggregates != 1 || len(p.groups) == 0 || p.wrap != "" || p.order != nil {
+		return false
+	}
+	// Grouped by one thing: its key, label, or a column naming its rows.
+	things := map[string]bool{}
+	for _, g := range p.groups {
+		c, ok := isColumn(g.x)
+		if !ok {
+			return false
+		}
+		t := r.e.m.byName[strings.ToLower(c.table)]
+		if t == nil {
+			return false
+		}
+		col := t.t.Column(c.column)
+		switch {
+		case t.key != nil && strings.EqualFold(t.key.Name, c.column), t.label != nil && strings.EqualFold(t.label.Name, c.column):
+			things[strings.ToLower(t.name)] = true
+		case col != nil && r.e.m.joinCols[strings.ToLower(c.table+"."+c.column)] && r.e.m.isKeyish(t.t, col):
+			things["ref:"+strings.ToLower(c.table+"."+c.column)] = true
+		default:
+			return false
+		}
+	}
+	if len(things) != 1 {
+		return false
+	}
+	for i, s := range p.selects {
+		if ag, ok := aggOf(s.x); ok && ag.fn == "AVG" && ag.arg != nil {
+			p.selects[i] = sel{x: aggOver("SUM", ag.arg), alias: "total"}
+		}
+	}
+	return true
+}
+
+// pluralMeasure says whether the averaged measure is named by a plural
+// noun ("units", "items"): a quantity that adds up per thing.
+func (a *analysis) pluralMeasure() bool {
+	for _, cm := range a.columns {
+		if cm.at > a.aggAt && cm.clause == 0 {
+			w := strings.ToLower(cm.phrase)
+			return singularOf(w) != w
 		}
 	}
 	return false

@@ -1,0 +1,110 @@
+package offline
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Conditional shares: "what % of orders placed in 2024 were cancelled",
+// "what share of revenue came from Texas", "the proportion of loans that
+// were returned late". The thing before the predicate (orders placed in
+// 2024) is the whole; the value after it (cancelled, Texas) picks the
+// part. The reading is the part as a percentage of the whole: a count of
+// the subject's rows, or its measure, with and without the part's
+// condition.
+
+// percentSign is a "%" that stands for a word ("what % of orders").
+var percentSign = regexp.MustCompile(`(^|[^0-9])%\s*of\b`)
+
+// predicateWords start the part of a conditional share after its whole.
+var predicateWords = setOf("were was are is came come comes went go goes had have has that which who")
+
+// shareParts finds, after a share word, the value mentions that name the
+// part: those after the first predicate word that follows the whole.
+func (a *analysis) shareParts() []*valueMention {
+	if a.share == nil || len(a.groups) > 0 {
+		return nil
+	}
+	pred := -1
+	for k := a.share.end + 1; k < len(a.toks) && a.toks[k].clause == 0; k++ {
+		if predicateWords[a.word(k)] {
+			pred = k
+			break
+		}
+	}
+	if pred < 0 {
+		return nil
+	}
+	var out []*valueMention
+	for _, vm := range a.values {
+		if vm.at > pred && !vm.event {
+			out = append(out, vm)
+		}
+	}
+	return out
+}
+
+// conditionalShare rewrites a reading as its part's share of the whole:
+// the conditions on the part's values leave WHERE and become the
+// numerator. It says whether the reading was rewritten.
+func (r *reader) conditionalShare(p *plan) bool {
+	parts := r.a.shareParts()
+	if len(parts) == 0 || len(p.groups) > 0 {
+		return false
+	}
+	values := map[string]bool{}
+	for _, vm := range parts {
+		for _, al := range vm.alts {
+			values[strings.ToLower(al.value)] = true
+		}
+	}
+	var part []expr
+	var rest []cond
+	for _, f := range p.filters {
+		named := false
+		for _, l := range literals(f.x) {
+			if s, ok := l.(strLit); ok && values[strings.ToLower(string(s))] {
+				named = true
+			}
+		}
+		if named {
+			part = append(part, f.x)
+		} else {
+			rest = append(rest, f)
+		}
+	}
+	if len(part) == 0 {
+		return false
+	}
+	c := part[0]
+	for _, x := range part[1:] {
+		c = cmp(c, "AND", x)
+	}
+	var measure expr
+	for _, s := range p.selects {
+		if ag, ok := aggOf(s.x); ok && ag.fn == "SUM" && ag.arg != nil {
+			measure = ag.arg
+		}
+	}
+	var share expr
+	switch {
+	case measure != nil:
+		// "what share of revenue came from Texas"
+		share = percentOf(aggOver("SUM", caseWhen{cond: c, then: measure}), aggOver("SUM", measure))
+	case r.h.t != nil && r.h.t.key != nil:
+		// "what % of orders were cancelled": distinct keys, so that a join
+		// for a condition cannot count a row twice.
+		key := col(r.h.t.name, r.h.t.key.Name)
+		share = percentOf(aggExpr{fn: "COUNT", distinct: true, arg: caseWhen{cond: c, then: key}}, aggExpr{fn: "COUNT", distinct: true, arg: key})
+		p.use(r.h.t.name)
+	default:
+		return false
+	}
+	p.filters = rest
+	p.selects = []sel{{x: share, alias: "percent"}}
+	p.order, p.limit, p.distinct, p.countOf = nil, 0, false, nil
+	p.aggregated = true
+	p.covered = append(p.covered, r.a.phrase(r.a.share.at, r.a.share.end))
+	p.phrases[keyMeasure] = r.a.phrase(r.a.share.at, r.a.share.end)
+	return true
+}

@@ -1,0 +1,201 @@
+package offline
+
+import (
+	"strings"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
+
+// Time between events: "delivery time", "days to ship", "time from pickup
+// to delivery". Each event word names a date column — by its name
+// (delivered_on) or its comment ("Date the carrier picked up the
+// package") — and the span ends at the named event and starts at the one
+// before it: the one the question names, the partner of a start/end pair,
+// the previous date of the same row, or the date of the row it belongs to
+// (an order's shipment starts when the order was placed).
+
+// spanWords measure the time of an event.
+var spanWords = setOf("time times days hours minutes weeks duration durations")
+
+// eventSpans reads the span named around token i (a word of spanWords),
+// and the tokens it covers.
+func (e *Engine) eventSpans(a *analysis, i int) ([]colAlt, int, int) {
+	unit := timeUnitOf(a)
+	// "time from pickup to delivery", "days between order and shipment"
+	if k := i + 1; a.word(k) == "from" || a.word(k) == "between" {
+		for sep := k + 2; sep < len(a.toks) && sep <= k+4; sep++ {
+			if a.word(sep) != "to" && a.word(sep) != "and" && a.word(sep) != "until" {
+				continue
+			}
+			from, to := e.eventDates(a.word(sep-1)), e.eventDates(a.word(sep+1))
+			if alts := e.spansBetween(from, to, unit); len(alts) > 0 {
+				return alts, i, sep + 2
+			}
+		}
+	}
+	// "days to ship", "time to delivery"
+	if a.word(i+1) == "to" || a.word(i+1) == "until" {
+		if ends := e.eventDates(a.word(i + 2)); len(ends) > 0 {
+			if alts := e.spansTo(ends, unit); len(alts) > 0 {
+				return alts, i, i + 3
+			}
+		}
+	}
+	// "delivery time", "shipping days"
+	if i > 0 {
+		if ends := e.eventDates(a.word(i - 1)); len(ends) > 0 {
+			if alts := e.spansTo(ends, unit); len(alts) > 0 {
+				return alts, i - 1, i + 1
+			}
+		}
+	}
+	return nil, 0, 0
+}
+
+// eventStems are the forms an event word takes in names: "delivery" →
+// deliver, "shipping" → ship, "pickup" → pick, "placed" → place.
+func eventStems(w string) []string {
+	if participle(w) {
+		return verbStems(w)
+	}
+	var out []string
+	add := func(s string) {
+		if len(s) >= 4 {
+			out = append(out, s)
+		}
+	}
+	add(w)
+	for _, suf := range []string{"ery", "ing", "ment", "al", "ure", "ion", "y", "ed", "up", "s"} {
+		if stem, ok := strings.CutSuffix(w, suf); ok {
+			if suf == "ery" {
+				stem += "er" // delivery → deliver
+			}
+			add(stem)
+			if n := len(stem); n > 2 && stem[n-1] == stem[n-2] {
+				add(stem[:n-1]) // shipp → ship
+			}
+		}
+	}
+	return out
+}
+
+// eventDates are the date columns an event word names.
+func (e *Engine) eventDates(w string) []colAlt {
+	if len(w) < 4 {
+		return nil
+	}
+	stems := eventStems(w)
+	var out []colAlt
+	for _, t := range e.m.tables {
+		// A comment names its row's thing too ("Date the order left the
+		// warehouse"): those words are the subject, not the event.
+		own := map[string]bool{}
+		for _, w := range e.m.cat.NameTerms(t.name) {
+			own[w], own[singularOf(w)] = true, true
+		}
+		for _, c := range t.dates {
+			var comment []string
+			for _, w := range strings.Fields(strings.ToLower(c.Comment)) {
+				if w = strings.Trim(w, ".,;:()'\""); !own[w] && !own[singularOf(w)] {
+					comment = append(comment, w)
+				}
+			}
+			if namesVerb(c.Name+" "+strings.Join(comment, " "), stems) {
+				out = append(out, colAlt{table: t.name, column: c.Name, weight: 1})
+			}
+		}
+	}
+	return out
+}
+
+// spansBetween are the spans from one named event to another, of one row
+// or of a row and the row it belongs to.
+func (e *Engine) spansBetween(from, to []colAlt, unit string) []colAlt {
+	var out []colAlt
+	for _, f := range from {
+		for _, t := range to {
+			if f == t || !e.sameThing(f.table, t.table) {
+				continue
+			}
+			if alt, ok := e.spanAlt(f, t, unit); ok {
+				out = append(out, alt)
+			}
+		}
+	}
+	return out
+}
+
+// spansTo are the spans ending at a named event: from its pair's start,
+// the previous date of its row, or the date of the row it belongs to.
+func (e *Engine) spansTo(ends []colAlt, unit string) []colAlt {
+	var out []colAlt
+	for _, end := range ends {
+		if start, ok := e.eventBefore(end); ok {
+			if alt, ok := e.spanAlt(start, end, unit); ok {
+				out = append(out, alt)
+			}
+		}
+	}
+	return out
+}
+
+// eventBefore is the event a span ending at end starts from.
+func (e *Engine) eventBefore(end colAlt) (colAlt, bool) {
+	t := e.m.byName[strings.ToLower(end.table)]
+	if t == nil {
+		return colAlt{}, false
+	}
+	for _, pw := range pairWords {
+		for _, c := range t.dates {
+			if partner := partnerName(c.Name, pw); partner != "" && strings.EqualFold(partner, end.column) {
+				return colAlt{table: t.name, column: c.Name, weight: 1}, true
+			}
+		}
+	}
+	// The previous date of the row, as the columns are laid out.
+	endCol := t.t.Column(end.column)
+	var prev *warehouse.Column
+	for _, c := range t.dates {
+		if endCol != nil && c.Position < endCol.Position && (prev == nil || c.Position > prev.Position) {
+			prev = c
+		}
+	}
+	if prev != nil {
+		return colAlt{table: t.name, column: prev.Name, weight: 1}, true
+	}
+	// The row it belongs to: a shipment starts when its order was placed.
+	for _, j := range e.m.snap.Schema.Joins {
+		if !strings.EqualFold(j.FromTable, t.name) || j.When != nil {
+			continue
+		}
+		if h := e.m.byName[strings.ToLower(j.ToTable)]; h != nil && len(h.dates) > 0 && e.m.unique(j.ToTable, j.ToColumn) {
+			return colAlt{table: h.name, column: h.dates[0].Name, weight: 1}, true
+		}
+	}
+	return colAlt{}, false
+}
+
+// sameThing says whether two tables' rows are one thing's: the same table,
+// or one refers to the other's key.
+func (e *Engine) sameThing(a, b string) bool {
+	if strings.EqualFold(a, b) {
+		return true
+	}
+	for _, j := range e.m.snap.Schema.Joins {
+		if (strings.EqualFold(j.FromTable, a) && strings.EqualFold(j.ToTable, b) || strings.EqualFold(j.FromTable, b) && strings.EqualFold(j.ToTable, a)) && e.m.unique(j.ToTable, j.ToColumn) {
+			return true
+		}
+	}
+	return false
+}
+
+// spanAlt is the span from start to end as a computed column of end's
+// table, in days unless the question asks for another unit.
+func (e *Engine) spanAlt(start, end colAlt, unit string) (colAlt, bool) {
+	cs, ce := e.m.column(start.table, start.column), e.m.column(end.table, end.column)
+	if cs == nil || ce == nil {
+		return colAlt{}, false
+	}
+	x := timeSpan(col(start.table, start.column), col(end.table, end.column), ce.Kind(), ce.DataType, unit)
+	return colAlt{table: end.table, column: "duration", weight: 1.6, x: x}, true
+}
