@@ -69,6 +69,10 @@ func (e *Engine) findComputed(a *analysis) {
 		if spanWords[t.low] {
 			// "delivery time", "days to ship", "time from pickup to delivery"
 			if spans, from, to := e.eventSpans(a, i); len(spans) > 0 {
+				if t.low == "long" && a.agg == "" && !a.count {
+					// "how long does delivery take": typically, an average.
+					a.agg, a.aggAt = "AVG", from
+				}
 				cm := &colMention{phrase: a.phrase(from, to), at: from, end: to, alts: spans}
 				var kept []*colMention
 				for _, other := range a.columns {

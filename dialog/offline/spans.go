@@ -15,12 +15,31 @@ import (
 // (an order's shipment starts when the order was placed).
 
 // spanWords measure the time of an event.
-var spanWords = setOf("time times days hours minutes weeks duration durations")
+var spanWords = setOf("time times days hours minutes weeks duration durations long")
 
 // eventSpans reads the span named around token i (a word of spanWords),
 // and the tokens it covers.
 func (e *Engine) eventSpans(a *analysis, i int) ([]colAlt, int, int) {
 	unit := timeUnitOf(a)
+	// "how long does delivery take", "how long did shipping take"
+	if a.word(i) == "long" && a.word(i-1) == "how" {
+		for k := i + 1; k < len(a.toks) && k <= i+4; k++ {
+			ends := e.eventDates(a.word(k))
+			if len(ends) == 0 {
+				continue
+			}
+			alts := e.spansTo(ends, unit)
+			if len(alts) == 0 {
+				continue
+			}
+			end := k + 1
+			if w := a.word(end); w == "take" || w == "takes" || w == "took" || w == "last" || w == "lasts" {
+				end++
+			}
+			return alts, i - 1, end
+		}
+		return nil, 0, 0
+	}
 	// "time from pickup to delivery", "days between order and shipment"
 	if k := i + 1; a.word(k) == "from" || a.word(k) == "between" {
 		for sep := k + 2; sep < len(a.toks) && sep <= k+4; sep++ {
