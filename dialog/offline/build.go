@@ -245,6 +245,11 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 			p.weight *= 0.2
 		}
 		p.weight *= r.e.factDates(p, r.a)
+		if contradicts(r.e.m, p) {
+			// name = 'A' AND name = 'B': no row can answer; two value
+			// matches that overlap, not a question anybody asks.
+			p.weight *= contradictionPenalty
+		}
 		// Repeated rows are noise: show each once, unless the rows are
 		// entities with a key (two customers may share a name).
 		for _, s := range p.selects {
@@ -684,4 +689,38 @@ func (r *reader) rowOutputs(p *plan) []*plan {
 		out = append(out, keyed)
 	}
 	return out
+}
+
+// contradictionPenalty discounts a reading whose conditions no row can meet.
+const contradictionPenalty = 0.01
+
+// contradicts says whether two conditions compare one column for equality
+// with two different literals.
+func contradicts(m *model, p *plan) bool {
+	eq := map[string]string{}
+	for _, f := range p.filters {
+		b, ok := f.x.(binary)
+		if !ok || b.op != "=" {
+			continue
+		}
+		c, ok := isColumn(b.l)
+		if !ok {
+			continue
+		}
+		var v string
+		switch l := b.r.(type) {
+		case strLit:
+			v = strings.ToLower(string(l))
+		case numLit:
+			v = string(l)
+		default:
+			continue
+		}
+		k := strings.ToLower(c.render(m))
+		if prev, ok := eq[k]; ok && prev != v {
+			return true
+		}
+		eq[k] = v
+	}
+	return false
 }

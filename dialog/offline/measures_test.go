@@ -100,3 +100,29 @@ func TestComputedMeasuresPeopleAskFor(t *testing.T) {
 		})
 	}
 }
+
+// TestWhereIsShowsTheLocation: "where is X" shows every location column
+// of the thing X names (its city and country, or its coordinates); each
+// alone stays a reading for the output question.
+func TestWhereIsShowsTheLocation(t *testing.T) {
+	dump := `CREATE TABLE stations (station_id INT PRIMARY KEY, station_name VARCHAR(30), city VARCHAR(30), country VARCHAR(30), elevation_m INT);
+INSERT INTO stations VALUES (1, 'North Ridge', 'Tromso', 'Norway', 120), (2, 'Salt Flat', 'Uyuni', 'Bolivia', 3650), (3, 'Delta Point', 'Tromso', 'Norway', 15);`
+	e, wh := engineOn(t, dump)
+	ctx := context.Background()
+	p, err := e.Candidates(ctx, dialog.Request{Question: "Where is Salt Flat?"})
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("no readings: %v", err)
+	}
+	gold, _ := wh.Query(ctx, "SELECT city, country FROM stations WHERE station_name = 'Salt Flat'", warehouse.Limits{})
+	got, err := wh.Query(ctx, p.Candidates[0].SQL, warehouse.Limits{})
+	if err != nil || !eval.Match(got, gold, false) {
+		t.Fatalf("the likeliest reading is not the location:\n%s", p.Candidates[0].SQL)
+	}
+	single := false
+	for _, c := range p.Candidates[1:] {
+		single = single || strings.Contains(c.SQL, "SELECT DISTINCT stations.city\n")
+	}
+	if !single {
+		t.Error("the city alone is no longer a reading")
+	}
+}

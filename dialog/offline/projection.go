@@ -82,6 +82,29 @@ func (r *reader) projection() []*element {
 			}
 		}
 		for _, t := range tables {
+			if a.where {
+				// Where a thing is: all its location columns, in the
+				// table's order (city and state, or latitude and
+				// longitude); each alone stays an option.
+				var all []*warehouse.Column
+				for _, c := range r.hintColumns(t, hint, true) {
+					if !r.valueColumn(t.name, c.Name) {
+						all = append(all, c)
+					}
+				}
+				if len(all) > 1 {
+					w := 2.4
+					if r.namesOneRow(t.name) {
+						w *= 2
+					}
+					el.add(w, func(p *plan) {
+						for _, c := range all {
+							p.selects = append(p.selects, sel{x: col(t.name, c.Name)})
+						}
+						p.use(t.name)
+					})
+				}
+			}
 			for i, c := range r.hintColumns(t, hint, a.where) {
 				if a.where && r.valueColumn(t.name, c.Name) {
 					continue // "where is Ohio" is not answered by "Ohio"

@@ -1,0 +1,53 @@
+package offline
+
+import "testing"
+
+// TestContradicts: equality with two different literals on one column is
+// a contradiction; the same literal twice, or two columns, is not.
+func TestContradicts(t *testing.T) {
+	m := &model{reserved: map[string]bool{}}
+	name, town := col("patients", "full_name"), col("patients", "town")
+	cases := []struct {
+		conds []expr
+		want  bool
+	}{
+		{[]expr{cmp(name, "=", strLit("Ann")), cmp(name, "=", strLit("Bob"))}, true},
+		{[]expr{cmp(name, "=", strLit("Ann")), cmp(name, "=", strLit("ann"))}, false},
+		{[]expr{cmp(name, "=", strLit("Ann")), cmp(town, "=", strLit("Bob"))}, false},
+		{[]expr{cmp(name, "=", strLit("Ann")), cmp(name, "<>", strLit("Bob"))}, false},
+		{[]expr{cmp(col("visits", "units"), "=", numLit("2")), cmp(col("visits", "units"), "=", numLit("3"))}, true},
+	}
+	for _, tc := range cases {
+		p := &plan{}
+		for _, c := range tc.conds {
+			p.filters = append(p.filters, cond{x: c})
+		}
+		if got := contradicts(m, p); got != tc.want {
+			t.Errorf("%v: contradicts = %v, want %v", tc.conds, got, tc.want)
+		}
+	}
+}
+
+// TestTypedPartsRender: the typed parts render to the SQL the engine has
+// always written, so that results and slot keys stay the same.
+func TestTypedPartsRender(t *testing.T) {
+	m := &model{reserved: map[string]bool{"order": true}}
+	cases := []struct {
+		x    expr
+		want string
+	}{
+		{aggOver("SUM", col("orders", "net_amount")), "SUM(orders.net_amount)"},
+		{countAll, "COUNT(*)"},
+		{aggExpr{fn: "COUNT", distinct: true, arg: col("order", "id")}, "COUNT(DISTINCT `order`.id)"},
+		{cmp(fn1("LOWER", col("t", "c")), "LIKE", strLit("%o'k%")), "LOWER(t.c) LIKE '%o''k%'"},
+		{ratio(col("t", "a"), col("t", "b")), "t.a * 1e0 / NULLIF(t.b, 0)"},
+		{timeBucket(col("t", "d"), "quarter", false), "CONCAT(YEAR(t.d), '-Q', QUARTER(t.d))"},
+		{inList{x: col("t", "s"), vals: []expr{strLit("a"), strLit("b")}}, "t.s IN ('a', 'b')"},
+		{caseWhen{cond: cmp(col("t", "s"), "=", strLit("x")), then: numLit("1")}, "CASE WHEN t.s = 'x' THEN 1 END"},
+	}
+	for _, tc := range cases {
+		if got := tc.x.render(m); got != tc.want {
+			t.Errorf("render = %q, want %q", got, tc.want)
+		}
+	}
+}
