@@ -9,6 +9,7 @@ func TestOutcomes(t *testing.T) {
 		want Outcome
 	}{
 		{"right", QuestionResult{Correct: true, AnswerSQL: "SELECT 1", Questions: 2}, OutcomeRight},
+		{"right, yet said it left a word out", QuestionResult{Correct: true, AnswerSQL: "SELECT 1", Unused: []string{"run"}}, OutcomeRight},
 		{"no answer", QuestionResult{Notice: "I couldn't match that question"}, OutcomeAbstained},
 		{"wrong, nothing said", QuestionResult{AnswerSQL: "SELECT 1"}, OutcomeSilentWrong},
 		{"wrong, left a word out and said so", QuestionResult{AnswerSQL: "SELECT 1", Unused: []string{"active"}}, OutcomeCaveated},
@@ -32,5 +33,8 @@ func TestOutcomes(t *testing.T) {
 	n := float64(len(tests))
 	if run.SilentWrong != 1/n || run.Caveated != 1/n || run.Abstained != 1/n {
 		t.Fatalf("silent %.3f caveated %.3f abstained %.3f", run.SilentWrong, run.Caveated, run.Abstained)
+	}
+	if run.CaveatedRight != 0.5 {
+		t.Fatalf("caveats on %.3f of the right answers, want 0.5 (1 of 2)", run.CaveatedRight)
 	}
 }

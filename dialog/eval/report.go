@@ -64,6 +64,9 @@ type Run struct {
 	SilentWrong float64 `json:"silent_wrong"`
 	Caveated    float64 `json:"caveated"`
 	Abstained   float64 `json:"abstained"`
+	// CaveatedRight is the share of right answers that still said they left
+	// words out: a note on a right answer teaches people to ignore notes.
+	CaveatedRight float64 `json:"caveated_right"`
 	// AnsweredBy counts the simulated user's answers by how it decided.
 	AnsweredBy map[string]int   `json:"answered_by"`
 	Results    []QuestionResult `json:"results"`
@@ -96,7 +99,7 @@ func (r *Run) summarise(wall time.Duration) {
 	if n == 0 {
 		return
 	}
-	var asked, nothing, cands, interp, bound, secs, check, tokens, silent, caveated, abstained float64
+	var asked, nothing, cands, interp, bound, secs, check, tokens, silent, caveated, abstained, noteOnRight float64
 	r.EmptyGolds = 0
 	nonEmptyRight := 0
 	times := make([]float64, 0, n)
@@ -109,6 +112,9 @@ func (r *Run) summarise(wall time.Duration) {
 		}
 		if q.Correct {
 			r.Correct++
+			if len(q.Unused) > 0 {
+				noteOnRight++
+			}
 			for k := range r.AccuracyAfter {
 				if q.Questions <= k {
 					r.AccuracyAfter[k]++
@@ -150,6 +156,10 @@ func (r *Run) summarise(wall time.Duration) {
 	}
 	r.Accuracy = float64(r.Correct) / fn
 	r.SilentWrong, r.Caveated, r.Abstained = silent/fn, caveated/fn, abstained/fn
+	r.CaveatedRight = 0
+	if r.Correct > 0 {
+		r.CaveatedRight = noteOnRight / float64(r.Correct)
+	}
 	r.Reachable = float64(r.Correct+r.Failures[FailWrongPick]) / fn
 	r.NonEmptyAccuracy = 0
 	if n > r.EmptyGolds {
@@ -343,6 +353,7 @@ func writeDataset(b *strings.Builder, r *Report, d *DatasetReport) {
 	row("accuracy (final)", func(run *Run) string { return fmt.Sprintf("%.3f", run.Accuracy) })
 	row("silent wrong (nothing asked, no fact, no caveat)", func(run *Run) string { return pct(run.SilentWrong) })
 	row("caveated (wrong, said what it left out)", func(run *Run) string { return pct(run.Caveated) })
+	row("right answers with a caveat", func(run *Run) string { return pct(run.CaveatedRight) })
 	row("abstained (no answer)", func(run *Run) string { return pct(run.Abstained) })
 	row("correct", func(run *Run) string { return fmt.Sprintf("%d/%d", run.Correct, run.Questions) })
 	row("accuracy on non-empty golds", func(run *Run) string { return fmt.Sprintf("%.3f", run.NonEmptyAccuracy) })
