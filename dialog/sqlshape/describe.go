@@ -22,6 +22,10 @@ var (
 	reQuarter   = regexp.MustCompile(`^(?i)CONCAT\(YEAR\((.+)\), *'?-Q'?, *QUARTER\((.+)\)\)$`)
 	// The parsed form writes operators as words ("mul", "div") and 1e0 as 1.
 	reRatio = regexp.MustCompile(`^(?i)(.+?) (?:\*|mul) 1(?:e0)? (?:/|div) NULLIF\((.+), *0\)$`)
+	// reSplit is a measure of a thing split across its parts in proportion
+	// to a measure of each part (the offline engine's grain.go writes it):
+	// M * W / NULLIF(shares.total, 0).
+	reSplit = regexp.MustCompile("(?i)^(.+?) (?:\\*|mul) (.+?) (?:/|div) NULLIF\\(`?shares`?\\.`?total`?, *0\\)$")
 )
 
 // describeExpression says what an expression computes, naming columns by
@@ -72,6 +76,12 @@ func describeExpression(expr string, l Labels) string {
 	}
 	if m := rePercentOf.FindStringSubmatch(e); m != nil && Balanced(m[1]) && Balanced(m[2]) {
 		return describeExpression(m[1], l) + " as a percentage of " + describeExpression(m[2], l)
+	}
+	if m := reSplit.FindStringSubmatch(e); m != nil && Balanced(m[1]) && Balanced(m[2]) {
+		if strings.TrimSpace(m[2]) == "1" {
+			return describeExpression(m[1], l) + ", split equally"
+		}
+		return describeExpression(m[1], l) + ", split by " + describeExpression(m[2], l)
 	}
 	if m := reRatio.FindStringSubmatch(e); m != nil {
 		return describeExpression(m[1], l) + " per " + describeExpression(m[2], l)
