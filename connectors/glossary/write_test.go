@@ -64,7 +64,7 @@ func TestFromFactsRoundTrip(t *testing.T) {
 func TestFromFactsSaysWhatItCannotWrite(t *testing.T) {
 	ws := "slack:T1"
 	learned := ontology.Fact{Scope: ontology.ScopeWorkspace, Owner: ws, Warehouse: "shop", Phrase: "revenue", Kind: ontology.KindColumn,
-		Target: ontology.Target{Slot: "measure", Choice: ontology.ColumnTerm("orders.net_amount"), Over: []ontology.Term{ontology.ColumnTerm("orders.gross_amount")}},
+		Target:  ontology.Target{Slot: "measure", Choice: ontology.ColumnTerm("orders.net_amount"), Over: []ontology.Term{ontology.ColumnTerm("orders.gross_amount")}},
 		Meaning: "Net revenue after discounts", Confirmations: 1}
 	ordering := ontology.Fact{Scope: ontology.ScopeWorkspace, Owner: ws, Warehouse: "shop", Phrase: "best", Kind: ontology.KindOrder,
 		Target: ontology.Target{Slot: "order", Choice: ontology.Term{Kind: ontology.TermOrdering, Expr: "SUM(orders.net_amount)", Desc: true}}, Confirmations: 1}
