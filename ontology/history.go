@@ -30,9 +30,11 @@ type HistoryFilter struct {
 	Before uint64
 	// Limit caps the changes returned; <= 0 means 100.
 	Limit int
-	// Keep selects changes; nil keeps every one. Question records are
-	// never listed: History is the record of changes.
+	// Keep selects changes; nil keeps every one.
 	Keep func(Change) bool
+	// Questions lists the question records instead of the changes (by
+	// default History is the record of changes only).
+	Questions bool
 }
 
 // historyScanMax bounds the entries one History call reads, so that a log
@@ -45,8 +47,9 @@ const historyScanMax = 50_000
 // hold it unescaped).
 var questionMark = []byte(`"action":"question"`)
 
-// History returns changes to facts, glossary loads and roll backs, newest
-// first.
+// History returns changes to facts, glossary loads and roll backs (or,
+// with Questions, the question records), newest first, each with its
+// sequence number.
 func (s *Store) History(ctx context.Context, fl HistoryFilter) ([]Change, error) {
 	if fl.Limit <= 0 {
 		fl.Limit = 100
@@ -66,7 +69,7 @@ func (s *Store) History(ctx context.Context, fl HistoryFilter) ([]Change, error)
 		}
 		for n := 0; k != nil && len(out) < fl.Limit && n < historyScanMax; k, v = c.Prev() {
 			n++
-			if bytes.Contains(v, questionMark) {
+			if bytes.Contains(v, questionMark) != fl.Questions {
 				continue
 			}
 			e, err := decodeAudit(v)
@@ -74,7 +77,7 @@ func (s *Store) History(ctx context.Context, fl HistoryFilter) ([]Change, error)
 				return err
 			}
 			ch := Change{Seq: binary.BigEndian.Uint64(k), AuditEntry: e}
-			if e.Action == ActionQuestion || fl.Keep != nil && !fl.Keep(ch) {
+			if (e.Action == ActionQuestion) != fl.Questions || fl.Keep != nil && !fl.Keep(ch) {
 				continue
 			}
 			out = append(out, ch)

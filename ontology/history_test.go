@@ -83,6 +83,10 @@ func TestHistoryListsChangesWithWhereAndPages(t *testing.T) {
 		if len(kept) != 1 || kept[0].Seq != edit.Seq {
 			t.Errorf("Keep selected %+v", kept)
 		}
+		qs, err := s.History(ctx, HistoryFilter{Questions: true})
+		if err != nil || len(qs) != 1 || qs[0].Question == nil || qs[0].Question.Question != "revenue by month" || qs[0].Seq >= promote.Seq {
+			t.Errorf("question records: %+v, %v", qs, err)
+		}
 		got, err := s.ChangeAt(ctx, promote.Seq)
 		if err != nil || got.FactID != p.ID {
 			t.Errorf("ChangeAt(%d) = %+v, %v", promote.Seq, got, err)
