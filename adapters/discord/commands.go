@@ -53,6 +53,7 @@ func commands() []*discordgo.ApplicationCommand {
 				Description: "The word or phrase, e.g. revenue", MinLength: &one, MaxLength: 200,
 			}},
 		},
+		clarifyCommand(contexts, installs),
 	}
 }
 

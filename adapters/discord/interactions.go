@@ -125,6 +125,8 @@ func (a *Adapter) planCommand(i *discordgo.Interaction, who dialog.Who) (*discor
 	case cmdForget:
 		ev := dialog.Event{Kind: dialog.EventForget, Who: who, Text: optString(d, optPhrase)}
 		return deferred(true), a.run(i, ev, &interactionSink{a: a, i: i, editOriginal: true, originalEphemeral: true})
+	case cmdClarify:
+		return a.planClarify(i, who), nil
 	}
 	return ephemeralMessage(unknownCmd), nil
 }
