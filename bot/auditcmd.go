@@ -74,7 +74,7 @@ func parseAge(s string) (time.Duration, error) {
 // auditActions are the actions of the one audit log.
 var auditActions = []string{
 	ontology.ActionQuestion, ontology.ActionEdit, ontology.ActionDelete, ontology.ActionPromote,
-	ontology.ActionImport, ontology.ActionForget, ontology.ActionGlossary,
+	ontology.ActionImport, ontology.ActionForget, ontology.ActionGlossary, ontology.ActionRollback,
 }
 
 // pruneQuestionRecords deletes question records older than retention

@@ -368,8 +368,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("X-Content-Type-Options", "nosniff")
-	// The sign-in link's token must not leave in a Referer.
-	h.Set("Referrer-Policy", "no-referrer")
+	// The sign-in link's token must not leave in a Referer; same-origin
+	// (not no-referrer) so that form posts still carry their Origin.
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("Cache-Control", "no-store")
 	s.mux.ServeHTTP(w, r)
 }

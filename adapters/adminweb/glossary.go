@@ -77,8 +77,13 @@ func readGlossaryForm(r *http.Request) (glossaryForm, error) {
 // check parses and checks a sent glossary against its warehouse; g is nil
 // when it cannot be loaded.
 func (s *Server) check(ctx context.Context, rq *request, f glossaryForm) (*glossary.Glossary, glossaryResult) {
+	g, res := s.checkText(ctx, rq, f)
+	res.Lines = numbered(f.Text, res.Problems)
+	return g, res
+}
+
+func (s *Server) checkText(ctx context.Context, rq *request, f glossaryForm) (*glossary.Glossary, glossaryResult) {
 	res := glossaryResult{Form: f}
-	defer func() { res.Lines = numbered(f.Text, res.Problems) }()
 	if strings.TrimSpace(f.Text) == "" {
 		res.Problems = []glossary.Problem{{Line: 1, Msg: "the glossary is empty: upload a file or paste its YAML"}}
 		return nil, res

@@ -28,12 +28,17 @@ type changeView struct {
 	Warehouse string
 	Scope     string
 	Owner     string
-	Note      string
+	Kind      string
+	// Whose words the owner: "the team's", "#C1's", "U2's".
+	Whose string
+	Note  string
 	Diff      []diffRow
 	// Load: the summary of a glossary load (rolled back as a whole);
 	// LoadFacts counts its changes in this workspace.
 	Load      bool
 	LoadFacts int
+	// Items are a load's changes here, folded under it.
+	Items []changeView
 	// CanRollBack: a fact change of this workspace.
 	CanRollBack bool
 	// RolledBackBy is the number of the roll back that undid it, when on
@@ -59,6 +64,9 @@ func diff(e ontology.AuditEntry, id Identity) []diffRow {
 	b, a := factFields(e.Before, id), factFields(e.After, id)
 	var out []diffRow
 	for i, name := range fieldNames {
+		if name == "counts" && (e.Before == nil || e.After == nil) {
+			continue // a new or deleted fact: its counts say nothing
+		}
 		if b[i] != a[i] {
 			if name == "owner" && (b[i] == "" || a[i] == "") && (e.Before == nil || e.After == nil) {
 				// The workspace itself is the owner "": say so.
@@ -125,9 +133,12 @@ func (s *Server) historyPage(w http.ResponseWriter, rq *request) {
 		}
 	}
 	undone := map[uint64]uint64{}
+	folded := map[uint64]bool{}
 	var rows []changeView
 	for _, c := range changes {
-		v := changeView{Seq: c.Seq, At: c.At, Actor: c.Actor, Via: c.Via, Action: c.Action, Note: c.Note, Undoes: c.Undoes}
+		if folded[c.Seq] {
+			continue // shown under its glossary load
+		}
 		if c.Undoes != 0 {
 			undone[c.Undoes] = c.Seq
 		}
@@ -140,17 +151,15 @@ func (s *Server) historyPage(w http.ResponseWriter, rq *request) {
 			if len(mine) == 0 && c.Actor != rq.id.Key() {
 				continue // another workspace's load
 			}
-			v.Load, v.LoadFacts, v.Phrase = true, len(mine), c.Source
-		} else {
-			f := factOf(c.AuditEntry)
-			v.Phrase, v.Warehouse, v.Scope, v.Owner = f.Phrase, f.Warehouse, string(f.Scope), rq.id.Local(f.Owner)
-			if v.Owner == "" {
-				v.Owner = "the workspace"
+			v := changeView{Seq: c.Seq, At: c.At, Actor: c.Actor, Via: c.Via, Action: c.Action, Note: c.Note, Load: true, LoadFacts: len(mine), Phrase: c.Source}
+			for _, ch := range mine {
+				folded[ch.Seq] = true
+				v.Items = append(v.Items, s.factChange(rq, ch))
 			}
-			v.Diff = diff(c.AuditEntry, rq.id)
-			v.CanRollBack = true
+			rows = append(rows, v)
+			continue
 		}
-		rows = append(rows, v)
+		rows = append(rows, s.factChange(rq, c))
 	}
 	for i := range rows {
 		rows[i].RolledBackBy = undone[rows[i].Seq]
@@ -158,6 +167,23 @@ func (s *Server) historyPage(w http.ResponseWriter, rq *request) {
 	s.renderAs(w, rq.r, rq, http.StatusOK, "history", page{Title: "History", Nav: "history", Data: map[string]any{
 		"Rows": rows, "More": more, "Phrase": phrase,
 	}})
+}
+
+// factChange is a change of one fact as the history shows it.
+func (s *Server) factChange(rq *request, c ontology.Change) changeView {
+	f := factOf(c.AuditEntry)
+	v := changeView{Seq: c.Seq, At: c.At, Actor: c.Actor, Via: c.Via, Action: c.Action, Note: c.Note, Undoes: c.Undoes,
+		Phrase: f.Phrase, Warehouse: f.Warehouse, Scope: string(f.Scope), Owner: rq.id.Local(f.Owner), Kind: string(f.Kind),
+		Diff: diff(c.AuditEntry, rq.id), CanRollBack: true}
+	switch f.Scope {
+	case ontology.ScopeWorkspace:
+		v.Whose = "the team's"
+	case ontology.ScopeChannel:
+		v.Whose = "#" + v.Owner + "'s"
+	default:
+		v.Whose = v.Owner + "'s"
+	}
+	return v
 }
 
 func factOf(e ontology.AuditEntry) ontology.Fact {
@@ -182,7 +208,31 @@ func (s *Server) rollback(w http.ResponseWriter, rq *request) {
 		s.fail(w, rq.r, rq, http.StatusNotFound, "There is no such change in this workspace.")
 		return
 	}
-	s.revert(w, rq, []uint64{c.Seq}, factOf(c.AuditEntry).Phrase)
+	seqs := []uint64{c.Seq}
+	if rq.r.PostFormValue("with_later") != "" {
+		later, err := s.laterChanges(rq, c)
+		if err != nil {
+			s.storeFailed(w, rq, err)
+			return
+		}
+		seqs = append(seqs, later...)
+	}
+	s.revert(w, rq, seqs, factOf(c.AuditEntry).Phrase, c)
+}
+
+// laterChanges are the changes made to the same fact after c.
+func (s *Server) laterChanges(rq *request, c ontology.Change) ([]uint64, error) {
+	later, err := s.cfg.Store.History(rq.ctx, ontology.HistoryFilter{Limit: 100, Keep: func(x ontology.Change) bool {
+		return x.Seq > c.Seq && x.FactID == c.FactID && inWorkspace(rq.id, x)
+	}})
+	if err != nil {
+		return nil, err
+	}
+	seqs := make([]uint64, len(later))
+	for i, x := range later {
+		seqs[i] = x.Seq
+	}
+	return seqs, nil
 }
 
 // rollbackLoad undoes a glossary load's changes to this workspace (other
@@ -209,7 +259,7 @@ func (s *Server) rollbackLoad(w http.ResponseWriter, rq *request) {
 	for i, ch := range mine {
 		seqs[i] = ch.Seq
 	}
-	s.revert(w, rq, seqs, "")
+	s.revert(w, rq, seqs, "", ontology.Change{})
 }
 
 func (s *Server) changeOf(w http.ResponseWriter, rq *request) (ontology.Change, bool) {
@@ -230,12 +280,20 @@ func (s *Server) changeOf(w http.ResponseWriter, rq *request) (ontology.Change, 
 	return c, true
 }
 
-func (s *Server) revert(w http.ResponseWriter, rq *request, seqs []uint64, phrase string) {
+// revert rolls seqs back; one is the change asked for when it is a single
+// fact's change (a conflict then offers to roll back its later changes too).
+func (s *Server) revert(w http.ResponseWriter, rq *request, seqs []uint64, phrase string, one ontology.Change) {
 	_, err := s.cfg.Store.Revert(rq.ctx, seqs, rq.actor, func(f ontology.Fact) bool { return rq.id.Has(f.Owner) })
 	switch {
 	case errors.Is(err, ontology.ErrConflict), errors.Is(err, ontology.ErrInvalid):
 		msg := strings.TrimSuffix(strings.TrimPrefix(err.Error(), "roll back: "), ": "+ontology.ErrConflict.Error())
-		s.fail(w, rq.r, rq, http.StatusConflict, "Nothing was rolled back: "+msg+".")
+		data := map[string]any{}
+		if one.FactID != "" && errors.Is(err, ontology.ErrConflict) {
+			if later, lerr := s.laterChanges(rq, one); lerr == nil && len(later) > 0 {
+				data = map[string]any{"Seq": one.Seq, "Later": len(later), "Phrase": phrase}
+			}
+		}
+		s.renderAs(w, rq.r, rq, http.StatusConflict, "conflict", page{Title: "Not rolled back", Nav: "history", Error: "Nothing was rolled back: " + msg + ".", Data: data})
 		return
 	case errors.Is(err, ontology.ErrForbidden):
 		s.fail(w, rq.r, rq, http.StatusNotFound, "There is no such change in this workspace.")

@@ -79,7 +79,10 @@ type meaningView struct {
 	Target  string
 	// Source: "glossary NAME", "promoted" or "".
 	Source  string
-	Owners  []string
+	Owners []string
+	// Holders are the owners whose fact of it is active; the others said
+	// "not what I meant" as often as they confirmed it.
+	Holders []string
 	FactIDs []string
 	stats
 	Inactive bool
@@ -141,6 +144,9 @@ func addMeaning(list []meaningView, f ontology.Fact, owner string) []meaningView
 	m.Confirmed += st.Confirmed
 	if f.Active() {
 		m.Inactive = false
+		if !slices.Contains(m.Holders, owner) {
+			m.Holders = append(m.Holders, owner)
+		}
 	}
 	if f.LastUsed.After(m.Latest) {
 		m.Latest = f.LastUsed
@@ -166,6 +172,9 @@ func (ws *workspace) phrases() []*phraseView {
 		return p
 	}
 	for _, f := range ws.facts {
+		if f.Kind == ontology.KindQuery {
+			continue // verified and kept answers: see verifiedQueries
+		}
 		p := get(f.Warehouse, f.Phrase)
 		st := factStats(f)
 		p.Uses += st.Uses
@@ -194,7 +203,7 @@ func (ws *workspace) phrases() []*phraseView {
 	}
 	ws.conflicts(idx)
 	for _, p := range out {
-		slices.SortStableFunc(p.People, func(a, b meaningView) int { return cmp.Compare(len(b.Owners), len(a.Owners)) })
+		slices.SortStableFunc(p.People, func(a, b meaningView) int { return cmp.Compare(len(b.Holders), len(a.Holders)) })
 	}
 	slices.SortFunc(out, func(a, b *phraseView) int {
 		return cmp.Or(strings.Compare(a.Phrase, b.Phrase), strings.Compare(a.Warehouse, b.Warehouse))
@@ -280,6 +289,30 @@ func (ws *workspace) conflicts(idx map[[2]string]*phraseView) {
 	}
 }
 
+// verifiedView is a verified query of the workspace.
+type verifiedView struct {
+	Warehouse, Question, SQL, By, Source string
+	stats
+}
+
+// verifiedQueries lists the workspace's verified queries.
+func (ws *workspace) verifiedQueries(q string) []verifiedView {
+	q = strings.ToLower(strings.TrimSpace(q))
+	var out []verifiedView
+	for _, f := range ws.facts {
+		if f.Kind != ontology.KindQuery || f.Scope != ontology.ScopeWorkspace {
+			continue
+		}
+		v := verifiedView{Warehouse: f.Warehouse, Question: cmp.Or(f.Question, f.Meaning), SQL: f.Target.Choice.Expr, By: f.VerifiedBy, Source: sourceOf(f), stats: factStats(f)}
+		if q != "" && !strings.Contains(strings.ToLower(v.Question), q) && !strings.Contains(strings.ToLower(v.SQL), q) {
+			continue
+		}
+		out = append(out, v)
+	}
+	slices.SortFunc(out, func(a, b verifiedView) int { return strings.Compare(a.Question, b.Question) })
+	return out
+}
+
 // matches says whether a phrase is found by a search: its words, or any
 // meaning's wording or target.
 func (p *phraseView) matches(q string) bool {
@@ -343,7 +376,7 @@ func (s *Server) phrasesPage(w http.ResponseWriter, rq *request) {
 		rows = append(rows, p)
 	}
 	s.renderAs(w, rq.r, rq, http.StatusOK, "phrases", page{Title: "Phrases", Nav: "phrases", Data: map[string]any{
-		"Rows": rows, "Q": q, "Warehouse": wh, "Conflicts": onlyConflicts, "Conflicted": conflicted,
+		"Rows": rows, "Q": q, "Warehouse": wh, "Conflicts": onlyConflicts, "Conflicted": conflicted, "Verified": ws.verifiedQueries(q),
 		"Warehouses": s.warehouseNames(), "Proposals": len(props), "Facts": len(ws.facts),
 	}})
 }

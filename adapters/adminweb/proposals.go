@@ -192,6 +192,8 @@ type impactRow struct {
 	// "would ask", "not re-run".
 	Verdict string
 	Changes bool
+	// Asks: the bot would ask something else first.
+	Asks bool
 	// Keeps says the asker has a meaning of their own, which stays theirs.
 	Keeps string
 }
@@ -247,8 +249,9 @@ func (s *Server) impact(ctx context.Context, ws *workspace, p *proposal) []impac
 		case err != nil:
 			row.Verdict, row.After = "not re-run", "the bot could not re-run it: "+err.Error()
 		case pv.Asks != "":
-			row.Verdict, row.After = "would ask", pv.Asks
-			row.Changes = true
+			// Another question comes first (a phrase the proposal does
+			// not decide): the answer depends on the reply.
+			row.Verdict, row.After, row.Asks = "would ask first", pv.Asks, true
 		case pv.SQL == "":
 			row.Verdict, row.After = "no answer", pv.Detail
 			row.Changes = row.BeforeSQL != ""

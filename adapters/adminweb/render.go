@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -109,6 +110,27 @@ func (s *Server) funcs() template.FuncMap {
 			return template.URL("?" + v.Encode())
 		},
 		"add": func(a, b int) int { return a + b },
+		// dropped are a meaning's owners who no longer hold it.
+		"dropped": func(m meaningView) []string {
+			var out []string
+			for _, o := range m.Owners {
+				if !slices.Contains(m.Holders, o) {
+					out = append(out, o)
+				}
+			}
+			return out
+		},
+		// distinct lists meanings once per wording (a measure is a column
+		// and an aggregate fact with one wording).
+		"distinct": func(ms []meaningView) []meaningView {
+			var out []meaningView
+			for _, m := range ms {
+				if !slices.ContainsFunc(out, func(o meaningView) bool { return o.Meaning == m.Meaning && o.Source == m.Source }) {
+					out = append(out, m)
+				}
+			}
+			return out
+		},
 		// qrow gives the question partial its row and the page's prefix and token.
 		"qrow": func(p page, q questionView) questionRow { return questionRow{Q: q, Prefix: p.Prefix, CSRF: p.CSRF} },
 	}
