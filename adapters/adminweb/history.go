@@ -32,7 +32,7 @@ type changeView struct {
 	// Whose words the owner: "the team's", "#C1's", "U2's".
 	Whose string
 	Note  string
-	Diff      []diffRow
+	Diff  []diffRow
 	// Load: the summary of a glossary load (rolled back as a whole);
 	// LoadFacts counts its changes in this workspace.
 	Load      bool

@@ -78,7 +78,7 @@ type meaningView struct {
 	Meaning string
 	Target  string
 	// Source: "glossary NAME", "promoted" or "".
-	Source  string
+	Source string
 	Owners []string
 	// Holders are the owners whose fact of it is active; the others said
 	// "not what I meant" as often as they confirmed it.
