@@ -63,7 +63,7 @@ func (f fakeWarehouse) Preview(_ context.Context, question string, facts []ontol
 
 // env is a console over a fresh store of one kv implementation.
 type env struct {
-	t       *testing.T
+	t       testing.TB
 	clk     *clock
 	store   *ontology.Store
 	server  *Server
@@ -78,7 +78,7 @@ var testKey = []byte("0123456789abcdef0123456789abcdef")
 
 // newEnv builds a console on the target's stores; edit may change the
 // configuration before the console is made.
-func newEnv(t *testing.T, tgt kvtest.Target, edit func(*Config)) *env {
+func newEnv(t testing.TB, tgt kvtest.Target, edit func(*Config)) *env {
 	t.Helper()
 	clk := &clock{t: time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)}
 	store, err := ontology.New(context.Background(), tgt.Open(t), "test", ontology.Options{Now: clk.Now})
@@ -110,7 +110,7 @@ func newEnv(t *testing.T, tgt kvtest.Target, edit func(*Config)) *env {
 // user is a browser-like HTTP client: a cookie jar, and the console's own
 // Origin on its posts.
 type user struct {
-	t      *testing.T
+	t      testing.TB
 	e      *env
 	c      *http.Client
 	origin string
@@ -190,7 +190,7 @@ func (u *user) csrf() string {
 	return m[1]
 }
 
-func learn(t *testing.T, s *ontology.Store, owner, phrase, column, meaning string) ontology.Fact {
+func learn(t testing.TB, s *ontology.Store, owner, phrase, column, meaning string) ontology.Fact {
 	t.Helper()
 	f, err := s.Learn(context.Background(), ontology.Fact{Scope: ontology.ScopeUser, Owner: owner, Warehouse: "shop", Phrase: phrase, Kind: ontology.KindColumn,
 		Target: ontology.Target{Slot: "measure", Choice: ontology.ColumnTerm(column)}, Meaning: meaning})
