@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -412,7 +411,7 @@ func TestWorkspaceIsolation(t *testing.T) {
 	onStores(t, func(t *testing.T, tgt kvtest.Target) {
 		e := newEnv(t, tgt, nil)
 		ctx := context.Background()
-		mine := learn(t, e.store, "slack:T1:U1", "revenue", "orders.net_amount", "net revenue of T1")
+		learn(t, e.store, "slack:T1:U1", "revenue", "orders.net_amount", "net revenue of T1")
 		theirs := learn(t, e.store, "slack:T2:U1", "margin", "orders.margin", "margin of T2")
 		trap := learn(t, e.store, "slack:T12:U1", "churn", "customers.churned", "churn of T12")
 		for _, u := range []string{"slack:T2:U1", "slack:T2:U2", "slack:T2:U3"} {
@@ -431,7 +430,6 @@ func TestWorkspaceIsolation(t *testing.T) {
 			}
 		}
 		theirQ, _ := e.store.History(ctx, ontology.HistoryFilter{Questions: true, Limit: 1})
-		_ = mine
 
 		u, csrf := e.signIn("slack:T1:UADMIN")
 		pages := map[string]string{}
@@ -551,5 +549,4 @@ func TestStateIsVersioned(t *testing.T) {
 	if string(raw) != stateVersion {
 		t.Errorf("schema %q", raw)
 	}
-	_ = json.Valid
 }
