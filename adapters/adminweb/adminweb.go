@@ -447,6 +447,7 @@ func (s *Server) authed(h func(http.ResponseWriter, *request)) http.HandlerFunc 
 			return
 		}
 		if r.Method == http.MethodPost {
+			r.Body = http.MaxBytesReader(w, r.Body, maxUpload+64<<10)
 			if !s.sameOrigin(r) {
 				s.log.Warn("form post from another site refused", "origin", r.Header.Get("Origin"), "referer", r.Header.Get("Referer"), "user", rq.id.Key())
 				s.fail(w, r, rq, http.StatusForbidden, "This form was sent from another site, so it was refused. Nothing was changed.")
@@ -556,6 +557,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, nil, http.StatusForbidden, "This form was sent from another site, so it was refused.")
 		return
 	}
+	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
 	if err := r.ParseForm(); err != nil {
 		s.fail(w, r, nil, http.StatusBadRequest, "The form could not be read.")
 		return

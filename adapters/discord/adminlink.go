@@ -39,7 +39,7 @@ func clarifyCommand(contexts *[]discordgo.InteractionContextType, installs *[]di
 // planClarify answers /clarify admin at once, privately: the link for an
 // admin (decided from the interaction's member, as for every admin
 // feature), a plain refusal for anyone else.
-func (a *Adapter) planClarify(i *discordgo.Interaction, who dialog.Who) *discordgo.InteractionResponse {
+func (a *Adapter) planClarify(ctx context.Context, i *discordgo.Interaction, who dialog.Who) *discordgo.InteractionResponse {
 	d := i.ApplicationCommandData()
 	if option(d, subAdmin) == nil {
 		return ephemeralMessage(unknownCmd)
@@ -52,7 +52,7 @@ func (a *Adapter) planClarify(i *discordgo.Interaction, who dialog.Who) *discord
 	case !who.Admin:
 		return ephemeralMessage("Only admins can open the admin console (members with Manage Server, an admin role, or the bot's configured admins).")
 	}
-	link, err := a.cfg.AdminLinks.AdminLink(context.Background(), who)
+	link, err := a.cfg.AdminLinks.AdminLink(ctx, who)
 	if err != nil {
 		a.log.Error("cannot make an admin console link", "user", who.User, "err", err)
 		return ephemeralMessage("I could not make a sign-in link just now; the details are in the bot's log.")
