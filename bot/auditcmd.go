@@ -74,7 +74,7 @@ func parseAge(s string) (time.Duration, error) {
 // auditActions are the actions of the one audit log.
 var auditActions = []string{
 	ontology.ActionQuestion, ontology.ActionEdit, ontology.ActionDelete, ontology.ActionPromote,
-	ontology.ActionImport, ontology.ActionForget, ontology.ActionGlossary,
+	ontology.ActionImport, ontology.ActionForget, ontology.ActionGlossary, ontology.ActionRollback,
 }
 
 // pruneQuestionRecords deletes question records older than retention
@@ -257,6 +257,9 @@ func formatAuditEntry(e ontology.AuditEntry) string {
 	if e.Action != ontology.ActionQuestion || q == nil {
 		var b strings.Builder
 		fmt.Fprintf(&b, "%s  %s by %s", at, e.Action, e.Actor)
+		if e.Via != "" {
+			fmt.Fprintf(&b, " (%s)", e.Via)
+		}
 		if e.FactID != "" {
 			fmt.Fprintf(&b, "  fact %s", e.FactID)
 			if f := firstFact(e); f != nil {

@@ -32,6 +32,7 @@ type Config struct {
 	Limits     LimitsConfig      `yaml:"limits"`
 	Audit      AuditConfig       `yaml:"audit"` // auditcmd.go
 	Store      StoreConfig       `yaml:"store"`
+	Admin      AdminConfig       `yaml:"admin"` // adminweb.go
 }
 
 // StoreConfig says where the bot keeps what it learns and its
@@ -180,6 +181,7 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	}
 	set(&c.DataDir, "CLARIFY_DATA_DIR")
 	set(&c.Store.DSN, "CLARIFY_STORE_DSN")
+	set(&c.Admin.Secret, "CLARIFY_ADMIN_SECRET")
 	set(&c.Slack.BotToken, "SLACK_BOT_TOKEN")
 	set(&c.Slack.AppToken, "SLACK_APP_TOKEN")
 	set(&c.Slack.SigningSecret, "SLACK_SIGNING_SECRET")
@@ -259,6 +261,9 @@ func (c *Config) Validate() error {
 		}
 	}
 	if err := validateStoreDSN(c.Store.DSN); err != nil {
+		errs = append(errs, err)
+	}
+	if err := c.Admin.validate(); err != nil {
 		errs = append(errs, err)
 	}
 	if c.Slack.BotToken != "" || c.Slack.AppToken != "" || c.Slack.SigningSecret != "" {

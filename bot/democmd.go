@@ -39,8 +39,10 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	refresh := fs.Bool("refresh", false, "profile the warehouse again instead of using the cached snapshot")
 	verbose := fs.Bool("v", false, "log to stderr")
 	noGlossary := fs.Bool("no-glossary", false, "do not load the demo's team glossary (connectors/demodata/glossary.yml)")
+	adminWeb := fs.Bool("admin-web", false, "also serve the admin console and print a sign-in link (implies --admin)")
+	adminAddr := fs.String("admin-addr", "127.0.0.1:0", "with --admin-web: the address the admin console listens on")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bot demo [--user NAME] [--data DIR] [--orders N] [--admin] [--no-glossary] [-v]")
+		fmt.Fprintln(stderr, "usage: bot demo [--user NAME] [--data DIR] [--orders N] [--admin] [--admin-web [--admin-addr HOST:PORT]] [--no-glossary] [-v]")
 		fmt.Fprintln(stderr, "Starts the embedded demo warehouse and a chat on this terminal; pipe questions in to script it.")
 		fs.PrintDefaults()
 	}
@@ -79,15 +81,34 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitFailure
 	}
 
+	var adminLink func(ctx context.Context) (string, error)
+	if *adminWeb {
+		*admin = true
+		link, stop, err := startDemoConsole(ctx, *adminAddr, *data, stores, st, *who, logger)
+		if err != nil {
+			fmt.Fprintf(stderr, "bot demo: %v\n", err)
+			return exitFailure
+		}
+		defer stop()
+		adminLink = link
+		first, err := link(ctx)
+		if err != nil {
+			fmt.Fprintf(stderr, "bot demo: %v\n", err)
+			return exitFailure
+		}
+		fmt.Fprintf(stdout, "Admin console: %s\n(the link works once, for 10 minutes; type 'admin' for a new one)\n", first)
+	}
+
 	in, interactive := stdin, false
 	if f, ok := stdin.(*os.File); ok {
 		interactive = console.IsTerminal(f)
 	}
 	c := console.New(st.manager, in, stdout, console.Options{
 		User: *who, Admin: *admin, Interactive: interactive, Examples: demoExamples, Logger: logger,
-		Session:  strconv.FormatInt(time.Now().UnixNano(), 36),
-		ChartDir: filepath.Join(*data, "charts"),
-		Banner:   "Clarify demo — embedded warehouse, offline engine (no model, no network).",
+		Session:   strconv.FormatInt(time.Now().UnixNano(), 36),
+		ChartDir:  filepath.Join(*data, "charts"),
+		Banner:    "Clarify demo — embedded warehouse, offline engine (no model, no network).",
+		AdminLink: adminLink,
 	})
 	if err := c.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)

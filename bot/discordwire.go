@@ -18,7 +18,7 @@ func buildDiscord(ctx context.Context, cfg Config, deps platformDeps) (platform,
 	for _, c := range dc.DataChannels {
 		channels = append(channels, discord.Channel{ID: c.ID, AnyMessage: c.AnyMessage})
 	}
-	a, err := discord.New(discord.Config{
+	dcfg := discord.Config{
 		Token:         dc.Token,
 		ApplicationID: dc.ApplicationID,
 		GuildID:       dc.GuildID,
@@ -30,7 +30,11 @@ func buildDiscord(ctx context.Context, cfg Config, deps platformDeps) (platform,
 		Workers:       dc.Workers,
 		Logger:        deps.Logger,
 		Hooks:         deps.Metrics.discordHooks(),
-	}, deps.Dialog)
+	}
+	if deps.AdminLinks != nil {
+		dcfg.AdminLinks = deps.AdminLinks
+	}
+	a, err := discord.New(dcfg, deps.Dialog)
 	if err != nil {
 		return nil, err
 	}

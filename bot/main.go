@@ -11,6 +11,7 @@
 //	bot doctor --config FILE  check tokens, scopes, warehouses, model, store
 //	bot healthcheck [--url U] exit 0 when /healthz answers (container HEALTHCHECK)
 //	bot audit [--user U] [--since 7d] [--json]   the audit log
+//	bot admin-link --user slack:T1:U2             a sign-in link to the admin console
 package main
 
 import (
@@ -55,6 +56,7 @@ func commands() []command {
 		{"audit", "list every question asked, fact change and glossary load", runAudit},
 		{"glossary", "check a team glossary against a warehouse, or load it as workspace facts", runGlossary},
 		{"store", "copy the stores between bbolt files and a MySQL-protocol server", runStore},
+		{"admin-link", "print a one-time sign-in link to the admin console", runAdminLink},
 	}
 }
 

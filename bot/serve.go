@@ -49,6 +49,14 @@ type platformDeps struct {
 	// Stores are shared with the adapters that keep state of their own
 	// (Slack's event ids), so that replicas share it too.
 	Stores *stores
+	// AdminLinks answers /clarify admin (nil: the admin console is off).
+	AdminLinks adminLinker
+}
+
+// adminLinker issues sign-in links to the admin console (adminweb.go).
+type adminLinker interface {
+	AdminLink(ctx context.Context, who dialog.Who) (string, error)
+	LinkTTL() time.Duration
 }
 
 // Main is the running bot: warehouses, stores, managers, adapters and the
@@ -135,6 +143,25 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 	m.router.refused = m.metrics.accessRefused
 	m.router.shared = m.stores.channelChoices(logger)
 	deps := platformDeps{Dialog: m.router, Router: m.router, Logger: logger, Metrics: m.metrics, Stores: m.stores}
+	// The address is taken before the platforms are built: the admin
+	// console's links, which they carry, point at it.
+	m.ln, err = net.Listen("tcp", cfg.HTTP.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", cfg.HTTP.Addr, err)
+	}
+	checks := &adminChecks{}
+	if !cfg.Admin.Disable {
+		console, closeConsole, err := newAdminConsole(ctx, adminConsoleOptions{
+			Config: cfg.Admin, DataDir: cfg.DataDir, Stores: m.stores, Stacks: m.stacks,
+			BaseURL: cfg.Admin.baseURL(m.ln.Addr().String()), IsAdmin: checks.check, Logger: logger,
+		})
+		if err != nil {
+			return nil, err
+		}
+		m.closers = append(m.closers, closeConsole)
+		m.mux.Handle(console.Prefix()+"/", console.Handler())
+		deps.AdminLinks = console
+	}
 	for _, build := range platformBuilders() {
 		p, err := build(ctx, cfg, deps)
 		if err != nil {
@@ -147,14 +174,13 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 		if rp, ok := p.(routedPlatform); ok {
 			rp.Routes(m.mux)
 		}
+		if pa, ok := p.(platformAdmins); ok {
+			checks.add(p.Name(), pa.IsAdmin)
+		}
 		logger.Info("platform ready", "platform", p.Name())
 	}
 	m.mux.HandleFunc("GET /healthz", m.healthz)
 	m.mux.Handle("GET /metrics", m.metrics.handler(logger))
-	m.ln, err = net.Listen("tcp", cfg.HTTP.Addr)
-	if err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", cfg.HTTP.Addr, err)
-	}
 	return m, nil
 }
 

@@ -29,6 +29,9 @@ func buildSlack(ctx context.Context, cfg Config, deps platformDeps) (platform, e
 	if deps.Router != nil {
 		acfg.Warehouses = deps.Router
 	}
+	if deps.AdminLinks != nil {
+		acfg.AdminLinks = deps.AdminLinks
+	}
 	a, err := slackadapter.New(ctx, acfg, deps.Dialog)
 	if err != nil {
 		return nil, err

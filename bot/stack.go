@@ -139,6 +139,10 @@ type stack struct {
 	manager *dialog.Manager
 	// access says who may ask this warehouse (the router enforces it).
 	access access.Rules
+	// deps and dcfg built the manager; the admin console's previews build
+	// their own manager from them (adminweb.go).
+	deps dialog.Deps
+	dcfg dialog.Config
 }
 
 // stackOptions say how to build a stack over an open warehouse.
@@ -226,5 +230,5 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 	if err != nil {
 		return nil, err
 	}
-	return &stack{name: opts.WarehouseName, db: db, catalog: cat, manager: mgr, access: opts.Access}, nil
+	return &stack{name: opts.WarehouseName, db: db, catalog: cat, manager: mgr, access: opts.Access, deps: deps, dcfg: cfg}, nil
 }

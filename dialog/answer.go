@@ -81,6 +81,7 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 	if res.Truncated {
 		detail = fmt.Sprintf("the warehouse had more rows than the %d fetched", len(res.Rows))
 	}
+	st.Audit.Unused = rep.Unused
 	m.recordQuestion(ctx, st, OutcomeAnswered, detail, []string{rep.SQL}, len(res.Rows))
 	st.Answer = &answerRec{ID: a.ID, SQL: a.SQL, Group: group, UsedFacts: a.UsedFacts}
 	st.Status = statusAnswered

@@ -59,6 +59,8 @@ type auditTrail struct {
 	Spent            time.Duration `json:"spent,omitempty"`
 	PromptTokens     int           `json:"prompt_tokens,omitempty"`
 	CompletionTokens int           `json:"completion_tokens,omitempty"`
+	// Unused are the words the answer left out (and said so).
+	Unused []string `json:"unused,omitempty"`
 }
 
 // spend adds the handling time since the turn began (or the last save or
@@ -106,7 +108,7 @@ func (m *Manager) recordQuestion(ctx context.Context, st *convState, outcome, de
 		Warehouse: st.Warehouse, Question: st.Question, Steps: st.Audit.Steps, FactsUsed: factsUsed(st),
 		SQL: sql, Rows: rows, Duration: st.Audit.Spent, Engine: st.Engine,
 		PromptTokens: st.Audit.PromptTokens, CompletionTokens: st.Audit.CompletionTokens,
-		Outcome: outcome, Detail: detail,
+		Outcome: outcome, Detail: detail, Unused: st.Audit.Unused,
 	}
 	st.Audit = auditTrail{}
 	m.writeRecord(ctx, rec)

@@ -308,6 +308,8 @@ const (
 	ActionGlossary = "glossary"
 	// ActionQuestion records one answered question (RecordQuestion).
 	ActionQuestion = "question"
+	// ActionRollback undoes an earlier change (Revert).
+	ActionRollback = "rollback"
 )
 
 // AuditEntry records one change made by an actor. Before is nil for a
@@ -326,6 +328,12 @@ type AuditEntry struct {
 	Note string `json:"note,omitempty"`
 	// Question is the record of an answered question (ActionQuestion).
 	Question *QuestionRecord `json:"question,omitempty"`
+	// Via says where the change was made from ("admin console from
+	// 192.0.2.7"), when the caller said so with WithVia.
+	Via string `json:"via,omitempty"`
+	// Undoes is the sequence number of the change a roll back undid
+	// (ActionRollback).
+	Undoes uint64 `json:"undoes,omitempty"`
 }
 
 // AuditFilter selects audit entries. Empty fields match everything.

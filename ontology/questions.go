@@ -46,6 +46,9 @@ type QuestionRecord struct {
 	Outcome string `json:"outcome"`
 	// Detail explains a refusal or failure (never result values).
 	Detail string `json:"detail,omitempty"`
+	// Unused are the question's words the answer left out and said so (a
+	// caveated answer).
+	Unused []string `json:"unused,omitempty"`
 }
 
 // QuestionStep is one exchange after the question: a clarification and

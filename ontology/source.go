@@ -18,6 +18,33 @@ import (
 // another origin holds (an admin's promoted fact for the same phrase and
 // kind) replaces it; the audit keeps what was there. Admins only.
 func (s *Store) ReplaceSource(ctx context.Context, source string, facts []Fact, actor Actor) (ImportStats, error) {
+	return s.replaceSource(ctx, source, nil, facts, actor)
+}
+
+// ReplaceSourceFor is ReplaceSource limited to the facts of the given
+// owners: the source's facts of other owners are left as they are, and
+// every fact of the new set must belong to one of the owners. It is how
+// one workspace's admin reloads a glossary that other workspaces loaded
+// too, without touching theirs.
+func (s *Store) ReplaceSourceFor(ctx context.Context, source string, owners []string, facts []Fact, actor Actor) (ImportStats, error) {
+	if len(owners) == 0 {
+		return ImportStats{}, invalidf("replace facts of %s: no owners", source)
+	}
+	mine := make(map[string]bool, len(owners))
+	for _, o := range owners {
+		mine[strings.TrimSpace(o)] = true
+	}
+	for i, f := range facts {
+		if !mine[strings.TrimSpace(f.Owner)] {
+			return ImportStats{}, invalidf("replace facts of %s: fact %d (%q) belongs to %s, not to %s", source, i+1, f.Phrase, f.Owner, strings.Join(owners, ", "))
+		}
+	}
+	return s.replaceSource(ctx, source, func(f Fact) bool { return mine[f.Owner] }, facts, actor)
+}
+
+// replaceSource replaces the facts of source that inScope accepts (all
+// of them when it is nil).
+func (s *Store) replaceSource(ctx context.Context, source string, inScope func(Fact) bool, facts []Fact, actor Actor) (ImportStats, error) {
 	var st ImportStats
 	source = strings.TrimSpace(source)
 	switch {
@@ -48,7 +75,7 @@ func (s *Store) ReplaceSource(ctx context.Context, source string, facts []Fact, 
 			if err != nil {
 				return fmt.Errorf("fact %q: %w", k, err)
 			}
-			if f.Source == source {
+			if f.Source == source && (inScope == nil || inScope(f)) {
 				old = append(old, f)
 			}
 			return nil

@@ -125,6 +125,10 @@ func (s *Store) Path() string { return s.path }
 func (s *Store) clock() time.Time { return s.now().UTC().Round(0) }
 
 func (s *Store) update(ctx context.Context, fn func(kv.Tx) error) error {
+	if via := viaOf(ctx); via != "" {
+		// The audit entries the transaction writes say where the change came from (via.go).
+		return s.db.Update(ctx, func(tx kv.Tx) error { return fn(viaTx{tx, via}) })
+	}
 	return s.db.Update(ctx, fn)
 }
 
@@ -675,6 +679,9 @@ type auditEnvelope struct {
 func (s *Store) audit(tx kv.Tx, e AuditEntry, also ...string) error {
 	if e.At.IsZero() {
 		e.At = s.clock()
+	}
+	if vt, ok := tx.(viaTx); ok && e.Via == "" {
+		e.Via = vt.via
 	}
 	b := tx.Bucket(bucketAudit)
 	seq, err := b.NextSequence()

@@ -48,6 +48,9 @@ type Options struct {
 	// ChartDir is where charts of trend and breakdown answers are saved as
 	// PNG files (created when needed); "" saves none.
 	ChartDir string
+	// AdminLink makes a sign-in link to the admin console for the person
+	// (typed 'admin'); nil: the console is off.
+	AdminLink func(ctx context.Context) (string, error)
 }
 
 // Who fields of console events.

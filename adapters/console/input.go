@@ -61,6 +61,10 @@ func (c *Console) dispatch(ctx context.Context, text string) (quit bool) {
 		c.promote(ctx, arg)
 		c.remindPending()
 		return false
+	case (norm == "admin" || norm == "/clarify admin") && c.opts.AdminLink != nil:
+		c.adminLink(ctx)
+		c.remindPending()
+		return false
 	}
 
 	if c.pending != nil {
@@ -378,4 +382,19 @@ func setOf(words ...string) map[string]bool {
 		m[w] = true
 	}
 	return m
+}
+
+// adminLink prints a sign-in link to the admin console, for an admin.
+func (c *Console) adminLink(ctx context.Context) {
+	if !c.opts.Admin {
+		c.out.line("Only admins can open the admin console (start the demo with --admin).")
+		return
+	}
+	link, err := c.opts.AdminLink(ctx)
+	if err != nil {
+		c.log.Error("cannot make an admin console link", "err", err)
+		c.out.line("I could not make a sign-in link: " + err.Error())
+		return
+	}
+	c.out.line("Admin console (this link works once): " + link)
 }

@@ -67,7 +67,12 @@ func (a *Adapter) registerCommands(ctx context.Context) error {
 	if app == "" {
 		return errors.New("discord: no application id to register the slash commands (set DISCORD_APPLICATION_ID)")
 	}
-	cmds, err := a.s.ApplicationCommandBulkOverwrite(app, a.cfg.GuildID, commands(), discordgo.WithContext(ctx))
+	list := commands()
+	if a.cfg.AdminLinks != nil {
+		// /clarify admin only where there is a console to sign in to.
+		list = append(list, clarifyCommand(list[0].Contexts, list[0].IntegrationTypes))
+	}
+	cmds, err := a.s.ApplicationCommandBulkOverwrite(app, a.cfg.GuildID, list, discordgo.WithContext(ctx))
 	if err != nil {
 		where := "globally"
 		if a.cfg.GuildID != "" {

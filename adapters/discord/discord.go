@@ -83,6 +83,9 @@ type Config struct {
 
 	// Hooks hear failed and retried REST calls, for metrics.
 	Hooks Hooks
+	// AdminLinks answers /clarify admin with a sign-in link to the admin
+	// console (adminlink.go); nil: the console is off.
+	AdminLinks AdminLinker
 }
 
 const (

@@ -37,7 +37,7 @@ func (a *Adapter) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionC
 // (discordgo may sleep on a rate limit, and Discord allows 3 s), then
 // queues the work.
 func (a *Adapter) interact(ctx context.Context, i *discordgo.Interaction) {
-	first, work := a.plan(i)
+	first, work := a.plan(ctx, i)
 	if err := a.s.InteractionRespond(i, first, discordgo.WithContext(ctx)); err != nil {
 		a.log.Warn("cannot respond to an interaction", "interaction", i.ID, "response", first.Type, "err", err)
 		return
@@ -94,14 +94,14 @@ func textModal(customID, title, label, placeholder, value string, maxLen int) *d
 
 // plan decides the first response from the payload alone, and the work
 // that follows it.
-func (a *Adapter) plan(i *discordgo.Interaction) (*discordgo.InteractionResponse, func(context.Context)) {
+func (a *Adapter) plan(ctx context.Context, i *discordgo.Interaction) (*discordgo.InteractionResponse, func(context.Context)) {
 	who, ok := a.whoOf(i)
 	if !ok {
 		return ephemeralMessage(noUser), nil
 	}
 	switch i.Type {
 	case discordgo.InteractionApplicationCommand:
-		return a.planCommand(i, who)
+		return a.planCommand(ctx, i, who)
 	case discordgo.InteractionMessageComponent:
 		return a.planComponent(i, who)
 	case discordgo.InteractionModalSubmit:
@@ -110,7 +110,7 @@ func (a *Adapter) plan(i *discordgo.Interaction) (*discordgo.InteractionResponse
 	return ephemeralMessage(unknownCmd), nil
 }
 
-func (a *Adapter) planCommand(i *discordgo.Interaction, who dialog.Who) (*discordgo.InteractionResponse, func(context.Context)) {
+func (a *Adapter) planCommand(ctx context.Context, i *discordgo.Interaction, who dialog.Who) (*discordgo.InteractionResponse, func(context.Context)) {
 	d := i.ApplicationCommandData()
 	switch d.Name {
 	case cmdAsk:
@@ -125,6 +125,8 @@ func (a *Adapter) planCommand(i *discordgo.Interaction, who dialog.Who) (*discor
 	case cmdForget:
 		ev := dialog.Event{Kind: dialog.EventForget, Who: who, Text: optString(d, optPhrase)}
 		return deferred(true), a.run(i, ev, &interactionSink{a: a, i: i, editOriginal: true, originalEphemeral: true})
+	case cmdClarify:
+		return a.planClarify(ctx, i, who), nil
 	}
 	return ephemeralMessage(unknownCmd), nil
 }

@@ -91,6 +91,9 @@ type Config struct {
 
 	// Hooks hear API errors, retries and dropped duplicates, for metrics.
 	Hooks Hooks
+	// AdminLinks answers /clarify admin with a sign-in link to the admin
+	// console (adminlink.go); nil: the console is off.
+	AdminLinks AdminLinker
 }
 
 func (c Config) withDefaults() Config {

@@ -30,11 +30,22 @@ type adminEntry struct {
 }
 
 func (a *admins) isAdmin(ctx context.Context, team, user string) bool {
-	if user == "" {
+	admin, err := a.check(ctx, team, user)
+	if err != nil {
+		// Not an admin this time; ask again on the next event.
+		a.log.Warn("users.info failed; treating the user as not an admin", "user", user, "err", err)
 		return false
 	}
+	return admin
+}
+
+// check is isAdmin that tells a failed users.info from a "no".
+func (a *admins) check(ctx context.Context, team, user string) (bool, error) {
+	if user == "" {
+		return false, nil
+	}
 	if a.fixed[user] {
-		return true
+		return true, nil
 	}
 	key := team + ":" + user
 	now := a.now()
@@ -42,13 +53,11 @@ func (a *admins) isAdmin(ctx context.Context, team, user string) bool {
 	e, ok := a.cache[key]
 	a.mu.Unlock()
 	if ok && now.Before(e.expires) {
-		return e.admin
+		return e.admin, nil
 	}
 	u, err := a.lookup(ctx, user)
 	if err != nil {
-		// Not an admin this time; ask again on the next event.
-		a.log.Warn("users.info failed; treating the user as not an admin", "user", user, "err", err)
-		return false
+		return false, err
 	}
 	admin := !u.IsBot && (u.IsAdmin || u.IsOwner || u.IsPrimaryOwner)
 	a.mu.Lock()
@@ -57,5 +66,5 @@ func (a *admins) isAdmin(ctx context.Context, team, user string) bool {
 	}
 	a.cache[key] = adminEntry{admin: admin, expires: now.Add(adminTTL)}
 	a.mu.Unlock()
-	return admin
+	return admin, nil
 }

@@ -18,7 +18,7 @@ When a question can be read more than one way I ask with buttons, and remember y
 • ` + "`/clarify forget <phrase>`" + ` — forget what a word means to you
 • ` + "`/clarify warehouse [name]`" + ` — which warehouse questions in this channel go to
 • ` + "`/clarify help`" + ` — this help
-Admins: ` + "`/clarify prefs @someone`" + ` or ` + "`/clarify prefs *`" + `; promote, edit and delete from the App Home.`
+Admins: ` + "`/clarify prefs @someone`" + ` or ` + "`/clarify prefs *`" + `; promote, edit and delete from the App Home; ` + "`/clarify admin`" + ` for a sign-in link to the admin console.`
 
 // factBlock is one learned preference, with what the viewer may do to it:
 // admins get a menu (promote, edit, delete), owners a delete button.

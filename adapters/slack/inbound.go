@@ -328,6 +328,8 @@ func (a *Adapter) commandJob(cmd slack.SlashCommand) job {
 			a.converse(ctx, dialog.Event{Kind: dialog.EventForget, Who: who, Text: strings.Trim(rest, `'"`)}, t)
 		case "warehouse", "warehouses":
 			note(a.warehouseCommand(who, rest))
+		case "admin":
+			a.adminCommand(ctx, who, note)
 		default:
 			note(fmt.Sprintf("I don't know the command %q.\n%s", verb, helpText))
 		}
