@@ -267,6 +267,9 @@ func (e *evalEnv) dataset(ctx context.Context, index int, spec string) *eval.Dat
 	if ds.Name == demoDataset && ds.Schema == nil && o.dsn == "" {
 		profile = demoProfileOptions()
 	}
+	// A measurement must not depend on how busy the machine is: a table
+	// cut short by its time budget loses its values, and with them answers.
+	profile.TableBudget = max(profile.TableBudget, 3*o.timeout, 30*time.Second)
 	snap, err := hdb.TakeSnapshot(ctx, profile)
 	if err != nil {
 		dr.Error = fmt.Sprintf("profile warehouse: %v", err)
