@@ -87,6 +87,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		User: *who, Admin: *admin, Interactive: interactive, Examples: demoExamples, Logger: logger,
 		Session:  strconv.FormatInt(time.Now().UnixNano(), 36),
 		ChartDir: filepath.Join(*data, "charts"),
+		FileDir:  filepath.Join(*data, "exports"),
 		Banner:   "Clarify demo — embedded warehouse, offline engine (no model, no network).",
 	})
 	if err := c.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {

@@ -14,6 +14,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/internal/colfmt"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -137,11 +138,17 @@ func printResult(w io.Writer, res *warehouse.Result) {
 	for i, c := range res.Columns {
 		header[i] = c.Name
 	}
+	// The bot's one number format (internal/colfmt), from the result's
+	// names and types: there is no select list to read here.
+	formats := make([]colfmt.Format, len(res.Columns))
+	for j, c := range res.Columns {
+		formats[j] = colfmt.Detect(colfmt.Column{Name: c.Name, Type: c.Type})
+	}
 	rows := make([][]string, len(res.Rows))
 	for i, r := range res.Rows {
 		rows[i] = make([]string, len(r))
 		for j, v := range r {
-			rows[i][j] = tables.Format(v, res.Columns[j].Name)
+			rows[i][j] = formats[j].Value(v)
 		}
 	}
 	fmt.Fprint(w, tables.Render(header, rows, tables.Options{MaxCellWidth: 60}))

@@ -158,11 +158,29 @@ type closedQ struct {
 }
 
 type answerRec struct {
-	ID        string     `json:"id"`
-	SQL       string     `json:"sql"`
+	ID  string `json:"id"`
+	SQL string `json:"sql"`
+	// Run is the statement that ran when it is not SQL: the reading with
+	// the figure it ranks by (figure.go); Added counts those columns.
+	Run   string `json:"run,omitempty"`
+	Added int    `json:"added,omitempty"`
+	// Shown is how many rows people have seen so far (the answer's and
+	// the pages' after it), Rows how many were fetched, Truncated whether
+	// the warehouse had more (paging.go).
+	Shown     int        `json:"shown,omitempty"`
+	Rows      int        `json:"rows,omitempty"`
+	Truncated bool       `json:"truncated,omitempty"`
 	Group     int        `json:"group"`
 	UsedFacts []UsedFact `json:"used,omitempty"`
 	Confirmed bool       `json:"confirmed,omitempty"`
+}
+
+// ran is the statement whose result people saw.
+func (a *answerRec) ran() string {
+	if a.Run != "" {
+		return a.Run
+	}
+	return a.SQL
 }
 
 func (s *convState) encode() ([]byte, error) {

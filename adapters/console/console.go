@@ -48,6 +48,11 @@ type Options struct {
 	// ChartDir is where charts of trend and breakdown answers are saved as
 	// PNG files (created when needed); "" saves none.
 	ChartDir string
+	// FileDir is where 'csv' saves an answer's whole result (created when
+	// needed); "" prints the CSV instead.
+	FileDir string
+	// Locale is the BCP 47 tag numbers are written for ("de-DE"); "" is en-US.
+	Locale string
 }
 
 // Who fields of console events.
@@ -197,6 +202,7 @@ func (c *Console) Run(ctx context.Context) error {
 // failure is logged and shown as plain text; the session continues.
 func (c *Console) send(ctx context.Context, ev dialog.Event) {
 	ev.Who = c.who
+	ev.Locale = c.opts.Locale
 	if ev.Conversation == "" {
 		ev.Conversation = noConversation
 	}

@@ -321,7 +321,7 @@ func TestRenderRespectsLimits(t *testing.T) {
 				if err != nil || len(recs) != 5001 || len(recs[1]) != 12 || recs[1][0] != "'=HYPERLINK(\"http://x\")" {
 					t.Fatalf("CSV: %d records, %v, first %q", len(recs), err, recs[1][0])
 				}
-				if !strings.Contains(m.content, "of 5000 rows; all of them are in the attached CSV") {
+				if !strings.Contains(m.content, "of 5,000 rows; all of them are in the attached CSV") {
 					t.Fatalf("status missing:\n%s", m.content)
 				}
 			}},

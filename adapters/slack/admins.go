@@ -25,16 +25,27 @@ type admins struct {
 }
 
 type adminEntry struct {
-	admin   bool
+	admin bool
+	// locale is the person's Slack locale ("de-DE"), which users.info
+	// returns beside the admin flags; answers write numbers for it.
+	locale  string
 	expires time.Time
 }
 
 func (a *admins) isAdmin(ctx context.Context, team, user string) bool {
+	admin, _ := a.person(ctx, team, user)
+	return admin
+}
+
+// person says whether user is an admin and which locale they read numbers
+// in ("" when Slack did not say).
+func (a *admins) person(ctx context.Context, team, user string) (admin bool, locale string) {
 	if user == "" {
-		return false
+		return false, ""
 	}
 	if a.fixed[user] {
-		return true
+		// Configured admins cost no users.info call (their locale is the default).
+		return true, ""
 	}
 	key := team + ":" + user
 	now := a.now()
@@ -42,20 +53,20 @@ func (a *admins) isAdmin(ctx context.Context, team, user string) bool {
 	e, ok := a.cache[key]
 	a.mu.Unlock()
 	if ok && now.Before(e.expires) {
-		return e.admin
+		return e.admin, e.locale
 	}
 	u, err := a.lookup(ctx, user)
 	if err != nil {
 		// Not an admin this time; ask again on the next event.
 		a.log.Warn("users.info failed; treating the user as not an admin", "user", user, "err", err)
-		return false
+		return false, ""
 	}
-	admin := !u.IsBot && (u.IsAdmin || u.IsOwner || u.IsPrimaryOwner)
+	admin = !u.IsBot && (u.IsAdmin || u.IsOwner || u.IsPrimaryOwner)
 	a.mu.Lock()
 	if len(a.cache) > 10000 {
 		clear(a.cache)
 	}
-	a.cache[key] = adminEntry{admin: admin, expires: now.Add(adminTTL)}
+	a.cache[key] = adminEntry{admin: admin, locale: u.Locale, expires: now.Add(adminTTL)}
 	a.mu.Unlock()
-	return admin
+	return admin, u.Locale
 }
