@@ -1,8 +1,8 @@
 package colfmt
 
 import (
-	"strings"
 	"strconv"
+	"strings"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
