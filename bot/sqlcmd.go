@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/clarify-bot/clarify/connectors/access"
@@ -28,6 +29,8 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	timeout := fs.Duration("timeout", warehouse.DefaultQueryTimeout, "time limit of the statement")
 	maxRows := fs.Int("max-rows", 100, "rows to fetch (one more is read to report truncation)")
 	orders := fs.Int("orders", demodata.DefaultOrders, "with --demo: how many orders to generate")
+	data := fs.String("data", defaultDataDir(), "with --demo: where the cached demo warehouse's state file lives")
+	fresh := fs.Bool("fresh", false, "with --demo: generate a warehouse for this statement instead of using (or starting) the cached one")
 	verbose := fs.Bool("v", false, "log progress to stderr")
 	var as asOptions
 	fs.StringVar(&as.config, "config", "", "YAML configuration file: run on one of its warehouses")
@@ -36,7 +39,7 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.StringVar(&as.channel, "channel", "", "with --config: apply the access rules for asking in this channel (platform:workspace:channel)")
 	fs.StringVar(&as.roles, "roles", "", "with --as: the person's roles, comma separated")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bot sql (--demo | --dsn DSN | --config FILE [--warehouse NAME] [--as USER --channel C]) [--timeout 10s] [--max-rows 100] \"SELECT …\"")
+		fmt.Fprintln(stderr, "usage: bot sql (--demo [--fresh] | --dsn DSN | --config FILE [--warehouse NAME] [--as USER --channel C]) [--timeout 10s] [--max-rows 100] \"SELECT …\"")
 		fmt.Fprintln(stderr, "       (reads the statement from stdin when none is given)")
 		fs.PrintDefaults()
 	}
@@ -93,8 +96,26 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		*demo, *dsn, *orders = wc.Demo, wc.DSN, wc.DemoOrders
 	}
 
+	dataGiven := false
+	fs.Visit(func(f *flag.Flag) { dataGiven = dataGiven || f.Name == "data" })
 	var db *warehouse.DB
-	if *demo {
+	// Tests use the cache only in a data directory of their own.
+	if *demo && !*fresh && (dataGiven || !testing.Testing()) {
+		// The cached demo warehouse (democache.go), started on first use.
+		cached, ok := openCachedDemo(ctx, *data, *orders, wcfg)
+		if !ok {
+			if err := startDemoCache(ctx, *data, *orders, logger); err != nil {
+				logger.Debug("no cached demo warehouse; generating one for this statement", "why", err)
+			} else {
+				cached, ok = openCachedDemo(ctx, *data, *orders, wcfg)
+			}
+		}
+		if ok {
+			defer cached.Close()
+			db = cached
+		}
+	}
+	if *demo && db == nil {
 		dw, err := startDemoWarehouse(ctx, logger, *orders, wcfg)
 		if err != nil {
 			fmt.Fprintf(stderr, "bot sql: %v\n", err)
@@ -102,7 +123,7 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		defer dw.Close()
 		db = dw.db
-	} else {
+	} else if db == nil {
 		wcfg.DSN = *dsn
 		var err error
 		db, err = warehouse.Open(ctx, wcfg)
