@@ -439,7 +439,11 @@ func (m *Manager) meaningOf(ctx context.Context, who Who, term string, loc colfm
 	for _, h := range m.deps.Catalog.SearchValues(term, 3) {
 		if h.Score >= 0.9 {
 			tc := h.Table + "." + h.Column
-			lines = append(lines, fmt.Sprintf("'%s' is a value of %s (%s).", h.Value, m.labels.Column(tc), lowerFirst(m.labels.Detail(tc))))
+			line := fmt.Sprintf("'%s' is a %s of %s", h.Value, lowerFirst(m.labels.short(tc)), m.labels.Table(h.Table))
+			if d := m.labels.Detail(tc); !strings.EqualFold(d, m.labels.short(tc)) {
+				line += " (" + lowerFirst(d) + ")"
+			}
+			lines = append(lines, line+".")
 			return strings.Join(lines, "\n")
 		}
 	}

@@ -4,7 +4,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/internal/colfmt"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -77,7 +79,10 @@ func (l *Labels) isLabel(table, col string) bool {
 // short is the shortest fair name of a column: the head of its comment
 // when that is a few words that share one with the column's name ("Net
 // revenue" for net_amount, from "Net revenue after discounts (excludes
-// shipping)"), else its name in words ("Ship state").
+// shipping)") or, for a date, that say it is one ("Date the order was
+// placed" for ordered_at); else its name in words ("Ship state"), which
+// also wins when the comment only goes on from it ("City the member lives
+// in" for city).
 func (l *Labels) short(tc string) string {
 	_, col := splitTC(tc)
 	name := humanize(col)
@@ -86,7 +91,13 @@ func (l *Labels) short(tc string) string {
 		return upperFirst(name)
 	}
 	h := commentHead(c.Comment)
-	if n := len(strings.Fields(h)); n == 0 || n > 5 || !sharesWord(h, name) {
+	low := strings.ToLower(h)
+	n := len(strings.Fields(h))
+	dated := c.Kind() == warehouse.KindTime && (strings.HasPrefix(low, "date ") || strings.HasPrefix(low, "day ") || strings.HasPrefix(low, "time ") || strings.HasPrefix(low, "when "))
+	switch {
+	case n == 0 || n > 5 || !sharesWord(h, name) && !dated:
+		return upperFirst(name)
+	case strings.HasPrefix(low, strings.ToLower(name)+" ") && n > len(strings.Fields(name)):
 		return upperFirst(name)
 	}
 	return h
@@ -102,10 +113,14 @@ func commentHead(comment string) string {
 	}
 	low := " " + strings.ToLower(h) + " "
 	cut := len(low)
-	for _, q := range []string{" after ", " before ", " excluding ", " including ", " excludes ", " includes ", " such as ", " per ", " in ", " of the ", " for the ", " - ", " – "} {
+	for _, q := range []string{" after ", " before ", " excluding ", " including ", " excludes ", " includes ", " such as ", " per ", " of the ", " for the ", " - ", " – "} {
 		if i := strings.Index(low, q); i > 0 && i < cut {
 			cut = i
 		}
+	}
+	// "Replacement price in euros": the currency is said by the figures.
+	if i := strings.Index(low, " in "); i > 0 && i < cut && colfmt.CurrencyIn(low[i:]) != "" {
+		cut = i
 	}
 	if cut < len(low) {
 		h = h[:cut-1]

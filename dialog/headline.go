@@ -65,17 +65,24 @@ func (l *Labels) rowName(row []any, formats []colfmt.Format, skip int, loc colfm
 }
 
 // figurePhrase words a figure: a count by what it counts ("766
-// customers", "1 customer"), anything else by its heading ("net revenue
-// of $2,304,450.78").
+// customers", "1 customer"), money as an amount of it ("$2,304,450.78 in
+// net revenue"), anything else by its heading ("a quantity of 1,316").
 func figurePhrase(o sqlshape.Output, heading string, f colfmt.Format, v any, loc colfmt.Locale) string {
 	value := f.ValueIn(v, loc)
-	if strings.EqualFold(o.Agg, "COUNT") {
-		noun := lowerFirst(heading)
+	noun := lowerFirst(heading)
+	switch {
+	case strings.EqualFold(o.Agg, "COUNT"):
 		noun = strings.TrimPrefix(noun, "number of ")
 		if x, ok := warehouse.AsFloat(v); ok && x == 1 {
 			noun = singular(noun)
 		}
 		return value + " " + noun
+	case f.Kind == colfmt.Money:
+		return value + " in " + noun
 	}
-	return lowerFirst(heading) + " of " + value
+	article := "a "
+	if noun != "" && strings.ContainsRune("aeiou", rune(noun[0])) {
+		article = "an "
+	}
+	return article + noun + " of " + value
 }

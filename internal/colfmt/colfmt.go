@@ -265,6 +265,13 @@ func currency(ws wordSet, raw string) (string, bool) {
 	return "", false
 }
 
+// CurrencyIn is the symbol of the currency a text names ("in US dollars",
+// "EUR"), or "".
+func CurrencyIn(text string) string {
+	cur, _ := currency(wordsOf(text), text)
+	return cur
+}
+
 type wordSet map[string]bool
 
 func (w wordSet) any(words ...string) bool {
