@@ -267,10 +267,11 @@ func (c *Console) printChart(a *dialog.Answer) {
 		return
 	}
 	if spec.Kind == chart.Line {
+		loc := colfmt.LocaleFor(c.opts.Locale)
 		for _, se := range spec.Series {
 			first, last := firstLast(se.Values)
 			line := fmt.Sprintf("Trend: %s  %s %s → %s %s", chart.Sparkline(se.Values, sparkWidth),
-				spec.XLabels[first], spec.YFormat.Value(se.Values[first]), spec.XLabels[last], spec.YFormat.Value(se.Values[last]))
+				spec.XLabels[first], spec.YFormat.ValueIn(se.Values[first], loc), spec.XLabels[last], spec.YFormat.ValueIn(se.Values[last], loc))
 			if se.Name != "" {
 				line = tables.Clip(tables.Clean(se.Name), 20) + " " + line
 			}
