@@ -419,6 +419,7 @@ func (m *Manager) textDim(t *warehouse.Table) string {
 func (m *Manager) meaningOf(ctx context.Context, who Who, term string, loc colfmt.Locale) string {
 	phrase := ontology.NormalizePhrase(term)
 	var lines []string
+	said := map[string]bool{} // meanings a definition already gave
 	facts, err := m.deps.Facts.Applicable(ctx, ownerKeys(who), m.cfg.Warehouse)
 	if err != nil {
 		m.log.Warn("cannot read preferences for a meaning", "err", err)
@@ -432,6 +433,7 @@ func (m *Manager) meaningOf(ctx context.Context, who Who, term string, loc colfm
 		if !slices.Contains(lines, line) {
 			lines = append(lines, line)
 		}
+		said[strings.ToLower(strings.TrimSuffix(f.Meaning, "."))] = true
 	}
 	defined := len(lines) > 0
 	// A stored value ("Texas") is what the word names, before the
@@ -460,7 +462,7 @@ func (m *Manager) meaningOf(ctx context.Context, who Who, term string, loc colfm
 		}
 		tc := h.Table + "." + h.Column
 		d := m.labels.Detail(tc)
-		if seen[d] {
+		if seen[d] || said[strings.ToLower(d)] {
 			continue
 		}
 		seen[d] = true

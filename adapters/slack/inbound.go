@@ -321,6 +321,8 @@ func (a *Adapter) commandJob(cmd slack.SlashCommand) job {
 		switch strings.ToLower(verb) {
 		case "", "help":
 			note(helpText)
+			// What the data holds and what to ask (the manager's overview).
+			a.converse(ctx, dialog.Event{Kind: dialog.EventMessage, Who: who, Conversation: "help:" + cmd.ChannelID + ":" + cmd.UserID, Text: "what can I ask?"}, t)
 		case "prefs", "preferences":
 			a.converse(ctx, dialog.Event{Kind: dialog.EventPrefs, Who: who, Subject: userArg(rest)}, t)
 		case "forget":
