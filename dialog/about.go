@@ -85,7 +85,12 @@ func aboutQuestion(text string) (aboutKind, string) {
 		for _, art := range []string{"the ", "a ", "an ", "our "} {
 			rest = strings.TrimPrefix(rest, art)
 		}
-		if rest == "" || len(strings.Fields(rest)) > 4 {
+		switch rest {
+		case "", "that", "this", "it", "these", "those", "they":
+			// "how is that calculated?" is about the answer, not a word.
+			return aboutNone, ""
+		}
+		if len(strings.Fields(rest)) > 4 {
 			return aboutNone, ""
 		}
 		return aboutTerm, rest

@@ -97,6 +97,7 @@ func TestAboutQuestion(t *testing.T) {
 		{"what do you mean by depot", aboutTerm, "depot"},
 		{"what does each depot spend on fuel?", aboutNone, ""},
 		{"how is the fleet doing in 2024", aboutNone, ""},
+		{"how is that calculated?", aboutNone, ""},
 		{"what does the longest trip per vehicle per month in the north mean", aboutNone, ""},
 		{"how many vehicles are there", aboutNone, ""},
 	}

@@ -100,6 +100,9 @@ func (m *Manager) page(ctx context.Context, st *convState, ev Event) ([]Reply, e
 		return []Reply{{Kind: ReplyFile, Conversation: ev.Conversation, File: f, Text: text}}, nil
 	}
 	from := ans.Shown
+	if from == 0 && ans.Rows == 0 {
+		from = min(m.cfg.DisplayRows, total) // an answer saved before paging: its first page was shown
+	}
 	if ev.Option > 0 && ev.Option <= total {
 		from = ev.Option // how far the adapter showed
 	}
