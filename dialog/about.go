@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
@@ -367,26 +368,16 @@ func (m *Manager) latestYear(t *warehouse.Table) string {
 		if p == nil || len(p.Max) < 4 || len(p.Min) < 4 {
 			continue
 		}
-		year := p.Max[:4]
-		if len(p.Max) >= 10 && p.Max[5:10] != "12-31" && p.Min[:4] < year {
-			year = fmt.Sprintf("%04d", atoiOr(year, 0)-1)
+		year, err := strconv.Atoi(p.Max[:4])
+		if err != nil || year <= 0 {
+			continue
 		}
-		if atoiOr(year, 0) > 0 {
-			return year
+		if len(p.Max) >= 10 && p.Max[5:10] != "12-31" && p.Min[:4] < p.Max[:4] {
+			year-- // the latest year is not over: the one before it is
 		}
+		return strconv.Itoa(year)
 	}
 	return ""
-}
-
-func atoiOr(s string, def int) int {
-	n := 0
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return def
-		}
-		n = n*10 + int(r-'0')
-	}
-	return n
 }
 
 // namedParent is a table with a name column that t's rows point at.

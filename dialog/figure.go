@@ -7,7 +7,6 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
-	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
 
 // The figure beside the name. A ranking or a superlative ("top 5
@@ -218,10 +217,3 @@ func (v *subqueryVisitor) Enter(n ast.Node) (ast.Node, bool) {
 }
 
 func (v *subqueryVisitor) Leave(n ast.Node) (ast.Node, bool) { return n, true }
-
-// figureResult is the result of the figure statement for the reading:
-// the added last column left out, typed as the reading's own result.
-func figureResult(res *warehouse.Result) *warehouse.Result {
-	a := &Answer{Result: res, Added: 1}
-	return a.Reading()
-}

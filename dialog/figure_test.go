@@ -1,10 +1,12 @@
 package dialog
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/internal/colfmt"
 )
 
 // TestFigureSQL: the figure a ranking is ordered by is added to its select
@@ -173,4 +175,32 @@ func TestHeadingWords(t *testing.T) {
 			t.Errorf("cleanHeading(%q) = %q", h, c)
 		}
 	}
+}
+
+// BenchmarkFormatPage measures writing a page of a kept 10,000-row result
+// for people (what "more" costs besides the lookup), per row.
+func BenchmarkFormatPage(b *testing.B) {
+	rows := make([][]any, 10_000)
+	for i := range rows {
+		rows[i] = []any{"AB-" + strconv.Itoa(i), "1234567.50", int64(i * 37), 0.0305}
+	}
+	formats := []colfmt.Format{{Kind: colfmt.Text}, {Kind: colfmt.Money, Currency: "€"}, {Kind: colfmt.Number}, {Kind: colfmt.Percent, Fraction: true}}
+	loc := colfmt.LocaleFor("de-DE")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		formatRows(rows, formats, loc, (i*20)%len(rows), 20)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*20), "ns/row")
+}
+
+// BenchmarkFigureSQL measures reading a ranking and adding its figure.
+func BenchmarkFigureSQL(b *testing.B) {
+	sql := "SELECT vehicles.plate\nFROM trips\nJOIN vehicles ON trips.vehicle_id = vehicles.id\nWHERE trips.started_at >= '2025-01-01'\nGROUP BY vehicles.id, vehicles.plate\nORDER BY SUM(trips.km) DESC\nLIMIT 5"
+	for range b.N {
+		if _, ok := figureSQL(sql); !ok {
+			b.Fatal("no figure")
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/answer")
 }
