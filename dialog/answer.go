@@ -37,35 +37,23 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 		m.recordFailure(ctx, st, r.Text)
 		return []Reply{r}, m.save(ctx, st)
 	}
-	run, added := rep.SQL, 0
-	var res *warehouse.Result
-	if fig, ok := figureSQL(rep.SQL); ok {
-		// The figure the reading ranks by, beside its rows (figure.go).
-		r, err := m.deps.Exec.Query(ctx, fig, m.cfg.AnswerLimits)
-		switch {
-		case err == nil:
-			res, run, added = r, fig, 1
-		case ctx.Err() != nil:
+	// The reading, and the figure it ranks by beside its rows (figure.go).
+	res, fig, added, err := m.runAnswer(ctx, rep.SQL)
+	if err != nil {
+		if ctx.Err() != nil {
 			return nil, fmt.Errorf("answer: %w", ctx.Err())
-		default:
-			m.log.Debug("the ranking's figure did not run; answering without it", "sql", fig, "err", err)
 		}
+		r := notice(ev.Conversation, m.fail("answer query failed", err).Text())
+		m.recordQuestion(ctx, st, OutcomeFailed, r.Text, []string{rep.SQL}, 0)
+		return []Reply{r}, m.save(ctx, st)
 	}
-	if res == nil {
-		r, err := m.deps.Exec.Query(ctx, rep.SQL, m.cfg.AnswerLimits)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, fmt.Errorf("answer: %w", ctx.Err())
-			}
-			r := notice(ev.Conversation, m.fail("answer query failed", err).Text())
-			m.recordQuestion(ctx, st, OutcomeFailed, r.Text, []string{rep.SQL}, 0)
-			return []Reply{r}, m.save(ctx, st)
-		}
-		res = r
+	shown := rep.SQL // the statement whose select list lines up with res
+	if fig != "" {
+		shown = fig
 	}
 	loc := colfmt.LocaleFor(ev.Locale)
-	a := &Answer{ID: newID(), SQL: run, Result: res, RowCount: len(res.Rows), Truncated: res.Truncated, Unused: rep.Unused, Added: added, Locale: ev.Locale}
-	shape, err := sqlshape.Parse(run, m.labels.TableOf)
+	a := &Answer{ID: newID(), SQL: rep.SQL, Result: res, RowCount: len(res.Rows), Truncated: res.Truncated, Unused: rep.Unused, Added: added, Locale: ev.Locale}
+	shape, err := sqlshape.Parse(shown, m.labels.TableOf)
 	if err != nil {
 		shape = nil
 	}
@@ -94,10 +82,7 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 		detail = fmt.Sprintf("the warehouse had more rows than the %d fetched", len(res.Rows))
 	}
 	m.recordQuestion(ctx, st, OutcomeAnswered, detail, []string{rep.SQL}, len(res.Rows))
-	st.Answer = &answerRec{ID: a.ID, SQL: rep.SQL, Group: group, UsedFacts: a.UsedFacts, Added: added, Shown: len(a.Rows), Rows: len(res.Rows), Truncated: res.Truncated}
-	if run != rep.SQL {
-		st.Answer.Run = run
-	}
+	st.Answer = &answerRec{ID: a.ID, SQL: rep.SQL, Run: fig, Group: group, UsedFacts: a.UsedFacts, Added: added, Shown: len(a.Rows), Rows: len(res.Rows), Truncated: res.Truncated}
 	st.Status = statusAnswered
 	st.Pending = nil
 	st.Notes = nil

@@ -53,6 +53,62 @@ func TestFigureSQL(t *testing.T) {
 	}
 }
 
+// TestFigureStatement: the figure statement reads past the reading's
+// limit, so that rows tied at it are there too.
+func TestFigureStatement(t *testing.T) {
+	cases := []struct{ sql, want string }{
+		{"SELECT plate FROM trips GROUP BY plate ORDER BY SUM(km) DESC LIMIT 3",
+			"SELECT plate, SUM(km) AS total_km FROM trips GROUP BY plate ORDER BY SUM(km) DESC\nLIMIT 203"},
+		{"SELECT plate FROM trips GROUP BY plate ORDER BY SUM(km) DESC LIMIT 10, 5",
+			"SELECT plate, SUM(km) AS total_km FROM trips GROUP BY plate ORDER BY SUM(km) DESC\nLIMIT 215"},
+		{"SELECT plate FROM trips GROUP BY plate ORDER BY SUM(km) DESC LIMIT 5 OFFSET 10",
+			"SELECT plate, SUM(km) AS total_km FROM trips GROUP BY plate ORDER BY SUM(km) DESC\nLIMIT 215"},
+		{"SELECT depot FROM vehicles GROUP BY depot ORDER BY COUNT(*)",
+			"SELECT depot, COUNT(*) AS number_of_rows FROM vehicles GROUP BY depot ORDER BY COUNT(*)"},
+	}
+	for _, tc := range cases {
+		if got, ok := figureStatement(tc.sql); !ok || got != tc.want {
+			t.Errorf("figureStatement(%q):\n got %q (%v)\nwant %q", tc.sql, got, ok, tc.want)
+		}
+	}
+}
+
+// TestAttachFigure: each row of the reading takes the figure of its equal
+// in the figure statement's rows, rows that look the same in order; a row
+// without one leaves the answer without figures.
+func TestAttachFigure(t *testing.T) {
+	cols := func(names ...string) []warehouse.ResultColumn {
+		var out []warehouse.ResultColumn
+		for _, n := range names {
+			out = append(out, warehouse.ResultColumn{Name: n})
+		}
+		return out
+	}
+	// The server broke a tie at LIMIT 2 one way for the reading…
+	reading := &warehouse.Result{Columns: cols("depot"), Rows: [][]any{{"North"}, {"West"}}}
+	// …and another way for the figure statement, which reads past it.
+	fig := &warehouse.Result{Columns: cols("depot", "trips"), Rows: [][]any{{"North", int64(9)}, {"East", int64(4)}, {"West", int64(4)}, {"South", int64(1)}}}
+	got, ok := attachFigure(reading, fig)
+	if !ok || len(got.Columns) != 2 || got.Rows[0][1] != int64(9) || got.Rows[1][0] != "West" || got.Rows[1][1] != int64(4) {
+		t.Fatalf("attached %+v (%v)", got, ok)
+	}
+	if len(reading.Rows[0]) != 1 {
+		t.Fatal("the reading's result must not change")
+	}
+	// Two depots named alike (grouped by id, shown by name) meet their
+	// own figures in order.
+	reading = &warehouse.Result{Columns: cols("depot"), Rows: [][]any{{"Central"}, {"Central"}}}
+	fig = &warehouse.Result{Columns: cols("depot", "km"), Rows: [][]any{{"Central", 500.0}, {"Central", 300.0}}}
+	if got, ok = attachFigure(reading, fig); !ok || got.Rows[0][1] != 500.0 || got.Rows[1][1] != 300.0 {
+		t.Fatalf("same-looking rows: %+v", got)
+	}
+	// A row past the figure statement's rows: no figures at all.
+	reading = &warehouse.Result{Columns: cols("depot"), Rows: [][]any{{"North"}, {"Harbour"}}}
+	if _, ok = attachFigure(reading, fig); ok {
+		t.Fatal("a row without its figure must leave the answer without figures")
+	}
+}
+
 func TestAnswerReading(t *testing.T) {
 	res := &warehouse.Result{Columns: []warehouse.ResultColumn{{Name: "plate"}, {Name: "n"}}, Rows: [][]any{{"AB-12", int64(4)}, {"CD-34", int64(2)}}}
 	a := &Answer{Result: res, Added: 1}

@@ -77,7 +77,7 @@ func (m *Manager) page(ctx context.Context, st *convState, ev Event) ([]Reply, e
 		return []Reply{notice(ev.Conversation, "I couldn't fetch those rows again. "+m.fail("page query failed", err).Text())}, nil
 	}
 	loc := colfmt.LocaleFor(ev.Locale)
-	shape, perr := sqlshape.Parse(ans.ran(), m.labels.TableOf)
+	shape, perr := sqlshape.Parse(ans.shownSQL(), m.labels.TableOf)
 	if perr != nil {
 		shape = nil
 	}
@@ -119,7 +119,7 @@ func (m *Manager) page(ctx context.Context, st *convState, ev Event) ([]Reply, e
 	}
 	a := &Answer{
 		ID: ans.ID, Columns: headings, Headings: headings, Formats: formats, Result: res, Added: ans.Added,
-		Offset: from, RowCount: total, Truncated: res.Truncated, SQL: ans.ran(), Locale: ev.Locale,
+		Offset: from, RowCount: total, Truncated: res.Truncated, SQL: ans.SQL, Locale: ev.Locale,
 		Rows: formatRows(res.Rows, formats, loc, from, n),
 	}
 	if note != "" {
@@ -136,14 +136,24 @@ func (m *Manager) page(ctx context.Context, st *convState, ev Event) ([]Reply, e
 	return []Reply{{Kind: ReplyRows, Conversation: ev.Conversation, Answer: a, Text: text}}, nil
 }
 
-// keptResult is the answer's result: kept, or fetched again (rerun).
+// keptResult is the answer's result: kept, or fetched again (rerun), with
+// its figure when it had one.
 func (m *Manager) keptResult(ctx context.Context, ans *answerRec) (res *warehouse.Result, rerun bool, err error) {
 	if res := m.kept.get(ans.ID); res != nil {
 		return res, false, nil
 	}
-	res, err = m.deps.Exec.Query(ctx, ans.ran(), m.cfg.AnswerLimits)
+	res, fig, _, err := m.runAnswer(ctx, ans.SQL)
 	if err != nil {
 		return nil, false, err
+	}
+	if fig != ans.Run {
+		// The figure could not be had again: the pages follow the answer's
+		// columns only if it can.
+		if ans.Run == "" {
+			res = (&Answer{Result: res, Added: 1}).Reading()
+		} else {
+			return nil, false, fmt.Errorf("the figure beside the answer's rows did not run again")
+		}
 	}
 	m.kept.put(ans.ID, res)
 	return res, true, nil

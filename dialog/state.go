@@ -160,8 +160,8 @@ type closedQ struct {
 type answerRec struct {
 	ID  string `json:"id"`
 	SQL string `json:"sql"`
-	// Run is the statement that ran when it is not SQL: the reading with
-	// the figure it ranks by (figure.go); Added counts those columns.
+	// Run is the statement that gave the figure beside the reading's rows
+	// (figure.go), "" when there is none; Added counts those columns.
 	Run   string `json:"run,omitempty"`
 	Added int    `json:"added,omitempty"`
 	// Shown is how many rows people have seen so far (the answer's and
@@ -175,12 +175,22 @@ type answerRec struct {
 	Confirmed bool       `json:"confirmed,omitempty"`
 }
 
-// ran is the statement whose result people saw.
-func (a *answerRec) ran() string {
+// shownSQL is the statement whose select list lines up with what people
+// saw: the figure statement when there is one.
+func (a *answerRec) shownSQL() string {
 	if a.Run != "" {
 		return a.Run
 	}
 	return a.SQL
+}
+
+// sqlText is what "show SQL" shows: the reading, and where the figure
+// beside it came from.
+func (a *answerRec) sqlText() string {
+	if a.Run == "" {
+		return a.SQL
+	}
+	return a.SQL + "\n\n-- The figure beside each row:\n" + a.Run
 }
 
 func (s *convState) encode() ([]byte, error) {
