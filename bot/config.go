@@ -77,8 +77,11 @@ type DialogConfig struct {
 	AnswerMaxRows    int           `yaml:"answer_max_rows"`
 	// SharedScanRows caps a statement run for several readings at once;
 	// -1 runs every reading on its own.
-	SharedScanRows  int           `yaml:"shared_scan_rows"`
-	DisplayRows     int           `yaml:"display_rows"`
+	SharedScanRows int `yaml:"shared_scan_rows"`
+	DisplayRows    int `yaml:"display_rows"`
+	// KeptCells bounds the results kept in memory for "more" and "csv"
+	// (rows × columns); -1 keeps none (each page runs the answer again).
+	KeptCells       int           `yaml:"kept_cells"`
 	ConversationTTL time.Duration `yaml:"conversation_ttl"`
 }
 
@@ -321,7 +324,7 @@ func (d DialogConfig) managerConfig() dialog.Config {
 		CandidateLimits: warehouse.Limits{Timeout: d.CandidateTimeout},
 		AnswerLimits:    warehouse.Limits{MaxRows: d.AnswerMaxRows},
 		SharedScanRows:  d.SharedScanRows,
-		DisplayRows:     d.DisplayRows, TTL: d.ConversationTTL,
+		DisplayRows:     d.DisplayRows, KeptCells: d.KeptCells, TTL: d.ConversationTTL,
 	}
 }
 

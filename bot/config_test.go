@@ -46,6 +46,11 @@ func TestLoadConfig(t *testing.T) {
 				t.Fatalf("SharedScanRows = %d, want -1", got)
 			}
 		}},
+		{name: "kept results for paging", yaml: "dialog: {kept_cells: 50000, display_rows: 10}\n", check: func(t *testing.T, c Config) {
+			if got := c.Dialog.managerConfig(); got.KeptCells != 50000 || got.DisplayRows != 10 {
+				t.Fatalf("KeptCells = %d, DisplayRows = %d", got.KeptCells, got.DisplayRows)
+			}
+		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

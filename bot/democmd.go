@@ -36,13 +36,14 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	data := fs.String("data", defaultDataDir(), "where preferences and conversations are kept")
 	orders := fs.Int("orders", demodata.DefaultOrders, "how many orders the generated demo warehouse holds")
 	admin := fs.Bool("admin", false, "act as an admin (review other people's preferences)")
+	locale := fs.String("locale", "", "write numbers for this locale, e.g. de-DE (default en-US)")
 	refresh := fs.Bool("refresh", false, "profile the warehouse again instead of using the cached snapshot")
 	verbose := fs.Bool("v", false, "log to stderr")
 	noGlossary := fs.Bool("no-glossary", false, "do not load the demo's team glossary (connectors/demodata/glossary.yml)")
 	adminWeb := fs.Bool("admin-web", false, "also serve the admin console and print a sign-in link (implies --admin)")
 	adminAddr := fs.String("admin-addr", "127.0.0.1:0", "with --admin-web: the address the admin console listens on")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bot demo [--user NAME] [--data DIR] [--orders N] [--admin] [--admin-web [--admin-addr HOST:PORT]] [--no-glossary] [-v]")
+		fmt.Fprintln(stderr, "usage: bot demo [--user NAME] [--data DIR] [--orders N] [--admin] [--admin-web [--admin-addr HOST:PORT]] [--locale TAG] [--no-glossary] [-v]")
 		fmt.Fprintln(stderr, "Starts the embedded demo warehouse and a chat on this terminal; pipe questions in to script it.")
 		fs.PrintDefaults()
 	}
@@ -107,6 +108,8 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		User: *who, Admin: *admin, Interactive: interactive, Examples: demoExamples, Logger: logger,
 		Session:   strconv.FormatInt(time.Now().UnixNano(), 36),
 		ChartDir:  filepath.Join(*data, "charts"),
+		FileDir:   filepath.Join(*data, "exports"),
+		Locale:    *locale,
 		Banner:    "Clarify demo — embedded warehouse, offline engine (no model, no network).",
 		AdminLink: adminLink,
 	})

@@ -68,6 +68,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return exitOK
 	}
+	if args[0] == "demo-warehouse" {
+		// Not listed: the background process behind `bot sql --demo`'s cache.
+		return runDemoWarehouse(ctx, args[1:], stdin, stdout, stderr)
+	}
 	for _, c := range commands() {
 		if c.name == args[0] {
 			return c.run(ctx, args[1:], stdin, stdout, stderr)

@@ -9,11 +9,13 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/internal/colfmt"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -27,6 +29,8 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	timeout := fs.Duration("timeout", warehouse.DefaultQueryTimeout, "time limit of the statement")
 	maxRows := fs.Int("max-rows", 100, "rows to fetch (one more is read to report truncation)")
 	orders := fs.Int("orders", demodata.DefaultOrders, "with --demo: how many orders to generate")
+	data := fs.String("data", defaultDataDir(), "with --demo: where the cached demo warehouse's state file lives")
+	fresh := fs.Bool("fresh", false, "with --demo: generate a warehouse for this statement instead of using (or starting) the cached one")
 	verbose := fs.Bool("v", false, "log progress to stderr")
 	var as asOptions
 	fs.StringVar(&as.config, "config", "", "YAML configuration file: run on one of its warehouses")
@@ -35,7 +39,7 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.StringVar(&as.channel, "channel", "", "with --config: apply the access rules for asking in this channel (platform:workspace:channel)")
 	fs.StringVar(&as.roles, "roles", "", "with --as: the person's roles, comma separated")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bot sql (--demo | --dsn DSN | --config FILE [--warehouse NAME] [--as USER --channel C]) [--timeout 10s] [--max-rows 100] \"SELECT …\"")
+		fmt.Fprintln(stderr, "usage: bot sql (--demo [--fresh] | --dsn DSN | --config FILE [--warehouse NAME] [--as USER --channel C]) [--timeout 10s] [--max-rows 100] \"SELECT …\"")
 		fmt.Fprintln(stderr, "       (reads the statement from stdin when none is given)")
 		fs.PrintDefaults()
 	}
@@ -92,8 +96,26 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		*demo, *dsn, *orders = wc.Demo, wc.DSN, wc.DemoOrders
 	}
 
+	dataGiven := false
+	fs.Visit(func(f *flag.Flag) { dataGiven = dataGiven || f.Name == "data" })
 	var db *warehouse.DB
-	if *demo {
+	// Tests use the cache only in a data directory of their own.
+	if *demo && !*fresh && (dataGiven || !testing.Testing()) {
+		// The cached demo warehouse (democache.go), started on first use.
+		cached, ok := openCachedDemo(ctx, *data, *orders, wcfg)
+		if !ok {
+			if err := startDemoCache(ctx, *data, *orders, logger); err != nil {
+				logger.Debug("no cached demo warehouse; generating one for this statement", "why", err)
+			} else {
+				cached, ok = openCachedDemo(ctx, *data, *orders, wcfg)
+			}
+		}
+		if ok {
+			defer cached.Close()
+			db = cached
+		}
+	}
+	if *demo && db == nil {
 		dw, err := startDemoWarehouse(ctx, logger, *orders, wcfg)
 		if err != nil {
 			fmt.Fprintf(stderr, "bot sql: %v\n", err)
@@ -101,7 +123,7 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		defer dw.Close()
 		db = dw.db
-	} else {
+	} else if db == nil {
 		wcfg.DSN = *dsn
 		var err error
 		db, err = warehouse.Open(ctx, wcfg)
@@ -137,11 +159,17 @@ func printResult(w io.Writer, res *warehouse.Result) {
 	for i, c := range res.Columns {
 		header[i] = c.Name
 	}
+	// The bot's one number format (internal/colfmt), from the result's
+	// names and types: there is no select list to read here.
+	formats := make([]colfmt.Format, len(res.Columns))
+	for j, c := range res.Columns {
+		formats[j] = colfmt.Detect(colfmt.Column{Name: c.Name, Type: c.Type})
+	}
 	rows := make([][]string, len(res.Rows))
 	for i, r := range res.Rows {
 		rows[i] = make([]string, len(r))
 		for j, v := range r {
-			rows[i][j] = tables.Format(v, res.Columns[j].Name)
+			rows[i][j] = formats[j].Value(v)
 		}
 	}
 	fmt.Fprint(w, tables.Render(header, rows, tables.Options{MaxCellWidth: 60}))

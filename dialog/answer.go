@@ -37,7 +37,8 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 		m.recordFailure(ctx, st, r.Text)
 		return []Reply{r}, m.save(ctx, st)
 	}
-	res, err := m.deps.Exec.Query(ctx, rep.SQL, m.cfg.AnswerLimits)
+	// The reading, and the figure it ranks by beside its rows (figure.go).
+	res, fig, added, err := m.runAnswer(ctx, rep.SQL)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("answer: %w", ctx.Err())
@@ -46,35 +47,34 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 		m.recordQuestion(ctx, st, OutcomeFailed, r.Text, []string{rep.SQL}, 0)
 		return []Reply{r}, m.save(ctx, st)
 	}
-	a := &Answer{ID: newID(), SQL: rep.SQL, Result: res, RowCount: len(res.Rows), Truncated: res.Truncated, Unused: rep.Unused}
-	shape, err := sqlshape.Parse(rep.SQL, m.labels.TableOf)
+	shown := rep.SQL // the statement whose select list lines up with res
+	if fig != "" {
+		shown = fig
+	}
+	loc := colfmt.LocaleFor(ev.Locale)
+	a := &Answer{ID: newID(), SQL: rep.SQL, Result: res, RowCount: len(res.Rows), Truncated: res.Truncated, Unused: rep.Unused, Added: added, Locale: ev.Locale}
+	shape, err := sqlshape.Parse(shown, m.labels.TableOf)
 	if err != nil {
 		shape = nil
 	}
-	for _, c := range res.Columns {
-		a.Columns = append(a.Columns, c.Name)
-	}
-	a.Formats, a.Headings = m.labels.columnFormats(res, shape)
-	for i, r := range res.Rows {
-		if i == m.cfg.DisplayRows {
-			break
-		}
-		row := make([]string, len(r))
-		for j, v := range r {
-			row[j] = a.Formats[j].Value(v)
-		}
-		a.Rows = append(a.Rows, row)
-	}
+	a.Formats, a.Headings = m.present(res, shape)
+	a.Columns = a.Headings
+	a.Rows = formatRows(res.Rows, a.Formats, loc, 0, m.cfg.DisplayRows)
+	a.Headline = m.labels.headline(shape, res, a.Formats, a.Headings, loc)
 	if shape != nil {
 		a.Explanation = withDefinitions(sqlshape.Explain(shape, m.labels), rep.Defines)
 	}
 	m.applyLinked(ctx, st, rep.Linked)
 	for _, f := range st.Applied {
-		a.UsedFacts = append(a.UsedFacts, UsedFact{FactID: f.FactID, Phrase: f.Phrase, Meaning: f.Meaning, Scope: f.Scope, Definition: f.Key.Name == sqlshape.SlotDefine, Team: f.fromGlossary()})
+		a.UsedFacts = appendUsed(a.UsedFacts, UsedFact{FactID: f.FactID, Phrase: f.Phrase, Meaning: f.Meaning, Scope: f.Scope, Definition: f.Key.Name == sqlshape.SlotDefine, Team: f.fromGlossary()})
 	}
-	a.Notes = append(a.Notes, st.Notes...)
+	for _, n := range st.Notes {
+		a.Notes = appendUnique(a.Notes, n)
+	}
 	if len(res.Rows) == 0 && shape != nil {
-		a.Notes = append(a.Notes, m.valueCheck(shape)...)
+		for _, n := range m.valueCheck(shape) {
+			a.Notes = appendUnique(a.Notes, n)
+		}
 	}
 	m.learnStated(ctx, st, rep.Defines)
 	detail := ""
@@ -83,15 +83,49 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 	}
 	st.Audit.Unused = rep.Unused
 	m.recordQuestion(ctx, st, OutcomeAnswered, detail, []string{rep.SQL}, len(res.Rows))
-	st.Answer = &answerRec{ID: a.ID, SQL: a.SQL, Group: group, UsedFacts: a.UsedFacts}
+	st.Answer = &answerRec{ID: a.ID, SQL: rep.SQL, Run: fig, Group: group, UsedFacts: a.UsedFacts, Added: added, Shown: len(a.Rows), Rows: len(res.Rows), Truncated: res.Truncated}
 	st.Status = statusAnswered
 	st.Pending = nil
 	st.Notes = nil
 	if err := m.save(ctx, st); err != nil {
 		return nil, err
 	}
+	m.kept.put(a.ID, res)
 	m.obs.Answer()
-	return []Reply{{Kind: ReplyAnswer, Conversation: ev.Conversation, Answer: a, Text: answerText(a, m.cfg.DisplayRows)}}, nil
+	return []Reply{{Kind: ReplyAnswer, Conversation: ev.Conversation, Answer: a, Text: answerText(a, loc)}}, nil
+}
+
+// appendUsed adds a used fact unless the answer says it already: one
+// fact that decided two points of a question (its measure and its
+// output), or two facts that read the same, are one line.
+func appendUsed(list []UsedFact, f UsedFact) []UsedFact {
+	for _, u := range list {
+		if u.FactID == f.FactID || u.Phrase == f.Phrase && u.Meaning == f.Meaning && u.Whose("workspace") == f.Whose("workspace") {
+			return list
+		}
+	}
+	return append(list, f)
+}
+
+// formatRows writes rows[from:from+n] for people (n <= 0: all of them).
+func formatRows(rows [][]any, formats []colfmt.Format, loc colfmt.Locale, from, n int) [][]string {
+	to := len(rows)
+	if n > 0 {
+		to = min(to, from+n)
+	}
+	var out [][]string
+	for _, r := range rows[min(from, to):to] {
+		row := make([]string, len(r))
+		for j, v := range r {
+			f := colfmt.Format{}
+			if j < len(formats) {
+				f = formats[j]
+			}
+			row[j] = f.ValueIn(v, loc)
+		}
+		out = append(out, row)
+	}
+	return out
 }
 
 // applyLinked records the facts the answered reading linked (a defined
@@ -150,17 +184,17 @@ func (m *Manager) valueCheck(s *sqlshape.Shape) []string {
 }
 
 // answerText renders an answer as plain text.
-func answerText(a *Answer, displayRows int) string {
+func answerText(a *Answer, loc colfmt.Locale) string {
 	var b strings.Builder
 	if a.Explanation != "" {
 		b.WriteString(a.Explanation + "\n")
 	}
+	if a.Headline != "" {
+		b.WriteString(a.Headline + "\n")
+	}
 	b.WriteString(tables.Render(a.Columns, a.Rows, tables.Options{MaxCellWidth: 40}))
-	switch {
-	case a.Truncated:
-		fmt.Fprintf(&b, "(showing %d of the first %d rows; there are more)\n", len(a.Rows), a.RowCount)
-	case a.RowCount > len(a.Rows):
-		fmt.Fprintf(&b, "(showing %d of %d rows)\n", len(a.Rows), a.RowCount)
+	if s := RowsNote(a, loc); s != "" {
+		b.WriteString(s + "\n")
 	}
 	for _, f := range a.UsedFacts {
 		fmt.Fprintf(&b, "Using %s: '%s' = %s · change\n", f.Whose("workspace"), f.Phrase, lowerFirst(f.Meaning))
@@ -172,6 +206,31 @@ func answerText(a *Answer, displayRows int) string {
 		b.WriteString(n + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// RowsNote says which rows of a result are shown and how to see the rest,
+// or "" when all of them are: "(rows 21–40 of 181; 'more' for the next 20,
+// 'csv' for all of them)". Adapters with buttons word it their own way.
+func RowsNote(a *Answer, loc colfmt.Locale) string {
+	total := max(a.RowCount, a.Offset+len(a.Rows))
+	if total == 0 || a.Offset == 0 && len(a.Rows) >= total && !a.Truncated {
+		return ""
+	}
+	var shown string
+	if a.Offset == 0 {
+		shown = fmt.Sprintf("showing %s of %s rows", loc.Int(len(a.Rows)), loc.Int(total))
+	} else {
+		shown = fmt.Sprintf("rows %s–%s of %s", loc.Int(a.Offset+1), loc.Int(a.Offset+len(a.Rows)), loc.Int(total))
+	}
+	if a.Truncated {
+		shown += fmt.Sprintf(" (the first %s the warehouse returned: the row cap; narrow the question to see the rest)", loc.Int(total))
+	}
+	if more := a.More(); more > 0 {
+		shown += fmt.Sprintf("; 'more' for the next %s, 'all' for the rest, 'csv' for all of them", loc.Int(min(more, max(len(a.Rows), 1))))
+	} else if a.Offset > 0 {
+		shown += "; that is all of them"
+	}
+	return "(" + shown + ")"
 }
 
 // UnusedNote says which words an answer left out and how to include them.
@@ -204,51 +263,53 @@ func withDefinitions(explanation string, defs []Definition) string {
 	return e + ", with " + joinAnd(parts) + "."
 }
 
-// columnFormats decides how each result column reads (money, dates,
+// present decides how each result column reads (money, dates,
 // periods…) and names it plainly, from the select list's expressions and
-// the comments of the columns under them; without a parsed shape, from the
-// result's names and types alone.
-func (l *Labels) columnFormats(res *warehouse.Result, shape *sqlshape.Shape) ([]colfmt.Format, []string) {
+// the catalog's columns under them; without a parsed shape, from the
+// result's names and types alone. Every money column of the answer gets
+// the same currency.
+func (m *Manager) present(res *warehouse.Result, shape *sqlshape.Shape) ([]colfmt.Format, []string) {
+	l := m.labels
 	formats := make([]colfmt.Format, len(res.Columns))
 	headings := make([]string, len(res.Columns))
 	// Outputs line up with result columns unless a * expanded.
 	aligned := shape != nil && len(shape.Outputs) == len(res.Columns)
+	counted := ""
+	if aligned {
+		counted = l.countedTable(shape.Slots(m.canon))
+		if len(shape.TopTables) == 1 {
+			counted = shape.TopTables[0]
+		}
+	}
+	var outs []sqlshape.Output
 	for i, rc := range res.Columns {
 		c := colfmt.Column{Name: rc.Name, Type: rc.Type}
-		headings[i] = tables.Humanize(rc.Name)
+		headings[i] = cleanHeading(humanize(rc.Name))
 		if aligned {
 			o := shape.Outputs[i]
+			outs = append(outs, o)
 			c.Expr, c.Agg = o.Expr, o.Agg
 			if src, ok := l.columns[strings.ToLower(o.Column)]; ok {
 				c.Source, c.Comment, c.SourceType = src.Name, src.Comment, src.DataType
 			}
-			headings[i] = l.heading(o, rc.Name, shape.TopTables)
+			headings[i] = l.heading(o, rc.Name, counted)
 		}
-		formats[i] = colfmt.Detect(c)
+		formats[i] = colfmt.Refine(colfmt.Detect(c), c, columnValues(res.Rows, i))
+		if headings[i] == "" {
+			headings[i] = fmt.Sprintf("Column %d", i+1)
+		}
 	}
+	colfmt.Consistent(formats, l.currency)
+	l.uniqueHeadings(headings, outs)
 	return formats, headings
 }
 
-// heading is a column's plain name for people: "total net revenue after
-// discounts", "number of orders", "region name".
-func (l *Labels) heading(o sqlshape.Output, name string, top []string) string {
-	_, known := l.columns[strings.ToLower(o.Column)]
-	agg := strings.ToUpper(o.Agg)
-	switch {
-	case agg == "COUNT" && o.Column == "*" && len(top) == 1:
-		return "number of " + l.Table(top[0])
-	case agg == "COUNT" && known && l.IsKey(o.Column):
-		t, _ := splitTC(o.Column)
-		return "number of " + l.Table(t)
-	case agg == "COUNT" && known:
-		return "number of " + l.Column(o.Column)
-	case agg != "" && known:
-		words := map[string]string{"SUM": "total", "AVG": "average", "MIN": "lowest", "MAX": "highest"}
-		if w, ok := words[agg]; ok {
-			return w + " " + l.Column(o.Column)
+func columnValues(rows [][]any, i int) []any {
+	out := make([]any, 0, len(rows))
+	for _, r := range rows {
+		if i < len(r) {
+			out = append(out, r[i])
 		}
-	case agg == "" && known && strings.EqualFold(o.Expr, o.Column):
-		return l.Column(o.Column)
 	}
-	return tables.Humanize(name)
+	return out
 }

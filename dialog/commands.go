@@ -7,27 +7,32 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/clarify-bot/clarify/internal/colfmt"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
 // HelpText explains what the bot does and the chat commands.
 const HelpText = `Ask me a question about the data in plain words, e.g. "what was revenue in 2024?".
 When a question can be read more than one way I ask a short multiple-choice question; I remember your answers, so next time I don't ask.
-Commands: "my preferences" lists what I learned about you · "forget <phrase>" drops it · "help" shows this.
-Under an answer: "show SQL", "correct", or "not what I meant" (I'll ask again).`
+Commands: "my preferences" lists what I learned about you · "forget <phrase>" drops it · "what can I ask?" describes the data · "what does <word> mean?" · "help" shows this.
+Under an answer: "show SQL", "correct", or "not what I meant" (I'll ask again); "more" shows the next rows, "all" the rest, "csv" the whole result as a file.`
 
 // command recognises chat commands typed as messages.
 func (m *Manager) command(ctx context.Context, ev Event, text string) ([]Reply, bool) {
 	t := strings.ToLower(strings.Trim(text, " ?!."))
 	switch t {
 	case "help", "/help", "what can you do":
-		return []Reply{ephemeral(ev.Conversation, HelpText)}, true
+		// The commands, then what the data holds (about.go).
+		return []Reply{ephemeral(ev.Conversation, HelpText+"\n\n"+m.overview(ctx, ev.Who, colfmt.LocaleFor(ev.Locale)))}, true
 	case "my preferences", "my prefs", "preferences", "prefs", "show my preferences", "what do you know about me":
 		r, err := m.prefs(ctx, ev)
 		if err != nil {
 			return []Reply{ephemeral(ev.Conversation, "I couldn't read your preferences right now.")}, true
 		}
 		return r, true
+	}
+	if kind, term := aboutQuestion(text); kind != aboutNone {
+		return []Reply{m.aboutReply(ctx, ev, kind, term)}, true
 	}
 	if rest, ok := strings.CutPrefix(t, "forget "); ok && strings.TrimSpace(rest) != "" {
 		ev.Text = strings.Trim(strings.TrimSpace(rest), "'\"")

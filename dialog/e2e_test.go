@@ -104,8 +104,10 @@ func scalar(t *testing.T, env *dialogtest.Env, sql string) string {
 		t.Fatalf("%s: %v", sql, err)
 	}
 	// As people see it: the gold's own name and type say how it reads (money
-	// with two decimals, counts with separators).
-	return colfmt.Detect(colfmt.Column{Name: res.Columns[0].Name, Type: res.Columns[0].Type}).Value(res.Rows[0][0])
+	// with two decimals in the warehouse's currency, counts with separators).
+	fs := []colfmt.Format{colfmt.Detect(colfmt.Column{Name: res.Columns[0].Name, Type: res.Columns[0].Type})}
+	colfmt.Consistent(fs, env.Manager.Labels().Currency())
+	return fs[0].Value(res.Rows[0][0])
 }
 
 func TestClarifyRememberAndReuse(t *testing.T) {

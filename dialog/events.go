@@ -226,7 +226,7 @@ func (m *Manager) feedback(ctx context.Context, ev Event) ([]Reply, error) {
 	latest := st.Answer != nil && st.Answer.ID == ans.ID
 	switch ev.Kind {
 	case EventShowSQL:
-		return []Reply{{Kind: ReplySQL, Conversation: ev.Conversation, SQL: ans.SQL, Text: ans.SQL}}, nil
+		return []Reply{{Kind: ReplySQL, Conversation: ev.Conversation, SQL: ans.sqlText(), Text: ans.sqlText()}}, nil
 	case EventCorrect:
 		if ans.Confirmed {
 			return []Reply{ephemeral(ev.Conversation, "Already noted — thanks.")}, nil

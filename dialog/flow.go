@@ -33,6 +33,9 @@ func (m *Manager) message(ctx context.Context, ev Event) ([]Reply, error) {
 		ev.Kind, ev.Target, ev.Text = EventOther, st.Pending.ID, text
 		return m.answerClarification(ctx, ev)
 	}
+	if k := PageCommand(text); k != 0 {
+		return m.typedPage(ctx, st, ev, k) // "more", "all", "csv" (paging.go)
+	}
 	if msg, reason := m.checkQuestion(text); msg != "" {
 		m.obs.Refused(reason)
 		m.recordRefusal(ctx, ev, text, msg, began)

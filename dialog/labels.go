@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/internal/colfmt"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -15,6 +16,9 @@ type Labels struct {
 	columns map[string]*warehouse.Column
 	tables  map[string]*warehouse.Table
 	prof    map[string]*warehouse.Profile
+	// currency is the warehouse's currency where its columns say
+	// (colfmt.SchemaCurrency), for money columns that do not.
+	currency string
 }
 
 // NewLabels indexes a snapshot for wording.
@@ -35,7 +39,34 @@ func NewLabels(snap *warehouse.Snapshot) *Labels {
 		p := &snap.Profiles[i]
 		l.prof[strings.ToLower(p.Table+"."+p.Column)] = p
 	}
+	var cols []colfmt.Column
+	for _, c := range l.columns {
+		cols = append(cols, sourceColumn(c))
+	}
+	l.currency = colfmt.SchemaCurrency(cols)
 	return l
+}
+
+// Currency is the warehouse's currency symbol where its columns say
+// ("$"), applied to money columns that do not; "" when unknown.
+func (l *Labels) Currency() string { return l.currency }
+
+// sourceColumn describes a stored column to the formatter.
+func sourceColumn(c *warehouse.Column) colfmt.Column {
+	return colfmt.Column{Name: c.Name, Type: strings.ToUpper(c.DataType), Source: c.Name, Comment: c.Comment, SourceType: c.DataType}
+}
+
+// Format is how values of table.column read for people (money in the
+// warehouse's currency, dates, ids…), for examples and descriptions.
+func (l *Labels) Format(tc string) colfmt.Format {
+	c, ok := l.columns[strings.ToLower(tc)]
+	if !ok {
+		_, col := splitTC(tc)
+		return colfmt.Detect(colfmt.Column{Name: col})
+	}
+	fs := []colfmt.Format{colfmt.Detect(sourceColumn(c))}
+	colfmt.Consistent(fs, l.currency)
+	return fs[0]
 }
 
 // IsKey says whether table.column identifies the table's rows: its
@@ -110,7 +141,6 @@ func (l *Labels) Example(tc string) string {
 	if !ok {
 		return ""
 	}
-	_, col := splitTC(tc)
 	var v string
 	switch {
 	case len(p.Top) > 0:
@@ -123,7 +153,7 @@ func (l *Labels) Example(tc string) string {
 		return ""
 	}
 	if _, ok := warehouse.AsFloat(v); ok {
-		return tables.Format(v, col)
+		return l.Format(tc).Value(v)
 	}
 	return tables.Clip(v, 30)
 }

@@ -38,8 +38,14 @@ type Config struct {
 	// candidates that read the same rows (see sharedscan.go); zero takes
 	// AnswerLimits.MaxRows, a negative value runs every candidate on its own.
 	SharedScanRows int
-	// DisplayRows is how many rows an answer shows inline.
+	// DisplayRows is how many rows an answer shows inline, and each
+	// "more" after it.
 	DisplayRows int
+	// KeptCells bounds the answers' results kept in memory for "more",
+	// "all" and "csv" (rows × columns, least recently used dropped first);
+	// zero takes 2,000,000, a negative value keeps none (every page runs
+	// the answer's statement again).
+	KeptCells int
 	// TTL is how long a conversation can be resumed.
 	TTL time.Duration
 	// MaxQuestionLength refuses longer messages with a clear note.
@@ -83,6 +89,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.DisplayRows <= 0 {
 		c.DisplayRows = 20
+	}
+	if c.KeptCells == 0 {
+		c.KeptCells = 2_000_000
 	}
 	if c.TTL <= 0 {
 		c.TTL = 7 * 24 * time.Hour
@@ -178,6 +187,8 @@ type Manager struct {
 	rngMu  sync.Mutex
 	rng    *rand.Rand
 	obs    Observer
+	// kept holds recent answers' results for paging (paging.go).
+	kept *keptResults
 }
 
 // New checks the dependencies and builds a manager.
@@ -202,6 +213,7 @@ func New(cfg Config, deps Deps) (*Manager, error) {
 	}
 	m := &Manager{cfg: cfg, deps: deps, labels: NewLabels(deps.Catalog.Snapshot()), log: cfg.Logger, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5eed))}
 	m.canon = m.labels.canonValue()
+	m.kept = newKeptResults(cfg.KeptCells)
 	m.admin = deps.Admin
 	m.obs = deps.Observe
 	if m.obs == nil {
@@ -301,6 +313,8 @@ func (m *Manager) handle(ctx context.Context, ev Event) ([]Reply, error) {
 		return m.answerClarification(ctx, ev)
 	case EventCorrect, EventWrong, EventShowSQL, EventChange:
 		return m.feedback(ctx, ev)
+	case EventMore, EventAllRows, EventCSV:
+		return m.pageEvent(ctx, ev)
 	}
 	return nil, fmt.Errorf("dialog: unknown event kind %d", ev.Kind)
 }

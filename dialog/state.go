@@ -158,11 +158,39 @@ type closedQ struct {
 }
 
 type answerRec struct {
-	ID        string     `json:"id"`
-	SQL       string     `json:"sql"`
+	ID  string `json:"id"`
+	SQL string `json:"sql"`
+	// Run is the statement that gave the figure beside the reading's rows
+	// (figure.go), "" when there is none; Added counts those columns.
+	Run   string `json:"run,omitempty"`
+	Added int    `json:"added,omitempty"`
+	// Shown is how many rows people have seen so far (the answer's and
+	// the pages' after it), Rows how many were fetched, Truncated whether
+	// the warehouse had more (paging.go).
+	Shown     int        `json:"shown,omitempty"`
+	Rows      int        `json:"rows,omitempty"`
+	Truncated bool       `json:"truncated,omitempty"`
 	Group     int        `json:"group"`
 	UsedFacts []UsedFact `json:"used,omitempty"`
 	Confirmed bool       `json:"confirmed,omitempty"`
+}
+
+// shownSQL is the statement whose select list lines up with what people
+// saw: the figure statement when there is one.
+func (a *answerRec) shownSQL() string {
+	if a.Run != "" {
+		return a.Run
+	}
+	return a.SQL
+}
+
+// sqlText is what "show SQL" shows: the reading, and where the figure
+// beside it came from.
+func (a *answerRec) sqlText() string {
+	if a.Run == "" {
+		return a.SQL
+	}
+	return a.SQL + "\n\n-- The figure beside each row:\n" + a.Run
 }
 
 func (s *convState) encode() ([]byte, error) {

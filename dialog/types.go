@@ -61,6 +61,14 @@ const (
 	EventPromote
 	// EventEditFact changes the wording of fact FactID to Text; admins, or the owner.
 	EventEditFact
+	// EventMore shows the next rows of answer Target ("more", a Show more
+	// button): from row Option when an adapter says how far it showed,
+	// else after the rows shown so far.
+	EventMore
+	// EventAllRows shows every kept row of answer Target that was not shown yet.
+	EventAllRows
+	// EventCSV asks for the whole kept result of answer Target as a CSV file.
+	EventCSV
 )
 
 // Event is one thing a person did, translated by an adapter.
@@ -83,6 +91,9 @@ type Event struct {
 	Subject string
 	// At is when it happened; zero means now.
 	At time.Time
+	// Locale is the BCP 47 tag of the person's language and region where
+	// the platform says it ("de-DE"); numbers are written for it. "" is en-US.
+	Locale string
 }
 
 // ReplyKind says how an adapter should render a Reply.
@@ -94,6 +105,8 @@ const (
 	ReplyNotice                             // a short plain message (also errors and refusals)
 	ReplyPrefs                              // a list of learned preferences
 	ReplySQL                                // the SQL of an answer
+	ReplyRows                               // more rows of an earlier answer (Answer, from Answer.Offset)
+	ReplyFile                               // a file to download (File), e.g. an answer's CSV
 )
 
 // Reply is what the bot says back. Text always holds a plain-text rendering
@@ -112,6 +125,18 @@ type Reply struct {
 	// Resolved is set when an event closed a clarification: adapters update
 	// the question's message to show the choice and remove its buttons.
 	Resolved *Resolved
+	// File is set for ReplyFile.
+	File *File
+}
+
+// File is a file for the person to download.
+type File struct {
+	Name        string // "clarify-abc12.csv"
+	ContentType string // "text/csv"
+	Title       string // "Result (181 rows)"
+	Data        []byte
+	// Rows is how many result rows the file holds (CSV).
+	Rows int
 }
 
 // Resolved tells which clarification an event answered and how.
@@ -168,20 +193,37 @@ type Option struct {
 
 // Answer is a result with what it means.
 type Answer struct {
-	ID      string
+	ID string
+	// Columns are the columns' plain names for people ("Customer", "Net
+	// revenue", "Orders"), from the parsed select list and the catalog;
+	// the SQL's own names are only in the SQL (and Result).
 	Columns []string
-	// Rows are formatted for people (NULL, thousands separators); at most
-	// DisplayRows of them. Result holds all fetched rows, typed, for files.
-	Rows     [][]string
+	// Rows are formatted for people (NULL, thousands separators, currency)
+	// in the asker's locale; at most DisplayRows of them, starting at row
+	// Offset of the result. Result holds all fetched rows, typed, for files.
+	Rows [][]string
+	// Offset is the index of the first of Rows in the result: 0 for an
+	// answer, more for a later page of it (ReplyRows).
+	Offset   int
 	RowCount int
 	// Truncated is true when the warehouse had more rows than were fetched.
 	Truncated bool
 	Result    *warehouse.Result
+	// Added counts the last columns of Result that the reading did not ask
+	// for and the answer shows beside it: the figure a ranking is ordered
+	// by ("California" with its 766 customers). Reading() leaves them out.
+	Added int `json:",omitempty"`
 	// Formats say how each column reads (money, dates, periods…), and
-	// Headings name each column plainly ("total net revenue after
-	// discounts"); both line up with Columns, for charts and rich tables.
-	Formats     []colfmt.Format `json:",omitempty"`
-	Headings    []string        `json:",omitempty"`
+	// Headings repeat Columns; both line up with Columns, for charts and
+	// rich tables.
+	Formats  []colfmt.Format `json:",omitempty"`
+	Headings []string        `json:",omitempty"`
+	// Headline says the answer in a sentence when it is a ranking or a
+	// superlative: "California, with 766 customers."
+	Headline string `json:",omitempty"`
+	// Locale is the tag Rows are written for (Event.Locale), so that
+	// adapters count rows the same way ("1.234 Zeilen").
+	Locale      string `json:",omitempty"`
 	Explanation string
 	SQL         string
 	// UsedFacts are the earlier choices that decided this answer without asking.
@@ -191,6 +233,33 @@ type Answer struct {
 	Unused []string
 	// Notes are short remarks (engine fallbacks, empty results, value hints).
 	Notes []string
+}
+
+// Reading is the result of the reading itself: Result without the columns
+// added beside it for people (Added), as the reading's own SQL returns it.
+func (a *Answer) Reading() *warehouse.Result {
+	if a == nil || a.Result == nil || a.Added <= 0 || a.Added >= len(a.Result.Columns) {
+		if a == nil {
+			return nil
+		}
+		return a.Result
+	}
+	n := len(a.Result.Columns) - a.Added
+	out := *a.Result
+	out.Columns = a.Result.Columns[:n]
+	out.Rows = make([][]any, len(a.Result.Rows))
+	for i, r := range a.Result.Rows {
+		out.Rows[i] = r[:min(n, len(r))]
+	}
+	return &out
+}
+
+// More is how many kept rows come after the ones shown.
+func (a *Answer) More() int {
+	if a == nil {
+		return 0
+	}
+	return max(a.RowCount-a.Offset-len(a.Rows), 0)
 }
 
 // UsedFact is a remembered choice applied to an answer.

@@ -31,9 +31,15 @@ func (l *Labels) describeColumns(parts []sqlshape.Part, counted string) string {
 		case e == "*" || strings.HasSuffix(e, ".*"):
 			words = append(words, "every column")
 		case strings.ContainsAny(e, "("):
-			if fn, _ := sqlshape.SplitAggregate(e); fn != "" {
+			fn, _ := sqlshape.SplitAggregate(e)
+			refs := sqlshape.ColumnRefs(e)
+			switch p := periodWord(e); {
+			case fn != "":
 				words = append(words, lowerFirst(l.describeMeasure(sqlshape.AggregatePart(e), true, counted)))
-			} else {
+			case p != "" && len(refs) == 1:
+				// MONTH(orders.ordered_at): "month of date the order was placed".
+				words = append(words, strings.ToLower(p)+" of "+l.Column(refs[0]))
+			default:
 				words = append(words, strings.ToLower(e))
 			}
 		default:

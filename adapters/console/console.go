@@ -51,6 +51,11 @@ type Options struct {
 	// AdminLink makes a sign-in link to the admin console for the person
 	// (typed 'admin'); nil: the console is off.
 	AdminLink func(ctx context.Context) (string, error)
+	// FileDir is where 'csv' saves an answer's whole result (created when
+	// needed); "" prints the CSV instead.
+	FileDir string
+	// Locale is the BCP 47 tag numbers are written for ("de-DE"); "" is en-US.
+	Locale string
 }
 
 // Who fields of console events.
@@ -200,6 +205,7 @@ func (c *Console) Run(ctx context.Context) error {
 // failure is logged and shown as plain text; the session continues.
 func (c *Console) send(ctx context.Context, ev dialog.Event) {
 	ev.Who = c.who
+	ev.Locale = c.opts.Locale
 	if ev.Conversation == "" {
 		ev.Conversation = noConversation
 	}

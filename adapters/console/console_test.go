@@ -71,6 +71,10 @@ func scriptedBot(ctx context.Context, ev dialog.Event) ([]dialog.Reply, error) {
 	}
 	switch ev.Kind {
 	case dialog.EventMessage:
+		if ev.Text == "what can I ask?" {
+			// The manager describes the data (dialog/about.go).
+			return []dialog.Reply{{Kind: dialog.ReplyNotice, Conversation: conv, Text: "This warehouse holds 1 subject:\n• Orders — 3 rows: count them, add up revenue, by month."}}, nil
+		}
 		if strings.Contains(strings.ToLower(ev.Text), "revenue") {
 			return []dialog.Reply{{Kind: dialog.ReplyClarification, Conversation: conv, Text: revenue.Prompt, Clarification: revenue}}, nil
 		}
@@ -142,7 +146,7 @@ func TestConsole(t *testing.T) {
 			wantOut: []string{
 				"  1) Net revenue after discounts (e.g. 1,204.50)\n  2) Gross revenue (e.g. 1,380.00)\n  3) Sum of order lines\n  4) Other…\n",
 				"✓ By 'revenue', which do you mean? → Gross revenue\n",
-				"month    revenue\n-------  ----------\n2024-01  120,400.50\n2024-02   98,001.00\n(showing 2 of 3 rows)\n",
+				"month    revenue\n-------  ----------\n2024-01  120,400.50\n2024-02   98,001.00\n(showing 2 of 3 rows; 'more' for the next 1, 'all' for the rest, 'csv' for all of them)\n",
 				"Using your earlier choice: 'revenue' = net revenue after discounts · type 'change revenue' to change it\n",
 				"Note: March is not complete yet.\n",
 				"Was this what you meant? 'yes' · 'no' (not what I meant) · 'sql' (show the SQL)\n",
@@ -408,7 +412,7 @@ func TestHandleFailureApologisesAndContinues(t *testing.T) {
 			if !strings.Contains(logs.String(), tc.wantLog) {
 				t.Errorf("log lacks %q:\n%s", tc.wantLog, logs.String())
 			}
-			if len(evs) != 2 || !strings.Contains(out, "(showing 2 of 3 rows)") {
+			if len(evs) != 2 || !strings.Contains(out, "(showing 2 of 3 rows; ") {
 				t.Errorf("session did not continue (%d events):\n%s", len(evs), out)
 			}
 		})

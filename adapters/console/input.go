@@ -39,6 +39,10 @@ func (c *Console) dispatch(ctx context.Context, text string) (quit bool) {
 		return true
 	case norm == "help" || norm == "?":
 		c.help()
+		if c.pending == nil {
+			// What the data holds and what to ask, from the manager.
+			c.send(ctx, dialog.Event{Kind: dialog.EventMessage, Conversation: noConversation, Text: "what can I ask?"})
+		}
 		c.remindPending()
 		return false
 	case norm == "prefs" || norm == "my preferences" || norm == "preferences" || norm == "my prefs":
@@ -85,6 +89,11 @@ func (c *Console) dispatch(ctx context.Context, text string) (quit bool) {
 		return false
 	case sqlWords[norm]:
 		c.feedback(ctx, dialog.EventShowSQL)
+		return false
+	}
+	if k := dialog.PageCommand(norm); k != 0 && c.answer != nil {
+		// "more", "all", "csv": the last answer's rows.
+		c.send(ctx, dialog.Event{Kind: k, Conversation: c.answerConv, Target: c.answer.ID})
 		return false
 	}
 	if cmd == "change" {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/internal/chart"
+	"github.com/clarify-bot/clarify/internal/colfmt"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -33,7 +34,8 @@ func (c *Console) help() {
 	c.out.line(`Ask a question about the data in your own words, e.g. "revenue by month in 2024".
 Start a line with "and", "only", "also", "but", "what about", "now" or "+" to refine the last question.
 When I ask what you mean: type an option's number, or answer in your own words; 'skip' drops the question.
-After an answer: 'yes' · 'no' (not what I meant) · 'sql' (show the SQL) · 'change <phrase>' (reopen an earlier choice).
+After an answer: 'yes' · 'no' (not what I meant) · 'sql' (show the SQL) · 'change <phrase>' (reopen an earlier choice)
+  · 'more' (the next rows) · 'all' (every row) · 'csv' (the whole result as a file).
 Preferences: 'prefs' lists them · 'delete <number>' deletes one from the list · 'forget <phrase>'.
 'quit' ends the session.`)
 	if c.opts.Admin {
@@ -61,6 +63,10 @@ func (c *Console) render(r dialog.Reply) {
 			c.answerConv = c.conv
 		}
 		c.printAnswer(r.Answer)
+	case r.Kind == dialog.ReplyRows && r.Answer != nil:
+		c.printRows(r.Answer)
+	case r.Kind == dialog.ReplyFile && r.File != nil:
+		c.saveFile(r)
 	case r.Kind == dialog.ReplyPrefs && r.Prefs != nil:
 		c.prefs = append([]dialog.FactView(nil), r.Prefs.Facts...)
 		c.printPrefs(r.Prefs)
@@ -101,21 +107,13 @@ func (c *Console) printAnswer(a *dialog.Answer) {
 	if t := strings.TrimSpace(a.Explanation); t != "" {
 		c.out.line(safe(t))
 	}
+	if t := strings.TrimSpace(a.Headline); t != "" {
+		c.out.line(safe(t))
+	}
 	if len(a.Columns) > 0 {
 		c.out.printf("%s", tables.Render(a.Columns, a.Rows, tables.Options{MaxCellWidth: maxCellWidth, MaxRows: maxTableRows}))
 	}
-	shown := min(len(a.Rows), maxTableRows)
-	total := max(a.RowCount, len(a.Rows))
-	switch {
-	case a.Truncated:
-		c.out.printf("(showing %d of the first %d rows; there are more — narrow the question to see them all)\n", shown, total)
-	case total == 0:
-		c.out.line("(no rows)")
-	case shown < total:
-		c.out.printf("(showing %d of %d rows)\n", shown, total)
-	default:
-		c.out.printf("(%d row%s)\n", total, plural(total))
-	}
+	c.printRowsNote(a, min(len(a.Rows), maxTableRows))
 	c.printChart(a)
 	for _, f := range a.UsedFacts {
 		phrase := tables.Clip(cleanInput(f.Phrase), 60)
@@ -131,6 +129,67 @@ func (c *Console) printAnswer(a *dialog.Answer) {
 		}
 	}
 	c.out.line("Was this what you meant? 'yes' · 'no' (not what I meant) · 'sql' (show the SQL)")
+}
+
+// printRows prints a later page of an answer ('more', 'all'): every row
+// it holds, since the person asked for them.
+func (c *Console) printRows(a *dialog.Answer) {
+	if len(a.Columns) > 0 {
+		c.out.printf("%s", tables.Render(a.Columns, a.Rows, tables.Options{MaxCellWidth: maxCellWidth}))
+	}
+	c.printRowsNote(a, len(a.Rows))
+	for _, n := range a.Notes {
+		if n = strings.TrimSpace(n); n != "" {
+			c.out.line("Note: " + safe(n))
+		}
+	}
+}
+
+// printRowsNote says which rows are on screen and how to see the others.
+func (c *Console) printRowsNote(a *dialog.Answer, shown int) {
+	loc := colfmt.LocaleFor(c.opts.Locale)
+	total := max(a.RowCount, a.Offset+len(a.Rows))
+	if shown < len(a.Rows) {
+		// The terminal shows fewer than the answer holds: count from there.
+		b := *a
+		b.Rows = a.Rows[:shown]
+		a = &b
+	}
+	switch {
+	case total == 0:
+		c.out.line("(no rows)")
+	case a.Offset == 0 && shown >= total && !a.Truncated:
+		c.out.printf("(%s row%s)\n", loc.Int(total), plural(total))
+	default:
+		c.out.line(safe(dialog.RowsNote(a, loc)))
+	}
+}
+
+// saveFile writes a file reply ('csv') under FileDir and says where.
+func (c *Console) saveFile(r dialog.Reply) {
+	f := r.File
+	if c.opts.FileDir == "" {
+		c.out.printf("%s", safe(string(f.Data)))
+		return
+	}
+	name := filepath.Base(f.Name)
+	if name == "." || name == string(filepath.Separator) || name == "" {
+		name = "result.csv"
+	}
+	path := filepath.Join(c.opts.FileDir, name)
+	err := os.MkdirAll(c.opts.FileDir, 0o755)
+	if err == nil {
+		err = os.WriteFile(path, f.Data, 0o644)
+	}
+	if err != nil {
+		c.log.Error("cannot save the file", "path", path, "err", err)
+		c.out.line("(I could not save the file; see the log.)")
+		return
+	}
+	if t := strings.TrimSpace(r.Text); t != "" {
+		c.out.line(safe(t))
+	}
+	c.out.line("CSV: " + safe(path))
 }
 
 func (c *Console) printPrefs(p *dialog.Prefs) {
@@ -208,10 +267,11 @@ func (c *Console) printChart(a *dialog.Answer) {
 		return
 	}
 	if spec.Kind == chart.Line {
+		loc := colfmt.LocaleFor(c.opts.Locale)
 		for _, se := range spec.Series {
 			first, last := firstLast(se.Values)
 			line := fmt.Sprintf("Trend: %s  %s %s → %s %s", chart.Sparkline(se.Values, sparkWidth),
-				spec.XLabels[first], spec.YFormat.Value(se.Values[first]), spec.XLabels[last], spec.YFormat.Value(se.Values[last]))
+				spec.XLabels[first], spec.YFormat.ValueIn(se.Values[first], loc), spec.XLabels[last], spec.YFormat.ValueIn(se.Values[last], loc))
 			if se.Name != "" {
 				line = tables.Clip(tables.Clean(se.Name), 20) + " " + line
 			}

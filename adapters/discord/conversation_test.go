@@ -80,12 +80,20 @@ func answerRows(conv, answer string) []row {
 func answerOf(t *testing.T, m *discordtest.Message, conv string) string {
 	t.Helper()
 	rows := rowsOfJSON(t, m.Components)
-	if len(rows) == 0 || len(rows[0].Components) != 3 {
+	if len(rows) == 0 || len(rows[0].Components) < 3 || len(rows[0].Components) > 4 {
 		t.Fatalf("answer components = %s\ncontent: %s", m.Components, m.Content)
 	}
 	r, err := parseRef(rows[0].Components[0].CustomID)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(rows[0].Components) == 4 {
+		// Show more, while the answer has rows after the ones shown.
+		more, err := parseRef(rows[0].Components[3].CustomID)
+		if err != nil || more.Action != actMore || more.Conv != conv || more.Target != r.Target || more.Option <= 0 || rows[0].Components[3].Label != "Show more" {
+			t.Fatalf("fourth answer button %+v (%v)", rows[0].Components[3], err)
+		}
+		rows = append([]row{{Type: rows[0].Type, Components: rows[0].Components[:3]}}, rows[1:]...)
 	}
 	if !reflect.DeepEqual(rows[:1], answerRows(conv, r.Target)) {
 		t.Fatalf("answer buttons\n got %+v\nwant %+v", rows[:1], answerRows(conv, r.Target))
@@ -161,7 +169,11 @@ func TestGuildConversationWithButtons(t *testing.T) {
 	h.posted("resolve", "PATCH", h.original(in))
 	_, ans := h.posted("answer", "POST", h.followup(in))
 	answerID := answerOf(t, ans, q)
-	mustContain(t, "answer", ans.Content, "total_net_amount")
+	// A plain heading, not the SQL's alias; money with its currency.
+	mustContain(t, "answer", ans.Content, "Net revenue\n", "$")
+	if strings.Contains(ans.Content, "total_net_amount") {
+		t.Fatalf("the SQL's name leaked into the answer:\n%s", ans.Content)
+	}
 
 	// The same button again (a double click): an ephemeral note, no edit.
 	h.quiet()
@@ -257,7 +269,7 @@ func TestAskWithOtherModalAndCSV(t *testing.T) {
 		t.Fatalf("attachments %+v", call.Files)
 	}
 	recs, err := csv.NewReader(bytes.NewReader(call.Files[0].Data)).ReadAll()
-	if err != nil || len(recs) < 22 || len(recs[0]) != 1 || recs[0][0] != "name" {
+	if err != nil || len(recs) < 22 || len(recs[0]) != 1 || recs[0][0] != "Customer" {
 		t.Fatalf("CSV: %d records, %v", len(recs), err)
 	}
 	mustContain(t, "answer", ans.Content, fmt.Sprintf("Showing 20 of %d rows", len(recs)-1))

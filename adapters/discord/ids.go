@@ -17,6 +17,7 @@ const (
 	actCorrect   = "ok"      // conv, answer
 	actWrong     = "wrong"   // conv, answer
 	actSQL       = "sql"     // conv, answer
+	actMore      = "more"    // conv, answer, the row to show from
 	actChange    = "change"  // conv, answer, fact
 	actDelete    = "del"     // fact
 	actPromote   = "promote" // fact, "channel" | "workspace"
@@ -43,7 +44,7 @@ var errBadRef = errors.New("unrecognised custom_id")
 func (r ref) encode() (string, error) {
 	var parts []string
 	switch r.Action {
-	case actChoose:
+	case actChoose, actMore:
 		parts = []string{r.Action, r.Conv, r.Target, strconv.Itoa(r.Option)}
 	case actOther, actOtherText, actCorrect, actWrong, actSQL:
 		parts = []string{r.Action, r.Conv, r.Target}
@@ -79,7 +80,7 @@ func parseRef(id string) (ref, error) {
 	}
 	r := ref{Action: p[0]}
 	switch {
-	case r.Action == actChoose && len(p) == 4:
+	case (r.Action == actChoose || r.Action == actMore) && len(p) == 4:
 		n, err := strconv.Atoi(p[3])
 		if err != nil || n < 0 {
 			return bad()

@@ -162,6 +162,8 @@ func (a *Adapter) planComponent(i *discordgo.Interaction, who dialog.Who) (*disc
 		ev.Kind = dialog.EventWrong
 	case actSQL:
 		ev.Kind = dialog.EventShowSQL
+	case actMore:
+		ev.Kind, ev.Option = dialog.EventMore, r.Option
 	case actChange:
 		ev.Kind = dialog.EventChange
 	case actDelete:
@@ -218,6 +220,9 @@ func (a *Adapter) planModal(i *discordgo.Interaction, who dialog.Who) (*discordg
 // run is the work of an interaction that maps to one dialog event.
 func (a *Adapter) run(i *discordgo.Interaction, ev dialog.Event, out sink) func(context.Context) {
 	return func(ctx context.Context) {
+		if ev.Locale == "" {
+			ev.Locale = string(i.Locale) // numbers as the person's Discord client reads them
+		}
 		replies, err := a.d.Handle(ctx, ev)
 		resolve := func(ctx context.Context, res *dialog.Resolved) { a.resolveInteraction(ctx, i, res, ev.Who.User) }
 		a.deliver(ctx, out, resolve, ev.Who, ev.Conversation, replies, err)
@@ -244,7 +249,7 @@ func (a *Adapter) ask(ctx context.Context, i *discordgo.Interaction, who dialog.
 		conv = msg.ID
 		out = routeSink{public: &threadSink{a: a, parent: i.ChannelID, starter: msg.ID, name: threadName(question)}, private: private}
 	}
-	ev := dialog.Event{Kind: dialog.EventMessage, Conversation: conv, Who: who, Text: question}
+	ev := dialog.Event{Kind: dialog.EventMessage, Conversation: conv, Who: who, Text: question, Locale: string(i.Locale)}
 	replies, err := a.d.Handle(ctx, ev)
 	a.deliver(ctx, out, nil, who, conv, replies, err)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/internal/chart"
+	"github.com/clarify-bot/clarify/internal/colfmt"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -113,6 +114,12 @@ func (a *Adapter) render(r dialog.Reply, viewer dialog.Who) []out {
 		m := a.renderAnswer(r.Conversation, r.Answer)
 		m.ephemeral = r.Ephemeral
 		return []out{m}
+	case r.Kind == dialog.ReplyRows && r.Answer != nil:
+		m := a.renderRows(r.Conversation, r.Answer)
+		m.ephemeral = r.Ephemeral
+		return []out{m}
+	case r.Kind == dialog.ReplyFile && r.File != nil:
+		return []out{renderFile(r)}
 	case r.Kind == dialog.ReplyPrefs && r.Prefs != nil:
 		return a.renderPrefs(r, viewer)
 	case r.Kind == dialog.ReplySQL && strings.TrimSpace(r.SQL) != "":
@@ -186,14 +193,20 @@ func (a *Adapter) renderClarification(conv string, c *dialog.Clarification) out 
 	return out{content: content, components: rowsOf(bs)}
 }
 
-// renderAnswer: the explanation, the table in a code block (as many rows
-// as fit in one message), a CSV of all fetched rows when some are not
-// shown, the remembered choices with Change buttons, and the feedback
-// buttons.
+// renderAnswer: the explanation, the headline with its figure, the table
+// in a code block (as many rows as fit in one message), a CSV of all
+// fetched rows when some are not shown, the remembered choices with
+// Change buttons, and the buttons (Show more while rows remain).
 func (a *Adapter) renderAnswer(conv string, ans *dialog.Answer) out {
 	var head string
 	if e := oneLine(ans.Explanation); e != "" {
 		head = clip(e, 400)
+	}
+	if h := oneLine(ans.Headline); h != "" {
+		if head != "" {
+			head += "\n"
+		}
+		head += "**" + clip(h, 300) + "**"
 	}
 	var factLines []string
 	var bs []discordgo.Button
@@ -209,8 +222,57 @@ func (a *Adapter) renderAnswer(conv string, ans *dialog.Answer) out {
 		}
 	}
 	tail := joinFit(factLines, 900)
+	m, shown := a.tableMessage(ans, head, tail)
+	for _, spec := range []struct {
+		label  string
+		style  discordgo.ButtonStyle
+		action string
+	}{{"Show SQL", discordgo.SecondaryButton, actSQL}, {"Correct", discordgo.SuccessButton, actCorrect}, {"Not what I meant", discordgo.DangerButton, actWrong}} {
+		if b, ok := a.button(spec.label, spec.style, ref{Action: spec.action, Conv: conv, Target: ans.ID}); ok {
+			bs = append(bs, b)
+		}
+	}
+	if b, ok := a.moreButton(conv, ans, shown); ok {
+		bs = append(bs, b)
+	}
+	rows := rowsOf(bs)
+	var change []discordgo.Button
+	for _, f := range ans.UsedFacts {
+		if len(change) == maxChangeButtons {
+			break
+		}
+		if b, ok := a.button("Change '"+oneLine(f.Phrase)+"'", discordgo.SecondaryButton, ref{Action: actChange, Conv: conv, Target: ans.ID, FactID: f.FactID}); ok {
+			change = append(change, b)
+		}
+	}
+	m.components = append(rows, rowsOf(change)...)
+	return m
+}
 
-	total := max(ans.RowCount, len(ans.Rows))
+// renderRows: a later page of an answer ("more", "all") in a code block,
+// where it is in the result, a CSV when not all of it fits, and Show more
+// while rows remain.
+func (a *Adapter) renderRows(conv string, ans *dialog.Answer) out {
+	var notes []string
+	for _, n := range ans.Notes {
+		if n = oneLine(n); n != "" {
+			notes = append(notes, clip("Note: "+n, 300))
+		}
+	}
+	m, shown := a.tableMessage(ans, "", joinFit(notes, 600))
+	if b, ok := a.moreButton(conv, ans, shown); ok {
+		m.components = rowsOf([]discordgo.Button{b})
+	}
+	return m
+}
+
+// tableMessage lays out head, the rows that fit, where they are in the
+// result, and tail; it attaches the chart of a first page and the CSV of
+// the whole kept result when rows are left out. shown counts the rows in
+// the message.
+func (a *Adapter) tableMessage(ans *dialog.Answer, head, tail string) (out, int) {
+	loc := colfmt.LocaleFor(ans.Locale)
+	total := max(ans.RowCount, ans.Offset+len(ans.Rows))
 	const statusReserve = 200
 	budget := maxContent - units(head) - units(tail) - statusReserve - len("\n```\n```\n")
 	var table string
@@ -219,29 +281,39 @@ func (a *Adapter) renderAnswer(conv string, ans *dialog.Answer) out {
 		table, shown = fitTable(ans.Columns, ans.Rows, budget)
 	}
 	m := out{}
-	// A trend or breakdown also comes as a picture, attached beside the
-	// table; the numbers stay in the message (and CSV).
-	png := a.chartPNG(ans)
-	if png != nil {
-		m.files = append(m.files, file{name: "chart-" + ans.ID + ".png", contentType: "image/png", data: png})
+	var png []byte
+	if ans.Offset == 0 {
+		// A trend or breakdown also comes as a picture, attached beside the
+		// table; the numbers stay in the message (and CSV).
+		png = a.chartPNG(ans)
+		if png != nil {
+			m.files = append(m.files, file{name: "chart-" + ans.ID + ".png", contentType: "image/png", data: png})
+		}
 	}
 	var status string
-	needCSV := total > 0 && (shown < total || ans.Truncated)
-	if needCSV {
+	where := fmt.Sprintf("Showing %s of %s rows", loc.Int(shown), loc.Int(total))
+	if ans.Offset > 0 {
+		where = fmt.Sprintf("Rows %s–%s of %s", loc.Int(ans.Offset+1), loc.Int(ans.Offset+shown), loc.Int(total))
+	}
+	needCSV := total > 0 && (shown < len(ans.Rows) || ans.Offset == 0 && shown < total || ans.Truncated)
+	switch {
+	case needCSV:
 		data, rows, cut := buildCSV(ans, csvLimit-len(png))
 		m.files = append(m.files, file{name: "answer-" + ans.ID + ".csv", contentType: "text/csv", data: data})
 		switch {
 		case cut:
-			status = fmt.Sprintf("*Showing %d of %d rows. The attached CSV holds the first %d (Discord's 10 MiB limit).*", shown, total, rows)
+			status = fmt.Sprintf("*%s. The attached CSV holds the first %s (Discord's 10 MiB limit).*", where, loc.Int(rows))
 		case ans.Truncated:
-			status = fmt.Sprintf("*Showing %d of the first %d rows; there are more — narrow the question to see them all. The %d rows are in the attached CSV.*", shown, total, rows)
+			status = fmt.Sprintf("*%s, the first the warehouse returned (the row cap); narrow the question to see the rest. The %s rows are in the attached CSV.*", where, loc.Int(rows))
 		default:
-			status = fmt.Sprintf("*Showing %d of %d rows; all of them are in the attached CSV.*", shown, total)
+			status = fmt.Sprintf("*%s; all of them are in the attached CSV.*", where)
 		}
-	} else if total == 0 {
+	case total == 0:
 		status = "*No rows.*"
-	} else if total > 1 {
-		status = fmt.Sprintf("*%d rows.*", total)
+	case ans.Offset > 0:
+		status = "*" + where + ".*"
+	case total > 1:
+		status = fmt.Sprintf("*%s rows.*", loc.Int(total))
 	}
 	var parts []string
 	if head != "" {
@@ -257,28 +329,31 @@ func (a *Adapter) renderAnswer(conv string, ans *dialog.Answer) out {
 		parts = append(parts, tail)
 	}
 	m.content = clip(strings.Join(parts, "\n"), maxContent)
+	return m, shown
+}
 
-	for _, spec := range []struct {
-		label  string
-		style  discordgo.ButtonStyle
-		action string
-	}{{"Show SQL", discordgo.SecondaryButton, actSQL}, {"Correct", discordgo.SuccessButton, actCorrect}, {"Not what I meant", discordgo.DangerButton, actWrong}} {
-		if b, ok := a.button(spec.label, spec.style, ref{Action: spec.action, Conv: conv, Target: ans.ID}); ok {
-			bs = append(bs, b)
-		}
+// moreButton is Show more while rows come after the shown ones; its id
+// says how far this message showed.
+func (a *Adapter) moreButton(conv string, ans *dialog.Answer, shown int) (discordgo.Button, bool) {
+	next := ans.Offset + shown
+	if len(ans.Columns) == 0 || next >= max(ans.RowCount, ans.Offset+len(ans.Rows)) {
+		return discordgo.Button{}, false
 	}
-	rows := rowsOf(bs)
-	var change []discordgo.Button
-	for _, f := range ans.UsedFacts {
-		if len(change) == maxChangeButtons {
-			break
-		}
-		if b, ok := a.button("Change '"+oneLine(f.Phrase)+"'", discordgo.SecondaryButton, ref{Action: actChange, Conv: conv, Target: ans.ID, FactID: f.FactID}); ok {
-			change = append(change, b)
-		}
+	return a.button("Show more", discordgo.PrimaryButton, ref{Action: actMore, Conv: conv, Target: ans.ID, Option: next})
+}
+
+// renderFile attaches a file the person asked for ("csv").
+func renderFile(r dialog.Reply) out {
+	f := r.File
+	text := strings.TrimSpace(r.Text)
+	if len(f.Data) > csvLimit {
+		return out{content: clip(text+" It is over Discord's 10 MiB limit; narrow the question to get it here.", maxContent), ephemeral: r.Ephemeral}
 	}
-	m.components = append(rows, rowsOf(change)...)
-	return m
+	ct := f.ContentType
+	if ct == "" {
+		ct = "application/octet-stream"
+	}
+	return out{content: clip(text, maxContent), files: []file{{name: f.Name, contentType: ct, data: f.Data}}, ephemeral: r.Ephemeral}
 }
 
 // fitTable renders as many rows as fit in budget units, trying narrower
@@ -319,12 +394,16 @@ func fitTable(cols []string, rows [][]string, budget int) (string, int) {
 	return best, bestShown
 }
 
-// buildCSV is the answer's result for download, cut to fit an attachment.
+// buildCSV is the answer's result for download, cut to fit an
+// attachment: raw values under the answer's plain headings.
 func buildCSV(ans *dialog.Answer, limit int) (data []byte, rows int, cut bool) {
 	if ans.Result != nil && len(ans.Result.Columns) > 0 {
-		header := make([]string, len(ans.Result.Columns))
-		for i, c := range ans.Result.Columns {
-			header[i] = c.Name
+		header := ans.Columns
+		if len(header) != len(ans.Result.Columns) {
+			header = make([]string, len(ans.Result.Columns))
+			for i, c := range ans.Result.Columns {
+				header[i] = c.Name
+			}
 		}
 		return tables.CSV(header, ans.Result.Rows, limit)
 	}

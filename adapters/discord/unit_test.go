@@ -28,6 +28,7 @@ func TestRefRoundTrip(t *testing.T) {
 		{"correct", ref{Action: actCorrect, Conv: dm, Target: "4hm2yg6k"}, "ok|" + dm + "|4hm2yg6k"},
 		{"wrong", ref{Action: actWrong, Conv: dm, Target: "4hm2yg6k"}, "wrong|" + dm + "|4hm2yg6k"},
 		{"sql", ref{Action: actSQL, Conv: dm, Target: "4hm2yg6k"}, "sql|" + dm + "|4hm2yg6k"},
+		{"show more from row 21", ref{Action: actMore, Conv: "1300000000000000007", Target: "4hm2yg6k", Option: 20}, "more|1300000000000000007|4hm2yg6k|20"},
 		{"change", ref{Action: actChange, Conv: dm, Target: "4hm2yg6k", FactID: "abcdefghij"}, "change|" + dm + "|4hm2yg6k|abcdefghij"},
 		{"delete", ref{Action: actDelete, FactID: "abcdefghij"}, "del|abcdefghij"},
 		{"promote", ref{Action: actPromote, FactID: "abcdefghij", Scope: "workspace"}, "promote|abcdefghij|workspace"},
@@ -321,7 +322,7 @@ func TestRenderRespectsLimits(t *testing.T) {
 				if err != nil || len(recs) != 5001 || len(recs[1]) != 12 || recs[1][0] != "'=HYPERLINK(\"http://x\")" {
 					t.Fatalf("CSV: %d records, %v, first %q", len(recs), err, recs[1][0])
 				}
-				if !strings.Contains(m.content, "of 5000 rows; all of them are in the attached CSV") {
+				if !strings.Contains(m.content, "of 5,000 rows; all of them are in the attached CSV") {
 					t.Fatalf("status missing:\n%s", m.content)
 				}
 			}},

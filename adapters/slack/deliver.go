@@ -44,6 +44,10 @@ func render(r dialog.Reply, t *target) message {
 		return clarificationMessage(r.Clarification, t.ref(), r.Text)
 	case r.Kind == dialog.ReplyAnswer && r.Answer != nil:
 		return answerMessage(r.Answer, t.ref(), r.Text)
+	case r.Kind == dialog.ReplyRows && r.Answer != nil:
+		return rowsMessage(r.Answer, t.ref(), r.Text)
+	case r.Kind == dialog.ReplyFile && r.File != nil:
+		return fileMessage(r)
 	case r.Kind == dialog.ReplyPrefs && r.Prefs != nil:
 		return prefsMessage(r.Prefs, t.team, r.Text, ref{Channel: t.channel})
 	case r.Kind == dialog.ReplySQL && r.SQL != "":

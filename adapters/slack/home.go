@@ -12,12 +12,12 @@ import (
 
 // helpText is the /clarify help.
 const helpText = `*Ask me about the data* by mentioning me in a channel (@Clarify what was revenue in 2024?) or in a direct message. I answer in the thread; follow-ups in the thread ("and by month?", "only Texas") refine the question.
-When a question can be read more than one way I ask with buttons, and remember your choice for next time.
+When a question can be read more than one way I ask with buttons, and remember your choice for next time. Under an answer, *Show more* (or "more" in the thread) brings the next rows, "csv" the whole result as a file. Ask "what does revenue mean?" to see how I read a word.
 *Commands*
 • ` + "`/clarify prefs`" + ` — what I learned about you, with delete buttons
 • ` + "`/clarify forget <phrase>`" + ` — forget what a word means to you
 • ` + "`/clarify warehouse [name]`" + ` — which warehouse questions in this channel go to
-• ` + "`/clarify help`" + ` — this help
+• ` + "`/clarify help`" + ` — this help, and what the data holds
 Admins: ` + "`/clarify prefs @someone`" + ` or ` + "`/clarify prefs *`" + `; promote, edit and delete from the App Home; ` + "`/clarify admin`" + ` for a sign-in link to the admin console.`
 
 // factBlock is one learned preference, with what the viewer may do to it:

@@ -212,6 +212,7 @@ func TestSlashCommand(t *testing.T) {
 	cases := []struct{ text, want string }{
 		{"", "/clarify prefs"},
 		{"help", "/clarify forget"},
+		{"help", "This warehouse holds 10 subjects"}, // and what the data holds
 		{"prefs", "haven't learned any preferences"},
 		{"forget revenue", "no preference for 'revenue'"},
 		{"forget", "which word to forget"},
@@ -231,7 +232,9 @@ func TestSlashCommand(t *testing.T) {
 			if code != http.StatusOK || body != "" {
 				t.Fatalf("ack: %d %q", code, body)
 			}
-			c := fake.Wait(t, since, "response_url", func(c slackfake.Call) bool { return c.Get("hook") == hook })
+			c := fake.Wait(t, since, "response_url", func(c slackfake.Call) bool {
+				return c.Get("hook") == hook && strings.Contains(c.Get("text"), tc.want)
+			})
 			if c.Get("response_type") != "ephemeral" || !strings.Contains(c.Get("text"), tc.want) {
 				t.Fatalf("reply %s %q, want %q", c.Get("response_type"), c.Get("text"), tc.want)
 			}

@@ -166,6 +166,9 @@ func (a *Adapter) acceptAction(cb slack.InteractionCallback, act slack.BlockActi
 		return
 	case actSQL:
 		ev.Kind = dialog.EventShowSQL
+	case actMore:
+		// Option is how far the message showed the result.
+		ev.Kind, ev.Option = dialog.EventMore, r.Option
 	case actCorrect:
 		ev.Kind = dialog.EventCorrect
 	case actWrong:
@@ -318,6 +321,8 @@ func (a *Adapter) commandJob(cmd slack.SlashCommand) job {
 		switch strings.ToLower(verb) {
 		case "", "help":
 			note(helpText)
+			// What the data holds and what to ask (the manager's overview).
+			a.converse(ctx, dialog.Event{Kind: dialog.EventMessage, Who: who, Conversation: "help:" + cmd.ChannelID + ":" + cmd.UserID, Text: "what can I ask?"}, t)
 		case "prefs", "preferences":
 			a.converse(ctx, dialog.Event{Kind: dialog.EventPrefs, Who: who, Subject: userArg(rest)}, t)
 		case "forget":
@@ -365,7 +370,7 @@ func (a *Adapter) converse(ctx context.Context, ev dialog.Event, t *target) {
 			a.deliver(dctx, t, []dialog.Reply{{Kind: dialog.ReplyNotice, Text: apology}})
 		}
 	}()
-	ev.Who.Admin = a.admins.isAdmin(ctx, ev.Who.Workspace, ev.Who.User)
+	ev.Who.Admin, ev.Locale = a.admins.person(ctx, ev.Who.Workspace, ev.Who.User)
 	if t.looking && t.thread != "" && t.channel != "" && !t.home {
 		ts, err := a.post(ctx, t.channel, t.thread, lookingMessage())
 		if err != nil {

@@ -63,6 +63,7 @@ const (
 	actCorrect  = "clarify.correct"
 	actWrong    = "clarify.wrong"
 	actChange   = "clarify.change"
+	actMore     = "clarify.more"
 	actDelete   = "clarify.fact.delete"
 	actFactMenu = "clarify.fact.menu"
 )

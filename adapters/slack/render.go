@@ -8,6 +8,7 @@ import (
 
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/internal/chart"
+	"github.com/clarify-bot/clarify/internal/colfmt"
 )
 
 // message is one rendered reply: blocks, the plain fallback text, and the
@@ -115,44 +116,22 @@ func resolvedMessage(r *dialog.Resolved, user string) message {
 	}
 }
 
-// answerMessage renders a result: explanation, table, what it used, notes
-// and the feedback buttons.
+// answerMessage renders a result: explanation, the headline with its
+// figure, the table, what it used, notes and the buttons (Show more while
+// rows remain).
 func answerMessage(a *dialog.Answer, conv ref, text string) message {
 	var blocks []slack.Block
 	if e := strings.TrimSpace(a.Explanation); e != "" {
 		blocks = append(blocks, section("clarify.explanation", mrkdwn(escClip(e, maxSectionText)), nil))
 	}
+	if h := strings.TrimSpace(a.Headline); h != "" {
+		blocks = append(blocks, section("clarify.headline", mrkdwn("*"+escClip(oneLine(h), maxSectionText-2)+"*"), nil))
+	}
 	t := renderTable(a.Columns, a.Rows)
 	for i, s := range t.Sections {
 		blocks = append(blocks, section(indexed("clarify.table", i), mrkdwn(s), nil))
 	}
-	total := max(a.RowCount, len(a.Rows))
-	var facts []string
-	switch {
-	case len(a.Columns) == 0:
-	case total == 0:
-		facts = append(facts, "No rows.")
-	case t.ShownRows < total:
-		facts = append(facts, fmt.Sprintf("Showing %s of %s rows.", count(t.ShownRows), count(total)))
-	default:
-		facts = append(facts, fmt.Sprintf("%s row%s.", count(total), plural(total)))
-	}
-	if t.ShownCols < len(a.Columns) {
-		facts = append(facts, fmt.Sprintf("Showing %d of %d columns.", t.ShownCols, len(a.Columns)))
-	}
-	if t.Clipped {
-		facts = append(facts, "Long values are cut (…).")
-	}
-	if a.Truncated {
-		facts = append(facts, fmt.Sprintf("The warehouse had more than the %s rows fetched; narrow the question to see them all.", count(total)))
-	}
-	m := message{Text: fallback(text)}
-	if total > 0 && (t.ShownRows < total || t.ShownCols < len(a.Columns) || t.Clipped || a.Truncated) {
-		m.CSV = csvFile(a)
-		m.Name = "clarify-" + a.ID + ".csv"
-		m.Title = "Result (" + count(total) + " rows)"
-		facts = append(facts, "The full result is attached as a CSV file.")
-	}
+	facts, m := rowFacts(a, t, text)
 	if spec, ok := chart.ForAnswer(a); ok {
 		m.Chart, m.ChartName = &spec, "clarify-"+a.ID+"-chart.png"
 		facts = append(facts, "A chart follows.")
@@ -183,12 +162,97 @@ func answerMessage(a *dialog.Answer, conv ref, text string) message {
 	}
 	v := conv
 	v.ID = a.ID
-	blocks = append(blocks, slack.NewActionBlock("clarify.feedback",
+	buttons := []slack.BlockElement{
 		button(actSQL, v.encode(), "Show SQL"),
 		button(actCorrect, v.encode(), "Correct").WithStyle(slack.StylePrimary),
 		button(actWrong, v.encode(), "Not what I meant"),
-	))
+	}
+	if b := moreButton(a, t, conv); b != nil {
+		buttons = append(buttons, b)
+	}
+	blocks = append(blocks, slack.NewActionBlock("clarify.feedback", buttons...))
 	m.Blocks = blocks
+	return m
+}
+
+// rowsMessage renders a later page of an answer ("more", "all"): the
+// rows, where they are in the result, and Show more while rows remain.
+func rowsMessage(a *dialog.Answer, conv ref, text string) message {
+	var blocks []slack.Block
+	t := renderTable(a.Columns, a.Rows)
+	for i, s := range t.Sections {
+		blocks = append(blocks, section(indexed("clarify.table", i), mrkdwn(s), nil))
+	}
+	facts, m := rowFacts(a, t, text)
+	for _, n := range a.Notes {
+		if n = strings.TrimSpace(n); n != "" {
+			facts = append(facts, "Note: "+n)
+		}
+	}
+	if len(facts) > 0 {
+		blocks = append(blocks, contextBlock("clarify.rows", escClip(strings.Join(facts, " "), maxContextText)))
+	}
+	if b := moreButton(a, t, conv); b != nil {
+		blocks = append(blocks, slack.NewActionBlock("clarify.paging", b))
+	}
+	m.Blocks = blocks
+	return m
+}
+
+// rowFacts says which rows the message shows and attaches the CSV of the
+// whole kept result when they are not all there.
+func rowFacts(a *dialog.Answer, t table, text string) ([]string, message) {
+	loc := colfmt.LocaleFor(a.Locale)
+	total := max(a.RowCount, a.Offset+len(a.Rows))
+	var facts []string
+	switch {
+	case len(a.Columns) == 0:
+	case total == 0:
+		facts = append(facts, "No rows.")
+	case a.Offset > 0:
+		facts = append(facts, fmt.Sprintf("Rows %s–%s of %s.", loc.Int(a.Offset+1), loc.Int(a.Offset+t.ShownRows), loc.Int(total)))
+	case t.ShownRows < total:
+		facts = append(facts, fmt.Sprintf("Showing %s of %s rows.", loc.Int(t.ShownRows), loc.Int(total)))
+	default:
+		facts = append(facts, fmt.Sprintf("%s row%s.", loc.Int(total), plural(total)))
+	}
+	if t.ShownCols < len(a.Columns) {
+		facts = append(facts, fmt.Sprintf("Showing %d of %d columns.", t.ShownCols, len(a.Columns)))
+	}
+	if t.Clipped {
+		facts = append(facts, "Long values are cut (…).")
+	}
+	if a.Truncated {
+		facts = append(facts, fmt.Sprintf("The warehouse had more than the %s rows fetched (the row cap); narrow the question to see them all.", loc.Int(total)))
+	}
+	m := message{Text: fallback(text)}
+	// The file holds what the table cannot: rows past the first page,
+	// columns past a line's width, values past a cell.
+	if total > 0 && (t.ShownRows < len(a.Rows) || a.Offset == 0 && t.ShownRows < total || t.ShownCols < len(a.Columns) || t.Clipped || a.Truncated) {
+		m.CSV = csvFile(a)
+		m.Name = "clarify-" + a.ID + ".csv"
+		m.Title = "Result (" + loc.Int(total) + " rows)"
+		facts = append(facts, "The full result is attached as a CSV file.")
+	}
+	return facts, m
+}
+
+// moreButton is Show more while the result has rows after the ones this
+// message shows; its value says how far that is.
+func moreButton(a *dialog.Answer, t table, conv ref) *slack.ButtonBlockElement {
+	next := a.Offset + t.ShownRows
+	if len(a.Columns) == 0 || next >= max(a.RowCount, a.Offset+len(a.Rows)) {
+		return nil
+	}
+	v := conv
+	v.ID, v.Option = a.ID, next
+	return button(actMore, v.encode(), "Show more")
+}
+
+// fileMessage posts a file the person asked for ("csv").
+func fileMessage(r dialog.Reply) message {
+	m := noticeMessage(r.Text)
+	m.CSV, m.Name, m.Title = r.File.Data, r.File.Name, r.File.Title
 	return m
 }
 
@@ -238,23 +302,6 @@ func noticeMessage(text string) message {
 // reply replaces it.
 func lookingMessage() message {
 	return message{Blocks: []slack.Block{contextBlock("clarify.looking", "_Looking…_")}, Text: "Looking…"}
-}
-
-func count(n int) string {
-	s := fmt.Sprint(n)
-	if n < 10000 {
-		return s
-	}
-	var b strings.Builder
-	lead := len(s) % 3
-	b.WriteString(s[:lead])
-	for i := lead; i < len(s); i += 3 {
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(s[i : i+3])
-	}
-	return b.String()
 }
 
 func plural(n int) string {

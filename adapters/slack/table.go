@@ -120,12 +120,16 @@ func renderTable(columns []string, rows [][]string) table {
 	return t
 }
 
-// csvFile is the whole fetched result for download.
+// csvFile is the whole fetched result for download: raw values under the
+// answer's plain headings.
 func csvFile(a *dialog.Answer) []byte {
 	if res := a.Result; res != nil {
-		header := make([]string, len(res.Columns))
-		for i, c := range res.Columns {
-			header[i] = c.Name
+		header := a.Columns
+		if len(header) != len(res.Columns) {
+			header = make([]string, len(res.Columns))
+			for i, c := range res.Columns {
+				header[i] = c.Name
+			}
 		}
 		data, _, _ := tables.CSV(header, res.Rows, 0)
 		return data

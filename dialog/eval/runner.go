@@ -232,7 +232,9 @@ func (h *Harness) ask(ctx context.Context, d Dialog, g *Gold, cfg RunConfig) (r 
 		r.Failure, r.Detail = FailExecution, "bot error: "+err.Error()
 	case answer != nil:
 		r.AnswerSQL, r.AnswerRows, r.Unused = answer.SQL, answer.RowCount, answer.Unused
-		r.Correct = MatchAny(answer.Result, g.Results, q.Ordered)
+		// The reading is scored: a figure shown beside it (Answer.Added) is
+		// for people, not part of what was asked.
+		r.Correct = MatchAny(answer.Reading(), g.Results, q.Ordered)
 		if !r.Correct {
 			r.Failure = h.whyWrong(ctx, g, &r)
 		}

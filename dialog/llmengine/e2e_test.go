@@ -91,8 +91,10 @@ func (c *chat) scalar(sql string) string {
 		c.t.Fatalf("%s: %v", sql, err)
 	}
 	// As people see it: the gold's own name and type say how it reads (money
-	// with two decimals, counts with separators).
-	return colfmt.Detect(colfmt.Column{Name: res.Columns[0].Name, Type: res.Columns[0].Type}).Value(res.Rows[0][0])
+	// with two decimals in the warehouse's currency, counts with separators).
+	fs := []colfmt.Format{colfmt.Detect(colfmt.Column{Name: res.Columns[0].Name, Type: res.Columns[0].Type})}
+	colfmt.Consistent(fs, dialog.NewLabels(c.f.demo.Snapshot).Currency())
+	return fs[0].Value(res.Rows[0][0])
 }
 
 func mustAnswer(t *testing.T, r dialog.Reply) *dialog.Answer {

@@ -265,6 +265,13 @@ func currency(ws wordSet, raw string) (string, bool) {
 	return "", false
 }
 
+// CurrencyIn is the symbol of the currency a text names ("in US dollars",
+// "EUR"), or "".
+func CurrencyIn(text string) string {
+	cur, _ := currency(wordsOf(text), text)
+	return cur
+}
+
 type wordSet map[string]bool
 
 func (w wordSet) any(words ...string) bool {
@@ -289,9 +296,15 @@ func wordsOf(texts ...string) wordSet {
 	return ws
 }
 
-// Value formats one result value for people. NULL reads "NULL", as in the
-// rest of the bot's tables.
-func (f Format) Value(v any) string {
+// Value formats one result value for people in the default locale
+// (en-US: 1,234.5). NULL reads "NULL", as in the rest of the bot's tables.
+func (f Format) Value(v any) string { return f.ValueIn(v, Locale{}) }
+
+// ValueIn formats one result value for a reader in locale loc: every
+// measure with thousands separators, money to the cent with its currency,
+// percentages as percentages, other fractions to a sensible precision.
+// Identifiers, years and codes keep their digits as stored.
+func (f Format) ValueIn(v any, loc Locale) string {
 	if v == nil {
 		return "NULL"
 	}
@@ -307,7 +320,7 @@ func (f Format) Value(v any) string {
 		if !ok {
 			return plain(v)
 		}
-		return withSymbol(group(toScale(x, 2)), f.Currency)
+		return withSymbol(loc.group(toScale(x, 2)), f.Currency)
 	case Percent:
 		x, ok := asFloat(v)
 		if !ok {
@@ -316,9 +329,9 @@ func (f Format) Value(v any) string {
 		if f.Fraction {
 			x *= 100
 		}
-		return trimFloat(x, 1) + "%"
+		return loc.group(trimFloat(x, percentDecimals(x))) + "%"
 	}
-	return number(v)
+	return number(v, loc)
 }
 
 // dateOnly drops the midnight time a driver adds to DATE values.
@@ -345,20 +358,60 @@ func plain(v any) string {
 	return ""
 }
 
-// number is a measure: separators, floats without noise, decimals as stored.
-func number(v any) string {
+// number is a measure: separators always; integers and exact decimals of
+// at most two places as stored; longer fractions (averages, ratios) to a
+// sensible precision.
+func number(v any, loc Locale) string {
 	switch x := v.(type) {
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return strconv.FormatFloat(x, 'f', -1, 64)
 		}
-		return group(trimFloat(x, 4))
+		return loc.group(trimFloat(x, sensibleDecimals(x)))
 	case string:
-		if _, ok := asFloat(x); !ok {
+		s := strings.TrimSpace(x)
+		f, ok := asFloat(s)
+		if !ok || strings.ContainsAny(s, "eEnN") {
 			return x
 		}
+		if i := strings.IndexByte(s, '.'); i >= 0 && len(s)-i-1 > 2 {
+			return loc.group(trimZeros(toScale(s, sensibleDecimals(f))))
+		}
+		return loc.group(s)
 	}
-	return group(plain(v))
+	return loc.group(plain(v))
+}
+
+// sensibleDecimals is how many decimals a measure that is not a whole
+// number needs: fewer as it grows (1,234.6; 12.35; 0.1235).
+func sensibleDecimals(x float64) int {
+	switch a := math.Abs(x); {
+	case a >= 100:
+		return 1
+	case a >= 1:
+		return 2
+	}
+	return 4
+}
+
+// percentDecimals: 12.3 %, but 3.05 % (one decimal would say 3 %).
+func percentDecimals(x float64) int {
+	if math.Abs(x) >= 10 {
+		return 1
+	}
+	return 2
+}
+
+// trimZeros drops trailing zeros of a plain decimal string (12.50 → 12.5).
+func trimZeros(s string) string {
+	if strings.IndexByte(s, '.') < 0 {
+		return s
+	}
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	if s == "-0" {
+		return "0"
+	}
+	return s
 }
 
 func asFloat(v any) (float64, bool) {
@@ -463,36 +516,6 @@ func trimFloat(x float64, n int) string {
 	return s
 }
 
-// group inserts thousands separators into a plain decimal number; four
-// digits read fine without (1234), separators start at five, as in the
-// bot's other tables.
-func group(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	intPart, frac := s, ""
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		intPart, frac = s[:i], s[i:]
-	}
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	if len(intPart) <= 4 {
-		b.WriteString(s)
-		return b.String()
-	}
-	lead := len(intPart) % 3
-	b.WriteString(intPart[:lead])
-	for i := lead; i < len(intPart); i += 3 {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(intPart[i : i+3])
-	}
-	b.WriteString(frac)
-	return b.String()
-}
-
 // Tick formats an axis value compactly: 1.2M, $350k, 12%.
 func (f Format) Tick(x float64) string {
 	switch f.Kind {
@@ -518,7 +541,7 @@ func compact(x float64) string {
 	case a >= 1e4:
 		return trimFloat(x/1e3, 1) + "k"
 	case a >= 100:
-		return group(trimFloat(x, 0))
+		return trimFloat(x, 0)
 	}
 	return trimFloat(x, 2)
 }
@@ -532,4 +555,80 @@ func (f Format) Unit() string {
 		return f.Currency
 	}
 	return ""
+}
+
+// shareWords name a part of a whole: such a measure whose values all lie
+// within -1…1 holds fractions (0.0305 is 3.05 %, not a count).
+var shareWords = []string{"share", "ratio", "proportion", "fraction", "rate", "percentage", "percent", "pct"}
+
+// Refine looks at a column's values where its name cannot decide: a share,
+// ratio or rate (not money) whose every value lies within -1…1 reads as a
+// percentage. values are the column's cells, NULLs included.
+func Refine(f Format, c Column, values []any) Format {
+	if f.Kind != Number && !(f.Kind == Percent && !f.Fraction && !strings.Contains(c.Comment, "%")) {
+		return f
+	}
+	if strings.ToUpper(c.Agg) == "COUNT" || !wordsOf(c.Name, c.Source, c.Comment).any(shareWords...) {
+		return f
+	}
+	seen := false
+	for _, v := range values {
+		if v == nil {
+			continue
+		}
+		x, ok := asFloat(v)
+		if !ok || math.Abs(x) > 1 {
+			return f
+		}
+		seen = seen || x != 0 && x != 1 && x != -1
+	}
+	if !seen {
+		return f
+	}
+	return Format{Kind: Percent, Fraction: true}
+}
+
+// SchemaCurrency is the currency a warehouse keeps its money in, when the
+// columns that say agree: "in US dollars" on list prices also holds for net
+// amounts whose comment does not repeat it. "" when none says or they
+// disagree (a multi-currency warehouse shows no symbol it is not sure of).
+func SchemaCurrency(cols []Column) string {
+	found := ""
+	for _, c := range cols {
+		f := Detect(c)
+		if f.Kind != Money || f.Currency == "" {
+			continue
+		}
+		if found != "" && found != f.Currency {
+			return ""
+		}
+		found = f.Currency
+	}
+	return found
+}
+
+// Consistent gives every money column of one answer the same currency:
+// the one its own columns name, when they agree, else fallback (the
+// warehouse's, from SchemaCurrency). Columns naming another currency keep it.
+func Consistent(formats []Format, fallback string) {
+	cur := ""
+	for _, f := range formats {
+		if f.Kind != Money || f.Currency == "" {
+			continue
+		}
+		if cur != "" && cur != f.Currency {
+			cur = ""
+			fallback = ""
+			break
+		}
+		cur = f.Currency
+	}
+	if cur == "" {
+		cur = fallback
+	}
+	for i := range formats {
+		if formats[i].Kind == Money && formats[i].Currency == "" {
+			formats[i].Currency = cur
+		}
+	}
 }

@@ -1,6 +1,10 @@
 package colfmt
 
-import "testing"
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
 
 func TestDetect(t *testing.T) {
 	tests := []struct {
@@ -61,9 +65,17 @@ func TestValue(t *testing.T) {
 		{"percent points", Format{Kind: Percent}, "12.345", "12.3%"},
 		{"percent fraction", Format{Kind: Percent, Fraction: true}, 0.256, "25.6%"},
 		{"number separators", Format{Kind: Number}, int64(1234567), "1,234,567"},
-		{"four digits read fine", Format{Kind: Number}, int64(1613), "1613"},
+		{"four digits get a separator too", Format{Kind: Number}, int64(1613), "1,613"},
+		{"three digits need none", Format{Kind: Number}, int64(766), "766"},
+		{"exact decimal of two places kept", Format{Kind: Number}, "12345.50", "12,345.50"},
+		{"long decimal to a sensible precision", Format{Kind: Number}, "2.456789", "2.46"},
+		{"large average to one decimal", Format{Kind: Number}, 12345.678, "12,345.7"},
+		{"small fraction keeps four decimals", Format{Kind: Number}, 0.030512, "0.0305"},
+		{"decimal trailing zeros of an average trimmed", Format{Kind: Number}, "78.500000", "78.5"},
+		{"percent with separators", Format{Kind: Percent}, 12345.67, "12,345.7%"},
 		{"negative number", Format{Kind: Number}, int64(-98765), "-98,765"},
 		{"float noise trimmed", Format{Kind: Number}, 2.0 / 3.0, "0.6667"},
+		{"float with a tail", Format{Kind: Number}, 1.0 / 3.0 * 10, "3.33"},
 		{"id without separators", Format{Kind: ID}, int64(1234567), "1234567"},
 		{"year without separators", Format{Kind: Year}, int64(2024), "2024"},
 		{"date without midnight", Format{Kind: Date}, "2024-03-01 00:00:00", "2024-03-01"},
@@ -98,5 +110,104 @@ func TestTick(t *testing.T) {
 		if got := tt.f.Tick(tt.x); got != tt.want {
 			t.Errorf("%v.Tick(%v) = %q, want %q", tt.f.Kind, tt.x, got, tt.want)
 		}
+	}
+}
+
+func TestLocale(t *testing.T) {
+	tests := []struct {
+		tag  string
+		f    Format
+		v    any
+		want string
+	}{
+		{"", Format{Kind: Money, Currency: "$"}, "1234567.5", "$1,234,567.50"},
+		{"en-US", Format{Kind: Number}, int64(8979), "8,979"},
+		{"de-DE", Format{Kind: Money, Currency: "€"}, "1234567.5", "€1.234.567,50"},
+		{"de", Format{Kind: Number}, 1234.5678, "1.234,6"},
+		{"fr", Format{Kind: Number}, int64(17454), "17\u00a0454"},
+		{"pt_BR", Format{Kind: Percent, Fraction: true}, 0.0305, "3,05%"},
+		{"de-CH", Format{Kind: Number}, int64(1000000), "1’000’000"},
+		{"not a tag!", Format{Kind: Number}, int64(1000), "1,000"},
+		{"de-DE", Format{Kind: Year}, int64(2024), "2024"},
+		{"de-DE", Format{Kind: ID}, int64(123456), "123456"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tag+"/"+tt.want, func(t *testing.T) {
+			want := strings.ReplaceAll(tt.want, "\\u00a0", "\u00a0")
+			loc := LocaleFor(tt.tag)
+			got := tt.f.ValueIn(tt.v, loc)
+			if got != want {
+				t.Fatalf("ValueIn(%v, %q) = %q, want %q", tt.v, tt.tag, got, want)
+			}
+			if tt.f.IsMeasure() {
+				back, ok := loc.Parse(got)
+				if !ok {
+					t.Fatalf("Parse(%q) in %q failed", got, tt.tag)
+				}
+				if _, err := strconv.ParseFloat(back, 64); err != nil {
+					t.Errorf("Parse(%q) = %q, not a number", got, back)
+				}
+			}
+		})
+	}
+	if got := LocaleFor("de-DE").Int(181000); got != "181.000" {
+		t.Errorf("Int in de-DE = %q", got)
+	}
+	if got := (Locale{}).Int(-1613); got != "-1,613" {
+		t.Errorf("Int(-1613) = %q", got)
+	}
+}
+
+func TestRefine(t *testing.T) {
+	tests := []struct {
+		name   string
+		col    Column
+		values []any
+		want   Format
+	}{
+		{"ratio of fractions", Column{Name: "cancel_rate", Type: "DOUBLE"}, []any{0.0305, nil, 0.12}, Format{Kind: Percent, Fraction: true}},
+		{"share as decimal strings", Column{Name: "share", Type: "DECIMAL"}, []any{"0.25", "0.75"}, Format{Kind: Percent, Fraction: true}},
+		{"ratio above one stays a number", Column{Name: "size_ratio", Type: "DOUBLE"}, []any{0.5, 3.2}, Format{Kind: Number}},
+		{"no share word", Column{Name: "avg_score", Type: "DOUBLE"}, []any{0.5}, Format{Kind: Number}},
+		{"only zeros and ones say nothing", Column{Name: "rate", Type: "INT"}, []any{int64(0), int64(1)}, Format{Kind: Number}},
+		{"a count is a count", Column{Name: "rate_count", Type: "BIGINT", Agg: "COUNT"}, []any{0.5}, Format{Kind: Number}},
+		{"money rate stays money", Column{Name: "hourly_rate", Type: "DECIMAL", Comment: "Hourly rate in USD"}, []any{"0.50"}, Format{Kind: Money, Currency: "$"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Refine(Detect(tt.col), tt.col, tt.values); got != tt.want {
+				t.Errorf("Refine = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCurrency(t *testing.T) {
+	cols := []Column{
+		{Name: "list_price", Type: "DECIMAL", Source: "list_price", Comment: "Current catalogue price per unit in US dollars"},
+		{Name: "net_amount", Type: "DECIMAL", Source: "net_amount", Comment: "Net revenue after discounts"},
+		{Name: "name", Type: "VARCHAR"},
+	}
+	if got := SchemaCurrency(cols); got != "$" {
+		t.Fatalf("SchemaCurrency = %q, want $", got)
+	}
+	mixed := append(cols, Column{Name: "fee_eur", Type: "DECIMAL", Comment: "Fee in euros"})
+	if got := SchemaCurrency(mixed); got != "" {
+		t.Errorf("SchemaCurrency of dollars and euros = %q, want none", got)
+	}
+	fs := []Format{{Kind: Money}, {Kind: Number}, {Kind: Money, Currency: "£"}}
+	Consistent(fs, "$")
+	if fs[0].Currency != "£" || fs[1].Currency != "" {
+		t.Errorf("Consistent with a pound column = %+v", fs)
+	}
+	fs = []Format{{Kind: Money}, {Kind: Money}}
+	Consistent(fs, "$")
+	if fs[0].Currency != "$" || fs[1].Currency != "$" {
+		t.Errorf("Consistent with the warehouse's dollars = %+v", fs)
+	}
+	fs = []Format{{Kind: Money, Currency: "€"}, {Kind: Money, Currency: "$"}, {Kind: Money}}
+	Consistent(fs, "$")
+	if fs[2].Currency != "" {
+		t.Errorf("an answer in two currencies guesses none for the third: %+v", fs)
 	}
 }

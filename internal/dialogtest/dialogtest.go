@@ -4,13 +4,17 @@
 package dialogtest
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/convstore"
+	"github.com/clarify-bot/clarify/dialog/eval"
 	"github.com/clarify-bot/clarify/dialog/offline"
 	"github.com/clarify-bot/clarify/internal/demotest"
 	"github.com/clarify-bot/clarify/ontology"
@@ -115,4 +119,62 @@ func Stores(tb testing.TB) (*ontology.Store, *convstore.Store) {
 	}
 	tb.Cleanup(func() { convs.Close() })
 	return facts, convs
+}
+
+// DemoAnswer is the final answer to one of the demo's evaluation
+// questions, reached by the evaluation's simulated user.
+type DemoAnswer struct {
+	ID, Question string
+	Reply        dialog.Reply
+}
+
+// DemoAnswers asks every evaluation question of the demo (demodata's
+// questions.jsonl) in its own conversation, answers the clarifications as
+// the evaluation's simulated user does, and returns the answers given
+// (questions that end without one are left out). locale is the asker's
+// platform locale ("" for en-US).
+func (e *Env) DemoAnswers(locale string) []DemoAnswer {
+	e.tb.Helper()
+	ctx := context.Background()
+	qs, probs := eval.ParseQuestions("questions.jsonl", bytes.NewReader(demodata.Questions()))
+	if len(probs) > 0 {
+		e.tb.Fatalf("demo questions: %v", probs)
+	}
+	h := eval.New(e.Demo.DB, e.Demo.Snapshot, eval.Options{})
+	var out []DemoAnswer
+	for _, q := range qs {
+		g, _ := h.PrepareGold(ctx, "questions.jsonl", q)
+		who := dialog.Who{Platform: "test", Workspace: "demo", Channel: "c", User: "u-" + q.ID}
+		conv := "answers/" + q.ID
+		replies, err := e.Manager.Handle(ctx, dialog.Event{Kind: dialog.EventMessage, Conversation: conv, Who: who, Text: q.Question, Locale: locale})
+		for turn := 0; err == nil && turn < 8; turn++ {
+			var clar *dialog.Clarification
+			var ans *dialog.Reply
+			for i, r := range replies {
+				switch {
+				case r.Kind == dialog.ReplyAnswer && r.Answer != nil:
+					ans = &replies[i]
+				case r.Kind == dialog.ReplyClarification && r.Clarification != nil:
+					clar = r.Clarification
+				}
+			}
+			if ans != nil {
+				out = append(out, DemoAnswer{ID: q.ID, Question: q.Question, Reply: *ans})
+				break
+			}
+			if clar == nil || g.Err != nil {
+				break
+			}
+			ch := h.Answer(ctx, g, clar)
+			ev := dialog.Event{Kind: dialog.EventChoose, Conversation: conv, Who: who, Target: clar.ID, Option: ch.Picked, Locale: locale}
+			if ch.Picked < 0 {
+				ev = dialog.Event{Kind: dialog.EventOther, Conversation: conv, Who: who, Target: clar.ID, Text: eval.NoneOfThese, Locale: locale}
+			}
+			replies, err = e.Manager.Handle(ctx, ev)
+		}
+		if err != nil {
+			e.tb.Fatalf("%s: %v", q.ID, err)
+		}
+	}
+	return out
 }

@@ -3,7 +3,6 @@
 package tables
 
 import (
-	"math"
 	"strconv"
 	"strings"
 	"unicode"
@@ -116,109 +115,6 @@ func looksNumeric(s string) bool {
 	s = strings.ReplaceAll(s, ",", "")
 	_, err := strconv.ParseFloat(s, 64)
 	return err == nil
-}
-
-// Format prints one result value for people: NULL for nil, thousands
-// separators for large measures (not for ids, years or codes), decimals as
-// stored, floats without noise.
-func Format(v any, column string) string {
-	switch x := v.(type) {
-	case nil:
-		return "NULL"
-	case int64:
-		if plainNumberColumn(column) {
-			return strconv.FormatInt(x, 10)
-		}
-		return group(strconv.FormatInt(x, 10))
-	case uint64:
-		if plainNumberColumn(column) {
-			return strconv.FormatUint(x, 10)
-		}
-		return group(strconv.FormatUint(x, 10))
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return strconv.FormatFloat(x, 'f', -1, 64)
-		}
-		s := strconv.FormatFloat(x, 'f', -1, 64)
-		if i := strings.IndexByte(s, '.'); i >= 0 && len(s)-i-1 > 4 {
-			s = strconv.FormatFloat(x, 'f', 4, 64)
-			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-		}
-		if plainNumberColumn(column) {
-			return s
-		}
-		return group(s)
-	case string:
-		if isDecimal(x) && !plainNumberColumn(column) {
-			return group(x)
-		}
-		return x
-	}
-	return ""
-}
-
-func isDecimal(s string) bool {
-	if s == "" || len(s) > 40 {
-		return false
-	}
-	dot := false
-	for i, r := range s {
-		switch {
-		case r == '-' && i == 0:
-		case r == '.' && !dot:
-			dot = true
-		case r >= '0' && r <= '9':
-		default:
-			return false
-		}
-	}
-	return dot
-}
-
-// plainNumberColumn: identifiers, years and codes read wrong with separators.
-func plainNumberColumn(c string) bool {
-	c = strings.ToLower(c)
-	for _, w := range []string{"id", "year", "code", "zip", "phone", "number", "no"} {
-		if c == w || strings.HasSuffix(c, "_"+w) || strings.HasSuffix(c, w) && w == "id" {
-			return true
-		}
-	}
-	return strings.Contains(c, "year")
-}
-
-// group inserts thousands separators into a plain decimal number string.
-func group(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	intPart, frac := s, ""
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		intPart, frac = s[:i], s[i:]
-	}
-	if len(intPart) <= 4 {
-		// 1234 reads fine; separators start at five digits.
-		if neg {
-			return "-" + s
-		}
-		return s
-	}
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	lead := len(intPart) % 3
-	if lead > 0 {
-		b.WriteString(intPart[:lead])
-	}
-	for i := lead; i < len(intPart); i += 3 {
-		if b.Len() > 0 && !(neg && b.Len() == 1) {
-			b.WriteByte(',')
-		}
-		b.WriteString(intPart[i : i+3])
-	}
-	b.WriteString(frac)
-	return b.String()
 }
 
 // Humanize turns an identifier into words: "ship_state" → "ship state",

@@ -5,34 +5,6 @@ import (
 	"testing"
 )
 
-func TestFormat(t *testing.T) {
-	cases := []struct {
-		v    any
-		col  string
-		want string
-	}{
-		{nil, "x", "NULL"},
-		{int64(1234), "orders", "1234"},
-		{int64(1234567), "orders", "1,234,567"},
-		{int64(-1234567), "delta", "-1,234,567"},
-		{int64(1234567), "customer_id", "1234567"},
-		{int64(2024), "year", "2024"},
-		{"1204.50", "net_amount", "1204.50"},
-		{"120400.50", "net_amount", "120,400.50"},
-		{"-120400.50", "net_amount", "-120,400.50"},
-		{0.1 + 0.2, "ratio", "0.3"},
-		{2.5, "avg", "2.5"},
-		{"Texas", "state", "Texas"},
-		{"2024-01-02", "ordered_at", "2024-01-02"},
-		{uint64(18446744073709551615), "big", "18,446,744,073,709,551,615"},
-	}
-	for _, tc := range cases {
-		if got := Format(tc.v, tc.col); got != tc.want {
-			t.Errorf("Format(%v, %q) = %q, want %q", tc.v, tc.col, got, tc.want)
-		}
-	}
-}
-
 func TestRenderAlignsWideCharactersAndClips(t *testing.T) {
 	out := Render([]string{"name", "n"}, [][]string{
 		{"東京", "12"},

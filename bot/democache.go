@@ -1,0 +1,267 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/clarify-bot/clarify/connectors/demodata"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
+
+// A cached demo warehouse for `bot sql --demo`. Generating and loading
+// the demo's 100,000 orders takes a second or two (more on a busy
+// machine, and go run adds a build), once per statement. So the first
+// `bot sql --demo` starts the embedded warehouse in a background process
+// of its own (`bot demo-warehouse`, bound to 127.0.0.1 only) and later
+// ones connect to it in milliseconds. The process describes itself in a
+// small file in the data directory, each use touches that file, and the
+// process exits by itself after demoIdle without use, removing the file.
+// A dead process (killed, machine restarted) is noticed by the failed
+// ping and replaced; a new build of the bot replaces one started by an
+// older build. --fresh runs the statement on a warehouse of its own.
+
+// demoIdle is how long a cached demo warehouse waits for its next use.
+const demoIdle = 15 * time.Minute
+
+// demoCacheState is what the state file says of a running cached warehouse.
+type demoCacheState struct {
+	PID     int       `json:"pid"`
+	Addr    string    `json:"addr"`
+	Orders  int       `json:"orders"`
+	Started time.Time `json:"started"`
+	// Build identifies the executable that started it (path, size, mtime):
+	// another build may generate other data.
+	Build string `json:"build"`
+}
+
+func demoCachePath(dataDir string, orders int) string {
+	return filepath.Join(dataDir, "demo-warehouse", "orders-"+strconv.Itoa(orders)+".json")
+}
+
+// buildID names the running executable's build.
+func buildID() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "unknown"
+	}
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return exe
+	}
+	return fmt.Sprintf("%s %d %d", exe, fi.Size(), fi.ModTime().UnixNano())
+}
+
+// readDemoCache reads a state file; ok is false when there is none or it
+// is unreadable.
+func readDemoCache(path string) (demoCacheState, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return demoCacheState{}, false
+	}
+	var st demoCacheState
+	if json.Unmarshal(b, &st) != nil || st.Addr == "" {
+		return demoCacheState{}, false
+	}
+	return st, true
+}
+
+// writeDemoCache writes the state file atomically (rename).
+func writeDemoCache(path string, st demoCacheState) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("demo warehouse cache directory: %w", err)
+	}
+	b, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp-" + strconv.Itoa(os.Getpid())
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return fmt.Errorf("write demo warehouse state: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write demo warehouse state: %w", err)
+	}
+	return nil
+}
+
+// openCachedDemo connects to the cached demo warehouse of this build for
+// orders, or returns ok false when there is none that answers.
+func openCachedDemo(ctx context.Context, dataDir string, orders int, wcfg warehouse.Config) (*warehouse.DB, bool) {
+	path := demoCachePath(dataDir, orders)
+	st, ok := readDemoCache(path)
+	if !ok || st.Orders != orders {
+		return nil, false
+	}
+	if st.Build != buildID() {
+		// Another build's warehouse: stop it, a new one replaces it.
+		stopDemoCache(path, st)
+		return nil, false
+	}
+	mc := mysql.NewConfig()
+	mc.User, mc.Net, mc.Addr, mc.DBName = "root", "tcp", st.Addr, demoDatabase
+	mc.Timeout = 2 * time.Second
+	wcfg.MySQL = mc
+	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	db, err := warehouse.Open(pctx, wcfg)
+	if err != nil {
+		// Gone (killed, rebooted): forget it.
+		os.Remove(path)
+		return nil, false
+	}
+	now := time.Now()
+	_ = os.Chtimes(path, now, now) // a use: the idle clock starts again
+	return db, true
+}
+
+// stopDemoCache forgets a cached warehouse: its process sees its state
+// file gone at its next look and exits by itself (no signal to a pid that
+// may have been reused).
+func stopDemoCache(path string, _ demoCacheState) {
+	os.Remove(path)
+}
+
+// startDemoCache starts `bot demo-warehouse` in the background, detached
+// from this terminal, and waits until it has written its state file.
+func startDemoCache(ctx context.Context, dataDir string, orders int, logger *slog.Logger) error {
+	if testing.Testing() {
+		// A test binary is not the bot: it cannot serve the warehouse.
+		return errors.New("not started from a test")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find the bot's executable: %w", err)
+	}
+	path := demoCachePath(dataDir, orders)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("demo warehouse cache directory: %w", err)
+	}
+	logf, err := os.OpenFile(filepath.Join(filepath.Dir(path), "demo-warehouse.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("demo warehouse log: %w", err)
+	}
+	defer logf.Close()
+	cmd := exec.Command(exe, "demo-warehouse", "--data", dataDir, "--orders", strconv.Itoa(orders), "--idle", demoIdle.String())
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // outlives this command and its terminal
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start the demo warehouse: %w", err)
+	}
+	pid := cmd.Process.Pid
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }() // reaps it if it fails early
+	logger.Info("starting a cached demo warehouse in the background", "pid", pid, "orders", orders, "idle", demoIdle)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.NewTimer(2 * time.Minute)
+	defer deadline.Stop()
+	for {
+		select {
+		case err := <-done:
+			return fmt.Errorf("the demo warehouse exited at start (see %s): %v", logf.Name(), err)
+		case <-deadline.C:
+			_ = cmd.Process.Kill()
+			return errors.New("the demo warehouse did not start within 2 minutes")
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+			if st, ok := readDemoCache(path); ok && st.PID == pid {
+				return nil
+			}
+		}
+	}
+}
+
+// demoWarehouseOptions configure the background warehouse process.
+type demoWarehouseOptions struct {
+	dataDir string
+	orders  int
+	idle    time.Duration
+	// every is how often the idle clock is read; now reads it.
+	every time.Duration
+	now   func() time.Time
+	// ready is closed once the state file is written (tests).
+	ready chan<- struct{}
+}
+
+// runDemoWarehouse is `bot demo-warehouse`: the process behind the cache.
+func runDemoWarehouse(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bot demo-warehouse", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", defaultDataDir(), "data directory holding the cache's state file")
+	orders := fs.Int("orders", demodata.DefaultOrders, "how many orders to generate")
+	idle := fs.Duration("idle", demoIdle, "exit after this long without a use")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	err := serveDemoWarehouse(ctx, logger, demoWarehouseOptions{dataDir: *data, orders: *orders, idle: *idle, every: 30 * time.Second, now: time.Now})
+	if err != nil && !errors.Is(err, context.Canceled) {
+		logger.Error("demo warehouse", "err", err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// serveDemoWarehouse starts the demo warehouse, publishes it in the state
+// file, and serves until ctx ends or the file has not been touched for
+// opts.idle; it removes the file when it stops (unless another process
+// replaced it).
+func serveDemoWarehouse(ctx context.Context, logger *slog.Logger, opts demoWarehouseOptions) error {
+	dw, err := startDemoWarehouse(ctx, logger, opts.orders, warehouse.Config{})
+	if err != nil {
+		return err
+	}
+	defer dw.Close()
+	path := demoCachePath(opts.dataDir, opts.orders)
+	st := demoCacheState{PID: os.Getpid(), Addr: dw.srv.Addr(), Orders: opts.orders, Started: opts.now(), Build: buildID()}
+	if err := writeDemoCache(path, st); err != nil {
+		return err
+	}
+	defer func() {
+		if cur, ok := readDemoCache(path); ok && cur.PID == st.PID && cur.Addr == st.Addr {
+			os.Remove(path)
+		}
+	}()
+	logger.Info("demo warehouse serving", "addr", st.Addr, "orders", opts.orders, "state", path, "idle", opts.idle)
+	if opts.ready != nil {
+		close(opts.ready)
+	}
+	t := time.NewTicker(opts.every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			fi, err := os.Stat(path)
+			if err != nil {
+				logger.Info("state file gone; stopping", "path", path)
+				return nil
+			}
+			if cur, ok := readDemoCache(path); !ok || cur.PID != st.PID || cur.Addr != st.Addr {
+				logger.Info("replaced by another demo warehouse; stopping")
+				return nil
+			}
+			if opts.now().Sub(fi.ModTime()) > opts.idle {
+				logger.Info("idle; stopping", "last_use", fi.ModTime())
+				return nil
+			}
+		}
+	}
+}
