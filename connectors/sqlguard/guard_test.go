@@ -209,7 +209,7 @@ var refuseCases = []struct {
 
 	{"decimal the parser cannot hold", "SELECT " + strings.Repeat("9", 120) + ".5", KindSyntax, "could not be parsed"},
 
-	{"too long", "SELECT '" + strings.Repeat("x", maxLen) + "'", KindTooLong, "too long"},
+	{"too long", "SELECT '" + strings.Repeat("x", DefaultMaxLen) + "'", KindTooLong, "too long"},
 }
 
 func TestCheckAccepts(t *testing.T) {
