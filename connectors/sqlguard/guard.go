@@ -258,8 +258,17 @@ func (g *Guard) check(sql string, inspect bool) (_ *Statement, err error) {
 	text = strings.TrimSpace(strings.TrimSuffix(text, ";"))
 
 	if strings.IndexByte(sql, '\\') >= 0 {
+		// The warehouse pins its session's sql_mode, but a server that
+		// ignored the pin must still not read another statement: under
+		// every escape mode the statement must pass, and without backslash
+		// escapes it must keep its shape (a string must not end early).
+		shape := shapeOf(stmt)
 		for _, m := range escapeModes {
-			if _, r := g.inspect(p, sql, baseMode|m, inspect); r != nil {
+			alt, r := g.inspect(p, sql, baseMode|m, inspect)
+			if r == nil && m == mysql.ModeNoBackslashEscapes && shapeOf(alt) != shape {
+				r = &Refusal{Kind: KindSyntax}
+			}
+			if r != nil {
 				if r.Kind == KindSyntax {
 					return nil, &Refusal{
 						Kind:   KindAmbiguousEscape,
@@ -273,6 +282,35 @@ func (g *Guard) check(sql string, inspect bool) (_ *Statement, err error) {
 	}
 
 	return &Statement{Text: text, Node: stmt}, nil
+}
+
+// shapeOf is a statement's structure without its literals' values: the
+// kinds of its nodes and the names it uses, in order.
+func shapeOf(stmt ast.StmtNode) string {
+	v := &shapeVisitor{}
+	stmt.Accept(v)
+	return v.b.String()
+}
+
+type shapeVisitor struct{ b strings.Builder }
+
+func (v *shapeVisitor) Enter(n ast.Node) (ast.Node, bool) {
+	fmt.Fprintf(&v.b, "%T", n)
+	switch x := n.(type) {
+	case *ast.ColumnName:
+		v.b.WriteString(x.Schema.L + "." + x.Table.L + "." + x.Name.L)
+	case *ast.TableName:
+		v.b.WriteString(x.Schema.L + "." + x.Name.L)
+	case *ast.FuncCallExpr:
+		v.b.WriteString(x.Schema.L + "." + x.FnName.L)
+	}
+	v.b.WriteByte(';')
+	return n, false
+}
+
+func (v *shapeVisitor) Leave(n ast.Node) (ast.Node, bool) {
+	v.b.WriteByte(')')
+	return n, true
 }
 
 // checkBytes refuses bytes on which lexers disagree. MySQL starts a comment
