@@ -45,7 +45,7 @@ CREATE TABLE numbers (n INT PRIMARY KEY);
 		fmt.Fprintf(&b, "INSERT INTO orders VALUES (%d, %d, '2024-%02d-%02d', %d.37, '%s', '%s');\n", i, 1+i%12, 1+i%12, 1+i%28, 20+i*7, status, corpusIP(i))
 	}
 	var nums []string
-	for n := 0; n < 400; n++ {
+	for n := 0; n < 100; n++ {
 		nums = append(nums, fmt.Sprintf("(%d)", n))
 	}
 	b.WriteString("INSERT INTO numbers VALUES " + strings.Join(nums, ",") + ";\n")
