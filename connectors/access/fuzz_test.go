@@ -198,7 +198,7 @@ func (g *gen) next() int {
 }
 
 func (g *gen) pick(opts ...string) string { return opts[g.next()%len(opts)] }
-func (g *gen) chance(pct int) bool       { return g.next()%100 < pct }
+func (g *gen) chance(pct int) bool        { return g.next()%100 < pct }
 
 // gsrc is a source in scope: its alias and its columns.
 type gsrc struct {
@@ -515,11 +515,11 @@ func FuzzAccessOracle(f *testing.F) {
 // most, and every one of the issue's own cases.
 func TestOracleFindsLeaks(t *testing.T) {
 	mustFlag := map[string]bool{
-		"SELECT c.name, x.email FROM customers c NATURAL JOIN (SELECT 'zqhid1@secret.test' AS email UNION ALL SELECT 'x') x": true,
-		"SELECT name AS email FROM customers ORDER BY email LIKE 'zqh%' DESC LIMIT 1":                                        true,
-		"SELECT name FROM customers ORDER BY (SELECT email LIKE 'zqh%') DESC LIMIT 1":                                           true,
+		"SELECT c.name, x.email FROM customers c NATURAL JOIN (SELECT 'zqhid1@secret.test' AS email UNION ALL SELECT 'x') x":                               true,
+		"SELECT name AS email FROM customers ORDER BY email LIKE 'zqh%' DESC LIMIT 1":                                                                      true,
+		"SELECT name FROM customers ORDER BY (SELECT email LIKE 'zqh%') DESC LIMIT 1":                                                                      true,
 		"SELECT c.name, x.d FROM customers c JOIN (SELECT CAST(DATE_ADD('1902-01-01', INTERVAL n DAY) AS DATE) AS d FROM numbers) x ON c.birth_date = x.d": true,
-		"SELECT c.name, x.v FROM customers c JOIN (SELECT 8007900 + n AS v FROM numbers) x ON c.credit_score = x.v":                                         true,
+		"SELECT c.name, x.v FROM customers c JOIN (SELECT 8007900 + n AS v FROM numbers) x ON c.credit_score = x.v":                                        true,
 		"SELECT name, birth_date FROM customers": false,
 		"SELECT birth_date FROM customers":       true,
 		"SELECT email FROM customers":            true,
