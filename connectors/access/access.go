@@ -69,6 +69,26 @@ func (r Rules) Validate() error {
 	return errors.Join(errs...)
 }
 
+// Withholds reports whether the values of table.column must never be
+// read for the bot's own use (profiles, samples, value indexes): it is in
+// a hidden table, or hidden or sensitive itself. Names compare without
+// case, as the rules are resolved.
+func (r Rules) Withholds(table, column string) bool {
+	for _, n := range r.Hidden {
+		t, c, hasCol := strings.Cut(n, ".")
+		if strings.EqualFold(t, table) && (!hasCol || strings.EqualFold(c, column)) {
+			return true
+		}
+	}
+	for _, n := range r.Sensitive {
+		t, c, _ := strings.Cut(n, ".")
+		if strings.EqualFold(t, table) && strings.EqualFold(c, column) {
+			return true
+		}
+	}
+	return false
+}
+
 // Asker is who asks, keyed as Rules are.
 type Asker struct {
 	Channel string // platform:workspace:channel
