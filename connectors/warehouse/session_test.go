@@ -206,7 +206,6 @@ func TestInspectAppliesTheRules(t *testing.T) {
 	}
 }
 
-
 // TestProfileWithholdsProtectedValues: the values of hidden and sensitive
 // columns are never read for the profile, and a snapshot cached before
 // they were protected is cleaned, on disk too.
