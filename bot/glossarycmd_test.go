@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -303,5 +304,32 @@ func TestPrefsVerify(t *testing.T) {
 	}
 	if len(facts) != 1 || facts[0].Kind != ontology.KindQuery || facts[0].VerifiedBy != "maria" || facts[0].PromotedFrom != confirmed.ID {
 		t.Fatalf("workspace facts: %+v", facts)
+	}
+}
+
+// TestServeRefusesAGlossaryThatUsesAHiddenColumn: at start the configured
+// glossary is checked under the warehouse's access rules; one that defines
+// a word by a hidden column's values stops the start, so the definition
+// never reaches a prompt.
+func TestServeRefusesAGlossaryThatUsesAHiddenColumn(t *testing.T) {
+	testwh.Quiet()
+	path := writeFile(t, "team.yml", `name: team
+workspaces: ["slack:T1"]
+filters:
+  - {name: secret customer, table: customers, where: "customers.email IN ('a@example.com', 'b@example.com')"}
+`)
+	wc := shopWarehouse()
+	wc.Glossary = path
+	cfg := Config{DataDir: t.TempDir(), HTTP: HTTPConfig{Addr: "127.0.0.1:0"}, Warehouses: []WarehouseConfig{wc}}
+	cfg.applyDefaults()
+	m, err := NewMain(context.Background(), cfg, slog.New(slog.DiscardHandler))
+	if err == nil {
+		m.Close()
+		t.Fatal("the bot started with a glossary that uses a hidden column")
+	}
+	for _, want := range []string{"team.yml:4:", "hides customers.email", "writes values of customers.email"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error lacks %q: %v", want, err)
+		}
 	}
 }
