@@ -575,6 +575,11 @@ func (w *walker) baseTable(t *ast.TableName, alias string) (*source, error) {
 	if !ok {
 		return nil, refusal("This warehouse has access rules, and it has no table %s they could be checked against.", t.Name.O)
 	}
+	if len(t.IndexHints) > 0 && len(w.p.hiddenColumnsOf(lt)) > 0 {
+		// FORCE INDEX (by_email) makes the rows come in the order of a
+		// hidden column.
+		return nil, refusal("This warehouse hides %s, so index hints can't be used on %s.", w.p.hiddenColumnsOf(lt)[0], w.p.tableNames[lt])
+	}
 	return &source{alias: alias, table: lt, cols: cols}, nil
 }
 
