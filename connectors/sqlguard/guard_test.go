@@ -429,4 +429,5 @@ LIMIT 20`
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/check")
 }

@@ -1,7 +1,6 @@
 package sqlguard
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -171,26 +170,62 @@ func checkExplain(s *ast.ExplainStmt) *Refusal {
 	return refuse(KindNotSelect, "only EXPLAIN of a SELECT statement is allowed; this explains %s", describe(s.Stmt))
 }
 
-// spacedCall finds a name of spacedNames followed by "(" after a space or
-// comment, or quoted with backticks, in text whose literals and comments
-// are masked: `COUNT (x)`, `SUM/**/(x)`, `count`(x).
-var spacedCall = regexp.MustCompile("(?i)(?:^|[^A-Za-z0-9_$.`])(`?)([A-Za-z_]+)(`?)(\\s*)\\(")
-
 // scanSpacedCalls refuses calls that MySQL and MariaDB resolve to a stored
-// function rather than the built-in the parser reads (see spacedNames).
+// function rather than the built-in the parser reads (see spacedNames):
+// a name of spacedNames followed by "(" after a space or comment, or
+// quoted with backticks, in the text with its literals and comments
+// blanked: COUNT (x), SUM/**/(x), `count`(x).
 func scanSpacedCalls(sql string) *Refusal {
-	masked := maskForCalls(sql)
-	for _, m := range spacedCall.FindAllStringSubmatch(masked, -1) {
-		name := strings.ToLower(m[2])
-		if !spacedNames[name] {
+	b := maskForCalls(sql)
+	isIdent := func(c byte) bool {
+		return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+	}
+	var name [32]byte
+	for i := 0; i < len(b); {
+		c := b[i]
+		if !isIdent(c) && c != '`' {
+			i++
 			continue
 		}
-		quoted := m[1] == "`" && m[3] == "`"
-		if m[4] == "" && !quoted {
+		// One identifier, plain or backquoted; what precedes it must not
+		// make it a qualified name (db.f is refused elsewhere).
+		quoted := c == '`'
+		start := i
+		if quoted {
+			i++
+		}
+		j := i
+		for j < len(b) && isIdent(b[j]) {
+			j++
+		}
+		word := b[i:j]
+		if quoted {
+			if j >= len(b) || b[j] != '`' {
+				i = j + 1
+				continue
+			}
+			j++
+		}
+		k := j
+		for k < len(b) && (b[k] == ' ' || b[k] == '\t' || b[k] == '\n' || b[k] == '\r') {
+			k++
+		}
+		spaced := k > j
+		i = j
+		if k >= len(b) || b[k] != '(' || !(spaced || quoted) || len(word) > len(name) || start > 0 && b[start-1] == '.' {
 			continue
 		}
-		return refuse(KindSpacedCall, "write %s( with no space or quotes before the parenthesis: the server reads %s as a call to a stored function of that name",
-			upper(name), fragment(m[0][strings.IndexAny(m[0], "`"+m[2][:1]):]))
+		n := name[:len(word)]
+		for x, ch := range word {
+			if ch >= 'A' && ch <= 'Z' {
+				ch += 'a' - 'A'
+			}
+			n[x] = ch
+		}
+		if spacedNames[string(n)] {
+			return refuse(KindSpacedCall, "write %s( with no space or quotes before the parenthesis: the server reads %s as a call to a stored function of that name",
+				upper(string(n)), fragment(string(b[start:k+1])))
+		}
 	}
 	return nil
 }
@@ -199,7 +234,7 @@ func scanSpacedCalls(sql string) *Refusal {
 // lexer ends them under the session's SQL mode (backslash escapes, doubled
 // quotes, "--" only before a blank or control character) and keeps
 // backquoted identifiers, so that scanSpacedCalls sees every call.
-func maskForCalls(sql string) string {
+func maskForCalls(sql string) []byte {
 	b := []byte(sql)
 	blank := func(from, to int) {
 		for k := from; k < to && k < len(b); k++ {
@@ -256,7 +291,7 @@ func maskForCalls(sql string) string {
 			i = stop - 1
 		}
 	}
-	return string(b)
+	return b
 }
 
 func intoRefusal(tp ast.SelectIntoType) *Refusal {
