@@ -423,80 +423,43 @@ func (w *walker) from(n ast.ResultSetNode, sc *scope) ([]*source, error) {
 	return nil, refusal("This warehouse has access rules, and this kind of FROM clause (%T) can't be checked against them.", n)
 }
 
-// sideColumns are the columns of one side of a join called key, and
-// whether the side may have it under a name only the server knows.
-func sideColumns(side []*source, key string) (cols []column, unnamed bool) {
+// sideColumns are the columns of one side of a join called key.
+func sideColumns(side []*source, key string) []column {
+	var cols []column
 	for _, s := range side {
 		for _, c := range s.cols {
-			switch c.key {
-			case key:
+			if c.key == key {
 				cols = append(cols, c)
-			case "":
-				unnamed = true
 			}
 		}
 	}
-	return cols, unnamed
+	return cols
 }
 
 // using checks USING (key): the two sides' columns are compared.
 func (w *walker) using(key string, left, right []*source) error {
-	l, _ := sideColumns(left, key)
-	r, _ := sideColumns(right, key)
-	return w.joinCompare(l, r)
+	return w.joinCompare(sideColumns(left, key), sideColumns(right, key))
 }
 
 // natural checks a NATURAL JOIN, which compares every column name the two
 // sides share. An expression column without an alias has a name only the
 // server knows, so it is taken to match every column of the other side.
 func (w *walker) natural(left, right []*source) error {
-	keys := map[string]bool{}
-	leftUnnamed, rightUnnamed := false, false
-	for _, s := range left {
-		for _, c := range s.cols {
-			if c.key == "" {
-				leftUnnamed = true
-			} else {
-				keys[c.key] = true
-			}
-		}
-	}
-	var unnamedRight, unnamedLeft []column
-	for _, s := range right {
-		for _, c := range s.cols {
-			switch {
-			case c.key == "":
-				rightUnnamed = true
-				unnamedRight = append(unnamedRight, c)
-			case keys[c.key]:
-				l, _ := sideColumns(left, c.key)
-				if err := w.joinCompare(l, []column{c}); err != nil {
-					return err
+	for _, l := range left {
+		for _, a := range l.cols {
+			for _, r := range right {
+				for _, b := range r.cols {
+					if a.key != b.key && a.key != "" && b.key != "" {
+						continue
+					}
+					if err := w.joinCompare([]column{a}, []column{b}); err != nil {
+						return err
+					}
 				}
 			}
 		}
 	}
-	if !leftUnnamed && !rightUnnamed {
-		return nil
-	}
-	for _, s := range left {
-		for _, c := range s.cols {
-			if c.key == "" {
-				unnamedLeft = append(unnamedLeft, c)
-			}
-		}
-	}
-	all := func(side []*source) []column {
-		var out []column
-		for _, s := range side {
-			out = append(out, s.cols...)
-		}
-		return out
-	}
-	if err := w.joinCompare(unnamedLeft, all(right)); err != nil {
-		return err
-	}
-	return w.joinCompare(all(left), unnamedRight)
+	return nil
 }
 
 // joinCompare checks an equality between each of l and each of r.
