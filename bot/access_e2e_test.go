@@ -165,6 +165,33 @@ func TestAccessRulesWhoMayAsk(t *testing.T) {
 	}
 }
 
+// TestPreferencesOutsideTheAllowedChannels: the App Home and direct
+// messages are no channel the rules list; a person may still see their own
+// preferences there (issue 24: "couldn't read your preferences"), but a
+// person the rules do not let ask may not.
+func TestPreferencesOutsideTheAllowedChannels(t *testing.T) {
+	wc := shopWarehouse()
+	wc.Access.Channels = []string{"slack:T1:C1"}
+	wc.Access.Users = []string{"slack:T1:U1"}
+	m, _, _ := startMain(t, Config{Warehouses: []WarehouseConfig{wc}})
+	ctx := context.Background()
+	home := dialog.Who{Platform: "slack", Workspace: "T1", Channel: "D42", User: "U1"}
+	replies, err := m.router.Handle(ctx, dialog.Event{Kind: dialog.EventPrefs, Who: home})
+	if err != nil || len(replies) != 1 || replies[0].Kind != dialog.ReplyPrefs || replies[0].Prefs == nil {
+		t.Fatalf("own preferences in the App Home: %+v %v", replies, err)
+	}
+	stranger := dialog.Who{Platform: "slack", Workspace: "T1", Channel: "D43", User: "U9"}
+	replies, err = m.router.Handle(ctx, dialog.Event{Kind: dialog.EventPrefs, Who: stranger})
+	if err != nil || len(replies) != 1 || replies[0].Kind == dialog.ReplyPrefs || !strings.Contains(replies[0].Text, "You can't ask the warehouse") {
+		t.Fatalf("a person the rules do not allow: %+v %v", replies, err)
+	}
+	// A question in the same place is still refused: it reads data.
+	replies, err = m.router.Handle(ctx, dialog.Event{Kind: dialog.EventMessage, Conversation: "dm", Who: home, Text: "how many orders are there?"})
+	if err != nil || len(replies) != 1 || replies[0].Answer != nil || !strings.Contains(replies[0].Text, "This channel can't ask") {
+		t.Fatalf("a question outside the allowed channels: %+v %v", replies, err)
+	}
+}
+
 func TestAccessRulesWithAModel(t *testing.T) {
 	emails := hiddenEmails(t)
 	cases := []struct {

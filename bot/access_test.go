@@ -52,6 +52,15 @@ func TestSQLCommandAppliesAccessRules(t *testing.T) {
 		// An admin's own check, without --as, sees the whole warehouse.
 		{"without --as the rules do not apply", []string{"sql", "--config", cfg, "SELECT email FROM customers ORDER BY id LIMIT 1"}, exitOK, "@", ""},
 		{"unknown warehouse", []string{"sql", "--config", cfg, "--warehouse", "nope", "SELECT 1"}, exitUsage, "", `no warehouse called "nope"`},
+		// SHOW, DESCRIBE and EXPLAIN describe the schema under the same rules.
+		{"show tables", append(as, "SHOW TABLES"), exitOK, "customers", ""},
+		{"describe leaves the hidden column out", append(as, "DESCRIBE customers"), exitOK, "segment", ""},
+		{"describe the hidden column refused", append(as, "DESCRIBE customers email"), exitRefused, "", "hides customers.email"},
+		{"show create table with a hidden column refused", append(as, "SHOW CREATE TABLE customers"), exitRefused, "", "SHOW COLUMNS lists the others"},
+		{"show create table of another table", append(as, "SHOW CREATE TABLE regions"), exitOK, "CREATE TABLE", ""},
+		{"explain of a refused statement refused", append(as, "EXPLAIN SELECT email FROM customers"), exitRefused, "", "hides customers.email"},
+		{"show processlist refused", append(as, "SHOW PROCESSLIST"), exitRefused, "", "SHOW statement is not allowed"},
+		{"show where refused", append(as, "SHOW TABLES WHERE (SELECT 1) = 1"), exitRefused, "", "LIKE 'pattern'"},
 		{"--as needs --config", []string{"sql", "--demo", "--as", "slack:T1:U1", "SELECT 1"}, exitUsage, "", "need --config"},
 	}
 	for _, tc := range cases {
@@ -68,6 +77,12 @@ func TestSQLCommandAppliesAccessRules(t *testing.T) {
 			}
 			if tc.code == exitRefused && out != "" {
 				t.Fatalf("a refusal printed rows:\n%s", out)
+			}
+			if strings.Contains(out, "@") && strings.Contains(strings.Join(tc.args, " "), "--as") {
+				t.Fatalf("an email reached the output:\n%s", out)
+			}
+			if strings.HasPrefix(tc.name, "describe") && strings.Contains(out, "email") {
+				t.Fatalf("DESCRIBE shows the hidden column:\n%s", out)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/demodata"
+	"github.com/clarify-bot/clarify/connectors/sqlguard"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 )
@@ -66,6 +68,17 @@ type WarehouseConfig struct {
 	// Glossary is a team glossary file (connectors/glossary) loaded as
 	// workspace facts at start and on SIGHUP.
 	Glossary string `yaml:"glossary"`
+	// Functions are stored or loadable functions statements may call,
+	// "name" or "database.name"; built-ins are allowed by server kind.
+	Functions []string `yaml:"functions"`
+	// MaxResultBytes caps the bytes of one result (default 8 MiB).
+	MaxResultBytes int `yaml:"max_result_bytes"`
+}
+
+// warehouseConfig is the connection settings of w for warehouse.Open.
+func (w WarehouseConfig) warehouseConfig(logger *slog.Logger) warehouse.Config {
+	return warehouse.Config{DSN: w.DSN, QueryTimeout: w.QueryTimeout, MaxRows: w.MaxRows, MaxBytes: w.MaxResultBytes,
+		Functions: w.Functions, Logger: logger}
 }
 
 // DialogConfig tunes clarification.
@@ -164,7 +177,13 @@ func LoadConfig(path string, getenv func(string) string) (Config, error) {
 		}
 		dec := yaml.NewDecoder(strings.NewReader(string(b)))
 		dec.KnownFields(true)
-		if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+		switch err := dec.Decode(&c); {
+		case errors.Is(err, io.EOF):
+			// Without a file the bot starts on the demo warehouse; an empty
+			// file is a mistake (a deployment's secret not mounted), and
+			// must not put the demo in front of a team.
+			return c, fmt.Errorf("config %s is empty: name at least one warehouse (warehouses: [{name: …, dsn: …}]), or leave --config out to run the demo", path)
+		case err != nil:
 			return c, fmt.Errorf("config %s: %w", path, err)
 		}
 	}
@@ -257,7 +276,15 @@ func (c *Config) Validate() error {
 				errs = append(errs, fmt.Errorf("warehouse %q: invalid dsn: %w", w.Name, err))
 			} else if cfg.DBName == "" {
 				errs = append(errs, fmt.Errorf("warehouse %q: the dsn names no database (…/dbname)", w.Name))
+			} else if err := warehouse.CheckSession(cfg); err != nil {
+				errs = append(errs, fmt.Errorf("warehouse %q: %w", w.Name, err))
 			}
+		}
+		if err := sqlguard.ValidateFunctions(w.Functions); err != nil {
+			errs = append(errs, fmt.Errorf("warehouse %q: %w", w.Name, err))
+		}
+		if w.MaxResultBytes < 0 {
+			errs = append(errs, fmt.Errorf("warehouse %q: max_result_bytes must not be negative", w.Name))
 		}
 		if err := w.Access.Validate(); err != nil {
 			errs = append(errs, fmt.Errorf("warehouse %q: %w", w.Name, err))

@@ -41,6 +41,16 @@ func TestLoadConfig(t *testing.T) {
 		{name: "unknown key is a typo", yaml: "slak:\n  bot_token: x\n", wantErr: "slak"},
 		{name: "bad shard", yaml: "discord:\n  shard_id: 3\n  shard_count: 2\n", wantErr: "shard_id 3"},
 		{name: "bad log level", yaml: "log_level: loud\n", wantErr: "log_level"},
+		{name: "an empty file is not the demo", yaml: "# nothing yet\n", wantErr: "is empty: name at least one warehouse"},
+		{name: "dsn setting sql_mode", yaml: "warehouses:\n  - name: w\n    dsn: \"ro:pw@tcp(db:3306)/shop?sql_mode=ANSI_QUOTES\"\n", wantErr: "sets sql_mode"},
+		{name: "dsn in another charset", yaml: "warehouses:\n  - name: w\n    dsn: \"ro:pw@tcp(db:3306)/shop?charset=gbk\"\n", wantErr: "not UTF-8"},
+		{name: "a denied function cannot be allowed", yaml: "warehouses:\n  - name: w\n    demo: true\n    functions: [shop.fiscal_year, get_lock]\n", wantErr: `"get_lock" can never be allowed`},
+		{name: "functions and the byte cap", yaml: "warehouses:\n  - name: w\n    demo: true\n    functions: [shop.fiscal_year]\n    max_result_bytes: 1048576\n", check: func(t *testing.T, c Config) {
+			wc := c.Warehouses[0].warehouseConfig(nil)
+			if len(wc.Functions) != 1 || wc.MaxBytes != 1<<20 {
+				t.Fatalf("%+v", wc)
+			}
+		}},
 		{name: "shared scans off", yaml: "dialog: {shared_scan_rows: -1}\n", check: func(t *testing.T, c Config) {
 			if got := c.Dialog.managerConfig().SharedScanRows; got != -1 {
 				t.Fatalf("SharedScanRows = %d, want -1", got)

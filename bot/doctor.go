@@ -331,6 +331,9 @@ func checkWarehouse(ctx context.Context, wc WarehouseConfig) checkResult {
 	if len(f.System) > 0 {
 		problems = append(problems, "the account can read mysql.* ("+strings.Join(f.System, "; ")+")")
 	}
+	if len(f.Risky) > 0 {
+		problems = append(problems, "the account has "+strings.Join(f.Risky, ", "))
+	}
 	if len(problems) == 0 {
 		detail := fmt.Sprintf("%s, server %s, read-only account", mc.Addr, version)
 		if len(f.Roles) > 0 {
@@ -342,13 +345,31 @@ func checkWarehouse(ctx context.Context, wc WarehouseConfig) checkResult {
 		return checkResult{What: what, Detail: detail}
 	}
 	short := "the account can write"
-	if len(f.Write) == 0 {
+	switch {
+	case len(f.Write) > 0:
+	case len(f.System) > 0:
 		short = "the account can read mysql.*"
+	default:
+		short = "the account has PROCESS, SUPER or FILE"
 	}
 	extra := append([]string{"The bot only needs to read " + mc.DBName + ". Create a read-only account and put it in the dsn:"}, readOnlySetup(mc.DBName)...)
+	if len(f.Risky) > 0 {
+		extra = append(extra, "or take the global privileges from this account:", fmt.Sprintf("REVOKE %s ON *.* FROM '%s'@'%%';", riskyNames(f.Risky), mc.User))
+	}
 	return checkResult{Status: statusWarn, What: what,
 		Detail: fmt.Sprintf("%s, server %s; %s", mc.Addr, version, strings.Join(problems, "; ")),
 		Short:  short, Extra: extra}
+}
+
+// riskyNames lists the privileges of grantFindings.Risky: "PROCESS, FILE".
+func riskyNames(risky []string) string {
+	var out []string
+	for _, r := range riskyPrivs {
+		if slices.Contains(risky, r.why) {
+			out = append(out, r.priv)
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 func showGrants(ctx context.Context, db *sql.DB) ([]string, error) {

@@ -317,12 +317,15 @@ func TestDoctorWarehouseGrants(t *testing.T) {
 	exec("CREATE DATABASE " + db)
 	t.Cleanup(func() { root.ExecContext(ctx, "DROP DATABASE IF EXISTS "+db) })
 	exec("CREATE TABLE " + db + ".t (id INT PRIMARY KEY)")
-	for _, u := range []string{ro, rw} {
+	pr := "clarify_pr_" + suffix
+	for _, u := range []string{ro, rw, pr} {
 		exec(fmt.Sprintf("CREATE USER '%s'@'%%' IDENTIFIED BY 'pw-%s'", u, suffix))
 		t.Cleanup(func() { root.ExecContext(ctx, fmt.Sprintf("DROP USER IF EXISTS '%s'@'%%'", u)) })
 	}
 	exec(fmt.Sprintf("GRANT SELECT, SHOW VIEW ON `%s`.* TO '%s'@'%%'", db, ro))
 	exec(fmt.Sprintf("GRANT SELECT, INSERT, UPDATE, DELETE ON `%s`.* TO '%s'@'%%'", db, rw))
+	exec(fmt.Sprintf("GRANT SELECT ON `%s`.* TO '%s'@'%%'", db, pr))
+	exec(fmt.Sprintf("GRANT PROCESS ON *.* TO '%s'@'%%'", pr))
 
 	dsnFor := func(user string) string {
 		c := rootCfg.Clone()
@@ -336,6 +339,7 @@ func TestDoctorWarehouseGrants(t *testing.T) {
 	}{
 		{"read-only", dsnFor(ro), statusOK, "read-only account"},
 		{"read-write", dsnFor(rw), statusWarn, "the account can write (INSERT, UPDATE, DELETE on `" + db + "`.*)"},
+		{"process", dsnFor(pr), statusWarn, "the account has PROCESS (it reads other sessions' statements)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

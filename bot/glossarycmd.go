@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/adapters/console"
+	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/glossary"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
@@ -24,7 +25,8 @@ const consoleWorkspace = console.Platform + ":" + console.Workspace
 
 // loadGlossary stores g as workspace facts of warehouseName for the
 // workspaces given (the glossary's own when none), replacing the previous
-// load of the same glossary atomically.
+// load of the same glossary atomically. Callers check g first
+// (checkGlossary); the shipped demo glossary is checked by its tests.
 func loadGlossary(ctx context.Context, facts *ontology.Store, g *glossary.Glossary, warehouseName string, workspaces []string) (ontology.ImportStats, error) {
 	if len(workspaces) == 0 {
 		workspaces = g.Workspaces
@@ -43,6 +45,34 @@ func loadGlossary(ctx context.Context, facts *ontology.Store, g *glossary.Glossa
 	return st, nil
 }
 
+// checkGlossary is the full check a glossary passes before it is loaded:
+// every expression runs through q, the warehouse under its access rules,
+// and no value of a column the rules protect is written in it. The error
+// wraps the glossary.Problems found.
+func checkGlossary(ctx context.Context, q glossary.Querier, rules access.Rules, g *glossary.Glossary) error {
+	problems, err := glossary.CheckWith(ctx, q, g, glossary.CheckOptions{Withholds: rules.Withholds})
+	if err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("glossary %s: %w", g.File, problems)
+	}
+	return nil
+}
+
+// underRules is db as the glossary check sees it: with the access rules
+// resolved against its schema, when there are any.
+func underRules(ctx context.Context, db *warehouse.DB, rules access.Rules) (*warehouse.DB, error) {
+	if rules.Empty() {
+		return db, nil
+	}
+	pol, err := policyFor(ctx, db, rules)
+	if err != nil {
+		return nil, err
+	}
+	return db.WithPolicy(pol), nil
+}
+
 // demoGlossary is the shipped glossary of the demo warehouse.
 func demoGlossary() (*glossary.Glossary, error) {
 	return glossary.Parse(demodata.GlossaryFile, demodata.Glossary)
@@ -51,10 +81,11 @@ func demoGlossary() (*glossary.Glossary, error) {
 // runGlossary is `bot glossary check|load`.
 func runGlossary(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	usage := func() {
-		fmt.Fprintln(stderr, "usage: bot glossary check FILE (--demo | --dsn DSN)")
-		fmt.Fprintln(stderr, "       bot glossary load FILE [--data DIR] [--warehouse NAME] [--workspace KEY]…")
-		fmt.Fprintln(stderr, "check compiles every expression into a SELECT and runs it through the read-only guard;")
-		fmt.Fprintln(stderr, "load stores the glossary as workspace facts, replacing its previous load (bot stopped).")
+		fmt.Fprintln(stderr, "usage: bot glossary check FILE (--config FILE [--warehouse NAME] | --demo | --dsn DSN)")
+		fmt.Fprintln(stderr, "       bot glossary load FILE (--config FILE | --demo | --dsn DSN) [--data DIR] [--warehouse NAME] [--workspace KEY]…")
+		fmt.Fprintln(stderr, "check compiles every expression into a SELECT and runs it through the read-only guard and the")
+		fmt.Fprintln(stderr, "warehouse's access rules (with --config); load runs the same check, then stores the glossary as")
+		fmt.Fprintln(stderr, "workspace facts, replacing its previous load; a glossary with a problem leaves the previous load in place.")
 	}
 	if len(args) == 0 {
 		usage()
@@ -91,56 +122,112 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// glossaryTarget is the warehouse a glossary command checks against:
+// --config's (with its access rules), --dsn's or the demo.
+type glossaryTarget struct {
+	dsn    string
+	demo   bool
+	orders int
+}
+
+func (gt *glossaryTarget) flags(fs *flag.FlagSet) {
+	fs.StringVar(&gt.dsn, "dsn", "", "warehouse DSN, e.g. user:pass@tcp(host:3306)/db (no access rules)")
+	fs.BoolVar(&gt.demo, "demo", false, "check against the built-in demo warehouse")
+	fs.IntVar(&gt.orders, "orders", 2000, "with --demo: how many orders to generate (the check needs the schema, not the volume)")
+}
+
+// open opens the warehouse to check g against and returns it under the
+// access rules that apply, with a function that closes it. name is the
+// configured warehouse (with --config).
+func (gt *glossaryTarget) open(ctx context.Context, config, name string, logger *slog.Logger) (glossary.Querier, access.Rules, func(), error) {
+	var rules access.Rules
+	wcfg := warehouse.Config{Logger: logger}
+	demo, dsn, orders := gt.demo, gt.dsn, gt.orders
+	if config != "" && !demo && dsn == "" {
+		wc, err := (asOptions{config: config, warehouse: name}).warehouseConfig()
+		if err != nil {
+			return nil, rules, nil, err
+		}
+		rules, demo, dsn, orders = wc.Access, wc.Demo, wc.DSN, min(wc.DemoOrders, orders)
+		wcfg = wc.warehouseConfig(logger)
+	}
+	if demo == (dsn != "") {
+		return nil, rules, nil, errors.New("give the warehouse to check against: --config FILE (the bot's, with its access rules), --dsn DSN or --demo")
+	}
+	var db *warehouse.DB
+	closeDB := func() {}
+	if demo {
+		dw, err := startDemoWarehouse(ctx, logger, orders, wcfg)
+		if err != nil {
+			return nil, rules, nil, err
+		}
+		db, closeDB = dw.db, func() { dw.Close() }
+	} else {
+		wcfg.DSN = dsn
+		var err error
+		if db, err = warehouse.Open(ctx, wcfg); err != nil {
+			return nil, rules, nil, err
+		}
+		closeDB = func() { db.Close() }
+	}
+	checked, err := underRules(ctx, db, rules)
+	if err != nil {
+		closeDB()
+		return nil, rules, nil, err
+	}
+	return checked, rules, closeDB, nil
+}
+
+// readGlossary reads FILE and prints its parse problems.
+func readGlossary(path string, stdout, stderr io.Writer, cmd string) (*glossary.Glossary, int) {
+	g, err := glossary.ReadFile(path)
+	var problems glossary.Problems
+	if errors.As(err, &problems) {
+		fmt.Fprintln(stdout, problems.Error())
+		return nil, exitFailure
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
+		return nil, exitFailure
+	}
+	return g, exitOK
+}
+
 func glossaryCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bot glossary check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dsn := fs.String("dsn", "", "warehouse DSN, e.g. user:pass@tcp(host:3306)/db")
-	demo := fs.Bool("demo", false, "check against the built-in demo warehouse")
-	orders := fs.Int("orders", 2000, "with --demo: how many orders to generate (the check needs the schema, not the volume)")
+	var gt glossaryTarget
+	gt.flags(fs)
+	config := fs.String("config", "", "the bot's configuration: check against its warehouse and access rules")
+	wh := fs.String("warehouse", "", "with --config: the warehouse (default: the glossary's warehouse:, else the first)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return exitUsage
 	}
-	if len(pos) != 1 || *demo == (*dsn != "") {
-		fmt.Fprintln(stderr, "usage: bot glossary check FILE (--demo | --dsn DSN)")
+	if len(pos) != 1 || btoi(gt.demo)+btoi(gt.dsn != "")+btoi(*config != "") != 1 {
+		fmt.Fprintln(stderr, "usage: bot glossary check FILE (--config FILE [--warehouse NAME] | --demo | --dsn DSN)")
 		return exitUsage
 	}
-	g, err := glossary.ReadFile(pos[0])
+	g, code := readGlossary(pos[0], stdout, stderr, "bot glossary check")
+	if g == nil {
+		return code
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	q, rules, closeDB, err := gt.open(ctx, *config, orDefault1(*wh, g.Warehouse), logger)
+	if err != nil {
+		fmt.Fprintf(stderr, "bot glossary check: %v\n", err)
+		return exitFailure
+	}
+	defer closeDB()
+	err = checkGlossary(ctx, q, rules, g)
 	var problems glossary.Problems
 	if errors.As(err, &problems) {
 		fmt.Fprintln(stdout, problems.Error())
-		return exitFailure
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "bot glossary check: %v\n", err)
-		return exitFailure
-	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	var db *warehouse.DB
-	if *demo {
-		dw, err := startDemoWarehouse(ctx, logger, *orders, warehouse.Config{})
-		if err != nil {
-			fmt.Fprintf(stderr, "bot glossary check: %v\n", err)
-			return exitFailure
-		}
-		defer dw.Close()
-		db = dw.db
-	} else {
-		db, err = warehouse.Open(ctx, warehouse.Config{DSN: *dsn, Logger: logger})
-		if err != nil {
-			fmt.Fprintf(stderr, "bot glossary check: %v\n", err)
-			return exitFailure
-		}
-		defer db.Close()
-	}
-	problems, err = glossary.Check(ctx, db, g)
-	if err != nil {
-		fmt.Fprintf(stderr, "bot glossary check: %v\n", err)
-		return exitFailure
-	}
-	if len(problems) > 0 {
-		fmt.Fprintln(stdout, problems.Error())
 		fmt.Fprintf(stdout, "%d problem%s\n", len(problems), plural(len(problems)))
+		return exitFailure
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "bot glossary check: %v\n", err)
 		return exitFailure
 	}
 	fmt.Fprintf(stdout, "%s: ok (%d measures, %d dimensions, %d filters, %d terms, %d relationships, %d verified queries)\n",
@@ -153,6 +240,8 @@ func glossaryLoad(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.SetOutput(stderr)
 	var sel storeSelection
 	sel.flags(fs)
+	var gt glossaryTarget
+	gt.flags(fs)
 	wh := fs.String("warehouse", "", "the warehouse name the facts are for (default: the glossary's warehouse:)")
 	var workspaces stringList
 	fs.Var(&workspaces, "workspace", "owner key of a workspace it applies to, e.g. slack:T0123 (repeatable; default: the glossary's workspaces:)")
@@ -160,27 +249,42 @@ func glossaryLoad(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return exitUsage
 	}
-	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: bot glossary load FILE [--data DIR | --store DSN | --config FILE] [--warehouse NAME] [--workspace KEY]…")
+	const usage = "usage: bot glossary load FILE (--config FILE | --demo | --dsn DSN) [--data DIR | --store DSN] [--warehouse NAME] [--workspace KEY]…"
+	if len(pos) != 1 || gt.demo && gt.dsn != "" {
+		fmt.Fprintln(stderr, usage)
 		return exitUsage
 	}
-	g, err := glossary.ReadFile(pos[0])
+	g, code := readGlossary(pos[0], stdout, stderr, "bot glossary load")
+	if g == nil {
+		return code
+	}
+	name := orDefault1(*wh, g.Warehouse)
+	if name == "" {
+		fmt.Fprintln(stderr, "bot glossary load: the glossary names no warehouse: add `warehouse:` or pass --warehouse")
+		return exitUsage
+	}
+	if sel.config == "" && !gt.demo && gt.dsn == "" {
+		fmt.Fprintln(stderr, "bot glossary load: the glossary is checked against its warehouse before it is loaded: give --config (the bot's, with its access rules), --dsn or --demo")
+		fmt.Fprintln(stderr, usage)
+		return exitUsage
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	q, rules, closeDB, err := gt.open(ctx, sel.config, name, logger)
+	if err != nil {
+		fmt.Fprintf(stderr, "bot glossary load: %v\n", err)
+		return exitFailure
+	}
+	err = checkGlossary(ctx, q, rules, g)
+	closeDB()
 	var problems glossary.Problems
 	if errors.As(err, &problems) {
 		fmt.Fprintln(stdout, problems.Error())
+		fmt.Fprintf(stdout, "%d problem%s: nothing was loaded; the previous load stays\n", len(problems), plural(len(problems)))
 		return exitFailure
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "bot glossary load: %v\n", err)
 		return exitFailure
-	}
-	name := *wh
-	if name == "" {
-		name = g.Warehouse
-	}
-	if name == "" {
-		fmt.Fprintln(stderr, "bot glossary load: the glossary names no warehouse: add `warehouse:` or pass --warehouse")
-		return exitUsage
 	}
 	store, code := openOntology(&sel, ontology.DefaultTimeout, true, "bot glossary load", "stop it, or let it load the file: glossary: in its configuration, re-read on SIGHUP", stderr)
 	if store == nil {
@@ -201,6 +305,13 @@ func glossaryLoad(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	return exitOK
 }
 
+func orDefault1(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
 func orDefault(a, b []string) []string {
 	if len(a) > 0 {
 		return a
@@ -208,46 +319,63 @@ func orDefault(a, b []string) []string {
 	return b
 }
 
-// glossaryRef is a configured glossary: its file and the warehouse it is for.
+// glossaryRef is a configured glossary: its file, the warehouse it is
+// for, and that warehouse under its access rules, to check it against.
 type glossaryRef struct {
 	file, warehouse string
+	db              glossary.Querier
+	rules           access.Rules
 }
 
-// loadConfiguredGlossary reads and loads a warehouse's configured
+// loadConfiguredGlossary checks and loads a warehouse's configured
 // glossary (if any) before its stack is built, and returns its
-// relationships for the catalog. A glossary that cannot be read or loaded
-// stops the start: the team's meanings would otherwise silently vanish.
-func (m *Main) loadConfiguredGlossary(ctx context.Context, wc WarehouseConfig) ([]warehouse.Join, error) {
+// relationships for the catalog. A glossary that cannot be read, fails
+// the check (an expression that does not run, a hidden column, a value of
+// a protected one) or cannot be loaded stops the start: the team's
+// meanings would otherwise silently vanish or be wrong.
+func (m *Main) loadConfiguredGlossary(ctx context.Context, wc WarehouseConfig, db *warehouse.DB) ([]warehouse.Join, error) {
 	if wc.Glossary == "" {
 		return nil, nil
 	}
-	g, err := glossary.ReadFile(wc.Glossary)
+	checked, err := underRules(ctx, db, wc.Access)
 	if err != nil {
 		return nil, fmt.Errorf("warehouse %q: %w", wc.Name, err)
 	}
-	st, err := loadGlossary(ctx, m.stores.facts, g, wc.Name, nil)
+	ref := glossaryRef{file: wc.Glossary, warehouse: wc.Name, db: checked, rules: wc.Access}
+	g, st, err := m.checkAndLoad(ctx, ref)
 	if err != nil {
 		return nil, fmt.Errorf("warehouse %q: %w", wc.Name, err)
 	}
 	m.logger.Info("glossary loaded", "warehouse", wc.Name, "file", wc.Glossary, "added", st.Added, "updated", st.Updated, "unchanged", st.Skipped, "removed", st.Removed)
-	m.glossaries = append(m.glossaries, glossaryRef{file: wc.Glossary, warehouse: wc.Name})
+	m.glossaries = append(m.glossaries, ref)
 	return g.Joins(), nil
 }
 
-// ReloadGlossaries re-reads every configured glossary (on SIGHUP). A
-// glossary with problems is logged and its previous load stays in force;
-// relationships take effect at the next start (the catalog is built once).
+// checkAndLoad reads a configured glossary, runs the full check and
+// loads it; on any problem nothing is stored.
+func (m *Main) checkAndLoad(ctx context.Context, ref glossaryRef) (*glossary.Glossary, ontology.ImportStats, error) {
+	g, err := glossary.ReadFile(ref.file)
+	if err != nil {
+		return nil, ontology.ImportStats{}, err
+	}
+	if err := checkGlossary(ctx, ref.db, ref.rules, g); err != nil {
+		return nil, ontology.ImportStats{}, err
+	}
+	st, err := loadGlossary(ctx, m.stores.facts, g, ref.warehouse, nil)
+	return g, st, err
+}
+
+// ReloadGlossaries re-reads every configured glossary (on SIGHUP) and runs
+// the same full check as at start. A glossary with a problem is logged
+// and its previous load stays in force; relationships take effect at the
+// next start (the catalog is built once).
 func (m *Main) ReloadGlossaries(ctx context.Context) error {
 	var errs []error
 	for _, ref := range m.glossaries {
-		g, err := glossary.ReadFile(ref.file)
+		_, st, err := m.checkAndLoad(ctx, ref)
 		if err == nil {
-			var st ontology.ImportStats
-			st, err = loadGlossary(ctx, m.stores.facts, g, ref.warehouse, nil)
-			if err == nil {
-				m.logger.Info("glossary reloaded", "warehouse", ref.warehouse, "file", ref.file, "added", st.Added, "updated", st.Updated, "unchanged", st.Skipped, "removed", st.Removed)
-				continue
-			}
+			m.logger.Info("glossary reloaded", "warehouse", ref.warehouse, "file", ref.file, "added", st.Added, "updated", st.Updated, "unchanged", st.Skipped, "removed", st.Removed)
+			continue
 		}
 		m.logger.Error("glossary not reloaded; the previous load stays", "warehouse", ref.warehouse, "file", ref.file, "err", err)
 		errs = append(errs, err)

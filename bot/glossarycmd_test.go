@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,7 +98,7 @@ measures:
 verified_queries:
   - {question: "How many orders?", sql: "SELECT COUNT(*) FROM orders", verified_by: ana}
 `)
-	code, out, errOut := runCmd(t, "glossary", "load", v1, "--data", dir)
+	code, out, errOut := runCmd(t, "glossary", "load", v1, "--data", dir, "--demo", "--orders", "300")
 	if code != exitOK || !strings.Contains(out, "glossary:team loaded into sales for slack:T1: 5 added, 0 updated, 0 unchanged, 0 removed") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -106,7 +107,7 @@ verified_queries:
 		t.Fatalf("verified query fact: %+v (all: %v)", f, facts)
 	}
 	// The same file again changes nothing; a new version replaces the old.
-	if code, out, _ := runCmd(t, "glossary", "load", v1, "--data", dir); code != exitOK || !strings.Contains(out, "0 added, 0 updated, 5 unchanged, 0 removed") {
+	if code, out, _ := runCmd(t, "glossary", "load", v1, "--data", dir, "--demo", "--orders", "300"); code != exitOK || !strings.Contains(out, "0 added, 0 updated, 5 unchanged, 0 removed") {
 		t.Fatalf("reload: exit %d %s", code, out)
 	}
 	v2 := writeFile(t, "team.yml", `name: team
@@ -115,20 +116,69 @@ workspaces: ["slack:T1"]
 measures:
   - {name: net revenue, expr: SUM(orders.gross_amount)}
 `)
-	if code, out, _ := runCmd(t, "glossary", "load", v2, "--data", dir); code != exitOK || !strings.Contains(out, "0 added, 2 updated, 0 unchanged, 3 removed") {
+	if code, out, _ := runCmd(t, "glossary", "load", v2, "--data", dir, "--demo", "--orders", "300"); code != exitOK || !strings.Contains(out, "0 added, 2 updated, 0 unchanged, 3 removed") {
 		t.Fatalf("new version: exit %d %s", code, out)
 	}
 	facts = glossaryFacts(t, dir, "slack:T1")
 	if len(facts) != 2 || facts["net revenue/column"].Target.Choice.Column != "orders.gross_amount" {
 		t.Fatalf("after the new version: %v", facts)
 	}
-	// A glossary with problems loads nothing.
-	bad := writeFile(t, "team.yml", "name: team\nwarehouse: sales\nworkspaces: [\"slack:T1\"]\nfilters:\n  - {name: big order, where: orders.net_amount > 100}\n")
-	if code, out, _ := runCmd(t, "glossary", "load", bad, "--data", dir); code != exitFailure || !strings.Contains(out, "team.yml:5: filter \"big order\"") {
-		t.Fatalf("bad glossary: exit %d %s", code, out)
+	// A glossary with problems loads nothing: one the engines cannot use,
+	// one whose statements do not pass the full check (a verified DELETE,
+	// a filter on a column the warehouse lacks).
+	for _, bad := range []struct{ yaml, want string }{
+		{"name: team\nwarehouse: sales\nworkspaces: [\"slack:T1\"]\nfilters:\n  - {name: big order, where: orders.net_amount > 100}\n", "team.yml:5: filter \"big order\""},
+		{"name: team\nwarehouse: sales\nworkspaces: [\"slack:T1\"]\nverified_queries:\n  - {question: wipe, sql: DELETE FROM orders, verified_by: mallory}\n", "team.yml:5: verified query \"wipe\": not a read-only expression"},
+		{"name: team\nwarehouse: sales\nworkspaces: [\"slack:T1\"]\nfilters:\n  - {name: vip customer, table: customers, where: customers.tier = 'vip'}\n", "unknown column customers.tier"},
+	} {
+		path := writeFile(t, "team.yml", bad.yaml)
+		code, out, errOut := runCmd(t, "glossary", "load", path, "--data", dir, "--demo", "--orders", "300")
+		if code != exitFailure || !strings.Contains(out, bad.want) || !strings.Contains(out, "nothing was loaded") {
+			t.Fatalf("bad glossary: exit %d\n%s\n%s", code, out, errOut)
+		}
+		if facts := glossaryFacts(t, dir, "slack:T1"); len(facts) != 2 {
+			t.Fatalf("a failed load changed the facts: %v", facts)
+		}
 	}
-	if facts := glossaryFacts(t, dir, "slack:T1"); len(facts) != 2 {
-		t.Fatalf("a failed load changed the facts: %v", facts)
+	// The check needs the warehouse.
+	if code, _, errOut := runCmd(t, "glossary", "load", v1, "--data", dir); code != exitUsage || !strings.Contains(errOut, "checked against its warehouse") {
+		t.Fatalf("load without a warehouse: exit %d %s", code, errOut)
+	}
+}
+
+// TestGlossaryLoadAppliesTheAccessRules: with --config, the glossary is
+// checked under the warehouse's access rules, and nothing of one that
+// uses a hidden column is loaded.
+func TestGlossaryLoadAppliesTheAccessRules(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeFile(t, "clarify.yaml", "data_dir: "+dir+"\nwarehouses:\n  - name: shop\n    demo: true\n    demo_orders: 300\n    access:\n      hidden: [customers.email]\n      sensitive: [customers.segment]\n")
+	secret := writeFile(t, "team.yml", `name: team
+warehouse: shop
+workspaces: ["slack:T1"]
+filters:
+  - {name: secret customer, table: customers, where: "customers.email IN ('a@example.com')"}
+  - {name: enterprise customer, table: customers, where: "customers.segment = 'Enterprise'"}
+verified_queries:
+  - {question: "emails?", sql: "SELECT name, email FROM customers", verified_by: ana}
+`)
+	code, out, errOut := runCmd(t, "glossary", "load", secret, "--config", cfg)
+	for _, want := range []string{"team.yml:5: filter \"secret customer\": the access rules refuse it: This warehouse hides customers.email",
+		"team.yml:6: filter \"enterprise customer\": it writes values of customers.segment", "team.yml:8: verified query \"emails?\": the access rules refuse it"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if code != exitFailure {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ontologyFile)); err == nil {
+		if facts := glossaryFacts(t, dir, "slack:T1"); len(facts) != 0 {
+			t.Fatalf("a refused glossary left facts: %v", facts)
+		}
+	}
+	fine := writeFile(t, "team.yml", "name: team\nwarehouse: shop\nworkspaces: [\"slack:T1\"]\nmeasures:\n  - {name: customer count, expr: COUNT(DISTINCT customers.id)}\n")
+	if code, out, errOut := runCmd(t, "glossary", "load", fine, "--config", cfg); code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
 }
 
@@ -172,14 +222,22 @@ relationships:
 	if got := strings.Join(phrases(), ","); got != "net revenue,turnover" {
 		t.Fatalf("after reload: %s", got)
 	}
-	if err := os.WriteFile(path, []byte("name: team\nmeasures:\n  - {name: net revenue}\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.ReloadGlossaries(context.Background()); err == nil || !strings.Contains(err.Error(), "team.yml:3: measure \"net revenue\" has no expr") {
-		t.Fatalf("a broken glossary should be reported with its line: %v", err)
-	}
-	if got := strings.Join(phrases(), ","); got != "net revenue,turnover" {
-		t.Fatalf("a broken reload changed the facts: %s", got)
+	for _, broken := range []struct{ yaml, want string }{
+		{"name: team\nmeasures:\n  - {name: net revenue}\n", "team.yml:3: measure \"net revenue\" has no expr"},
+		// The full check runs on reload too: a verified write and a
+		// column the warehouse lacks keep the previous load.
+		{"name: team\nworkspaces: [\"slack:T1\"]\nmeasures:\n  - {name: net revenue, expr: SUM(orders.net_amount), synonyms: [takings]}\nverified_queries:\n  - {question: wipe, sql: DELETE FROM orders, verified_by: mallory}\n", "team.yml:6: verified query \"wipe\""},
+		{"name: team\nworkspaces: [\"slack:T1\"]\nmeasures:\n  - {name: net revenue, expr: SUM(orders.net_amount), synonyms: [takings]}\nfilters:\n  - {name: vip customer, table: customers, where: customers.tier = 'vip'}\n", "unknown column customers.tier"},
+	} {
+		if err := os.WriteFile(path, []byte(broken.yaml), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.ReloadGlossaries(context.Background()); err == nil || !strings.Contains(err.Error(), broken.want) {
+			t.Fatalf("a broken glossary should be reported with its line: %v", err)
+		}
+		if got := strings.Join(phrases(), ","); got != "net revenue,turnover" {
+			t.Fatalf("a broken reload changed the facts: %s", got)
+		}
 	}
 }
 
@@ -246,5 +304,32 @@ func TestPrefsVerify(t *testing.T) {
 	}
 	if len(facts) != 1 || facts[0].Kind != ontology.KindQuery || facts[0].VerifiedBy != "maria" || facts[0].PromotedFrom != confirmed.ID {
 		t.Fatalf("workspace facts: %+v", facts)
+	}
+}
+
+// TestServeRefusesAGlossaryThatUsesAHiddenColumn: at start the configured
+// glossary is checked under the warehouse's access rules; one that defines
+// a word by a hidden column's values stops the start, so the definition
+// never reaches a prompt.
+func TestServeRefusesAGlossaryThatUsesAHiddenColumn(t *testing.T) {
+	testwh.Quiet()
+	path := writeFile(t, "team.yml", `name: team
+workspaces: ["slack:T1"]
+filters:
+  - {name: secret customer, table: customers, where: "customers.email IN ('a@example.com', 'b@example.com')"}
+`)
+	wc := shopWarehouse()
+	wc.Glossary = path
+	cfg := Config{DataDir: t.TempDir(), HTTP: HTTPConfig{Addr: "127.0.0.1:0"}, Warehouses: []WarehouseConfig{wc}}
+	cfg.applyDefaults()
+	m, err := NewMain(context.Background(), cfg, slog.New(slog.DiscardHandler))
+	if err == nil {
+		m.Close()
+		t.Fatal("the bot started with a glossary that uses a hidden column")
+	}
+	for _, want := range []string{"team.yml:4:", "hides customers.email", "writes values of customers.email"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error lacks %q: %v", want, err)
+		}
 	}
 }

@@ -101,6 +101,18 @@ type grantFindings struct {
 	// Roles are granted roles, whose privileges SHOW GRANTS FOR
 	// CURRENT_USER() may not show.
 	Roles []string
+	// Risky names the global privileges a read-only account still must not
+	// have, with what each allows (PROCESS, SUPER, FILE).
+	Risky []string
+}
+
+// riskyPrivs are global privileges that reach past the warehouse's data:
+// reading other sessions' statements, overriding read_only and limits,
+// reading and writing the server's files.
+var riskyPrivs = []struct{ priv, why string }{
+	{"PROCESS", "PROCESS (it reads other sessions' statements)"},
+	{"SUPER", "SUPER (it overrides read_only and kills other sessions)"},
+	{"FILE", "FILE (it reads and writes the server's files)"},
 }
 
 // analyzeGrants reads SHOW GRANTS output for the warehouse database db.
@@ -132,6 +144,15 @@ func analyzeGrants(stmts []string, db string) (grantFindings, error) {
 			continue
 		}
 		global := g.DB == "*"
+		if global {
+			for _, r := range riskyPrivs {
+				if slices.Contains(g.Privs, r.priv) || slices.Contains(g.Privs, "ALL PRIVILEGES") || slices.Contains(g.Privs, "ALL") {
+					if !slices.Contains(f.Risky, r.why) {
+						f.Risky = append(f.Risky, r.why)
+					}
+				}
+			}
+		}
 		if global || appliesTo(g.DB, db) {
 			if w := writePrivs(g.Privs); len(w) > 0 {
 				f.Write = append(f.Write, describeGrant(g, w))

@@ -55,6 +55,7 @@ func TestAnalyzeGrants(t *testing.T) {
 		write      []string
 		system     []string
 		roles      []string
+		risky      []string
 		wantErrors bool
 	}{
 		{name: "read-only on the warehouse", db: "shop",
@@ -62,7 +63,8 @@ func TestAnalyzeGrants(t *testing.T) {
 		{name: "root", db: "shop",
 			stmts:  []string{"GRANT ALL PRIVILEGES ON *.* TO `root`@`localhost` WITH GRANT OPTION", "GRANT PROXY ON ''@'%' TO 'root'@'localhost' WITH GRANT OPTION"},
 			write:  []string{"ALL PRIVILEGES on *.*"},
-			system: []string{"ALL PRIVILEGES on *.*"}},
+			system: []string{"ALL PRIVILEGES on *.*"},
+			risky:  []string{riskyPrivs[0].why, riskyPrivs[1].why, riskyPrivs[2].why}},
 		{name: "writes on the warehouse", db: "shop",
 			stmts: []string{usage, "GRANT SELECT, INSERT, UPDATE, DELETE ON `shop`.* TO `app`@`%`"},
 			write: []string{"INSERT, UPDATE, DELETE on `shop`.*"}},
@@ -81,13 +83,24 @@ func TestAnalyzeGrants(t *testing.T) {
 			stmts: []string{"GRANT ALTER ON `shop\\_eu`.* TO `u`@`%`"}},
 		{name: "select on everything reads mysql", db: "shop",
 			stmts:  []string{"GRANT SELECT, PROCESS ON *.* TO `u`@`%`"},
-			system: []string{"SELECT on *.*"}},
+			system: []string{"SELECT on *.*"},
+			risky:  []string{"PROCESS (it reads other sessions' statements)"}},
+		{name: "process alone is read-only but risky", db: "shop",
+			stmts: []string{"GRANT PROCESS ON *.* TO `u`@`%`", "GRANT SELECT ON `shop`.* TO `u`@`%`"},
+			risky: []string{"PROCESS (it reads other sessions' statements)"}},
+		{name: "super", db: "shop",
+			stmts: []string{"GRANT SUPER ON *.* TO `u`@`%`"},
+			write: []string{"SUPER on *.*"},
+			risky: []string{"SUPER (it overrides read_only and kills other sessions)"}},
+		{name: "process on a database is no such thing", db: "shop",
+			stmts: []string{"GRANT SELECT ON `shop`.* TO `u`@`%`"}},
 		{name: "select on mysql", db: "shop",
 			stmts:  []string{"GRANT SELECT ON `shop`.* TO `u`@`%`", "GRANT SELECT ON `mysql`.`user` TO `u`@`%`"},
 			system: []string{"SELECT on `mysql`.`user`"}},
 		{name: "global file privilege", db: "shop",
 			stmts: []string{"GRANT FILE ON *.* TO `u`@`%`"},
-			write: []string{"FILE on *.*"}},
+			write: []string{"FILE on *.*"},
+			risky: []string{"FILE (it reads and writes the server's files)"}},
 		{name: "execute a procedure is not a write, altering it is", db: "shop",
 			stmts: []string{"GRANT EXECUTE ON PROCEDURE `shop`.`p` TO `u`@`%`", "GRANT EXECUTE, ALTER ROUTINE ON FUNCTION `shop`.`f` TO `u`@`%`"},
 			write: []string{"ALTER ROUTINE on `shop`.`f`"}},
@@ -113,6 +126,9 @@ func TestAnalyzeGrants(t *testing.T) {
 			}
 			if !slices.Equal(f.Roles, tc.roles) {
 				t.Errorf("roles = %q, want %q", f.Roles, tc.roles)
+			}
+			if !slices.Equal(f.Risky, tc.risky) {
+				t.Errorf("risky = %q, want %q", f.Risky, tc.risky)
 			}
 		})
 	}

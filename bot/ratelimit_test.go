@@ -159,7 +159,7 @@ func TestLimitsConfig(t *testing.T) {
 		want       LimitsConfig
 		wantErr    string
 	}{
-		{"absent: no limits", "", LimitsConfig{Burst: 3}, ""},
+		{"absent: no limits", "log_level: info\n", LimitsConfig{Burst: 3}, ""},
 		{"set", "limits: {user_questions_per_minute: 6, channel_questions_per_minute: 30, burst: 2}\n", LimitsConfig{6, 30, 2}, ""},
 		{"burst defaults", "limits: {channel_questions_per_minute: 30}\n", LimitsConfig{0, 30, 3}, ""},
 		{"negative", "limits: {user_questions_per_minute: -1}\n", LimitsConfig{}, "must not be negative"},

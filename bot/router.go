@@ -110,7 +110,11 @@ func (r *router) Handle(ctx context.Context, ev dialog.Event) ([]dialog.Reply, e
 // handle passes the event to the warehouse's manager if its access rules
 // let this person ask it here, else replies why not.
 func (r *router) handle(ctx context.Context, name string, ev dialog.Event) ([]dialog.Reply, error) {
-	if msg := r.denied(name, ev.Who); msg != "" {
+	denied := r.denied
+	if personal(ev.Kind) {
+		denied = r.deniedPerson
+	}
+	if msg := denied(name, ev.Who); msg != "" {
 		if r.refused != nil {
 			r.refused()
 		}
@@ -122,6 +126,20 @@ func (r *router) handle(ctx context.Context, name string, ev dialog.Event) ([]di
 // denied is the refusal for asking warehouse name, "" when allowed.
 func (r *router) denied(name string, who dialog.Who) string {
 	return deniedMessage(name, r.access[name], askerOf(who))
+}
+
+// personal events are about the person's own preferences, wherever they
+// are (the App Home, a direct message): they read no warehouse data.
+func personal(k dialog.EventKind) bool {
+	return k == dialog.EventPrefs || k == dialog.EventForget
+}
+
+// deniedPerson is denied without the channel rules: who may ask the
+// warehouse may see and forget their own preferences of it anywhere.
+func (r *router) deniedPerson(name string, who dialog.Who) string {
+	rules := r.access[name]
+	rules.Channels = nil
+	return deniedMessage(name, rules, askerOf(who))
 }
 
 // deniedMessage says why a may not ask warehouse name, "" when it may.

@@ -108,7 +108,8 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 	logger.Info(note)
 
 	for _, wc := range cfg.Warehouses {
-		wcfg := warehouse.Config{QueryTimeout: wc.QueryTimeout, MaxRows: wc.MaxRows, Logger: logger, OnQuery: m.metrics.warehouseHook(wc.Name)}
+		wcfg := wc.warehouseConfig(logger)
+		wcfg.OnQuery = m.metrics.warehouseHook(wc.Name)
 		var db *warehouse.DB
 		if wc.Demo {
 			dw, err := startDemoWarehouse(ctx, logger, wc.DemoOrders, wcfg)
@@ -118,14 +119,13 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 			m.closers = append(m.closers, dw.Close)
 			db = dw.db
 		} else {
-			wcfg.DSN = wc.DSN
 			db, err = warehouse.Open(ctx, wcfg)
 			if err != nil {
 				return nil, fmt.Errorf("warehouse %q: %w", wc.Name, err)
 			}
 			m.closers = append(m.closers, db.Close)
 		}
-		joins, err := m.loadConfiguredGlossary(ctx, wc)
+		joins, err := m.loadConfiguredGlossary(ctx, wc, db)
 		if err != nil {
 			return nil, err
 		}

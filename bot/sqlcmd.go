@@ -14,13 +14,16 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/demodata"
+	"github.com/clarify-bot/clarify/connectors/sqlguard"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/internal/colfmt"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
 // runSQL is `bot sql`: admins check what the bot would run, through exactly
-// the guarded path the bot uses.
+// the guarded path the bot uses; besides SELECT it runs the read-only SHOW,
+// DESCRIBE and EXPLAIN statements that describe the schema, under the same
+// access rules.
 func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bot sql", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -40,7 +43,7 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.StringVar(&as.roles, "roles", "", "with --as: the person's roles, comma separated")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: bot sql (--demo [--fresh] | --dsn DSN | --config FILE [--warehouse NAME] [--as USER --channel C]) [--timeout 10s] [--max-rows 100] \"SELECT …\"")
-		fmt.Fprintln(stderr, "       (reads the statement from stdin when none is given)")
+		fmt.Fprintln(stderr, "       (reads the statement from stdin when none is given; SHOW TABLES, DESCRIBE t and EXPLAIN SELECT … work too)")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -56,10 +59,16 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	stmt := strings.TrimSpace(strings.Join(fs.Args(), " "))
 	if stmt == "" {
-		b, err := io.ReadAll(io.LimitReader(stdin, 1<<20+1))
+		// One byte more than the guard accepts: a longer statement is
+		// refused whole, never cut and run.
+		b, err := io.ReadAll(io.LimitReader(stdin, sqlguard.DefaultMaxLen+1))
 		if err != nil {
 			fmt.Fprintf(stderr, "bot sql: read statement: %v\n", err)
 			return exitFailure
+		}
+		if len(b) > sqlguard.DefaultMaxLen {
+			fmt.Fprintf(stderr, "refused: the statement on stdin is longer than %d bytes; nothing was run\n", sqlguard.DefaultMaxLen)
+			return exitRefused
 		}
 		stmt = strings.TrimSpace(string(b))
 	}
@@ -68,7 +77,7 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return exitUsage
 	}
 	// Refuse before starting anything: a refusal needs no warehouse.
-	if err := warehouse.Guard(stmt); err != nil {
+	if err := warehouse.GuardInspect(stmt); err != nil {
 		fmt.Fprintf(stderr, "refused: %v\n", err)
 		return exitRefused
 	}
@@ -94,6 +103,7 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			}
 		}
 		*demo, *dsn, *orders = wc.Demo, wc.DSN, wc.DemoOrders
+		wcfg.Functions, wcfg.MaxBytes = wc.Functions, wc.MaxResultBytes
 	}
 
 	dataGiven := false
@@ -141,7 +151,7 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		db = db.WithPolicy(pol)
 	}
-	res, err := db.Query(ctx, stmt, warehouse.Limits{})
+	res, err := db.Inspect(ctx, stmt, warehouse.Limits{})
 	if err != nil {
 		if errors.Is(err, warehouse.ErrRefused) {
 			fmt.Fprintf(stderr, "refused: %v\n", err)

@@ -36,6 +36,11 @@ func TestSQLCommand(t *testing.T) {
 		{name: "no target", args: []string{"sql", "SELECT 1"}, code: exitUsage, stderr: "exactly one of --demo, --dsn or --config"},
 		{name: "no statement", args: []string{"sql", "--demo"}, code: exitUsage, stderr: "no statement"},
 		{name: "unknown command", args: []string{"nope"}, code: exitUsage, stderr: "unknown command"},
+		{name: "show tables", args: []string{"sql", "--demo", "--orders", "200", "SHOW TABLES"}, code: exitOK, stdout: []string{"customers", "orders"}},
+		{name: "describe", args: []string{"sql", "--demo", "--orders", "200", "DESCRIBE regions"}, code: exitOK, stdout: []string{"name", "id"}},
+		// Cut at the limit, the prefix would be a valid statement: it must
+		// be refused whole, not run.
+		{name: "stdin longer than the cap", stdin: "SELECT 1 " + strings.Repeat(" ", 70000) + "-- tail", args: []string{"sql", "--demo"}, code: exitRefused, stderr: "longer than", noStdout: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -183,6 +183,11 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 	}
 	snapPath := filepath.Join(opts.DataDir, "snapshots", opts.WarehouseName+".json.gz")
 	start := time.Now()
+	if !opts.Access.Empty() {
+		// Hidden and sensitive values are never read for the profile,
+		// and a snapshot cached before the rules is cleaned of them.
+		opts.Profile.Withhold = opts.Access.Withholds
+	}
 	snap, err := db.CachedSnapshot(ctx, snapPath, 0, opts.RefreshProfile, opts.Profile)
 	if err != nil {
 		return nil, fmt.Errorf("profile warehouse %s: %w", opts.WarehouseName, err)

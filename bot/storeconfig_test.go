@@ -11,7 +11,7 @@ func TestStoreConfig(t *testing.T) {
 	for _, tc := range []struct {
 		name, yaml, env, wantDSN, wantErr string
 	}{
-		{name: "files by default"},
+		{name: "files by default", yaml: "log_level: info\n"},
 		{name: "server", yaml: "store:\n  dsn: \"bot:pw@tcp(db:3306)/clarify\"\n", wantDSN: "bot:pw@tcp(db:3306)/clarify"},
 		{name: "environment wins", yaml: "store:\n  dsn: \"bot:pw@tcp(db:3306)/clarify\"\n", env: "x@tcp(other:3306)/c2", wantDSN: "x@tcp(other:3306)/c2"},
 		{name: "no database", yaml: "store:\n  dsn: \"bot:pw@tcp(db:3306)/\"\n", wantErr: "names no database"},

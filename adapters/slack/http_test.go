@@ -246,10 +246,33 @@ func TestSlashCommand(t *testing.T) {
 	noViolations(t, fake)
 }
 
+// TestSlashWarehouseKnowsTheAdmin: /clarify warehouse from a configured
+// admin reaches the router as an admin, whose access rules may allow only
+// the "admin" role.
+func TestSlashWarehouseKnowsTheAdmin(t *testing.T) {
+	env := dialogtest.New(t, 300, dialog.Config{})
+	fake := slackfake.New(t)
+	wh := &warehouses{names: []string{"sales", "finance"}}
+	form := formQuery(t, "slash_command.form")
+	h := start(t, fake, env.Manager, ModeHTTP, func(c *Config) { c.Warehouses = wh; c.Admins = []string{form.Get("user_id")} })
+	form.Set("text", "warehouse finance")
+	hook := uniq("cmd-")
+	form.Set("response_url", fake.ResponseURL(hook))
+	since := fake.Mark()
+	if code, body := h.send(CommandsPath, "application/x-www-form-urlencoded", []byte(form.Encode()), nil); code != http.StatusOK || body != "" {
+		t.Fatalf("ack: %d %q", code, body)
+	}
+	fake.Wait(t, since, "response_url", func(c slackfake.Call) bool { return c.Get("hook") == hook })
+	if !wh.lastWho.Admin {
+		t.Fatalf("the configured admin chose a warehouse as %+v", wh.lastWho)
+	}
+}
+
 // warehouses stands in for the bot's router.
 type warehouses struct {
 	names   []string
 	current string
+	lastWho dialog.Who
 }
 
 func (w *warehouses) Warehouses() []string { return w.names }
@@ -259,7 +282,8 @@ func (w *warehouses) Current(dialog.Who) string {
 	}
 	return w.current
 }
-func (w *warehouses) Choose(_ dialog.Who, name string) (string, error) {
+func (w *warehouses) Choose(who dialog.Who, name string) (string, error) {
+	w.lastWho = who
 	for _, n := range w.names {
 		if n == name {
 			w.current = n

@@ -312,6 +312,8 @@ func (a *Adapter) acceptCommand(cmd slack.SlashCommand) any {
 func (a *Adapter) commandJob(cmd slack.SlashCommand) job {
 	return job{name: "command", run: func(ctx context.Context) {
 		who := dialog.Who{Platform: platform, Workspace: cmd.TeamID, Channel: cmd.ChannelID, User: cmd.UserID}
+		// The access rules' "admin" role, and admin commands, need it.
+		who.Admin = a.admins.isAdmin(ctx, cmd.TeamID, cmd.UserID)
 		t := &target{team: cmd.TeamID, channel: cmd.ChannelID, user: cmd.UserID, responseURL: cmd.ResponseURL, viaResponseURL: true}
 		verb, rest, _ := strings.Cut(strings.TrimSpace(cmd.Text), " ")
 		rest = strings.TrimSpace(rest)

@@ -69,6 +69,26 @@ func (r Rules) Validate() error {
 	return errors.Join(errs...)
 }
 
+// Withholds reports whether the values of table.column must never be
+// read for the bot's own use (profiles, samples, value indexes): it is in
+// a hidden table, or hidden or sensitive itself. Names compare without
+// case, as the rules are resolved.
+func (r Rules) Withholds(table, column string) bool {
+	for _, n := range r.Hidden {
+		t, c, hasCol := strings.Cut(n, ".")
+		if strings.EqualFold(t, table) && (!hasCol || strings.EqualFold(c, column)) {
+			return true
+		}
+	}
+	for _, n := range r.Sensitive {
+		t, c, _ := strings.Cut(n, ".")
+		if strings.EqualFold(t, table) && strings.EqualFold(c, column) {
+			return true
+		}
+	}
+	return false
+}
+
 // Asker is who asks, keyed as Rules are.
 type Asker struct {
 	Channel string // platform:workspace:channel
@@ -100,9 +120,12 @@ type Policy struct {
 	hiddenTables map[string]bool            // lower-case table
 	hidden       map[string]map[string]bool // table → column, lower case
 	sensitive    map[string]map[string]bool
-	columns      map[string][]string // table → its columns, lower case
-	tableNames   map[string]string   // lower → as the schema spells it
-	hiddenNames  map[string]bool     // every hidden or sensitive column name, lower case
+	// columns are each visible table's columns as the checker sees them:
+	// folded names, hidden ones marked, sensitive ones carrying their bit.
+	columns    map[string][]column
+	tableNames map[string]string // lower → as the schema spells it
+	// sensNames names the sensitive column of each bit of a colSet.
+	sensNames []string
 }
 
 // New resolves the rules against the schema; a table or column the schema
@@ -116,16 +139,11 @@ func New(r Rules, schema *warehouse.Schema) (*Policy, error) {
 		hiddenTables: map[string]bool{},
 		hidden:       map[string]map[string]bool{},
 		sensitive:    map[string]map[string]bool{},
-		columns:      map[string][]string{},
+		columns:      map[string][]column{},
 		tableNames:   map[string]string{},
-		hiddenNames:  map[string]bool{},
 	}
 	for _, t := range schema.Tables {
-		lt := strings.ToLower(t.Name)
-		p.tableNames[lt] = t.Name
-		for _, c := range t.Columns {
-			p.columns[lt] = append(p.columns[lt], strings.ToLower(c.Name))
-		}
+		p.tableNames[strings.ToLower(t.Name)] = t.Name
 	}
 	var errs []error
 	add := func(key, name string, into map[string]map[string]bool) {
@@ -149,7 +167,6 @@ func New(r Rules, schema *warehouse.Schema) (*Policy, error) {
 			into[lt] = map[string]bool{}
 		}
 		into[lt][strings.ToLower(c.Name)] = true
-		p.hiddenNames[strings.ToLower(c.Name)] = true
 	}
 	for _, n := range r.Hidden {
 		add("hidden", n, p.hidden)
@@ -160,7 +177,74 @@ func New(r Rules, schema *warehouse.Schema) (*Policy, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	p.resolveColumns(schema)
 	return p, nil
+}
+
+// resolveColumns builds the checker's view of every table: hidden columns
+// marked with their name, sensitive ones given their bit.
+func (p *Policy) resolveColumns(schema *warehouse.Schema) {
+	for _, t := range schema.Tables {
+		lt := strings.ToLower(t.Name)
+		cols := p.columns[lt]
+		for _, c := range t.Columns {
+			lc := strings.ToLower(c.Name)
+			col := column{key: foldString(c.Name), v: val{vars: true}}
+			switch {
+			case p.hiddenTables[lt] || p.hidden[lt][lc]:
+				col.hidden = p.name(lt, c.Name)
+			case p.sensitive[lt][lc]:
+				bit := overflowBit
+				if i := len(p.sensNames); i < 63 {
+					bit = colSet(1) << i
+				}
+				p.sensNames = append(p.sensNames, p.name(lt, c.Name))
+				col.v = val{sens: bit, raw: bit != overflowBit}
+			}
+			cols = append(cols, col)
+		}
+		p.columns[lt] = cols
+	}
+}
+
+// sensName names one sensitive column of s, for refusals.
+func (p *Policy) sensName(s colSet) string {
+	for i, n := range p.sensNames {
+		if i >= 63 {
+			break
+		}
+		if s&(colSet(1)<<i) != 0 {
+			return n
+		}
+	}
+	if len(p.sensNames) > 63 {
+		return "a column it keeps sensitive"
+	}
+	return "a column"
+}
+
+// isHiddenKey reports whether the column of folded name key in table lt is hidden.
+func (p *Policy) isHiddenKey(lt, key string) bool {
+	if p.hiddenTables[lt] {
+		return true
+	}
+	for _, c := range p.columns[lt] {
+		if c.key == key && c.hidden != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// hiddenColumnsOf names table lt's hidden columns.
+func (p *Policy) hiddenColumnsOf(lt string) []string {
+	var out []string
+	for _, c := range p.columns[lt] {
+		if c.hidden != "" {
+			out = append(out, c.hidden)
+		}
+	}
+	return out
 }
 
 // Restricts reports whether anything is hidden or sensitive.

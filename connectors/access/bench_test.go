@@ -29,3 +29,22 @@ GROUP BY m.city HAVING COUNT(*) > 1 ORDER BY loans DESC LIMIT 10`)
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/check")
 }
+
+// BenchmarkCheckCorpus checks every statement of the hostile corpus that
+// the guard accepts (most are refused by the rules, some run).
+func BenchmarkCheckCorpus(b *testing.B) {
+	p := corpusStaticPolicy(b)
+	var stmts []*sqlguard.Statement
+	for _, c := range readCorpus(b) {
+		if st, err := sqlguard.Check(c.sql); err == nil {
+			stmts = append(stmts, st)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, st := range stmts {
+			_ = p.Check(st.Node)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(stmts))/1000, "µs/statement")
+}

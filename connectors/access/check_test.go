@@ -48,6 +48,7 @@ func TestCheck(t *testing.T) {
 		sensIP    = "keeps loans.ip sensitive: it can filter"
 		starBirth = "keeps members.birth_date sensitive, so * can't show it"
 		starEmail = "hides members.email, so * can't be used on members"
+		combBirth = "keeps members.birth_date sensitive: it can be compared only with fixed values"
 	)
 	cases := []struct {
 		name, sql, want string
@@ -74,7 +75,10 @@ func TestCheck(t *testing.T) {
 		{"star over table with hidden column", "SELECT * FROM members", starEmail},
 		{"t.star over table with hidden column", "SELECT l.*, m.* FROM loans l JOIN members m ON m.id = l.member_id", starEmail},
 		{"star in derived table", "SELECT COUNT(*) FROM (SELECT * FROM members) t", starEmail},
-		{"alias named like a hidden column", "SELECT name AS email FROM members ORDER BY email", ok},
+		{"alias named like a hidden column", "SELECT name AS email FROM members ORDER BY email", hidEmail},
+		{"alias named like a hidden column, ordered by an expression", "SELECT name AS email FROM members ORDER BY (email = 'a@x.org') DESC", hidEmail},
+		{"subquery in order by reads the outer column", "SELECT name AS e FROM members ORDER BY (SELECT email) = 'a@x.org'", hidEmail},
+		{"alias named like an ordinary column", "SELECT name AS city FROM members ORDER BY city", ok},
 		{"other table's column of the same name", "SELECT l.book FROM loans l WHERE l.lent_at > '2024-01-01'", ok},
 
 		{"sensitive shown", "SELECT name, birth_date FROM members", sensBirth},
@@ -83,11 +87,11 @@ func TestCheck(t *testing.T) {
 		{"sensitive through group_concat", "SELECT city, GROUP_CONCAT(birth_date) FROM members GROUP BY city", sensBirth},
 		{"sensitive through any_value", "SELECT city, ANY_VALUE(birth_date) FROM members GROUP BY city", sensBirth},
 		{"sensitive through case value", "SELECT CASE WHEN city = 'Oslo' THEN birth_date END FROM members", sensBirth},
-		{"sensitive through concat", "SELECT CONCAT(name, ' ', birth_date) AS x FROM members", sensBirth},
+		{"sensitive through concat", "SELECT CONCAT(name, ' ', birth_date) AS x FROM members", combBirth},
 		{"sensitive through lag", "SELECT name, LAG(ip) OVER (ORDER BY lent_at) FROM loans", sensIP},
 		{"sensitive through derived table", "SELECT t.d FROM (SELECT birth_date AS d FROM members) t", sensBirth},
 		{"sensitive through cte", "WITH c (d) AS (SELECT birth_date FROM members) SELECT d FROM c", sensBirth},
-		{"sensitive through recursive cte", "WITH RECURSIVE r AS (SELECT ip AS v, 1 AS n FROM loans UNION ALL SELECT v, n + 1 FROM r WHERE n < 3) SELECT v FROM r", sensIP},
+		{"sensitive through recursive cte", "WITH RECURSIVE r AS (SELECT ip AS v, 1 AS n FROM loans UNION ALL SELECT v, n + 1 FROM r WHERE n < 3) SELECT v FROM r", "keeps loans.ip sensitive, and a recursive query"},
 		{"sensitive in second union branch", "SELECT name FROM members UNION ALL SELECT ip FROM loans", sensIP},
 		{"sensitive through scalar subquery", "SELECT name, (SELECT MIN(birth_date) FROM members) AS m FROM members", sensBirth},
 		{"sensitive unqualified through join", "SELECT m.name, ip FROM members m JOIN loans l ON l.member_id = m.id", sensIP},
@@ -109,8 +113,8 @@ func TestCheck(t *testing.T) {
 		{"union of safe columns", "SELECT name FROM members UNION SELECT book FROM loans ORDER BY name", ok},
 		{"count star", "SELECT COUNT(*) FROM loans", ok},
 		{"star of a safe derived table", "SELECT * FROM (SELECT id, name FROM members) t", ok},
-		{"other database's column, qualified", "SELECT m.email FROM other.members m", ok},
-		{"unqualified name that may be hidden, next to an unknown table", "SELECT email FROM other.members", "can't be traced to its table"},
+		{"other database", "SELECT m.email FROM other.members m", "another database (other)"},
+		{"unknown table", "SELECT email FROM guests", "no table guests"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

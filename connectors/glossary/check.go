@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clarify-bot/clarify/connectors/sqlguard"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
 
@@ -20,12 +21,27 @@ type Querier interface {
 
 var _ Querier = (*warehouse.DB)(nil)
 
+// CheckOptions add what the warehouse's access rules protect to Check.
+type CheckOptions struct {
+	// Withholds names the columns whose values the rules protect (hidden
+	// or sensitive ones). The glossary must not write their values —
+	// filter values, dimension samples — which would reach the model's
+	// prompts and the answers' wording.
+	Withholds func(table, column string) bool
+}
+
 // Check validates every expression of g by compiling it into a SELECT
 // that runs through q, and every item that becomes a fact by compiling it
 // (see Facts). It returns the problems found, each at the line of the
 // item; nil when there are none. A canceled ctx ends the check with
-// ctx's error.
+// ctx's error. When q applies the warehouse's access rules
+// (warehouse.DB.WithPolicy), what they hide or protect is a problem too.
 func Check(ctx context.Context, q Querier, g *Glossary) (Problems, error) {
+	return CheckWith(ctx, q, g, CheckOptions{})
+}
+
+// CheckWith is Check that also refuses the values of protected columns.
+func CheckWith(ctx context.Context, q Querier, g *Glossary, o CheckOptions) (Problems, error) {
 	c := &checker{ctx: ctx, q: q, g: g}
 	for _, m := range g.Measures {
 		c.expr(m.ExprLine, "measure "+quoted(m.Name), m.Expr, "", func(from string) string {
@@ -64,6 +80,9 @@ func Check(ctx context.Context, q Querier, g *Glossary) (Problems, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("check glossary %s: %w", g.File, err)
 	}
+	if o.Withholds != nil {
+		c.protectedValues(o.Withholds)
+	}
 	// What the engines cannot use is a problem too, even if it runs.
 	if _, ps := Facts(g, Target{Warehouse: "check", Workspaces: []string{"check"}}); len(ps) > 0 {
 		for _, p := range ps {
@@ -88,6 +107,37 @@ type checker struct {
 
 func (c *checker) addf(line int, format string, args ...any) {
 	c.problems = append(c.problems, Problem{File: c.g.File, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// protectedValues reports the values of protected columns the glossary
+// writes: a filter's values and a dimension's samples.
+func (c *checker) protectedValues(withholds func(table, column string) bool) {
+	for _, f := range c.g.Filters {
+		table := strings.ToLower(f.Table)
+		if table == "" {
+			if ts := TablesOf(f.Where); len(ts) == 1 {
+				table = ts[0]
+			}
+		}
+		term, err := predicate(f, table)
+		if err != nil || len(term.Values) == 0 {
+			continue // reported by Facts, or no values written
+		}
+		if t, col, ok := strings.Cut(term.Column, "."); ok && withholds(t, col) {
+			c.addf(f.WhereLine, "filter %s: it writes values of %s, which the access rules protect; they would be shown in answers and prompts", quoted(f.Name), term.Column)
+		}
+	}
+	for _, d := range c.g.Dimensions {
+		if len(d.Samples) == 0 {
+			continue
+		}
+		for _, m := range reColumnRef.FindAllStringSubmatch(reStringLit.ReplaceAllString(d.Expr, "''"), -1) {
+			if withholds(m[1], m[2]) {
+				c.addf(d.Line, "dimension %s: its samples are values of %s.%s, which the access rules protect", quoted(d.Name), strings.ToLower(m[1]), strings.ToLower(m[2]))
+				break
+			}
+		}
+	}
 }
 
 // expr checks an expression over one table: table if given, else the one
@@ -149,6 +199,9 @@ func plainError(err error) string {
 		case warehouse.KindUnknownTable:
 			return we.Msg
 		case warehouse.KindRefused:
+			if r, ok := sqlguard.Refused(err); ok && r.Kind == sqlguard.KindAccess {
+				return "the access rules refuse it: " + r.Reason
+			}
 			return "not a read-only expression: " + we.Msg
 		case warehouse.KindSyntax:
 			return "syntax error: " + we.Msg

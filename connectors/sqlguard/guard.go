@@ -26,9 +26,11 @@ import (
 	_ "github.com/pingcap/tidb/pkg/parser/test_driver"
 )
 
-// maxLen bounds the input so a pathological statement cannot make the gate
-// itself expensive; generated queries are orders of magnitude smaller.
-const maxLen = 1 << 20
+// DefaultMaxLen bounds the input before it is parsed, so that a
+// pathological statement cannot make the gate itself expensive: parsing
+// and checking cost memory in proportion to the text (a 1 MiB "SELECT
+// 1+1+…" took 400 MB). Generated queries are a few kilobytes.
+const DefaultMaxLen = 64 << 10
 
 // ErrRefused is matched by errors.Is for every refusal.
 var ErrRefused = errors.New("statement refused")
@@ -54,6 +56,7 @@ const (
 	KindHint                                      // /*+ … */ optimizer hints
 	KindAmbiguousEscape                           // backslash makes the statement depend on sql_mode
 	KindAccess                                    // the warehouse's access rules hide or protect what it reads
+	KindSpacedCall                                // COUNT (x): a stored function on the server, the built-in here
 )
 
 var kindNames = map[RefusalKind]string{
@@ -71,6 +74,7 @@ var kindNames = map[RefusalKind]string{
 	KindHint:               "optimizer hint",
 	KindAmbiguousEscape:    "ambiguous escape",
 	KindAccess:             "access rule",
+	KindSpacedCall:         "spaced function call",
 }
 
 // String returns a short lowercase name, for logs and metrics.
@@ -153,17 +157,78 @@ var escapeModes = []mysql.SQLMode{
 	mysql.ModeNoBackslashEscapes | mysql.ModeANSIQuotes,
 }
 
+// Options configure a Guard.
+type Options struct {
+	// Flavor chooses the built-in functions statements may call.
+	Flavor Flavor
+	// Functions are stored or loadable functions the warehouse's
+	// configuration allows: "name" or "database.name", any case.
+	Functions []string
+	// MaxLen caps the statement's size in bytes before it is parsed
+	// (default DefaultMaxLen).
+	MaxLen int
+}
+
+// Guard checks statements for one kind of server. It is safe for
+// concurrent use.
+type Guard struct {
+	flavor  Flavor
+	allowed map[string]bool // built-ins of the flavor
+	stored  map[string]bool // configured: "name" or "db.name", lower case
+	maxLen  int
+}
+
+// New builds a guard; a configured function that is malformed or denied
+// is an error.
+func New(o Options) (*Guard, error) {
+	stored, err := parseFunctionNames(o.Functions)
+	if err != nil {
+		return nil, err
+	}
+	if o.MaxLen <= 0 {
+		o.MaxLen = DefaultMaxLen
+	}
+	return &Guard{flavor: o.Flavor, allowed: allowedFunctions(o.Flavor), stored: stored, maxLen: o.MaxLen}, nil
+}
+
+// anyGuard is the guard of Check: every flavor's built-ins, no stored
+// functions. It is never changed after init.
+var anyGuard = func() *Guard {
+	g, err := New(Options{})
+	if err != nil {
+		panic(err)
+	}
+	return g
+}()
+
 // Check parses sql with the MySQL dialect (default SQL mode, so
 // double-quoted text is a string) and accepts exactly one read-only SELECT:
 // WITH (including RECURSIVE), set operations, subqueries and derived tables
-// are allowed. Every other input is refused with a *Refusal.
+// are allowed. Every other input is refused with a *Refusal. Functions are
+// those of any flavor; a warehouse checks again with its own Guard.
 // Check is safe for concurrent use.
-func Check(sql string) (_ *Statement, err error) {
+func Check(sql string) (*Statement, error) { return anyGuard.Check(sql) }
+
+// CheckInspect is Check that also accepts the read-only statements that
+// describe the schema (see Guard.CheckInspect).
+func CheckInspect(sql string) (*Statement, error) { return anyGuard.CheckInspect(sql) }
+
+// Check accepts exactly one read-only SELECT (see the package-level Check).
+func (g *Guard) Check(sql string) (*Statement, error) { return g.check(sql, false) }
+
+// CheckInspect accepts what Check accepts, and the statements an admin
+// uses to look at the schema: SHOW TABLES, SHOW [FULL] COLUMNS (DESCRIBE
+// t), SHOW CREATE TABLE, SHOW INDEX, SHOW TABLE STATUS, SHOW DATABASES,
+// and EXPLAIN of a statement Check accepts. SHOW … WHERE, EXPLAIN ANALYZE
+// (which runs the statement) and EXPLAIN FOR CONNECTION are refused.
+func (g *Guard) CheckInspect(sql string) (*Statement, error) { return g.check(sql, true) }
+
+func (g *Guard) check(sql string, inspect bool) (_ *Statement, err error) {
 	if strings.TrimSpace(sql) == "" {
 		return nil, refuse(KindEmpty, "the statement is empty")
 	}
-	if len(sql) > maxLen {
-		return nil, refuse(KindTooLong, "the statement is too long (%d bytes; the limit is %d)", len(sql), maxLen)
+	if len(sql) > g.maxLen {
+		return nil, refuse(KindTooLong, "the statement is too long (%d bytes; the limit is %d)", len(sql), g.maxLen)
 	}
 	if r := checkBytes(sql); r != nil {
 		return nil, r
@@ -185,7 +250,7 @@ func Check(sql string) (_ *Statement, err error) {
 		parsers.Put(p)
 	}()
 
-	stmt, r := inspect(p, sql, baseMode)
+	stmt, r := g.inspect(p, sql, baseMode, inspect)
 	if r != nil {
 		return nil, r
 	}
@@ -193,8 +258,17 @@ func Check(sql string) (_ *Statement, err error) {
 	text = strings.TrimSpace(strings.TrimSuffix(text, ";"))
 
 	if strings.IndexByte(sql, '\\') >= 0 {
+		// The warehouse pins its session's sql_mode, but a server that
+		// ignored the pin must still not read another statement: under
+		// every escape mode the statement must pass, and without backslash
+		// escapes it must keep its shape (a string must not end early).
+		shape := shapeOf(stmt)
 		for _, m := range escapeModes {
-			if _, r := inspect(p, sql, baseMode|m); r != nil {
+			alt, r := g.inspect(p, sql, baseMode|m, inspect)
+			if r == nil && m == mysql.ModeNoBackslashEscapes && shapeOf(alt) != shape {
+				r = &Refusal{Kind: KindSyntax}
+			}
+			if r != nil {
 				if r.Kind == KindSyntax {
 					return nil, &Refusal{
 						Kind:   KindAmbiguousEscape,
@@ -208,6 +282,35 @@ func Check(sql string) (_ *Statement, err error) {
 	}
 
 	return &Statement{Text: text, Node: stmt}, nil
+}
+
+// shapeOf is a statement's structure without its literals' values: the
+// kinds of its nodes and the names it uses, in order.
+func shapeOf(stmt ast.StmtNode) string {
+	v := &shapeVisitor{}
+	stmt.Accept(v)
+	return v.b.String()
+}
+
+type shapeVisitor struct{ b strings.Builder }
+
+func (v *shapeVisitor) Enter(n ast.Node) (ast.Node, bool) {
+	fmt.Fprintf(&v.b, "%T", n)
+	switch x := n.(type) {
+	case *ast.ColumnName:
+		v.b.WriteString(x.Schema.L + "." + x.Table.L + "." + x.Name.L)
+	case *ast.TableName:
+		v.b.WriteString(x.Schema.L + "." + x.Name.L)
+	case *ast.FuncCallExpr:
+		v.b.WriteString(x.Schema.L + "." + x.FnName.L)
+	}
+	v.b.WriteByte(';')
+	return n, false
+}
+
+func (v *shapeVisitor) Leave(n ast.Node) (ast.Node, bool) {
+	v.b.WriteByte(')')
+	return n, true
 }
 
 // checkBytes refuses bytes on which lexers disagree. MySQL starts a comment
@@ -228,7 +331,7 @@ func checkBytes(sql string) *Refusal {
 }
 
 // inspect parses sql under mode and applies every rule to the result.
-func inspect(p *parser.Parser, sql string, mode mysql.SQLMode) (ast.StmtNode, *Refusal) {
+func (g *Guard) inspect(p *parser.Parser, sql string, mode mysql.SQLMode, inspect bool) (ast.StmtNode, *Refusal) {
 	p.SetSQLMode(mode)
 	stmts, _, err := p.ParseSQL(sql)
 	if err != nil {
@@ -248,9 +351,26 @@ func inspect(p *parser.Parser, sql string, mode mysql.SQLMode) (ast.StmtNode, *R
 	// The parser reuses its result slice on the next call; the node itself
 	// is freshly allocated and safe to keep.
 	stmt := stmts[0]
-	switch stmt.(type) {
+	switch s := stmt.(type) {
 	case *ast.SelectStmt, *ast.SetOprStmt:
+	case *ast.ShowStmt:
+		if !inspect {
+			return nil, refuse(KindNotSelect, "only SELECT statements are allowed; this is %s", describe(stmt))
+		}
+		if r := checkShow(s); r != nil {
+			return nil, r
+		}
+	case *ast.ExplainStmt:
+		if !inspect {
+			return nil, refuse(KindNotSelect, "only SELECT statements are allowed; this is %s", describe(stmt))
+		}
+		if r := checkExplain(s); r != nil {
+			return nil, r
+		}
 	default:
+		if inspect {
+			return nil, refuse(KindNotSelect, "only SELECT, SHOW, DESCRIBE and EXPLAIN statements are allowed; this is %s", describe(stmt))
+		}
 		return nil, refuse(KindNotSelect, "only SELECT statements are allowed; this is %s", describe(stmt))
 	}
 	// The comment scan works on the raw text because these comments are
@@ -258,7 +378,10 @@ func inspect(p *parser.Parser, sql string, mode mysql.SQLMode) (ast.StmtNode, *R
 	if r := scanComments(sql); r != nil {
 		return nil, r
 	}
-	if r := walk(stmt); r != nil {
+	if r := scanSpacedCalls(sql); r != nil {
+		return nil, r
+	}
+	if r := g.walk(stmt); r != nil {
 		return nil, r
 	}
 	return stmt, nil

@@ -202,6 +202,8 @@ var refuseCases = []struct {
 	{"backslash hides sleep under ansi quotes", `SELECT "a\", SLEEP(10) -- "`, KindFunction, "SLEEP"},
 	{"backslash hides into outfile", `SELECT 'a\' INTO OUTFILE ' AS b -- '`, KindInto, "OUTFILE"},
 	{"backslash-escaped quote", `SELECT * FROM t WHERE name = 'O\'Brien'`, KindAmbiguousEscape, "backslash"},
+	{"backslash ends a string early without escapes", `SELECT 'a\' , email FROM customers -- '`, KindAmbiguousEscape, "backslash"},
+	{"backslash ends a double-quoted string early", `SELECT "a\" , email FROM customers -- "`, KindAmbiguousEscape, "backslash"},
 	{"next value for", "SELECT NEXT VALUE FOR seq", KindFunction, "NEXTVAL"},
 	{"invalid utf-8", "SELECT 1 --\x85, SLEEP(10)", KindSyntax, "UTF-8"},
 	{"control character after dashes", "SELECT 1 --\x01, SLEEP(10)", KindSyntax, "control character"},
@@ -209,7 +211,7 @@ var refuseCases = []struct {
 
 	{"decimal the parser cannot hold", "SELECT " + strings.Repeat("9", 120) + ".5", KindSyntax, "could not be parsed"},
 
-	{"too long", "SELECT '" + strings.Repeat("x", maxLen) + "'", KindTooLong, "too long"},
+	{"too long", "SELECT '" + strings.Repeat("x", DefaultMaxLen) + "'", KindTooLong, "too long"},
 }
 
 func TestCheckAccepts(t *testing.T) {
@@ -427,4 +429,5 @@ LIMIT 20`
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/check")
 }

@@ -101,7 +101,7 @@ func (w *DB) Holds(statement string, lim Limits) bool {
 	if w.cache == nil {
 		return false
 	}
-	st, err := guard(statement)
+	st, err := w.guardStatement(statement)
 	if err != nil {
 		return false
 	}
@@ -121,7 +121,7 @@ func (w *DB) Remember(statement string, res *Result) {
 	if w.cache == nil || res == nil {
 		return
 	}
-	st, err := guard(statement)
+	st, err := w.guardStatement(statement)
 	if err != nil {
 		return
 	}

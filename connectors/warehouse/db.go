@@ -10,17 +10,21 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"strings"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/clarify-bot/clarify/connectors/sqlguard"
 )
 
 // Defaults for Config.
 const (
 	DefaultQueryTimeout   = 10 * time.Second
 	DefaultMaxRows        = 1000
+	DefaultMaxBytes       = 8 << 20
 	DefaultConnectTimeout = 5 * time.Second
 	DefaultMaxOpenConns   = 8
 )
@@ -35,6 +39,12 @@ type Config struct {
 	QueryTimeout time.Duration
 	// MaxRows caps the rows fetched per statement; one more is read to report truncation.
 	MaxRows int
+	// MaxBytes caps the bytes of a result's values (default
+	// DefaultMaxBytes): rows past it are not read, as rows past MaxRows.
+	MaxBytes int
+	// Functions are the stored or loadable functions statements may call
+	// ("name" or "database.name"); built-ins are allowed by the flavor.
+	Functions []string
 	// ConnectTimeout bounds dialing and the login handshake.
 	ConnectTimeout time.Duration
 	MaxOpenConns   int
@@ -53,6 +63,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxRows <= 0 {
 		c.MaxRows = DefaultMaxRows
+	}
+	if c.MaxBytes <= 0 {
+		c.MaxBytes = DefaultMaxBytes
 	}
 	if c.ConnectTimeout <= 0 {
 		c.ConnectTimeout = DefaultConnectTimeout
@@ -77,13 +90,24 @@ type DB struct {
 	cache    *resultCache // nil when off
 	logger   *slog.Logger
 	policy   Policy // nil: no access rules
+	guard    *sqlguard.Guard
+	// sqlMode is the session sql_mode set on every connection, "" when
+	// the server has none to set (StarRocks, Doris).
+	sqlMode string
 }
 
 // Policy is a warehouse's access rules as the query path needs them:
-// Check refuses a parsed statement (*ast.SelectStmt or *ast.SetOprStmt)
-// that the rules forbid, with an error whose message can be shown as is.
+// Check refuses a parsed statement (*ast.SelectStmt or *ast.SetOprStmt,
+// and for Inspect *ast.ShowStmt or *ast.ExplainStmt) that the rules
+// forbid, with an error whose message can be shown as is.
 type Policy interface {
 	Check(stmt ast.StmtNode) error
+}
+
+// ResultFilter is a Policy that also removes from a SHOW statement's
+// result the rows that name what the rules hide (Inspect uses it).
+type ResultFilter interface {
+	FilterResult(stmt ast.StmtNode, res *Result) (*Result, error)
 }
 
 // WithPolicy returns a view of the same warehouse (same pool and cache)
@@ -99,6 +123,13 @@ func (w *DB) WithPolicy(p Policy) *DB {
 
 // Open connects, checks the login and detects the server flavor. A server
 // that is down or refuses the login gives a clear *Error within ConnectTimeout.
+//
+// Every connection's session sql_mode is set explicitly: the server's own
+// mode without the flags that change how a statement is read
+// (ANSI_QUOTES, NO_BACKSLASH_ESCAPES, PIPES_AS_CONCAT, IGNORE_SPACE, …),
+// which is the mode the guard and the access rules parse with. A DSN that
+// sets sql_mode, or a client character set other than UTF-8, is refused:
+// the server would read other statements than the ones checked.
 func Open(ctx context.Context, cfg Config) (*DB, error) {
 	cfg = cfg.withDefaults()
 	var mc *mysql.Config
@@ -117,12 +148,36 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	if mc.DBName == "" {
 		return nil, errors.New("warehouse: the DSN names no database (…/dbname)")
 	}
+	if err := CheckSession(mc); err != nil {
+		return nil, err
+	}
 	if mc.Timeout <= 0 {
 		mc.Timeout = cfg.ConnectTimeout
 	}
 	// Statements are sent as text exactly as guarded; no client-side multi-statements.
 	mc.MultiStatements = false
 	mc.InterpolateParams = false
+
+	pctx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout)
+	defer cancel()
+	version, comment, serverMode, err := probe(pctx, mc)
+	if err != nil {
+		return nil, fmt.Errorf("warehouse: connect to %s: %w", mc.Addr, connectError(pctx, err, mc))
+	}
+	flavor := detectFlavor(version, comment)
+	mode := ""
+	if flavor.pinsSQLMode() {
+		mode = readingMode(serverMode)
+		if mc.Params == nil {
+			mc.Params = map[string]string{}
+		}
+		// The driver sends SET sql_mode = '…' on every new connection.
+		mc.Params["sql_mode"] = "'" + mode + "'"
+	}
+	guard, err := sqlguard.New(sqlguard.Options{Flavor: flavor.guardFlavor(), Functions: cfg.Functions})
+	if err != nil {
+		return nil, fmt.Errorf("warehouse: %w", err)
+	}
 	// The driver's handshake already asks for utf8mb4 unless the DSN says otherwise.
 	conn, err := mysql.NewConnector(mc)
 	if err != nil {
@@ -132,19 +187,99 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	db.SetMaxOpenConns(cfg.MaxOpenConns)
 	db.SetMaxIdleConns(cfg.MaxOpenConns)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	w := &DB{db: db, cfg: cfg, database: mc.DBName, addr: mc.Addr, cache: newResultCache(cfg.Cache, time.Now), logger: cfg.Logger}
-
-	pctx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout)
-	defer cancel()
-	var version, comment string
-	if err := db.QueryRowContext(pctx, "SELECT VERSION(), @@version_comment").Scan(&version, &comment); err != nil {
+	w := &DB{db: db, cfg: cfg, database: mc.DBName, addr: mc.Addr, cache: newResultCache(cfg.Cache, time.Now), logger: cfg.Logger,
+		version: version, flavor: flavor, guard: guard, sqlMode: mode}
+	if err := db.PingContext(pctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("warehouse: connect to %s: %w", mc.Addr, connectError(pctx, err, mc))
 	}
-	w.version = version
-	w.flavor = detectFlavor(version, comment)
-	w.logger.Info("warehouse connected", "addr", mc.Addr, "database", mc.DBName, "flavor", w.flavor, "version", version)
+	w.logger.Info("warehouse connected", "addr", mc.Addr, "database", mc.DBName, "flavor", w.flavor, "version", version, "sql_mode", mode)
 	return w, nil
+}
+
+// probe reads the server's version and the sql_mode a new session gets
+// (the server's default, or what init_connect set), on a connection of
+// its own so that the pool's connections all start with the pinned mode.
+func probe(ctx context.Context, mc *mysql.Config) (version, comment, mode string, err error) {
+	conn, err := mysql.NewConnector(mc)
+	if err != nil {
+		return "", "", "", err
+	}
+	db := sql.OpenDB(conn)
+	defer db.Close()
+	if err := db.QueryRowContext(ctx, "SELECT VERSION(), @@version_comment").Scan(&version, &comment); err != nil {
+		return "", "", "", err
+	}
+	var m sql.NullString
+	if err := db.QueryRowContext(ctx, "SELECT @@SESSION.sql_mode").Scan(&m); err != nil {
+		// StarRocks and Doris may have no such variable; their flavor
+		// pins nothing.
+		return version, comment, "", nil
+	}
+	return version, comment, m.String, nil
+}
+
+// CheckSession refuses connection settings under which the server would
+// read a statement differently from the guard: a sql_mode set by the DSN
+// (the warehouse sets its own) and a client character set other than
+// UTF-8 (in GBK or SJIS a backslash can be the second byte of a letter).
+func CheckSession(mc *mysql.Config) error {
+	for k := range mc.Params {
+		switch strings.ToLower(k) {
+		case "sql_mode":
+			return errors.New("warehouse: the DSN sets sql_mode; remove it: the bot sets the session's sql_mode itself, so that statements are checked as the server reads them")
+		case "character_set_client", "character_set_connection", "names", "character_set_results":
+			return fmt.Errorf("warehouse: the DSN sets %s; remove it: statements are sent as UTF-8", k)
+		}
+	}
+	if mc.Collation != "" && !utf8Charset(strings.SplitN(mc.Collation, "_", 2)[0]) {
+		return fmt.Errorf("warehouse: the DSN's collation %s is not a UTF-8 one; use utf8mb4_… or leave it out", mc.Collation)
+	}
+	if i := strings.IndexByte(mc.FormatDSN(), '?'); i >= 0 {
+		q, _ := url.ParseQuery(mc.FormatDSN()[i+1:])
+		for _, cs := range strings.Split(q.Get("charset"), ",") {
+			if cs != "" && !utf8Charset(cs) {
+				return fmt.Errorf("warehouse: the DSN's charset %s is not UTF-8; use utf8mb4 or leave it out", cs)
+			}
+		}
+	}
+	return nil
+}
+
+func utf8Charset(cs string) bool {
+	switch strings.ToLower(cs) {
+	case "utf8", "utf8mb4", "utf8mb3":
+		return true
+	}
+	return false
+}
+
+// readingModes are the sql_mode flags kept from the server's mode: they
+// change what statements do (strict dates, full GROUP BY), not how they
+// are read. Every other flag is dropped, those that change the reading
+// first among them: ANSI_QUOTES, NO_BACKSLASH_ESCAPES, PIPES_AS_CONCAT,
+// IGNORE_SPACE, HIGH_NOT_PRECEDENCE, EMPTY_STRING_IS_NULL and the
+// combinations (ANSI, ORACLE, MSSQL, …) that include them.
+var readingModes = map[string]bool{
+	"STRICT_TRANS_TABLES": true, "STRICT_ALL_TABLES": true, "ONLY_FULL_GROUP_BY": true,
+	"NO_ZERO_DATE": true, "NO_ZERO_IN_DATE": true, "ERROR_FOR_DIVISION_BY_ZERO": true,
+	"NO_ENGINE_SUBSTITUTION": true, "NO_AUTO_CREATE_USER": true, "NO_AUTO_VALUE_ON_ZERO": true,
+	"NO_DIR_IN_CREATE": true, "NO_UNSIGNED_SUBTRACTION": true, "PAD_CHAR_TO_FULL_LENGTH": true,
+	"TIME_TRUNCATE_FRACTIONAL": true, "ALLOW_INVALID_DATES": true, "REAL_AS_FLOAT": true,
+	"NO_FIELD_OPTIONS": true, "NO_KEY_OPTIONS": true, "NO_TABLE_OPTIONS": true,
+}
+
+// readingMode is the session mode the warehouse pins: the server's mode
+// reduced to readingModes, in its order.
+func readingMode(server string) string {
+	var keep []string
+	for _, f := range strings.Split(server, ",") {
+		f = strings.ToUpper(strings.TrimSpace(f))
+		if readingModes[f] {
+			keep = append(keep, f)
+		}
+	}
+	return strings.Join(keep, ",")
 }
 
 func connectError(ctx context.Context, err error, mc *mysql.Config) error {
@@ -172,6 +307,10 @@ func (w *DB) Database() string { return w.database }
 
 // MaxRows is the configured row cap.
 func (w *DB) MaxRows() int { return w.cfg.MaxRows }
+
+// SQLMode is the sql_mode every session of the pool runs with ("" when
+// the server has none to set).
+func (w *DB) SQLMode() string { return w.sqlMode }
 
 // QueryTimeout is the configured per-statement limit.
 func (w *DB) QueryTimeout() time.Duration { return w.cfg.QueryTimeout }

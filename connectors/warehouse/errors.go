@@ -27,13 +27,14 @@ const (
 	KindTimeout                 // the time limit stopped the query
 	KindCanceled                // the caller went away
 	KindUnavailable             // the server cannot be reached or the connection broke
+	KindTooLarge                // a result row is larger than the byte cap
 )
 
 var kindNames = map[ErrorKind]string{
 	KindUnknown: "error", KindRefused: "refused", KindSyntax: "syntax error",
 	KindUnknownColumn: "unknown column", KindUnknownTable: "unknown table",
 	KindAccessDenied: "access denied", KindTimeout: "timeout", KindCanceled: "canceled",
-	KindUnavailable: "unavailable",
+	KindUnavailable: "unavailable", KindTooLarge: "too large",
 }
 
 func (k ErrorKind) String() string { return kindNames[k] }
@@ -48,6 +49,7 @@ var (
 	ErrTimeout       = &Error{Kind: KindTimeout, Msg: "timeout"}
 	ErrCanceled      = &Error{Kind: KindCanceled, Msg: "canceled"}
 	ErrUnavailable   = &Error{Kind: KindUnavailable, Msg: "warehouse unavailable"}
+	ErrTooLarge      = &Error{Kind: KindTooLarge, Msg: "result too large"}
 )
 
 // Error is a warehouse failure: Msg names the problem in our words, Err
@@ -84,7 +86,7 @@ func (e *Error) Is(target error) bool {
 
 func isSentinel(e *Error) bool {
 	switch e {
-	case ErrRefused, ErrSyntax, ErrUnknownColumn, ErrUnknownTable, ErrAccessDenied, ErrTimeout, ErrCanceled, ErrUnavailable:
+	case ErrRefused, ErrSyntax, ErrUnknownColumn, ErrUnknownTable, ErrAccessDenied, ErrTimeout, ErrCanceled, ErrUnavailable, ErrTooLarge:
 		return true
 	}
 	return false

@@ -1,6 +1,10 @@
 package warehouse
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/clarify-bot/clarify/connectors/sqlguard"
+)
 
 // Flavor is the kind of MySQL-protocol server, which decides how the time
 // limit is set and how errors read.
@@ -14,6 +18,28 @@ const (
 	FlavorStarRocks Flavor = "starrocks"
 	FlavorDoris     Flavor = "doris"
 )
+
+// pinsSQLMode reports whether the warehouse sets the session's sql_mode on
+// this kind of server (StarRocks and Doris have modes of their own).
+func (f Flavor) pinsSQLMode() bool {
+	switch f {
+	case FlavorStarRocks, FlavorDoris:
+		return false
+	}
+	return true
+}
+
+// guardFlavor is the guard's list of built-in functions for f: MySQL's for
+// the servers that follow it.
+func (f Flavor) guardFlavor() sqlguard.Flavor {
+	switch f {
+	case FlavorMariaDB:
+		return sqlguard.FlavorMariaDB
+	case FlavorTiDB:
+		return sqlguard.FlavorTiDB
+	}
+	return sqlguard.FlavorMySQL
+}
 
 // detectFlavor classifies a server from SELECT VERSION() and @@version_comment.
 func detectFlavor(version, comment string) Flavor {

@@ -28,6 +28,15 @@ type ProfileOptions struct {
 	ValueCap int
 	// Parallel is how many tables are profiled at once (default 3).
 	Parallel int
+	// Withhold names the columns whose values must never be read or kept
+	// (the access rules' hidden and sensitive ones): they get counts only,
+	// no range, frequent values, samples or value index; a cached
+	// snapshot is cleaned of them before use.
+	Withhold func(table, column string) bool
+}
+
+func (o ProfileOptions) withholds(table, column string) bool {
+	return o.Withhold != nil && o.Withhold(table, column)
 }
 
 func (o ProfileOptions) withDefaults() ProfileOptions {
@@ -127,7 +136,7 @@ func (w *DB) ProfileTable(ctx context.Context, t *Table, opts ProfileOptions) []
 	for _, c := range t.Columns {
 		q := QuoteIdent(c.Name)
 		sel = append(sel, "COUNT(DISTINCT "+q+")", "SUM(CASE WHEN "+q+" IS NULL THEN 1 ELSE 0 END)")
-		if k := c.Kind(); k == KindNumber || k == KindTime {
+		if k := c.Kind(); (k == KindNumber || k == KindTime) && !opts.withholds(t.Name, c.Name) {
 			sel = append(sel, "MIN("+q+")", "MAX("+q+")")
 		}
 	}
@@ -150,7 +159,7 @@ func (w *DB) ProfileTable(ctx context.Context, t *Table, opts ProfileOptions) []
 		if n > 0 {
 			p.NullShare = nulls / n
 		}
-		if k := c.Kind(); k == KindNumber || k == KindTime {
+		if k := c.Kind(); (k == KindNumber || k == KindTime) && !opts.withholds(t.Name, c.Name) {
 			p.Min, p.Max = str(row[at]), str(row[at+1])
 			at += 2
 		}
@@ -160,6 +169,9 @@ func (w *DB) ProfileTable(ctx context.Context, t *Table, opts ProfileOptions) []
 	// and the distinct text values (capped) for the value index.
 	for i, c := range t.Columns {
 		p := &profiles[i]
+		if opts.withholds(t.Name, c.Name) {
+			continue
+		}
 		if tctx.Err() != nil {
 			p.Partial = true
 			continue
@@ -515,6 +527,35 @@ func keyLike(c Column) bool {
 	return named && (k == KindNumber || k == KindText)
 }
 
+// withhold drops the values opts.Withhold names from snap's profiles and
+// aliases, and reports whether there were any.
+func withhold(snap *Snapshot, opts ProfileOptions) bool {
+	if opts.Withhold == nil {
+		return false
+	}
+	changed := false
+	for i := range snap.Profiles {
+		p := &snap.Profiles[i]
+		if !opts.Withhold(p.Table, p.Column) {
+			continue
+		}
+		if p.Min != "" || p.Max != "" || len(p.Top) > 0 || len(p.Samples) > 0 || len(p.Values) > 0 {
+			changed = true
+		}
+		p.Min, p.Max, p.Top, p.Samples, p.Values, p.ValuesComplete = "", "", nil, nil, nil, false
+	}
+	kept := snap.Aliases[:0]
+	for _, a := range snap.Aliases {
+		if opts.Withhold(a.Table, a.CodeColumn) || opts.Withhold(a.Table, a.NameColumn) {
+			changed = true
+			continue
+		}
+		kept = append(kept, a)
+	}
+	snap.Aliases = kept
+	return changed
+}
+
 // SaveSnapshot writes the snapshot as gzipped JSON, atomically.
 func SaveSnapshot(path string, snap *Snapshot) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -579,6 +620,13 @@ func (w *DB) CachedSnapshot(ctx context.Context, path string, maxAge time.Durati
 		snap, err := LoadSnapshot(path)
 		switch {
 		case err == nil && snap.Schema.Database == w.database && (maxAge <= 0 || time.Since(snap.TakenAt) < maxAge):
+			if withhold(snap, opts) {
+				// Taken before these columns were protected: the file must
+				// not keep their values either.
+				if err := SaveSnapshot(path, snap); err != nil {
+					w.logger.Warn("cannot clean the cached snapshot of withheld values", "path", path, "err", err)
+				}
+			}
 			return snap, nil
 		case err != nil && !errors.Is(err, os.ErrNotExist):
 			w.logger.Warn("ignoring cached snapshot", "path", path, "err", err)

@@ -19,6 +19,8 @@ import (
 type Limits struct {
 	MaxRows int
 	Timeout time.Duration
+	// MaxBytes caps the bytes of the result's values.
+	MaxBytes int
 }
 
 func (l Limits) or(cfg Config) Limits {
@@ -28,18 +30,33 @@ func (l Limits) or(cfg Config) Limits {
 	if l.Timeout <= 0 {
 		l.Timeout = cfg.QueryTimeout
 	}
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = cfg.MaxBytes
+	}
 	return l
 }
 
 // Guard checks a statement without running it: nil when it is a single
 // read-only SELECT, otherwise an *Error of kind KindRefused or KindSyntax.
+// It accepts the built-in functions of every flavor; DB.Query checks again
+// with the warehouse's own.
 func Guard(statement string) error {
-	_, err := guard(statement)
+	_, err := asError(sqlguard.Check(statement))
 	return err
 }
 
-func guard(statement string) (*sqlguard.Statement, error) {
-	st, err := sqlguard.Check(statement)
+// GuardInspect is Guard for Inspect: SELECT, or a SHOW, DESCRIBE or
+// EXPLAIN that only describes.
+func GuardInspect(statement string) error {
+	_, err := asError(sqlguard.CheckInspect(statement))
+	return err
+}
+
+func (w *DB) guardStatement(statement string) (*sqlguard.Statement, error) {
+	return asError(w.guard.Check(statement))
+}
+
+func asError(st *sqlguard.Statement, err error) (*sqlguard.Statement, error) {
 	if err == nil {
 		return st, nil
 	}
@@ -59,11 +76,61 @@ func guard(statement string) (*sqlguard.Statement, error) {
 // forbid is refused before either.
 func (w *DB) Query(ctx context.Context, statement string, lim Limits) (*Result, error) {
 	lim = lim.or(w.cfg)
-	st, err := guard(statement)
+	st, err := w.guardStatement(statement)
 	if err != nil {
 		w.observe(QueryEvent{Err: err})
 		return nil, err
 	}
+	return w.checked(ctx, st, lim)
+}
+
+// Inspect runs one read-only statement that describes the schema: what
+// Query runs, or SHOW TABLES, SHOW [FULL] COLUMNS (DESCRIBE), SHOW CREATE
+// TABLE, SHOW INDEX, SHOW TABLE STATUS, SHOW DATABASES, or EXPLAIN of a
+// SELECT. With access rules, a statement about what they hide is refused
+// and the rows that would name a hidden table or column are removed.
+func (w *DB) Inspect(ctx context.Context, statement string, lim Limits) (*Result, error) {
+	lim = lim.or(w.cfg)
+	st, err := asError(w.guard.CheckInspect(statement))
+	if err != nil {
+		w.observe(QueryEvent{Err: err})
+		return nil, err
+	}
+	switch st.Node.(type) {
+	case *ast.SelectStmt, *ast.SetOprStmt:
+		return w.checked(ctx, st, lim)
+	}
+	if err := w.checkPolicy(st); err != nil {
+		return nil, err
+	}
+	res, err := w.query(ctx, st, lim)
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := w.policy.(ResultFilter); ok {
+		if res, err = f.FilterResult(st.Node, res); err != nil {
+			werr := &Error{Kind: KindRefused, Msg: err.Error(), Err: err}
+			w.observe(QueryEvent{Err: werr})
+			return nil, werr
+		}
+	}
+	return res, nil
+}
+
+func (w *DB) checkPolicy(st *sqlguard.Statement) error {
+	if w.policy == nil {
+		return nil
+	}
+	if err := w.policy.Check(st.Node); err != nil {
+		werr := &Error{Kind: KindRefused, Msg: err.Error(), Err: err}
+		w.observe(QueryEvent{Err: werr})
+		return werr
+	}
+	return nil
+}
+
+// checked runs a guarded SELECT under the access rules, through the cache.
+func (w *DB) checked(ctx context.Context, st *sqlguard.Statement, lim Limits) (*Result, error) {
 	if w.policy != nil {
 		if err := w.policy.Check(st.Node); err != nil {
 			werr := &Error{Kind: KindRefused, Msg: err.Error(), Err: err}
@@ -93,12 +160,16 @@ func (w *DB) query(ctx context.Context, st *sqlguard.Statement, lim Limits) (*Re
 func (w *DB) serverQuery(ctx context.Context, st *sqlguard.Statement, lim Limits) (*Result, error) {
 	text := st.Text
 	ownLimit := hasTopLevelLimit(st.Node)
+	if _, query := st.Node.(ast.ResultSetNode); !query {
+		// SHOW and EXPLAIN: a handful of rows, and no LIMIT to add.
+		ownLimit = true
+	}
 	if !ownLimit {
 		// Let the server stop early instead of streaming rows we would drop.
 		// The newline ends a trailing "-- comment".
 		text += "\nLIMIT " + strconv.Itoa(lim.MaxRows+1)
 		// What reaches the server is what was guarded.
-		if _, err := guard(text); err != nil {
+		if _, err := w.guardStatement(text); err != nil {
 			return nil, err
 		}
 	}
@@ -110,8 +181,8 @@ func (w *DB) serverQuery(ctx context.Context, st *sqlguard.Statement, lim Limits
 	}
 	defer conn.Close()
 
-	var connID int64
-	if err := conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&connID); err != nil {
+	connID, err := w.session(ctx, conn)
+	if err != nil {
 		return nil, classify(ctx, err, lim.Timeout, aliases)
 	}
 	serverLimit := w.setTimeLimit(ctx, conn, lim.Timeout)
@@ -132,6 +203,59 @@ func (w *DB) serverQuery(ctx context.Context, st *sqlguard.Statement, lim Limits
 		return nil, err
 	}
 	return res, nil
+}
+
+// session returns the connection's id, and makes sure its sql_mode is
+// the pinned one: each connection sets it when it opens, and nothing the
+// guard lets through can change it, so a difference means something else
+// did; it is set again, and the statement does not run if that fails.
+func (w *DB) session(ctx context.Context, conn *sql.Conn) (int64, error) {
+	var id int64
+	if w.sqlMode == "" {
+		err := conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id)
+		return id, err
+	}
+	var mode string
+	if err := conn.QueryRowContext(ctx, "SELECT CONNECTION_ID(), @@SESSION.sql_mode").Scan(&id, &mode); err != nil {
+		return 0, err
+	}
+	if sameModes(mode, w.sqlMode) {
+		return id, nil
+	}
+	w.logger.Warn("warehouse: a session's sql_mode changed; setting it again", "connection", id, "sql_mode", mode, "want", w.sqlMode)
+	if _, err := conn.ExecContext(ctx, "SET SESSION sql_mode = '"+w.sqlMode+"'"); err != nil {
+		return 0, fmt.Errorf("set the session's sql_mode: %w", err)
+	}
+	if err := conn.QueryRowContext(ctx, "SELECT @@SESSION.sql_mode").Scan(&mode); err != nil {
+		return 0, err
+	}
+	if !sameModes(mode, w.sqlMode) {
+		return 0, &Error{Kind: KindUnavailable, Msg: fmt.Sprintf("the warehouse session's sql_mode is %q and cannot be set to %q", mode, w.sqlMode)}
+	}
+	return id, nil
+}
+
+// sameModes compares two sql_mode values as sets of flags.
+func sameModes(a, b string) bool {
+	set := func(s string) map[string]bool {
+		m := map[string]bool{}
+		for _, f := range strings.Split(s, ",") {
+			if f = strings.ToUpper(strings.TrimSpace(f)); f != "" {
+				m[f] = true
+			}
+		}
+		return m
+	}
+	x, y := set(a), set(b)
+	if len(x) != len(y) {
+		return false
+	}
+	for f := range x {
+		if !y[f] {
+			return false
+		}
+	}
+	return true
 }
 
 func (w *DB) run(ctx context.Context, cancel context.CancelFunc, conn *sql.Conn, text string, lim Limits, ownLimit bool) (*Result, error) {
@@ -170,6 +294,7 @@ func (w *DB) run(ctx context.Context, cancel context.CancelFunc, conn *sql.Conn,
 	for i := range dest {
 		ptrs[i] = &dest[i]
 	}
+	size := 0
 	for rows.Next() {
 		if len(res.Rows) == lim.MaxRows {
 			res.Truncated = true
@@ -184,9 +309,22 @@ func (w *DB) run(ctx context.Context, cancel context.CancelFunc, conn *sql.Conn,
 			return nil, fmt.Errorf("read row %d: %w", len(res.Rows)+1, err)
 		}
 		row := make([]any, len(dest))
+		rowSize := 0
 		for i, v := range dest {
 			row[i] = normalizeValue(v)
+			rowSize += valueSize(row[i])
 		}
+		if size+rowSize > lim.MaxBytes {
+			// The bytes are capped as the rows are: what was read is the
+			// answer, and the server stops sending the rest.
+			cancel()
+			if len(res.Rows) == 0 {
+				return nil, &Error{Kind: KindTooLarge, Msg: fmt.Sprintf("a single row of the result is larger than the %s limit", humanBytes(lim.MaxBytes))}
+			}
+			res.Truncated = true
+			break
+		}
+		size += rowSize
 		res.Rows = append(res.Rows, row)
 	}
 	if !res.Truncated {
@@ -196,6 +334,24 @@ func (w *DB) run(ctx context.Context, cancel context.CancelFunc, conn *sql.Conn,
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// valueSize is what a value costs in a result: its text, or a word.
+func valueSize(v any) int {
+	if s, ok := v.(string); ok {
+		return len(s) + 16
+	}
+	return 16
+}
+
+func humanBytes(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 func normalizeValue(v any) any {

@@ -1,0 +1,13 @@
+package warehouse
+
+import (
+	"context"
+	"database/sql"
+)
+
+// Conn hands a test one of the pool's connections, to change its session
+// behind the warehouse's back.
+func (w *DB) Conn(ctx context.Context) (*sql.Conn, error) { return w.db.Conn(ctx) }
+
+// ReadingMode exposes readingMode to the tests.
+var ReadingMode = readingMode
