@@ -1,0 +1,235 @@
+package offline
+
+// Recognising the columns the question names ("list price", "units in
+// stock", "shop IDs"); each shape gives them their role where it is built.
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
+
+// colAlt is one column a phrase may mean.
+type colAlt struct {
+	table, column string
+	weight        float64
+	// x is set for a computed measure (an age, a duration): an expression
+	// over table's columns; column then names it for aliases.
+	x expr
+}
+
+type colMention struct {
+	phrase  string
+	at, end int
+	alts    []colAlt
+	clause  int
+	// role is set as the interpreter decides what the column is for.
+	role string
+}
+
+// protectColumnNames keeps phrases that are column names from being read as
+// intents: "highest point" and "lowest elevation" name columns of a
+// geography schema, they do not ask for a ranking.
+func (e *Engine) protectColumnNames(a *analysis) {
+	for i := 0; i+1 < len(a.toks); i++ {
+		// "names" may already be read as a sort key's word.
+		if _, ok := superlatives[a.toks[i].low]; !ok || a.toks[i].used || a.toks[i+1].used && singularOf(a.toks[i+1].low) != "name" {
+			continue
+		}
+		phrase := a.toks[i].low + " " + a.toks[i+1].low
+		want := strings.Join(e.m.cat.NameTerms(phrase), " ")
+		closed := a.toks[i].low + singularOf(a.toks[i+1].low) // "lastname"
+		for _, h := range append(e.m.cat.SearchColumns(phrase, 5), e.m.cat.SearchColumns(closed, 5)...) {
+			if strings.Join(e.m.cat.NameTerms(h.Column), " ") == want || strings.ToLower(strings.ReplaceAll(h.Column, "_", "")) == closed {
+				e.addColumnMention(a, i, i+2)
+				// Remember the superlative it carries: "the highest point in
+				// the us" ranks; "the highest point in Wyoming" does not.
+				// "first name", "last name" rank nothing.
+				if cm := a.columns[len(a.columns)-1]; cm.at == i && singularOf(a.toks[i+1].low) != "name" {
+					s := superlatives[a.toks[i].low]
+					a.supCol = &superMention{phrase: a.toks[i].raw, desc: s.desc, limit: 1, hint: s.hint, at: i, nounAt: i}
+				}
+				break
+			}
+		}
+	}
+}
+
+// findColumns links the remaining content words to columns, a run of
+// adjacent words at a time.
+func (e *Engine) findColumns(a *analysis) {
+	e.findSpelledColumns(a)
+	i := 0
+	for i < len(a.toks) {
+		if a.toks[i].used || a.toks[i].isNum || stopWords[a.toks[i].low] {
+			i++
+			continue
+		}
+		j := i
+		for j < len(a.toks) && j-i < 3 && !a.toks[j].used && !a.toks[j].isNum && !stopWords[a.toks[j].low] && a.toks[j].clause == a.toks[i].clause {
+			j++
+			if a.toks[j-1].brk != 0 {
+				break
+			}
+		}
+		e.addColumnMention(a, i, j)
+		i = j
+	}
+	sortMentions(a)
+}
+
+// findSpelledColumns links phrases that spell a column's name word for
+// word, small words included ("units in stock" → units_in_stock, "date of
+// birth" → date_of_birth), before runs of words are split at those small
+// words.
+func (e *Engine) findSpelledColumns(a *analysis) {
+	for i := range a.toks {
+		for n := 5; n >= 3; n-- {
+			if i+n > len(a.toks) || !spans(a.toks, i, i+n) {
+				continue
+			}
+			free := true
+			words := make([]string, n)
+			for k := i; k < i+n; k++ {
+				free = free && !a.toks[k].used && !a.toks[k].isNum && !a.toks[k].quoted && a.toks[k].clause == 0
+				words[k-i] = a.toks[k].low
+			}
+			if !free || stopWords[words[0]] || stopWords[words[n-1]] {
+				continue
+			}
+			alts := append([]colAlt(nil), e.m.byColumn[strings.Join(words, "_")]...)
+			if len(alts) == 0 {
+				continue
+			}
+			a.columns = append(a.columns, &colMention{phrase: a.phrase(i, i+n), at: i, end: i + n, alts: alts})
+			a.markUsed(i, i+n)
+			break
+		}
+	}
+}
+
+func (e *Engine) addColumnMention(a *analysis, from, to int) {
+	phrase := a.phrase(from, to)
+	hits := e.m.cat.SearchColumns(phrase, 8)
+	if len(hits) == 0 && to-from > 1 {
+		// No column for the run: try each word alone.
+		for k := from; k < to; k++ {
+			e.addColumnMention(a, k, k+1)
+		}
+		return
+	}
+	if len(hits) == 0 {
+		return
+	}
+	cm := &colMention{phrase: phrase, at: from, end: to, clause: a.toks[from].clause}
+	top := hits[0].Score
+	wantsID := strings.Contains(" "+strings.ToLower(phrase)+" ", " id ") || strings.Contains(strings.ToLower(phrase), "number")
+	for _, h := range hits {
+		if h.Score < top*0.7 {
+			break
+		}
+		if c := e.m.column(h.Table, h.Column); c != nil && !wantsID {
+			if t := e.m.byName[strings.ToLower(h.Table)]; t != nil && t.key == c && c.Kind() == warehouse.KindNumber {
+				continue // a bare id is never what a word like "revenue" means
+			}
+		}
+		cm.alts = append(cm.alts, colAlt{table: h.Table, column: h.Column, weight: h.Score / top})
+	}
+	a.columns = append(a.columns, cm)
+	for k := from; k < to; k++ {
+		a.toks[k].used = true
+	}
+}
+
+// findKeyEquals reads "shop with ID 1", "the user ID 42": the row of
+// the named table whose key is the number.
+func (e *Engine) findKeyEquals(a *analysis) {
+	for i := 2; i < len(a.toks); i++ {
+		if !a.toks[i].isNum || a.toks[i].used || a.toks[i].num != math.Trunc(a.toks[i].num) || a.word(i-1) != "id" || a.toks[i-1].used {
+			continue
+		}
+		j := i - 2
+		if w := a.word(j); w == "with" || w == "whose" || w == "having" || w == "of" || w == "the" || w == "an" || w == "a" {
+			j--
+		}
+		if j >= 0 && a.word(j) == "the" && a.word(j+1) != "the" {
+			j--
+		}
+		if j < 0 || a.toks[j].used || a.toks[j].isNum || a.toks[j].brk != 0 {
+			continue
+		}
+		ts := e.m.byTerm[strings.Join(e.m.cat.Terms(a.toks[j].raw), " ")]
+		if len(ts) == 0 || ts[0].key == nil || ts[0].key.Kind() != warehouse.KindNumber {
+			continue
+		}
+		a.comps = append(a.comps, &compMention{phrase: a.phrase(j, i+1), op: "=", value: a.toks[i].num, at: j, target: a.toks[j].low + " id", keyOf: ts[0]})
+		a.markUsed(j, i+1)
+	}
+}
+
+// findKeyColumns links "<thing> ID(s)", "<thing> code", "<thing> number"
+// to the identifying column of the thing ("member IDs" →
+// members.member_id, "supplier IDs" → suppliers.sup_id, "branch code" →
+// branch.branch_code) before the thing alone is read as its table,
+// which would leave the identifier unlinked.
+func (e *Engine) findKeyColumns(a *analysis) {
+	for i := 1; i < len(a.toks); i++ {
+		ident := singularOf(a.toks[i].low)
+		if ident == "ids" {
+			ident = "id"
+		}
+		if ident != "id" && ident != "code" && ident != "number" {
+			continue
+		}
+		prev := a.toks[i-1]
+		if prev.used || prev.isNum || stopWords[prev.low] || a.toks[i].used || prev.brk != 0 {
+			continue
+		}
+		named := e.m.byTerm[strings.Join(e.m.cat.Terms(prev.low), " ")]
+		// isNamed: the word names the table itself ("loan" → loan,
+		// not order_item, whose name only contains it).
+		term := strings.Join(e.m.cat.Terms(prev.low), " ")
+		isNamed := func(table string) bool {
+			return strings.Join(e.m.cat.NameTerms(table), " ") == term
+		}
+		isKey := func(table, column string) bool {
+			t := e.m.byName[strings.ToLower(table)]
+			return t != nil && t.key != nil && strings.EqualFold(t.key.Name, column)
+		}
+		cm := &colMention{phrase: a.phrase(i-1, i+1), at: i - 1, end: i + 1, clause: prev.clause}
+		seen := map[string]bool{}
+		if ident == "id" {
+			for _, t := range named {
+				if t.key != nil && isNamed(t.name) {
+					cm.alts = append(cm.alts, colAlt{table: t.name, column: t.key.Name, weight: 1})
+					seen[strings.ToLower(t.name+"."+t.key.Name)] = true
+				}
+			}
+		}
+		var hits []catalog.ColumnHit
+		if len(cm.alts) == 0 {
+			hits = e.m.cat.SearchColumns(prev.low+" "+ident, 8)
+		}
+		for _, h := range hits {
+			col := strings.ToLower(h.Column)
+			if h.Score < hits[0].Score*0.7 || seen[strings.ToLower(h.Table+"."+h.Column)] || !strings.Contains(col, ident) ||
+				!strings.Contains(col, singularOf(prev.low)) && !(isNamed(h.Table) && isKey(h.Table, h.Column)) {
+				continue
+			}
+			w := h.Score / hits[0].Score
+			if isNamed(h.Table) {
+				w *= 1.5
+			}
+			cm.alts = append(cm.alts, colAlt{table: h.Table, column: h.Column, weight: w})
+		}
+		if len(cm.alts) == 0 || ident == "number" && len(named) == 0 {
+			continue
+		}
+		sort.SliceStable(cm.alts, func(x, y int) bool { return cm.alts[x].weight > cm.alts[y].weight })
+		a.columns = append(a.columns, cm)
+		a.toks[i-1].used, a.toks[i].used = true, true
+	}
+}

@@ -1,0 +1,134 @@
+package offline
+
+// Recognising comparisons with numbers ("more than 3", "at least 1,000",
+// "between 2 and 5", "or more"); the conditions are built in filters.go and
+// groupconds.go.
+
+import (
+	"strings"
+)
+
+type compMention struct {
+	phrase string
+	op     string
+	value  float64
+	upper  float64 // the second bound of "between"
+	at     int
+	// target words before (or after) the comparison.
+	target string
+	// keyOf is set for "shop with ID 1": the named table, whose key
+	// (or a column referring to it) equals the value.
+	keyOf *tableInfo
+}
+
+var compPhrases = []struct {
+	words []string
+	op    string
+}{
+	{[]string{"more", "than"}, ">"}, {[]string{"greater", "than"}, ">"}, {[]string{"higher", "than"}, ">"}, {[]string{"larger", "than"}, ">"},
+	{[]string{"bigger", "than"}, ">"}, {[]string{"over"}, ">"}, {[]string{"above"}, ">"}, {[]string{"exceeding"}, ">"}, {[]string{"exceeds"}, ">"},
+	{[]string{"at", "least"}, ">="}, {[]string{"less", "than"}, "<"}, {[]string{"fewer", "than"}, "<"}, {[]string{"lower", "than"}, "<"},
+	{[]string{"smaller", "than"}, "<"}, {[]string{"under"}, "<"}, {[]string{"below"}, "<"}, {[]string{"at", "most"}, "<="},
+	{[]string{"exactly"}, "="}, {[]string{"equal", "to"}, "="}, {[]string{"only"}, "="}, {[]string{"just"}, "="},
+}
+
+// findComparisons recognises "more than 100", "over 500", "at least 3".
+func (a *analysis) findComparisons() {
+	for i := 0; i < len(a.toks); i++ {
+		for _, cp := range compPhrases {
+			n := len(cp.words)
+			if !a.seq(i, cp.words...) || i+n >= len(a.toks) || !a.toks[i+n].isNum || a.toks[i+n].used {
+				continue
+			}
+			c := &compMention{phrase: a.phrase(i, i+n+1), op: cp.op, value: a.toks[i+n].num, at: i}
+			c.target = a.comparisonTarget(i, i+n+1)
+			a.comps = append(a.comps, c)
+			for k := i; k <= i+n; k++ {
+				a.toks[k].used = true
+			}
+			break
+		}
+	}
+	// "between 100 and 200", both included as in SQL.
+	for i := 0; i+3 < len(a.toks); i++ {
+		if a.word(i) != "between" || !a.toks[i+1].isNum || a.word(i+2) != "and" || !a.toks[i+3].isNum || a.toks[i+1].used || a.toks[i+3].used {
+			continue
+		}
+		lo, hi := a.toks[i+1].num, a.toks[i+3].num
+		if lo > hi {
+			lo, hi = hi, lo
+		}
+		target := a.comparisonTarget(i, i+4)
+		phrase := a.phrase(i, i+4)
+		a.comps = append(a.comps, &compMention{phrase: phrase, op: "between", value: lo, upper: hi, at: i, target: target})
+		for k := i; k < i+4; k++ {
+			a.toks[k].used = true
+		}
+	}
+	a.findOrMore()
+}
+
+// comparisonTarget finds the words a comparison at [i, end) is about:
+// content words just before ("population over 100000"), else just after
+// ("over 500 in revenue", "more than 10 orders").
+func (a *analysis) comparisonTarget(i, end int) string {
+	var before []string
+	start := i - 1
+	if a.word(start) == "of" {
+		start-- // "a cruising speed of over 200 mph"
+	}
+	for j := start; j >= 0 && j >= start-2; j-- {
+		w := a.word(j)
+		if w == "with" || w == "whose" || w == "that" || w == "have" || w == "has" || w == "is" || w == "are" || w == "of" || a.toks[j].used {
+			break
+		}
+		if !stopWords[w] {
+			before = append([]string{a.toks[j].low}, before...)
+		}
+	}
+	var after []string
+	for j := end; j < len(a.toks) && j <= end+2; j++ {
+		w := a.word(j)
+		if a.toks[j].used || a.toks[j].isNum {
+			break
+		}
+		if stopWords[w] && len(after) > 0 {
+			break
+		}
+		if !stopWords[w] {
+			after = append(after, a.toks[j].low)
+		}
+	}
+	if len(after) > 0 && (len(before) == 0 || a.word(i-1) == "with" || a.word(i-1) == "have" || a.word(i-1) == "has") {
+		return strings.Join(after, " ")
+	}
+	return strings.Join(before, " ")
+}
+
+// findOrMore reads "N or more" / "N or less".
+func (a *analysis) findOrMore() {
+	for i := 0; i+2 < len(a.toks); i++ {
+		if a.toks[i].isNum && !a.toks[i].used && a.word(i+1) == "or" && (a.word(i+2) == "more" || a.word(i+2) == "less" || a.word(i+2) == "fewer") {
+			op := ">="
+			if a.word(i+2) != "more" {
+				op = "<="
+			}
+			target := ""
+			if i+3 < len(a.toks) {
+				target = a.toks[i+3].low
+			}
+			a.comps = append(a.comps, &compMention{phrase: a.phrase(i, i+3), op: op, value: a.toks[i].num, at: i, target: target})
+			a.toks[i].used, a.toks[i+1].used, a.toks[i+2].used = true, true, true
+		}
+	}
+}
+
+// comparedNumber says whether a number after this word is compared with
+// ("of over 2010", "more than 2000"), which makes it no calendar year.
+func comparedNumber(prev string) bool {
+	switch prev {
+	case "over", "above", "under", "below", "than", "least", "exceeding", "exceeds":
+		return true
+	}
+	return false
+}

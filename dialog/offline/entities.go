@@ -1,0 +1,168 @@
+package offline
+
+// Recognising the tables the question names ("customers", "lent" →
+// loans); the head is picked in build.go.
+
+import (
+	"sort"
+	"strings"
+)
+
+type entityMention struct {
+	phrase string
+	at     int
+	tables []*tableInfo
+}
+
+// preferNamedTable reads "refund amount" as the amount of refunds: a
+// column named right after a table's name is first looked for there.
+func (e *Engine) preferNamedTable(a *analysis) {
+	for _, cm := range a.columns {
+		for _, em := range a.entities {
+			if em.at+len(strings.Fields(em.phrase)) != cm.at {
+				continue
+			}
+			named := false
+			for i := range cm.alts {
+				for _, t := range em.tables {
+					named = named || strings.EqualFold(cm.alts[i].table, t.name)
+				}
+			}
+			for i := range cm.alts {
+				w := 0.6 // another table's column leaves the table's name unused
+				if !named {
+					w = 1
+				}
+				for _, t := range em.tables {
+					if strings.EqualFold(cm.alts[i].table, t.name) {
+						w = 1.5
+					}
+				}
+				cm.alts[i].weight *= w
+			}
+			sort.SliceStable(cm.alts, func(i, j int) bool { return cm.alts[i].weight > cm.alts[j].weight })
+		}
+	}
+}
+
+// findEntities links words to tables ("customers", "sales reps").
+func (e *Engine) findEntities(a *analysis) {
+	for n := 3; n >= 1; n-- {
+		for i := 0; i+n <= len(a.toks); i++ {
+			ok := !stopWords[a.toks[i].low] && !stopWords[a.toks[i+n-1].low] && spans(a.toks, i, i+n) && !listVerbs[a.toks[i].low]
+			for k := i; ok && k < i+n; k++ {
+				if a.toks[k].used || a.toks[k].isNum {
+					ok = false
+				}
+			}
+			if !ok {
+				continue
+			}
+			// "books printed by the publisher": a participle with its
+			// agent is a verb of the clause, not part of the noun.
+			if n > 1 && a.word(i+n) == "by" && passiveAgent(a.word(i+n-1)) {
+				continue
+			}
+			terms := e.m.cat.Terms(a.phrase(i, i+n))
+			if len(terms) == 0 {
+				continue
+			}
+			tables := e.m.byTerm[strings.Join(terms, " ")]
+			if len(tables) == 0 {
+				continue
+			}
+			a.entities = append(a.entities, &entityMention{phrase: a.phrase(i, i+n), at: i, tables: tables})
+			for k := i; k < i+n; k++ {
+				a.toks[k].used = true
+			}
+		}
+	}
+	sort.SliceStable(a.entities, func(i, j int) bool { return a.entities[i].at < a.entities[j].at })
+}
+
+// findRelatedEntities links a word left unlinked to a table or column
+// whose name is one word it is related to in the lexicon ("which states
+// adjoin alabama" → border): the same lemma, a synonym or a derived form.
+func (e *Engine) findRelatedEntities(a *analysis) {
+	if e.words == nil {
+		return
+	}
+	for i, t := range a.toks {
+		// Only verbs ("adjoin", "surrounding"): a noun related through
+		// one of its verb senses ("places" → rating) would mislead, and
+		// the word after a superlative belongs to it ("most populated").
+		if t.used || t.isNum || t.quoted || isFunctionWord(t) || len(t.low) < 4 || !e.words.MostlyVerb(t.low) ||
+			a.sup != nil && i == a.sup.nounAt {
+			continue
+		}
+		cm := &colMention{phrase: t.raw, at: i, end: i + 1, clause: t.clause}
+		var tables []*tableInfo
+		for _, info := range e.m.tables {
+			if w := nameWord(info.name); w != "" && e.words.RelatedTo(t.low, w) {
+				tables = append(tables, info)
+			}
+			for _, c := range info.t.Columns {
+				if w := nameWord(c.Name); w != "" && !e.m.isKeyish(info.t, &c) && e.words.RelatedTo(t.low, w) {
+					cm.alts = append(cm.alts, colAlt{table: info.name, column: c.Name, weight: 0.8})
+				}
+			}
+		}
+		// A column of that name is the more specific link (neighbour_info.neighbour).
+		switch {
+		case len(cm.alts) > 0:
+			a.columns = append(a.columns, cm)
+		case len(tables) > 0:
+			a.entities = append(a.entities, &entityMention{phrase: t.raw, at: i, tables: tables})
+		default:
+			continue
+		}
+		a.toks[i].used = true
+	}
+	sort.SliceStable(a.entities, func(i, j int) bool { return a.entities[i].at < a.entities[j].at })
+	sort.SliceStable(a.columns, func(i, j int) bool { return a.columns[i].at < a.columns[j].at })
+}
+
+// nameWord is the one word a table or column name consists of, leaving
+// out storage qualifiers (neighbour_info → neighbour), or "".
+func nameWord(name string) string {
+	var words []string
+	for _, w := range strings.Split(strings.ToLower(name), "_") {
+		if w != "" && !tableQualifiers[w] {
+			words = append(words, w)
+		}
+	}
+	if len(words) != 1 || len(words[0]) < 4 {
+		return ""
+	}
+	return words[0]
+}
+
+// relatedTables are the tables with a one-word name the lexicon relates
+// to word (a synonym or derived form).
+func (e *Engine) relatedTables(word string) []*tableInfo {
+	if e.words == nil || len(word) < 2 {
+		return nil
+	}
+	if e.words.MostlyVerb(word) || strings.HasSuffix(word, "ing") {
+		return nil
+	}
+	var out []*tableInfo
+	for _, n := range e.m.named {
+		if !inflectionOf(word, n.word) && e.words.RelatedTo(word, n.word) {
+			out = append(out, n.t)
+		}
+	}
+	return out
+}
+
+// inflectionOf says whether word is base itself with an inflection
+// ("borders", "bordered" of "border"): those name the table only through
+// the catalog's own terms, not as synonyms.
+func inflectionOf(word, base string) bool {
+	for _, suffix := range []string{"", "s", "es", "ed", "d", "ing", "er", "ers"} {
+		if word == base+suffix {
+			return true
+		}
+	}
+	return false
+}

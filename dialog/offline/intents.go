@@ -1,0 +1,273 @@
+package offline
+
+// Recognising what a question asks for: counts, aggregates, superlatives
+// and rankings, groupings; built in measures.go, ranking.go, superlative.go
+// and grouping.go.
+
+import (
+	"math"
+	"strings"
+)
+
+type superMention struct {
+	phrase string
+	desc   bool
+	limit  int
+	hint   string // "size", "length", "height", "population", "date", "value", "" (any measure)
+	noun   string // words after the superlative ("revenue" in "highest revenue")
+	nounAt int
+	at     int
+	// explicitLimit is true for "top 5", "3 largest".
+	explicitLimit bool
+}
+
+type groupMention struct {
+	phrase   string
+	at       int
+	timeUnit string // "month", "year", "quarter", "week", "day" for time buckets
+}
+
+var superlatives = map[string]struct {
+	desc bool
+	hint string
+}{
+	"most": {true, ""}, "highest": {true, "height"}, "largest": {true, "size"}, "biggest": {true, "size"}, "greatest": {true, "size"},
+	"best": {true, "value"}, "longest": {true, "length"}, "tallest": {true, "height"}, "maximum": {true, ""}, "busiest": {true, "value"},
+	"richest": {true, "value"}, "top": {true, "value"}, "latest": {true, "date"}, "newest": {true, "date"}, "last": {true, "date"},
+	"least": {false, ""}, "lowest": {false, "height"}, "smallest": {false, "size"}, "fewest": {false, ""}, "shortest": {false, "length"},
+	"worst": {false, "value"}, "minimum": {false, ""}, "first": {false, "date"}, "earliest": {false, "date"}, "oldest": {false, "date"},
+	"cheapest": {false, "price"}, "priciest": {true, "price"}, "poorest": {false, "value"},
+}
+
+var hintStems = map[string][]string{
+	"size":       {"area", "population", "size", "capacity", "volume", "length"},
+	"population": {"population"},
+	"length":     {"length", "distance", "duration"},
+	"height":     {"elevation", "height", "altitude"},
+	"price":      {"price", "cost"},
+	"value":      {"amount", "revenue", "sales", "total", "value", "price", "profit", "income"},
+}
+
+// how-adjectives: "how big is alaska" asks for a measure.
+var howAdjectives = map[string]string{"big": "size", "large": "size", "long": "length", "high": "height", "tall": "height", "populous": "population", "expensive": "price", "deep": "height"}
+
+// findIntents recognises counting, aggregates, superlatives, grouping and
+// how-adjectives.
+func (a *analysis) findIntents() {
+	for i := 0; i < len(a.toks); i++ {
+		t := a.toks[i]
+		if t.used {
+			continue
+		}
+		switch {
+		case a.seq(i, "how", "many"):
+			a.count, a.countAt = true, i
+			a.toks[i].used, a.toks[i+1].used = true, true
+			a.findCountKinds(i + 2)
+		case a.seq(i, "number", "of") || a.seq(i, "count", "of") || t.low == "count" && i == 0:
+			// The first count asks; a later one ("… Give the id and the
+			// number of X") lists what to show.
+			if !a.count {
+				a.count, a.countAt = true, i
+			}
+			a.toks[i].used = true
+			if a.word(i+1) == "of" {
+				a.toks[i+1].used = true
+			}
+		case a.seq(i, "how", "much"):
+			a.agg, a.aggAt = "SUM", i
+			a.toks[i].used, a.toks[i+1].used = true, true
+		case t.low == "total" || t.low == "sum" || t.low == "overall" || t.low == "combined" || t.low == "altogether":
+			if a.agg == "" {
+				a.agg, a.aggAt = "SUM", i
+			}
+			a.toks[i].used = true
+		case t.low == "average" || t.low == "avg" || t.low == "mean":
+			a.agg, a.aggAt = "AVG", i
+			a.toks[i].used = true
+		case a.word(i-1) == "how" && howAdjectives[t.low] != "":
+			a.howAdj = howAdjectives[t.low]
+			a.toks[i].used, a.toks[i-1].used = true, true
+		case t.low == "where" && (a.word(i+1) == "is" || a.word(i+1) == "are"):
+			a.where = true
+			a.toks[i].used = true
+		}
+	}
+	// Superlatives and top-k.
+	for i := 0; i < len(a.toks) && a.sup == nil; i++ {
+		t := a.toks[i]
+		if t.used {
+			continue
+		}
+		s, ok := superlatives[t.low]
+		limit, explicit := 1, false
+		start := i
+		if t.isNum && !t.used && t.num >= 1 && t.num <= 1000 && t.num == math.Trunc(t.num) && i+1 < len(a.toks) {
+			if s2, ok2 := superlatives[a.word(i+1)]; ok2 {
+				s, ok, limit, explicit = s2, true, int(t.num), true
+				a.toks[i].used = true
+				i++
+			}
+		}
+		if !ok {
+			continue
+		}
+		// "first/last" only rank when they qualify a noun, not in "first 2024"…
+		if (t.low == "max" || t.low == "maximum" || t.low == "minimum") && a.agg == "" && a.word(i+1) == "of" {
+			continue
+		}
+		if i+1 < len(a.toks) && a.toks[i+1].isNum && !a.toks[i+1].isYear() && !a.toks[i+1].used {
+			limit, explicit = int(a.toks[i+1].num), true
+			a.toks[i+1].used = true
+		}
+		sm := &superMention{phrase: a.toks[i].raw, desc: s.desc, limit: limit, hint: s.hint, at: start, explicitLimit: explicit}
+		a.toks[i].used = true
+		// "most populous", "least expensive": the adjective sets the measure.
+		if (a.toks[i].low == "most" || a.toks[i].low == "least") && howAdjectives[a.word(i+1)] != "" {
+			sm.hint = howAdjectives[a.word(i+1)]
+			sm.phrase += " " + a.toks[i+1].raw
+			a.toks[i+1].used = true
+			i++
+		}
+		// "top 2 most frequently used device types": how often, not a column.
+		for k := i + 1; k < len(a.toks) && k <= i+4 && !a.toks[k].used; k++ {
+			if w := a.word(k); w != "most" && w != "least" {
+				if !commonWords[w] {
+					break
+				}
+				a.toks[k].used = true
+			}
+		}
+		// The noun it ranks by: "highest revenue", "most orders", "top 5 products by units sold".
+		j := i + 1
+		for j < len(a.toks) && (a.word(j) == "the" || a.word(j) == "a") {
+			j++
+		}
+		sm.nounAt = j
+		if by := a.indexOf("by", i+1); by >= 0 && by+1 < len(a.toks) {
+			sm.nounAt = by + 1
+			a.toks[by].used = true
+		} else if at, s2 := a.rankedWith(j); at > 0 {
+			// "top 3 shops with the highest ratings": the second
+			// superlative says what ranks them, and which way.
+			sm.nounAt, sm.desc = at+1, s2.desc
+			sm.phrase += " " + a.toks[at].raw
+			a.toks[at].used = true
+		}
+		a.sup = sm
+	}
+	// Grouping.
+	for i := 0; i < len(a.toks); i++ {
+		t := a.toks[i]
+		if t.used {
+			continue
+		}
+		switch t.low {
+		case "monthly", "yearly", "annually", "annual", "quarterly", "weekly", "daily":
+			unit := map[string]string{"monthly": "month", "yearly": "year", "annually": "year", "annual": "year", "quarterly": "quarter", "weekly": "week", "daily": "day"}[t.low]
+			a.groups = append(a.groups, &groupMention{phrase: t.raw, at: i, timeUnit: unit})
+			a.toks[i].used = true
+			continue
+		}
+		var at int
+		switch {
+		case t.low == "per" && a.indexOf("ratio", max(i-5, 0)) >= 0 && a.indexOf("ratio", max(i-5, 0)) < i:
+			continue // "the ratio of population per area": a quotient
+		case t.low == "by" && passiveAgent(a.word(i-1)):
+			continue // "references cited by publications": who did it, not a grouping
+		case t.low == "per" || t.low == "by" && !a.toks[min(i+1, len(a.toks)-1)].isNum:
+			at = i + 1
+		case a.seq(i, "for", "each") || a.seq(i, "for", "every"):
+			at = i + 2
+			a.toks[i+1].used = true
+		case t.low == "each" || t.low == "every":
+			at = i + 1
+		case t.low == "across" && (a.word(i+1) == "different" || a.word(i+1) == "all" || a.word(i+1) == "the" || a.word(i-1) == "vary" || a.word(i-1) == "varies"):
+			// "how does X vary across (different) manufacturers"
+			at = i + 1
+			if a.word(at) == "different" || a.word(at) == "all" {
+				a.toks[at].used = true
+				at++
+			}
+		default:
+			continue
+		}
+		for at < len(a.toks) && (a.word(at) == "the" || a.word(at) == "a" || a.word(at) == "each") {
+			at++
+		}
+		if at >= len(a.toks) || a.toks[at].used || a.toks[at].isNum {
+			continue
+		}
+		a.toks[i].used = true
+		g := &groupMention{phrase: a.toks[at].raw, at: at}
+		switch singularOf(a.word(at)) {
+		case "month", "year", "quarter", "week", "day":
+			g.timeUnit = singularOf(a.word(at))
+			a.toks[at].used = true
+		}
+		a.groups = append(a.groups, g)
+	}
+}
+
+// rankedWith finds "with/having/has the highest" within a few words after
+// from: the superlative that names what a top-N ranks by.
+func (a *analysis) rankedWith(from int) (int, struct {
+	desc bool
+	hint string
+}) {
+	for k := from; k < from+5 && k < len(a.toks); k++ {
+		switch a.word(k) {
+		case "with", "having", "has", "have", "had":
+			j := k + 1
+			for a.word(j) == "the" || a.word(j) == "received" || a.word(j) == "got" {
+				j++
+			}
+			if s, ok := superlatives[a.word(j)]; ok && !a.toks[j].used {
+				return j, s
+			}
+		}
+	}
+	return -1, superlatives["top"]
+}
+
+// stopWord is a stop word written as one: "US" in capitals is a country,
+// not "us".
+func stopWord(t tok) bool {
+	return stopWords[t.low] && !(len(t.raw) >= 2 && t.raw == strings.ToUpper(t.raw) && t.raw != t.low)
+}
+
+// passiveAgent says whether "by" after w introduces who did something
+// ("written by", "sent by", "taken by") rather than a grouping ("grouped
+// by", "split by").
+func passiveAgent(w string) bool {
+	switch w {
+	case "grouped", "split", "broken", "segmented", "partitioned", "bucketed", "categorized", "categorised", "sorted", "ordered", "ranked", "organized", "organised":
+		return false
+	}
+	return len(w) > 3 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en")) || w == "sent" || w == "made" || w == "held" || w == "sold" || w == "built" || w == "paid" || w == "taught" || w == "bought" || w == "won" || w == "led"
+}
+
+// kindWords ask for distinct values: "how many kinds of", "different".
+var kindWords = map[string]bool{"kinds": true, "kind": true, "types": true, "type": true, "sorts": true, "sort": true,
+	"different": true, "distinct": true, "unique": true, "varieties": true, "variety": true}
+
+// findCountKinds reads "kinds of", "different" right after "how many".
+func (a *analysis) findCountKinds(j int) {
+	for j < len(a.toks) && kindWords[a.word(j)] {
+		a.countKinds = true
+		a.toks[j].used = true
+		j++
+	}
+	if a.countKinds && a.word(j) == "of" {
+		a.toks[j].used = true
+	}
+}
+
+func (a *analysis) indexOf(w string, from int) int {
+	for i := from; i < len(a.toks); i++ {
+		if a.toks[i].low == w && !a.toks[i].used {
+			return i
+		}
+	}
+	return -1
+}

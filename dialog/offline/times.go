@@ -1,0 +1,184 @@
+package offline
+
+// Recognising time conditions: years, months, quarters, ranges and windows
+// ending now ("the last 90 days"); the conditions are built in filters.go,
+// the buckets in grouping.go and the events' dates chosen in events.go.
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// timeMention is a date condition: [from, to) as YYYY-MM-DD, either open.
+type timeMention struct {
+	phrase   string
+	from, to string
+	year     string // set when the range is exactly one calendar year
+	// days is set for a window ending now ("the last 90 days").
+	days   int
+	at     int
+	clause int
+}
+
+// windowUnit reads the unit of "the last N days/weeks/months/years".
+func windowUnit(w string) string {
+	switch singularOf(w) {
+	case "day", "week", "month", "year":
+		return singularOf(w)
+	}
+	return ""
+}
+
+var monthNames = map[string]int{"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
+	"september": 9, "october": 10, "november": 11, "december": 12, "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12}
+
+func ymd(y, m, d int) string { return fmt.Sprintf("%04d-%02d-%02d", y, m, d) }
+
+func yearRange(y int) (string, string) { return ymd(y, 1, 1), ymd(y+1, 1, 1) }
+
+// findTimes recognises years, ranges and relative periods.
+func (a *analysis) findTimes(now time.Time) {
+	add := func(at, clause int, phrase, from, to string) {
+		tm := &timeMention{phrase: phrase, from: from, to: to, at: at, clause: clause}
+		if len(from) == 10 && len(to) == 10 && from[4:] == "-01-01" && to[4:] == "-01-01" {
+			fy, _ := strconv.Atoi(from[:4])
+			ty, _ := strconv.Atoi(to[:4])
+			if ty == fy+1 {
+				tm.year = from[:4]
+			}
+		}
+		a.times = append(a.times, tm)
+	}
+	for i := 0; i < len(a.toks); i++ {
+		t := a.toks[i]
+		if t.used {
+			continue
+		}
+		switch {
+		case t.low == "between" && a.toks[min(i+1, len(a.toks)-1)].isYear() && a.word(i+2) == "and" && i+3 < len(a.toks) && a.toks[i+3].isYear():
+			y1, y2 := int(a.toks[i+1].num), int(a.toks[i+3].num)
+			from, _ := yearRange(min(y1, y2))
+			_, to := yearRange(max(y1, y2))
+			add(i, t.clause, a.phrase(i, i+4), from, to)
+			for k := i; k <= i+3; k++ {
+				a.toks[k].used = true
+			}
+		case (t.low == "last" || t.low == "past" || t.low == "previous") && i+2 < len(a.toks) && a.toks[i+1].isNum && a.toks[i+1].num >= 1 && windowUnit(a.word(i+2+windowFiller(a, i+2))) != "":
+			n := int(a.toks[i+1].num)
+			start := now
+			// "the past 6 calendar months": a filler word before the unit.
+			st := i
+			if f := windowFiller(a, i+2); f > 0 {
+				a.toks[i+2].used = true
+				i += f
+			}
+			switch windowUnit(a.word(i + 2)) {
+			case "day":
+				start = now.AddDate(0, 0, -n)
+			case "week":
+				start = now.AddDate(0, 0, -7*n)
+			case "month":
+				start = now.AddDate(0, -n, 0)
+			case "year":
+				start = now.AddDate(-n, 0, 0)
+			}
+			add(st, t.clause, a.phrase(st, i+3), start.Format("2006-01-02"), "")
+			a.times[len(a.times)-1].days = int(now.Sub(start).Hours() / 24)
+			a.toks[st].used, a.toks[st+1].used, a.toks[i+2].used = true, true, true
+			i += 2
+		case t.low == "past" && a.word(i+1) == "week":
+			// "the past week": the seven days up to today, as "the past 7 days".
+			start := now.AddDate(0, 0, -7)
+			add(i, t.clause, a.phrase(i, i+2), start.Format("2006-01-02"), "")
+			a.times[len(a.times)-1].days = 7
+			a.toks[i].used, a.toks[i+1].used = true, true
+			i++
+		case (t.low == "last" || t.low == "this" || t.low == "past" || t.low == "previous") && (a.word(i+1) == "year" || a.word(i+1) == "month" || a.word(i+1) == "quarter"):
+			y, mo := now.Year(), int(now.Month())
+			var from, to string
+			switch a.word(i + 1) {
+			case "year":
+				if t.low == "this" {
+					from, to = yearRange(y)
+				} else {
+					from, to = yearRange(y - 1)
+				}
+			case "month":
+				start := time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
+				if t.low != "this" {
+					start = start.AddDate(0, -1, 0)
+				}
+				from, to = start.Format("2006-01-02"), start.AddDate(0, 1, 0).Format("2006-01-02")
+			case "quarter":
+				q := (mo - 1) / 3
+				start := time.Date(y, time.Month(q*3+1), 1, 0, 0, 0, 0, time.UTC)
+				if t.low != "this" {
+					start = start.AddDate(0, -3, 0)
+				}
+				from, to = start.Format("2006-01-02"), start.AddDate(0, 3, 0).Format("2006-01-02")
+			}
+			add(i, t.clause, a.phrase(i, i+2), from, to)
+			a.toks[i].used, a.toks[i+1].used = true, true
+		case a.seq(i, "year", "to", "date") || a.seq(i, "month", "to", "date") || a.seq(i, "quarter", "to", "date") || t.low == "ytd" || t.low == "mtd" || t.low == "qtd":
+			// From the start of the period to now.
+			y, mo := now.Year(), int(now.Month())
+			start := time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)
+			switch {
+			case t.low == "month" || t.low == "mtd":
+				start = time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
+			case t.low == "quarter" || t.low == "qtd":
+				start = time.Date(y, time.Month((mo-1)/3*3+1), 1, 0, 0, 0, 0, time.UTC)
+			}
+			end := i + 1
+			if !strings.HasSuffix(t.low, "td") {
+				end = i + 3
+			}
+			add(i, t.clause, a.phrase(i, end), start.Format("2006-01-02"), "")
+			a.markUsed(i, end)
+			i = end - 1
+		case t.isYear() && !comparedNumber(a.word(i-1)):
+			y := int(t.num)
+			prev := a.word(i - 1)
+			if mo, ok := monthNames[prev]; ok && !(prev == "may" && i >= 2 && a.word(i-2) == "i") {
+				start := time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
+				from, to := start.Format("2006-01-02"), start.AddDate(0, 1, 0).Format("2006-01-02")
+				at := i - 1
+				switch a.word(i - 2) {
+				case "since", "from":
+					to, at = "", i-2 // "since March 2024": open-ended
+				case "after":
+					from, at = to, i-2
+					to = ""
+				case "before", "until", "till":
+					from, to, at = "", from, i-2
+				}
+				add(at, t.clause, a.phrase(at, i+1), from, to)
+				a.markUsed(at, i)
+			} else {
+				from, to := yearRange(y)
+				switch prev {
+				case "since", "from":
+					to = ""
+				case "after":
+					from, to = ymd(y+1, 1, 1), ""
+				case "before", "until", "till":
+					from, to = "", ymd(y, 1, 1)
+				}
+				add(i, t.clause, a.phrase(max(i-1, 0), i+1), from, to)
+			}
+			a.toks[i].used = true
+		}
+	}
+}
+
+// windowFiller is 1 when the word at i only qualifies the time unit after
+// it ("calendar months", "full weeks"), else 0.
+func windowFiller(a *analysis, i int) int {
+	switch a.word(i) {
+	case "calendar", "full", "complete", "whole", "entire":
+		return 1
+	}
+	return 0
+}

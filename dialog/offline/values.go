@@ -1,0 +1,323 @@
+package offline
+
+// Recognising stored values the question names ("Texas", 'Data base',
+// "retail"); the conditions are built in filters.go.
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
+
+// valueMention is a phrase that names stored values.
+type valueMention struct {
+	phrase string
+	at     int // first token
+	alts   []valueAlt
+	// negated: "without", "not", "excluding" before it.
+	negated bool
+	// optional: the words also name a column, so ignoring the value is a reading too.
+	optional bool
+	// weak: an everyday word matched to a name without corroboration; not
+	// filtering is the likelier reading (spurious.go).
+	weak bool
+	// named: the question names the value's column next to it ("the
+	// department of Computer Science"), which corroborates it.
+	named bool
+	// event: a participle naming something that happened ("placed in
+	// 2025"), whose event is the likelier reading (events.go).
+	event bool
+}
+
+type valueAlt struct {
+	table, column, value string
+	weight               float64
+}
+
+// findNamedValues reads "the colorado river", "mount whitney", "lake
+// erie": a value next to the name of its table is looked for in that
+// table first, and the table word is taken as the entity.
+func (e *Engine) findNamedValues(a *analysis) {
+	for i := range a.toks {
+		t := a.toks[i]
+		if t.used || t.isNum || stopWords[t.low] {
+			continue
+		}
+		tables := e.m.byTerm[strings.Join(e.m.cat.Terms(t.raw), " ")]
+		if len(tables) == 0 {
+			// a word the lexicon relates to a one-word table name (a
+			// shortened or derived form of it) names the table too.
+			tables = e.relatedTables(t.low)
+		}
+		if len(tables) == 0 {
+			continue
+		}
+		for _, span := range [][2]int{{i - 1, i}, {i - 2, i}, {i + 1, i + 2}, {i + 1, i + 3}} {
+			from, to := span[0], span[1]
+			if from < 0 || to > len(a.toks) || from >= to {
+				continue
+			}
+			ok := true
+			for k := from; k < to; k++ {
+				if a.toks[k].used || a.toks[k].isNum || stopWords[a.toks[k].low] {
+					ok = false
+				}
+			}
+			if !ok {
+				continue
+			}
+			vm := e.valueMention(a, from, to, false)
+			if vm == nil {
+				continue
+			}
+			var in []valueAlt
+			for _, al := range vm.alts {
+				for _, tb := range tables {
+					if strings.EqualFold(al.table, tb.name) {
+						al.weight *= 2
+						in = append(in, al)
+					}
+				}
+			}
+			if len(in) == 0 {
+				continue
+			}
+			vm.alts, vm.optional = in, false
+			// Remembered as "colorado river", not "colorado": the state of
+			// Colorado is another question.
+			if i >= to {
+				vm.phrase = a.phrase(from, i+1)
+			} else {
+				vm.phrase = a.phrase(i, to)
+			}
+			a.values = append(a.values, vm)
+			for k := from; k < to; k++ {
+				a.toks[k].used = true
+			}
+			a.entities = append(a.entities, &entityMention{phrase: t.raw, at: i, tables: tables})
+			a.toks[i].used = true
+			break
+		}
+	}
+}
+
+// findValues links phrases to stored values, longest phrases first.
+func (e *Engine) findValues(a *analysis) {
+	for i := range a.toks {
+		if a.toks[i].quoted && !a.toks[i].used {
+			if vm := e.valueMention(a, i, i+1, true); vm != nil {
+				a.values = append(a.values, vm)
+			}
+			a.toks[i].used = true
+		}
+	}
+	for n := 4; n >= 1; n-- {
+		for i := 0; i+n <= len(a.toks); i++ {
+			ok := true
+			content := 0
+			for k := i; k < i+n; k++ {
+				t := a.toks[k]
+				if t.used || t.isNum || t.quoted || t.clause != a.toks[i].clause {
+					ok = false
+					break
+				}
+				if !stopWord(t) {
+					content++
+				}
+			}
+			if !ok || content == 0 || stopWord(a.toks[i]) || stopWord(a.toks[i+n-1]) || !spans(a.toks, i, i+n) {
+				continue
+			}
+			vm := e.valueMention(a, i, i+n, false)
+			if nv := e.valueOfNamedColumn(a, i, i+n); nv != nil {
+				if vm != nil {
+					nv.alts = append(nv.alts, vm.alts...)
+				}
+				vm = nv
+			}
+			if vm == nil {
+				continue
+			}
+			a.values = append(a.values, vm)
+			if !vm.optional {
+				for k := i; k < i+n; k++ {
+					a.toks[k].used = true
+				}
+			}
+		}
+	}
+	sort.SliceStable(a.values, func(i, j int) bool { return a.values[i].at < a.values[j].at })
+	a.mergeParenthesised()
+}
+
+// mergeParenthesised reads "Los Angeles (LAX)" as one value: the name and
+// its code in brackets are the same thing, either may be what is stored.
+func (a *analysis) mergeParenthesised() {
+	var out []*valueMention
+	for _, vm := range a.values {
+		if n := len(out); n > 0 {
+			prev := out[n-1]
+			end := a.spanOf(prev.at, prev.phrase)
+			if vm.at == end && end > 0 && a.toks[end-1].brk == '(' {
+				vm.alts = append(vm.alts, prev.alts...)
+				vm.at, vm.phrase = prev.at, prev.phrase+" ("+vm.phrase+")"
+				vm.negated = vm.negated || prev.negated
+				out[n-1] = vm
+				continue
+			}
+		}
+		out = append(out, vm)
+	}
+	a.values = out
+}
+
+// valueOfNamedColumn reads "chinese food" as the value 'chinese' of the
+// column the last word names (food_type), beside any stored value that is
+// the whole phrase (a shop called "Green Grocer").
+func (e *Engine) valueOfNamedColumn(a *analysis, from, to int) *valueMention {
+	if to-from < 2 {
+		return nil
+	}
+	word := e.m.cat.Terms(a.toks[to-1].raw)
+	if len(word) != 1 {
+		return nil
+	}
+	// "all transaction types": every value, none in particular.
+	if w := a.word(from - 1); (w == "all" || w == "every" || w == "any") && singularOf(a.toks[to-1].low) != a.toks[to-1].low {
+		return nil
+	}
+	var alts []valueAlt
+	var values []catalog.ValueHit
+	for _, h := range e.m.cat.SearchColumns(a.toks[to-1].raw, 5) {
+		if !slices.Contains(e.m.cat.NameTerms(h.Column), word[0]) {
+			continue
+		}
+		if values == nil {
+			values = e.m.cat.SearchValues(a.phrase(from, to-1), 24)
+		}
+		for _, v := range values {
+			if (v.Match == catalog.Exact || v.Match == catalog.CaseInsensitive) && strings.EqualFold(v.Table, h.Table) && strings.EqualFold(v.Column, h.Column) {
+				alts = append(alts, valueAlt{table: v.Table, column: v.Column, value: v.Value, weight: 1.2})
+			}
+		}
+	}
+	if len(alts) == 0 {
+		return nil
+	}
+	return &valueMention{phrase: a.phrase(from, to), at: from, alts: alts}
+}
+
+// schemaWord says whether a phrase names a table or a column outright.
+func (e *Engine) schemaWord(phrase string) (table, column bool) {
+	terms := e.m.cat.Terms(phrase)
+	if len(terms) == 0 {
+		return false, false
+	}
+	key := strings.Join(terms, " ")
+	if len(e.m.byTerm[key]) > 0 {
+		return true, false
+	}
+	for _, h := range e.m.cat.SearchColumns(phrase, 3) {
+		ct := e.m.cat.NameTerms(h.Column)
+		if strings.Join(ct, " ") == key || len(terms) == 1 && slices.Contains(ct, terms[0]) {
+			return false, true
+		}
+		// "placed" in "the date the order was placed": a word the schema
+		// uses to describe a column, not only a stored status.
+		// But not when the comment only cites one of the column's own
+		// values ("full state name, such as Texas"): then it is a value.
+		if c := e.m.column(h.Table, h.Column); c != nil && len(terms) == 1 && slices.Contains(e.m.cat.Terms(c.Comment), terms[0]) && !e.storedIn(phrase, h.Table, h.Column) {
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// storedIn says whether phrase is one of the column's stored values.
+func (e *Engine) storedIn(phrase, table, column string) bool {
+	for _, h := range e.m.cat.SearchValues(phrase, 24) {
+		if (h.Match == catalog.Exact || h.Match == catalog.CaseInsensitive) && strings.EqualFold(h.Table, table) && strings.EqualFold(h.Column, column) {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMention {
+	phrase := a.phrase(from, to)
+	if len([]rune(phrase)) < 2 {
+		return nil
+	}
+	isTable, isColumn := false, false
+	if !quoted {
+		isTable, isColumn = e.schemaWord(phrase)
+		if isTable {
+			return nil
+		}
+	}
+	hits := e.m.cat.SearchValues(phrase, 24)
+	vm := &valueMention{phrase: phrase, at: from, optional: isColumn}
+	byCol := map[string]*valueAlt{}
+	for _, h := range hits {
+		w := 0.0
+		switch h.Match {
+		case catalog.Exact, catalog.CaseInsensitive:
+			w = 1
+		case catalog.Abbreviation:
+			w = 0.9
+		case catalog.Prefix:
+			if quoted || len([]rune(phrase)) >= 4 && !isColumn {
+				w = 0.25
+			}
+		case catalog.Typo:
+			if quoted || len([]rune(phrase)) >= 5 && !isColumn {
+				w = 0.2
+			}
+		}
+		if w == 0 {
+			continue
+		}
+		if c := e.m.column(h.Table, h.Column); c == nil || c.Kind() != warehouse.KindText {
+			continue
+		}
+		k := strings.ToLower(h.Table + "." + h.Column)
+		if prev, ok := byCol[k]; ok {
+			if w <= prev.weight {
+				continue
+			}
+		}
+		byCol[k] = &valueAlt{table: h.Table, column: h.Column, value: h.Value, weight: w}
+	}
+	if len(byCol) == 0 {
+		return nil
+	}
+	best := 0.0
+	for _, v := range byCol {
+		best = math.Max(best, v.weight)
+	}
+	for _, v := range byCol {
+		// Keep only matches as good as the best kind found: an exact
+		// 'Texas' makes a typo 'Texos' noise.
+		if v.weight >= best*0.9 {
+			vm.alts = append(vm.alts, *v)
+		}
+	}
+	sort.Slice(vm.alts, func(i, j int) bool {
+		if vm.alts[i].weight != vm.alts[j].weight {
+			return vm.alts[i].weight > vm.alts[j].weight
+		}
+		return vm.alts[i].table+"."+vm.alts[i].column < vm.alts[j].table+"."+vm.alts[j].column
+	})
+	if from > 0 {
+		switch a.word(from - 1) {
+		case "not", "without", "excluding", "except", "exclude", "non":
+			vm.negated = true
+			a.toks[from-1].used = true
+		}
+	}
+	return vm
+}
