@@ -179,6 +179,26 @@ func (r *reader) averageOfTotals(p *plan, aggregates int) bool {
 	if len(things) != 1 {
 		return false
 	}
+	// An average of a stored number per thing is a per-thing total only
+	// when the rows are the thing's parts ("units per order": an order's
+	// lines); "references per domain" averages each domain's papers.
+	if !isCount(p.selects[len(p.selects)-1].x) {
+		var thing string
+		for k := range things {
+			thing = strings.TrimPrefix(k, "ref:")
+			if i := strings.IndexByte(thing, '.'); i >= 0 {
+				thing = r.refTarget(thing)
+			}
+		}
+		parts := false
+		for t := range p.aggregatedTables() {
+			pt, gt := r.e.m.byName[t], r.e.m.byName[thing]
+			parts = parts || pt != nil && gt != nil && pt != gt && r.e.detailOf(pt, gt)
+		}
+		if !parts {
+			return false
+		}
+	}
 	for i, s := range p.selects {
 		if ag, ok := aggOf(s.x); ok && ag.fn == "AVG" && ag.arg != nil {
 			p.selects[i] = sel{x: aggOver("SUM", ag.arg), alias: "total"}
@@ -197,4 +217,16 @@ func (a *analysis) pluralMeasure() bool {
 		}
 	}
 	return false
+}
+
+// refTarget is the lower-case table a referring column ("order_lines.order_id")
+// points at, or "".
+func (r *reader) refTarget(tc string) string {
+	table, column, _ := strings.Cut(tc, ".")
+	for _, j := range r.e.m.snap.Schema.Joins {
+		if strings.EqualFold(j.FromTable, table) && strings.EqualFold(j.FromColumn, column) {
+			return strings.ToLower(j.ToTable)
+		}
+	}
+	return ""
 }
