@@ -287,7 +287,7 @@ func isBurstReply(c slackfake.Call) bool {
 	}
 	text := c.Get("text")
 	return c.Method != "chat.delete" && text != "" && !strings.HasPrefix(text, "Looking") &&
-		!strings.Contains(b, `"clarify.`) && strings.Contains(strings.ToLower(text), "unreachable")
+		!strings.Contains(b, `"clarify.looking"`) && strings.Contains(strings.ToLower(text), "unreachable")
 }
 
 func durations(ds []time.Duration) string {

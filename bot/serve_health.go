@@ -36,13 +36,22 @@ type health struct {
 	m    map[string]componentStatus
 	now  func() time.Time
 	hear func(name, state string) // metrics; may be nil
+	// changed is closed and replaced at every set (tests wait on it).
+	changed chan struct{}
 }
 
 func newHealth(now func() time.Time) *health {
 	if now == nil {
 		now = time.Now
 	}
-	return &health{m: map[string]componentStatus{}, now: now}
+	return &health{m: map[string]componentStatus{}, now: now, changed: make(chan struct{})}
+}
+
+// watch is a channel closed at the next change.
+func (h *health) watch() <-chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.changed
 }
 
 // set records a component's state; Since moves only when the state
@@ -61,6 +70,8 @@ func (h *health) set(name, state, detail string, failures int, retry time.Durati
 		st.NextRetry = &at
 	}
 	h.m[name] = st
+	close(h.changed)
+	h.changed = make(chan struct{})
 	if h.hear != nil && (!ok || old.State != state) {
 		h.hear(name, state)
 	}

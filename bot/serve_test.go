@@ -93,8 +93,37 @@ func TestRouterSwitchesWarehouses(t *testing.T) {
 	if err != nil || len(replies) == 0 || replies[0].Kind != dialog.ReplyAnswer {
 		t.Fatalf("question: %+v %v", replies, err)
 	}
-	owns, err := m.router.managers["two"].Owns(ctx, who, "q1")
+	mgr, _ := m.router.manager("two")
+	owns, err := mgr.Owns(ctx, who, "q1")
 	if err != nil || !owns {
 		t.Fatalf("conversation should belong to warehouse two: %v %v", owns, err)
+	}
+}
+
+// waitHealth reads /healthz until want holds, waking at each change of a
+// component's status (no polling on a timer).
+func waitHealth(t *testing.T, m *Main, want func(healthzBody) bool) healthzBody {
+	t.Helper()
+	deadline := time.After(2 * time.Minute)
+	for {
+		changed := m.health.watch()
+		resp, err := http.Get("http://" + m.Addr() + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var h healthzBody
+		err = json.NewDecoder(resp.Body).Decode(&h)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("healthz %d: %v", resp.StatusCode, err)
+		}
+		if want(h) {
+			return h
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatalf("healthz never reached the wanted state: %+v", h)
+		}
 	}
 }

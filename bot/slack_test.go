@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -92,20 +91,26 @@ func TestSlackHTTPModeServe(t *testing.T) {
 	}
 }
 
-// TestSlackBadTokenStopsServe: a token auth.test refuses is an error from
-// buildSlack that names the setting, so `bot serve` stops at start-up.
-// (Through NewMain this currently panics: its deferred m.Close() runs on
-// the nil *Main that `return nil, err` assigns — see the report.)
+// TestSlackBadTokenStopsServe: a token auth.test refuses stops the Slack
+// platform only: the bot starts and serves, the log and /healthz name the
+// setting and the fix, and the token is not tried again and again.
 func TestSlackBadTokenStopsServe(t *testing.T) {
 	fake := slackfake.New(t)
 	fake.FailAuth("invalid_auth")
-	cfg := Config{Slack: SlackConfig{BotToken: slackfake.BotToken, SigningSecret: slackfake.Secret, Mode: "http", APIURL: fake.APIURL()}}
-	p, err := buildSlack(context.Background(), cfg, platformDeps{Dialog: &router{}, Logger: slog.New(slog.DiscardHandler)})
-	if err == nil || p != nil {
-		t.Fatal("buildSlack should fail when auth.test refuses the token")
+	m, cancel, wait := startMain(t, Config{Slack: SlackConfig{BotToken: slackfake.BotToken, SigningSecret: slackfake.Secret, Mode: "http", APIURL: fake.APIURL()}})
+	h := waitHealth(t, m, func(h healthzBody) bool { return h.Components["slack"].State == stateStopped })
+	if d := h.Components["slack"].Detail; !strings.Contains(d, "SLACK_BOT_TOKEN") || !strings.Contains(d, "invalid_auth") || !strings.Contains(d, "OAuth & Permissions") {
+		t.Fatalf("slack detail %q", d)
 	}
-	if !strings.Contains(err.Error(), "SLACK_BOT_TOKEN") || !strings.Contains(err.Error(), "invalid_auth") {
-		t.Fatalf("unclear error: %v", err)
+	if h.Status != "degraded" || h.Warehouses["demo"] != "ok" {
+		t.Fatalf("healthz %+v", h)
+	}
+	if n := len(fake.Calls("auth.test")); n != 2 {
+		t.Fatalf("auth.test called %d times; once at start and once by Run, then never again", n)
+	}
+	cancel()
+	if err := wait(); err != nil {
+		t.Fatalf("Run: %v", err)
 	}
 }
 

@@ -318,6 +318,16 @@ func (a *Adapter) authenticate(ctx context.Context) error {
 	return nil
 }
 
+// Authenticate checks the bot token once (auth.test) so that the adapter
+// is ready as soon as it runs; an error is only reported: Run retries an
+// unreachable Slack and ends with a refused token.
+func (a *Adapter) Authenticate(ctx context.Context) error {
+	if a.ready.Load() {
+		return nil
+	}
+	return a.authenticate(ctx)
+}
+
 // status reports the connection's state to the bot.
 func (a *Adapter) status(up bool, detail string) {
 	if a.cfg.Status != nil {
