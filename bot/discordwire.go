@@ -18,7 +18,7 @@ func buildDiscord(ctx context.Context, cfg Config, deps platformDeps) (platform,
 	for _, c := range dc.DataChannels {
 		channels = append(channels, discord.Channel{ID: c.ID, AnyMessage: c.AnyMessage})
 	}
-	a, err := discord.New(discord.Config{
+	acfg := discord.Config{
 		Token:         dc.Token,
 		ApplicationID: dc.ApplicationID,
 		GuildID:       dc.GuildID,
@@ -28,9 +28,18 @@ func buildDiscord(ctx context.Context, cfg Config, deps platformDeps) (platform,
 		ShardID:       dc.ShardID,
 		ShardCount:    dc.ShardCount,
 		Workers:       dc.Workers,
+		APIURL:        dc.APIURL,
+		GatewayURL:    dc.GatewayURL,
 		Logger:        deps.Logger,
 		Hooks:         deps.Metrics.discordHooks(),
-	}, deps.Dialog)
+	}
+	if deps.Router != nil {
+		acfg.WarehouseLimit = deps.Router.limit
+	}
+	if deps.Status != nil {
+		acfg.Status = deps.Status(discord.Platform)
+	}
+	a, err := discord.New(acfg, deps.Dialog)
 	if err != nil {
 		return nil, err
 	}

@@ -142,6 +142,7 @@ func runDoctor(ctx context.Context, cfg Config, env doctorEnv) []checkResult {
 	for _, w := range cfg.Warehouses {
 		bounded(func(ctx context.Context) []checkResult { return []checkResult{checkWarehouse(ctx, w)} })
 	}
+	out = append(out, checkProfiles(cfg)...)
 	bounded(func(ctx context.Context) []checkResult { return []checkResult{checkModel(ctx, cfg.LLM, env)} })
 	for _, st := range env.Stores {
 		bounded(st)

@@ -324,8 +324,11 @@ func (m *metrics) discordHooks() discord.Hooks {
 		return discord.Hooks{}
 	}
 	const p = "discord"
+	first, answer := m.firstMessage.WithLabelValues(p), m.answerTime.WithLabelValues(p)
 	return discord.Hooks{
-		APIError: func(route string) { m.apiErrors.WithLabelValues(p, route).Inc() },
-		Retry:    func(route string) { m.apiRetries.WithLabelValues(p, route).Inc() },
+		APIError:     func(route string) { m.apiErrors.WithLabelValues(p, route).Inc() },
+		Retry:        func(route string) { m.apiRetries.WithLabelValues(p, route).Inc() },
+		FirstMessage: func(d time.Duration) { first.Observe(d.Seconds()) },
+		Answered:     func(d time.Duration) { answer.Observe(d.Seconds()) },
 	}
 }
