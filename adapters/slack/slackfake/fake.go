@@ -109,6 +109,18 @@ type Server struct {
 	sockets    chan *Socket
 	scopes     []string // nil: DefaultScopes
 	latency    time.Duration
+	methodLat  map[string]time.Duration
+}
+
+// SetMethodLatency delays the answers to one Web API method by d (a slow
+// call to hold a bot mid-turn); 0 removes it.
+func (s *Server) SetMethodLatency(method string, d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.methodLat == nil {
+		s.methodLat = map[string]time.Duration{}
+	}
+	s.methodLat[method] = d
 }
 
 // SetLatency delays every Web API answer by d, as the network and Slack
@@ -330,9 +342,14 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 	c = s.record(c)
 
 	s.mu.Lock()
-	if d := s.latency; d > 0 {
+	if d := s.latency + s.methodLat[method]; d > 0 {
 		s.mu.Unlock()
-		time.Sleep(d) // simulated network and server time, not synchronisation
+		// Simulated network and server time, not synchronisation; a client
+		// that went away (a killed bot) ends it.
+		select {
+		case <-time.After(d):
+		case <-r.Context().Done():
+		}
 		s.mu.Lock()
 	}
 	limited := s.rateLimit[method] > 0
