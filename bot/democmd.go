@@ -87,6 +87,8 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		User: *who, Admin: *admin, Interactive: interactive, Examples: demoExamples, Logger: logger,
 		Session:  strconv.FormatInt(time.Now().UnixNano(), 36),
 		ChartDir: filepath.Join(*data, "charts"),
+		// An open question survives a restart, as in chat.
+		Store: console.FileSession(filepath.Join(*data, "console-"+fileSafe(*who)+".json")),
 		Banner:   "Clarify demo — embedded warehouse, offline engine (no model, no network).",
 	})
 	if err := c.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
@@ -94,6 +96,16 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitFailure
 	}
 	return exitOK
+}
+
+// fileSafe makes a person's name usable in a file name.
+func fileSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, s)
 }
 
 func defaultUserName() string {

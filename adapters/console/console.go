@@ -48,6 +48,10 @@ type Options struct {
 	// ChartDir is where charts of trend and breakdown answers are saved as
 	// PNG files (created when needed); "" saves none.
 	ChartDir string
+	// Store keeps the session between runs (nil: nothing survives): an
+	// open clarification is asked again after a restart and a number
+	// still answers it.
+	Store SessionStore
 }
 
 // Who fields of console events.
@@ -149,7 +153,13 @@ func (c *Console) Run(ctx context.Context) error {
 		}
 	}()
 
+	resumed := c.restore()
 	c.greet()
+	if resumed {
+		c.out.line("You had an open question before the restart:")
+		c.printClarification(c.pending)
+		c.out.line("")
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -181,6 +191,7 @@ func (c *Console) Run(ctx context.Context) error {
 			line = l
 		}
 		quit := c.handleLine(ctx, line)
+		c.persist()
 		if err := ctx.Err(); err != nil {
 			return err
 		}

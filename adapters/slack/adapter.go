@@ -335,6 +335,24 @@ func (a *Adapter) status(up bool, detail string) {
 	}
 }
 
+// Quiet waits until nothing is queued or running (tests of the whole bot
+// that must know every accepted event was handled).
+func (a *Adapter) Quiet(ctx context.Context) error {
+	for {
+		vIdle, vChanged := a.visible.Idle()
+		wIdle, wChanged := a.work.Idle()
+		if vIdle && wIdle {
+			return nil
+		}
+		select {
+		case <-vChanged:
+		case <-wChanged:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
 // QueueDepth is the number of turns waiting for a worker (a metric).
 func (a *Adapter) QueueDepth() int { return a.work.Depth() }
 
