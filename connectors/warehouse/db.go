@@ -7,10 +7,12 @@ package warehouse
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
@@ -77,6 +79,39 @@ type DB struct {
 	cache    *resultCache // nil when off
 	logger   *slog.Logger
 	policy   Policy // nil: no access rules
+	// killer is a pool of its own for KILL QUERY, so that a cancelled
+	// query is stopped even when the main pool is full (under load, when
+	// it matters most).
+	killer *killPool
+}
+
+// killPool is a small pool opened on the first KILL.
+type killPool struct {
+	conn interface {
+		Connect(context.Context) (driver.Conn, error)
+		Driver() driver.Driver
+	}
+	once sync.Once
+	db   *sql.DB
+}
+
+func (k *killPool) get() *sql.DB {
+	k.once.Do(func() {
+		k.db = sql.OpenDB(k.conn)
+		k.db.SetMaxOpenConns(2)
+		k.db.SetMaxIdleConns(1)
+		k.db.SetConnMaxIdleTime(time.Minute)
+	})
+	return k.db
+}
+
+func (k *killPool) close() error {
+	var err error
+	k.once.Do(func() {}) // no pool opened after Close
+	if k.db != nil {
+		err = k.db.Close()
+	}
+	return err
 }
 
 // Policy is a warehouse's access rules as the query path needs them:
@@ -132,7 +167,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	db.SetMaxOpenConns(cfg.MaxOpenConns)
 	db.SetMaxIdleConns(cfg.MaxOpenConns)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	w := &DB{db: db, cfg: cfg, database: mc.DBName, addr: mc.Addr, cache: newResultCache(cfg.Cache, time.Now), logger: cfg.Logger}
+	w := &DB{db: db, cfg: cfg, database: mc.DBName, addr: mc.Addr, cache: newResultCache(cfg.Cache, time.Now), logger: cfg.Logger, killer: &killPool{conn: conn}}
 
 	pctx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout)
 	defer cancel()
@@ -158,8 +193,8 @@ func connectError(ctx context.Context, err error, mc *mysql.Config) error {
 	return classify(ctx, err, 0, nil)
 }
 
-// Close releases the connection pool.
-func (w *DB) Close() error { return w.db.Close() }
+// Close releases the connection pools.
+func (w *DB) Close() error { return errors.Join(w.db.Close(), w.killer.close()) }
 
 // Flavor is the detected server kind.
 func (w *DB) Flavor() Flavor { return w.flavor }
