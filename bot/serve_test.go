@@ -3,13 +3,16 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/logbuf"
 	"github.com/clarify-bot/clarify/internal/testwh"
 )
 
@@ -125,5 +128,29 @@ func waitHealth(t *testing.T, m *Main, want func(healthzBody) bool) healthzBody 
 		case <-deadline:
 			t.Fatalf("healthz never reached the wanted state: %+v", h)
 		}
+	}
+}
+
+// TestShutdownIsLogged: the signal that stops the bot is in the log, and
+// so is the end of the drain.
+func TestShutdownIsLogged(t *testing.T) {
+	testwh.Quiet()
+	var logs logbuf.Buffer
+	cfg := Config{DataDir: t.TempDir(), HTTP: HTTPConfig{Addr: "127.0.0.1:0"}, Warehouses: []WarehouseConfig{{Name: "demo", Demo: true, DemoOrders: 200}}}
+	cfg.applyDefaults()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	m, err := NewMain(ctx, cfg, logs.Logger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	cancel(errors.New("terminated signal received"))
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if out := logs.String(); !strings.Contains(out, "shutting down") || !strings.Contains(out, "terminated signal received") {
+		t.Fatalf("no shutdown line with its cause:\n%s", out)
 	}
 }
