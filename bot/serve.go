@@ -188,18 +188,32 @@ func (m *Main) startWarehouses(ctx context.Context, refresh bool) error {
 	}
 	var wg sync.WaitGroup
 	errs := make([]error, len(m.slots))
+	start := func(i int) {
+		s := m.slots[i]
+		if err := s.start(ctx); err != nil {
+			if errors.Is(err, errConfig) {
+				errs[i] = err
+				return
+			}
+			s.down(err, 1, m.timings.RetryMin, true)
+		}
+	}
+	var demos []int
 	for i, s := range m.slots {
 		m.health.set(s.component(), stateStarting, "", 0, 0)
-		wg.Go(func() {
-			if err := s.start(ctx); err != nil {
-				if errors.Is(err, errConfig) {
-					errs[i] = err
-					return
-				}
-				s.down(err, 1, m.timings.RetryMin, true)
-			}
-		})
+		if s.cfg.Demo {
+			demos = append(demos, i)
+			continue
+		}
+		wg.Go(func() { start(i) })
 	}
+	// Embedded demo servers start one at a time: go-mysql-server's engine
+	// initialises package-wide status variables without a lock.
+	wg.Go(func() {
+		for _, i := range demos {
+			start(i)
+		}
+	})
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return err
