@@ -88,8 +88,8 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		Session:  strconv.FormatInt(time.Now().UnixNano(), 36),
 		ChartDir: filepath.Join(*data, "charts"),
 		// An open question survives a restart, as in chat.
-		Store: console.FileSession(filepath.Join(*data, "console-"+fileSafe(*who)+".json")),
-		Banner:   "Clarify demo — embedded warehouse, offline engine (no model, no network).",
+		Store:  console.FileSession(filepath.Join(*data, "console-"+fileSafe(*who)+".json")),
+		Banner: "Clarify demo — embedded warehouse, offline engine (no model, no network).",
 	})
 	if err := c.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
