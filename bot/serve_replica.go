@@ -98,12 +98,22 @@ type orphanReplacer interface {
 
 // replaceOrphans replaces the placeholders of replicas that died and
 // forgets them; those of platforms this process does not run are left to
-// a replica that does.
+// a replica that does. Reading them is also the store's health check.
 func (m *Main) replaceOrphans(ctx context.Context) {
 	orphans, err := m.replica.store.Orphans(ctx, m.replica.alive)
 	if err != nil {
-		m.logger.Warn("cannot look for placeholders left by stopped replicas", "err", err)
+		if ctx.Err() != nil {
+			return
+		}
+		if st, _ := m.health.get("store"); st.State == stateUp {
+			m.logger.Warn("the store does not answer; events are left for the platforms to send again until it does", "err", err)
+		}
+		m.health.set("store", stateDown, "not answering; retrying", 0, 0)
 		return
+	}
+	if st, _ := m.health.get("store"); st.State != stateUp {
+		m.logger.Info("the store answers again")
+		m.health.set("store", stateUp, "", 0, 0)
 	}
 	for _, p := range orphans {
 		var rep orphanReplacer
