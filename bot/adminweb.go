@@ -124,6 +124,10 @@ type adminConsoleOptions struct {
 	DataDir string
 	Stores  *stores
 	Stacks  []*stack
+	// Slots are bot serve's warehouses, whose stacks come and go (a
+	// warehouse down at start, a profile retaken): previews use the
+	// current one.
+	Slots []*warehouseSlot
 	// BaseURL is the bot's public address.
 	BaseURL string
 	IsAdmin adminweb.AdminCheck
@@ -155,7 +159,10 @@ func newAdminConsole(ctx context.Context, o adminConsoleOptions) (*adminweb.Serv
 	}
 	whs := map[string]adminweb.Warehouse{}
 	for _, st := range o.Stacks {
-		whs[st.name] = newPreviewWarehouse(st)
+		whs[st.name] = newPreviewWarehouse(func() *stack { return st })
+	}
+	for _, sl := range o.Slots {
+		whs[sl.name()] = newPreviewWarehouse(sl.current)
 	}
 	cfg := adminweb.Config{
 		Prefix: adminPrefix, BaseURL: o.BaseURL, Key: key, State: state, Store: o.Stores.facts, Warehouses: whs,
@@ -210,30 +217,47 @@ func (c *adminChecks) check(ctx context.Context, id adminweb.Identity) (bool, bo
 // queries, and a manager of its own that answers a question with given
 // facts, learning and recording nothing.
 type previewWarehouse struct {
-	st     *stack
-	once   sync.Once
-	mgr    *dialog.Manager
-	err    error
-	facts  *previewFacts
+	current func() *stack // nil stack: the warehouse has not started
+	mu      sync.Mutex
+	built   *stack // the stack mgr was built on
+	mgr     *dialog.Manager
+	err     error
+	facts   *previewFacts
 	states *memStates
 	seq    atomic.Int64
 }
 
-func newPreviewWarehouse(st *stack) *previewWarehouse {
-	return &previewWarehouse{st: st, facts: &previewFacts{by: map[string][]ontology.Fact{}}, states: &memStates{m: map[string][]byte{}}}
+func newPreviewWarehouse(current func() *stack) *previewWarehouse {
+	return &previewWarehouse{current: current, facts: &previewFacts{by: map[string][]ontology.Fact{}}, states: &memStates{m: map[string][]byte{}}}
 }
+
+// errNotStarted: the warehouse is down since the bot started.
+var errNotStarted = errors.New("the warehouse is unreachable right now; previews work once it is back")
 
 func (p *previewWarehouse) Query(ctx context.Context, statement string, lim warehouse.Limits) (*warehouse.Result, error) {
-	return p.st.db.Query(ctx, statement, lim)
+	st := p.current()
+	if st == nil {
+		return nil, errNotStarted
+	}
+	return st.db.Query(ctx, statement, lim)
 }
 
+// manager is the preview manager over the warehouse's current stack,
+// built again when the stack was replaced.
 func (p *previewWarehouse) manager() (*dialog.Manager, error) {
-	p.once.Do(func() {
-		d := p.st.deps
+	st := p.current()
+	if st == nil {
+		return nil, errNotStarted
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.built != st {
+		d := st.deps
 		d.Facts, d.Admin, d.States = p.facts, nil, p.states
 		d.Observe, d.Gate, d.Questions = nil, nil, nil
-		p.mgr, p.err = dialog.New(p.st.dcfg, d)
-	})
+		p.mgr, p.err = dialog.New(st.dcfg, d)
+		p.built = st
+	}
 	return p.mgr, p.err
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -44,6 +45,15 @@ type StoreConfig struct {
 	// DSN in go-sql-driver form, naming a database the bot may create
 	// tables in: user:pass@tcp(host:3306)/clarify.
 	DSN string `yaml:"dsn"`
+	// MaxConnections bounds the connections each replica opens to the
+	// store's server (default 10): a burst waits for a connection instead
+	// of exhausting the server's max_connections.
+	MaxConnections int `yaml:"max_connections"`
+	// LeaseTTL is how long a conversation's turn lock and a replica's
+	// heartbeat outlive a replica that died (default 10s): the time after
+	// which another replica takes over its conversation and replaces its
+	// placeholders.
+	LeaseTTL time.Duration `yaml:"lease_ttl"`
 }
 
 // HTTPConfig is the bot's own HTTP server: /healthz, and Slack's endpoints in HTTP mode.
@@ -60,6 +70,10 @@ type WarehouseConfig struct {
 	DemoOrders   int           `yaml:"demo_orders"`
 	QueryTimeout time.Duration `yaml:"query_timeout"`
 	MaxRows      int           `yaml:"max_rows"`
+	// MaxConnections bounds the connections to the warehouse (default 8);
+	// it also caps the questions about it worked on at once, so that a
+	// slow warehouse cannot hold every worker.
+	MaxConnections int `yaml:"max_connections"`
 	// Synonyms add domain words for column search ("arr": ["annual", "recurring", "revenue"]).
 	Synonyms map[string][]string `yaml:"synonyms"`
 	// Access says who may ask and which tables and columns are hidden or
@@ -131,8 +145,11 @@ type SlackConfig struct {
 	SigningSecret string   `yaml:"signing_secret"`
 	Mode          string   `yaml:"mode"` // "socket" (default) or "http"
 	Admins        []string `yaml:"admins"`
-	Workers       int      `yaml:"workers"`
-	APIURL        string   `yaml:"api_url"` // for tests: a fake Slack Web API
+	// Workers bounds the turns worked on at once (default 16);
+	// PerPersonTurns one person's (default 2).
+	Workers        int    `yaml:"workers"`
+	PerPersonTurns int    `yaml:"per_person_turns"`
+	APIURL         string `yaml:"api_url"` // for tests and staging: another Slack Web API
 }
 
 // DiscordConfig configures the Discord adapter; an empty token means no Discord.
@@ -146,6 +163,12 @@ type DiscordConfig struct {
 	ShardID       int              `yaml:"shard_id"`
 	ShardCount    int              `yaml:"shard_count"`
 	Workers       int              `yaml:"workers"`
+	// APIURL sends the REST calls (and the gateway lookup) to another
+	// server than discord.com, e.g. http://127.0.0.1:8081 for a fake or a
+	// staging proxy; GatewayURL overrides the gateway the lookup returns
+	// (wss://…). For tests and staging only.
+	APIURL     string `yaml:"api_url"`
+	GatewayURL string `yaml:"gateway_url"`
 }
 
 // DiscordChannel is a channel where the bot answers questions.
@@ -161,9 +184,11 @@ type DiscordChannel struct {
 type LimitsConfig struct {
 	UserQuestionsPerMinute    int `yaml:"user_questions_per_minute"`
 	ChannelQuestionsPerMinute int `yaml:"channel_questions_per_minute"`
-	// Burst is how many questions may come at once before the rate
-	// applies (default 3).
-	Burst int `yaml:"burst"`
+	// Burst is how many questions one person may ask at once before the
+	// rate applies (default 3); ChannelBurst how many a channel takes at
+	// once (default 10: several people asking together is normal).
+	Burst        int `yaml:"burst"`
+	ChannelBurst int `yaml:"channel_burst"`
 }
 
 // LoadConfig reads the file (if path is not empty), applies the
@@ -251,6 +276,26 @@ func (c *Config) applyDefaults() {
 	if c.Limits.Burst == 0 {
 		c.Limits.Burst = 3
 	}
+	if c.Limits.ChannelBurst == 0 {
+		c.Limits.ChannelBurst = max(10, c.Limits.Burst)
+	}
+	if c.Store.MaxConnections <= 0 {
+		c.Store.MaxConnections = 10
+	}
+	if c.Store.LeaseTTL <= 0 {
+		c.Store.LeaseTTL = 10 * time.Second
+	}
+	for i := range c.Warehouses {
+		if c.Warehouses[i].MaxConnections <= 0 {
+			c.Warehouses[i].MaxConnections = warehouse.DefaultMaxOpenConns
+		}
+	}
+	if c.Slack.Workers <= 0 {
+		c.Slack.Workers = 16
+	}
+	if c.Slack.PerPersonTurns <= 0 {
+		c.Slack.PerPersonTurns = 2
+	}
 }
 
 // Validate checks what can be checked without the network.
@@ -322,8 +367,19 @@ func (c *Config) Validate() error {
 	if c.Dialog.Tau < 0 || c.Dialog.Tau > 1 {
 		errs = append(errs, fmt.Errorf("dialog: tau must be between 0 and 1, not %v", c.Dialog.Tau))
 	}
-	if c.Limits.UserQuestionsPerMinute < 0 || c.Limits.ChannelQuestionsPerMinute < 0 || c.Limits.Burst < 0 {
-		errs = append(errs, errors.New("limits: questions per minute and burst must not be negative (0 means no limit)"))
+	if c.Limits.UserQuestionsPerMinute < 0 || c.Limits.ChannelQuestionsPerMinute < 0 || c.Limits.Burst < 0 || c.Limits.ChannelBurst < 0 {
+		errs = append(errs, errors.New("limits: questions per minute and bursts must not be negative (0 means no limit)"))
+	}
+	if c.Store.LeaseTTL > 0 && c.Store.LeaseTTL < 3*time.Second {
+		errs = append(errs, fmt.Errorf("store: lease_ttl %s is too short; a busy server store may not renew it in time (at least 3s)", c.Store.LeaseTTL))
+	}
+	for _, u := range []struct{ key, v string }{{"discord.api_url", c.Discord.APIURL}, {"discord.gateway_url", c.Discord.GatewayURL}, {"slack.api_url", c.Slack.APIURL}} {
+		if u.v == "" {
+			continue
+		}
+		if p, err := url.Parse(u.v); err != nil || p.Host == "" || (p.Scheme != "http" && p.Scheme != "https" && p.Scheme != "ws" && p.Scheme != "wss") {
+			errs = append(errs, fmt.Errorf("%s %q: want an absolute http(s):// (or ws(s):// for the gateway) URL", u.key, u.v))
+		}
 	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":

@@ -112,12 +112,24 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		Locale:    *locale,
 		Banner:    "Clarify demo — embedded warehouse, offline engine (no model, no network).",
 		AdminLink: adminLink,
+		// An open question survives a restart, as in chat.
+		Store: console.FileSession(filepath.Join(*data, "console-"+fileSafe(*who)+".json")),
 	})
 	if err := c.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
 		return exitFailure
 	}
 	return exitOK
+}
+
+// fileSafe makes a person's name usable in a file name.
+func fileSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, s)
 }
 
 func defaultUserName() string {

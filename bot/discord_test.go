@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/clarify-bot/clarify/adapters/discord/discordtest"
+	"github.com/clarify-bot/clarify/adapters/slack/slackfake"
 )
 
 func TestDiscordNotConfigured(t *testing.T) {
@@ -24,16 +26,17 @@ func TestDiscordBuildChecksShards(t *testing.T) {
 }
 
 // TestDiscordServe runs the whole bot with Discord configured against the
-// fake Discord (endpoints overridden: bot wiring builds its own session):
-// a question in a data channel is answered in a thread, and shutdown drains.
+// fake Discord through discord.api_url, as staging would: a question in a
+// data channel is answered in a thread, /healthz reports Discord up, and
+// shutdown drains.
 func TestDiscordServe(t *testing.T) {
 	const guild, channel, user = "1200000000000000001", "1200000000000000010", "1000000000000000001"
 	fake := discordtest.New(t, discordtest.Options{Guilds: []discordtest.Guild{{ID: guild, Channels: []string{channel}}}})
-	fake.OverrideEndpoints(t)
-	_, cancel, wait := startMain(t, Config{Discord: DiscordConfig{
-		Token: "test-token", GuildID: guild,
+	m, cancel, wait := startMain(t, Config{Discord: DiscordConfig{
+		Token: "test-token", GuildID: guild, APIURL: fake.Server.URL,
 		DataChannels: []DiscordChannel{{ID: channel}},
 	}})
+	waitHealth(t, m, func(h healthzBody) bool { return h.Components["discord"].State == stateUp })
 	fake.Identified(t)
 	reg, _ := fake.Next(t, "command registration", discordtest.Is("PUT", "/api/v9/applications/*/guilds/"+guild+"/commands"))
 	if reg.Status != 200 {
@@ -60,6 +63,52 @@ func TestDiscordServe(t *testing.T) {
 	answer.JSON(t, &body)
 	if answer.Status != 200 || !strings.Contains(body.Content, "```") {
 		t.Fatalf("answer: %s", answer)
+	}
+	cancel()
+	if err := wait(); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+}
+
+// TestDiscordIntentsRefusedServeGoesOn: Discord closing the gateway with
+// 4014 stops the Discord platform only, once, with the fix in /healthz;
+// the bot and its other platforms keep serving.
+func TestDiscordIntentsRefusedServeGoesOn(t *testing.T) {
+	fake := discordtest.New(t, discordtest.Options{CloseCode: 4014, Guilds: []discordtest.Guild{{ID: "1200000000000000001", Channels: []string{"1200000000000000010"}}}})
+	slack := slackfake.New(t)
+	m, cancel, wait := startMain(t, Config{
+		Discord: DiscordConfig{Token: "test-token", APIURL: fake.Server.URL},
+		Slack:   SlackConfig{BotToken: slackfake.BotToken, SigningSecret: slackfake.Secret, Mode: "http", APIURL: slack.APIURL()},
+	})
+	h := waitHealth(t, m, func(h healthzBody) bool {
+		return h.Components["discord"].State == stateStopped && h.Components["slack"].State == stateUp
+	})
+	if d := h.Components["discord"].Detail; !strings.Contains(d, "Message Content intent") || !strings.Contains(d, "4014") {
+		t.Fatalf("discord detail %q", d)
+	}
+	if h.Components["slack"].State != stateUp || h.Warehouses["demo"] != "ok" || h.Status != "degraded" {
+		t.Fatalf("healthz %+v", h)
+	}
+	// The bot still answers on Slack.
+	since := slack.Mark()
+	ev, _ := json.Marshal(map[string]any{
+		"token": "x", "team_id": slackfake.TeamID, "api_app_id": "A0CLARIFY", "type": "event_callback", "event_id": "Ev0AFTER4014", "event_time": 1767200000,
+		"event": map[string]any{"type": "app_mention", "user": "U0ANA", "channel": "C0OPS", "ts": "1767200000.000100", "event_ts": "1767200000.000100",
+			"text": "<@" + slackfake.BotUserID + "> how many customers do we have?"},
+	})
+	if code, body := slackfake.Post(t, "http://"+m.Addr()+"/slack/events", slackfake.Secret, time.Now(), "application/json", ev, nil); code != 200 {
+		t.Fatalf("slack event: %d %s", code, body)
+	}
+	slack.Wait(t, since, "chat.update", func(c slackfake.Call) bool { return strings.Contains(c.Get("blocks"), "clarify.feedback") })
+	select {
+	case <-fake.IdentifiedCh():
+	default:
+		t.Fatal("the bot never identified")
+	}
+	select {
+	case <-fake.IdentifiedCh():
+		t.Fatal("identified again after 4014")
+	default:
 	}
 	cancel()
 	if err := wait(); err != nil {

@@ -18,7 +18,7 @@ func buildDiscord(ctx context.Context, cfg Config, deps platformDeps) (platform,
 	for _, c := range dc.DataChannels {
 		channels = append(channels, discord.Channel{ID: c.ID, AnyMessage: c.AnyMessage})
 	}
-	dcfg := discord.Config{
+	acfg := discord.Config{
 		Token:         dc.Token,
 		ApplicationID: dc.ApplicationID,
 		GuildID:       dc.GuildID,
@@ -28,13 +28,21 @@ func buildDiscord(ctx context.Context, cfg Config, deps platformDeps) (platform,
 		ShardID:       dc.ShardID,
 		ShardCount:    dc.ShardCount,
 		Workers:       dc.Workers,
+		APIURL:        dc.APIURL,
+		GatewayURL:    dc.GatewayURL,
 		Logger:        deps.Logger,
 		Hooks:         deps.Metrics.discordHooks(),
 	}
-	if deps.AdminLinks != nil {
-		dcfg.AdminLinks = deps.AdminLinks
+	if deps.Router != nil {
+		acfg.WarehouseLimit = deps.Router.limit
 	}
-	a, err := discord.New(dcfg, deps.Dialog)
+	if deps.Status != nil {
+		acfg.Status = deps.Status(discord.Platform)
+	}
+	if deps.AdminLinks != nil {
+		acfg.AdminLinks = deps.AdminLinks
+	}
+	a, err := discord.New(acfg, deps.Dialog)
 	if err != nil {
 		return nil, err
 	}

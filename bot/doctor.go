@@ -142,6 +142,7 @@ func runDoctor(ctx context.Context, cfg Config, env doctorEnv) []checkResult {
 	for _, w := range cfg.Warehouses {
 		bounded(func(ctx context.Context) []checkResult { return []checkResult{checkWarehouse(ctx, w)} })
 	}
+	out = append(out, checkProfiles(cfg)...)
 	bounded(func(ctx context.Context) []checkResult { return []checkResult{checkModel(ctx, cfg.LLM, env)} })
 	for _, st := range env.Stores {
 		bounded(st)
@@ -197,19 +198,34 @@ func compareScopes(h http.Header, manifest []byte) checkResult {
 	for _, s := range strings.Split(raw, ",") {
 		granted[strings.TrimSpace(s)] = true
 	}
-	var missing []string
+	var missing, followUps []string
 	for _, s := range want {
-		if !granted[s] {
+		switch {
+		case granted[s]:
+		case followUpScopes[s]:
+			followUps = append(followUps, s)
+		default:
 			missing = append(missing, s)
 		}
 	}
 	if len(missing) > 0 {
+		missing = append(missing, followUps...)
 		return checkResult{Status: statusError, What: what,
 			Detail: fmt.Sprintf("missing %s (add them to the app's bot scopes as in manifest.yml and reinstall the app)", strings.Join(missing, ", ")),
 			Short:  "missing " + strings.Join(missing, ", ")}
 	}
+	if len(followUps) > 0 {
+		// An app installed before thread follow-ups still answers mentions.
+		return checkResult{Status: statusWarn, What: what,
+			Detail: fmt.Sprintf("missing %s: replies in a thread need an @mention until they are granted (add them and the message.channels and message.groups events as in manifest.yml, then reinstall the app)", strings.Join(followUps, ", ")),
+			Short:  "missing " + strings.Join(followUps, ", ")}
+	}
 	return checkResult{What: what, Detail: fmt.Sprintf("all %d bot scopes of manifest.yml granted", len(want))}
 }
+
+// followUpScopes are the scopes only thread follow-ups without a mention
+// need (message.channels, message.groups).
+var followUpScopes = map[string]bool{"channels:history": true, "groups:history": true}
 
 func manifestBotScopes(manifest []byte) ([]string, error) {
 	var m struct {

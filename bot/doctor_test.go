@@ -58,10 +58,16 @@ func TestDoctorSlack(t *testing.T) {
 			want: map[string]checkStatus{"slack bot token": statusOK, "slack scopes": statusOK}},
 		{name: "a missing scope is an error naming it", mode: "http",
 			setup: func(f *slackfake.Server) {
-				f.SetScopes("app_mentions:read", "commands", "files:write", "im:history", "users:read")
+				f.SetScopes("app_mentions:read", "channels:history", "commands", "files:write", "groups:history", "im:history", "users:read")
 			},
 			want:      map[string]checkStatus{"slack bot token": statusOK, "slack scopes": statusError},
 			detailHas: map[string]string{"slack scopes": "missing chat:write"}},
+		{name: "an app without the thread follow-up scopes is warned", mode: "http",
+			setup: func(f *slackfake.Server) {
+				f.SetScopes("app_mentions:read", "chat:write", "commands", "files:write", "im:history", "users:read")
+			},
+			want:      map[string]checkStatus{"slack bot token": statusOK, "slack scopes": statusWarn},
+			detailHas: map[string]string{"slack scopes": "missing channels:history, groups:history: replies in a thread need an @mention"}},
 		{name: "refused bot token", mode: "http",
 			setup:     func(f *slackfake.Server) { f.FailAuth("invalid_auth") },
 			want:      map[string]checkStatus{"slack bot token": statusError},

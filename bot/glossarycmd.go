@@ -347,7 +347,9 @@ func (m *Main) loadConfiguredGlossary(ctx context.Context, wc WarehouseConfig, d
 		return nil, fmt.Errorf("warehouse %q: %w", wc.Name, err)
 	}
 	m.logger.Info("glossary loaded", "warehouse", wc.Name, "file", wc.Glossary, "added", st.Added, "updated", st.Updated, "unchanged", st.Skipped, "removed", st.Removed)
+	m.glossaryMu.Lock()
 	m.glossaries = append(m.glossaries, ref)
+	m.glossaryMu.Unlock()
 	return g.Joins(), nil
 }
 
@@ -371,7 +373,10 @@ func (m *Main) checkAndLoad(ctx context.Context, ref glossaryRef) (*glossary.Glo
 // next start (the catalog is built once).
 func (m *Main) ReloadGlossaries(ctx context.Context) error {
 	var errs []error
-	for _, ref := range m.glossaries {
+	m.glossaryMu.Lock()
+	refs := append([]glossaryRef(nil), m.glossaries...)
+	m.glossaryMu.Unlock()
+	for _, ref := range refs {
 		_, st, err := m.checkAndLoad(ctx, ref)
 		if err == nil {
 			m.logger.Info("glossary reloaded", "warehouse", ref.warehouse, "file", ref.file, "added", st.Added, "updated", st.Updated, "unchanged", st.Skipped, "removed", st.Removed)

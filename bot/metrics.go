@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"errors"
-	"github.com/clarify-bot/clarify/connectors/sqlguard"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -16,6 +16,7 @@ import (
 	"github.com/clarify-bot/clarify/adapters/discord"
 	slackadapter "github.com/clarify-bot/clarify/adapters/slack"
 	"github.com/clarify-bot/clarify/connectors/llm"
+	"github.com/clarify-bot/clarify/connectors/sqlguard"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/llmengine"
@@ -60,6 +61,15 @@ type metrics struct {
 	apiErrors  *prometheus.CounterVec
 	apiRetries *prometheus.CounterVec
 	duplicates *prometheus.CounterVec
+
+	// Production: time to the first visible message and to the answer,
+	// events left for a retry because the store could not check them,
+	// components up, placeholders of stopped replicas replaced.
+	firstMessage     *prometheus.HistogramVec
+	answerTime       *prometheus.HistogramVec
+	dedupUnavailable *prometheus.CounterVec
+	componentUp      *prometheus.GaugeVec
+	orphans          *prometheus.CounterVec
 }
 
 func newMetrics() *metrics {
@@ -92,6 +102,20 @@ func newMetrics() *metrics {
 		apiErrors:      counter("platform_api_errors_total", "Chat platform API calls that failed.", "platform", "method"),
 		apiRetries:     counter("platform_api_retries_total", "Chat platform API calls sent again after a rate limit.", "platform", "method"),
 		duplicates:     counter("events_deduplicated_total", "Events the platform delivered again and that were dropped.", "platform"),
+		firstMessage: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: "clarify", Name: "first_message_seconds",
+			Help:    "Time from receiving a question or click to the first message the person sees (the placeholder).",
+			Buckets: []float64{0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 30},
+		}, []string{"platform"}),
+		answerTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: "clarify", Name: "answer_seconds",
+			Help:    "Time from receiving a question or click to its replies delivered (an answer or the next clarification).",
+			Buckets: prometheus.ExponentialBuckets(0.1, 2, 12),
+		}, []string{"platform"}),
+		dedupUnavailable: counter("events_store_unavailable_total", "Events left for the platform to send again because the shared store could not check their id.", "platform"),
+		componentUp: prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: "clarify", Name: "component_up",
+			Help: "1 when a component (warehouse:<name>, slack, discord, store) is up, else 0."}, []string{"component"}),
+		orphans: counter("orphaned_placeholders_replaced_total", "Placeholders left by a stopped replica, replaced with a note to try again.", "platform"),
 	}
 	m.registry.MustRegister(
 		collectors.NewGoCollector(),
@@ -99,6 +123,7 @@ func newMetrics() *metrics {
 		m.questions, m.clarifications, m.clarAnswers, m.answers, m.facts, m.refusals,
 		m.queryLatency, m.queryErrors, m.engineLatency, m.engineFailures,
 		m.tokens, m.modelCalls, m.modelRetries, m.apiErrors, m.apiRetries, m.duplicates,
+		m.firstMessage, m.answerTime, m.dedupUnavailable, m.componentUp, m.orphans,
 	)
 	// Known reasons start at zero, so that rate() works from the first one.
 	for _, r := range []string{dialog.RefuseTooLong, dialog.RefuseNoQuestion, dialog.RefuseWrite, dialog.RefuseRateLimited, refuseNotReadOnly, refuseAccessDenied, refuseAccessRule, refuseBudget} {
@@ -142,6 +167,13 @@ func (d *dialogMetrics) ClarificationAnswered() { d.clarAnswers.Inc() }
 func (d *dialogMetrics) Answer()                { d.answers.Inc() }
 func (d *dialogMetrics) FactApplied(scope string) {
 	d.m.facts.WithLabelValues(d.warehouse, scope).Inc()
+}
+
+// rateLimited counts a question the rate limits refused before the dialog.
+func (m *metrics) rateLimited() {
+	if m != nil {
+		m.refusals.WithLabelValues(dialog.RefuseRateLimited).Inc()
+	}
 }
 
 // accessRefused counts a person or channel turned away by access rules.
@@ -232,11 +264,58 @@ func (m *metrics) slackHooks() slackadapter.Hooks {
 	}
 	const p = "slack"
 	dup := m.duplicates.WithLabelValues(p)
+	first, answer := m.firstMessage.WithLabelValues(p), m.answerTime.WithLabelValues(p)
 	return slackadapter.Hooks{
-		APIError:  func(method string) { m.apiErrors.WithLabelValues(p, method).Inc() },
-		Retry:     func(method string) { m.apiRetries.WithLabelValues(p, method).Inc() },
-		Duplicate: dup.Inc,
+		APIError:         func(method string) { m.apiErrors.WithLabelValues(p, method).Inc() },
+		Retry:            func(method string) { m.apiRetries.WithLabelValues(p, method).Inc() },
+		Duplicate:        dup.Inc,
+		DedupUnavailable: m.dedupUnavailable.WithLabelValues(p).Inc,
+		FirstMessage:     func(d time.Duration) { first.Observe(d.Seconds()) },
+		Answered:         func(d time.Duration) { answer.Observe(d.Seconds()) },
 	}
+}
+
+// componentState sets a component's up gauge (the health registry's hook).
+func (m *metrics) componentState(name, state string) {
+	if m == nil {
+		return
+	}
+	v := 0.0
+	if state == stateUp {
+		v = 1
+	}
+	m.componentUp.WithLabelValues(name).Set(v)
+}
+
+// orphanReplaced counts a placeholder of a stopped replica replaced.
+func (m *metrics) orphanReplaced(platform string) {
+	if m != nil {
+		m.orphans.WithLabelValues(platform).Inc()
+	}
+}
+
+// queueDepth exports a platform's waiting turns.
+func (m *metrics) queueDepth(platform string, depth func() int) {
+	if m == nil {
+		return
+	}
+	m.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Namespace: "clarify", Name: "queue_depth", ConstLabels: prometheus.Labels{"platform": platform},
+		Help: "Turns (questions, clicks) waiting for a worker.",
+	}, func() float64 { return float64(depth()) }))
+}
+
+// storePool exports the server store's connection pool.
+func (m *metrics) storePool(s interface{ Stats() sql.DBStats }) {
+	if m == nil {
+		return
+	}
+	m.registry.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "clarify", Name: "store_connections_in_use",
+			Help: "Connections to the server store in use."}, func() float64 { return float64(s.Stats().InUse) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "clarify", Name: "store_connection_waits_total",
+			Help: "Times a store statement waited for a connection (the pool was full)."}, func() float64 { return float64(s.Stats().WaitCount) }),
+	)
 }
 
 // discordHooks count the Discord adapter's failed and retried REST calls.
@@ -245,8 +324,11 @@ func (m *metrics) discordHooks() discord.Hooks {
 		return discord.Hooks{}
 	}
 	const p = "discord"
+	first, answer := m.firstMessage.WithLabelValues(p), m.answerTime.WithLabelValues(p)
 	return discord.Hooks{
-		APIError: func(route string) { m.apiErrors.WithLabelValues(p, route).Inc() },
-		Retry:    func(route string) { m.apiRetries.WithLabelValues(p, route).Inc() },
+		APIError:     func(route string) { m.apiErrors.WithLabelValues(p, route).Inc() },
+		Retry:        func(route string) { m.apiRetries.WithLabelValues(p, route).Inc() },
+		FirstMessage: func(d time.Duration) { first.Observe(d.Seconds()) },
+		Answered:     func(d time.Duration) { answer.Observe(d.Seconds()) },
 	}
 }

@@ -41,9 +41,13 @@ func newQuestionLimiter(cfg LimitsConfig, now func() time.Time) *questionLimiter
 		return nil
 	}
 	burst := max(cfg.Burst, 1)
+	channelBurst := cfg.ChannelBurst
+	if channelBurst <= 0 {
+		channelBurst = burst
+	}
 	return &questionLimiter{
 		user:    newBuckets(cfg.UserQuestionsPerMinute, burst),
-		channel: newBuckets(cfg.ChannelQuestionsPerMinute, burst),
+		channel: newBuckets(cfg.ChannelQuestionsPerMinute, channelBurst),
 		now:     now,
 	}
 }
@@ -86,11 +90,41 @@ func (l *questionLimiter) Admit(ctx context.Context, who dialog.Who) *dialog.Ref
 	return nil
 }
 
-// admitShared is Admit on the buckets in the server store: one
-// transaction takes the person's token and the channel's, or neither. A
-// store that fails lets the question through (and logs it): the limits
-// protect the warehouse, and refusing everyone would be worse.
-func (l *questionLimiter) admitShared(ctx context.Context, who dialog.Who, now time.Time) *dialog.Refusal {
+// Precheck says why a new question would be refused now ("" when it
+// would not), taking nothing: the adapters refuse with one message before
+// any work, and the dialog's Admit takes the tokens when it starts. A
+// store that fails says nothing (Admit decides).
+func (l *questionLimiter) Precheck(ctx context.Context, who dialog.Who) string {
+	if l == nil {
+		return ""
+	}
+	now := l.now()
+	reqs, whys := l.requests(who)
+	if l.shared != nil {
+		refused, wait, err := l.shared.Peek(ctx, now, reqs...)
+		if err != nil || refused < 0 {
+			return ""
+		}
+		return refusal(whys[refused], wait).Text
+	}
+	for i, b := range []*buckets{l.user, l.channel} {
+		if b == nil {
+			continue
+		}
+		key := who.Platform + ":" + who.Workspace + ":" + who.User
+		why := whys[0]
+		if i == 1 {
+			key, why = who.Platform+":"+who.Workspace+":"+who.Channel, whys[len(whys)-1]
+		}
+		if wait := b.peek(key, now); wait > 0 {
+			return refusal(why, wait).Text
+		}
+	}
+	return ""
+}
+
+// requests are the buckets a question takes from, and the refusal of each.
+func (l *questionLimiter) requests(who dialog.Who) ([]ratestore.Request, []string) {
 	var reqs []ratestore.Request
 	var whys []string
 	if l.user != nil {
@@ -101,6 +135,15 @@ func (l *questionLimiter) admitShared(ctx context.Context, who dialog.Who, now t
 		reqs = append(reqs, ratestore.Request{Key: "c:" + who.Platform + ":" + who.Workspace + ":" + who.Channel, Limit: l.channel.shared()})
 		whys = append(whys, fmt.Sprintf("You're asking faster than this channel allows (%s a minute).", questions(l.channel.perMinute)))
 	}
+	return reqs, whys
+}
+
+// admitShared is Admit on the buckets in the server store: one
+// transaction takes the person's token and the channel's, or neither. A
+// store that fails lets the question through (and logs it): the limits
+// protect the warehouse, and refusing everyone would be worse.
+func (l *questionLimiter) admitShared(ctx context.Context, who dialog.Who, now time.Time) *dialog.Refusal {
+	reqs, whys := l.requests(who)
 	refused, wait, err := l.shared.Take(ctx, now, reqs...)
 	if err != nil {
 		l.log.Warn("rate limits unavailable; letting the question through", "err", err)
@@ -183,6 +226,20 @@ func (b *buckets) reserve(key string, now time.Time) *rate.Reservation {
 	}
 	bk.last = now
 	return bk.lim.ReserveN(now, 1)
+}
+
+// peek is how long until key's bucket has a token at now (0: it has).
+func (b *buckets) peek(key string, now time.Time) time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	bk, ok := b.m[key]
+	if !ok {
+		return 0
+	}
+	if tokens := bk.lim.TokensAt(now); tokens < 1 {
+		return time.Duration((1 - tokens) / float64(b.limit) * float64(time.Second))
+	}
+	return 0
 }
 
 // shared is the limit as the server store's buckets take it.

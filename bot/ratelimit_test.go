@@ -48,6 +48,11 @@ func TestQuestionLimiter(t *testing.T) {
 			{0, who("d", "C2"), ""},
 			{2 * time.Second, who("d", "C1"), ""},
 		}},
+		{"channel: ten people asking at once all get in", LimitsConfig{ChannelQuestionsPerMinute: 30, Burst: 3, ChannelBurst: 10}, []step{
+			{0, who("a", "C1"), ""}, {0, who("b", "C1"), ""}, {0, who("c", "C1"), ""}, {0, who("d", "C1"), ""}, {0, who("e", "C1"), ""},
+			{0, who("f", "C1"), ""}, {0, who("g", "C1"), ""}, {0, who("h", "C1"), ""}, {0, who("i", "C1"), ""}, {0, who("j", "C1"), ""},
+			{0, who("k", "C1"), "this channel allows (30 questions a minute)"},
+		}},
 		{"a channel refusal takes nothing from the person", LimitsConfig{UserQuestionsPerMinute: 1, ChannelQuestionsPerMinute: 2, Burst: 1}, []step{
 			{0, who("a", "C1"), ""},
 			{0, who("b", "C1"), "this channel allows (2 questions a minute)"},
@@ -94,6 +99,12 @@ func runLimiterSteps(t *testing.T, l *questionLimiter, c *clock, start time.Time
 	t.Helper()
 	for i, s := range steps {
 		c.t = start.Add(s.at)
+		// Precheck agrees with Admit and takes nothing (else the steps'
+		// admissions would fail).
+		pre := l.Precheck(context.Background(), s.who)
+		if (pre == "") != (s.want == "") || s.want != "" && !strings.Contains(pre, s.want) {
+			t.Fatalf("step %d (%s at %v): Precheck %q, want %q", i, s.who.User, s.at, pre, s.want)
+		}
 		r := l.Admit(context.Background(), s.who)
 		switch {
 		case s.want == "" && r != nil:
@@ -159,9 +170,9 @@ func TestLimitsConfig(t *testing.T) {
 		want       LimitsConfig
 		wantErr    string
 	}{
-		{"absent: no limits", "log_level: info\n", LimitsConfig{Burst: 3}, ""},
-		{"set", "limits: {user_questions_per_minute: 6, channel_questions_per_minute: 30, burst: 2}\n", LimitsConfig{6, 30, 2}, ""},
-		{"burst defaults", "limits: {channel_questions_per_minute: 30}\n", LimitsConfig{0, 30, 3}, ""},
+		{"absent: no limits", "log_level: info\n", LimitsConfig{Burst: 3, ChannelBurst: 10}, ""},
+		{"set", "limits: {user_questions_per_minute: 6, channel_questions_per_minute: 30, burst: 2, channel_burst: 20}\n", LimitsConfig{6, 30, 2, 20}, ""},
+		{"bursts default", "limits: {channel_questions_per_minute: 30}\n", LimitsConfig{0, 30, 3, 10}, ""},
 		{"negative", "limits: {user_questions_per_minute: -1}\n", LimitsConfig{}, "must not be negative"},
 		{"typo", "limits: {user_questions_per_min: 6}\n", LimitsConfig{}, "user_questions_per_min"},
 	}

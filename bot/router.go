@@ -14,28 +14,56 @@ import (
 
 // router sends events to the manager of the right warehouse: the one that
 // holds the conversation, else the one chosen in the channel with
-// "warehouse <name>", else the first configured.
+// "warehouse <name>", else the first configured. A warehouse that is down
+// (or not started yet) gets a plain reply instead of a long wait.
 type router struct {
-	managers map[string]*dialog.Manager
-	names    []string
-	mu       sync.Mutex
-	chosen   map[string]string // platform:workspace:channel → warehouse
-	access   map[string]access.Rules
+	slots  map[string]*warehouseSlot
+	names  []string
+	mu     sync.Mutex
+	chosen map[string]string // platform:workspace:channel → warehouse
+	// lanes remembers which warehouse a conversation went to, for the
+	// work pools' fairness (bounded: cleared when full).
+	lanes map[string]string
 	// refused hears each access-rule refusal (metrics); may be nil.
 	refused func()
 	// shared keeps the choices in the server store, so that every replica
 	// routes a channel alike; nil with files (one process).
 	shared *channelChoices
+	// limiter prechecks new questions (nil: no limits); rateRefused hears
+	// each refusal it makes (metrics; may be nil).
+	limiter     *questionLimiter
+	rateRefused func()
 }
 
-func newRouter(stacks []*stack) *router {
-	r := &router{managers: map[string]*dialog.Manager{}, chosen: map[string]string{}, access: map[string]access.Rules{}}
-	for _, s := range stacks {
-		r.managers[s.name] = s.manager
-		r.access[s.name] = s.access
-		r.names = append(r.names, s.name)
+const maxLanes = 4096
+
+func newRouter(slots []*warehouseSlot) *router {
+	r := &router{slots: map[string]*warehouseSlot{}, chosen: map[string]string{}, lanes: map[string]string{}}
+	for _, s := range slots {
+		r.slots[s.name()] = s
+		r.names = append(r.names, s.name())
 	}
 	return r
+}
+
+// manager is the dialog manager of a started warehouse.
+func (r *router) manager(name string) (*dialog.Manager, bool) {
+	s, ok := r.slots[name]
+	if !ok {
+		return nil, false
+	}
+	st := s.current()
+	if st == nil {
+		return nil, false
+	}
+	return st.manager, true
+}
+
+func (r *router) rules(name string) access.Rules {
+	if s, ok := r.slots[name]; ok {
+		return s.cfg.Access
+	}
+	return access.Rules{}
 }
 
 // Warehouses lists the configured warehouse names.
@@ -46,7 +74,7 @@ func channelKey(w dialog.Who) string { return w.Platform + ":" + w.Workspace + "
 // Choose selects the warehouse for new questions in the event's channel.
 func (r *router) Choose(who dialog.Who, name string) (string, error) {
 	name = strings.TrimSpace(name)
-	if _, ok := r.managers[name]; !ok {
+	if _, ok := r.slots[name]; !ok {
 		names := append([]string(nil), r.names...)
 		sort.Strings(names)
 		return "", fmt.Errorf("there is no warehouse called %q; the warehouses are: %s", name, strings.Join(names, ", "))
@@ -66,7 +94,7 @@ func (r *router) Choose(who dialog.Who, name string) (string, error) {
 // Current is the warehouse new questions in the channel go to.
 func (r *router) Current(who dialog.Who) string {
 	if n, ok := r.shared.get(channelKey(who)); ok {
-		if _, known := r.managers[n]; known {
+		if _, known := r.slots[n]; known {
 			return n
 		}
 	}
@@ -94,21 +122,37 @@ func (r *router) Handle(ctx context.Context, ev dialog.Event) ([]dialog.Reply, e
 		}
 	}
 	if len(r.names) > 1 && ev.Conversation != "" {
-		for _, name := range r.names {
-			owns, err := r.managers[name].Owns(ctx, ev.Who, ev.Conversation)
-			if err != nil {
-				return nil, err
-			}
-			if owns {
-				return r.handle(ctx, name, ev)
-			}
+		name, err := r.owner(ctx, ev.Who, ev.Conversation)
+		if err != nil {
+			return nil, err
+		}
+		if name != "" {
+			return r.handle(ctx, name, ev)
 		}
 	}
 	return r.handle(ctx, r.Current(ev.Who), ev)
 }
 
+// owner is the started warehouse that holds the conversation, "" if none.
+func (r *router) owner(ctx context.Context, who dialog.Who, conversation string) (string, error) {
+	for _, name := range r.names {
+		mgr, ok := r.manager(name)
+		if !ok {
+			continue
+		}
+		owns, err := mgr.Owns(ctx, who, conversation)
+		if err != nil {
+			return "", err
+		}
+		if owns {
+			return name, nil
+		}
+	}
+	return "", nil
+}
+
 // handle passes the event to the warehouse's manager if its access rules
-// let this person ask it here, else replies why not.
+// let this person ask it here and it is up, else replies why not.
 func (r *router) handle(ctx context.Context, name string, ev dialog.Event) ([]dialog.Reply, error) {
 	denied := r.denied
 	if personal(ev.Kind) {
@@ -120,12 +164,70 @@ func (r *router) handle(ctx context.Context, name string, ev dialog.Event) ([]di
 		}
 		return []dialog.Reply{{Kind: dialog.ReplyNotice, Conversation: ev.Conversation, Text: msg}}, nil
 	}
-	return r.managers[name].Handle(ctx, ev)
+	r.remember(ev.Conversation, name)
+	mgr, started := r.manager(name)
+	if !started || !r.slots[name].ready() {
+		return []dialog.Reply{{Kind: dialog.ReplyNotice, Conversation: ev.Conversation, Text: unreachableText(name)}}, nil
+	}
+	return mgr.Handle(ctx, ev)
+}
+
+// unreachableText is the reply for a question to a warehouse that is down.
+func unreachableText(name string) string {
+	return fmt.Sprintf("The %q warehouse is unreachable right now; I'll keep retrying. Please ask again in a few minutes.", name)
+}
+
+func (r *router) remember(conversation, name string) {
+	if conversation == "" {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.lanes) >= maxLanes {
+		clear(r.lanes)
+	}
+	r.lanes[conversation] = name
+}
+
+// Lane is the warehouse an event will most likely ask, without a store
+// read: the conversation's, when this process saw it, else the channel's.
+func (r *router) Lane(who dialog.Who, conversation string) string {
+	r.mu.Lock()
+	name, ok := r.lanes[conversation]
+	r.mu.Unlock()
+	if ok {
+		return name
+	}
+	return r.Current(who)
+}
+
+// Knows reports whether a started warehouse holds the conversation (a
+// thread the bot answers in).
+func (r *router) Knows(ctx context.Context, who dialog.Who, conversation string) (bool, error) {
+	name, err := r.owner(ctx, who, conversation)
+	return name != "", err
+}
+
+// Precheck is the rate limits' refusal of a new question, "" to go ahead.
+func (r *router) Precheck(ctx context.Context, who dialog.Who) string {
+	msg := r.limiter.Precheck(ctx, who)
+	if msg != "" && r.rateRefused != nil {
+		r.rateRefused()
+	}
+	return msg
+}
+
+// limit caps the turns worked on at once for a warehouse: its pool size.
+func (r *router) limit(name string) int {
+	if s, ok := r.slots[name]; ok {
+		return s.cfg.MaxConnections
+	}
+	return 0
 }
 
 // denied is the refusal for asking warehouse name, "" when allowed.
 func (r *router) denied(name string, who dialog.Who) string {
-	return deniedMessage(name, r.access[name], askerOf(who))
+	return deniedMessage(name, r.rules(name), askerOf(who))
 }
 
 // personal events are about the person's own preferences, wherever they
@@ -137,7 +239,7 @@ func personal(k dialog.EventKind) bool {
 // deniedPerson is denied without the channel rules: who may ask the
 // warehouse may see and forget their own preferences of it anywhere.
 func (r *router) deniedPerson(name string, who dialog.Who) string {
-	rules := r.access[name]
+	rules := r.rules(name)
 	rules.Channels = nil
 	return deniedMessage(name, rules, askerOf(who))
 }
@@ -181,5 +283,8 @@ func (r *router) warehouseCommand(ev dialog.Event, name string) dialog.Reply {
 		return reply
 	}
 	reply.Text = fmt.Sprintf("New questions in this channel now go to the %q warehouse.", chosen)
+	if s := r.slots[chosen]; s != nil && !s.ready() {
+		reply.Text += " It is unreachable right now; I'll keep retrying."
+	}
 	return reply
 }

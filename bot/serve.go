@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/clarify-bot/clarify/internal/ratestore"
 	"io"
 	"log/slog"
 	"net"
@@ -22,10 +20,14 @@ import (
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/inflight"
+	"github.com/clarify-bot/clarify/internal/ratestore"
 )
 
 // platform is a chat adapter that serve runs until shutdown; Run returns
-// after in-flight work has drained.
+// after in-flight work has drained. A platform that cannot be reached is
+// retried inside Run; Run returns early only when the platform refused
+// the bot for good.
 type platform interface {
 	Name() string
 	Run(ctx context.Context) error
@@ -49,6 +51,10 @@ type platformDeps struct {
 	// Stores are shared with the adapters that keep state of their own
 	// (Slack's event ids), so that replicas share it too.
 	Stores *stores
+	// Inflight records placeholders for failover (nil: not recorded).
+	Inflight *inflight.Store
+	// Status makes a platform's status hook (nil: none).
+	Status func(name string) func(up bool, detail string)
 	// AdminLinks answers /clarify admin (nil: the admin console is off).
 	AdminLinks adminLinker
 }
@@ -65,23 +71,50 @@ type Main struct {
 	cfg       Config
 	logger    *slog.Logger
 	stores    *stores
-	stacks    []*stack
+	slots     []*warehouseSlot
 	router    *router
 	platforms []platform
 	mux       *http.ServeMux
 	ln        net.Listener
 	closers   []func() error
-	health    healthCache
+	health    *health
 	metrics   *metrics
 	limiter   *questionLimiter
-	// glossaries are the configured team glossaries, re-read on SIGHUP.
+	replica   *replica
+	engine    modelEngine
+	timings   serveTimings
+	// glossaries are the configured team glossaries, re-read on SIGHUP;
+	// warehouses starting at once add theirs (glossaryMu).
+	glossaryMu sync.Mutex
 	glossaries []glossaryRef
+}
+
+// MainOptions change how NewMain starts the bot.
+type MainOptions struct {
+	// RefreshProfiles profiles every warehouse again instead of using the
+	// cached snapshots (bot serve --refresh).
+	RefreshProfiles bool
+	// Timings shorten the checks and retries (tests); zero: the defaults.
+	Timings serveTimings
 }
 
 // NewMain opens everything the configuration names. On error, what was
 // opened is closed again.
-func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err error) {
-	m := &Main{cfg: cfg, logger: logger, mux: http.NewServeMux(), metrics: newMetrics()}
+func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (*Main, error) {
+	return NewMainWith(ctx, cfg, logger, MainOptions{})
+}
+
+// NewMainWith is NewMain with options. Only what the bot cannot work
+// without stops it: the configuration, the store, the HTTP listener. A
+// warehouse or a platform that fails to start is reported (log, /healthz)
+// and retried while the rest serves.
+func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts MainOptions) (_ *Main, err error) {
+	m := &Main{cfg: cfg, logger: logger, mux: http.NewServeMux(), metrics: newMetrics(), timings: defaultTimings()}
+	if opts.Timings != (serveTimings{}) {
+		m.timings = opts.Timings
+	}
+	m.health = newHealth(time.Now)
+	m.health.hear = m.metrics.componentState
 	m.limiter = newQuestionLimiter(cfg.Limits, time.Now)
 	defer func() {
 		if err != nil {
@@ -91,58 +124,40 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("data directory %s: %w", cfg.DataDir, err)
 	}
-	m.stores, err = openStoresFor(ctx, cfg.Store.DSN, cfg.DataDir, logger)
+	m.stores, err = openStoresFor(ctx, cfg.Store, cfg.DataDir, logger)
 	if err != nil {
 		return nil, err
 	}
 	m.closers = append(m.closers, m.stores.Close)
+	m.health.set("store", stateUp, "", 0, 0)
 	if m.stores.server != nil {
 		m.limiter.share(ratestore.New(m.stores.server.Namespace(nsRate)), logger)
+		m.metrics.storePool(m.stores.server)
 	}
+	m.replica, err = openReplica(ctx, m.stores, cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	m.closers = append(m.closers, m.replica.close)
 
 	engine, note, closeEngine, err := newObservedModelEngine(cfg, m.stores, logger, m.metrics.modelHooks())
 	if err != nil {
 		return nil, err
 	}
 	m.closers = append(m.closers, closeEngine)
+	m.engine = engine
 	logger.Info(note)
 
-	for _, wc := range cfg.Warehouses {
-		wcfg := wc.warehouseConfig(logger)
-		wcfg.OnQuery = m.metrics.warehouseHook(wc.Name)
-		var db *warehouse.DB
-		if wc.Demo {
-			dw, err := startDemoWarehouse(ctx, logger, wc.DemoOrders, wcfg)
-			if err != nil {
-				return nil, fmt.Errorf("warehouse %q: %w", wc.Name, err)
-			}
-			m.closers = append(m.closers, dw.Close)
-			db = dw.db
-		} else {
-			db, err = warehouse.Open(ctx, wcfg)
-			if err != nil {
-				return nil, fmt.Errorf("warehouse %q: %w", wc.Name, err)
-			}
-			m.closers = append(m.closers, db.Close)
-		}
-		joins, err := m.loadConfiguredGlossary(ctx, wc, db)
-		if err != nil {
-			return nil, err
-		}
-		st, err := newStack(ctx, db, m.stores, stackOptions{
-			WarehouseName: wc.Name, DataDir: cfg.DataDir, Synonyms: wc.Synonyms, Access: wc.Access, Joins: joins,
-			Dialog: cfg.Dialog.managerConfig(), Engine: engine, Logger: logger, Audit: true,
-			Observe: m.metrics.dialogObserver(wc.Name), Gate: m.limiter.gate(),
-		})
-		if err != nil {
-			return nil, err
-		}
-		m.stacks = append(m.stacks, st)
+	if err := m.startWarehouses(ctx, opts.RefreshProfiles); err != nil {
+		return nil, err
 	}
-	m.router = newRouter(m.stacks)
+	m.router = newRouter(m.slots)
 	m.router.refused = m.metrics.accessRefused
 	m.router.shared = m.stores.channelChoices(logger)
-	deps := platformDeps{Dialog: m.router, Router: m.router, Logger: logger, Metrics: m.metrics, Stores: m.stores}
+	m.router.limiter = m.limiter
+	m.router.rateRefused = m.metrics.rateLimited
+	deps := platformDeps{Dialog: m.router, Router: m.router, Logger: logger, Metrics: m.metrics, Stores: m.stores,
+		Inflight: m.replica.store, Status: m.platformStatus}
 	// The address is taken before the platforms are built: the admin
 	// console's links, which they carry, point at it.
 	m.ln, err = net.Listen("tcp", cfg.HTTP.Addr)
@@ -152,7 +167,7 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 	checks := &adminChecks{}
 	if !cfg.Admin.Disable {
 		console, closeConsole, err := newAdminConsole(ctx, adminConsoleOptions{
-			Config: cfg.Admin, DataDir: cfg.DataDir, Stores: m.stores, Stacks: m.stacks,
+			Config: cfg.Admin, DataDir: cfg.DataDir, Stores: m.stores, Slots: m.slots,
 			BaseURL: cfg.Admin.baseURL(m.ln.Addr().String()), IsAdmin: checks.check, Logger: logger,
 		})
 		if err != nil {
@@ -171,17 +186,82 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (_ *Main, err
 			continue
 		}
 		m.platforms = append(m.platforms, p)
+		m.health.set(p.Name(), stateStarting, "", 0, 0)
 		if rp, ok := p.(routedPlatform); ok {
 			rp.Routes(m.mux)
+		}
+		if q, ok := p.(queueDepther); ok {
+			m.metrics.queueDepth(p.Name(), q.QueueDepth)
 		}
 		if pa, ok := p.(platformAdmins); ok {
 			checks.add(p.Name(), pa.IsAdmin)
 		}
-		logger.Info("platform ready", "platform", p.Name())
 	}
-	m.mux.HandleFunc("GET /healthz", m.healthz)
+	m.mux.HandleFunc("GET /healthz", m.health.serveHTTP)
 	m.mux.Handle("GET /metrics", m.metrics.handler(logger))
 	return m, nil
+}
+
+// startWarehouses tries each warehouse once, all at once, loading its
+// configured glossary once it is reached (a glossary that fails its check
+// stops the start: the team's meanings would silently vanish or be wrong);
+// one that fails otherwise is retried by Run while the others serve.
+func (m *Main) startWarehouses(ctx context.Context, refresh bool) error {
+	for _, wc := range m.cfg.Warehouses {
+		m.slots = append(m.slots, newWarehouseSlot(m, wc, nil, refresh))
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(m.slots))
+	start := func(i int) {
+		s := m.slots[i]
+		if err := s.start(ctx); err != nil {
+			if errors.Is(err, errConfig) {
+				errs[i] = err
+				return
+			}
+			s.down(err, 1, m.timings.RetryMin, true)
+		}
+	}
+	var demos []int
+	for i, s := range m.slots {
+		m.health.set(s.component(), stateStarting, "", 0, 0)
+		if s.cfg.Demo {
+			demos = append(demos, i)
+			continue
+		}
+		wg.Go(func() { start(i) })
+	}
+	// Embedded demo servers start one at a time: go-mysql-server's engine
+	// initialises package-wide status variables without a lock.
+	wg.Go(func() {
+		for _, i := range demos {
+			start(i)
+		}
+	})
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// buildStack builds a warehouse's catalog and manager over db: from snap,
+// else the cached snapshot (or a new one with refresh).
+func (m *Main) buildStack(ctx context.Context, s *warehouseSlot, db *warehouse.DB, snap *warehouse.Snapshot, refresh bool) (*stack, error) {
+	return newStack(ctx, db, m.stores, stackOptions{
+		WarehouseName: s.cfg.Name, DataDir: m.cfg.DataDir, Synonyms: s.cfg.Synonyms, Access: s.cfg.Access, Joins: s.joins,
+		Snapshot: snap, RefreshProfile: refresh, Profile: m.profileOptions(s.cfg),
+		Dialog: m.cfg.Dialog.managerConfig(), Engine: m.engine, Logger: m.logger, Audit: true,
+		Observe: m.metrics.dialogObserver(s.cfg.Name), Gate: m.limiter.gate(),
+	})
+}
+
+// profileOptions are how a warehouse is profiled.
+func (m *Main) profileOptions(wc WarehouseConfig) warehouse.ProfileOptions {
+	if wc.Demo {
+		return demoProfileOptions()
+	}
+	return warehouse.ProfileOptions{}
 }
 
 // modelEngine builds the main engine of a warehouse from its catalog and
@@ -192,7 +272,9 @@ type modelEngine = func(*catalog.Catalog, dialog.Executor) dialog.Engine
 func (m *Main) Addr() string { return m.ln.Addr().String() }
 
 // Run serves until ctx ends, then shuts down gracefully: the HTTP server
-// stops accepting, adapters drain their in-flight work.
+// stops accepting, adapters drain their in-flight work. Platforms and
+// warehouses that fail are reported and retried; Run returns an error
+// only when the HTTP server fails.
 func (m *Main) Run(ctx context.Context) error {
 	srv := &http.Server{Handler: m.mux, ReadHeaderTimeout: 10 * time.Second}
 	g, gctx := errgroup.WithContext(ctx)
@@ -204,6 +286,9 @@ func (m *Main) Run(ctx context.Context) error {
 	})
 	g.Go(func() error {
 		<-gctx.Done()
+		if ctx.Err() != nil {
+			m.logger.Info("shutting down: no new work; draining what is in flight", "cause", context.Cause(ctx))
+		}
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(gctx), 10*time.Second)
 		defer cancel()
 		return srv.Shutdown(sctx)
@@ -215,31 +300,48 @@ func (m *Main) Run(ctx context.Context) error {
 		pruneQuestions(gctx, m.stores.facts, m.cfg.Audit.retention(), daily.C, time.Now, m.logger)
 		return nil
 	})
-	if len(m.glossaries) > 0 {
-		hup := make(chan os.Signal, 1)
-		signal.Notify(hup, syscall.SIGHUP)
-		g.Go(func() error {
-			defer signal.Stop(hup)
-			for {
-				select {
-				case <-gctx.Done():
-					return nil
-				case <-hup:
-					m.ReloadGlossaries(gctx)
-				}
-			}
-		})
+	for _, s := range m.slots {
+		g.Go(func() error { s.run(gctx); return nil })
 	}
+	every := m.timings.Janitor
+	if every <= 0 {
+		every = max(m.cfg.Store.LeaseTTL/3, time.Second)
+	}
+	g.Go(func() error { m.janitor(gctx, every); return nil })
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	g.Go(func() error {
+		defer signal.Stop(hup)
+		for {
+			select {
+			case <-gctx.Done():
+				return nil
+			case <-hup:
+				m.Reload(gctx)
+			}
+		}
+	})
 	for _, p := range m.platforms {
-		g.Go(func() error {
-			if err := p.Run(gctx); err != nil && !errors.Is(err, context.Canceled) {
-				return fmt.Errorf("%s: %w", p.Name(), err)
-			}
-			return nil
-		})
+		g.Go(func() error { m.runPlatform(gctx, p); return nil })
 	}
-	m.logger.Info("serving", "http", m.Addr(), "platforms", len(m.platforms), "warehouses", len(m.stacks))
+	m.logger.Info("serving", "http", m.Addr(), "platforms", len(m.platforms), "warehouses", len(m.slots), "replica", m.replica.id)
 	return g.Wait()
+}
+
+// Reload is SIGHUP: the glossaries are read again and every warehouse is
+// profiled again in the background (each keeps serving on its previous
+// profile until the new one is ready).
+func (m *Main) Reload(ctx context.Context) {
+	m.logger.Info("SIGHUP: reloading the glossaries and profiling the warehouses again")
+	m.glossaryMu.Lock()
+	any := len(m.glossaries) > 0
+	m.glossaryMu.Unlock()
+	if any {
+		m.ReloadGlossaries(ctx)
+	}
+	for _, s := range m.slots {
+		wake(s.refresh)
+	}
 }
 
 // Close releases everything NewMain opened, in reverse order.
@@ -248,6 +350,9 @@ func (m *Main) Close() error {
 	if m.ln != nil {
 		m.ln.Close()
 	}
+	for _, s := range m.slots {
+		errs = append(errs, s.close())
+	}
 	for i := len(m.closers) - 1; i >= 0; i-- {
 		errs = append(errs, m.closers[i]())
 	}
@@ -255,50 +360,14 @@ func (m *Main) Close() error {
 	return errors.Join(errs...)
 }
 
-// healthCache keeps warehouse pings for a few seconds so that probes do not
-// load the warehouses.
-type healthCache struct {
-	mu   sync.Mutex
-	at   time.Time
-	body map[string]string
-	ok   bool
-}
-
-func (m *Main) healthz(w http.ResponseWriter, r *http.Request) {
-	m.health.mu.Lock()
-	if time.Since(m.health.at) > 10*time.Second {
-		m.health.body, m.health.ok = map[string]string{}, true
-		for _, s := range m.stacks {
-			ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
-			_, err := s.db.Query(ctx, "SELECT 1", warehouse.Limits{MaxRows: 1, Timeout: 3 * time.Second})
-			cancel()
-			if err != nil {
-				m.health.body[s.name] = err.Error()
-				m.health.ok = false
-			} else {
-				m.health.body[s.name] = "ok"
-			}
-		}
-		m.health.at = time.Now()
-	}
-	body, ok := m.health.body, m.health.ok
-	m.health.mu.Unlock()
-	w.Header().Set("Content-Type", "application/json")
-	status := "ok"
-	if !ok {
-		// The bot itself is alive: report, but do not ask to be restarted.
-		status = "degraded"
-	}
-	json.NewEncoder(w).Encode(map[string]any{"status": status, "warehouses": body})
-}
-
 // runServe is `bot serve --config FILE`.
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bot serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	path := fs.String("config", "", "YAML configuration file (secrets may come from the environment)")
+	refresh := fs.Bool("refresh", false, "profile every warehouse again instead of using the cached snapshots (SIGHUP does the same while running)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bot serve --config FILE")
+		fmt.Fprintln(stderr, "usage: bot serve --config FILE [--refresh]")
 		fmt.Fprintln(stderr, "Runs Slack and/or Discord (as configured) with /healthz on the HTTP address.")
 		fs.PrintDefaults()
 	}
@@ -319,7 +388,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		logDoctor(ctx, cfg, doctorEnv{Timeout: 5 * time.Second}, logger)
 	}()
 	defer func() { <-doctorDone }()
-	m, err := NewMain(ctx, cfg, logger)
+	m, err := NewMainWith(ctx, cfg, logger, MainOptions{RefreshProfiles: *refresh})
 	if err != nil {
 		fmt.Fprintf(stderr, "bot serve: %v\n", err)
 		return exitFailure
@@ -332,6 +401,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "bot serve: %v\n", err)
 		return exitFailure
 	}
+	logger.Info("stopped")
 	return exitOK
 }
 

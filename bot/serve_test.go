@@ -3,13 +3,16 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/logbuf"
 	"github.com/clarify-bot/clarify/internal/testwh"
 )
 
@@ -93,8 +96,61 @@ func TestRouterSwitchesWarehouses(t *testing.T) {
 	if err != nil || len(replies) == 0 || replies[0].Kind != dialog.ReplyAnswer {
 		t.Fatalf("question: %+v %v", replies, err)
 	}
-	owns, err := m.router.managers["two"].Owns(ctx, who, "q1")
+	mgr, _ := m.router.manager("two")
+	owns, err := mgr.Owns(ctx, who, "q1")
 	if err != nil || !owns {
 		t.Fatalf("conversation should belong to warehouse two: %v %v", owns, err)
+	}
+}
+
+// waitHealth reads /healthz until want holds, waking at each change of a
+// component's status (no polling on a timer).
+func waitHealth(t *testing.T, m *Main, want func(healthzBody) bool) healthzBody {
+	t.Helper()
+	deadline := time.After(2 * time.Minute)
+	for {
+		changed := m.health.watch()
+		resp, err := http.Get("http://" + m.Addr() + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var h healthzBody
+		err = json.NewDecoder(resp.Body).Decode(&h)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("healthz %d: %v", resp.StatusCode, err)
+		}
+		if want(h) {
+			return h
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatalf("healthz never reached the wanted state: %+v", h)
+		}
+	}
+}
+
+// TestShutdownIsLogged: the signal that stops the bot is in the log, and
+// so is the end of the drain.
+func TestShutdownIsLogged(t *testing.T) {
+	testwh.Quiet()
+	var logs logbuf.Buffer
+	cfg := Config{DataDir: t.TempDir(), HTTP: HTTPConfig{Addr: "127.0.0.1:0"}, Warehouses: []WarehouseConfig{{Name: "demo", Demo: true, DemoOrders: 200}}}
+	cfg.applyDefaults()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	m, err := NewMain(ctx, cfg, logs.Logger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	cancel(errors.New("terminated signal received"))
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if out := logs.String(); !strings.Contains(out, "shutting down") || !strings.Contains(out, "terminated signal received") {
+		t.Fatalf("no shutdown line with its cause:\n%s", out)
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -92,20 +91,26 @@ func TestSlackHTTPModeServe(t *testing.T) {
 	}
 }
 
-// TestSlackBadTokenStopsServe: a token auth.test refuses is an error from
-// buildSlack that names the setting, so `bot serve` stops at start-up.
-// (Through NewMain this currently panics: its deferred m.Close() runs on
-// the nil *Main that `return nil, err` assigns — see the report.)
+// TestSlackBadTokenStopsServe: a token auth.test refuses stops the Slack
+// platform only: the bot starts and serves, the log and /healthz name the
+// setting and the fix, and the token is not tried again and again.
 func TestSlackBadTokenStopsServe(t *testing.T) {
 	fake := slackfake.New(t)
 	fake.FailAuth("invalid_auth")
-	cfg := Config{Slack: SlackConfig{BotToken: slackfake.BotToken, SigningSecret: slackfake.Secret, Mode: "http", APIURL: fake.APIURL()}}
-	p, err := buildSlack(context.Background(), cfg, platformDeps{Dialog: &router{}, Logger: slog.New(slog.DiscardHandler)})
-	if err == nil || p != nil {
-		t.Fatal("buildSlack should fail when auth.test refuses the token")
+	m, cancel, wait := startMain(t, Config{Slack: SlackConfig{BotToken: slackfake.BotToken, SigningSecret: slackfake.Secret, Mode: "http", APIURL: fake.APIURL()}})
+	h := waitHealth(t, m, func(h healthzBody) bool { return h.Components["slack"].State == stateStopped })
+	if d := h.Components["slack"].Detail; !strings.Contains(d, "SLACK_BOT_TOKEN") || !strings.Contains(d, "invalid_auth") || !strings.Contains(d, "OAuth & Permissions") {
+		t.Fatalf("slack detail %q", d)
 	}
-	if !strings.Contains(err.Error(), "SLACK_BOT_TOKEN") || !strings.Contains(err.Error(), "invalid_auth") {
-		t.Fatalf("unclear error: %v", err)
+	if h.Status != "degraded" || h.Warehouses["demo"] != "ok" {
+		t.Fatalf("healthz %+v", h)
+	}
+	if n := len(fake.Calls("auth.test")); n != 2 {
+		t.Fatalf("auth.test called %d times; once at start and once by Run, then never again", n)
+	}
+	cancel()
+	if err := wait(); err != nil {
+		t.Fatalf("Run: %v", err)
 	}
 }
 
@@ -119,4 +124,50 @@ func TestSlackNotConfigured(t *testing.T) {
 
 func slackWho(channel string) dialog.Who {
 	return dialog.Who{Platform: "slack", Workspace: slackfake.TeamID, Channel: channel, User: "U0ANA"}
+}
+
+// TestSlackThreadFollowUpServe: with the whole bot, a reply in the thread
+// of a question the bot answered (a message.channels event, no mention)
+// continues that conversation, with two warehouses to route between; a
+// reply in a thread the bot is not in is left alone.
+func TestSlackThreadFollowUpServe(t *testing.T) {
+	fake := slackfake.New(t)
+	m, _, _ := startMain(t, Config{
+		Warehouses: []WarehouseConfig{{Name: "sales", Demo: true, DemoOrders: 300}, {Name: "finance", Demo: true, DemoOrders: 300}},
+		Slack:      SlackConfig{BotToken: slackfake.BotToken, SigningSecret: slackfake.Secret, Mode: "http", APIURL: fake.APIURL()},
+	})
+	h := &replicas{t: t, fake: fake, base: [2]string{"http://" + m.Addr(), "http://" + m.Addr()}}
+	const ch = "C0SALES"
+	t1 := h.newTS()
+	since := fake.Mark()
+	h.post(0, slackadapter.EventsPath, "application/json", h.mention("Ev0FOLLOW01", "U0ANA", ch, t1, "list customers in Ohio"), nil)
+	q := h.wait(since, ch, t1, isClarificationBlocks)
+
+	reply := func(eventID, thread, text string) {
+		b, _ := json.Marshal(map[string]any{
+			"token": "x", "team_id": slackfake.TeamID, "api_app_id": "A0CLARIFY", "type": "event_callback", "event_id": eventID, "event_time": 1767200000,
+			"event": map[string]any{"type": "message", "channel_type": "channel", "user": "U0ANA", "channel": ch,
+				"ts": h.newTS(), "thread_ts": thread, "text": text},
+		})
+		h.post(0, slackadapter.EventsPath, "application/json", b, nil)
+	}
+	since = fake.Mark()
+	reply("Ev0FOLLOW02", t1, "customers whose state is Ohio")
+	next := h.wait(since, ch, t1, func(b blocks) bool {
+		return isAnswerBlocks(b) || (isClarificationBlocks(b) && !strings.Contains(b.text(), `"value":"`+q.ts))
+	})
+	if next.ts == "" {
+		t.Fatal("the follow-up got no reply")
+	}
+	other := h.newTS()
+	since = fake.Mark()
+	reply("Ev0FOLLOW03", other, "how many customers do we have?")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := m.platforms[0].(*slackadapter.Adapter).Quiet(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := h.count(ch, other, func(slackfake.Call) bool { return true }); n != 0 {
+		t.Fatalf("%d messages in a thread the bot is not in", n)
+	}
 }

@@ -67,12 +67,13 @@ func openStores(dataDir string, logger *slog.Logger) (*stores, error) {
 }
 
 // openStoresFor opens the stores the configuration names: the server's
-// database when dsn is set, else the files in dataDir.
-func openStoresFor(ctx context.Context, dsn, dataDir string, logger *slog.Logger) (*stores, error) {
-	if dsn == "" {
+// database when a DSN is set (with a bounded pool and the lease of turn
+// locks), else the files in dataDir.
+func openStoresFor(ctx context.Context, sc StoreConfig, dataDir string, logger *slog.Logger) (*stores, error) {
+	if sc.DSN == "" {
 		return openStores(dataDir, logger)
 	}
-	srv, err := mysqlkv.Open(ctx, dsn, mysqlkv.Options{Logger: logger})
+	srv, err := mysqlkv.Open(ctx, sc.DSN, mysqlkv.Options{Logger: logger, MaxOpenConns: sc.MaxConnections, LeaseTTL: sc.LeaseTTL})
 	if err != nil {
 		return nil, err
 	}
@@ -130,6 +131,11 @@ func (s *stores) shareUsage(ctx context.Context, f *modelFactory, logger *slog.L
 	return nil
 }
 
+// errConfig marks a start failure that retrying cannot fix (the access
+// rules name what the schema lacks): it stops the start, or, found later,
+// stops that warehouse.
+var errConfig = errors.New("configuration error")
+
 // stack is the platform-independent bot for one warehouse: the warehouse,
 // its catalog and the dialog manager. Adapters sit on top of it.
 type stack struct {
@@ -137,6 +143,9 @@ type stack struct {
 	db      *warehouse.DB
 	catalog *catalog.Catalog
 	manager *dialog.Manager
+	// snap is the snapshot as profiled (before access rules and glossary
+	// joins), to retake its partial tables.
+	snap *warehouse.Snapshot
 	// access says who may ask this warehouse (the router enforces it).
 	access access.Rules
 	// deps and dcfg built the manager; the admin console's previews build
@@ -151,6 +160,8 @@ type stackOptions struct {
 	DataDir       string
 	// RefreshProfile retakes the profile snapshot instead of using the cache.
 	RefreshProfile bool
+	// Snapshot, when set, is used as is (a background retake).
+	Snapshot *warehouse.Snapshot
 	// Profile tunes how the warehouse is profiled (zero: the defaults).
 	Profile  warehouse.ProfileOptions
 	Synonyms map[string][]string
@@ -181,17 +192,21 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	snapPath := filepath.Join(opts.DataDir, "snapshots", opts.WarehouseName+".json.gz")
 	start := time.Now()
 	if !opts.Access.Empty() {
 		// Hidden and sensitive values are never read for the profile,
 		// and a snapshot cached before the rules is cleaned of them.
 		opts.Profile.Withhold = opts.Access.Withholds
 	}
-	snap, err := db.CachedSnapshot(ctx, snapPath, 0, opts.RefreshProfile, opts.Profile)
-	if err != nil {
-		return nil, fmt.Errorf("profile warehouse %s: %w", opts.WarehouseName, err)
+	snap := opts.Snapshot
+	if snap == nil {
+		var err error
+		snap, err = db.CachedSnapshot(ctx, snapshotPath(opts.DataDir, opts.WarehouseName), 0, opts.RefreshProfile, opts.Profile)
+		if err != nil {
+			return nil, fmt.Errorf("profile warehouse %s: %w", opts.WarehouseName, err)
+		}
 	}
+	raw := snap
 	opts.Logger.Info("schema snapshot ready", "warehouse", opts.WarehouseName, "tables", len(snap.Schema.Tables), "taken", snap.TakenAt, "took", time.Since(start).Round(time.Millisecond))
 	if len(opts.Joins) > 0 {
 		// A copy: the snapshot may be shared (cached) and must not change.
@@ -202,7 +217,7 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 	if !opts.Access.Empty() {
 		pol, err := access.New(opts.Access, &snap.Schema)
 		if err != nil {
-			return nil, fmt.Errorf("warehouse %s: access rules: %w", opts.WarehouseName, err)
+			return nil, fmt.Errorf("warehouse %s: access rules: %w: %w", opts.WarehouseName, errConfig, err)
 		}
 		// What the engines never see they cannot link, prompt with or show;
 		// the view refuses whatever they write anyway.
@@ -235,5 +250,10 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 	if err != nil {
 		return nil, err
 	}
-	return &stack{name: opts.WarehouseName, db: db, catalog: cat, manager: mgr, access: opts.Access, deps: deps, dcfg: cfg}, nil
+	return &stack{name: opts.WarehouseName, db: db, catalog: cat, manager: mgr, access: opts.Access, snap: raw, deps: deps, dcfg: cfg}, nil
+}
+
+// snapshotPath is where a warehouse's profile snapshot is cached.
+func snapshotPath(dataDir, warehouseName string) string {
+	return filepath.Join(dataDir, "snapshots", warehouseName+".json.gz")
 }

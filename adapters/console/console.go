@@ -48,6 +48,10 @@ type Options struct {
 	// ChartDir is where charts of trend and breakdown answers are saved as
 	// PNG files (created when needed); "" saves none.
 	ChartDir string
+	// Store keeps the session between runs (nil: nothing survives): an
+	// open clarification is asked again after a restart and a number
+	// still answers it.
+	Store SessionStore
 	// AdminLink makes a sign-in link to the admin console for the person
 	// (typed 'admin'); nil: the console is off.
 	AdminLink func(ctx context.Context) (string, error)
@@ -157,7 +161,13 @@ func (c *Console) Run(ctx context.Context) error {
 		}
 	}()
 
+	resumed := c.restore()
 	c.greet()
+	if resumed {
+		c.out.line("You had an open question before the restart:")
+		c.printClarification(c.pending)
+		c.out.line("")
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -189,6 +199,7 @@ func (c *Console) Run(ctx context.Context) error {
 			line = l
 		}
 		quit := c.handleLine(ctx, line)
+		c.persist()
 		if err := ctx.Err(); err != nil {
 			return err
 		}

@@ -11,9 +11,16 @@
 // the clarification, answer or fact id in their custom_id (see ids.go), so
 // a click after a restart still reaches the right conversation.
 //
-// Interactions are acknowledged by a small "ack" pool before any other REST
-// call; the slow work (warehouse, model) runs in a bounded worker pool with
-// panic recovery, drained on shutdown.
+// Interactions get their first response (a deferral, usually) from the
+// gateway handler at once, on a lane of many goroutines, before any other
+// REST call: Discord allows 3 seconds. The slow work (warehouse, model)
+// runs in a bounded worker pool that is fair across warehouses and people,
+// with panic recovery, drained on shutdown.
+//
+// The adapter owns its gateway connection: one that drops is opened again
+// with backoff, and Discord's refusals (a bad token, close code 4004;
+// disallowed intents, 4014) end Run with the fix instead of being retried
+// for ever.
 package discord
 
 import (
@@ -30,6 +37,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/backoff"
 	"github.com/clarify-bot/clarify/internal/workpool"
 )
 
@@ -71,8 +79,20 @@ type Config struct {
 	// 1: no sharding). Only shard 0 registers the commands.
 	ShardID    int
 	ShardCount int
-	// Workers bounds the events handled at once (default 8).
-	Workers int
+	// Workers bounds the events handled at once (default 8);
+	// WarehouseLimit, when set, caps one warehouse's (by the name Lanes
+	// gives).
+	Workers        int
+	WarehouseLimit func(name string) int
+	// APIURL sends the REST calls and the gateway lookup to another server
+	// (tests, staging); GatewayURL overrides the gateway URL the lookup
+	// returns.
+	APIURL, GatewayURL string
+	// Status hears the gateway connection's state (the bot's /healthz).
+	Status func(up bool, detail string)
+	// RetryMin and RetryMax bound the waits between connection attempts
+	// (defaults 1s and 2 minutes).
+	RetryMin, RetryMax time.Duration
 	// DrainTimeout is how long shutdown waits for in-flight work before
 	// cancelling it (default 10s).
 	DrainTimeout time.Duration
@@ -91,9 +111,17 @@ type Config struct {
 const (
 	defaultWorkers      = 8
 	defaultDrainTimeout = 10 * time.Second
-	ackWorkers          = 4
-	ackQueue            = 256
+	// First responses each take one REST call: up to ackWorkers go at
+	// once, so a burst of clicks is answered within Discord's 3 seconds.
+	ackWorkers = 128
+	ackQueue   = 4096
 )
+
+// Lanes is implemented by a Dialog that knows which warehouse an event
+// will ask (the bot's router), for the work pool's fairness.
+type Lanes interface {
+	Lane(who dialog.Who, conversation string) string
+}
 
 // Intents are the gateway intents the adapter needs. MessageContent is
 // privileged: enable it in the developer portal (Bot → Privileged Gateway
@@ -128,6 +156,8 @@ type Adapter struct {
 	// dialog. Their workers run while Run runs.
 	acks, work *workpool.Pool
 	ran        atomic.Bool
+	// disconnected hears the gateway connection drop.
+	disconnected chan struct{}
 }
 
 // libraryLog bridges discordgo's package-wide logger to slog, once per
@@ -156,9 +186,16 @@ func New(cfg Config, d Dialog) (*Adapter, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	if cfg.RetryMin <= 0 {
+		cfg.RetryMin = time.Second
+	}
+	if cfg.RetryMax <= 0 {
+		cfg.RetryMax = 2 * time.Minute
+	}
 	a := &Adapter{
 		cfg: cfg, d: d, log: cfg.Logger.With("platform", Platform),
 		data: map[string]Channel{}, admins: set(cfg.Admins), adminRoles: set(cfg.AdminRoles),
+		disconnected: make(chan struct{}, 1),
 	}
 	for _, c := range cfg.DataChannels {
 		if c.ID = strings.TrimSpace(c.ID); c.ID != "" {
@@ -181,6 +218,11 @@ func New(cfg Config, d Dialog) (*Adapter, error) {
 	if cfg.HTTPClient != nil {
 		s.Client = cfg.HTTPClient
 	}
+	if cfg.APIURL != "" || cfg.GatewayURL != "" {
+		if s.Client, err = withEndpoints(s.Client, cfg.APIURL, cfg.GatewayURL); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.Hooks.set() {
 		s.Client = withHooks(s.Client, cfg.Hooks)
 	}
@@ -188,6 +230,9 @@ func New(cfg Config, d Dialog) (*Adapter, error) {
 	// bounded pools: no goroutine per event.
 	s.SyncEvents = true
 	s.ShouldRetryOnRateLimit = true // wait out 429s (the default, stated)
+	// discordgo would reconnect for ever, even after 4004 or 4014; the
+	// adapter reconnects itself and stops on those.
+	s.ShouldReconnectOnError = false
 	s.LogLevel = discordgo.LogWarning
 	if cfg.Logger.Enabled(context.Background(), slog.LevelDebug) {
 		// Never LogDebug: it prints the identify packet, token included.
@@ -201,9 +246,10 @@ func New(cfg Config, d Dialog) (*Adapter, error) {
 	st.TrackRoles, st.TrackVoice, st.TrackPresences = false, false, false
 	st.MaxMessageCount = 0
 	a.s = s
-	a.acks = workpool.New("ack", ackWorkers, ackQueue, a.log)
-	a.work = workpool.New("work", cfg.Workers, cfg.Workers*16, a.log)
+	a.acks = workpool.New("first responses", ackWorkers, ackQueue, a.log)
+	a.work = workpool.NewFair("work", cfg.Workers, cfg.Workers*16, workpool.Limits{GroupLimit: cfg.WarehouseLimit}, a.log)
 	s.AddHandler(a.onReady)
+	s.AddHandler(a.onDisconnect)
 	s.AddHandler(a.onMessage)
 	s.AddHandler(a.onInteraction)
 	return a, nil
@@ -224,7 +270,9 @@ func (a *Adapter) Name() string { return Platform }
 
 // Run connects to the gateway, registers the slash commands, and handles
 // events until ctx ends; then it disconnects and drains in-flight work
-// (cancelling it after DrainTimeout).
+// (cancelling it after DrainTimeout). A connection that fails or drops is
+// opened again with backoff; Run ends early only when Discord refuses the
+// bot (ErrRefused), with the fix in the error.
 func (a *Adapter) Run(ctx context.Context) error {
 	if !a.ran.CompareAndSwap(false, true) {
 		return errors.New("discord: Run called twice")
@@ -236,25 +284,97 @@ func (a *Adapter) Run(ctx context.Context) error {
 	a.acks.Start(workCtx)
 	a.work.Start(workCtx)
 
-	if err := a.s.Open(); err != nil {
-		a.stopPools(cancelWork)
-		return fmt.Errorf("discord: connect to the gateway: %w", err)
+	err := a.connectLoop(ctx)
+	if ctx.Err() != nil {
+		a.log.Info("disconnecting from Discord; draining in-flight work", "timeout", a.cfg.DrainTimeout)
+		err = nil
 	}
-	a.log.Info("connected to the Discord gateway", "shard", a.cfg.ShardID, "shards", max(a.cfg.ShardCount, 1), "bot", a.bot())
-	// A shutdown that interrupts the registration is a shutdown, not a
-	// failure: the work already accepted still drains below.
-	if err := a.registerCommands(ctx); err != nil && ctx.Err() == nil {
-		a.s.Close()
-		a.stopPools(cancelWork)
-		return err
-	}
-	<-ctx.Done()
-	a.log.Info("disconnecting from Discord; draining in-flight work", "timeout", a.cfg.DrainTimeout)
-	if err := a.s.Close(); err != nil {
-		a.log.Warn("closing the gateway connection", "err", err)
+	if cerr := a.s.Close(); cerr != nil && err == nil && ctx.Err() == nil {
+		a.log.Warn("closing the gateway connection", "err", cerr)
 	}
 	a.stopPools(cancelWork)
-	return nil
+	return err
+}
+
+// connectLoop holds the gateway connection until ctx ends.
+func (a *Adapter) connectLoop(ctx context.Context) error {
+	b := backoff.Backoff{Min: a.cfg.RetryMin, Max: a.cfg.RetryMax}
+	registered := false
+	for {
+		select {
+		case <-a.disconnected: // a drop before this connection counts for nothing
+		default:
+		}
+		err := a.s.Open()
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			if refused := refusal(err); refused != nil {
+				a.status(false, firstLine(refused.Error()))
+				return refused
+			}
+			wait := b.Next()
+			a.log.Warn("cannot connect to the Discord gateway; retrying", "err", err, "retry_in", wait.Round(time.Second), "attempt", b.Failures())
+			a.status(false, "cannot reach the Discord gateway; retrying")
+			if backoff.Sleep(ctx, wait) != nil {
+				return nil
+			}
+			continue
+		}
+		b.Reset()
+		a.log.Info("connected to the Discord gateway", "shard", a.cfg.ShardID, "shards", max(a.cfg.ShardCount, 1), "bot", a.bot())
+		a.status(true, "")
+		if !registered {
+			// A shutdown that interrupts the registration is a shutdown,
+			// not a failure: the work already accepted still drains.
+			if err := a.registerCommands(ctx); err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				if refused := refusal(err); refused != nil {
+					return refused
+				}
+				a.log.Warn("slash commands not registered; trying again at the next connection (mentions and buttons work meanwhile)", "err", err)
+			} else {
+				registered = true
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-a.disconnected:
+		}
+		wait := b.Next()
+		a.log.Warn("the Discord gateway connection dropped; reconnecting", "retry_in", wait.Round(time.Second))
+		a.status(false, "gateway connection lost; reconnecting")
+		if backoff.Sleep(ctx, wait) != nil {
+			return nil
+		}
+	}
+}
+
+// onDisconnect hears discordgo close the connection (after a read error,
+// or our own Close).
+func (a *Adapter) onDisconnect(_ *discordgo.Session, _ *discordgo.Disconnect) {
+	select {
+	case a.disconnected <- struct{}{}:
+	default:
+	}
+}
+
+func (a *Adapter) status(up bool, detail string) {
+	if a.cfg.Status != nil {
+		a.cfg.Status(up, detail)
+	}
+}
+
+// QueueDepth is the number of turns waiting for a worker (a metric).
+func (a *Adapter) QueueDepth() int { return a.work.Depth() }
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
 
 // stopPools stops intake, lets queued work finish for DrainTimeout, then

@@ -3,6 +3,7 @@ package discord
 import (
 	"net/http"
 	"strings"
+	"time"
 )
 
 // Hooks hear the adapter's REST calls to Discord, for metrics. Nil fields
@@ -16,6 +17,23 @@ type Hooks struct {
 	// Retry: Discord answered 429 or 502, which discordgo waits out and
 	// sends again.
 	Retry func(route string)
+	// FirstMessage: the time from receiving an interaction or question to
+	// the first thing the person sees (the deferral, or "typing…").
+	FirstMessage func(time.Duration)
+	// Answered: the time from receiving it to its replies delivered.
+	Answered func(time.Duration)
+}
+
+func (h Hooks) firstMessage(d time.Duration) {
+	if h.FirstMessage != nil {
+		h.FirstMessage(d)
+	}
+}
+
+func (h Hooks) answered(d time.Duration) {
+	if h.Answered != nil {
+		h.Answered(d)
+	}
 }
 
 func (h Hooks) set() bool { return h.APIError != nil || h.Retry != nil }

@@ -3,6 +3,7 @@ package discord
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -33,10 +34,27 @@ func (a *Adapter) onMessage(_ *discordgo.Session, m *discordgo.MessageCreate) {
 	if !ok {
 		return
 	}
-	if !a.work.Submit("question", func(ctx context.Context) { a.handleQuestion(ctx, q) }, 0) {
+	received := time.Now()
+	work := func(ctx context.Context) {
+		a.handleQuestion(ctx, q)
+		a.cfg.Hooks.answered(time.Since(received))
+	}
+	if !a.work.SubmitKeyed("question", a.key(q.who, q.conv), work, 0) {
 		a.log.Warn("busy: not answering a message", "channel", q.channelID, "message", q.messageID)
 		a.acks.Submit("busy", func(ctx context.Context) { a.sayBusy(ctx, q) }, 0)
+		return
 	}
+	// Something visible within a second: "Clarify is typing…" where the
+	// question was asked, while it waits for a worker and is worked on.
+	a.acks.Submit("typing", func(ctx context.Context) {
+		tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		if err := a.s.ChannelTyping(q.channelID, discordgo.WithContext(tctx)); err != nil {
+			a.log.Debug("cannot show typing", "channel", q.channelID, "err", err)
+			return
+		}
+		a.cfg.Hooks.firstMessage(time.Since(received))
+	}, 0)
 }
 
 // questionOf filters messages: bots (this one included), webhooks and

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/internal/tables"
+	"github.com/clarify-bot/clarify/internal/workpool"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -22,36 +24,78 @@ const (
 	textInputID     = "text"
 )
 
-// onInteraction runs on the gateway goroutine and only queues the ack.
+// onInteraction runs on the gateway goroutine: it hands the interaction
+// to the first-response lane, which starts at once (many run together),
+// so that no click waits behind another's REST call.
 func (a *Adapter) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
 	if ic == nil || ic.Interaction == nil {
 		return
 	}
-	i := ic.Interaction
-	if !a.acks.Submit("interaction", func(ctx context.Context) { a.interact(ctx, i) }, 0) {
+	i, received := ic.Interaction, time.Now()
+	if !a.acks.Submit("interaction", func(ctx context.Context) { a.interact(ctx, i, received) }, 0) {
 		a.log.Warn("too many interactions at once; one will fail", "interaction", i.ID)
 	}
 }
 
+// firstResponseTimeout bounds the first response: Discord forgets an
+// interaction not answered within 3 seconds.
+const firstResponseTimeout = 3 * time.Second
+
 // interact sends the first response at once, before any other REST call
 // (discordgo may sleep on a rate limit, and Discord allows 3 s), then
 // queues the work.
-func (a *Adapter) interact(ctx context.Context, i *discordgo.Interaction) {
+func (a *Adapter) interact(ctx context.Context, i *discordgo.Interaction, received time.Time) {
 	first, work := a.plan(ctx, i)
-	if err := a.s.InteractionRespond(i, first, discordgo.WithContext(ctx)); err != nil {
+	rctx, cancel := context.WithDeadline(ctx, received.Add(firstResponseTimeout))
+	err := a.s.InteractionRespond(i, first, discordgo.WithContext(rctx))
+	cancel()
+	if err != nil {
 		a.log.Warn("cannot respond to an interaction", "interaction", i.ID, "response", first.Type, "err", err)
 		return
 	}
+	a.cfg.Hooks.firstMessage(time.Since(received))
 	if work == nil {
 		return
 	}
-	if !a.work.Submit("interaction work", work, 0) {
+	who, _ := a.whoOf(i)
+	timed := func(ctx context.Context) {
+		work(ctx)
+		a.cfg.Hooks.answered(time.Since(received))
+	}
+	if !a.work.SubmitKeyed("interaction work", a.key(who, conversationOf(i)), timed, 0) {
 		a.log.Warn("busy: dropping an interaction", "interaction", i.ID)
 		p := &discordgo.WebhookParams{Content: busyText, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions()}
 		if _, err := a.s.FollowupMessageCreate(i, false, p, discordgo.WithContext(ctx)); err != nil {
 			a.log.Warn("cannot say the bot is busy", "interaction", i.ID, "err", err)
 		}
 	}
+}
+
+// key is an event's place in the work pool: its warehouse (when the
+// dialog knows it) and its person.
+func (a *Adapter) key(who dialog.Who, conv string) workpool.Key {
+	group := ""
+	if l, ok := a.d.(Lanes); ok {
+		group = l.Lane(who, conv)
+	}
+	return workpool.Key{Group: group, Owner: who.Workspace + ":" + who.User}
+}
+
+// conversationOf is the conversation a component or modal refers to.
+func conversationOf(i *discordgo.Interaction) string {
+	var id string
+	switch i.Type {
+	case discordgo.InteractionMessageComponent:
+		id = i.MessageComponentData().CustomID
+	case discordgo.InteractionModalSubmit:
+		id = i.ModalSubmitData().CustomID
+	default:
+		return ""
+	}
+	if r, err := parseRef(id); err == nil {
+		return r.Conv
+	}
+	return ""
 }
 
 // Response builders.

@@ -5,10 +5,16 @@
 //
 // It runs in Socket Mode (no public URL; an app-level token) or in HTTP
 // mode (signed requests to the bot's HTTP server). Either way every event,
-// interaction and command is acknowledged first, and the work runs in a
-// bounded worker pool. The adapter keeps no conversation state: buttons and
-// modals carry the conversation and what they refer to, and the dialog
-// manager persists the rest, so a click after a restart still works.
+// interaction and command is acknowledged first; a "Looking…" placeholder
+// is posted at once from a fast lane of its own, and the work runs in a
+// bounded pool that is fair across warehouses and people. The adapter
+// keeps no conversation state: buttons and modals carry the conversation
+// and what they refer to, and the dialog manager persists the rest, so a
+// click after a restart still works.
+//
+// A Slack that cannot be reached is retried with backoff (the rest of the
+// bot keeps serving); a token Slack refuses stops the adapter with an
+// error that names the fix.
 package slack
 
 import (
@@ -19,11 +25,14 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/slack-go/slack"
 
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/backoff"
+	"github.com/clarify-bot/clarify/internal/inflight"
 	"github.com/clarify-bot/clarify/internal/workpool"
 )
 
@@ -48,6 +57,36 @@ type Dialog interface {
 	Handle(ctx context.Context, ev dialog.Event) ([]dialog.Reply, error)
 }
 
+// Lanes is implemented by a Dialog that knows which warehouse an event
+// will ask (the bot's router): the work pool takes warehouses in turn, so
+// that a slow one cannot hold every worker.
+type Lanes interface {
+	Lane(who dialog.Who, conversation string) string
+}
+
+// Threads is implemented by a Dialog that can tell whether it holds a
+// conversation: a reply in a channel thread without a mention is a
+// follow-up only in a thread the bot is answering in.
+type Threads interface {
+	Knows(ctx context.Context, who dialog.Who, conversation string) (bool, error)
+}
+
+// Prechecker is implemented by a Dialog with rate limits: a new question
+// that would be refused is refused at once with one ephemeral message,
+// before any placeholder is posted. It must not take from the limits
+// (the dialog's own gate does, once, when the question starts).
+type Prechecker interface {
+	Precheck(ctx context.Context, who dialog.Who) (refusal string)
+}
+
+// Inflight records the placeholders shown while work runs (a store that
+// replicas share), so that if this process dies another one replaces
+// them with a note to try again.
+type Inflight interface {
+	Track(ctx context.Context, p inflight.Placeholder) error
+	Done(ctx context.Context, p inflight.Placeholder) error
+}
+
 // Warehouses lets /clarify warehouse list and switch warehouses (the bot's
 // router); nil when there is only one.
 type Warehouses interface {
@@ -65,9 +104,22 @@ type Config struct {
 	// Admins are Slack user ids that may review and promote what was
 	// learned, besides workspace admins and owners.
 	Admins []string
-	// Workers bounds concurrent work (default 4); Queue the events waiting (default 256).
-	Workers int
-	Queue   int
+	// Workers bounds concurrent work (default 16); Queue the events
+	// waiting (default 256). PerPerson caps one person's turns running at
+	// once (default 2) and WarehouseLimit, when set, one warehouse's (by
+	// the name Lanes gives), so that the queue is fair.
+	Workers        int
+	Queue          int
+	PerPerson      int
+	WarehouseLimit func(name string) int
+	// Inflight tracks placeholders for failover (nil: not tracked).
+	Inflight Inflight
+	// Status hears the connection's state: up, or down with why (the
+	// bot's /healthz and logs). It must not block.
+	Status func(up bool, detail string)
+	// RetryMin and RetryMax bound the waits between connection attempts
+	// (defaults 1s and 2 minutes).
+	RetryMin, RetryMax time.Duration
 	// APIURL is the Web API base URL (tests: a fake's URL).
 	APIURL string
 	// Warehouses answers /clarify warehouse; optional.
@@ -101,10 +153,19 @@ func (c Config) withDefaults() Config {
 		c.Mode = ModeSocket
 	}
 	if c.Workers <= 0 {
-		c.Workers = 4
+		c.Workers = 16
 	}
 	if c.Queue <= 0 {
 		c.Queue = 256
+	}
+	if c.PerPerson <= 0 {
+		c.PerPerson = 2
+	}
+	if c.RetryMin <= 0 {
+		c.RetryMin = time.Second
+	}
+	if c.RetryMax <= 0 {
+		c.RetryMax = 2 * time.Minute
 	}
 	if c.APIURL == "" {
 		c.APIURL = slack.APIURL
@@ -136,13 +197,17 @@ type Adapter struct {
 	d      Dialog
 	api    *slack.Client
 	log    *slog.Logger
-	bot    identity
+	bot    identity // set once by authenticate, before ready
+	ready  atomic.Bool
 	admins *admins
-	events Dedup          // event ids, against Slack's retries
-	sigs   *seenSet       // request signatures, against replays
-	work   *workpool.Pool // dialog work
-	fast   *workpool.Pool // opening modals: a trigger id expires after 3 s
-	once   sync.Once
+	events Dedup    // event ids, against Slack's retries (shared by replicas)
+	local  *seenSet // event ids this process saw: a retry to it needs no store
+	sigs   *seenSet // request signatures, against replays
+	// work runs the dialog (fair across warehouses and people); visible
+	// posts the placeholders at once; fast opens modals (a trigger id
+	// expires after 3 s).
+	work, visible, fast *workpool.Pool
+	once                sync.Once
 }
 
 // identity is the bot's own user, from auth.test.
@@ -157,6 +222,22 @@ const dedupTTL = 2 * time.Hour
 // New checks the configuration and the bot token (auth.test) and returns
 // an adapter ready to Run.
 func New(ctx context.Context, cfg Config, d Dialog) (*Adapter, error) {
+	a, err := Build(cfg, d)
+	if err != nil {
+		return nil, err
+	}
+	actx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if err := a.authenticate(actx); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// Build checks the configuration and returns an adapter that checks its
+// token when it runs: a Slack that is down does not stop the bot from
+// starting (Run retries), while a refused token ends Run with the fix.
+func Build(cfg Config, d Dialog) (*Adapter, error) {
 	cfg = cfg.withDefaults()
 	switch {
 	case d == nil:
@@ -179,8 +260,9 @@ func New(ctx context.Context, cfg Config, d Dialog) (*Adapter, error) {
 	if cfg.AppToken != "" {
 		opts = append(opts, slack.OptionAppLevelToken(cfg.AppToken))
 	}
+	local := newSeenSet(dedupTTL, cfg.Now)
 	if cfg.Dedup == nil {
-		cfg.Dedup = newSeenSet(dedupTTL, cfg.Now)
+		cfg.Dedup = local
 	}
 	a := &Adapter{
 		cfg:    cfg,
@@ -188,9 +270,14 @@ func New(ctx context.Context, cfg Config, d Dialog) (*Adapter, error) {
 		api:    slack.New(cfg.BotToken, opts...),
 		log:    log,
 		events: cfg.Dedup,
+		local:  local,
 		sigs:   newSeenSet(10*time.Minute, cfg.Now),
-		work:   workpool.New("work", cfg.Workers, cfg.Queue, log),
-		fast:   workpool.New("modals", 2, 64, log),
+		work: workpool.NewFair("work", cfg.Workers, cfg.Queue,
+			workpool.Limits{PerOwner: cfg.PerPerson, GroupLimit: cfg.WarehouseLimit}, log),
+		// Placeholders are one Web API call each; many run at once so that
+		// a burst is visible within a second.
+		visible: workpool.New("placeholders", 32, 4096, log),
+		fast:    workpool.New("modals", 2, 64, log),
 	}
 	fixed := map[string]bool{}
 	for _, u := range cfg.Admins {
@@ -206,23 +293,96 @@ func New(ctx context.Context, cfg Config, d Dialog) (*Adapter, error) {
 			return u, err
 		}}
 
-	actx, cancel := context.WithTimeout(ctx, 20*time.Second)
-	defer cancel()
+	return a, nil
+}
+
+// ErrRefused marks a failure that retrying will not fix (a token Slack
+// refuses): Run ends with it, and the message names the fix.
+var ErrRefused = errors.New("refused by Slack")
+
+// authenticate checks the bot token with auth.test and learns the bot's
+// identity. A refusal wraps ErrRefused; anything else may pass.
+func (a *Adapter) authenticate(ctx context.Context) error {
 	var auth *slack.AuthTestResponse
-	err := a.call(actx, "auth.test", func(ctx context.Context) (err error) {
+	err := a.call(ctx, "auth.test", func(ctx context.Context) (err error) {
 		auth, err = a.api.AuthTestContext(ctx)
 		return err
 	})
 	if err != nil {
 		var se slack.SlackErrorResponse
 		if errors.As(err, &se) {
-			return nil, fmt.Errorf("slack: the bot token (SLACK_BOT_TOKEN) was refused by auth.test: %w", err)
+			return fmt.Errorf("slack: the bot token (SLACK_BOT_TOKEN) was refused by auth.test (%w: %w); copy the Bot User OAuth Token (xoxb-) from the app's OAuth & Permissions page, reinstall the app if it was revoked", ErrRefused, err)
 		}
-		return nil, fmt.Errorf("slack: cannot check the bot token with auth.test: %w", err)
+		return fmt.Errorf("slack: cannot check the bot token with auth.test: %w", err)
 	}
 	a.bot = identity{UserID: auth.UserID, BotID: auth.BotID, TeamID: auth.TeamID, Team: auth.Team}
-	log.Info("slack bot authenticated", "bot_user", auth.UserID, "team", auth.Team, "mode", cfg.Mode)
-	return a, nil
+	a.ready.Store(true)
+	a.log.Info("slack bot authenticated", "bot_user", auth.UserID, "team", auth.Team, "mode", a.cfg.Mode)
+	return nil
+}
+
+// Authenticate checks the bot token once (auth.test) so that the adapter
+// is ready as soon as it runs; an error is only reported: Run retries an
+// unreachable Slack and ends with a refused token.
+func (a *Adapter) Authenticate(ctx context.Context) error {
+	if a.ready.Load() {
+		return nil
+	}
+	return a.authenticate(ctx)
+}
+
+// status reports the connection's state to the bot.
+func (a *Adapter) status(up bool, detail string) {
+	if a.cfg.Status != nil {
+		a.cfg.Status(up, detail)
+	}
+}
+
+// Quiet waits until nothing is queued or running (tests of the whole bot
+// that must know every accepted event was handled).
+func (a *Adapter) Quiet(ctx context.Context) error {
+	for {
+		vIdle, vChanged := a.visible.Idle()
+		wIdle, wChanged := a.work.Idle()
+		if vIdle && wIdle {
+			return nil
+		}
+		select {
+		case <-vChanged:
+		case <-wChanged:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// QueueDepth is the number of turns waiting for a worker (a metric).
+func (a *Adapter) QueueDepth() int { return a.work.Depth() }
+
+// authenticateLoop checks the token until Slack answers: an unreachable
+// Slack is retried with backoff, a refused token is returned.
+func (a *Adapter) authenticateLoop(ctx context.Context) error {
+	b := backoff.Backoff{Min: a.cfg.RetryMin, Max: a.cfg.RetryMax}
+	for !a.ready.Load() {
+		actx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		err := a.authenticate(actx)
+		cancel()
+		switch {
+		case err == nil:
+		case errors.Is(err, ErrRefused):
+			return err
+		case ctx.Err() != nil:
+			return ctx.Err()
+		default:
+			wait := b.Next()
+			a.log.Warn("cannot reach Slack; retrying", "err", err, "retry_in", wait.Round(time.Second), "attempt", b.Failures())
+			a.status(false, "cannot reach Slack; retrying")
+			if err := backoff.Sleep(ctx, wait); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // Name implements the bot's platform interface.
@@ -241,12 +401,20 @@ func (a *Adapter) Run(ctx context.Context) error {
 	workCtx, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelWork()
 	a.work.Start(workCtx)
+	a.visible.Start(workCtx)
 	a.fast.Start(workCtx)
-	var err error
-	if a.cfg.Mode == ModeSocket {
-		err = a.runSocket(ctx)
-	} else {
-		<-ctx.Done()
+	err := a.authenticateLoop(ctx)
+	if err == nil {
+		if a.cfg.Mode == ModeSocket {
+			err = a.runSocket(ctx)
+		} else {
+			a.status(true, "")
+			<-ctx.Done()
+		}
+	}
+	if ctx.Err() != nil {
+		a.log.Info("stopping Slack; draining in-flight work", "timeout", a.cfg.DrainTimeout)
+		err = nil
 	}
 	a.drain(cancelWork)
 	return err
@@ -255,6 +423,8 @@ func (a *Adapter) Run(ctx context.Context) error {
 func (a *Adapter) drain(cancel context.CancelFunc) {
 	done := make(chan struct{})
 	go func() {
+		// Placeholders feed the work pool: they go first.
+		a.visible.Stop()
 		a.fast.Stop()
 		a.work.Stop()
 		close(done)

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/slack-go/slack"
 
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/internal/chart"
+	"github.com/clarify-bot/clarify/internal/inflight"
 )
 
 // target is where the replies to one event go.
@@ -27,6 +29,10 @@ type target struct {
 	// looking posts a "Looking…" placeholder that the first reply replaces.
 	looking     bool
 	placeholder string
+	// tracked is the placeholder as recorded for failover (nil: not).
+	tracked *inflight.Placeholder
+	// received is when the event arrived (zero: not timed).
+	received time.Time
 	// clarTS is the message of the clarification this event answers, to be
 	// updated with the choice (clarID) when the dialog says it is resolved.
 	clarTS, clarID string

@@ -1,5 +1,7 @@
 package slack
 
+import "time"
+
 // Hooks hear the adapter's dealings with Slack, for metrics. Nil fields
 // are skipped; they must not block. method is a Web API method name
 // ("chat.postMessage") or "response_url": a short, fixed set.
@@ -10,6 +12,32 @@ type Hooks struct {
 	Retry func(method string)
 	// Duplicate: an event Slack sent again (same event_id) was dropped.
 	Duplicate func()
+	// DedupUnavailable: an event was left for Slack to send again because
+	// the shared store could not check its id.
+	DedupUnavailable func()
+	// FirstMessage: the time from receiving an event to the first message
+	// the person sees (the placeholder, or the reply when there is none).
+	FirstMessage func(time.Duration)
+	// Answered: the time from receiving an event to its replies delivered.
+	Answered func(time.Duration)
+}
+
+func (h Hooks) dedupUnavailable() {
+	if h.DedupUnavailable != nil {
+		h.DedupUnavailable()
+	}
+}
+
+func (h Hooks) firstMessage(d time.Duration) {
+	if h.FirstMessage != nil {
+		h.FirstMessage(d)
+	}
+}
+
+func (h Hooks) answered(d time.Duration) {
+	if h.Answered != nil {
+		h.Answered(d)
+	}
 }
 
 func (h Hooks) apiError(method string) {

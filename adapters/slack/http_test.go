@@ -3,6 +3,7 @@ package slack
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -12,14 +13,35 @@ import (
 	"github.com/clarify-bot/clarify/internal/dialogtest"
 )
 
-// marker asks a quick question and waits for its answer. With one worker,
-// jobs run in order, so everything queued before the marker is finished.
+// marker asks a quick question, waits for its answer, then waits until
+// the adapter has nothing queued or running: everything accepted before
+// the marker is finished.
 func (h *harness) marker(channel string) {
 	h.t.Helper()
 	ts := newTS()
 	since := h.fake.Mark()
 	h.event(mention(h.t, "U0MARK", channel, ts, "", "how many customers do we have?"))
 	h.reply(since, channel, ts, isAnswer)
+	h.quiet()
+}
+
+// quiet waits until the intake lane and the work pool are both idle.
+func (h *harness) quiet() {
+	h.t.Helper()
+	deadline := time.After(2 * time.Minute)
+	for {
+		vIdle, vChanged := h.a.visible.Idle()
+		wIdle, wChanged := h.a.work.Idle()
+		if vIdle && wIdle {
+			return
+		}
+		select {
+		case <-vChanged:
+		case <-wChanged:
+		case <-deadline:
+			h.t.Fatal("the adapter did not become idle")
+		}
+	}
 }
 
 // threadCalls counts the messages posted in a thread (each handled
@@ -34,8 +56,10 @@ func threadCalls(fake *slackfake.Server, since int, thread string) int {
 	return n
 }
 
-// TestHTTPRequestsAreVerified: unsigned, badly signed, stale and replayed
-// requests are refused before anything is done with them.
+// TestHTTPRequestsAreVerified: unsigned, badly signed and stale requests
+// are refused before anything is done with them; a replayed event (a
+// retry in the same second has the same signature) is answered 200 and
+// handled once, by its event id; a replayed command is refused.
 func TestHTTPRequestsAreVerified(t *testing.T) {
 	env := dialogtest.New(t, 300, dialog.Config{})
 	fake := slackfake.New(t)
@@ -90,8 +114,25 @@ func TestHTTPRequestsAreVerified(t *testing.T) {
 	if code := send(); code != http.StatusOK {
 		t.Fatalf("signed request: %d", code)
 	}
-	if code := send(); code != http.StatusUnauthorized {
-		t.Fatalf("replayed request: %d, want 401", code)
+	if code := send(); code != http.StatusOK {
+		t.Fatalf("replayed event: %d, want 200 (de-duplicated by its id)", code)
+	}
+	cmd := []byte("command=%2Fclarify&text=help&team_id=" + slackfake.TeamID + "&user_id=U0EVE&channel_id=C0SEC&response_url=" + url.QueryEscape(fake.ResponseURL("replay")))
+	cmdSigned := slackfake.Sign(slackfake.Secret, now, cmd)
+	for i, want := range []int{http.StatusOK, http.StatusUnauthorized} {
+		req, _ := http.NewRequest(http.MethodPost, h.url+CommandsPath, strings.NewReader(string(cmd)))
+		for k, v := range cmdSigned {
+			req.Header[k] = v
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Fatalf("command sent %d times: %d, want %d", i+1, resp.StatusCode, want)
+		}
 	}
 	// Interactivity and commands are guarded too.
 	for _, path := range []string{InteractivityPath, CommandsPath} {

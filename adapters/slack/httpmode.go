@@ -21,17 +21,27 @@ func (a *Adapter) Routes(mux *http.ServeMux) {
 	if a.cfg.Mode != ModeHTTP {
 		return
 	}
-	mux.HandleFunc("POST "+EventsPath, a.verified(a.serveEvents))
-	mux.HandleFunc("POST "+InteractivityPath, a.verified(a.serveInteractivity))
-	mux.HandleFunc("POST "+CommandsPath, a.verified(a.serveCommand))
+	// Events carry an event_id that is de-duplicated: a retry Slack sends
+	// in the same second (same signature) is answered 200 and dropped
+	// there. Interactions and commands have no such id: a replayed
+	// signature is refused.
+	mux.HandleFunc("POST "+EventsPath, a.verified(false, a.serveEvents))
+	mux.HandleFunc("POST "+InteractivityPath, a.verified(true, a.serveInteractivity))
+	mux.HandleFunc("POST "+CommandsPath, a.verified(true, a.serveCommand))
 }
 
 // verified reads the body and lets the request through only when Slack
 // signed it (HMAC-SHA256 of v0:timestamp:body with the signing secret),
-// the timestamp is within five minutes, and the same signed request was
-// not seen before (a replay).
-func (a *Adapter) verified(next func(w http.ResponseWriter, r *http.Request, body []byte)) http.HandlerFunc {
+// the timestamp is within five minutes, and (with noReplay) the same
+// signed request was not seen before. Until the bot token was checked
+// (Slack unreachable at start) requests get 503, so that Slack retries.
+func (a *Adapter) verified(noReplay bool, next func(w http.ResponseWriter, r *http.Request, body []byte)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if !a.ready.Load() {
+			w.Header().Set("Retry-After", "10")
+			http.Error(w, "starting", http.StatusServiceUnavailable)
+			return
+		}
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRequestBody))
 		if err != nil {
 			http.Error(w, "cannot read the request", http.StatusRequestEntityTooLarge)
@@ -51,7 +61,7 @@ func (a *Adapter) verified(next func(w http.ResponseWriter, r *http.Request, bod
 			http.Error(w, reason, http.StatusUnauthorized)
 			return
 		}
-		if !a.sigs.first(r.Header.Get("X-Slack-Signature")) {
+		if noReplay && !a.sigs.first(r.Header.Get("X-Slack-Signature")) {
 			a.log.Warn("refused a replayed Slack request", "path", r.URL.Path)
 			http.Error(w, "replayed request", http.StatusUnauthorized)
 			return

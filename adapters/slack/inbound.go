@@ -12,6 +12,8 @@ import (
 	"github.com/slack-go/slack/slackevents"
 
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/inflight"
+	"github.com/clarify-bot/clarify/internal/workpool"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -23,25 +25,30 @@ const submitWait = time.Second
 // decides, queues the work and lets the caller acknowledge.
 
 // acceptEvent takes an Events API callback. It reports false when the
-// event could not be queued, so that it is not acknowledged and Slack
-// sends it again later.
+// event could not be checked or queued, so that it is not acknowledged
+// and Slack sends it again later. Events the bot ignores are dropped
+// before the store is asked about their id.
 func (a *Adapter) acceptEvent(ev slackevents.EventsAPIEvent) bool {
 	cb, ok := ev.Data.(*slackevents.EventsAPICallbackEvent)
 	if !ok {
-		return true
-	}
-	if !a.firstEvent(cb.EventID) {
-		a.log.Debug("duplicate event ignored", "event_id", cb.EventID)
-		a.cfg.Hooks.duplicate()
 		return true
 	}
 	j, ok := a.eventJob(ev.TeamID, ev.InnerEvent)
 	if !ok {
 		return true
 	}
-	if !a.work.Submit(j.name, j.run, 0) {
+	first, checked := a.firstEvent(cb.EventID)
+	if !checked {
+		return false
+	}
+	if !first {
+		a.log.Debug("duplicate event ignored", "event_id", cb.EventID)
+		a.cfg.Hooks.duplicate()
+		return true
+	}
+	if !a.visible.Submit(j.name, j.run, 0) {
 		a.forgetEvent(cb.EventID)
-		a.log.Warn("work queue full or stopping; leaving the event for Slack to send again", "event_id", cb.EventID)
+		a.log.Warn("intake queue full or stopping; leaving the event for Slack to send again", "event_id", cb.EventID)
 		return false
 	}
 	return true
@@ -53,46 +60,181 @@ type job struct {
 	run  func(ctx context.Context)
 }
 
-// eventJob turns an inner event into work; false means ignore it.
+// eventJob turns an inner event into work for the intake lane; false
+// means ignore it. It decides from the payload alone.
 func (a *Adapter) eventJob(team string, inner slackevents.EventsAPIInnerEvent) (job, bool) {
+	now := a.cfg.Now()
 	switch e := inner.Data.(type) {
 	case *slackevents.AppMentionEvent:
 		if e.BotID != "" || e.User == "" || e.User == a.bot.UserID || e.Edited != nil {
 			return job{}, false
 		}
-		return a.questionJob(team, e.Channel, e.User, e.Text, e.TimeStamp, e.ThreadTimeStamp), true
+		return a.questionJob(question{team: team, channel: e.Channel, user: e.User, text: e.Text, ts: e.TimeStamp, thread: e.ThreadTimeStamp, received: now}), true
 	case *slackevents.MessageEvent:
-		// Only direct messages: in channels the bot answers mentions.
 		// Bots (itself included), edits, joins and other subtypes are not questions.
-		if e.ChannelType != "im" || e.SubType != "" || e.BotID != "" || e.User == "" || e.User == a.bot.UserID {
+		if e.SubType != "" || e.BotID != "" || e.User == "" || e.User == a.bot.UserID {
 			return job{}, false
 		}
-		return a.questionJob(team, e.Channel, e.User, e.Text, e.TimeStamp, e.ThreadTimeStamp), true
+		q := question{team: team, channel: e.Channel, user: e.User, text: e.Text, ts: e.TimeStamp, thread: e.ThreadTimeStamp, received: now}
+		switch e.ChannelType {
+		case "im":
+			return a.questionJob(q), true
+		case "channel", "group":
+			// In channels the bot answers mentions (app_mention, which
+			// Slack sends besides this event when the bot is mentioned);
+			// a reply in a thread is a follow-up when the thread is one
+			// the bot answers in, which the intake asks the dialog.
+			if e.ThreadTimeStamp == "" || e.ThreadTimeStamp == e.TimeStamp || a.bot.UserID == "" || strings.Contains(e.Text, "<@"+a.bot.UserID) {
+				return job{}, false
+			}
+			q.followUp = true
+			return a.questionJob(q), true
+		}
+		return job{}, false
 	case *slackevents.AppHomeOpenedEvent:
 		if e.Tab != "home" || e.User == "" {
 			return job{}, false
 		}
-		return job{name: "app_home_opened", run: func(ctx context.Context) {
-			a.publishHome(ctx, team, e.User, e.Channel, "")
+		return job{name: "app_home_opened", run: func(context.Context) {
+			home := func(ctx context.Context) { a.publishHome(ctx, team, e.User, e.Channel, "") }
+			if !a.work.SubmitKeyed("app_home_opened", workpool.Key{Owner: team + ":" + e.User}, home, 0) {
+				a.log.Warn("work queue full or stopping; an App Home was not published", "user", e.User)
+			}
 		}}, true
 	}
 	return job{}, false
 }
 
-func (a *Adapter) questionJob(team, channel, user, text, ts, threadTS string) job {
-	thread := threadTS
+// question is a message the bot may answer.
+type question struct {
+	team, channel, user, text string
+	ts, thread                string
+	received                  time.Time
+	// followUp: a reply in a channel thread without a mention, handled
+	// only when the thread is one of the bot's conversations.
+	followUp bool
+}
+
+func (a *Adapter) questionJob(q question) job {
+	thread := q.thread
 	if thread == "" {
-		thread = ts // a new thread under the question
+		thread = q.ts // a new thread under the question
 	}
 	return job{name: "question", run: func(ctx context.Context) {
 		ev := dialog.Event{
 			Kind:         dialog.EventMessage,
-			Conversation: conversationKey(channel, thread),
-			Who:          dialog.Who{Platform: platform, Workspace: team, Channel: channel, User: user},
-			Text:         plainText(text, a.bot.UserID),
+			Conversation: conversationKey(q.channel, thread),
+			Who:          dialog.Who{Platform: platform, Workspace: q.team, Channel: q.channel, User: q.user},
+			Text:         plainText(q.text, a.bot.UserID),
 		}
-		a.converse(ctx, ev, &target{team: team, channel: channel, thread: thread, user: user, looking: true})
+		t := &target{team: q.team, channel: q.channel, thread: thread, user: q.user, looking: true, received: q.received}
+		if q.followUp && !a.knows(ctx, ev) {
+			return
+		}
+		if q.thread == "" || q.thread == q.ts {
+			// A new conversation: a question the rate limits would refuse
+			// gets one ephemeral message and nothing else.
+			if pc, ok := a.d.(Prechecker); ok {
+				if msg := pc.Precheck(ctx, ev.Who); msg != "" {
+					a.ephemeral(ctx, t, noticeMessage(msg))
+					a.cfg.Hooks.firstMessage(a.cfg.Now().Sub(q.received))
+					return
+				}
+			}
+		}
+		a.startTurn(ctx, ev, t)
 	}}
+}
+
+// knows asks the dialog whether a thread is one of its conversations; a
+// dialog that cannot tell knows none (mentions still work).
+func (a *Adapter) knows(ctx context.Context, ev dialog.Event) bool {
+	th, ok := a.d.(Threads)
+	if !ok {
+		return false
+	}
+	known, err := th.Knows(ctx, ev.Who, ev.Conversation)
+	if err != nil {
+		a.log.Warn("cannot tell whether a thread is a conversation; ignoring the reply", "conversation", ev.Conversation, "err", err)
+		return false
+	}
+	return known
+}
+
+// acceptTurn queues a turn from an interaction on the intake lane.
+func (a *Adapter) acceptTurn(name string, ev dialog.Event, t *target) bool {
+	return a.visible.Submit(name, func(ctx context.Context) { a.startTurn(ctx, ev, t) }, submitWait)
+}
+
+// startTurn runs on the intake lane: it shows the placeholder at once,
+// then queues the dialog work, fairly, by warehouse and person. A full
+// pool turns the placeholder into "busy".
+func (a *Adapter) startTurn(ctx context.Context, ev dialog.Event, t *target) {
+	a.showPlaceholder(ctx, t)
+	group := ""
+	if l, ok := a.d.(Lanes); ok {
+		group = l.Lane(ev.Who, ev.Conversation)
+	}
+	key := workpool.Key{Group: group, Owner: ev.Who.Workspace + ":" + ev.Who.User}
+	if a.work.SubmitKeyed("turn", key, func(ctx context.Context) { a.converse(ctx, ev, t) }, 0) {
+		return
+	}
+	a.log.Warn("work queue full or stopping; telling the person to try again", "conversation", ev.Conversation, "user", ev.Who.User)
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	a.deliver(dctx, t, []dialog.Reply{{Kind: dialog.ReplyNotice, Text: busyText}})
+	a.untrack(dctx, t)
+}
+
+const busyText = "I'm busy with a lot of questions right now; please try again in a minute."
+
+// showPlaceholder posts "Looking…" in the thread and records it for
+// failover; the first reply replaces it.
+func (a *Adapter) showPlaceholder(ctx context.Context, t *target) {
+	if !t.looking || t.thread == "" || t.channel == "" || t.home || t.placeholder != "" {
+		return
+	}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	ts, err := a.post(pctx, t.channel, t.thread, lookingMessage())
+	if err != nil {
+		a.log.Warn("cannot post the Looking… placeholder", "err", err)
+		return
+	}
+	t.placeholder = ts
+	if !t.received.IsZero() {
+		a.cfg.Hooks.firstMessage(a.cfg.Now().Sub(t.received))
+	}
+	if a.cfg.Inflight != nil {
+		p := inflight.Placeholder{Platform: platform, Workspace: t.team, Channel: t.channel, Thread: t.thread, Message: ts, Click: t.clarTS != ""}
+		if err := a.cfg.Inflight.Track(pctx, p); err != nil {
+			a.log.Warn("cannot record the placeholder; if this process dies it stays", "err", err)
+		} else {
+			t.tracked = &p
+		}
+	}
+}
+
+// untrack forgets the turn's placeholder once its replies are delivered.
+func (a *Adapter) untrack(ctx context.Context, t *target) {
+	if t.tracked == nil || a.cfg.Inflight == nil {
+		return
+	}
+	if err := a.cfg.Inflight.Done(ctx, *t.tracked); err != nil {
+		a.log.Warn("cannot forget a delivered placeholder", "err", err)
+	}
+	t.tracked = nil
+}
+
+// Orphaned replaces a placeholder that a process which died left behind
+// (found by another replica, or this one after a restart) with a note to
+// try again: the work it stood for was lost.
+func (a *Adapter) Orphaned(ctx context.Context, p inflight.Placeholder) error {
+	text := "Sorry, I was interrupted (a Clarify server restarted) before I could answer. Please ask again."
+	if p.Click {
+		text = "Sorry, I was interrupted (a Clarify server restarted) while working on your choice. Please click it again."
+	}
+	return a.update(ctx, p.Channel, p.Message, noticeMessage(text))
 }
 
 // acceptInteraction takes a button click, menu choice or modal submission
@@ -148,6 +290,7 @@ func (a *Adapter) acceptAction(cb slack.InteractionCallback, act slack.BlockActi
 		home: r.Home || cb.View.Type == slack.VTHomeTab,
 	}
 	ev := dialog.Event{Conversation: r.conversation(), Who: who, Target: r.ID, FactID: r.Fact}
+	t.received = a.cfg.Now()
 	switch name {
 	case actChoose:
 		ev.Kind, ev.Option = dialog.EventChoose, r.Option
@@ -205,8 +348,8 @@ func (a *Adapter) acceptAction(cb slack.InteractionCallback, act slack.BlockActi
 		a.log.Debug("ignoring an unknown action", "action", act.ActionID)
 		return
 	}
-	if !a.work.Submit(name, func(ctx context.Context) { a.converse(ctx, ev, t) }, submitWait) {
-		a.log.Warn("work queue full or stopping; a click was dropped", "action", act.ActionID, "user", cb.User.ID)
+	if !a.acceptTurn(name, ev, t) {
+		a.log.Warn("intake queue full or stopping; a click was dropped", "action", act.ActionID, "user", cb.User.ID)
 	}
 }
 
@@ -288,7 +431,8 @@ func (a *Adapter) acceptSubmission(cb slack.InteractionCallback) *slack.ViewSubm
 		return nil
 	}
 	ev.Who = dialog.Who{Platform: platform, Workspace: tm, Channel: channel, User: cb.User.ID}
-	if !a.work.Submit(cb.View.CallbackID, func(ctx context.Context) { a.converse(ctx, ev, t) }, submitWait) {
+	t.received = a.cfg.Now()
+	if !a.acceptTurn(cb.View.CallbackID, ev, t) {
 		block := inputBlock
 		if cb.View.CallbackID == cbPromote {
 			block = channelBlock
@@ -303,7 +447,7 @@ var busyCommand = map[string]string{"response_type": slack.ResponseTypeEphemeral
 
 // acceptCommand takes /clarify and returns what to acknowledge it with.
 func (a *Adapter) acceptCommand(cmd slack.SlashCommand) any {
-	if j := a.commandJob(cmd); !a.work.Submit(j.name, j.run, submitWait) {
+	if j := a.commandJob(cmd); !a.work.SubmitKeyed(j.name, workpool.Key{Owner: cmd.TeamID + ":" + cmd.UserID}, j.run, submitWait) {
 		return busyCommand
 	}
 	return nil
@@ -372,14 +516,16 @@ func (a *Adapter) converse(ctx context.Context, ev dialog.Event, t *target) {
 			a.deliver(dctx, t, []dialog.Reply{{Kind: dialog.ReplyNotice, Text: apology}})
 		}
 	}()
-	ev.Who.Admin, ev.Locale = a.admins.person(ctx, ev.Who.Workspace, ev.Who.User)
-	if t.looking && t.thread != "" && t.channel != "" && !t.home {
-		ts, err := a.post(ctx, t.channel, t.thread, lookingMessage())
-		if err != nil {
-			a.log.Warn("cannot post the Looking… placeholder", "err", err)
+	defer func() {
+		// Delivered (or apologised for): the placeholder is no orphan.
+		dctx, dcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer dcancel()
+		a.untrack(dctx, t)
+		if !t.received.IsZero() {
+			a.cfg.Hooks.answered(a.cfg.Now().Sub(t.received))
 		}
-		t.placeholder = ts
-	}
+	}()
+	ev.Who.Admin, ev.Locale = a.admins.person(ctx, ev.Who.Workspace, ev.Who.User)
 	replies, err := a.d.Handle(ctx, ev)
 	if err != nil {
 		a.log.Error("dialog failed", "kind", ev.Kind, "conversation", ev.Conversation, "user", ev.Who.User, "err", err)

@@ -64,11 +64,11 @@ func TestManifest(t *testing.T) {
 		t.Fatalf("manifest.yml: %v", err)
 	}
 	scopes := slices.Sorted(slices.Values(m.OAuth.Scopes.Bot))
-	if want := []string{"app_mentions:read", "chat:write", "commands", "files:write", "im:history", "users:read"}; !slices.Equal(scopes, want) {
+	if want := []string{"app_mentions:read", "channels:history", "chat:write", "commands", "files:write", "groups:history", "im:history", "users:read"}; !slices.Equal(scopes, want) {
 		t.Errorf("bot scopes %v, want exactly %v", scopes, want)
 	}
 	events := slices.Sorted(slices.Values(m.Settings.Events.BotEvents))
-	if want := []string{"app_home_opened", "app_mention", "message.im"}; !slices.Equal(events, want) {
+	if want := []string{"app_home_opened", "app_mention", "message.channels", "message.groups", "message.im"}; !slices.Equal(events, want) {
 		t.Errorf("bot events %v, want %v", events, want)
 	}
 	if !m.Features.AppHome.HomeTab || !m.Features.AppHome.MessagesTab || m.Features.AppHome.ReadOnly {

@@ -22,20 +22,35 @@ var _ Dedup = (*seenSet)(nil)
 // must acknowledge Slack within 3 seconds.
 const dedupWait = time.Second
 
-// firstEvent reports whether an event id is new. When the shared store
-// fails, the event is handled: answering twice beats never answering.
-func (a *Adapter) firstEvent(id string) bool {
+// firstEvent reports whether an event id is new, checked against this
+// process's memory first and then the store replicas share. It never
+// handles an event it could not check: when the shared store fails, ok is
+// false and the event is not acknowledged, so that Slack sends it again
+// later (answering twice is what the check is for).
+func (a *Adapter) firstEvent(id string) (first, ok bool) {
+	if !a.local.first(id) {
+		return false, true
+	}
+	if a.events == Dedup(a.local) {
+		return true, true
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), dedupWait)
 	defer cancel()
-	ok, err := a.events.First(ctx, id, dedupTTL)
+	first, err := a.events.First(ctx, id, dedupTTL)
 	if err != nil {
-		a.log.Warn("cannot check the event id; handling the event", "event_id", id, "err", err)
-		return true
+		a.local.forget(id)
+		a.cfg.Hooks.dedupUnavailable()
+		a.log.Warn("cannot check the event id with the store; leaving the event for Slack to send again", "event_id", id, "err", err)
+		return false, false
 	}
-	return ok
+	return first, true
 }
 
 func (a *Adapter) forgetEvent(id string) {
+	a.local.forget(id)
+	if a.events == Dedup(a.local) {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), dedupWait)
 	defer cancel()
 	if err := a.events.Forget(ctx, id); err != nil {

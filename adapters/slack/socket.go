@@ -5,16 +5,44 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
 	"github.com/slack-go/slack/socketmode"
+
+	"github.com/clarify-bot/clarify/internal/backoff"
 )
 
 // runSocket holds the Socket Mode connection until ctx ends (slack-go
-// reconnects when Slack asks it to) and acknowledges each envelope as soon
-// as its work is queued.
+// reconnects when Slack asks it to; a connection that fails otherwise is
+// opened again with backoff) and acknowledges each envelope as soon as its
+// work is queued. An app-level token Slack refuses ends it.
 func (a *Adapter) runSocket(ctx context.Context) error {
+	b := backoff.Backoff{Min: a.cfg.RetryMin, Max: a.cfg.RetryMax}
+	for {
+		start := time.Now()
+		err := a.socketOnce(ctx)
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case errors.Is(err, ErrRefused):
+			return err
+		}
+		if time.Since(start) > time.Minute {
+			b.Reset() // it was up for a while: this is a new outage
+		}
+		wait := b.Next()
+		a.log.Warn("Slack Socket Mode connection lost; reconnecting", "err", err, "retry_in", wait.Round(time.Second), "attempt", b.Failures())
+		a.status(false, "Socket Mode connection lost; reconnecting")
+		if backoff.Sleep(ctx, wait) != nil {
+			return nil
+		}
+	}
+}
+
+// socketOnce runs one Socket Mode client until it fails or ctx ends.
+func (a *Adapter) socketOnce(ctx context.Context) error {
 	opts := []socketmode.Option{socketmode.OptionLog(slog.NewLogLogger(a.log.Handler(), slog.LevelDebug))}
 	if a.cfg.PingInterval > 0 {
 		opts = append(opts, socketmode.OptionPingInterval(a.cfg.PingInterval))
@@ -34,7 +62,7 @@ func (a *Adapter) runSocket(ctx context.Context) error {
 			}
 			var se slack.SlackErrorResponse
 			if errors.As(err, &se) {
-				return fmt.Errorf("slack socket mode: the app-level token (SLACK_APP_TOKEN) was refused: %w", err)
+				return fmt.Errorf("slack socket mode: the app-level token (SLACK_APP_TOKEN) was refused (%w: %w); create an app-level token with the connections:write scope under Basic Information → App-Level Tokens", ErrRefused, err)
 			}
 			return fmt.Errorf("slack socket mode: %w", err)
 		}
@@ -55,6 +83,7 @@ func (a *Adapter) handleSocket(ctx context.Context, smc *socketmode.Client, evt 
 		a.log.Debug("connecting to Slack (Socket Mode)")
 	case socketmode.EventTypeConnected:
 		a.log.Info("connected to Slack (Socket Mode)")
+		a.status(true, "")
 	case socketmode.EventTypeHello:
 		a.log.Debug("Socket Mode hello")
 	case socketmode.EventTypeDisconnect:

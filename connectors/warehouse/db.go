@@ -7,11 +7,13 @@ package warehouse
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
@@ -94,6 +96,39 @@ type DB struct {
 	// sqlMode is the session sql_mode set on every connection, "" when
 	// the server has none to set (StarRocks, Doris).
 	sqlMode string
+	// killer is a pool of its own for KILL QUERY, so that a cancelled
+	// query is stopped even when the main pool is full (under load, when
+	// it matters most).
+	killer *killPool
+}
+
+// killPool is a small pool opened on the first KILL.
+type killPool struct {
+	conn interface {
+		Connect(context.Context) (driver.Conn, error)
+		Driver() driver.Driver
+	}
+	once sync.Once
+	db   *sql.DB
+}
+
+func (k *killPool) get() *sql.DB {
+	k.once.Do(func() {
+		k.db = sql.OpenDB(k.conn)
+		k.db.SetMaxOpenConns(2)
+		k.db.SetMaxIdleConns(1)
+		k.db.SetConnMaxIdleTime(time.Minute)
+	})
+	return k.db
+}
+
+func (k *killPool) close() error {
+	var err error
+	k.once.Do(func() {}) // no pool opened after Close
+	if k.db != nil {
+		err = k.db.Close()
+	}
+	return err
 }
 
 // Policy is a warehouse's access rules as the query path needs them:
@@ -188,7 +223,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	db.SetMaxIdleConns(cfg.MaxOpenConns)
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	w := &DB{db: db, cfg: cfg, database: mc.DBName, addr: mc.Addr, cache: newResultCache(cfg.Cache, time.Now), logger: cfg.Logger,
-		version: version, flavor: flavor, guard: guard, sqlMode: mode}
+		version: version, flavor: flavor, guard: guard, sqlMode: mode, killer: &killPool{conn: conn}}
 	if err := db.PingContext(pctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("warehouse: connect to %s: %w", mc.Addr, connectError(pctx, err, mc))
@@ -293,8 +328,8 @@ func connectError(ctx context.Context, err error, mc *mysql.Config) error {
 	return classify(ctx, err, 0, nil)
 }
 
-// Close releases the connection pool.
-func (w *DB) Close() error { return w.db.Close() }
+// Close releases the connection pools.
+func (w *DB) Close() error { return errors.Join(w.db.Close(), w.killer.close()) }
 
 // Flavor is the detected server kind.
 func (w *DB) Flavor() Flavor { return w.flavor }

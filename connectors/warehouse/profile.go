@@ -64,20 +64,55 @@ const SnapshotVersion = 3
 
 // TakeSnapshot introspects the schema and profiles every column, then adds
 // what only the data shows: code/name aliases and value-contained joins.
+// A table whose profile ran out of time is marked Partial (see
+// PartialTables), never passed off as complete.
 func (w *DB) TakeSnapshot(ctx context.Context, opts ProfileOptions) (*Snapshot, error) {
+	return w.profile(ctx, nil, opts)
+}
+
+// RetakePartial profiles again the tables of old whose profile is
+// partial, keeps the other tables' profiles, and infers aliases and joins
+// anew; the schema is read again, so new tables are profiled too. It is
+// the background retry of a snapshot taken under load.
+func (w *DB) RetakePartial(ctx context.Context, old *Snapshot, opts ProfileOptions) (*Snapshot, error) {
+	return w.profile(ctx, old, opts)
+}
+
+// profile takes a snapshot; with old, only the tables old has no complete
+// profile of are profiled.
+func (w *DB) profile(ctx context.Context, old *Snapshot, opts ProfileOptions) (*Snapshot, error) {
 	start := time.Now()
 	schema, err := w.Introspect(ctx)
 	if err != nil {
 		return nil, err
 	}
 	snap := &Snapshot{Schema: *schema, Version: SnapshotVersion}
+	keep := map[string][]Profile{}
+	if old != nil {
+		partial := map[string]bool{}
+		for _, t := range old.PartialTables() {
+			partial[strings.ToLower(t)] = true
+		}
+		for _, p := range old.Profiles {
+			if !partial[strings.ToLower(p.Table)] {
+				keep[strings.ToLower(p.Table)] = append(keep[strings.ToLower(p.Table)], p)
+			}
+		}
+	}
 	// Tables are profiled a few at a time: on a warehouse each is a handful
 	// of scans the server runs in parallel; results keep the tables' order.
 	opts = opts.withDefaults()
 	perTable := make([][]Profile, len(schema.Tables))
 	sem := make(chan struct{}, opts.Parallel)
 	var wg sync.WaitGroup
+	profiled := 0
 	for i := range schema.Tables {
+		t := &schema.Tables[i]
+		if ps, ok := keep[strings.ToLower(t.Name)]; ok && len(ps) == len(t.Columns) {
+			perTable[i] = ps
+			continue
+		}
+		profiled++
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
@@ -102,9 +137,34 @@ func (w *DB) TakeSnapshot(ctx context.Context, opts ProfileOptions) (*Snapshot, 
 	snap.Schema.Joins = append(snap.Schema.Joins, inferProfiledKeyJoins(snap)...)
 	snap.Schema.Joins = append(snap.Schema.Joins, inferTableNamedJoins(snap)...)
 	snap.TakenAt = time.Now().UTC()
-	w.logger.Info("warehouse profiled", "database", w.database, "tables", len(schema.Tables),
-		"columns", len(snap.Profiles), "aliases", len(snap.Aliases), "took", time.Since(start).Round(time.Millisecond))
+	partial := snap.PartialTables()
+	log := w.logger.Info
+	if len(partial) > 0 {
+		log = w.logger.Warn
+	}
+	log("warehouse profiled", "database", w.database, "tables", len(schema.Tables), "profiled", profiled,
+		"columns", len(snap.Profiles), "aliases", len(snap.Aliases), "partial_tables", strings.Join(partial, ","), "took", time.Since(start).Round(time.Millisecond))
 	return snap, nil
+}
+
+// PartialTables lists the tables whose profile is incomplete (the time
+// budget ran out, or a statistics query failed), in schema order: their
+// example values and value matches are missing until they are profiled
+// again.
+func (s *Snapshot) PartialTables() []string {
+	partial := map[string]bool{}
+	for _, p := range s.Profiles {
+		if p.Partial {
+			partial[strings.ToLower(p.Table)] = true
+		}
+	}
+	var out []string
+	for _, t := range s.Schema.Tables {
+		if partial[strings.ToLower(t.Name)] {
+			out = append(out, t.Name)
+		}
+	}
+	return out
 }
 
 // ProfileTable profiles the columns of one table within opts.TableBudget.
@@ -614,7 +674,9 @@ func LoadSnapshot(path string) (*Snapshot, error) {
 
 // CachedSnapshot returns the snapshot stored at path when it exists, is of
 // the current version, and is younger than maxAge (0: any age) — unless
-// refresh is set; otherwise it takes a new one and stores it.
+// refresh is set; otherwise it takes a new one and stores it. A snapshot
+// with partial tables is stored with them marked, and a warning names
+// them each time it is used: the caller retries them (RetakePartial).
 func (w *DB) CachedSnapshot(ctx context.Context, path string, maxAge time.Duration, refresh bool, opts ProfileOptions) (*Snapshot, error) {
 	if !refresh && path != "" {
 		snap, err := LoadSnapshot(path)
@@ -626,6 +688,9 @@ func (w *DB) CachedSnapshot(ctx context.Context, path string, maxAge time.Durati
 				if err := SaveSnapshot(path, snap); err != nil {
 					w.logger.Warn("cannot clean the cached snapshot of withheld values", "path", path, "err", err)
 				}
+			}
+			if partial := snap.PartialTables(); len(partial) > 0 {
+				w.logger.Warn("the cached snapshot has partial profiles; their tables will be profiled again", "path", path, "tables", strings.Join(partial, ","))
 			}
 			return snap, nil
 		case err != nil && !errors.Is(err, os.ErrNotExist):

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
@@ -427,7 +428,18 @@ func (w *DB) killOnCancel(ctx context.Context, id int64) (stop func()) {
 		}
 		kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
 		defer cancel()
-		if _, err := w.db.ExecContext(kctx, fmt.Sprintf("KILL QUERY %d", id)); err != nil {
+		db := w.db
+		if w.killer != nil {
+			db = w.killer.get()
+		}
+		if _, err := db.ExecContext(kctx, fmt.Sprintf("KILL QUERY %d", id)); err != nil {
+			var me *mysql.MySQLError
+			if errors.As(err, &me) && me.Number == 1094 {
+				// Unknown thread id: the query ended (and its connection
+				// was closed) before the kill arrived; nothing to stop.
+				w.logger.Debug("warehouse: a cancelled query had already ended", "connection", id)
+				return
+			}
 			w.logger.Warn("warehouse: could not kill a cancelled query", "connection", id, "err", err)
 		}
 	}()

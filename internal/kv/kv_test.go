@@ -351,6 +351,74 @@ func TestServerLock(t *testing.T) {
 	}
 }
 
+// TestServerLeaseOfDeadHolder: a process that dies holding a lock (its
+// pool closed, so it cannot renew) is seen as gone once its lease runs
+// out, and another process takes the lock then, not before.
+func TestServerLeaseOfDeadHolder(t *testing.T) {
+	dsn := kvtest.MustDatabase(t)
+	ctx := context.Background()
+	dead, err := mysqlkv.Open(ctx, dsn, mysqlkv.Options{LeaseTTL: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := kvtest.MustServerOn(t, dsn)
+	if _, err := dead.Lock(ctx, "replica:a"); err != nil {
+		t.Fatal(err)
+	}
+	if held, err := live.Held(ctx, "replica:a"); err != nil || !held {
+		t.Fatalf("a fresh lease is not held: %v %v", held, err)
+	}
+	dead.Close() // the holder dies: no renewal, no release
+	start := time.Now()
+	u, err := live.Lock(ctx, "replica:a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer u()
+	if waited := time.Since(start); waited > 10*time.Second {
+		t.Fatalf("took %s to take over a 1s lease", waited)
+	}
+	if held, err := live.Held(ctx, "replica:b"); err != nil || held {
+		t.Fatalf("a lease nobody took is held: %v %v", held, err)
+	}
+}
+
+// TestServerClaim: one statement claims a key; a claim of an unexpired
+// key fails, of an expired one succeeds; DeleteBelow drops expired keys.
+func TestServerClaim(t *testing.T) {
+	ns := kvtest.MustServer(t).Namespace("claims")
+	c, ok := ns.(interface {
+		Claim(ctx context.Context, bucket, key, value, floor []byte) (bool, error)
+		DeleteBelow(ctx context.Context, bucket, ceiling []byte, limit int) (int, error)
+	})
+	if !ok {
+		t.Fatal("a server namespace does not claim")
+	}
+	ctx := context.Background()
+	b := []byte("seen")
+	steps := []struct {
+		key, value, floor string
+		want              bool
+	}{
+		{"k", "5", "1", true},
+		{"k", "6", "2", false}, // holds 5 ≥ 2: not expired
+		{"k", "9", "7", true},  // 5 < 7: expired, taken again
+		{"k", "9", "7", false},
+	}
+	for i, st := range steps {
+		got, err := c.Claim(ctx, b, []byte(st.key), []byte(st.value), []byte(st.floor))
+		if err != nil || got != st.want {
+			t.Fatalf("step %d: %v %v, want %v", i, got, err, st.want)
+		}
+	}
+	if n, err := c.DeleteBelow(ctx, b, []byte("9"), 10); err != nil || n != 0 {
+		t.Fatalf("deleted %d (%v) below 9", n, err)
+	}
+	if n, err := c.DeleteBelow(ctx, b, []byte("a"), 10); err != nil || n != 1 {
+		t.Fatalf("deleted %d (%v) below a", n, err)
+	}
+}
+
 func TestServerSchema(t *testing.T) {
 	dsn := kvtest.MustDatabase(t)
 	s := kvtest.MustServerOn(t, dsn)

@@ -86,6 +86,31 @@ func (s *Store) Take(ctx context.Context, now time.Time, reqs ...Request) (refus
 	return refused, wait, nil
 }
 
+// Peek is Take without taking: it reports which request's bucket is empty
+// at now (-1: none) from a read-only transaction, so that a question the
+// limits would refuse can be refused before any work, cheaply.
+func (s *Store) Peek(ctx context.Context, now time.Time, reqs ...Request) (refused int, wait time.Duration, err error) {
+	at := now.UnixNano()
+	err = s.db.View(ctx, func(tx kv.Tx) error {
+		refused, wait = -1, 0
+		b := tx.Bucket(bucketRate)
+		for i, r := range reqs {
+			tolerance := int64(r.Limit.Every) * int64(max(r.Limit.Burst, 1)-1)
+			if v := b.Get([]byte(r.Key)); len(v) == 8 {
+				if early := int64(binary.BigEndian.Uint64(v)) - tolerance - at; early > 0 {
+					refused, wait = i, time.Duration(early)
+					return nil
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return -1, 0, fmt.Errorf("peek at the question tokens: %w", err)
+	}
+	return refused, wait, nil
+}
+
 // maybeSweep removes full buckets, at most once a sweepEvery per process.
 // A failed sweep is tried again next time; it never fails Take.
 func (s *Store) maybeSweep(ctx context.Context, now time.Time) {

@@ -30,6 +30,14 @@ const (
 	sweepMax   = 1000
 )
 
+// claimer is a server store's atomic claim of a key (mysqlkv): one
+// INSERT IGNORE, or an UPDATE of an expired value, never a locking read
+// followed by a write, which deadlocks under a burst of new keys.
+type claimer interface {
+	Claim(ctx context.Context, bucket, key, value, floor []byte) (bool, error)
+	DeleteBelow(ctx context.Context, bucket, ceiling []byte, limit int) (int, error)
+}
+
 // Store is safe for concurrent use.
 type Store struct {
 	db  kv.DB
@@ -48,8 +56,9 @@ func New(db kv.DB, now func() time.Time) *Store {
 }
 
 // First records key until ttl from now and reports whether it was not
-// already recorded (and unexpired). Two processes racing on one key: the
-// store serialises them, and exactly one sees true.
+// already recorded (and unexpired). Two processes racing on one key:
+// exactly one sees true. On a server store that is one atomic statement;
+// on a file, bbolt's single writer serialises the read and the write.
 func (s *Store) First(ctx context.Context, key string, ttl time.Duration) (bool, error) {
 	if key == "" {
 		return true, nil
@@ -57,6 +66,14 @@ func (s *Store) First(ctx context.Context, key string, ttl time.Duration) (bool,
 	now := s.now()
 	exp := uint64(now.Add(ttl).UnixNano())
 	k := []byte(key)
+	if c, ok := s.db.(claimer); ok {
+		first, err := c.Claim(ctx, bucketSeen, k, binary.BigEndian.AppendUint64(nil, exp), binary.BigEndian.AppendUint64(nil, uint64(now.UnixNano())))
+		if err != nil {
+			return false, fmt.Errorf("check seen %q: %w", key, err)
+		}
+		s.maybeSweep(ctx, now)
+		return first, nil
+	}
 	var first bool
 	err := s.db.Update(ctx, func(tx kv.Tx) error {
 		first = false
@@ -86,6 +103,13 @@ func (s *Store) First(ctx context.Context, key string, ttl time.Duration) (bool,
 // Forget removes key.
 func (s *Store) Forget(ctx context.Context, key string) error {
 	k := []byte(key)
+	if _, ok := s.db.(claimer); ok {
+		err := s.db.Update(ctx, func(tx kv.Tx) error { return tx.Bucket(bucketSeen).Delete(k) })
+		if err != nil {
+			return fmt.Errorf("forget seen %q: %w", key, err)
+		}
+		return nil
+	}
 	err := s.db.Update(ctx, func(tx kv.Tx) error {
 		seen := tx.Bucket(bucketSeen)
 		if v := seen.Get(k); len(v) == 8 {
@@ -119,6 +143,14 @@ func (s *Store) maybeSweep(ctx context.Context, now time.Time) {
 // how many.
 func (s *Store) Sweep(ctx context.Context, now time.Time) (int, error) {
 	limit := binary.BigEndian.AppendUint64(nil, uint64(now.UnixNano()))
+	if c, ok := s.db.(claimer); ok {
+		// Claimed keys have no expiry index: their value is the expiry.
+		n, err := c.DeleteBelow(ctx, bucketSeen, limit, sweepMax)
+		if err != nil {
+			return 0, fmt.Errorf("sweep seen keys: %w", err)
+		}
+		return n, nil
+	}
 	n := 0
 	err := s.db.Update(ctx, func(tx kv.Tx) error {
 		n = 0

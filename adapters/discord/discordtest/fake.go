@@ -5,7 +5,10 @@
 // uses, keeps the messages the bot posts, and rejects what Discord would
 // (content over 2,000 characters, more than 5 rows of 5 buttons, labels
 // over 80, custom_ids over 100 or repeated, uploads over 10 MiB, a second
-// response to one interaction), so tests that pass respect the limits.
+// response to one interaction, a first response more than 3 seconds after
+// the interaction was dispatched), so tests that pass respect the limits.
+// It can add latency to every REST call and refuse the gateway with a
+// close code (4004 bad token, 4014 disallowed intents).
 package discordtest
 
 import (
@@ -52,6 +55,16 @@ type Options struct {
 	// HoldCommands, when set, delays the answer to a command registration
 	// (recorded at once) until it is closed or the client gives up.
 	HoldCommands <-chan struct{}
+	// Latency delays every REST call before it is handled (the network and
+	// Discord's own time): a first response is judged when it arrives.
+	Latency time.Duration
+	// CloseCode, when set, answers Identify by closing the gateway with it
+	// (4004: authentication failed, 4014: disallowed intents).
+	CloseCode int
+	// ResponseWindow is how long after dispatch an interaction accepts its
+	// first response (default 3s, as Discord); later ones get 10062
+	// Unknown interaction and are listed by Expired.
+	ResponseWindow time.Duration
 }
 
 // File is an uploaded attachment.
@@ -108,6 +121,9 @@ type interaction struct {
 	id, token, channel, guild, message string
 	responded                          bool
 	original                           string // message id of @original
+	dispatched                         time.Time
+	// firstResponse is how long after dispatch the first response came.
+	firstResponse time.Duration
 }
 
 // Fake is a fake Discord.
@@ -269,8 +285,16 @@ func (f *Fake) gateway(w http.ResponseWriter, r *http.Request) {
 		switch p.Op {
 		case 1: // heartbeat
 			f.send(map[string]any{"op": 11})
+		case 6: // resume: the session goes on
+			f.Dispatch("RESUMED", map[string]any{})
 		case 2: // identify
 			f.identified <- p.D
+			if code := f.opts.CloseCode; code != 0 {
+				f.wsMu.Lock()
+				_ = c.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(code, closeReasons[code]))
+				f.wsMu.Unlock()
+				return
+			}
 			f.ready()
 		}
 	}
@@ -301,6 +325,19 @@ func (f *Fake) ready() {
 			"channels": chans, "threads": []any{}, "members": []any{}, "roles": []any{}, "emojis": []any{},
 			"voice_states": []any{}, "presences": []any{}, "stickers": []any{},
 		})
+	}
+}
+
+// IdentifiedCh delivers each Identify's payload (to check there was none).
+func (f *Fake) IdentifiedCh() <-chan json.RawMessage { return f.identified }
+
+// Drop closes the gateway connection as a network failure would.
+func (f *Fake) Drop() {
+	f.wsMu.Lock()
+	defer f.wsMu.Unlock()
+	if f.ws != nil {
+		f.ws.Close()
+		f.ws = nil
 	}
 }
 
@@ -348,7 +385,7 @@ func (f *Fake) Dispatch(event string, d any) {
 			} `json:"message"`
 		}
 		if err := json.Unmarshal(raw, &x); err == nil {
-			rec := &interaction{id: x.ID, token: x.Token, channel: x.ChannelID, guild: x.GuildID}
+			rec := &interaction{id: x.ID, token: x.Token, channel: x.ChannelID, guild: x.GuildID, dispatched: time.Now()}
 			if x.Message != nil {
 				rec.message = x.Message.ID
 			}
@@ -507,7 +544,52 @@ type apiError struct {
 	msg    string
 }
 
+// closeReasons are Discord's texts for the close codes the fake sends.
+var closeReasons = map[int]string{4004: "Authentication failed.", 4014: "Disallowed intent(s).", 4013: "Invalid intent(s)."}
+
+// Expired lists the interactions whose first response came too late (or
+// never came, when all is set), with how late: what Discord shows as
+// "This interaction failed".
+func (f *Fake) Expired(all bool) []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	window := f.window()
+	var out []string
+	for _, in := range f.interactions {
+		switch {
+		case in.responded && in.firstResponse > window:
+			out = append(out, fmt.Sprintf("%s after %s", in.id, in.firstResponse.Round(time.Millisecond)))
+		case !in.responded && all:
+			out = append(out, in.id+" never answered")
+		}
+	}
+	return out
+}
+
+// FirstResponses are the delays of the first responses, in no order.
+func (f *Fake) FirstResponses() []time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []time.Duration
+	for _, in := range f.interactions {
+		if in.responded {
+			out = append(out, in.firstResponse)
+		}
+	}
+	return out
+}
+
+func (f *Fake) window() time.Duration {
+	if f.opts.ResponseWindow > 0 {
+		return f.opts.ResponseWindow
+	}
+	return 3 * time.Second
+}
+
 func (f *Fake) rest(w http.ResponseWriter, r *http.Request) {
+	if f.opts.Latency > 0 {
+		time.Sleep(f.opts.Latency) // simulated network and Discord time, not synchronisation
+	}
 	call := &Call{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query()}
 	status, resp := f.serve(r, call)
 	call.Status, call.Response = status, resp
@@ -561,6 +643,11 @@ func (f *Fake) serve(r *http.Request, call *Call) (int, []byte) {
 		return f.webhook(r.Method, p[1], p[2], p[3:], call)
 	case p[0] == "channels" && len(p) >= 3 && p[2] == "messages":
 		return f.channelMessages(r, p[1], p[3:], call)
+	case r.Method == "POST" && p[0] == "channels" && len(p) == 3 && p[2] == "typing":
+		if f.channels[p[1]] == nil {
+			return errJSON(apiError{http.StatusNotFound, 10003, "Unknown Channel"})
+		}
+		return http.StatusNoContent, nil
 	}
 	return errJSON(apiError{http.StatusNotFound, 0, "404: Not Found"})
 }
@@ -736,6 +823,12 @@ func (f *Fake) callback(id, token string, call *Call) (int, []byte) {
 	if in.responded {
 		return errJSON(apiError{http.StatusBadRequest, 40060, "Interaction has already been acknowledged."})
 	}
+	if late := time.Since(in.dispatched); late > f.window() {
+		// Discord has forgotten the interaction: the person saw "This
+		// interaction failed".
+		in.responded, in.firstResponse = true, late
+		return errJSON(apiError{http.StatusNotFound, 10062, "Unknown interaction"})
+	}
 	var resp struct {
 		Type int     `json:"type"`
 		Data payload `json:"data"`
@@ -753,7 +846,7 @@ func (f *Fake) callback(id, token string, call *Call) (int, []byte) {
 			return errJSON(apiError{http.StatusBadRequest, 50035, e})
 		}
 	}
-	in.responded = true
+	in.responded, in.firstResponse = true, time.Since(in.dispatched)
 	switch resp.Type {
 	case 4, 5:
 		m := &Message{ID: f.newID(), ChannelID: in.channel, GuildID: in.guild, AuthorID: f.opts.BotID, WebhookID: f.opts.AppID, Flags: resp.Data.Flags}

@@ -52,6 +52,8 @@ type Call struct {
 	// TS is the message a chat call is about: the ts chat.postMessage
 	// returned, or the ts chat.update and chat.delete were given.
 	TS string
+	// At is when the fake received the call (for latency figures).
+	At time.Time
 }
 
 // Get reads a parameter from the form, or a top-level JSON string.
@@ -106,6 +108,27 @@ type Server struct {
 	violations []string
 	sockets    chan *Socket
 	scopes     []string // nil: DefaultScopes
+	latency    time.Duration
+	methodLat  map[string]time.Duration
+}
+
+// SetMethodLatency delays the answers to one Web API method by d (a slow
+// call to hold a bot mid-turn); 0 removes it.
+func (s *Server) SetMethodLatency(method string, d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.methodLat == nil {
+		s.methodLat = map[string]time.Duration{}
+	}
+	s.methodLat[method] = d
+}
+
+// SetLatency delays every Web API answer by d, as the network and Slack
+// do (about 100 ms from most places); the call is recorded on arrival.
+func (s *Server) SetLatency(d time.Duration) {
+	s.mu.Lock()
+	s.latency = d
+	s.mu.Unlock()
 }
 
 // New starts a fake Slack; it is closed when the test ends.
@@ -223,6 +246,32 @@ func (s *Server) Wait(tb testing.TB, since int, method string, match func(Call) 
 	}
 }
 
+// Next returns the first call at or after since, waiting up to timeout;
+// ok is false when none came (a test that reports what it saw instead of
+// failing at once).
+func (s *Server) Next(since int, timeout time.Duration) (Call, bool) {
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		s.mu.Lock()
+		calls := s.after(since)
+		ch := s.changed
+		var c Call
+		if len(calls) > 0 {
+			c = calls[0]
+		}
+		s.mu.Unlock()
+		if len(calls) > 0 {
+			return c, true
+		}
+		select {
+		case <-ch:
+		case <-deadline.C:
+			return Call{}, false
+		}
+	}
+}
+
 func (s *Server) describe(since int) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -247,6 +296,9 @@ func (s *Server) record(c Call) Call {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c.Seq = s.dropped + len(s.calls)
+	if c.At.IsZero() {
+		c.At = time.Now()
+	}
 	s.calls = append(s.calls, c)
 	close(s.changed)
 	s.changed = make(chan struct{})
@@ -290,6 +342,16 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 	c = s.record(c)
 
 	s.mu.Lock()
+	if d := s.latency + s.methodLat[method]; d > 0 {
+		s.mu.Unlock()
+		// Simulated network and server time, not synchronisation; a client
+		// that went away (a killed bot) ends it.
+		select {
+		case <-time.After(d):
+		case <-r.Context().Done():
+		}
+		s.mu.Lock()
+	}
 	limited := s.rateLimit[method] > 0
 	if limited {
 		s.rateLimit[method]--

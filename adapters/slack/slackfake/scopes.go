@@ -8,7 +8,7 @@ import (
 // DefaultScopes are the bot scopes the fake reports as granted, in the
 // X-OAuth-Scopes header Slack sends with every Web API answer: those of
 // the repository's manifest.yml.
-var DefaultScopes = []string{"app_mentions:read", "chat:write", "commands", "files:write", "im:history", "users:read"}
+var DefaultScopes = []string{"app_mentions:read", "channels:history", "chat:write", "commands", "files:write", "groups:history", "im:history", "users:read"}
 
 // SetScopes changes the scopes the fake reports as granted (none: an
 // empty header).

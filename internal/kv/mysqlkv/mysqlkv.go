@@ -54,7 +54,14 @@ type Options struct {
 	LeaseTTL time.Duration
 	// MaxAttempts bounds how often a conflicting Update runs (default 10).
 	MaxAttempts int
+	// MaxOpenConns bounds the connections to the server (default 10): a
+	// burst waits for a connection instead of exhausting the server's
+	// max_connections, which replicas and other clients share.
+	MaxOpenConns int
 }
+
+// DefaultMaxOpenConns is the default bound on a Server's connections.
+const DefaultMaxOpenConns = 10
 
 // Server is a connection pool to the store's database.
 type Server struct {
@@ -89,6 +96,9 @@ func OpenConfig(ctx context.Context, cfg *mysql.Config, opts Options) (*Server, 
 	if opts.MaxAttempts <= 0 {
 		opts.MaxAttempts = 10
 	}
+	if opts.MaxOpenConns <= 0 {
+		opts.MaxOpenConns = DefaultMaxOpenConns
+	}
 	cfg = cfg.Clone()
 	// One round trip per statement instead of prepare, execute, close;
 	// the driver escapes []byte as _binary literals.
@@ -99,7 +109,8 @@ func OpenConfig(ctx context.Context, cfg *mysql.Config, opts Options) (*Server, 
 	}
 	db := sql.OpenDB(conn)
 	db.SetConnMaxLifetime(3 * time.Minute)
-	db.SetMaxIdleConns(8)
+	db.SetMaxOpenConns(opts.MaxOpenConns)
+	db.SetMaxIdleConns(opts.MaxOpenConns)
 	s := &Server{db: db, name: cfg.DBName, log: opts.Logger, opts: opts}
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
@@ -114,6 +125,15 @@ func OpenConfig(ctx context.Context, cfg *mysql.Config, opts Options) (*Server, 
 
 // Name is the database's name.
 func (s *Server) Name() string { return s.name }
+
+// Stats are the pool's statistics (open and in-use connections, waits).
+func (s *Server) Stats() sql.DBStats { return s.db.Stats() }
+
+// Ping checks that the server answers (for health reports).
+func (s *Server) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
+
+// LeaseTTL is how long a lock outlives its holder.
+func (s *Server) LeaseTTL() time.Duration { return s.opts.LeaseTTL }
 
 // Close closes the pool.
 func (s *Server) Close() error { return s.db.Close() }
@@ -150,6 +170,87 @@ func (n *nsDB) Close() error {
 
 func (n *nsDB) Lock(ctx context.Context, key string) (func(), error) {
 	return n.s.Lock(ctx, n.ns+":"+key)
+}
+
+// Held reports whether a live process holds the namespace's lock key.
+func (n *nsDB) Held(ctx context.Context, key string) (bool, error) {
+	return n.s.Held(ctx, n.ns+":"+key)
+}
+
+// Claim puts value at key in bucket when the key is absent or holds a
+// value that sorts (bytewise) before floor, and reports whether it did.
+// Each step is one statement that the server runs atomically, outside any
+// transaction and without a locking read: INSERT IGNORE, then for a key
+// already there an UPDATE guarded by the floor. Two processes claiming
+// one key: exactly one sees true. (The seen event ids are claimed this
+// way: the value is an expiry and the floor the present time.)
+func (n *nsDB) Claim(ctx context.Context, bucket, key, value, floor []byte) (bool, error) {
+	switch {
+	case len(key) == 0 || len(key) > MaxKeyLen:
+		return false, fmt.Errorf("claim %s: %d-byte key: %w", bucket, len(key), kv.ErrKeyTooLong)
+	case len(bucket) == 0 || len(bucket) > maxBucketLen:
+		return false, fmt.Errorf("claim: bucket name %q: want 1 to %d bytes", bucket, maxBucketLen)
+	}
+	var first bool
+	err := n.s.retry(ctx, func() error {
+		res, err := n.s.db.ExecContext(ctx, "INSERT IGNORE INTO clarify_kv (ns, bucket, k, v) VALUES (?, ?, ?, ?)", n.ns, bucket, key, value)
+		if err != nil {
+			return err
+		}
+		if c, err := res.RowsAffected(); err != nil || c == 1 {
+			first = c == 1
+			return err
+		}
+		res, err = n.s.db.ExecContext(ctx, "UPDATE clarify_kv SET v = ? WHERE ns = ? AND bucket = ? AND k = ? AND v < ?", value, n.ns, bucket, key, floor)
+		if err != nil {
+			return err
+		}
+		c, err := res.RowsAffected()
+		first = c == 1
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("claim %s/%q: %w", bucket, key, err)
+	}
+	return first, nil
+}
+
+// DeleteBelow removes up to limit keys of bucket whose value sorts before
+// ceiling, in one statement, and returns how many.
+func (n *nsDB) DeleteBelow(ctx context.Context, bucket, ceiling []byte, limit int) (int, error) {
+	var c int64
+	err := n.s.retry(ctx, func() error {
+		res, err := n.s.db.ExecContext(ctx, fmt.Sprintf("DELETE FROM clarify_kv WHERE ns = ? AND bucket = ? AND v < ? LIMIT %d", max(limit, 1)), n.ns, bucket, ceiling)
+		if err != nil {
+			return err
+		}
+		c, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("delete expired %s: %w", bucket, err)
+	}
+	return int(c), nil
+}
+
+// retry runs one autocommit statement (or a few that are each safe to
+// repeat) again after a deadlock or lock wait timeout.
+func (s *Server) retry(ctx context.Context, fn func() error) error {
+	wait := 2 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		err := fn()
+		if err == nil || !Retryable(err) || attempt == s.opts.MaxAttempts {
+			return err
+		}
+		t := time.NewTimer(wait/2 + rand.N(wait))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("%w (after a conflict: %w)", ctx.Err(), err)
+		case <-t.C:
+		}
+		wait = min(2*wait, 200*time.Millisecond)
+	}
 }
 
 func (n *nsDB) View(ctx context.Context, fn func(kv.Tx) error) error {
@@ -504,11 +605,7 @@ func (c *cursor) step(asc bool) ([]byte, []byte) {
 // Only INSERT IGNORE, DELETE and UPDATE with the server's clock are used,
 // which MariaDB, MySQL and TiDB all run the same way.
 func (s *Server) Lock(ctx context.Context, key string) (func(), error) {
-	name := key
-	if len(name) > maxLeaseNameLen {
-		sum := sha256.Sum256([]byte(key))
-		name = key[:maxLeaseNameLen-65] + "#" + hex.EncodeToString(sum[:])
-	}
+	name := leaseName(key)
 	tok := make([]byte, 12)
 	_, _ = crand.Read(tok)
 	owner := hex.EncodeToString(tok)
@@ -551,6 +648,26 @@ func (s *Server) Lock(ctx context.Context, key string) (func(), error) {
 			}
 		})
 	}, nil
+}
+
+// leaseName is the lease row's name for key (long keys end in a hash).
+func leaseName(key string) string {
+	if len(key) <= maxLeaseNameLen {
+		return key
+	}
+	sum := sha256.Sum256([]byte(key))
+	return key[:maxLeaseNameLen-65] + "#" + hex.EncodeToString(sum[:])
+}
+
+// Held reports whether a live process holds key (its lease has not
+// expired): a replica's liveness, for another to take over its work.
+func (s *Server) Held(ctx context.Context, key string) (bool, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM clarify_lease WHERE name = ? AND expires >= NOW(6)", leaseName(key)).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("lease %s: %w", key, err)
+	}
+	return n > 0, nil
 }
 
 func (s *Server) renew(name, owner string, stop <-chan struct{}, wg *sync.WaitGroup) {

@@ -1,0 +1,357 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/internal/backoff"
+)
+
+// serveTimings are how often warehouses are checked and retried; tests
+// shorten them.
+type serveTimings struct {
+	// CheckEvery is the interval between checks of a warehouse that is up.
+	CheckEvery time.Duration
+	// Retry spaces the attempts to start or reach a warehouse that is down.
+	RetryMin, RetryMax time.Duration
+	// PartialMin and PartialMax space the retries of partial profiles.
+	PartialMin, PartialMax time.Duration
+	// Janitor is how often orphaned placeholders are looked for (0: a
+	// third of the store's lease).
+	Janitor time.Duration
+}
+
+func defaultTimings() serveTimings {
+	return serveTimings{
+		CheckEvery: 30 * time.Second,
+		RetryMin:   2 * time.Second, RetryMax: 5 * time.Minute,
+		PartialMin: time.Minute, PartialMax: time.Hour,
+	}
+}
+
+// warehouseSlot is one configured warehouse. It starts, fails and
+// recovers on its own: a warehouse that cannot be reached at start is
+// retried with backoff while the others serve; one that stops answering
+// is marked down (its questions get a plain reply) and checked until it
+// is back; a profile taken under load is retaken in the background.
+type warehouseSlot struct {
+	m     *Main
+	cfg   WarehouseConfig
+	joins []warehouse.Join // the glossary's relationships
+	// glossaryDone: the configured glossary was checked and loaded (at the
+	// first start that reached the warehouse).
+	glossaryDone bool
+
+	stack     atomic.Pointer[stack]
+	reachable atomic.Bool
+
+	mu      sync.Mutex // guards db and closeDB
+	db      *warehouse.DB
+	closeDB func() error
+
+	poke    chan struct{} // a query found it unreachable: check now
+	refresh chan struct{} // SIGHUP: profile again
+	// refreshFirst profiles again at the first start (bot serve --refresh).
+	refreshFirst bool
+	partialFails int
+}
+
+func newWarehouseSlot(m *Main, wc WarehouseConfig, joins []warehouse.Join, refresh bool) *warehouseSlot {
+	return &warehouseSlot{m: m, cfg: wc, joins: joins, refreshFirst: refresh,
+		poke: make(chan struct{}, 1), refresh: make(chan struct{}, 1)}
+}
+
+func (s *warehouseSlot) name() string      { return s.cfg.Name }
+func (s *warehouseSlot) component() string { return "warehouse:" + s.cfg.Name }
+
+// current is the warehouse's stack, nil until it first started.
+func (s *warehouseSlot) current() *stack { return s.stack.Load() }
+
+// ready reports whether questions can go to the warehouse now.
+func (s *warehouseSlot) ready() bool { return s.current() != nil && s.reachable.Load() }
+
+func (s *warehouseSlot) log() *slog.Logger { return s.m.logger.With("warehouse", s.cfg.Name) }
+
+// wake wakes the slot's loop (non-blocking).
+func wake(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// open connects once; later attempts reuse the pool.
+func (s *warehouseSlot) open(ctx context.Context) (*warehouse.DB, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.db != nil {
+		return s.db, nil
+	}
+	hook := s.m.metrics.warehouseHook(s.cfg.Name)
+	wcfg := s.cfg.warehouseConfig(s.m.logger)
+	wcfg.DSN, wcfg.MaxOpenConns = "", s.cfg.MaxConnections
+	wcfg.OnQuery = func(ev warehouse.QueryEvent) {
+		if hook != nil {
+			hook(ev)
+		}
+		if warehouse.KindOfError(ev.Err) == warehouse.KindUnavailable {
+			wake(s.poke)
+		}
+	}
+	if s.cfg.Demo {
+		dw, err := startDemoWarehouse(ctx, s.m.logger, s.cfg.DemoOrders, wcfg)
+		if err != nil {
+			return nil, err
+		}
+		s.db, s.closeDB = dw.db, dw.Close
+		return s.db, nil
+	}
+	wcfg.DSN = s.cfg.DSN
+	db, err := warehouse.Open(ctx, wcfg)
+	if err != nil {
+		return nil, err
+	}
+	s.db, s.closeDB = db, db.Close
+	return db, nil
+}
+
+// start opens the warehouse and builds its stack (profiling it, or
+// reading the cached snapshot).
+func (s *warehouseSlot) start(ctx context.Context) error {
+	db, err := s.open(ctx)
+	if err != nil {
+		return err
+	}
+	if !s.glossaryDone {
+		// The glossary is checked against the warehouse under its access
+		// rules before its meanings are used: a glossary with a problem
+		// stops the start rather than answer with wrong meanings.
+		joins, err := s.m.loadConfiguredGlossary(ctx, s.cfg, db)
+		if err != nil {
+			return fmt.Errorf("%w: %w", errConfig, err)
+		}
+		s.joins, s.glossaryDone = joins, true
+	}
+	st, err := s.m.buildStack(ctx, s, db, nil, s.refreshFirst)
+	if err != nil {
+		return err
+	}
+	s.refreshFirst = false
+	s.stack.Store(st)
+	s.reachable.Store(true)
+	s.m.health.set(s.component(), stateUp, s.upDetail(st), 0, 0)
+	return nil
+}
+
+// upDetail notes partial profiles on an otherwise healthy warehouse.
+func (s *warehouseSlot) upDetail(st *stack) string {
+	if p := st.snap.PartialTables(); len(p) > 0 {
+		return fmt.Sprintf("partial profile of %s (retried in the background)", strings.Join(p, ", "))
+	}
+	return ""
+}
+
+// down records a failure to start or reach the warehouse.
+func (s *warehouseSlot) down(err error, failures int, retry time.Duration, starting bool) {
+	trouble := warehouseTrouble(err)
+	was := s.reachable.Swap(false)
+	if starting {
+		s.log().Warn("warehouse unavailable at start; the others serve, retrying", "trouble", trouble, "err", err, "retry_in", retry.Round(time.Second), "attempt", failures)
+	} else if was || failures == 1 {
+		s.log().Warn("warehouse down; its questions get a plain reply until it is back", "trouble", trouble, "err", err, "retry_in", retry.Round(time.Second))
+	} else {
+		s.log().Debug("warehouse still down", "err", err, "retry_in", retry.Round(time.Second), "attempt", failures)
+	}
+	s.m.health.set(s.component(), stateDown, trouble+"; retrying", failures, retry)
+}
+
+// warehouseTrouble words a failure for /healthz: the kind, never the
+// server's message (it names hosts and accounts; the log has it).
+func warehouseTrouble(err error) string {
+	switch warehouse.KindOfError(err) {
+	case warehouse.KindUnavailable:
+		return "unreachable"
+	case warehouse.KindAccessDenied:
+		return "the account was refused (check the dsn's user and grants)"
+	case warehouse.KindTimeout:
+		return "not answering in time"
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "not answering in time"
+	}
+	return "failing (see the log)"
+}
+
+// ping checks the warehouse with SELECT 1 (on the pool, not the policy view).
+func (s *warehouseSlot) ping(ctx context.Context) error {
+	s.mu.Lock()
+	db := s.db
+	s.mu.Unlock()
+	if db == nil {
+		return errors.New("not open")
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	_, err := db.Query(ctx, "SELECT 1", warehouse.Limits{MaxRows: 1, Timeout: 5 * time.Second})
+	return err
+}
+
+// run keeps the warehouse going until ctx ends: starting it, checking it,
+// retaking a partial profile, profiling again on request.
+func (s *warehouseSlot) run(ctx context.Context) {
+	t := s.m.timings
+	retry := backoff.Backoff{Min: t.RetryMin, Max: t.RetryMax}
+	partial := backoff.Backoff{Min: t.PartialMin, Max: t.PartialMax}
+	wait := time.Duration(0)
+	if s.current() == nil {
+		wait = retry.Next() // NewMain's attempt failed: this is the second
+	} else {
+		wait = t.CheckEvery
+	}
+	var partialAt time.Time
+	schedulePartial := func() {
+		if st := s.current(); st != nil && len(st.snap.PartialTables()) > 0 {
+			partialAt = time.Now().Add(partial.Next())
+		} else {
+			partialAt = time.Time{}
+			partial.Reset()
+		}
+	}
+	schedulePartial()
+	for {
+		if !partialAt.IsZero() {
+			wait = min(wait, max(time.Until(partialAt), 0))
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case <-timer.C:
+		case <-s.poke:
+			timer.Stop()
+		case <-s.refresh:
+			timer.Stop()
+			if s.current() != nil {
+				s.reprofile(ctx)
+				schedulePartial()
+			}
+		}
+		switch {
+		case s.current() == nil:
+			if err := s.start(ctx); err != nil {
+				if ctx.Err() != nil {
+					return
+				}
+				if errors.Is(err, errConfig) {
+					s.log().Error("warehouse stopped: its configuration does not match its schema; fix it and restart", "err", err)
+					s.m.health.set(s.component(), stateStopped, "configuration does not match the schema (see the log)", retry.Failures(), 0)
+					return
+				}
+				wait = retry.Next()
+				s.down(err, retry.Failures(), wait, true)
+				continue
+			}
+			s.log().Info("warehouse started after all", "attempts", retry.Failures()+1)
+			retry.Reset()
+			schedulePartial()
+			wait = t.CheckEvery
+		default:
+			if err := s.ping(ctx); err != nil {
+				if ctx.Err() != nil {
+					return
+				}
+				wait = retry.Next()
+				s.down(err, retry.Failures(), wait, false)
+				continue
+			}
+			if !s.reachable.Swap(true) {
+				s.log().Info("warehouse is back; questions go to it again", "after_attempts", retry.Failures())
+			}
+			retry.Reset()
+			s.m.health.set(s.component(), stateUp, s.upDetail(s.current()), 0, 0)
+			wait = t.CheckEvery
+			if !partialAt.IsZero() && !time.Now().Before(partialAt) {
+				s.retakePartial(ctx)
+				schedulePartial()
+			}
+		}
+	}
+}
+
+// retakePartial profiles the partial tables again with a longer budget
+// each time, saves the snapshot and swaps in a stack built on it.
+func (s *warehouseSlot) retakePartial(ctx context.Context) {
+	st := s.current()
+	tables := st.snap.PartialTables()
+	s.partialFails++
+	opts := s.m.profileOptions(s.cfg)
+	budget := opts.TableBudget
+	if budget <= 0 {
+		budget = 10 * time.Second
+	}
+	for range min(s.partialFails, 4) {
+		budget *= 2
+	}
+	opts.TableBudget = min(budget, 2*time.Minute)
+	snap, err := st.db.RetakePartial(ctx, st.snap, opts)
+	if err != nil {
+		s.log().Warn("cannot profile the partial tables again; retrying later", "tables", strings.Join(tables, ","), "err", err)
+		return
+	}
+	s.swap(ctx, snap, "partial profile retaken", "tables", strings.Join(tables, ","), "still_partial", strings.Join(snap.PartialTables(), ","))
+}
+
+// reprofile takes a new snapshot (SIGHUP, or a refresh) and swaps it in.
+func (s *warehouseSlot) reprofile(ctx context.Context) {
+	st := s.current()
+	snap, err := st.db.CachedSnapshot(ctx, snapshotPath(s.m.cfg.DataDir, s.cfg.Name), 0, true, s.m.profileOptions(s.cfg))
+	if err != nil {
+		s.log().Warn("cannot profile the warehouse again; the previous profile stays", "err", err)
+		return
+	}
+	s.swap(ctx, snap, "warehouse profiled again")
+}
+
+// swap saves snap and replaces the stack with one built on it; turns in
+// progress finish on the old one.
+func (s *warehouseSlot) swap(ctx context.Context, snap *warehouse.Snapshot, msg string, args ...any) {
+	if err := warehouse.SaveSnapshot(snapshotPath(s.m.cfg.DataDir, s.cfg.Name), snap); err != nil {
+		s.log().Warn("cannot cache the snapshot", "err", err)
+	}
+	s.mu.Lock()
+	db := s.db
+	s.mu.Unlock()
+	st, err := s.m.buildStack(ctx, s, db, snap, false)
+	if err != nil {
+		s.log().Warn("cannot rebuild the warehouse's catalog; the previous one stays", "err", err)
+		return
+	}
+	if len(snap.PartialTables()) == 0 {
+		s.partialFails = 0
+	}
+	s.stack.Store(st)
+	if s.reachable.Load() {
+		s.m.health.set(s.component(), stateUp, s.upDetail(st), 0, 0)
+	}
+	s.log().Info(msg, args...)
+}
+
+// close releases the warehouse's pool (and the demo's server).
+func (s *warehouseSlot) close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closeDB == nil {
+		return nil
+	}
+	err := s.closeDB()
+	s.closeDB = nil
+	return err
+}
