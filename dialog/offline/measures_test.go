@@ -126,3 +126,25 @@ INSERT INTO stations VALUES (1, 'North Ridge', 'Tromso', 'Norway', 120), (2, 'Sa
 		t.Error("the city alone is no longer a reading")
 	}
 }
+
+// TestStoredValuesReadWhole: a stored value spelled across punctuation
+// ("Seeded Loaf, Large") is one value, not its first words and another
+// value matching the rest ("Large Tin").
+func TestStoredValuesReadWhole(t *testing.T) {
+	dump := `CREATE TABLE bakes (bake_id INT PRIMARY KEY, bake_name VARCHAR(40), weight_g INT);
+INSERT INTO bakes VALUES (1, 'Seeded Loaf, Large', 800), (2, 'Seeded Loaf, Small', 400), (3, 'Large Tin', 900), (4, 'Rye Round', 600);`
+	e, wh := engineOn(t, dump)
+	ctx := context.Background()
+	p, err := e.Candidates(ctx, dialog.Request{Question: "What is the weight of Seeded Loaf, Large?"})
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("no readings: %v", err)
+	}
+	top := p.Candidates[0]
+	if !strings.Contains(top.SQL, "'Seeded Loaf, Large'") || strings.Contains(top.SQL, "'Large Tin'") || len(top.Unused) > 0 {
+		t.Fatalf("the value is not read whole (unused %q):\n%s", top.Unused, top.SQL)
+	}
+	got, err := wh.Query(ctx, top.SQL, warehouse.Limits{})
+	if err != nil || len(got.Rows) != 1 || fmt.Sprint(got.Rows[0][0]) != "800" {
+		t.Fatalf("rows %v, err %v", got, err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
@@ -152,6 +153,66 @@ func (e *Engine) findValues(a *analysis) {
 	}
 	sort.SliceStable(a.values, func(i, j int) bool { return a.values[i].at < a.values[j].at })
 	a.mergeParenthesised()
+	a.wholeStoredValues()
+}
+
+// wholeStoredValues extends a value mention over the words after it when
+// a stored value it matched is spelled by them too, punctuation aside
+// ("Ballpoint Pens, 12-Pack" is one product, not "Ballpoint Pens" and a
+// value "Pack" matches elsewhere): the longer stored value is what was
+// typed, and the mentions inside it are dropped.
+func (a *analysis) wholeStoredValues() {
+	norm := func(s string) string {
+		return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+		}), " ")
+	}
+	var dropped []*valueMention
+	for _, vm := range a.values {
+		end := a.spanOf(vm.at, vm.phrase)
+		if a.phrase(vm.at, end) != vm.phrase {
+			continue // a mention merged from parts ("Los Angeles (LAX)")
+		}
+		best, bestEnd := []valueAlt(nil), end
+		for _, al := range vm.alts {
+			want := norm(al.value)
+			for k := end + 1; k <= len(a.toks) && k <= end+6; k++ {
+				if a.toks[k-1].clause != a.toks[vm.at].clause {
+					break
+				}
+				got := norm(a.phrase(vm.at, k))
+				if !strings.HasPrefix(want, got) {
+					break
+				}
+				if got == want && k >= bestEnd {
+					if k > bestEnd {
+						best = nil
+					}
+					best, bestEnd = append(best, al), k
+				}
+			}
+		}
+		if bestEnd == end {
+			continue
+		}
+		vm.phrase, vm.alts, vm.weak, vm.optional = a.phrase(vm.at, bestEnd), best, false, false
+		a.markUsed(vm.at, bestEnd)
+		for _, other := range a.values {
+			if other != vm && other.at >= vm.at && other.at < bestEnd {
+				dropped = append(dropped, other)
+			}
+		}
+	}
+	if len(dropped) == 0 {
+		return
+	}
+	var kept []*valueMention
+	for _, vm := range a.values {
+		if !slices.Contains(dropped, vm) {
+			kept = append(kept, vm)
+		}
+	}
+	a.values = kept
 }
 
 // mergeParenthesised reads "Los Angeles (LAX)" as one value: the name and
