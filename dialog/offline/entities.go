@@ -78,6 +78,41 @@ func (e *Engine) findEntities(a *analysis) {
 		}
 	}
 	sort.SliceStable(a.entities, func(i, j int) bool { return a.entities[i].at < a.entities[j].at })
+	e.compoundEntities(a)
+}
+
+// compoundEntities reads two table nouns in a row whose first table's rows
+// refer to the second's ("product category": a product's category) as the
+// second thing, named with its owner: the question is about categories.
+func (e *Engine) compoundEntities(a *analysis) {
+	var kept []*entityMention
+	for i := 0; i < len(a.entities); i++ {
+		em := a.entities[i]
+		if i+1 < len(a.entities) {
+			next := a.entities[i+1]
+			end := a.spanOf(em.at, em.phrase)
+			if next.at == end && a.toks[end-1].brk == 0 && e.refersTo(em.tables[0], next.tables[0]) {
+				kept = append(kept, &entityMention{phrase: a.phrase(em.at, a.spanOf(next.at, next.phrase)), at: em.at, tables: next.tables})
+				i++
+				continue
+			}
+		}
+		kept = append(kept, em)
+	}
+	a.entities = kept
+}
+
+// refersTo says whether t's rows point at other's rows (a key of other).
+func (e *Engine) refersTo(t, other *tableInfo) bool {
+	if t == other {
+		return false
+	}
+	for _, j := range e.m.snap.Schema.Joins {
+		if strings.EqualFold(j.FromTable, t.name) && strings.EqualFold(j.ToTable, other.name) && e.m.unique(j.ToTable, j.ToColumn) {
+			return true
+		}
+	}
+	return false
 }
 
 // findRelatedEntities links a word left unlinked to a table or column

@@ -169,6 +169,22 @@ func (a *analysis) findIntents() {
 			a.toks[i].used = true
 			continue
 		}
+		if (t.low == "each" || t.low == "every") && a.word(i-1) == "of" && (i+1 >= len(a.toks) || t.brk != 0 || a.toks[i+1].clause != t.clause) {
+			// "what are the refund reasons and how many of each": each of
+			// the things named before, the last word that is not a
+			// function word.
+			for k := i - 2; k >= 0; k-- {
+				if a.toks[k].clause != t.clause {
+					break
+				}
+				if !isFunctionWord(a.toks[k]) && !a.toks[k].isNum {
+					a.toks[i].used, a.toks[i-1].used = true, true
+					a.groups = append(a.groups, &groupMention{phrase: a.toks[k].raw, at: k})
+					break
+				}
+			}
+			continue
+		}
 		var at int
 		switch {
 		case t.low == "per" && a.indexOf("ratio", max(i-5, 0)) >= 0 && a.indexOf("ratio", max(i-5, 0)) < i:

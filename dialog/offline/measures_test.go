@@ -148,3 +148,34 @@ INSERT INTO bakes VALUES (1, 'Seeded Loaf, Large', 800), (2, 'Seeded Loaf, Small
 		t.Fatalf("rows %v, err %v", got, err)
 	}
 }
+
+// TestCompoundsAndEach: "loan status" is the status of loans; "how many
+// of each" groups by the things named before it; two table nouns where
+// the first refers to the second ("tool kind") name the second.
+func TestCompoundsAndEach(t *testing.T) {
+	dump := `CREATE TABLE kinds (kind_id INT PRIMARY KEY, kind_name VARCHAR(20));
+CREATE TABLE tools (tool_id INT PRIMARY KEY, tool_name VARCHAR(30), kind_id INT, FOREIGN KEY (kind_id) REFERENCES kinds(kind_id));
+CREATE TABLE loans (loan_id INT PRIMARY KEY, tool_id INT, status VARCHAR(12), FOREIGN KEY (tool_id) REFERENCES tools(tool_id));
+INSERT INTO kinds VALUES (1, 'Saw'), (2, 'Drill'), (3, 'Ladder');
+INSERT INTO tools VALUES (1, 'Bow saw', 1), (2, 'Tenon saw', 1), (3, 'Hammer drill', 2), (4, 'Step ladder', 3), (5, 'Fret saw', 1);
+INSERT INTO loans VALUES (1, 1, 'out'), (2, 2, 'back'), (3, 3, 'out'), (4, 1, 'back'), (5, 4, 'late'), (6, 5, 'back');`
+	e, wh := engineOn(t, dump)
+	ctx := context.Background()
+	cases := []struct{ question, gold string }{
+		{"What are the loan statuses and how many of each?", "SELECT status, COUNT(*) FROM loans GROUP BY status"},
+		{"Which tool kind has the most tools?", "SELECT k.kind_name FROM kinds k JOIN tools t ON t.kind_id = k.kind_id GROUP BY k.kind_id, k.kind_name ORDER BY COUNT(*) DESC LIMIT 1"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.question, func(t *testing.T) {
+			p, err := e.Candidates(ctx, dialog.Request{Question: tc.question})
+			if err != nil || len(p.Candidates) == 0 {
+				t.Fatalf("no readings: %v", err)
+			}
+			gold, _ := wh.Query(ctx, tc.gold, warehouse.Limits{})
+			got, err := wh.Query(ctx, p.Candidates[0].SQL, warehouse.Limits{})
+			if err != nil || !eval.Match(got, gold, false) || len(p.Candidates[0].Unused) > 0 {
+				t.Fatalf("the likeliest reading (unused %q) is not it:\n%s", p.Candidates[0].Unused, p.Candidates[0].SQL)
+			}
+		})
+	}
+}
