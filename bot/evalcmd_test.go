@@ -90,7 +90,7 @@ func TestEvalUsage(t *testing.T) {
 		{"unknown engine", []string{"--dataset", dir, "--engine", "gpt"}, "unknown engine"},
 		{"unknown strategy", []string{"--dataset", dir, "--strategy", "best"}, "unknown strategy"},
 		{"dsn with two datasets", []string{"--dataset", dir + "," + dir, "--dsn", "root@tcp(127.0.0.1:1)/x"}, "give one --dataset"},
-		{"no rounds", []string{"--dataset", dir, "--max-rounds", "0"}, "--max-rounds 0"},
+		{"negative rounds", []string{"--dataset", dir, "--max-rounds", "-1"}, "--max-rounds must be 0 or more"},
 		{"stray argument", []string{"--dataset", dir, "extra"}, "unexpected argument"},
 		{"bad flag", []string{"--nope"}, "flag provided but not defined"},
 	}

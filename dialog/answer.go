@@ -46,6 +46,7 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 		m.recordQuestion(ctx, st, OutcomeFailed, r.Text, []string{rep.SQL}, 0)
 		return []Reply{r}, m.save(ctx, st)
 	}
+	st.AnswerP = st.groupProbs()[group]
 	a := &Answer{ID: newID(), SQL: rep.SQL, Result: res, RowCount: len(res.Rows), Truncated: res.Truncated, Unused: rep.Unused}
 	shape, err := sqlshape.Parse(rep.SQL, m.labels.TableOf)
 	if err != nil {

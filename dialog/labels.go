@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -72,6 +73,10 @@ func (l *Labels) Table(table string) string {
 // up to its first clause ("Gross revenue: order lines plus…" → "gross
 // revenue"), else the humanised column name.
 func (l *Labels) Column(tc string) string {
+	if strings.ContainsAny(tc, "( '") {
+		// An expression, not a column: say what it computes.
+		return sqlshape.DescribeExpression(tc, l)
+	}
 	_, col := splitTC(tc)
 	if c, ok := l.columns[strings.ToLower(tc)]; ok && c.Comment != "" {
 		short := c.Comment
@@ -80,7 +85,14 @@ func (l *Labels) Column(tc string) string {
 		}
 		short = strings.TrimSpace(short)
 		if n := len(strings.Fields(short)); n > 0 && n <= 6 {
-			return lowerFirst(short)
+			short = lowerFirst(short)
+			// "The unique ID of the publication" reads as a name without its article.
+			for _, a := range []string{"the ", "a ", "an "} {
+				if rest, ok := strings.CutPrefix(short, a); ok && rest != "" {
+					return rest
+				}
+			}
+			return short
 		}
 	}
 	return humanize(col)
@@ -89,6 +101,9 @@ func (l *Labels) Column(tc string) string {
 // Detail is the fuller wording used for options: the whole comment (up to
 // a semicolon), else "ship state of orders".
 func (l *Labels) Detail(tc string) string {
+	if strings.ContainsAny(tc, "( '") {
+		return upperFirst(sqlshape.DescribeExpression(tc, l))
+	}
 	table, col := splitTC(tc)
 	if c, ok := l.columns[strings.ToLower(tc)]; ok && c.Comment != "" {
 		d := c.Comment

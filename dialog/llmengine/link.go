@@ -3,6 +3,7 @@ package llmengine
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 
@@ -28,6 +29,15 @@ type linked struct {
 	// phrase maps "table.column" (lower-case) to the words of the question
 	// that linked it, for Candidate.Phrases.
 	phrase map[string]string
+	// wordCols maps each word of the question (lower-case) to the columns
+	// ("table.column", lower-case) it names: the catalog's best matches
+	// for the word alone. named holds every column some word or stored
+	// value of the question names, for word accounting (account.go).
+	wordCols map[string][]string
+	named    map[string]bool
+	// noted are the "table.column" names (lower-case) whose comments and
+	// profiles the prompt shows; the others are named only.
+	noted map[string]bool
 	// schema is the rendered text.
 	schema string
 }
@@ -71,7 +81,7 @@ type candidate struct {
 // similar tables still yields the few tables a query needs.
 func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 	snap := e.cat.Snapshot()
-	l := &linked{columns: map[string][]warehouse.Column{}, phrase: map[string]string{}}
+	l := &linked{columns: map[string][]warehouse.Column{}, phrase: map[string]string{}, wordCols: map[string][]string{}, named: map[string]bool{}}
 	cands := map[string]*candidate{}
 	touch := func(table, column string, s float64, ws ...string) {
 		t := strings.ToLower(table)
@@ -111,12 +121,18 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 			continue
 		}
 		hs := e.cat.SearchColumns(w, e.lim.columnsPerWord)
+		lw := strings.ToLower(w)
 		for _, h := range hs {
 			if h.Score < 0.6*hs[0].Score {
 				break
 			}
 			touch(h.Table, h.Column, 0.9*h.Score/hs[0].Score, w)
 			wordPhrases = append(wordPhrases, [3]string{h.Table, h.Column, w})
+			tc := strings.ToLower(h.Table + "." + h.Column)
+			if !slices.Contains(l.wordCols[lw], tc) {
+				l.wordCols[lw] = append(l.wordCols[lw], tc)
+			}
+			l.named[tc] = true
 		}
 	}
 	var values []valueLink
@@ -135,7 +151,14 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 			}
 			seen[k] = true
 			values = append(values, valueLink{phrase: g, hit: h})
-			touch(h.Table, h.Column, 0.5+0.5*h.Score, words(g)...)
+			l.named[strings.ToLower(h.Table+"."+h.Column)] = true
+			s := 0.5 + 0.5*h.Score
+			if e.unique(h.Table, h.Column) {
+				// A value of a table's own key names one of its rows: the
+				// entity itself, not a reference to it.
+				s += 0.5
+			}
+			touch(h.Table, h.Column, s, words(g)...)
 			valuePhrases = append(valuePhrases, [3]string{h.Table, h.Column, g})
 		}
 	}
@@ -149,6 +172,7 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 		for _, ref := range tok.ColumnRefs() {
 			t, c, _ := strings.Cut(ref, ".")
 			touch(t, c, 2, words(f.Phrase)...)
+			l.named[strings.ToLower(ref)] = true
 		}
 	}
 	for _, p := range append(append(valuePhrases, wordPhrases...), wholePhrases...) {
@@ -156,11 +180,59 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 	}
 
 	names := e.choose(cands)
+	extra := e.extraTables(cands, names)
+	// The most detail that fits the token budget: as many further tables
+	// as fit at full detail; else the chosen ones, their notes and then
+	// their columns trimmed; else fewer of them (the joins between those
+	// left are found again, so a bridge table stays while both ends do).
+	fits := func() bool { return e.lim.count == nil || e.lim.count(l.schema) <= e.lim.promptTokens }
+	for k := len(extra); k >= 0; k-- {
+		e.assemble(l, snap, cands, values, append(slices.Clone(names), extra[:k]...), 0)
+		if fits() {
+			return l
+		}
+	}
+	for detail := 1; detail <= 3; detail++ {
+		e.assemble(l, snap, cands, values, names, detail)
+		if fits() {
+			return l
+		}
+	}
+	for n := len(names) - 1; n >= 1; n-- {
+		e.assemble(l, snap, cands, values, names[:n], 3)
+		if fits() {
+			return l
+		}
+	}
+	return l
+}
+
+// Detail levels of a linked schema, from full to lean.
+const (
+	// detailFull shows every column of a narrow table and, of a wide one,
+	// its key, the linked and join columns, and its date and category
+	// columns (periods and statuses are asked about in other words).
+	detailFull = iota
+	// detailNotes keeps profiles and comments only for linked columns.
+	detailNotes
+	// detailLinked shows only the key, linked and join columns of wide tables.
+	detailLinked
+	// detailLean shows only those of every table.
+	detailLean
+)
+
+// assemble fills l with the given tables (and the ones joining them) at
+// a detail level, and renders it.
+func (e *Engine) assemble(l *linked, snap *warehouse.Snapshot, cands map[string]*candidate, values []valueLink, names []string, detail int) {
+	l.tables, l.columns, l.values = nil, map[string][]warehouse.Column{}, nil
 	l.joins = e.joinsFor(names)
 	all := append([]string(nil), names...)
 	wanted := map[string]map[string]bool{}
 	for _, n := range names {
-		wanted[n] = cands[n].cols
+		wanted[n] = map[string]bool{}
+		for c := range cands[n].cols {
+			wanted[n][c] = true
+		}
 	}
 	for _, j := range l.joins {
 		for _, side := range [][2]string{{j.FromTable, j.FromColumn}, {j.ToTable, j.ToColumn}} {
@@ -174,13 +246,29 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 			wanted[t][strings.ToLower(side[1])] = true
 		}
 	}
+	l.noted = map[string]bool{}
 	for _, name := range all {
 		t := snap.Schema.Table(name)
 		if t == nil {
 			continue
 		}
 		l.tables = append(l.tables, t)
-		l.columns[name] = e.columnsOf(t, wanted[name], len(t.Columns) <= e.lim.wideTable)
+		narrow := len(t.Columns) <= e.lim.wideTable
+		var cols []warehouse.Column
+		switch {
+		case detail == detailLean || detail == detailLinked && !narrow:
+			cols = e.columnsOf(t, wanted[name], false)
+		case narrow:
+			cols = t.Columns
+		default:
+			cols = e.wideColumns(t, wanted[name])
+		}
+		l.columns[name] = cols
+		for _, c := range cols {
+			if detail == detailFull || wanted[name][strings.ToLower(c.Name)] {
+				l.noted[name+"."+strings.ToLower(c.Name)] = true
+			}
+		}
 	}
 	// Only the stored values of the tables shown, a few per phrase.
 	perPhrase := map[string]int{}
@@ -191,43 +279,74 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 		}
 	}
 	l.schema = e.render(l)
-	// Keep within the token budget: first show only the linked columns of
-	// every table, then drop the weakest tables.
-	for e.lim.count != nil && e.lim.count(l.schema) > e.lim.promptTokens {
-		shrunk := false
-		for _, t := range l.tables {
-			k := strings.ToLower(t.Name)
-			if cols := e.columnsOf(t, wanted[k], false); len(cols) < len(l.columns[k]) {
-				l.columns[k] = cols
-				shrunk = true
-				break
-			}
-		}
-		if !shrunk {
-			if len(l.tables) <= 1 {
-				break
-			}
-			drop := strings.ToLower(l.tables[len(l.tables)-1].Name)
-			l.tables = l.tables[:len(l.tables)-1]
-			delete(l.columns, drop)
-			var kept []warehouse.Join
-			for _, j := range l.joins {
-				if !strings.EqualFold(j.FromTable, drop) && !strings.EqualFold(j.ToTable, drop) {
-					kept = append(kept, j)
-				}
-			}
-			l.joins = kept
-			var vals []valueLink
-			for _, v := range l.values {
-				if !strings.EqualFold(v.hit.Table, drop) {
-					vals = append(vals, v)
-				}
-			}
-			l.values = vals
-		}
-		l.schema = e.render(l)
+}
+
+// unique reports whether every row of table has its own value of column
+// (its key, declared or not), from the profile.
+func (e *Engine) unique(table, column string) bool {
+	if e.labels.IsKey(table + "." + column) {
+		return true
 	}
-	return l
+	p := e.profile(table, column)
+	return p != nil && !p.Partial && p.Rows > 1 && p.Distinct == p.Rows && p.NullShare == 0
+}
+
+// wideColumns are the columns of a wide table worth showing: its key, the
+// wanted ones, and its dates and categories (few distinct values), which
+// questions name in words of their own ("in the past month", "successful").
+func (e *Engine) wideColumns(t *warehouse.Table, wanted map[string]bool) []warehouse.Column {
+	var out []warehouse.Column
+	for _, c := range t.Columns {
+		keep := wanted[strings.ToLower(c.Name)] || containsFold(t.PrimaryKey, c.Name) || c.Kind() == warehouse.KindTime
+		if p := e.profile(t.Name, c.Name); !keep && p != nil && c.Kind() == warehouse.KindText && len(p.Top) > 0 && p.Distinct <= 20 {
+			keep = true
+		}
+		if keep {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// maxExtraTables bounds the tables shown beyond the chosen ones.
+const maxExtraTables = 4
+
+// extraTables are further tables some words of the question link to,
+// strongest first, to show while the budget allows: a question's words
+// often fit several tables, and the one the answer needs must be there.
+func (e *Engine) extraTables(cands map[string]*candidate, chosen []string) []string {
+	var out []*candidate
+	for _, c := range cands {
+		if !slices.Contains(chosen, c.name) && (c.score >= 0.35 || len(c.words) > 0) {
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].score != out[j].score {
+			return out[i].score > out[j].score
+		}
+		return out[i].name < out[j].name
+	})
+	var names []string
+	for i, c := range out {
+		if i == maxExtraTables {
+			break
+		}
+		names = append(names, c.name)
+	}
+	return names
+}
+
+// shown lists the "table.column" names (lower-case) the prompt shows.
+func (l *linked) shown() []string {
+	var out []string
+	for _, t := range l.tables {
+		name := strings.ToLower(t.Name)
+		for _, c := range l.columns[name] {
+			out = append(out, name+"."+strings.ToLower(c.Name))
+		}
+	}
+	return out
 }
 
 // choose picks up to maxTables candidates greedily: a table that covers
@@ -350,7 +469,14 @@ func (e *Engine) columnsOf(t *warehouse.Table, wanted map[string]bool, all bool)
 func (e *Engine) render(l *linked) string {
 	var b strings.Builder
 	for _, t := range l.tables {
-		writeTable(&b, e.profile, t, l.columns[strings.ToLower(t.Name)], len(l.columns[strings.ToLower(t.Name)]) < len(t.Columns))
+		name := strings.ToLower(t.Name)
+		profile := func(table, column string) *warehouse.Profile {
+			if l.noted != nil && !l.noted[name+"."+strings.ToLower(column)] {
+				return nil
+			}
+			return e.profile(table, column)
+		}
+		writeTable(&b, profile, t, l.columns[name], len(l.columns[name]) < len(t.Columns))
 	}
 	if len(l.joins) > 0 {
 		b.WriteString("-- Joins:\n")
