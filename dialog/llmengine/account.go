@@ -71,7 +71,7 @@ var operations = map[string]operation{
 	"greatest": highest, "longest": highest, "heaviest": highest, "tallest": highest, "descending": highest, "reverse": highest, "reversed": highest,
 	"least": lowest, "minimum": lowest, "min": lowest, "lowest": lowest, "smallest": lowest, "fewest": lowest,
 	"shortest": lowest, "lightest": lowest, "ascending": lowest,
-	"top": ranked,
+	"top":     ranked,
 	"average": averaged, "mean": averaged, "avg": averaged,
 	"total": totalled, "sum": totalled,
 	"count": counted, "many": counted,
