@@ -147,6 +147,26 @@ func TestEvalCommand(t *testing.T) {
 		}
 	})
 
+	t.Run("no questions", func(t *testing.T) {
+		jsonPath := filepath.Join(t.TempDir(), "report.json")
+		code, out, errOut := runEvalCmd(t, "--dataset", dir, "--max-rounds", "0", "--json", jsonPath)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s\n%s", code, errOut, out)
+		}
+		if !strings.Contains(out, "at most 0 questions") || strings.Contains(out, "accuracy after 1 question") {
+			t.Errorf("the report should be of a run that never asks:\n%s", out)
+		}
+		run := readReport(t, jsonPath).Datasets[0].Runs[0]
+		if run.MaxRounds != 0 || run.MeanQuestions != 0 || len(run.AccuracyAfter) != 1 {
+			t.Fatalf("asked with --max-rounds 0: %+v", run)
+		}
+		for _, r := range run.Results {
+			if len(r.Asked) != 0 {
+				t.Errorf("%s was asked about: %+v", r.ID, r.Asked)
+			}
+		}
+	})
+
 	t.Run("carry ontology", func(t *testing.T) {
 		jsonPath := filepath.Join(t.TempDir(), "report.json")
 		code, out, errOut := runEvalCmd(t, "--dataset", dir, "--carry-ontology", "--json", jsonPath)
