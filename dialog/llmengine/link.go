@@ -36,8 +36,11 @@ type linked struct {
 	wordCols map[string][]string
 	named    map[string]bool
 	// noted are the "table.column" names (lower-case) whose comments and
-	// profiles the prompt shows; the others are named only.
+	// profiles the prompt shows; the others are named only. bare drops
+	// the profiles of noted columns too.
 	noted map[string]bool
+	bare  bool
+
 	// schema is the rendered text.
 	schema string
 }
@@ -180,26 +183,26 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 	}
 
 	names := e.choose(cands)
-	extra := e.extraTables(cands, names)
+	extra := e.extraTables(text, cands, names)
 	// The most detail that fits the token budget: as many further tables
 	// as fit at full detail; else the chosen ones, their notes and then
 	// their columns trimmed; else fewer of them (the joins between those
 	// left are found again, so a bridge table stays while both ends do).
 	fits := func() bool { return e.lim.count == nil || e.lim.count(l.schema) <= e.lim.promptTokens }
 	for k := len(extra); k >= 0; k-- {
-		e.assemble(l, snap, cands, values, append(slices.Clone(names), extra[:k]...), 0)
+		e.assemble(l, snap, cands, values, names, extra[:k], detailFull)
 		if fits() {
 			return l
 		}
 	}
-	for detail := 1; detail <= 3; detail++ {
-		e.assemble(l, snap, cands, values, names, detail)
+	for detail := detailNotes; detail <= detailLean; detail++ {
+		e.assemble(l, snap, cands, values, names, nil, detail)
 		if fits() {
 			return l
 		}
 	}
 	for n := len(names) - 1; n >= 1; n-- {
-		e.assemble(l, snap, cands, values, names[:n], 3)
+		e.assemble(l, snap, cands, values, names[:n], nil, detailLean)
 		if fits() {
 			return l
 		}
@@ -215,23 +218,37 @@ const (
 	detailFull = iota
 	// detailNotes keeps profiles and comments only for linked columns.
 	detailNotes
+	// detailComments drops the profiles, keeping linked columns' comments.
+	detailComments
 	// detailLinked shows only the key, linked and join columns of wide tables.
 	detailLinked
 	// detailLean shows only those of every table.
 	detailLean
 )
 
-// assemble fills l with the given tables (and the ones joining them) at
-// a detail level, and renders it.
-func (e *Engine) assemble(l *linked, snap *warehouse.Snapshot, cands map[string]*candidate, values []valueLink, names []string, detail int) {
+// assemble fills l with the chosen tables (and the ones joining them),
+// the further ones, at a detail level, and renders it.
+func (e *Engine) assemble(l *linked, snap *warehouse.Snapshot, cands map[string]*candidate, values []valueLink, chosen, extra []string, detail int) {
 	l.tables, l.columns, l.values = nil, map[string][]warehouse.Column{}, nil
-	l.joins = e.joinsFor(names)
+	// The chosen tables are joined along the catalog's paths (bridge
+	// tables included); further tables only show how they join those.
+	l.joins = e.joinsFor(chosen)
+	names := append(slices.Clone(chosen), extra...)
 	all := append([]string(nil), names...)
+	for _, j := range snap.Schema.Joins {
+		a, b := strings.ToLower(j.FromTable), strings.ToLower(j.ToTable)
+		if len(extra) > 0 && slices.Contains(names, a) && slices.Contains(names, b) && (slices.Contains(extra, a) || slices.Contains(extra, b)) &&
+			!slices.ContainsFunc(l.joins, func(x warehouse.Join) bool { return x.Condition() == j.Condition() }) {
+			l.joins = append(l.joins, j)
+		}
+	}
 	wanted := map[string]map[string]bool{}
 	for _, n := range names {
 		wanted[n] = map[string]bool{}
-		for c := range cands[n].cols {
-			wanted[n][c] = true
+		if c := cands[n]; c != nil { // a link table may be no candidate
+			for col := range c.cols {
+				wanted[n][col] = true
+			}
 		}
 	}
 	for _, j := range l.joins {
@@ -246,7 +263,7 @@ func (e *Engine) assemble(l *linked, snap *warehouse.Snapshot, cands map[string]
 			wanted[t][strings.ToLower(side[1])] = true
 		}
 	}
-	l.noted = map[string]bool{}
+	l.noted, l.bare = map[string]bool{}, detail >= detailComments
 	for _, name := range all {
 		t := snap.Schema.Table(name)
 		if t == nil {
@@ -311,28 +328,63 @@ func (e *Engine) wideColumns(t *warehouse.Table, wanted map[string]bool) []wareh
 // maxExtraTables bounds the tables shown beyond the chosen ones.
 const maxExtraTables = 4
 
-// extraTables are further tables some words of the question link to,
-// strongest first, to show while the budget allows: a question's words
-// often fit several tables, and the one the answer needs must be there.
-func (e *Engine) extraTables(cands map[string]*candidate, chosen []string) []string {
+// extraTables are further tables to show while the budget allows, most
+// useful first: link tables that join two chosen tables directly (the
+// question may mean that connection rather than the catalog's shortest
+// one), then tables a word of the question names by their own name, then
+// the rest some words link to, strongest first. A question's words often
+// fit several tables, and the one the answer needs must be there.
+func (e *Engine) extraTables(text string, cands map[string]*candidate, chosen []string) []string {
+	var names []string
+	add := func(n string) {
+		if len(names) < maxExtraTables && !slices.Contains(chosen, n) && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	var links []string
+	for t, adj := range e.adj {
+		if slices.Contains(chosen, t) {
+			continue
+		}
+		n := 0
+		for _, c := range chosen {
+			if adj[c] {
+				n++
+			}
+		}
+		if n >= 2 {
+			links = append(links, t)
+		}
+	}
+	sort.Strings(links)
+	for _, t := range links {
+		add(t)
+	}
 	var out []*candidate
 	for _, c := range cands {
 		if !slices.Contains(chosen, c.name) && (c.score >= 0.35 || len(c.words) > 0) {
 			out = append(out, c)
 		}
 	}
+	named := func(c *candidate) bool {
+		for _, w := range words(text) {
+			if e.namesTable(strings.ToLower(w), c.name) {
+				return true
+			}
+		}
+		return false
+	}
 	sort.Slice(out, func(i, j int) bool {
+		if ni, nj := named(out[i]), named(out[j]); ni != nj {
+			return ni
+		}
 		if out[i].score != out[j].score {
 			return out[i].score > out[j].score
 		}
 		return out[i].name < out[j].name
 	})
-	var names []string
-	for i, c := range out {
-		if i == maxExtraTables {
-			break
-		}
-		names = append(names, c.name)
+	for _, c := range out {
+		add(c.name)
 	}
 	return names
 }
@@ -354,7 +406,7 @@ func (l *linked) shown() []string {
 // that joins a chosen table directly, then its link score. Tables that add
 // no word and score low are left out.
 func (e *Engine) choose(cands map[string]*candidate) []string {
-	covered := map[string]bool{}
+	covered, coveredByName := map[string]bool{}, map[string]bool{}
 	var chosen []string
 	taken := map[string]bool{}
 	for len(chosen) < e.lim.maxTables {
@@ -364,16 +416,21 @@ func (e *Engine) choose(cands map[string]*candidate) []string {
 			if taken[c.name] {
 				continue
 			}
-			fresh := 0
+			fresh := 0.0
 			for w := range c.words {
-				if !covered[w] {
+				switch {
+				case !covered[w]:
 					fresh++
+				case !coveredByName[w] && e.namesTable(w, c.name):
+					// "airlines" names the airline table more than a
+					// flight's airline code does.
+					fresh += 0.6
 				}
 			}
 			if fresh == 0 && c.score < 0.35 {
 				continue
 			}
-			gain := float64(fresh) + 0.3*c.score
+			gain := fresh + 0.3*c.score
 			for _, t := range chosen {
 				if e.adj[c.name][t] {
 					gain += 0.5
@@ -391,6 +448,9 @@ func (e *Engine) choose(cands map[string]*candidate) []string {
 		chosen = append(chosen, best.name)
 		for w := range best.words {
 			covered[w] = true
+			if e.namesTable(w, best.name) {
+				coveredByName[w] = true
+			}
 		}
 	}
 	return chosen
@@ -471,12 +531,15 @@ func (e *Engine) render(l *linked) string {
 	for _, t := range l.tables {
 		name := strings.ToLower(t.Name)
 		profile := func(table, column string) *warehouse.Profile {
-			if l.noted != nil && !l.noted[name+"."+strings.ToLower(column)] {
+			if l.bare || l.noted != nil && !l.noted[name+"."+strings.ToLower(column)] {
 				return nil
 			}
 			return e.profile(table, column)
 		}
-		writeTable(&b, profile, t, l.columns[name], len(l.columns[name]) < len(t.Columns))
+		commented := func(column string) bool {
+			return l.noted == nil || l.noted[name+"."+strings.ToLower(column)]
+		}
+		writeTable(&b, profile, commented, t, l.columns[name], len(l.columns[name]) < len(t.Columns))
 	}
 	if len(l.joins) > 0 {
 		b.WriteString("-- Joins:\n")
@@ -508,7 +571,7 @@ func (e *Engine) fullSchema() string {
 	var b strings.Builder
 	for i := range snap.Schema.Tables {
 		t := &snap.Schema.Tables[i]
-		writeTable(&b, e.profile, t, t.Columns, false)
+		writeTable(&b, e.profile, nil, t, t.Columns, false)
 	}
 	if len(snap.Schema.Joins) > 0 {
 		b.WriteString("-- Joins:\n")
@@ -519,7 +582,9 @@ func (e *Engine) fullSchema() string {
 	return b.String()
 }
 
-func writeTable(b *strings.Builder, profile func(table, column string) *warehouse.Profile, t *warehouse.Table, cols []warehouse.Column, partial bool) {
+// writeTable renders one table; commented (nil: all) says which columns
+// keep their comments.
+func writeTable(b *strings.Builder, profile func(table, column string) *warehouse.Profile, commented func(column string) bool, t *warehouse.Table, cols []warehouse.Column, partial bool) {
 	fmt.Fprintf(b, "CREATE TABLE %s (", t.Name)
 	if t.Comment != "" || t.RowCount > 0 {
 		b.WriteString(" --")
@@ -544,7 +609,7 @@ func writeTable(b *strings.Builder, profile func(table, column string) *warehous
 			b.WriteByte(',')
 		}
 		var notes []string
-		if c.Comment != "" {
+		if c.Comment != "" && (commented == nil || commented(c.Name)) {
 			notes = append(notes, oneLine(c.Comment, 140))
 		}
 		if p := profile(t.Name, c.Name); p != nil {
@@ -568,6 +633,17 @@ func writeTable(b *strings.Builder, profile func(table, column string) *warehous
 func profileNote(c warehouse.Column, p *warehouse.Profile) string {
 	var parts []string
 	switch {
+	case len(p.Top) > 0 && p.Rows > 0 && p.Distinct >= p.Rows && c.Kind() == warehouse.KindText:
+		// Every row has its own value (names, codes, addresses): two
+		// examples show its form; listing more says nothing more.
+		var vs []string
+		for i, v := range p.Top {
+			if i == 2 {
+				break
+			}
+			vs = append(vs, quoteSQL(clipRunes(v.Value, 30)))
+		}
+		parts = append(parts, "e.g. "+strings.Join(vs, ", "))
 	case len(p.Top) > 0:
 		var vs []string
 		for i, v := range p.Top {
