@@ -271,7 +271,7 @@ func belief(groups []groupEvidence, wrong []float64, prior [qGrid]float64) ([]fl
 // readings (a model reading by its votes, a pooled offline reading by a
 // little of its own prior), and the belief that none is meant in st.None.
 // learn adds the round's votes to what the manager knows of the model.
-func (m *Manager) calibrate(st *convState, learn bool) {
+func (m *Manager) calibrate(st *convState, samples int, learn bool) {
 	idx := map[int]int{}
 	var groups []groupEvidence
 	var wrong []float64
@@ -306,13 +306,23 @@ func (m *Manager) calibrate(st *convState, learn bool) {
 		g.unexplained = min(g.unexplained, len(c.Unused)+len(c.Unlinked))
 	}
 	var votes []float64
+	cast := 0.0
 	for _, g := range groups {
 		if g.votes > 0 {
 			votes = append(votes, g.votes)
+			cast += g.votes
 		}
 	}
 	if len(votes) == 0 {
 		return
+	}
+	for _, w := range wrong {
+		cast += w
+	}
+	// Samples the engine could not use at all (no SQL, refused, failing
+	// after repairs) are mistakes of their own.
+	for ; cast+1 <= float64(samples)+1e-9; cast++ {
+		wrong = append(wrong, 1)
 	}
 	p, none := belief(groups, wrong, m.cal.prior())
 	weight := func(c candState) float64 {

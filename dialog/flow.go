@@ -276,7 +276,7 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 	}
 	st.None, st.Picks, st.Calibrated = 0, 0, false
 	if prop.Samples > 0 {
-		m.calibrate(st, st.First == nil)
+		m.calibrate(st, prop.Samples, st.First == nil)
 	}
 	// The engine's own question is for when its candidates agree; when they
 	// differ, the manager asks where they do.
