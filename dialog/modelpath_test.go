@@ -80,9 +80,17 @@ type fleet struct {
 	n   int
 }
 
-func newFleet(t *testing.T, cfg dialog.Config, engine, pool dialog.Engine) *fleet {
+// onEveryTarget runs a test on the embedded warehouse and, with
+// MYSQL_TEST_DSN, on a real server.
+func onEveryTarget(t *testing.T, test func(t *testing.T, target testwh.Target)) {
+	for _, target := range testwh.Targets() {
+		t.Run(target.Name, func(t *testing.T) { test(t, target) })
+	}
+}
+
+func newFleet(t *testing.T, target testwh.Target, cfg dialog.Config, engine, pool dialog.Engine) *fleet {
 	t.Helper()
-	d := testwh.NewDatabase(t, testwh.Targets()[0], fleetSchema)
+	d := testwh.NewDatabase(t, target, fleetSchema)
 	db := d.Open(t, warehouse.Config{})
 	snap, err := db.TakeSnapshot(context.Background(), warehouse.ProfileOptions{})
 	if err != nil {
@@ -146,37 +154,41 @@ const (
 )
 
 func TestEmptyReadingsStayApart(t *testing.T) {
-	eng := &scripted{name: "test", fn: func(dialog.Request) *dialog.Proposal {
-		return weighed(map[string]float64{hydrogenFuel: 0.5, hydrogenPlate: 0.4, dieselFuel: 0.1})
-	}}
-	f := newFleet(t, dialog.Config{}, eng, nil)
-	conv, r := f.ask(t, "which vehicles run on hydrogen")
-	if tr := f.trace(t, conv); tr.Interpretations != 3 {
-		t.Fatalf("two readings that both find nothing are two interpretations: got %d", tr.Interpretations)
-	}
-	if r.Kind != dialog.ReplyClarification {
-		t.Fatalf("want a question, got %s", r.Text)
-	}
+	onEveryTarget(t, func(t *testing.T, target testwh.Target) {
+		eng := &scripted{name: "test", fn: func(dialog.Request) *dialog.Proposal {
+			return weighed(map[string]float64{hydrogenFuel: 0.5, hydrogenPlate: 0.4, dieselFuel: 0.1})
+		}}
+		f := newFleet(t, target, dialog.Config{}, eng, nil)
+		conv, r := f.ask(t, "which vehicles run on hydrogen")
+		if tr := f.trace(t, conv); tr.Interpretations != 3 {
+			t.Fatalf("two readings that both find nothing are two interpretations: got %d", tr.Interpretations)
+		}
+		if r.Kind != dialog.ReplyClarification {
+			t.Fatalf("want a question, got %s", r.Text)
+		}
+	})
 }
 
 func TestAnEmptyAnswerBesideRowsIsAsked(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		priors map[string]float64
-		ask    bool
-	}{
-		{"another reading finds rows", map[string]float64{hydrogenFuel: 0.9, dieselFuel: 0.1}, true},
-		{"nothing else", map[string]float64{hydrogenFuel: 1}, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			eng := &scripted{name: "test", fn: func(dialog.Request) *dialog.Proposal { return weighed(tc.priors) }}
-			f := newFleet(t, dialog.Config{}, eng, nil)
-			_, r := f.ask(t, "which vehicles run on hydrogen")
-			if asked := r.Kind == dialog.ReplyClarification; asked != tc.ask {
-				t.Fatalf("asked %v, want %v: %s", asked, tc.ask, r.Text)
-			}
-		})
-	}
+	onEveryTarget(t, func(t *testing.T, target testwh.Target) {
+		for _, tc := range []struct {
+			name   string
+			priors map[string]float64
+			ask    bool
+		}{
+			{"another reading finds rows", map[string]float64{hydrogenFuel: 0.9, dieselFuel: 0.1}, true},
+			{"nothing else", map[string]float64{hydrogenFuel: 1}, false},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				eng := &scripted{name: "test", fn: func(dialog.Request) *dialog.Proposal { return weighed(tc.priors) }}
+				f := newFleet(t, target, dialog.Config{}, eng, nil)
+				_, r := f.ask(t, "which vehicles run on hydrogen")
+				if asked := r.Kind == dialog.ReplyClarification; asked != tc.ask {
+					t.Fatalf("asked %v, want %v: %s", asked, tc.ask, r.Text)
+				}
+			})
+		}
+	})
 }
 
 const (
@@ -197,150 +209,162 @@ func history(t *testing.T, f *fleet, n int) {
 }
 
 func TestStoppingFollowsTheModelsAgreement(t *testing.T) {
-	probe := map[string]float64{heaviest: 4, strongest: 1}
-	for _, tc := range []struct {
-		name  string
-		votes map[string]float64
-		ask   bool
-	}{
-		// A model whose samples mostly agree: four of five is enough.
-		{"a model that agrees with itself", map[string]float64{dieselCount: 5}, false},
-		// One whose samples scatter: four of five may be its favourite mistake.
-		{"a model that scatters", map[string]float64{heaviest: 2, strongest: 1, lightest: 1, firstPlate: 1}, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			eng := &scripted{name: "llm", fn: func(req dialog.Request) *dialog.Proposal {
-				if strings.HasPrefix(req.Question, "history") {
-					return sampled(tc.votes)
+	onEveryTarget(t, func(t *testing.T, target testwh.Target) {
+		probe := map[string]float64{heaviest: 4, strongest: 1}
+		for _, tc := range []struct {
+			name  string
+			votes map[string]float64
+			ask   bool
+		}{
+			// A model whose samples mostly agree: four of five is enough.
+			{"a model that agrees with itself", map[string]float64{dieselCount: 5}, false},
+			// One whose samples scatter: four of five may be its favourite mistake.
+			{"a model that scatters", map[string]float64{heaviest: 2, strongest: 1, lightest: 1, firstPlate: 1}, true},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				eng := &scripted{name: "llm", fn: func(req dialog.Request) *dialog.Proposal {
+					if strings.HasPrefix(req.Question, "history") {
+						return sampled(tc.votes)
+					}
+					return sampled(probe)
+				}}
+				f := newFleet(t, target, dialog.Config{}, eng, nil)
+				history(t, f, 30)
+				conv, r := f.ask(t, "which is the heaviest vehicle")
+				if asked := r.Kind == dialog.ReplyClarification; asked != tc.ask {
+					t.Fatalf("asked %v, want %v (first reading %.2f likely): %s", asked, tc.ask, f.trace(t, conv).TopP, r.Text)
 				}
-				return sampled(probe)
-			}}
-			f := newFleet(t, dialog.Config{}, eng, nil)
-			history(t, f, 30)
-			conv, r := f.ask(t, "which is the heaviest vehicle")
-			if asked := r.Kind == dialog.ReplyClarification; asked != tc.ask {
-				t.Fatalf("asked %v, want %v (first reading %.2f likely): %s", asked, tc.ask, f.trace(t, conv).TopP, r.Text)
-			}
-		})
-	}
+			})
+		}
+	})
 }
 
 func TestUnsureOfTheOnlyReadingItConfirms(t *testing.T) {
-	widened := 0
-	eng := &scripted{name: "llm"}
-	eng.fn = func(req dialog.Request) *dialog.Proposal {
-		switch {
-		case strings.HasPrefix(req.Question, "history"):
-			return sampled(map[string]float64{heaviest: 2, strongest: 1, lightest: 1, firstPlate: 1})
-		case req.Widen > 0:
-			widened++
-			return sampled(map[string]float64{strongest: 5})
+	onEveryTarget(t, func(t *testing.T, target testwh.Target) {
+		widened := 0
+		eng := &scripted{name: "llm"}
+		eng.fn = func(req dialog.Request) *dialog.Proposal {
+			switch {
+			case strings.HasPrefix(req.Question, "history"):
+				return sampled(map[string]float64{heaviest: 2, strongest: 1, lightest: 1, firstPlate: 1})
+			case req.Widen > 0:
+				widened++
+				return sampled(map[string]float64{strongest: 5})
+			}
+			return sampled(map[string]float64{heaviest: 5})
 		}
-		return sampled(map[string]float64{heaviest: 5})
-	}
-	f := newFleet(t, dialog.Config{}, eng, nil)
-	history(t, f, 30)
+		f := newFleet(t, target, dialog.Config{}, eng, nil)
+		history(t, f, 30)
 
-	// "Yes, that's it" answers with the reading.
-	_, r := f.ask(t, "which is the heaviest vehicle")
-	if r.Kind != dialog.ReplyClarification || r.Clarification.Key.Name != "confirm" || len(r.Clarification.Options) != 1 {
-		t.Fatalf("want a confirmation, got %s", r.Text)
-	}
-	if !strings.Contains(r.Clarification.Prompt, "I read this as") || strings.Contains(r.Clarification.Prompt, "ORDER BY") {
-		t.Fatalf("the confirmation should say the reading in words: %q", r.Clarification.Prompt)
-	}
-	a := f.send(t, dialog.Event{Kind: dialog.EventChoose, Conversation: "c31", Target: r.Clarification.ID, Option: 0})
-	if a.Kind != dialog.ReplyAnswer || a.Answer.SQL != heaviest {
-		t.Fatalf("want the confirmed answer, got %s", a.Text)
-	}
+		// "Yes, that's it" answers with the reading.
+		_, r := f.ask(t, "which is the heaviest vehicle")
+		if r.Kind != dialog.ReplyClarification || r.Clarification.Key.Name != "confirm" || len(r.Clarification.Options) != 1 {
+			t.Fatalf("want a confirmation, got %s", r.Text)
+		}
+		if !strings.Contains(r.Clarification.Prompt, "I read this as") || strings.Contains(r.Clarification.Prompt, "ORDER BY") {
+			t.Fatalf("the confirmation should say the reading in words: %q", r.Clarification.Prompt)
+		}
+		a := f.send(t, dialog.Event{Kind: dialog.EventChoose, Conversation: "c31", Target: r.Clarification.ID, Option: 0})
+		if a.Kind != dialog.ReplyAnswer || a.Answer.SQL != heaviest {
+			t.Fatalf("want the confirmed answer, got %s", a.Text)
+		}
 
-	// "None of these" looks again, more widely.
-	conv, r := f.ask(t, "which is the heaviest vehicle")
-	a = f.send(t, dialog.Event{Kind: dialog.EventOther, Conversation: conv, Target: r.Clarification.ID, Text: "none of these"})
-	if widened == 0 || a.Kind == dialog.ReplyAnswer && a.Answer.SQL == heaviest {
-		t.Fatalf("after 'none of these' the engine should be asked for other readings (widened %d): %s", widened, a.Text)
-	}
+		// "None of these" looks again, more widely.
+		conv, r := f.ask(t, "which is the heaviest vehicle")
+		a = f.send(t, dialog.Event{Kind: dialog.EventOther, Conversation: conv, Target: r.Clarification.ID, Text: "none of these"})
+		if widened == 0 || a.Kind == dialog.ReplyAnswer && a.Answer.SQL == heaviest {
+			t.Fatalf("after 'none of these' the engine should be asked for other readings (widened %d): %s", widened, a.Text)
+		}
+	})
 }
 
 func TestNeverAskAnswersTheLikeliest(t *testing.T) {
-	eng := &scripted{name: "test", fn: func(dialog.Request) *dialog.Proposal {
-		return weighed(map[string]float64{heaviest: 0.55, strongest: 0.45})
-	}}
-	f := newFleet(t, dialog.Config{MaxRounds: dialog.NeverAsk}, eng, nil)
-	_, r := f.ask(t, "which is the heaviest vehicle")
-	if r.Kind != dialog.ReplyAnswer || r.Answer.SQL != heaviest {
-		t.Fatalf("want the likeliest answer without a question, got %s", r.Text)
-	}
+	onEveryTarget(t, func(t *testing.T, target testwh.Target) {
+		eng := &scripted{name: "test", fn: func(dialog.Request) *dialog.Proposal {
+			return weighed(map[string]float64{heaviest: 0.55, strongest: 0.45})
+		}}
+		f := newFleet(t, target, dialog.Config{MaxRounds: dialog.NeverAsk}, eng, nil)
+		_, r := f.ask(t, "which is the heaviest vehicle")
+		if r.Kind != dialog.ReplyAnswer || r.Answer.SQL != heaviest {
+			t.Fatalf("want the likeliest answer without a question, got %s", r.Text)
+		}
+	})
 }
 
 func TestPooledReadingsAreEvidence(t *testing.T) {
-	eng := &scripted{name: "llm", fn: func(dialog.Request) *dialog.Proposal {
-		return sampled(map[string]float64{heaviest: 3, strongest: 2})
-	}}
-	// The offline engine writes the second reading its own way: the same
-	// rows, so the same interpretation.
-	pool := &scripted{name: "offline", fn: func(dialog.Request) *dialog.Proposal {
-		return weighed(map[string]float64{"SELECT v.plate FROM vehicles AS v WHERE v.horsepower = (SELECT MAX(horsepower) FROM vehicles)": 0.8, firstPlate: 0.2})
-	}}
-	f := newFleet(t, dialog.Config{}, eng, pool)
-	conv, _ := f.ask(t, "which vehicle is the strongest")
-	tr := f.trace(t, conv)
-	if tr.TopSQL != strongest {
-		t.Fatalf("the reading both engines give should lead: top %q (%.2f)", tr.TopSQL, tr.TopP)
-	}
-	if len(tr.SQL) != 4 {
-		t.Fatalf("the pooled readings join the candidates: %v", tr.SQL)
-	}
-	if pool.last().Question != "which vehicle is the strongest" {
-		t.Fatal("the pooled engine was not asked the question")
-	}
+	onEveryTarget(t, func(t *testing.T, target testwh.Target) {
+		eng := &scripted{name: "llm", fn: func(dialog.Request) *dialog.Proposal {
+			return sampled(map[string]float64{heaviest: 3, strongest: 2})
+		}}
+		// The offline engine writes the second reading its own way: the same
+		// rows, so the same interpretation.
+		pool := &scripted{name: "offline", fn: func(dialog.Request) *dialog.Proposal {
+			return weighed(map[string]float64{"SELECT v.plate FROM vehicles AS v WHERE v.horsepower = (SELECT MAX(horsepower) FROM vehicles)": 0.8, firstPlate: 0.2})
+		}}
+		f := newFleet(t, target, dialog.Config{}, eng, pool)
+		conv, _ := f.ask(t, "which vehicle is the strongest")
+		tr := f.trace(t, conv)
+		if tr.TopSQL != strongest {
+			t.Fatalf("the reading both engines give should lead: top %q (%.2f)", tr.TopSQL, tr.TopP)
+		}
+		if len(tr.SQL) != 4 {
+			t.Fatalf("the pooled readings join the candidates: %v", tr.SQL)
+		}
+		if pool.last().Question != "which vehicle is the strongest" {
+			t.Fatal("the pooled engine was not asked the question")
+		}
+	})
 }
 
 func TestReadingQuestionOffersWholeReadings(t *testing.T) {
-	eng := &scripted{name: "llm", fn: func(dialog.Request) *dialog.Proposal {
-		// Each wrong sample differs from the others in a part of its own.
-		return sampled(map[string]float64{
-			"SELECT driver, SUM(km) FROM trips WHERE status = 'done' GROUP BY driver":                               2,
-			"SELECT driver, AVG(km) FROM trips WHERE status = 'done' GROUP BY driver":                               1,
-			"SELECT driver, SUM(km) FROM trips WHERE status = 'done' GROUP BY driver ORDER BY SUM(km) DESC LIMIT 1": 1,
-			"SELECT vehicle_id, SUM(km) FROM trips WHERE status = 'done' GROUP BY vehicle_id":                       1,
-		})
-	}}
-	f := newFleet(t, dialog.Config{}, eng, nil)
-	_, r := f.ask(t, "total km of done trips per driver")
-	if r.Kind != dialog.ReplyClarification || r.Clarification.Key.Name != "reading" || len(r.Clarification.Options) != dialog.MaxOptions {
-		t.Fatalf("want one question over three readings, got %s", r.Text)
-	}
-	sqlish := regexp.MustCompile(`[a-z_]+\.[a-z_]+|\(|SUM|AVG|WHERE`)
-	seen := map[string]bool{}
-	for _, o := range r.Clarification.Options {
-		if m := sqlish.FindString(o.Label); m != "" {
-			t.Errorf("SQL %q in option %q", m, o.Label)
+	onEveryTarget(t, func(t *testing.T, target testwh.Target) {
+		eng := &scripted{name: "llm", fn: func(dialog.Request) *dialog.Proposal {
+			// Each wrong sample differs from the others in a part of its own.
+			return sampled(map[string]float64{
+				"SELECT driver, SUM(km) FROM trips WHERE status = 'done' GROUP BY driver":                               2,
+				"SELECT driver, AVG(km) FROM trips WHERE status = 'done' GROUP BY driver":                               1,
+				"SELECT driver, SUM(km) FROM trips WHERE status = 'done' GROUP BY driver ORDER BY SUM(km) DESC LIMIT 1": 1,
+				"SELECT vehicle_id, SUM(km) FROM trips WHERE status = 'done' GROUP BY vehicle_id":                       1,
+			})
+		}}
+		f := newFleet(t, target, dialog.Config{}, eng, nil)
+		_, r := f.ask(t, "total km of done trips per driver")
+		if r.Kind != dialog.ReplyClarification || r.Clarification.Key.Name != "reading" || len(r.Clarification.Options) != dialog.MaxOptions {
+			t.Fatalf("want one question over three readings, got %s", r.Text)
 		}
-		if seen[o.Label] || o.Label == "" {
-			t.Errorf("options must read differently: %q", o.Label)
+		sqlish := regexp.MustCompile(`[a-z_]+\.[a-z_]+|\(|SUM|AVG|WHERE`)
+		seen := map[string]bool{}
+		for _, o := range r.Clarification.Options {
+			if m := sqlish.FindString(o.Label); m != "" {
+				t.Errorf("SQL %q in option %q", m, o.Label)
+			}
+			if seen[o.Label] || o.Label == "" {
+				t.Errorf("options must read differently: %q", o.Label)
+			}
+			seen[o.Label] = true
+			if len(o.Readings) == 0 {
+				t.Errorf("option %q keeps no reading", o.Label)
+			}
 		}
-		seen[o.Label] = true
-		if len(o.Readings) == 0 {
-			t.Errorf("option %q keeps no reading", o.Label)
-		}
-	}
+	})
 }
 
 func TestDifferencesInsideASubqueryAreAsked(t *testing.T) {
-	eng := &scripted{name: "test", fn: func(dialog.Request) *dialog.Proposal {
-		return weighed(map[string]float64{
-			"SELECT name FROM depots WHERE id IN (SELECT depot_id FROM vehicles WHERE fuel = 'diesel')":   0.6,
-			"SELECT name FROM depots WHERE id IN (SELECT depot_id FROM vehicles WHERE horsepower > 250)":  0.25,
-			"SELECT name FROM depots WHERE id IN (SELECT depot_id FROM vehicles WHERE fuel = 'electric')": 0.15,
-		})
-	}}
-	f := newFleet(t, dialog.Config{}, eng, nil)
-	_, r := f.ask(t, "which depots have diesel vehicles")
-	if r.Kind != dialog.ReplyClarification || !r.Clarification.Key.Nested() {
-		t.Fatalf("want a question about the subquery, got %s", r.Text)
-	}
-	if strings.Contains(r.Text, "subquery") || strings.Contains(r.Text, "depot_id") {
-		t.Fatalf("the question should be worded from the outer question: %s", r.Text)
-	}
+	onEveryTarget(t, func(t *testing.T, target testwh.Target) {
+		eng := &scripted{name: "test", fn: func(dialog.Request) *dialog.Proposal {
+			return weighed(map[string]float64{
+				"SELECT name FROM depots WHERE id IN (SELECT depot_id FROM vehicles WHERE fuel = 'diesel')":   0.6,
+				"SELECT name FROM depots WHERE id IN (SELECT depot_id FROM vehicles WHERE horsepower > 250)":  0.25,
+				"SELECT name FROM depots WHERE id IN (SELECT depot_id FROM vehicles WHERE fuel = 'electric')": 0.15,
+			})
+		}}
+		f := newFleet(t, target, dialog.Config{}, eng, nil)
+		_, r := f.ask(t, "which depots have diesel vehicles")
+		if r.Kind != dialog.ReplyClarification || !r.Clarification.Key.Nested() {
+			t.Fatalf("want a question about the subquery, got %s", r.Text)
+		}
+		if strings.Contains(r.Text, "subquery") || strings.Contains(r.Text, "depot_id") {
+			t.Fatalf("the question should be worded from the outer question: %s", r.Text)
+		}
+	})
 }
