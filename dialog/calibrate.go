@@ -112,8 +112,13 @@ func (c *calibrator) observe(votes, wrong []float64) {
 		return // one sample says nothing about agreement
 	}
 	var ll [qGrid]float64
+	cl := newClusters(votes, wrong)
 	for i := range ll {
-		ll[i] = math.Log(voteLikelihood(votes, wrong, qAt(i)))
+		var t float64
+		for _, h := range cl.at(qAt(i)) {
+			t += h
+		}
+		ll[i] = math.Log(max(t, 1e-300))
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -161,40 +166,51 @@ func ewens(sizes []float64) float64 {
 	return math.Exp(l + ga - gam)
 }
 
-// hypotheses are the likelihoods, at accuracy q, of "reading g is meant"
-// for each g with votes, and (last) of "none of them is". wrong are the
-// clusters of samples that cannot be meant (they failed to run).
-func hypotheses(votes, wrong []float64, q float64) []float64 {
-	n := sum(votes) + sum(wrong)
-	out := make([]float64, len(votes)+1)
-	for g, c := range votes {
-		if c <= 0 {
-			continue
-		}
-		rest := append(slices.Clone(wrong), votes...)
-		rest = slices.Delete(rest, len(wrong)+g, len(wrong)+g+1)
-		out[g] = math.Pow(q, c) * math.Pow(1-q, n-c) * ewens(rest)
-	}
-	out[len(votes)] = math.Pow(1-q, n) * ewens(append(slices.Clone(wrong), votes...))
-	return out
+// clusters is what the likelihoods of one round's hypotheses need that
+// does not depend on q: the votes, the total, and for each hypothesis the
+// chance of the other samples' clusters (Ewens).
+type clusters struct {
+	votes []float64
+	n     float64
+	// rest[g] for "g is meant", rest[len(votes)] for "none of them".
+	rest []float64
 }
 
-// voteLikelihood is P(these clusters | q), over all hypotheses.
-func voteLikelihood(votes, wrong []float64, q float64) float64 {
-	var t float64
-	for _, h := range hypotheses(votes, wrong, q) {
-		t += h
+func newClusters(votes, wrong []float64) clusters {
+	c := clusters{votes: votes, n: sum(votes) + sum(wrong), rest: make([]float64, len(votes)+1)}
+	all := append(slices.Clone(wrong), votes...)
+	for g, v := range votes {
+		if v <= 0 {
+			continue
+		}
+		others := slices.Delete(slices.Clone(all), len(wrong)+g, len(wrong)+g+1)
+		c.rest[g] = ewens(others)
 	}
-	return max(t, 1e-300)
+	c.rest[len(votes)] = ewens(all)
+	return c
+}
+
+// at are the likelihoods, at accuracy q, of "reading g is meant" for each
+// g with votes, and (last) of "none of them is".
+func (c clusters) at(q float64) []float64 {
+	out := make([]float64, len(c.votes)+1)
+	for g, v := range c.votes {
+		if v > 0 {
+			out[g] = math.Pow(q, v) * math.Pow(1-q, c.n-v) * c.rest[g]
+		}
+	}
+	out[len(c.votes)] = math.Pow(1-q, c.n) * c.rest[len(c.votes)]
+	return out
 }
 
 // voteBelief is P(g is meant | votes) for each g, and (last) P(none),
 // with q integrated over prior.
 func voteBelief(votes, wrong []float64, prior [qGrid]float64) []float64 {
+	c := newClusters(votes, wrong)
 	out := make([]float64, len(votes)+1)
 	var total float64
 	for i, w := range prior {
-		for g, h := range hypotheses(votes, wrong, qAt(i)) {
+		for g, h := range c.at(qAt(i)) {
 			out[g] += w * h
 			total += w * h
 		}
