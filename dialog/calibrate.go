@@ -422,6 +422,42 @@ func (st *convState) emptyBeside(g int) bool {
 	return empty && other
 }
 
+// wordsBeside reports, for a calibrated belief, whether interpretation g
+// leaves out words of the question that a live reading of another
+// interpretation uses.
+func (st *convState) wordsBeside(g int) bool {
+	if !st.Calibrated {
+		return false
+	}
+	var left []string
+	first := true
+	for _, i := range st.live() {
+		c := st.Candidates[i]
+		if c.Group != g {
+			continue
+		}
+		// The group's best-explained reading speaks for it.
+		if first || len(c.Unused) < len(left) {
+			left, first = c.Unused, false
+		}
+	}
+	if len(left) == 0 {
+		return false
+	}
+	for _, i := range st.live() {
+		c := st.Candidates[i]
+		if c.Group == g {
+			continue
+		}
+		for _, w := range left {
+			if !slices.Contains(c.Unused, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // emptyResult reports whether a result has no rows or only NULLs (an
 // aggregate over no rows).
 func emptyResult(res *warehouse.Result) bool {

@@ -624,7 +624,9 @@ func (m *Manager) decide(ctx context.Context, st *convState) (*point, int) {
 	best, bestP := st.best()
 	// An empty answer where another reading finds rows is a reason to ask
 	// however likely it is: "nothing" is the answer people check least.
-	settled := bestP >= m.cfg.Tau && !st.emptyBeside(best)
+	// So is, on the model path, an answer that would leave out words of
+	// the question another reading uses: a caveat that asking avoids.
+	settled := bestP >= m.cfg.Tau && !st.emptyBeside(best) && !st.wordsBeside(best)
 	if !settled && st.Round < m.cfg.MaxRounds+st.Rejected {
 		skip := map[sqlshape.SlotKey]bool{}
 		for _, k := range st.Asked {

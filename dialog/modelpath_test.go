@@ -368,3 +368,39 @@ func TestDifferencesInsideASubqueryAreAsked(t *testing.T) {
 		}
 	})
 }
+
+func TestACaveatAnotherReadingAvoidsIsAsked(t *testing.T) {
+	onEveryTarget(t, func(t *testing.T, target testwh.Target) {
+		const all = "SELECT plate FROM vehicles"
+		const north = "SELECT v.plate FROM vehicles v JOIN depots d ON d.id = v.depot_id WHERE d.name = 'north yard'"
+		for _, tc := range []struct {
+			name   string
+			unused []string
+			ask    bool
+		}{
+			{"the likeliest reading leaves 'north' out, another uses it", []string{"north"}, true},
+			{"it uses every word", nil, false},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				eng := &scripted{name: "llm", fn: func(req dialog.Request) *dialog.Proposal {
+					if strings.HasPrefix(req.Question, "history") {
+						return sampled(map[string]float64{dieselCount: 5})
+					}
+					p := sampled(map[string]float64{all: 4, north: 1})
+					for i := range p.Candidates {
+						if p.Candidates[i].SQL == all {
+							p.Candidates[i].Unused = tc.unused
+						}
+					}
+					return p
+				}}
+				f := newFleet(t, target, dialog.Config{}, eng, nil)
+				history(t, f, 30)
+				_, r := f.ask(t, "plates of the vehicles of the north yard")
+				if asked := r.Kind == dialog.ReplyClarification; asked != tc.ask {
+					t.Fatalf("asked %v, want %v: %s", asked, tc.ask, r.Text)
+				}
+			})
+		}
+	})
+}
