@@ -2,8 +2,10 @@ package llmengine
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -136,6 +138,14 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 				l.wordCols[lw] = append(l.wordCols[lw], tc)
 			}
 			l.named[tc] = true
+		}
+	}
+	// A number compared in the question ("after 1980", "lighter than
+	// 3500") is about a column whose stored range holds it.
+	for _, w := range words(text) {
+		for _, tc := range e.numberColumns(w) {
+			t, c, _ := strings.Cut(tc, ".")
+			touch(t, c, 0.4)
 		}
 	}
 	var values []valueLink
@@ -296,6 +306,50 @@ func (e *Engine) assemble(l *linked, snap *warehouse.Snapshot, cands map[string]
 		}
 	}
 	l.schema = e.render(l)
+}
+
+// maxNumberColumns bounds the columns a number links to: a number that
+// fits more ranges than that says nothing about which one.
+const maxNumberColumns = 6
+
+// numberColumns lists the numeric and date columns whose stored range
+// holds the number w (a year for dates), as "table.column"; none when w
+// is no number or fits too many.
+func (e *Engine) numberColumns(w string) []string {
+	if !reNumber.MatchString(w) {
+		return nil
+	}
+	x, err := strconv.ParseFloat(w, 64)
+	if err != nil || x < 2 {
+		return nil // 0 and 1 fit nearly every range
+	}
+	var out []string
+	for k, p := range e.profiles {
+		var lo, hi float64
+		var ok1, ok2 bool
+		switch {
+		case len(p.Min) >= 4 && len(p.Max) >= 4 && strings.Count(p.Min, "-") >= 2 && x >= 1000 && x <= 2999 && x == math.Trunc(x):
+			lo, ok1 = yearOf(p.Min)
+			hi, ok2 = yearOf(p.Max)
+		default:
+			lo, ok1 = warehouse.AsFloat(p.Min)
+			hi, ok2 = warehouse.AsFloat(p.Max)
+		}
+		if ok1 && ok2 && lo <= x && x <= hi && hi > lo {
+			out = append(out, k)
+		}
+	}
+	if len(out) > maxNumberColumns {
+		return nil
+	}
+	sort.Strings(out)
+	return out
+}
+
+// yearOf reads the year of a stored date ("2024-03-01 …").
+func yearOf(d string) (float64, bool) {
+	y, err := strconv.Atoi(d[:4])
+	return float64(y), err == nil
 }
 
 // unique reports whether every row of table has its own value of column
