@@ -423,8 +423,11 @@ func (st *convState) emptyBeside(g int) bool {
 }
 
 // wordsBeside reports, for a calibrated belief, whether interpretation g
-// leaves out words of the question that a live reading of another
-// interpretation uses.
+// leaves out a value the question names — a word or number another
+// interpretation's model reading compares with — however unlikely that
+// reading: an answer about all states to "what states border hawaii" is
+// a caveat a question avoids. (Other words left out are weighed in the
+// belief; the offline engine's readings account for words their own way.)
 func (st *convState) wordsBeside(g int) bool {
 	if !st.Calibrated {
 		return false
@@ -433,7 +436,7 @@ func (st *convState) wordsBeside(g int) bool {
 	first := true
 	for _, i := range st.live() {
 		c := st.Candidates[i]
-		if c.Group != g {
+		if c.Group != g || c.Source != "" {
 			continue
 		}
 		// The group's best-explained reading speaks for it.
@@ -446,16 +449,50 @@ func (st *convState) wordsBeside(g int) bool {
 	}
 	for _, i := range st.live() {
 		c := st.Candidates[i]
-		if c.Group == g {
+		if c.Group == g || c.Source != "" {
 			continue
 		}
+		lits := sqlLiterals(c.SQL)
 		for _, w := range left {
-			if !slices.Contains(c.Unused, w) {
+			lw := strings.ToLower(w)
+			if !slices.Contains(c.Unused, w) && slices.ContainsFunc(lits, func(l string) bool { return strings.Contains(l, lw) }) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// sqlLiterals lists the quoted strings and numbers of a statement,
+// lower-case.
+func sqlLiterals(sql string) []string {
+	var out []string
+	low := strings.ToLower(sql)
+	for i := 0; i < len(low); i++ {
+		switch q := low[i]; {
+		case q == '\'' || q == '"':
+			j := i + 1
+			for j < len(low) && low[j] != q {
+				j++
+			}
+			out = append(out, low[min(i+1, len(low)):min(j, len(low))])
+			i = j
+		case q >= '0' && q <= '9' && (i == 0 || !isIdent(low[i-1])):
+			j := i
+			for j < len(low) && (low[j] >= '0' && low[j] <= '9' || low[j] == '.') {
+				j++
+			}
+			if j == len(low) || !isIdent(low[j]) {
+				out = append(out, low[i:j])
+			}
+			i = j
+		}
+	}
+	return out
+}
+
+func isIdent(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9'
 }
 
 // emptyResult reports whether a result has no rows or only NULLs (an

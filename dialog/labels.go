@@ -78,7 +78,7 @@ func (l *Labels) Column(tc string) string {
 		return sqlshape.DescribeExpression(tc, l)
 	}
 	_, col := splitTC(tc)
-	if c, ok := l.columns[strings.ToLower(tc)]; ok && c.Comment != "" {
+	if c, ok := l.columns[strings.ToLower(tc)]; ok && c.Comment != "" && namesColumn(c.Comment) {
 		short := c.Comment
 		if i := strings.IndexAny(short, ":;(,"); i > 0 {
 			short = short[:i]
@@ -105,7 +105,7 @@ func (l *Labels) Detail(tc string) string {
 		return upperFirst(sqlshape.DescribeExpression(tc, l))
 	}
 	table, col := splitTC(tc)
-	if c, ok := l.columns[strings.ToLower(tc)]; ok && c.Comment != "" {
+	if c, ok := l.columns[strings.ToLower(tc)]; ok && c.Comment != "" && namesColumn(c.Comment) {
 		d := c.Comment
 		if i := strings.IndexByte(d, ';'); i > 0 {
 			d = d[:i]
@@ -116,6 +116,26 @@ func (l *Labels) Detail(tc string) string {
 		return upperFirst(humanize(col))
 	}
 	return upperFirst(humanize(col) + " of " + l.Table(table))
+}
+
+// namesColumn reports whether a column comment starts by saying what the
+// column is, rather than what its values are ("Possible values: …", "0 for
+// user, 1 for merchant", "NULL if still open", "e.g. …"): only then is its
+// first clause a name for the column.
+func namesColumn(comment string) bool {
+	first := strings.ToLower(strings.TrimSpace(comment))
+	if i := strings.IndexAny(first, ":;,("); i >= 0 {
+		first = first[:i]
+	}
+	if first == "" || first[0] >= '0' && first[0] <= '9' {
+		return false
+	}
+	for _, w := range []string{"null", "e.g.", "eg", "either", "one of"} {
+		if first == w || strings.HasPrefix(first, w+" ") {
+			return false
+		}
+	}
+	return !strings.Contains(" "+first+" ", " values ") && !strings.Contains(" "+first+" ", " value ")
 }
 
 // Example is a typical value of table.column from its profile, formatted
