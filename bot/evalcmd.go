@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/clarify-bot/clarify/connectors/llmusage"
 	"io"
 	"log/slog"
 	"os"
@@ -73,7 +72,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs.Var(&datasets, "dataset", "dataset directory (schema.sql, questions.jsonl) or \"demo\"; repeatable or comma-separated")
 	fs.StringVar(&o.engine, "engine", "offline", "engine proposing candidate queries: offline or llm")
 	fs.StringVar(&o.configPath, "config", "", "with --engine llm: the bot's YAML configuration (else OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL)")
-	fs.IntVar(&o.maxRounds, "max-rounds", 4, "most clarifications per question")
+	fs.IntVar(&o.maxRounds, "max-rounds", 4, "most clarifications per question (0: answer without asking, to measure what asking is worth)")
 	strategy := fs.String("strategy", dialog.StrategyEIG, "how the decision point is chosen: eig, random, max-prob, or all (side by side)")
 	fs.BoolVar(&o.carry, "carry-ontology", false, "keep each simulated user's learned preferences across the dataset, and compare with a run without")
 	fs.StringVar(&o.jsonPath, "json", "", "also write the whole report, with every question, to this JSON file")
@@ -146,11 +145,6 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "bot eval: unknown strategy %q (want eig, random, max-prob or all)\n", *strategy)
 		return exitUsage
 	}
-	if o.maxRounds == 0 {
-		// The manager treats 0 as its default; a literal 0 means "never ask".
-		fmt.Fprintln(stderr, "bot eval: --max-rounds 0 is not supported; use 1 or more")
-		return exitUsage
-	}
 	level := slog.LevelWarn
 	if o.verbose {
 		level = slog.LevelInfo
@@ -192,6 +186,15 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitFailure
 	}
 	return code
+}
+
+// roundsFor is the manager's and the harness's MaxRounds for --max-rounds:
+// 0 there means their default, so "never ask" is dialog.NeverAsk.
+func roundsFor(maxRounds int) int {
+	if maxRounds == 0 {
+		return dialog.NeverAsk
+	}
+	return maxRounds
 }
 
 // evalEnv holds what the datasets of one `bot eval` share: the embedded
@@ -415,7 +418,7 @@ func (e *evalEnv) run(ctx context.Context, h *eval.Harness, snap *warehouse.Snap
 		Engine:        engine,
 		Joins:         joins,
 		Dialog: dialog.Config{
-			MaxRounds:       o.maxRounds,
+			MaxRounds:       roundsFor(o.maxRounds),
 			Strategy:        strategy,
 			Seed:            o.seed,
 			CandidateLimits: warehouse.Limits{Timeout: o.timeout},
@@ -429,7 +432,7 @@ func (e *evalEnv) run(ctx context.Context, h *eval.Harness, snap *warehouse.Snap
 	name := dataset + " " + label
 	correct := 0
 	cfg := eval.RunConfig{
-		Dataset: dataset, Engine: o.engine, Strategy: strategy, MaxRounds: o.maxRounds, Carry: carry,
+		Dataset: dataset, Engine: o.engine, Strategy: strategy, MaxRounds: roundsFor(o.maxRounds), Carry: carry,
 		Progress: func(done, total int, r *eval.QuestionResult) {
 			if r.Correct {
 				correct++
@@ -440,16 +443,8 @@ func (e *evalEnv) run(ctx context.Context, h *eval.Harness, snap *warehouse.Snap
 			}
 		},
 	}
+	// Each question's tokens come from its conversation (QuestionResult.Tokens).
 	run, err := h.Run(ctx, st.manager, golds, cfg)
-	if o.engine == "llm" && run != nil && len(golds) > 0 {
-		// The model's usage is recorded per question in the run's usage store.
-		if us, uerr := llmusage.Open(filepath.Join(dir, llmusage.File), llmusage.Options{Logger: e.logger}); uerr == nil {
-			if rep, rerr := us.Report(ctx, llmusage.Query{}); rerr == nil {
-				run.TokensPerQuestion = float64(rep.Total.PromptTokens+rep.Total.CompletionTokens) / float64(len(golds))
-			}
-			us.Close()
-		}
-	}
 	if err != nil && errors.Is(err, context.Canceled) {
 		return run, fmt.Errorf("interrupted: %w", err)
 	}

@@ -90,7 +90,7 @@ func TestEvalUsage(t *testing.T) {
 		{"unknown engine", []string{"--dataset", dir, "--engine", "gpt"}, "unknown engine"},
 		{"unknown strategy", []string{"--dataset", dir, "--strategy", "best"}, "unknown strategy"},
 		{"dsn with two datasets", []string{"--dataset", dir + "," + dir, "--dsn", "root@tcp(127.0.0.1:1)/x"}, "give one --dataset"},
-		{"no rounds", []string{"--dataset", dir, "--max-rounds", "0"}, "--max-rounds 0"},
+		{"negative rounds", []string{"--dataset", dir, "--max-rounds", "-1"}, "--max-rounds must be 0 or more"},
 		{"stray argument", []string{"--dataset", dir, "extra"}, "unexpected argument"},
 		{"bad flag", []string{"--nope"}, "flag provided but not defined"},
 	}
@@ -144,6 +144,26 @@ func TestEvalCommand(t *testing.T) {
 		}
 		if r := eig.Results[0]; r.ID != "e1" || !r.Correct {
 			t.Errorf("e1 should be right: %+v", r)
+		}
+	})
+
+	t.Run("no questions", func(t *testing.T) {
+		jsonPath := filepath.Join(t.TempDir(), "report.json")
+		code, out, errOut := runEvalCmd(t, "--dataset", dir, "--max-rounds", "0", "--json", jsonPath)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s\n%s", code, errOut, out)
+		}
+		if !strings.Contains(out, "at most 0 questions") || strings.Contains(out, "accuracy after 1 question") {
+			t.Errorf("the report should be of a run that never asks:\n%s", out)
+		}
+		run := readReport(t, jsonPath).Datasets[0].Runs[0]
+		if run.MaxRounds != 0 || run.MeanQuestions != 0 || len(run.AccuracyAfter) != 1 {
+			t.Fatalf("asked with --max-rounds 0: %+v", run)
+		}
+		for _, r := range run.Results {
+			if len(r.Asked) != 0 {
+				t.Errorf("%s was asked about: %+v", r.ID, r.Asked)
+			}
 		}
 	})
 

@@ -232,17 +232,19 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 		words = lex
 	}
 	off := offline.New(cat, offline.Options{Now: opts.Now, Words: words, Logger: opts.Logger})
-	var engine, fallback dialog.Engine = off, nil
+	var engine, fallback, pool dialog.Engine = off, nil, nil
 	if opts.Engine != nil {
 		// A model engine repairs failing queries and checks values by
-		// running them through the same guarded warehouse.
-		engine, fallback = opts.Engine(cat, db), off
+		// running them through the same guarded warehouse; the offline
+		// engine answers when it fails, and its readings are pooled with
+		// the model's as evidence (dialog/calibrate.go).
+		engine, fallback, pool = opts.Engine(cat, db), off, off
 	}
 	cfg := opts.Dialog
 	cfg.Warehouse = opts.WarehouseName
 	cfg.Logger = opts.Logger
 	cfg.Now = opts.Now
-	deps := dialog.Deps{Engine: engine, Fallback: fallback, Exec: db, Catalog: cat, Facts: st.facts, Admin: st.facts, States: st.convs, Observe: opts.Observe, Gate: opts.Gate}
+	deps := dialog.Deps{Engine: engine, Fallback: fallback, Pool: pool, Exec: db, Catalog: cat, Facts: st.facts, Admin: st.facts, States: st.convs, Observe: opts.Observe, Gate: opts.Gate}
 	if opts.Audit {
 		deps.Questions = st.facts
 	}

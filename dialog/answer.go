@@ -47,6 +47,7 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 		m.recordQuestion(ctx, st, OutcomeFailed, r.Text, []string{rep.SQL}, 0)
 		return []Reply{r}, m.save(ctx, st)
 	}
+	st.AnswerP = st.groupProbs()[group]
 	shown := rep.SQL // the statement whose select list lines up with res
 	if fig != "" {
 		shown = fig

@@ -62,6 +62,14 @@ type Proposal struct {
 	// PromptTokens and CompletionTokens are the model tokens this round
 	// spent (zero for the offline engine), for the question's audit record.
 	PromptTokens, CompletionTokens int
+	// Samples is how many independent samples of a model the candidates'
+	// Votes are out of; zero when the priors are not sample shares (the
+	// offline engine, revisions of earlier readings). With it the manager
+	// calibrates how likely each interpretation is (calibrate.go).
+	Samples int
+	// Prompt lists the "table.column" names (lower-case) the model was
+	// shown, for the linking gold-check of the evaluation.
+	Prompt []string
 }
 
 // Candidate is one reading of the question as SQL.
@@ -87,6 +95,16 @@ type Candidate struct {
 	// regions.name): the answer says it used them, like any remembered
 	// choice.
 	Linked []string `json:",omitempty"`
+	// Votes is how many of the Proposal's Samples gave this reading.
+	Votes float64 `json:",omitempty"`
+	// Unlinked are the columns the reading uses that no word of the
+	// question names (keys and join columns aside): a reading that
+	// brings in what nobody asked about is less likely than one that
+	// does not.
+	Unlinked []string `json:",omitempty"`
+	// Source is the engine that proposed the reading when candidates of
+	// two engines are pooled ("" for the main engine).
+	Source string `json:",omitempty"`
 }
 
 // Reading is one engine-worded decision of a candidate: its value in the

@@ -145,11 +145,16 @@ func (m *Manager) choose(ctx context.Context, st *convState, ev Event, i int, ch
 		return withResolved(append(replies, more...), resolved), err
 	}
 	st.keepOnly(q.Key, opt.Value, Step{Kind: StepAnswer, Ref: q.ID})
+	st.picked(q.Key, q.Whole)
 	if st.Chosen == nil {
 		st.Chosen = map[sqlshape.SlotKey]sqlshape.SlotValue{}
 	}
 	st.Chosen[q.Key] = opt.Value
-	m.learn(ctx, st, ev.Who, q, opt)
+	if q.Key == choiceKey {
+		m.learnReading(ctx, st, ev.Who, q, opt)
+	} else {
+		m.learn(ctx, st, ev.Who, q, opt)
+	}
 	replies, err := m.advance(ctx, st, ev)
 	return withResolved(replies, resolved), err
 }

@@ -55,6 +55,9 @@ func (m *Manager) learn(ctx context.Context, st *convState, who Who, q *pendingQ
 			others = append(others, o.Value)
 		}
 	}
+	if q.Key.Nested() {
+		return // a choice inside one query's subquery is no rule for the next question
+	}
 	kind := factKind(q.Key, values)
 	phrase := q.Phrase
 	switch {
@@ -170,7 +173,7 @@ func (st *convState) factApplied(id string, key sqlshape.SlotKey) bool {
 
 func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string, asked map[string]bool) bool {
 	tok := f.Target.Choice
-	if f.Target.Slot != string(pt.Key.Name) {
+	if f.Target.Slot != string(pt.Key.Name) || pt.Key.Nested() {
 		return false
 	}
 	var values []sqlshape.SlotValue

@@ -188,6 +188,7 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 	}
 	st.Audit.PromptTokens += prop.PromptTokens + prop.spentPrompt
 	st.Audit.CompletionTokens += prop.CompletionTokens + prop.spentCompletion
+	st.Tokens += prop.PromptTokens + prop.spentPrompt + prop.CompletionTokens + prop.spentCompletion
 	engine := prop.Engine
 	st.Engine = engine
 	st.EngineAsk = nil
@@ -240,19 +241,27 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 	st.Candidates = st.Candidates[:0]
 	for _, c := range kept {
 		r := runs[c.SQL]
-		cs := candState{SQL: c.SQL, Prior: c.Prior, Phrases: c.Phrases, Unused: c.Unused, Defines: c.Defines, Linked: linkedFacts(facts, c.Linked), Group: -1}
+		cs := candState{SQL: c.SQL, Prior: c.Prior, Phrases: c.Phrases, Unused: c.Unused, Defines: c.Defines, Linked: linkedFacts(facts, c.Linked), Group: -1,
+			Votes: c.Votes, Unlinked: c.Unlinked, Source: c.Source, Own: c.Prior}
 		if r.err != nil {
 			cs.Err = r.err.Error()
 			errs = append(errs, r.err)
 			m.log.Debug("candidate failed", "sql", c.SQL, "err", r.err)
 		} else {
-			g, ok := groups[r.fp]
+			cs.Slots, cs.Display = m.slots(c.SQL)
+			cs.Rows, cs.Empty = len(r.res.Rows), emptyResult(r.res)
+			// An empty result says nothing about what a reading means:
+			// readings that differ stay apart even when both find nothing.
+			key := r.fp
+			if cs.Empty {
+				key += "\x00" + readingKey(cs.Slots)
+			}
+			g, ok := groups[key]
 			if !ok {
 				g = len(groups)
-				groups[r.fp] = g
+				groups[key] = g
 			}
-			cs.Group, cs.Rows = g, len(r.res.Rows)
-			cs.Slots, cs.Display = m.slots(c.SQL)
+			cs.Group = g
 			addDefinitions(&cs, definedPhrases(kept))
 			addReadings(&cs, c.Readings, readingKeys(kept))
 			if cs.Prior <= 0 {
@@ -272,13 +281,23 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 	for i := range st.Candidates {
 		st.Candidates[i].Prior /= total
 	}
+	st.None, st.Picks, st.Calibrated = 0, 0, false
+	if prop.Samples > 0 {
+		m.calibrate(st, prop.Samples, st.First == nil)
+	}
 	// The engine's own question is for when its candidates agree; when they
 	// differ, the manager asks where they do.
-	if prop.Ask != nil && len(groups) == 1 && len(prop.Ask.Options) > 0 && !slices.Contains(st.EnginePrompts, prop.Ask.Prompt) {
+	if prop.Ask != nil && sampledGroups(st) == 1 && len(prop.Ask.Options) > 0 && !slices.Contains(st.EnginePrompts, prop.Ask.Prompt) {
 		st.EngineAsk = prop.Ask
 	}
 	if st.First == nil {
-		st.First = &Trace{Engine: engine, Candidates: len(kept), Failed: len(errs), Interpretations: len(groups), Entropy: interpretationEntropy(st.liveView()), SQL: stmts}
+		st.First = &Trace{Engine: engine, Candidates: len(kept), Failed: len(errs), Interpretations: len(groups), Entropy: st.entropy(), SQL: stmts, Prompt: prop.Prompt}
+		if best, p := st.best(); best >= 0 {
+			st.First.TopP = p
+			if rep := st.representative(best); rep != nil {
+				st.First.TopSQL = rep.SQL
+			}
+		}
 	}
 	// Answers given earlier in the conversation still hold.
 	st.reapplyChosen()
@@ -312,6 +331,7 @@ func (m *Manager) propose(ctx context.Context, req Request) (proposal, error) {
 		if prop == nil {
 			prop = &Proposal{}
 		}
+		m.pool(ctx, req, prop)
 		return proposal{Proposal: prop, Engine: m.deps.Engine.Name()}, nil
 	}
 	note := ""
@@ -559,10 +579,11 @@ func (st *convState) liveView() []alive {
 	return out
 }
 
-// groupProbs sums the live probability per interpretation, normalised.
+// groupProbs sums the live probability per interpretation, normalised
+// together with the belief that none of them is meant (calibrate.go).
 func (st *convState) groupProbs() map[int]float64 {
 	ps := map[int]float64{}
-	var total float64
+	total := st.noneMass()
 	for _, i := range st.live() {
 		c := st.Candidates[i]
 		ps[c.Group] += c.Prior
@@ -572,6 +593,18 @@ func (st *convState) groupProbs() map[int]float64 {
 		ps[g] /= total
 	}
 	return ps
+}
+
+// best is the likeliest live interpretation and its probability (-1 when
+// none is live).
+func (st *convState) best() (int, float64) {
+	best, bestP := -1, -1.0
+	for g, p := range st.groupProbs() {
+		if p > bestP || p == bestP && g < best {
+			best, bestP = g, p
+		}
+	}
+	return best, bestP
 }
 
 // advance applies remembered facts, then either asks the most informative
@@ -634,19 +667,33 @@ func (m *Manager) askEngine(ctx context.Context, st *convState, ev Event) ([]Rep
 // round limit, or nothing left that separates the interpretations.
 func (m *Manager) decide(ctx context.Context, st *convState) (*point, int) {
 	m.applyFacts(ctx, st)
-	best, bestP := -1, -1.0
-	for g, p := range st.groupProbs() {
-		if p > bestP || p == bestP && g < best {
-			best, bestP = g, p
-		}
-	}
-	if bestP < m.cfg.Tau && st.Round < m.cfg.MaxRounds+st.Rejected {
+	best, bestP := st.best()
+	// An empty answer where another reading finds rows is a reason to ask
+	// however likely it is: "nothing" is the answer people check least.
+	// So is, on the model path, an answer that would leave out words of
+	// the question another reading uses: a caveat that asking avoids.
+	settled := bestP >= m.cfg.Tau && !st.emptyBeside(best) && !st.wordsBeside(best)
+	if !settled && st.Round < m.cfg.MaxRounds+st.Rejected {
 		skip := map[sqlshape.SlotKey]bool{}
 		for _, k := range st.Asked {
 			skip[k] = true
 		}
-		if pts := decisionPoints(st.liveView(), skip, MaxOptions); len(pts) > 0 {
+		pts := decisionPoints(st.liveView(), skip, MaxOptions)
+		if rp, ok := st.readingPoint(); ok && m.cfg.Strategy != StrategyRandom && (len(pts) == 0 || rp.Gain > st.gainBesideNone(pts[0])) {
+			if pt, same := st.sameChoice(pts, rp); same {
+				pt.Whole = true
+				return &pt, best
+			}
+			st.assignChoice(rp)
+			return &rp, best
+		}
+		if len(pts) > 0 {
 			pt := m.pick(pts)
+			return &pt, best
+		}
+		// Nothing separates the readings left, but the belief says the
+		// meant one may be none of them: ask whether this one is it.
+		if pt, ok := st.confirmPoint(best, bestP, m.cfg.Tau); ok {
 			return &pt, best
 		}
 	}
@@ -665,6 +712,14 @@ func (m *Manager) ask(ctx context.Context, st *convState, ev Event, pt point, ch
 
 // question words a decision point as the pending clarification.
 func (m *Manager) question(st *convState, pt point, change string) {
+	switch pt.Key {
+	case confirmKey:
+		m.confirmQuestion(st)
+		return
+	case choiceKey:
+		m.readingQuestion(st, pt)
+		return
+	}
 	phrase := ""
 	// Displays and counted tables by the value's canonical form.
 	displays := map[string]string{}
@@ -695,7 +750,7 @@ func (m *Manager) question(st *convState, pt point, change string) {
 			prompt = fmt.Sprintf("For '%s', what should I count?", phrase)
 		}
 	}
-	q := &pendingQ{ID: newID(), Key: pt.Key, Phrase: phrase, Prompt: prompt, Kind: kindFor(pt.Key, pt.Values, displays), Change: change}
+	q := &pendingQ{ID: newID(), Key: pt.Key, Phrase: phrase, Prompt: prompt, Kind: kindFor(pt.Key, pt.Values, displays), Change: change, Whole: pt.Whole}
 	seen := map[string]bool{}
 	// Values that keep exactly the same interpretations are one choice for
 	// the person ('TX' in orders and 'Texas' through the states table).

@@ -6,6 +6,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/internal/colfmt"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -103,15 +104,26 @@ func (l *Labels) Table(table string) string {
 // up to its first clause ("Gross revenue: order lines plus…" → "gross
 // revenue"), else the humanised column name.
 func (l *Labels) Column(tc string) string {
+	if strings.ContainsAny(tc, "( '") {
+		// An expression, not a column: say what it computes.
+		return sqlshape.DescribeExpression(tc, l)
+	}
 	_, col := splitTC(tc)
-	if c, ok := l.columns[strings.ToLower(tc)]; ok && c.Comment != "" {
+	if c, ok := l.columns[strings.ToLower(tc)]; ok && c.Comment != "" && namesColumn(c.Comment) {
 		short := c.Comment
 		if i := strings.IndexAny(short, ":;(,"); i > 0 {
 			short = short[:i]
 		}
 		short = strings.TrimSpace(short)
 		if n := len(strings.Fields(short)); n > 0 && n <= 6 {
-			return lowerFirst(short)
+			short = lowerFirst(short)
+			// "The unique ID of the publication" reads as a name without its article.
+			for _, a := range []string{"the ", "a ", "an "} {
+				if rest, ok := strings.CutPrefix(short, a); ok && rest != "" {
+					return rest
+				}
+			}
+			return short
 		}
 	}
 	return humanize(col)
@@ -120,8 +132,11 @@ func (l *Labels) Column(tc string) string {
 // Detail is the fuller wording used for options: the whole comment (up to
 // a semicolon), else "ship state of orders".
 func (l *Labels) Detail(tc string) string {
+	if strings.ContainsAny(tc, "( '") {
+		return upperFirst(sqlshape.DescribeExpression(tc, l))
+	}
 	table, col := splitTC(tc)
-	if c, ok := l.columns[strings.ToLower(tc)]; ok && c.Comment != "" {
+	if c, ok := l.columns[strings.ToLower(tc)]; ok && c.Comment != "" && namesColumn(c.Comment) {
 		d := c.Comment
 		if i := strings.IndexByte(d, ';'); i > 0 {
 			d = d[:i]
@@ -132,6 +147,26 @@ func (l *Labels) Detail(tc string) string {
 		return upperFirst(humanize(col))
 	}
 	return upperFirst(humanize(col) + " of " + l.Table(table))
+}
+
+// namesColumn reports whether a column comment starts by saying what the
+// column is, rather than what its values are ("Possible values: …", "0 for
+// user, 1 for merchant", "NULL if still open", "e.g. …"): only then is its
+// first clause a name for the column.
+func namesColumn(comment string) bool {
+	first := strings.ToLower(strings.TrimSpace(comment))
+	if i := strings.IndexAny(first, ":;,("); i >= 0 {
+		first = first[:i]
+	}
+	if first == "" || first[0] >= '0' && first[0] <= '9' {
+		return false
+	}
+	for _, w := range []string{"null", "e.g.", "eg", "either", "one of"} {
+		if first == w || strings.HasPrefix(first, w+" ") {
+			return false
+		}
+	}
+	return !strings.Contains(" "+first+" ", " values ") && !strings.Contains(" "+first+" ", " value ")
 }
 
 // Example is a typical value of table.column from its profile, formatted

@@ -24,7 +24,8 @@ type Config struct {
 	Warehouse string
 	// Tau: stop asking once one interpretation has at least this probability.
 	Tau float64
-	// MaxRounds caps the clarifications asked per question.
+	// MaxRounds caps the clarifications asked per question; NeverAsk
+	// (any negative value) answers without asking.
 	MaxRounds int
 	// MaxCandidates caps the candidates executed per round.
 	MaxCandidates int
@@ -63,8 +64,11 @@ func (c Config) withDefaults() Config {
 	if c.Tau <= 0 {
 		c.Tau = 0.8
 	}
-	if c.MaxRounds <= 0 {
+	switch {
+	case c.MaxRounds == 0:
 		c.MaxRounds = 4
+	case c.MaxRounds < 0:
+		c.MaxRounds = 0
 	}
 	if c.MaxCandidates <= 0 {
 		c.MaxCandidates = 32
@@ -107,6 +111,10 @@ func (c Config) withDefaults() Config {
 	}
 	return c
 }
+
+// NeverAsk as Config.MaxRounds answers every question with its likeliest
+// reading, asking nothing (to measure what asking is worth).
+const NeverAsk = -1
 
 // Facts is the part of the ontology the conversation flow uses.
 type Facts interface {
@@ -157,9 +165,14 @@ type Deps struct {
 	Engine Engine
 	// Fallback answers when Engine fails (the offline engine behind a model).
 	Fallback Engine
-	Exec     Executor
-	Catalog  *catalog.Catalog
-	Facts    Facts
+	// Pool, when set, adds its readings to the main engine's as one
+	// candidate set (the offline engine beside a model): its readings are
+	// evidence for the model's and stand for what the model's samples may
+	// have missed (calibrate.go).
+	Pool    Engine
+	Exec    Executor
+	Catalog *catalog.Catalog
+	Facts   Facts
 	// Admin serves the preference commands (list others', forget, delete,
 	// promote, edit); nil turns them off with a clear note.
 	Admin  FactAdmin
@@ -189,6 +202,8 @@ type Manager struct {
 	obs    Observer
 	// kept holds recent answers' results for paging (paging.go).
 	kept *keptResults
+	// cal learns how often the model engine's samples are right.
+	cal calibrator
 }
 
 // New checks the dependencies and builds a manager.
@@ -379,6 +394,19 @@ type Trace struct {
 	FactsUsed int `json:"facts_used"`
 	// SQL lists the first round's candidates, most likely first.
 	SQL []string `json:"sql,omitempty"`
+	// TopP is the first round's probability of its likeliest
+	// interpretation, and TopSQL that interpretation's query: how sure
+	// the bot was before asking, for calibration.
+	TopP   float64 `json:"top_p,omitempty"`
+	TopSQL string  `json:"top_sql,omitempty"`
+	// AnswerP is the probability of the answered interpretation when the
+	// bot answered.
+	AnswerP float64 `json:"answer_p,omitempty"`
+	// Prompt lists the "table.column" names the model was shown in the
+	// first round (empty for the offline engine).
+	Prompt []string `json:"prompt,omitempty"`
+	// Tokens are the model tokens the whole conversation spent.
+	Tokens int `json:"tokens,omitempty"`
 }
 
 // Trace reads the summary of a conversation.
@@ -395,6 +423,7 @@ func (m *Manager) Trace(ctx context.Context, who Who, conversation string) (*Tra
 		t = *st.First
 	}
 	t.Questions, t.FactsUsed = st.Questions, len(st.Applied)
+	t.AnswerP, t.Tokens = st.AnswerP, st.Tokens
 	return &t, nil
 }
 

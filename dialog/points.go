@@ -20,6 +20,9 @@ type point struct {
 	Key    sqlshape.SlotKey
 	Values []pointValue
 	Gain   float64
+	// Whole is set when each option keeps one whole interpretation (the
+	// reading question, or a point that asks the same).
+	Whole bool
 }
 
 type pointValue struct {
@@ -31,7 +34,7 @@ type pointValue struct {
 // the ones that make the plainest questions.
 var slotPriority = map[sqlshape.SlotName]int{
 	sqlshape.SlotDefine: 10, sqlshape.SlotCount: 10, sqlshape.SlotFilterOn: 9, sqlshape.SlotMeasure: 8, sqlshape.SlotOutput: 7, sqlshape.SlotOrder: 6,
-	sqlshape.SlotWhere: 5, sqlshape.SlotGroup: 4, sqlshape.SlotLimit: 3, sqlshape.SlotTables: 2, sqlshape.SlotDistinct: 1,
+	sqlshape.SlotWhere: 5, sqlshape.SlotCond: 5, sqlshape.SlotGroup: 4, sqlshape.SlotLimit: 3, sqlshape.SlotTables: 2, sqlshape.SlotDistinct: 1,
 }
 
 // plainness discounts the gain of points that make awkward questions: which
@@ -39,8 +42,13 @@ var slotPriority = map[sqlshape.SlotName]int{
 // column that needs the join.
 var plainness = map[sqlshape.SlotName]float64{
 	sqlshape.SlotDefine: 1, sqlshape.SlotCount: 1, sqlshape.SlotFilterOn: 1, sqlshape.SlotMeasure: 1, sqlshape.SlotOutput: 1, sqlshape.SlotOrder: 1,
-	sqlshape.SlotWhere: 0.9, sqlshape.SlotGroup: 0.9, sqlshape.SlotLimit: 0.8, sqlshape.SlotDistinct: 0.6, sqlshape.SlotTables: 0.5,
+	sqlshape.SlotWhere: 0.9, sqlshape.SlotCond: 0.9, sqlshape.SlotGroup: 0.9, sqlshape.SlotLimit: 0.8, sqlshape.SlotDistinct: 0.6, sqlshape.SlotTables: 0.5,
 }
+
+// nestedPlainness discounts points inside a subquery, a CTE or a later
+// branch of a set operation: asked only when the outer query leaves the
+// readings apart, or when they tell them apart far better.
+const nestedPlainness = 0.85
 
 // entropy of a distribution given as unnormalised weights, in bits.
 func entropy(weights map[any]float64) float64 {
@@ -112,6 +120,9 @@ func decisionPoints(cands []alive, skip map[sqlshape.SlotKey]bool, maxOptions in
 			return pt.Values[i].Value.String() < pt.Values[j].Value.String()
 		})
 		pt.Gain = informationGain(cands, k, pt.Values, maxOptions) * plainness[k.Name]
+		if k.Nested() {
+			pt.Gain *= nestedPlainness
+		}
 		if pt.Gain > 1e-9 {
 			pts = append(pts, pt)
 		}
@@ -128,7 +139,10 @@ func decisionPoints(cands []alive, skip map[sqlshape.SlotKey]bool, maxOptions in
 	if len(pts) > 1 {
 		best := 0
 		for i := 1; i < len(pts) && pts[0].Gain-pts[i].Gain <= 0.1; i++ {
-			if slotPriority[pts[i].Key.Name] > slotPriority[pts[best].Key.Name] {
+			if pts[i].Key.Nested() && !pts[best].Key.Nested() {
+				continue
+			}
+			if slotPriority[pts[i].Key.Name] > slotPriority[pts[best].Key.Name] || !pts[i].Key.Nested() && pts[best].Key.Nested() {
 				best = i
 			}
 		}

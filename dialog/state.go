@@ -85,6 +85,19 @@ type convState struct {
 	EnginePrompts []string        `json:"engine_prompts,omitempty"`
 	// First describes the first round of candidates, for evaluation.
 	First *Trace `json:"first,omitempty"`
+	// None is the calibrated belief that none of this round's readings is
+	// meant (calibrate.go); Picks counts the options chosen since, each
+	// of which makes it less likely.
+	None  float64 `json:"none,omitempty"`
+	Picks int     `json:"picks,omitempty"`
+	// Calibrated is set when this round's priors are the calibrated belief.
+	Calibrated bool `json:"calibrated,omitempty"`
+	// AnswerP is the probability of the answered interpretation when it
+	// was answered, for the evaluation's reliability table.
+	AnswerP float64 `json:"answer_p,omitempty"`
+	// Tokens are the model tokens the conversation spent in all (the audit
+	// record's count starts again with each answer).
+	Tokens int `json:"tokens,omitempty"`
 	// Audit gathers what the next audit record of the question holds (audit.go).
 	Audit auditTrail `json:"audit,omitzero"`
 	// began is when this turn's handling started (or the last save), for
@@ -110,8 +123,16 @@ type candState struct {
 	// ElimBy is the step that ruled it out (zero while alive).
 	ElimBy Step   `json:"elim,omitzero"`
 	Err    string `json:"err,omitempty"`
-	// Rows is the row count of its result, for choosing representatives.
-	Rows int `json:"rows"`
+	// Rows is the row count of its result, for choosing representatives;
+	// Empty is set when the result has no rows or only NULLs.
+	Rows  int  `json:"rows"`
+	Empty bool `json:"empty,omitempty"`
+	// Votes, Unlinked and Source are the engine's (Candidate); Own is the
+	// prior the engine gave it among its own candidates.
+	Votes    float64  `json:"votes,omitempty"`
+	Unlinked []string `json:"unlinked,omitempty"`
+	Source   string   `json:"source,omitempty"`
+	Own      float64  `json:"own,omitempty"`
 }
 
 type appliedFact struct {
@@ -141,6 +162,8 @@ type pendingQ struct {
 	Change string `json:"change,omitempty"`
 	// Engine marks a question proposed by the engine (options carry feedback).
 	Engine bool `json:"engine,omitempty"`
+	// Whole is set when each option keeps one whole interpretation.
+	Whole bool `json:"whole,omitempty"`
 }
 
 type pendingOpt struct {

@@ -11,7 +11,7 @@ import (
 // describeMeasure words one aggregate; withFn adds "total"/"number of".
 func (l *Labels) describeMeasure(p sqlshape.Part, withFn bool, counted string) string {
 	if !p.IsAggregate() {
-		return l.Detail(p.Expr)
+		return upperFirst(sqlshape.DescribeExpression(p.Expr, l))
 	}
 	// Counting keys is counting rows: "Number of customers", not "Customer id".
 	if !withFn && p.Arg != "*" && p.Arg != "1" && !(p.Fn == "COUNT" && l.IsKey(p.Arg)) {
@@ -40,7 +40,7 @@ func (l *Labels) describeColumns(parts []sqlshape.Part, counted string) string {
 				// MONTH(orders.ordered_at): "month of date the order was placed".
 				words = append(words, strings.ToLower(p)+" of "+l.Column(refs[0]))
 			default:
-				words = append(words, strings.ToLower(e))
+				words = append(words, sqlshape.DescribeExpression(e, l))
 			}
 		default:
 			words = append(words, l.Column(e))
@@ -112,13 +112,22 @@ func (l *Labels) optionLabel(key sqlshape.SlotKey, value sqlshape.SlotValue, oth
 		return opt
 	case sqlshape.SlotWhere:
 		if len(parts) == 0 {
-			return Option{Label: "No condition on " + l.Column(key.Arg)}
+			return Option{Label: "Any " + l.Column(key.Arg)}
 		}
 		var conds []string
 		for _, p := range parts {
 			conds = append(conds, describeCondition(p))
 		}
 		return Option{Label: upperFirst(strings.Join(conds, " and "))}
+	case sqlshape.SlotCond:
+		if len(parts) == 0 {
+			return Option{Label: "No further condition"}
+		}
+		var conds []string
+		for _, p := range parts {
+			conds = append(conds, sqlshape.DescribeCondition(p.Expr, l))
+		}
+		return Option{Label: upperFirst(strings.Join(conds, "; "))}
 	case sqlshape.SlotGroup:
 		if len(parts) == 0 {
 			return Option{Label: "One overall figure"}
@@ -130,7 +139,7 @@ func (l *Labels) optionLabel(key sqlshape.SlotKey, value sqlshape.SlotValue, oth
 		}
 		first := parts[0]
 		what := l.Column(first.Expr)
-		if strings.Contains(first.Expr, "(") {
+		if fn, _ := sqlshape.SplitAggregate(first.Expr); fn != "" {
 			what = strings.ToLower(l.describeMeasure(sqlshape.AggregatePart(first.Expr), true, counted))
 		}
 		if first.Op == "desc" {
@@ -188,6 +197,21 @@ func (l *Labels) optionLabel(key sqlshape.SlotKey, value sqlshape.SlotValue, oth
 
 // describeCondition words one comparison of a where-slot.
 func describeCondition(p sqlshape.Part) string {
+	if len(p.Values) == 1 && p.Values[0] == "(subquery)" {
+		// What the subquery finds is asked about on its own (its slots'
+		// scope); here only how the outer query uses it.
+		switch p.Op {
+		case "in", "=":
+			return "is one of those the question looks up"
+		case "not in", "!=":
+			return "is not one of those the question looks up"
+		case ">", ">=":
+			return "is above the value the question looks up"
+		case "<", "<=":
+			return "is below the value the question looks up"
+		}
+		return "is compared with a value the question looks up"
+	}
 	vals := strings.Join(p.Values, ",")
 	switch p.Op {
 	case "=":
@@ -210,12 +234,62 @@ func describeCondition(p sqlshape.Part) string {
 		}
 	case "in":
 		return "one of " + strings.Join(p.Values, ", ")
+	case "not in":
+		return "none of " + strings.Join(p.Values, ", ")
+	case "is null":
+		return "not recorded (empty)"
+	case "is not null":
+		return "recorded (not empty)"
+	case "like":
+		return "matching '" + vals + "'"
+	case "not like":
+		return "not matching '" + vals + "'"
 	}
 	return strings.TrimSpace(p.Op + " " + vals)
 }
 
-// promptFor asks about a point in plain words.
+// promptFor asks about a point in plain words; a point inside a nested
+// query says which part of the question it is about.
 func (l *Labels) promptFor(key sqlshape.SlotKey, phrase string) string {
+	p := l.topPrompt(key, phrase)
+	if key.Nested() && phrase == "" {
+		p = strings.TrimSuffix(p, "?") + " " + l.scopeWords(key.Scope) + "?"
+	}
+	return p
+}
+
+// scopeWords says which part of the question a nested query is, from how
+// the outer query uses it.
+func (l *Labels) scopeWords(scope string) string {
+	first, _, _ := strings.Cut(scope, "/")
+	kind, arg, _ := strings.Cut(first, ":")
+	if i := strings.IndexByte(kind, '#'); i >= 0 {
+		kind = kind[:i]
+	}
+	if i := strings.IndexByte(arg, '#'); i >= 0 {
+		arg = arg[:i]
+	}
+	kind = strings.TrimPrefix(strings.TrimPrefix(kind, "having-"), "not-")
+	switch kind {
+	case "in", "cmp":
+		if arg != "" {
+			return "in the part that finds which " + l.Column(arg) + " to keep"
+		}
+	case "exists":
+		return "in the part that checks for related rows"
+	case "from", "with":
+		if arg != "" {
+			return "in the step that first works out the " + humanize(arg)
+		}
+	case "union", "union-all", "intersect", "except", "branch":
+		return "in the second part of the question"
+	case "select":
+		return "in the figure worked out for each row"
+	}
+	return "in a part of the question"
+}
+
+func (l *Labels) topPrompt(key sqlshape.SlotKey, phrase string) string {
 	name, arg := key.Name, key.Arg
 	if name == sqlshape.SlotCount {
 		return fmt.Sprintf("How often should each of the %s count?", arg)
@@ -250,6 +324,8 @@ func (l *Labels) promptFor(key sqlshape.SlotKey, phrase string) string {
 		return "Which records should I connect?"
 	case sqlshape.SlotDistinct:
 		return "Should repeated values be shown once or every time?"
+	case sqlshape.SlotCond:
+		return "Which condition do you mean?"
 	case sqlshape.SlotDefine:
 		return fmt.Sprintf("By '%s', which do you mean?", arg)
 	}
@@ -268,7 +344,7 @@ func kindFor(key sqlshape.SlotKey, values []pointValue, displays map[string]stri
 			return AmbValue
 		}
 		return AmbColumn
-	case sqlshape.SlotWhere:
+	case sqlshape.SlotWhere, sqlshape.SlotCond:
 		return AmbValue
 	case sqlshape.SlotMeasure:
 		fns := map[string]bool{}

@@ -67,6 +67,10 @@ type Harness struct {
 	resolve sqlshape.Resolver
 	canon   func(string) string
 	opts    Options
+	// columns are the warehouse's "table.column" names (lower-case), and
+	// tables its tables, for the linking gold-check.
+	columns map[string]bool
+	tables  map[string]bool
 
 	mu      sync.Mutex
 	matches map[matchKey]matchOutcome
@@ -83,13 +87,98 @@ type matchOutcome struct {
 // uses (for resolving columns and canonicalising literals as it does).
 func New(exec Executor, snap *warehouse.Snapshot, opts Options) *Harness {
 	labels := dialog.NewLabels(snap)
-	return &Harness{
+	h := &Harness{
 		exec:    exec,
 		resolve: labels.TableOf,
 		canon:   CanonValue(snap),
 		opts:    opts.withDefaults(),
 		matches: map[matchKey]matchOutcome{},
+		columns: map[string]bool{},
+		tables:  map[string]bool{},
 	}
+	if snap != nil {
+		for _, t := range snap.Schema.Tables {
+			tn := strings.ToLower(t.Name)
+			h.tables[tn] = true
+			for _, c := range t.Columns {
+				h.columns[tn+"."+strings.ToLower(c.Name)] = true
+			}
+		}
+	}
+	return h
+}
+
+// Needs lists what a query reads of the warehouse: its tables (as
+// "table.*") and columns ("table.column"), lower-case, at any depth of
+// nesting; names of CTEs and derived tables are left out.
+func (h *Harness) Needs(sql string) ([]string, bool) {
+	sh, err := sqlshape.Parse(sql, h.resolve)
+	if err != nil {
+		return nil, false
+	}
+	seen := map[string]bool{}
+	var out []string
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	var tables func(s *sqlshape.Shape)
+	tables = func(s *sqlshape.Shape) {
+		for _, t := range s.Tables {
+			if h.tables[t] {
+				add(t + ".*")
+			}
+		}
+		for _, sub := range s.Subs {
+			tables(sub.Shape)
+		}
+	}
+	tables(sh)
+	for _, c := range sh.Columns {
+		t, col, _ := strings.Cut(c, ".")
+		switch {
+		case col == "*" && h.tables[t]:
+			add(c)
+		case h.columns[c]:
+			add(c)
+		}
+	}
+	return out, true
+}
+
+// MissingFromPrompt lists what the question's gold reads that the
+// prompt (Trace.Prompt: "table.column" names) did not show; a table
+// counts as shown with any of its columns. With several golds, the one
+// the prompt covers best is judged; ok is false when no gold parses.
+func (h *Harness) MissingFromPrompt(g *Gold, prompt []string) (missing []string, ok bool) {
+	shown := map[string]bool{}
+	for _, c := range prompt {
+		c = strings.ToLower(c)
+		shown[c] = true
+		t, _, _ := strings.Cut(c, ".")
+		shown[t+".*"] = true
+	}
+	for _, sql := range g.Question.Golds() {
+		needs, parsed := h.Needs(sql)
+		if !parsed {
+			continue
+		}
+		var miss []string
+		for _, n := range needs {
+			if !shown[n] {
+				miss = append(miss, n)
+			}
+		}
+		if !ok || len(miss) < len(missing) {
+			missing, ok = miss, true
+		}
+		if len(miss) == 0 {
+			break
+		}
+	}
+	return missing, ok
 }
 
 // CanonValue canonicalises a literal exactly as the dialog manager does

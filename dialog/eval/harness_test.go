@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -193,5 +194,31 @@ func TestEvalPrepareGold(t *testing.T) {
 	}
 	if n := e.mustQuery(t, "SELECT COUNT(*) FROM city").Rows[0][0]; n != int64(15) {
 		t.Fatalf("the refused DELETE must not have run: %v cities", n)
+	}
+}
+
+func TestEvalLinkingGoldCheck(t *testing.T) {
+	e := newTiny(t, testwh.Targets()[0])
+	needs, ok := e.harness.Needs("WITH big AS (SELECT state_name FROM state WHERE area > 100000) SELECT c.city_name FROM city c WHERE c.state_name IN (SELECT state_name FROM big)")
+	if !ok {
+		t.Fatal("gold did not parse")
+	}
+	for _, want := range []string{"state.*", "city.*", "state.state_name", "state.area", "city.city_name", "city.state_name"} {
+		if !slices.Contains(needs, want) {
+			t.Errorf("needs %v lack %s", needs, want)
+		}
+	}
+	for _, n := range needs {
+		if strings.HasPrefix(n, "big.") {
+			t.Errorf("a CTE is not a table of the warehouse: %v", needs)
+		}
+	}
+	g := &Gold{Question: Question{ID: "q", GoldSQL: "SELECT area FROM state WHERE state_name = 'texas'", AltGold: []string{"SELECT s.area FROM state s JOIN city c ON c.state_name = s.state_name WHERE c.city_name = 'austin'"}}}
+	if miss, ok := e.harness.MissingFromPrompt(g, []string{"state.area", "state.state_name"}); !ok || len(miss) != 0 {
+		t.Fatalf("the prompt shows what the gold reads: missing %v", miss)
+	}
+	miss, ok := e.harness.MissingFromPrompt(g, []string{"state.area", "city.city_name"})
+	if !ok || !slices.Equal(miss, []string{"state.state_name"}) {
+		t.Fatalf("missing %v, want state.state_name", miss)
 	}
 }

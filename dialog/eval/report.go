@@ -68,8 +68,68 @@ type Run struct {
 	// words out: a note on a right answer teaches people to ignore notes.
 	CaveatedRight float64 `json:"caveated_right"`
 	// AnsweredBy counts the simulated user's answers by how it decided.
-	AnsweredBy map[string]int   `json:"answered_by"`
-	Results    []QuestionResult `json:"results"`
+	AnsweredBy map[string]int `json:"answered_by"`
+	// LinkingRecall is the share of the questions asked of a model whose
+	// first prompt showed every table and column the gold reads; -1 when
+	// no question had a prompt (the offline engine).
+	LinkingRecall float64 `json:"linking_recall"`
+	// Reliability bins the questions by how likely the bot found its
+	// likeliest first reading, against how often that reading was right;
+	// AnswerReliability does the same for the readings it answered with.
+	// ECE and AnswerECE are their expected calibration errors.
+	Reliability       []Bin            `json:"reliability,omitempty"`
+	ECE               float64          `json:"ece"`
+	AnswerReliability []Bin            `json:"answer_reliability,omitempty"`
+	AnswerECE         float64          `json:"answer_ece"`
+	Results           []QuestionResult `json:"results"`
+}
+
+// Bin is one row of a reliability table: the questions whose predicted
+// probability is in [Lo, Hi).
+type Bin struct {
+	Lo, Hi float64
+	N      int     `json:"n"`
+	MeanP  float64 `json:"mean_p"`
+	Right  float64 `json:"right"`
+}
+
+// binEdges are the reliability table's rows: finer where stopping is decided.
+var binEdges = []float64{0, 0.5, 0.7, 0.8, 0.9, 0.95, 1.0001}
+
+// reliability bins (p, right) pairs and returns the expected calibration
+// error, the N-weighted mean of |MeanP − Right|.
+func reliability(ps []float64, right []bool) ([]Bin, float64) {
+	if len(ps) == 0 {
+		return nil, 0
+	}
+	bins := make([]Bin, len(binEdges)-1)
+	for i := range bins {
+		bins[i].Lo, bins[i].Hi = binEdges[i], min(binEdges[i+1], 1)
+	}
+	for i, p := range ps {
+		for b := range bins {
+			if p >= binEdges[b] && p < binEdges[b+1] {
+				bins[b].N++
+				bins[b].MeanP += p
+				if right[i] {
+					bins[b].Right++
+				}
+				break
+			}
+		}
+	}
+	var ece float64
+	var out []Bin
+	for _, b := range bins {
+		if b.N == 0 {
+			continue
+		}
+		b.MeanP /= float64(b.N)
+		b.Right /= float64(b.N)
+		ece += float64(b.N) * math.Abs(b.MeanP-b.Right)
+		out = append(out, b)
+	}
+	return out, ece / float64(len(ps))
 }
 
 // Label names the run in tables: the strategy, "+carry" when carrying.
@@ -100,6 +160,9 @@ func (r *Run) summarise(wall time.Duration) {
 		return
 	}
 	var asked, nothing, cands, interp, bound, secs, check, tokens, silent, caveated, abstained, noteOnRight float64
+	var prompted, covered int
+	var topP, answerP []float64
+	var topRight, answerRight []bool
 	r.EmptyGolds = 0
 	nonEmptyRight := 0
 	times := make([]float64, 0, n)
@@ -149,7 +212,25 @@ func (r *Run) summarise(wall time.Duration) {
 		check += q.CheckSeconds
 		tokens += float64(q.Tokens)
 		times = append(times, q.BotSeconds)
+		if q.PromptCovers != "" {
+			prompted++
+			if q.PromptCovers == "yes" {
+				covered++
+			}
+		}
+		if q.TopP > 0 {
+			topP, topRight = append(topP, q.TopP), append(topRight, q.TopRight)
+		}
+		if q.AnswerP > 0 && q.AnswerSQL != "" {
+			answerP, answerRight = append(answerP, q.AnswerP), append(answerRight, q.Correct)
+		}
 	}
+	r.LinkingRecall = -1
+	if prompted > 0 {
+		r.LinkingRecall = float64(covered) / float64(prompted)
+	}
+	r.Reliability, r.ECE = reliability(topP, topRight)
+	r.AnswerReliability, r.AnswerECE = reliability(answerP, answerRight)
 	fn := float64(n)
 	for k := range r.AccuracyAfter {
 		r.AccuracyAfter[k] /= fn
@@ -371,6 +452,18 @@ func writeDataset(b *strings.Builder, r *Report, d *DatasetReport) {
 	row("time per question, max", func(run *Run) string { return secs(run.MaxSeconds) })
 	row("harness time per question", func(run *Run) string { return secs(run.MeanCheckSeconds) })
 	row("tokens per question", func(run *Run) string { return fmt.Sprintf("%.0f", run.TokensPerQuestion) })
+	row("linking recall (gold's tables and columns in the prompt)", func(run *Run) string {
+		if run.LinkingRecall < 0 {
+			return "-"
+		}
+		return pct(run.LinkingRecall)
+	})
+	row("calibration error (first reading / answer)", func(run *Run) string {
+		if len(run.Reliability) == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.3f / %.3f", run.ECE, run.AnswerECE)
+	})
 	for _, k := range FailureKinds {
 		row("failed: "+string(k), func(run *Run) string { return fmt.Sprintf("%d", run.Failures[k]) })
 	}
@@ -381,9 +474,29 @@ func writeDataset(b *strings.Builder, r *Report, d *DatasetReport) {
 		row("resolved by a fact", func(run *Run) string { return fmt.Sprintf("%d", run.ResolvedByFact) })
 	}
 	t.write(b)
+	for _, run := range d.Runs {
+		writeReliability(b, run)
+	}
 	for _, c := range d.Carry {
 		fmt.Fprintf(b, "carry-ontology (%s): %d questions resolved by a fact; %s accuracy (%.3f → %.3f; %d right only when carrying, %d wrong only when carrying); questions %.2f → %.2f (%d asked fewer)\n",
 			c.Strategy, c.ResolvedByFact, c.Verdict(), c.AccuracyWithout, c.AccuracyWith, c.Helped, c.Hurt, c.QuestionsWithout, c.QuestionsWith, c.FewerQuestions)
+	}
+}
+
+// writeReliability prints a run's reliability tables: of the questions
+// whose likeliest reading the bot found p likely, how many it got right.
+func writeReliability(b *strings.Builder, run *Run) {
+	for _, tbl := range []struct {
+		name string
+		bins []Bin
+	}{{"first reading", run.Reliability}, {"answer", run.AnswerReliability}} {
+		if len(tbl.bins) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "reliability (%s, %s): predicted → right\n", run.Label(), tbl.name)
+		for _, bin := range tbl.bins {
+			fmt.Fprintf(b, "  p %.2f–%.2f  n=%-4d  predicted %.3f  right %.3f\n", bin.Lo, bin.Hi, bin.N, bin.MeanP, bin.Right)
+		}
 	}
 }
 

@@ -161,3 +161,51 @@ func TestEvalReportText(t *testing.T) {
 		t.Fatalf("JSON round trip lost data: %s", raw)
 	}
 }
+
+func TestReliabilityTable(t *testing.T) {
+	ps := []float64{0.95, 0.97, 0.99, 0.96, 0.3, 0.35, 0.6}
+	right := []bool{true, true, true, false, false, true, true}
+	bins, ece := reliability(ps, right)
+	if len(bins) != 3 {
+		t.Fatalf("bins %+v", bins)
+	}
+	top := bins[len(bins)-1]
+	if top.N != 4 || math.Abs(top.MeanP-0.9675) > 1e-9 || top.Right != 0.75 {
+		t.Fatalf("top bin %+v", top)
+	}
+	// ECE: the N-weighted mean gap between predicted and right.
+	want := (4*math.Abs(0.9675-0.75) + 2*math.Abs(0.325-0.5) + 1*math.Abs(0.6-1)) / 7
+	if math.Abs(ece-want) > 1e-9 {
+		t.Fatalf("ece %v, want %v", ece, want)
+	}
+	if b, e := reliability(nil, nil); b != nil || e != 0 {
+		t.Fatal("no questions, no table")
+	}
+}
+
+func TestLinkingRecallAndReliabilityAreReported(t *testing.T) {
+	r := &Run{MaxRounds: 2, Results: []QuestionResult{
+		{Correct: true, PromptCovers: "yes", TopP: 0.9, TopRight: true, AnswerP: 0.9, AnswerSQL: "x"},
+		{Correct: false, Failure: FailWrongPick, PromptCovers: "no", PromptMissing: []string{"trips.km"}, TopP: 0.6, AnswerP: 0.85, AnswerSQL: "y"},
+		{Correct: true, PromptCovers: "yes", TopP: 0.92, TopRight: true, AnswerP: 0.92, AnswerSQL: "z"},
+	}}
+	r.summarise(time.Second)
+	if math.Abs(r.LinkingRecall-2.0/3) > 1e-9 || len(r.Reliability) != 2 || len(r.AnswerReliability) != 2 {
+		t.Fatalf("recall %v reliability %+v answers %+v", r.LinkingRecall, r.Reliability, r.AnswerReliability)
+	}
+	off := &Run{MaxRounds: 2, Results: []QuestionResult{{Correct: true}}}
+	off.summarise(time.Second)
+	if off.LinkingRecall != -1 || off.Reliability != nil {
+		t.Fatalf("without a model: recall %v reliability %v", off.LinkingRecall, off.Reliability)
+	}
+	rep := &Report{Engine: "llm", MaxRounds: 2, Datasets: []*DatasetReport{{Name: "fleet", Runs: []*Run{r}}}}
+	var b strings.Builder
+	if err := rep.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"66.7%", "reliability (eig, first reading)", "reliability (eig, answer)", "p 0.90–0.95  n=2"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+}

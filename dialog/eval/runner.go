@@ -96,7 +96,19 @@ type QuestionResult struct {
 	// harness's own time (gold checks of readings and candidates).
 	BotSeconds   float64 `json:"bot_seconds"`
 	CheckSeconds float64 `json:"check_seconds"`
-	Tokens       int     `json:"tokens"`
+	// Tokens are the model tokens the conversation spent.
+	Tokens int `json:"tokens"`
+	// PromptCovers is "yes" when the model's first prompt showed every
+	// table and column the gold reads, "no" when it did not (PromptMissing
+	// lists what was missing), "" without a model.
+	PromptCovers  string   `json:"prompt_covers_gold,omitempty"`
+	PromptMissing []string `json:"prompt_missing,omitempty"`
+	// TopP is how likely the bot found its likeliest first reading, and
+	// TopRight whether that reading gives the gold result; AnswerP is how
+	// likely it found the reading it answered with (reliability tables).
+	TopP     float64 `json:"top_p,omitempty"`
+	TopRight bool    `json:"top_right,omitempty"`
+	AnswerP  float64 `json:"answer_p,omitempty"`
 	// Candidates' SQL (first round), for failure analysis.
 	CandidateSQL []string `json:"candidate_sql,omitempty"`
 }
@@ -104,9 +116,10 @@ type QuestionResult struct {
 // RunConfig describes one run over a dataset.
 type RunConfig struct {
 	// Dataset names the workspace the simulated users ask in.
-	Dataset   string
-	Engine    string
-	Strategy  string
+	Dataset  string
+	Engine   string
+	Strategy string
+	// MaxRounds caps the questions per conversation (0: 4; negative: none, as dialog.NeverAsk).
 	MaxRounds int
 	// Carry keeps one ontology per simulated user across the dataset, in
 	// order: questions without a user share one user. Without it every
@@ -128,8 +141,11 @@ const sharedUser = "sim"
 // count as execution errors. It stops early only when ctx ends, returning
 // what it has with ctx's error.
 func (h *Harness) Run(ctx context.Context, d Dialog, golds []*Gold, cfg RunConfig) (*Run, error) {
-	if cfg.MaxRounds <= 0 {
+	switch {
+	case cfg.MaxRounds == 0:
 		cfg.MaxRounds = 4
+	case cfg.MaxRounds < 0:
+		cfg.MaxRounds = 0 // dialog.NeverAsk
 	}
 	run := &Run{Dataset: cfg.Dataset, Engine: cfg.Engine, Strategy: cfg.Strategy, Carry: cfg.Carry, MaxRounds: cfg.MaxRounds}
 	start := time.Now()
@@ -217,12 +233,28 @@ func (h *Harness) ask(ctx context.Context, d Dialog, g *Gold, cfg RunConfig) (r 
 	}
 	r.BotSeconds = bot.Seconds()
 	r.Questions = len(r.Asked)
-	if tr, terr := d.Trace(ctx, who, conv); terr == nil {
+	var tr *dialog.Trace
+	if t, terr := d.Trace(ctx, who, conv); terr == nil {
+		tr = t
 		r.Engine, r.Candidates, r.FailedCands, r.Interpretations = tr.Engine, tr.Candidates, tr.Failed, tr.Interpretations
 		r.Entropy, r.FactsUsed, r.CandidateSQL = tr.Entropy, tr.FactsUsed, tr.SQL
 		r.Questions = max(r.Questions, tr.Questions)
+		r.Tokens, r.TopP, r.AnswerP = tr.Tokens, tr.TopP, tr.AnswerP
+		if len(tr.Prompt) > 0 {
+			if miss, ok := h.MissingFromPrompt(g, tr.Prompt); ok {
+				r.PromptCovers, r.PromptMissing = "yes", miss
+				if len(miss) > 0 {
+					r.PromptCovers = "no"
+				}
+			}
+		}
 	}
 	t := time.Now()
+	if tr != nil && tr.TopSQL != "" {
+		if ok, err := h.Matches(ctx, g, tr.TopSQL); err == nil {
+			r.TopRight = ok
+		}
+	}
 	defer func() {
 		r.CheckSeconds = (check + time.Since(t)).Seconds()
 		r.Outcome = r.outcome()

@@ -351,8 +351,12 @@ func (r *run) propose(ctx context.Context) (*dialog.Proposal, error) {
 
 	var set *sampleSet
 	var err error
+	// fresh: the candidates are independent samples of the question, so
+	// their votes are what the manager calibrates (revisions are not).
+	fresh := true
 	if mem != nil && len(mem.readings) > 0 && mem.applied < len(r.req.Feedback) {
 		set, err = r.revise(ctx, mem.readings, r.req.Feedback[mem.applied:])
+		fresh = false
 	} else {
 		set, err = r.generate(ctx)
 	}
@@ -373,12 +377,13 @@ func (r *run) propose(ctx context.Context) (*dialog.Proposal, error) {
 			return nil, err
 		}
 		set, valid = again, again.valid()
+		fresh = true
 	}
 	if len(valid) == 0 {
 		return nil, &Error{Msg: llm.UserMessage(llm.ErrBadOutput), Err: fmt.Errorf("%w: %s", llm.ErrBadOutput, set.why())}
 	}
-	prop := &dialog.Proposal{}
-	cands := r.candidates(valid)
+	prop := &dialog.Proposal{Prompt: r.link.shown()}
+	cands := r.candidates(valid, fresh)
 	var ask *dialog.EngineQuestion
 	if e.opts.Exec != nil {
 		cands, ask = r.checkValues(ctx, cands)
@@ -387,12 +392,26 @@ func (r *run) propose(ctx context.Context) (*dialog.Proposal, error) {
 		var more []dialog.Candidate
 		var settled bool
 		more, ask, settled = r.review(ctx, cands, mem)
+		if len(more) > 0 {
+			// The review's readings weigh what the model says, not votes.
+			fresh = false
+		}
 		cands = append(cands, more...)
 		if settled {
 			e.mem.update(r.key, func(m *convMemory) { m.settled = true })
 		}
 	}
 	prop.Candidates = normalise(cands)
+	for i := range prop.Candidates {
+		prop.Candidates[i].Unused, prop.Candidates[i].Unlinked = r.account(prop.Candidates[i].SQL)
+	}
+	if fresh {
+		prop.Samples = len(set.samples)
+	} else {
+		for i := range prop.Candidates {
+			prop.Candidates[i].Votes = 0
+		}
+	}
 	prop.Ask = ask
 	prop.Notes = r.order
 	e.mem.update(r.key, func(m *convMemory) {
@@ -414,8 +433,9 @@ func (r *run) propose(ctx context.Context) (*dialog.Proposal, error) {
 }
 
 // candidates turns valid samples into candidates, one per distinct
-// statement, with the samples' shares as priors.
-func (r *run) candidates(valid []*sample) []dialog.Candidate {
+// statement, with the samples' shares as priors and, for fresh samples,
+// their count as votes.
+func (r *run) candidates(valid []*sample, fresh bool) []dialog.Candidate {
 	weight := map[string]float64{}
 	var order []string
 	for _, s := range valid {
@@ -432,7 +452,11 @@ func (r *run) candidates(valid []*sample) []dialog.Candidate {
 	}
 	var out []dialog.Candidate
 	for _, k := range order {
-		out = append(out, dialog.Candidate{SQL: bySQL[k], Prior: weight[k], Phrases: r.e.phrases(bySQL[k], r.link, r.text)})
+		c := dialog.Candidate{SQL: bySQL[k], Prior: weight[k], Phrases: r.e.phrases(bySQL[k], r.link, r.text)}
+		if fresh {
+			c.Votes = weight[k]
+		}
+		out = append(out, c)
 	}
 	return out
 }
@@ -472,6 +496,7 @@ func normalise(cands []dialog.Candidate) []dialog.Candidate {
 		k := sqlKey(c.SQL)
 		if i, ok := byKey[k]; ok {
 			out[i].Prior += c.Prior
+			out[i].Votes += c.Votes
 			for pk, pv := range c.Phrases {
 				if _, ok := out[i].Phrases[pk]; !ok {
 					out[i].Phrases[pk] = pv

@@ -2,7 +2,10 @@ package llmengine
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -28,6 +31,18 @@ type linked struct {
 	// phrase maps "table.column" (lower-case) to the words of the question
 	// that linked it, for Candidate.Phrases.
 	phrase map[string]string
+	// wordCols maps each word of the question (lower-case) to the columns
+	// ("table.column", lower-case) it names: the catalog's best matches
+	// for the word alone. named holds every column some word or stored
+	// value of the question names, for word accounting (account.go).
+	wordCols map[string][]string
+	named    map[string]bool
+	// noted are the "table.column" names (lower-case) whose comments and
+	// profiles the prompt shows; the others are named only. bare drops
+	// the profiles of noted columns too.
+	noted map[string]bool
+	bare  bool
+
 	// schema is the rendered text.
 	schema string
 }
@@ -71,7 +86,7 @@ type candidate struct {
 // similar tables still yields the few tables a query needs.
 func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 	snap := e.cat.Snapshot()
-	l := &linked{columns: map[string][]warehouse.Column{}, phrase: map[string]string{}}
+	l := &linked{columns: map[string][]warehouse.Column{}, phrase: map[string]string{}, wordCols: map[string][]string{}, named: map[string]bool{}}
 	cands := map[string]*candidate{}
 	touch := func(table, column string, s float64, ws ...string) {
 		t := strings.ToLower(table)
@@ -111,12 +126,26 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 			continue
 		}
 		hs := e.cat.SearchColumns(w, e.lim.columnsPerWord)
+		lw := strings.ToLower(w)
 		for _, h := range hs {
 			if h.Score < 0.6*hs[0].Score {
 				break
 			}
 			touch(h.Table, h.Column, 0.9*h.Score/hs[0].Score, w)
 			wordPhrases = append(wordPhrases, [3]string{h.Table, h.Column, w})
+			tc := strings.ToLower(h.Table + "." + h.Column)
+			if !slices.Contains(l.wordCols[lw], tc) {
+				l.wordCols[lw] = append(l.wordCols[lw], tc)
+			}
+			l.named[tc] = true
+		}
+	}
+	// A number compared in the question ("after 1980", "lighter than
+	// 3500") is about a column whose stored range holds it.
+	for _, w := range words(text) {
+		for _, tc := range e.numberColumns(w) {
+			t, c, _ := strings.Cut(tc, ".")
+			touch(t, c, 0.4)
 		}
 	}
 	var values []valueLink
@@ -135,7 +164,14 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 			}
 			seen[k] = true
 			values = append(values, valueLink{phrase: g, hit: h})
-			touch(h.Table, h.Column, 0.5+0.5*h.Score, words(g)...)
+			l.named[strings.ToLower(h.Table+"."+h.Column)] = true
+			s := 0.5 + 0.5*h.Score
+			if e.unique(h.Table, h.Column) {
+				// A value of a table's own key names one of its rows: the
+				// entity itself, not a reference to it.
+				s += 0.5
+			}
+			touch(h.Table, h.Column, s, words(g)...)
 			valuePhrases = append(valuePhrases, [3]string{h.Table, h.Column, g})
 		}
 	}
@@ -149,6 +185,7 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 		for _, ref := range tok.ColumnRefs() {
 			t, c, _ := strings.Cut(ref, ".")
 			touch(t, c, 2, words(f.Phrase)...)
+			l.named[strings.ToLower(ref)] = true
 		}
 	}
 	for _, p := range append(append(valuePhrases, wordPhrases...), wholePhrases...) {
@@ -156,11 +193,73 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 	}
 
 	names := e.choose(cands)
-	l.joins = e.joinsFor(names)
+	extra := e.extraTables(text, cands, names)
+	// The most detail that fits the token budget: as many further tables
+	// as fit at full detail; else the chosen ones, their notes and then
+	// their columns trimmed; else fewer of them (the joins between those
+	// left are found again, so a bridge table stays while both ends do).
+	fits := func() bool { return e.lim.count == nil || e.lim.count(l.schema) <= e.lim.promptTokens }
+	for k := len(extra); k >= 0; k-- {
+		e.assemble(l, snap, cands, values, names, extra[:k], detailFull)
+		if fits() {
+			return l
+		}
+	}
+	for detail := detailNotes; detail <= detailLean; detail++ {
+		e.assemble(l, snap, cands, values, names, nil, detail)
+		if fits() {
+			return l
+		}
+	}
+	for n := len(names) - 1; n >= 1; n-- {
+		e.assemble(l, snap, cands, values, names[:n], nil, detailLean)
+		if fits() {
+			return l
+		}
+	}
+	return l
+}
+
+// Detail levels of a linked schema, from full to lean.
+const (
+	// detailFull shows every column of a narrow table and, of a wide one,
+	// its key, the linked and join columns, and its date and category
+	// columns (periods and statuses are asked about in other words).
+	detailFull = iota
+	// detailNotes keeps profiles and comments only for linked columns.
+	detailNotes
+	// detailComments drops the profiles, keeping linked columns' comments.
+	detailComments
+	// detailLinked shows only the key, linked and join columns of wide tables.
+	detailLinked
+	// detailLean shows only those of every table.
+	detailLean
+)
+
+// assemble fills l with the chosen tables (and the ones joining them),
+// the further ones, at a detail level, and renders it.
+func (e *Engine) assemble(l *linked, snap *warehouse.Snapshot, cands map[string]*candidate, values []valueLink, chosen, extra []string, detail int) {
+	l.tables, l.columns, l.values = nil, map[string][]warehouse.Column{}, nil
+	// The chosen tables are joined along the catalog's paths (bridge
+	// tables included); further tables only show how they join those.
+	l.joins = e.joinsFor(chosen)
+	names := append(slices.Clone(chosen), extra...)
 	all := append([]string(nil), names...)
+	for _, j := range snap.Schema.Joins {
+		a, b := strings.ToLower(j.FromTable), strings.ToLower(j.ToTable)
+		if len(extra) > 0 && slices.Contains(names, a) && slices.Contains(names, b) && (slices.Contains(extra, a) || slices.Contains(extra, b)) &&
+			!slices.ContainsFunc(l.joins, func(x warehouse.Join) bool { return x.Condition() == j.Condition() }) {
+			l.joins = append(l.joins, j)
+		}
+	}
 	wanted := map[string]map[string]bool{}
 	for _, n := range names {
-		wanted[n] = cands[n].cols
+		wanted[n] = map[string]bool{}
+		if c := cands[n]; c != nil { // a link table may be no candidate
+			for col := range c.cols {
+				wanted[n][col] = true
+			}
+		}
 	}
 	for _, j := range l.joins {
 		for _, side := range [][2]string{{j.FromTable, j.FromColumn}, {j.ToTable, j.ToColumn}} {
@@ -174,13 +273,29 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 			wanted[t][strings.ToLower(side[1])] = true
 		}
 	}
+	l.noted, l.bare = map[string]bool{}, detail >= detailComments
 	for _, name := range all {
 		t := snap.Schema.Table(name)
 		if t == nil {
 			continue
 		}
 		l.tables = append(l.tables, t)
-		l.columns[name] = e.columnsOf(t, wanted[name], len(t.Columns) <= e.lim.wideTable)
+		narrow := len(t.Columns) <= e.lim.wideTable
+		var cols []warehouse.Column
+		switch {
+		case detail == detailLean || detail == detailLinked && !narrow:
+			cols = e.columnsOf(t, wanted[name], false)
+		case narrow:
+			cols = t.Columns
+		default:
+			cols = e.wideColumns(t, wanted[name])
+		}
+		l.columns[name] = cols
+		for _, c := range cols {
+			if detail == detailFull || wanted[name][strings.ToLower(c.Name)] {
+				l.noted[name+"."+strings.ToLower(c.Name)] = true
+			}
+		}
 	}
 	// Only the stored values of the tables shown, a few per phrase.
 	perPhrase := map[string]int{}
@@ -191,43 +306,153 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 		}
 	}
 	l.schema = e.render(l)
-	// Keep within the token budget: first show only the linked columns of
-	// every table, then drop the weakest tables.
-	for e.lim.count != nil && e.lim.count(l.schema) > e.lim.promptTokens {
-		shrunk := false
-		for _, t := range l.tables {
-			k := strings.ToLower(t.Name)
-			if cols := e.columnsOf(t, wanted[k], false); len(cols) < len(l.columns[k]) {
-				l.columns[k] = cols
-				shrunk = true
-				break
-			}
-		}
-		if !shrunk {
-			if len(l.tables) <= 1 {
-				break
-			}
-			drop := strings.ToLower(l.tables[len(l.tables)-1].Name)
-			l.tables = l.tables[:len(l.tables)-1]
-			delete(l.columns, drop)
-			var kept []warehouse.Join
-			for _, j := range l.joins {
-				if !strings.EqualFold(j.FromTable, drop) && !strings.EqualFold(j.ToTable, drop) {
-					kept = append(kept, j)
-				}
-			}
-			l.joins = kept
-			var vals []valueLink
-			for _, v := range l.values {
-				if !strings.EqualFold(v.hit.Table, drop) {
-					vals = append(vals, v)
-				}
-			}
-			l.values = vals
-		}
-		l.schema = e.render(l)
+}
+
+// maxNumberColumns bounds the columns a number links to: a number that
+// fits more ranges than that says nothing about which one.
+const maxNumberColumns = 6
+
+// numberColumns lists the numeric and date columns whose stored range
+// holds the number w (a year for dates), as "table.column"; none when w
+// is no number or fits too many.
+func (e *Engine) numberColumns(w string) []string {
+	if !reNumber.MatchString(w) {
+		return nil
 	}
-	return l
+	x, err := strconv.ParseFloat(w, 64)
+	if err != nil || x < 2 {
+		return nil // 0 and 1 fit nearly every range
+	}
+	var out []string
+	for k, p := range e.profiles {
+		var lo, hi float64
+		var ok1, ok2 bool
+		switch {
+		case len(p.Min) >= 4 && len(p.Max) >= 4 && strings.Count(p.Min, "-") >= 2 && x >= 1000 && x <= 2999 && x == math.Trunc(x):
+			lo, ok1 = yearOf(p.Min)
+			hi, ok2 = yearOf(p.Max)
+		default:
+			lo, ok1 = warehouse.AsFloat(p.Min)
+			hi, ok2 = warehouse.AsFloat(p.Max)
+		}
+		if ok1 && ok2 && lo <= x && x <= hi && hi > lo {
+			out = append(out, k)
+		}
+	}
+	if len(out) > maxNumberColumns {
+		return nil
+	}
+	sort.Strings(out)
+	return out
+}
+
+// yearOf reads the year of a stored date ("2024-03-01 …").
+func yearOf(d string) (float64, bool) {
+	y, err := strconv.Atoi(d[:4])
+	return float64(y), err == nil
+}
+
+// unique reports whether every row of table has its own value of column
+// (its key, declared or not), from the profile.
+func (e *Engine) unique(table, column string) bool {
+	if e.labels.IsKey(table + "." + column) {
+		return true
+	}
+	p := e.profile(table, column)
+	return p != nil && !p.Partial && p.Rows > 1 && p.Distinct == p.Rows && p.NullShare == 0
+}
+
+// wideColumns are the columns of a wide table worth showing: its key, the
+// wanted ones, and its dates and categories (few distinct values), which
+// questions name in words of their own ("in the past month", "successful").
+func (e *Engine) wideColumns(t *warehouse.Table, wanted map[string]bool) []warehouse.Column {
+	var out []warehouse.Column
+	for _, c := range t.Columns {
+		keep := wanted[strings.ToLower(c.Name)] || containsFold(t.PrimaryKey, c.Name) || c.Kind() == warehouse.KindTime
+		if p := e.profile(t.Name, c.Name); !keep && p != nil && c.Kind() == warehouse.KindText && len(p.Top) > 0 && p.Distinct <= 20 {
+			keep = true
+		}
+		if keep {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// maxExtraTables bounds the tables shown beyond the chosen ones.
+const maxExtraTables = 4
+
+// extraTables are further tables to show while the budget allows, most
+// useful first: link tables that join two chosen tables directly (the
+// question may mean that connection rather than the catalog's shortest
+// one), then tables a word of the question names by their own name, then
+// the rest some words link to, strongest first. A question's words often
+// fit several tables, and the one the answer needs must be there.
+func (e *Engine) extraTables(text string, cands map[string]*candidate, chosen []string) []string {
+	var names []string
+	add := func(n string) {
+		if len(names) < maxExtraTables && !slices.Contains(chosen, n) && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	var links []string
+	for t, adj := range e.adj {
+		if slices.Contains(chosen, t) {
+			continue
+		}
+		n := 0
+		for _, c := range chosen {
+			if adj[c] {
+				n++
+			}
+		}
+		if n >= 2 {
+			links = append(links, t)
+		}
+	}
+	sort.Strings(links)
+	for _, t := range links {
+		add(t)
+	}
+	var out []*candidate
+	for _, c := range cands {
+		if !slices.Contains(chosen, c.name) && (c.score >= 0.35 || len(c.words) > 0) {
+			out = append(out, c)
+		}
+	}
+	named := func(c *candidate) bool {
+		for _, w := range words(text) {
+			if e.namesTable(strings.ToLower(w), c.name) {
+				return true
+			}
+		}
+		return false
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if ni, nj := named(out[i]), named(out[j]); ni != nj {
+			return ni
+		}
+		if out[i].score != out[j].score {
+			return out[i].score > out[j].score
+		}
+		return out[i].name < out[j].name
+	})
+	for _, c := range out {
+		add(c.name)
+	}
+	return names
+}
+
+// shown lists the "table.column" names (lower-case) the prompt shows.
+func (l *linked) shown() []string {
+	var out []string
+	for _, t := range l.tables {
+		name := strings.ToLower(t.Name)
+		for _, c := range l.columns[name] {
+			out = append(out, name+"."+strings.ToLower(c.Name))
+		}
+	}
+	return out
 }
 
 // choose picks up to maxTables candidates greedily: a table that covers
@@ -235,7 +460,7 @@ func (e *Engine) link(text string, facts []ontology.Fact) *linked {
 // that joins a chosen table directly, then its link score. Tables that add
 // no word and score low are left out.
 func (e *Engine) choose(cands map[string]*candidate) []string {
-	covered := map[string]bool{}
+	covered, coveredByName := map[string]bool{}, map[string]bool{}
 	var chosen []string
 	taken := map[string]bool{}
 	for len(chosen) < e.lim.maxTables {
@@ -245,16 +470,21 @@ func (e *Engine) choose(cands map[string]*candidate) []string {
 			if taken[c.name] {
 				continue
 			}
-			fresh := 0
+			fresh := 0.0
 			for w := range c.words {
-				if !covered[w] {
+				switch {
+				case !covered[w]:
 					fresh++
+				case !coveredByName[w] && e.namesTable(w, c.name):
+					// "airlines" names the airline table more than a
+					// flight's airline code does.
+					fresh += 0.6
 				}
 			}
 			if fresh == 0 && c.score < 0.35 {
 				continue
 			}
-			gain := float64(fresh) + 0.3*c.score
+			gain := fresh + 0.3*c.score
 			for _, t := range chosen {
 				if e.adj[c.name][t] {
 					gain += 0.5
@@ -272,6 +502,9 @@ func (e *Engine) choose(cands map[string]*candidate) []string {
 		chosen = append(chosen, best.name)
 		for w := range best.words {
 			covered[w] = true
+			if e.namesTable(w, best.name) {
+				coveredByName[w] = true
+			}
 		}
 	}
 	return chosen
@@ -350,7 +583,17 @@ func (e *Engine) columnsOf(t *warehouse.Table, wanted map[string]bool, all bool)
 func (e *Engine) render(l *linked) string {
 	var b strings.Builder
 	for _, t := range l.tables {
-		writeTable(&b, e.profile, t, l.columns[strings.ToLower(t.Name)], len(l.columns[strings.ToLower(t.Name)]) < len(t.Columns))
+		name := strings.ToLower(t.Name)
+		profile := func(table, column string) *warehouse.Profile {
+			if l.bare || l.noted != nil && !l.noted[name+"."+strings.ToLower(column)] {
+				return nil
+			}
+			return e.profile(table, column)
+		}
+		commented := func(column string) bool {
+			return l.noted == nil || l.noted[name+"."+strings.ToLower(column)]
+		}
+		writeTable(&b, profile, commented, t, l.columns[name], len(l.columns[name]) < len(t.Columns))
 	}
 	if len(l.joins) > 0 {
 		b.WriteString("-- Joins:\n")
@@ -382,7 +625,7 @@ func (e *Engine) fullSchema() string {
 	var b strings.Builder
 	for i := range snap.Schema.Tables {
 		t := &snap.Schema.Tables[i]
-		writeTable(&b, e.profile, t, t.Columns, false)
+		writeTable(&b, e.profile, nil, t, t.Columns, false)
 	}
 	if len(snap.Schema.Joins) > 0 {
 		b.WriteString("-- Joins:\n")
@@ -393,7 +636,9 @@ func (e *Engine) fullSchema() string {
 	return b.String()
 }
 
-func writeTable(b *strings.Builder, profile func(table, column string) *warehouse.Profile, t *warehouse.Table, cols []warehouse.Column, partial bool) {
+// writeTable renders one table; commented (nil: all) says which columns
+// keep their comments.
+func writeTable(b *strings.Builder, profile func(table, column string) *warehouse.Profile, commented func(column string) bool, t *warehouse.Table, cols []warehouse.Column, partial bool) {
 	fmt.Fprintf(b, "CREATE TABLE %s (", t.Name)
 	if t.Comment != "" || t.RowCount > 0 {
 		b.WriteString(" --")
@@ -418,7 +663,7 @@ func writeTable(b *strings.Builder, profile func(table, column string) *warehous
 			b.WriteByte(',')
 		}
 		var notes []string
-		if c.Comment != "" {
+		if c.Comment != "" && (commented == nil || commented(c.Name)) {
 			notes = append(notes, oneLine(c.Comment, 140))
 		}
 		if p := profile(t.Name, c.Name); p != nil {
@@ -442,6 +687,17 @@ func writeTable(b *strings.Builder, profile func(table, column string) *warehous
 func profileNote(c warehouse.Column, p *warehouse.Profile) string {
 	var parts []string
 	switch {
+	case len(p.Top) > 0 && p.Rows > 0 && p.Distinct >= p.Rows && c.Kind() == warehouse.KindText:
+		// Every row has its own value (names, codes, addresses): two
+		// examples show its form; listing more says nothing more.
+		var vs []string
+		for i, v := range p.Top {
+			if i == 2 {
+				break
+			}
+			vs = append(vs, quoteSQL(clipRunes(v.Value, 30)))
+		}
+		parts = append(parts, "e.g. "+strings.Join(vs, ", "))
 	case len(p.Top) > 0:
 		var vs []string
 		for i, v := range p.Top {

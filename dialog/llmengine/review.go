@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/llm"
@@ -133,7 +134,7 @@ func (r *run) review(ctx context.Context, cands []dialog.Candidate, mem *convMem
 		return nil, nil, false
 	}
 	phrase := ""
-	if inText(r.text, rep.Phrase) {
+	if inText(r.text, rep.Phrase) && r.namesSchema(rep.Phrase) {
 		phrase = strings.TrimSpace(rep.Phrase)
 	}
 	q := &dialog.EngineQuestion{Kind: dialog.AmbiguityKind(rep.Kind), Prompt: rep.Question, Phrase: phrase}
@@ -194,11 +195,32 @@ func (r *run) review(ctx context.Context, cands []dialog.Candidate, mem *convMem
 	return opts, q, false
 }
 
+// setPhrase gives a slot the words it came from, unless linking already
+// found better ones.
 func setPhrase(c *dialog.Candidate, key sqlshape.SlotKey, phrase string) {
 	if c.Phrases == nil {
 		c.Phrases = map[sqlshape.SlotKey]string{}
 	}
-	c.Phrases[key] = phrase
+	if _, ok := c.Phrases[key]; !ok {
+		c.Phrases[key] = phrase
+	}
+}
+
+// namesSchema reports whether some word of phrase names a column, a
+// stored value or a number: a phrase like "what was" quotes the person
+// but says nothing a question could be about.
+func (r *run) namesSchema(phrase string) bool {
+	for _, w := range words(strings.ToLower(phrase)) {
+		if len(r.link.wordCols[w]) > 0 || reNumber.MatchString(w) {
+			return true
+		}
+		for _, v := range r.link.values {
+			if slices.Contains(words(strings.ToLower(v.phrase)), w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // differingSlots lists the slot keys whose values differ among the candidates.

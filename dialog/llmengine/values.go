@@ -73,7 +73,7 @@ func (r *run) checkValues(ctx context.Context, cands []dialog.Candidate) ([]dial
 					if res := r.results[sm.sql]; res != nil && emptyOrNull(res) {
 						continue
 					}
-					alt := dialog.Candidate{SQL: sm.sql, Prior: c.Prior, Phrases: e.phrases(sm.sql, r.link, r.text)}
+					alt := dialog.Candidate{SQL: sm.sql, Prior: c.Prior, Votes: c.Votes, Phrases: e.phrases(sm.sql, r.link, r.text)}
 					if inText(r.text, lit) {
 						setPhrase(&alt, sqlshape.WhereKey(f.Expr), lit)
 						setPhrase(&alt, sqlshape.FilterOnKey([]string{strings.ToLower(v)}, e.canon), lit)
@@ -98,6 +98,7 @@ func (r *run) checkValues(ctx context.Context, cands []dialog.Candidate) ([]dial
 				}
 				for j, v := range used {
 					alts[j].Prior = c.Prior / float64(len(alts))
+					alts[j].Votes = c.Votes / float64(len(alts))
 					q.Options = append(q.Options, dialog.EngineOption{Label: clipRunes(v, 75), Feedback: fmt.Sprintf("use the stored value %s for %s", quoteSQL(v), f.Column)})
 				}
 				out := append(append([]dialog.Candidate(nil), cands[:i]...), alts...)

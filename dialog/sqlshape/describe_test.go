@@ -81,3 +81,36 @@ func (shapeLabels) Column(c string) string {
 	}
 	return map[string]string{"orders.shipping_fee": "shipping fee", "orders.discount": "discount", "customers.birth_date": "birth date", "customers.credit_limit": "credit limit"}[c]
 }
+
+// TestDescribeLeavesNoSQL words the expressions and conditions a model
+// writes that the engines' own shapes do not use.
+func TestDescribeLeavesNoSQL(t *testing.T) {
+	exprs := []struct{ expr, want string }{
+		{"SUM(case when trips.status='done' then 1 else 0 end) mul 1 div COUNT(*)", "share of rows where status is 'done'"},
+		{"SUM(CASE WHEN trips.status = 'done' THEN 1 ELSE 0 END) / COUNT(*)", "share of rows where status is 'done'"},
+		{"COUNT(CASE WHEN trips.late = 1 THEN 1 END)", "number of rows where late is 1"},
+		{"CAST(SUM(trips.km) AS DOUBLE) div NULLIF(COUNT(DISTINCT trips.driver), 0)", "total km per number of different driver"},
+		{"DATE_SUB(CURDATE(), 6, month)", "6 months before today"},
+	}
+	for _, tc := range exprs {
+		if got := DescribeExpression(tc.expr, testLabels{}); got != tc.want {
+			t.Errorf("%s → %q, want %q", tc.expr, got, tc.want)
+		}
+	}
+	conds := []struct{ cond, want string }{
+		{"lower(trips.driver) like lower('%ann%') or lower(trips.depot) like '%north%'", "driver contains 'ann' or depot contains 'north'"},
+		{"trips.km ge 100", "km is at least 100"},
+		{"trips.ended is null", "ended is empty"},
+		{"trips.depot not in ('north', 'south')", "depot is none of 'north', 'south'"},
+		{"trips.started ge DATE_SUB(CURDATE(), 6, month)", "started is at least 6 months before today"},
+	}
+	for _, tc := range conds {
+		got := DescribeCondition(tc.cond, testLabels{})
+		if got != tc.want {
+			t.Errorf("%s → %q, want %q", tc.cond, got, tc.want)
+		}
+		if m := regexp.MustCompile(`[a-z_]+\.[a-z_]+|\(|\)`).FindString(got); m != "" {
+			t.Errorf("SQL %q leaks into %q", m, got)
+		}
+	}
+}

@@ -381,7 +381,7 @@ func describeFilter(f Filter, main string, l Labels) string {
 	case "is not null":
 		return "with a " + what
 	}
-	return "where " + strings.ToLower(f.Expr)
+	return "where " + describeCondition(f.Expr, l)
 }
 
 func first(v []string) string {

@@ -8,5 +8,5 @@ import (
 )
 
 func restore(b *strings.Builder, n ast.Node) error {
-	return n.Restore(format.NewRestoreCtx(format.RestoreStringSingleQuotes|format.RestoreKeyWordUppercase, b))
+	return n.Restore(format.NewRestoreCtx(format.RestoreStringSingleQuotes|format.RestoreKeyWordUppercase|format.RestoreStringWithoutCharset, b))
 }

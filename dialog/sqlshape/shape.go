@@ -43,10 +43,30 @@ type Shape struct {
 	// previous row (period), "" otherwise; the rest of the shape is then
 	// that of the grouped query inside.
 	Over string
+	// Subs are the queries nested in this one — subqueries, derived
+	// tables, CTEs, the later branches of a set operation — each read on
+	// its own, so that readings that differ only inside one can be asked
+	// about (their slots carry the Sub's Scope).
+	Subs []Sub
+	// Columns are every "table.column" the query reads, at any depth,
+	// sorted; "table.*" for a table read whole. Names of CTEs and derived
+	// tables stand for their own columns.
+	Columns []string
 	// subqueries counts the SELECTs nested in the top one's conditions and
 	// list; worded those its filters say in words (counts of related
 	// rows, the top row of a related table or of each group).
 	subqueries, worded int
+}
+
+// Sub is a query nested in another, named by how the outer query uses it:
+// "in:orders.customer_id" (the outer column compared with its rows),
+// "cmp:cars.weight", "exists", "from:t" (a derived table), "with:recent"
+// (a CTE), "union#2" (the second branch), "select" (a value in the select
+// list); a second use of the same name gets "#2". A Sub's own subqueries
+// are in its Subs.
+type Sub struct {
+	Scope string
+	Shape *Shape
 }
 
 // Output is one item of the select list.
@@ -104,26 +124,64 @@ func Parse(statement string, resolve Resolver) (*Shape, error) {
 
 // FromNode reads an already parsed statement.
 func FromNode(n ast.StmtNode, resolve Resolver) *Shape {
+	return read(n, resolve, nil)
+}
+
+// read reads a statement or a nested query; parent is the scope of the
+// query it is nested in (nil at the top), for correlated columns.
+func read(n ast.Node, resolve Resolver, parent *scope) *Shape {
 	s := &Shape{Limit: -1}
-	rd := &reader{shape: s, resolve: resolve, grouped: map[string]Filter{}}
+	rd := &reader{shape: s, resolve: resolve, grouped: map[string]Filter{}, cols: map[string]bool{}, scopes: map[string]int{}}
 	switch x := n.(type) {
 	case *ast.SelectStmt:
-		if inner, over := aroundGrouped(x); inner != nil {
+		if inner, over := aroundGrouped(x); inner != nil && parent == nil {
 			// A share of the total or a change between periods over a
 			// grouped query: the grouped query is what was asked for.
 			s.Over = over
 			x = inner
 		}
-		rd.selectStmt(x, 0)
+		rd.selectIn(x, 0, parent)
 	case *ast.SetOprStmt:
 		s.SetOp = true
-		if x.SelectList != nil && len(x.SelectList.Selects) > 0 {
-			if sel, ok := x.SelectList.Selects[0].(*ast.SelectStmt); ok {
-				rd.selectStmt(sel, 0)
+		if x.With != nil {
+			rd.ctes(x.With, parent)
+		}
+		if x.SelectList != nil {
+			for i, b := range x.SelectList.Selects {
+				if i == 0 {
+					if sel, ok := b.(*ast.SelectStmt); ok {
+						rd.selectIn(sel, 0, parent)
+					}
+					continue
+				}
+				// The later branches are asked about as parts of their own.
+				op := "union"
+				switch y := b.(type) {
+				case *ast.SelectStmt:
+					if y.AfterSetOperator != nil {
+						op = y.AfterSetOperator.String()
+					}
+				case *ast.SetOprSelectList:
+					if y.AfterSetOperator != nil {
+						op = y.AfterSetOperator.String()
+					}
+				}
+				rd.nest(strings.ReplaceAll(strings.ToLower(op), " ", "-")+"#"+itoa(i+1), b, parent)
 			}
 		}
 		if x.Limit != nil {
 			s.Limit = limitCount(x.Limit)
+		}
+	case *ast.SetOprSelectList:
+		s.SetOp = true
+		for i, b := range x.Selects {
+			if i == 0 {
+				if sel, ok := b.(*ast.SelectStmt); ok {
+					rd.selectIn(sel, 0, parent)
+				}
+				continue
+			}
+			rd.nest("branch#"+itoa(i+1), b, parent)
 		}
 	}
 	s.Tables = dedupSorted(s.Tables)
@@ -131,6 +189,10 @@ func FromNode(n ast.StmtNode, resolve Resolver) *Shape {
 	groupConditions(s, rd)
 	s.Joins = dedupSortedJoins(s.Joins)
 	mergeYearRanges(s)
+	for c := range rd.cols {
+		s.Columns = append(s.Columns, c)
+	}
+	sort.Strings(s.Columns)
 	return s
 }
 
@@ -140,6 +202,74 @@ type reader struct {
 	// grouped are the joined subqueries that group related rows with a
 	// count condition, by alias, until the join says whose rows they are.
 	grouped map[string]Filter
+	// cols are the columns read so far (Shape.Columns).
+	cols map[string]bool
+	// scopes counts the uses of each Sub name.
+	scopes map[string]int
+}
+
+// nest reads a query nested in this one's top level as a Sub.
+func (r *reader) nest(name string, n ast.Node, parent *scope) {
+	if sq, ok := n.(*ast.SubqueryExpr); ok {
+		n = sq.Query
+	}
+	name = scopeName(name)
+	r.scopes[name]++
+	if c := r.scopes[name]; c > 1 {
+		name += "#" + itoa(c)
+	}
+	sub := read(n, r.resolve, parent)
+	r.shape.Subs = append(r.shape.Subs, Sub{Scope: name, Shape: sub})
+	for _, c := range sub.Columns {
+		r.cols[c] = true
+	}
+}
+
+// ctes reads the common table expressions of a WITH clause as Subs.
+func (r *reader) ctes(w *ast.WithClause, parent *scope) {
+	for _, c := range w.CTEs {
+		if c.Query != nil && c.Query.Query != nil {
+			r.nest("with:"+c.Name.L, c.Query.Query, parent)
+		}
+	}
+}
+
+// condScope names the subqueries of one condition by what the outer
+// query compares with them.
+func (r *reader) condScope(e ast.ExprNode, sc *scope, having bool) string {
+	prefix := ""
+	if having {
+		prefix = "having-"
+	}
+	e = unparen(e)
+	if u, ok := e.(*ast.UnaryOperationExpr); ok && u.Op == opcode.Not {
+		prefix += "not-"
+		e = unparen(u.V)
+	}
+	switch x := e.(type) {
+	case *ast.PatternInExpr:
+		if x.Sel != nil {
+			if x.Not {
+				prefix += "not-"
+			}
+			return prefix + "in:" + r.canon(x.Expr, sc)
+		}
+	case *ast.ExistsSubqueryExpr:
+		if x.Not {
+			prefix += "not-"
+		}
+		return prefix + "exists"
+	case *ast.BinaryOperationExpr:
+		if _, ok := unparen(x.R).(*ast.SubqueryExpr); ok {
+			if _, ok := unparen(x.L).(*ast.SubqueryExpr); !ok {
+				return prefix + "cmp:" + r.canon(x.L, sc)
+			}
+		}
+		if _, ok := unparen(x.L).(*ast.SubqueryExpr); ok {
+			return prefix + "cmp:" + r.canon(x.R, sc)
+		}
+	}
+	return prefix + "cond"
 }
 
 // scope maps aliases and names (lower-case) to table names for one SELECT.
@@ -158,15 +288,14 @@ func (sc *scope) table(q string) string {
 	return strings.ToLower(q)
 }
 
-func (r *reader) selectStmt(sel *ast.SelectStmt, depth int) {
-	r.selectIn(sel, depth, nil)
-}
-
 func (r *reader) selectIn(sel *ast.SelectStmt, depth int, parent *scope) {
 	if depth == 1 {
 		r.shape.subqueries++
 	}
 	sc := &scope{aliases: map[string]string{}, parent: parent}
+	if depth == 0 && sel.With != nil {
+		r.ctes(sel.With, parent)
+	}
 	if sel.From != nil && sel.From.TableRefs != nil {
 		r.from(sel.From.TableRefs, sc, depth)
 	}
@@ -179,6 +308,11 @@ func (r *reader) selectIn(sel *ast.SelectStmt, depth int, parent *scope) {
 					col := "*"
 					if f.WildCard.Table.L != "" {
 						col = sc.table(f.WildCard.Table.O) + ".*"
+						r.cols[col] = true
+					} else {
+						for _, t := range sc.tables {
+							r.cols[t+".*"] = true
+						}
 					}
 					r.shape.Outputs = append(r.shape.Outputs, Output{Expr: col, Column: col})
 					continue
@@ -205,6 +339,11 @@ func (r *reader) selectIn(sel *ast.SelectStmt, depth int, parent *scope) {
 		}
 		if sel.OrderBy != nil {
 			for _, it := range sel.OrderBy.Items {
+				if nullsOrdering(it.Expr) {
+					// "NULLs last" is how rows sort, not what they sort by.
+					r.canon(it.Expr, sc)
+					continue
+				}
 				r.shape.OrderBy = append(r.shape.OrderBy, Order{Expr: r.byItem(it.Expr, sel, sc), Desc: it.Desc})
 			}
 		}
@@ -224,7 +363,24 @@ func (r *reader) selectIn(sel *ast.SelectStmt, depth int, parent *scope) {
 	if sel.Fields != nil {
 		for _, f := range sel.Fields.Fields {
 			if f.Expr != nil {
-				r.subqueries(f.Expr, sc, depth)
+				name := "select"
+				if f.AsName.L != "" {
+					name += ":" + f.AsName.L
+				}
+				r.subqueries(f.Expr, sc, depth, name)
+			}
+		}
+	}
+	// Columns only grouped or ordered by are read too.
+	if depth > 0 {
+		if sel.GroupBy != nil {
+			for _, it := range sel.GroupBy.Items {
+				r.canon(it.Expr, sc)
+			}
+		}
+		if sel.OrderBy != nil {
+			for _, it := range sel.OrderBy.Items {
+				r.canon(it.Expr, sc)
 			}
 		}
 	}
@@ -263,12 +419,41 @@ func (r *reader) from(n ast.ResultSetNode, sc *scope, depth int) {
 					r.groupedTable(src, x.AsName.L, sc)
 				}
 			}
+			if depth == 0 {
+				r.nest("from:"+x.AsName.L, src, sc.parent)
+			}
 		case *ast.SetOprStmt:
 			r.shape.Nested = true
+			if x.AsName.L != "" {
+				sc.aliases[x.AsName.L] = x.AsName.L
+			}
+			if depth == 0 {
+				r.nest("from:"+x.AsName.L, src, sc.parent)
+			}
 		default:
 			r.from(x.Source, sc, depth)
 		}
 	}
+}
+
+// nullsOrdering recognises an ORDER BY key that only puts NULLs first or
+// last: "x IS NULL", "ISNULL(x)", "CASE WHEN x IS NULL THEN 1 ELSE 0 END".
+func nullsOrdering(e ast.ExprNode) bool {
+	switch x := unparen(e).(type) {
+	case *ast.IsNullExpr:
+		return true
+	case *ast.FuncCallExpr:
+		return x.FnName.L == "isnull"
+	case *ast.CaseExpr:
+		if x.Value != nil || len(x.WhenClauses) != 1 || x.ElseClause == nil {
+			return false
+		}
+		_, isNull := unparen(x.WhenClauses[0].Expr).(*ast.IsNullExpr)
+		_, lit1 := literal(unparen(x.WhenClauses[0].Result))
+		_, lit2 := literal(unparen(x.ElseClause))
+		return isNull && lit1 && lit2
+	}
+	return false
 }
 
 // byItem resolves ORDER BY / GROUP BY items that name a select alias or a
@@ -310,7 +495,7 @@ func (r *reader) conditions(e ast.ExprNode, sc *scope, depth int, having bool) {
 		r.conditions(b.R, sc, depth, having)
 		return
 	}
-	r.subqueries(e, sc, depth)
+	r.subqueries(e, sc, depth, r.condScope(e, sc, having))
 	if depth == 0 && !having && r.extremum(e, sc) {
 		return
 	}
@@ -393,21 +578,30 @@ func collectTables(n ast.ResultSetNode, sc *scope) {
 	}
 }
 
-// subqueries reads the SELECTs nested in an expression.
-func (r *reader) subqueries(e ast.ExprNode, sc *scope, depth int) {
+// subqueries reads the SELECTs nested in an expression; at the top level
+// each is also read on its own as a Sub called name.
+func (r *reader) subqueries(e ast.ExprNode, sc *scope, depth int, name string) {
 	v := &subqueryFinder{}
 	e.Accept(v)
 	for _, q := range v.found {
-		r.selectIn(q, depth+1, sc)
+		if sel, ok := q.(*ast.SelectStmt); ok {
+			r.selectIn(sel, depth+1, sc)
+		} else {
+			r.shape.Nested = true
+		}
+		if depth == 0 {
+			r.nest(name, q, sc)
+		}
 	}
 }
 
-type subqueryFinder struct{ found []*ast.SelectStmt }
+type subqueryFinder struct{ found []ast.Node }
 
 func (v *subqueryFinder) Enter(n ast.Node) (ast.Node, bool) {
 	if sq, ok := n.(*ast.SubqueryExpr); ok {
-		if sel, ok := sq.Query.(*ast.SelectStmt); ok {
-			v.found = append(v.found, sel)
+		switch q := sq.Query.(type) {
+		case *ast.SelectStmt, *ast.SetOprStmt:
+			v.found = append(v.found, q)
 		}
 		return n, true
 	}
@@ -689,6 +883,14 @@ func (r *reader) plainColumn(e ast.ExprNode, sc *scope) string {
 }
 
 func (r *reader) column(n *ast.ColumnName, sc *scope) string {
+	c := r.resolveColumn(n, sc)
+	if strings.Contains(c, ".") {
+		r.cols[c] = true
+	}
+	return c
+}
+
+func (r *reader) resolveColumn(n *ast.ColumnName, sc *scope) string {
 	col := n.Name.L
 	if n.Table.L != "" {
 		return sc.table(n.Table.O) + "." + col

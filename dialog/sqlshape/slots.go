@@ -22,6 +22,10 @@ const (
 	SlotLimit    SlotName = "limit"
 	SlotTables   SlotName = "tables"
 	SlotDistinct SlotName = "distinct"
+	// SlotCond holds the conditions that are no plain comparison with
+	// literals (an OR of comparisons, a comparison of two expressions),
+	// so that readings that filter differently that way can be told apart.
+	SlotCond SlotName = "cond"
 	// SlotDefine is not read from SQL: engines report what a word the
 	// schema does not name was taken to mean (Arg: the phrase, "active").
 	SlotDefine SlotName = "definition"
@@ -36,10 +40,15 @@ func DefineKey(phrase string) SlotKey { return SlotKey{Name: SlotDefine, Arg: ph
 
 // SlotKey identifies a decision point: a slot name and, for filters, what
 // the slot concerns (the compared literals for filteron, the compared
-// expression for where). It is comparable, so it keys maps.
+// expression for where). Scope names the nested query the slot belongs
+// to ("" for the query itself): a subquery by how the outer query uses
+// it ("in:orders.customer_id"), a CTE by its name ("with:recent"), a
+// later branch of a set operation ("union#2"). It is comparable, so it
+// keys maps.
 type SlotKey struct {
-	Name SlotName
-	Arg  string
+	Name  SlotName
+	Arg   string
+	Scope string
 }
 
 // Key is the key of a slot without an argument.
@@ -61,13 +70,24 @@ func FilterOnKey(literals []string, canon func(string) string) SlotKey {
 // WhereKey is the key of the decision "what is expr compared with".
 func WhereKey(expr string) SlotKey { return SlotKey{Name: SlotWhere, Arg: expr} }
 
-// String is the key's canonical form: "measure", "filteron:texas".
+// String is the key's canonical form: "measure", "filteron:texas",
+// "measure[in:orders.customer_id]".
 func (k SlotKey) String() string {
-	if k.Arg == "" {
-		return string(k.Name)
+	s := string(k.Name)
+	if k.Scope != "" {
+		s += "[" + k.Scope + "]"
 	}
-	return string(k.Name) + ":" + k.Arg
+	if k.Arg == "" {
+		return s
+	}
+	return s + ":" + k.Arg
 }
+
+// Nested reports whether the key belongs to a nested query.
+func (k SlotKey) Nested() bool { return k.Scope != "" }
+
+// Top is the key without its scope.
+func (k SlotKey) Top() SlotKey { return SlotKey{Name: k.Name, Arg: k.Arg} }
 
 // MarshalText lets keys be JSON object keys.
 func (k SlotKey) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
@@ -79,10 +99,29 @@ func (k *SlotKey) UnmarshalText(b []byte) error {
 }
 
 // ParseSlotKey reads a key from its canonical form. The name never holds a
-// colon, so everything after the first one is the argument.
+// colon or a bracket, and a scope never holds a closing bracket, so the
+// scope is what the first brackets hold and the argument everything
+// after the colon that follows.
 func ParseSlotKey(s string) SlotKey {
-	name, arg, _ := strings.Cut(s, ":")
-	return SlotKey{Name: SlotName(name), Arg: arg}
+	i := strings.IndexAny(s, ":[")
+	if i < 0 || s[i] == ':' {
+		name, arg, _ := strings.Cut(s, ":")
+		return SlotKey{Name: SlotName(name), Arg: arg}
+	}
+	rest := s[i+1:]
+	j := strings.IndexByte(rest, ']')
+	if j < 0 {
+		return SlotKey{Name: SlotName(s[:i]), Scope: rest}
+	}
+	k := SlotKey{Name: SlotName(s[:i]), Scope: rest[:j]}
+	k.Arg = strings.TrimPrefix(rest[j+1:], ":")
+	return k
+}
+
+// scopeName keeps a scope free of the brackets that delimit it in a key's
+// canonical form.
+func scopeName(s string) string {
+	return strings.NewReplacer("[", "(", "]", ")").Replace(s)
 }
 
 // Join is a column = column condition, sides sorted.
@@ -314,6 +353,25 @@ func (s *Shape) Slots(canonValue func(string) string) Slots {
 		distinct = []Part{{Expr: "distinct"}}
 	}
 	m[Key(SlotDistinct)] = NewValue(SlotDistinct, distinct, nil)
+	var conds []Part
+	for _, f := range s.Filters {
+		if f.Depth == 0 && f.Op == "expr" {
+			conds = append(conds, Part{Expr: f.Expr})
+		}
+	}
+	m[Key(SlotCond)] = NewValue(SlotCond, dedupSortedParts(conds), nil)
+	// The slots of nested queries, under their scope: what a subquery, a
+	// CTE or a later branch computes is a decision like any other.
+	for _, sub := range s.Subs {
+		for k, v := range sub.Shape.Slots(canonValue) {
+			if k.Scope != "" {
+				k.Scope = sub.Scope + "/" + k.Scope
+			} else {
+				k.Scope = sub.Scope
+			}
+			m[k] = v
+		}
+	}
 	return m
 }
 

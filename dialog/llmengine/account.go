@@ -1,0 +1,284 @@
+package llmengine
+
+import (
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
+)
+
+// Word accounting on the model path: a cheap check of which words of the
+// question a reading uses, so that an answer says what it left out (as the
+// offline engine's answers do) and the manager can weigh readings by how
+// much of the question they explain. A word needs accounting when it
+// names something in the schema (the catalog's best columns for it, or a
+// stored value) or asks for an operation (a superlative, an average, a
+// negation, a comparison); it is used when the reading reads one of the
+// columns it names, a table it names, a literal holding it, or performs
+// the operation. Words that name nothing are not judged: nothing could
+// use them.
+//
+// The other half is the columns a reading uses that no word names (keys
+// and join columns aside): a model that picked a similar column the
+// question does not mention has guessed.
+
+// operation tells whether a query (its lower-case text) performs what a
+// word asks for.
+type operation func(low string) bool
+
+func anyOf(parts ...string) operation {
+	return func(low string) bool {
+		for _, p := range parts {
+			if strings.Contains(low, p) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+var (
+	ranked     = anyOf("max(", "min(", "order by", " limit ")
+	averaged   = anyOf("avg(")
+	totalled   = anyOf("sum(", "count(")
+	counted    = anyOf("count(", "sum(")
+	negated    = anyOf("not ", "!=", "<>", "except", "is null", "left join", "left outer join")
+	compared   = anyOf(">", "<", "between", "having", "order by")
+	deduped    = anyOf("distinct", "group by")
+	dateBounds = anyOf(">", "<", "between", "interval", "date_sub", "date_add", "datediff", "timestampdiff", "year(", "month(")
+)
+
+// highest and lowest check a ranking's direction: the largest values
+// (MAX, or sorted descending) or the smallest (MIN, or ascending).
+func highest(low string) bool {
+	return strings.Contains(low, "max(") || strings.Contains(low, " desc")
+}
+
+func lowest(low string) bool {
+	if strings.Contains(low, "min(") {
+		return true
+	}
+	i := strings.LastIndex(low, "order by")
+	return i >= 0 && !strings.Contains(low[i:], " desc")
+}
+
+// operations maps the words that ask for an operation to the check.
+var operations = map[string]operation{
+	"most": highest, "maximum": highest, "max": highest, "highest": highest, "largest": highest, "biggest": highest,
+	"greatest": highest, "longest": highest, "heaviest": highest, "tallest": highest, "descending": highest, "reverse": highest, "reversed": highest,
+	"least": lowest, "minimum": lowest, "min": lowest, "lowest": lowest, "smallest": lowest, "fewest": lowest,
+	"shortest": lowest, "lightest": lowest, "ascending": lowest,
+	"top":     ranked,
+	"average": averaged, "mean": averaged, "avg": averaged,
+	"total": totalled, "sum": totalled,
+	"count": counted, "many": counted,
+	"not": negated, "without": negated, "never": negated, "except": negated, "excluding": negated, "none": negated,
+	"than": compared, "above": compared, "below": compared, "exceed": compared, "exceeds": compared, "exceeding": compared, "between": compared,
+	"before": dateBounds, "after": dateBounds, "since": dateBounds, "within": dateBounds,
+	"distinct": deduped, "different": deduped, "unique": deduped,
+}
+
+// superlative recognises "largest", "heaviest", "oldest": a ranking
+// asked for by morphology.
+func superlative(w string) bool {
+	if len(w) < 6 || !strings.HasSuffix(w, "est") {
+		return false
+	}
+	switch w {
+	case "interest", "request", "contest", "forest", "harvest", "guest", "digest", "protest", "suggest", "honest", "modest", "invest", "arrest", "manifest":
+		return false
+	}
+	return true
+}
+
+var reNumber = regexp.MustCompile(`^\d+(?:\.\d+)?$`)
+
+// account returns the words of the question (and its feedback) the
+// reading leaves out, in question order, and the columns it uses that no
+// word names, sorted.
+func (r *run) account(sql string) (unused, unlinked []string) {
+	sh, err := sqlshape.Parse(sql, r.e.labels.TableOf)
+	if err != nil {
+		return nil, nil
+	}
+	low := strings.ToLower(strings.Join(strings.Fields(sql), " "))
+	cols := map[string]bool{}
+	tables := map[string]bool{}
+	for _, c := range sh.Columns {
+		cols[c] = true
+		t, _, _ := strings.Cut(c, ".")
+		tables[t] = true
+	}
+	for _, t := range allTables(sh) {
+		tables[t] = true
+	}
+	literals := strings.Join(literalsOf(low), "\x00")
+	seen := map[string]bool{}
+	ws := words(r.text)
+	for i, w := range ws {
+		lw := strings.ToLower(w)
+		if seen[lw] {
+			continue
+		}
+		seen[lw] = true
+		if (lw == "most" || lw == "least") && i > 0 && strings.EqualFold(ws[i-1], "at") {
+			// "at least 3", "at most 3": a comparison, not a ranking.
+			if !compared(low) {
+				unused = append(unused, w)
+			}
+			continue
+		}
+		if !r.used(lw, low, literals, cols, tables) {
+			unused = append(unused, w)
+		}
+	}
+	joins := map[string]bool{}
+	for _, j := range allJoins(sh) {
+		joins[j.Left], joins[j.Right] = true, true
+	}
+	for _, c := range sh.Columns {
+		t, col, ok := strings.Cut(c, ".")
+		if !ok || col == "*" || r.e.columns[t] == nil || !r.e.columns[t][col] {
+			continue // a CTE's or derived table's own column, or a whole table
+		}
+		if joins[c] || r.e.labels.IsKey(c) || r.link.named[c] || r.e.joinColumn(c) {
+			continue
+		}
+		unlinked = append(unlinked, c)
+	}
+	sort.Strings(unlinked)
+	return unused, unlinked
+}
+
+// used reports whether the reading accounts for one word (lower-case).
+func (r *run) used(w, low, literals string, cols, tables map[string]bool) bool {
+	if reNumber.MatchString(w) {
+		return containsToken(low, w)
+	}
+	if op, ok := operations[w]; ok {
+		return op(low)
+	}
+	if superlative(w) {
+		// "heaviest" also names a column ("weight") where the lexicon
+		// says so; the ranking is what must be there.
+		return ranked(low)
+	}
+	if len(r.e.cat.Terms(w)) == 0 {
+		return true // a function word
+	}
+	named := r.link.wordCols[w]
+	valued := false
+	for _, v := range r.link.values {
+		if slices.Contains(words(strings.ToLower(v.phrase)), w) {
+			valued = true
+			named = append(named, strings.ToLower(v.hit.Table+"."+v.hit.Column))
+		}
+	}
+	if len(named) == 0 {
+		return true // it names nothing in the schema: not judged
+	}
+	if strings.Contains(literals, w) {
+		return true
+	}
+	for _, c := range named {
+		if cols[c] {
+			return true
+		}
+		t, _, _ := strings.Cut(c, ".")
+		if !valued && tables[t] && r.e.namesTable(w, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesTable reports whether word w names table t (the same stem as a
+// word of its name, or a synonym of one).
+func (e *Engine) namesTable(w, t string) bool {
+	terms := map[string]bool{}
+	for _, x := range e.cat.Terms(w) {
+		terms[x] = true
+		for _, s := range e.cat.Synonyms(x) {
+			terms[s] = true
+		}
+	}
+	for _, x := range e.cat.NameTerms(t) {
+		if terms[x] {
+			return true
+		}
+	}
+	return false
+}
+
+// joinColumn reports whether table.column is one side of a known join.
+func (e *Engine) joinColumn(tc string) bool {
+	for _, j := range e.cat.Snapshot().Schema.Joins {
+		if strings.EqualFold(j.FromTable+"."+j.FromColumn, tc) || strings.EqualFold(j.ToTable+"."+j.ToColumn, tc) {
+			return true
+		}
+	}
+	return false
+}
+
+// allTables lists the tables a shape reads, nested queries included.
+func allTables(sh *sqlshape.Shape) []string {
+	out := slices.Clone(sh.Tables)
+	for _, s := range sh.Subs {
+		out = append(out, allTables(s.Shape)...)
+	}
+	return out
+}
+
+// allJoins lists the column = column conditions of a shape and its nested queries.
+func allJoins(sh *sqlshape.Shape) []sqlshape.Join {
+	out := slices.Clone(sh.Joins)
+	for _, s := range sh.Subs {
+		out = append(out, allJoins(s.Shape)...)
+	}
+	return out
+}
+
+// literalsOf lists the quoted strings of a lower-case statement.
+func literalsOf(low string) []string {
+	var out []string
+	for i := 0; i < len(low); i++ {
+		q := low[i]
+		if q != '\'' && q != '"' {
+			continue
+		}
+		j := i + 1
+		for j < len(low) && low[j] != q {
+			j++
+		}
+		if j > i+1 {
+			out = append(out, low[i+1:j])
+		}
+		i = j
+	}
+	return out
+}
+
+// containsToken reports whether tok occurs in s not as part of a longer
+// word or number.
+func containsToken(s, tok string) bool {
+	for i := 0; ; {
+		k := strings.Index(s[i:], tok)
+		if k < 0 {
+			return false
+		}
+		k += i
+		before := k == 0 || !isWordByte(s[k-1])
+		after := k+len(tok) == len(s) || !isWordByte(s[k+len(tok)])
+		if before && after {
+			return true
+		}
+		i = k + 1
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b == '.' || b < 0x80 && (unicode.IsLetter(rune(b)) || unicode.IsDigit(rune(b)))
+}
