@@ -545,8 +545,12 @@ func auditTable(entries []ontology.AuditEntry) string {
 // change summarises an audit entry in a few words.
 func change(e ontology.AuditEntry) string {
 	switch {
+	case e.Action == ontology.ActionReject:
+		return e.Note
 	case e.Before == nil && e.After == nil:
-		return ""
+		return e.Note
+	case e.After == nil && e.Action == ontology.ActionMigrate:
+		return "removed: " + meaning(*e.Before) + " (" + e.Note + ")"
 	case e.After == nil:
 		return "removed: " + meaning(*e.Before)
 	case e.Action == ontology.ActionPromote:

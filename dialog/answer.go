@@ -72,6 +72,7 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 	for _, f := range st.Applied {
 		a.UsedFacts = append(a.UsedFacts, UsedFact{FactID: f.FactID, Phrase: f.Phrase, Meaning: f.Meaning, Scope: f.Scope, Definition: f.Key.Name == sqlshape.SlotDefine, Team: f.fromGlossary()})
 	}
+	m.recordUses(ctx, a.UsedFacts)
 	a.Notes = append(a.Notes, st.Notes...)
 	if len(res.Rows) == 0 && shape != nil {
 		a.Notes = append(a.Notes, m.valueCheck(shape)...)
@@ -104,9 +105,6 @@ func (m *Manager) applyLinked(ctx context.Context, st *convState, linked []appli
 		}
 		st.Applied = append(st.Applied, f)
 		m.obs.FactApplied(f.Scope)
-		if err := m.deps.Facts.RecordUse(ctx, f.FactID); err != nil {
-			m.log.Warn("cannot record a preference use", "fact", f.FactID, "err", err)
-		}
 	}
 }
 

@@ -49,6 +49,9 @@ type Feedback struct {
 	Text string
 	// About is the phrase of the clarification it answered, if any.
 	About string
+	// Author is the owner key of the person who wrote it: in a shared
+	// thread it may not be the asker, and what it teaches is theirs.
+	Author string `json:",omitempty"`
 }
 
 // Proposal is an engine's answer to a Request.

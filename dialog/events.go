@@ -104,6 +104,7 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 		if phrase, meaning, ok := definesPhrase(text); ok {
 			fb = Feedback{Kind: FeedbackEdit, Text: meaning, About: phrase}
 		}
+		fb.Author = ownerKeys(ev.Who).User
 		st.Feedback = append(st.Feedback, fb)
 		replies, err = m.generate(ctx, st, ev.Conversation)
 		if err != nil || st.Candidates == nil {
@@ -257,11 +258,11 @@ func (m *Manager) feedback(ctx context.Context, ev Event) ([]Reply, error) {
 				st.Candidates[i].ElimBy = Step{Kind: StepReject, Ref: ans.ID}
 			}
 		}
-		// A remembered choice may be what went wrong: weaken it and ask again.
+		// A remembered choice may be what went wrong: set it aside here
+		// and ask again; the asker's "not what I meant" also weakens it
+		// for them (facts.go: rejectUsed).
+		m.rejectUsed(ctx, st, ev.Who, ans.UsedFacts)
 		for _, f := range ans.UsedFacts {
-			if err := m.deps.Facts.Reject(ctx, f.FactID); err != nil {
-				m.log.Warn("cannot weaken a preference", "fact", f.FactID, "err", err)
-			}
 			st.Skipped = appendUnique(st.Skipped, f.FactID)
 			st.unapply(f.FactID)
 		}

@@ -94,15 +94,17 @@ func (m *Manager) learn(ctx context.Context, st *convState, who Who, q *pendingQ
 }
 
 // learnStated remembers the definitions a person gave in their own words
-// that the answer used, as if they had picked them from options.
+// that the answer used, as if they had picked them from options: as the
+// definitions of whoever wrote them, who in a shared thread may not be
+// the asker.
 func (m *Manager) learnStated(ctx context.Context, st *convState, defs []Definition) {
 	for _, d := range defs {
 		phrase := ontology.NormalizePhrase(d.Phrase)
-		if !d.Stated || phrase == "" {
+		if !d.Stated || phrase == "" || ontology.BadWording(d.Label) != "" {
 			continue
 		}
 		f := ontology.Fact{
-			Scope: ontology.ScopeUser, Owner: ownerKeys(st.Who).User, Warehouse: m.cfg.Warehouse,
+			Scope: ontology.ScopeUser, Owner: st.authorOf(phrase), Warehouse: m.cfg.Warehouse,
 			Phrase: phrase, Kind: ontology.KindDefinition, Meaning: d.Label, Question: st.Question,
 			Target: ontology.Target{Slot: string(sqlshape.SlotDefine), Arg: d.Phrase, Choice: d.Term},
 		}
@@ -143,9 +145,6 @@ func (m *Manager) applyFacts(ctx context.Context, st *convState) {
 				}
 				st.Applied = append(st.Applied, appliedFact{FactID: f.ID, Key: pt.Key, Token: tok, Phrase: f.Phrase, Meaning: f.Meaning, Scope: string(f.Scope), Step: step, Source: f.Source})
 				m.obs.FactApplied(string(f.Scope))
-				if err := m.deps.Facts.RecordUse(ctx, f.ID); err != nil {
-					m.log.Warn("cannot record a preference use", "fact", f.ID, "err", err)
-				}
 				applied = true
 				break
 			}
@@ -309,4 +308,44 @@ func (m *Manager) sameCount(st *convState, tok ontology.Term, pt point) bool {
 		}
 	}
 	return false
+}
+
+// authorOf is the owner key of who last said what phrase means in this
+// conversation: the author of the latest feedback about it, else the asker.
+func (st *convState) authorOf(phrase string) string {
+	for i := len(st.Feedback) - 1; i >= 0; i-- {
+		fb := st.Feedback[i]
+		if fb.Author != "" && ontology.NormalizePhrase(fb.About) == phrase {
+			return fb.Author
+		}
+	}
+	return ownerKeys(st.Who).User
+}
+
+// recordUses counts one use of each fact an answer used, once the answer
+// is given: a fact applied while the conversation went on to ask, or set
+// aside with "change", did not decide an answer.
+func (m *Manager) recordUses(ctx context.Context, used []UsedFact) {
+	for _, f := range used {
+		if err := m.deps.Facts.RecordUse(ctx, f.FactID); err != nil {
+			m.log.Warn("cannot record a preference use", "fact", f.FactID, "err", err)
+		}
+	}
+}
+
+// rejectUsed weakens the facts an answer used after "not what I meant":
+// only when the person who said it is the asker, and then only for them
+// (their own facts; a shared fact is set aside for them alone and admins
+// see it). Someone else's "not what I meant" in the asker's thread reopens
+// the question but changes nobody's meanings.
+func (m *Manager) rejectUsed(ctx context.Context, st *convState, who Who, used []UsedFact) {
+	by := ownerKeys(who).User
+	if by != ownerKeys(st.Who).User {
+		return
+	}
+	for _, f := range used {
+		if _, err := m.deps.Facts.Reject(ctx, f.FactID, by); err != nil {
+			m.log.Warn("cannot weaken a preference", "fact", f.FactID, "by", by, "err", err)
+		}
+	}
 }

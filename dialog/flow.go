@@ -129,6 +129,7 @@ func (m *Manager) followUp(ctx context.Context, st *convState, ev Event, text st
 func (m *Manager) refine(ctx context.Context, st *convState, ev Event, fb Feedback) ([]Reply, error) {
 	st.archiveAnswer()
 	st.addStep(m.cfg.Now(), ontology.QuestionStep{Kind: StepFollowUp, Answer: normalizeText(ev.Text)})
+	fb.Author = ownerKeys(ev.Who).User
 	st.Feedback = append(st.Feedback, fb)
 	st.Status = statusAsking
 	st.Round, st.Rejected = 0, 0

@@ -34,6 +34,10 @@ func TestOnMySQL(t *testing.T) {
 		{"ReplaceSourceReplacesTheWholeLoad", TestReplaceSourceReplacesTheWholeLoad},
 		{"ReplaceSourceRefuses", TestReplaceSourceRefuses},
 		{"QuestionRecordsAreAuditedAndPruned", TestQuestionRecordsAreAuditedAndPruned},
+		{"LearnSameChoiceKeepsUses", TestLearnSameChoiceKeepsUses},
+		{"RejectOwnership", TestRejectOwnership},
+		{"ConfirmedAnswers", TestConfirmedAnswers},
+		{"MigrationCleansJunk", TestMigrationCleansJunk},
 	} {
 		t.Run(tc.name, tc.run)
 	}

@@ -35,6 +35,26 @@ func (t Target) Equal(o Target) bool {
 		slices.EqualFunc(t.Over, o.Over, Term.Equal)
 }
 
+// SameChoice reports whether two targets make the same choice on the same
+// kind of decision, whatever it was chosen over and whatever the slot's
+// argument was ("in 2024" and "in 2025" choose the same date column).
+func (t Target) SameChoice(o Target) bool {
+	return t.Slot == o.Slot && t.Choice.Equal(o.Choice)
+}
+
+// merge is t with o's argument and the options of both it was chosen over.
+func (t Target) merge(o Target) Target {
+	out := t
+	out.Arg = o.Arg
+	out.Over = slices.Clone(t.Over)
+	for _, x := range o.Over {
+		if !slices.ContainsFunc(out.Over, x.Equal) {
+			out.Over = append(out.Over, x)
+		}
+	}
+	return out
+}
+
 // String is a compact JSON rendering, for logs and the admin CLI.
 func (t Target) String() string {
 	b, err := json.Marshal(t)
