@@ -150,7 +150,11 @@ func (m *Manager) choose(ctx context.Context, st *convState, ev Event, i int, ch
 		st.Chosen = map[sqlshape.SlotKey]sqlshape.SlotValue{}
 	}
 	st.Chosen[q.Key] = opt.Value
-	m.learn(ctx, st, ev.Who, q, opt)
+	if q.OneOff {
+		st.Notes = appendUnique(st.Notes, fmt.Sprintf("For this question only: %s. Your usual choice stays as it was.", lowerFirst(opt.Label)))
+	} else {
+		m.learn(ctx, st, ev.Who, q, opt)
+	}
 	replies, err := m.advance(ctx, st, ev)
 	return withResolved(replies, resolved), err
 }

@@ -246,7 +246,7 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 				g = len(groups)
 				groups[r.fp] = g
 			}
-			cs.Group, cs.Rows = g, len(r.res.Rows)
+			cs.Group, cs.Rows, cs.Empty = g, len(r.res.Rows), isEmptyResult(r.res)
 			cs.Slots, cs.Display = m.slots(c.SQL)
 			addDefinitions(&cs, definedPhrases(kept))
 			if cs.Prior <= 0 {
@@ -548,6 +548,12 @@ func (m *Manager) advance(ctx context.Context, st *convState, ev Event) ([]Reply
 	pt, best := m.decide(ctx, st)
 	if pt != nil {
 		return m.ask(ctx, st, ev, *pt, "")
+	}
+	// A remembered choice that leaves nothing to answer is asked about.
+	if a := st.conflictingFact(best); a != nil {
+		if r, ok, err := m.askConflict(ctx, st, ev, *a, best); ok || err != nil {
+			return r, err
+		}
 	}
 	if st.EngineAsk != nil && st.Round < m.cfg.MaxRounds+st.Rejected {
 		return m.askEngine(ctx, st, ev)

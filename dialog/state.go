@@ -112,6 +112,9 @@ type candState struct {
 	Err    string `json:"err,omitempty"`
 	// Rows is the row count of its result, for choosing representatives.
 	Rows int `json:"rows"`
+	// Empty is set when its result says nothing: no rows, or only zeros
+	// and NULLs (applicable.go).
+	Empty bool `json:"empty,omitempty"`
 }
 
 type appliedFact struct {
@@ -141,6 +144,9 @@ type pendingQ struct {
 	Change string `json:"change,omitempty"`
 	// Engine marks a question proposed by the engine (options carry feedback).
 	Engine bool `json:"engine,omitempty"`
+	// OneOff marks a question about a remembered choice that does not hold
+	// here (applicable.go): the answer is for this question only.
+	OneOff bool `json:"one_off,omitempty"`
 }
 
 type pendingOpt struct {
