@@ -74,6 +74,7 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 	}
 	m.recordUses(ctx, a.UsedFacts)
 	a.Notes = append(a.Notes, st.Notes...)
+	a.Notes = append(a.Notes, st.leftOutNotes(rep)...)
 	if len(res.Rows) == 0 && shape != nil {
 		a.Notes = append(a.Notes, m.valueCheck(shape)...)
 	}

@@ -74,6 +74,13 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 		// Nothing is saved: the question stays open as it was.
 		return []Reply{notice(ev.Conversation, msg+" "+stillWaiting(q))}, nil
 	}
+	if !noneOfThese(text) {
+		// Words that read as a meaning of what was asked are applied
+		// exactly, or declined (typed.go).
+		if tm, ok := m.understand(st, q, text); ok {
+			return m.applyTyped(ctx, st, ev, q, text, tm)
+		}
+	}
 	before := st.candidateSQL()
 	m.obs.ClarificationAnswered()
 	resolved := &Resolved{ClarificationID: q.ID, Prompt: q.Prompt, Choice: text}
@@ -85,11 +92,20 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 		if st.Excluded == nil {
 			st.Excluded = map[sqlshape.SlotKey][]sqlshape.SlotValue{}
 		}
+		again := len(st.Excluded[q.Key]) > 0
 		for _, o := range q.Options {
+			if q.Key.Name == sqlshape.SlotDefine && o.Value.IsEmpty() {
+				continue // leaving the word out stays the fallback (definitions.go)
+			}
 			st.Excluded[q.Key] = append(st.Excluded[q.Key], o.Value)
 		}
 		none := Step{Kind: StepNone, Ref: q.ID}
 		st.applyExclusions(none)
+		if again && q.Key.Name == sqlshape.SlotDefine {
+			// Twice none of the meanings: no more guesses, the word is
+			// left out and the answer says so.
+			st.leaveOut(q.Key, none)
+		}
 		st.Asked = slices.DeleteFunc(st.Asked, func(k sqlshape.SlotKey) bool { return k == q.Key })
 		if len(st.live()) == 0 {
 			st.Widen++

@@ -67,6 +67,10 @@ func (m *Manager) learn(ctx context.Context, st *convState, who Who, q *pendingQ
 	if phrase == "" {
 		return // nothing to recognise it by next time
 	}
+	if why := ontology.BadWording(chosen.Label); why != "" {
+		m.log.Info("not remembering a badly worded choice", "phrase", phrase, "label", chosen.Label, "why", why)
+		return
+	}
 	target := ontology.Target{
 		Slot: string(q.Key.Name), Arg: q.Key.Arg,
 		Choice: distinguishing(chosen.Value, others), Over: alternatives(others),
@@ -87,6 +91,10 @@ func (m *Manager) learn(ctx context.Context, st *convState, who Who, q *pendingQ
 	f := ontology.Fact{
 		Scope: ontology.ScopeUser, Owner: ownerKeys(who).User, Warehouse: m.cfg.Warehouse,
 		Phrase: phrase, Kind: kind, Target: target, Meaning: chosen.Label, Question: st.Question,
+	}
+	if why := ontology.JunkFact(f); why != "" {
+		m.log.Info("not remembering a choice", "phrase", phrase, "why", why)
+		return
 	}
 	if _, err := m.deps.Facts.Learn(ctx, f); err != nil {
 		m.log.Warn("cannot remember the choice", "phrase", phrase, "err", err)
@@ -191,7 +199,7 @@ func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string
 	if factKind(pt.Key, values) != f.Kind {
 		return false
 	}
-	if m.questionNamesAnother(asked, tok, pt) || m.sameCount(st, tok, pt) {
+	if m.questionNamesAnother(asked, tok, pt, f.Kind == ontology.KindTime) || m.sameCount(st, tok, pt) {
 		return false
 	}
 	if f.Kind == ontology.KindTime {
@@ -205,7 +213,10 @@ func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string
 			}
 			for _, part := range v.Value.Parts {
 				if t := tableOfTC(part.Expr); !strings.EqualFold(t, table) {
-					return false
+					// Unless what the question measures or ranks is
+					// the remembered date's rows: "our best customer
+					// in 2024" ranks customers by their orders.
+					return m.measuresTable(st, pt.Key, tok, table)
 				}
 			}
 		}
@@ -249,7 +260,9 @@ func feedbackText(fb []Feedback) string {
 // meant before, and "customers in TX" names customers, not the orders a
 // remembered 'TX' was about. Only columns and values are weighed.
 // asked holds the terms of the question and its feedback.
-func (m *Manager) questionNamesAnother(asked map[string]bool, tok ontology.Term, pt point) bool {
+// For a date, only the column's own words count: "our best customer in
+// 2024" names the customers it ranks, not their signup date.
+func (m *Manager) questionNamesAnother(asked map[string]bool, tok ontology.Term, pt point, columnsOnly bool) bool {
 	switch pt.Key.Name {
 	case sqlshape.SlotFilterOn, sqlshape.SlotMeasure:
 	default:
@@ -261,12 +274,17 @@ func (m *Manager) questionNamesAnother(asked map[string]bool, tok ontology.Term,
 	named := func(tc string) int {
 		table, col := splitTC(tc)
 		terms := map[string]bool{}
-		for _, t := range append(m.deps.Catalog.Terms(col), m.deps.Catalog.Terms(table)...) {
+		for _, t := range m.deps.Catalog.Terms(col) {
 			terms[t] = true
 		}
+		for _, t := range m.deps.Catalog.Terms(table) {
+			// A date's own words only: "ordered_at" is not named by
+			// "orders".
+			terms[t] = !columnsOnly
+		}
 		n := 0
-		for t := range terms {
-			if asked[t] {
+		for t, counts := range terms {
+			if counts && asked[t] {
 				n++
 			}
 		}
@@ -348,4 +366,33 @@ func (m *Manager) rejectUsed(ctx context.Context, st *convState, who Who, used [
 			m.log.Warn("cannot weaken a preference", "fact", f.FactID, "by", by, "err", err)
 		}
 	}
+}
+
+// measuresTable reports whether every live reading that holds tok at key
+// measures (aggregates, ranks by, counts) the rows of table.
+func (m *Manager) measuresTable(st *convState, key sqlshape.SlotKey, tok ontology.Term, table string) bool {
+	found := false
+	for _, i := range st.live() {
+		c := st.Candidates[i]
+		if !holds(c.Slots.Get(key), tok) {
+			continue
+		}
+		found = true
+		on := false
+		for _, name := range []sqlshape.SlotName{sqlshape.SlotMeasure, sqlshape.SlotOrder} {
+			for _, p := range c.Slots.Get(sqlshape.Key(name)).Parts {
+				if p.Fn == "COUNT" && p.Arg == "*" {
+					on = on || strings.EqualFold(m.labels.countedTable(c.Slots), table)
+					continue
+				}
+				for _, col := range p.Columns() {
+					on = on || strings.EqualFold(tableOfTC(col), table)
+				}
+			}
+		}
+		if !on {
+			return false
+		}
+	}
+	return found
 }

@@ -546,6 +546,10 @@ func (m *Manager) advance(ctx context.Context, st *convState, ev Event) ([]Reply
 		}
 	}
 	pt, best := m.decide(ctx, st)
+	if pt == nil && st.dropUnshown() {
+		// Never a meaning of an asked word the person was not shown.
+		pt, best = m.decide(ctx, st)
+	}
 	if pt != nil {
 		return m.ask(ctx, st, ev, *pt, "")
 	}
@@ -676,6 +680,9 @@ func (m *Manager) question(st *convState, pt point, change string) {
 	}
 	shownGroups := map[string]bool{}
 	for i, v := range pt.Values {
+		if pt.Key.Name == sqlshape.SlotDefine && slices.ContainsFunc(st.Shown[pt.Key], v.Value.Equal) && change == "" {
+			continue // offered before and turned down
+		}
 		if g := groupsOf(v.Value); shownGroups[g] {
 			continue
 		} else {
@@ -695,6 +702,10 @@ func (m *Manager) question(st *convState, pt point, change string) {
 			}
 		}
 		opt := m.labels.optionFor(pt.Key, v.Value, others, sameFn, counted[v.Value.String()], displays[v.Value.String()])
+		if ontology.BadWording(opt.Label) != "" && len(pt.Values) > 2 {
+			// A reading that cannot be worded stays behind Other….
+			continue
+		}
 		if seen[opt.Label] {
 			// Two values that read the same would be a confusing choice:
 			// tell them apart by their example or their raw form.
@@ -702,6 +713,14 @@ func (m *Manager) question(st *convState, pt point, change string) {
 		}
 		seen[opt.Label] = true
 		q.Options = append(q.Options, pendingOpt{Label: opt.Label, Example: opt.Example, Value: v.Value})
+	}
+	if st.Shown == nil {
+		st.Shown = map[sqlshape.SlotKey][]sqlshape.SlotValue{}
+	}
+	for _, o := range q.Options {
+		if !slices.ContainsFunc(st.Shown[pt.Key], o.Value.Equal) {
+			st.Shown[pt.Key] = append(st.Shown[pt.Key], o.Value)
+		}
 	}
 	st.Pending = q
 	st.Status = statusAsking

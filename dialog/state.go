@@ -68,6 +68,11 @@ type convState struct {
 	Skipped []string `json:"skipped,omitempty"`
 	// Excluded are values the person said none of.
 	Excluded map[sqlshape.SlotKey][]sqlshape.SlotValue `json:"excluded,omitempty"`
+	// Shown are the values each question offered, so that an answer never
+	// uses a meaning of a word the person was asked about and not shown
+	// (definitions.go); Typed the meanings typed under Other… (typed.go).
+	Shown map[sqlshape.SlotKey][]sqlshape.SlotValue `json:"shown,omitempty"`
+	Typed []typedAnswer                             `json:"typed,omitempty"`
 
 	Pending   *pendingQ   `json:"pending,omitempty"`
 	History   []closedQ   `json:"history,omitempty"`

@@ -107,11 +107,15 @@ const (
 	TermValues    TermKind = "values"    // Column Op Values: "plants.status in (Operational, Under Construction)"
 	TermPredicate TermKind = "predicate" // Subject and a condition: Column Op Values, Days, or Related via Joins
 	TermSQL       TermKind = "sql"       // Expr: a whole read-only SELECT (a verified query)
+	// TermComputed is a measure computed from others: Items are measures
+	// ("SUM(orders.net_amount)", "SUM(refunds.amount)") joined by Op ("-"
+	// or "+"), each aggregated over its own table's rows.
+	TermComputed TermKind = "computed"
 )
 
 func (k TermKind) valid() bool {
 	switch k {
-	case TermColumn, TermExpr, TermMeasure, TermOrdering, TermList, TermJoinPath, TermValues, TermPredicate, TermSQL:
+	case TermColumn, TermExpr, TermMeasure, TermOrdering, TermList, TermJoinPath, TermValues, TermPredicate, TermSQL, TermComputed:
 		return true
 	}
 	return false
@@ -187,6 +191,10 @@ func (t Term) validate() error {
 		if t.Subject == "" || t.Op == "" {
 			return fmt.Errorf("a predicate needs a subject table and an operator")
 		}
+	case TermComputed:
+		if len(t.Items) < 2 || t.Op != "-" && t.Op != "+" {
+			return fmt.Errorf("a computed measure needs two measures and + or -")
+		}
 	}
 	return nil
 }
@@ -219,6 +227,8 @@ func (t Term) SQL() string {
 		return t.Expr + " ASC"
 	case TermList:
 		return strings.Join(t.Items, ", ")
+	case TermComputed:
+		return strings.Join(t.Items, " "+t.Op+" ")
 	case TermJoinPath:
 		var b strings.Builder
 		b.WriteString(strings.Join(t.Tables, ", "))

@@ -215,9 +215,12 @@ type Choice struct {
 	// Gold is the gold's value of the slot ("" when the gold lacks it or
 	// cannot be parsed).
 	Gold string `json:"gold,omitempty"`
-	// Picked is the index of the chosen option, -1 for "none of these".
+	// Picked is the index of the chosen option, -1 for "none of these" or
+	// a typed answer.
 	Picked int    `json:"picked"`
 	By     string `json:"by"`
+	// Typed is what the user typed under Other… (By == ByTyped).
+	Typed string `json:"typed,omitempty"`
 }
 
 // Answer is the simulated user: it picks the option of c that agrees with
@@ -277,6 +280,9 @@ func (h *Harness) Answer(ctx context.Context, g *Gold, c *dialog.Clarification) 
 	switch {
 	case first >= 0:
 		ch.Picked, ch.By = first, ByResult
+	case h.typedMeaning(g, c) != "":
+		// No option is the gold's meaning: the user says it (typed.go).
+		ch.By, ch.Typed = ByTyped, h.typedMeaning(g, c)
 	case emptyMatch >= 0:
 		ch.Picked, ch.By = emptyMatch, BySlot
 	}

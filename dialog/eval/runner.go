@@ -209,7 +209,10 @@ func (h *Harness) ask(ctx context.Context, d Dialog, g *Gold, cfg RunConfig) (r 
 		check += time.Since(t)
 		r.Asked = append(r.Asked, ch)
 		ev := dialog.Event{Kind: dialog.EventChoose, Conversation: conv, Who: who, Target: clar.ID, Option: ch.Picked}
-		if ch.Picked < 0 {
+		switch {
+		case ch.By == ByTyped:
+			ev = dialog.Event{Kind: dialog.EventOther, Conversation: conv, Who: who, Target: clar.ID, Text: ch.Typed}
+		case ch.Picked < 0:
 			saidNone = true
 			ev = dialog.Event{Kind: dialog.EventOther, Conversation: conv, Who: who, Target: clar.ID, Text: NoneOfThese}
 		}

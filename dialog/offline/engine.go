@@ -94,6 +94,9 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 				w *= pinnedPenalty
 			}
 			sql := e.render(p, tree)
+			if a.typedUnaggregated(sql) {
+				continue
+			}
 			if i, ok := byKey[sql]; ok {
 				out[i].Prior += w
 				total += w
@@ -108,7 +111,7 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 				phrases[keyTables] = p.headPhrase
 			}
 			unused := e.unexplained(a, p, sql)
-			out = append(out, dialog.Candidate{SQL: sql, Prior: w, Phrases: phrases, Unused: unused, Defines: p.defines, Linked: a.linkedIn(sql)})
+			out = append(out, dialog.Candidate{SQL: sql, Prior: w, Phrases: phrases, Unused: unused, Defines: a.withTyped(p.defines, sql), Linked: a.linkedIn(sql)})
 			uncovered = append(uncovered, wordCount(unused)+weakRealised(a, sql)+guessedDefined(p))
 			total += w
 		}

@@ -22,6 +22,9 @@ var (
 	reQuarter   = regexp.MustCompile(`^(?i)CONCAT\(YEAR\((.+)\), *'?-Q'?, *QUARTER\((.+)\)\)$`)
 	// The parsed form writes operators as words ("mul", "div") and 1e0 as 1.
 	reRatio = regexp.MustCompile(`^(?i)(.+?) (?:\*|mul) 1(?:e0)? (?:/|div) NULLIF\((.+), *0\)$`)
+	// reOrZero is COALESCE(x, 0): x, or nothing when there is none (a
+	// related total, dialog/offline typed.go).
+	reOrZero = regexp.MustCompile(`^(?i)(?:COALESCE|IFNULL)\((.+), *0\)$`)
 )
 
 // describeExpression says what an expression computes, naming columns by
@@ -75,6 +78,12 @@ func describeExpression(expr string, l Labels) string {
 	}
 	if m := reRatio.FindStringSubmatch(e); m != nil {
 		return describeExpression(m[1], l) + " per " + describeExpression(m[2], l)
+	}
+	if m := reOrZero.FindStringSubmatch(e); m != nil && Balanced(m[1]) {
+		return describeExpression(m[1], l)
+	}
+	if strings.EqualFold(e, "subquery") || strings.EqualFold(e, "(subquery)") {
+		return "the related rows' total"
 	}
 	if m := reCall1.FindStringSubmatch(e); m != nil && Balanced(m[2]) {
 		inner := describeExpression(m[2], l)

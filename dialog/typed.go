@@ -1,0 +1,129 @@
+package dialog
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/internal/tables"
+	"github.com/clarify-bot/clarify/ontology"
+)
+
+// A typed meaning (freetext.go) is applied or plainly declined, never
+// acknowledged and then ignored: the readings that hold it are kept —
+// among the live ones first (a meaning the options left out), else among
+// the engine's readings with the meaning given to it — and the rest are
+// ruled out, so the answer uses exactly what the confirmation said. When
+// no reading can hold it the question stays open and the reply says why.
+
+// matchesTyped reports whether candidate c holds typed meaning tm for the
+// slot key of the pending question.
+func matchesTyped(c candState, key sqlshape.SlotKey, tm typedMeaning) bool {
+	switch tm.Term.Kind {
+	case ontology.TermComputed, ontology.TermValues, ontology.TermPredicate:
+		// Conditions and computed measures come back as the meanings the
+		// reading gives the phrase; a measure asked about is aggregated.
+		sql := tm.Term.SQL()
+		if key.Name == sqlshape.SlotMeasure && c.Slots.Get(key).IsEmpty() {
+			return false
+		}
+		return slices.ContainsFunc(c.Defines, func(d Definition) bool {
+			return strings.EqualFold(d.Phrase, key.Arg) && d.Term.SQL() == sql || key.Name != sqlshape.SlotDefine && d.Term.SQL() == sql
+		})
+	case ontology.TermList:
+		var cols []string
+		for _, p := range c.Slots.Get(key).Parts {
+			cols = append(cols, strings.ToLower(p.Expr))
+		}
+		return len(cols) == len(tm.Term.Items) && !slices.ContainsFunc(tm.Term.Items, func(it string) bool { return !slices.Contains(cols, it) })
+	}
+	return holds(c.Slots.Get(key), tm.Term)
+}
+
+// applyTyped keeps the readings that hold typed meaning tm, asking the
+// engine for them when no live reading does, and goes on; or declines,
+// leaving the question open.
+func (m *Manager) applyTyped(ctx context.Context, st *convState, ev Event, q *pendingQ, text string, tm typedMeaning) ([]Reply, error) {
+	matching := func() []int {
+		var out []int
+		for _, i := range st.live() {
+			if matchesTyped(st.Candidates[i], q.Key, tm) {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	var replies []Reply
+	if len(matching()) == 0 {
+		// Ask the engine for readings with the meaning, keeping what we
+		// had in case it has none.
+		saved := *st
+		saved.Candidates = slices.Clone(st.Candidates)
+		saved.Feedback = slices.Clone(st.Feedback)
+		term := tm.Term
+		st.Feedback = append(st.Feedback, Feedback{Kind: FeedbackEdit, Text: tm.Plain, About: q.Phrase, Author: ownerKeys(ev.Who).User, Term: &term})
+		var err error
+		replies, err = m.generate(ctx, st, ev.Conversation)
+		if err != nil {
+			return nil, err
+		}
+		if st.Candidates == nil || len(matching()) == 0 {
+			*st = saved
+			return []Reply{notice(ev.Conversation, fmt.Sprintf("I read %q as: %s. But none of my readings of your question can use that here, so I have not applied it. %s",
+				tables.Clip(text, 80), lowerFirst(tm.Plain), stillWaiting(q)))}, nil
+		}
+	}
+	keep := matching()
+	step := Step{Kind: StepAnswer, Ref: q.ID}
+	for _, i := range st.live() {
+		if !slices.Contains(keep, i) {
+			st.Candidates[i].ElimBy = step
+		}
+	}
+	m.obs.ClarificationAnswered()
+	choice := upperFirst(tm.Plain) + " (in your words)"
+	resolved := &Resolved{ClarificationID: q.ID, Prompt: q.Prompt, Choice: choice}
+	st.History = append(st.History, closedQ{ID: q.ID, Prompt: q.Prompt, Choice: choice})
+	st.addStep(m.cfg.Now(), clarificationStep(q, text, true))
+	st.Pending = nil
+	if v := st.Candidates[keep[0]].Slots.Get(q.Key); !v.IsEmpty() && q.Key.Name != sqlshape.SlotDefine {
+		// Regenerated readings keep the answer.
+		if st.Chosen == nil {
+			st.Chosen = map[sqlshape.SlotKey]sqlshape.SlotValue{}
+		}
+		st.Chosen[q.Key] = v
+	}
+	st.Typed = append(st.Typed, typedAnswer{Key: q.Key, Term: tm.Term, Plain: tm.Plain})
+	if !q.OneOff {
+		m.learnTyped(ctx, st, ev.Who, q, tm, st.Candidates[keep[0]])
+	} else {
+		st.Notes = appendUnique(st.Notes, fmt.Sprintf("For this question only: %s. Your usual choice stays as it was.", lowerFirst(tm.Plain)))
+	}
+	more, err := m.advance(ctx, st, ev)
+	return withResolved(append(replies, more...), resolved), err
+}
+
+// typedAnswer is a meaning typed in this conversation, kept so that the
+// answer never uses another meaning of what was asked.
+type typedAnswer struct {
+	Key   sqlshape.SlotKey `json:"key"`
+	Term  ontology.Term    `json:"term"`
+	Plain string           `json:"plain"`
+}
+
+// learnTyped remembers a typed meaning as the author's fact, as if it had
+// been an option they chose. Conditions and computed measures are
+// remembered when an answer uses them (learnStated), as definitions.
+func (m *Manager) learnTyped(ctx context.Context, st *convState, who Who, q *pendingQ, tm typedMeaning, c candState) {
+	switch tm.Term.Kind {
+	case ontology.TermComputed, ontology.TermValues, ontology.TermPredicate:
+		return
+	}
+	value := c.Slots.Get(q.Key)
+	if value.IsEmpty() {
+		return
+	}
+	m.learn(ctx, st, who, q, pendingOpt{Label: upperFirst(tm.Plain), Value: value})
+}
