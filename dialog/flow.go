@@ -274,7 +274,9 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 	if st.First == nil {
 		st.First = &Trace{Engine: engine, Candidates: len(kept), Failed: len(errs), Interpretations: len(groups), Entropy: interpretationEntropy(st.liveView()), SQL: stmts}
 	}
-	// Answers given earlier in the conversation still hold.
+	// New readings: remembered choices are applied to them afresh (decide),
+	// and answers given earlier in the conversation still hold.
+	st.Applied = nil
 	st.reapplyChosen()
 	st.applyExclusions(Step{Kind: StepNone})
 	return nil, nil
@@ -679,6 +681,7 @@ func (m *Manager) question(st *convState, pt point, change string) {
 		return strings.Join(keys, ",")
 	}
 	shownGroups := map[string]bool{}
+	var unworded []pendingOpt
 	for i, v := range pt.Values {
 		if pt.Key.Name == sqlshape.SlotDefine && slices.ContainsFunc(st.Shown[pt.Key], v.Value.Equal) && change == "" {
 			continue // offered before and turned down
@@ -702,8 +705,10 @@ func (m *Manager) question(st *convState, pt point, change string) {
 			}
 		}
 		opt := m.labels.optionFor(pt.Key, v.Value, others, sameFn, counted[v.Value.String()], displays[v.Value.String()])
-		if ontology.BadWording(opt.Label) != "" && len(pt.Values) > 2 {
-			// A reading that cannot be worded stays behind Other….
+		if ontology.BadWording(opt.Label) != "" {
+			// A reading that cannot be worded stays behind Other…,
+			// unless the question would have too few options without it.
+			unworded = append(unworded, pendingOpt{Label: opt.Label, Example: opt.Example, Value: v.Value})
 			continue
 		}
 		if seen[opt.Label] {
@@ -713,6 +718,12 @@ func (m *Manager) question(st *convState, pt point, change string) {
 		}
 		seen[opt.Label] = true
 		q.Options = append(q.Options, pendingOpt{Label: opt.Label, Example: opt.Example, Value: v.Value})
+	}
+	for _, o := range unworded {
+		if len(q.Options) >= 2 {
+			break
+		}
+		q.Options = append(q.Options, o)
 	}
 	if st.Shown == nil {
 		st.Shown = map[sqlshape.SlotKey][]sqlshape.SlotValue{}

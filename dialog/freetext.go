@@ -27,6 +27,9 @@ import (
 
 // typedMeaning is what was understood from an answer typed under Other….
 type typedMeaning struct {
+	// Key is the slot the meaning decides when it is not the question's
+	// own: a total typed for "what should I show?" is a measure.
+	Key  sqlshape.SlotKey
 	Term ontology.Term
 	// Plain words the meaning for the confirmation: "total net revenue
 	// after discounts minus total amount refunded to the customer".
@@ -35,6 +38,9 @@ type typedMeaning struct {
 
 // understand reads text as a meaning of the pending question's slot.
 func (m *Manager) understand(st *convState, q *pendingQ, text string) (typedMeaning, bool) {
+	if phrase, meaning, ok := definesPhrase(text); ok && strings.EqualFold(phrase, q.Phrase) {
+		text = meaning // "active means they ordered in the last 90 days"
+	}
 	t := cleanTyped(text)
 	if t == "" || q.Engine {
 		return typedMeaning{}, false
@@ -53,6 +59,13 @@ func (m *Manager) understand(st *convState, q *pendingQ, text string) (typedMean
 		}
 		return m.readCondition(t, subject)
 	case sqlshape.SlotOutput:
+		// "the sum of net amount": a total, not columns to list.
+		if slices.ContainsFunc(fnWords, func(w struct{ words, fn string }) bool { return strings.HasPrefix(t, w.words+" ") }) {
+			if tm, ok := m.readMeasure(t, "SUM"); ok && tm.Term.Kind == ontology.TermMeasure {
+				tm.Key = sqlshape.Key(sqlshape.SlotMeasure)
+				return tm, true
+			}
+		}
 		return m.readColumns(t, q)
 	}
 	return typedMeaning{}, false
@@ -343,6 +356,12 @@ var (
 	reHas    = regexp.MustCompile(`\b(?:has|have|had|with|having|any|some|at least one|placed|made)\b`)
 )
 
+// connectives join the words of a typed condition; alone they are no
+// stored value.
+var connectives = map[string]bool{"or": true, "and": true, "is": true, "are": true, "not": true, "no": true, "the": true, "a": true, "an": true,
+	"of": true, "in": true, "on": true, "at": true, "to": true, "by": true, "with": true, "has": true, "have": true, "for": true, "it": true,
+	"be": true, "was": true, "were": true, "either": true, "nor": true, "but": true}
+
 var numberWords = map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
 
 var unitDays = map[string]int{"day": 1, "week": 7, "month": 30, "year": 365}
@@ -409,6 +428,9 @@ func (m *Manager) readCondition(t, subject string) (typedMeaning, bool) {
 	for n := 3; n >= 1; n-- {
 		for i := 0; i+n <= len(words); i++ {
 			phrase := strings.Join(words[i:i+n], " ")
+			if n == 1 && connectives[phrase] {
+				continue // "placed or shipped": 'or' is no state code here
+			}
 			for _, h := range m.deps.Catalog.SearchValues(phrase, 24) {
 				if !strings.EqualFold(h.Table, subject) || h.Match != catalog.Exact && h.Match != catalog.CaseInsensitive {
 					continue

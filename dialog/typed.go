@@ -21,6 +21,9 @@ import (
 // matchesTyped reports whether candidate c holds typed meaning tm for the
 // slot key of the pending question.
 func matchesTyped(c candState, key sqlshape.SlotKey, tm typedMeaning) bool {
+	if tm.Key != (sqlshape.SlotKey{}) {
+		key = tm.Key
+	}
 	switch tm.Term.Kind {
 	case ontology.TermComputed, ontology.TermValues, ontology.TermPredicate:
 		// Conditions and computed measures come back as the meanings the
@@ -88,14 +91,18 @@ func (m *Manager) applyTyped(ctx context.Context, st *convState, ev Event, q *pe
 	st.History = append(st.History, closedQ{ID: q.ID, Prompt: q.Prompt, Choice: choice})
 	st.addStep(m.cfg.Now(), clarificationStep(q, text, true))
 	st.Pending = nil
-	if v := st.Candidates[keep[0]].Slots.Get(q.Key); !v.IsEmpty() && q.Key.Name != sqlshape.SlotDefine {
+	key := q.Key
+	if tm.Key != (sqlshape.SlotKey{}) {
+		key = tm.Key
+	}
+	if v := st.Candidates[keep[0]].Slots.Get(key); !v.IsEmpty() && key.Name != sqlshape.SlotDefine {
 		// Regenerated readings keep the answer.
 		if st.Chosen == nil {
 			st.Chosen = map[sqlshape.SlotKey]sqlshape.SlotValue{}
 		}
-		st.Chosen[q.Key] = v
+		st.Chosen[key] = v
 	}
-	st.Typed = append(st.Typed, typedAnswer{Key: q.Key, Term: tm.Term, Plain: tm.Plain})
+	st.Typed = append(st.Typed, typedAnswer{Key: key, Term: tm.Term, Plain: tm.Plain})
 	if !q.OneOff {
 		m.learnTyped(ctx, st, ev.Who, q, tm, st.Candidates[keep[0]])
 	} else {
@@ -122,7 +129,7 @@ func (m *Manager) learnTyped(ctx context.Context, st *convState, who Who, q *pen
 		return
 	}
 	value := c.Slots.Get(q.Key)
-	if value.IsEmpty() {
+	if value.IsEmpty() || tm.Key != (sqlshape.SlotKey{}) && tm.Key != q.Key {
 		return
 	}
 	m.learn(ctx, st, who, q, pendingOpt{Label: upperFirst(tm.Plain), Value: value})

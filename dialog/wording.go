@@ -34,7 +34,8 @@ func (l *Labels) describeColumns(parts []sqlshape.Part, counted string) string {
 			if fn, _ := sqlshape.SplitAggregate(e); fn != "" {
 				words = append(words, lowerFirst(l.describeMeasure(sqlshape.AggregatePart(e), true, counted)))
 			} else {
-				words = append(words, strings.ToLower(e))
+				// "month of date the order was placed", not SQL.
+				words = append(words, sqlshape.DescribeExpression(e, l))
 			}
 		default:
 			words = append(words, l.Column(e))

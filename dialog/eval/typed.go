@@ -67,6 +67,10 @@ func (h *Harness) typedMeaning(g *Gold, c *dialog.Clarification) string {
 			return columnWords(v.Parts[0].Expr)
 		}
 	case sqlshape.SlotOutput:
+		if slots.Get(c.Key).IsEmpty() {
+			// A total where only rows were offered: the measure.
+			return measureWords(slots.Get(sqlshape.Key(sqlshape.SlotMeasure)), slots)
+		}
 		var words []string
 		for _, p := range slots.Get(c.Key).Parts {
 			if strings.Contains(p.Expr, "(") {

@@ -65,14 +65,27 @@ func typedDefs(feedback []dialog.Feedback, facts []ontology.Fact) []typedDef {
 }
 
 // typedMeasures gives each computed measure's phrase, where a column
-// mention spells it, the computed expression as its only alternative.
+// mention spells it, the computed expression as its only alternative; a
+// typed total of one column likewise that column, aggregated.
 func (e *Engine) typedMeasures(a *analysis, defs []typedDef) {
 	for _, d := range defs {
-		if d.term.Kind != ontology.TermComputed {
-			continue
-		}
-		table, column, expr, ok := e.computedRowExpr(d.term)
-		if !ok {
+		var table, column, expr string
+		switch {
+		case d.term.Kind == ontology.TermComputed:
+			var ok bool
+			if table, column, expr, ok = e.computedRowExpr(d.term); !ok {
+				continue
+			}
+		case d.term.Kind == ontology.TermMeasure && d.factID == "" && d.term.Fn != "COUNT":
+			// A total typed for a phrase read as rows: that column,
+			// aggregated.
+			tbl, col, ok := strings.Cut(d.term.Expr, ".")
+			c := e.m.column(tbl, col)
+			if !ok || c == nil {
+				continue
+			}
+			table, column, expr = e.m.byName[strings.ToLower(tbl)].name, c.Name, e.m.col(e.m.byName[strings.ToLower(tbl)].name, c.Name)
+		default:
 			continue
 		}
 		for _, cm := range a.columns {
@@ -83,9 +96,21 @@ func (e *Engine) typedMeasures(a *analysis, defs []typedDef) {
 			// that takes a measure checks (a number, not a key).
 			cm.alts = []colAlt{{table: table, column: column, weight: 1, expr: expr}}
 			a.typedMarkers = appendNew(a.typedMarkers, expr)
-			if d.factID != "" {
+			if a.sup == nil && !a.count && a.agg == "" && len(a.groups) == 0 {
+				// Nothing else in the question aggregates: the measure
+				// is a total ("revenue of active orders").
+				fn := d.term.Fn
+				if d.term.Kind == ontology.TermComputed {
+					fn = "SUM"
+				}
+				a.agg, a.aggAt = fn, cm.at
+			}
+			switch {
+			case d.term.Kind == ontology.TermMeasure:
+				// A plain column: the readings say so by their SQL.
+			case d.factID != "":
 				a.linked = append(a.linked, linkedFact{factID: d.factID, column: expr})
-			} else {
+			default:
 				a.typedMeasures = append(a.typedMeasures, typedMeasure{marker: expr,
 					def: dialog.Definition{Phrase: d.phrase, Term: d.term, Label: d.label, Stated: true}})
 			}

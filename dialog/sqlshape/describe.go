@@ -27,6 +27,10 @@ var (
 	reOrZero = regexp.MustCompile(`^(?i)(?:COALESCE|IFNULL)\((.+), *0\)$`)
 )
 
+// DescribeExpression says in words what an expression computes ("month of
+// date the order was placed"), naming columns by their labels.
+func DescribeExpression(expr string, l Labels) string { return describeExpression(expr, l) }
+
 // describeExpression says what an expression computes, naming columns by
 // their labels; parts it cannot read are named by the columns they use.
 func describeExpression(expr string, l Labels) string {
