@@ -2,6 +2,7 @@ package dialog
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 
@@ -74,6 +75,9 @@ func (m *Manager) learn(ctx context.Context, st *convState, who Who, q *pendingQ
 	target := ontology.Target{
 		Slot: string(q.Key.Name), Arg: q.Key.Arg,
 		Choice: distinguishing(chosen.Value, others), Over: alternatives(others),
+	}
+	if kind == ontology.KindTime && m.wordsChose(st, q, target.Choice) {
+		return // the question's words chose this date, not a habit
 	}
 	if q.Key.Name == sqlshape.SlotDefine {
 		// A definition is remembered as what it means, not as SQL text.
@@ -199,7 +203,10 @@ func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string
 	if factKind(pt.Key, values) != f.Kind {
 		return false
 	}
-	if m.questionNamesAnother(asked, tok, pt, f.Kind == ontology.KindTime) || m.sameCount(st, tok, pt) {
+	if f.Kind == ontology.KindTime {
+		asked = m.withEventWords(st, pt.Key, asked)
+	}
+	if m.questionNamesAnother(asked, tok, pt, f.Kind == ontology.KindTime) || m.sameCount(st, tok, pt) || m.fansOut(st, tok, pt) {
 		return false
 	}
 	if f.Kind == ontology.KindTime {
@@ -271,25 +278,7 @@ func (m *Manager) questionNamesAnother(asked map[string]bool, tok ontology.Term,
 	if tok.Kind != ontology.TermColumn {
 		return false
 	}
-	named := func(tc string) int {
-		table, col := splitTC(tc)
-		terms := map[string]bool{}
-		for _, t := range m.deps.Catalog.Terms(col) {
-			terms[t] = true
-		}
-		for _, t := range m.deps.Catalog.Terms(table) {
-			// A date's own words only: "ordered_at" is not named by
-			// "orders".
-			terms[t] = !columnsOnly
-		}
-		n := 0
-		for t, counts := range terms {
-			if counts && asked[t] {
-				n++
-			}
-		}
-		return n
-	}
+	named := func(tc string) int { return m.namedBy(asked, tc, columnsOnly) }
 	mine := named(tok.Column)
 	for i, v := range pt.Values {
 		if i >= 2 && v.P < 0.1*pt.Values[0].P {
@@ -307,6 +296,61 @@ func (m *Manager) questionNamesAnother(asked map[string]bool, tok ontology.Term,
 		}
 	}
 	return false
+}
+
+// namedBy counts the words of column tc among the question's terms;
+// with columnsOnly, the column's own words only ("ordered_at" is not
+// named by "orders").
+func (m *Manager) namedBy(asked map[string]bool, tc string, columnsOnly bool) int {
+	table, col := splitTC(tc)
+	terms := map[string]bool{}
+	for _, t := range m.deps.Catalog.Terms(col) {
+		terms[t] = true
+	}
+	for _, t := range m.deps.Catalog.Terms(table) {
+		terms[t] = !columnsOnly
+	}
+	n := 0
+	for t, counts := range terms {
+		if counts && asked[t] {
+			n++
+		}
+	}
+	return n
+}
+
+// wordsChose reports whether the question's own words (and the event its
+// other conditions name) point at the chosen date more than at every
+// other option: "how many orders went to California in 2025" → the ship
+// date. Such a choice answers this question; it is no general meaning of
+// 'in 2025' to remember.
+func (m *Manager) wordsChose(st *convState, q *pendingQ, chosen ontology.Term) bool {
+	if chosen.Kind != ontology.TermColumn {
+		return false
+	}
+	text := " " + ontology.NormalizePhrase(st.Question+" "+feedbackText(st.Feedback)) + " "
+	asked := map[string]bool{}
+	for _, t := range m.deps.Catalog.Terms(text) {
+		asked[t] = true
+	}
+	asked = m.withEventWords(st, q.Key, asked)
+	mine := m.namedBy(asked, chosen.Column, true)
+	if mine == 0 {
+		return false
+	}
+	for _, o := range q.Options {
+		if holds(o.Value, chosen) {
+			continue
+		}
+		for _, p := range o.Value.Parts {
+			for _, tc := range p.Columns() {
+				if m.namedBy(asked, tc, true) >= mine {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // sameCount says whether a remembered "count customers, not rows" choice
@@ -391,6 +435,78 @@ func (m *Manager) measuresTable(st *convState, key sqlshape.SlotKey, tok ontolog
 			}
 		}
 		if !on {
+			return false
+		}
+	}
+	return found
+}
+
+// withEventWords adds to the question's terms the words of the columns
+// its readings compare with values besides the date asked about: "orders
+// that went to California in 2025" filters on the state the order was
+// shipped to, which names the shipping, whose date is the ship date
+// (events have their own dates and participants). Table names are left
+// out, as for the date itself.
+func (m *Manager) withEventWords(st *convState, key sqlshape.SlotKey, asked map[string]bool) map[string]bool {
+	out := asked
+	for _, i := range st.live() {
+		for k, v := range st.Candidates[i].Slots {
+			if k.Name != sqlshape.SlotFilterOn || k == key {
+				continue
+			}
+			for _, p := range v.Parts {
+				if p.Op == "year" {
+					continue
+				}
+				table, col := splitTC(p.Expr)
+				tableTerms := map[string]bool{}
+				for _, t := range m.deps.Catalog.Terms(table) {
+					tableTerms[t] = true
+				}
+				for _, t := range m.deps.Catalog.Terms(col) {
+					if tableTerms[t] || asked[t] {
+						continue
+					}
+					if len(out) == len(asked) {
+						out = maps.Clone(asked)
+					}
+					out[t] = true
+				}
+			}
+		}
+		break // the most likely reading speaks for the question
+	}
+	return out
+}
+
+// fansOut reports whether every live reading that holds a remembered
+// measure column sums it over a join to rows of another table that point
+// at its table (orders' net amount summed once per order line): each
+// amount would count as often as it has such rows, so the remembered
+// choice does not hold for this question.
+func (m *Manager) fansOut(st *convState, tok ontology.Term, pt point) bool {
+	if pt.Key.Name != sqlshape.SlotMeasure || tok.Kind != ontology.TermColumn {
+		return false
+	}
+	table := strings.ToLower(tableOfTC(tok.Column))
+	found := false
+	for _, i := range st.live() {
+		c := st.Candidates[i]
+		if !holds(c.Slots.Get(pt.Key), tok) {
+			continue
+		}
+		found = true
+		repeated := false
+		for _, j := range c.Slots.Get(sqlshape.Key(sqlshape.SlotTables)).Joins {
+			l, r := strings.ToLower(tableOfTC(j.Left)), strings.ToLower(tableOfTC(j.Right))
+			switch {
+			case l == table && m.labels.IsKey(j.Left) && !m.labels.IsKey(j.Right):
+				repeated = true
+			case r == table && m.labels.IsKey(j.Right) && !m.labels.IsKey(j.Left):
+				repeated = true
+			}
+		}
+		if !repeated {
 			return false
 		}
 	}
