@@ -79,6 +79,9 @@ func (m *Manager) learn(ctx context.Context, st *convState, who Who, q *pendingQ
 	if kind == ontology.KindTime && m.wordsChose(st, q, target.Choice) {
 		return // the question's words chose this date, not a habit
 	}
+	if entityChoice(target.Choice, target.Over) {
+		return // which thing's population, not what 'population' means
+	}
 	if q.Key.Name == sqlshape.SlotDefine {
 		// A definition is remembered as what it means, not as SQL text.
 		def, ok := st.definitionOf(q.Key, chosen.Value)
@@ -205,6 +208,9 @@ func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string
 	}
 	if f.Kind == ontology.KindTime {
 		asked = m.withEventWords(st, pt.Key, asked)
+	}
+	if entityChoice(tok, f.Target.Over) || f.Kind == ontology.KindValue && m.valueNamesRow(text, pt) {
+		return false
 	}
 	if m.questionNamesAnother(asked, tok, pt, f.Kind == ontology.KindTime) || m.sameCount(st, tok, pt) || m.fansOut(st, tok, pt) {
 		return false
@@ -511,4 +517,72 @@ func (m *Manager) fansOut(st *convState, tok ontology.Term, pt point) bool {
 		}
 	}
 	return found
+}
+
+// entityChoice reports whether a column was chosen only over columns of
+// the same name in other tables (state.population over city.population):
+// the question's subject decided which table, not a meaning of the word,
+// so it is neither remembered nor reused.
+func entityChoice(chosen ontology.Term, over []ontology.Term) bool {
+	names := func(t ontology.Term) []string {
+		var out []string
+		for _, tc := range t.ColumnRefs() {
+			_, col := splitTC(tc)
+			out = append(out, strings.ToLower(col))
+		}
+		slices.Sort(out)
+		return out
+	}
+	mine := names(chosen)
+	if len(mine) == 0 || len(over) == 0 {
+		return false
+	}
+	for _, o := range over {
+		if !slices.Equal(names(o), mine) || slices.Equal(o.ColumnRefs(), chosen.ColumnRefs()) {
+			return false
+		}
+	}
+	return true
+}
+
+// valueNamesRow reports whether the question puts the value asked about
+// next to the name of a table one of the offered readings takes it as
+// the name of ("the missouri river", "lake erie"): the words say which
+// row, whatever the value meant before.
+func (m *Manager) valueNamesRow(text string, pt point) bool {
+	value := strings.ToLower(pt.Key.Arg)
+	if value == "" {
+		return false
+	}
+	words := strings.Fields(text)
+	for i, w := range words {
+		if w != value && !strings.HasPrefix(value, w+" ") {
+			continue
+		}
+		n := len(strings.Fields(value))
+		var near []string
+		if i > 0 {
+			near = append(near, words[i-1])
+		}
+		if i+n < len(words) {
+			near = append(near, words[i+n])
+		}
+		for _, v := range pt.Values {
+			for _, p := range v.Value.Parts {
+				for _, tc := range p.Columns() {
+					table, col := splitTC(tc)
+					if !slices.Contains(m.deps.Catalog.Terms(col), "name") {
+						continue
+					}
+					tt := strings.Join(m.deps.Catalog.Terms(table), " ")
+					for _, nw := range near {
+						if tt != "" && strings.Join(m.deps.Catalog.Terms(nw), " ") == tt {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
 }

@@ -44,7 +44,7 @@ func (m *Manager) message(ctx context.Context, ev Event) ([]Reply, error) {
 	if phrase, meaning, ok := definesPhrase(text); ok && st != nil && st.Status == statusAnswered {
 		// "active means they ordered in the last 90 days": a definition of a
 		// word the last answer left out (or used), applied to it.
-		return m.refine(ctx, st, ev, Feedback{Kind: FeedbackEdit, Text: meaning, About: phrase})
+		return m.defineFollowUp(ctx, st, ev, phrase, meaning)
 	}
 	if st != nil && st.Status == statusAnswered && !looksLikeNewQuestion(text) {
 		return m.followUp(ctx, st, ev, text)
@@ -278,6 +278,7 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 	// and answers given earlier in the conversation still hold.
 	st.Applied = nil
 	st.reapplyChosen()
+	st.keepTyped()
 	st.applyExclusions(Step{Kind: StepNone})
 	return nil, nil
 }
@@ -705,6 +706,11 @@ func (m *Manager) question(st *convState, pt point, change string) {
 			}
 		}
 		opt := m.labels.optionFor(pt.Key, v.Value, others, sameFn, counted[v.Value.String()], displays[v.Value.String()])
+		if ontology.BadWording(opt.Label) != "" {
+			if plain := m.labels.plainLabel(v.Value); ontology.BadWording(plain) == "" && !seen[plain] {
+				opt.Label = plain
+			}
+		}
 		if ontology.BadWording(opt.Label) != "" {
 			// A reading that cannot be worded stays behind Other…,
 			// unless the question would have too few options without it.

@@ -95,6 +95,9 @@ type convState struct {
 	// began is when this turn's handling started (or the last save), for
 	// the bot's own time in Audit; not stored.
 	began time.Time
+	// pendingTyped is a meaning defined by a follow-up that the next
+	// regenerated readings must hold (typed.go); not stored.
+	pendingTyped *typedAnswer
 }
 
 type candState struct {

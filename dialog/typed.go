@@ -36,11 +36,9 @@ func matchesTyped(c candState, key sqlshape.SlotKey, tm typedMeaning) bool {
 			return strings.EqualFold(d.Phrase, key.Arg) && d.Term.SQL() == sql || key.Name != sqlshape.SlotDefine && d.Term.SQL() == sql
 		})
 	case ontology.TermList:
-		var cols []string
-		for _, p := range c.Slots.Get(key).Parts {
-			cols = append(cols, strings.ToLower(p.Expr))
-		}
-		return len(cols) == len(tm.Term.Items) && !slices.ContainsFunc(tm.Term.Items, func(it string) bool { return !slices.Contains(cols, it) })
+		// The columns typed are shown (exact lists are preferred, applyTyped).
+		cols := outputColumns(c, key)
+		return !slices.ContainsFunc(tm.Term.Items, func(it string) bool { return !slices.Contains(cols, it) })
 	}
 	return holds(c.Slots.Get(key), tm.Term)
 }
@@ -79,6 +77,13 @@ func (m *Manager) applyTyped(ctx context.Context, st *convState, ev Event, q *pe
 		}
 	}
 	keep := matching()
+	if tm.Term.Kind == ontology.TermList {
+		// Exactly the columns typed, when a reading shows just those.
+		exact := slices.DeleteFunc(slices.Clone(keep), func(i int) bool { return len(outputColumns(st.Candidates[i], q.Key)) != len(tm.Term.Items) })
+		if len(exact) > 0 {
+			keep = exact
+		}
+	}
 	step := Step{Kind: StepAnswer, Ref: q.ID}
 	for _, i := range st.live() {
 		if !slices.Contains(keep, i) {
@@ -133,4 +138,116 @@ func (m *Manager) learnTyped(ctx context.Context, st *convState, who Who, q *pen
 		return
 	}
 	m.learn(ctx, st, who, q, pendingOpt{Label: upperFirst(tm.Plain), Value: value})
+}
+
+// defineFollowUp handles "<phrase> means <meaning>" after an answer: the
+// meaning is read as a condition on the rows the phrase qualifies (or,
+// for the phrase a measure came from, as a measure), the question is read
+// again with it, and the answer uses exactly that; what cannot be read so
+// goes to the engine as words, as before.
+func (m *Manager) defineFollowUp(ctx context.Context, st *convState, ev Event, phrase, meaning string) ([]Reply, error) {
+	tm, ok := m.understandDefinition(st, phrase, meaning)
+	if !ok {
+		return m.refine(ctx, st, ev, Feedback{Kind: FeedbackEdit, Text: meaning, About: phrase})
+	}
+	saved := *st
+	saved.Candidates, saved.Feedback, saved.Answers = slices.Clone(st.Candidates), slices.Clone(st.Feedback), slices.Clone(st.Answers)
+	saved.Audit.Steps, saved.Typed = slices.Clone(st.Audit.Steps), slices.Clone(st.Typed)
+	if st.Answer != nil {
+		a := *st.Answer
+		saved.Answer = &a
+	}
+	term := tm.Term
+	key := sqlshape.DefineKey(phrase)
+	if tm.Key != (sqlshape.SlotKey{}) {
+		key = tm.Key
+	}
+	st.pendingTyped = &typedAnswer{Key: key, Term: tm.Term, Plain: tm.Plain}
+	st.archiveAnswer()
+	st.addStep(m.cfg.Now(), ontology.QuestionStep{Kind: StepFollowUp, Answer: normalizeText(ev.Text), Typed: true})
+	st.Feedback = append(st.Feedback, Feedback{Kind: FeedbackEdit, Text: tm.Plain, About: phrase, Term: &term, Author: ownerKeys(ev.Who).User})
+	st.Status = statusAsking
+	st.Round, st.Rejected = 0, 0
+	replies, err := m.generate(ctx, st, ev.Conversation)
+	if err != nil {
+		return replies, err
+	}
+	if st.Candidates == nil || st.pendingTyped != nil {
+		// No reading could use it: say so, and keep the answer as it was.
+		*st = saved
+		st.pendingTyped = nil
+		return []Reply{notice(ev.Conversation, fmt.Sprintf("I read that as '%s' = %s, but none of my readings of your question can use it, so I have not changed the answer.", phrase, lowerFirst(tm.Plain)))}, nil
+	}
+	more, err := m.advance(ctx, st, ev)
+	confirm := notice(ev.Conversation, fmt.Sprintf("✓ '%s' = %s (in your words)", phrase, lowerFirst(tm.Plain)))
+	return append(append([]Reply{confirm}, replies...), more...), err
+}
+
+// understandDefinition reads what a person says a phrase means: a measure
+// when the readings took the phrase as their measure, else a condition on
+// the rows it qualifies.
+func (m *Manager) understandDefinition(st *convState, phrase, meaning string) (typedMeaning, bool) {
+	t := cleanTyped(meaning)
+	measureKey := sqlshape.Key(sqlshape.SlotMeasure)
+	for _, i := range st.live() {
+		if strings.EqualFold(st.Candidates[i].Phrases[measureKey], phrase) {
+			tm, ok := m.readMeasure(t, "SUM")
+			tm.Key = measureKey
+			return tm, ok
+		}
+	}
+	subject := ""
+	for _, c := range st.Candidates {
+		for _, d := range c.Defines {
+			if strings.EqualFold(d.Phrase, phrase) && d.Term.Subject != "" {
+				subject = strings.ToLower(d.Term.Subject)
+			}
+		}
+	}
+	if subject == "" {
+		if live := st.live(); len(live) > 0 {
+			subject = strings.ToLower(m.labels.countedTable(st.Candidates[live[0]].Slots))
+		}
+	}
+	if subject == "" {
+		return typedMeaning{}, false
+	}
+	return m.readCondition(t, subject)
+}
+
+// keepTyped rules out, when a follow-up defined a phrase (defineFollowUp),
+// the regenerated readings that do not hold the meaning; it leaves the
+// pending meaning set when none does.
+func (st *convState) keepTyped() {
+	pt := st.pendingTyped
+	if pt == nil {
+		return
+	}
+	tm := typedMeaning{Key: pt.Key, Term: pt.Term, Plain: pt.Plain}
+	var keep []int
+	for _, i := range st.live() {
+		if matchesTyped(st.Candidates[i], pt.Key, tm) {
+			keep = append(keep, i)
+		}
+	}
+	if len(keep) == 0 {
+		return
+	}
+	for _, i := range st.live() {
+		if !slices.Contains(keep, i) {
+			st.Candidates[i].ElimBy = Step{Kind: StepChosen, Key: pt.Key}
+		}
+	}
+	st.Typed = append(st.Typed, *pt)
+	st.pendingTyped = nil
+}
+
+// outputColumns are the columns a candidate shows at an output key,
+// lower-case.
+func outputColumns(c candState, key sqlshape.SlotKey) []string {
+	var cols []string
+	for _, p := range c.Slots.Get(key).Parts {
+		cols = append(cols, strings.ToLower(p.Expr))
+	}
+	return cols
 }

@@ -230,6 +230,11 @@ type Choice struct {
 // option keeping a reading whose result execution-matches the gold. If no
 // option agrees it answers "none of these". It never types SQL.
 func (h *Harness) Answer(ctx context.Context, g *Gold, c *dialog.Clarification) Choice {
+	return h.answer(ctx, g, c, true)
+}
+
+// answer is Answer, typing the gold's meaning only when typing is set.
+func (h *Harness) answer(ctx context.Context, g *Gold, c *dialog.Clarification, typing bool) Choice {
 	ch := Choice{Key: c.Key.String(), Prompt: c.Prompt, Picked: -1, By: ByNone}
 	for _, o := range c.Options {
 		ch.Options = append(ch.Options, o.Label)
@@ -280,7 +285,7 @@ func (h *Harness) Answer(ctx context.Context, g *Gold, c *dialog.Clarification) 
 	switch {
 	case first >= 0:
 		ch.Picked, ch.By = first, ByResult
-	case h.typedMeaning(g, c) != "":
+	case typing && h.typedMeaning(g, c) != "":
 		// No option is the gold's meaning: the user says it (typed.go).
 		ch.By, ch.Typed = ByTyped, h.typedMeaning(g, c)
 	case emptyMatch >= 0:

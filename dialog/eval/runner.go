@@ -184,7 +184,8 @@ func (h *Harness) ask(ctx context.Context, d Dialog, g *Gold, cfg RunConfig) (r 
 	}
 	replies, err := handle(dialog.Event{Kind: dialog.EventMessage, Conversation: conv, Who: who, Text: q.Question})
 	var answer *dialog.Answer
-	saidNone := false
+	var last *dialog.Clarification
+	saidNone, retried := false, false
 	for turn := 0; err == nil; turn++ {
 		var clar *dialog.Clarification
 		for _, rp := range replies {
@@ -197,15 +198,22 @@ func (h *Harness) ask(ctx context.Context, d Dialog, g *Gold, cfg RunConfig) (r 
 				r.Notice = rp.Text
 			}
 		}
+		typing := true
+		if answer == nil && clar == nil && last != nil && !retried && len(r.Asked) > 0 && r.Asked[len(r.Asked)-1].By == ByTyped {
+			// The words were declined and the question is still open:
+			// answer it as a person would next, with the options.
+			clar, typing, retried = last, false, true
+		}
 		if answer != nil || clar == nil {
 			break
 		}
+		last = clar
 		if turn >= cfg.MaxRounds+extraTurns {
 			r.Detail = fmt.Sprintf("still asking after %d clarifications", turn)
 			break
 		}
 		t := time.Now()
-		ch := h.Answer(ctx, g, clar)
+		ch := h.answer(ctx, g, clar, typing)
 		check += time.Since(t)
 		r.Asked = append(r.Asked, ch)
 		ev := dialog.Event{Kind: dialog.EventChoose, Conversation: conv, Who: who, Target: clar.ID, Option: ch.Picked}
