@@ -79,6 +79,7 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 		a.Notes = append(a.Notes, m.valueCheck(shape)...)
 	}
 	m.learnStated(ctx, st, rep.Defines)
+	m.learnTypedDefinitions(ctx, st, rep)
 	detail := ""
 	if res.Truncated {
 		detail = fmt.Sprintf("the warehouse had more rows than the %d fetched", len(res.Rows))

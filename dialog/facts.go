@@ -118,6 +118,9 @@ func (m *Manager) learnStated(ctx context.Context, st *convState, defs []Definit
 		if !d.Stated || phrase == "" || ontology.BadWording(d.Label) != "" {
 			continue
 		}
+		if slices.ContainsFunc(st.Typed, func(t typedAnswer) bool { return t.Key == sqlshape.DefineKey(d.Phrase) }) {
+			continue // learned as typed (learnTypedDefinitions)
+		}
 		f := ontology.Fact{
 			Scope: ontology.ScopeUser, Owner: st.authorOf(phrase), Warehouse: m.cfg.Warehouse,
 			Phrase: phrase, Kind: ontology.KindDefinition, Meaning: d.Label, Question: st.Question,
@@ -278,6 +281,8 @@ func feedbackText(fb []Feedback) string {
 func (m *Manager) questionNamesAnother(asked map[string]bool, tok ontology.Term, pt point, columnsOnly bool) bool {
 	switch pt.Key.Name {
 	case sqlshape.SlotFilterOn, sqlshape.SlotMeasure:
+	case sqlshape.SlotOutput:
+		return m.namesOtherColumns(asked, tok, pt)
 	default:
 		return false
 	}
@@ -299,6 +304,37 @@ func (m *Manager) questionNamesAnother(asked map[string]bool, tok ontology.Term,
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// namesOtherColumns reports whether the question names the columns of
+// another offered output more than the remembered ones: "what are the age
+// and hometown of teachers" asks for those, whatever 'teachers' showed
+// before. Only the columns' own words count (they share the table).
+func (m *Manager) namesOtherColumns(asked map[string]bool, tok ontology.Term, pt point) bool {
+	score := func(cols []string) int {
+		n := 0
+		for _, tc := range cols {
+			n += m.namedBy(asked, tc, true)
+		}
+		return n
+	}
+	mine := score(tok.ColumnRefs())
+	for i, v := range pt.Values {
+		if i >= 2 && v.P < 0.1*pt.Values[0].P {
+			break
+		}
+		if holds(v.Value, tok) {
+			continue
+		}
+		var cols []string
+		for _, p := range v.Value.Parts {
+			cols = append(cols, p.Columns()...)
+		}
+		if score(cols) > mine {
+			return true
 		}
 	}
 	return false

@@ -107,7 +107,7 @@ func (m *Manager) applyTyped(ctx context.Context, st *convState, ev Event, q *pe
 		}
 		st.Chosen[key] = v
 	}
-	st.Typed = append(st.Typed, typedAnswer{Key: key, Term: tm.Term, Plain: tm.Plain})
+	st.Typed = append(st.Typed, typedAnswer{Key: key, Term: tm.Term, Plain: tm.Plain, Author: ownerKeys(ev.Who).User})
 	if !q.OneOff {
 		m.learnTyped(ctx, st, ev.Who, q, tm, st.Candidates[keep[0]])
 	} else {
@@ -123,6 +123,8 @@ type typedAnswer struct {
 	Key   sqlshape.SlotKey `json:"key"`
 	Term  ontology.Term    `json:"term"`
 	Plain string           `json:"plain"`
+	// Author is the owner key of who typed it.
+	Author string `json:"author,omitempty"`
 }
 
 // learnTyped remembers a typed meaning as the author's fact, as if it had
@@ -162,7 +164,7 @@ func (m *Manager) defineFollowUp(ctx context.Context, st *convState, ev Event, p
 	if tm.Key != (sqlshape.SlotKey{}) {
 		key = tm.Key
 	}
-	st.pendingTyped = &typedAnswer{Key: key, Term: tm.Term, Plain: tm.Plain}
+	st.pendingTyped = &typedAnswer{Key: key, Term: tm.Term, Plain: tm.Plain, Author: ownerKeys(ev.Who).User}
 	st.archiveAnswer()
 	st.addStep(m.cfg.Now(), ontology.QuestionStep{Kind: StepFollowUp, Answer: normalizeText(ev.Text), Typed: true})
 	st.Feedback = append(st.Feedback, Feedback{Kind: FeedbackEdit, Text: tm.Plain, About: phrase, Term: &term, Author: ownerKeys(ev.Who).User})
@@ -250,4 +252,31 @@ func outputColumns(c candState, key sqlshape.SlotKey) []string {
 		cols = append(cols, strings.ToLower(p.Expr))
 	}
 	return cols
+}
+
+// learnTypedDefinitions remembers the definitions typed in this
+// conversation that the answer uses, as the definitions of whoever typed
+// them.
+func (m *Manager) learnTypedDefinitions(ctx context.Context, st *convState, rep *candState) {
+	for _, t := range st.Typed {
+		if t.Key.Name != sqlshape.SlotDefine || !matchesTyped(*rep, t.Key, typedMeaning{Term: t.Term, Plain: t.Plain}) {
+			continue
+		}
+		phrase := ontology.NormalizePhrase(t.Key.Arg)
+		owner := t.Author
+		if owner == "" {
+			owner = ownerKeys(st.Who).User
+		}
+		f := ontology.Fact{
+			Scope: ontology.ScopeUser, Owner: owner, Warehouse: m.cfg.Warehouse,
+			Phrase: phrase, Kind: ontology.KindDefinition, Meaning: upperFirst(t.Plain), Question: st.Question,
+			Target: ontology.Target{Slot: string(sqlshape.SlotDefine), Arg: t.Key.Arg, Choice: t.Term},
+		}
+		if phrase == "" || ontology.JunkFact(f) != "" {
+			continue
+		}
+		if _, err := m.deps.Facts.Learn(ctx, f); err != nil {
+			m.log.Warn("cannot remember the definition", "phrase", phrase, "err", err)
+		}
+	}
 }

@@ -208,6 +208,9 @@ const NoneOfThese = "none of these"
 
 // Choice is one clarification and the simulated user's answer to it.
 type Choice struct {
+	// ID is the clarification's id: a question answered again after
+	// declined words is one question.
+	ID      string   `json:"id,omitempty"`
 	Key     string   `json:"key"`
 	Prompt  string   `json:"prompt"`
 	Options []string `json:"options"`
@@ -235,7 +238,7 @@ func (h *Harness) Answer(ctx context.Context, g *Gold, c *dialog.Clarification) 
 
 // answer is Answer, typing the gold's meaning only when typing is set.
 func (h *Harness) answer(ctx context.Context, g *Gold, c *dialog.Clarification, typing bool) Choice {
-	ch := Choice{Key: c.Key.String(), Prompt: c.Prompt, Picked: -1, By: ByNone}
+	ch := Choice{ID: c.ID, Key: c.Key.String(), Prompt: c.Prompt, Picked: -1, By: ByNone}
 	for _, o := range c.Options {
 		ch.Options = append(ch.Options, o.Label)
 		ch.Values = append(ch.Values, o.Value.String())

@@ -227,7 +227,7 @@ func (h *Harness) ask(ctx context.Context, d Dialog, g *Gold, cfg RunConfig) (r 
 		replies, err = handle(ev)
 	}
 	r.BotSeconds = bot.Seconds()
-	r.Questions = len(r.Asked)
+	r.Questions = distinctQuestions(r.Asked)
 	if tr, terr := d.Trace(ctx, who, conv); terr == nil {
 		r.Engine, r.Candidates, r.FailedCands, r.Interpretations = tr.Engine, tr.Candidates, tr.Failed, tr.Interpretations
 		r.Entropy, r.FactsUsed, r.CandidateSQL = tr.Entropy, tr.FactsUsed, tr.SQL
@@ -281,4 +281,17 @@ func (h *Harness) whyWrong(ctx context.Context, g *Gold, r *QuestionResult) Fail
 		r.Detail = fmt.Sprintf("%d candidates not checked within %s", unchecked, h.opts.CheckBudget)
 	}
 	return FailGoldMissing
+}
+
+// distinctQuestions counts the clarifications answered: one answered
+// again (after the dialog declined typed words) counts once.
+func distinctQuestions(asked []Choice) int {
+	n := 0
+	for i, c := range asked {
+		if i > 0 && c.ID != "" && asked[i-1].ID == c.ID && asked[i-1].By == ByTyped {
+			continue
+		}
+		n++
+	}
+	return n
 }
