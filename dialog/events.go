@@ -188,6 +188,11 @@ func matchOption(q *pendingQ, text string) (int, bool) {
 	if n, err := strconv.Atoi(t); err == nil && n >= 1 && n <= len(q.Options) {
 		return n - 1, true
 	}
+	for i, o := range q.Options {
+		if t == strings.ToLower(o.Label) {
+			return i, true // the very words of one option
+		}
+	}
 	match := -1
 	for i, o := range q.Options {
 		label := strings.ToLower(o.Label)
