@@ -360,3 +360,22 @@ func (c *chat) answerTo(r dialog.Reply, label string) dialog.Reply {
 	c.t.Helper()
 	return c.choose(r, label)
 }
+
+// One word, two subjects: 'active' orders and 'active' customers are two
+// definitions of the same person, each used for its own rows.
+func TestOneWordTwoSubjects(t *testing.T) {
+	env := dialogtest.New(t, 2000, dialog.Config{})
+	ana := newChat(t, env, "ana")
+	r := ana.ask("how many active orders are there?")
+	rs := ana.send(dialog.Event{Kind: dialog.EventOther, Target: r.Clarification.ID, Text: "status is placed or shipped"})
+	mustAnswer(t, rs[len(rs)-1])
+	mustAnswer(t, ana.choose(ana.ask("how many active customers are there?"), "has at least one order"))
+	a := mustAnswer(t, ana.ask("how many active orders are there?"))
+	if !strings.Contains(a.SQL, "'placed', 'shipped'") {
+		t.Fatalf("active orders: %s", a.SQL)
+	}
+	a = mustAnswer(t, ana.ask("how many active customers are there?"))
+	if !strings.Contains(a.SQL, "EXISTS") {
+		t.Fatalf("active customers: %s", a.SQL)
+	}
+}

@@ -247,22 +247,24 @@ func validID(id string) bool {
 	return true
 }
 
-// Resolve keeps, for each (Phrase, Kind), only the active fact of highest
+// Resolve keeps, for each (Phrase, Kind) — and a definition's subject
+// table — only the active fact of highest
 // precedence: a user fact over a channel fact over a workspace fact; within
 // one scope the most recently used. Inactive facts never win, so a
 // rejected user fact lets a channel fact through. Winners keep their order
 // in facts.
 func Resolve(facts []Fact) []Fact {
 	type key struct {
-		phrase string
-		kind   Kind
+		phrase  string
+		kind    Kind
+		subject string // a definition's table: "active" customers and orders
 	}
 	best := make(map[key]int, len(facts))
 	for i, f := range facts {
 		if !f.Active() {
 			continue
 		}
-		k := key{f.Phrase, f.Kind}
+		k := key{f.Phrase, f.Kind, definitionSubject(f)}
 		j, ok := best[k]
 		if !ok || outranks(f, facts[j]) {
 			best[k] = i
@@ -270,7 +272,7 @@ func Resolve(facts []Fact) []Fact {
 	}
 	out := make([]Fact, 0, len(best))
 	for i, f := range facts {
-		if j, ok := best[key{f.Phrase, f.Kind}]; ok && j == i {
+		if j, ok := best[key{f.Phrase, f.Kind, definitionSubject(f)}]; ok && j == i {
 			out = append(out, f)
 		}
 	}

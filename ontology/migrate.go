@@ -1,7 +1,9 @@
 package ontology
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/clarify-bot/clarify/internal/kv"
@@ -14,7 +16,8 @@ var migrations = []kv.Migration{
 	{From: "1", To: "2", Run: rewriteFacts},
 	// Schema 3: answers marked correct are feedback, not preferences
 	// (feedback.go), and facts learned from badly worded options are
-	// dropped (wording.go). Both are audited as ActionMigrate.
+	// dropped (wording.go), both audited as ActionMigrate; definitions are
+	// keyed by their subject table too (uniqueKey).
 	{From: "2", To: "3", Run: cleanFacts},
 }
 
@@ -57,10 +60,20 @@ const migrationActor = "clarify:migration"
 func cleanFacts(tx kv.Tx) error {
 	var moved, junk []Fact
 	var why []string
+	type rekey struct {
+		old []byte
+		f   Fact
+	}
+	var rekeyed []rekey
+	keys := map[string][]byte{} // fact id → the key it is stored under
 	err := tx.Bucket(bucketFacts).ForEach(func(k, v []byte) error {
 		f, err := decodeFact(v)
 		if err != nil {
 			return fmt.Errorf("fact %q: %w", k, err)
+		}
+		keys[f.ID] = append([]byte(nil), k...)
+		if !bytes.Equal(k, uniqueKey(f)) {
+			rekeyed = append(rekeyed, rekey{old: append([]byte(nil), k...), f: f})
 		}
 		if f.Scope != ScopeUser || f.Source != "" || f.PromotedFrom != "" || f.VerifiedBy != "" {
 			return nil
@@ -78,6 +91,14 @@ func cleanFacts(tx kv.Tx) error {
 	if err != nil {
 		return err
 	}
+	for _, r := range rekeyed {
+		if slices.ContainsFunc(junk, func(j Fact) bool { return j.ID == r.f.ID }) || slices.ContainsFunc(moved, func(m Fact) bool { return m.ID == r.f.ID }) {
+			continue
+		}
+		if err := putFact(tx, r.f, r.old); err != nil {
+			return fmt.Errorf("key fact %s by its subject: %w", r.f.ID, err)
+		}
+	}
 	// The audit entries of a migration carry the time it ran.
 	now := time.Now().UTC().Round(0)
 	a := &Store{now: func() time.Time { return now }}
@@ -87,7 +108,7 @@ func cleanFacts(tx kv.Tx) error {
 		}
 		c := ConfirmedAnswer{ID: f.ID, Owner: f.Owner, Warehouse: f.Warehouse, Phrase: f.Phrase, Question: f.Question,
 			SQL: f.Target.Choice.Expr, Count: max(f.Confirmations, 1), First: f.Created}
-		if err := deleteFact(tx, f); err != nil {
+		if err := deleteStored(tx, keys[f.ID], f.ID); err != nil {
 			return err
 		}
 		if _, err := putConfirmed(tx, c, f.LastUsed); err != nil {
@@ -99,13 +120,24 @@ func cleanFacts(tx kv.Tx) error {
 		}
 	}
 	for i, f := range junk {
-		if err := deleteFact(tx, f); err != nil {
+		if err := deleteStored(tx, keys[f.ID], f.ID); err != nil {
 			return err
 		}
 		if err := a.audit(tx, AuditEntry{Actor: migrationActor, Action: ActionMigrate, FactID: f.ID, Before: &f,
 			Note: "removed: " + why[i]}); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// deleteStored deletes the fact stored under key, and its id.
+func deleteStored(tx kv.Tx, key []byte, id string) error {
+	if err := tx.Bucket(bucketFacts).Delete(key); err != nil {
+		return fmt.Errorf("delete fact %s: %w", id, err)
+	}
+	if err := tx.Bucket(bucketIDs).Delete([]byte(id)); err != nil {
+		return fmt.Errorf("unindex fact %s: %w", id, err)
 	}
 	return nil
 }

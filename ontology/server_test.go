@@ -38,6 +38,7 @@ func TestOnMySQL(t *testing.T) {
 		{"RejectOwnership", TestRejectOwnership},
 		{"ConfirmedAnswers", TestConfirmedAnswers},
 		{"MigrationCleansJunk", TestMigrationCleansJunk},
+		{"DefinitionsPerSubject", TestDefinitionsPerSubject},
 	} {
 		t.Run(tc.name, tc.run)
 	}

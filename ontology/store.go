@@ -556,7 +556,15 @@ func (s *Store) Edit(ctx context.Context, id string, target *Target, meaning str
 		if err := f.validate(); err != nil {
 			return err
 		}
-		if err := putFact(tx, f, uniqueKey(f)); err != nil {
+		if k := uniqueKey(f); !bytes.Equal(k, uniqueKey(old)) {
+			// A new subject for a definition: it must not take another's place.
+			if other, found, err := getByKey(tx, k); err != nil {
+				return err
+			} else if found {
+				return invalidf("%q already has a definition on %s (fact %s)", f.Phrase, definitionSubject(f), other.ID)
+			}
+		}
+		if err := putFact(tx, f, uniqueKey(old)); err != nil {
 			return err
 		}
 		out = f
@@ -630,9 +638,22 @@ func deleteFact(tx kv.Tx, f Fact) error {
 	return nil
 }
 
-// uniqueKey is scope 0 owner 0 warehouse 0 phrase 0 kind.
+// uniqueKey is scope 0 owner 0 warehouse 0 phrase 0 kind, and 0 subject
+// for a definition of the rows of one table: a person may mean one thing
+// by "active" customers and another by "active" orders.
 func uniqueKey(f Fact) []byte {
+	if s := definitionSubject(f); s != "" {
+		return joinKey(string(f.Scope), f.Owner, f.Warehouse, f.Phrase, string(f.Kind), s)
+	}
 	return joinKey(string(f.Scope), f.Owner, f.Warehouse, f.Phrase, string(f.Kind))
+}
+
+// definitionSubject is the table a definition qualifies, lower-case, or "".
+func definitionSubject(f Fact) string {
+	if f.Kind != KindDefinition {
+		return ""
+	}
+	return strings.ToLower(f.Target.Choice.Subject)
 }
 
 // ownerPrefix is the key range of an owner's facts: scope 0 owner 0, and

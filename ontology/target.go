@@ -39,7 +39,9 @@ func (t Target) Equal(o Target) bool {
 // kind of decision, whatever it was chosen over and whatever the slot's
 // argument was ("in 2024" and "in 2025" choose the same date column).
 func (t Target) SameChoice(o Target) bool {
-	return t.Slot == o.Slot && t.Choice.Equal(o.Choice)
+	a, b := t.Choice, o.Choice
+	a.Subject, b.Subject = strings.ToLower(a.Subject), strings.ToLower(b.Subject)
+	return t.Slot == o.Slot && a.Equal(b)
 }
 
 // merge is t with o's argument and the options of both it was chosen over.

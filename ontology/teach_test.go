@@ -261,15 +261,22 @@ func TestMigrationCleansJunk(t *testing.T) {
 		Target: Target{Slot: "query", Choice: Term{Kind: TermSQL, Expr: "SELECT COUNT(*) FROM visits"}}}
 	glossary := visitDate(team)
 	glossary.ID, glossary.Scope, glossary.Source, glossary.Meaning = "glossary01", ScopeWorkspace, "glossary:clinic", "SUM(visits.fee)"
+	def := activeDef(alice, "patients", "patients.status", "admitted")
+	def.ID = "definition"
 	err := kv.Prepare(ctx, db, "2", nil, bucketFacts, bucketIDs, bucketAudit, bucketAuditByFact)
 	if err == nil {
 		err = db.Update(ctx, func(tx kv.Tx) error {
-			for _, f := range []Fact{good, junk, negated, confirmed, glossary} {
+			for _, f := range []Fact{good, junk, negated, confirmed, glossary, def} {
 				f.Created, f.LastUsed = time.Unix(1700000000, 0).UTC(), time.Unix(1700000000, 0).UTC()
 				if f.Confirmations == 0 {
 					f.Confirmations = 1
 				}
-				if err := putFact(tx, f, nil); err != nil {
+				// Schema 2 keyed every fact without a subject.
+				key := joinKey(string(f.Scope), f.Owner, f.Warehouse, NormalizePhrase(f.Phrase), string(f.Kind))
+				if err := tx.Bucket(bucketFacts).Put(key, encodeFact(f)); err != nil {
+					return err
+				}
+				if err := tx.Bucket(bucketIDs).Put([]byte(f.ID), key); err != nil {
 					return err
 				}
 			}
@@ -292,17 +299,59 @@ func TestMigrationCleansJunk(t *testing.T) {
 		ids = append(ids, f.ID)
 	}
 	slices.Sort(ids)
-	if !slices.Equal(ids, []string{"glossary01", "goodfact01"}) {
+	if !slices.Equal(ids, []string{"definition", "glossary01", "goodfact01"}) {
 		t.Errorf("facts after the migration: %v", ids)
 	}
 	c, err := s.ConfirmedAnswer(ctx, "confirmed1")
 	if err != nil || c.SQL != "SELECT COUNT(*) FROM visits" || c.Count != 2 || c.Owner != alice {
 		t.Errorf("confirmed answer: %+v %v", c, err)
 	}
+	// The definition is keyed by its subject now: learning it again finds it.
+	if again := MustLearn(t, s, activeDef(alice, "patients", "patients.status", "admitted")); again.ID != "definition" || again.Confirmations != 2 {
+		t.Errorf("the migrated definition was not found by its new key: %+v", again)
+	}
 	for _, id := range []string{"junkfact01", "junkfact02", "confirmed1"} {
 		audit, err := s.AuditOf(ctx, id)
 		if err != nil || len(audit) != 1 || audit[0].Action != ActionMigrate || audit[0].Before == nil {
 			t.Errorf("audit of %s: %+v %v", id, audit, err)
 		}
+	}
+}
+
+func activeDef(owner, subject, column string, values ...string) Fact {
+	return Fact{Scope: ScopeUser, Owner: owner, Warehouse: "clinic", Phrase: "active", Kind: KindDefinition, Meaning: "active " + subject,
+		Target: Target{Slot: "definition", Arg: "active", Choice: Term{Kind: TermValues, Subject: subject, Column: column, Op: "in", Values: values}}}
+}
+
+// One word, two subjects: "active" patients and "active" rooms are two
+// definitions of one person, both kept and both resolved; the same
+// subject again is the same definition.
+func TestDefinitionsPerSubject(t *testing.T) {
+	ctx := context.Background()
+	s := MustOpen(t, nil)
+	p := MustLearn(t, s, activeDef(alice, "patients", "patients.status", "admitted"))
+	r := MustLearn(t, s, activeDef(alice, "rooms", "rooms.state", "open", "cleaning"))
+	if p.ID == r.ID {
+		t.Fatalf("the rooms' definition replaced the patients': %+v", r)
+	}
+	again := MustLearn(t, s, activeDef(alice, "Patients", "patients.status", "admitted"))
+	if again.ID != p.ID || again.Confirmations != 2 {
+		t.Fatalf("the same definition again: %+v", again)
+	}
+	app, err := s.Applicable(ctx, Owners{User: alice}, "clinic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Resolve(app); len(got) != 2 {
+		t.Fatalf("resolved %+v, want both definitions", got)
+	}
+	// Editing one onto the other's subject is refused.
+	moved := r.Target
+	moved.Choice.Subject = "patients"
+	if _, err := s.Edit(ctx, r.ID, &moved, "", admin); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("edit onto another definition's subject: %v", err)
+	}
+	if n, _ := s.List(ctx, Filter{Owner: alice}); len(n) != 2 {
+		t.Fatalf("facts after a refused edit: %+v", n)
 	}
 }
