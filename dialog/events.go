@@ -50,7 +50,7 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 	if i, ok := matchOption(q, text); ok {
 		return m.choose(ctx, st, ev, i, text)
 	}
-	if looksLikeNewQuestion(text) {
+	if looksLikeNewQuestion(text) && !m.answersPending(st, q, text) {
 		// Not an answer but another question: drop the pending one and
 		// start over in this conversation.
 		if r, ok := m.admit(ctx, ev); !ok {

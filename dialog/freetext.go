@@ -113,7 +113,10 @@ var fnWords = []struct{ words, fn string }{
 
 // reMinus and rePlus split a computed measure into its parts.
 var (
-	reMinus = regexp.MustCompile(`\s+(?:minus|less|subtract|subtracting|take away|-)\s+`)
+	// reAndMeasure splits "sum of x and average of y" before each
+	// measure word.
+	reAndMeasure = regexp.MustCompile(`\s+and\s+(?:the\s+)?((?:sum|total|average|avg|mean|count|number|maximum|max|minimum|min)\b)`)
+	reMinus      = regexp.MustCompile(`\s+(?:minus|less|subtract|subtracting|take away|-)\s+`)
 	rePlus  = regexp.MustCompile(`\s+(?:plus|\+)\s+`)
 )
 
@@ -152,6 +155,22 @@ func (m *Manager) readMeasure(t, defaultFn string) (typedMeaning, bool) {
 		op, parts = "-", reMinus.Split(t, -1)
 	case rePlus.MatchString(t):
 		op, parts = "+", rePlus.Split(t, -1)
+	}
+	if op == "" {
+		// "average of tx limit daily and average of tx limit monthly":
+		// several measures, each its own.
+		if ps := splitMeasures(t); len(ps) > 1 {
+			var items, plains []string
+			for _, p := range ps {
+				term, plain, ok := m.readOneMeasure(p, defaultFn)
+				if !ok {
+					return typedMeaning{}, false
+				}
+				items = append(items, strings.ToLower(term.SQL()))
+				plains = append(plains, plain)
+			}
+			return typedMeaning{Term: ontology.ListTerm(items...), Plain: joinAnd(plains)}, true
+		}
 	}
 	var items, plains []string
 	var single ontology.Term
@@ -516,4 +535,16 @@ func singularWord(s string) string {
 		return s[:len(s)-1]
 	}
 	return s
+}
+
+// splitMeasures splits "sum of x and average of y" into its measures,
+// each keeping its own function word.
+func splitMeasures(t string) []string {
+	var out []string
+	start := 0
+	for _, m := range reAndMeasure.FindAllStringSubmatchIndex(t, -1) {
+		out = append(out, strings.TrimSpace(t[start:m[0]]))
+		start = m[2]
+	}
+	return append(out, strings.TrimSpace(t[start:]))
 }

@@ -379,3 +379,19 @@ func TestOneWordTwoSubjects(t *testing.T) {
 		t.Fatalf("active customers: %s", a.SQL)
 	}
 }
+
+// Words that read as a meaning of what is asked answer it, even when they
+// start like a question ("average …"); two measures typed together are
+// read as two.
+func TestTypedAnswerThatLooksLikeAQuestion(t *testing.T) {
+	env := dialogtest.New(t, 1000, dialog.Config{})
+	ana := newChat(t, env, "ana")
+	r := ana.ask("what was revenue in 2024?")
+	rs := ana.send(dialog.Event{Kind: dialog.EventMessage, Text: "average net amount and average gross amount"})
+	if rs[0].Kind != dialog.ReplyNotice || !strings.Contains(rs[0].Text, "total net revenue after discounts and total gross revenue") && !strings.Contains(rs[0].Text, "average net revenue after discounts and average gross revenue") {
+		t.Fatalf("the words should be read as two measures of 'revenue': %+v", rs[0])
+	}
+	if !strings.Contains(rs[0].Text, r.Clarification.Prompt) {
+		t.Fatalf("the question should stay open: %s", rs[0].Text)
+	}
+}

@@ -280,3 +280,20 @@ func (m *Manager) learnTypedDefinitions(ctx context.Context, st *convState, rep 
 		}
 	}
 }
+
+// answersPending reports whether words that look like a new question
+// ("average of the daily limit and average of the monthly limit") read as
+// a meaning of what is being asked: then they answer it. A question word
+// first or a question mark last keeps them a question.
+func (m *Manager) answersPending(st *convState, q *pendingQ, text string) bool {
+	t := strings.ToLower(strings.TrimSpace(text))
+	if strings.HasSuffix(t, "?") {
+		return false
+	}
+	switch strings.Fields(t)[0] {
+	case "what", "which", "who", "how", "when", "where", "list", "show", "give":
+		return false
+	}
+	_, ok := m.understand(st, q, text)
+	return ok
+}
