@@ -117,7 +117,7 @@ var (
 	// measure word.
 	reAndMeasure = regexp.MustCompile(`\s+and\s+(?:the\s+)?((?:sum|total|average|avg|mean|count|number|maximum|max|minimum|min)\b)`)
 	reMinus      = regexp.MustCompile(`\s+(?:minus|less|subtract|subtracting|take away|-)\s+`)
-	rePlus  = regexp.MustCompile(`\s+(?:plus|\+)\s+`)
+	rePlus       = regexp.MustCompile(`\s+(?:plus|\+)\s+`)
 )
 
 // optionFn is the aggregate every option of a measure question uses, the
