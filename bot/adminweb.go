@@ -223,8 +223,8 @@ type previewWarehouse struct {
 	mgr     *dialog.Manager
 	err     error
 	facts   *previewFacts
-	states *memStates
-	seq    atomic.Int64
+	states  *memStates
+	seq     atomic.Int64
 }
 
 func newPreviewWarehouse(current func() *stack) *previewWarehouse {
@@ -326,7 +326,9 @@ func (f *previewFacts) Learn(_ context.Context, fact ontology.Fact) (ontology.Fa
 }
 func (f *previewFacts) RecordUse(context.Context, string) error { return nil }
 func (f *previewFacts) Confirm(context.Context, string) error   { return nil }
-func (f *previewFacts) Reject(context.Context, string) error    { return nil }
+func (f *previewFacts) Reject(context.Context, string, string) (ontology.Fact, error) {
+	return ontology.Fact{}, nil
+}
 
 // memStates keeps preview conversations in memory for the one turn they
 // last.

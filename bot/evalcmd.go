@@ -23,8 +23,18 @@ import (
 	"github.com/clarify-bot/clarify/dialog/eval"
 )
 
-// demoDataset is the --dataset name of the built-in demo questions.
-const demoDataset = "demo"
+// demoDataset is the --dataset name of the built-in demo questions, and
+// personaDataset of the demo's two-person questions (connectors/demodata
+// personas.jsonl), asked on the same demo warehouse.
+const (
+	demoDataset    = "demo"
+	personaDataset = "demo-personas"
+)
+
+// onDemo reports whether a dataset runs on the built-in demo warehouse.
+func onDemo(ds *eval.Dataset) bool {
+	return (ds.Name == demoDataset || ds.Name == personaDataset) && ds.Schema == nil
+}
 
 // stringList is a repeatable, comma-separated flag.
 type stringList []string
@@ -69,7 +79,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs.SetOutput(stderr)
 	var o evalOptions
 	var datasets stringList
-	fs.Var(&datasets, "dataset", "dataset directory (schema.sql, questions.jsonl) or \"demo\"; repeatable or comma-separated")
+	fs.Var(&datasets, "dataset", "dataset directory (schema.sql, questions.jsonl), \"demo\" or \"demo-personas\"; repeatable or comma-separated")
 	fs.StringVar(&o.engine, "engine", "offline", "engine proposing candidate queries: offline or llm")
 	fs.StringVar(&o.configPath, "config", "", "with --engine llm: the bot's YAML configuration (else OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL)")
 	fs.IntVar(&o.maxRounds, "max-rounds", 4, "most clarifications per question (0: answer without asking, to measure what asking is worth)")
@@ -231,10 +241,14 @@ func safeName(s string) string {
 func (e *evalEnv) dataset(ctx context.Context, index int, spec string) *eval.DatasetReport {
 	o := e.opts
 	var ds *eval.Dataset
-	if spec == demoDataset {
+	switch spec {
+	case demoDataset:
 		ds = &eval.Dataset{Name: demoDataset, Dir: demoDataset}
 		ds.Questions, ds.Problems = eval.ParseQuestions(ds.QuestionsPath(), bytes.NewReader(demodata.Questions()))
-	} else {
+	case personaDataset:
+		ds = &eval.Dataset{Name: personaDataset, Dir: personaDataset}
+		ds.Questions, ds.Problems = eval.ParseQuestions(ds.QuestionsPath(), bytes.NewReader(demodata.PersonaQuestions()))
+	default:
 		var err error
 		ds, err = eval.Load(spec)
 		if err != nil {
@@ -267,7 +281,7 @@ func (e *evalEnv) dataset(ctx context.Context, index int, spec string) *eval.Dat
 	start := time.Now()
 	// The demo is profiled as `bot demo` profiles it.
 	var profile warehouse.ProfileOptions
-	if ds.Name == demoDataset && ds.Schema == nil && o.dsn == "" {
+	if onDemo(ds) && o.dsn == "" {
 		profile = demoProfileOptions()
 	}
 	// A measurement must not depend on how busy the machine is: a table
@@ -296,7 +310,7 @@ func (e *evalEnv) dataset(ctx context.Context, index int, spec string) *eval.Dat
 	// The bot runs on the demo warehouse as `bot demo` runs it, with its
 	// result cache; every run starts with an empty one.
 	var cache warehouse.CacheOptions
-	if ds.Name == demoDataset && ds.Schema == nil && o.dsn == "" {
+	if onDemo(ds) && o.dsn == "" {
 		cache = demoCacheOptions()
 	}
 	base := map[string]*eval.Run{}
@@ -342,7 +356,7 @@ func (e *evalEnv) warehouse(ctx context.Context, index int, ds *eval.Dataset) (*
 		}
 		return mc, mc.Addr + "/" + mc.DBName, nil
 	}
-	if ds.Name == demoDataset && ds.Schema == nil {
+	if onDemo(ds) {
 		if e.demo == nil {
 			dw, err := startDemoWarehouse(ctx, e.logger, demodata.DefaultOrders, warehouse.Config{QueryTimeout: o.timeout})
 			if err != nil {

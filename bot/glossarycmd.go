@@ -432,13 +432,21 @@ func (p *prefsCmd) verify(ctx context.Context, args []string) int {
 	defer s.Close()
 	ws := *owner
 	if ws == "" {
-		f, err := s.Get(ctx, id)
-		if err != nil {
-			return p.fail("verify", id, err)
+		// The asker's workspace: of a confirmed answer (bot prefs
+		// candidates), or of an older store's query fact.
+		owner, scope := "", ontology.ScopeUser
+		if c, err := s.ConfirmedAnswer(ctx, id); err == nil {
+			owner = c.Owner
+		} else {
+			f, err := s.Get(ctx, id)
+			if err != nil {
+				return p.fail("verify", id, err)
+			}
+			owner, scope = f.Owner, f.Scope
 		}
 		// A user key is platform:workspace:user.
-		if i := strings.LastIndexByte(f.Owner, ':'); f.Scope == ontology.ScopeUser && i > 0 {
-			ws = f.Owner[:i]
+		if i := strings.LastIndexByte(owner, ':'); scope == ontology.ScopeUser && i > 0 {
+			ws = owner[:i]
 		}
 	}
 	f, err := s.Verify(ctx, id, ws, *by, p.actor())

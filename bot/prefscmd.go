@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -60,7 +61,8 @@ type prefsSubcommand struct {
 
 func prefsSubcommands() []prefsSubcommand {
 	return []prefsSubcommand{
-		{"list", "[--user OWNER] [--scope user|channel|workspace] [--warehouse W] [--all] [--json]", "list learned preferences", (*prefsCmd).list},
+		{"list", "[--user OWNER] [--scope user|channel|workspace] [--warehouse W] [--all] [--weakened] [--json]", "list learned preferences (phrase, meaning, scope, source, uses)", (*prefsCmd).list},
+		{"candidates", "[--user OWNER] [--warehouse W] [--json]", "list answers people marked correct, to verify", (*prefsCmd).candidates},
 		{"show", "ID", "show one preference and its history", (*prefsCmd).show},
 		{"delete", "ID", "delete a preference", (*prefsCmd).delete},
 		{"forget", "--user OWNER [--warehouse W] PHRASE", "delete all of an owner's preferences for a phrase", (*prefsCmd).forget},
@@ -202,6 +204,7 @@ func (p *prefsCmd) list(ctx context.Context, args []string) int {
 	fs.StringVar(&fl.Scope, "scope", "", "only user, channel or workspace facts")
 	fs.StringVar(&fl.Warehouse, "warehouse", "", "only facts about this warehouse")
 	fs.BoolVar(&fl.IncludeInactive, "all", false, "include inactive facts (rejected as often as confirmed)")
+	weakened := fs.Bool("weakened", false, "only facts people said 'not what I meant' to (their own, or shared ones set aside for them)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	_, code, ok := p.parseArgs(fs, "list", args, 0, "")
 	if !ok {
@@ -216,9 +219,19 @@ func (p *prefsCmd) list(ctx context.Context, args []string) int {
 		return code
 	}
 	defer s.Close()
+	if *weakened {
+		fl.IncludeInactive = true
+	}
 	facts, err := s.List(ctx, fl)
 	if err != nil {
 		return p.fail("list", "", err)
+	}
+	overrides, err := s.Overrides(ctx)
+	if err != nil {
+		return p.fail("list", "", err)
+	}
+	if *weakened {
+		facts = slices.DeleteFunc(facts, func(f ontology.Fact) bool { return f.Rejections == 0 && len(overrides[f.ID]) == 0 })
 	}
 	if *asJSON {
 		if facts == nil {
@@ -230,13 +243,13 @@ func (p *prefsCmd) list(ctx context.Context, args []string) int {
 		fmt.Fprintln(p.stdout, "no preferences match")
 		return exitOK
 	}
-	header := []string{"ID", "SCOPE", "OWNER", "PHRASE", "MEANING", "USES", "LEARNED"}
+	header := []string{"ID", "SCOPE", "OWNER", "PHRASE", "MEANING", "SOURCE", "USES", "REJECTED", "LEARNED"}
 	if fl.IncludeInactive {
 		header = append(header, "ACTIVE")
 	}
 	rows := make([][]string, 0, len(facts))
 	for _, f := range facts {
-		row := []string{f.ID, string(f.Scope), f.Owner, f.Phrase, meaning(f), strconv.Itoa(f.Uses), f.Created.UTC().Format(time.DateOnly)}
+		row := []string{f.ID, string(f.Scope), f.Owner, f.Phrase, meaning(f), sourceOf(f), strconv.Itoa(f.Uses), rejectedBy(f, overrides[f.ID]), f.Created.UTC().Format(time.DateOnly)}
 		if fl.IncludeInactive {
 			row = append(row, yesNo(f.Active()))
 		}
@@ -244,6 +257,74 @@ func (p *prefsCmd) list(ctx context.Context, args []string) int {
 	}
 	fmt.Fprint(p.stdout, tables.Render(header, rows, tables.Options{MaxCellWidth: 50}))
 	fmt.Fprintf(p.stdout, "(%d preference%s)\n", len(facts), plural(len(facts)))
+	return exitOK
+}
+
+// sourceOf says where a fact came from, as people read it.
+func sourceOf(f ontology.Fact) string {
+	switch {
+	case f.FromGlossary():
+		return "glossary " + strings.TrimPrefix(f.Source, ontology.SourceGlossary)
+	case f.Kind == ontology.KindQuery && f.VerifiedBy != "":
+		return "verified by " + f.VerifiedBy
+	case f.PromotedFrom != "":
+		return "promoted from " + f.PromotedFrom
+	}
+	return "answer"
+}
+
+// rejectedBy counts the "not what I meant" said of a fact: by its owner,
+// and (for shared facts) by the people who set it aside for themselves.
+func rejectedBy(f ontology.Fact, people map[string]int) string {
+	n := f.Rejections
+	for _, c := range people {
+		n += c
+	}
+	if len(people) > 0 {
+		return fmt.Sprintf("%d (%d %s)", n, len(people), map[bool]string{true: "person", false: "people"}[len(people) == 1])
+	}
+	return strconv.Itoa(n)
+}
+
+// candidates lists the answers people marked correct: feedback, not
+// preferences, which an admin may make verified queries (bot prefs verify).
+func (p *prefsCmd) candidates(ctx context.Context, args []string) int {
+	fs := p.flagSet("candidates")
+	owner := fs.String("user", "", "only the answers of this owner key, e.g. slack:T1:U2")
+	warehouse := fs.String("warehouse", "", "only answers about this warehouse")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if _, code, ok := p.parseArgs(fs, "candidates", args, 0, ""); !ok {
+		return code
+	}
+	s, code := p.open(false)
+	if s == nil {
+		return code
+	}
+	defer s.Close()
+	list, err := s.ConfirmedAnswers(ctx, *owner, *warehouse)
+	if err != nil {
+		return p.fail("candidates", "", err)
+	}
+	if *asJSON {
+		if list == nil {
+			list = []ontology.ConfirmedAnswer{}
+		}
+		return p.printJSON("candidates", list)
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(p.stdout, "no answers marked correct")
+		return exitOK
+	}
+	rows := make([][]string, 0, len(list))
+	for _, c := range list {
+		verified := "-"
+		if c.VerifiedAs != "" {
+			verified = c.VerifiedAs
+		}
+		rows = append(rows, []string{c.ID, c.Owner, c.Question, strconv.Itoa(c.Count), c.Last.UTC().Format(time.DateOnly), verified})
+	}
+	fmt.Fprint(p.stdout, tables.Render([]string{"ID", "OWNER", "QUESTION", "CONFIRMED", "LAST", "VERIFIED AS"}, rows, tables.Options{MaxCellWidth: 60}))
+	fmt.Fprintf(p.stdout, "(%d answer%s; verify one with: bot prefs verify ID --by NAME)\n", len(list), plural(len(list)))
 	return exitOK
 }
 
@@ -277,7 +358,15 @@ func (p *prefsCmd) show(ctx context.Context, args []string) int {
 		{"phrase", f.Phrase}, {"kind", string(f.Kind)}, {"target", f.Target.Summary()}, {"meaning", f.Meaning},
 		{"question", f.Question}, {"learned", stamp(f.Created)}, {"last used", stamp(f.LastUsed)},
 		{"uses", strconv.Itoa(f.Uses)}, {"confirmations", strconv.Itoa(f.Confirmations)},
-		{"rejections", strconv.Itoa(f.Rejections)}, {"active", yesNo(f.Active())},
+		{"rejections", strconv.Itoa(f.Rejections)}, {"active", yesNo(f.Active())}, {"source", sourceOf(f)},
+	}
+	if over, err := s.Overrides(ctx); err == nil && len(over[f.ID]) > 0 {
+		var who []string
+		for person, n := range over[f.ID] {
+			who = append(who, fmt.Sprintf("%s (%d)", person, n))
+		}
+		slices.Sort(who)
+		fields = append(fields, [2]string{"set aside by", strings.Join(who, ", ")})
 	}
 	if f.PromotedFrom != "" {
 		fields = append(fields, [2]string{"promoted from", f.PromotedFrom})
@@ -545,8 +634,12 @@ func auditTable(entries []ontology.AuditEntry) string {
 // change summarises an audit entry in a few words.
 func change(e ontology.AuditEntry) string {
 	switch {
+	case e.Action == ontology.ActionReject:
+		return e.Note
 	case e.Before == nil && e.After == nil:
-		return ""
+		return e.Note
+	case e.After == nil && e.Action == ontology.ActionMigrate:
+		return "removed: " + meaning(*e.Before) + " (" + e.Note + ")"
 	case e.After == nil:
 		return "removed: " + meaning(*e.Before)
 	case e.Action == ontology.ActionPromote:

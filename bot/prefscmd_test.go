@@ -56,7 +56,7 @@ func seedPrefs(t *testing.T) (string, map[string]string) {
 		}
 		ids[x.name] = f.ID
 	}
-	if err := s.Reject(ctx, ids["bob-revenue"]); err != nil {
+	if _, err := s.Reject(ctx, ids["bob-revenue"], prefsBob); err != nil {
 		t.Fatal(err)
 	}
 	return dir, ids
@@ -185,10 +185,11 @@ func TestPrefsCommand(t *testing.T) {
 
 		{name: "audit", before: [][]string{{"delete", "{alice-texas}"}, {"edit", "{bob-revenue}", "--meaning", "gross sales"}},
 			args: []string{"audit", "--limit", "5"}, code: exitOK,
-			stdout: []string{"AT (UTC)", "ACTOR", "cli:tester  edit", "cli:tester  delete", "removed: customers.state is Texas", `meaning "gross revenue" → "gross sales"`}},
+			stdout: []string{"AT (UTC)", "ACTOR", "cli:tester   edit", "cli:tester   delete", "removed: customers.state is Texas", `meaning "gross revenue" → "gross sales"`}},
 		{name: "audit limited", before: [][]string{{"delete", "{alice-texas}"}, {"delete", "{chan-texas}"}},
 			args: []string{"audit", "--limit", "1"}, code: exitOK, stdout: []string{"{chan-texas}"}, notStdout: []string{"{alice-texas}"}},
-		{name: "audit empty", args: []string{"audit"}, code: exitOK, stdout: []string{"no admin changes recorded"}},
+		// The owner's "not what I meant" in setup weakened their fact: admins see it.
+		{name: "audit shows rejections", args: []string{"audit"}, code: exitOK, stdout: []string{"slack:T1:U2  reject", "not what the owner meant (1 of 1 confirmations)"}},
 
 		{name: "export", args: []string{"export"}, code: exitOK, stdout: []string{"{\n  \"version\": 2,", `"id": "{bob-revenue}"`, `"rejections": 1`}},
 		{name: "import stdin", stdin: `{"version":1,"facts":[{"scope":"workspace","owner":"slack:T1","warehouse":"shop","phrase":"Best Customer","kind":"definition","target":"rank=SUM(net) DESC"}]}`,

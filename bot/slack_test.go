@@ -152,7 +152,7 @@ func TestSlackThreadFollowUpServe(t *testing.T) {
 		h.post(0, slackadapter.EventsPath, "application/json", b, nil)
 	}
 	since = fake.Mark()
-	reply("Ev0FOLLOW02", t1, "customers whose state is Ohio")
+	reply("Ev0FOLLOW02", t1, "1") // the first option, typed in the thread
 	next := h.wait(since, ch, t1, func(b blocks) bool {
 		return isAnswerBlocks(b) || (isClarificationBlocks(b) && !strings.Contains(b.text(), `"value":"`+q.ts))
 	})

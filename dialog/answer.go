@@ -72,12 +72,17 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 	for _, n := range st.Notes {
 		a.Notes = appendUnique(a.Notes, n)
 	}
+	m.recordUses(ctx, a.UsedFacts)
+	for _, n := range st.leftOutNotes(rep) {
+		a.Notes = appendUnique(a.Notes, n)
+	}
 	if len(res.Rows) == 0 && shape != nil {
 		for _, n := range m.valueCheck(shape) {
 			a.Notes = appendUnique(a.Notes, n)
 		}
 	}
 	m.learnStated(ctx, st, rep.Defines)
+	m.learnTypedDefinitions(ctx, st, rep)
 	detail := ""
 	if res.Truncated {
 		detail = fmt.Sprintf("the warehouse had more rows than the %d fetched", len(res.Rows))
@@ -140,9 +145,6 @@ func (m *Manager) applyLinked(ctx context.Context, st *convState, linked []appli
 		}
 		st.Applied = append(st.Applied, f)
 		m.obs.FactApplied(f.Scope)
-		if err := m.deps.Facts.RecordUse(ctx, f.FactID); err != nil {
-			m.log.Warn("cannot record a preference use", "fact", f.FactID, "err", err)
-		}
 	}
 }
 

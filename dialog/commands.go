@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/clarify-bot/clarify/internal/colfmt"
@@ -43,61 +42,6 @@ func (m *Manager) command(ctx context.Context, ev Event, text string) ([]Reply, 
 		return r, true
 	}
 	return nil, false
-}
-
-func factView(f ontology.Fact) FactView {
-	return FactView{ID: f.ID, Phrase: f.Phrase, Meaning: f.Meaning, Kind: string(f.Kind), Scope: string(f.Scope), Owner: f.Owner, Learned: f.Created, Uses: f.Uses}
-}
-
-// prefs lists the asker's preferences, including the channel's and the
-// workspace's; an admin may name another user in Text.
-func (m *Manager) prefs(ctx context.Context, ev Event) ([]Reply, error) {
-	owners := ownerKeys(ev.Who)
-	subject := "" // the asker
-	var facts []ontology.Fact
-	var err error
-	if other := strings.TrimPrefix(strings.TrimSpace(ev.Subject), "@"); other != "" && other != ev.Who.User && ev.Kind == EventPrefs {
-		if !ev.Who.Admin {
-			return []Reply{ephemeral(ev.Conversation, "Only admins can see other people's preferences.")}, nil
-		}
-		if m.admin == nil {
-			return []Reply{ephemeral(ev.Conversation, "Preference review is not available.")}, nil
-		}
-		subject = other
-		filter := ontology.Filter{Scope: string(ontology.ScopeUser), Owner: ev.Who.Platform + ":" + ev.Who.Workspace + ":" + other, Warehouse: m.cfg.Warehouse, IncludeInactive: true}
-		if other == "*" {
-			subject = "everyone"
-			filter = ontology.Filter{Warehouse: m.cfg.Warehouse, IncludeInactive: true}
-		}
-		facts, err = m.admin.List(ctx, filter)
-	} else {
-		facts, err = m.deps.Facts.Applicable(ctx, owners, m.cfg.Warehouse)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("list preferences: %w", err)
-	}
-	p := &Prefs{Subject: subject, CanAdmin: ev.Who.Admin}
-	for _, f := range facts {
-		p.Facts = append(p.Facts, factView(f))
-	}
-	sort.SliceStable(p.Facts, func(i, j int) bool { return p.Facts[i].Phrase < p.Facts[j].Phrase })
-	var b strings.Builder
-	if len(p.Facts) == 0 {
-		b.WriteString("I haven't learned any preferences for you yet. When you answer one of my questions, I remember it.")
-	} else {
-		title := "Your preferences"
-		if subject != "" {
-			title = "Preferences of " + subject
-		}
-		fmt.Fprintf(&b, "%s (%d):", title, len(p.Facts))
-		for i, f := range p.Facts {
-			fmt.Fprintf(&b, "\n  %d. '%s' = %s", i+1, f.Phrase, lowerFirst(f.Meaning))
-			if f.Scope != string(ontology.ScopeUser) {
-				fmt.Fprintf(&b, " (%s-wide)", f.Scope)
-			}
-		}
-	}
-	return []Reply{{Kind: ReplyPrefs, Conversation: ev.Conversation, Ephemeral: true, Prefs: p, Text: b.String()}}, nil
 }
 
 func actor(w Who) ontology.Actor {
@@ -155,9 +99,9 @@ func (m *Manager) promote(ctx context.Context, ev Event) ([]Reply, error) {
 	if m.admin == nil {
 		return []Reply{ephemeral(ev.Conversation, "Promoting preferences is not available.")}, nil
 	}
-	if src, err := m.admin.Get(ctx, ev.FactID); err == nil && src.Kind == ontology.KindQuery && ev.Scope == ontology.ScopeWorkspace {
+	if ev.Scope == ontology.ScopeWorkspace && m.isConfirmedAnswer(ctx, ev.FactID) {
 		// A confirmed answer promoted to the workspace is a verified query.
-		return m.verify(ctx, ev, src)
+		return m.verify(ctx, ev, ev.FactID)
 	}
 	owners := ownerKeys(ev.Who)
 	scope := ev.Scope

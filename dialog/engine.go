@@ -49,6 +49,14 @@ type Feedback struct {
 	Text string
 	// About is the phrase of the clarification it answered, if any.
 	About string
+	// Author is the owner key of the person who wrote it: in a shared
+	// thread it may not be the asker, and what it teaches is theirs.
+	Author string `json:",omitempty"`
+	// Term is what the dialog understood the text to mean for About, when
+	// it read it (freetext.go): a measure or one computed from others, a
+	// condition defining the phrase, a column. Engines that build typed
+	// readings use it instead of the words; Text then says it plainly.
+	Term *ontology.Term `json:",omitempty"`
 }
 
 // Proposal is an engine's answer to a Request.

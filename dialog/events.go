@@ -50,7 +50,7 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 	if i, ok := matchOption(q, text); ok {
 		return m.choose(ctx, st, ev, i, text)
 	}
-	if looksLikeNewQuestion(text) {
+	if looksLikeNewQuestion(text) && !m.answersPending(st, q, text) {
 		// Not an answer but another question: drop the pending one and
 		// start over in this conversation.
 		if r, ok := m.admit(ctx, ev); !ok {
@@ -74,6 +74,19 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 		// Nothing is saved: the question stays open as it was.
 		return []Reply{notice(ev.Conversation, msg+" "+stillWaiting(q))}, nil
 	}
+	if !noneOfThese(text) {
+		// Words that read as a meaning of what was asked are applied
+		// exactly, or declined (typed.go).
+		if tm, ok := m.understand(st, q, text); ok {
+			return m.applyTyped(ctx, st, ev, q, text, tm)
+		}
+		if q.Key.Name == sqlshape.SlotDefine {
+			// Words that are no condition on the data would be taken
+			// and then ignored: say so, and keep the question open.
+			return []Reply{notice(ev.Conversation, fmt.Sprintf("I couldn't read %q as a meaning of '%s'. Say it with the data's words, for example \"status is … or …\", \"ordered in the last 90 days\" or \"has at least one …\". %s",
+				tables.Clip(text, 60), q.Phrase, stillWaiting(q)))}, nil
+		}
+	}
 	before := st.candidateSQL()
 	m.obs.ClarificationAnswered()
 	resolved := &Resolved{ClarificationID: q.ID, Prompt: q.Prompt, Choice: text}
@@ -85,11 +98,20 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 		if st.Excluded == nil {
 			st.Excluded = map[sqlshape.SlotKey][]sqlshape.SlotValue{}
 		}
+		again := len(st.Excluded[q.Key]) > 0
 		for _, o := range q.Options {
+			if q.Key.Name == sqlshape.SlotDefine && o.Value.IsEmpty() {
+				continue // leaving the word out stays the fallback (definitions.go)
+			}
 			st.Excluded[q.Key] = append(st.Excluded[q.Key], o.Value)
 		}
 		none := Step{Kind: StepNone, Ref: q.ID}
 		st.applyExclusions(none)
+		if again && q.Key.Name == sqlshape.SlotDefine {
+			// Twice none of the meanings: no more guesses, the word is
+			// left out and the answer says so.
+			st.leaveOut(q.Key, none)
+		}
 		st.Asked = slices.DeleteFunc(st.Asked, func(k sqlshape.SlotKey) bool { return k == q.Key })
 		if len(st.live()) == 0 {
 			st.Widen++
@@ -104,6 +126,7 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 		if phrase, meaning, ok := definesPhrase(text); ok {
 			fb = Feedback{Kind: FeedbackEdit, Text: meaning, About: phrase}
 		}
+		fb.Author = ownerKeys(ev.Who).User
 		st.Feedback = append(st.Feedback, fb)
 		replies, err = m.generate(ctx, st, ev.Conversation)
 		if err != nil || st.Candidates == nil {
@@ -150,9 +173,12 @@ func (m *Manager) choose(ctx context.Context, st *convState, ev Event, i int, ch
 		st.Chosen = map[sqlshape.SlotKey]sqlshape.SlotValue{}
 	}
 	st.Chosen[q.Key] = opt.Value
-	if q.Key == choiceKey {
+	switch {
+	case q.Key == choiceKey:
 		m.learnReading(ctx, st, ev.Who, q, opt)
-	} else {
+	case q.OneOff:
+		st.Notes = appendUnique(st.Notes, fmt.Sprintf("For this question only: %s. Your usual choice stays as it was.", lowerFirst(opt.Label)))
+	default:
 		m.learn(ctx, st, ev.Who, q, opt)
 	}
 	replies, err := m.advance(ctx, st, ev)
@@ -165,6 +191,11 @@ func matchOption(q *pendingQ, text string) (int, bool) {
 	t := strings.ToLower(strings.Trim(text, " .!)#"))
 	if n, err := strconv.Atoi(t); err == nil && n >= 1 && n <= len(q.Options) {
 		return n - 1, true
+	}
+	for i, o := range q.Options {
+		if t == strings.ToLower(o.Label) {
+			return i, true // the very words of one option
+		}
 	}
 	match := -1
 	for i, o := range q.Options {
@@ -262,11 +293,11 @@ func (m *Manager) feedback(ctx context.Context, ev Event) ([]Reply, error) {
 				st.Candidates[i].ElimBy = Step{Kind: StepReject, Ref: ans.ID}
 			}
 		}
-		// A remembered choice may be what went wrong: weaken it and ask again.
+		// A remembered choice may be what went wrong: set it aside here
+		// and ask again; the asker's "not what I meant" also weakens it
+		// for them (facts.go: rejectUsed).
+		m.rejectUsed(ctx, st, ev.Who, ans.UsedFacts)
 		for _, f := range ans.UsedFacts {
-			if err := m.deps.Facts.Reject(ctx, f.FactID); err != nil {
-				m.log.Warn("cannot weaken a preference", "fact", f.FactID, "err", err)
-			}
 			st.Skipped = appendUnique(st.Skipped, f.FactID)
 			st.unapply(f.FactID)
 		}

@@ -2,6 +2,7 @@ package dialog
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 
@@ -70,9 +71,19 @@ func (m *Manager) learn(ctx context.Context, st *convState, who Who, q *pendingQ
 	if phrase == "" {
 		return // nothing to recognise it by next time
 	}
+	if why := ontology.BadWording(chosen.Label); why != "" {
+		m.log.Info("not remembering a badly worded choice", "phrase", phrase, "label", chosen.Label, "why", why)
+		return
+	}
 	target := ontology.Target{
 		Slot: string(q.Key.Name), Arg: q.Key.Arg,
 		Choice: distinguishing(chosen.Value, others), Over: alternatives(others),
+	}
+	if kind == ontology.KindTime && m.wordsChose(st, q, target.Choice) {
+		return // the question's words chose this date, not a habit
+	}
+	if entityChoice(target.Choice, target.Over) {
+		return // which thing's population, not what 'population' means
 	}
 	if q.Key.Name == sqlshape.SlotDefine {
 		// A definition is remembered as what it means, not as SQL text.
@@ -91,21 +102,30 @@ func (m *Manager) learn(ctx context.Context, st *convState, who Who, q *pendingQ
 		Scope: ontology.ScopeUser, Owner: ownerKeys(who).User, Warehouse: m.cfg.Warehouse,
 		Phrase: phrase, Kind: kind, Target: target, Meaning: chosen.Label, Question: st.Question,
 	}
+	if why := ontology.JunkFact(f); why != "" {
+		m.log.Info("not remembering a choice", "phrase", phrase, "why", why)
+		return
+	}
 	if _, err := m.deps.Facts.Learn(ctx, f); err != nil {
 		m.log.Warn("cannot remember the choice", "phrase", phrase, "err", err)
 	}
 }
 
 // learnStated remembers the definitions a person gave in their own words
-// that the answer used, as if they had picked them from options.
+// that the answer used, as if they had picked them from options: as the
+// definitions of whoever wrote them, who in a shared thread may not be
+// the asker.
 func (m *Manager) learnStated(ctx context.Context, st *convState, defs []Definition) {
 	for _, d := range defs {
 		phrase := ontology.NormalizePhrase(d.Phrase)
-		if !d.Stated || phrase == "" {
+		if !d.Stated || phrase == "" || ontology.BadWording(d.Label) != "" {
 			continue
 		}
+		if slices.ContainsFunc(st.Typed, func(t typedAnswer) bool { return t.Key == sqlshape.DefineKey(d.Phrase) }) {
+			continue // learned as typed (learnTypedDefinitions)
+		}
 		f := ontology.Fact{
-			Scope: ontology.ScopeUser, Owner: ownerKeys(st.Who).User, Warehouse: m.cfg.Warehouse,
+			Scope: ontology.ScopeUser, Owner: st.authorOf(phrase), Warehouse: m.cfg.Warehouse,
 			Phrase: phrase, Kind: ontology.KindDefinition, Meaning: d.Label, Question: st.Question,
 			Target: ontology.Target{Slot: string(sqlshape.SlotDefine), Arg: d.Phrase, Choice: d.Term},
 		}
@@ -146,9 +166,6 @@ func (m *Manager) applyFacts(ctx context.Context, st *convState) {
 				}
 				st.Applied = append(st.Applied, appliedFact{FactID: f.ID, Key: pt.Key, Token: tok, Phrase: f.Phrase, Meaning: f.Meaning, Scope: string(f.Scope), Step: step, Source: f.Source})
 				m.obs.FactApplied(string(f.Scope))
-				if err := m.deps.Facts.RecordUse(ctx, f.ID); err != nil {
-					m.log.Warn("cannot record a preference use", "fact", f.ID, "err", err)
-				}
 				applied = true
 				break
 			}
@@ -195,7 +212,13 @@ func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string
 	if factKind(pt.Key, values) != f.Kind {
 		return false
 	}
-	if m.questionNamesAnother(asked, tok, pt) || m.sameCount(st, tok, pt) {
+	if f.Kind == ontology.KindTime {
+		asked = m.withEventWords(st, pt.Key, asked)
+	}
+	if entityChoice(tok, f.Target.Over) || f.Kind == ontology.KindValue && m.valueNamesRow(text, pt) {
+		return false
+	}
+	if m.questionNamesAnother(asked, tok, pt, f.Kind == ontology.KindTime) || m.sameCount(st, tok, pt) || m.fansOut(st, tok, pt) {
 		return false
 	}
 	if f.Kind == ontology.KindTime {
@@ -209,7 +232,10 @@ func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string
 			}
 			for _, part := range v.Value.Parts {
 				if t := tableOfTC(part.Expr); !strings.EqualFold(t, table) {
-					return false
+					// Unless what the question measures or ranks is
+					// the remembered date's rows: "our best customer
+					// in 2024" ranks customers by their orders.
+					return m.measuresTable(st, pt.Key, tok, table)
 				}
 			}
 		}
@@ -253,29 +279,20 @@ func feedbackText(fb []Feedback) string {
 // meant before, and "customers in TX" names customers, not the orders a
 // remembered 'TX' was about. Only columns and values are weighed.
 // asked holds the terms of the question and its feedback.
-func (m *Manager) questionNamesAnother(asked map[string]bool, tok ontology.Term, pt point) bool {
+// For a date, only the column's own words count: "our best customer in
+// 2024" names the customers it ranks, not their signup date.
+func (m *Manager) questionNamesAnother(asked map[string]bool, tok ontology.Term, pt point, columnsOnly bool) bool {
 	switch pt.Key.Name {
 	case sqlshape.SlotFilterOn, sqlshape.SlotMeasure:
+	case sqlshape.SlotOutput:
+		return m.namesOtherColumns(asked, tok, pt)
 	default:
 		return false
 	}
 	if tok.Kind != ontology.TermColumn {
 		return false
 	}
-	named := func(tc string) int {
-		table, col := splitTC(tc)
-		terms := map[string]bool{}
-		for _, t := range append(m.deps.Catalog.Terms(col), m.deps.Catalog.Terms(table)...) {
-			terms[t] = true
-		}
-		n := 0
-		for t := range terms {
-			if asked[t] {
-				n++
-			}
-		}
-		return n
-	}
+	named := func(tc string) int { return m.namedBy(asked, tc, columnsOnly) }
 	mine := named(tok.Column)
 	for i, v := range pt.Values {
 		if i >= 2 && v.P < 0.1*pt.Values[0].P {
@@ -295,6 +312,92 @@ func (m *Manager) questionNamesAnother(asked map[string]bool, tok ontology.Term,
 	return false
 }
 
+// namesOtherColumns reports whether the question names the columns of
+// another offered output more than the remembered ones: "what are the age
+// and hometown of teachers" asks for those, whatever 'teachers' showed
+// before. Only the columns' own words count (they share the table).
+func (m *Manager) namesOtherColumns(asked map[string]bool, tok ontology.Term, pt point) bool {
+	score := func(cols []string) int {
+		n := 0
+		for _, tc := range cols {
+			n += m.namedBy(asked, tc, true)
+		}
+		return n
+	}
+	mine := score(tok.ColumnRefs())
+	for i, v := range pt.Values {
+		if i >= 2 && v.P < 0.1*pt.Values[0].P {
+			break
+		}
+		if holds(v.Value, tok) {
+			continue
+		}
+		var cols []string
+		for _, p := range v.Value.Parts {
+			cols = append(cols, p.Columns()...)
+		}
+		if score(cols) > mine {
+			return true
+		}
+	}
+	return false
+}
+
+// namedBy counts the words of column tc among the question's terms;
+// with columnsOnly, the column's own words only ("ordered_at" is not
+// named by "orders").
+func (m *Manager) namedBy(asked map[string]bool, tc string, columnsOnly bool) int {
+	table, col := splitTC(tc)
+	terms := map[string]bool{}
+	for _, t := range m.deps.Catalog.Terms(col) {
+		terms[t] = true
+	}
+	for _, t := range m.deps.Catalog.Terms(table) {
+		terms[t] = !columnsOnly
+	}
+	n := 0
+	for t, counts := range terms {
+		if counts && asked[t] {
+			n++
+		}
+	}
+	return n
+}
+
+// wordsChose reports whether the question's own words (and the event its
+// other conditions name) point at the chosen date more than at every
+// other option: "how many orders went to California in 2025" → the ship
+// date. Such a choice answers this question; it is no general meaning of
+// 'in 2025' to remember.
+func (m *Manager) wordsChose(st *convState, q *pendingQ, chosen ontology.Term) bool {
+	if chosen.Kind != ontology.TermColumn {
+		return false
+	}
+	text := " " + ontology.NormalizePhrase(st.Question+" "+feedbackText(st.Feedback)) + " "
+	asked := map[string]bool{}
+	for _, t := range m.deps.Catalog.Terms(text) {
+		asked[t] = true
+	}
+	asked = m.withEventWords(st, q.Key, asked)
+	mine := m.namedBy(asked, chosen.Column, true)
+	if mine == 0 {
+		return false
+	}
+	for _, o := range q.Options {
+		if holds(o.Value, chosen) {
+			continue
+		}
+		for _, p := range o.Value.Parts {
+			for _, tc := range p.Columns() {
+				if m.namedBy(asked, tc, true) >= mine {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
 // sameCount says whether a remembered "count customers, not rows" choice
 // is moot here: the other readings' COUNT(*) counts the same table, so the
 // readings differ elsewhere (a join, a filter) and the fact must not pick
@@ -309,6 +412,215 @@ func (m *Manager) sameCount(st *convState, tok ontology.Term, pt point) bool {
 		c := st.Candidates[i]
 		if slices.ContainsFunc(c.Slots.Get(pt.Key).Parts, countsRows) && strings.EqualFold(m.labels.countedTable(c.Slots), table) {
 			return true
+		}
+	}
+	return false
+}
+
+// authorOf is the owner key of who last said what phrase means in this
+// conversation: the author of the latest feedback about it, else the asker.
+func (st *convState) authorOf(phrase string) string {
+	for i := len(st.Feedback) - 1; i >= 0; i-- {
+		fb := st.Feedback[i]
+		if fb.Author != "" && ontology.NormalizePhrase(fb.About) == phrase {
+			return fb.Author
+		}
+	}
+	return ownerKeys(st.Who).User
+}
+
+// recordUses counts one use of each fact an answer used, once the answer
+// is given: a fact applied while the conversation went on to ask, or set
+// aside with "change", did not decide an answer.
+func (m *Manager) recordUses(ctx context.Context, used []UsedFact) {
+	for _, f := range used {
+		if err := m.deps.Facts.RecordUse(ctx, f.FactID); err != nil {
+			m.log.Warn("cannot record a preference use", "fact", f.FactID, "err", err)
+		}
+	}
+}
+
+// rejectUsed weakens the facts an answer used after "not what I meant":
+// only when the person who said it is the asker, and then only for them
+// (their own facts; a shared fact is set aside for them alone and admins
+// see it). Someone else's "not what I meant" in the asker's thread reopens
+// the question but changes nobody's meanings.
+func (m *Manager) rejectUsed(ctx context.Context, st *convState, who Who, used []UsedFact) {
+	by := ownerKeys(who).User
+	if by != ownerKeys(st.Who).User {
+		return
+	}
+	for _, f := range used {
+		if _, err := m.deps.Facts.Reject(ctx, f.FactID, by); err != nil {
+			m.log.Warn("cannot weaken a preference", "fact", f.FactID, "by", by, "err", err)
+		}
+	}
+}
+
+// measuresTable reports whether every live reading that holds tok at key
+// measures (aggregates, ranks by, counts) the rows of table.
+func (m *Manager) measuresTable(st *convState, key sqlshape.SlotKey, tok ontology.Term, table string) bool {
+	found := false
+	for _, i := range st.live() {
+		c := st.Candidates[i]
+		if !holds(c.Slots.Get(key), tok) {
+			continue
+		}
+		found = true
+		on := false
+		for _, name := range []sqlshape.SlotName{sqlshape.SlotMeasure, sqlshape.SlotOrder} {
+			for _, p := range c.Slots.Get(sqlshape.Key(name)).Parts {
+				if p.Fn == "COUNT" && p.Arg == "*" {
+					on = on || strings.EqualFold(m.labels.countedTable(c.Slots), table)
+					continue
+				}
+				for _, col := range p.Columns() {
+					on = on || strings.EqualFold(tableOfTC(col), table)
+				}
+			}
+		}
+		if !on {
+			return false
+		}
+	}
+	return found
+}
+
+// withEventWords adds to the question's terms the words of the columns
+// its readings compare with values besides the date asked about: "orders
+// that went to California in 2025" filters on the state the order was
+// shipped to, which names the shipping, whose date is the ship date
+// (events have their own dates and participants). Table names are left
+// out, as for the date itself.
+func (m *Manager) withEventWords(st *convState, key sqlshape.SlotKey, asked map[string]bool) map[string]bool {
+	out := asked
+	for _, i := range st.live() {
+		for k, v := range st.Candidates[i].Slots {
+			if k.Name != sqlshape.SlotFilterOn || k == key {
+				continue
+			}
+			for _, p := range v.Parts {
+				if p.Op == "year" {
+					continue
+				}
+				table, col := splitTC(p.Expr)
+				tableTerms := map[string]bool{}
+				for _, t := range m.deps.Catalog.Terms(table) {
+					tableTerms[t] = true
+				}
+				for _, t := range m.deps.Catalog.Terms(col) {
+					if tableTerms[t] || asked[t] {
+						continue
+					}
+					if len(out) == len(asked) {
+						out = maps.Clone(asked)
+					}
+					out[t] = true
+				}
+			}
+		}
+		break // the most likely reading speaks for the question
+	}
+	return out
+}
+
+// fansOut reports whether every live reading that holds a remembered
+// measure column sums it over a join to rows of another table that point
+// at its table (orders' net amount summed once per order line): each
+// amount would count as often as it has such rows, so the remembered
+// choice does not hold for this question.
+func (m *Manager) fansOut(st *convState, tok ontology.Term, pt point) bool {
+	if pt.Key.Name != sqlshape.SlotMeasure || tok.Kind != ontology.TermColumn {
+		return false
+	}
+	table := strings.ToLower(tableOfTC(tok.Column))
+	found := false
+	for _, i := range st.live() {
+		c := st.Candidates[i]
+		if !holds(c.Slots.Get(pt.Key), tok) {
+			continue
+		}
+		found = true
+		repeated := false
+		for _, j := range c.Slots.Get(sqlshape.Key(sqlshape.SlotTables)).Joins {
+			l, r := strings.ToLower(tableOfTC(j.Left)), strings.ToLower(tableOfTC(j.Right))
+			switch {
+			case l == table && m.labels.IsKey(j.Left) && !m.labels.IsKey(j.Right):
+				repeated = true
+			case r == table && m.labels.IsKey(j.Right) && !m.labels.IsKey(j.Left):
+				repeated = true
+			}
+		}
+		if !repeated {
+			return false
+		}
+	}
+	return found
+}
+
+// entityChoice reports whether a column was chosen only over columns of
+// the same name in other tables (state.population over city.population):
+// the question's subject decided which table, not a meaning of the word,
+// so it is neither remembered nor reused.
+func entityChoice(chosen ontology.Term, over []ontology.Term) bool {
+	names := func(t ontology.Term) []string {
+		var out []string
+		for _, tc := range t.ColumnRefs() {
+			_, col := splitTC(tc)
+			out = append(out, strings.ToLower(col))
+		}
+		slices.Sort(out)
+		return out
+	}
+	mine := names(chosen)
+	if len(mine) == 0 || len(over) == 0 {
+		return false
+	}
+	for _, o := range over {
+		if !slices.Equal(names(o), mine) || slices.Equal(o.ColumnRefs(), chosen.ColumnRefs()) {
+			return false
+		}
+	}
+	return true
+}
+
+// valueNamesRow reports whether the question puts the value asked about
+// next to the name of a table one of the offered readings takes it as
+// the name of ("the missouri river", "lake erie"): the words say which
+// row, whatever the value meant before.
+func (m *Manager) valueNamesRow(text string, pt point) bool {
+	value := strings.ToLower(pt.Key.Arg)
+	if value == "" {
+		return false
+	}
+	words := strings.Fields(text)
+	for i, w := range words {
+		if w != value && !strings.HasPrefix(value, w+" ") {
+			continue
+		}
+		n := len(strings.Fields(value))
+		var near []string
+		if i > 0 {
+			near = append(near, words[i-1])
+		}
+		if i+n < len(words) {
+			near = append(near, words[i+n])
+		}
+		for _, v := range pt.Values {
+			for _, p := range v.Value.Parts {
+				for _, tc := range p.Columns() {
+					table, col := splitTC(tc)
+					if !slices.Contains(m.deps.Catalog.Terms(col), "name") {
+						continue
+					}
+					tt := strings.Join(m.deps.Catalog.Terms(table), " ")
+					for _, nw := range near {
+						if tt != "" && strings.Join(m.deps.Catalog.Terms(nw), " ") == tt {
+							return true
+						}
+					}
+				}
+			}
 		}
 	}
 	return false

@@ -47,7 +47,7 @@ func (m *Manager) message(ctx context.Context, ev Event) ([]Reply, error) {
 	if phrase, meaning, ok := definesPhrase(text); ok && st != nil && st.Status == statusAnswered {
 		// "active means they ordered in the last 90 days": a definition of a
 		// word the last answer left out (or used), applied to it.
-		return m.refine(ctx, st, ev, Feedback{Kind: FeedbackEdit, Text: meaning, About: phrase})
+		return m.defineFollowUp(ctx, st, ev, phrase, meaning)
 	}
 	if st != nil && st.Status == statusAnswered && !looksLikeNewQuestion(text) {
 		return m.followUp(ctx, st, ev, text)
@@ -135,6 +135,7 @@ func (m *Manager) followUp(ctx context.Context, st *convState, ev Event, text st
 func (m *Manager) refine(ctx context.Context, st *convState, ev Event, fb Feedback) ([]Reply, error) {
 	st.archiveAnswer()
 	st.addStep(m.cfg.Now(), ontology.QuestionStep{Kind: StepFollowUp, Answer: normalizeText(ev.Text)})
+	fb.Author = ownerKeys(ev.Who).User
 	st.Feedback = append(st.Feedback, fb)
 	st.Status = statusAsking
 	st.Round, st.Rejected = 0, 0
@@ -261,7 +262,7 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 				g = len(groups)
 				groups[key] = g
 			}
-			cs.Group = g
+			cs.Group, cs.Zero = g, isEmptyResult(r.res)
 			addDefinitions(&cs, definedPhrases(kept))
 			addReadings(&cs, c.Readings, readingKeys(kept))
 			if cs.Prior <= 0 {
@@ -299,8 +300,11 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 			}
 		}
 	}
-	// Answers given earlier in the conversation still hold.
+	// New readings: remembered choices are applied to them afresh (decide),
+	// and answers given earlier in the conversation still hold.
+	st.Applied = nil
 	st.reapplyChosen()
+	st.keepTyped()
 	st.applyExclusions(Step{Kind: StepNone})
 	return nil, nil
 }
@@ -624,8 +628,18 @@ func (m *Manager) advance(ctx context.Context, st *convState, ev Event) ([]Reply
 		}
 	}
 	pt, best := m.decide(ctx, st)
+	if pt == nil && st.dropUnshown() {
+		// Never a meaning of an asked word the person was not shown.
+		pt, best = m.decide(ctx, st)
+	}
 	if pt != nil {
 		return m.ask(ctx, st, ev, *pt, "")
+	}
+	// A remembered choice that leaves nothing to answer is asked about.
+	if a := st.conflictingFact(best); a != nil {
+		if r, ok, err := m.askConflict(ctx, st, ev, *a, best); ok || err != nil {
+			return r, err
+		}
 	}
 	if st.EngineAsk != nil && st.Round < m.cfg.MaxRounds+st.Rejected {
 		return m.askEngine(ctx, st, ev)
@@ -769,7 +783,11 @@ func (m *Manager) question(st *convState, pt point, change string) {
 		return strings.Join(keys, ",")
 	}
 	shownGroups := map[string]bool{}
+	var unworded []pendingOpt
 	for i, v := range pt.Values {
+		if pt.Key.Name == sqlshape.SlotDefine && slices.ContainsFunc(st.Shown[pt.Key], v.Value.Equal) && change == "" {
+			continue // offered before and turned down
+		}
 		if g := groupsOf(v.Value); shownGroups[g] {
 			continue
 		} else {
@@ -789,6 +807,17 @@ func (m *Manager) question(st *convState, pt point, change string) {
 			}
 		}
 		opt := m.labels.optionFor(pt.Key, v.Value, others, sameFn, counted[v.Value.String()], displays[v.Value.String()])
+		if ontology.BadWording(opt.Label) != "" {
+			if plain := m.labels.plainLabel(v.Value); ontology.BadWording(plain) == "" && !seen[plain] {
+				opt.Label = plain
+			}
+		}
+		if ontology.BadWording(opt.Label) != "" {
+			// A reading that cannot be worded stays behind Other…,
+			// unless the question would have too few options without it.
+			unworded = append(unworded, pendingOpt{Label: opt.Label, Example: opt.Example, Value: v.Value})
+			continue
+		}
 		if seen[opt.Label] {
 			// Two values that read the same would be a confusing choice:
 			// tell them apart by their example or their raw form.
@@ -796,6 +825,20 @@ func (m *Manager) question(st *convState, pt point, change string) {
 		}
 		seen[opt.Label] = true
 		q.Options = append(q.Options, pendingOpt{Label: opt.Label, Example: opt.Example, Value: v.Value})
+	}
+	for _, o := range unworded {
+		if len(q.Options) >= 2 {
+			break
+		}
+		q.Options = append(q.Options, o)
+	}
+	if st.Shown == nil {
+		st.Shown = map[sqlshape.SlotKey][]sqlshape.SlotValue{}
+	}
+	for _, o := range q.Options {
+		if !slices.ContainsFunc(st.Shown[pt.Key], o.Value.Equal) {
+			st.Shown[pt.Key] = append(st.Shown[pt.Key], o.Value)
+		}
 	}
 	st.Pending = q
 	st.Status = statusAsking

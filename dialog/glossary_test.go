@@ -132,18 +132,28 @@ func TestConfirmedAnswerBecomesAVerifiedQuery(t *testing.T) {
 	a := mustAnswer(t, r)
 	ana.send(dialog.Event{Kind: dialog.EventCorrect, Target: a.ID})
 
-	facts, err := env.Facts.List(ctx, ontology.Filter{Owner: "test:w1:ana"})
+	// Feedback, not a preference: ana's preferences do not list it.
+	facts, err := env.Facts.List(ctx, ontology.Filter{Owner: "test:w1:ana", IncludeInactive: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var confirmed *ontology.Fact
-	for i, f := range facts {
-		if f.Kind == ontology.KindQuery {
-			confirmed = &facts[i]
-		}
+	if len(facts) != 0 {
+		t.Fatalf("a confirmation became a preference: %+v", facts)
 	}
-	if confirmed == nil || confirmed.Target.Choice.Expr != a.SQL || confirmed.VerifiedBy != "" {
-		t.Fatalf("the confirmed answer should be kept, unverified: %+v", confirmed)
+	if p := ana.send(dialog.Event{Kind: dialog.EventPrefs})[0]; len(p.Prefs.Facts) != 0 {
+		t.Fatalf("ana's preferences list the confirmation: %s", p.Text)
+	}
+	kept, err := env.Facts.ConfirmedAnswers(ctx, "test:w1:ana", "demo")
+	if err != nil || len(kept) != 1 || kept[0].SQL != a.SQL || kept[0].VerifiedAs != "" {
+		t.Fatalf("the confirmed answer should be kept, unverified: %+v %v", kept, err)
+	}
+	confirmed := kept[0]
+	// Admins see it among everyone's, as a candidate.
+	boss := newChat(t, env, "maria")
+	boss.who.Admin = true
+	all := boss.send(dialog.Event{Kind: dialog.EventPrefs, Subject: "*"})[0]
+	if len(all.Prefs.Facts) != 1 || !all.Prefs.Facts[0].Candidate || all.Prefs.Facts[0].ID != confirmed.ID {
+		t.Fatalf("admins should see the candidate: %s", all.Text)
 	}
 	// Not verified yet: the engine answers.
 	if r := ana.ask(q); strings.Contains(r.Text, "verified query") {
@@ -155,8 +165,6 @@ func TestConfirmedAnswerBecomesAVerifiedQuery(t *testing.T) {
 	if rs := ben.send(dialog.Event{Kind: dialog.EventPromote, FactID: confirmed.ID, Scope: ontology.ScopeWorkspace}); !strings.Contains(rs[0].Text, "Only admins") {
 		t.Fatalf("a non-admin promoted: %s", rs[0].Text)
 	}
-	boss := newChat(t, env, "maria")
-	boss.who.Admin = true
 	rs := boss.send(dialog.Event{Kind: dialog.EventPromote, FactID: confirmed.ID, Scope: ontology.ScopeWorkspace})
 	if !strings.Contains(rs[0].Text, "is now a verified query for everyone in this workspace (verified by maria)") {
 		t.Fatalf("promote reply: %s", rs[0].Text)

@@ -5,8 +5,8 @@ import (
 	"unicode"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
-	"github.com/clarify-bot/clarify/internal/colfmt"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/internal/colfmt"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 

@@ -122,7 +122,10 @@ type Facts interface {
 	Learn(ctx context.Context, f ontology.Fact) (ontology.Fact, error)
 	RecordUse(ctx context.Context, id string) error
 	Confirm(ctx context.Context, id string) error
-	Reject(ctx context.Context, id string) error
+	// Reject weakens fact id for person by (an owner key): their own fact
+	// for everyone, a shared one for them alone; another person's fact is
+	// refused with ontology.ErrForbidden.
+	Reject(ctx context.Context, id, by string) (ontology.Fact, error)
 }
 
 // FactAdmin is the part of the ontology the preference commands use.

@@ -68,6 +68,11 @@ type convState struct {
 	Skipped []string `json:"skipped,omitempty"`
 	// Excluded are values the person said none of.
 	Excluded map[sqlshape.SlotKey][]sqlshape.SlotValue `json:"excluded,omitempty"`
+	// Shown are the values each question offered, so that an answer never
+	// uses a meaning of a word the person was asked about and not shown
+	// (definitions.go); Typed the meanings typed under Other… (typed.go).
+	Shown map[sqlshape.SlotKey][]sqlshape.SlotValue `json:"shown,omitempty"`
+	Typed []typedAnswer                             `json:"typed,omitempty"`
 
 	Pending   *pendingQ   `json:"pending,omitempty"`
 	History   []closedQ   `json:"history,omitempty"`
@@ -103,6 +108,9 @@ type convState struct {
 	// began is when this turn's handling started (or the last save), for
 	// the bot's own time in Audit; not stored.
 	began time.Time
+	// pendingTyped is a meaning defined by a follow-up that the next
+	// regenerated readings must hold (typed.go); not stored.
+	pendingTyped *typedAnswer
 }
 
 type candState struct {
@@ -124,9 +132,13 @@ type candState struct {
 	ElimBy Step   `json:"elim,omitzero"`
 	Err    string `json:"err,omitempty"`
 	// Rows is the row count of its result, for choosing representatives;
-	// Empty is set when the result has no rows or only NULLs.
+	// Empty is set when the result has no rows or only NULLs (readings
+	// that differ stay apart), Zero when it says nothing — no rows, or
+	// only zeros and NULLs (a remembered choice that finds nothing,
+	// applicable.go).
 	Rows  int  `json:"rows"`
 	Empty bool `json:"empty,omitempty"`
+	Zero  bool `json:"zero,omitempty"`
 	// Votes, Unlinked and Source are the engine's (Candidate); Own is the
 	// prior the engine gave it among its own candidates.
 	Votes    float64  `json:"votes,omitempty"`
@@ -164,6 +176,9 @@ type pendingQ struct {
 	Engine bool `json:"engine,omitempty"`
 	// Whole is set when each option keeps one whole interpretation.
 	Whole bool `json:"whole,omitempty"`
+	// OneOff marks a question about a remembered choice that does not hold
+	// here (applicable.go): the answer is for this question only.
+	OneOff bool `json:"one_off,omitempty"`
 }
 
 type pendingOpt struct {

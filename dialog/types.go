@@ -318,4 +318,16 @@ type FactView struct {
 	Owner   string
 	Learned time.Time
 	Uses    int
+	// Source says where it came from: "your answer", "team glossary
+	// 'demo'", "promoted by an admin", "verified query (verified by ana)",
+	// "answer marked correct" (a candidate).
+	Source string `json:",omitempty"`
+	// Active is false once "not what I meant" set it aside for the viewer.
+	Active bool
+	// Rejections counts "not what I meant" on answers that used it (the
+	// owner's, or for a shared fact the viewer's).
+	Rejections int `json:",omitempty"`
+	// Candidate marks an answer someone marked correct, which an admin
+	// may verify (promote to the workspace); it is not a preference.
+	Candidate bool `json:",omitempty"`
 }

@@ -106,25 +106,35 @@ func (m *Manager) answerVerified(ctx context.Context, ev Event, key, text string
 	return replies, true, nil
 }
 
-// rememberConfirmed keeps an answer its asker marked correct as a query
-// fact of theirs, unverified: it answers nothing by itself, but an admin
-// can make it a verified query of the workspace (Promote on it, `bot
-// prefs verify`). Answers refined by follow-ups are not kept: the
-// question alone no longer says what they answer.
+// rememberConfirmed keeps an answer its asker marked correct as feedback,
+// not as a preference of theirs: it answers nothing by itself and is not
+// listed among their preferences, but admins see it as a candidate
+// verified query (prefs of everyone, `bot prefs candidates`) and can
+// verify it. Answers refined by follow-ups are not kept: the question
+// alone no longer says what they answer.
 func (m *Manager) rememberConfirmed(ctx context.Context, st *convState, ans *answerRec) {
+	keeper, ok := m.deps.Facts.(answerKeeper)
 	phrase := qnorm.Question(st.Question)
-	if phrase == "" || st.Engine == "verified" || len(st.Feedback) > 0 || ans.SQL == "" {
+	if !ok || phrase == "" || st.Engine == "verified" || len(st.Feedback) > 0 || ans.SQL == "" {
 		return
 	}
-	f := ontology.Fact{
-		Scope: ontology.ScopeUser, Owner: ownerKeys(st.Who).User, Warehouse: m.cfg.Warehouse,
-		Phrase: phrase, Kind: ontology.KindQuery, Question: st.Question,
-		Meaning: "Answer marked correct: " + st.Question,
-		Target:  ontology.Target{Slot: "query", Choice: ontology.Term{Kind: ontology.TermSQL, Expr: ans.SQL}},
-	}
-	if _, err := m.deps.Facts.Learn(ctx, f); err != nil {
+	a := ontology.ConfirmedAnswer{Owner: ownerKeys(st.Who).User, Warehouse: m.cfg.Warehouse, Phrase: phrase, Question: st.Question, SQL: ans.SQL}
+	if _, err := keeper.RecordConfirmed(ctx, a); err != nil {
 		m.log.Warn("cannot keep the confirmed answer", "question", st.Question, "err", err)
 	}
+}
+
+// answerKeeper is the optional part of Facts that keeps answers people
+// marked correct (*ontology.Store has it).
+type answerKeeper interface {
+	RecordConfirmed(ctx context.Context, a ontology.ConfirmedAnswer) (ontology.ConfirmedAnswer, error)
+}
+
+// confirmedLister is the optional part of FactAdmin that lists the
+// confirmed answers, for admins (*ontology.Store has it).
+type confirmedLister interface {
+	ConfirmedAnswers(ctx context.Context, owner, warehouse string) ([]ontology.ConfirmedAnswer, error)
+	ConfirmedAnswer(ctx context.Context, id string) (ontology.ConfirmedAnswer, error)
 }
 
 // queryVerifier is the optional part of FactAdmin that makes a confirmed
@@ -133,14 +143,15 @@ type queryVerifier interface {
 	Verify(ctx context.Context, id, owner, by string, actor ontology.Actor) (ontology.Fact, error)
 }
 
-// verify makes the confirmed answer f a verified query of the admin's
-// workspace: what promoting a query fact means.
-func (m *Manager) verify(ctx context.Context, ev Event, f ontology.Fact) ([]Reply, error) {
+// verify makes the confirmed answer id (a ConfirmedAnswer, or a query
+// fact of an older store) a verified query of the admin's workspace: what
+// promoting a confirmed answer means.
+func (m *Manager) verify(ctx context.Context, ev Event, id string) ([]Reply, error) {
 	v, ok := m.admin.(queryVerifier)
 	if !ok {
 		return []Reply{ephemeral(ev.Conversation, "Verifying answers is not available.")}, nil
 	}
-	nf, err := v.Verify(ctx, f.ID, ownerKeys(ev.Who).Workspace, ev.Who.User, actor(ev.Who))
+	nf, err := v.Verify(ctx, id, ownerKeys(ev.Who).Workspace, ev.Who.User, actor(ev.Who))
 	if err != nil {
 		return nil, fmt.Errorf("verify answer: %w", err)
 	}

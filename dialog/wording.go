@@ -362,3 +362,14 @@ func kindFor(key sqlshape.SlotKey, values []pointValue, displays map[string]stri
 	}
 	return AmbColumn
 }
+
+// plainLabel words a value by what its parts compute, for an option whose
+// usual label came out as SQL: "total population where country name is
+// 'united states' per total population where state name is 'california'".
+func (l *Labels) plainLabel(v sqlshape.SlotValue) string {
+	var words []string
+	for _, p := range v.Parts {
+		words = append(words, sqlshape.DescribeExpression(p.Expr, l))
+	}
+	return upperFirst(joinAnd(words))
+}

@@ -126,8 +126,14 @@ type Fact struct {
 	// Confirmations counts the times the person chose or confirmed this
 	// meaning (1 when learned).
 	Confirmations int `json:"confirmations"`
-	// Rejections counts "not what I meant" on answers that used it.
+	// Rejections counts "not what I meant" on answers that used it, said
+	// by its owner (for shared facts: by anyone, see Overruled).
 	Rejections int `json:"rejections"`
+	// Overruled is set by Applicable on a channel or workspace fact: how
+	// many times the person asking said "not what I meant" to an answer
+	// that used it. It weakens the fact for that person only and is not
+	// stored on the fact (see Store.Reject).
+	Overruled int `json:"-"`
 	// PromotedFrom is the id of the fact this one was promoted from.
 	PromotedFrom string `json:"promoted_from,omitempty"`
 	// Source is where the fact came from when no person's answer taught
@@ -146,8 +152,13 @@ const SourceGlossary = "glossary:"
 func (f Fact) FromGlossary() bool { return strings.HasPrefix(f.Source, SourceGlossary) }
 
 // Active reports whether the fact may decide an answer. An inactive fact
-// (rejected at least as often as confirmed) is asked about again.
-func (f Fact) Active() bool { return f.Confirmations > f.Rejections }
+// (rejected at least as often as confirmed, by its owner or, for a shared
+// fact, by the person asking) is asked about again.
+func (f Fact) Active() bool { return f.Confirmations > f.Rejections+f.Overruled }
+
+// Weakened reports whether people said "not what I meant" to answers that
+// used the fact: admins review such facts.
+func (f Fact) Weakened() bool { return f.Rejections > 0 || f.Overruled > 0 }
 
 // NormalizePhrase is the form phrases are stored and matched in: lower
 // case, control characters dropped, runs of white space collapsed to one
@@ -236,22 +247,24 @@ func validID(id string) bool {
 	return true
 }
 
-// Resolve keeps, for each (Phrase, Kind), only the active fact of highest
+// Resolve keeps, for each (Phrase, Kind) — and a definition's subject
+// table — only the active fact of highest
 // precedence: a user fact over a channel fact over a workspace fact; within
 // one scope the most recently used. Inactive facts never win, so a
 // rejected user fact lets a channel fact through. Winners keep their order
 // in facts.
 func Resolve(facts []Fact) []Fact {
 	type key struct {
-		phrase string
-		kind   Kind
+		phrase  string
+		kind    Kind
+		subject string // a definition's table: "active" customers and orders
 	}
 	best := make(map[key]int, len(facts))
 	for i, f := range facts {
 		if !f.Active() {
 			continue
 		}
-		k := key{f.Phrase, f.Kind}
+		k := key{f.Phrase, f.Kind, definitionSubject(f)}
 		j, ok := best[k]
 		if !ok || outranks(f, facts[j]) {
 			best[k] = i
@@ -259,7 +272,7 @@ func Resolve(facts []Fact) []Fact {
 	}
 	out := make([]Fact, 0, len(best))
 	for i, f := range facts {
-		if j, ok := best[key{f.Phrase, f.Kind}]; ok && j == i {
+		if j, ok := best[key{f.Phrase, f.Kind, definitionSubject(f)}]; ok && j == i {
 			out = append(out, f)
 		}
 	}
@@ -310,6 +323,12 @@ const (
 	ActionQuestion = "question"
 	// ActionRollback undoes an earlier change (Revert).
 	ActionRollback = "rollback"
+	// ActionReject records a "not what I meant" on an answer that used a
+	// fact (Reject): the fact is weakened for the person who said it.
+	ActionReject = "reject"
+	// ActionMigrate records a fact a schema migration removed or moved
+	// (a badly worded option, a confirmation kept as a preference).
+	ActionMigrate = "migrate"
 )
 
 // AuditEntry records one change made by an actor. Before is nil for a

@@ -34,6 +34,11 @@ func TestOnMySQL(t *testing.T) {
 		{"ReplaceSourceReplacesTheWholeLoad", TestReplaceSourceReplacesTheWholeLoad},
 		{"ReplaceSourceRefuses", TestReplaceSourceRefuses},
 		{"QuestionRecordsAreAuditedAndPruned", TestQuestionRecordsAreAuditedAndPruned},
+		{"LearnSameChoiceKeepsUses", TestLearnSameChoiceKeepsUses},
+		{"RejectOwnership", TestRejectOwnership},
+		{"ConfirmedAnswers", TestConfirmedAnswers},
+		{"MigrationCleansJunk", TestMigrationCleansJunk},
+		{"DefinitionsPerSubject", TestDefinitionsPerSubject},
 	} {
 		t.Run(tc.name, tc.run)
 	}

@@ -148,6 +148,12 @@ func (s *Store) replaceOne(tx kv.Tx, f Fact, now time.Time, actor Actor, source 
 	if !cur.Active() || !before.Target.Equal(f.Target) {
 		cur.Confirmations, cur.Rejections = 1, 0
 	}
+	if !before.Target.Equal(f.Target) {
+		// A new meaning: what people set aside was the old one.
+		if err := clearOverrides(tx, "", "", cur.ID); err != nil {
+			return err
+		}
+	}
 	if err := putFact(tx, cur, key); err != nil {
 		return err
 	}

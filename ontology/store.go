@@ -24,6 +24,9 @@ import (
 //	fact_ids       id → the fact's key in facts
 //	audit          seq (8 bytes, big endian) → {"v":1,"entry":{…}}
 //	audit_by_fact  fact id 0 seq → ""
+//	overrides      person 0 fact id → {"v":1,"n":…,"at":…} (reject.go)
+//	confirmed      owner 0 warehouse 0 question → {"v":1,"answer":{…}} (feedback.go)
+//	confirmed_ids  id → its key in confirmed
 //
 // Facts are stored under their unique key, which makes the key both the
 // upsert index of Learn and the reason Applicable is cheap: the facts of
@@ -38,12 +41,19 @@ var (
 	bucketIDs         = []byte("fact_ids")
 	bucketAudit       = []byte("audit")
 	bucketAuditByFact = []byte("audit_by_fact")
+	// bucketOverrides holds each person's "not what I meant" on shared
+	// facts: person 0 fact id → count (reject.go).
+	bucketOverrides = []byte("overrides")
+	// bucketConfirmed and bucketConfirmedIDs hold the answers people
+	// marked correct (feedback.go).
+	bucketConfirmed    = []byte("confirmed")
+	bucketConfirmedIDs = []byte("confirmed_ids")
 )
 
 // schemaVersion is the layout above. An older file is migrated when it is
 // opened (migrate.go); a file written by a newer layout is refused rather
 // than misread.
-const schemaVersion = "2"
+const schemaVersion = "3"
 
 // auditVersion is the envelope version of audit entries ({"v":1,"entry":…});
 // the fact record version is in codec.go.
@@ -103,7 +113,7 @@ func New(ctx context.Context, db kv.DB, name string, opts Options) (*Store, erro
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	if err := kv.Prepare(ctx, db, schemaVersion, migrations, bucketFacts, bucketIDs, bucketAudit, bucketAuditByFact); err != nil {
+	if err := kv.Prepare(ctx, db, schemaVersion, migrations, bucketFacts, bucketIDs, bucketAudit, bucketAuditByFact, bucketOverrides, bucketConfirmed, bucketConfirmedIDs); err != nil {
 		return nil, fmt.Errorf("open ontology %s: %w", name, err)
 	}
 	return &Store{db: db, path: name, log: opts.Logger, now: opts.Now}, nil
@@ -139,7 +149,8 @@ func (s *Store) view(ctx context.Context, fn func(kv.Tx) error) error {
 // Learn records that the fact's owner means f.Target by f.Phrase. It
 // upserts by (Scope, Owner, Warehouse, Phrase, Kind):
 //   - new: an ID is assigned, Created and LastUsed are now, Confirmations 1;
-//   - same Target: Confirmations+1, LastUsed now;
+//   - same choice (Target.SameChoice): Confirmations+1, LastUsed now, the
+//     options it was chosen over merged, the newer wording kept;
 //   - different Target: the person changed their mind, so Target, Meaning
 //     and Question are replaced and the counters start again
 //     (Confirmations 1, Rejections 0, Uses 0: the old uses were the old
@@ -174,8 +185,14 @@ func (s *Store) Learn(ctx context.Context, f Fact) (Fact, error) {
 		}
 		cur := old
 		cur.LastUsed = now
-		if cur.Target.Equal(f.Target) {
+		if cur.Target.SameChoice(f.Target) {
+			// The same choice again, perhaps over other options or for
+			// another year: one more confirmation, nothing forgotten.
 			cur.Confirmations++
+			cur.Target = cur.Target.merge(f.Target)
+			if f.Meaning != "" {
+				cur.Meaning = f.Meaning
+			}
 		} else {
 			cur.Target, cur.Meaning, cur.Question = f.Target, f.Meaning, f.Question
 			cur.Source, cur.VerifiedBy = f.Source, f.VerifiedBy
@@ -265,7 +282,8 @@ func (s *Store) Forget(ctx context.Context, owner, warehouse, phrase string, act
 			}
 		}
 		n = len(doomed)
-		return nil
+		// Shared meanings they had set aside apply to them again.
+		return clearOverrides(tx, owner, phrase, "")
 	})
 	if err != nil {
 		return 0, fmt.Errorf("forget %q for %s: %w", phrase, owner, err)
@@ -278,7 +296,8 @@ func (s *Store) Forget(ctx context.Context, owner, warehouse, phrase string, act
 
 // Applicable returns the facts of the three owners for a warehouse: user
 // facts first, then channel, then workspace, each group most recently used
-// first. Inactive facts are included (the dialog may offer their old
+// first. Channel and workspace facts carry the user's own rejections of
+// them in Overruled (see Reject). Inactive facts are included (the dialog may offer their old
 // meaning when it asks again); Resolve picks the winners. Empty owners are
 // skipped. It runs on every question, so it reads only the three owners'
 // key ranges.
@@ -308,6 +327,19 @@ func (s *Store) Applicable(ctx context.Context, owners Owners, warehouse string)
 			out = slices.Grow(out, len(group))
 			for _, j := range order {
 				out = append(out, group[j])
+			}
+		}
+		if owners.User == "" {
+			return nil
+		}
+		// The asker's own "not what I meant" on shared facts.
+		overruled, err := overridesOf(tx, owners.User)
+		if err != nil {
+			return err
+		}
+		for i := range out {
+			if out[i].Scope != ScopeUser {
+				out[i].Overruled = overruled[out[i].ID]
 			}
 		}
 		return nil
@@ -401,12 +433,6 @@ func (s *Store) Confirm(ctx context.Context, id string) error {
 	return s.modify(ctx, "confirm", id, func(f *Fact) { f.Confirmations++ })
 }
 
-// Reject notes "not what I meant" on an answer that used the fact; once
-// rejections catch up with confirmations the fact is inactive.
-func (s *Store) Reject(ctx context.Context, id string) error {
-	return s.modify(ctx, "reject", id, func(f *Fact) { f.Rejections++ })
-}
-
 // modify applies fn to one fact in a single transaction. fn must not
 // change the unique key.
 func (s *Store) modify(ctx context.Context, what, id string, fn func(*Fact)) error {
@@ -488,6 +514,12 @@ func copyUp(tx kv.Tx, src Fact, to Scope, owner string, now time.Time, adjust fu
 	if found {
 		before = &old
 		nf.ID, nf.Created = old.ID, old.Created
+		if !old.Target.Equal(nf.Target) {
+			// A new meaning: what people set aside was the old one.
+			if err := clearOverrides(tx, "", "", nf.ID); err != nil {
+				return Fact{}, nil, err
+			}
+		}
 	} else if nf.ID, err = newID(tx); err != nil {
 		return Fact{}, nil, err
 	}
@@ -518,6 +550,9 @@ func (s *Store) Edit(ctx context.Context, id string, target *Target, meaning str
 		if target != nil && !target.Equal(f.Target) {
 			f.Target = *target
 			f.Confirmations, f.Rejections, f.Uses = 1, 0, 0
+			if err := clearOverrides(tx, "", "", f.ID); err != nil {
+				return err
+			}
 		}
 		if meaning != "" {
 			f.Meaning = meaning
@@ -525,7 +560,15 @@ func (s *Store) Edit(ctx context.Context, id string, target *Target, meaning str
 		if err := f.validate(); err != nil {
 			return err
 		}
-		if err := putFact(tx, f, uniqueKey(f)); err != nil {
+		if k := uniqueKey(f); !bytes.Equal(k, uniqueKey(old)) {
+			// A new subject for a definition: it must not take another's place.
+			if other, found, err := getByKey(tx, k); err != nil {
+				return err
+			} else if found {
+				return invalidf("%q already has a definition on %s (fact %s)", f.Phrase, definitionSubject(f), other.ID)
+			}
+		}
+		if err := putFact(tx, f, uniqueKey(old)); err != nil {
 			return err
 		}
 		out = f
@@ -599,9 +642,22 @@ func deleteFact(tx kv.Tx, f Fact) error {
 	return nil
 }
 
-// uniqueKey is scope 0 owner 0 warehouse 0 phrase 0 kind.
+// uniqueKey is scope 0 owner 0 warehouse 0 phrase 0 kind, and 0 subject
+// for a definition of the rows of one table: a person may mean one thing
+// by "active" customers and another by "active" orders.
 func uniqueKey(f Fact) []byte {
+	if s := definitionSubject(f); s != "" {
+		return joinKey(string(f.Scope), f.Owner, f.Warehouse, f.Phrase, string(f.Kind), s)
+	}
 	return joinKey(string(f.Scope), f.Owner, f.Warehouse, f.Phrase, string(f.Kind))
+}
+
+// definitionSubject is the table a definition qualifies, lower-case, or "".
+func definitionSubject(f Fact) string {
+	if f.Kind != KindDefinition {
+		return ""
+	}
+	return strings.ToLower(f.Target.Choice.Subject)
 }
 
 // ownerPrefix is the key range of an owner's facts: scope 0 owner 0, and

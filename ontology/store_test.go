@@ -186,7 +186,7 @@ func TestLearnResetsUsesOnNewTarget(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.Reject(ctx, f.ID); err != nil {
+	if _, err := s.Reject(ctx, f.ID, alice); err != nil {
 		t.Fatal(err)
 	}
 	g := MustLearn(t, s, revenue(alice, "b"))
@@ -251,7 +251,7 @@ func TestConfirmRejectActive(t *testing.T) {
 				case 'c':
 					err = s.Confirm(ctx, f.ID)
 				case 'r':
-					err = s.Reject(ctx, f.ID)
+					_, err = s.Reject(ctx, f.ID, alice)
 				case 'u':
 					err = s.RecordUse(ctx, f.ID)
 				}
@@ -280,7 +280,8 @@ func TestConfirmRejectActive(t *testing.T) {
 	}
 	t.Run("unknown id", func(t *testing.T) {
 		s := MustOpen(t, nil)
-		for name, fn := range map[string]func(context.Context, string) error{"Confirm": s.Confirm, "Reject": s.Reject, "RecordUse": s.RecordUse} {
+		reject := func(ctx context.Context, id string) error { _, err := s.Reject(ctx, id, alice); return err }
+		for name, fn := range map[string]func(context.Context, string) error{"Confirm": s.Confirm, "Reject": reject, "RecordUse": s.RecordUse} {
 			if err := fn(context.Background(), "nope"); !errors.Is(err, ErrNotFound) {
 				t.Errorf("%s: %v, want ErrNotFound", name, err)
 			}
@@ -520,7 +521,7 @@ func TestPromote(t *testing.T) {
 			var old Fact
 			if tc.existing {
 				old = MustLearn(t, s, Fact{Scope: tc.to, Owner: tc.owner, Warehouse: "shop", Phrase: "revenue", Kind: KindAggregate, Target: exprTarget("measure=SUM(gross)")})
-				if err := s.Reject(ctx, old.ID); err != nil {
+				if _, err := s.Reject(ctx, old.ID, bob); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -741,7 +742,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if err := src.RecordUse(ctx, ids[0]); err != nil {
 		t.Fatal(err)
 	}
-	if err := src.Reject(ctx, ids[1]); err != nil { // inactive facts are exported too
+	if _, err := src.Reject(ctx, ids[1], alice); err != nil { // inactive facts are exported too
 		t.Fatal(err)
 	}
 	if _, err := src.Promote(ctx, ids[2], ScopeWorkspace, team, admin); err != nil {

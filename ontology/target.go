@@ -35,6 +35,28 @@ func (t Target) Equal(o Target) bool {
 		slices.EqualFunc(t.Over, o.Over, Term.Equal)
 }
 
+// SameChoice reports whether two targets make the same choice on the same
+// kind of decision, whatever it was chosen over and whatever the slot's
+// argument was ("in 2024" and "in 2025" choose the same date column).
+func (t Target) SameChoice(o Target) bool {
+	a, b := t.Choice, o.Choice
+	a.Subject, b.Subject = strings.ToLower(a.Subject), strings.ToLower(b.Subject)
+	return t.Slot == o.Slot && a.Equal(b)
+}
+
+// merge is t with o's argument and the options of both it was chosen over.
+func (t Target) merge(o Target) Target {
+	out := t
+	out.Arg = o.Arg
+	out.Over = slices.Clone(t.Over)
+	for _, x := range o.Over {
+		if !slices.ContainsFunc(out.Over, x.Equal) {
+			out.Over = append(out.Over, x)
+		}
+	}
+	return out
+}
+
 // String is a compact JSON rendering, for logs and the admin CLI.
 func (t Target) String() string {
 	b, err := json.Marshal(t)
@@ -87,11 +109,15 @@ const (
 	TermValues    TermKind = "values"    // Column Op Values: "plants.status in (Operational, Under Construction)"
 	TermPredicate TermKind = "predicate" // Subject and a condition: Column Op Values, Days, or Related via Joins
 	TermSQL       TermKind = "sql"       // Expr: a whole read-only SELECT (a verified query)
+	// TermComputed is a measure computed from others: Items are measures
+	// ("SUM(orders.net_amount)", "SUM(refunds.amount)") joined by Op ("-"
+	// or "+"), each aggregated over its own table's rows.
+	TermComputed TermKind = "computed"
 )
 
 func (k TermKind) valid() bool {
 	switch k {
-	case TermColumn, TermExpr, TermMeasure, TermOrdering, TermList, TermJoinPath, TermValues, TermPredicate, TermSQL:
+	case TermColumn, TermExpr, TermMeasure, TermOrdering, TermList, TermJoinPath, TermValues, TermPredicate, TermSQL, TermComputed:
 		return true
 	}
 	return false
@@ -167,6 +193,10 @@ func (t Term) validate() error {
 		if t.Subject == "" || t.Op == "" {
 			return fmt.Errorf("a predicate needs a subject table and an operator")
 		}
+	case TermComputed:
+		if len(t.Items) < 2 || t.Op != "-" && t.Op != "+" {
+			return fmt.Errorf("a computed measure needs two measures and + or -")
+		}
 	}
 	return nil
 }
@@ -199,6 +229,8 @@ func (t Term) SQL() string {
 		return t.Expr + " ASC"
 	case TermList:
 		return strings.Join(t.Items, ", ")
+	case TermComputed:
+		return strings.Join(t.Items, " "+t.Op+" ")
 	case TermJoinPath:
 		var b strings.Builder
 		b.WriteString(strings.Join(t.Tables, ", "))

@@ -2,14 +2,15 @@ package ontology
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/clarify-bot/clarify/internal/kv"
 )
 
-// Verify makes a person's confirmed answer (a KindQuery fact they marked
-// correct) a verified query of a workspace: a copy at workspace scope for
+// Verify makes a person's confirmed answer (a ConfirmedAnswer, or a
+// KindQuery fact of theirs) a verified query of a workspace: a copy at workspace scope for
 // owner, with VerifiedBy = by, in one audited transaction. It replaces a
 // verified query of the same question there. Admins only.
 //
@@ -29,7 +30,16 @@ func (s *Store) Verify(ctx context.Context, id, owner, by string, actor Actor) (
 	var out Fact
 	err := s.update(ctx, func(tx kv.Tx) error {
 		src, err := getFact(tx, id)
-		if err != nil {
+		var confirmed *ConfirmedAnswer
+		if errors.Is(err, ErrNotFound) {
+			// A confirmed answer (feedback.go) rather than a fact.
+			a, cerr := getConfirmed(tx, id)
+			if cerr != nil {
+				return err
+			}
+			confirmed, src = &a, a.queryFact()
+			src.ID = a.ID
+		} else if err != nil {
 			return err
 		}
 		if src.Kind != KindQuery || src.Target.Choice.Kind != TermSQL {
@@ -40,6 +50,12 @@ func (s *Store) Verify(ctx context.Context, id, owner, by string, actor Actor) (
 			return err
 		}
 		out = nf
+		if confirmed != nil {
+			confirmed.VerifiedAs = nf.ID
+			if err := writeConfirmed(tx, *confirmed); err != nil {
+				return err
+			}
+		}
 		return s.audit(tx, AuditEntry{Actor: actor.ID, Action: ActionPromote, FactID: nf.ID, Before: before, After: &nf, Note: "verified query, verified by " + by}, src.ID)
 	})
 	if err != nil {

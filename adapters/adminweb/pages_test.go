@@ -56,7 +56,7 @@ func TestProposalRules(t *testing.T) {
 				e.clk.t = now.Add(-c.ago)
 				f := learn(t, e.store, "slack:T1:"+c.who, "revenue", c.column, c.column)
 				if c.inactive {
-					if err := e.store.Reject(ctx, f.ID); err != nil {
+					if _, err := e.store.Reject(ctx, f.ID, "slack:T1:"+c.who); err != nil {
 						t.Fatal(err)
 					}
 				}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -202,6 +203,10 @@ func (c *Console) printPrefs(p *dialog.Prefs) {
 		return
 	}
 	header := []string{"#", "phrase", "meaning", "scope", "learned", "uses"}
+	sources := slices.ContainsFunc(p.Facts, func(f dialog.FactView) bool { return f.Source != "" })
+	if sources {
+		header = append(header, "source")
+	}
 	if p.CanAdmin {
 		header = append(header, "owner")
 	}
@@ -212,6 +217,9 @@ func (c *Console) printPrefs(p *dialog.Prefs) {
 			learned = f.Learned.Format("2006-01-02")
 		}
 		rows[i] = []string{strconv.Itoa(i + 1), f.Phrase, f.Meaning, f.Scope, learned, strconv.Itoa(f.Uses)}
+		if sources {
+			rows[i] = append(rows[i], f.Source)
+		}
 		if p.CanAdmin {
 			rows[i] = append(rows[i], f.Owner)
 		}

@@ -467,6 +467,9 @@ func (a *Adapter) renderPrefs(r dialog.Reply, viewer dialog.Who) []out {
 		if w := scopeWord(f.Scope); w != "" {
 			line += " · " + w + "-wide"
 		}
+		if f.Source != "" {
+			line += " · " + clip(oneLine(f.Source), 60)
+		}
 		if f.Uses > 0 {
 			line += fmt.Sprintf(" · used %d×", f.Uses)
 		}

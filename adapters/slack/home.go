@@ -39,6 +39,9 @@ func factBlock(f dialog.FactView, list string, i int, team string, canAdmin, sho
 	if !f.Learned.IsZero() {
 		meta = append(meta, "learned "+f.Learned.UTC().Format("2006-01-02"))
 	}
+	if f.Source != "" {
+		meta = append(meta, esc(clip(f.Source, 100)))
+	}
 	meta = append(meta, fmt.Sprintf("used %d×", f.Uses))
 	text := fmt.Sprintf("*%s* → %s\n%s", escClip(oneLine(f.Phrase), 200), escClip(oneLine(f.Meaning), 1500), strings.Join(meta, " · "))
 	id := list + "fact." + f.ID

@@ -59,9 +59,9 @@ func TestThreadFollowUpWithoutMention(t *testing.T) {
 	h.event(mention(t, "U0ANA", ch, q, "", "list customers in Ohio"))
 	clar := h.reply(since, ch, q, isClarification)
 
-	// The person answers in their own words, in the thread, no mention.
+	// The person answers in the thread (the first option), no mention.
 	since = fake.Mark()
-	h.event(channelMessage(t, "U0ANA", ch, newTS(), q, "customers whose state is Ohio"))
+	h.event(channelMessage(t, "U0ANA", ch, newTS(), q, "1"))
 	next := h.reply(since, ch, q, func(m msg) bool { return m.ts != clar.ts && (isAnswer(m) || isClarification(m)) })
 	if next.ts == "" {
 		t.Fatal("no reply to the follow-up")

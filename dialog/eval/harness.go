@@ -297,6 +297,9 @@ const NoneOfThese = "none of these"
 
 // Choice is one clarification and the simulated user's answer to it.
 type Choice struct {
+	// ID is the clarification's id: a question answered again after
+	// declined words is one question.
+	ID      string   `json:"id,omitempty"`
 	Key     string   `json:"key"`
 	Prompt  string   `json:"prompt"`
 	Options []string `json:"options"`
@@ -304,9 +307,12 @@ type Choice struct {
 	// Gold is the gold's value of the slot ("" when the gold lacks it or
 	// cannot be parsed).
 	Gold string `json:"gold,omitempty"`
-	// Picked is the index of the chosen option, -1 for "none of these".
+	// Picked is the index of the chosen option, -1 for "none of these" or
+	// a typed answer.
 	Picked int    `json:"picked"`
 	By     string `json:"by"`
+	// Typed is what the user typed under Other… (By == ByTyped).
+	Typed string `json:"typed,omitempty"`
 }
 
 // Answer is the simulated user: it picks the option of c that agrees with
@@ -316,7 +322,12 @@ type Choice struct {
 // option keeping a reading whose result execution-matches the gold. If no
 // option agrees it answers "none of these". It never types SQL.
 func (h *Harness) Answer(ctx context.Context, g *Gold, c *dialog.Clarification) Choice {
-	ch := Choice{Key: c.Key.String(), Prompt: c.Prompt, Picked: -1, By: ByNone}
+	return h.answer(ctx, g, c, true)
+}
+
+// answer is Answer, typing the gold's meaning only when typing is set.
+func (h *Harness) answer(ctx context.Context, g *Gold, c *dialog.Clarification, typing bool) Choice {
+	ch := Choice{ID: c.ID, Key: c.Key.String(), Prompt: c.Prompt, Picked: -1, By: ByNone}
 	for _, o := range c.Options {
 		ch.Options = append(ch.Options, o.Label)
 		ch.Values = append(ch.Values, o.Value.String())
@@ -366,6 +377,9 @@ func (h *Harness) Answer(ctx context.Context, g *Gold, c *dialog.Clarification) 
 	switch {
 	case first >= 0:
 		ch.Picked, ch.By = first, ByResult
+	case typing && h.typedMeaning(g, c) != "":
+		// No option is the gold's meaning: the user says it (typed.go).
+		ch.By, ch.Typed = ByTyped, h.typedMeaning(g, c)
 	case emptyMatch >= 0:
 		ch.Picked, ch.By = emptyMatch, BySlot
 	}

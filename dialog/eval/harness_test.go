@@ -83,6 +83,8 @@ func TestEvalAnswer(t *testing.T) {
 				c    dialog.Clarification
 				want int
 				by   string
+				// typed is what the user types under Other… (by ByTyped).
+				typed string
 				// runs is how many readings the user may execute (-1: any).
 				runs int
 			}{
@@ -107,9 +109,15 @@ func TestEvalAnswer(t *testing.T) {
 					want: 0, by: ByResult, runs: -1,
 				},
 				{
-					name: "no option agrees: none of these",
+					name: "no option agrees: the gold's column is typed",
 					gold: Question{ID: "none", GoldSQL: biggestGeo},
 					c:    clar("filteron:arizona", opt("border_info.border =", biggestNear), opt("border_info.state_name =", biggestNear2)),
+					want: -1, by: ByTyped, typed: "state name", runs: -1,
+				},
+				{
+					name: "no option agrees and nothing to type: none of these",
+					gold: Question{ID: "none2", GoldSQL: biggestGeo},
+					c:    clar("limit", opt("7", biggestNear), opt("9", biggestNear2)),
 					want: -1, by: ByNone, runs: -1,
 				},
 				{
@@ -136,7 +144,7 @@ func TestEvalAnswer(t *testing.T) {
 					g := e.gold(t, tc.gold)
 					before := e.exec.count()
 					ch := e.harness.Answer(context.Background(), g, &tc.c)
-					if ch.Picked != tc.want || ch.By != tc.by {
+					if ch.Picked != tc.want || ch.By != tc.by || ch.Typed != tc.typed {
 						t.Fatalf("picked %d by %s, want %d by %s (%+v)", ch.Picked, ch.By, tc.want, tc.by, ch)
 					}
 					if ran := e.exec.count() - before; tc.runs >= 0 && ran != tc.runs {

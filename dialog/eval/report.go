@@ -153,7 +153,7 @@ func (r *Run) summarise(wall time.Duration) {
 	for _, k := range FailureKinds {
 		r.Failures[k] = 0
 	}
-	r.AnsweredBy = map[string]int{BySlot: 0, ByResult: 0, ByNone: 0}
+	r.AnsweredBy = map[string]int{BySlot: 0, ByResult: 0, ByTyped: 0, ByNone: 0}
 	r.AccuracyAfter = make([]float64, r.MaxRounds+1)
 	r.Correct, r.MaxQuestions, r.ResolvedByFact = 0, 0, 0
 	if n == 0 {
@@ -467,8 +467,8 @@ func writeDataset(b *strings.Builder, r *Report, d *DatasetReport) {
 	for _, k := range FailureKinds {
 		row("failed: "+string(k), func(run *Run) string { return fmt.Sprintf("%d", run.Failures[k]) })
 	}
-	row("user answered by slot/result/none", func(run *Run) string {
-		return fmt.Sprintf("%d/%d/%d", run.AnsweredBy[BySlot], run.AnsweredBy[ByResult], run.AnsweredBy[ByNone])
+	row("user answered by slot/result/typed/none", func(run *Run) string {
+		return fmt.Sprintf("%d/%d/%d/%d", run.AnsweredBy[BySlot], run.AnsweredBy[ByResult], run.AnsweredBy[ByTyped], run.AnsweredBy[ByNone])
 	})
 	if r.Carry {
 		row("resolved by a fact", func(run *Run) string { return fmt.Sprintf("%d", run.ResolvedByFact) })

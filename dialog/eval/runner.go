@@ -200,7 +200,8 @@ func (h *Harness) ask(ctx context.Context, d Dialog, g *Gold, cfg RunConfig) (r 
 	}
 	replies, err := handle(dialog.Event{Kind: dialog.EventMessage, Conversation: conv, Who: who, Text: q.Question})
 	var answer *dialog.Answer
-	saidNone := false
+	var last *dialog.Clarification
+	saidNone, retried := false, false
 	for turn := 0; err == nil; turn++ {
 		var clar *dialog.Clarification
 		for _, rp := range replies {
@@ -213,26 +214,36 @@ func (h *Harness) ask(ctx context.Context, d Dialog, g *Gold, cfg RunConfig) (r 
 				r.Notice = rp.Text
 			}
 		}
+		typing := true
+		if answer == nil && clar == nil && last != nil && !retried && len(r.Asked) > 0 && r.Asked[len(r.Asked)-1].By == ByTyped {
+			// The words were declined and the question is still open:
+			// answer it as a person would next, with the options.
+			clar, typing, retried = last, false, true
+		}
 		if answer != nil || clar == nil {
 			break
 		}
+		last = clar
 		if turn >= cfg.MaxRounds+extraTurns {
 			r.Detail = fmt.Sprintf("still asking after %d clarifications", turn)
 			break
 		}
 		t := time.Now()
-		ch := h.Answer(ctx, g, clar)
+		ch := h.answer(ctx, g, clar, typing)
 		check += time.Since(t)
 		r.Asked = append(r.Asked, ch)
 		ev := dialog.Event{Kind: dialog.EventChoose, Conversation: conv, Who: who, Target: clar.ID, Option: ch.Picked}
-		if ch.Picked < 0 {
+		switch {
+		case ch.By == ByTyped:
+			ev = dialog.Event{Kind: dialog.EventOther, Conversation: conv, Who: who, Target: clar.ID, Text: ch.Typed}
+		case ch.Picked < 0:
 			saidNone = true
 			ev = dialog.Event{Kind: dialog.EventOther, Conversation: conv, Who: who, Target: clar.ID, Text: NoneOfThese}
 		}
 		replies, err = handle(ev)
 	}
 	r.BotSeconds = bot.Seconds()
-	r.Questions = len(r.Asked)
+	r.Questions = distinctQuestions(r.Asked)
 	var tr *dialog.Trace
 	if t, terr := d.Trace(ctx, who, conv); terr == nil {
 		tr = t
@@ -304,4 +315,17 @@ func (h *Harness) whyWrong(ctx context.Context, g *Gold, r *QuestionResult) Fail
 		r.Detail = fmt.Sprintf("%d candidates not checked within %s", unchecked, h.opts.CheckBudget)
 	}
 	return FailGoldMissing
+}
+
+// distinctQuestions counts the clarifications answered: one answered
+// again (after the dialog declined typed words) counts once.
+func distinctQuestions(asked []Choice) int {
+	n := 0
+	for i, c := range asked {
+		if i > 0 && c.ID != "" && asked[i-1].ID == c.ID && asked[i-1].By == ByTyped {
+			continue
+		}
+		n++
+	}
+	return n
 }

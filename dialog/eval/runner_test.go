@@ -334,7 +334,7 @@ func TestEvalFailureKinds(t *testing.T) {
 		{name: "no candidate", goldSQL: gold, s: &script{first: []dialog.Reply{notice}}, failure: FailNoCandidate},
 		{name: "answer failed", goldSQL: gold, s: &script{first: []dialog.Reply{failed}, trace: &dialog.Trace{Candidates: 3, Interpretations: 2}}, failure: FailExecution, detail: "answer failed"},
 		{name: "none of these, then no reading left", goldSQL: gold,
-			s:       &script{first: []dialog.Reply{clarification("filteron:texas", opt("river.traverse =", other))}, after: []dialog.Reply{notice}, trace: &dialog.Trace{Candidates: 2, Interpretations: 2}},
+			s:       &script{first: []dialog.Reply{clarification("distinct", opt("distinct", other))}, after: []dialog.Reply{notice}, trace: &dialog.Trace{Candidates: 2, Interpretations: 2}},
 			failure: FailNoCandidate, asked: 1, detail: "no other reading after"},
 		{name: "wrong pick", goldSQL: gold, s: &script{first: []dialog.Reply{answerReply(t, e, wrong)}, trace: &dialog.Trace{Candidates: 2, Interpretations: 2, SQL: []string{wrong, gold}}}, failure: FailWrongPick, among: "yes"},
 		{name: "gold not among candidates", goldSQL: gold, s: &script{first: []dialog.Reply{answerReply(t, e, wrong)}, trace: &dialog.Trace{Candidates: 2, Interpretations: 2, SQL: []string{wrong, other, "SELECT broken FROM city"}}}, failure: FailGoldMissing, among: "no"},
@@ -369,13 +369,35 @@ func TestEvalFailureKinds(t *testing.T) {
 		})
 	}
 	t.Run("none of these is typed as free text", func(t *testing.T) {
-		s := &script{first: []dialog.Reply{clarification("filteron:texas", opt("river.traverse =", other))}, after: []dialog.Reply{notice}}
+		s := &script{first: []dialog.Reply{clarification("distinct", opt("distinct", other))}, after: []dialog.Reply{notice}}
 		g := e.gold(t, Question{ID: "none-text", GoldSQL: gold})
 		if _, err := e.harness.Run(context.Background(), s.dialog(), []*Gold{g}, RunConfig{Dataset: "fake"}); err != nil {
 			t.Fatal(err)
 		}
 		if ev := s.events[1]; ev.Kind != dialog.EventOther || ev.Text != NoneOfThese || ev.Target != "c1" {
 			t.Fatalf("answer event %+v", ev)
+		}
+	})
+	t.Run("the gold's meaning is typed when no option has it", func(t *testing.T) {
+		s := &script{first: []dialog.Reply{clarification("filteron:texas", opt("river.traverse =", other))}, after: []dialog.Reply{notice}}
+		g := e.gold(t, Question{ID: "typed-text", GoldSQL: gold})
+		run, err := e.harness.Run(context.Background(), s.dialog(), []*Gold{g}, RunConfig{Dataset: "fake"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev := s.events[1]; ev.Kind != dialog.EventOther || ev.Text != "state name" || ev.Target != "c1" {
+			t.Fatalf("answer event %+v", ev)
+		}
+		// The dialog declined the words (a notice, no answer): the user
+		// answers the still open question with its options instead.
+		if a := run.Results[0].Asked; len(a) != 2 || a[0].By != ByTyped || a[0].Typed != "state name" || a[1].By != ByNone {
+			t.Fatalf("asked %+v", a)
+		}
+		if ev := s.events[2]; ev.Kind != dialog.EventOther || ev.Text != NoneOfThese {
+			t.Fatalf("second answer event %+v", ev)
+		}
+		if run.AnsweredBy[ByTyped] != 1 {
+			t.Fatalf("answered by %v", run.AnsweredBy)
 		}
 	})
 }

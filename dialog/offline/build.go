@@ -180,6 +180,7 @@ const joinPenalty = 0.5
 // joined table.
 func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan {
 	cap := 3 + 2*widen
+	e.typedMeasures(a, a.typed)
 	r := &reader{e: e, a: a, prefer: e.feedbackColumns(a), facts: facts}
 	a.nested = e.findNested(a)
 	r.h = e.findHead(a)
@@ -195,6 +196,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 	// Existence first: the words qualifying its related rows are no terms.
 	r.exists = e.findExistence(a, r.h.t)
 	r.terms, r.stated = e.statedTerms(a, e.findTerms(a), r.h.t, e.now())
+	r.terms, r.stated = e.typedTerms(a, r.terms, r.stated, r.h.t, a.typed, e.now())
 	els := r.elements()
 	if len(els) == 0 {
 		return nil

@@ -479,25 +479,12 @@ func (e *Engine) meanings(a *analysis, tm *termMention, facts []ontology.Fact, n
 				break
 			}
 		}
-		type scored struct {
-			value string
-			sim   float64
-		}
-		var vals []scored
+		var values []string
 		for _, v := range p.Top {
-			vals = append(vals, scored{v.Value, e.similarity(tm.phrase, v.Value)})
+			values = append(values, v.Value)
 		}
-		sort.SliceStable(vals, func(i, j int) bool { return vals[i].sim > vals[j].sim })
-		for i, v := range vals {
-			if i == 3 {
-				break
-			}
-			w := 0.25 + v.sim + 0.5*colSim
-			out = append(out, e.valueMeaning(tm, c, []string{v.value}, w))
-		}
-		if len(vals) > 2 {
-			out = append(out, e.valueMeaning(tm, c, []string{vals[0].value, vals[1].value}, 0.2+0.8*vals[1].sim+0.5*colSim))
-		}
+		// Single values and likely sets, opposites left out (defsets.go).
+		out = append(out, e.valueMeanings(tm, c, values, colSim)...)
 	}
 	for _, j := range e.m.snap.Schema.Joins {
 		if !strings.EqualFold(j.ToTable, t.name) {

@@ -27,9 +27,10 @@ type definedColumn struct {
 // linkedFact is a defined phrase the question spelled.
 type linkedFact struct {
 	factID string
-	// column is the defined column as table.column, the way readings
-	// render it.
+	// column is the defined column as table.column; x, when set, is the
+	// computed measure a definition stands for instead.
 	column string
+	x      expr
 }
 
 // definedColumns are the facts that tie a phrase of two or more words to
@@ -103,10 +104,11 @@ func (a *analysis) spells(i int, words []string) bool {
 
 // linkedIn are the facts whose defined column a reading's SQL uses: the
 // reading took the phrase as the definition says.
-func (a *analysis) linkedIn(parts *readingParts) []string {
+func (a *analysis) linkedIn(m *model, parts *readingParts) []string {
 	var out []string
 	for _, l := range a.linked {
-		if parts.columns[strings.ToLower(l.column)] && !slices.Contains(out, l.factID) {
+		used := l.x != nil && parts.holds(m, l.x) || l.x == nil && parts.columns[strings.ToLower(l.column)]
+		if used && !slices.Contains(out, l.factID) {
 			out = append(out, l.factID)
 		}
 	}

@@ -96,6 +96,9 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 			}
 			for _, g := range e.atGrain(p, tree) {
 				p, tree, w := g.p, g.tree, w*g.weight
+				if a.typedUnaggregated(e.m, p) {
+					continue
+				}
 				sql := e.render(p, tree)
 				if i, ok := byKey[sql]; ok {
 					out[i].Prior += w
@@ -112,7 +115,7 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 				}
 				parts := e.partsOf(p, tree)
 				unused := e.unexplained(a, p, parts)
-				c := dialog.Candidate{SQL: sql, Prior: w, Phrases: phrases, Unused: unused, Defines: p.defines, Linked: a.linkedIn(parts)}
+				c := dialog.Candidate{SQL: sql, Prior: w, Phrases: phrases, Unused: unused, Defines: a.withTyped(e.m, p.defines, parts), Linked: a.linkedIn(e.m, parts)}
 				if g.counts != nil {
 					c.Readings = []dialog.Reading{*g.counts}
 				}

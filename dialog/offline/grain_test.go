@@ -64,10 +64,10 @@ CREATE TABLE visit_procedures (line_id INT PRIMARY KEY, visit_id INT, procedure_
 	return b.String()
 }
 
-// fleetDump is a delivery fleet: a trip is one vehicle's day out with a
+// tripsDump is a delivery fleet: a trip is one vehicle's day out with a
 // fuel cost for the whole trip; its stops each deliver parcels. Depots
 // own vehicles. No foreign keys are declared: joins come from names.
-func fleetDump() string {
+func tripsDump() string {
 	var b strings.Builder
 	b.WriteString(`CREATE TABLE depots (depot_id INT PRIMARY KEY, depot_name VARCHAR(40), region VARCHAR(20));
 CREATE TABLE vehicles (vehicle_id INT PRIMARY KEY, plate VARCHAR(12), depot_id INT, model VARCHAR(30));
@@ -112,7 +112,7 @@ func TestMeasuresAddUpAcrossGroups(t *testing.T) {
 			"billed amount by doctor",
 			"billed amount by patient town",
 		}, []string{"SELECT SUM(billed_amount) FROM visits", "SELECT SUM(fee_amount) FROM visit_procedures", "SELECT SUM(list_fee) FROM procedures"}},
-		{"fleet", fleetDump, []string{
+		{"fleet", tripsDump, []string{
 			"total fuel cost by customer town",
 			"fuel cost per depot",
 			"total stop charge by depot",

@@ -46,6 +46,11 @@ type analysis struct {
 	removes    []string
 	// about maps a feedback clause to the phrase it answered ("active").
 	about map[int]string
+	// typed are the typed meanings of the request, and typedMeasures the
+	// computed measures built into readings (typed.go).
+	typed         []typedDef
+	typedMeasures []typedMeasure
+	typedMarkers  []expr
 }
 
 func (a *analysis) word(i int) string {
@@ -74,10 +79,13 @@ func (a *analysis) phrase(from, to int) string {
 
 // analyse runs the recognisers over the question and its feedback.
 func (e *Engine) analyse(question string, feedback []dialog.Feedback, facts []ontology.Fact, now time.Time) *analysis {
-	a := &analysis{countAt: -1, aggAt: -1, about: map[int]string{}}
+	a := &analysis{countAt: -1, aggAt: -1, about: map[int]string{}, typed: typedDefs(feedback, facts)}
 	question = percentSign.ReplaceAllString(question, "${1} percent of")
 	a.toks = numberWords(lex(question, 0))
 	for i, f := range feedback {
+		if f.Term != nil {
+			continue // read by the dialog already; built as typed (typed.go)
+		}
 		a.toks = append(a.toks, numberWords(lex(f.Text, i+1))...)
 		if f.About != "" {
 			a.about[i+1] = strings.ToLower(f.About)

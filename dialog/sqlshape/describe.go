@@ -46,6 +46,9 @@ var (
 	reDateShift = regexp.MustCompile(`(?i)^(DATE_SUB|DATE_ADD|SUBDATE|ADDDATE)\((.+), *(?:INTERVAL )?'?(\d+)'?,? *'?(\w+?)'?\)$`)
 	// reAgg is one aggregate call.
 	reAgg = regexp.MustCompile(`(?i)^(SUM|AVG|MIN|MAX|COUNT)\((DISTINCT )?(.+)\)$`)
+	// reOrZero is COALESCE(x, 0): x, or nothing when there is none (a
+	// related total, dialog/offline typed.go).
+	reOrZero = regexp.MustCompile(`^(?i)(?:COALESCE|IFNULL)\((.+), *0\)$`)
 )
 
 // describeExpression says what an expression computes, naming columns by
@@ -140,6 +143,12 @@ func describeExpression(expr string, l Labels) string {
 	}
 	if m := reRatio.FindStringSubmatch(e); m != nil {
 		return describeExpression(m[1], l) + " per " + describeExpression(m[2], l)
+	}
+	if m := reOrZero.FindStringSubmatch(e); m != nil && Balanced(m[1]) {
+		return describeExpression(m[1], l)
+	}
+	if strings.EqualFold(e, "subquery") || strings.EqualFold(e, "(subquery)") {
+		return "the related rows' total"
 	}
 	if m := reAgg.FindStringSubmatch(e); m != nil && Balanced(m[3]) {
 		what := describeExpression(m[3], l)

@@ -1,0 +1,76 @@
+package dialog
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
+)
+
+// A meaning the person was not shown is never used for a word they were
+// asked about. Once they said none of the offered meanings of a word fit,
+// the answer takes a meaning they typed, one offered in a later question
+// and chosen, or leaves the word out and says so — not another meaning the
+// engine had in reserve.
+
+// dropUnshown rules out the live readings that give a word the person
+// turned down the options of a meaning they were never shown. It reports
+// whether it ruled any out; when every reading would go, it rules none
+// out (the word is asked about again).
+func (st *convState) dropUnshown() bool {
+	var doomed []int
+	for key, rejected := range st.Excluded {
+		if key.Name != sqlshape.SlotDefine || len(rejected) == 0 {
+			continue
+		}
+		for _, i := range st.live() {
+			v := st.Candidates[i].Slots.Get(key)
+			if v.IsEmpty() || slices.ContainsFunc(st.Shown[key], v.Equal) || st.typedAt(key, st.Candidates[i]) {
+				continue
+			}
+			doomed = append(doomed, i)
+		}
+	}
+	if len(doomed) == 0 || len(doomed) == len(st.live()) {
+		return false
+	}
+	for _, i := range doomed {
+		st.Candidates[i].ElimBy = Step{Kind: StepNone, Ref: "unshown"}
+	}
+	return true
+}
+
+// typedAt reports whether candidate c holds the meaning the person typed
+// for key.
+func (st *convState) typedAt(key sqlshape.SlotKey, c candState) bool {
+	return slices.ContainsFunc(st.Typed, func(t typedAnswer) bool {
+		return t.Key == key && matchesTyped(c, key, typedMeaning{Term: t.Term, Plain: t.Plain})
+	})
+}
+
+// leftOutNotes say which words the answer leaves out because none of the
+// meanings offered for them fit, unless the answer already says so.
+func (st *convState) leftOutNotes(rep *candState) []string {
+	var notes []string
+	for key, rejected := range st.Excluded {
+		if key.Name != sqlshape.SlotDefine || len(rejected) == 0 || !rep.Slots.Get(key).IsEmpty() || slices.Contains(rep.Unused, key.Arg) {
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("None of the meanings I offered for '%s' fit, so I left it out. Tell me what it means (\"%s means …\") and I'll use that.", key.Arg, key.Arg))
+	}
+	slices.Sort(notes)
+	return notes
+}
+
+// leaveOut rules out the live readings that give key's word a meaning,
+// when one that leaves it out remains.
+func (st *convState) leaveOut(key sqlshape.SlotKey, step Step) {
+	if !slices.ContainsFunc(st.live(), func(i int) bool { return st.Candidates[i].Slots.Get(key).IsEmpty() }) {
+		return
+	}
+	for _, i := range st.live() {
+		if !st.Candidates[i].Slots.Get(key).IsEmpty() && !st.typedAt(key, st.Candidates[i]) {
+			st.Candidates[i].ElimBy = step
+		}
+	}
+}

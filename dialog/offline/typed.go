@@ -1,0 +1,295 @@
+package offline
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/ontology"
+)
+
+// Typed meanings: what the dialog understood from words a person typed
+// (dialog.Feedback.Term, "revenue" = net revenue minus the amount
+// refunded; "active" = status is placed or shipped), and what a person's
+// definition of a phrase says when it is a computed measure. They are
+// built as the typed parts of readings, not re-read from the words:
+//
+//   - a condition becomes the phrase's stated definition (define.go's
+//     stated meanings), whatever the engine would have offered for it;
+//   - a computed measure replaces the alternatives of the phrase's column
+//     mention with one per-row expression: the first measure's column
+//     minus (plus) each other measure of a related table summed per row
+//     of the first's table, so that totals, averages and rankings over it
+//     are the measures' difference and a join never repeats a row.
+//
+// Engine hooks (the only changes outside this file): analyse skips the
+// words of typed feedback (parse.go), readings calls typedMeasures and
+// typedTerms (build.go), and Candidates adds withTyped's definitions
+// (engine.go).
+
+// typedDef is one typed meaning of a phrase.
+type typedDef struct {
+	phrase string
+	term   ontology.Term
+	label  string
+	// factID is set for a person's remembered definition: readings that
+	// use it name the fact (Candidate.Linked).
+	factID string
+}
+
+// typedMeasure is a computed measure built into readings: a reading whose
+// parts hold marker uses it.
+type typedMeasure struct {
+	marker expr
+	def    dialog.Definition
+}
+
+// typedDefs collects the typed meanings of a request: feedback the dialog
+// read, and the active computed-measure definitions among the facts.
+func typedDefs(feedback []dialog.Feedback, facts []ontology.Fact) []typedDef {
+	var out []typedDef
+	for _, fb := range feedback {
+		if fb.Term != nil && fb.About != "" {
+			out = append(out, typedDef{phrase: strings.ToLower(fb.About), term: *fb.Term, label: fb.Text})
+		}
+	}
+	for _, f := range facts {
+		if f.Active() && f.Kind == ontology.KindDefinition && f.Target.Choice.Kind == ontology.TermComputed &&
+			!slices.ContainsFunc(out, func(d typedDef) bool { return d.phrase == f.Phrase }) {
+			out = append(out, typedDef{phrase: f.Phrase, term: f.Target.Choice, label: f.Meaning, factID: f.ID})
+		}
+	}
+	return out
+}
+
+// typedMeasures gives each computed measure's phrase, where a column
+// mention spells it, the computed expression as its only alternative; a
+// typed total of one column likewise that column, aggregated.
+func (e *Engine) typedMeasures(a *analysis, defs []typedDef) {
+	for _, d := range defs {
+		var table, column string
+		var x expr
+		switch {
+		case d.term.Kind == ontology.TermComputed:
+			var ok bool
+			if table, column, x, ok = e.computedRowExpr(d.term); !ok {
+				continue
+			}
+		case d.term.Kind == ontology.TermMeasure && d.factID == "" && d.term.Fn != "COUNT":
+			// A total typed for a phrase read as rows: that column,
+			// aggregated.
+			tbl, name, ok := strings.Cut(d.term.Expr, ".")
+			c := e.m.column(tbl, name)
+			if !ok || c == nil {
+				continue
+			}
+			table, column = e.m.byName[strings.ToLower(tbl)].name, c.Name
+			x = col(table, column)
+		default:
+			continue
+		}
+		for _, cm := range a.columns {
+			if !strings.EqualFold(cm.phrase, d.phrase) && !strings.EqualFold(singularOf(cm.phrase), singularOf(d.phrase)) {
+				continue
+			}
+			// Named by its first measure's column, which every shape
+			// that takes a measure checks (a number, not a key).
+			alt := colAlt{table: table, column: column, weight: 1}
+			if _, plain := isColumn(x); !plain {
+				alt.x = x
+			}
+			cm.alts = []colAlt{alt}
+			a.typedMarkers = appendNewExpr(e.m, a.typedMarkers, x)
+			if a.sup == nil && !a.count && a.agg == "" && len(a.groups) == 0 {
+				// Nothing else in the question aggregates: the measure
+				// is a total ("revenue of active orders").
+				fn := d.term.Fn
+				if d.term.Kind == ontology.TermComputed {
+					fn = "SUM"
+				}
+				a.agg, a.aggAt = fn, cm.at
+			}
+			switch {
+			case d.term.Kind == ontology.TermMeasure:
+				// A plain column: the readings say so by their SQL.
+			case d.factID != "":
+				a.linked = append(a.linked, linkedFact{factID: d.factID, x: x})
+			default:
+				a.typedMeasures = append(a.typedMeasures, typedMeasure{marker: x,
+					def: dialog.Definition{Phrase: d.phrase, Term: d.term, Label: d.label, Stated: true}})
+			}
+		}
+	}
+}
+
+// computedRowExpr is a computed measure per row of its first measure's
+// table: SUM(orders.net_amount) - SUM(refunds.amount) is, per order,
+// orders.net_amount - COALESCE((SELECT SUM(refunds.amount) FROM refunds
+// WHERE refunds.order_id = orders.id), 0). Only totals combine this way,
+// and only over a table that points at the first one.
+func (e *Engine) computedRowExpr(t ontology.Term) (table, column string, x expr, ok bool) {
+	var base *tableInfo
+	for i, item := range t.Items {
+		fn, arg := sqlshape.SplitAggregate(item)
+		tbl, name, ok := strings.Cut(arg, ".")
+		if fn != "SUM" || !ok || e.m.column(tbl, name) == nil {
+			return "", "", nil, false
+		}
+		if i == 0 {
+			base, column = e.m.byName[strings.ToLower(tbl)], e.m.column(tbl, name).Name
+			x = col(base.name, column)
+			continue
+		}
+		var part expr
+		if strings.EqualFold(tbl, base.name) {
+			part = col(base.name, e.m.column(tbl, name).Name)
+		}
+		for _, j := range e.m.snap.Schema.Joins {
+			if part != nil || j.When != nil || !strings.EqualFold(j.FromTable, tbl) || !strings.EqualFold(j.ToTable, base.name) {
+				continue
+			}
+			// The related rows' total per row of the first table, so that
+			// no join repeats a row.
+			sub := sqlText{text: "(SELECT SUM(" + e.m.col(j.FromTable, name) + ") FROM " + e.m.ident(j.FromTable) +
+				" WHERE " + e.m.col(j.FromTable, j.FromColumn) + " = " + e.m.col(j.ToTable, j.ToColumn) + ")",
+				cols: []colRef{col(j.ToTable, j.ToColumn)}}
+			part = fn1("COALESCE", sub, numLit("0"))
+		}
+		if part == nil {
+			return "", "", nil, false
+		}
+		x = cmp(x, t.Op, part)
+	}
+	if base == nil {
+		return "", "", nil, false
+	}
+	return base.name, column, x, true
+}
+
+// typedUnaggregated reports whether a reading lists a computed measure row
+// by row: a measure computed from totals is only ever a total (or an
+// average, a ranking) of them.
+func (a *analysis) typedUnaggregated(m *model, p *plan) bool {
+	if len(a.typedMarkers) == 0 {
+		return false
+	}
+	found := false
+	var visit func(x expr, inAgg bool)
+	visit = func(x expr, inAgg bool) {
+		if x == nil || found {
+			return
+		}
+		if !inAgg && slices.ContainsFunc(a.typedMarkers, func(mk expr) bool { return sameExpr(m, mk, x) }) {
+			found = true
+			return
+		}
+		_, agg := x.(aggExpr)
+		for _, sub := range subExprs(x) {
+			visit(sub, inAgg || agg)
+		}
+	}
+	for _, x := range p.outerParts() {
+		visit(x, false)
+	}
+	return found
+}
+
+func appendNewExpr(m *model, list []expr, x expr) []expr {
+	if slices.ContainsFunc(list, func(y expr) bool { return sameExpr(m, x, y) }) {
+		return list
+	}
+	return append(list, x)
+}
+
+// withTyped adds to a reading's definitions the computed measures its
+// parts use.
+func (a *analysis) withTyped(m *model, defs []dialog.Definition, parts *readingParts) []dialog.Definition {
+	for _, tm := range a.typedMeasures {
+		if parts.holds(m, tm.marker) && !slices.ContainsFunc(defs, func(d dialog.Definition) bool { return d.Phrase == tm.def.Phrase }) {
+			defs = append(slices.Clip(defs), tm.def)
+		}
+	}
+	return defs
+}
+
+// typedTerms makes each typed condition the stated definition of its
+// phrase, on the subject the phrase qualifies.
+func (e *Engine) typedTerms(a *analysis, terms []*termMention, stated map[*termMention]definition, head *tableInfo, defs []typedDef, now time.Time) ([]*termMention, map[*termMention]definition) {
+	for _, d := range defs {
+		if d.factID != "" || d.term.Kind != ontology.TermValues && d.term.Kind != ontology.TermPredicate {
+			continue
+		}
+		var tm *termMention
+		for _, t := range terms {
+			if strings.EqualFold(t.phrase, d.phrase) {
+				tm = t
+			}
+		}
+		if tm == nil {
+			tm = e.spelledTerm(a, d.phrase, head)
+			if tm == nil {
+				continue
+			}
+			terms = append(terms, tm)
+		}
+		if !strings.EqualFold(tm.subject.name, d.term.Subject) {
+			if s := e.m.byName[strings.ToLower(d.term.Subject)]; s != nil {
+				tm.subject = s
+			} else {
+				continue
+			}
+		}
+		def, ok := e.typedCondition(tm, d, now)
+		if !ok {
+			continue
+		}
+		def.def.Stated = true
+		stated[tm] = def
+	}
+	return terms, stated
+}
+
+// spelledTerm is the mention of phrase where the question spells it with
+// words the schema does not name, qualifying head.
+func (e *Engine) spelledTerm(a *analysis, phrase string, head *tableInfo) *termMention {
+	if head == nil {
+		return nil
+	}
+	for i := range a.toks {
+		end := a.spanOf(i, phrase)
+		if a.toks[i].clause != 0 || !strings.EqualFold(a.phrase(i, end), phrase) {
+			continue
+		}
+		return &termMention{phrase: a.phrase(i, end), at: i, end: end, subject: head}
+	}
+	return nil
+}
+
+// typedCondition builds a typed condition on the mention's subject, in
+// the forms fromTerm rebuilds, and "not in" for values.
+func (e *Engine) typedCondition(tm *termMention, d typedDef, now time.Time) (definition, bool) {
+	t := d.term
+	if t.Kind == ontology.TermValues && t.Op == "not in" {
+		_, name, _ := strings.Cut(t.Column, ".")
+		c := tm.subject.t.Column(name)
+		if c == nil || len(t.Values) == 0 {
+			return definition{}, false
+		}
+		q := make([]expr, len(t.Values))
+		for i, v := range t.Values {
+			q[i] = strLit(v)
+		}
+		return definition{
+			cond:   prefix{op: "NOT", x: paren{inList{x: col(tm.subject.name, c.Name), vals: q}}},
+			def:    dialog.Definition{Phrase: tm.phrase, Term: t, Label: d.label},
+			weight: 1,
+		}, true
+	}
+	def, ok := e.fromTerm(tm, t, d.label, now)
+	if ok && d.label != "" {
+		def.def.Label = d.label
+	}
+	return def, ok
+}
