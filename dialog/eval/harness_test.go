@@ -112,7 +112,7 @@ func TestEvalAnswer(t *testing.T) {
 					name: "no option agrees: the gold's column is typed",
 					gold: Question{ID: "none", GoldSQL: biggestGeo},
 					c:    clar("filteron:arizona", opt("border_info.border =", biggestNear), opt("border_info.state_name =", biggestNear2)),
-					want: -1, by: ByTyped, typed: "state name", runs: -1,
+					want: -1, by: ByTyped, typed: "city state name", runs: -1,
 				},
 				{
 					name: "no option agrees and nothing to type: none of these",

@@ -385,12 +385,12 @@ func TestEvalFailureKinds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ev := s.events[1]; ev.Kind != dialog.EventOther || ev.Text != "state name" || ev.Target != "c1" {
+		if ev := s.events[1]; ev.Kind != dialog.EventOther || ev.Text != "city state name" || ev.Target != "c1" {
 			t.Fatalf("answer event %+v", ev)
 		}
 		// The dialog declined the words (a notice, no answer): the user
 		// answers the still open question with its options instead.
-		if a := run.Results[0].Asked; len(a) != 2 || a[0].By != ByTyped || a[0].Typed != "state name" || a[1].By != ByNone {
+		if a := run.Results[0].Asked; len(a) != 2 || a[0].By != ByTyped || a[0].Typed != "city state name" || a[1].By != ByNone {
 			t.Fatalf("asked %+v", a)
 		}
 		if ev := s.events[2]; ev.Kind != dialog.EventOther || ev.Text != NoneOfThese {

@@ -35,8 +35,9 @@ import (
 //   - the columns to show: "<column words>, <column words> and <column
 //     words>".
 //
-// Column words are the column's name with underscores as spaces; table
-// words the table's name the same way. Anything else is answered "none of
+// Column words are the column's name with underscores as spaces, after
+// its table's name when another table has a column of that name ("state
+// area"); table words the table's name the same way. Anything else is answered "none of
 // these" as before.
 
 // ByTyped says the simulated user typed the gold's meaning under Other….
@@ -64,7 +65,7 @@ func (h *Harness) typedMeaning(g *Gold, c *dialog.Clarification) string {
 	case sqlshape.SlotFilterOn:
 		v := slots.Get(c.Key)
 		if len(v.Parts) == 1 {
-			return columnWords(v.Parts[0].Expr)
+			return h.columnPhrase(v.Parts[0].Expr)
 		}
 	case sqlshape.SlotOutput:
 		if slots.Get(c.Key).IsEmpty() {
@@ -76,7 +77,7 @@ func (h *Harness) typedMeaning(g *Gold, c *dialog.Clarification) string {
 			if strings.Contains(p.Expr, "(") {
 				return ""
 			}
-			words = append(words, columnWords(p.Expr))
+			words = append(words, h.columnPhrase(p.Expr))
 		}
 		return joinWords(words)
 	case sqlshape.SlotDefine:
@@ -140,6 +141,29 @@ func rankingWords(p sqlshape.Part, slots sqlshape.Slots) string {
 		return "highest " + w
 	}
 	return "lowest " + w
+}
+
+// columnPhrase is a column in words as a person would name it to tell it
+// from the others: its own words, and its table's first when another
+// table has a column of that name ("state area", not "area" when lakes
+// have one too).
+func (h *Harness) columnPhrase(tc string) string {
+	table, col, ok := strings.Cut(strings.ToLower(tc), ".")
+	if !ok {
+		return columnWords(tc)
+	}
+	words := columnWords(tc)
+	prefix := strings.ToLower(tables.Humanize(sqlshape.Singular(table)))
+	if strings.HasPrefix(words, prefix+" ") || words == prefix {
+		return words
+	}
+	for other := range h.columns {
+		t, c, _ := strings.Cut(other, ".")
+		if c == col && t != table {
+			return prefix + " " + words
+		}
+	}
+	return words
 }
 
 // columnWords is a column's name in words: "orders.net_amount" → "net amount".
