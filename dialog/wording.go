@@ -103,6 +103,11 @@ func (l *Labels) optionLabel(key sqlshape.SlotKey, value sqlshape.SlotValue, oth
 		return opt
 	case sqlshape.SlotFilterOn:
 		if len(parts) == 0 {
+			if eventWord(key.Arg) {
+				// "placed", "shipped": the reading without the value is
+				// the event itself, which is what most people mean.
+				return Option{Label: fmt.Sprintf("'%s' as what happened (no filter on a stored '%s')", key.Arg, key.Arg)}
+			}
 			return Option{Label: fmt.Sprintf("Don't filter on '%s'", key.Arg)}
 		}
 		opt := Option{Label: l.Detail(parts[0].Expr)}
@@ -372,4 +377,10 @@ func (l *Labels) plainLabel(v sqlshape.SlotValue) string {
 		words = append(words, sqlshape.DescribeExpression(p.Expr, l))
 	}
 	return upperFirst(joinAnd(words))
+}
+
+// eventWord says whether a word reads as a regular past participle
+// ("placed", "shipped"), which names an event as well as a stored value.
+func eventWord(w string) bool {
+	return len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") && !strings.Contains(w, " ")
 }

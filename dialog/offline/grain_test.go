@@ -241,3 +241,29 @@ func sumColumn(res *warehouse.Result) int {
 	}
 	return -1
 }
+
+// A measure split across detail rows is still that measure: its column
+// is named after it (a header "Total billed amount"), never after the
+// arithmetic that splits it.
+func TestSplitMeasureKeepsItsName(t *testing.T) {
+	ctx := context.Background()
+	e, _ := engineOn(t, clinicDump())
+	p, err := e.Candidates(ctx, dialog.Request{Question: "top 2 specialties by billed amount"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	split := 0
+	for _, c := range p.Candidates {
+		head, _, _ := strings.Cut(c.SQL, "\nFROM")
+		if !strings.Contains(head, "NULLIF(shares.total") {
+			continue // the split figure is not shown
+		}
+		split++
+		if !strings.Contains(c.SQL, "AS total_billed_amount") {
+			t.Errorf("split measure without its name:\n%s", c.SQL)
+		}
+	}
+	if split == 0 {
+		t.Fatal("no reading shows the visit's amount split across its procedures")
+	}
+}

@@ -20,6 +20,22 @@ func aliasFor(fn, column string) string {
 	return strings.ToLower(fn) + "_" + column
 }
 
+// measureAlias names a shown aggregate of one column after it
+// ("total_net_amount"), so its header reads as the measure even when the
+// plan later rewrites the aggregate (a split across detail rows); "" for
+// anything else.
+func measureAlias(x expr) string {
+	a, ok := x.(aggExpr)
+	if !ok || a.distinct {
+		return ""
+	}
+	c, ok := a.arg.(colRef)
+	if !ok {
+		return ""
+	}
+	return aliasFor(a.fn, c.column)
+}
+
 // count builds "how many X".
 func (r *reader) count() []*element {
 	a := r.a

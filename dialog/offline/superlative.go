@@ -255,7 +255,7 @@ func (r *reader) superlative() []*element {
 		output.add(w, func(p *plan) {
 			headOutput(false)(p)
 			if p.order != nil {
-				p.selects = append(p.selects, sel{x: p.order.x})
+				p.selects = append(p.selects, sel{x: p.order.x, alias: measureAlias(p.order.x)})
 			}
 		})
 	}
