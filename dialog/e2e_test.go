@@ -456,7 +456,7 @@ func TestCountingChoices(t *testing.T) {
 				labels = append(labels, o.Label)
 			}
 		}
-		pick := map[string]string{"filteron:2025": "order was placed", "filteron:placed": "Don't filter", "measure": "number of customers"}[r.Clarification.Key.String()]
+		pick := map[string]string{"filteron:2025": "order was placed", "filteron:placed": "as what happened", "measure": "number of customers"}[r.Clarification.Key.String()]
 		if pick == "" {
 			t.Fatalf("unexpected question %s", r.Text)
 		}

@@ -392,6 +392,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			}
 		}
 	}
+	e.relationVerbs(a, parts, explained, claimed, mark)
 	var out []string
 	var run []string
 	flush := func() {
@@ -413,4 +414,48 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	}
 	flush()
 	return out
+}
+
+// relationPreps are the prepositions after which a verb names how two
+// things relate ("runs through", "owned by", "located in").
+var relationPreps = setOf(`through in on at to from by with into across over along within under near`)
+
+// relationVerbs marks the verbs that name the relation a reading joins:
+// "rivers that run through Ohio", "pets owned by students". A verb
+// followed by a preposition, with a realised mention before it and one
+// after the preposition (or nothing after it: "what states does it run
+// through"), is the join itself when the reading joins tables. A word
+// some mention claims and the reading does not realise (a stored status
+// "cancelled") is left to be reported.
+func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, claimed []bool, mark func(from, to int)) {
+	if !parts.joins || e.words == nil {
+		return
+	}
+	content := func(k int) bool { return !isFunctionWord(a.toks[k]) }
+	for i := 1; i+1 < len(a.toks); i++ {
+		t := a.toks[i]
+		if t.clause != 0 {
+			break
+		}
+		if explained[i] || claimed[i] || !content(i) || t.isNum || t.quoted || !relationPreps[a.word(i+1)] {
+			continue
+		}
+		if w := a.word(i); !e.words.MostlyVerb(w) && !strings.HasSuffix(w, "ed") {
+			continue
+		}
+		before := false
+		for k := 0; k < i && !before; k++ {
+			before = explained[k] && content(k)
+		}
+		after := true // a stranded preposition ends the question
+		for k := i + 2; k < len(a.toks) && a.toks[k].clause == 0; k++ {
+			if content(k) {
+				after = explained[k]
+				break
+			}
+		}
+		if before && after {
+			mark(i, i+1)
+		}
+	}
 }

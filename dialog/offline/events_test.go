@@ -100,3 +100,33 @@ func TestEventsAtTheirOwnDates(t *testing.T) {
 		})
 	}
 }
+
+// A verb before a preposition names the relation the reading joins
+// ("tools kept by Member 03"): it needs no caveat. When the reading
+// leaves out what the verb relates, the verb is still reported.
+func TestRelationVerbsAreTheJoin(t *testing.T) {
+	ctx := context.Background()
+	e, _ := engineOn(t, lendingDump())
+	for _, tc := range []struct {
+		question string
+		unused   string // a word the likeliest reading must report, "" for none
+	}{
+		{"which tools were kept by Member 03", ""},
+		{"which members does Tool C go to", ""},
+		// The reading leaves the member out: the verb relating it is
+		// reported with it.
+		{"how many tools borrowed by Member 03 are repaired", "borrowed"},
+	} {
+		t.Run(tc.question, func(t *testing.T) {
+			p, err := e.Candidates(ctx, dialog.Request{Question: tc.question})
+			if err != nil || len(p.Candidates) == 0 {
+				t.Fatalf("no readings: %v", err)
+			}
+			top := p.Candidates[0]
+			got := strings.Join(top.Unused, " ")
+			if tc.unused == "" && got != "" || tc.unused != "" && !strings.Contains(got, tc.unused) {
+				t.Errorf("unused %q, want %q:\n%s", got, tc.unused, top.SQL)
+			}
+		})
+	}
+}
