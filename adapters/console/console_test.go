@@ -293,6 +293,11 @@ func TestConsole(t *testing.T) {
 			},
 		},
 		{
+			name:  "delete with words is a question, not the prefs command",
+			input: "delete all cancelled orders\n",
+			want:  []dialog.Event{{Kind: dialog.EventMessage, Conversation: "console-1", Text: "delete all cancelled orders"}},
+		},
+		{
 			name:    "delete before a listing",
 			input:   "delete 1\n",
 			wantOut: []string{"Type 'prefs' first to see the numbered list"},

@@ -57,7 +57,9 @@ func (c *Console) dispatch(ctx context.Context, text string) (quit bool) {
 		c.forget(ctx, arg)
 		c.remindPending()
 		return false
-	case cmd == "delete":
+	case cmd == "delete" && len(strings.Fields(arg)) <= 1:
+		// "delete 2" deletes a listed preference; "delete all cancelled
+		// orders" is a request to change data, which the dialog declines.
 		c.deleteFact(ctx, arg)
 		c.remindPending()
 		return false
