@@ -422,11 +422,13 @@ var relationPreps = setOf(`through in on at to from by with into across over alo
 
 // relationVerbs marks the verbs that name the relation a reading joins:
 // "rivers that run through Ohio", "pets owned by students". A verb
-// followed by a preposition, with a realised mention before it and one
-// after the preposition (or nothing after it: "what states does it run
-// through"), is the join itself when the reading joins tables. A word
-// some mention claims and the reading does not realise (a stored status
-// "cancelled") is left to be reported.
+// followed by a preposition, whose nearest content word before it and
+// first content word after the preposition are both realised, is the
+// join itself when the reading joins tables. A stranded preposition ("what
+// states does it run through") is not enough: nothing says which of the
+// things named the verb relates, so the verb stays reported. A word some
+// mention claims and the reading does not realise (a stored status
+// "cancelled") is left to be reported too.
 func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, claimed []bool, mark func(from, to int)) {
 	if !parts.joins || e.words == nil {
 		return
@@ -444,10 +446,13 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 			continue
 		}
 		before := false
-		for k := 0; k < i && !before; k++ {
-			before = explained[k] && content(k)
+		for k := i - 1; k >= 0; k-- {
+			if content(k) {
+				before = explained[k]
+				break
+			}
 		}
-		after := true // a stranded preposition ends the question
+		after := false
 		for k := i + 2; k < len(a.toks) && a.toks[k].clause == 0; k++ {
 			if content(k) {
 				after = explained[k]
