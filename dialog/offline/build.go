@@ -500,11 +500,18 @@ func (r *reader) hasNumericMention() bool {
 func (r *reader) freeColumns() []*colMention {
 	var out []*colMention
 	for _, cm := range r.a.columns {
-		if cm.clause == 0 && !r.usedCols[cm] && !r.isGroupMention(cm) && !r.isComparisonTarget(cm) {
+		if cm.clause == 0 && !r.usedCols[cm] && !r.isGroupMention(cm) && !r.isComparisonTarget(cm) && !r.isOrderKey(cm) {
 			out = append(out, cm)
 		}
 	}
 	return out
+}
+
+// isOrderKey says whether a column is what the question sorts by ("in
+// ascending order of age"): it orders the rows, it is not what they show.
+func (r *reader) isOrderKey(cm *colMention) bool {
+	om := r.a.order
+	return om != nil && om.by >= 0 && cm.at >= om.by && cm.at < max(r.a.spanOf(om.at, om.phrase), om.by+1)
 }
 
 func (r *reader) isGroupMention(cm *colMention) bool {

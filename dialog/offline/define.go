@@ -182,9 +182,10 @@ func (e *Engine) findExistence(a *analysis, subject *tableInfo) []*existMention 
 // outer query for the clause.
 func (e *Engine) qualifyRelated(a *analysis, x *existMention, j int) {
 	has := func(al valueAlt) bool { return strings.EqualFold(al.table, x.related.name) }
+	ofSubject := func(al valueAlt) bool { return strings.EqualFold(al.table, x.subject.name) }
 	kept := a.values[:0]
 	for _, vm := range a.values {
-		if vm.at > x.at && vm.at < j && slices.ContainsFunc(vm.alts, has) {
+		if (vm.at > x.at && vm.at < j || e.qualifiesAfter(a, x, vm)) && slices.ContainsFunc(vm.alts, has) && !slices.ContainsFunc(vm.alts, ofSubject) {
 			for _, al := range vm.alts {
 				if has(al) {
 					x.values = append(x.values, al)
@@ -208,6 +209,25 @@ func (e *Engine) qualifyRelated(a *analysis, x *existMention, j int) {
 			a.entities = slices.DeleteFunc(a.entities, func(em *entityMention) bool { return em.at == k })
 		}
 	}
+}
+
+// qualifiesAfter says whether a value right after an existence clause's
+// noun qualifies its rows: "did not write any book with format 'ebook'",
+// "without books in ebook format" — a few words on, in the same clause,
+// with no other thing named between.
+func (e *Engine) qualifiesAfter(a *analysis, x *existMention, vm *valueMention) bool {
+	if vm.at < x.end || vm.at > x.end+3 || vm.negated {
+		return false
+	}
+	for k := x.end - 1; k < vm.at; k++ {
+		if a.toks[k].brk != 0 || a.toks[k].clause != a.toks[x.at].clause {
+			return false
+		}
+		if t := e.tableNamed(a, k); t != nil && t != x.related && k >= x.end {
+			return false
+		}
+	}
+	return true
 }
 
 // storedWordIn finds a word as a value of one of t's text columns: the

@@ -13,8 +13,15 @@ import (
 // filterElements builds the conditions: stored values, dates, comparisons.
 func (r *reader) filterElements() []*element {
 	var els []*element
+	either := r.eitherValues()
 	for _, vm := range r.a.values {
+		if either.second[vm] {
+			continue // read with the value before "or"
+		}
 		el := &element{name: "value"}
+		if other := either.first[vm]; other != nil {
+			r.eitherAlts(el, vm, other)
+		}
 		weak := vm.weak
 		for _, al := range vm.alts {
 			w := al.weight
@@ -371,4 +378,82 @@ func otherColumnOfTable(vm *valueMention, cm *colMention) bool {
 		}
 	}
 	return false
+}
+
+// orPair links the values of a question joined by "or": "format is
+// paperback or ebook" is either value of one column, not both.
+type orPair struct {
+	first  map[*valueMention]*valueMention // first value → the one after "or"
+	second map[*valueMention]bool
+}
+
+// eitherValues finds values joined by "or" (with only articles and
+// quotes between) that share a column: one condition, either value.
+func (r *reader) eitherValues() orPair {
+	a := r.a
+	out := orPair{first: map[*valueMention]*valueMention{}, second: map[*valueMention]bool{}}
+	for i := 0; i+1 < len(a.values); i++ {
+		vm, next := a.values[i], a.values[i+1]
+		// "not paperback or ebook": the negation covers the list.
+		if !vm.negated && next.negated || vm.weak || next.weak {
+			continue
+		}
+		end := a.spanOf(vm.at, vm.phrase)
+		or := false
+		ok := end < next.at
+		for k := end; k < next.at && ok; k++ {
+			switch a.word(k) {
+			case "or":
+				or = true
+			case "the", "a", "an", "either":
+			default:
+				ok = false
+			}
+		}
+		if !ok || !or || !sharesColumn(vm, next) {
+			continue
+		}
+		out.first[vm] = next
+		out.second[next] = true
+	}
+	return out
+}
+
+// sharesColumn says whether two value mentions have a reading in the same
+// column.
+func sharesColumn(x, y *valueMention) bool {
+	for _, ax := range x.alts {
+		for _, ay := range y.alts {
+			if strings.EqualFold(ax.table, ay.table) && strings.EqualFold(ax.column, ay.column) && !strings.EqualFold(ax.value, ay.value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// eitherAlts adds the readings of two values joined by "or": for every
+// column both are stored in, the column is either of them. These come
+// before the single values' own readings, which remain (the words may
+// name values of two columns).
+func (r *reader) eitherAlts(el *element, vm, other *valueMention) {
+	for _, ax := range vm.alts {
+		for _, ay := range other.alts {
+			if !strings.EqualFold(ax.table, ay.table) || !strings.EqualFold(ax.column, ay.column) || strings.EqualFold(ax.value, ay.value) {
+				continue
+			}
+			x := expr(inList{x: col(ax.table, ax.column), vals: []expr{strLit(ax.value), strLit(ay.value)}})
+			if vm.negated {
+				x = prefix{op: "NOT", x: paren{x}}
+			}
+			kx := sqlshape.FilterOnKey([]string{ax.value}, r.e.m.canon)
+			ky := sqlshape.FilterOnKey([]string{ay.value}, r.e.m.canon)
+			el.add(2*(ax.weight+ay.weight), func(p *plan) {
+				p.filters = append(p.filters, cond{x: x})
+				p.use(ax.table)
+				p.phrases[kx] = vm.phrase
+				p.phrases[ky] = other.phrase
+			})
+		}
+	}
 }

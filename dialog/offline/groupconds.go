@@ -48,10 +48,25 @@ func (r *reader) relatedCounted(cp *compMention) (*entityMention, bool) {
 	return nil, false
 }
 
+// listedTable is the table of the first column the question lists before
+// at ("book ids with at least two chapters"): the subject when no table
+// is named as one.
+func (r *reader) listedTable(at int) *tableInfo {
+	for _, cm := range r.a.columns {
+		if cm.at < at && cm.clause == 0 && len(cm.alts) > 0 {
+			return r.e.m.byName[strings.ToLower(cm.alts[0].table)]
+		}
+	}
+	return nil
+}
+
 // groupCondition adds to el the reading of cp as a count of related rows
 // per subject, and says whether it did.
 func (r *reader) groupCondition(el *element, cp *compMention) bool {
 	h := r.h.t
+	if h == nil {
+		h = r.listedTable(cp.at)
+	}
 	if h == nil || cp.op == "between" {
 		return false
 	}
@@ -63,7 +78,13 @@ func (r *reader) groupCondition(el *element, cp *compMention) bool {
 		return true
 	}
 	if em.tables[0] == h {
-		return false
+		// "book ids with at least two chapters": the counted thing was
+		// taken for the subject; the listed column's table is.
+		lt := r.listedTable(cp.at)
+		if lt == nil || lt == h {
+			return false
+		}
+		h = lt
 	}
 	related := em.tables[0]
 	via, hop, ok := r.e.existsRoute(r.a, related, h)

@@ -64,7 +64,19 @@ func (r *reader) groupElement() []*element {
 			switch {
 			case em != nil:
 				t := em.tables[0]
-				el.add(1, func(p *plan) {
+				named := r.namedColumnsOf(t, g.at)
+				w := 1.0
+				if len(named) > 0 {
+					// "book ids and the number of chapters in each book":
+					// the columns the question names show the group.
+					w = 0.3
+					el.add(1, func(p *plan) {
+						r.prependGroupShowing(p, t, named)
+						p.perEntity = t
+						p.phrases[keyGroup] = g.phrase
+					})
+				}
+				el.add(w, func(p *plan) {
 					r.prependGroup(p, t)
 					p.perEntity = t
 					p.phrases[keyGroup] = g.phrase
@@ -124,6 +136,45 @@ func (r *reader) namingColumns(t *tableInfo) []colAlt {
 		}
 	}
 	return out
+}
+
+// namedColumnsOf are the columns of t the question names before its
+// grouping phrase and no other part reads ("book ids … in each book"):
+// what the person wants each group shown by.
+func (r *reader) namedColumnsOf(t *tableInfo, before int) []colAlt {
+	var out []colAlt
+	for _, cm := range r.a.columns {
+		if cm.at >= before || cm.clause != 0 || r.isGroupMention(cm) || r.isComparisonTarget(cm) || r.isOrderKey(cm) {
+			continue
+		}
+		for _, al := range cm.alts {
+			if strings.EqualFold(al.table, t.name) && !al.computed() {
+				r.usedCols[cm] = true
+				out = append(out, al)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// prependGroupShowing groups by t's rows and shows the named columns of
+// t in front instead of its label.
+func (r *reader) prependGroupShowing(p *plan, t *tableInfo, named []colAlt) {
+	var keys, shown []sel
+	if t.key != nil {
+		keys = append(keys, sel{x: col(t.name, t.key.Name)})
+	}
+	for _, al := range named {
+		x := col(al.table, al.column)
+		shown = append(shown, sel{x: x})
+		if t.key == nil || !strings.EqualFold(al.column, t.key.Name) {
+			keys = append(keys, sel{x: x})
+		}
+	}
+	p.selects = append(shown, p.selects...)
+	p.groups = append(p.groups, keys...)
+	p.use(t.name)
 }
 
 func (r *reader) prependGroup(p *plan, t *tableInfo) {

@@ -122,6 +122,16 @@ func (a *analysis) findIntents() {
 		}
 		sm := &superMention{phrase: a.toks[i].raw, desc: s.desc, limit: limit, hint: s.hint, at: start, explicitLimit: explicit}
 		a.toks[i].used = true
+		// "the greatest number of writers", "the smallest number of
+		// books": a count, ranked as "most"/"fewest" are.
+		if n := i + 1; a.seq(n, "number", "of") && a.word(i) != "most" && a.word(i) != "least" && a.word(i) != "top" {
+			sm.phrase, sm.hint = "fewest", ""
+			if s.desc {
+				sm.phrase = "most"
+			}
+			a.toks[n].used, a.toks[n+1].used = true, true
+			i = n + 1
+		}
 		// "most populous", "least expensive": the adjective sets the measure.
 		if (a.toks[i].low == "most" || a.toks[i].low == "least") && howAdjectives[a.word(i+1)] != "" {
 			sm.hint = howAdjectives[a.word(i+1)]

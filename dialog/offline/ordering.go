@@ -97,7 +97,8 @@ func (a *analysis) findOrdering() {
 		for end < len(a.toks) && end < i+14 {
 			x := a.word(end)
 			switch {
-			case x == "by" && om.by < 0:
+			case (x == "by" || x == "of" && a.word(end-1) == "order") && om.by < 0:
+				// "ordered by age", "in ascending order of age"
 				om.by = end + 1
 				for a.word(om.by) == "the" || a.word(om.by) == "their" || a.word(om.by) == "its" {
 					om.by++

@@ -308,6 +308,10 @@ func (e *Engine) storedIn(phrase, table, column string) bool {
 	return false
 }
 
+// auxiliaries come before a verb: "did not write", "does lend", "never
+// visited".
+var auxiliaries = setOf(`do does did not never to will would can could didn't doesn't don't`)
+
 func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMention {
 	phrase := a.phrase(from, to)
 	if len([]rune(phrase)) < 2 {
@@ -322,6 +326,9 @@ func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMent
 	}
 	hits := e.m.cat.SearchValues(phrase, 24)
 	vm := &valueMention{phrase: phrase, at: from, optional: isColumn}
+	// "did not write", "never visited": a verb after an auxiliary is the
+	// predicate; only the same word stored ('write') can be a value.
+	predicate := !quoted && to-from == 1 && from > 0 && auxiliaries[a.word(from-1)] && e.words != nil && e.words.MostlyVerb(a.word(from))
 	byCol := map[string]*valueAlt{}
 	for _, h := range hits {
 		w := 0.0
@@ -339,7 +346,7 @@ func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMent
 				w = 0.2
 			}
 		}
-		if w == 0 {
+		if w == 0 || predicate && w < 0.9 {
 			continue
 		}
 		if c := e.m.column(h.Table, h.Column); c == nil || c.Kind() != warehouse.KindText {

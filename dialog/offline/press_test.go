@@ -1,0 +1,95 @@
+package offline_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/eval"
+)
+
+// pressDump is a small publishing house the engine was never tuned on:
+// writers (with a publisher), their books (a few-valued format) and the
+// chapters of each book, whose headings repeat across books.
+func pressDump() string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE writers (writer_id INT PRIMARY KEY, name VARCHAR(40), age INT, years_active INT, publisher VARCHAR(30));
+CREATE TABLE books (book_id INT PRIMARY KEY, writer_id INT, title VARCHAR(60), format VARCHAR(12), pages INT,
+  FOREIGN KEY (writer_id) REFERENCES writers(writer_id));
+CREATE TABLE chapters (chapter_id INT PRIMARY KEY, book_id INT, heading VARCHAR(40),
+  FOREIGN KEY (book_id) REFERENCES books(book_id));
+`)
+	pubs := []string{"Penrose", "Quill", "Harbor", "Penrose", "Quill", "Penrose"}
+	for i := 1; i <= 6; i++ {
+		fmt.Fprintf(&b, "INSERT INTO writers VALUES (%d, 'Writer %c', %d, %d, '%s');\n", i, 'A'+rune(i), 30+i*7%25, 2+i*3%11, pubs[i-1])
+	}
+	formats := []string{"paperback", "hardback", "ebook", "paperback", "audio"}
+	ch := 0
+	for i := 1; i <= 14; i++ {
+		fmt.Fprintf(&b, "INSERT INTO books VALUES (%d, %d, 'Book %02d', '%s', %d);\n", i, 1+i%5, i, formats[i%5], 100+i*37%300)
+		for k := 0; k < i%4; k++ {
+			ch++
+			h := []string{"Prologue", "Arrival", "Prologue", "Storm"}[(i+k)%4]
+			fmt.Fprintf(&b, "INSERT INTO chapters VALUES (%d, %d, '%s');\n", ch, i, h)
+		}
+	}
+	return b.String()
+}
+
+// TestPressReadings: everyday list and count questions whose likeliest
+// reading must be the one the words say — either of two values, the
+// columns named shown, the sort key not shown, counts of related rows,
+// conditions inside a negated relation. Each was answered wrongly, with
+// no question, before.
+func TestPressReadings(t *testing.T) {
+	ctx := context.Background()
+	e, wh := engineOn(t, pressDump())
+	for _, tc := range []struct{ question, gold string }{
+		// Two values joined by "or" are either value, also negated.
+		{"Count the books whose format is paperback or ebook",
+			"SELECT COUNT(*) FROM books WHERE format IN ('paperback', 'ebook')"},
+		{"how many books are not paperback or ebook",
+			"SELECT COUNT(*) FROM books WHERE format NOT IN ('paperback', 'ebook')"},
+		// The sort key orders the rows; the names are what they show.
+		{"List the names of writers in ascending order of age",
+			"SELECT name FROM writers ORDER BY age"},
+		{"List the names of writers ordered by years active",
+			"SELECT name FROM writers ORDER BY years_active"},
+		// The column named before "each" shows the group.
+		{"Show all book ids and the number of chapters in each book",
+			"SELECT book_id, COUNT(*) FROM chapters GROUP BY book_id"},
+		// "at least two chapters" counts chapters; it is no id compared with 2.
+		{"List all book ids with at least two chapters",
+			"SELECT book_id FROM chapters GROUP BY book_id HAVING COUNT(*) >= 2"},
+		// "the greatest number of writers" is a count.
+		{"What is the publisher used by the greatest number of writers",
+			"SELECT publisher FROM writers GROUP BY publisher ORDER BY COUNT(*) DESC LIMIT 1"},
+		{"which format has the smallest number of books",
+			"SELECT format FROM books GROUP BY format ORDER BY COUNT(*) LIMIT 1"},
+		// The value after the related noun qualifies the related rows, and
+		// "write" after "did not" is the verb, not a writer's name.
+		{"How many writers did not write any book with format 'ebook'",
+			"SELECT COUNT(*) FROM writers w WHERE NOT EXISTS (SELECT 1 FROM books b WHERE b.writer_id = w.writer_id AND b.format = 'ebook')"},
+		{"writers without books in ebook format",
+			"SELECT name FROM writers w WHERE NOT EXISTS (SELECT 1 FROM books b WHERE b.writer_id = w.writer_id AND b.format = 'ebook')"},
+	} {
+		t.Run(tc.question, func(t *testing.T) {
+			p, err := e.Candidates(ctx, dialog.Request{Question: tc.question})
+			if err != nil || len(p.Candidates) == 0 {
+				t.Fatalf("no readings: %v", err)
+			}
+			want, err := wh.Query(ctx, tc.gold, warehouse.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			top := p.Candidates[0]
+			got, err := wh.Query(ctx, top.SQL, warehouse.Limits{})
+			if err != nil || !eval.Match(got, want, strings.Contains(tc.gold, "ORDER BY")) {
+				t.Errorf("the likeliest reading (%.2f) is not what the words say:\n%s", top.Prior, top.SQL)
+			}
+		})
+	}
+}
