@@ -706,6 +706,13 @@ const contradictionPenalty = 0.01
 // contradicts says whether two conditions compare one column for equality
 // with two different literals.
 func contradicts(m *model, p *plan) bool {
+	// "customers who never ordered" joined to their orders: no related
+	// row can both exist and not exist.
+	for _, f := range p.filters {
+		if ex, ok := f.x.(exists); ok && ex.not && len(ex.tables) == 1 && !strings.Contains(ex.sub, " AND ") && p.tables[strings.ToLower(ex.tables[0])] {
+			return true
+		}
+	}
 	eq := map[string]string{}
 	for _, f := range p.filters {
 		b, ok := f.x.(binary)

@@ -49,6 +49,10 @@ type existMention struct {
 	// values qualify the related rows: "who have received transaction
 	// alerts" looks for alerts of type 'transaction'.
 	values []valueAlt
+	// maybe is a stored value that is also the clause's verb ("never
+	// placed an order", 'placed' a status): the relation itself first,
+	// the status a reading to ask about.
+	maybe []valueAlt
 }
 
 // smallWords are adjectives of smallness: their threshold is below average.
@@ -185,6 +189,18 @@ func (e *Engine) qualifyRelated(a *analysis, x *existMention, j int) {
 	ofSubject := func(al valueAlt) bool { return strings.EqualFold(al.table, x.subject.name) }
 	kept := a.values[:0]
 	for _, vm := range a.values {
+		if vm.at > x.at && vm.at < j && verbOfObject(a, vm.at, vm.phrase) && slices.ContainsFunc(vm.alts, has) {
+			// "never placed an order": the verb is the relation itself,
+			// the stored status of that name a reading beside it.
+			a.toks[vm.at].used = true
+			for _, al := range vm.alts {
+				if has(al) {
+					x.maybe = append(x.maybe, al)
+					break
+				}
+			}
+			continue
+		}
 		if (vm.at > x.at && vm.at < j || e.qualifiesAfter(a, x, vm)) && slices.ContainsFunc(vm.alts, has) && !slices.ContainsFunc(vm.alts, ofSubject) {
 			for _, al := range vm.alts {
 				if has(al) {
@@ -199,7 +215,7 @@ func (e *Engine) qualifyRelated(a *analysis, x *existMention, j int) {
 	a.values = kept
 	for k := x.at + 1; k < j; k++ {
 		t := a.toks[k]
-		if t.isNum || t.quoted || isFunctionWord(t) || slices.ContainsFunc(a.values, func(vm *valueMention) bool { return vm.at == k }) {
+		if t.isNum || t.quoted || isFunctionWord(t) || verbOfObject(a, k, t.raw) || slices.ContainsFunc(a.values, func(vm *valueMention) bool { return vm.at == k }) {
 			continue
 		}
 		if al, ok := e.storedWordIn(t, x.related); ok && !slices.ContainsFunc(x.values, func(v valueAlt) bool { return v.column == al.column }) {
@@ -209,6 +225,26 @@ func (e *Engine) qualifyRelated(a *analysis, x *existMention, j int) {
 			a.entities = slices.DeleteFunc(a.entities, func(em *entityMention) bool { return em.at == k })
 		}
 	}
+}
+
+// eventShare is how likely the stored status reading of a verb is beside
+// the verb as the relation ("never placed an order").
+const eventShare = 0.35
+
+// verbOfObject says whether the one word at k is a participle with an
+// object after it ("never placed an order", "has not shipped any
+// orders"): the verb of the relation, not a stored status 'placed' of
+// its rows. "without cancelled orders" keeps the value: no article
+// between.
+func verbOfObject(a *analysis, k int, phrase string) bool {
+	if strings.Contains(phrase, " ") || !participle(a.word(k)) {
+		return false
+	}
+	switch a.word(k + 1) {
+	case "a", "an", "any", "the", "some":
+		return true
+	}
+	return false
 }
 
 // qualifiesAfter says whether a value right after an existence clause's
@@ -472,6 +508,16 @@ func (r *reader) defineElements(now time.Time) []*element {
 			p.use(x.subject.name)
 			p.defines = append(p.defines, d.def)
 		})
+		if len(x.maybe) > 0 {
+			y := *x
+			y.values = append(slices.Clone(x.values), x.maybe...)
+			ds := r.e.existence(&y, now, 0)
+			el.add(eventShare, func(p *plan) {
+				p.filters = append(p.filters, cond{x: ds.cond})
+				p.use(x.subject.name)
+				p.defines = append(p.defines, ds.def)
+			})
+		}
 		els = append(els, el)
 	}
 	return els

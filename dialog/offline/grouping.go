@@ -64,7 +64,18 @@ func (r *reader) groupElement() []*element {
 			switch {
 			case em != nil:
 				t := em.tables[0]
-				named := r.namedColumnsOf(t, g.at)
+				if g.per && r.a.agg == "AVG" && r.measureTables[strings.ToLower(t.name)] {
+					// "average shipping fee per order" where the fee is the
+					// order's own: the average over orders, not one group
+					// per order (each a single row).
+					el.add(2, func(p *plan) {
+						p.covered = append(p.covered, g.phrase)
+					})
+				}
+				var named []colAlt
+				if r.a.count || r.a.agg != "" {
+					named = r.namedColumnsOf(t, g.at)
+				}
 				w := 1.0
 				if len(named) > 0 {
 					// "book ids and the number of chapters in each book":

@@ -19,12 +19,18 @@ type superMention struct {
 	at     int
 	// explicitLimit is true for "top 5", "3 largest".
 	explicitLimit bool
+	// numberOf is where "number of" follows the superlative ("the
+	// greatest number of writers"), 0 if it does not.
+	numberOf int
 }
 
 type groupMention struct {
 	phrase   string
 	at       int
 	timeUnit string // "month", "year", "quarter", "week", "day" for time buckets
+	// per: "per order", which after an average may name what is averaged
+	// over rather than groups.
+	per bool
 }
 
 var superlatives = map[string]struct {
@@ -122,15 +128,9 @@ func (a *analysis) findIntents() {
 		}
 		sm := &superMention{phrase: a.toks[i].raw, desc: s.desc, limit: limit, hint: s.hint, at: start, explicitLimit: explicit}
 		a.toks[i].used = true
-		// "the greatest number of writers", "the smallest number of
-		// books": a count, ranked as "most"/"fewest" are.
+		// "the greatest number of writers": maybe a count (countRanking).
 		if n := i + 1; a.seq(n, "number", "of") && a.word(i) != "most" && a.word(i) != "least" && a.word(i) != "top" {
-			sm.phrase, sm.hint = "fewest", ""
-			if s.desc {
-				sm.phrase = "most"
-			}
-			a.toks[n].used, a.toks[n+1].used = true, true
-			i = n + 1
+			sm.numberOf = n
 		}
 		// "most populous", "least expensive": the adjective sets the measure.
 		if (a.toks[i].low == "most" || a.toks[i].low == "least") && howAdjectives[a.word(i+1)] != "" {
@@ -225,7 +225,7 @@ func (a *analysis) findIntents() {
 			continue
 		}
 		a.toks[i].used = true
-		g := &groupMention{phrase: a.toks[at].raw, at: at}
+		g := &groupMention{phrase: a.toks[at].raw, at: at, per: t.low == "per"}
 		switch singularOf(a.word(at)) {
 		case "month", "year", "quarter", "week", "day":
 			g.timeUnit = singularOf(a.word(at))
@@ -296,4 +296,37 @@ func (a *analysis) indexOf(w string, from int) int {
 		}
 	}
 	return -1
+}
+
+// countRanking reads "the greatest number of writers", "the smallest
+// number of books" as "most"/"fewest": a count of the things named,
+// ranked. A stored number ("the greatest number of years", a column) stays
+// that column's extreme.
+func (e *Engine) countRanking(a *analysis) {
+	sm := a.sup
+	if sm == nil || sm.numberOf == 0 {
+		return
+	}
+	noun := sm.numberOf + 2
+	for a.word(noun) == "the" {
+		noun++
+	}
+	counted := false
+	for _, em := range a.entities {
+		counted = counted || em.at == noun
+	}
+	for _, cm := range a.columns {
+		if cm.at == noun {
+			counted = false
+		}
+	}
+	if !counted {
+		return
+	}
+	sm.phrase, sm.hint = "fewest", ""
+	if sm.desc {
+		sm.phrase = "most"
+	}
+	a.toks[sm.numberOf].used, a.toks[sm.numberOf+1].used = true, true
+	sm.nounAt = noun
 }

@@ -109,6 +109,7 @@ func (e *Engine) analyse(question string, feedback []dialog.Feedback, facts []on
 	e.protectColumnPhrases(a)
 	e.findEntities(a)
 	e.findColumns(a)
+	e.countRanking(a)
 	e.findListItems(a)
 	e.superlativeOfColumn(a)
 	e.bindNamedColumns(a)

@@ -18,6 +18,7 @@ func pressDump() string {
 	var b strings.Builder
 	b.WriteString(`CREATE TABLE writers (writer_id INT PRIMARY KEY, name VARCHAR(40), age INT, years_active INT, publisher VARCHAR(30));
 CREATE TABLE books (book_id INT PRIMARY KEY, writer_id INT, title VARCHAR(60), format VARCHAR(12), pages INT,
+  stage VARCHAR(12) COMMENT 'Where the book is: drafted or published',
   FOREIGN KEY (writer_id) REFERENCES writers(writer_id));
 CREATE TABLE chapters (chapter_id INT PRIMARY KEY, book_id INT, heading VARCHAR(40),
   FOREIGN KEY (book_id) REFERENCES books(book_id));
@@ -29,7 +30,8 @@ CREATE TABLE chapters (chapter_id INT PRIMARY KEY, book_id INT, heading VARCHAR(
 	formats := []string{"paperback", "hardback", "ebook", "paperback", "audio"}
 	ch := 0
 	for i := 1; i <= 14; i++ {
-		fmt.Fprintf(&b, "INSERT INTO books VALUES (%d, %d, 'Book %02d', '%s', %d);\n", i, 1+i%5, i, formats[i%5], 100+i*37%300)
+		stage := []string{"drafted", "published", "published"}[i%3]
+		fmt.Fprintf(&b, "INSERT INTO books VALUES (%d, %d, 'Book %02d', '%s', %d, '%s');\n", i, 1+i%5, i, formats[i%5], 100+i*37%300, stage)
 		for k := 0; k < i%4; k++ {
 			ch++
 			h := []string{"Prologue", "Arrival", "Prologue", "Storm"}[(i+k)%4]
@@ -75,6 +77,12 @@ func TestPressReadings(t *testing.T) {
 			"SELECT COUNT(*) FROM writers w WHERE NOT EXISTS (SELECT 1 FROM books b WHERE b.writer_id = w.writer_id AND b.format = 'ebook')"},
 		{"writers without books in ebook format",
 			"SELECT name FROM writers w WHERE NOT EXISTS (SELECT 1 FROM books b WHERE b.writer_id = w.writer_id AND b.format = 'ebook')"},
+		// "per book" after an average of a book's own column is the
+		// average over books, not one group per book.
+		{"average pages per book", "SELECT AVG(pages) FROM books"},
+		// A negated relation is never read with its rows joined too.
+		{"how many writers have never written a book",
+			"SELECT COUNT(*) FROM writers w WHERE NOT EXISTS (SELECT 1 FROM books b WHERE b.writer_id = w.writer_id)"},
 	} {
 		t.Run(tc.question, func(t *testing.T) {
 			p, err := e.Candidates(ctx, dialog.Request{Question: tc.question})
@@ -91,5 +99,27 @@ func TestPressReadings(t *testing.T) {
 				t.Errorf("the likeliest reading (%.2f) is not what the words say:\n%s", top.Prior, top.SQL)
 			}
 		})
+	}
+}
+
+// A verb that is also a stored status of the related rows ("never
+// published a book", 'published' a stage) reads first as the relation,
+// and the status stays a reading to ask about.
+func TestVerbOfARelationKeepsTheStatusAsAnOption(t *testing.T) {
+	ctx := context.Background()
+	e, _ := engineOn(t, pressDump())
+	p, err := e.Candidates(ctx, dialog.Request{Question: "how many writers have never published a book"})
+	if err != nil || len(p.Candidates) < 2 {
+		t.Fatalf("readings: %v %v", p, err)
+	}
+	if top := p.Candidates[0]; strings.Contains(top.SQL, "'published'") || !strings.Contains(top.SQL, "NOT EXISTS") || top.Prior >= 0.8 {
+		t.Errorf("the relation should come first, below the asking threshold (%.2f):\n%s", top.Prior, top.SQL)
+	}
+	found := false
+	for _, c := range p.Candidates {
+		found = found || strings.Contains(c.SQL, "NOT EXISTS") && strings.Contains(c.SQL, "books.stage = 'published'")
+	}
+	if !found {
+		t.Error("the stored stage 'published' is no longer a reading")
 	}
 }
