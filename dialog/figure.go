@@ -10,6 +10,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/internal/sqlscan"
 )
 
 // The figure beside the name. A ranking or a superlative ("top 5
@@ -133,29 +134,15 @@ func limitStart(sql string) (int, bool) {
 	if from < 0 {
 		return 0, false
 	}
-	depth := 0
-	for i := end; i < len(sql); {
-		c := sql[i]
-		switch {
-		case c == '\'' || c == '"' || c == '`':
-			i = quoteEnd(sql, i)
-			continue
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-		case depth == 0 && isWordByte(c) && (i == 0 || !isWordByte(sql[i-1])):
-			j := i
-			for j < len(sql) && isWordByte(sql[j]) {
-				j++
-			}
+	sc := &sqlscan.Scanner{Src: sql, Mode: sqlscan.Quotes | sqlscan.Backslash, Pos: end}
+	for t := range sc.All() {
+		if i := t.Start; t.Kind == sqlscan.Code && t.Depth == 0 && isWordByte(sql[i]) && (i == 0 || !isWordByte(sql[i-1])) {
+			j := wordEnd(sql, i)
 			if strings.EqualFold(sql[i:j], "LIMIT") {
 				return i, true
 			}
-			i = j
-			continue
+			sc.Pos = j
 		}
-		i++
 	}
 	return 0, false
 }
@@ -257,35 +244,25 @@ func orderItemText(sql string) (string, bool) {
 		return "", false
 	}
 	i += 2
-	start, depth := i, 0
-	stop := len(sql)
+	start, stop := i, len(sql)
+	sc := &sqlscan.Scanner{Src: sql, Mode: sqlscan.Quotes | sqlscan.Backslash, Pos: i}
 scan:
-	for i < len(sql) {
-		c := sql[i]
-		switch {
-		case c == '\'' || c == '"' || c == '`':
-			i = quoteEnd(sql, i)
+	for t := range sc.All() {
+		if t.Kind != sqlscan.Code || t.Depth != 0 {
 			continue
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-		case depth == 0 && (c == ',' || c == ';'):
+		}
+		switch i, c := t.Start, sql[t.Start]; {
+		case c == ',' || c == ';':
 			stop = i
 			break scan
-		case depth == 0 && isWordByte(c) && !isWordByte(sql[i-1]):
-			j := i
-			for j < len(sql) && isWordByte(sql[j]) {
-				j++
-			}
+		case isWordByte(c) && !isWordByte(sql[i-1]):
+			j := wordEnd(sql, i)
 			if w := strings.ToUpper(sql[i:j]); w == "LIMIT" || w == "OFFSET" || w == "FOR" || w == "LOCK" {
 				stop = i
 				break scan
 			}
-			i = j
-			continue
+			sc.Pos = j
 		}
-		i++
 	}
 	text := strings.TrimSpace(sql[start:stop])
 	for _, dir := range []string{"DESC", "ASC"} {
