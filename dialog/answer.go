@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
-	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/colfmt"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -271,7 +271,7 @@ func withDefinitions(explanation string, defs []Definition) string {
 // the catalog's columns under them; without a parsed shape, from the
 // result's names and types alone. Every money column of the answer gets
 // the same currency.
-func (m *Manager) present(res *warehouse.Result, shape *sqlshape.Shape) ([]colfmt.Format, []string) {
+func (m *Manager) present(res *sqlresult.Result, shape *sqlshape.Shape) ([]colfmt.Format, []string) {
 	l := m.labels
 	formats := make([]colfmt.Format, len(res.Columns))
 	headings := make([]string, len(res.Columns))

@@ -9,7 +9,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
-	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 	"github.com/clarify-bot/clarify/internal/sqlscan"
 )
 
@@ -34,14 +34,14 @@ const figureMargin = 200
 // runAnswer runs the reading sql for an answer and, when it ranks by a
 // figure it does not show, that figure beside each row (added 1, fig the
 // figure statement).
-func (m *Manager) runAnswer(ctx context.Context, sql string) (res *warehouse.Result, fig string, added int, err error) {
+func (m *Manager) runAnswer(ctx context.Context, sql string) (res *sqlresult.Result, fig string, added int, err error) {
 	figSQL, ok := figureStatement(sql)
 	if !ok {
 		res, err = m.deps.Exec.Query(ctx, sql, m.cfg.AnswerLimits)
 		return res, "", 0, err
 	}
 	var wg sync.WaitGroup
-	var fres *warehouse.Result
+	var fres *sqlresult.Result
 	var ferr error
 	wg.Go(func() { fres, ferr = m.deps.Exec.Query(ctx, figSQL, m.cfg.AnswerLimits) })
 	res, err = m.deps.Exec.Query(ctx, sql, m.cfg.AnswerLimits)
@@ -65,7 +65,7 @@ func (m *Manager) runAnswer(ctx context.Context, sql string) (res *warehouse.Res
 // takes the figure of the next row of fig with the same values. Both are
 // ordered by that figure, so rows that look the same meet their own
 // figures in order. ok is false when a row finds none.
-func attachFigure(reading, fig *warehouse.Result) (*warehouse.Result, bool) {
+func attachFigure(reading, fig *sqlresult.Result) (*sqlresult.Result, bool) {
 	n := len(reading.Columns)
 	if len(fig.Columns) != n+1 {
 		return nil, false
@@ -85,7 +85,7 @@ func attachFigure(reading, fig *warehouse.Result) (*warehouse.Result, bool) {
 		}
 	}
 	out := *reading
-	out.Columns = append(append([]warehouse.ResultColumn(nil), reading.Columns...), fig.Columns[n])
+	out.Columns = append(append([]sqlresult.Column(nil), reading.Columns...), fig.Columns[n])
 	out.Rows = make([][]any, len(reading.Rows))
 	for i, r := range reading.Rows {
 		k := key(r)

@@ -107,7 +107,7 @@ func (w *DB) Holds(statement string, lim Limits) bool {
 	if err != nil {
 		return false
 	}
-	lim = lim.or(w.cfg)
+	lim = limitsOr(lim, w.cfg)
 	c := w.cache
 	c.mu.Lock()
 	defer c.mu.Unlock()
