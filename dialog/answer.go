@@ -242,7 +242,7 @@ func UnusedNote(unused []string) string {
 	for i, u := range unused {
 		quoted[i] = "'" + u + "'"
 	}
-	return fmt.Sprintf("I did not use %s — tell me what %s to include %s.", joinAnd(quoted), pick(len(unused) == 1, "it means", "they mean"), pick(len(unused) == 1, "it", "them"))
+	return fmt.Sprintf("I did not use %s — tell me what %s to include %s.", sqlshape.JoinAnd(quoted), pick(len(unused) == 1, "it means", "they mean"), pick(len(unused) == 1, "it", "them"))
 }
 
 func pick(cond bool, a, b string) string {
@@ -263,7 +263,7 @@ func withDefinitions(explanation string, defs []Definition) string {
 	for _, d := range defs {
 		parts = append(parts, fmt.Sprintf("'%s' meaning %s", d.Phrase, lowerFirst(d.Label)))
 	}
-	return e + ", with " + joinAnd(parts) + "."
+	return e + ", with " + sqlshape.JoinAnd(parts) + "."
 }
 
 // present decides how each result column reads (money, dates,

@@ -189,5 +189,5 @@ func (m *Manager) whyNoRows(ctx context.Context, st *convState, rep *candState, 
 	if err != nil || len(res.Rows) != 1 || len(res.Rows[0]) != 2 || zeroOrNull(res.Rows[0][0]) || !zeroOrNull(res.Rows[0][1]) {
 		return generic
 	}
-	return fmt.Sprintf("%s with %s have no %s", upperFirst(m.labels.Table(table)), joinAnd(words), m.labels.Column(col))
+	return fmt.Sprintf("%s with %s have no %s", upperFirst(m.labels.Table(table)), sqlshape.JoinAnd(words), m.labels.Column(col))
 }

@@ -203,7 +203,7 @@ func describeExpression(expr string, l Labels) string {
 		}
 	}
 	if len(cols) > 0 {
-		return "a value computed from " + joinWords(cols)
+		return "a value computed from " + JoinAnd(cols)
 	}
 	return strings.Trim(strings.ToLower(e), "()`")
 }
