@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/clarify-bot/clarify/internal/sqlscan"
 )
 
 // grant is one statement of SHOW GRANTS, reduced to what bot doctor needs:
@@ -239,52 +241,26 @@ func likeMatch(pattern, s string) bool {
 // indexKeyword finds the keyword as a whole word outside quotes and
 // parentheses, or -1.
 func indexKeyword(s, kw string) int {
-	depth := 0
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '`' || c == '\'' || c == '"':
-			quote = c
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-		case depth == 0 && (i == 0 || s[i-1] == ' ') && len(s)-i > len(kw) && strings.EqualFold(s[i:i+len(kw)], kw) && s[i+len(kw)] == ' ':
+	for t := range sqlscan.Tokens(s, grantMode) {
+		i := t.Start
+		if t.Kind == sqlscan.Code && t.Depth == 0 && (i == 0 || s[i-1] == ' ') && len(s)-i > len(kw) && strings.EqualFold(s[i:i+len(kw)], kw) && s[i+len(kw)] == ' ' {
 			return i
 		}
 	}
 	return -1
 }
 
+// grantMode reads SHOW GRANTS output: names and strings are quoted, and a
+// string may hold a backslash-escaped quote ('o\'brien').
+const grantMode = sqlscan.Quotes | sqlscan.Backslash
+
 // splitTopLevel splits on sep outside quotes and parentheses.
 func splitTopLevel(s string, sep byte) []string {
-	var out []string
-	depth, start := 0, 0
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '`' || c == '\'' || c == '"':
-			quote = c
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-		case c == sep && depth == 0:
-			out = append(out, strings.TrimSpace(s[start:i]))
-			start = i + 1
-		}
+	out := sqlscan.Split(s, sep, grantMode)
+	for i, p := range out {
+		out[i] = strings.TrimSpace(p)
 	}
-	return append(out, strings.TrimSpace(s[start:]))
+	return out
 }
 
 // unquoteIdent strips backticks or quotes from a name; a role may carry a

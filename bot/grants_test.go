@@ -30,6 +30,11 @@ func TestParseGrant(t *testing.T) {
 		{"proxy", "GRANT PROXY ON ''@'%' TO 'root'@'localhost' WITH GRANT OPTION",
 			grant{Privs: []string{"PROXY"}}, false},
 		{"role", "GRANT `analyst` TO `u`@`%`", grant{Role: "analyst"}, false},
+		// A backslash escapes a quote inside a string: the TO and the
+		// comma after it are part of the name.
+		{"backslash-escaped quote in a name", `GRANT SELECT ON 'it\'s, TO x'.* TO 'u'@'%'`,
+			grant{Privs: []string{"SELECT"}, DB: `'it\'s, TO x'`, Table: "*"}, false},
+		{"backslash-escaped quote in a role", `GRANT 'r\' TO x' TO 'u'@'%'`, grant{Role: `'r\' TO x'`}, false},
 		{"not a grant", "REVOKE SELECT ON *.* FROM u", grant{}, true},
 		{"no TO", "GRANT SELECT ON *.*", grant{}, true},
 	}
@@ -43,6 +48,23 @@ func TestParseGrant(t *testing.T) {
 				t.Fatalf("got %+v, want %+v", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestSplitTopLevel(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		sep  byte
+		want []string
+	}{
+		{"SELECT, INSERT (a, b)", ',', []string{"SELECT", "INSERT (a, b)"}},
+		{"`a.b`.c", '.', []string{"`a.b`", "c"}},
+		{`'o\'brien, jr', x`, ',', []string{`'o\'brien, jr'`, "x"}},
+		{`"a\"b.c".d`, '.', []string{`"a\"b.c"`, "d"}},
+	} {
+		if got := splitTopLevel(tc.s, tc.sep); !slices.Equal(got, tc.want) {
+			t.Errorf("splitTopLevel(%q) = %q, want %q", tc.s, got, tc.want)
+		}
 	}
 }
 

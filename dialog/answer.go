@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
-	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/colfmt"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -242,7 +242,7 @@ func UnusedNote(unused []string) string {
 	for i, u := range unused {
 		quoted[i] = "'" + u + "'"
 	}
-	return fmt.Sprintf("I did not use %s — tell me what %s to include %s.", joinAnd(quoted), pick(len(unused) == 1, "it means", "they mean"), pick(len(unused) == 1, "it", "them"))
+	return fmt.Sprintf("I did not use %s — tell me what %s to include %s.", sqlshape.JoinAnd(quoted), pick(len(unused) == 1, "it means", "they mean"), pick(len(unused) == 1, "it", "them"))
 }
 
 func pick(cond bool, a, b string) string {
@@ -263,7 +263,7 @@ func withDefinitions(explanation string, defs []Definition) string {
 	for _, d := range defs {
 		parts = append(parts, fmt.Sprintf("'%s' meaning %s", d.Phrase, lowerFirst(d.Label)))
 	}
-	return e + ", with " + joinAnd(parts) + "."
+	return e + ", with " + sqlshape.JoinAnd(parts) + "."
 }
 
 // present decides how each result column reads (money, dates,
@@ -271,7 +271,7 @@ func withDefinitions(explanation string, defs []Definition) string {
 // the catalog's columns under them; without a parsed shape, from the
 // result's names and types alone. Every money column of the answer gets
 // the same currency.
-func (m *Manager) present(res *warehouse.Result, shape *sqlshape.Shape) ([]colfmt.Format, []string) {
+func (m *Manager) present(res *sqlresult.Result, shape *sqlshape.Shape) ([]colfmt.Format, []string) {
 	l := m.labels
 	formats := make([]colfmt.Format, len(res.Columns))
 	headings := make([]string, len(res.Columns))

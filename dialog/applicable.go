@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -26,7 +26,7 @@ import (
 // isEmptyResult reports whether a result says nothing: no rows, or one
 // row of nothing but zeros and NULLs (a count of no rows, a total over
 // none).
-func isEmptyResult(res *warehouse.Result) bool {
+func isEmptyResult(res *sqlresult.Result) bool {
 	if res == nil || len(res.Rows) == 0 {
 		return true
 	}
@@ -189,5 +189,5 @@ func (m *Manager) whyNoRows(ctx context.Context, st *convState, rep *candState, 
 	if err != nil || len(res.Rows) != 1 || len(res.Rows[0]) != 2 || zeroOrNull(res.Rows[0][0]) || !zeroOrNull(res.Rows[0][1]) {
 		return generic
 	}
-	return fmt.Sprintf("%s with %s have no %s", upperFirst(m.labels.Table(table)), joinAnd(words), m.labels.Column(col))
+	return fmt.Sprintf("%s with %s have no %s", upperFirst(m.labels.Table(table)), sqlshape.JoinAnd(words), m.labels.Column(col))
 }

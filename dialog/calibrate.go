@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 )
 
 // Calibrated stopping. A model's samples are votes, not probabilities:
@@ -497,7 +497,7 @@ func isIdent(b byte) bool {
 
 // emptyResult reports whether a result has no rows or only NULLs (an
 // aggregate over no rows).
-func emptyResult(res *warehouse.Result) bool {
+func emptyResult(res *sqlresult.Result) bool {
 	for _, row := range res.Rows {
 		for _, v := range row {
 			if v != nil {

@@ -14,11 +14,12 @@ import (
 	"sync"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 )
 
 // Executor runs guarded read-only statements (a *warehouse.DB).
 type Executor interface {
-	Query(ctx context.Context, statement string, lim warehouse.Limits) (*warehouse.Result, error)
+	Query(ctx context.Context, statement string, lim sqlresult.Limits) (*sqlresult.Result, error)
 }
 
 // resultKeeper is an Executor with a result cache (a *warehouse.DB with
@@ -26,13 +27,13 @@ type Executor interface {
 // than shared, and the results derived from a shared scan are kept as the
 // statements' own, so that the answer and the next round find them.
 type resultKeeper interface {
-	Holds(statement string, lim warehouse.Limits) bool
-	Remember(statement string, res *warehouse.Result)
+	Holds(statement string, lim sqlresult.Limits) bool
+	Remember(statement string, res *sqlresult.Result)
 }
 
 // run is the outcome of executing one candidate.
 type run struct {
-	res *warehouse.Result
+	res *sqlresult.Result
 	err error
 	fp  string
 }
@@ -42,7 +43,7 @@ type execOptions struct {
 	// parallel caps statements running at once.
 	parallel int
 	// lim bounds each candidate.
-	lim warehouse.Limits
+	lim sqlresult.Limits
 	// shareRows caps the rows of a shared scan (sharedscan.go); zero runs
 	// every statement on its own.
 	shareRows int
@@ -119,7 +120,7 @@ func (r *roundRunner) acquire() bool {
 	}
 }
 
-func (r *roundRunner) set(s string, res *warehouse.Result, err error) {
+func (r *roundRunner) set(s string, res *sqlresult.Result, err error) {
 	rn := run{res: res, err: err}
 	if err == nil {
 		rn.fp = fingerprint(res, r.opts.ordered(s))
@@ -152,7 +153,7 @@ func (r *roundRunner) shared(sc sharedScan) {
 			}
 			return
 		}
-		res, err := r.ex.Query(r.ctx, sc.sql, warehouse.Limits{MaxRows: r.opts.shareRows, Timeout: r.opts.lim.Timeout})
+		res, err := r.ex.Query(r.ctx, sc.sql, sqlresult.Limits{MaxRows: r.opts.shareRows, Timeout: r.opts.lim.Timeout})
 		<-r.sem
 		if err == nil && (res.Truncated || len(res.Columns) != sc.width) {
 			err = fmt.Errorf("%d rows of %d columns, truncated %t", len(res.Rows), len(res.Columns), res.Truncated)
@@ -182,7 +183,7 @@ func (r *roundRunner) shared(sc sharedScan) {
 // fingerprint identifies a result up to what does not change its meaning:
 // column names and order, row order unless the query orders its rows, and
 // float noise. Candidates with equal fingerprints are one interpretation.
-func fingerprint(res *warehouse.Result, ordered bool) string {
+func fingerprint(res *sqlresult.Result, ordered bool) string {
 	rows := make([]string, len(res.Rows))
 	for i, r := range res.Rows {
 		cells := make([]string, len(r))
@@ -213,7 +214,7 @@ func canonicalCell(v any) string {
 	if v == nil {
 		return "\x00"
 	}
-	if f, ok := warehouse.AsFloat(v); ok {
+	if f, ok := sqlresult.AsFloat(v); ok {
 		if f == 0 {
 			return "0"
 		}

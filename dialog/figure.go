@@ -9,7 +9,8 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
-	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
+	"github.com/clarify-bot/clarify/internal/sqlscan"
 )
 
 // The figure beside the name. A ranking or a superlative ("top 5
@@ -33,14 +34,14 @@ const figureMargin = 200
 // runAnswer runs the reading sql for an answer and, when it ranks by a
 // figure it does not show, that figure beside each row (added 1, fig the
 // figure statement).
-func (m *Manager) runAnswer(ctx context.Context, sql string) (res *warehouse.Result, fig string, added int, err error) {
+func (m *Manager) runAnswer(ctx context.Context, sql string) (res *sqlresult.Result, fig string, added int, err error) {
 	figSQL, ok := figureStatement(sql)
 	if !ok {
 		res, err = m.deps.Exec.Query(ctx, sql, m.cfg.AnswerLimits)
 		return res, "", 0, err
 	}
 	var wg sync.WaitGroup
-	var fres *warehouse.Result
+	var fres *sqlresult.Result
 	var ferr error
 	wg.Go(func() { fres, ferr = m.deps.Exec.Query(ctx, figSQL, m.cfg.AnswerLimits) })
 	res, err = m.deps.Exec.Query(ctx, sql, m.cfg.AnswerLimits)
@@ -64,7 +65,7 @@ func (m *Manager) runAnswer(ctx context.Context, sql string) (res *warehouse.Res
 // takes the figure of the next row of fig with the same values. Both are
 // ordered by that figure, so rows that look the same meet their own
 // figures in order. ok is false when a row finds none.
-func attachFigure(reading, fig *warehouse.Result) (*warehouse.Result, bool) {
+func attachFigure(reading, fig *sqlresult.Result) (*sqlresult.Result, bool) {
 	n := len(reading.Columns)
 	if len(fig.Columns) != n+1 {
 		return nil, false
@@ -84,7 +85,7 @@ func attachFigure(reading, fig *warehouse.Result) (*warehouse.Result, bool) {
 		}
 	}
 	out := *reading
-	out.Columns = append(append([]warehouse.ResultColumn(nil), reading.Columns...), fig.Columns[n])
+	out.Columns = append(append([]sqlresult.Column(nil), reading.Columns...), fig.Columns[n])
 	out.Rows = make([][]any, len(reading.Rows))
 	for i, r := range reading.Rows {
 		k := key(r)
@@ -133,29 +134,15 @@ func limitStart(sql string) (int, bool) {
 	if from < 0 {
 		return 0, false
 	}
-	depth := 0
-	for i := end; i < len(sql); {
-		c := sql[i]
-		switch {
-		case c == '\'' || c == '"' || c == '`':
-			i = quoteEnd(sql, i)
-			continue
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-		case depth == 0 && isWordByte(c) && (i == 0 || !isWordByte(sql[i-1])):
-			j := i
-			for j < len(sql) && isWordByte(sql[j]) {
-				j++
-			}
+	sc := &sqlscan.Scanner{Src: sql, Mode: sqlscan.Quotes | sqlscan.Backslash, Pos: end}
+	for t := range sc.All() {
+		if i := t.Start; t.Kind == sqlscan.Code && t.Depth == 0 && isWordByte(sql[i]) && (i == 0 || !isWordByte(sql[i-1])) {
+			j := wordEnd(sql, i)
 			if strings.EqualFold(sql[i:j], "LIMIT") {
 				return i, true
 			}
-			i = j
-			continue
+			sc.Pos = j
 		}
-		i++
 	}
 	return 0, false
 }
@@ -257,35 +244,25 @@ func orderItemText(sql string) (string, bool) {
 		return "", false
 	}
 	i += 2
-	start, depth := i, 0
-	stop := len(sql)
+	start, stop := i, len(sql)
+	sc := &sqlscan.Scanner{Src: sql, Mode: sqlscan.Quotes | sqlscan.Backslash, Pos: i}
 scan:
-	for i < len(sql) {
-		c := sql[i]
-		switch {
-		case c == '\'' || c == '"' || c == '`':
-			i = quoteEnd(sql, i)
+	for t := range sc.All() {
+		if t.Kind != sqlscan.Code || t.Depth != 0 {
 			continue
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-		case depth == 0 && (c == ',' || c == ';'):
+		}
+		switch i, c := t.Start, sql[t.Start]; {
+		case c == ',' || c == ';':
 			stop = i
 			break scan
-		case depth == 0 && isWordByte(c) && !isWordByte(sql[i-1]):
-			j := i
-			for j < len(sql) && isWordByte(sql[j]) {
-				j++
-			}
+		case isWordByte(c) && !isWordByte(sql[i-1]):
+			j := wordEnd(sql, i)
 			if w := strings.ToUpper(sql[i:j]); w == "LIMIT" || w == "OFFSET" || w == "FOR" || w == "LOCK" {
 				stop = i
 				break scan
 			}
-			i = j
-			continue
+			sc.Pos = j
 		}
-		i++
 	}
 	text := strings.TrimSpace(sql[start:stop])
 	for _, dir := range []string{"DESC", "ASC"} {

@@ -169,7 +169,7 @@ func (m *Manager) readMeasure(t, defaultFn string) (typedMeaning, bool) {
 				items = append(items, strings.ToLower(term.SQL()))
 				plains = append(plains, plain)
 			}
-			return typedMeaning{Term: ontology.ListTerm(items...), Plain: joinAnd(plains)}, true
+			return typedMeaning{Term: ontology.ListTerm(items...), Plain: sqlshape.JoinAnd(plains)}, true
 		}
 	}
 	var items, plains []string
@@ -352,7 +352,7 @@ func (m *Manager) readColumns(t string, q *pendingQ) (typedMeaning, bool) {
 	if len(items) == 0 {
 		return typedMeaning{}, false
 	}
-	return typedMeaning{Term: ontology.ListTerm(items...), Plain: joinAnd(plains)}, true
+	return typedMeaning{Term: ontology.ListTerm(items...), Plain: sqlshape.JoinAnd(plains)}, true
 }
 
 // --- conditions defining a word ---

@@ -4,9 +4,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/colfmt"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -93,7 +93,7 @@ func (l *Labels) short(tc string) string {
 	h := commentHead(c.Comment)
 	low := strings.ToLower(h)
 	n := len(strings.Fields(h))
-	dated := c.Kind() == warehouse.KindTime && (strings.HasPrefix(low, "date ") || strings.HasPrefix(low, "day ") || strings.HasPrefix(low, "time ") || strings.HasPrefix(low, "when "))
+	dated := c.Kind() == sqlresult.KindTime && (strings.HasPrefix(low, "date ") || strings.HasPrefix(low, "day ") || strings.HasPrefix(low, "time ") || strings.HasPrefix(low, "when "))
 	switch {
 	case n == 0 || n > 5 || !sharesWord(h, name) && !dated:
 		return upperFirst(name)

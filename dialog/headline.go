@@ -3,9 +3,9 @@ package dialog
 import (
 	"strings"
 
-	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/colfmt"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 )
 
 // headline says a ranking's answer in a sentence, with its figure:
@@ -13,7 +13,7 @@ import (
 // first, with net revenue of $51,234.50." for the top few. It needs the
 // figure among the columns (figure.go puts it there) and a column that
 // names the rows; otherwise there is no headline.
-func (l *Labels) headline(s *sqlshape.Shape, res *warehouse.Result, formats []colfmt.Format, headings []string, loc colfmt.Locale) string {
+func (l *Labels) headline(s *sqlshape.Shape, res *sqlresult.Result, formats []colfmt.Format, headings []string, loc colfmt.Locale) string {
 	if s == nil || res == nil || len(res.Rows) == 0 || s.Limit < 1 || len(s.OrderBy) == 0 ||
 		len(s.Outputs) != len(res.Columns) || len(s.Outputs) < 2 || s.Over != "" {
 		return ""
@@ -73,7 +73,7 @@ func figurePhrase(o sqlshape.Output, heading string, f colfmt.Format, v any, loc
 	switch {
 	case strings.EqualFold(o.Agg, "COUNT"):
 		noun = strings.TrimPrefix(noun, "number of ")
-		if x, ok := warehouse.AsFloat(v); ok && x == 1 {
+		if x, ok := sqlresult.AsFloat(v); ok && x == 1 {
 			noun = singular(noun)
 		}
 		return value + " " + noun

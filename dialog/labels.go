@@ -7,6 +7,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/colfmt"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -187,7 +188,7 @@ func (l *Labels) Example(tc string) string {
 	default:
 		return ""
 	}
-	if _, ok := warehouse.AsFloat(v); ok {
+	if _, ok := sqlresult.AsFloat(v); ok {
 		return l.Format(tc).Value(v)
 	}
 	return tables.Clip(v, 30)

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
-	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -32,9 +32,9 @@ type Config struct {
 	// Parallel caps candidates running at once.
 	Parallel int
 	// CandidateLimits bound each candidate's execution.
-	CandidateLimits warehouse.Limits
+	CandidateLimits sqlresult.Limits
 	// AnswerLimits bound the final query (the rows people can download).
-	AnswerLimits warehouse.Limits
+	AnswerLimits sqlresult.Limits
 	// SharedScanRows caps the rows of one statement run for several
 	// candidates that read the same rows (see sharedscan.go); zero takes
 	// AnswerLimits.MaxRows, a negative value runs every candidate on its own.

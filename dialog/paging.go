@@ -7,9 +7,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/colfmt"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -138,7 +138,7 @@ func (m *Manager) page(ctx context.Context, st *convState, ev Event) ([]Reply, e
 
 // keptResult is the answer's result: kept, or fetched again (rerun), with
 // its figure when it had one.
-func (m *Manager) keptResult(ctx context.Context, ans *answerRec) (res *warehouse.Result, rerun bool, err error) {
+func (m *Manager) keptResult(ctx context.Context, ans *answerRec) (res *sqlresult.Result, rerun bool, err error) {
 	if res := m.kept.get(ans.ID); res != nil {
 		return res, false, nil
 	}
@@ -171,7 +171,7 @@ type keptResults struct {
 
 type keptEntry struct {
 	id    string
-	res   *warehouse.Result
+	res   *sqlresult.Result
 	cells int
 }
 
@@ -179,12 +179,12 @@ func newKeptResults(budget int) *keptResults {
 	return &keptResults{budget: budget, order: list.New(), byID: map[string]*list.Element{}}
 }
 
-func cellsOf(res *warehouse.Result) int {
+func cellsOf(res *sqlresult.Result) int {
 	return max(len(res.Rows)*max(len(res.Columns), 1), 1)
 }
 
 // put keeps res under id; a result larger than the whole budget is not kept.
-func (k *keptResults) put(id string, res *warehouse.Result) {
+func (k *keptResults) put(id string, res *sqlresult.Result) {
 	if k == nil || res == nil || k.budget <= 0 {
 		return
 	}
@@ -210,7 +210,7 @@ func (k *keptResults) put(id string, res *warehouse.Result) {
 	k.used += cells
 }
 
-func (k *keptResults) get(id string) *warehouse.Result {
+func (k *keptResults) get(id string) *sqlresult.Result {
 	if k == nil {
 		return nil
 	}

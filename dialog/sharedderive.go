@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 )
 
 // derive cuts the member's own result from the shared one: its columns in
@@ -20,7 +20,7 @@ import (
 //     text that may be equal under a collation, ordering times of day or
 //     timestamps (their text is in the session's time zone), or values of
 //     unknown types.
-func (m scanMember) derive(shared *warehouse.Result, maxRows int) (res *warehouse.Result, ok bool) {
+func (m scanMember) derive(shared *sqlresult.Result, maxRows int) (res *sqlresult.Result, ok bool) {
 	idx := make([]int, len(shared.Rows))
 	for i := range idx {
 		idx[i] = i
@@ -39,8 +39,8 @@ func (m scanMember) derive(shared *warehouse.Result, maxRows int) (res *warehous
 		return nil, false
 	}
 	idx = idx[lo:hi]
-	res = &warehouse.Result{
-		Columns: make([]warehouse.ResultColumn, len(m.cols)),
+	res = &sqlresult.Result{
+		Columns: make([]sqlresult.Column, len(m.cols)),
 		Rows:    make([][]any, len(idx)),
 		Elapsed: shared.Elapsed,
 		Cached:  shared.Cached,
@@ -71,7 +71,7 @@ func window(n, offset, count int) (lo, hi int) {
 
 // capped is res as a statement fetched under maxRows returns it: at most
 // maxRows rows, Truncated when there were more.
-func capped(res *warehouse.Result, maxRows int) *warehouse.Result {
+func capped(res *sqlresult.Result, maxRows int) *sqlresult.Result {
 	if len(res.Rows) <= maxRows {
 		return res
 	}
@@ -115,9 +115,9 @@ func (a cellKey) id() string {
 
 // columnKeys reads one column of res as keys; ok is false for a type whose
 // order or equality the server decides by rules not reproduced here.
-func columnKeys(res *warehouse.Result, col int) (keys []cellKey, ok bool) {
+func columnKeys(res *sqlresult.Result, col int) (keys []cellKey, ok bool) {
 	typ := strings.ToLower(res.Columns[col].Type)
-	numeric := warehouse.KindOf(typ) == warehouse.KindNumber
+	numeric := sqlresult.KindOf(typ) == sqlresult.KindNumber
 	if !numeric && typ != "date" && typ != "datetime" {
 		return nil, false
 	}
@@ -163,7 +163,7 @@ func exactNumber(v any) (*big.Rat, bool) {
 // is equal under the server's collation, which is not reproduced here:
 // rows are told apart by their bytes, and the result is refused when two
 // of them might still be one to the server (see looseText).
-func distinctRows(res *warehouse.Result, cols []int, idx []int) ([]int, bool) {
+func distinctRows(res *sqlresult.Result, cols []int, idx []int) ([]int, bool) {
 	exact := make([][]string, len(cols))
 	loose := make([][]string, len(cols))
 	for j, c := range cols {
@@ -199,7 +199,7 @@ func distinctRows(res *warehouse.Result, cols []int, idx []int) ([]int, bool) {
 // distinctKeys reads one column of res for DISTINCT: exact keys, equal for
 // values the server certainly takes as equal, and loose ones, equal for
 // every pair it might.
-func distinctKeys(res *warehouse.Result, col int) (exact, loose []string, ok bool) {
+func distinctKeys(res *sqlresult.Result, col int) (exact, loose []string, ok bool) {
 	switch strings.ToLower(res.Columns[col].Type) {
 	case "char", "varchar", "text", "tinytext", "mediumtext", "longtext", "enum":
 		exact = make([]string, len(res.Rows))
@@ -254,7 +254,7 @@ func looseText(s string) (string, bool) {
 // sortRows orders idx by the ORDER BY keys, and reports false when rows
 // tied on the keys show different values and reach into the rows kept,
 // [lo, hi): their order, and which of them are kept, are the server's.
-func sortRows(res *warehouse.Result, order []orderKey, cols []int, idx []int, lo, hi int) bool {
+func sortRows(res *sqlresult.Result, order []orderKey, cols []int, idx []int, lo, hi int) bool {
 	keys := make([][]cellKey, len(order))
 	for j, o := range order {
 		var ok bool
@@ -293,7 +293,7 @@ func sortRows(res *warehouse.Result, order []orderKey, cols []int, idx []int, lo
 }
 
 // sameShown reports whether rows a and b hold the same values in cols.
-func sameShown(res *warehouse.Result, cols []int, a, b int) bool {
+func sameShown(res *sqlresult.Result, cols []int, a, b int) bool {
 	for _, c := range cols {
 		if res.Rows[a][c] != res.Rows[b][c] {
 			return false

@@ -16,7 +16,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/format"
 
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
-	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/internal/sqlscan"
 )
 
 // sharedScan is one statement run for several candidates.
@@ -545,32 +545,19 @@ func hasComment(s string) bool {
 // ORDER BY or LIMIT start (len(sql) when neither does).
 func scanTopLevel(sql string, start int) (pieces [][2]int, from, end int) {
 	from, end = -1, len(sql)
-	depth := 0
 	pieceStart := start
-	for i := start; i < len(sql); {
-		c := sql[i]
-		switch {
-		case c == '\'' || c == '"' || c == '`':
-			i = quoteEnd(sql, i)
+	sc := &sqlscan.Scanner{Src: sql, Mode: sqlscan.MySQL, Pos: start}
+	for t := range sc.All() {
+		if t.Kind != sqlscan.Code {
 			continue
-		case c == '#' || c == '-' && strings.HasPrefix(sql[i:], "--") || c == '/' && strings.HasPrefix(sql[i:], "/*"):
-			if e := warehouse.CommentEnd(sql, i); e > i {
-				i = e
-				continue
-			}
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-		case c == ',' && depth == 0 && from < 0:
+		}
+		switch i, c := t.Start, sql[t.Start]; {
+		case c == ',' && t.Depth == 0 && from < 0:
 			pieces = append(pieces, [2]int{pieceStart, i})
 			pieceStart = i + 1
 		case isWordByte(c) && (i == 0 || !isWordByte(sql[i-1]) && sql[i-1] != '.'):
-			j := i
-			for j < len(sql) && isWordByte(sql[j]) {
-				j++
-			}
-			if depth == 0 {
+			j := wordEnd(sql, i)
+			if t.Depth == 0 {
 				switch w := strings.ToUpper(sql[i:j]); {
 				case w == "FROM" && from < 0:
 					pieces = append(pieces, [2]int{pieceStart, i})
@@ -579,35 +566,22 @@ func scanTopLevel(sql string, start int) (pieces [][2]int, from, end int) {
 					return pieces, from, i
 				}
 			}
-			i = j
-			continue
+			sc.Pos = j
 		}
-		i++
 	}
 	return pieces, from, end
 }
 
-func isWordByte(c byte) bool {
-	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+// wordEnd is the offset after the word that starts at sql[i].
+func wordEnd(sql string, i int) int {
+	for i < len(sql) && isWordByte(sql[i]) {
+		i++
+	}
+	return i
 }
 
-// quoteEnd returns the offset after the quoted text starting at s[i]; a
-// doubled quote or (outside backquotes) a backslash escapes.
-func quoteEnd(s string, i int) int {
-	q := s[i]
-	for j := i + 1; j < len(s); j++ {
-		switch {
-		case s[j] == '\\' && q != '`':
-			j++
-		case s[j] == q:
-			if j+1 < len(s) && s[j+1] == q {
-				j++
-				continue
-			}
-			return j + 1
-		}
-	}
-	return len(s)
+func isWordByte(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
 // readOrder resolves ORDER BY items the way MySQL does: a position or a

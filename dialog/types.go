@@ -8,9 +8,9 @@ package dialog
 import (
 	"time"
 
-	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/colfmt"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -208,7 +208,7 @@ type Answer struct {
 	RowCount int
 	// Truncated is true when the warehouse had more rows than were fetched.
 	Truncated bool
-	Result    *warehouse.Result
+	Result    *sqlresult.Result
 	// Added counts the last columns of Result that the reading did not ask
 	// for and the answer shows beside it: the figure a ranking is ordered
 	// by ("California" with its 766 customers). Reading() leaves them out.
@@ -237,7 +237,7 @@ type Answer struct {
 
 // Reading is the result of the reading itself: Result without the columns
 // added beside it for people (Added), as the reading's own SQL returns it.
-func (a *Answer) Reading() *warehouse.Result {
+func (a *Answer) Reading() *sqlresult.Result {
 	if a == nil || a.Result == nil || a.Added <= 0 || a.Added >= len(a.Result.Columns) {
 		if a == nil {
 			return nil

@@ -46,17 +46,7 @@ func (l *Labels) describeColumns(parts []sqlshape.Part, counted string) string {
 			words = append(words, l.Column(e))
 		}
 	}
-	return upperFirst(joinAnd(words))
-}
-
-func joinAnd(w []string) string {
-	switch len(w) {
-	case 0:
-		return ""
-	case 1:
-		return w[0]
-	}
-	return strings.Join(w[:len(w)-1], ", ") + " and " + w[len(w)-1]
+	return upperFirst(sqlshape.JoinAnd(words))
 }
 
 // optionFor words one value of a decision point. display holds the
@@ -78,7 +68,7 @@ func (l *Labels) optionLabel(key sqlshape.SlotKey, value sqlshape.SlotValue, oth
 		for _, p := range parts {
 			words = append(words, l.describeMeasure(p, !sameFn, counted))
 		}
-		opt := Option{Label: joinAnd(words)}
+		opt := Option{Label: sqlshape.JoinAnd(words)}
 		if len(parts) == 1 && parts[0].IsAggregate() && parts[0].Arg != "*" && parts[0].Fn != "COUNT" {
 			if ex := l.Example(parts[0].Arg); ex != "" {
 				opt.Example = "e.g. " + ex
@@ -176,7 +166,7 @@ func (l *Labels) optionLabel(key sqlshape.SlotKey, value sqlshape.SlotValue, oth
 		for _, p := range parts {
 			names = append(names, l.Table(p.Expr))
 		}
-		return Option{Label: "Using " + joinAnd(names)}
+		return Option{Label: "Using " + sqlshape.JoinAnd(names)}
 	case sqlshape.SlotDistinct:
 		if len(parts) == 0 {
 			return Option{Label: "Every row, repeats included"}
@@ -376,7 +366,7 @@ func (l *Labels) plainLabel(v sqlshape.SlotValue) string {
 	for _, p := range v.Parts {
 		words = append(words, sqlshape.DescribeExpression(p.Expr, l))
 	}
-	return upperFirst(joinAnd(words))
+	return upperFirst(sqlshape.JoinAnd(words))
 }
 
 // eventWord says whether a word reads as a regular past participle

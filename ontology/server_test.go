@@ -1,7 +1,6 @@
 package ontology
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/clarify-bot/clarify/internal/kv/kvtest"
@@ -11,37 +10,29 @@ import (
 // (MYSQL_TEST_DSN), each test on a fresh database: MustOpen sees that the
 // test runs under this one and opens the store there.
 func TestOnMySQL(t *testing.T) {
-	kvtest.SkipWithoutServer(t)
-	for _, tc := range []struct {
-		name string
-		run  func(*testing.T)
-	}{
-		{"Learn", TestLearn},
-		{"LearnResetsUsesOnNewTarget", TestLearnResetsUsesOnNewTarget},
-		{"LearnInvalid", TestLearnInvalid},
-		{"ConfirmRejectActive", TestConfirmRejectActive},
-		{"Applicable", TestApplicable},
-		{"GetDelete", TestGetDelete},
-		{"Forget", TestForget},
-		{"Promote", TestPromote},
-		{"Edit", TestEdit},
-		{"Audit", TestAudit},
-		{"ExportImportRoundTrip", TestExportImportRoundTrip},
-		{"ImportMalformed", TestImportMalformed},
-		{"ConcurrentLearn", TestConcurrentLearn},
-		{"ImportMatchesByIDFirst", TestImportMatchesByIDFirst},
-		{"ImportOfALastFormatExport", TestImportOfALastFormatExport},
-		{"ReplaceSourceReplacesTheWholeLoad", TestReplaceSourceReplacesTheWholeLoad},
-		{"ReplaceSourceRefuses", TestReplaceSourceRefuses},
-		{"QuestionRecordsAreAuditedAndPruned", TestQuestionRecordsAreAuditedAndPruned},
-		{"LearnSameChoiceKeepsUses", TestLearnSameChoiceKeepsUses},
-		{"RejectOwnership", TestRejectOwnership},
-		{"ConfirmedAnswers", TestConfirmedAnswers},
-		{"MigrationCleansJunk", TestMigrationCleansJunk},
-		{"DefinitionsPerSubject", TestDefinitionsPerSubject},
-	} {
-		t.Run(tc.name, tc.run)
-	}
+	kvtest.RunOnServer(t, []kvtest.Test{
+		{Name: "Learn", Run: TestLearn},
+		{Name: "LearnResetsUsesOnNewTarget", Run: TestLearnResetsUsesOnNewTarget},
+		{Name: "LearnInvalid", Run: TestLearnInvalid},
+		{Name: "ConfirmRejectActive", Run: TestConfirmRejectActive},
+		{Name: "Applicable", Run: TestApplicable},
+		{Name: "GetDelete", Run: TestGetDelete},
+		{Name: "Forget", Run: TestForget},
+		{Name: "Promote", Run: TestPromote},
+		{Name: "Edit", Run: TestEdit},
+		{Name: "Audit", Run: TestAudit},
+		{Name: "ExportImportRoundTrip", Run: TestExportImportRoundTrip},
+		{Name: "ImportMalformed", Run: TestImportMalformed},
+		{Name: "ConcurrentLearn", Run: TestConcurrentLearn},
+		{Name: "ImportMatchesByIDFirst", Run: TestImportMatchesByIDFirst},
+		{Name: "ImportOfALastFormatExport", Run: TestImportOfALastFormatExport},
+		{Name: "ReplaceSourceReplacesTheWholeLoad", Run: TestReplaceSourceReplacesTheWholeLoad},
+		{Name: "ReplaceSourceRefuses", Run: TestReplaceSourceRefuses},
+		{Name: "QuestionRecordsAreAuditedAndPruned", Run: TestQuestionRecordsAreAuditedAndPruned},
+		{Name: "LearnSameChoiceKeepsUses", Run: TestLearnSameChoiceKeepsUses},
+		{Name: "RejectOwnership", Run: TestRejectOwnership},
+		{Name: "ConfirmedAnswers", Run: TestConfirmedAnswers},
+		{Name: "MigrationCleansJunk", Run: TestMigrationCleansJunk},
+		{Name: "DefinitionsPerSubject", Run: TestDefinitionsPerSubject},
+	})
 }
-
-func onServer(tb testing.TB) bool { return strings.HasPrefix(tb.Name(), "TestOnMySQL/") }

@@ -89,19 +89,9 @@ func Open(path string, opts Options) (*Store, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	db, err := boltkv.Open(path, boltkv.Options{Timeout: opts.Timeout})
-	if errors.Is(err, boltkv.ErrLocked) {
-		return nil, fmt.Errorf("open ontology %s: %w after %s; is another Clarify process running?", path, ErrInUse, opts.Timeout)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open ontology %s: %w", path, err)
-	}
-	s, err := New(context.Background(), db, path, opts)
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
-	return s, nil
+	return boltkv.OpenStore(path, opts.Timeout, "ontology", ErrInUse, func(db kv.DB) (*Store, error) {
+		return New(context.Background(), db, path, opts)
+	})
 }
 
 // New opens the store on db, creating its buckets and migrating an older

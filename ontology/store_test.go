@@ -41,7 +41,7 @@ func (c *testClock) Advance(d time.Duration) {
 // MustOpen opens a store in a temp dir, closed at cleanup.
 func MustOpen(tb testing.TB, clk *testClock) *Store {
 	tb.Helper()
-	if onServer(tb) {
+	if kvtest.OnServer(tb) {
 		opts := Options{}
 		if clk != nil {
 			opts.Now = clk.Now

@@ -245,7 +245,7 @@ func TestBadWording(t *testing.T) {
 func TestMigrationCleansJunk(t *testing.T) {
 	ctx := context.Background()
 	var db kv.DB
-	if onServer(t) {
+	if kvtest.OnServer(t) {
 		db = kvtest.MustServer(t).Namespace("ontology")
 	} else {
 		db = kvtest.MustBolt(t)

@@ -270,7 +270,7 @@ const sparkWidth = 60
 // printChart saves the chart of a trend or breakdown in ChartDir and says
 // where; a trend also gets a sparkline per series, right in the terminal.
 func (c *Console) printChart(a *dialog.Answer) {
-	spec, ok := chart.ForAnswer(a)
+	spec, ok := chart.ForResult(a.Result, a.Formats, a.Headings, a.Explanation)
 	if !ok {
 		return
 	}

@@ -613,7 +613,7 @@ func ownerRef(owner, scope string) string {
 // chartPNG draws the answer's chart, or returns nil when the answer is not
 // a trend or breakdown (or drawing failed, which only costs the picture).
 func (a *Adapter) chartPNG(ans *dialog.Answer) []byte {
-	spec, ok := chart.ForAnswer(ans)
+	spec, ok := chart.ForResult(ans.Result, ans.Formats, ans.Headings, ans.Explanation)
 	if !ok {
 		return nil
 	}

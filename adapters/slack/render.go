@@ -132,7 +132,7 @@ func answerMessage(a *dialog.Answer, conv ref, text string) message {
 		blocks = append(blocks, section(indexed("clarify.table", i), mrkdwn(s), nil))
 	}
 	facts, m := rowFacts(a, t, text)
-	if spec, ok := chart.ForAnswer(a); ok {
+	if spec, ok := chart.ForResult(a.Result, a.Formats, a.Headings, a.Explanation); ok {
 		m.Chart, m.ChartName = &spec, "clarify-"+a.ID+"-chart.png"
 		facts = append(facts, "A chart follows.")
 	}

@@ -264,21 +264,15 @@ func (p *parser) top(g *Glossary, root *yaml.Node) {
 	})
 }
 
-func (p *parser) term(n *yaml.Node) Term {
-	t := Term{Named: Named{Line: n.Line}}
-	p.fields(n, "term", func(key string, v *yaml.Node) bool {
-		switch {
-		case p.named(key, v, &t.Named):
-		case key == "means":
-			t.Means, t.MeansLine = p.str(v, "means"), v.Line
-		default:
-			return false
-		}
-		return true
+// entry reads one named entry into e: the keys every entry has (see
+// named), the entry's own with more (false for a key it does not know),
+// and reports a missing name.
+func (p *parser) entry(n *yaml.Node, what string, e *Named, more func(key string, v *yaml.Node) bool) {
+	e.Line = n.Line
+	p.fields(n, what, func(key string, v *yaml.Node) bool {
+		return p.named(key, v, e) || more(key, v)
 	})
-	p.need(t.Line, "term", "name", t.Name)
-	p.need(t.Line, "term "+quoted(t.Name), "means (the measure, dimension or filter it stands for)", t.Means)
-	return t
+	p.need(e.Line, what, "name", e.Name)
 }
 
 // named reads the keys every entry has into e; false for any other key.
@@ -296,57 +290,62 @@ func (p *parser) named(key string, v *yaml.Node, e *Named) bool {
 	return true
 }
 
-func (p *parser) measure(n *yaml.Node) Measure {
-	m := Measure{Named: Named{Line: n.Line}}
-	p.fields(n, "measure", func(key string, v *yaml.Node) bool {
-		switch {
-		case p.named(key, v, &m.Named):
-		case key == "expr":
-			m.Expr, m.ExprLine = p.str(v, "expr"), v.Line
-		default:
+func (p *parser) term(n *yaml.Node) Term {
+	var t Term
+	p.entry(n, "term", &t.Named, func(key string, v *yaml.Node) bool {
+		if key != "means" {
 			return false
 		}
+		t.Means, t.MeansLine = p.str(v, "means"), v.Line
 		return true
 	})
-	p.need(m.Line, "measure", "name", m.Name)
+	p.need(t.Line, "term "+quoted(t.Name), "means (the measure, dimension or filter it stands for)", t.Means)
+	return t
+}
+
+func (p *parser) measure(n *yaml.Node) Measure {
+	var m Measure
+	p.entry(n, "measure", &m.Named, func(key string, v *yaml.Node) bool {
+		if key != "expr" {
+			return false
+		}
+		m.Expr, m.ExprLine = p.str(v, "expr"), v.Line
+		return true
+	})
 	p.need(m.Line, "measure "+quoted(m.Name), "expr", m.Expr)
 	return m
 }
 
 func (p *parser) dimension(n *yaml.Node) Dimension {
-	d := Dimension{Named: Named{Line: n.Line}}
-	p.fields(n, "dimension", func(key string, v *yaml.Node) bool {
-		switch {
-		case p.named(key, v, &d.Named):
-		case key == "expr":
+	var d Dimension
+	p.entry(n, "dimension", &d.Named, func(key string, v *yaml.Node) bool {
+		switch key {
+		case "expr":
 			d.Expr, d.ExprLine = p.str(v, "expr"), v.Line
-		case key == "samples":
+		case "samples":
 			d.Samples = p.strs(v, "samples")
 		default:
 			return false
 		}
 		return true
 	})
-	p.need(d.Line, "dimension", "name", d.Name)
 	p.need(d.Line, "dimension "+quoted(d.Name), "expr", d.Expr)
 	return d
 }
 
 func (p *parser) filter(n *yaml.Node) Filter {
-	f := Filter{Named: Named{Line: n.Line}}
-	p.fields(n, "filter", func(key string, v *yaml.Node) bool {
-		switch {
-		case p.named(key, v, &f.Named):
-		case key == "table":
+	var f Filter
+	p.entry(n, "filter", &f.Named, func(key string, v *yaml.Node) bool {
+		switch key {
+		case "table":
 			f.Table = p.str(v, "table")
-		case key == "where":
+		case "where":
 			f.Where, f.WhereLine = p.str(v, "where"), v.Line
 		default:
 			return false
 		}
 		return true
 	})
-	p.need(f.Line, "filter", "name", f.Name)
 	p.need(f.Line, "filter "+quoted(f.Name), "where", f.Where)
 	return f
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/clarify-bot/clarify/internal/errkind"
 )
 
 // Kind classifies model failures for callers that branch on them.
@@ -91,11 +93,7 @@ func isSentinel(e *Error) bool {
 
 // KindOf returns the kind of err, KindUnknown when it is not an *Error.
 func KindOf(err error) Kind {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Kind
-	}
-	return KindUnknown
+	return errkind.Of(err, func(e *Error) Kind { return e.Kind }, KindUnknown)
 }
 
 // userMessages is the one table of what people are told for each kind;

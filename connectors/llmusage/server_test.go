@@ -1,7 +1,6 @@
 package llmusage
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/clarify-bot/clarify/internal/kv/kvtest"
@@ -10,17 +9,9 @@ import (
 // TestOnMySQL runs the store's suite again on a MySQL-protocol server
 // (MYSQL_TEST_DSN): mustUsage sees that the test runs under this one.
 func TestOnMySQL(t *testing.T) {
-	kvtest.SkipWithoutServer(t)
-	for _, tc := range []struct {
-		name string
-		run  func(*testing.T)
-	}{
-		{"RecordAndReport", TestUsageRecordAndReport},
-		{"Budgets", TestUsageBudgets},
-		{"PrunesOldRecords", TestUsagePrunesOldRecords},
-	} {
-		t.Run(tc.name, tc.run)
-	}
+	kvtest.RunOnServer(t, []kvtest.Test{
+		{Name: "RecordAndReport", Run: TestUsageRecordAndReport},
+		{Name: "Budgets", Run: TestUsageBudgets},
+		{Name: "PrunesOldRecords", Run: TestUsagePrunesOldRecords},
+	})
 }
-
-func onServer(tb testing.TB) bool { return strings.HasPrefix(tb.Name(), "TestOnMySQL/") }

@@ -21,7 +21,7 @@ func (c *clock) now() time.Time { return c.t }
 
 func mustUsage(tb testing.TB, path string, opts Options) *Store {
 	tb.Helper()
-	if onServer(tb) {
+	if kvtest.OnServer(tb) {
 		s, err := New(context.Background(), kvtest.MustServer(tb).Namespace("usage"), "test", opts)
 		if err != nil {
 			tb.Fatal(err)

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/clarify-bot/clarify/internal/sqlscan"
 )
 
 // maxFragment caps any piece of the statement quoted in a Reason, so a huge
@@ -197,39 +199,21 @@ func leadingWord(s string) string {
 // wording of refusals, so an approximate lexer is enough.
 func maskLiterals(s string) string {
 	b := []byte(s)
-	for i := 0; i < len(b); i++ {
-		switch c := b[i]; {
-		case c == '\'' || c == '"' || c == '`':
-			j := i + 1
-			for ; j < len(b); j++ {
-				if b[j] == '\\' && c != '`' {
-					b[j] = ' '
-					j++
-					if j < len(b) {
-						b[j] = ' '
-					}
-					continue
-				}
-				if b[j] == c {
-					break
-				}
-				b[j] = ' '
+	blank := func(from, to int) {
+		for k := from; k < to; k++ {
+			b[k] = ' '
+		}
+	}
+	for t := range sqlscan.Tokens(s, sqlscan.Quotes|sqlscan.Backslash|sqlscan.HashComment|sqlscan.AnyDashComment|sqlscan.BlockComment) {
+		switch t.Kind {
+		case sqlscan.Quoted:
+			end := t.End
+			if t.Terminated {
+				end--
 			}
-			i = j
-		case c == '#' || (c == '-' && i+1 < len(b) && b[i+1] == '-'):
-			for ; i < len(b) && b[i] != '\n'; i++ {
-				b[i] = ' '
-			}
-		case c == '/' && i+1 < len(b) && b[i+1] == '*':
-			end := strings.Index(string(b[i+2:]), "*/")
-			stop := len(b)
-			if end >= 0 {
-				stop = i + 2 + end + 2
-			}
-			for ; i < stop; i++ {
-				b[i] = ' '
-			}
-			i--
+			blank(t.Start+1, end)
+		case sqlscan.Comment:
+			blank(t.Start, t.End)
 		}
 	}
 	return string(b)

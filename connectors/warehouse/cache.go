@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/clarify-bot/clarify/internal/sqlscan"
 )
 
 // CacheOptions turn on a cache of results. The dialog runs the same
@@ -105,7 +107,7 @@ func (w *DB) Holds(statement string, lim Limits) bool {
 	if err != nil {
 		return false
 	}
-	lim = lim.or(w.cfg)
+	lim = limitsOr(lim, w.cfg)
 	c := w.cache
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -191,34 +193,11 @@ func served(res *Result, lim Limits, elapsed time.Duration, cached bool) *Result
 func normalizeStatement(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	var quote byte
 	space := false
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		if quote == 0 {
-			if end := CommentEnd(s, i); end > i {
-				if space && b.Len() > 0 {
-					b.WriteByte(' ')
-				}
-				space = false
-				b.WriteString(s[i:end])
-				i = end - 1
-				continue
-			}
-		}
-		switch {
-		case quote != 0:
-			b.WriteByte(ch)
-			if ch == '\\' && quote != '`' && i+1 < len(s) {
-				i++
-				b.WriteByte(s[i])
-			} else if ch == quote {
-				quote = 0
-			}
-			continue
-		case ch == '\'' || ch == '"' || ch == '`':
-			quote = ch
-		case ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r':
+	sc := &sqlscan.Scanner{Src: s, Mode: sqlscan.MySQL}
+	for t := range sc.All() {
+		text := s[t.Start:t.End]
+		if t.Kind == sqlscan.Code && (text == " " || text == "\t" || text == "\n" || text == "\r") {
 			space = true
 			continue
 		}
@@ -226,26 +205,13 @@ func normalizeStatement(s string) string {
 			b.WriteByte(' ')
 		}
 		space = false
-		b.WriteByte(ch)
+		b.WriteString(text)
+		// A line comment keeps the line feed that ends it: without it, what
+		// follows would read as part of the comment.
+		if t.Kind == sqlscan.Comment && text[0] != '/' && t.End < len(s) {
+			b.WriteByte('\n')
+			sc.Pos++
+		}
 	}
 	return b.String()
-}
-
-// CommentEnd returns the end of the SQL comment starting at s[i] ("-- " or "#"
-// to the end of the line, "/* … */"), or i when none starts there.
-func CommentEnd(s string, i int) int {
-	rest := s[i:]
-	switch {
-	case strings.HasPrefix(rest, "#"), strings.HasPrefix(rest, "--") && (len(rest) == 2 || strings.ContainsRune(" \t\r\n", rune(rest[2]))):
-		if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
-			return i + nl + 1
-		}
-		return len(s)
-	case strings.HasPrefix(rest, "/*"):
-		if end := strings.Index(rest[2:], "*/"); end >= 0 {
-			return i + 2 + end + 2
-		}
-		return len(s)
-	}
-	return i
 }

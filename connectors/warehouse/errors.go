@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/clarify-bot/clarify/internal/errkind"
 )
 
 // ErrorKind classifies warehouse failures so callers can branch on them and
@@ -94,11 +96,7 @@ func isSentinel(e *Error) bool {
 
 // KindOfError returns the kind of a warehouse error, KindUnknown otherwise.
 func KindOfError(err error) ErrorKind {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Kind
-	}
-	return KindUnknown
+	return errkind.Of(err, func(e *Error) ErrorKind { return e.Kind }, KindUnknown)
 }
 
 var (

@@ -16,15 +16,8 @@ import (
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
 )
 
-// Limits bound one statement; zero fields take the DB's configured values.
-type Limits struct {
-	MaxRows int
-	Timeout time.Duration
-	// MaxBytes caps the bytes of the result's values.
-	MaxBytes int
-}
-
-func (l Limits) or(cfg Config) Limits {
+// limitsOr fills the zero fields of l with the configured values.
+func limitsOr(l Limits, cfg Config) Limits {
 	if l.MaxRows <= 0 {
 		l.MaxRows = cfg.MaxRows
 	}
@@ -76,7 +69,7 @@ func asError(st *sqlguard.Statement, err error) (*sqlguard.Statement, error) {
 // is answered from memory. With access rules (WithPolicy), a statement they
 // forbid is refused before either.
 func (w *DB) Query(ctx context.Context, statement string, lim Limits) (*Result, error) {
-	lim = lim.or(w.cfg)
+	lim = limitsOr(lim, w.cfg)
 	st, err := w.guardStatement(statement)
 	if err != nil {
 		w.observe(QueryEvent{Err: err})
@@ -91,7 +84,7 @@ func (w *DB) Query(ctx context.Context, statement string, lim Limits) (*Result, 
 // SELECT. With access rules, a statement about what they hide is refused
 // and the rows that would name a hidden table or column are removed.
 func (w *DB) Inspect(ctx context.Context, statement string, lim Limits) (*Result, error) {
-	lim = lim.or(w.cfg)
+	lim = limitsOr(lim, w.cfg)
 	st, err := asError(w.guard.CheckInspect(statement))
 	if err != nil {
 		w.observe(QueryEvent{Err: err})

@@ -62,49 +62,6 @@ type JoinCondition struct {
 	Value  string `json:"value"`
 }
 
-// ColumnKind is the coarse type family the dialog reasons about.
-type ColumnKind int
-
-const (
-	KindOther ColumnKind = iota
-	KindNumber
-	KindText
-	KindTime
-	KindBool
-)
-
-func (k ColumnKind) String() string {
-	switch k {
-	case KindNumber:
-		return "number"
-	case KindText:
-		return "text"
-	case KindTime:
-		return "time"
-	case KindBool:
-		return "bool"
-	}
-	return "other"
-}
-
-// KindOf maps an information_schema DATA_TYPE (or a result column's
-// DatabaseTypeName) to its family.
-func KindOf(dataType string) ColumnKind {
-	switch strings.ToLower(dataType) {
-	case "tinyint", "smallint", "mediumint", "int", "integer", "bigint",
-		"decimal", "numeric", "float", "double", "real", "year",
-		"unsigned tinyint", "unsigned smallint", "unsigned mediumint", "unsigned int", "unsigned bigint":
-		return KindNumber
-	case "char", "varchar", "text", "tinytext", "mediumtext", "longtext", "enum", "set", "json":
-		return KindText
-	case "date", "datetime", "timestamp", "time":
-		return KindTime
-	case "bit", "bool", "boolean":
-		return KindBool
-	}
-	return KindOther
-}
-
 // Kind is the column's type family.
 func (c Column) Kind() ColumnKind { return KindOf(c.DataType) }
 

@@ -36,7 +36,7 @@ var t0 = time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
 // MustOpen opens a store at path (a temp file when empty), closed at cleanup.
 func MustOpen(tb testing.TB, path string, clk *testClock) *Store {
 	tb.Helper()
-	if onServer(tb) && path == "" {
+	if kvtest.OnServer(tb) && path == "" {
 		s, err := New(context.Background(), kvtest.MustServer(tb).Namespace("conversations"), "test", Options{Now: clk.Now})
 		if err != nil {
 			tb.Fatalf("New: %v", err)

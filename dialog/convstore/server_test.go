@@ -1,7 +1,6 @@
 package convstore
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/clarify-bot/clarify/internal/kv/kvtest"
@@ -10,18 +9,10 @@ import (
 // TestOnMySQL runs the store's suite again on a MySQL-protocol server
 // (MYSQL_TEST_DSN): MustOpen sees that the test runs under this one.
 func TestOnMySQL(t *testing.T) {
-	kvtest.SkipWithoutServer(t)
-	for _, tc := range []struct {
-		name string
-		run  func(*testing.T)
-	}{
-		{"RoundTrip", TestRoundTrip},
-		{"InvalidID", TestInvalidID},
-		{"ExpiryAndSweep", TestExpiryAndSweep},
-		{"CanceledContext", TestCanceledContext},
-	} {
-		t.Run(tc.name, tc.run)
-	}
+	kvtest.RunOnServer(t, []kvtest.Test{
+		{Name: "RoundTrip", Run: TestRoundTrip},
+		{Name: "InvalidID", Run: TestInvalidID},
+		{Name: "ExpiryAndSweep", Run: TestExpiryAndSweep},
+		{Name: "CanceledContext", Run: TestCanceledContext},
+	})
 }
-
-func onServer(tb testing.TB) bool { return strings.HasPrefix(tb.Name(), "TestOnMySQL/") }

@@ -12,13 +12,14 @@ import (
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 )
 
 // Executor runs guarded read-only statements (a *warehouse.DB). The harness
 // runs gold queries and candidate readings through it, on the same guarded
 // path as the bot.
 type Executor interface {
-	Query(ctx context.Context, statement string, lim warehouse.Limits) (*warehouse.Result, error)
+	Query(ctx context.Context, statement string, lim sqlresult.Limits) (*sqlresult.Result, error)
 }
 
 var _ Executor = (*warehouse.DB)(nil)
@@ -35,7 +36,7 @@ var _ Dialog = (*dialog.Manager)(nil)
 type Options struct {
 	// Limits bound each gold query and each reading the harness runs
 	// (default: 10 s, 10,000 rows — the manager's answer cap).
-	Limits warehouse.Limits
+	Limits sqlresult.Limits
 	// CheckBudget bounds the time spent per question executing candidates
 	// to tell "wrong pick" from "gold not among candidates" (default 2 min).
 	CheckBudget time.Duration
@@ -215,7 +216,7 @@ func (h *Harness) Slots(sql string) (sqlshape.Slots, bool) {
 type Gold struct {
 	Question Question
 	// Results of the gold queries that ran; Slots of those that parsed.
-	Results []*warehouse.Result
+	Results []*sqlresult.Result
 	Slots   []sqlshape.Slots
 	// Err is set when no gold query ran: the question cannot be scored.
 	Err error

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 )
 
 // Tolerances of numeric comparison: a and b are equal when
@@ -27,7 +27,7 @@ const greedyLimit = 1000
 // multiset, so column names and order do not matter; numbers are equal
 // within RelTolerance/AbsTolerance, and numeric strings (DECIMAL "1.50")
 // equal numbers (1.5); NULL equals NULL. A nil result matches nothing.
-func Match(pred, gold *warehouse.Result, ordered bool) bool {
+func Match(pred, gold *sqlresult.Result, ordered bool) bool {
 	if pred == nil || gold == nil || len(pred.Rows) != len(gold.Rows) {
 		return false
 	}
@@ -59,7 +59,7 @@ func Match(pred, gold *warehouse.Result, ordered bool) bool {
 }
 
 // MatchAny reports whether pred matches any of the gold results.
-func MatchAny(pred *warehouse.Result, golds []*warehouse.Result, ordered bool) bool {
+func MatchAny(pred *sqlresult.Result, golds []*sqlresult.Result, ordered bool) bool {
 	for _, g := range golds {
 		if Match(pred, g, ordered) {
 			return true
@@ -86,7 +86,7 @@ func canonCell(v any) cell {
 	if v == nil {
 		return cell{kind: kindNull}
 	}
-	if f, ok := warehouse.AsFloat(v); ok && !math.IsNaN(f) {
+	if f, ok := sqlresult.AsFloat(v); ok && !math.IsNaN(f) {
 		k := "0"
 		if f != 0 {
 			k = strconv.FormatFloat(f, 'e', 5, 64)

@@ -79,7 +79,7 @@ func (h *Harness) typedMeaning(g *Gold, c *dialog.Clarification) string {
 			}
 			words = append(words, h.columnPhrase(p.Expr))
 		}
-		return joinWords(words)
+		return sqlshape.JoinAnd(words)
 	case sqlshape.SlotDefine:
 		return conditionWords(g.Question.GoldSQL, g.Question.Question)
 	}
@@ -173,16 +173,6 @@ func columnWords(tc string) string {
 		col = tc
 	}
 	return strings.ToLower(tables.Humanize(col))
-}
-
-func joinWords(w []string) string {
-	switch len(w) {
-	case 0:
-		return ""
-	case 1:
-		return w[0]
-	}
-	return strings.Join(w[:len(w)-1], ", ") + " and " + w[len(w)-1]
 }
 
 // conditionWords words the conditions of gold's top-level WHERE that the

@@ -31,6 +31,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 )
 
 // Model is the chat model (a *llm.Client).
@@ -40,7 +41,7 @@ type Model interface {
 
 // Executor runs guarded read-only statements (a *warehouse.DB).
 type Executor interface {
-	Query(ctx context.Context, statement string, lim warehouse.Limits) (*warehouse.Result, error)
+	Query(ctx context.Context, statement string, lim sqlresult.Limits) (*sqlresult.Result, error)
 }
 
 // Usage enforces daily budgets and records what each question cost (a *llmusage.Store).
@@ -90,7 +91,7 @@ type Options struct {
 	// MaxTables bounds the tables linked to a question before joins (default 6).
 	MaxTables int
 	// ExecLimits bound the engine's own executions (default 200 rows, 10s).
-	ExecLimits warehouse.Limits
+	ExecLimits sqlresult.Limits
 	// MaxSQLBytes refuses longer statements (default 8000); MaxOutputBytes
 	// refuses longer replies (default 20000).
 	MaxSQLBytes, MaxOutputBytes int
@@ -304,7 +305,7 @@ type run struct {
 	notes map[string]bool
 	order []string
 	// results of the engine's own executions, by SQL.
-	results map[string]*warehouse.Result
+	results map[string]*sqlresult.Result
 }
 
 func (r *run) note(s string) {

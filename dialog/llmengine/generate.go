@@ -13,6 +13,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 )
 
 // maxCompletion bounds each sample; a query needs far less.
@@ -285,7 +286,7 @@ func (r *run) validate(ctx context.Context, sm *sample, excluded map[string]bool
 		return nil
 	}
 	if r.results == nil {
-		r.results = map[string]*warehouse.Result{}
+		r.results = map[string]*sqlresult.Result{}
 	}
 	if _, done := r.results[sm.sql]; done {
 		return nil

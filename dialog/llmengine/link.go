@@ -11,6 +11,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -332,8 +333,8 @@ func (e *Engine) numberColumns(w string) []string {
 			lo, ok1 = yearOf(p.Min)
 			hi, ok2 = yearOf(p.Max)
 		default:
-			lo, ok1 = warehouse.AsFloat(p.Min)
-			hi, ok2 = warehouse.AsFloat(p.Max)
+			lo, ok1 = sqlresult.AsFloat(p.Min)
+			hi, ok2 = sqlresult.AsFloat(p.Max)
 		}
 		if ok1 && ok2 && lo <= x && x <= hi && hi > lo {
 			out = append(out, k)

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/llm"
-	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 )
 
 // Tool mode (after Interactive-T2S): before it answers, the model may look
@@ -128,7 +128,7 @@ func (r *run) callTool(ctx context.Context, tc llm.ToolCall) string {
 		if len(args.SQL) > e.opts.MaxSQLBytes {
 			return "error: the statement is too long"
 		}
-		res, err := e.opts.Exec.Query(ctx, args.SQL, warehouse.Limits{MaxRows: 10, Timeout: e.opts.ExecLimits.Timeout})
+		res, err := e.opts.Exec.Query(ctx, args.SQL, sqlresult.Limits{MaxRows: 10, Timeout: e.opts.ExecLimits.Timeout})
 		if err != nil {
 			return "error: " + err.Error()
 		}
@@ -146,7 +146,7 @@ func toJSON(v any) string {
 }
 
 // resultText shows a result compactly: column names, then rows.
-func resultText(res *warehouse.Result) string {
+func resultText(res *sqlresult.Result) string {
 	var b strings.Builder
 	for i, c := range res.Columns {
 		if i > 0 {
@@ -179,12 +179,12 @@ func resultText(res *warehouse.Result) string {
 
 // resultKey identifies a result up to row order, to tell whether two
 // candidates agree.
-func resultKey(res *warehouse.Result) string {
+func resultKey(res *sqlresult.Result) string {
 	rows := make([]string, len(res.Rows))
 	for i, row := range res.Rows {
 		cells := make([]string, len(row))
 		for j, v := range row {
-			if f, ok := warehouse.AsFloat(v); ok {
+			if f, ok := sqlresult.AsFloat(v); ok {
 				cells[j] = fmt.Sprintf("%.9g", f)
 			} else {
 				cells[j] = fmt.Sprint(v)

@@ -10,6 +10,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/clarify-bot/clarify/connectors/llm"
+	"github.com/clarify-bot/clarify/internal/sqlscan"
 )
 
 // Everything a model writes is untrusted: it may be prose, JSON with the
@@ -109,24 +110,9 @@ func cutProse(s string) string {
 
 // topLevelSemicolon finds the first ';' outside quotes, backticks and comments.
 func topLevelSemicolon(s string) int {
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == '\\' && quote != '`' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"' || c == '`':
-			quote = c
-		case c == '-' && i+1 < len(s) && s[i+1] == '-', c == '#':
-			for i < len(s) && s[i] != '\n' {
-				i++
-			}
-		case c == ';':
-			return i
+	for t := range sqlscan.Tokens(s, sqlscan.Quotes|sqlscan.Backslash|sqlscan.HashComment|sqlscan.AnyDashComment) {
+		if t.Kind == sqlscan.Code && s[t.Start] == ';' {
+			return t.Start
 		}
 	}
 	return -1
@@ -136,32 +122,23 @@ func topLevelSemicolon(s string) int {
 // not quoted, so that equal samples count together.
 func sqlKey(s string) string {
 	var b strings.Builder
-	var quote byte
 	space := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if quote != 0 {
-			b.WriteByte(c)
-			if c == quote {
-				quote = 0
+	for t := range sqlscan.Tokens(s, sqlscan.Quotes) {
+		text := s[t.Start:t.End]
+		if t.Kind == sqlscan.Code {
+			switch c := text[0]; {
+			case c == ' ' || c == '\n' || c == '\t' || c == '\r':
+				space = true
+				continue
+			case c >= 'A' && c <= 'Z':
+				text = string(c + 'a' - 'A')
 			}
-			continue
-		}
-		switch {
-		case c == '\'' || c == '"' || c == '`':
-			quote = c
-		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
-			space = true
-			continue
 		}
 		if space && b.Len() > 0 {
 			b.WriteByte(' ')
 		}
 		space = false
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		b.WriteByte(c)
+		b.WriteString(text)
 	}
 	return strings.TrimSuffix(b.String(), ";")
 }

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 )
 
 // The value check: a candidate that found no rows (or only NULLs) may
@@ -18,7 +18,7 @@ import (
 // note), several become a question of kind value — as Proposal.Ask and
 // as one candidate per stored value.
 
-func emptyOrNull(res *warehouse.Result) bool {
+func emptyOrNull(res *sqlresult.Result) bool {
 	for _, row := range res.Rows {
 		for _, v := range row {
 			if v != nil {

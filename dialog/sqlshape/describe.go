@@ -3,6 +3,8 @@ package sqlshape
 import (
 	"regexp"
 	"strings"
+
+	"github.com/clarify-bot/clarify/internal/sqlscan"
 )
 
 // Expressions in plain words: the periods, differences and ratios the
@@ -201,7 +203,7 @@ func describeExpression(expr string, l Labels) string {
 		}
 	}
 	if len(cols) > 0 {
-		return "a value computed from " + joinWords(cols)
+		return "a value computed from " + JoinAnd(cols)
 	}
 	return strings.Trim(strings.ToLower(e), "()`")
 }
@@ -320,41 +322,22 @@ func labelOf(tc string, l Labels) string {
 	return strings.ReplaceAll(col, "_", " ")
 }
 
-// splitTop splits e at the last op outside parentheses and quotes.
+// splitTop splits e at the last op outside parentheses and single quotes.
 func splitTop(e, op string) (string, string, bool) {
-	depth, quoted := 0, false
-	for i := len(e) - 1; i >= 0; i-- {
-		switch c := e[i]; {
-		case c == '\'':
-			quoted = !quoted
-		case quoted:
-		case c == ')':
-			depth++
-		case c == '(':
-			depth--
-		case depth == 0 && strings.HasPrefix(e[i:], op) && i > 0:
-			return e[:i], e[i+len(op):], true
+	at := -1
+	for t := range sqlscan.Tokens(e, sqlscan.SingleQuote) {
+		if i := t.Start; t.Kind == sqlscan.Code && t.Depth == 0 && i > 0 && strings.HasPrefix(e[i:], op) {
+			at = i
 		}
 	}
-	return "", "", false
+	if at < 0 {
+		return "", "", false
+	}
+	return e[:at], e[at+len(op):], true
 }
 
-// Balanced says whether parentheses pair up in s.
-func Balanced(s string) bool {
-	depth := 0
-	for _, c := range s {
-		switch c {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth < 0 {
-				return false
-			}
-		}
-	}
-	return depth == 0
-}
+// Balanced says whether parentheses pair up in s, quoted or not.
+func Balanced(s string) bool { return sqlscan.Balanced(s, 0) }
 
 func contains(xs []string, x string) bool {
 	for _, v := range xs {

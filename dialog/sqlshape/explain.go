@@ -32,18 +32,18 @@ func Explain(s *Shape, l Labels) string {
 	var b strings.Builder
 	switch {
 	case len(measures) > 0 && len(s.GroupBy) > 0:
-		b.WriteString(joinWords(measures))
+		b.WriteString(JoinAnd(measures))
 		var groups []string
 		for _, g := range s.GroupBy {
 			groups = append(groups, describeExpr(g, g, l))
 		}
-		b.WriteString(" per " + joinWords(groups))
+		b.WriteString(" per " + JoinAnd(groups))
 	case len(measures) > 0:
-		b.WriteString(joinWords(append(shown, measures...)))
+		b.WriteString(JoinAnd(append(shown, measures...)))
 	case len(shown) == 1 && shown[0] == "everything":
 		b.WriteString("All columns of " + l.Table(main))
 	case len(shown) > 0:
-		b.WriteString(joinWords(shown))
+		b.WriteString(JoinAnd(shown))
 		if main != "" {
 			b.WriteString(" of " + l.Table(main))
 		}
@@ -64,9 +64,9 @@ func Explain(s *Shape, l Labels) string {
 	if len(conds) > 0 {
 		subject := l.Table(main)
 		if len(measures) > 0 || len(s.GroupBy) > 0 {
-			b.WriteString(", for " + subject + " " + joinWords(conds))
+			b.WriteString(", for " + subject + " " + JoinAnd(conds))
 		} else {
-			b.WriteString(", " + joinWords(conds))
+			b.WriteString(", " + JoinAnd(conds))
 		}
 	}
 	if len(s.OrderBy) > 0 {
@@ -340,7 +340,7 @@ func describeFilter(f Filter, main string, l Labels) string {
 		for _, g := range f.Values {
 			groups = append(groups, describeExpr(g, g, l))
 		}
-		return "with the " + most + " " + l.Column(f.Column) + " for each " + joinWords(groups)
+		return "with the " + most + " " + l.Column(f.Column) + " for each " + JoinAnd(groups)
 	case "count >=", "count >", "count <", "count <=", "count =", "count !=":
 		cmp := map[string]string{"count >=": "at least", "count >": "more than", "count <": "fewer than", "count <=": "at most", "count =": "exactly", "count !=": "other than"}[f.Op]
 		if tableOf(f.Column) == f.Counted {
@@ -413,7 +413,8 @@ func isTimeLike(expr string) bool {
 	return false
 }
 
-func joinWords(w []string) string {
+// JoinAnd lists words as a sentence does: "a", "a and b", "a, b and c".
+func JoinAnd(w []string) string {
 	switch len(w) {
 	case 0:
 		return ""

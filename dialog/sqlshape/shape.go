@@ -16,6 +16,7 @@ import (
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 )
 
 // Shape is the canonical reading of one query. Expressions are lower-case
@@ -842,14 +843,12 @@ func literalBoth(e ast.ExprNode) (canonical, display string, ok bool) {
 	return "", "", false
 }
 
+// number reads a parsed literal: an integer, a float or a decimal, never a
+// string ('12' is text to the parser).
 func number(v any) (float64, bool) {
 	switch x := v.(type) {
-	case int64:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
-	case float64:
-		return x, true
+	case int64, uint64, float64:
+		return sqlresult.AsFloat(x)
 	case float32:
 		return float64(x), true
 	case fmt.Stringer:

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/clarify-bot/clarify/internal/sqlscan"
 )
 
 // SlotName names a part of a query a person can be asked about.
@@ -395,16 +397,9 @@ func SplitAggregate(expr string) (fn, arg string) {
 	}
 	inner := expr[i+1 : len(expr)-1]
 	// "SUM(a) / SUM(b)" is not one call.
-	depth := 0
-	for _, r := range inner {
-		switch r {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth < 0 {
-				return "", expr
-			}
+	for t := range sqlscan.Tokens(inner, 0) {
+		if t.Depth < 0 {
+			return "", expr
 		}
 	}
 	return expr[:i], strings.TrimPrefix(inner, "DISTINCT ")

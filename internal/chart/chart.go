@@ -11,9 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/clarify-bot/clarify/connectors/warehouse"
-	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/internal/colfmt"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -51,7 +50,7 @@ type Column struct {
 
 // Input is a result to chart: typed rows (nil for NULL; numbers as int64,
 // uint64, float64 or decimal strings; dates as strings), as in
-// warehouse.Result.
+// sqlresult.Result.
 type Input struct {
 	Title   string
 	Columns []Column
@@ -80,30 +79,33 @@ type Spec struct {
 	Series  []Series
 }
 
-// FromAnswer turns a dialog answer into chart input: the typed result,
-// the answer's formats and headings, its explanation as the title.
-func FromAnswer(a *dialog.Answer) Input {
-	if a == nil || a.Result == nil {
+// FromResult turns an answer into chart input: its typed result, its
+// formats and headings, its explanation as the title (a dialog.Answer's
+// Result, Formats, Headings and Explanation).
+func FromResult(res *sqlresult.Result, formats []colfmt.Format, headings []string, title string) Input {
+	if res == nil {
 		return Input{}
 	}
-	in := Input{Title: a.Explanation, Rows: a.Result.Rows}
-	for i, rc := range a.Result.Columns {
+	in := Input{Title: title, Rows: res.Rows}
+	for i, rc := range res.Columns {
 		c := Column{Name: rc.Name}
-		if i < len(a.Formats) {
-			c.Format = a.Formats[i]
+		if i < len(formats) {
+			c.Format = formats[i]
 		} else {
 			c.Format = colfmt.Detect(colfmt.Column{Name: rc.Name, Type: rc.Type})
 		}
-		if i < len(a.Headings) {
-			c.Label = a.Headings[i]
+		if i < len(headings) {
+			c.Label = headings[i]
 		}
 		in.Columns = append(in.Columns, c)
 	}
 	return in
 }
 
-// ForAnswer decides the chart of a dialog answer.
-func ForAnswer(a *dialog.Answer) (Spec, bool) { return For(FromAnswer(a)) }
+// ForResult decides the chart of an answer (see FromResult).
+func ForResult(res *sqlresult.Result, formats []colfmt.Format, headings []string, title string) (Spec, bool) {
+	return For(FromResult(res, formats, headings, title))
+}
 
 // For decides whether the result is a time series (a date or period
 // column and numeric measures) or a breakdown (one category column and
@@ -279,7 +281,7 @@ func timeSeries(in Input, times, cats, measures []int) (Spec, bool) {
 			if _, dup := vals[c]; dup {
 				return Spec{}, false // several rows per point: a listing, not a series
 			}
-			v, ok := warehouse.AsFloat(r[m])
+			v, ok := sqlresult.AsFloat(r[m])
 			if !ok {
 				v = math.NaN()
 			}
@@ -346,7 +348,7 @@ func timePoint(v any, f colfmt.Format) (point, bool) {
 		days := float64(t.Unix()) / 86400
 		return point{key: days, text: text, label: text}, true
 	case colfmt.Year, colfmt.Month, colfmt.Quarter:
-		n, ok := warehouse.AsFloat(v)
+		n, ok := sqlresult.AsFloat(v)
 		if !ok {
 			return point{}, false
 		}
@@ -357,7 +359,7 @@ func timePoint(v any, f colfmt.Format) (point, bool) {
 }
 
 func subPeriod(v any, f colfmt.Format) (point, bool) {
-	n, ok := warehouse.AsFloat(v)
+	n, ok := sqlresult.AsFloat(v)
 	if !ok {
 		return point{}, false
 	}
@@ -453,7 +455,7 @@ func breakdown(in Input, cats, measures []int) (Spec, bool) {
 			if _, dup := vals[c]; dup {
 				return Spec{}, false
 			}
-			v, ok := warehouse.AsFloat(r[m])
+			v, ok := sqlresult.AsFloat(r[m])
 			if !ok {
 				v = math.NaN()
 			}

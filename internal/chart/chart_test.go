@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clarify-bot/clarify/connectors/warehouse"
-	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/internal/colfmt"
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 )
 
 var (
@@ -196,24 +195,21 @@ func TestForKeepsNullsAsGaps(t *testing.T) {
 	}
 }
 
-func TestForAnswerUsesHeadingsAndFormats(t *testing.T) {
-	a := &dialog.Answer{
-		Explanation: "The number of orders per month.",
-		Result: &warehouse.Result{
-			Columns: []warehouse.ResultColumn{{Name: "month", Type: "BIGINT"}, {Name: "count", Type: "BIGINT"}},
-			Rows:    [][]any{{int64(1), int64(10)}, {int64(2), int64(12)}},
-		},
-		Formats:  []colfmt.Format{fMonth, fNumber},
-		Headings: []string{"month", "number of orders"},
+func TestForResultUsesHeadingsAndFormats(t *testing.T) {
+	// An answer's result, formats, headings and explanation.
+	res := &sqlresult.Result{
+		Columns: []sqlresult.Column{{Name: "month", Type: "BIGINT"}, {Name: "count", Type: "BIGINT"}},
+		Rows:    [][]any{{int64(1), int64(10)}, {int64(2), int64(12)}},
 	}
-	s, ok := ForAnswer(a)
+	title := "The number of orders per month."
+	s, ok := ForResult(res, []colfmt.Format{fMonth, fNumber}, []string{"month", "number of orders"}, title)
 	if !ok {
 		t.Fatal("no chart for a monthly count")
 	}
-	if s.Title != a.Explanation || s.YLabel != "number of orders" || s.XLabels[0] != "Jan" {
+	if s.Title != title || s.YLabel != "number of orders" || s.XLabels[0] != "Jan" {
 		t.Errorf("spec = title %q, y %q, x %q", s.Title, s.YLabel, s.XLabels)
 	}
-	if _, ok := ForAnswer(&dialog.Answer{}); ok {
+	if _, ok := ForResult(nil, nil, nil, ""); ok {
 		t.Error("an answer without a result has a chart")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/clarify-bot/clarify/internal/sqlresult"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -414,19 +415,12 @@ func trimZeros(s string) string {
 	return s
 }
 
+// asFloat is sqlresult.AsFloat, reading numbers written with spaces too.
 func asFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
-	case float64:
-		return x, true
-	case string:
-		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
-		return f, err == nil
+	if x, ok := v.(string); ok {
+		v = strings.TrimSpace(x)
 	}
-	return 0, false
+	return sqlresult.AsFloat(v)
 }
 
 // decimalString returns a value as a plain decimal string, keeping a

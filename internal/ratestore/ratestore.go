@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/clarify-bot/clarify/internal/kv"
@@ -39,9 +38,8 @@ type Request struct {
 
 // Store is safe for concurrent use.
 type Store struct {
-	db   kv.DB
-	mu   sync.Mutex
-	next time.Time // when this process sweeps next
+	db     kv.DB
+	sweeps kv.Sweeps
 }
 
 // New returns a store of buckets on db.
@@ -114,13 +112,7 @@ func (s *Store) Peek(ctx context.Context, now time.Time, reqs ...Request) (refus
 // maybeSweep removes full buckets, at most once a sweepEvery per process.
 // A failed sweep is tried again next time; it never fails Take.
 func (s *Store) maybeSweep(ctx context.Context, now time.Time) {
-	s.mu.Lock()
-	due := !now.Before(s.next)
-	if due {
-		s.next = now.Add(sweepEvery)
-	}
-	s.mu.Unlock()
-	if due {
+	if s.sweeps.Due(now, sweepEvery) {
 		_, _ = s.Sweep(ctx, now)
 	}
 }

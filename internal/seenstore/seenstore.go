@@ -8,7 +8,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/clarify-bot/clarify/internal/kv"
@@ -40,11 +39,9 @@ type claimer interface {
 
 // Store is safe for concurrent use.
 type Store struct {
-	db  kv.DB
-	now func() time.Time
-	mu  sync.Mutex
-	// next is when this process sweeps next.
-	next time.Time
+	db     kv.DB
+	now    func() time.Time
+	sweeps kv.Sweeps
 }
 
 // New returns a store on db; now is the clock (nil: time.Now).
@@ -128,13 +125,7 @@ func (s *Store) Forget(ctx context.Context, key string) error {
 // maybeSweep removes expired keys, at most once a sweepEvery per process.
 // A failed sweep is retried next time; it does not fail First.
 func (s *Store) maybeSweep(ctx context.Context, now time.Time) {
-	s.mu.Lock()
-	due := !now.Before(s.next)
-	if due {
-		s.next = now.Add(sweepEvery)
-	}
-	s.mu.Unlock()
-	if due {
+	if s.sweeps.Due(now, sweepEvery) {
 		_, _ = s.Sweep(ctx, now)
 	}
 }

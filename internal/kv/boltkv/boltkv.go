@@ -59,6 +59,28 @@ func Open(path string, opts Options) (*DB, error) {
 	return &DB{db: db, readOnly: opts.ReadOnly}, nil
 }
 
+// OpenStore opens the file at path for a store, waiting at most timeout
+// for its lock, and builds the store on it with build, which owns the file
+// from then on; the file is closed when build fails. what names the store
+// in errors ("ontology"); a lock still held after timeout fails with
+// inUse, the store's own sentinel.
+func OpenStore[S any](path string, timeout time.Duration, what string, inUse error, build func(kv.DB) (S, error)) (S, error) {
+	var none S
+	db, err := Open(path, Options{Timeout: timeout})
+	if errors.Is(err, ErrLocked) {
+		return none, fmt.Errorf("open %s %s: %w after %s; is another Clarify process running?", what, path, inUse, timeout)
+	}
+	if err != nil {
+		return none, fmt.Errorf("open %s %s: %w", what, path, err)
+	}
+	s, err := build(db)
+	if err != nil {
+		db.Close()
+		return none, err
+	}
+	return s, nil
+}
+
 // Bolt is the underlying file, for tests that corrupt it on purpose.
 func (d *DB) Bolt() *bolt.DB { return d.db }
 

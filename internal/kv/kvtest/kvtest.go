@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,6 +59,26 @@ func SkipWithoutServer(tb testing.TB) {
 		tb.Skip(EnvDSN + " not set")
 	}
 }
+
+// Test is one test of a store's suite, by name.
+type Test struct {
+	Name string
+	Run  func(*testing.T)
+}
+
+// RunOnServer runs a store's suite again on a MySQL-protocol server
+// (MYSQL_TEST_DSN), skipped without one. Call it from a test named
+// TestOnMySQL: OnServer tells the suite's helpers, by that name, to open
+// their store on the server.
+func RunOnServer(t *testing.T, tests []Test) {
+	SkipWithoutServer(t)
+	for _, tc := range tests {
+		t.Run(tc.Name, tc.Run)
+	}
+}
+
+// OnServer reports whether tb runs under TestOnMySQL (see RunOnServer).
+func OnServer(tb testing.TB) bool { return strings.HasPrefix(tb.Name(), "TestOnMySQL/") }
 
 // MustServer opens a store on a fresh database (skipping the test without
 // a server).
