@@ -232,7 +232,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 	}
 	var out []*plan
 	for _, p := range plans {
-		if len(p.selects) == 0 || len(p.tables) == 0 {
+		if len(p.selects) == 0 || len(p.tables) == 0 || rankedWithoutGroups(p) {
 			continue
 		}
 		// The tables a reading needs are those its parts read (a span
@@ -276,6 +276,22 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 		out = out[:64]
 	}
 	return out
+}
+
+// rankedWithoutGroups says whether a plan orders its rows by an aggregate
+// but has nothing to aggregate per: plain columns shown, no grouping. The
+// server would fold every row into one and show an arbitrary row's
+// values beside the total.
+func rankedWithoutGroups(p *plan) bool {
+	if len(p.groups) > 0 || p.order == nil || !aggregates(p.order.x) {
+		return false
+	}
+	for _, s := range p.selects {
+		if !aggregates(s.x) {
+			return true
+		}
+	}
+	return false
 }
 
 // keyed says whether every table of the plan has a key, so that its rows

@@ -51,3 +51,34 @@ func TestTypedPartsRender(t *testing.T) {
 		}
 	}
 }
+
+// TestRankedWithoutGroups: a ranking by a count needs groups to count in
+// when it shows plain columns; totals alone, or groups, are fine.
+func TestRankedWithoutGroups(t *testing.T) {
+	code := col("vehicles", "model_code")
+	for _, tc := range []struct {
+		name string
+		p    plan
+		want bool
+	}{
+		{"plain column by a count, no groups", plan{selects: []sel{{x: code}}, order: &sel{x: countAll}}, true},
+		{"grouped", plan{selects: []sel{{x: code}}, groups: []sel{{x: code}}, order: &sel{x: countAll}}, false},
+		{"totals only", plan{selects: []sel{{x: countAll}}, order: &sel{x: countAll}}, false},
+		{"ordered by a column", plan{selects: []sel{{x: code}}, order: &sel{x: code}}, false},
+	} {
+		if got := rankedWithoutGroups(&tc.p); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	// "the exists-and-joined" contradiction: a negated relation over a
+	// table the reading also joins.
+	p := &plan{tables: map[string]bool{"trips": true, "vehicles": true}}
+	p.filters = []cond{{x: exists{not: true, sub: "SELECT 1 FROM trips WHERE trips.vehicle_id = vehicles.vehicle_id", tables: []string{"trips"}}}}
+	if !contradicts(&model{reserved: map[string]bool{}}, p) {
+		t.Error("no trips and a join to trips should contradict")
+	}
+	p.tables = map[string]bool{"vehicles": true}
+	if contradicts(&model{reserved: map[string]bool{}}, p) {
+		t.Error("no trips alone is no contradiction")
+	}
+}
