@@ -430,11 +430,11 @@ var relationPreps = setOf(`through in on at to from by with into across over alo
 // mention claims and the reading does not realise (a stored status
 // "cancelled") is left to be reported too.
 func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, claimed []bool, mark func(from, to int)) {
-	if !parts.joins || e.words == nil {
+	if e.words == nil {
 		return
 	}
 	content := func(k int) bool { return !isFunctionWord(a.toks[k]) }
-	for i := 1; i+1 < len(a.toks); i++ {
+	for i := 1; i+1 < len(a.toks) && parts.joins; i++ {
 		t := a.toks[i]
 		if t.clause != 0 {
 			break
@@ -461,6 +461,36 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 		}
 		if before && after {
 			mark(i, i+1)
+		}
+	}
+	// "the river that crosses Ohio" read through river.traverse, "where
+	// is it located" through a location column: a verb the lexicon
+	// relates to the name of a column or table the reading reads is
+	// what the reading does with it.
+	var names []string
+	for k := range parts.columns {
+		_, c, _ := strings.Cut(k, ".")
+		names = append(names, strings.Split(c, "_")...)
+	}
+	for k := range parts.joined {
+		names = append(names, strings.Split(k, "_")...)
+	}
+	for i, t := range a.toks {
+		if t.clause != 0 {
+			break
+		}
+		if explained[i] || claimed[i] || !content(i) || t.isNum || t.quoted {
+			continue
+		}
+		w := a.word(i)
+		if !e.words.MostlyVerb(w) && !participle(w) {
+			continue
+		}
+		for _, n := range names {
+			if len(n) > 3 && e.words.RelatedTo(w, n) {
+				mark(i, i+1)
+				break
+			}
 		}
 	}
 }

@@ -278,6 +278,32 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 	return out
 }
 
+// namesColumnsOfEach says whether the question names columns of the
+// things it says "each" of ("the age and hometown of every teacher"):
+// a list of those things, not a count per thing.
+func (r *reader) namesColumnsOfEach() bool {
+	for _, g := range r.a.groups {
+		if g.timeUnit != "" || g.per {
+			continue
+		}
+		em, _ := r.mentionAt(g.at)
+		if em == nil {
+			continue
+		}
+		for _, cm := range r.a.columns {
+			if cm.at >= g.at || cm.clause != 0 {
+				continue
+			}
+			for _, al := range cm.alts {
+				if strings.EqualFold(al.table, em.tables[0].name) && !al.computed() {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // rankedWithoutGroups says whether a plan orders its rows by an aggregate
 // but has nothing to aggregate per: plain columns shown, no grouping. The
 // server would fold every row into one and show an arbitrary row's
@@ -477,7 +503,7 @@ func (r *reader) elements() []*element {
 		els = append(els, r.aggregate(a.agg, a.aggAt)...)
 	case len(a.groups) > 0 && r.hasNumericMention():
 		els = append(els, r.aggregate("SUM", -1)...)
-	case len(a.groups) > 0:
+	case len(a.groups) > 0 && !r.namesColumnsOfEach():
 		// "customers by state": how many per group.
 		els = append(els, r.count()...)
 	default:
@@ -516,11 +542,34 @@ func (r *reader) hasNumericMention() bool {
 func (r *reader) freeColumns() []*colMention {
 	var out []*colMention
 	for _, cm := range r.a.columns {
-		if cm.clause == 0 && !r.usedCols[cm] && !r.isGroupMention(cm) && !r.isComparisonTarget(cm) && !r.isOrderKey(cm) {
+		if cm.clause == 0 && !r.usedCols[cm] && !r.isGroupMention(cm) && !r.isComparisonTarget(cm) && !r.isOrderKey(cm) && !r.namesItsValue(cm) {
 			out = append(out, cm)
 		}
 	}
 	return out
+}
+
+// namesItsValue says whether a verb names the column of the value right
+// after it ("depots located in Ashby", 'Ashby' a location): the column is
+// the condition's, not what to show. A noun naming its value ("the
+// department of Computer Science") may still be shown.
+func (r *reader) namesItsValue(cm *colMention) bool {
+	if !r.verbMention(cm) {
+		return false
+	}
+	for _, vm := range r.a.values {
+		if vm.at < cm.end || vm.at > cm.end+2 {
+			continue
+		}
+		for _, va := range vm.alts {
+			for _, ca := range cm.alts {
+				if strings.EqualFold(va.table, ca.table) && strings.EqualFold(va.column, ca.column) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // isOrderKey says whether a column is what the question sorts by ("in

@@ -131,3 +131,42 @@ func TestRelationVerbsAreTheJoin(t *testing.T) {
 		})
 	}
 }
+
+// depotsDump is a fleet's depots: where each is, and what it is used for.
+const depotsDump = `CREATE TABLE depots (depot_id INT PRIMARY KEY, depot_name VARCHAR(40), location VARCHAR(40), usage_kind VARCHAR(20), opened_year INT);
+INSERT INTO depots VALUES (1, 'North Yard', 'Ashby', 'storage', 2001), (2, 'South Yard', 'Brill', 'repair', 2010), (3, 'Quay', 'Cole', 'storage', 2015), (4, 'East Yard', 'Ashby', 'repair', 2018);`
+
+// TestVerbsNamingColumns: a verb that names the column of the value after
+// it is the condition, not what to show ("depots located in Ashby"); the
+// columns of "each" thing are a list of those things, not a count per
+// thing; a verb the lexicon relates to a column the reading reads
+// ("used" → usage_kind) needs no caveat, one it relates to nothing read
+// is still reported.
+func TestVerbsNamingColumns(t *testing.T) {
+	ctx := context.Background()
+	e, wh := engineOn(t, depotsDump)
+	for _, tc := range []struct{ question, gold, unused string }{
+		{"which depots are located in Ashby", "SELECT depot_name FROM depots WHERE location = 'Ashby'", ""},
+		{"list the location of each depot used for storage", "SELECT depot_name, location FROM depots WHERE usage_kind = 'storage'", ""},
+		{"the location and usage kind of every depot", "SELECT depot_name, location, usage_kind FROM depots", ""},
+		{"list the location of each depot painted for storage", "SELECT depot_name, location FROM depots WHERE usage_kind = 'storage'", "painted"},
+	} {
+		t.Run(tc.question, func(t *testing.T) {
+			p, err := e.Candidates(ctx, dialog.Request{Question: tc.question})
+			if err != nil || len(p.Candidates) == 0 {
+				t.Fatalf("no readings: %v", err)
+			}
+			top := p.Candidates[0]
+			want, err := wh.Query(ctx, tc.gold, warehouse.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := wh.Query(ctx, top.SQL, warehouse.Limits{}); err != nil || !eval.Match(got, want, false) {
+				t.Errorf("likeliest reading:\n%s", top.SQL)
+			}
+			if got := strings.Join(top.Unused, " "); got != tc.unused {
+				t.Errorf("unused %q, want %q", got, tc.unused)
+			}
+		})
+	}
+}
