@@ -145,7 +145,7 @@ func TestRateLimitThroughSlack(t *testing.T) {
 	})
 	start := time.Now()
 	c := &clock{t: start}
-	m.limiter.now = c.now // before any event: the HTTP requests order it
+	m.limiter.SetClock(c.now) // before any event: the HTTP requests order it
 	base := "http://" + m.Addr()
 
 	n := 0
@@ -288,3 +288,8 @@ func TestNilMetricsGiveNoHooks(t *testing.T) {
 		t.Fatal("a nil *metrics should hand out no hooks")
 	}
 }
+
+// clock is a settable time for the rate limiter.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }

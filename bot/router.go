@@ -10,6 +10,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/ratelimit"
 )
 
 // router sends events to the manager of the right warehouse: the one that
@@ -31,7 +32,7 @@ type router struct {
 	shared *channelChoices
 	// limiter prechecks new questions (nil: no limits); rateRefused hears
 	// each refusal it makes (metrics; may be nil).
-	limiter     *questionLimiter
+	limiter     *ratelimit.Limiter
 	rateRefused func()
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/internal/inflight"
+	"github.com/clarify-bot/clarify/internal/ratelimit"
 	"github.com/clarify-bot/clarify/internal/ratestore"
 )
 
@@ -79,7 +80,7 @@ type Main struct {
 	closers   []func() error
 	health    *health
 	metrics   *metrics
-	limiter   *questionLimiter
+	limiter   *ratelimit.Limiter
 	replica   *replica
 	engine    modelEngine
 	timings   serveTimings
@@ -115,7 +116,7 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	}
 	m.health = newHealth(time.Now)
 	m.health.hear = m.metrics.componentState
-	m.limiter = newQuestionLimiter(cfg.Limits, time.Now)
+	m.limiter = ratelimit.New(ratelimit.Limits(cfg.Limits), time.Now)
 	defer func() {
 		if err != nil {
 			m.Close()
@@ -131,7 +132,7 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	m.closers = append(m.closers, m.stores.Close)
 	m.health.set("store", stateUp, "", 0, 0)
 	if m.stores.server != nil {
-		m.limiter.share(ratestore.New(m.stores.server.Namespace(nsRate)), logger)
+		m.limiter.Share(ratestore.New(m.stores.server.Namespace(nsRate)), logger)
 		m.metrics.storePool(m.stores.server)
 	}
 	m.replica, err = openReplica(ctx, m.stores, cfg.DataDir)
@@ -252,7 +253,7 @@ func (m *Main) buildStack(ctx context.Context, s *warehouseSlot, db *warehouse.D
 		WarehouseName: s.cfg.Name, DataDir: m.cfg.DataDir, Synonyms: s.cfg.Synonyms, Access: s.cfg.Access, Joins: s.joins,
 		Snapshot: snap, RefreshProfile: refresh, Profile: m.profileOptions(s.cfg),
 		Dialog: m.cfg.Dialog.managerConfig(), Engine: m.engine, Logger: m.logger, Audit: true,
-		Observe: m.metrics.dialogObserver(s.cfg.Name), Gate: m.limiter.gate(),
+		Observe: m.metrics.dialogObserver(s.cfg.Name), Gate: m.limiter.Gate(),
 	})
 }
 
