@@ -34,7 +34,7 @@ func buildDiscord(ctx context.Context, cfg Config, deps platformDeps) (platform,
 		Hooks:         deps.Metrics.discordHooks(),
 	}
 	if deps.Router != nil {
-		acfg.WarehouseLimit = deps.Router.limit
+		acfg.WarehouseLimit = deps.Router.Limit
 	}
 	if deps.Status != nil {
 		acfg.Status = deps.Status(discord.Platform)

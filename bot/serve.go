@@ -23,6 +23,7 @@ import (
 	"github.com/clarify-bot/clarify/internal/inflight"
 	"github.com/clarify-bot/clarify/internal/ratelimit"
 	"github.com/clarify-bot/clarify/internal/ratestore"
+	"github.com/clarify-bot/clarify/internal/router"
 )
 
 // platform is a chat adapter that serve runs until shutdown; Run returns
@@ -45,7 +46,7 @@ type platformDeps struct {
 	Dialog interface {
 		Handle(ctx context.Context, ev dialog.Event) ([]dialog.Reply, error)
 	}
-	Router *router
+	Router *router.Router
 	Logger *slog.Logger
 	// Metrics gives the adapters their hooks (nil: none).
 	Metrics *metrics
@@ -73,7 +74,7 @@ type Main struct {
 	logger    *slog.Logger
 	stores    *stores
 	slots     []*warehouseSlot
-	router    *router
+	router    *router.Router
 	platforms []platform
 	mux       *http.ServeMux
 	ln        net.Listener
@@ -152,11 +153,16 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	if err := m.startWarehouses(ctx, opts.RefreshProfiles); err != nil {
 		return nil, err
 	}
-	m.router = newRouter(m.slots)
-	m.router.refused = m.metrics.accessRefused
-	m.router.shared = m.stores.channelChoices(logger)
-	m.router.limiter = m.limiter
-	m.router.rateRefused = m.metrics.rateLimited
+	routes := make([]router.Warehouse, len(m.slots))
+	for i, s := range m.slots {
+		routes[i] = s.route()
+	}
+	ropts := router.Options{Choices: m.stores.channelChoices(logger),
+		Refused: m.metrics.accessRefused, RateRefused: m.metrics.rateLimited}
+	if m.limiter != nil {
+		ropts.Limiter = m.limiter
+	}
+	m.router = router.New(routes, ropts)
 	deps := platformDeps{Dialog: m.router, Router: m.router, Logger: logger, Metrics: m.metrics, Stores: m.stores,
 		Inflight: m.replica.store, Status: m.platformStatus}
 	// The address is taken before the platforms are built: the admin

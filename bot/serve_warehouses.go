@@ -12,6 +12,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/internal/backoff"
+	"github.com/clarify-bot/clarify/internal/router"
 )
 
 // serveTimings are how often warehouses are checked and retried; tests
@@ -76,6 +77,20 @@ func (s *warehouseSlot) current() *stack { return s.stack.Load() }
 
 // ready reports whether questions can go to the warehouse now.
 func (s *warehouseSlot) ready() bool { return s.current() != nil && s.reachable.Load() }
+
+// route is the warehouse as the router sees it.
+func (s *warehouseSlot) route() router.Warehouse {
+	return router.Warehouse{
+		Name: s.cfg.Name, Rules: s.cfg.Access, MaxConnections: s.cfg.MaxConnections,
+		Manager: func() router.Manager {
+			if st := s.current(); st != nil {
+				return st.manager
+			}
+			return nil // not a typed nil: not started
+		},
+		Ready: s.ready,
+	}
+}
 
 func (s *warehouseSlot) log() *slog.Logger { return s.m.logger.With("warehouse", s.cfg.Name) }
 

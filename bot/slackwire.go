@@ -33,7 +33,7 @@ func buildSlack(ctx context.Context, cfg Config, deps platformDeps) (platform, e
 	}
 	if deps.Router != nil {
 		acfg.Warehouses = deps.Router
-		acfg.WarehouseLimit = deps.Router.limit
+		acfg.WarehouseLimit = deps.Router.Limit
 	}
 	if deps.Inflight != nil {
 		acfg.Inflight = deps.Inflight

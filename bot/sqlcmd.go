@@ -17,6 +17,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/internal/colfmt"
+	"github.com/clarify-bot/clarify/internal/router"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -97,7 +98,7 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		if as.applies() {
 			rules = wc.Access
-			if msg := deniedMessage(wc.Name, rules, as.asker()); msg != "" {
+			if msg := router.DeniedMessage(wc.Name, rules, as.asker()); msg != "" {
 				fmt.Fprintf(stderr, "refused: %s\n", msg)
 				return exitRefused
 			}
