@@ -31,7 +31,7 @@ func buildDiscord(ctx context.Context, cfg Config, deps platformDeps) (platform,
 		APIURL:        dc.APIURL,
 		GatewayURL:    dc.GatewayURL,
 		Logger:        deps.Logger,
-		Hooks:         deps.Metrics.discordHooks(),
+		Hooks:         deps.Metrics.DiscordHooks(),
 	}
 	if deps.Router != nil {
 		acfg.WarehouseLimit = deps.Router.Limit

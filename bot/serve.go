@@ -21,6 +21,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/internal/inflight"
+	"github.com/clarify-bot/clarify/internal/metrics"
 	"github.com/clarify-bot/clarify/internal/ratelimit"
 	"github.com/clarify-bot/clarify/internal/ratestore"
 	"github.com/clarify-bot/clarify/internal/router"
@@ -49,7 +50,7 @@ type platformDeps struct {
 	Router *router.Router
 	Logger *slog.Logger
 	// Metrics gives the adapters their hooks (nil: none).
-	Metrics *metrics
+	Metrics *metrics.Metrics
 	// Stores are shared with the adapters that keep state of their own
 	// (Slack's event ids), so that replicas share it too.
 	Stores *stores
@@ -80,7 +81,7 @@ type Main struct {
 	ln        net.Listener
 	closers   []func() error
 	health    *health
-	metrics   *metrics
+	metrics   *metrics.Metrics
 	limiter   *ratelimit.Limiter
 	replica   *replica
 	engine    modelEngine
@@ -111,12 +112,12 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (*Main, error
 // warehouse or a platform that fails to start is reported (log, /healthz)
 // and retried while the rest serves.
 func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts MainOptions) (_ *Main, err error) {
-	m := &Main{cfg: cfg, logger: logger, mux: http.NewServeMux(), metrics: newMetrics(), timings: defaultTimings()}
+	m := &Main{cfg: cfg, logger: logger, mux: http.NewServeMux(), metrics: metrics.New(), timings: defaultTimings()}
 	if opts.Timings != (serveTimings{}) {
 		m.timings = opts.Timings
 	}
 	m.health = newHealth(time.Now)
-	m.health.hear = m.metrics.componentState
+	m.health.hear = func(name, state string) { m.metrics.ComponentUp(name, state == stateUp) }
 	m.limiter = ratelimit.New(ratelimit.Limits(cfg.Limits), time.Now)
 	defer func() {
 		if err != nil {
@@ -134,7 +135,7 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	m.health.set("store", stateUp, "", 0, 0)
 	if m.stores.server != nil {
 		m.limiter.Share(ratestore.New(m.stores.server.Namespace(nsRate)), logger)
-		m.metrics.storePool(m.stores.server)
+		m.metrics.StorePool(m.stores.server)
 	}
 	m.replica, err = openReplica(ctx, m.stores, cfg.DataDir)
 	if err != nil {
@@ -142,7 +143,7 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	}
 	m.closers = append(m.closers, m.replica.close)
 
-	engine, note, closeEngine, err := newObservedModelEngine(cfg, m.stores, logger, m.metrics.modelHooks())
+	engine, note, closeEngine, err := newObservedModelEngine(cfg, m.stores, logger, m.metrics.ModelHooks())
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +159,7 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 		routes[i] = s.route()
 	}
 	ropts := router.Options{Choices: m.stores.channelChoices(logger),
-		Refused: m.metrics.accessRefused, RateRefused: m.metrics.rateLimited}
+		Refused: m.metrics.AccessRefused, RateRefused: m.metrics.RateLimited}
 	if m.limiter != nil {
 		ropts.Limiter = m.limiter
 	}
@@ -198,14 +199,14 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 			rp.Routes(m.mux)
 		}
 		if q, ok := p.(queueDepther); ok {
-			m.metrics.queueDepth(p.Name(), q.QueueDepth)
+			m.metrics.QueueDepth(p.Name(), q.QueueDepth)
 		}
 		if pa, ok := p.(platformAdmins); ok {
 			checks.add(p.Name(), pa.IsAdmin)
 		}
 	}
 	m.mux.HandleFunc("GET /healthz", m.health.serveHTTP)
-	m.mux.Handle("GET /metrics", m.metrics.handler(logger))
+	m.mux.Handle("GET /metrics", m.metrics.Handler(logger))
 	return m, nil
 }
 
@@ -259,7 +260,7 @@ func (m *Main) buildStack(ctx context.Context, s *warehouseSlot, db *warehouse.D
 		WarehouseName: s.cfg.Name, DataDir: m.cfg.DataDir, Synonyms: s.cfg.Synonyms, Access: s.cfg.Access, Joins: s.joins,
 		Snapshot: snap, RefreshProfile: refresh, Profile: m.profileOptions(s.cfg),
 		Dialog: m.cfg.Dialog.managerConfig(), Engine: m.engine, Logger: m.logger, Audit: true,
-		Observe: m.metrics.dialogObserver(s.cfg.Name), Gate: m.limiter.Gate(),
+		Observe: m.metrics.DialogObserver(s.cfg.Name), Gate: m.limiter.Gate(),
 	})
 }
 

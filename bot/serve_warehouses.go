@@ -109,7 +109,7 @@ func (s *warehouseSlot) open(ctx context.Context) (*warehouse.DB, error) {
 	if s.db != nil {
 		return s.db, nil
 	}
-	hook := s.m.metrics.warehouseHook(s.cfg.Name)
+	hook := s.m.metrics.WarehouseHook(s.cfg.Name)
 	wcfg := s.cfg.warehouseConfig(s.m.logger)
 	wcfg.DSN, wcfg.MaxOpenConns = "", s.cfg.MaxConnections
 	wcfg.OnQuery = func(ev warehouse.QueryEvent) {

@@ -28,7 +28,7 @@ func buildSlack(ctx context.Context, cfg Config, deps platformDeps) (platform, e
 		PerPerson:     sc.PerPersonTurns,
 		APIURL:        sc.APIURL,
 		Logger:        deps.Logger,
-		Hooks:         deps.Metrics.slackHooks(),
+		Hooks:         deps.Metrics.SlackHooks(),
 		Dedup:         deps.Stores.dedup(nil),
 	}
 	if deps.Router != nil {
