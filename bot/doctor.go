@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"github.com/clarify-bot/clarify/internal/grants"
 	"github.com/clarify-bot/clarify/internal/kv/mysqlkv"
@@ -593,19 +592,16 @@ func logDoctor(ctx context.Context, cfg Config, env doctorEnv, logger *slog.Logg
 
 // runDoctorCmd is `bot doctor --config FILE`.
 func runDoctorCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bot doctor", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("bot doctor", stderr,
+		"usage: bot doctor --config FILE",
+		"Checks the platforms' tokens and scopes, the warehouses (reachable, read-only account), the model and the data directory.",
+		"Exits 1 when a check fails; warnings do not fail.",
+	)
 	path := fs.String("config", "", "YAML configuration file (secrets may come from the environment)")
 	manifest := fs.String("manifest", "", "Slack app manifest whose bot scopes must be granted (default: the manifest.yml built in)")
 	timeout := fs.Duration("timeout", 10*time.Second, "time limit of each check")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bot doctor --config FILE")
-		fmt.Fprintln(stderr, "Checks the platforms' tokens and scopes, the warehouses (reachable, read-only account), the model and the data directory.")
-		fmt.Fprintln(stderr, "Exits 1 when a check fails; warnings do not fail.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stdout); !ok {
+		return code
 	}
 	cfg, err := LoadConfig(*path, os.Getenv)
 	if err != nil {

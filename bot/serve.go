@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -370,17 +369,14 @@ func (m *Main) Close() error {
 
 // runServe is `bot serve --config FILE`.
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bot serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("bot serve", stderr,
+		"usage: bot serve --config FILE [--refresh]",
+		"Runs Slack and/or Discord (as configured) with /healthz on the HTTP address.",
+	)
 	path := fs.String("config", "", "YAML configuration file (secrets may come from the environment)")
 	refresh := fs.Bool("refresh", false, "profile every warehouse again instead of using the cached snapshots (SIGHUP does the same while running)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bot serve --config FILE [--refresh]")
-		fmt.Fprintln(stderr, "Runs Slack and/or Discord (as configured) with /healthz on the HTTP address.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stdout); !ok {
+		return code
 	}
 	cfg, err := LoadConfig(*path, os.Getenv)
 	if err != nil {
