@@ -10,6 +10,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/llm/llmtest"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/router"
 )
 
 const shopOrders = 400
@@ -48,7 +49,7 @@ func hiddenEmails(t *testing.T) []string {
 
 // converse asks a question and picks the first option of every
 // clarification until the bot stops asking; it returns every reply.
-func converse(t *testing.T, r *router, who dialog.Who, conv, question string) []dialog.Reply {
+func converse(t *testing.T, r *router.Router, who dialog.Who, conv, question string) []dialog.Reply {
 	t.Helper()
 	ctx := context.Background()
 	all, err := r.Handle(ctx, dialog.Event{Kind: dialog.EventMessage, Conversation: conv, Who: who, Text: question})

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -366,22 +365,16 @@ func (s *memStates) drop(id string) {
 // admin console for a person, from the command line (the operator vouches
 // for them; the console still checks the platform's admins where it can).
 func runAdminLink(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bot admin-link", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("bot admin-link", stderr,
+		"usage: bot admin-link --user slack:T0123:U0456 [--config FILE | --data DIR | --store DSN] [--url URL]",
+		"Prints a one-time sign-in link to the admin console of the bot that uses the same store.",
+	)
 	var sel storeSelection
 	sel.flags(fs)
 	user := fs.String("user", "", "the admin's key: platform:workspace:user, e.g. slack:T0123:U0456 (required)")
 	base := fs.String("url", "", "the bot's public address (default: admin.url of --config, else http://localhost:<port of http.addr>)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bot admin-link --user slack:T0123:U0456 [--config FILE | --data DIR | --store DSN] [--url URL]")
-		fmt.Fprintln(stderr, "Prints a one-time sign-in link to the admin console of the bot that uses the same store.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stdout); !ok {
+		return code
 	}
 	id, err := adminweb.ParseUser(*user)
 	if err != nil {

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -125,8 +123,13 @@ type auditCmd struct {
 }
 
 func (a auditCmd) run(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("bot audit", flag.ContinueOnError)
-	fs.SetOutput(a.stderr)
+	fs := newFlagSet("bot audit", a.stderr,
+		"usage: bot audit [--user U] [--since 7d] [--action question,edit,…] [--json] [--limit N] [--data DIR]",
+		"       bot audit --prune 90d [--data DIR]",
+		"Lists the audit log, newest first: every question (who, where, the clarifications and answers, facts used,",
+		"SQL, rows, time, engine, tokens; never result values), fact changes and glossary loads.",
+		"The bot must be stopped: it holds the file while it runs.",
+	)
 	var sel storeSelection
 	sel.flags(fs)
 	wait := fs.Duration("lock-timeout", ontology.DefaultTimeout, "how long to wait for a running bot to release the file")
@@ -136,19 +139,8 @@ func (a auditCmd) run(ctx context.Context, args []string) int {
 	asJSON := fs.Bool("json", false, "print one JSON object per line")
 	limit := fs.Int("limit", 100, "at most this many entries, newest first (0: all)")
 	prune := fs.String("prune", "", "delete question records older than this (e.g. 90d) and exit; fact history is kept")
-	fs.Usage = func() {
-		fmt.Fprintln(a.stderr, "usage: bot audit [--user U] [--since 7d] [--action question,edit,…] [--json] [--limit N] [--data DIR]")
-		fmt.Fprintln(a.stderr, "       bot audit --prune 90d [--data DIR]")
-		fmt.Fprintln(a.stderr, "Lists the audit log, newest first: every question (who, where, the clarifications and answers, facts used,")
-		fmt.Fprintln(a.stderr, "SQL, rows, time, engine, tokens; never result values), fact changes and glossary loads.")
-		fmt.Fprintln(a.stderr, "The bot must be stopped: it holds the file while it runs.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args, a.stdout); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(a.stderr, "bot audit: unexpected arguments %q\n", fs.Args())

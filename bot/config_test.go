@@ -86,3 +86,37 @@ func TestLoadConfig(t *testing.T) {
 		})
 	}
 }
+
+// TestLimitsConfig: the limits section is read, burst defaults to 3, and
+// negative values are refused.
+func TestLimitsConfig(t *testing.T) {
+	tests := []struct {
+		name, yaml string
+		want       LimitsConfig
+		wantErr    string
+	}{
+		{"absent: no limits", "log_level: info\n", LimitsConfig{Burst: 3, ChannelBurst: 10}, ""},
+		{"set", "limits: {user_questions_per_minute: 6, channel_questions_per_minute: 30, burst: 2, channel_burst: 20}\n", LimitsConfig{6, 30, 2, 20}, ""},
+		{"bursts default", "limits: {channel_questions_per_minute: 30}\n", LimitsConfig{0, 30, 3, 10}, ""},
+		{"negative", "limits: {user_questions_per_minute: -1}\n", LimitsConfig{}, "must not be negative"},
+		{"typo", "limits: {user_questions_per_min: 6}\n", LimitsConfig{}, "user_questions_per_min"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "clarify.yaml")
+			if err := os.WriteFile(path, []byte(tt.yaml), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			c, err := LoadConfig(path, func(string) string { return "" })
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("want an error about %q, got %v", tt.wantErr, err)
+				}
+				return
+			}
+			if err != nil || c.Limits != tt.want {
+				t.Fatalf("limits %+v (%v), want %+v", c.Limits, err, tt.want)
+			}
+		})
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/router"
 	"github.com/clarify-bot/clarify/internal/testwh"
 )
 
@@ -172,7 +173,7 @@ func TestDeadWarehouseAtStart(t *testing.T) {
 		}
 		return replies[0]
 	}
-	if r := ask("q1", "how many customers are there?"); r.Kind != dialog.ReplyNotice || r.Text != unreachableText("shop") {
+	if r := ask("q1", "how many customers are there?"); r.Kind != dialog.ReplyNotice || r.Text != router.UnreachableText("shop") {
 		t.Fatalf("a question to the dead warehouse: %+v", r)
 	}
 	// The other warehouse answers meanwhile.
@@ -191,7 +192,7 @@ func TestDeadWarehouseAtStart(t *testing.T) {
 	// plain reply, and it is checked until it is back.
 	proxy.set(false)
 	waitHealth(t, m, func(h healthzBody) bool { return h.Components["warehouse:shop"].State == stateDown })
-	if r := ask("q3", "how many orders are there?"); r.Text != unreachableText("shop") {
+	if r := ask("q3", "how many orders are there?"); r.Text != router.UnreachableText("shop") {
 		t.Fatalf("while down again: %+v", r)
 	}
 	proxy.set(true)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -200,14 +199,16 @@ type demoWarehouseOptions struct {
 }
 
 // runDemoWarehouse is `bot demo-warehouse`: the process behind the cache.
-func runDemoWarehouse(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bot demo-warehouse", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runDemoWarehouse(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("bot demo-warehouse", stderr,
+		"usage: bot demo-warehouse [--data DIR] [--orders N] [--idle D]",
+		"The background process behind the cached demo warehouse of `bot sql --demo`; it starts on its own.",
+	)
 	data := fs.String("data", defaultDataDir(), "data directory holding the cache's state file")
 	orders := fs.Int("orders", demodata.DefaultOrders, "how many orders to generate")
 	idle := fs.Duration("idle", demoIdle, "exit after this long without a use")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stdout); !ok {
+		return code
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	err := serveDemoWarehouse(ctx, logger, demoWarehouseOptions{dataDir: *data, orders: *orders, idle: *idle, every: 30 * time.Second, now: time.Now})

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -30,8 +29,10 @@ var demoExamples = []string{
 
 // runDemo is `bot demo`: the embedded demo warehouse and a console chat.
 func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bot demo", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("bot demo", stderr,
+		"usage: bot demo [--user NAME] [--data DIR] [--orders N] [--admin] [--admin-web [--admin-addr HOST:PORT]] [--locale TAG] [--no-glossary] [-v]",
+		"Starts the embedded demo warehouse and a chat on this terminal; pipe questions in to script it.",
+	)
 	who := fs.String("user", defaultUserName(), "who is asking (each person has their own preferences)")
 	data := fs.String("data", defaultDataDir(), "where preferences and conversations are kept")
 	orders := fs.Int("orders", demodata.DefaultOrders, "how many orders the generated demo warehouse holds")
@@ -42,13 +43,8 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	noGlossary := fs.Bool("no-glossary", false, "do not load the demo's team glossary (connectors/demodata/glossary.yml)")
 	adminWeb := fs.Bool("admin-web", false, "also serve the admin console and print a sign-in link (implies --admin)")
 	adminAddr := fs.String("admin-addr", "127.0.0.1:0", "with --admin-web: the address the admin console listens on")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bot demo [--user NAME] [--data DIR] [--orders N] [--admin] [--admin-web [--admin-addr HOST:PORT]] [--locale TAG] [--no-glossary] [-v]")
-		fmt.Fprintln(stderr, "Starts the embedded demo warehouse and a chat on this terminal; pipe questions in to script it.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stdout); !ok {
+		return code
 	}
 	logger, closeLog, err := demoLogger(*data, *verbose, stderr)
 	if err != nil {

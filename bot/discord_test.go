@@ -9,6 +9,7 @@ import (
 
 	"github.com/clarify-bot/clarify/adapters/discord/discordtest"
 	"github.com/clarify-bot/clarify/adapters/slack/slackfake"
+	"github.com/clarify-bot/clarify/internal/router"
 )
 
 func TestDiscordNotConfigured(t *testing.T) {
@@ -20,7 +21,7 @@ func TestDiscordNotConfigured(t *testing.T) {
 
 func TestDiscordBuildChecksShards(t *testing.T) {
 	cfg := Config{Discord: DiscordConfig{Token: "test-token", ShardID: 2, ShardCount: 2}}
-	if p, err := buildDiscord(context.Background(), cfg, platformDeps{Dialog: &router{}}); err == nil || p != nil {
+	if p, err := buildDiscord(context.Background(), cfg, platformDeps{Dialog: &router.Router{}}); err == nil || p != nil {
 		t.Fatalf("shard 2 of 2 accepted: %v", p)
 	}
 }

@@ -31,10 +31,10 @@ func buildDiscord(ctx context.Context, cfg Config, deps platformDeps) (platform,
 		APIURL:        dc.APIURL,
 		GatewayURL:    dc.GatewayURL,
 		Logger:        deps.Logger,
-		Hooks:         deps.Metrics.discordHooks(),
+		Hooks:         deps.Metrics.DiscordHooks(),
 	}
 	if deps.Router != nil {
-		acfg.WarehouseLimit = deps.Router.limit
+		acfg.WarehouseLimit = deps.Router.Limit
 	}
 	if deps.Status != nil {
 		acfg.Status = deps.Status(discord.Platform)

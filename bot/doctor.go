@@ -5,8 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
+	"github.com/clarify-bot/clarify/internal/grants"
 	"github.com/clarify-bot/clarify/internal/kv/mysqlkv"
 	"io"
 	"log/slog"
@@ -306,6 +306,14 @@ func discordGet(ctx context.Context, env doctorEnv, token, path string, into any
 	return nil
 }
 
+// clip shortens s to n bytes for a message.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
 // --- warehouses ---
 
 // checkWarehouse connects, reads the server version and the account's
@@ -333,13 +341,13 @@ func checkWarehouse(ctx context.Context, wc WarehouseConfig) checkResult {
 	if err := db.QueryRowContext(ctx, "SELECT VERSION()").Scan(&version); err != nil {
 		return checkResult{Status: statusError, What: what, Detail: fmt.Sprintf("cannot reach %s as %q: %v", mc.Addr, mc.User, err), Short: "unreachable"}
 	}
-	grants, err := showGrants(ctx, db)
+	stmts, err := grants.Show(ctx, db)
 	if err != nil {
 		return checkResult{Status: statusWarn, What: what,
 			Detail: fmt.Sprintf("%s, server %s; cannot read the account's grants (%v), so cannot tell whether it is read-only", mc.Addr, version, err),
 			Short:  "cannot read the account's grants"}
 	}
-	f, perr := analyzeGrants(grants, mc.DBName)
+	f, perr := grants.Analyze(stmts, mc.DBName)
 	var problems []string
 	if len(f.Write) > 0 {
 		problems = append(problems, "the account can write ("+strings.Join(f.Write, "; ")+")")
@@ -368,44 +376,13 @@ func checkWarehouse(ctx context.Context, wc WarehouseConfig) checkResult {
 	default:
 		short = "the account has PROCESS, SUPER or FILE"
 	}
-	extra := append([]string{"The bot only needs to read " + mc.DBName + ". Create a read-only account and put it in the dsn:"}, readOnlySetup(mc.DBName)...)
+	extra := append([]string{"The bot only needs to read " + mc.DBName + ". Create a read-only account and put it in the dsn:"}, grants.ReadOnlySetup(mc.DBName)...)
 	if len(f.Risky) > 0 {
-		extra = append(extra, "or take the global privileges from this account:", fmt.Sprintf("REVOKE %s ON *.* FROM '%s'@'%%';", riskyNames(f.Risky), mc.User))
+		extra = append(extra, "or take the global privileges from this account:", fmt.Sprintf("REVOKE %s ON *.* FROM '%s'@'%%';", grants.RiskyNames(f.Risky), mc.User))
 	}
 	return checkResult{Status: statusWarn, What: what,
 		Detail: fmt.Sprintf("%s, server %s; %s", mc.Addr, version, strings.Join(problems, "; ")),
 		Short:  short, Extra: extra}
-}
-
-// riskyNames lists the privileges of grantFindings.Risky: "PROCESS, FILE".
-func riskyNames(risky []string) string {
-	var out []string
-	for _, r := range riskyPrivs {
-		if slices.Contains(risky, r.why) {
-			out = append(out, r.priv)
-		}
-	}
-	return strings.Join(out, ", ")
-}
-
-func showGrants(ctx context.Context, db *sql.DB) ([]string, error) {
-	rows, err := db.QueryContext(ctx, "SHOW GRANTS FOR CURRENT_USER()")
-	if err != nil {
-		return nil, fmt.Errorf("show grants: %w", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var g string
-		if err := rows.Scan(&g); err != nil {
-			return nil, fmt.Errorf("show grants: %w", err)
-		}
-		out = append(out, g)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("show grants: %w", err)
-	}
-	return out, nil
 }
 
 // --- model ---
@@ -615,19 +592,16 @@ func logDoctor(ctx context.Context, cfg Config, env doctorEnv, logger *slog.Logg
 
 // runDoctorCmd is `bot doctor --config FILE`.
 func runDoctorCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bot doctor", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("bot doctor", stderr,
+		"usage: bot doctor --config FILE",
+		"Checks the platforms' tokens and scopes, the warehouses (reachable, read-only account), the model and the data directory.",
+		"Exits 1 when a check fails; warnings do not fail.",
+	)
 	path := fs.String("config", "", "YAML configuration file (secrets may come from the environment)")
 	manifest := fs.String("manifest", "", "Slack app manifest whose bot scopes must be granted (default: the manifest.yml built in)")
 	timeout := fs.Duration("timeout", 10*time.Second, "time limit of each check")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bot doctor --config FILE")
-		fmt.Fprintln(stderr, "Checks the platforms' tokens and scopes, the warehouses (reachable, read-only account), the model and the data directory.")
-		fmt.Fprintln(stderr, "Exits 1 when a check fails; warnings do not fail.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stdout); !ok {
+		return code
 	}
 	cfg, err := LoadConfig(*path, os.Getenv)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -75,8 +74,12 @@ type evalOptions struct {
 // runEval is `bot eval`: accuracy of the dialog against a simulated user
 // who answers clarifications from the gold SQL.
 func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bot eval", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("bot eval", stderr,
+		"usage: bot eval --dataset DIR|demo [--engine offline|llm] [--max-rounds 4] [--strategy eig|random|max-prob|all]",
+		"                [--carry-ontology] [--json FILE] [--dsn DSN] [--limit N] [--filter TAG] [--timeout 10s] [--glossary FILE] [-v]",
+		"Puts every question through the dialog; a simulated user answers clarifications from the gold SQL.",
+		"The last line of output is EX=<final accuracy> rounds=<mean questions asked>.",
+	)
 	var o evalOptions
 	var datasets stringList
 	fs.Var(&datasets, "dataset", "dataset directory (schema.sql, questions.jsonl), \"demo\" or \"demo-personas\"; repeatable or comma-separated")
@@ -93,15 +96,8 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random strategy")
 	fs.BoolVar(&o.verbose, "v", false, "log each question to stderr")
 	glossaryFile := fs.String("glossary", "", "a team glossary to load as workspace facts of the simulated users before running")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bot eval --dataset DIR|demo [--engine offline|llm] [--max-rounds 4] [--strategy eig|random|max-prob|all]")
-		fmt.Fprintln(stderr, "                [--carry-ontology] [--json FILE] [--dsn DSN] [--limit N] [--filter TAG] [--timeout 10s] [--glossary FILE] [-v]")
-		fmt.Fprintln(stderr, "Puts every question through the dialog; a simulated user answers clarifications from the gold SQL.")
-		fmt.Fprintln(stderr, "The last line of output is EX=<final accuracy> rounds=<mean questions asked>.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stdout); !ok {
+		return code
 	}
 	o.datasets = datasets
 	switch {

@@ -78,48 +78,33 @@ func demoGlossary() (*glossary.Glossary, error) {
 	return glossary.Parse(demodata.GlossaryFile, demodata.Glossary)
 }
 
+// glossaryUsage is the usage of `bot glossary`.
+var glossaryUsage = []string{
+	"usage: bot glossary check FILE (--config FILE [--warehouse NAME] | --demo | --dsn DSN)",
+	"       bot glossary load FILE (--config FILE | --demo | --dsn DSN) [--data DIR] [--warehouse NAME] [--workspace KEY]…",
+	"check compiles every expression into a SELECT and runs it through the read-only guard and the",
+	"warehouse's access rules (with --config); load runs the same check, then stores the glossary as",
+	"workspace facts, replacing its previous load; a glossary with a problem leaves the previous load in place.",
+}
+
 // runGlossary is `bot glossary check|load`.
 func runGlossary(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	usage := func() {
-		fmt.Fprintln(stderr, "usage: bot glossary check FILE (--config FILE [--warehouse NAME] | --demo | --dsn DSN)")
-		fmt.Fprintln(stderr, "       bot glossary load FILE (--config FILE | --demo | --dsn DSN) [--data DIR] [--warehouse NAME] [--workspace KEY]…")
-		fmt.Fprintln(stderr, "check compiles every expression into a SELECT and runs it through the read-only guard and the")
-		fmt.Fprintln(stderr, "warehouse's access rules (with --config); load runs the same check, then stores the glossary as")
-		fmt.Fprintln(stderr, "workspace facts, replacing its previous load; a glossary with a problem leaves the previous load in place.")
-	}
 	if len(args) == 0 {
-		usage()
+		printLines(stderr, glossaryUsage)
 		return exitUsage
 	}
-	switch args[0] {
-	case "check":
+	switch {
+	case args[0] == "check":
 		return glossaryCheck(ctx, args[1:], stdout, stderr)
-	case "load":
+	case args[0] == "load":
 		return glossaryLoad(ctx, args[1:], stdout, stderr)
-	case "help", "-h", "--help":
-		usage()
+	case isHelp(args[0]):
+		printLines(stdout, glossaryUsage)
 		return exitOK
 	}
 	fmt.Fprintf(stderr, "bot glossary: unknown subcommand %q\n", args[0])
-	usage()
+	printLines(stderr, glossaryUsage)
 	return exitUsage
-}
-
-// parseInterspersed parses flags that may come before or after the
-// positional arguments ("check FILE --demo").
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
 }
 
 // glossaryTarget is the warehouse a glossary command checks against:
@@ -194,18 +179,17 @@ func readGlossary(path string, stdout, stderr io.Writer, cmd string) (*glossary.
 }
 
 func glossaryCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bot glossary check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("bot glossary check", stderr, glossaryUsage[0])
 	var gt glossaryTarget
 	gt.flags(fs)
 	config := fs.String("config", "", "the bot's configuration: check against its warehouse and access rules")
 	wh := fs.String("warehouse", "", "with --config: the warehouse (default: the glossary's warehouse:, else the first)")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return exitUsage
+	pos, code, ok := parseInterspersed(fs, args, stdout)
+	if !ok {
+		return code
 	}
 	if len(pos) != 1 || btoi(gt.demo)+btoi(gt.dsn != "")+btoi(*config != "") != 1 {
-		fmt.Fprintln(stderr, "usage: bot glossary check FILE (--config FILE [--warehouse NAME] | --demo | --dsn DSN)")
+		fmt.Fprintln(stderr, glossaryUsage[0])
 		return exitUsage
 	}
 	g, code := readGlossary(pos[0], stdout, stderr, "bot glossary check")
@@ -236,8 +220,8 @@ func glossaryCheck(ctx context.Context, args []string, stdout, stderr io.Writer)
 }
 
 func glossaryLoad(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bot glossary load", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	const usage = "usage: bot glossary load FILE (--config FILE | --demo | --dsn DSN) [--data DIR | --store DSN] [--warehouse NAME] [--workspace KEY]…"
+	fs := newFlagSet("bot glossary load", stderr, usage)
 	var sel storeSelection
 	sel.flags(fs)
 	var gt glossaryTarget
@@ -245,11 +229,10 @@ func glossaryLoad(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	wh := fs.String("warehouse", "", "the warehouse name the facts are for (default: the glossary's warehouse:)")
 	var workspaces stringList
 	fs.Var(&workspaces, "workspace", "owner key of a workspace it applies to, e.g. slack:T0123 (repeatable; default: the glossary's workspaces:)")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return exitUsage
+	pos, code, ok := parseInterspersed(fs, args, stdout)
+	if !ok {
+		return code
 	}
-	const usage = "usage: bot glossary load FILE (--config FILE | --demo | --dsn DSN) [--data DIR | --store DSN] [--warehouse NAME] [--workspace KEY]…"
 	if len(pos) != 1 || gt.demo && gt.dsn != "" {
 		fmt.Fprintln(stderr, usage)
 		return exitUsage

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,12 +13,14 @@ import (
 // 200 (a degraded warehouse still answers 200: restarting the bot would
 // not fix it) and 1 otherwise.
 func runHealthcheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bot healthcheck", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("bot healthcheck", stderr,
+		"usage: bot healthcheck [--url URL] [--timeout 3s]",
+		"GETs the running bot's /healthz; exits 0 when it answers 200, else 1.",
+	)
 	url := fs.String("url", "http://127.0.0.1:8080/healthz", "the bot's health endpoint")
 	timeout := fs.Duration("timeout", 3*time.Second, "time limit")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stdout); !ok {
+		return code
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()

@@ -13,17 +13,18 @@ import (
 	"github.com/clarify-bot/clarify/connectors/llmusage"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/llmengine"
+	"github.com/clarify-bot/clarify/internal/metrics"
 )
 
 // newModelEngine builds the model engine when one is configured; without a
 // model the offline engine answers, and the note says so once at start-up.
 // closer (never nil) releases what the engine opened.
 func newModelEngine(cfg Config, st *stores, logger *slog.Logger) (engine modelEngine, note string, closer func() error, err error) {
-	return newObservedModelEngine(cfg, st, logger, modelHooks{})
+	return newObservedModelEngine(cfg, st, logger, metrics.ModelHooks{})
 }
 
 // newObservedModelEngine is newModelEngine with hooks for metrics.
-func newObservedModelEngine(cfg Config, st *stores, logger *slog.Logger, hooks modelHooks) (engine modelEngine, note string, closer func() error, err error) {
+func newObservedModelEngine(cfg Config, st *stores, logger *slog.Logger, hooks metrics.ModelHooks) (engine modelEngine, note string, closer func() error, err error) {
 	noop := func() error { return nil }
 	f, note, err := newModelFactory(cfg, logger, hooks)
 	if err != nil || f == nil {
@@ -45,11 +46,11 @@ type modelFactory struct {
 	tokens *llm.Tokenizer
 	usage  *llmusage.Store
 	logger *slog.Logger
-	hooks  modelHooks
+	hooks  metrics.ModelHooks
 }
 
 // newModelFactory returns nil and a note when no model is configured.
-func newModelFactory(cfg Config, logger *slog.Logger, hooks modelHooks) (*modelFactory, string, error) {
+func newModelFactory(cfg Config, logger *slog.Logger, hooks metrics.ModelHooks) (*modelFactory, string, error) {
 	lc := cfg.LLM
 	if strings.TrimSpace(lc.Model) == "" {
 		if lc.BaseURL != "" {
@@ -63,7 +64,7 @@ func newModelFactory(cfg Config, logger *slog.Logger, hooks modelHooks) (*modelF
 	}
 	client, err := llm.New(llm.Config{
 		APIKey: lc.APIKey, BaseURL: lc.BaseURL, Model: lc.Model, Azure: lc.Azure, APIVersion: lc.APIVersion,
-		NoN: lc.NoN, Timeout: lc.Timeout, Tokens: tokens, Logger: logger, Hooks: hooks.llm,
+		NoN: lc.NoN, Timeout: lc.Timeout, Tokens: tokens, Logger: logger, Hooks: hooks.LLM,
 	})
 	if err != nil {
 		return nil, "", err
@@ -94,8 +95,8 @@ func newModelFactory(cfg Config, logger *slog.Logger, hooks modelHooks) (*modelF
 // manager executes candidates on it too.
 func (f *modelFactory) engineFor(cat *catalog.Catalog, exec dialog.Executor) dialog.Engine {
 	var usage llmengine.Usage = f.usage
-	if f.hooks.budgetRefused != nil {
-		usage = countedUsage{Usage: f.usage, refused: f.hooks.budgetRefused}
+	if f.hooks.BudgetRefused != nil {
+		usage = metrics.CountedUsage{Usage: f.usage, Refused: f.hooks.BudgetRefused}
 	}
 	e, err := llmengine.New(llmengine.Options{
 		Model: f.client, ModelName: f.cfg.Model, Catalog: cat, Exec: exec, Usage: usage, Tokens: f.tokens,

@@ -8,10 +8,17 @@
 //	bot sql  --demo|--dsn DSN "SELECT …"   run one statement through the guard
 //	bot eval --dataset DIR   accuracy against a simulated user
 //	bot prefs list|show|delete|promote|export|import
+//	bot usage [--user KEY] [--days 7]   model tokens and cost per user, model and day
 //	bot doctor --config FILE  check tokens, scopes, warehouses, model, store
 //	bot healthcheck [--url U] exit 0 when /healthz answers (container HEALTHCHECK)
 //	bot audit [--user U] [--since 7d] [--json]   the audit log
+//	bot glossary check|load FILE   check a team glossary, or load it as workspace facts
+//	bot store copy --from DIR|DSN --to DIR|DSN   move the stores between files and a server
 //	bot admin-link --user slack:T1:U2             a sign-in link to the admin console
+//
+// Every command prints its usage on stdout and exits 0 for -h or --help;
+// a bad flag exits 2 with the error on stderr. The commands are the table
+// in commands(); main_test.go checks this list against it.
 package main
 
 import (
@@ -38,6 +45,8 @@ const (
 	exitRefused = 3
 )
 
+// command is one subcommand: `bot <name>`. Each builds its flags with
+// newFlagSet and parses them with parseFlags (cli.go).
 type command struct {
 	name, summary string
 	run           func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
@@ -61,11 +70,12 @@ func commands() []command {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		usage(stderr)
-		if len(args) == 0 {
-			return exitUsage
-		}
+		return exitUsage
+	}
+	if isHelp(args[0]) {
+		usage(stdout)
 		return exitOK
 	}
 	if args[0] == "demo-warehouse" {

@@ -3,23 +3,17 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"github.com/clarify-bot/clarify/connectors/sqlguard"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/testutil"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
 	slackadapter "github.com/clarify-bot/clarify/adapters/slack"
 	"github.com/clarify-bot/clarify/adapters/slack/slackfake"
-	"github.com/clarify-bot/clarify/connectors/llm"
-	"github.com/clarify-bot/clarify/connectors/llmusage"
-	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 )
 
@@ -145,7 +139,7 @@ func TestRateLimitThroughSlack(t *testing.T) {
 	})
 	start := time.Now()
 	c := &clock{t: start}
-	m.limiter.now = c.now // before any event: the HTTP requests order it
+	m.limiter.SetClock(c.now) // before any event: the HTTP requests order it
 	base := "http://" + m.Addr()
 
 	n := 0
@@ -200,91 +194,7 @@ func TestRateLimitThroughSlack(t *testing.T) {
 	}
 }
 
-// fakeUsage is a usage store whose Allow answers err.
-type fakeUsage struct{ err error }
+// clock is a settable time for the rate limiter.
+type clock struct{ t time.Time }
 
-func (f fakeUsage) Allow(context.Context, string, string) error   { return f.err }
-func (f fakeUsage) Record(context.Context, llmusage.Record) error { return nil }
-
-// TestHooksMapToCollectors: each hook moves the collector it should and
-// no other refusal.
-func TestHooksMapToCollectors(t *testing.T) {
-	tests := []struct {
-		name string
-		do   func(m *metrics)
-		want func(m *metrics) prometheus.Collector
-		// refusal is the reason counted, or "".
-		refusal string
-	}{
-		{"query ok", func(m *metrics) {
-			m.warehouseHook("w")(warehouse.QueryEvent{Elapsed: time.Millisecond, Rows: 3})
-		}, func(m *metrics) prometheus.Collector { return m.queryLatency }, ""},
-		{"query refused", func(m *metrics) {
-			m.warehouseHook("w")(warehouse.QueryEvent{Err: warehouse.Guard("DELETE FROM orders")})
-		}, nil, refuseNotReadOnly},
-		{"access rule", func(m *metrics) {
-			refusal := &sqlguard.Refusal{Kind: sqlguard.KindAccess, Reason: "This warehouse hides customers.email; the answer can't use it."}
-			m.warehouseHook("w")(warehouse.QueryEvent{Err: &warehouse.Error{Kind: warehouse.KindRefused, Msg: refusal.Reason, Err: refusal}})
-		}, nil, refuseAccessRule},
-		{"asker turned away", func(m *metrics) { m.accessRefused() }, nil, refuseAccessRule},
-		{"access denied", func(m *metrics) {
-			m.warehouseHook("w")(warehouse.QueryEvent{Elapsed: time.Millisecond, Err: &warehouse.Error{Kind: warehouse.KindAccessDenied, Msg: "denied"}})
-		}, func(m *metrics) prometheus.Collector { return m.queryErrors.WithLabelValues("w", "access_denied") }, refuseAccessDenied},
-		{"model usage", func(m *metrics) {
-			m.modelHooks().llm.Usage("gpt-x", llm.Usage{PromptTokens: 100, CompletionTokens: 20, Calls: 1})
-		}, func(m *metrics) prometheus.Collector { return m.tokens.WithLabelValues("gpt-x", "prompt") }, ""},
-		{"model retry", func(m *metrics) { m.modelHooks().llm.Retry(llm.RetryRateLimited) },
-			func(m *metrics) prometheus.Collector { return m.modelRetries.WithLabelValues(llm.RetryRateLimited) }, ""},
-		{"budget", func(m *metrics) {
-			u := countedUsage{Usage: fakeUsage{err: &llmusage.BudgetError{Scope: "user", Limit: 10, Used: 10}}, refused: m.modelHooks().budgetRefused}
-			u.Allow(context.Background(), "u", "w")
-		}, nil, refuseBudget},
-		{"budget not reached", func(m *metrics) {
-			u := countedUsage{Usage: fakeUsage{}, refused: m.modelHooks().budgetRefused}
-			u.Allow(context.Background(), "u", "w")
-		}, nil, ""},
-		{"slack duplicate", func(m *metrics) { m.slackHooks().Duplicate() },
-			func(m *metrics) prometheus.Collector { return m.duplicates.WithLabelValues("slack") }, ""},
-		{"slack retry", func(m *metrics) { m.slackHooks().Retry("chat.postMessage") },
-			func(m *metrics) prometheus.Collector {
-				return m.apiRetries.WithLabelValues("slack", "chat.postMessage")
-			}, ""},
-		{"discord error", func(m *metrics) { m.discordHooks().APIError("POST /channels") },
-			func(m *metrics) prometheus.Collector { return m.apiErrors.WithLabelValues("discord", "POST /channels") }, ""},
-		{"dialog refusal", func(m *metrics) { m.dialogObserver("w").Refused(dialog.RefuseTooLong) }, nil, dialog.RefuseTooLong},
-		{"fact used", func(m *metrics) { m.dialogObserver("w").FactApplied("channel") },
-			func(m *metrics) prometheus.Collector { return m.facts.WithLabelValues("w", "channel") }, ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMetrics()
-			tt.do(m)
-			if tt.want != nil {
-				if n := testutil.CollectAndCount(tt.want(m)); n != 1 {
-					t.Fatalf("want one series, got %d", n)
-				}
-				if c, ok := tt.want(m).(prometheus.Counter); ok && testutil.ToFloat64(c) <= 0 {
-					t.Fatal("counter did not move")
-				}
-			}
-			for _, r := range []string{dialog.RefuseTooLong, dialog.RefuseNoQuestion, dialog.RefuseRateLimited, refuseNotReadOnly, refuseAccessDenied, refuseBudget} {
-				want := 0.0
-				if r == tt.refusal {
-					want = 1
-				}
-				if got := testutil.ToFloat64(m.refusals.WithLabelValues(r)); got != want {
-					t.Errorf("refusals{reason=%q} = %v, want %v", r, got, want)
-				}
-			}
-		})
-	}
-}
-
-// TestNilMetricsGiveNoHooks: builders called without metrics (tests, other
-// subcommands) get no-op hooks, and the dialog a nil observer.
-func TestNilMetricsGiveNoHooks(t *testing.T) {
-	var m *metrics
-	if m.dialogObserver("w") != nil || m.warehouseHook("w") != nil || m.modelHooks().llm.Usage != nil || m.slackHooks().Duplicate != nil || m.discordHooks().APIError != nil {
-		t.Fatal("a nil *metrics should hand out no hooks")
-	}
-}
+func (c *clock) now() time.Time { return c.t }

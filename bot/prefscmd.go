@@ -27,21 +27,18 @@ import (
 func runPrefs(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	p := &prefsCmd{stdin: stdin, stdout: stdout, stderr: stderr, wait: ontology.DefaultTimeout}
 	global := p.flagSet("bot prefs")
-	global.Usage = func() { p.usage() }
-	if err := global.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	global.Usage = func() { p.usage(global.Output()) }
+	if code, ok := parseFlags(global, args, stdout); !ok {
+		return code
 	}
 	args = global.Args()
 	if len(args) == 0 {
-		p.usage()
+		p.usage(stderr)
 		return exitUsage
 	}
 	name, args := args[0], args[1:]
 	if name == "help" {
-		p.usage()
+		p.usage(stdout)
 		return exitOK
 	}
 	for _, sc := range prefsSubcommands() {
@@ -50,7 +47,7 @@ func runPrefs(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 	}
 	fmt.Fprintf(stderr, "bot prefs: unknown subcommand %q\n\n", name)
-	p.usage()
+	p.usage(stderr)
 	return exitUsage
 }
 
@@ -82,8 +79,7 @@ type prefsCmd struct {
 	wait           time.Duration
 }
 
-func (p *prefsCmd) usage() {
-	w := p.stderr
+func (p *prefsCmd) usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: bot prefs [--data DIR | --store DSN | --config FILE] <subcommand> [flags]")
 	fmt.Fprintln(w)
 	for _, sc := range prefsSubcommands() {
@@ -97,8 +93,7 @@ func (p *prefsCmd) usage() {
 // flagSet returns a flag set with the global flags, so they may follow
 // the subcommand too.
 func (p *prefsCmd) flagSet(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(p.stderr)
+	fs := newFlagSet(name, p.stderr)
 	p.sel.flags(fs)
 	fs.DurationVar(&p.wait, "lock-timeout", p.wait, "how long to wait for the file lock")
 	return fs
@@ -111,18 +106,15 @@ func (p *prefsCmd) parse(fs *flag.FlagSet, sc string, args []string) ([]string, 
 	fs.Usage = func() {
 		for _, s := range prefsSubcommands() {
 			if s.name == sc {
-				fmt.Fprintf(p.stderr, "usage: bot prefs %s %s\n  %s\n", s.name, s.args, s.summary)
+				fmt.Fprintf(fs.Output(), "usage: bot prefs %s %s\n  %s\n", s.name, s.args, s.summary)
 			}
 		}
 		fs.PrintDefaults()
 	}
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, exitOK, false
-			}
-			return nil, exitUsage, false
+		if code, ok := parseFlags(fs, args, p.stdout); !ok {
+			return nil, code, false
 		}
 		rest := fs.Args()
 		if consumed := args[:len(args)-len(rest)]; len(consumed) > 0 && consumed[len(consumed)-1] == "--" {

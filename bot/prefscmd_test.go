@@ -215,7 +215,7 @@ func TestPrefsCommand(t *testing.T) {
 
 		{name: "no subcommand", args: nil, code: exitUsage, stderr: []string{"usage: bot prefs", "promote"}},
 		{name: "unknown subcommand", args: []string{"frobnicate"}, code: exitUsage, stderr: []string{`unknown subcommand "frobnicate"`}},
-		{name: "help", args: []string{"list", "-h"}, code: exitOK, stderr: []string{"usage: bot prefs list", "-scope"}},
+		{name: "help", args: []string{"list", "-h"}, code: exitOK, stdout: []string{"usage: bot prefs list", "-scope"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -21,7 +20,10 @@ import (
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/internal/inflight"
+	"github.com/clarify-bot/clarify/internal/metrics"
+	"github.com/clarify-bot/clarify/internal/ratelimit"
 	"github.com/clarify-bot/clarify/internal/ratestore"
+	"github.com/clarify-bot/clarify/internal/router"
 )
 
 // platform is a chat adapter that serve runs until shutdown; Run returns
@@ -44,10 +46,10 @@ type platformDeps struct {
 	Dialog interface {
 		Handle(ctx context.Context, ev dialog.Event) ([]dialog.Reply, error)
 	}
-	Router *router
+	Router *router.Router
 	Logger *slog.Logger
 	// Metrics gives the adapters their hooks (nil: none).
-	Metrics *metrics
+	Metrics *metrics.Metrics
 	// Stores are shared with the adapters that keep state of their own
 	// (Slack's event ids), so that replicas share it too.
 	Stores *stores
@@ -72,14 +74,14 @@ type Main struct {
 	logger    *slog.Logger
 	stores    *stores
 	slots     []*warehouseSlot
-	router    *router
+	router    *router.Router
 	platforms []platform
 	mux       *http.ServeMux
 	ln        net.Listener
 	closers   []func() error
 	health    *health
-	metrics   *metrics
-	limiter   *questionLimiter
+	metrics   *metrics.Metrics
+	limiter   *ratelimit.Limiter
 	replica   *replica
 	engine    modelEngine
 	timings   serveTimings
@@ -109,13 +111,13 @@ func NewMain(ctx context.Context, cfg Config, logger *slog.Logger) (*Main, error
 // warehouse or a platform that fails to start is reported (log, /healthz)
 // and retried while the rest serves.
 func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts MainOptions) (_ *Main, err error) {
-	m := &Main{cfg: cfg, logger: logger, mux: http.NewServeMux(), metrics: newMetrics(), timings: defaultTimings()}
+	m := &Main{cfg: cfg, logger: logger, mux: http.NewServeMux(), metrics: metrics.New(), timings: defaultTimings()}
 	if opts.Timings != (serveTimings{}) {
 		m.timings = opts.Timings
 	}
 	m.health = newHealth(time.Now)
-	m.health.hear = m.metrics.componentState
-	m.limiter = newQuestionLimiter(cfg.Limits, time.Now)
+	m.health.hear = func(name, state string) { m.metrics.ComponentUp(name, state == stateUp) }
+	m.limiter = ratelimit.New(ratelimit.Limits(cfg.Limits), time.Now)
 	defer func() {
 		if err != nil {
 			m.Close()
@@ -131,8 +133,8 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	m.closers = append(m.closers, m.stores.Close)
 	m.health.set("store", stateUp, "", 0, 0)
 	if m.stores.server != nil {
-		m.limiter.share(ratestore.New(m.stores.server.Namespace(nsRate)), logger)
-		m.metrics.storePool(m.stores.server)
+		m.limiter.Share(ratestore.New(m.stores.server.Namespace(nsRate)), logger)
+		m.metrics.StorePool(m.stores.server)
 	}
 	m.replica, err = openReplica(ctx, m.stores, cfg.DataDir)
 	if err != nil {
@@ -140,7 +142,7 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	}
 	m.closers = append(m.closers, m.replica.close)
 
-	engine, note, closeEngine, err := newObservedModelEngine(cfg, m.stores, logger, m.metrics.modelHooks())
+	engine, note, closeEngine, err := newObservedModelEngine(cfg, m.stores, logger, m.metrics.ModelHooks())
 	if err != nil {
 		return nil, err
 	}
@@ -151,11 +153,16 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	if err := m.startWarehouses(ctx, opts.RefreshProfiles); err != nil {
 		return nil, err
 	}
-	m.router = newRouter(m.slots)
-	m.router.refused = m.metrics.accessRefused
-	m.router.shared = m.stores.channelChoices(logger)
-	m.router.limiter = m.limiter
-	m.router.rateRefused = m.metrics.rateLimited
+	routes := make([]router.Warehouse, len(m.slots))
+	for i, s := range m.slots {
+		routes[i] = s.route()
+	}
+	ropts := router.Options{Choices: m.stores.channelChoices(logger),
+		Refused: m.metrics.AccessRefused, RateRefused: m.metrics.RateLimited}
+	if m.limiter != nil {
+		ropts.Limiter = m.limiter
+	}
+	m.router = router.New(routes, ropts)
 	deps := platformDeps{Dialog: m.router, Router: m.router, Logger: logger, Metrics: m.metrics, Stores: m.stores,
 		Inflight: m.replica.store, Status: m.platformStatus}
 	// The address is taken before the platforms are built: the admin
@@ -191,14 +198,14 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 			rp.Routes(m.mux)
 		}
 		if q, ok := p.(queueDepther); ok {
-			m.metrics.queueDepth(p.Name(), q.QueueDepth)
+			m.metrics.QueueDepth(p.Name(), q.QueueDepth)
 		}
 		if pa, ok := p.(platformAdmins); ok {
 			checks.add(p.Name(), pa.IsAdmin)
 		}
 	}
 	m.mux.HandleFunc("GET /healthz", m.health.serveHTTP)
-	m.mux.Handle("GET /metrics", m.metrics.handler(logger))
+	m.mux.Handle("GET /metrics", m.metrics.Handler(logger))
 	return m, nil
 }
 
@@ -252,7 +259,7 @@ func (m *Main) buildStack(ctx context.Context, s *warehouseSlot, db *warehouse.D
 		WarehouseName: s.cfg.Name, DataDir: m.cfg.DataDir, Synonyms: s.cfg.Synonyms, Access: s.cfg.Access, Joins: s.joins,
 		Snapshot: snap, RefreshProfile: refresh, Profile: m.profileOptions(s.cfg),
 		Dialog: m.cfg.Dialog.managerConfig(), Engine: m.engine, Logger: m.logger, Audit: true,
-		Observe: m.metrics.dialogObserver(s.cfg.Name), Gate: m.limiter.gate(),
+		Observe: m.metrics.DialogObserver(s.cfg.Name), Gate: m.limiter.Gate(),
 	})
 }
 
@@ -362,17 +369,14 @@ func (m *Main) Close() error {
 
 // runServe is `bot serve --config FILE`.
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bot serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("bot serve", stderr,
+		"usage: bot serve --config FILE [--refresh]",
+		"Runs Slack and/or Discord (as configured) with /healthz on the HTTP address.",
+	)
 	path := fs.String("config", "", "YAML configuration file (secrets may come from the environment)")
 	refresh := fs.Bool("refresh", false, "profile every warehouse again instead of using the cached snapshots (SIGHUP does the same while running)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bot serve --config FILE [--refresh]")
-		fmt.Fprintln(stderr, "Runs Slack and/or Discord (as configured) with /healthz on the HTTP address.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stdout); !ok {
+		return code
 	}
 	cfg, err := LoadConfig(*path, os.Getenv)
 	if err != nil {

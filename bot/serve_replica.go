@@ -135,7 +135,7 @@ func (m *Main) replaceOrphans(ctx context.Context) {
 			m.logger.Warn("cannot forget a replaced placeholder", "err", err)
 			continue
 		}
-		m.metrics.orphanReplaced(p.Platform)
+		m.metrics.OrphanReplaced(p.Platform)
 		m.logger.Info("replaced a placeholder left by a stopped replica; the person was asked to try again",
 			"platform", p.Platform, "channel", p.Channel, "thread", p.Thread, "replica", p.Replica, "click", p.Click)
 	}

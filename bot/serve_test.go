@@ -96,7 +96,7 @@ func TestRouterSwitchesWarehouses(t *testing.T) {
 	if err != nil || len(replies) == 0 || replies[0].Kind != dialog.ReplyAnswer {
 		t.Fatalf("question: %+v %v", replies, err)
 	}
-	mgr, _ := m.router.manager("two")
+	mgr, _ := m.router.Manager("two")
 	owns, err := mgr.Owns(ctx, who, "q1")
 	if err != nil || !owns {
 		t.Fatalf("conversation should belong to warehouse two: %v %v", owns, err)

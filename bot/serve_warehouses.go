@@ -12,6 +12,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/internal/backoff"
+	"github.com/clarify-bot/clarify/internal/router"
 )
 
 // serveTimings are how often warehouses are checked and retried; tests
@@ -77,6 +78,20 @@ func (s *warehouseSlot) current() *stack { return s.stack.Load() }
 // ready reports whether questions can go to the warehouse now.
 func (s *warehouseSlot) ready() bool { return s.current() != nil && s.reachable.Load() }
 
+// route is the warehouse as the router sees it.
+func (s *warehouseSlot) route() router.Warehouse {
+	return router.Warehouse{
+		Name: s.cfg.Name, Rules: s.cfg.Access, MaxConnections: s.cfg.MaxConnections,
+		Manager: func() router.Manager {
+			if st := s.current(); st != nil {
+				return st.manager
+			}
+			return nil // not a typed nil: not started
+		},
+		Ready: s.ready,
+	}
+}
+
 func (s *warehouseSlot) log() *slog.Logger { return s.m.logger.With("warehouse", s.cfg.Name) }
 
 // wake wakes the slot's loop (non-blocking).
@@ -94,7 +109,7 @@ func (s *warehouseSlot) open(ctx context.Context) (*warehouse.DB, error) {
 	if s.db != nil {
 		return s.db, nil
 	}
-	hook := s.m.metrics.warehouseHook(s.cfg.Name)
+	hook := s.m.metrics.WarehouseHook(s.cfg.Name)
 	wcfg := s.cfg.warehouseConfig(s.m.logger)
 	wcfg.DSN, wcfg.MaxOpenConns = "", s.cfg.MaxConnections
 	wcfg.OnQuery = func(ev warehouse.QueryEvent) {

@@ -28,12 +28,12 @@ func buildSlack(ctx context.Context, cfg Config, deps platformDeps) (platform, e
 		PerPerson:     sc.PerPersonTurns,
 		APIURL:        sc.APIURL,
 		Logger:        deps.Logger,
-		Hooks:         deps.Metrics.slackHooks(),
+		Hooks:         deps.Metrics.SlackHooks(),
 		Dedup:         deps.Stores.dedup(nil),
 	}
 	if deps.Router != nil {
 		acfg.Warehouses = deps.Router
-		acfg.WarehouseLimit = deps.Router.limit
+		acfg.WarehouseLimit = deps.Router.Limit
 	}
 	if deps.Inflight != nil {
 		acfg.Inflight = deps.Inflight

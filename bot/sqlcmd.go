@@ -17,6 +17,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/internal/colfmt"
+	"github.com/clarify-bot/clarify/internal/router"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
@@ -25,8 +26,10 @@ import (
 // DESCRIBE and EXPLAIN statements that describe the schema, under the same
 // access rules.
 func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bot sql", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("bot sql", stderr,
+		"usage: bot sql (--demo [--fresh] | --dsn DSN | --config FILE [--warehouse NAME] [--as USER --channel C]) [--timeout 10s] [--max-rows 100] \"SELECT …\"",
+		"       (reads the statement from stdin when none is given; SHOW TABLES, DESCRIBE t and EXPLAIN SELECT … work too)",
+	)
 	dsn := fs.String("dsn", "", "warehouse DSN, e.g. user:pass@tcp(host:3306)/db")
 	demo := fs.Bool("demo", false, "run against the built-in demo warehouse")
 	timeout := fs.Duration("timeout", warehouse.DefaultQueryTimeout, "time limit of the statement")
@@ -41,13 +44,8 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.StringVar(&as.user, "as", "", "with --config: apply the warehouse's access rules as this person (platform:workspace:user)")
 	fs.StringVar(&as.channel, "channel", "", "with --config: apply the access rules for asking in this channel (platform:workspace:channel)")
 	fs.StringVar(&as.roles, "roles", "", "with --as: the person's roles, comma separated")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bot sql (--demo [--fresh] | --dsn DSN | --config FILE [--warehouse NAME] [--as USER --channel C]) [--timeout 10s] [--max-rows 100] \"SELECT …\"")
-		fmt.Fprintln(stderr, "       (reads the statement from stdin when none is given; SHOW TABLES, DESCRIBE t and EXPLAIN SELECT … work too)")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stdout); !ok {
+		return code
 	}
 	if n := btoi(*demo) + btoi(*dsn != "") + btoi(as.config != ""); n != 1 {
 		fmt.Fprintln(stderr, "bot sql: give exactly one of --demo, --dsn or --config")
@@ -97,7 +95,7 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		if as.applies() {
 			rules = wc.Access
-			if msg := deniedMessage(wc.Name, rules, as.asker()); msg != "" {
+			if msg := router.DeniedMessage(wc.Name, rules, as.asker()); msg != "" {
 				fmt.Fprintf(stderr, "refused: %s\n", msg)
 				return exitRefused
 			}

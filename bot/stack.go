@@ -19,6 +19,7 @@ import (
 	"github.com/clarify-bot/clarify/dialog/llmengine"
 	"github.com/clarify-bot/clarify/dialog/offline"
 	"github.com/clarify-bot/clarify/internal/kv/mysqlkv"
+	"github.com/clarify-bot/clarify/internal/router"
 	"github.com/clarify-bot/clarify/internal/seenstore"
 	"github.com/clarify-bot/clarify/ontology"
 )
@@ -50,7 +51,8 @@ const (
 	nsConversations = "conversations"
 	nsUsage         = "usage"
 	nsSeen          = "seen"
-	nsRate          = "rate" // question rate limits (internal/ratestore)
+	nsRate          = "rate"   // question rate limits (internal/ratestore)
+	nsRouter        = "router" // the channels' warehouse choices (internal/router)
 )
 
 func openStores(dataDir string, logger *slog.Logger) (*stores, error) {
@@ -108,6 +110,16 @@ func (s *stores) dedup(now func() time.Time) slackadapter.Dedup {
 		return nil
 	}
 	return seenstore.New(s.server.Namespace(nsSeen), now)
+}
+
+// channelChoices keeps the router's choices of warehouse per channel on
+// the server, so that every replica routes a channel alike; nil (the
+// router's memory) for files.
+func (s *stores) channelChoices(logger *slog.Logger) *router.Choices {
+	if s == nil || s.server == nil {
+		return nil
+	}
+	return router.NewChoices(s.server.Namespace(nsRouter), logger)
 }
 
 // shareUsage moves the model's usage records and budgets to the server, so

@@ -123,32 +123,30 @@ func openOntology(sel *storeSelection, wait time.Duration, create bool, cmd, bus
 
 // runStore is `bot store`: moving the stores between files and a server.
 func runStore(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	usage := func() {
-		fmt.Fprintln(stderr, "usage: bot store copy --from DIR|DSN --to DIR|DSN [--lock-timeout 5s]")
-		fmt.Fprintln(stderr, "  Copies the ontology, conversations and usage records between bbolt files in a")
-		fmt.Fprintln(stderr, "  data directory and a database on a MySQL-protocol server, then checks that every")
-		fmt.Fprintln(stderr, "  bucket has as many keys on both sides. The destination must be empty; stop the bot")
-		fmt.Fprintln(stderr, "  while copying (bbolt files are locked by a running bot).")
+	usage := []string{
+		"usage: bot store copy --from DIR|DSN --to DIR|DSN [--lock-timeout 5s]",
+		"  Copies the ontology, conversations and usage records between bbolt files in a",
+		"  data directory and a database on a MySQL-protocol server, then checks that every",
+		"  bucket has as many keys on both sides. The destination must be empty; stop the bot",
+		"  while copying (bbolt files are locked by a running bot).",
 	}
 	if len(args) == 0 || args[0] != "copy" {
-		if len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help") {
-			usage()
+		if len(args) > 0 && isHelp(args[0]) {
+			printLines(stdout, usage)
 			return exitOK
 		}
-		usage()
+		if len(args) > 0 {
+			fmt.Fprintf(stderr, "bot store: unknown subcommand %q\n", args[0])
+		}
+		printLines(stderr, usage)
 		return exitUsage
 	}
-	fset := flag.NewFlagSet("bot store copy", flag.ContinueOnError)
-	fset.SetOutput(stderr)
+	fset := newFlagSet("bot store copy", stderr, usage...)
 	from := fset.String("from", "", "source: a data directory or a server DSN")
 	to := fset.String("to", "", "destination: a data directory or a server DSN")
 	wait := fset.Duration("lock-timeout", 5*time.Second, "how long to wait for a bbolt file's lock")
-	fset.Usage = func() { usage(); fset.PrintDefaults() }
-	if err := fset.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fset, args[1:], stdout); !ok {
+		return code
 	}
 	if *from == "" || *to == "" || fset.NArg() > 0 {
 		fset.Usage()

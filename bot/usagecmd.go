@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -22,24 +21,18 @@ import (
 // file, and the running bot opens it only while it writes a record, so it
 // works while the bot runs.
 func runUsage(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("bot usage", flag.ContinueOnError)
-	fset.SetOutput(stderr)
+	fset := newFlagSet("bot usage", stderr,
+		"usage: bot usage [--data DIR | --store DSN | --config FILE] [--user KEY] [--days 7] [--json]",
+		"Shows the language model tokens and estimated cost per user, model and day.",
+	)
 	var sel storeSelection
 	sel.flags(fset)
 	user := fset.String("user", "", "only this user (owner key platform:workspace:user), with their questions")
 	days := fset.Int("days", 7, "days to show, today (UTC) included")
 	asJSON := fset.Bool("json", false, "print the report as JSON")
 	wait := fset.Duration("lock-timeout", 5*time.Second, "how long to wait while the bot writes the file")
-	fset.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bot usage [--data DIR | --store DSN | --config FILE] [--user KEY] [--days 7] [--json]")
-		fmt.Fprintln(stderr, "Shows the language model tokens and estimated cost per user, model and day.")
-		fset.PrintDefaults()
-	}
-	if err := fset.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fset, args, stdout); !ok {
+		return code
 	}
 	switch {
 	case fset.NArg() > 0:

@@ -1,6 +1,11 @@
-package main
+// Package grants reads SHOW GRANTS output as MySQL and MariaDB print it and
+// tells whether an account is read-only on a warehouse database: what
+// bot doctor checks before the bot is trusted with a DSN.
+package grants
 
 import (
+	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
@@ -10,9 +15,9 @@ import (
 	"github.com/clarify-bot/clarify/internal/sqlscan"
 )
 
-// grant is one statement of SHOW GRANTS, reduced to what bot doctor needs:
+// Grant is one statement of SHOW GRANTS, reduced to what bot doctor needs:
 // which privileges, on what.
-type grant struct {
+type Grant struct {
 	Privs []string // upper case, column lists dropped: "SELECT", "SHOW VIEW", "ALL PRIVILEGES"
 	// Object: DB and Table as written without quotes; "*" for a wildcard.
 	// Routine is set for ON PROCEDURE/FUNCTION/PACKAGE grants.
@@ -31,28 +36,28 @@ var readOnlyPrivs = map[string]bool{
 	"SHOW CREATE ROUTINE": true,
 }
 
-// parseGrant reads one GRANT statement as MySQL and MariaDB print them:
+// Parse reads one GRANT statement as MySQL and MariaDB print them:
 //
 //	GRANT SELECT, INSERT (a, b) ON `shop`.* TO `u`@`%` IDENTIFIED BY PASSWORD '…'
 //	GRANT ALL PRIVILEGES ON *.* TO `root`@`localhost` WITH GRANT OPTION
 //	GRANT EXECUTE ON PROCEDURE `db`.`p` TO …
 //	GRANT `analyst` TO `u`@`%`
-func parseGrant(stmt string) (grant, error) {
+func Parse(stmt string) (Grant, error) {
 	s := strings.TrimSpace(stmt)
 	if len(s) < 6 || !strings.EqualFold(s[:6], "GRANT ") {
-		return grant{}, fmt.Errorf("not a GRANT statement: %q", clip(s, 60))
+		return Grant{}, fmt.Errorf("not a GRANT statement: %q", clip(s, 60))
 	}
 	s = strings.TrimSpace(s[6:])
 	on := indexKeyword(s, "ON")
 	to := indexKeyword(s, "TO")
 	if to < 0 {
-		return grant{}, fmt.Errorf("GRANT without TO: %q", clip(stmt, 60))
+		return Grant{}, fmt.Errorf("GRANT without TO: %q", clip(stmt, 60))
 	}
 	if on < 0 || on > to {
 		// GRANT role[, role] TO user
-		return grant{Role: unquoteIdent(strings.TrimSpace(s[:to]))}, nil
+		return Grant{Role: unquoteIdent(strings.TrimSpace(s[:to]))}, nil
 	}
-	var g grant
+	var g Grant
 	for _, p := range splitTopLevel(s[:on], ',') {
 		if i := strings.IndexByte(p, '('); i >= 0 {
 			p = p[:i] // column list: the privilege still applies to the table
@@ -63,7 +68,7 @@ func parseGrant(stmt string) (grant, error) {
 		}
 	}
 	if len(g.Privs) == 0 {
-		return grant{}, fmt.Errorf("GRANT without privileges: %q", clip(stmt, 60))
+		return Grant{}, fmt.Errorf("GRANT without privileges: %q", clip(stmt, 60))
 	}
 	obj := strings.TrimSpace(s[on+2 : to])
 	for _, kind := range []string{"TABLE ", "PROCEDURE ", "FUNCTION ", "PACKAGE BODY ", "PACKAGE "} {
@@ -87,13 +92,13 @@ func parseGrant(stmt string) (grant, error) {
 	case 2:
 		g.DB, g.Table = unquoteIdent(parts[0]), unquoteIdent(parts[1])
 	default:
-		return grant{}, fmt.Errorf("GRANT on an object I cannot read: %q", clip(obj, 60))
+		return Grant{}, fmt.Errorf("GRANT on an object I cannot read: %q", clip(obj, 60))
 	}
 	return g, nil
 }
 
-// grantFindings are the reasons an account is more than read-only.
-type grantFindings struct {
+// Findings are the reasons an account is more than read-only.
+type Findings struct {
 	// Write lists "INSERT, DELETE on `shop`.*" for privileges beyond
 	// reading on the warehouse database, its tables or *.*.
 	Write []string
@@ -117,14 +122,14 @@ var riskyPrivs = []struct{ priv, why string }{
 	{"FILE", "FILE (it reads and writes the server's files)"},
 }
 
-// analyzeGrants reads SHOW GRANTS output for the warehouse database db.
+// Analyze reads SHOW GRANTS output for the warehouse database db.
 // Statements it cannot parse are returned as an error alongside what it
 // could read.
-func analyzeGrants(stmts []string, db string) (grantFindings, error) {
-	var f grantFindings
+func Analyze(stmts []string, db string) (Findings, error) {
+	var f Findings
 	var errs []error
 	for _, stmt := range stmts {
-		g, err := parseGrant(stmt)
+		g, err := Parse(stmt)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -179,7 +184,7 @@ func writePrivs(privs []string) []string {
 	return out
 }
 
-func describeGrant(g grant, privs []string) string {
+func describeGrant(g Grant, privs []string) string {
 	obj := quoteGrantIdent(g.DB) + "." + quoteGrantIdent(g.Table)
 	return strings.Join(privs, ", ") + " on " + obj
 }
@@ -280,12 +285,45 @@ func clip(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// readOnlySetup is the SQL an administrator runs to give the bot a
+// ReadOnlySetup is the SQL an administrator runs to give the bot a
 // read-only account on db.
-func readOnlySetup(db string) []string {
+func ReadOnlySetup(db string) []string {
 	q := "`" + strings.ReplaceAll(db, "`", "``") + "`"
 	return []string{
 		"CREATE USER 'clarify'@'%' IDENTIFIED BY '…';",
 		"GRANT SELECT, SHOW VIEW ON " + q + ".* TO 'clarify'@'%';",
 	}
+}
+
+// RiskyNames lists the privileges of Findings.Risky: "PROCESS, FILE".
+func RiskyNames(risky []string) string {
+	var out []string
+	for _, r := range riskyPrivs {
+		if slices.Contains(risky, r.why) {
+			out = append(out, r.priv)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// Show reads the grants of the connected account. It sends only SHOW
+// GRANTS: nothing that can write.
+func Show(ctx context.Context, db *sql.DB) ([]string, error) {
+	rows, err := db.QueryContext(ctx, "SHOW GRANTS FOR CURRENT_USER()")
+	if err != nil {
+		return nil, fmt.Errorf("show grants: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var g string
+		if err := rows.Scan(&g); err != nil {
+			return nil, fmt.Errorf("show grants: %w", err)
+		}
+		out = append(out, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("show grants: %w", err)
+	}
+	return out, nil
 }

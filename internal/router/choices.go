@@ -1,4 +1,4 @@
-package main
+package router
 
 import (
 	"context"
@@ -8,29 +8,24 @@ import (
 	"github.com/clarify-bot/clarify/internal/kv"
 )
 
-// nsRouter is the server namespace of the channels' warehouse choices.
-const nsRouter = "router"
-
 var bucketChosen = []byte("chosen")
 
-// channelChoices keeps the router's per-channel warehouse choices in the
-// server store. A nil *channelChoices (files: one process) keeps nothing.
-type channelChoices struct {
+// Choices keeps the router's per-channel warehouse choices in the server
+// store. A nil *Choices (files: one process) keeps nothing.
+type Choices struct {
 	db  kv.DB
 	log *slog.Logger
 }
 
-func (s *stores) channelChoices(logger *slog.Logger) *channelChoices {
-	if s == nil || s.server == nil {
-		return nil
-	}
-	return &channelChoices{db: s.server.Namespace(nsRouter), log: logger}
+// NewChoices keeps the choices in db (the server store's namespace).
+func NewChoices(db kv.DB, logger *slog.Logger) *Choices {
+	return &Choices{db: db, log: logger}
 }
 
 // choiceWait bounds a look-up made on every new question.
 const choiceWait = 2 * time.Second
 
-func (c *channelChoices) set(channel, warehouse string) error {
+func (c *Choices) set(channel, warehouse string) error {
 	if c == nil {
 		return nil
 	}
@@ -43,7 +38,7 @@ func (c *channelChoices) set(channel, warehouse string) error {
 
 // get returns the channel's choice; a failed read falls back to the
 // process's own memory (logged), which routes as before.
-func (c *channelChoices) get(channel string) (string, bool) {
+func (c *Choices) get(channel string) (string, bool) {
 	if c == nil {
 		return "", false
 	}

@@ -1,9 +1,11 @@
-package main
+// Package ratelimit caps how fast new questions may come, per person and
+// per channel, with token buckets: in memory for one process, or in the
+// server store (internal/ratestore) when replicas must share each rate.
+package ratelimit
 
 import (
 	"context"
 	"fmt"
-	"github.com/clarify-bot/clarify/internal/ratestore"
 	"log/slog"
 	"math"
 	"sync"
@@ -12,12 +14,25 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/ratestore"
 )
 
-// questionLimiter caps new questions per person and per channel with
-// token buckets (LimitsConfig). The dialog asks it only when a new
-// question starts, so answers and clicks never wait behind it.
-type questionLimiter struct {
+// Limits are the configured rates; zero means no limit. They have the
+// fields of the bot's LimitsConfig, which converts to them.
+type Limits struct {
+	UserQuestionsPerMinute    int
+	ChannelQuestionsPerMinute int
+	// Burst is how many questions one person may ask at once before the
+	// rate applies; ChannelBurst how many a channel takes at once (0:
+	// Burst).
+	Burst        int
+	ChannelBurst int
+}
+
+// Limiter caps new questions per person and per channel with token
+// buckets. The dialog asks it only when a new question starts, so
+// answers and clicks never wait behind it.
+type Limiter struct {
 	user, channel *buckets // nil: that limit is off
 	now           func() time.Time
 	// shared keeps the buckets in the server store instead, so that
@@ -26,17 +41,18 @@ type questionLimiter struct {
 	log    *slog.Logger
 }
 
-// share moves the buckets to the server store of replicas.
-func (l *questionLimiter) share(s *ratestore.Store, logger *slog.Logger) {
+// Share moves the buckets to the server store of replicas.
+func (l *Limiter) Share(s *ratestore.Store, logger *slog.Logger) {
 	if l != nil {
 		l.shared, l.log = s, logger
 	}
 }
 
-var _ dialog.Gate = (*questionLimiter)(nil)
+var _ dialog.Gate = (*Limiter)(nil)
 
-// newQuestionLimiter returns nil when no limit is configured.
-func newQuestionLimiter(cfg LimitsConfig, now func() time.Time) *questionLimiter {
+// New returns nil when no limit is configured; now is the clock
+// (time.Now).
+func New(cfg Limits, now func() time.Time) *Limiter {
 	if cfg.UserQuestionsPerMinute <= 0 && cfg.ChannelQuestionsPerMinute <= 0 {
 		return nil
 	}
@@ -45,24 +61,27 @@ func newQuestionLimiter(cfg LimitsConfig, now func() time.Time) *questionLimiter
 	if channelBurst <= 0 {
 		channelBurst = burst
 	}
-	return &questionLimiter{
+	return &Limiter{
 		user:    newBuckets(cfg.UserQuestionsPerMinute, burst),
 		channel: newBuckets(cfg.ChannelQuestionsPerMinute, channelBurst),
 		now:     now,
 	}
 }
 
-// gate is the limiter as the dialog's Gate; nil (not a typed nil) when off.
-func (l *questionLimiter) gate() dialog.Gate {
+// Gate is the limiter as the dialog's Gate; nil (not a typed nil) when off.
+func (l *Limiter) Gate() dialog.Gate {
 	if l == nil {
 		return nil
 	}
 	return l
 }
 
+// SetClock replaces the clock; call it before the first question (tests).
+func (l *Limiter) SetClock(now func() time.Time) { l.now = now }
+
 // Admit takes a token from the person's bucket and the channel's; if
 // either is empty, it takes none and says when to come back.
-func (l *questionLimiter) Admit(ctx context.Context, who dialog.Who) *dialog.Refusal {
+func (l *Limiter) Admit(ctx context.Context, who dialog.Who) *dialog.Refusal {
 	now := l.now()
 	if l.shared != nil {
 		return l.admitShared(ctx, who, now)
@@ -94,7 +113,7 @@ func (l *questionLimiter) Admit(ctx context.Context, who dialog.Who) *dialog.Ref
 // would not), taking nothing: the adapters refuse with one message before
 // any work, and the dialog's Admit takes the tokens when it starts. A
 // store that fails says nothing (Admit decides).
-func (l *questionLimiter) Precheck(ctx context.Context, who dialog.Who) string {
+func (l *Limiter) Precheck(ctx context.Context, who dialog.Who) string {
 	if l == nil {
 		return ""
 	}
@@ -124,7 +143,7 @@ func (l *questionLimiter) Precheck(ctx context.Context, who dialog.Who) string {
 }
 
 // requests are the buckets a question takes from, and the refusal of each.
-func (l *questionLimiter) requests(who dialog.Who) ([]ratestore.Request, []string) {
+func (l *Limiter) requests(who dialog.Who) ([]ratestore.Request, []string) {
 	var reqs []ratestore.Request
 	var whys []string
 	if l.user != nil {
@@ -142,7 +161,7 @@ func (l *questionLimiter) requests(who dialog.Who) ([]ratestore.Request, []strin
 // transaction takes the person's token and the channel's, or neither. A
 // store that fails lets the question through (and logs it): the limits
 // protect the warehouse, and refusing everyone would be worse.
-func (l *questionLimiter) admitShared(ctx context.Context, who dialog.Who, now time.Time) *dialog.Refusal {
+func (l *Limiter) admitShared(ctx context.Context, who dialog.Who, now time.Time) *dialog.Refusal {
 	reqs, whys := l.requests(who)
 	refused, wait, err := l.shared.Take(ctx, now, reqs...)
 	if err != nil {

@@ -1,4 +1,9 @@
-package main
+// Package metrics is the only package that knows Prometheus: the dialog,
+// the warehouse, the model client and the adapters offer plain hooks, and
+// Metrics maps them to collectors in its own registry (no global state).
+// Labels are few-valued: warehouse, engine, model, platform, API method,
+// reason. Never a user, a channel or a question's text.
+package metrics
 
 import (
 	"context"
@@ -22,12 +27,6 @@ import (
 	"github.com/clarify-bot/clarify/dialog/llmengine"
 )
 
-// This file is the only one that knows Prometheus: the dialog, the
-// warehouse, the model client and the adapters offer plain hooks, and
-// metrics maps them to collectors in its own registry (no global state).
-// Labels are few-valued: warehouse, engine, model, platform, API method,
-// reason. Never a user, a channel or a question's text.
-
 // Refusal reasons counted here besides the dialog's (dialog.Refuse…).
 const (
 	refuseNotReadOnly  = "not_read_only" // the guard refused a statement
@@ -36,9 +35,9 @@ const (
 	refuseBudget       = "budget"        // a daily model token budget is used up
 )
 
-// metrics holds the bot's collectors and the registry that serves them.
-// A nil *metrics hands out no-op hooks, so builders can be called without.
-type metrics struct {
+// Metrics holds the bot's collectors and the registry that serves them.
+// A nil *Metrics hands out no-op hooks, so builders can be called without.
+type Metrics struct {
 	registry *prometheus.Registry
 
 	questions      *prometheus.CounterVec
@@ -72,11 +71,12 @@ type metrics struct {
 	orphans          *prometheus.CounterVec
 }
 
-func newMetrics() *metrics {
+// New makes the collectors and registers them in a registry of their own.
+func New() *Metrics {
 	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
 		return prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "clarify", Name: name, Help: help}, labels)
 	}
-	m := &metrics{
+	m := &Metrics{
 		registry:       prometheus.NewRegistry(),
 		questions:      counter("questions_total", "New questions accepted for work.", "warehouse"),
 		clarifications: counter("clarifications_total", "Multiple-choice clarifications asked, by kind of doubt.", "warehouse", "kind"),
@@ -132,16 +132,16 @@ func newMetrics() *metrics {
 	return m
 }
 
-// handler serves the registry in the Prometheus text format.
-func (m *metrics) handler(logger *slog.Logger) http.Handler {
+// Handler serves the registry in the Prometheus text format.
+func (m *Metrics) Handler(logger *slog.Logger) http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		Registry: m.registry,
 	})
 }
 
-// dialogObserver counts one warehouse's conversations.
-func (m *metrics) dialogObserver(warehouseName string) dialog.Observer {
+// DialogObserver counts one warehouse's conversations.
+func (m *Metrics) DialogObserver(warehouseName string) dialog.Observer {
 	if m == nil {
 		return nil
 	}
@@ -152,7 +152,7 @@ func (m *metrics) dialogObserver(warehouseName string) dialog.Observer {
 }
 
 type dialogMetrics struct {
-	m                               *metrics
+	m                               *Metrics
 	warehouse                       string
 	questions, answers, clarAnswers prometheus.Counter
 }
@@ -169,15 +169,15 @@ func (d *dialogMetrics) FactApplied(scope string) {
 	d.m.facts.WithLabelValues(d.warehouse, scope).Inc()
 }
 
-// rateLimited counts a question the rate limits refused before the dialog.
-func (m *metrics) rateLimited() {
+// RateLimited counts a question the rate limits refused before the dialog.
+func (m *Metrics) RateLimited() {
 	if m != nil {
 		m.refusals.WithLabelValues(dialog.RefuseRateLimited).Inc()
 	}
 }
 
-// accessRefused counts a person or channel turned away by access rules.
-func (m *metrics) accessRefused() {
+// AccessRefused counts a person or channel turned away by access rules.
+func (m *Metrics) AccessRefused() {
 	if m != nil {
 		m.refusals.WithLabelValues(refuseAccessRule).Inc()
 	}
@@ -191,8 +191,8 @@ func (d *dialogMetrics) EngineDone(engine string, took time.Duration, err error)
 	}
 }
 
-// warehouseHook times one warehouse's statements and counts its refusals.
-func (m *metrics) warehouseHook(warehouseName string) func(warehouse.QueryEvent) {
+// WarehouseHook times one warehouse's statements and counts its refusals.
+func (m *Metrics) WarehouseHook(warehouseName string) func(warehouse.QueryEvent) {
 	if m == nil {
 		return nil
 	}
@@ -219,13 +219,13 @@ func (m *metrics) warehouseHook(warehouseName string) func(warehouse.QueryEvent)
 	}
 }
 
-// modelHooks counts tokens, completions, retries and budget refusals.
-func (m *metrics) modelHooks() modelHooks {
+// ModelHooks counts tokens, completions, retries and budget refusals.
+func (m *Metrics) ModelHooks() ModelHooks {
 	if m == nil {
-		return modelHooks{}
+		return ModelHooks{}
 	}
-	return modelHooks{
-		llm: llm.Hooks{
+	return ModelHooks{
+		LLM: llm.Hooks{
 			Usage: func(model string, u llm.Usage) {
 				m.tokens.WithLabelValues(model, "prompt").Add(float64(u.PromptTokens))
 				m.tokens.WithLabelValues(model, "completion").Add(float64(u.CompletionTokens))
@@ -233,32 +233,35 @@ func (m *metrics) modelHooks() modelHooks {
 			},
 			Retry: func(reason string) { m.modelRetries.WithLabelValues(reason).Inc() },
 		},
-		budgetRefused: func() { m.refusals.WithLabelValues(refuseBudget).Inc() },
+		BudgetRefused: func() { m.refusals.WithLabelValues(refuseBudget).Inc() },
 	}
 }
 
-// modelHooks are what the model engine's builder wires in.
-type modelHooks struct {
-	llm           llm.Hooks
-	budgetRefused func()
+// ModelHooks are what the model engine's builder wires in.
+type ModelHooks struct {
+	LLM llm.Hooks
+	// BudgetRefused hears each question a daily token budget turned away
+	// (nil: none); wrap the usage store in a CountedUsage to call it.
+	BudgetRefused func()
 }
 
-// countedUsage reports budget refusals of the usage store.
-type countedUsage struct {
+// CountedUsage reports budget refusals of the usage store.
+type CountedUsage struct {
 	llmengine.Usage
-	refused func()
+	Refused func()
 }
 
-func (u countedUsage) Allow(ctx context.Context, user, workspace string) error {
+// Allow asks the usage store and counts a budget refusal.
+func (u CountedUsage) Allow(ctx context.Context, user, workspace string) error {
 	err := u.Usage.Allow(ctx, user, workspace)
 	if errors.Is(err, llm.ErrBudget) {
-		u.refused()
+		u.Refused()
 	}
 	return err
 }
 
-// slackHooks count the Slack adapter's API errors, retries and duplicates.
-func (m *metrics) slackHooks() slackadapter.Hooks {
+// SlackHooks count the Slack adapter's API errors, retries and duplicates.
+func (m *Metrics) SlackHooks() slackadapter.Hooks {
 	if m == nil {
 		return slackadapter.Hooks{}
 	}
@@ -275,27 +278,27 @@ func (m *metrics) slackHooks() slackadapter.Hooks {
 	}
 }
 
-// componentState sets a component's up gauge (the health registry's hook).
-func (m *metrics) componentState(name, state string) {
+// ComponentUp sets a component's up gauge (the health registry's hook).
+func (m *Metrics) ComponentUp(name string, up bool) {
 	if m == nil {
 		return
 	}
 	v := 0.0
-	if state == stateUp {
+	if up {
 		v = 1
 	}
 	m.componentUp.WithLabelValues(name).Set(v)
 }
 
-// orphanReplaced counts a placeholder of a stopped replica replaced.
-func (m *metrics) orphanReplaced(platform string) {
+// OrphanReplaced counts a placeholder of a stopped replica replaced.
+func (m *Metrics) OrphanReplaced(platform string) {
 	if m != nil {
 		m.orphans.WithLabelValues(platform).Inc()
 	}
 }
 
-// queueDepth exports a platform's waiting turns.
-func (m *metrics) queueDepth(platform string, depth func() int) {
+// QueueDepth exports a platform's waiting turns.
+func (m *Metrics) QueueDepth(platform string, depth func() int) {
 	if m == nil {
 		return
 	}
@@ -305,8 +308,8 @@ func (m *metrics) queueDepth(platform string, depth func() int) {
 	}, func() float64 { return float64(depth()) }))
 }
 
-// storePool exports the server store's connection pool.
-func (m *metrics) storePool(s interface{ Stats() sql.DBStats }) {
+// StorePool exports the server store's connection pool.
+func (m *Metrics) StorePool(s interface{ Stats() sql.DBStats }) {
 	if m == nil {
 		return
 	}
@@ -318,8 +321,8 @@ func (m *metrics) storePool(s interface{ Stats() sql.DBStats }) {
 	)
 }
 
-// discordHooks count the Discord adapter's failed and retried REST calls.
-func (m *metrics) discordHooks() discord.Hooks {
+// DiscordHooks count the Discord adapter's failed and retried REST calls.
+func (m *Metrics) DiscordHooks() discord.Hooks {
 	if m == nil {
 		return discord.Hooks{}
 	}

@@ -1,4 +1,7 @@
-package main
+// Package router sends chat events to the dialog manager of the right
+// warehouse and answers "warehouse <name>"; it applies each warehouse's
+// access rules and the rate limits' precheck on the way.
+package router
 
 import (
 	"context"
@@ -12,67 +15,95 @@ import (
 	"github.com/clarify-bot/clarify/dialog"
 )
 
-// router sends events to the manager of the right warehouse: the one that
+// Manager is what the router asks of a warehouse's dialog manager.
+type Manager interface {
+	Handle(ctx context.Context, ev dialog.Event) ([]dialog.Reply, error)
+	Owns(ctx context.Context, who dialog.Who, conversation string) (bool, error)
+}
+
+var _ Manager = (*dialog.Manager)(nil)
+
+// Warehouse is one configured warehouse as the router sees it.
+type Warehouse struct {
+	Name           string
+	Rules          access.Rules
+	MaxConnections int
+	// Manager is the warehouse's dialog manager, nil until it first
+	// started.
+	Manager func() Manager
+	// Ready reports whether questions can go to the warehouse now.
+	Ready func() bool
+}
+
+// Limiter prechecks new questions against the rate limits: "" to go
+// ahead, else the refusal.
+type Limiter interface {
+	Precheck(ctx context.Context, who dialog.Who) string
+}
+
+// Options are the router's optional parts.
+type Options struct {
+	// Choices keeps the channels' choices in the server store, so that
+	// every replica routes a channel alike; nil with files (one process).
+	Choices *Choices
+	// Limiter prechecks new questions (nil: no limits).
+	Limiter Limiter
+	// Refused hears each access-rule refusal, RateRefused each refusal of
+	// the limiter (metrics); either may be nil.
+	Refused, RateRefused func()
+}
+
+// Router sends events to the manager of the right warehouse: the one that
 // holds the conversation, else the one chosen in the channel with
 // "warehouse <name>", else the first configured. A warehouse that is down
 // (or not started yet) gets a plain reply instead of a long wait.
-type router struct {
-	slots  map[string]*warehouseSlot
+type Router struct {
+	slots  map[string]Warehouse
 	names  []string
 	mu     sync.Mutex
 	chosen map[string]string // platform:workspace:channel → warehouse
 	// lanes remembers which warehouse a conversation went to, for the
 	// work pools' fairness (bounded: cleared when full).
 	lanes map[string]string
-	// refused hears each access-rule refusal (metrics); may be nil.
-	refused func()
-	// shared keeps the choices in the server store, so that every replica
-	// routes a channel alike; nil with files (one process).
-	shared *channelChoices
-	// limiter prechecks new questions (nil: no limits); rateRefused hears
-	// each refusal it makes (metrics; may be nil).
-	limiter     *questionLimiter
-	rateRefused func()
+	opts  Options
 }
 
 const maxLanes = 4096
 
-func newRouter(slots []*warehouseSlot) *router {
-	r := &router{slots: map[string]*warehouseSlot{}, chosen: map[string]string{}, lanes: map[string]string{}}
-	for _, s := range slots {
-		r.slots[s.name()] = s
-		r.names = append(r.names, s.name())
+// New routes to the warehouses, the first being the default.
+func New(warehouses []Warehouse, opts Options) *Router {
+	r := &Router{slots: map[string]Warehouse{}, chosen: map[string]string{}, lanes: map[string]string{}, opts: opts}
+	for _, w := range warehouses {
+		r.slots[w.Name] = w
+		r.names = append(r.names, w.Name)
 	}
 	return r
 }
 
-// manager is the dialog manager of a started warehouse.
-func (r *router) manager(name string) (*dialog.Manager, bool) {
+// Manager is the dialog manager of a started warehouse.
+func (r *Router) Manager(name string) (Manager, bool) {
 	s, ok := r.slots[name]
 	if !ok {
 		return nil, false
 	}
-	st := s.current()
-	if st == nil {
-		return nil, false
-	}
-	return st.manager, true
+	mgr := s.Manager()
+	return mgr, mgr != nil
 }
 
-func (r *router) rules(name string) access.Rules {
+func (r *Router) rules(name string) access.Rules {
 	if s, ok := r.slots[name]; ok {
-		return s.cfg.Access
+		return s.Rules
 	}
 	return access.Rules{}
 }
 
 // Warehouses lists the configured warehouse names.
-func (r *router) Warehouses() []string { return append([]string(nil), r.names...) }
+func (r *Router) Warehouses() []string { return append([]string(nil), r.names...) }
 
 func channelKey(w dialog.Who) string { return w.Platform + ":" + w.Workspace + ":" + w.Channel }
 
 // Choose selects the warehouse for new questions in the event's channel.
-func (r *router) Choose(who dialog.Who, name string) (string, error) {
+func (r *Router) Choose(who dialog.Who, name string) (string, error) {
 	name = strings.TrimSpace(name)
 	if _, ok := r.slots[name]; !ok {
 		names := append([]string(nil), r.names...)
@@ -82,7 +113,7 @@ func (r *router) Choose(who dialog.Who, name string) (string, error) {
 	if msg := r.denied(name, who); msg != "" {
 		return "", errors.New(msg)
 	}
-	if err := r.shared.set(channelKey(who), name); err != nil {
+	if err := r.opts.Choices.set(channelKey(who), name); err != nil {
 		return "", fmt.Errorf("cannot remember the choice: %w", err)
 	}
 	r.mu.Lock()
@@ -92,8 +123,8 @@ func (r *router) Choose(who dialog.Who, name string) (string, error) {
 }
 
 // Current is the warehouse new questions in the channel go to.
-func (r *router) Current(who dialog.Who) string {
-	if n, ok := r.shared.get(channelKey(who)); ok {
+func (r *Router) Current(who dialog.Who) string {
+	if n, ok := r.opts.Choices.get(channelKey(who)); ok {
 		if _, known := r.slots[n]; known {
 			return n
 		}
@@ -114,7 +145,7 @@ func (r *router) Current(who dialog.Who) string {
 }
 
 // Handle implements the adapters' Dialog interface.
-func (r *router) Handle(ctx context.Context, ev dialog.Event) ([]dialog.Reply, error) {
+func (r *Router) Handle(ctx context.Context, ev dialog.Event) ([]dialog.Reply, error) {
 	if ev.Kind == dialog.EventMessage {
 		t := strings.ToLower(strings.TrimSpace(ev.Text))
 		if rest, ok := strings.CutPrefix(t, "warehouse "); ok || t == "warehouse" || t == "warehouses" {
@@ -134,9 +165,9 @@ func (r *router) Handle(ctx context.Context, ev dialog.Event) ([]dialog.Reply, e
 }
 
 // owner is the started warehouse that holds the conversation, "" if none.
-func (r *router) owner(ctx context.Context, who dialog.Who, conversation string) (string, error) {
+func (r *Router) owner(ctx context.Context, who dialog.Who, conversation string) (string, error) {
 	for _, name := range r.names {
-		mgr, ok := r.manager(name)
+		mgr, ok := r.Manager(name)
 		if !ok {
 			continue
 		}
@@ -153,31 +184,31 @@ func (r *router) owner(ctx context.Context, who dialog.Who, conversation string)
 
 // handle passes the event to the warehouse's manager if its access rules
 // let this person ask it here and it is up, else replies why not.
-func (r *router) handle(ctx context.Context, name string, ev dialog.Event) ([]dialog.Reply, error) {
+func (r *Router) handle(ctx context.Context, name string, ev dialog.Event) ([]dialog.Reply, error) {
 	denied := r.denied
 	if personal(ev.Kind) {
 		denied = r.deniedPerson
 	}
 	if msg := denied(name, ev.Who); msg != "" {
-		if r.refused != nil {
-			r.refused()
+		if r.opts.Refused != nil {
+			r.opts.Refused()
 		}
 		return []dialog.Reply{{Kind: dialog.ReplyNotice, Conversation: ev.Conversation, Text: msg}}, nil
 	}
 	r.remember(ev.Conversation, name)
-	mgr, started := r.manager(name)
-	if !started || !r.slots[name].ready() {
-		return []dialog.Reply{{Kind: dialog.ReplyNotice, Conversation: ev.Conversation, Text: unreachableText(name)}}, nil
+	mgr, started := r.Manager(name)
+	if !started || !r.slots[name].Ready() {
+		return []dialog.Reply{{Kind: dialog.ReplyNotice, Conversation: ev.Conversation, Text: UnreachableText(name)}}, nil
 	}
 	return mgr.Handle(ctx, ev)
 }
 
-// unreachableText is the reply for a question to a warehouse that is down.
-func unreachableText(name string) string {
+// UnreachableText is the reply for a question to a warehouse that is down.
+func UnreachableText(name string) string {
 	return fmt.Sprintf("The %q warehouse is unreachable right now; I'll keep retrying. Please ask again in a few minutes.", name)
 }
 
-func (r *router) remember(conversation, name string) {
+func (r *Router) remember(conversation, name string) {
 	if conversation == "" {
 		return
 	}
@@ -191,7 +222,7 @@ func (r *router) remember(conversation, name string) {
 
 // Lane is the warehouse an event will most likely ask, without a store
 // read: the conversation's, when this process saw it, else the channel's.
-func (r *router) Lane(who dialog.Who, conversation string) string {
+func (r *Router) Lane(who dialog.Who, conversation string) string {
 	r.mu.Lock()
 	name, ok := r.lanes[conversation]
 	r.mu.Unlock()
@@ -203,31 +234,34 @@ func (r *router) Lane(who dialog.Who, conversation string) string {
 
 // Knows reports whether a started warehouse holds the conversation (a
 // thread the bot answers in).
-func (r *router) Knows(ctx context.Context, who dialog.Who, conversation string) (bool, error) {
+func (r *Router) Knows(ctx context.Context, who dialog.Who, conversation string) (bool, error) {
 	name, err := r.owner(ctx, who, conversation)
 	return name != "", err
 }
 
 // Precheck is the rate limits' refusal of a new question, "" to go ahead.
-func (r *router) Precheck(ctx context.Context, who dialog.Who) string {
-	msg := r.limiter.Precheck(ctx, who)
-	if msg != "" && r.rateRefused != nil {
-		r.rateRefused()
+func (r *Router) Precheck(ctx context.Context, who dialog.Who) string {
+	if r.opts.Limiter == nil {
+		return ""
+	}
+	msg := r.opts.Limiter.Precheck(ctx, who)
+	if msg != "" && r.opts.RateRefused != nil {
+		r.opts.RateRefused()
 	}
 	return msg
 }
 
-// limit caps the turns worked on at once for a warehouse: its pool size.
-func (r *router) limit(name string) int {
+// Limit caps the turns worked on at once for a warehouse: its pool size.
+func (r *Router) Limit(name string) int {
 	if s, ok := r.slots[name]; ok {
-		return s.cfg.MaxConnections
+		return s.MaxConnections
 	}
 	return 0
 }
 
 // denied is the refusal for asking warehouse name, "" when allowed.
-func (r *router) denied(name string, who dialog.Who) string {
-	return deniedMessage(name, r.rules(name), askerOf(who))
+func (r *Router) denied(name string, who dialog.Who) string {
+	return DeniedMessage(name, r.rules(name), AskerOf(who))
 }
 
 // personal events are about the person's own preferences, wherever they
@@ -238,14 +272,14 @@ func personal(k dialog.EventKind) bool {
 
 // deniedPerson is denied without the channel rules: who may ask the
 // warehouse may see and forget their own preferences of it anywhere.
-func (r *router) deniedPerson(name string, who dialog.Who) string {
+func (r *Router) deniedPerson(name string, who dialog.Who) string {
 	rules := r.rules(name)
 	rules.Channels = nil
-	return deniedMessage(name, rules, askerOf(who))
+	return DeniedMessage(name, rules, AskerOf(who))
 }
 
-// deniedMessage says why a may not ask warehouse name, "" when it may.
-func deniedMessage(name string, rules access.Rules, a access.Asker) string {
+// DeniedMessage says why a may not ask warehouse name, "" when it may.
+func DeniedMessage(name string, rules access.Rules, a access.Asker) string {
 	if rules.Allows(a) {
 		return ""
 	}
@@ -255,9 +289,9 @@ func deniedMessage(name string, rules access.Rules, a access.Asker) string {
 	return fmt.Sprintf("You can't ask the warehouse %q. Ask an admin to add you.", name)
 }
 
-// askerOf keys the person as the access rules and the ontology do; every
+// AskerOf keys the person as the access rules and the ontology do; every
 // admin also has the role "admin".
-func askerOf(w dialog.Who) access.Asker {
+func AskerOf(w dialog.Who) access.Asker {
 	a := access.Asker{
 		Channel: w.Platform + ":" + w.Workspace + ":" + w.Channel,
 		User:    w.Platform + ":" + w.Workspace + ":" + w.User,
@@ -271,7 +305,7 @@ func askerOf(w dialog.Who) access.Asker {
 	return a
 }
 
-func (r *router) warehouseCommand(ev dialog.Event, name string) dialog.Reply {
+func (r *Router) warehouseCommand(ev dialog.Event, name string) dialog.Reply {
 	reply := dialog.Reply{Kind: dialog.ReplyNotice, Conversation: ev.Conversation, Ephemeral: true}
 	if name == "" {
 		reply.Text = fmt.Sprintf("Questions here go to the %q warehouse. Available: %s. Say \"warehouse <name>\" to switch.", r.Current(ev.Who), strings.Join(r.names, ", "))
@@ -283,7 +317,7 @@ func (r *router) warehouseCommand(ev dialog.Event, name string) dialog.Reply {
 		return reply
 	}
 	reply.Text = fmt.Sprintf("New questions in this channel now go to the %q warehouse.", chosen)
-	if s := r.slots[chosen]; s != nil && !s.ready() {
+	if s, ok := r.slots[chosen]; ok && !s.Ready() {
 		reply.Text += " It is unreachable right now; I'll keep retrying."
 	}
 	return reply

@@ -1,4 +1,4 @@
-package main
+package grants
 
 import (
 	"slices"
@@ -8,39 +8,39 @@ import (
 func TestParseGrant(t *testing.T) {
 	tests := []struct {
 		name, stmt string
-		want       grant
+		want       Grant
 		wantErr    bool
 	}{
 		{"mariadb global all", "GRANT ALL PRIVILEGES ON *.* TO `root`@`localhost` WITH GRANT OPTION",
-			grant{Privs: []string{"ALL PRIVILEGES"}, DB: "*", Table: "*"}, false},
+			Grant{Privs: []string{"ALL PRIVILEGES"}, DB: "*", Table: "*"}, false},
 		{"usage with password", "GRANT USAGE ON *.* TO `clarify`@`%` IDENTIFIED BY PASSWORD '*A4B6157319038724E3560894F7F932C8886EBFCF'",
-			grant{Privs: []string{"USAGE"}, DB: "*", Table: "*"}, false},
+			Grant{Privs: []string{"USAGE"}, DB: "*", Table: "*"}, false},
 		{"read-only database", "GRANT SELECT, SHOW VIEW ON `shop`.* TO `clarify`@`%`",
-			grant{Privs: []string{"SELECT", "SHOW VIEW"}, DB: "shop", Table: "*"}, false},
+			Grant{Privs: []string{"SELECT", "SHOW VIEW"}, DB: "shop", Table: "*"}, false},
 		{"mysql 8 quoting and lower case", "grant select on 'shop'.'orders' to 'u'@'%'",
-			grant{Privs: []string{"SELECT"}, DB: "shop", Table: "orders"}, false},
+			Grant{Privs: []string{"SELECT"}, DB: "shop", Table: "orders"}, false},
 		{"column privileges", "GRANT SELECT (`id`, `name`), UPDATE (`name`) ON `shop`.`customers` TO `u`@`%`",
-			grant{Privs: []string{"SELECT", "UPDATE"}, DB: "shop", Table: "customers"}, false},
+			Grant{Privs: []string{"SELECT", "UPDATE"}, DB: "shop", Table: "customers"}, false},
 		{"a name with ON and TO inside quotes", "GRANT INSERT ON `on to`.`to on` TO `u`@`%`",
-			grant{Privs: []string{"INSERT"}, DB: "on to", Table: "to on"}, false},
+			Grant{Privs: []string{"INSERT"}, DB: "on to", Table: "to on"}, false},
 		{"procedure", "GRANT EXECUTE, ALTER ROUTINE ON PROCEDURE `shop`.`refresh` TO `u`@`%`",
-			grant{Privs: []string{"EXECUTE", "ALTER ROUTINE"}, DB: "shop", Table: "refresh", Routine: true}, false},
+			Grant{Privs: []string{"EXECUTE", "ALTER ROUTINE"}, DB: "shop", Table: "refresh", Routine: true}, false},
 		{"escaped wildcard", "GRANT SELECT ON `shop\\_eu`.* TO `u`@`%`",
-			grant{Privs: []string{"SELECT"}, DB: "shop\\_eu", Table: "*"}, false},
+			Grant{Privs: []string{"SELECT"}, DB: "shop\\_eu", Table: "*"}, false},
 		{"proxy", "GRANT PROXY ON ''@'%' TO 'root'@'localhost' WITH GRANT OPTION",
-			grant{Privs: []string{"PROXY"}}, false},
-		{"role", "GRANT `analyst` TO `u`@`%`", grant{Role: "analyst"}, false},
+			Grant{Privs: []string{"PROXY"}}, false},
+		{"role", "GRANT `analyst` TO `u`@`%`", Grant{Role: "analyst"}, false},
 		// A backslash escapes a quote inside a string: the TO and the
 		// comma after it are part of the name.
 		{"backslash-escaped quote in a name", `GRANT SELECT ON 'it\'s, TO x'.* TO 'u'@'%'`,
-			grant{Privs: []string{"SELECT"}, DB: `'it\'s, TO x'`, Table: "*"}, false},
-		{"backslash-escaped quote in a role", `GRANT 'r\' TO x' TO 'u'@'%'`, grant{Role: `'r\' TO x'`}, false},
-		{"not a grant", "REVOKE SELECT ON *.* FROM u", grant{}, true},
-		{"no TO", "GRANT SELECT ON *.*", grant{}, true},
+			Grant{Privs: []string{"SELECT"}, DB: `'it\'s, TO x'`, Table: "*"}, false},
+		{"backslash-escaped quote in a role", `GRANT 'r\' TO x' TO 'u'@'%'`, Grant{Role: `'r\' TO x'`}, false},
+		{"not a grant", "REVOKE SELECT ON *.* FROM u", Grant{}, true},
+		{"no TO", "GRANT SELECT ON *.*", Grant{}, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := parseGrant(tc.stmt)
+			got, err := Parse(tc.stmt)
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tc.wantErr)
 			}
@@ -136,7 +136,7 @@ func TestAnalyzeGrants(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f, err := analyzeGrants(tc.stmts, tc.db)
+			f, err := Analyze(tc.stmts, tc.db)
 			if (err != nil) != tc.wantErrors {
 				t.Fatalf("err = %v", err)
 			}

@@ -1,18 +1,16 @@
-package main
+package ratelimit
 
 import (
 	"context"
 	"fmt"
-	"github.com/clarify-bot/clarify/internal/kv/kvtest"
-	"github.com/clarify-bot/clarify/internal/ratestore"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/internal/kv/kvtest"
+	"github.com/clarify-bot/clarify/internal/ratestore"
 )
 
 // clock is a settable time for the limiter.
@@ -27,10 +25,10 @@ func TestQuestionLimiter(t *testing.T) {
 	type step = limiterStep
 	tests := []struct {
 		name  string
-		cfg   LimitsConfig
+		cfg   Limits
 		steps []step
 	}{
-		{"person: burst, then one every 10 s", LimitsConfig{UserQuestionsPerMinute: 6, Burst: 3}, []step{
+		{"person: burst, then one every 10 s", Limits{UserQuestionsPerMinute: 6, Burst: 3}, []step{
 			{0, who("ana", "C1"), ""},
 			{0, who("ana", "C1"), ""},
 			{0, who("ana", "C2"), ""}, // another channel, same person
@@ -40,7 +38,7 @@ func TestQuestionLimiter(t *testing.T) {
 			{10 * time.Second, who("ana", "C1"), ""},
 			{10 * time.Second, who("ana", "C1"), "about 10 seconds"},
 		}},
-		{"channel: shared by everyone in it", LimitsConfig{ChannelQuestionsPerMinute: 30, Burst: 3}, []step{
+		{"channel: shared by everyone in it", Limits{ChannelQuestionsPerMinute: 30, Burst: 3}, []step{
 			{0, who("a", "C1"), ""},
 			{0, who("b", "C1"), ""},
 			{0, who("c", "C1"), ""},
@@ -48,12 +46,12 @@ func TestQuestionLimiter(t *testing.T) {
 			{0, who("d", "C2"), ""},
 			{2 * time.Second, who("d", "C1"), ""},
 		}},
-		{"channel: ten people asking at once all get in", LimitsConfig{ChannelQuestionsPerMinute: 30, Burst: 3, ChannelBurst: 10}, []step{
+		{"channel: ten people asking at once all get in", Limits{ChannelQuestionsPerMinute: 30, Burst: 3, ChannelBurst: 10}, []step{
 			{0, who("a", "C1"), ""}, {0, who("b", "C1"), ""}, {0, who("c", "C1"), ""}, {0, who("d", "C1"), ""}, {0, who("e", "C1"), ""},
 			{0, who("f", "C1"), ""}, {0, who("g", "C1"), ""}, {0, who("h", "C1"), ""}, {0, who("i", "C1"), ""}, {0, who("j", "C1"), ""},
 			{0, who("k", "C1"), "this channel allows (30 questions a minute)"},
 		}},
-		{"a channel refusal takes nothing from the person", LimitsConfig{UserQuestionsPerMinute: 1, ChannelQuestionsPerMinute: 2, Burst: 1}, []step{
+		{"a channel refusal takes nothing from the person", Limits{UserQuestionsPerMinute: 1, ChannelQuestionsPerMinute: 2, Burst: 1}, []step{
 			{0, who("a", "C1"), ""},
 			{0, who("b", "C1"), "this channel allows (2 questions a minute)"},
 			{0, who("b", "C2"), ""}, // b's own token was given back
@@ -64,14 +62,14 @@ func TestQuestionLimiter(t *testing.T) {
 	// share (bbolt here, MariaDB with MYSQL_TEST_DSN).
 	where := []struct {
 		name  string
-		share func(t *testing.T, l *questionLimiter)
-	}{{"memory", func(*testing.T, *questionLimiter) {}}}
+		share func(t *testing.T, l *Limiter)
+	}{{"memory", func(*testing.T, *Limiter) {}}}
 	for _, target := range kvtest.Targets() {
 		where = append(where, struct {
 			name  string
-			share func(t *testing.T, l *questionLimiter)
-		}{"store " + target.Name, func(t *testing.T, l *questionLimiter) {
-			l.share(ratestore.New(target.Open(t)), slog.New(slog.DiscardHandler))
+			share func(t *testing.T, l *Limiter)
+		}{"store " + target.Name, func(t *testing.T, l *Limiter) {
+			l.Share(ratestore.New(target.Open(t)), slog.New(slog.DiscardHandler))
 		}})
 	}
 	for _, w := range where {
@@ -79,7 +77,7 @@ func TestQuestionLimiter(t *testing.T) {
 			t.Run(w.name+"/"+tt.name, func(t *testing.T) {
 				start := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 				c := &clock{t: start}
-				l := newQuestionLimiter(tt.cfg, c.now)
+				l := New(tt.cfg, c.now)
 				w.share(t, l)
 				runLimiterSteps(t, l, c, start, tt.steps)
 			})
@@ -95,7 +93,7 @@ type limiterStep struct {
 	want string
 }
 
-func runLimiterSteps(t *testing.T, l *questionLimiter, c *clock, start time.Time, steps []limiterStep) {
+func runLimiterSteps(t *testing.T, l *Limiter, c *clock, start time.Time, steps []limiterStep) {
 	t.Helper()
 	for i, s := range steps {
 		c.t = start.Add(s.at)
@@ -118,7 +116,7 @@ func runLimiterSteps(t *testing.T, l *questionLimiter, c *clock, start time.Time
 }
 
 func TestQuestionLimiterOff(t *testing.T) {
-	if l := newQuestionLimiter(LimitsConfig{Burst: 3}, time.Now); l != nil || l.gate() != nil {
+	if l := New(Limits{Burst: 3}, time.Now); l != nil || l.Gate() != nil {
 		t.Fatal("no limits configured: want no limiter and a nil gate")
 	}
 }
@@ -128,7 +126,7 @@ func TestQuestionLimiterOff(t *testing.T) {
 func TestBucketsForgetIdleKeys(t *testing.T) {
 	start := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 	c := &clock{t: start}
-	l := newQuestionLimiter(LimitsConfig{UserQuestionsPerMinute: 6, Burst: 3}, c.now) // full again after 30 s
+	l := New(Limits{UserQuestionsPerMinute: 6, Burst: 3}, c.now) // full again after 30 s
 	for i := range 1000 {
 		l.Admit(context.Background(), dialog.Who{Platform: "slack", User: fmt.Sprint("U", i), Channel: "C"})
 	}
@@ -149,7 +147,7 @@ func TestBucketsForgetIdleKeys(t *testing.T) {
 
 // BenchmarkQuestionLimiter measures one admission over many keys.
 func BenchmarkQuestionLimiter(b *testing.B) {
-	l := newQuestionLimiter(LimitsConfig{UserQuestionsPerMinute: 6, ChannelQuestionsPerMinute: 30, Burst: 3}, time.Now)
+	l := New(Limits{UserQuestionsPerMinute: 6, ChannelQuestionsPerMinute: 30, Burst: 3}, time.Now)
 	whos := make([]dialog.Who, 10_000)
 	for i := range whos {
 		whos[i] = dialog.Who{Platform: "slack", Workspace: "T", User: fmt.Sprint("U", i), Channel: fmt.Sprint("C", i%100)}
@@ -160,38 +158,4 @@ func BenchmarkQuestionLimiter(b *testing.B) {
 		l.Admit(context.Background(), whos[i%len(whos)])
 	}
 	b.ReportMetric(float64(l.user.size()+l.channel.size()), "buckets")
-}
-
-// TestLimitsConfig: the limits section is read, burst defaults to 3, and
-// negative values are refused.
-func TestLimitsConfig(t *testing.T) {
-	tests := []struct {
-		name, yaml string
-		want       LimitsConfig
-		wantErr    string
-	}{
-		{"absent: no limits", "log_level: info\n", LimitsConfig{Burst: 3, ChannelBurst: 10}, ""},
-		{"set", "limits: {user_questions_per_minute: 6, channel_questions_per_minute: 30, burst: 2, channel_burst: 20}\n", LimitsConfig{6, 30, 2, 20}, ""},
-		{"bursts default", "limits: {channel_questions_per_minute: 30}\n", LimitsConfig{0, 30, 3, 10}, ""},
-		{"negative", "limits: {user_questions_per_minute: -1}\n", LimitsConfig{}, "must not be negative"},
-		{"typo", "limits: {user_questions_per_min: 6}\n", LimitsConfig{}, "user_questions_per_min"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "clarify.yaml")
-			if err := os.WriteFile(path, []byte(tt.yaml), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			c, err := LoadConfig(path, func(string) string { return "" })
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("want an error about %q, got %v", tt.wantErr, err)
-				}
-				return
-			}
-			if err != nil || c.Limits != tt.want {
-				t.Fatalf("limits %+v (%v), want %+v", c.Limits, err, tt.want)
-			}
-		})
-	}
 }
