@@ -69,7 +69,7 @@ func (l *questionLimiter) Admit(ctx context.Context, who dialog.Who) *dialog.Ref
 	}
 	var taken *rate.Reservation
 	if l.user != nil {
-		r := l.user.reserve(who.Platform+":"+who.Workspace+":"+who.User, now)
+		r := l.user.reserve(who.Identity().UserKey(), now)
 		if wait := r.DelayFrom(now); wait > 0 {
 			r.CancelAt(now)
 			return refusal(fmt.Sprintf("You're asking faster than I can take questions from one person (%s a minute).", questions(l.user.perMinute)), wait)
@@ -77,7 +77,7 @@ func (l *questionLimiter) Admit(ctx context.Context, who dialog.Who) *dialog.Ref
 		taken = r
 	}
 	if l.channel != nil {
-		r := l.channel.reserve(who.Platform+":"+who.Workspace+":"+who.Channel, now)
+		r := l.channel.reserve(who.Identity().ChannelKey(), now)
 		if wait := r.DelayFrom(now); wait > 0 {
 			r.CancelAt(now)
 			if taken != nil {
@@ -111,10 +111,10 @@ func (l *questionLimiter) Precheck(ctx context.Context, who dialog.Who) string {
 		if b == nil {
 			continue
 		}
-		key := who.Platform + ":" + who.Workspace + ":" + who.User
+		key := who.Identity().UserKey()
 		why := whys[0]
 		if i == 1 {
-			key, why = who.Platform+":"+who.Workspace+":"+who.Channel, whys[len(whys)-1]
+			key, why = who.Identity().ChannelKey(), whys[len(whys)-1]
 		}
 		if wait := b.peek(key, now); wait > 0 {
 			return refusal(why, wait).Text
@@ -128,11 +128,11 @@ func (l *questionLimiter) requests(who dialog.Who) ([]ratestore.Request, []strin
 	var reqs []ratestore.Request
 	var whys []string
 	if l.user != nil {
-		reqs = append(reqs, ratestore.Request{Key: "u:" + who.Platform + ":" + who.Workspace + ":" + who.User, Limit: l.user.shared()})
+		reqs = append(reqs, ratestore.Request{Key: "u:" + who.Identity().UserKey(), Limit: l.user.shared()})
 		whys = append(whys, fmt.Sprintf("You're asking faster than I can take questions from one person (%s a minute).", questions(l.user.perMinute)))
 	}
 	if l.channel != nil {
-		reqs = append(reqs, ratestore.Request{Key: "c:" + who.Platform + ":" + who.Workspace + ":" + who.Channel, Limit: l.channel.shared()})
+		reqs = append(reqs, ratestore.Request{Key: "c:" + who.Identity().ChannelKey(), Limit: l.channel.shared()})
 		whys = append(whys, fmt.Sprintf("You're asking faster than this channel allows (%s a minute).", questions(l.channel.perMinute)))
 	}
 	return reqs, whys

@@ -86,7 +86,9 @@ func (m *Manager) prefs(ctx context.Context, ev Event) ([]Reply, error) {
 			return []Reply{ephemeral(ev.Conversation, "Preference review is not available.")}, nil
 		}
 		subject = other
-		owner := ev.Who.Platform + ":" + ev.Who.Workspace + ":" + other
+		id := ev.Who.Identity()
+		id.User = other
+		owner := id.UserKey()
 		filter := ontology.Filter{Scope: string(ontology.ScopeUser), Owner: owner, Warehouse: m.cfg.Warehouse, IncludeInactive: true}
 		if other == "*" {
 			subject, owner = "everyone", ""

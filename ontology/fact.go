@@ -4,7 +4,7 @@
 // the next question that uses the phrase needs no clarification.
 //
 // The Store keeps facts in a bbolt file. It knows nothing of chat platforms:
-// owners are opaque keys composed by the caller.
+// owners are keys formatted from an Identity (see identity.go).
 package ontology
 
 import (
@@ -106,7 +106,7 @@ type Fact struct {
 	// ID is random, URL-safe and short; stable for the fact's life.
 	ID    string `json:"id"`
 	Scope Scope  `json:"scope"`
-	// Owner is an opaque key composed by the caller: user "slack:T1:U2",
+	// Owner is the owner's key, formatted by Identity: user "slack:T1:U2",
 	// channel "slack:T1:C3", workspace "slack:T1".
 	Owner     string `json:"owner"`
 	Warehouse string `json:"warehouse"`

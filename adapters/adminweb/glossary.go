@@ -202,7 +202,7 @@ func (s *Server) glossaryLoad(w http.ResponseWriter, rq *request) {
 		s.storeFailed(w, rq, err)
 		return
 	}
-	s.log.Info("glossary loaded from the admin console", "source", g.Source(), "warehouse", res.Form.Warehouse, "workspace", ws, "added", st.Added, "updated", st.Updated, "removed", st.Removed, "user", rq.id.Key(), "from", rq.from)
+	s.log.Info("glossary loaded from the admin console", "source", g.Source(), "warehouse", res.Form.Warehouse, "workspace", ws, "added", st.Added, "updated", st.Updated, "removed", st.Removed, "user", rq.id.UserKey(), "from", rq.from)
 	res.Loaded = &st
 	s.renderAs(w, rq.r, rq, http.StatusOK, "glossary", page{Title: "Glossary", Nav: "glossary",
 		Notice: fmt.Sprintf("%s loaded for %s: %d added, %d updated, %d unchanged, %d removed.", g.Source(), ws, st.Added, st.Updated, st.Skipped, st.Removed),

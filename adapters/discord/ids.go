@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/clarify-bot/clarify/dialog"
 )
 
 // Actions carried in a component's custom_id. A custom_id holds a short
@@ -102,10 +104,10 @@ func parseRef(id string) (ref, error) {
 
 // dmConv is the conversation key of a DM question: the DM channel and the
 // question message (DMs have no threads).
-func dmConv(channelID, messageID string) string { return channelID + ":" + messageID }
+func dmConv(channelID, messageID string) string { return dialog.ThreadKey(channelID, messageID) }
 
 // splitConv returns the channel and message of a "channel:message" key;
 // ok is false for a thread key (a bare thread id).
 func splitConv(conv string) (channelID, messageID string, ok bool) {
-	return strings.Cut(conv, ":")
+	return dialog.SplitThreadKey(conv)
 }

@@ -78,7 +78,7 @@ func (a *Adapter) key(who dialog.Who, conv string) workpool.Key {
 	if l, ok := a.d.(Lanes); ok {
 		group = l.Lane(who, conv)
 	}
-	return workpool.Key{Group: group, Owner: who.Workspace + ":" + who.User}
+	return workpool.Key{Group: group, Owner: who.Identity().UserKey()}
 }
 
 // conversationOf is the conversation a component or modal refers to.

@@ -10,6 +10,7 @@ import (
 	"github.com/clarify-bot/clarify/internal/chart"
 	"github.com/clarify-bot/clarify/internal/colfmt"
 	"github.com/clarify-bot/clarify/internal/tables"
+	"github.com/clarify-bot/clarify/ontology"
 )
 
 // Discord's limits.
@@ -460,7 +461,7 @@ func (a *Adapter) renderPrefs(r dialog.Reply, viewer dialog.Who) []out {
 		}
 		return []out{{content: text, ephemeral: r.Ephemeral}}
 	}
-	own := Platform + ":" + viewer.Workspace + ":" + viewer.User
+	own := ontology.Identity{Platform: Platform, Workspace: viewer.Workspace, User: viewer.User}.UserKey()
 	entries := make([]prefsEntry, 0, len(p.Facts))
 	for i, f := range p.Facts {
 		line := fmt.Sprintf("%d. '%s' = %s", i+1, clip(oneLine(f.Phrase), 60), clip(oneLine(f.Meaning), 120))
@@ -474,7 +475,7 @@ func (a *Adapter) renderPrefs(r dialog.Reply, viewer dialog.Who) []out {
 			line += fmt.Sprintf(" · used %d×", f.Uses)
 		}
 		if p.CanAdmin && f.Owner != own {
-			line += " · " + ownerRef(f.Owner, f.Scope)
+			line += " · " + ownerRef(f.Owner, ontology.Scope(f.Scope))
 		}
 		e := prefsEntry{line: line}
 		mine := f.Scope == "user" && f.Owner == own
@@ -597,17 +598,21 @@ func userRef(id string) string {
 	return id
 }
 
-// ownerRef shows an owner key ("discord:guild:id").
-func ownerRef(owner, scope string) string {
-	parts := strings.Split(owner, ":")
-	id := parts[len(parts)-1]
+// ownerRef shows an owner key ("discord:guild:id"); a malformed one as it is.
+func ownerRef(owner string, scope ontology.Scope) string {
 	switch scope {
-	case "channel":
-		return "<#" + id + ">"
-	case "workspace":
+	case ontology.ScopeWorkspace:
 		return "the server"
+	case ontology.ScopeChannel:
+		if id, err := ontology.ParseOwner(ontology.ScopeChannel, owner); err == nil {
+			return "<#" + id.Channel + ">"
+		}
+		return owner
 	}
-	return userRef(id)
+	if id, err := ontology.ParseOwner(ontology.ScopeUser, owner); err == nil {
+		return userRef(id.User)
+	}
+	return owner
 }
 
 // chartPNG draws the answer's chart, or returns nil when the answer is not

@@ -87,13 +87,15 @@ func factBlock(f dialog.FactView, list string, i int, team string, canAdmin, sho
 // ownerLabel shows an ontology owner key ("slack:T1:U2", "slack:T1:C3") as
 // a Slack mention when it belongs to this workspace.
 func ownerLabel(owner, team string) string {
-	rest, ok := strings.CutPrefix(owner, platform+":"+team+":")
+	ws := ontology.Identity{Platform: platform, Workspace: team}
+	rest := ws.Local(owner) // "" for the workspace, the whole key for another's
+	ok := ws.Has(owner) && rest != ""
 	switch {
-	case ok && rest != "" && (rest[0] == 'C' || rest[0] == 'G' || rest[0] == 'D'):
+	case ok && (rest[0] == 'C' || rest[0] == 'G' || rest[0] == 'D'):
 		return "<#" + esc(rest) + ">"
-	case ok && rest != "":
+	case ok:
 		return "<@" + esc(rest) + ">"
-	case owner == platform+":"+team:
+	case owner == ws.WorkspaceKey():
 		return "this workspace"
 	}
 	return esc(clip(owner, 100))
