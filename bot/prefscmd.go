@@ -201,7 +201,7 @@ func (p *prefsCmd) list(ctx context.Context, args []string) int {
 	fs := p.flagSet("list")
 	var fl ontology.Filter
 	fs.StringVar(&fl.Owner, "user", "", "only the facts of this owner key (user, channel or workspace), e.g. slack:T1:U2")
-	fs.StringVar(&fl.Scope, "scope", "", "only user, channel or workspace facts")
+	scope := fs.String("scope", "", "only user, channel or workspace facts")
 	fs.StringVar(&fl.Warehouse, "warehouse", "", "only facts about this warehouse")
 	fs.BoolVar(&fl.IncludeInactive, "all", false, "include inactive facts (rejected as often as confirmed)")
 	weakened := fs.Bool("weakened", false, "only facts people said 'not what I meant' to (their own, or shared ones set aside for them)")
@@ -210,7 +210,8 @@ func (p *prefsCmd) list(ctx context.Context, args []string) int {
 	if !ok {
 		return code
 	}
-	if fl.Scope != "" && !ontology.Scope(fl.Scope).Valid() {
+	fl.Scope = ontology.Scope(*scope)
+	if fl.Scope != "" && !fl.Scope.Valid() {
 		fmt.Fprintf(p.stderr, "bot prefs list: --scope %q: want user, channel or workspace\n", fl.Scope)
 		return exitUsage
 	}
@@ -264,7 +265,7 @@ func (p *prefsCmd) list(ctx context.Context, args []string) int {
 func sourceOf(f ontology.Fact) string {
 	switch {
 	case f.FromGlossary():
-		return "glossary " + strings.TrimPrefix(f.Source, ontology.SourceGlossary)
+		return "glossary " + f.Source.Glossary()
 	case f.Kind == ontology.KindQuery && f.VerifiedBy != "":
 		return "verified by " + f.VerifiedBy
 	case f.PromotedFrom != "":

@@ -148,7 +148,7 @@ func factsUsed(st *convState) []ontology.FactUse {
 	}
 	out := make([]ontology.FactUse, 0, len(st.Applied))
 	for _, a := range st.Applied {
-		out = append(out, ontology.FactUse{ID: a.FactID, Phrase: a.Phrase, Scope: ontology.Scope(a.Scope), Source: a.Source, Meaning: a.Meaning})
+		out = append(out, ontology.FactUse{ID: a.FactID, Phrase: a.Phrase, Scope: a.Scope, Source: a.Source, Meaning: a.Meaning})
 	}
 	return out
 }

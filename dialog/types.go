@@ -285,7 +285,7 @@ type UsedFact struct {
 	FactID  string
 	Phrase  string
 	Meaning string
-	Scope   string // "user", "channel", "workspace"
+	Scope   ontology.Scope
 	// Definition is set for the meaning of a word the schema does not name.
 	Definition bool `json:",omitempty"`
 	// Team is set for a fact of the team glossary: a meaning decided once
@@ -306,9 +306,9 @@ func (f UsedFact) Whose(workspace string) string {
 		what = "definition"
 	}
 	switch f.Scope {
-	case "channel":
+	case ontology.ScopeChannel:
 		return "this channel's " + what
-	case "workspace":
+	case ontology.ScopeWorkspace:
 		return "the " + workspace + "'s " + what
 	}
 	if f.Definition {
@@ -332,7 +332,7 @@ type FactView struct {
 	Phrase  string
 	Meaning string
 	Kind    string
-	Scope   string
+	Scope   ontology.Scope
 	Owner   string
 	Learned time.Time
 	Uses    int

@@ -64,7 +64,7 @@ type Historian interface {
 
 // Loader loads a glossary for some owners only.
 type Loader interface {
-	ReplaceSourceFor(ctx context.Context, source string, owners []string, facts []ontology.Fact, actor ontology.Actor) (ontology.ImportStats, error)
+	ReplaceSourceFor(ctx context.Context, source ontology.Source, owners []string, facts []ontology.Fact, actor ontology.Actor) (ontology.ImportStats, error)
 }
 
 // Store is the ontology as the console uses it (an *ontology.Store).

@@ -151,7 +151,7 @@ func (s *Server) historyPage(w http.ResponseWriter, rq *request) {
 			if len(mine) == 0 && c.Actor != rq.id.UserKey() {
 				continue // another workspace's load
 			}
-			v := changeView{Seq: c.Seq, At: c.At, Actor: c.Actor, Via: c.Via, Action: c.Action, Note: c.Note, Load: true, LoadFacts: len(mine), Phrase: c.Source}
+			v := changeView{Seq: c.Seq, At: c.At, Actor: c.Actor, Via: c.Via, Action: c.Action, Note: c.Note, Load: true, LoadFacts: len(mine), Phrase: string(c.Source)}
 			for _, ch := range mine {
 				folded[ch.Seq] = true
 				v.Items = append(v.Items, s.factChange(rq, ch))

@@ -116,7 +116,7 @@ type phraseView struct {
 func sourceOf(f ontology.Fact) string {
 	switch {
 	case f.FromGlossary():
-		return "glossary " + strings.TrimPrefix(f.Source, ontology.SourceGlossary)
+		return "glossary " + f.Source.Glossary()
 	case f.VerifiedBy != "":
 		return "verified by " + f.VerifiedBy
 	case f.PromotedFrom != "":

@@ -475,23 +475,23 @@ func (a *Adapter) renderPrefs(r dialog.Reply, viewer dialog.Who) []out {
 			line += fmt.Sprintf(" · used %d×", f.Uses)
 		}
 		if p.CanAdmin && f.Owner != own {
-			line += " · " + ownerRef(f.Owner, ontology.Scope(f.Scope))
+			line += " · " + ownerRef(f.Owner, f.Scope)
 		}
 		e := prefsEntry{line: line}
-		mine := f.Scope == "user" && f.Owner == own
+		mine := f.Scope == ontology.ScopeUser && f.Owner == own
 		if p.CanAdmin || mine {
 			if b, ok := a.button(fmt.Sprintf("Delete %d. '%s'", i+1, oneLine(f.Phrase)), discordgo.DangerButton, ref{Action: actDelete, FactID: f.ID}); ok {
 				e.buttons = append(e.buttons, b)
 			}
 		}
 		if p.CanAdmin {
-			if f.Scope != "channel" {
-				if b, ok := a.button("Promote to channel", discordgo.SecondaryButton, ref{Action: actPromote, FactID: f.ID, Scope: "channel"}); ok {
+			if f.Scope != ontology.ScopeChannel {
+				if b, ok := a.button("Promote to channel", discordgo.SecondaryButton, ref{Action: actPromote, FactID: f.ID, Scope: ontology.ScopeChannel}); ok {
 					e.buttons = append(e.buttons, b)
 				}
 			}
-			if f.Scope != "workspace" {
-				if b, ok := a.button("Promote to server", discordgo.SecondaryButton, ref{Action: actPromote, FactID: f.ID, Scope: "workspace"}); ok {
+			if f.Scope != ontology.ScopeWorkspace {
+				if b, ok := a.button("Promote to server", discordgo.SecondaryButton, ref{Action: actPromote, FactID: f.ID, Scope: ontology.ScopeWorkspace}); ok {
 					e.buttons = append(e.buttons, b)
 				}
 			}
@@ -579,11 +579,11 @@ func paginatePrefs(title, footer string, entries []prefsEntry, rowPerEntry, ephe
 	return pages
 }
 
-func scopeWord(scope string) string {
+func scopeWord(scope ontology.Scope) string {
 	switch scope {
-	case "channel":
+	case ontology.ScopeChannel:
 		return "channel"
-	case "workspace":
+	case ontology.ScopeWorkspace:
 		return "server"
 	}
 	return ""

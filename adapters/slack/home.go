@@ -27,9 +27,9 @@ Admins: ` + "`/clarify prefs @someone`" + ` or ` + "`/clarify prefs *`" + `; pro
 func factBlock(f dialog.FactView, list string, i int, team string, canAdmin, showOwner bool, origin ref) slack.Block {
 	var meta []string
 	switch f.Scope {
-	case "channel":
+	case ontology.ScopeChannel:
 		meta = append(meta, "for "+ownerLabel(f.Owner, team))
-	case "workspace":
+	case ontology.ScopeWorkspace:
 		meta = append(meta, "for the whole workspace")
 	default:
 		if showOwner {
@@ -65,7 +65,7 @@ func factBlock(f dialog.FactView, list string, i int, team string, canAdmin, sho
 			opt(doEdit, "Edit…"),
 			opt(doDelete, "Delete"),
 		)
-		if f.Kind == string(ontology.KindQuery) && f.Scope == "user" {
+		if f.Kind == string(ontology.KindQuery) && f.Scope == ontology.ScopeUser {
 			// An answer someone marked correct: promoting it to the
 			// workspace makes it a verified query (dialog: verify).
 			acc = slack.NewOverflowBlockElement(indexed(actFactMenu, i),
@@ -73,7 +73,7 @@ func factBlock(f dialog.FactView, list string, i int, team string, canAdmin, sho
 				opt(doDelete, "Delete"),
 			)
 		}
-	case f.Scope == "user" || f.Scope == "":
+	case f.Scope == ontology.ScopeUser || f.Scope == "":
 		acc = button(indexed(actDelete, i), v.encode(), "Delete").
 			WithStyle(slack.StyleDanger).
 			WithConfirm(slack.NewConfirmationBlockObject(
