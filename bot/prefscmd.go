@@ -592,11 +592,11 @@ func (p *prefsCmd) importFacts(ctx context.Context, args []string) int {
 	}
 	defer s.Close()
 	st, err := s.Import(ctx, r, p.actor())
-	if errors.Is(err, ontology.ErrInvalid) {
+	var ie *ontology.ImportError
+	if errors.As(err, &ie) {
 		// One line per problem, each naming the fact: facts[3] ("texas"): unknown kind "colour".
 		fmt.Fprintf(p.stderr, "bot prefs import: %s is not a valid export; nothing was imported:\n", name)
-		msg := strings.TrimPrefix(err.Error(), "import: ")
-		for _, line := range strings.Split(msg, "\n") {
+		for _, line := range ie.Problems() {
 			fmt.Fprintf(p.stderr, "  %s\n", line)
 		}
 		return exitFailure
