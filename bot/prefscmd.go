@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clarify-bot/clarify/adapters/console"
 	"github.com/clarify-bot/clarify/internal/tables"
 	"github.com/clarify-bot/clarify/ontology"
 )
@@ -197,10 +198,30 @@ func (p *prefsCmd) actor() ontology.Actor {
 	return ontology.Actor{ID: "cli:" + name, Admin: true}
 }
 
+// userFlag is a --user value: an owner key, or the name of a console
+// person ("ana" is console:local:ana, whom `bot demo --user ana` asks as).
+type userFlag string
+
+func (u *userFlag) String() string { return string(*u) }
+
+func (u *userFlag) Set(s string) error {
+	*u = userFlag(ownerKeyArg(s))
+	return nil
+}
+
+// ownerKeyArg reads an owner key given on the command line: a name
+// without ':' is the console person of that name.
+func ownerKeyArg(s string) string {
+	if s == "" || strings.Contains(s, ":") {
+		return s
+	}
+	return console.Identity(s).UserKey()
+}
+
 func (p *prefsCmd) list(ctx context.Context, args []string) int {
 	fs := p.flagSet("list")
 	var fl ontology.Filter
-	fs.StringVar(&fl.Owner, "user", "", "only the facts of this owner key (user, channel or workspace), e.g. slack:T1:U2")
+	fs.Var((*userFlag)(&fl.Owner), "user", "only the facts of this owner key (user, channel or workspace), e.g. slack:T1:U2, or a console person's name (ana)")
 	scope := fs.String("scope", "", "only user, channel or workspace facts")
 	fs.StringVar(&fl.Warehouse, "warehouse", "", "only facts about this warehouse")
 	fs.BoolVar(&fl.IncludeInactive, "all", false, "include inactive facts (rejected as often as confirmed)")
@@ -291,7 +312,8 @@ func rejectedBy(f ontology.Fact, people map[string]int) string {
 // preferences, which an admin may make verified queries (bot prefs verify).
 func (p *prefsCmd) candidates(ctx context.Context, args []string) int {
 	fs := p.flagSet("candidates")
-	owner := fs.String("user", "", "only the answers of this owner key, e.g. slack:T1:U2")
+	owner := new(string)
+	fs.Var((*userFlag)(owner), "user", "only the answers of this owner key, e.g. slack:T1:U2, or a console person's name (ana)")
 	warehouse := fs.String("warehouse", "", "only answers about this warehouse")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if _, code, ok := p.parseArgs(fs, "candidates", args, 0, ""); !ok {
@@ -410,7 +432,8 @@ func (p *prefsCmd) delete(ctx context.Context, args []string) int {
 
 func (p *prefsCmd) forget(ctx context.Context, args []string) int {
 	fs := p.flagSet("forget")
-	owner := fs.String("user", "", "owner key whose preferences to forget (required), e.g. slack:T1:U2")
+	owner := new(string)
+	fs.Var((*userFlag)(owner), "user", "owner key whose preferences to forget (required), e.g. slack:T1:U2, or a console person's name (ana)")
 	warehouse := fs.String("warehouse", "", "only for this warehouse (default: all)")
 	pos, code, ok := p.parse(fs, "forget", args)
 	if !ok {
