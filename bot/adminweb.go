@@ -428,7 +428,7 @@ func runAdminLink(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		ttl = 10 * time.Minute
 	}
 	fmt.Fprintln(stdout, link)
-	fmt.Fprintf(stderr, "Sign-in link for %s (works once, for %s).\n", id.Key(), ttl)
+	fmt.Fprintf(stderr, "Sign-in link for %s (works once, for %s).\n", id.UserKey(), ttl)
 	return exitOK
 }
 

@@ -293,7 +293,7 @@ func formatAuditEntry(e ontology.AuditEntry) string {
 	for _, f := range q.FactsUsed {
 		use := fmt.Sprintf("'%s' = %s (%s fact %s", f.Phrase, f.Meaning, f.Scope, f.ID)
 		if f.Source != "" {
-			use += ", from " + f.Source
+			use += ", from " + string(f.Source)
 		}
 		line("fact used", use+")")
 	}

@@ -20,9 +20,6 @@ import (
 // glossaryActor is who a glossary load is recorded as in the audit.
 var glossaryActor = ontology.Actor{ID: "glossary", Admin: true}
 
-// consoleWorkspace is the owner key of the console's (the demo's) workspace.
-const consoleWorkspace = console.Platform + ":" + console.Workspace
-
 // loadGlossary stores g as workspace facts of warehouseName for the
 // workspaces given (the glossary's own when none), replacing the previous
 // load of the same glossary atomically. Callers check g first
@@ -385,7 +382,7 @@ func demoGlossaryFacts(ctx context.Context, facts *ontology.Store, warehouseName
 		}
 		return nil, nil
 	}
-	if _, err := loadGlossary(ctx, facts, g, warehouseName, []string{consoleWorkspace}); err != nil {
+	if _, err := loadGlossary(ctx, facts, g, warehouseName, []string{console.Identity("").WorkspaceKey()}); err != nil {
 		return nil, err
 	}
 	return g.Joins(), nil

@@ -298,7 +298,7 @@ func TestPrefsVerify(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	facts, err := s.List(ctx, ontology.Filter{Scope: string(ontology.ScopeWorkspace), Owner: "slack:T1"})
+	facts, err := s.List(ctx, ontology.Filter{Scope: ontology.ScopeWorkspace, Owner: "slack:T1"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clarify-bot/clarify/adapters/console"
 	"github.com/clarify-bot/clarify/internal/tables"
 	"github.com/clarify-bot/clarify/ontology"
 )
@@ -189,11 +190,31 @@ func (p *prefsCmd) actor() ontology.Actor {
 	return ontology.Actor{ID: "cli:" + name, Admin: true}
 }
 
+// userFlag is a --user value: an owner key, or the name of a console
+// person ("ana" is console:local:ana, whom `bot demo --user ana` asks as).
+type userFlag string
+
+func (u *userFlag) String() string { return string(*u) }
+
+func (u *userFlag) Set(s string) error {
+	*u = userFlag(ownerKeyArg(s))
+	return nil
+}
+
+// ownerKeyArg reads an owner key given on the command line: a name
+// without ':' is the console person of that name.
+func ownerKeyArg(s string) string {
+	if s == "" || strings.Contains(s, ":") {
+		return s
+	}
+	return console.Identity(s).UserKey()
+}
+
 func (p *prefsCmd) list(ctx context.Context, args []string) int {
 	fs := p.flagSet("list")
 	var fl ontology.Filter
-	fs.StringVar(&fl.Owner, "user", "", "only the facts of this owner key (user, channel or workspace), e.g. slack:T1:U2")
-	fs.StringVar(&fl.Scope, "scope", "", "only user, channel or workspace facts")
+	fs.Var((*userFlag)(&fl.Owner), "user", "only the facts of this owner key (user, channel or workspace), e.g. slack:T1:U2, or a console person's name (ana)")
+	scope := fs.String("scope", "", "only user, channel or workspace facts")
 	fs.StringVar(&fl.Warehouse, "warehouse", "", "only facts about this warehouse")
 	fs.BoolVar(&fl.IncludeInactive, "all", false, "include inactive facts (rejected as often as confirmed)")
 	weakened := fs.Bool("weakened", false, "only facts people said 'not what I meant' to (their own, or shared ones set aside for them)")
@@ -202,7 +223,8 @@ func (p *prefsCmd) list(ctx context.Context, args []string) int {
 	if !ok {
 		return code
 	}
-	if fl.Scope != "" && !ontology.Scope(fl.Scope).Valid() {
+	fl.Scope = ontology.Scope(*scope)
+	if fl.Scope != "" && !fl.Scope.Valid() {
 		fmt.Fprintf(p.stderr, "bot prefs list: --scope %q: want user, channel or workspace\n", fl.Scope)
 		return exitUsage
 	}
@@ -256,7 +278,7 @@ func (p *prefsCmd) list(ctx context.Context, args []string) int {
 func sourceOf(f ontology.Fact) string {
 	switch {
 	case f.FromGlossary():
-		return "glossary " + strings.TrimPrefix(f.Source, ontology.SourceGlossary)
+		return "glossary " + f.Source.Glossary()
 	case f.Kind == ontology.KindQuery && f.VerifiedBy != "":
 		return "verified by " + f.VerifiedBy
 	case f.PromotedFrom != "":
@@ -282,7 +304,8 @@ func rejectedBy(f ontology.Fact, people map[string]int) string {
 // preferences, which an admin may make verified queries (bot prefs verify).
 func (p *prefsCmd) candidates(ctx context.Context, args []string) int {
 	fs := p.flagSet("candidates")
-	owner := fs.String("user", "", "only the answers of this owner key, e.g. slack:T1:U2")
+	owner := new(string)
+	fs.Var((*userFlag)(owner), "user", "only the answers of this owner key, e.g. slack:T1:U2, or a console person's name (ana)")
 	warehouse := fs.String("warehouse", "", "only answers about this warehouse")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if _, code, ok := p.parseArgs(fs, "candidates", args, 0, ""); !ok {
@@ -401,7 +424,8 @@ func (p *prefsCmd) delete(ctx context.Context, args []string) int {
 
 func (p *prefsCmd) forget(ctx context.Context, args []string) int {
 	fs := p.flagSet("forget")
-	owner := fs.String("user", "", "owner key whose preferences to forget (required), e.g. slack:T1:U2")
+	owner := new(string)
+	fs.Var((*userFlag)(owner), "user", "owner key whose preferences to forget (required), e.g. slack:T1:U2, or a console person's name (ana)")
 	warehouse := fs.String("warehouse", "", "only for this warehouse (default: all)")
 	pos, code, ok := p.parse(fs, "forget", args)
 	if !ok {
@@ -583,11 +607,11 @@ func (p *prefsCmd) importFacts(ctx context.Context, args []string) int {
 	}
 	defer s.Close()
 	st, err := s.Import(ctx, r, p.actor())
-	if errors.Is(err, ontology.ErrInvalid) {
+	var ie *ontology.ImportError
+	if errors.As(err, &ie) {
 		// One line per problem, each naming the fact: facts[3] ("texas"): unknown kind "colour".
 		fmt.Fprintf(p.stderr, "bot prefs import: %s is not a valid export; nothing was imported:\n", name)
-		msg := strings.TrimPrefix(err.Error(), "import: ")
-		for _, line := range strings.Split(msg, "\n") {
+		for _, line := range ie.Problems() {
 			fmt.Fprintf(p.stderr, "  %s\n", line)
 		}
 		return exitFailure

@@ -308,3 +308,46 @@ func TestPrefsMissingOntology(t *testing.T) {
 		t.Error("list created an empty ontology")
 	}
 }
+
+func TestOwnerKeyArg(t *testing.T) {
+	for arg, want := range map[string]string{
+		"":            "",
+		"ana":         "console:local:ana", // the demo's person, as the console keys her
+		"slack:T1:U2": "slack:T1:U2",
+		"slack:T1":    "slack:T1",
+		"discord::U9": "discord::U9",
+	} {
+		if got := ownerKeyArg(arg); got != want {
+			t.Errorf("ownerKeyArg(%q) = %q, want %q", arg, got, want)
+		}
+	}
+}
+
+// `bot prefs --user ana` names the console's (the demo's) person ana.
+func TestPrefsUserByConsoleName(t *testing.T) {
+	t.Setenv("USER", "tester")
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := ontology.Open(filepath.Join(dir, ontologyFile), ontology.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := s.Learn(ctx, ontology.Fact{Scope: ontology.ScopeUser, Owner: "console:local:ana", Warehouse: "shop", Phrase: "revenue",
+		Kind: ontology.KindAggregate, Target: netSum, Meaning: "net revenue after discounts"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	code, out, errOut := runPrefsT(t, "", "--data", dir, "list", "--user", "ana")
+	if code != exitOK || !strings.Contains(out, f.ID) || !strings.Contains(out, "(1 preference)") {
+		t.Fatalf("list --user ana: code %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	code, out, errOut = runPrefsT(t, "", "--data", dir, "forget", "--user", "ana", "revenue")
+	if code != exitOK || !strings.Contains(out, "forgot 1 preference of console:local:ana") {
+		t.Fatalf("forget --user ana: code %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if left, err := openPrefs(t, dir).List(ctx, ontology.Filter{Owner: "console:local:ana"}); err != nil || len(left) != 0 {
+		t.Errorf("after forget: %d facts, %v", len(left), err)
+	}
+}

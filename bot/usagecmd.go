@@ -27,7 +27,8 @@ func runUsage(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	)
 	var sel storeSelection
 	sel.flags(fset)
-	user := fset.String("user", "", "only this user (owner key platform:workspace:user), with their questions")
+	user := new(string)
+	fset.Var((*userFlag)(user), "user", "only this user (owner key platform:workspace:user, or a console person's name), with their questions")
 	days := fset.Int("days", 7, "days to show, today (UTC) included")
 	asJSON := fset.Bool("json", false, "print the report as JSON")
 	wait := fset.Duration("lock-timeout", 5*time.Second, "how long to wait while the bot writes the file")

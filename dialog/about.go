@@ -424,7 +424,7 @@ func (m *Manager) meaningOf(ctx context.Context, who Who, term string, loc colfm
 		if f.Phrase != phrase || f.Kind == ontology.KindQuery || f.Meaning == "" {
 			continue
 		}
-		whose := UsedFact{Scope: string(f.Scope), Team: f.FromGlossary(), Definition: f.Kind == ontology.KindDefinition}.Whose("workspace")
+		whose := UsedFact{Scope: f.Scope, Team: f.FromGlossary(), Definition: f.Kind == ontology.KindDefinition}.Whose("workspace")
 		line := fmt.Sprintf("%s: '%s' = %s.", upperFirst(whose), phrase, lowerFirst(strings.TrimSuffix(f.Meaning, ".")))
 		if !slices.Contains(lines, line) {
 			lines = append(lines, line)

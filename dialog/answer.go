@@ -67,7 +67,7 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 	}
 	m.applyLinked(ctx, st, rep.Linked)
 	for _, f := range st.Applied {
-		a.UsedFacts = appendUsed(a.UsedFacts, UsedFact{FactID: f.FactID, Phrase: f.Phrase, Meaning: f.Meaning, Scope: f.Scope, Definition: f.Key.Name == sqlshape.SlotDefine, Team: f.fromGlossary()})
+		a.UsedFacts = appendUsed(a.UsedFacts, UsedFact{FactID: f.FactID, Phrase: f.Phrase, Meaning: f.Meaning, Scope: f.Scope, Definition: f.Key.Name == sqlshape.SlotDefine, Team: f.Source.IsGlossary()})
 	}
 	for _, n := range st.Notes {
 		a.Notes = appendUnique(a.Notes, n)
@@ -144,7 +144,7 @@ func (m *Manager) applyLinked(ctx context.Context, st *convState, linked []appli
 			continue
 		}
 		st.Applied = append(st.Applied, f)
-		m.obs.FactApplied(f.Scope)
+		m.obs.FactApplied(string(f.Scope))
 	}
 }
 

@@ -2,7 +2,6 @@ package dialog
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/clarify-bot/clarify/internal/tables"
@@ -149,7 +148,7 @@ func factsUsed(st *convState) []ontology.FactUse {
 	}
 	out := make([]ontology.FactUse, 0, len(st.Applied))
 	for _, a := range st.Applied {
-		out = append(out, ontology.FactUse{ID: a.FactID, Phrase: a.Phrase, Scope: ontology.Scope(a.Scope), Source: a.Source, Meaning: a.Meaning})
+		out = append(out, ontology.FactUse{ID: a.FactID, Phrase: a.Phrase, Scope: a.Scope, Source: a.Source, Meaning: a.Meaning})
 	}
 	return out
 }
@@ -157,17 +156,15 @@ func factsUsed(st *convState) []ontology.FactUse {
 // conversationOf is the adapter's conversation key (the state key less
 // its platform and workspace).
 func conversationOf(st *convState) string {
-	return strings.TrimPrefix(st.Key, st.Who.Platform+":"+st.Who.Workspace+":")
+	return st.Who.Identity().Local(st.Key)
 }
 
-// threadOf is the platform's thread within a conversation key: adapters
-// key a thread as "<channel>:<thread>" (Slack's thread ts, a Discord
-// direct-message reply) or by the thread's own id (Discord threads).
+// threadOf is the platform's thread within a conversation key: the
+// thread of a ThreadKey in the person's channel, else the key itself (a
+// Discord thread's id).
 func threadOf(who Who, conv string) string {
-	if who.Channel != "" {
-		if t, ok := strings.CutPrefix(conv, who.Channel+":"); ok {
-			return t
-		}
+	if ch, t, ok := SplitThreadKey(conv); ok && who.Channel != "" && ch == who.Channel {
+		return t
 	}
 	return conv
 }

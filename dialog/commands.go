@@ -45,7 +45,7 @@ func (m *Manager) command(ctx context.Context, ev Event, text string) ([]Reply, 
 }
 
 func actor(w Who) ontology.Actor {
-	return ontology.Actor{ID: w.Platform + ":" + w.Workspace + ":" + w.User, Admin: w.Admin}
+	return ontology.Actor{ID: w.Identity().UserKey(), Admin: w.Admin}
 }
 
 // forget drops the asker's preferences for a phrase.

@@ -164,7 +164,7 @@ func (m *Manager) applyFacts(ctx context.Context, st *convState) {
 						st.Candidates[i].ElimBy = step
 					}
 				}
-				st.Applied = append(st.Applied, appliedFact{FactID: f.ID, Key: pt.Key, Token: tok, Phrase: f.Phrase, Meaning: f.Meaning, Scope: string(f.Scope), Step: step, Source: f.Source})
+				st.Applied = append(st.Applied, appliedFact{FactID: f.ID, Key: pt.Key, Token: tok, Phrase: f.Phrase, Meaning: f.Meaning, Scope: f.Scope, Step: step, Source: f.Source})
 				m.obs.FactApplied(string(f.Scope))
 				applied = true
 				break

@@ -548,7 +548,7 @@ func linkedFacts(facts []ontology.Fact, ids []string) []appliedFact {
 	for _, id := range ids {
 		for _, f := range facts {
 			if f.ID == id {
-				out = append(out, appliedFact{FactID: f.ID, Phrase: f.Phrase, Meaning: f.Meaning, Scope: string(f.Scope), Source: f.Source,
+				out = append(out, appliedFact{FactID: f.ID, Phrase: f.Phrase, Meaning: f.Meaning, Scope: f.Scope, Source: f.Source,
 					Step: Step{Kind: StepFact, Ref: f.ID}})
 			}
 		}

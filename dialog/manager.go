@@ -252,16 +252,10 @@ func (m *Manager) lock(key string) func() {
 }
 
 func stateKey(ev Event) string {
-	return ev.Who.Platform + ":" + ev.Who.Workspace + ":" + ev.Conversation
+	return ev.Who.Identity().InWorkspace(ev.Conversation)
 }
 
-func ownerKeys(w Who) ontology.Owners {
-	return ontology.Owners{
-		User:      w.Platform + ":" + w.Workspace + ":" + w.User,
-		Channel:   w.Platform + ":" + w.Workspace + ":" + w.Channel,
-		Workspace: w.Platform + ":" + w.Workspace,
-	}
-}
+func ownerKeys(w Who) ontology.Owners { return w.Identity().Owners() }
 
 var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
 

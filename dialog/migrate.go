@@ -105,7 +105,7 @@ func migrateStateV1(b []byte, slots func(sql string) (sqlshape.Slots, map[sqlsha
 		key := sqlshape.ParseSlotKey(a.Key)
 		st.Applied = append(st.Applied, appliedFact{
 			FactID: a.FactID, Key: key, Token: ontology.LegacyTerm(string(key.Name), a.Token),
-			Phrase: a.Phrase, Meaning: a.Meaning, Scope: a.Scope, Step: legacyStep(a.Step),
+			Phrase: a.Phrase, Meaning: a.Meaning, Scope: ontology.Scope(a.Scope), Step: legacyStep(a.Step),
 		})
 	}
 	if len(old.Excluded) > 0 {

@@ -28,11 +28,11 @@ const (
 )
 
 func factView(f ontology.Fact, viewer string) FactView {
-	v := FactView{ID: f.ID, Phrase: f.Phrase, Meaning: f.Meaning, Kind: string(f.Kind), Scope: string(f.Scope), Owner: f.Owner,
+	v := FactView{ID: f.ID, Phrase: f.Phrase, Meaning: f.Meaning, Kind: string(f.Kind), Scope: f.Scope, Owner: f.Owner,
 		Learned: f.Created, Uses: f.Uses, Active: f.Active(), Rejections: f.Rejections + f.Overruled}
 	switch {
 	case f.FromGlossary():
-		v.Source = SourceGlossary + " '" + strings.TrimPrefix(f.Source, ontology.SourceGlossary) + "'"
+		v.Source = SourceGlossary + " '" + f.Source.Glossary() + "'"
 	case f.Kind == ontology.KindQuery && f.VerifiedBy != "":
 		v.Source = SourceVerified + " (verified by " + f.VerifiedBy + ")"
 	case f.PromotedFrom != "":
@@ -86,8 +86,10 @@ func (m *Manager) prefs(ctx context.Context, ev Event) ([]Reply, error) {
 			return []Reply{ephemeral(ev.Conversation, "Preference review is not available.")}, nil
 		}
 		subject = other
-		owner := ev.Who.Platform + ":" + ev.Who.Workspace + ":" + other
-		filter := ontology.Filter{Scope: string(ontology.ScopeUser), Owner: owner, Warehouse: m.cfg.Warehouse, IncludeInactive: true}
+		id := ev.Who.Identity()
+		id.User = other
+		owner := id.UserKey()
+		filter := ontology.Filter{Scope: ontology.ScopeUser, Owner: owner, Warehouse: m.cfg.Warehouse, IncludeInactive: true}
 		if other == "*" {
 			subject, owner = "everyone", ""
 			filter = ontology.Filter{Warehouse: m.cfg.Warehouse, IncludeInactive: true}
@@ -117,7 +119,7 @@ func (m *Manager) prefs(ctx context.Context, ev Event) ([]Reply, error) {
 			continue
 		}
 		p.Facts = append(p.Facts, FactView{ID: c.ID, Phrase: c.Question, Meaning: fmt.Sprintf("Answer marked correct (%d×), not verified yet", c.Count),
-			Kind: string(ontology.KindQuery), Scope: string(ontology.ScopeUser), Owner: c.Owner, Learned: c.First, Source: SourceFeedback, Active: true, Candidate: true})
+			Kind: string(ontology.KindQuery), Scope: ontology.ScopeUser, Owner: c.Owner, Learned: c.First, Source: SourceFeedback, Active: true, Candidate: true})
 	}
 	return []Reply{{Kind: ReplyPrefs, Conversation: ev.Conversation, Ephemeral: true, Prefs: p, Text: prefsText(p, subject)}}, nil
 }
@@ -145,9 +147,9 @@ func prefsText(p *Prefs, subject string) string {
 func (f FactView) Details() string {
 	var parts []string
 	switch f.Scope {
-	case string(ontology.ScopeChannel):
+	case ontology.ScopeChannel:
 		parts = append(parts, "channel-wide")
-	case string(ontology.ScopeWorkspace):
+	case ontology.ScopeWorkspace:
 		parts = append(parts, "workspace-wide")
 	default:
 		parts = append(parts, "personal")
@@ -166,7 +168,7 @@ func (f FactView) Details() string {
 		}
 	}
 	switch {
-	case !f.Active && f.Scope != string(ontology.ScopeUser):
+	case !f.Active && f.Scope != ontology.ScopeUser:
 		parts = append(parts, "set aside: not what was meant")
 	case !f.Active:
 		parts = append(parts, "inactive: I'll ask again")

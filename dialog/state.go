@@ -153,11 +153,11 @@ type appliedFact struct {
 	Token   ontology.Term    `json:"token"`
 	Phrase  string           `json:"phrase"`
 	Meaning string           `json:"meaning"`
-	Scope   string           `json:"scope"`
+	Scope   ontology.Scope   `json:"scope"`
 	Step    Step             `json:"step"`
-	// Source is the fact's origin ("glossary:NAME" for the team's
-	// glossary, see ontology.Fact.Source), for the answer and the audit.
-	Source string `json:"source,omitempty"`
+	// Source is the fact's origin (the team's glossary, see
+	// ontology.Fact.Source), for the answer and the audit.
+	Source ontology.Source `json:"source,omitempty"`
 }
 
 // engineKey marks a question the engine proposed (options carry feedback).
@@ -303,9 +303,4 @@ func (s *convState) findAnswer(id string) *answerRec {
 		}
 	}
 	return nil
-}
-
-// fromGlossary reports whether the applied fact is the team glossary's.
-func (a appliedFact) fromGlossary() bool {
-	return ontology.Fact{Source: a.Source}.FromGlossary()
 }

@@ -6,6 +6,7 @@
 package dialog
 
 import (
+	"strings"
 	"time"
 
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
@@ -27,6 +28,23 @@ type Who struct {
 	// separated so that Who stays comparable, for warehouses whose access
 	// rules name roles.
 	Roles string `json:"roles,omitempty"`
+}
+
+// Identity is the person and place of w, which formats their owner keys.
+func (w Who) Identity() ontology.Identity {
+	return ontology.Identity{Platform: w.Platform, Workspace: w.Workspace, Channel: w.Channel, User: w.User}
+}
+
+// ThreadKey is the Conversation of a thread known by its channel and the
+// message that started it ("C0789:1712.5"): a Slack thread, or a Discord
+// direct-message reply. Discord threads, which have ids of their own, use
+// the id.
+func ThreadKey(channel, thread string) string { return channel + ":" + thread }
+
+// SplitThreadKey reads a ThreadKey; ok is false for a conversation that
+// is not one (a Discord thread's id).
+func SplitThreadKey(conv string) (channel, thread string, ok bool) {
+	return strings.Cut(conv, ":")
 }
 
 // EventKind says what the person did.
@@ -267,7 +285,7 @@ type UsedFact struct {
 	FactID  string
 	Phrase  string
 	Meaning string
-	Scope   string // "user", "channel", "workspace"
+	Scope   ontology.Scope
 	// Definition is set for the meaning of a word the schema does not name.
 	Definition bool `json:",omitempty"`
 	// Team is set for a fact of the team glossary: a meaning decided once
@@ -288,9 +306,9 @@ func (f UsedFact) Whose(workspace string) string {
 		what = "definition"
 	}
 	switch f.Scope {
-	case "channel":
+	case ontology.ScopeChannel:
 		return "this channel's " + what
-	case "workspace":
+	case ontology.ScopeWorkspace:
 		return "the " + workspace + "'s " + what
 	}
 	if f.Definition {
@@ -314,7 +332,7 @@ type FactView struct {
 	Phrase  string
 	Meaning string
 	Kind    string
-	Scope   string
+	Scope   ontology.Scope
 	Owner   string
 	Learned time.Time
 	Uses    int

@@ -87,7 +87,7 @@ func (e *encoder) target(t Target) {
 func encodeFact(f Fact) []byte {
 	e := encoder{b: make([]byte, 0, 256)}
 	e.b = append(e.b, factVersion)
-	for _, s := range [...]string{f.ID, string(f.Scope), f.Owner, f.Warehouse, f.Phrase, string(f.Kind), f.Meaning, f.Question, f.PromotedFrom, f.Source, f.VerifiedBy} {
+	for _, s := range [...]string{f.ID, string(f.Scope), f.Owner, f.Warehouse, f.Phrase, string(f.Kind), f.Meaning, f.Question, f.PromotedFrom, string(f.Source), f.VerifiedBy} {
 		e.str(s)
 	}
 	for _, t := range [...]time.Time{f.Created, f.LastUsed} {
@@ -120,7 +120,7 @@ func decodeFact(v []byte) (Fact, error) {
 	d := decoder{s: string(v[1:])}
 	var f Fact
 	var legacyTarget string
-	fields := []*string{&f.ID, (*string)(&f.Scope), &f.Owner, &f.Warehouse, &f.Phrase, (*string)(&f.Kind), &f.Meaning, &f.Question, &f.PromotedFrom, &f.Source, &f.VerifiedBy}
+	fields := []*string{&f.ID, (*string)(&f.Scope), &f.Owner, &f.Warehouse, &f.Phrase, (*string)(&f.Kind), &f.Meaning, &f.Question, &f.PromotedFrom, (*string)(&f.Source), &f.VerifiedBy}
 	switch version {
 	case factVersionNoSource:
 		fields = fields[:9]

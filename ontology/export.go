@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/clarify-bot/clarify/internal/kv"
@@ -68,6 +69,18 @@ func (e *FactError) Error() string {
 
 func (e *FactError) Unwrap() error { return e.Err }
 
+// ImportError is an import that changed nothing because the file, or a
+// fact of it, is not valid: Err lists the problems, one a line, naming
+// each bad fact (see FactError). It matches ErrInvalid.
+type ImportError struct{ Err error }
+
+func (e *ImportError) Error() string { return "import: " + e.Err.Error() }
+
+func (e *ImportError) Unwrap() error { return e.Err }
+
+// Problems are the lines of Err: facts[3] ("texas"): unknown kind "colour".
+func (e *ImportError) Problems() []string { return strings.Split(e.Err.Error(), "\n") }
+
 // Import reads an export document and upserts its facts in one
 // transaction: a fact whose ID exists replaces it; otherwise one with the
 // same (Scope, Owner, Warehouse, Phrase, Kind) is replaced; otherwise it is
@@ -75,8 +88,8 @@ func (e *FactError) Unwrap() error { return e.Err }
 // skipped. Each added or updated fact gets an "import" audit entry.
 //
 // The whole document is validated first; a malformed one changes nothing
-// and the error (wrapping ErrInvalid) names each bad fact as facts[i],
-// see FactError. Phrases are normalised; missing times become now; a fact
+// and the error is an *ImportError (matching ErrInvalid) that names each
+// bad fact as facts[i], see FactError. Phrases are normalised; missing times become now; a fact
 // with neither confirmations nor rejections counts as confirmed once, so
 // a hand-written file yields active facts. Admins only.
 func (s *Store) Import(ctx context.Context, r io.Reader, actor Actor) (ImportStats, error) {
@@ -85,7 +98,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader, actor Actor) (ImportSta
 	}
 	facts, err := s.parseImport(r)
 	if err != nil {
-		return ImportStats{}, fmt.Errorf("import: %w", err)
+		return ImportStats{}, &ImportError{Err: err}
 	}
 	var st ImportStats
 	err = s.update(ctx, func(tx kv.Tx) error {
@@ -100,6 +113,9 @@ func (s *Store) Import(ctx context.Context, r io.Reader, actor Actor) (ImportSta
 		}
 		return nil
 	})
+	if errors.Is(err, ErrInvalid) {
+		return ImportStats{}, &ImportError{Err: err}
+	}
 	if err != nil {
 		return ImportStats{}, fmt.Errorf("import: %w", err)
 	}

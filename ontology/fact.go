@@ -4,7 +4,7 @@
 // the next question that uses the phrase needs no clarification.
 //
 // The Store keeps facts in a bbolt file. It knows nothing of chat platforms:
-// owners are opaque keys composed by the caller.
+// owners are keys formatted from an Identity (see identity.go).
 package ontology
 
 import (
@@ -106,7 +106,7 @@ type Fact struct {
 	// ID is random, URL-safe and short; stable for the fact's life.
 	ID    string `json:"id"`
 	Scope Scope  `json:"scope"`
-	// Owner is an opaque key composed by the caller: user "slack:T1:U2",
+	// Owner is the owner's key, formatted by Identity: user "slack:T1:U2",
 	// channel "slack:T1:C3", workspace "slack:T1".
 	Owner     string `json:"owner"`
 	Warehouse string `json:"warehouse"`
@@ -137,19 +137,38 @@ type Fact struct {
 	// PromotedFrom is the id of the fact this one was promoted from.
 	PromotedFrom string `json:"promoted_from,omitempty"`
 	// Source is where the fact came from when no person's answer taught
-	// it: "glossary:NAME" for a team glossary load (see ReplaceSource),
-	// "" for a learned or promoted fact.
-	Source string `json:"source,omitempty"`
+	// it: a team glossary load (see ReplaceSource), or "" for a learned or
+	// promoted fact.
+	Source Source `json:"source,omitempty"`
 	// VerifiedBy names who vouched for the fact: the verifier of a
 	// glossary's verified query, or the admin who promoted an answer to one.
 	VerifiedBy string `json:"verified_by,omitempty"`
 }
 
+// Source is where facts came from when no person's answer taught them.
+// It is stored as it reads: "glossary:NAME" for a team glossary's facts,
+// "" for learned and promoted ones.
+type Source string
+
 // SourceGlossary prefixes the Source of facts loaded from a glossary.
 const SourceGlossary = "glossary:"
 
+// GlossarySource is the Source of the facts of the glossary named name.
+func GlossarySource(name string) Source { return Source(SourceGlossary + name) }
+
+// IsGlossary reports whether s is a team glossary.
+func (s Source) IsGlossary() bool { return strings.HasPrefix(string(s), SourceGlossary) }
+
+// Glossary is the name of the glossary s is, or "" when it is none.
+func (s Source) Glossary() string {
+	if name, ok := strings.CutPrefix(string(s), SourceGlossary); ok {
+		return name
+	}
+	return ""
+}
+
 // FromGlossary reports whether the fact was loaded from a team glossary.
-func (f Fact) FromGlossary() bool { return strings.HasPrefix(f.Source, SourceGlossary) }
+func (f Fact) FromGlossary() bool { return f.Source.IsGlossary() }
 
 // Active reports whether the fact may decide an answer. An inactive fact
 // (rejected at least as often as confirmed, by its owner or, for a shared
@@ -191,7 +210,7 @@ func (f *Fact) normalize() {
 	f.Warehouse = strings.TrimSpace(f.Warehouse)
 	f.Meaning = strings.TrimSpace(f.Meaning)
 	f.Question = strings.TrimSpace(f.Question)
-	f.Source = strings.TrimSpace(f.Source)
+	f.Source = Source(strings.TrimSpace(string(f.Source)))
 	f.VerifiedBy = strings.TrimSpace(f.VerifiedBy)
 }
 
@@ -305,7 +324,8 @@ type Owners struct {
 
 // Filter selects facts for List. Empty fields match everything.
 type Filter struct {
-	Scope, Owner, Warehouse, Phrase string
+	Scope                    Scope
+	Owner, Warehouse, Phrase string
 	// IncludeInactive lists facts that were rejected as often as confirmed.
 	IncludeInactive bool
 }
@@ -341,7 +361,7 @@ type AuditEntry struct {
 	Before *Fact     `json:"before,omitempty"`
 	After  *Fact     `json:"after,omitempty"`
 	// Source is the glossary a glossary entry came from.
-	Source string `json:"source,omitempty"`
+	Source Source `json:"source,omitempty"`
 	// Note words an entry that is not about one fact ("glossary team.yml
 	// loaded: 3 added, 1 updated, 0 removed").
 	Note string `json:"note,omitempty"`

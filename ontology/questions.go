@@ -72,7 +72,7 @@ type FactUse struct {
 	ID      string `json:"id"`
 	Phrase  string `json:"phrase"`
 	Scope   Scope  `json:"scope"`
-	Source  string `json:"source,omitempty"`
+	Source  Source `json:"source,omitempty"`
 	Meaning string `json:"meaning,omitempty"`
 }
 

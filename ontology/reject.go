@@ -85,7 +85,7 @@ func (s *Store) Reject(ctx context.Context, id, by string) (Fact, error) {
 	return out, nil
 }
 
-func sourceOf(f Fact) string {
+func sourceOf(f Fact) Source {
 	if f.FromGlossary() {
 		return f.Source
 	}

@@ -17,7 +17,7 @@ import (
 // or the new one, never a mix. A fact of the new set whose key a fact of
 // another origin holds (an admin's promoted fact for the same phrase and
 // kind) replaces it; the audit keeps what was there. Admins only.
-func (s *Store) ReplaceSource(ctx context.Context, source string, facts []Fact, actor Actor) (ImportStats, error) {
+func (s *Store) ReplaceSource(ctx context.Context, source Source, facts []Fact, actor Actor) (ImportStats, error) {
 	return s.replaceSource(ctx, source, nil, facts, actor)
 }
 
@@ -26,7 +26,7 @@ func (s *Store) ReplaceSource(ctx context.Context, source string, facts []Fact, 
 // every fact of the new set must belong to one of the owners. It is how
 // one workspace's admin reloads a glossary that other workspaces loaded
 // too, without touching theirs.
-func (s *Store) ReplaceSourceFor(ctx context.Context, source string, owners []string, facts []Fact, actor Actor) (ImportStats, error) {
+func (s *Store) ReplaceSourceFor(ctx context.Context, source Source, owners []string, facts []Fact, actor Actor) (ImportStats, error) {
 	if len(owners) == 0 {
 		return ImportStats{}, invalidf("replace facts of %s: no owners", source)
 	}
@@ -44,9 +44,9 @@ func (s *Store) ReplaceSourceFor(ctx context.Context, source string, owners []st
 
 // replaceSource replaces the facts of source that inScope accepts (all
 // of them when it is nil).
-func (s *Store) replaceSource(ctx context.Context, source string, inScope func(Fact) bool, facts []Fact, actor Actor) (ImportStats, error) {
+func (s *Store) replaceSource(ctx context.Context, source Source, inScope func(Fact) bool, facts []Fact, actor Actor) (ImportStats, error) {
 	var st ImportStats
-	source = strings.TrimSpace(source)
+	source = Source(strings.TrimSpace(string(source)))
 	switch {
 	case !actor.Admin:
 		return st, fmt.Errorf("replace facts of %s: %s is not an admin: %w", source, actor.ID, ErrForbidden)
@@ -118,7 +118,7 @@ func normalized(f Fact) Fact {
 }
 
 // replaceOne stores one fact of a source load.
-func (s *Store) replaceOne(tx kv.Tx, f Fact, now time.Time, actor Actor, source string, st *ImportStats) error {
+func (s *Store) replaceOne(tx kv.Tx, f Fact, now time.Time, actor Actor, source Source, st *ImportStats) error {
 	key := uniqueKey(f)
 	cur, found, err := getByKey(tx, key)
 	if err != nil {

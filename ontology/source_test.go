@@ -95,7 +95,7 @@ func TestReplaceSourceReplacesTheWholeLoad(t *testing.T) {
 func TestReplaceSourceRefuses(t *testing.T) {
 	ctx := context.Background()
 	s := MustOpen(t, nil)
-	src := SourceGlossary + "g.yml"
+	src := GlossarySource("g.yml")
 	if _, err := s.ReplaceSource(ctx, src, []Fact{glossaryFact("arr", "b")}, Actor{ID: alice}); !errors.Is(err, ErrForbidden) {
 		t.Errorf("non-admin: %v, want ErrForbidden", err)
 	}
@@ -164,5 +164,30 @@ func TestQuestionRecordsAreAuditedAndPruned(t *testing.T) {
 	}
 	if err := s.RecordQuestion(ctx, QuestionRecord{Question: "x"}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("record without user: %v", err)
+	}
+}
+
+// Sources are stored as they read; the kind is read from the value.
+func TestSource(t *testing.T) {
+	for _, tc := range []struct {
+		src      Source
+		stored   string
+		glossary bool
+		name     string
+	}{
+		{GlossarySource("team.yml"), "glossary:team.yml", true, "team.yml"},
+		{GlossarySource("demo"), "glossary:demo", true, "demo"},
+		{"", "", false, ""},
+		{"import", "import", false, ""},
+	} {
+		if string(tc.src) != tc.stored {
+			t.Errorf("%q stored as %q, want %q", tc.src, string(tc.src), tc.stored)
+		}
+		if tc.src.IsGlossary() != tc.glossary || (Fact{Source: tc.src}).FromGlossary() != tc.glossary {
+			t.Errorf("%q: IsGlossary = %v, want %v", tc.src, tc.src.IsGlossary(), tc.glossary)
+		}
+		if got := tc.src.Glossary(); got != tc.name {
+			t.Errorf("%q: Glossary() = %q, want %q", tc.src, got, tc.name)
+		}
 	}
 }

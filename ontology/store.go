@@ -351,12 +351,12 @@ func byRecency(a, b Fact) int {
 // Phrase (then Warehouse, Kind, Scope). With Scope and Owner set (or Owner
 // alone) it reads only the owner's key range.
 func (s *Store) List(ctx context.Context, fl Filter) ([]Fact, error) {
-	if fl.Scope != "" && !Scope(fl.Scope).Valid() {
+	if fl.Scope != "" && !fl.Scope.Valid() {
 		return nil, invalidf("list facts: unknown scope %q", fl.Scope)
 	}
 	fl.Phrase = NormalizePhrase(fl.Phrase)
 	match := func(f Fact) bool {
-		return (fl.Scope == "" || string(f.Scope) == fl.Scope) &&
+		return (fl.Scope == "" || f.Scope == fl.Scope) &&
 			(fl.Owner == "" || f.Owner == fl.Owner) &&
 			(fl.Warehouse == "" || f.Warehouse == fl.Warehouse) &&
 			(fl.Phrase == "" || f.Phrase == fl.Phrase) &&
@@ -377,7 +377,7 @@ func (s *Store) List(ctx context.Context, fl Filter) ([]Fact, error) {
 			})
 		}
 		for _, sc := range scopes {
-			if fl.Scope != "" && string(sc) != fl.Scope {
+			if fl.Scope != "" && sc != fl.Scope {
 				continue
 			}
 			err := scanPrefix(tx, ownerPrefix(sc, fl.Owner, fl.Warehouse, fl.Warehouse != ""), func(f Fact) error {

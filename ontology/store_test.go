@@ -847,6 +847,13 @@ func TestImportMalformed(t *testing.T) {
 					t.Errorf("error %q does not contain %q", err, w)
 				}
 			}
+			var ie *ImportError
+			if !errors.As(err, &ie) {
+				t.Fatalf("Import: %v, want an *ImportError", err)
+			}
+			if got := "import: " + strings.Join(ie.Problems(), "\n"); got != err.Error() {
+				t.Errorf("Problems() = %q, want the lines of %q", ie.Problems(), err)
+			}
 			var fe *FactError
 			if strings.Contains(tc.want[0], "facts[") != errors.As(err, &fe) {
 				t.Errorf("errors.As(FactError) = %v for %v", fe, err)

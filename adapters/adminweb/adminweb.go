@@ -64,7 +64,7 @@ type Historian interface {
 
 // Loader loads a glossary for some owners only.
 type Loader interface {
-	ReplaceSourceFor(ctx context.Context, source string, owners []string, facts []ontology.Fact, actor ontology.Actor) (ontology.ImportStats, error)
+	ReplaceSourceFor(ctx context.Context, source ontology.Source, owners []string, facts []ontology.Fact, actor ontology.Actor) (ontology.ImportStats, error)
 }
 
 // Store is the ontology as the console uses it (an *ontology.Store).
@@ -449,7 +449,7 @@ func (s *Server) authed(h func(http.ResponseWriter, *request)) http.HandlerFunc 
 		if r.Method == http.MethodPost {
 			r.Body = http.MaxBytesReader(w, r.Body, maxUpload+64<<10)
 			if !s.sameOrigin(r) {
-				s.log.Warn("form post from another site refused", "origin", r.Header.Get("Origin"), "referer", r.Header.Get("Referer"), "user", rq.id.Key())
+				s.log.Warn("form post from another site refused", "origin", r.Header.Get("Origin"), "referer", r.Header.Get("Referer"), "user", rq.id.UserKey())
 				s.fail(w, r, rq, http.StatusForbidden, "This form was sent from another site, so it was refused. Nothing was changed.")
 				return
 			}
@@ -458,7 +458,7 @@ func (s *Server) authed(h func(http.ResponseWriter, *request)) http.HandlerFunc 
 				return
 			}
 			if !sameToken(r.PostFormValue("csrf"), rq.sess.CSRF) {
-				s.log.Warn("form post without the session's CSRF token refused", "user", rq.id.Key(), "path", r.URL.Path)
+				s.log.Warn("form post without the session's CSRF token refused", "user", rq.id.UserKey(), "path", r.URL.Path)
 				s.fail(w, r, rq, http.StatusForbidden, "This form has expired or did not come from this console, so it was refused. Nothing was changed; reload the page and try again.")
 				return
 			}
@@ -511,7 +511,7 @@ func (s *Server) authenticate(r *http.Request) (*request, error) {
 	from := s.clientAddr(r)
 	return &request{
 		r: r, id: id, sess: ss, session: c.Value, from: from,
-		actor: ontology.Actor{ID: id.Key(), Admin: true},
+		actor: ontology.Actor{ID: id.UserKey(), Admin: true},
 		ctx:   ontology.WithVia(ctx, "admin console from "+from),
 	}, nil
 }
@@ -586,17 +586,17 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, nil, http.StatusInternalServerError, "Signing in failed on the bot's side; the details are in its log.")
 			return
 		}
-		s.log.Info("sign-in refused", "user", id.Key(), "from", s.clientAddr(r), "why", err)
+		s.log.Info("sign-in refused", "user", id.UserKey(), "from", s.clientAddr(r), "why", err)
 		s.fail(w, r, nil, status, linkProblem(err, s.cfg.LinkTTL))
 		return
 	}
-	sid, _, err := s.state.open(ctx, id.Key(), s.clientAddr(r), s.cfg.SessionTTL)
+	sid, _, err := s.state.open(ctx, id.UserKey(), s.clientAddr(r), s.cfg.SessionTTL)
 	if err != nil {
 		s.log.Error("cannot open a session", "err", err)
 		s.fail(w, r, nil, http.StatusInternalServerError, "Signing in failed on the bot's side; the details are in its log.")
 		return
 	}
-	s.log.Info("admin signed in", "user", id.Key(), "from", s.clientAddr(r), "via", c.Via)
+	s.log.Info("admin signed in", "user", id.UserKey(), "from", s.clientAddr(r), "via", c.Via)
 	s.setCookie(w, r, sid)
 	http.Redirect(w, r, s.cfg.Prefix+"/phrases", http.StatusSeeOther)
 }
@@ -605,7 +605,7 @@ func (s *Server) logout(w http.ResponseWriter, rq *request) {
 	if err := s.state.close(rq.ctx, rq.session); err != nil {
 		s.log.Warn("cannot end a session", "err", err)
 	}
-	s.log.Info("admin signed out", "user", rq.id.Key(), "from", rq.from)
+	s.log.Info("admin signed out", "user", rq.id.UserKey(), "from", rq.from)
 	s.clearCookie(w, rq.r)
 	http.Redirect(w, rq.r, s.cfg.Prefix+"/signed-out", http.StatusSeeOther)
 }

@@ -89,7 +89,7 @@ func newEnv(t testing.TB, tgt kvtest.Target, edit func(*Config)) *env {
 	cfg := Config{
 		BaseURL: "http://" + e.srv.Listener.Addr().String(), Key: e.key, State: e.stateDB, Store: store,
 		Warehouses: map[string]Warehouse{"shop": e.wh}, Now: clk.Now,
-		IsAdmin: func(_ context.Context, id Identity) (bool, bool) { return e.admins[id.Key()], true },
+		IsAdmin: func(_ context.Context, id Identity) (bool, bool) { return e.admins[id.UserKey()], true },
 	}
 	if edit != nil {
 		edit(&cfg)
@@ -239,7 +239,7 @@ func TestSignInLinks(t *testing.T) {
 			{"reused", token(link), "already used"},
 			{"garbage", "not-a-token", "not valid"},
 			{"another key", func() string {
-				l, _ := IssueLink([]byte("another key of thirty-two bytes!"), e.srv.URL+"/admin", time.Minute, e.clk.Now, Identity{"slack", "T1", "UADMIN"}, "x")
+				l, _ := IssueLink([]byte("another key of thirty-two bytes!"), e.srv.URL+"/admin", time.Minute, e.clk.Now, Identity{Platform: "slack", Workspace: "T1", User: "UADMIN"}, "x")
 				return token(l)
 			}(), "not valid"},
 			{"tampered user", func() string {

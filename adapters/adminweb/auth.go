@@ -62,7 +62,7 @@ func (l links) token(id Identity, via string) (string, error) {
 		return "", fmt.Errorf("sign-in link: %w", err)
 	}
 	now := l.now()
-	c := claims{User: id.Key(), Issued: now.Unix(), Expires: now.Add(l.ttl).Unix(), Nonce: base64.RawURLEncoding.EncodeToString(nonce), Via: via}
+	c := claims{User: id.UserKey(), Issued: now.Unix(), Expires: now.Add(l.ttl).Unix(), Nonce: base64.RawURLEncoding.EncodeToString(nonce), Via: via}
 	body, err := json.Marshal(c)
 	if err != nil {
 		return "", fmt.Errorf("sign-in link: %w", err)

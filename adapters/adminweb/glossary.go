@@ -128,7 +128,7 @@ func (s *Server) checkText(ctx context.Context, rq *request, f glossaryForm) (*g
 		res.Problems = ps
 		return nil, res
 	}
-	res.Source = g.Source()
+	res.Source = string(g.Source())
 	res.Summary = fmt.Sprintf("%s: %d measures, %d dimensions, %d filters, %d terms, %d relationships, %d verified queries",
 		g.Source(), len(g.Measures), len(g.Dimensions), len(g.Filters), len(g.Terms), len(g.Relationships), len(g.Verified))
 	if g.Warehouse != "" && g.Warehouse != wh {
@@ -202,7 +202,7 @@ func (s *Server) glossaryLoad(w http.ResponseWriter, rq *request) {
 		s.storeFailed(w, rq, err)
 		return
 	}
-	s.log.Info("glossary loaded from the admin console", "source", g.Source(), "warehouse", res.Form.Warehouse, "workspace", ws, "added", st.Added, "updated", st.Updated, "removed", st.Removed, "user", rq.id.Key(), "from", rq.from)
+	s.log.Info("glossary loaded from the admin console", "source", g.Source(), "warehouse", res.Form.Warehouse, "workspace", ws, "added", st.Added, "updated", st.Updated, "removed", st.Removed, "user", rq.id.UserKey(), "from", rq.from)
 	res.Loaded = &st
 	s.renderAs(w, rq.r, rq, http.StatusOK, "glossary", page{Title: "Glossary", Nav: "glossary",
 		Notice: fmt.Sprintf("%s loaded for %s: %d added, %d updated, %d unchanged, %d removed.", g.Source(), ws, st.Added, st.Updated, st.Skipped, st.Removed),
@@ -214,7 +214,7 @@ func (s *Server) glossaryLoad(w http.ResponseWriter, rq *request) {
 func (s *Server) glossaryDownload(w http.ResponseWriter, rq *request) {
 	wh := rq.r.URL.Query().Get("warehouse")
 	ws := rq.id.WorkspaceKey()
-	facts, err := s.cfg.Store.List(rq.ctx, ontology.Filter{Scope: string(ontology.ScopeWorkspace), Owner: ws, Warehouse: wh, IncludeInactive: true})
+	facts, err := s.cfg.Store.List(rq.ctx, ontology.Filter{Scope: ontology.ScopeWorkspace, Owner: ws, Warehouse: wh, IncludeInactive: true})
 	if err != nil {
 		s.storeFailed(w, rq, err)
 		return
@@ -222,7 +222,7 @@ func (s *Server) glossaryDownload(w http.ResponseWriter, rq *request) {
 	// Named after the glossary the facts came from, if all came from one.
 	name := ""
 	for _, f := range facts {
-		src := strings.TrimPrefix(f.Source, ontology.SourceGlossary)
+		src := f.Source.Glossary()
 		switch {
 		case !f.FromGlossary() || name != "" && name != src:
 			name = "-"

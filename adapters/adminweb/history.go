@@ -148,10 +148,10 @@ func (s *Server) historyPage(w http.ResponseWriter, rq *request) {
 				s.storeFailed(w, rq, err)
 				return
 			}
-			if len(mine) == 0 && c.Actor != rq.id.Key() {
+			if len(mine) == 0 && c.Actor != rq.id.UserKey() {
 				continue // another workspace's load
 			}
-			v := changeView{Seq: c.Seq, At: c.At, Actor: c.Actor, Via: c.Via, Action: c.Action, Note: c.Note, Load: true, LoadFacts: len(mine), Phrase: c.Source}
+			v := changeView{Seq: c.Seq, At: c.At, Actor: c.Actor, Via: c.Via, Action: c.Action, Note: c.Note, Load: true, LoadFacts: len(mine), Phrase: string(c.Source)}
 			for _, ch := range mine {
 				folded[ch.Seq] = true
 				v.Items = append(v.Items, s.factChange(rq, ch))
@@ -302,7 +302,7 @@ func (s *Server) revert(w http.ResponseWriter, rq *request, seqs []uint64, phras
 		s.storeFailed(w, rq, err)
 		return
 	}
-	s.log.Info("rolled back from the admin console", "changes", seqs, "user", rq.id.Key(), "from", rq.from)
+	s.log.Info("rolled back from the admin console", "changes", seqs, "user", rq.id.UserKey(), "from", rq.from)
 	target := s.cfg.Prefix + "/history?notice=rolledback"
 	if phrase != "" {
 		target += "&phrase=" + url.QueryEscape(phrase)

@@ -116,7 +116,7 @@ type phraseView struct {
 func sourceOf(f ontology.Fact) string {
 	switch {
 	case f.FromGlossary():
-		return "glossary " + strings.TrimPrefix(f.Source, ontology.SourceGlossary)
+		return "glossary " + f.Source.Glossary()
 	case f.VerifiedBy != "":
 		return "verified by " + f.VerifiedBy
 	case f.PromotedFrom != "":
@@ -260,7 +260,7 @@ func (ws *workspace) conflicts(idx map[[2]string]*phraseView) {
 				h.who = append(h.who, who)
 			}
 		}
-		chKey := ws.id.ChannelKey(ch)
+		chKey := ws.id.InWorkspace(ch)
 		for _, f := range ws.facts {
 			if f.Scope == ontology.ScopeChannel && f.Owner == chKey && f.Active() {
 				add(f, "the channel")
@@ -427,6 +427,6 @@ func (s *Server) phrasePage(w http.ResponseWriter, rq *request) {
 
 // storeFailed is the page of a store that could not be read or written.
 func (s *Server) storeFailed(w http.ResponseWriter, rq *request, err error) {
-	s.log.Error("admin console store error", "user", rq.id.Key(), "path", rq.r.URL.Path, "err", err)
+	s.log.Error("admin console store error", "user", rq.id.UserKey(), "path", rq.r.URL.Path, "err", err)
 	s.fail(w, rq.r, rq, http.StatusInternalServerError, "The bot's store could not be read or changed just now; the details are in the bot's log. Nothing was changed.")
 }

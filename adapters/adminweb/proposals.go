@@ -224,7 +224,7 @@ func (s *Server) impact(ctx context.Context, ws *workspace, p *proposal) []impac
 			out = append(out, row)
 			continue
 		}
-		owners := ontology.Owners{User: q.User, Channel: ws.id.ChannelKey(q.Channel), Workspace: ws.id.WorkspaceKey()}
+		owners := ontology.Owners{User: q.User, Channel: ws.id.InWorkspace(q.Channel), Workspace: ws.id.WorkspaceKey()}
 		current, err := s.cfg.Store.Applicable(ctx, owners, p.Warehouse)
 		if err != nil {
 			row.Verdict, row.After = "not re-run", "the asker's meanings could not be read"
@@ -424,7 +424,7 @@ func (s *Server) acceptProposal(w http.ResponseWriter, rq *request) {
 		s.storeFailed(w, rq, err)
 		return
 	}
-	s.log.Info("proposal accepted", "phrase", p.Phrase, "warehouse", p.Warehouse, "fact", nf.ID, "user", rq.id.Key(), "from", rq.from)
+	s.log.Info("proposal accepted", "phrase", p.Phrase, "warehouse", p.Warehouse, "fact", nf.ID, "user", rq.id.UserKey(), "from", rq.from)
 	http.Redirect(w, rq.r, s.cfg.Prefix+"/phrase?"+phraseQuery(p.Warehouse, p.Phrase)+"&notice=accepted", http.StatusSeeOther)
 }
 
@@ -433,10 +433,10 @@ func (s *Server) dismissProposal(w http.ResponseWriter, rq *request) {
 	if !ok {
 		return
 	}
-	if err := s.state.dismiss(rq.ctx, p.Key, dismissal{By: rq.id.Key(), At: s.cfg.Now().UTC(), People: len(p.People)}); err != nil {
+	if err := s.state.dismiss(rq.ctx, p.Key, dismissal{By: rq.id.UserKey(), At: s.cfg.Now().UTC(), People: len(p.People)}); err != nil {
 		s.storeFailed(w, rq, err)
 		return
 	}
-	s.log.Info("proposal dismissed", "phrase", p.Phrase, "warehouse", p.Warehouse, "user", rq.id.Key(), "from", rq.from)
+	s.log.Info("proposal dismissed", "phrase", p.Phrase, "warehouse", p.Warehouse, "user", rq.id.UserKey(), "from", rq.from)
 	http.Redirect(w, rq.r, s.cfg.Prefix+"/proposals?notice=dismissed", http.StatusSeeOther)
 }

@@ -233,7 +233,7 @@ func (s *Server) verifyQuestion(w http.ResponseWriter, rq *request) {
 		s.storeFailed(w, rq, err)
 		return
 	}
-	s.log.Info("answer verified from the admin console", "fact", nf.ID, "question", q.Question, "user", rq.id.Key(), "from", rq.from)
+	s.log.Info("answer verified from the admin console", "fact", nf.ID, "question", q.Question, "user", rq.id.UserKey(), "from", rq.from)
 	http.Redirect(w, rq.r, fmt.Sprintf("%s/questions?notice=verified&q=%s", s.cfg.Prefix, url.QueryEscape(q.Question)), http.StatusSeeOther)
 }
 

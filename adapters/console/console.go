@@ -17,6 +17,7 @@ import (
 	"runtime/debug"
 
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/ontology"
 )
 
 // Dialog is what the console needs from the conversation manager.
@@ -69,6 +70,12 @@ const (
 	Channel   = "console"
 )
 
+// Identity is the console's person named user: their events come from it
+// and their preferences are kept under its keys ("console:local:ana").
+func Identity(user string) ontology.Identity {
+	return ontology.Identity{Platform: Platform, Workspace: Workspace, Channel: Channel, User: user}
+}
+
 const (
 	// maxLineBytes bounds one input line in memory; longer lines are cut
 	// (and the cut is logged). Lines up to this size are passed on as typed.
@@ -111,6 +118,7 @@ func New(d Dialog, in io.Reader, out io.Writer, opts Options) *Console {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	id := Identity(opts.User)
 	return &Console{
 		d:    d,
 		in:   in,
@@ -118,10 +126,10 @@ func New(d Dialog, in io.Reader, out io.Writer, opts Options) *Console {
 		opts: opts,
 		log:  log.With("adapter", "console"),
 		who: dialog.Who{
-			Platform:  Platform,
-			Workspace: Workspace,
-			Channel:   Channel,
-			User:      opts.User,
+			Platform:  id.Platform,
+			Workspace: id.Workspace,
+			Channel:   id.Channel,
+			User:      id.User,
 			Admin:     opts.Admin,
 		},
 	}

@@ -268,9 +268,9 @@ func (c *Console) deleteFact(ctx context.Context, arg string) {
 // the manager checks that the person is an admin.
 func (c *Console) promote(ctx context.Context, arg string) {
 	const usage = "'promote <number> channel' or 'promote <number> workspace'"
-	num, scope, _ := strings.Cut(arg, " ")
-	scope = strings.ToLower(strings.TrimSpace(scope))
-	if scope != "channel" && scope != "workspace" {
+	num, word, _ := strings.Cut(arg, " ")
+	scope := ontology.Scope(strings.ToLower(strings.TrimSpace(word)))
+	if scope != ontology.ScopeChannel && scope != ontology.ScopeWorkspace {
 		c.out.printf("Type %s.\n", usage)
 		return
 	}
@@ -278,7 +278,7 @@ func (c *Console) promote(ctx context.Context, arg string) {
 	if !ok {
 		return
 	}
-	c.send(ctx, dialog.Event{Kind: dialog.EventPromote, Conversation: c.conv, FactID: f.ID, Scope: ontology.Scope(scope)})
+	c.send(ctx, dialog.Event{Kind: dialog.EventPromote, Conversation: c.conv, FactID: f.ID, Scope: scope})
 }
 
 // remindPending repeats what an open clarification is waiting for, after a

@@ -216,7 +216,7 @@ func (c *Console) printPrefs(p *dialog.Prefs) {
 		if !f.Learned.IsZero() {
 			learned = f.Learned.Format("2006-01-02")
 		}
-		rows[i] = []string{strconv.Itoa(i + 1), f.Phrase, f.Meaning, f.Scope, learned, strconv.Itoa(f.Uses)}
+		rows[i] = []string{strconv.Itoa(i + 1), f.Phrase, f.Meaning, string(f.Scope), learned, strconv.Itoa(f.Uses)}
 		if sources {
 			rows[i] = append(rows[i], f.Source)
 		}

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/ontology"
 )
 
 // Actions carried in a component's custom_id. A custom_id holds a short
@@ -35,7 +38,7 @@ type ref struct {
 	Target string // clarification or answer id
 	Option int
 	FactID string
-	Scope  string // promote: "channel" or "workspace"
+	Scope  ontology.Scope // promote: channel or workspace
 }
 
 var errBadRef = errors.New("unrecognised custom_id")
@@ -53,7 +56,7 @@ func (r ref) encode() (string, error) {
 	case actDelete, actEdit, actEditText:
 		parts = []string{r.Action, r.FactID}
 	case actPromote:
-		parts = []string{r.Action, r.FactID, r.Scope}
+		parts = []string{r.Action, r.FactID, string(r.Scope)}
 	default:
 		return "", fmt.Errorf("encode custom_id: unknown action %q", r.Action)
 	}
@@ -92,8 +95,8 @@ func parseRef(id string) (ref, error) {
 		r.Conv, r.Target, r.FactID = p[1], p[2], p[3]
 	case (r.Action == actDelete || r.Action == actEdit || r.Action == actEditText) && len(p) == 2:
 		r.FactID = p[1]
-	case r.Action == actPromote && len(p) == 3 && (p[2] == "channel" || p[2] == "workspace"):
-		r.FactID, r.Scope = p[1], p[2]
+	case r.Action == actPromote && len(p) == 3 && (ontology.Scope(p[2]) == ontology.ScopeChannel || ontology.Scope(p[2]) == ontology.ScopeWorkspace):
+		r.FactID, r.Scope = p[1], ontology.Scope(p[2])
 	default:
 		return bad()
 	}
@@ -102,10 +105,10 @@ func parseRef(id string) (ref, error) {
 
 // dmConv is the conversation key of a DM question: the DM channel and the
 // question message (DMs have no threads).
-func dmConv(channelID, messageID string) string { return channelID + ":" + messageID }
+func dmConv(channelID, messageID string) string { return dialog.ThreadKey(channelID, messageID) }
 
 // splitConv returns the channel and message of a "channel:message" key;
 // ok is false for a thread key (a bare thread id).
 func splitConv(conv string) (channelID, messageID string, ok bool) {
-	return strings.Cut(conv, ":")
+	return dialog.SplitThreadKey(conv)
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/internal/tables"
 	"github.com/clarify-bot/clarify/internal/workpool"
-	"github.com/clarify-bot/clarify/ontology"
 )
 
 // Modal limits and the text input's custom_id.
@@ -78,7 +77,7 @@ func (a *Adapter) key(who dialog.Who, conv string) workpool.Key {
 	if l, ok := a.d.(Lanes); ok {
 		group = l.Lane(who, conv)
 	}
-	return workpool.Key{Group: group, Owner: who.Workspace + ":" + who.User}
+	return workpool.Key{Group: group, Owner: who.Identity().UserKey()}
 }
 
 // conversationOf is the conversation a component or modal refers to.
@@ -213,7 +212,7 @@ func (a *Adapter) planComponent(i *discordgo.Interaction, who dialog.Who) (*disc
 	case actDelete:
 		ev.Kind = dialog.EventDeleteFact
 	case actPromote:
-		ev.Kind, ev.Scope = dialog.EventPromote, ontology.Scope(r.Scope)
+		ev.Kind, ev.Scope = dialog.EventPromote, r.Scope
 	default:
 		return ephemeralMessage(staleButton), nil
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/clarify-bot/clarify/internal/chart"
 	"github.com/clarify-bot/clarify/internal/colfmt"
 	"github.com/clarify-bot/clarify/internal/tables"
+	"github.com/clarify-bot/clarify/ontology"
 )
 
 // Discord's limits.
@@ -460,7 +461,7 @@ func (a *Adapter) renderPrefs(r dialog.Reply, viewer dialog.Who) []out {
 		}
 		return []out{{content: text, ephemeral: r.Ephemeral}}
 	}
-	own := Platform + ":" + viewer.Workspace + ":" + viewer.User
+	own := ontology.Identity{Platform: Platform, Workspace: viewer.Workspace, User: viewer.User}.UserKey()
 	entries := make([]prefsEntry, 0, len(p.Facts))
 	for i, f := range p.Facts {
 		line := fmt.Sprintf("%d. '%s' = %s", i+1, clip(oneLine(f.Phrase), 60), clip(oneLine(f.Meaning), 120))
@@ -477,20 +478,20 @@ func (a *Adapter) renderPrefs(r dialog.Reply, viewer dialog.Who) []out {
 			line += " · " + ownerRef(f.Owner, f.Scope)
 		}
 		e := prefsEntry{line: line}
-		mine := f.Scope == "user" && f.Owner == own
+		mine := f.Scope == ontology.ScopeUser && f.Owner == own
 		if p.CanAdmin || mine {
 			if b, ok := a.button(fmt.Sprintf("Delete %d. '%s'", i+1, oneLine(f.Phrase)), discordgo.DangerButton, ref{Action: actDelete, FactID: f.ID}); ok {
 				e.buttons = append(e.buttons, b)
 			}
 		}
 		if p.CanAdmin {
-			if f.Scope != "channel" {
-				if b, ok := a.button("Promote to channel", discordgo.SecondaryButton, ref{Action: actPromote, FactID: f.ID, Scope: "channel"}); ok {
+			if f.Scope != ontology.ScopeChannel {
+				if b, ok := a.button("Promote to channel", discordgo.SecondaryButton, ref{Action: actPromote, FactID: f.ID, Scope: ontology.ScopeChannel}); ok {
 					e.buttons = append(e.buttons, b)
 				}
 			}
-			if f.Scope != "workspace" {
-				if b, ok := a.button("Promote to server", discordgo.SecondaryButton, ref{Action: actPromote, FactID: f.ID, Scope: "workspace"}); ok {
+			if f.Scope != ontology.ScopeWorkspace {
+				if b, ok := a.button("Promote to server", discordgo.SecondaryButton, ref{Action: actPromote, FactID: f.ID, Scope: ontology.ScopeWorkspace}); ok {
 					e.buttons = append(e.buttons, b)
 				}
 			}
@@ -578,11 +579,11 @@ func paginatePrefs(title, footer string, entries []prefsEntry, rowPerEntry, ephe
 	return pages
 }
 
-func scopeWord(scope string) string {
+func scopeWord(scope ontology.Scope) string {
 	switch scope {
-	case "channel":
+	case ontology.ScopeChannel:
 		return "channel"
-	case "workspace":
+	case ontology.ScopeWorkspace:
 		return "server"
 	}
 	return ""
@@ -597,17 +598,21 @@ func userRef(id string) string {
 	return id
 }
 
-// ownerRef shows an owner key ("discord:guild:id").
-func ownerRef(owner, scope string) string {
-	parts := strings.Split(owner, ":")
-	id := parts[len(parts)-1]
+// ownerRef shows an owner key ("discord:guild:id"); a malformed one as it is.
+func ownerRef(owner string, scope ontology.Scope) string {
 	switch scope {
-	case "channel":
-		return "<#" + id + ">"
-	case "workspace":
+	case ontology.ScopeWorkspace:
 		return "the server"
+	case ontology.ScopeChannel:
+		if id, err := ontology.ParseOwner(ontology.ScopeChannel, owner); err == nil {
+			return "<#" + id.Channel + ">"
+		}
+		return owner
 	}
-	return userRef(id)
+	if id, err := ontology.ParseOwner(ontology.ScopeUser, owner); err == nil {
+		return userRef(id.User)
+	}
+	return owner
 }
 
 // chartPNG draws the answer's chart, or returns nil when the answer is not

@@ -12,6 +12,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/ontology"
 )
 
 func TestRefRoundTrip(t *testing.T) {
@@ -283,7 +284,7 @@ func TestRenderRespectsLimits(t *testing.T) {
 	}
 	withFacts := table(3, 2, 5)
 	for i := range 30 {
-		withFacts.UsedFacts = append(withFacts.UsedFacts, dialog.UsedFact{FactID: fmt.Sprintf("fact%06d", i), Phrase: long, Meaning: emoji, Scope: []string{"user", "channel", "workspace"}[i%3]})
+		withFacts.UsedFacts = append(withFacts.UsedFacts, dialog.UsedFact{FactID: fmt.Sprintf("fact%06d", i), Phrase: long, Meaning: emoji, Scope: []ontology.Scope{ontology.ScopeUser, ontology.ScopeChannel, ontology.ScopeWorkspace}[i%3]})
 	}
 	withFacts.Notes = []string{long, long, long, long, long, long, long}
 	prefs := func(n int, admin bool) *dialog.Prefs {

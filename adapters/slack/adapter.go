@@ -34,10 +34,17 @@ import (
 	"github.com/clarify-bot/clarify/internal/backoff"
 	"github.com/clarify-bot/clarify/internal/inflight"
 	"github.com/clarify-bot/clarify/internal/workpool"
+	"github.com/clarify-bot/clarify/ontology"
 )
 
 // platform is the Who.Platform of Slack events.
 const platform = "slack"
+
+// personKey is a person's key in the adapter's work pool and caches: the
+// owner key the ontology knows them by.
+func personKey(team, user string) string {
+	return ontology.Identity{Platform: platform, Workspace: team, User: user}.UserKey()
+}
 
 // Modes.
 const (

@@ -65,7 +65,7 @@ func (a *admins) lookupPerson(ctx context.Context, team, user string) (admin boo
 		// Configured admins cost no users.info call (their locale is the default).
 		return true, "", nil
 	}
-	key := team + ":" + user
+	key := personKey(team, user)
 	now := a.now()
 	a.mu.Lock()
 	e, ok := a.cache[key]

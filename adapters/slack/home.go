@@ -27,9 +27,9 @@ Admins: ` + "`/clarify prefs @someone`" + ` or ` + "`/clarify prefs *`" + `; pro
 func factBlock(f dialog.FactView, list string, i int, team string, canAdmin, showOwner bool, origin ref) slack.Block {
 	var meta []string
 	switch f.Scope {
-	case "channel":
+	case ontology.ScopeChannel:
 		meta = append(meta, "for "+ownerLabel(f.Owner, team))
-	case "workspace":
+	case ontology.ScopeWorkspace:
 		meta = append(meta, "for the whole workspace")
 	default:
 		if showOwner {
@@ -65,7 +65,7 @@ func factBlock(f dialog.FactView, list string, i int, team string, canAdmin, sho
 			opt(doEdit, "Edit…"),
 			opt(doDelete, "Delete"),
 		)
-		if f.Kind == string(ontology.KindQuery) && f.Scope == "user" {
+		if f.Kind == string(ontology.KindQuery) && f.Scope == ontology.ScopeUser {
 			// An answer someone marked correct: promoting it to the
 			// workspace makes it a verified query (dialog: verify).
 			acc = slack.NewOverflowBlockElement(indexed(actFactMenu, i),
@@ -73,7 +73,7 @@ func factBlock(f dialog.FactView, list string, i int, team string, canAdmin, sho
 				opt(doDelete, "Delete"),
 			)
 		}
-	case f.Scope == "user" || f.Scope == "":
+	case f.Scope == ontology.ScopeUser || f.Scope == "":
 		acc = button(indexed(actDelete, i), v.encode(), "Delete").
 			WithStyle(slack.StyleDanger).
 			WithConfirm(slack.NewConfirmationBlockObject(
@@ -87,13 +87,15 @@ func factBlock(f dialog.FactView, list string, i int, team string, canAdmin, sho
 // ownerLabel shows an ontology owner key ("slack:T1:U2", "slack:T1:C3") as
 // a Slack mention when it belongs to this workspace.
 func ownerLabel(owner, team string) string {
-	rest, ok := strings.CutPrefix(owner, platform+":"+team+":")
+	ws := ontology.Identity{Platform: platform, Workspace: team}
+	rest := ws.Local(owner) // "" for the workspace, the whole key for another's
+	ok := ws.Has(owner) && rest != ""
 	switch {
-	case ok && rest != "" && (rest[0] == 'C' || rest[0] == 'G' || rest[0] == 'D'):
+	case ok && (rest[0] == 'C' || rest[0] == 'G' || rest[0] == 'D'):
 		return "<#" + esc(rest) + ">"
-	case ok && rest != "":
+	case ok:
 		return "<@" + esc(rest) + ">"
-	case owner == platform+":"+team:
+	case owner == ws.WorkspaceKey():
 		return "this workspace"
 	}
 	return esc(clip(owner, 100))

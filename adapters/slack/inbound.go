@@ -97,7 +97,7 @@ func (a *Adapter) eventJob(team string, inner slackevents.EventsAPIInnerEvent) (
 		}
 		return job{name: "app_home_opened", run: func(context.Context) {
 			home := func(ctx context.Context) { a.publishHome(ctx, team, e.User, e.Channel, "") }
-			if !a.work.SubmitKeyed("app_home_opened", workpool.Key{Owner: team + ":" + e.User}, home, 0) {
+			if !a.work.SubmitKeyed("app_home_opened", workpool.Key{Owner: personKey(team, e.User)}, home, 0) {
 				a.log.Warn("work queue full or stopping; an App Home was not published", "user", e.User)
 			}
 		}}, true
@@ -175,7 +175,7 @@ func (a *Adapter) startTurn(ctx context.Context, ev dialog.Event, t *target) {
 	if l, ok := a.d.(Lanes); ok {
 		group = l.Lane(ev.Who, ev.Conversation)
 	}
-	key := workpool.Key{Group: group, Owner: ev.Who.Workspace + ":" + ev.Who.User}
+	key := workpool.Key{Group: group, Owner: personKey(ev.Who.Workspace, ev.Who.User)}
 	if a.work.SubmitKeyed("turn", key, func(ctx context.Context) { a.converse(ctx, ev, t) }, 0) {
 		return
 	}
@@ -447,7 +447,7 @@ var busyCommand = map[string]string{"response_type": slack.ResponseTypeEphemeral
 
 // acceptCommand takes /clarify and returns what to acknowledge it with.
 func (a *Adapter) acceptCommand(cmd slack.SlashCommand) any {
-	if j := a.commandJob(cmd); !a.work.SubmitKeyed(j.name, workpool.Key{Owner: cmd.TeamID + ":" + cmd.UserID}, j.run, submitWait) {
+	if j := a.commandJob(cmd); !a.work.SubmitKeyed(j.name, workpool.Key{Owner: personKey(cmd.TeamID, cmd.UserID)}, j.run, submitWait) {
 		return busyCommand
 	}
 	return nil

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/clarify-bot/clarify/dialog"
 )
 
 // The adapter keeps no conversation state: every button value, overflow
@@ -52,7 +54,7 @@ func conversationKey(channel, thread string) string {
 	if channel == "" || thread == "" {
 		return ""
 	}
-	return channel + ":" + thread
+	return dialog.ThreadKey(channel, thread)
 }
 
 // Action ids. Those that can repeat in one message take a ".N" suffix.

@@ -22,7 +22,7 @@ type Target struct {
 }
 
 // Source is the ontology Source of g's facts.
-func (g *Glossary) Source() string { return ontology.SourceGlossary + g.Name }
+func (g *Glossary) Source() ontology.Source { return ontology.GlossarySource(g.Name) }
 
 // Slots of the dialog (dialog/sqlshape) the facts decide. They are the
 // strings the dialog stores in Target.Slot when a person answers.

@@ -244,17 +244,13 @@ func (e *Engine) fail(err error, req dialog.Request) error {
 	return &Error{Msg: llm.UserMessage(err), Err: err}
 }
 
-// owner keys, composed as the dialog manager composes them.
-func userKey(w dialog.Who) string      { return w.Platform + ":" + w.Workspace + ":" + w.User }
-func workspaceKey(w dialog.Who) string { return w.Platform + ":" + w.Workspace }
-
 // Candidates proposes readings of the question as SQL.
 func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (prop *dialog.Proposal, err error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if e.opts.Usage != nil {
-		if err := e.opts.Usage.Allow(ctx, userKey(req.Who), workspaceKey(req.Who)); err != nil {
+		if err := e.opts.Usage.Allow(ctx, req.Who.Identity().UserKey(), req.Who.Identity().WorkspaceKey()); err != nil {
 			return nil, e.fail(err, req)
 		}
 	}
@@ -329,7 +325,7 @@ func (r *run) record(ctx context.Context, err error) {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	rec := llmusage.Record{
-		User: userKey(r.req.Who), Workspace: workspaceKey(r.req.Who), Warehouse: r.req.Warehouse,
+		User: r.req.Who.Identity().UserKey(), Workspace: r.req.Who.Identity().WorkspaceKey(), Warehouse: r.req.Warehouse,
 		Question: r.req.Question, Model: r.e.opts.ModelName,
 		PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, Calls: u.Calls, Estimated: u.Estimated,
 		Outcome: outcome,

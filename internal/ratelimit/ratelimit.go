@@ -88,7 +88,7 @@ func (l *Limiter) Admit(ctx context.Context, who dialog.Who) *dialog.Refusal {
 	}
 	var taken *rate.Reservation
 	if l.user != nil {
-		r := l.user.reserve(who.Platform+":"+who.Workspace+":"+who.User, now)
+		r := l.user.reserve(who.Identity().UserKey(), now)
 		if wait := r.DelayFrom(now); wait > 0 {
 			r.CancelAt(now)
 			return refusal(fmt.Sprintf("You're asking faster than I can take questions from one person (%s a minute).", questions(l.user.perMinute)), wait)
@@ -96,7 +96,7 @@ func (l *Limiter) Admit(ctx context.Context, who dialog.Who) *dialog.Refusal {
 		taken = r
 	}
 	if l.channel != nil {
-		r := l.channel.reserve(who.Platform+":"+who.Workspace+":"+who.Channel, now)
+		r := l.channel.reserve(who.Identity().ChannelKey(), now)
 		if wait := r.DelayFrom(now); wait > 0 {
 			r.CancelAt(now)
 			if taken != nil {
@@ -130,10 +130,10 @@ func (l *Limiter) Precheck(ctx context.Context, who dialog.Who) string {
 		if b == nil {
 			continue
 		}
-		key := who.Platform + ":" + who.Workspace + ":" + who.User
+		key := who.Identity().UserKey()
 		why := whys[0]
 		if i == 1 {
-			key, why = who.Platform+":"+who.Workspace+":"+who.Channel, whys[len(whys)-1]
+			key, why = who.Identity().ChannelKey(), whys[len(whys)-1]
 		}
 		if wait := b.peek(key, now); wait > 0 {
 			return refusal(why, wait).Text
@@ -147,11 +147,11 @@ func (l *Limiter) requests(who dialog.Who) ([]ratestore.Request, []string) {
 	var reqs []ratestore.Request
 	var whys []string
 	if l.user != nil {
-		reqs = append(reqs, ratestore.Request{Key: "u:" + who.Platform + ":" + who.Workspace + ":" + who.User, Limit: l.user.shared()})
+		reqs = append(reqs, ratestore.Request{Key: "u:" + who.Identity().UserKey(), Limit: l.user.shared()})
 		whys = append(whys, fmt.Sprintf("You're asking faster than I can take questions from one person (%s a minute).", questions(l.user.perMinute)))
 	}
 	if l.channel != nil {
-		reqs = append(reqs, ratestore.Request{Key: "c:" + who.Platform + ":" + who.Workspace + ":" + who.Channel, Limit: l.channel.shared()})
+		reqs = append(reqs, ratestore.Request{Key: "c:" + who.Identity().ChannelKey(), Limit: l.channel.shared()})
 		whys = append(whys, fmt.Sprintf("You're asking faster than this channel allows (%s a minute).", questions(l.channel.perMinute)))
 	}
 	return reqs, whys

@@ -100,7 +100,7 @@ func (r *Router) rules(name string) access.Rules {
 // Warehouses lists the configured warehouse names.
 func (r *Router) Warehouses() []string { return append([]string(nil), r.names...) }
 
-func channelKey(w dialog.Who) string { return w.Platform + ":" + w.Workspace + ":" + w.Channel }
+func channelKey(w dialog.Who) string { return w.Identity().ChannelKey() }
 
 // Choose selects the warehouse for new questions in the event's channel.
 func (r *Router) Choose(who dialog.Who, name string) (string, error) {
@@ -293,8 +293,8 @@ func DeniedMessage(name string, rules access.Rules, a access.Asker) string {
 // admin also has the role "admin".
 func AskerOf(w dialog.Who) access.Asker {
 	a := access.Asker{
-		Channel: w.Platform + ":" + w.Workspace + ":" + w.Channel,
-		User:    w.Platform + ":" + w.Workspace + ":" + w.User,
+		Channel: w.Identity().ChannelKey(),
+		User:    w.Identity().UserKey(),
 	}
 	if w.Roles != "" {
 		a.Roles = strings.Split(w.Roles, ",")
