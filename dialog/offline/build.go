@@ -232,7 +232,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 	}
 	var out []*plan
 	for _, p := range plans {
-		if len(p.selects) == 0 || len(p.tables) == 0 || rankedWithoutGroups(p) {
+		if len(p.selects) == 0 || len(p.tables) == 0 {
 			continue
 		}
 		// The tables a reading needs are those its parts read (a span
@@ -318,6 +318,37 @@ func rankedWithoutGroups(p *plan) bool {
 		}
 	}
 	return false
+}
+
+// groupShownRows repairs a plan that ranks plain columns by an aggregate
+// with nothing grouped: it groups by each shown column's row (its table's
+// key) and the column, so the ranking counts per thing shown. Nil when a
+// shown column is not a plain column.
+func (e *Engine) groupShownRows(p *plan) *plan {
+	q := p.clone()
+	seen := map[string]bool{}
+	add := func(x expr) {
+		k := x.render(e.m)
+		if !seen[k] {
+			seen[k] = true
+			q.groups = append(q.groups, sel{x: x})
+		}
+	}
+	for _, s := range p.selects {
+		if aggregates(s.x) {
+			continue
+		}
+		c, ok := isColumn(s.x)
+		if !ok {
+			return nil
+		}
+		if t := e.m.byName[strings.ToLower(c.table)]; t != nil && t.key != nil {
+			add(col(t.name, t.key.Name))
+		}
+		add(c)
+	}
+	q.distinct = false
+	return q
 }
 
 // keyed says whether every table of the plan has a key, so that its rows

@@ -99,6 +99,13 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 				if a.typedUnaggregated(e.m, p) {
 					continue
 				}
+				if rankedWithoutGroups(p) {
+					// "the id and title of the book with the most
+					// chapters": rank each shown thing, never fold them all.
+					if p = e.groupShownRows(p); p == nil {
+						continue
+					}
+				}
 				sql := e.render(p, tree)
 				if i, ok := byKey[sql]; ok {
 					out[i].Prior += w

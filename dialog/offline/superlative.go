@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -222,6 +223,19 @@ func (r *reader) superlative() []*element {
 				})
 			}
 		}
+	}
+	// "the id and title of the book with the most chapters": the
+	// columns listed together are one answer.
+	var listed []*colMention
+	for _, fc := range r.freeColumns() {
+		if fc.at < s.at && slices.ContainsFunc(fc.alts, func(al colAlt) bool {
+			return strings.EqualFold(al.table, h.name) || strings.EqualFold(al.table, ranked.name)
+		}) {
+			listed = append(listed, fc)
+		}
+	}
+	if len(listed) > 1 {
+		r.severalOutputs(output, listed)
 	}
 	// "the population of the largest state": another column of the head is the answer.
 	for _, fc := range r.freeColumns() {
