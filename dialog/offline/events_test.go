@@ -6,9 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
-	"github.com/clarify-bot/clarify/dialog/eval"
 )
 
 // lendingDump is a tool-lending shed the engine was never tuned on: each
@@ -72,16 +70,11 @@ func TestEventsAtTheirOwnDates(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.question, func(t *testing.T) {
 			p, err := e.Candidates(ctx, dialog.Request{Question: tc.question})
-			if err != nil || len(p.Candidates) == 0 {
-				t.Fatalf("no readings: %v", err)
-			}
-			gold, err := wh.Query(ctx, tc.gold, warehouse.Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			top := p.Candidates[0]
-			got, err := wh.Query(ctx, top.SQL, warehouse.Limits{})
-			if err != nil || !eval.Match(got, gold, false) {
+			top, ok := topReading(t, e, wh, tc.question, tc.gold)
+			if !ok {
 				t.Errorf("the likeliest reading is not the event:\n%s", top.SQL)
 			}
 			if len(top.Unused) > 0 {
@@ -143,7 +136,6 @@ INSERT INTO depots VALUES (1, 'North Yard', 'Ashby', 'storage', 2001), (2, 'Sout
 // ("used" → usage_kind) needs no caveat, one it relates to nothing read
 // is still reported.
 func TestVerbsNamingColumns(t *testing.T) {
-	ctx := context.Background()
 	e, wh := engineOn(t, depotsDump)
 	for _, tc := range []struct{ question, gold, unused string }{
 		{"which depots are located in Ashby", "SELECT depot_name FROM depots WHERE location = 'Ashby'", ""},
@@ -152,16 +144,8 @@ func TestVerbsNamingColumns(t *testing.T) {
 		{"list the location of each depot painted for storage", "SELECT depot_name, location FROM depots WHERE usage_kind = 'storage'", "painted"},
 	} {
 		t.Run(tc.question, func(t *testing.T) {
-			p, err := e.Candidates(ctx, dialog.Request{Question: tc.question})
-			if err != nil || len(p.Candidates) == 0 {
-				t.Fatalf("no readings: %v", err)
-			}
-			top := p.Candidates[0]
-			want, err := wh.Query(ctx, tc.gold, warehouse.Limits{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got, err := wh.Query(ctx, top.SQL, warehouse.Limits{}); err != nil || !eval.Match(got, want, false) {
+			top, ok := topReading(t, e, wh, tc.question, tc.gold)
+			if !ok {
 				t.Errorf("likeliest reading:\n%s", top.SQL)
 			}
 			if got := strings.Join(top.Unused, " "); got != tc.unused {

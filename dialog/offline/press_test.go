@@ -9,6 +9,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/eval"
+	"github.com/clarify-bot/clarify/dialog/offline"
 )
 
 // pressDump is a small publishing house the engine was never tuned on:
@@ -51,7 +52,6 @@ CREATE TABLE chapters (chapter_id INT PRIMARY KEY, book_id INT, heading VARCHAR(
 // conditions inside a negated relation. Each was answered wrongly, with
 // no question, before.
 func TestPressReadings(t *testing.T) {
-	ctx := context.Background()
 	e, wh := engineOn(t, pressDump())
 	for _, tc := range []struct{ question, gold string }{
 		// Two values joined by "or" are either value, also negated.
@@ -92,21 +92,29 @@ func TestPressReadings(t *testing.T) {
 			"SELECT COUNT(*) FROM writers w WHERE NOT EXISTS (SELECT 1 FROM books b WHERE b.writer_id = w.writer_id)"},
 	} {
 		t.Run(tc.question, func(t *testing.T) {
-			p, err := e.Candidates(ctx, dialog.Request{Question: tc.question})
-			if err != nil || len(p.Candidates) == 0 {
-				t.Fatalf("no readings: %v", err)
-			}
-			want, err := wh.Query(ctx, tc.gold, warehouse.Limits{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			top := p.Candidates[0]
-			got, err := wh.Query(ctx, top.SQL, warehouse.Limits{})
-			if err != nil || !eval.Match(got, want, strings.Contains(tc.gold, "ORDER BY")) {
+			if top, ok := topReading(t, e, wh, tc.question, tc.gold); !ok {
 				t.Errorf("the likeliest reading (%.2f) is not what the words say:\n%s", top.Prior, top.SQL)
 			}
 		})
 	}
+}
+
+// topReading is the likeliest reading of a question and whether its
+// result is the gold's (in order when the gold orders).
+func topReading(t *testing.T, e *offline.Engine, wh *warehouse.DB, question, gold string) (dialog.Candidate, bool) {
+	t.Helper()
+	ctx := context.Background()
+	p, err := e.Candidates(ctx, dialog.Request{Question: question})
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("%s: no readings: %v", question, err)
+	}
+	want, err := wh.Query(ctx, gold, warehouse.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := p.Candidates[0]
+	got, err := wh.Query(ctx, top.SQL, warehouse.Limits{})
+	return top, err == nil && eval.Match(got, want, strings.Contains(gold, "ORDER BY"))
 }
 
 // A verb that is also a stored status of the related rows ("never
