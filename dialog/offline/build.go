@@ -580,12 +580,12 @@ func (r *reader) freeColumns() []*colMention {
 	return out
 }
 
-// namesItsValue says whether a verb names the column of the value right
+// namesItsValue says whether a participle names the column of the value right
 // after it ("depots located in Ashby", 'Ashby' a location): the column is
 // the condition's, not what to show. A noun naming its value ("the
 // department of Computer Science") may still be shown.
 func (r *reader) namesItsValue(cm *colMention) bool {
-	if !r.verbMention(cm) {
+	if cm.end-cm.at != 1 || !participle(r.a.word(cm.at)) {
 		return false
 	}
 	for _, vm := range r.a.values {
