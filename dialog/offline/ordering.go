@@ -167,17 +167,26 @@ func (r *reader) orderElement() []*element {
 		if aggs, _ := r.aggregateAt(om.by); len(aggs) > 0 {
 			keyAggs = aggs
 		}
-		key = r.columnAt(om.by)
-		if key == nil {
-			key = r.columnAt(om.by + 1)
+		// "in descending order of years of work": the first column
+		// named in the clause's words after "by"/"of".
+		end := max(r.a.spanOf(om.at, om.phrase), om.by+2)
+		for k := om.by; k < end && key == nil; k++ {
+			key = r.columnAt(k)
 		}
 		if key != nil {
 			r.usedCols[key] = true
 		}
 	}
+	named := om.by >= 0 && key == nil && len(keyAggs) == 0
 	el.add(1, func(p *plan) {
 		if p.order != nil && p.limit > 0 {
 			return // a ranking already sorts (and cuts)
+		}
+		if named {
+			// The words name a sort key no column matches: sorting by
+			// anything else would answer another question; leave the
+			// words unused, to be said.
+			return
 		}
 		if x := r.sortKey(p, key, keyAggs, om.alpha); x != nil {
 			p.order = &sel{x: x}

@@ -64,6 +64,9 @@ func TestPressReadings(t *testing.T) {
 			"SELECT name FROM writers ORDER BY age"},
 		{"List the names of writers ordered by years active",
 			"SELECT name FROM writers ORDER BY years_active"},
+		// The sort key is found in the clause's words, after "of".
+		{"List the names of writers in descending order of number of years active",
+			"SELECT name FROM writers ORDER BY years_active DESC"},
 		// The column named before "each" shows the group.
 		{"Show all book ids and the number of chapters in each book",
 			"SELECT book_id, COUNT(*) FROM chapters GROUP BY book_id"},
@@ -136,5 +139,19 @@ func TestVerbOfARelationKeepsTheStatusAsAnOption(t *testing.T) {
 	}
 	if !found {
 		t.Error("the stored stage 'published' is no longer a reading")
+	}
+}
+
+// A sort key no column matches is no reason to sort by something else:
+// the reading does not sort and says which words it left out.
+func TestUnknownSortKeyIsSaid(t *testing.T) {
+	e, _ := engineOn(t, pressDump())
+	p, err := e.Candidates(context.Background(), dialog.Request{Question: "list the names of writers sorted by shoe size"})
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("no readings: %v", err)
+	}
+	top := p.Candidates[0]
+	if strings.Contains(top.SQL, "ORDER BY") || !strings.Contains(strings.Join(top.Unused, " "), "shoe size") {
+		t.Errorf("sorted by something else, or silently:\n%s\nunused %v", top.SQL, top.Unused)
 	}
 }
