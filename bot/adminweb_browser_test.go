@@ -218,11 +218,20 @@ func newBrowser(t *testing.T, base string) *browser {
 		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900),
+		chromedp.WindowSize(1280, 900),
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelTab := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelTab(); cancelAlloc() })
+	// The allocator makes its own profile directory and removes it once
+	// the browser has exited; Cancel closes the browser and waits for it,
+	// so nothing is still writing when the test ends.
+	t.Cleanup(func() {
+		if err := chromedp.Cancel(ctx); err != nil {
+			t.Logf("closing the browser: %v", err)
+		}
+		cancelTab()
+		cancelAlloc()
+	})
 	// Start the browser now, so that its start-up is not counted in a step.
 	if err := chromedp.Run(ctx); err != nil {
 		t.Fatalf("start %s: %v", bin, err)
