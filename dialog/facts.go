@@ -204,6 +204,12 @@ func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string
 	if held == 0 || held == len(pt.Values) {
 		return false
 	}
+	if remembered, best := heldShare(pt, tok); remembered < implausibleFact*best {
+		// The question's own words make the remembered reading
+		// implausible here ("population of atlanta georgia" after
+		// 'population' meant a state's): ask rather than apply it.
+		return false
+	}
 	if pt.Key.Name == sqlshape.SlotDefine {
 		// The phrase is the decision: whatever else is offered, the
 		// person's definition of it holds.
@@ -254,15 +260,33 @@ func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string
 			}
 		}
 	}
-	if strings.Contains(text, " "+f.Phrase+" ") {
-		return true
-	}
+	// The point's own words decide when the readings record them: a choice
+	// about 'population' is no choice about 'population density'.
+	own := false
 	for _, i := range st.live() {
-		if ontology.NormalizePhrase(st.Candidates[i].Phrases[pt.Key]) == f.Phrase {
+		ph := ontology.NormalizePhrase(st.Candidates[i].Phrases[pt.Key])
+		if ph == f.Phrase {
 			return true
 		}
+		own = own || ph != "" && strings.Contains(" "+ph+" ", " "+f.Phrase+" ")
 	}
-	return false
+	return !own && strings.Contains(text, " "+f.Phrase+" ")
+}
+
+// implausibleFact is how much less likely than the best reading of a point
+// the remembered reading may be and still decide it.
+const implausibleFact = 0.35
+
+// heldShare is the likeliest reading of a point that holds the remembered
+// token, and the likeliest reading overall.
+func heldShare(pt point, tok ontology.Term) (remembered, best float64) {
+	for _, v := range pt.Values {
+		best = max(best, v.P)
+		if holds(v.Value, tok) {
+			remembered = max(remembered, v.P)
+		}
+	}
+	return remembered, best
 }
 
 func feedbackText(fb []Feedback) string {
