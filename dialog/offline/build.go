@@ -260,7 +260,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 		}
 		shared := r.conditionalShare(p)
 		rowWise := !shared && r.perRow(p)
-		if !rowWise && !p.aggregated && len(p.groups) == 0 && (len(p.tables) > 1 || !r.keyed(p) || !r.showsIdentity(p)) {
+		if !rowWise && !p.aggregated && len(p.groups) == 0 && (len(p.tables) > 1 || !r.keyed(p) || !r.showsIdentity(p)) && !r.sortedByUnshown(p) {
 			p.distinct = true
 		}
 		if !shared {
@@ -349,6 +349,22 @@ func (e *Engine) groupShownRows(p *plan) *plan {
 	}
 	q.distinct = false
 	return q
+}
+
+// sortedByUnshown says whether rows are sorted by something they do not
+// show ("record companies in order of founding year"): each row is then
+// its own thing in that order, and folding equal ones would leave no
+// order to keep.
+func (r *reader) sortedByUnshown(p *plan) bool {
+	if p.order == nil || len(p.tables) != 1 {
+		return false
+	}
+	for _, s := range p.selects {
+		if sameExpr(r.e.m, s.x, p.order.x) {
+			return false
+		}
+	}
+	return true
 }
 
 // keyed says whether every table of the plan has a key, so that its rows

@@ -67,6 +67,10 @@ func TestPressReadings(t *testing.T) {
 		// The sort key is found in the clause's words, after "of".
 		{"List the names of writers in descending order of number of years active",
 			"SELECT name FROM writers ORDER BY years_active DESC"},
+		// Rows sorted by what they do not show are listed each in its
+		// place, not folded into distinct values.
+		{"list the publishers of writers in descending order of age",
+			"SELECT publisher FROM writers ORDER BY age DESC"},
 		// The column named before "each" shows the group.
 		{"Show all book ids and the number of chapters in each book",
 			"SELECT book_id, COUNT(*) FROM chapters GROUP BY book_id"},
