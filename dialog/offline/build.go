@@ -356,7 +356,7 @@ func (e *Engine) groupShownRows(p *plan) *plan {
 // its own thing in that order, and folding equal ones would leave no
 // order to keep.
 func (r *reader) sortedByUnshown(p *plan) bool {
-	if p.order == nil || len(p.tables) != 1 {
+	if p.order == nil || p.limit > 0 || len(p.tables) != 1 {
 		return false
 	}
 	for _, s := range p.selects {
