@@ -118,7 +118,7 @@ func (l *Labels) Column(tc string) string {
 		short = strings.TrimSpace(short)
 		if n := len(strings.Fields(short)); n > 0 && n <= 6 {
 			short = lowerFirst(short)
-			// "The unique ID of the publication" reads as a name without its article.
+			// "The unique ID of the loan" reads as a name without its article.
 			for _, a := range []string{"the ", "a ", "an "} {
 				if rest, ok := strings.CutPrefix(short, a); ok && rest != "" {
 					return rest

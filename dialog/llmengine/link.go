@@ -477,8 +477,8 @@ func (e *Engine) choose(cands map[string]*candidate) []string {
 				case !covered[w]:
 					fresh++
 				case !coveredByName[w] && e.namesTable(w, c.name):
-					// "airlines" names the airline table more than a
-					// flight's airline code does.
+					// "carriers" names the carrier table more than a
+					// shipment's carrier code does.
 					fresh += 0.6
 				}
 			}

@@ -157,7 +157,7 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 	for _, edge := range tree.Edges {
 		rp.columns[strings.ToLower(edge.FromTable+"."+edge.FromColumn)] = true
 		rp.columns[strings.ToLower(edge.ToTable+"."+edge.ToColumn)] = true
-		// A typed reference's role: "merchants (receiver type 1)".
+		// A typed reference's role: "vans (owner type 2)".
 		if w := edge.When; w != nil {
 			rp.columns[strings.ToLower(edge.FromTable+"."+w.Column)] = true
 			if _, err := strconv.ParseFloat(w.Value, 64); err == nil {
@@ -191,8 +191,8 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 	}
 	rp.group = rp.group || len(p.groups) > 0
 	// Each column of another table that refers to a table's rows outside
-	// the joins stands for those rows once more (neighbour_info.neighbour is
-	// a country).
+	// the joins stands for those rows once more (a twin_town column holds
+	// a town).
 	refs := map[string]bool{}
 	for _, x := range xs {
 		for _, c := range columnsOf(x) {
@@ -292,7 +292,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 				continue
 			}
 			// A column that refers to other rows names the relation itself
-			// ("countries neighbour Spain" → neighbour_info.neighbour): reading its
+			// ("towns twinned with Ashby" → twins.twin_town): reading its
 			// table through the join uses it.
 			key := strings.ToLower(al.table + "." + al.column)
 			relation := e.m.joinCols[key] && parts.joins && parts.joined[strings.ToLower(al.table)]
@@ -421,7 +421,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 var relationPreps = setOf(`through in on at to from by with into across over along within under near`)
 
 // relationVerbs marks the verbs that name the relation a reading joins:
-// "rivers that run through Ohio", "pets owned by students". A verb
+// "vans that run between depots", "tools kept by members". A verb
 // followed by a preposition, whose nearest content word before it and
 // first content word after the preposition are both realised, is the
 // join itself when the reading joins tables. A stranded preposition ("what
@@ -463,7 +463,7 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 			mark(i, i+1)
 		}
 	}
-	// "the river that crosses Ohio" read through river.traverse, "where
+	// "depots used for storage" read through usage_kind, "where
 	// is it located" through a location column: a verb the lexicon
 	// relates to the name of a column or table the reading reads is
 	// what the reading does with it.

@@ -279,7 +279,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 }
 
 // namesColumnsOfEach says whether the question names columns of the
-// things it says "each" of ("the age and hometown of every teacher"):
+// things it says "each" of ("the location and usage of every depot"):
 // a list of those things, not a count per thing.
 func (r *reader) namesColumnsOfEach() bool {
 	for _, g := range r.a.groups {

@@ -45,8 +45,8 @@ func (e *Engine) protectColumnNames(a *analysis) {
 		for _, h := range append(e.m.cat.SearchColumns(phrase, 5), e.m.cat.SearchColumns(closed, 5)...) {
 			if strings.Join(e.m.cat.NameTerms(h.Column), " ") == want || strings.ToLower(strings.ReplaceAll(h.Column, "_", "")) == closed {
 				e.addColumnMention(a, i, i+2)
-				// Remember the superlative it carries: "the highest point in
-				// the us" ranks; "the highest point in Wyoming" does not.
+				// Remember the superlative it carries: "the longest route
+				// overall" ranks; "the longest route in Ashby" does not.
 				// "first name", "last name" rank nothing.
 				if cm := a.columns[len(a.columns)-1]; cm.at == i && singularOf(a.toks[i+1].low) != "name" {
 					s := superlatives[a.toks[i].low]

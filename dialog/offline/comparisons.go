@@ -75,7 +75,7 @@ func (a *analysis) comparisonTarget(i, end int) string {
 	var before []string
 	start := i - 1
 	if a.word(start) == "of" {
-		start-- // "a cruising speed of over 200 mph"
+		start-- // "a top speed of over 90 mph"
 	}
 	for j := start; j >= 0 && j >= start-2; j-- {
 		w := a.word(j)

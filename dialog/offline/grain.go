@@ -61,8 +61,8 @@ type grainReading struct {
 }
 
 // repeatedWeight is how likely a measure filtered through related rows is
-// meant once per related row ("the average weight of patients treated
-// with X", each patient once per treatment) rather than once per thing:
+// meant once per related row ("the average deposit of members who
+// borrowed X", each member once per loan) rather than once per thing:
 // rarely, but asked about when the two differ.
 const repeatedWeight = 0.3
 

@@ -181,7 +181,7 @@ func (r *reader) averageOfTotals(p *plan, aggregates int) bool {
 	}
 	// An average of a stored number per thing is a per-thing total only
 	// when the rows are the thing's parts ("units per order": an order's
-	// lines); "references per domain" averages each domain's papers.
+	// lines); "loans per branch" averages each branch's loans.
 	if !isCount(p.selects[len(p.selects)-1].x) {
 		var thing string
 		for k := range things {

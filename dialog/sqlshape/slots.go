@@ -33,7 +33,7 @@ const (
 	SlotDefine SlotName = "definition"
 	// SlotCount is not read from SQL either: engines report how often a
 	// measured thing counts when related rows repeat it (Arg: the thing,
-	// "patients"): once, or once per related row.
+	// "members"): once, or once per related row.
 	SlotCount SlotName = "count"
 )
 
