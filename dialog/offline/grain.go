@@ -147,14 +147,24 @@ func (e *Engine) measureUses(p *plan) []measureUse {
 			return false
 		})
 	}
+	for _, x := range p.outputParts() {
+		add(x)
+	}
+	return out
+}
+
+// outputParts are the parts of a plan where aggregates may be: what it
+// shows, what it is sorted by, and its group conditions.
+func (p *plan) outputParts() []expr {
+	var out []expr
 	for _, s := range p.selects {
-		add(s.x)
+		out = append(out, s.x)
 	}
 	if p.order != nil {
-		add(p.order.x)
+		out = append(out, p.order.x)
 	}
 	for _, h := range p.having {
-		add(h.x)
+		out = append(out, h.x)
 	}
 	return out
 }
@@ -377,14 +387,8 @@ func (p *plan) aggregateParts() []expr {
 			return true
 		})
 	}
-	for _, s := range p.selects {
-		add(s.x)
-	}
-	if p.order != nil {
-		add(p.order.x)
-	}
-	for _, h := range p.having {
-		add(h.x)
+	for _, x := range p.outputParts() {
+		add(x)
 	}
 	return out
 }
