@@ -212,8 +212,20 @@ func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string
 	}
 	if pt.Key.Name == sqlshape.SlotDefine {
 		// The phrase is the decision: whatever else is offered, the
-		// person's definition of it holds.
-		return f.Kind == ontology.KindDefinition && ontology.NormalizePhrase(pt.Key.Arg) == f.Phrase
+		// person's definition of it holds, unless the question also puts
+		// the phrase before another thing ("major wards" after 'major'
+		// was defined for clinics): one point then stands for both.
+		return f.Kind == ontology.KindDefinition && ontology.NormalizePhrase(pt.Key.Arg) == f.Phrase &&
+			!m.qualifiesOther(text, f.Phrase, tok.Subject)
+	}
+	if conditionElsewhere(f.Target, pt.Key) {
+		return false
+	}
+	if entityPoint(tok, pt) {
+		// Which table's column, not what the word means: the question's
+		// subject decides ("capacity of van 7 at Ashby" after
+		// 'capacity' meant a depot's), as when it is learned.
+		return false
 	}
 	if factKind(pt.Key, values) != f.Kind {
 		return false
@@ -606,6 +618,78 @@ func entityChoice(chosen ontology.Term, over []ontology.Term) bool {
 		}
 	}
 	return true
+}
+
+// conditionElsewhere reports whether a choice about a condition on one
+// column meets a point about a condition on another: "the largest depot:
+// the top one" was said of its floor area; a condition on its staff is
+// another decision.
+func conditionElsewhere(t ontology.Target, key sqlshape.SlotKey) bool {
+	return key.Name == sqlshape.SlotWhere && t.Slot == string(sqlshape.SlotWhere) && t.Arg != "" && !strings.EqualFold(t.Arg, key.Arg)
+}
+
+// entityPoint reports whether every plausible reading at a point that
+// does not hold the remembered token reads columns of the same names in
+// other tables: the point chooses a table, not a meaning.
+func entityPoint(tok ontology.Term, pt point) bool {
+	names := func(cols []string) ([]string, []string) {
+		var ns, ts []string
+		for _, tc := range cols {
+			t, c := splitTC(tc)
+			ns, ts = append(ns, strings.ToLower(c)), append(ts, strings.ToLower(t))
+		}
+		slices.Sort(ns)
+		slices.Sort(ts)
+		return slices.Compact(ns), slices.Compact(ts)
+	}
+	mine, myTables := names(tok.ColumnRefs())
+	if len(mine) == 0 {
+		return false
+	}
+	others := 0
+	for i, v := range pt.Values {
+		if i >= 2 && v.P < 0.1*pt.Values[0].P {
+			break
+		}
+		if holds(v.Value, tok) {
+			continue
+		}
+		var cols []string
+		for _, p := range v.Value.Parts {
+			cols = append(cols, p.Columns()...)
+		}
+		ns, ts := names(cols)
+		if !slices.Equal(ns, mine) || slices.Equal(ts, myTables) {
+			return false
+		}
+		others++
+	}
+	return others > 0
+}
+
+// qualifiesOther reports whether the question puts phrase right before
+// the name of a table other than subject ("major wards" when 'major' was
+// defined for clinics).
+func (m *Manager) qualifiesOther(text, phrase, subject string) bool {
+	if subject == "" {
+		return false
+	}
+	words := strings.Fields(text)
+	n := len(strings.Fields(phrase))
+	tables := map[string]string{}
+	for _, t := range m.deps.Catalog.Snapshot().Schema.Tables {
+		tables[strings.Join(m.deps.Catalog.Terms(t.Name), " ")] = strings.ToLower(t.Name)
+	}
+	for i := 0; i+n < len(words); i++ {
+		if strings.Join(words[i:i+n], " ") != phrase {
+			continue
+		}
+		next := strings.Join(m.deps.Catalog.Terms(words[i+n]), " ")
+		if t, ok := tables[next]; ok && next != "" && t != strings.ToLower(subject) {
+			return true
+		}
+	}
+	return false
 }
 
 // valueNamesRow reports whether the question puts the value asked about
