@@ -53,7 +53,7 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 		shown = fig
 	}
 	loc := colfmt.LocaleFor(ev.Locale)
-	a := &Answer{ID: newID(), SQL: rep.SQL, Result: res, RowCount: len(res.Rows), Truncated: res.Truncated, Unused: rep.Unused, Added: added, Locale: ev.Locale}
+	a := &Answer{ID: newID(), SQL: rep.SQL, Result: res, RowCount: len(res.Rows), Truncated: res.Truncated, Unused: st.notLeftOutByChoice(rep.Unused), Added: added, Locale: ev.Locale}
 	shape, err := sqlshape.Parse(shown, m.labels.TableOf)
 	if err != nil {
 		shape = nil
@@ -87,7 +87,7 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 	if res.Truncated {
 		detail = fmt.Sprintf("the warehouse had more rows than the %d fetched", len(res.Rows))
 	}
-	st.Audit.Unused = rep.Unused
+	st.Audit.Unused = a.Unused
 	m.recordQuestion(ctx, st, OutcomeAnswered, detail, []string{rep.SQL}, len(res.Rows))
 	st.Answer = &answerRec{ID: a.ID, SQL: rep.SQL, Run: fig, Group: group, UsedFacts: a.UsedFacts, Added: added, Shown: len(a.Rows), Rows: len(res.Rows), Truncated: res.Truncated}
 	st.Status = statusAnswered

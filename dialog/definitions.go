@@ -3,8 +3,10 @@ package dialog
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/ontology"
 )
 
 // A meaning the person was not shown is never used for a word they were
@@ -60,6 +62,31 @@ func (st *convState) leftOutNotes(rep *candState) []string {
 	}
 	slices.Sort(notes)
 	return notes
+}
+
+// notLeftOutByChoice drops from the words an answer leaves out those the
+// person was asked about and chose to leave out ("Leave 'overdue' out"):
+// they know, and a note on it teaches them to ignore notes.
+func (st *convState) notLeftOutByChoice(unused []string) []string {
+	var out []string
+	for _, w := range unused {
+		chosen := false
+		for key, v := range st.Chosen {
+			if key.Name == sqlshape.SlotDefine && v.IsEmpty() && containsWords(ontology.NormalizePhrase(key.Arg), ontology.NormalizePhrase(w)) {
+				chosen = true
+				break
+			}
+		}
+		if !chosen {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// containsWords reports whether phrase holds the words of part, whole.
+func containsWords(phrase, part string) bool {
+	return part != "" && strings.Contains(" "+phrase+" ", " "+part+" ")
 }
 
 // leaveOut rules out the live readings that give key's word a meaning,

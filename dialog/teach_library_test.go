@@ -3,6 +3,7 @@ package dialog_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -239,5 +240,26 @@ func TestLibraryDefinitions(t *testing.T) {
 	a := mustAnswer(t, r)
 	if strings.Contains(a.SQL, "WHERE") || !strings.Contains(r.Text, "'active'") {
 		t.Fatalf("every meaning was turned down: the answer should leave 'active' out and say so:\n%s\n%s", r.Text, a.SQL)
+	}
+}
+
+// A word the person chose to leave out is no caveat on the answer: they
+// were asked and know.
+func TestLibraryLeftOutByChoiceIsNoCaveat(t *testing.T) {
+	l := newLibrary(t)
+	r, conv := l.ask("eli", "how many active loans are there?")
+	if r.Kind != dialog.ReplyClarification || r.Clarification.Key != sqlshape.DefineKey("active") {
+		t.Fatalf("want a question about 'active': %s", r.Text)
+	}
+	r = l.pick("eli", conv, r, "leave 'active' out")
+	for r.Kind == dialog.ReplyClarification {
+		r = l.pick("eli", conv, r, "")
+	}
+	a := mustAnswer(t, r)
+	if got, want := fmt.Sprint(a.Result.Rows[0][0]), l.value("SELECT COUNT(*) FROM loans"); got != want {
+		t.Fatalf("all loans %s, want %s", got, want)
+	}
+	if slices.Contains(a.Unused, "active") || strings.Contains(r.Text, dialog.UnusedNote([]string{"active"})) {
+		t.Fatalf("the person chose to leave 'active' out; no caveat wanted:\n%s", r.Text)
 	}
 }

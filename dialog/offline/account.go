@@ -270,6 +270,10 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 		noun string
 	}
 	mentioned := map[mentionKey]int{}
+	// "for each depot, the number of vans and the name of the depot": a
+	// singular noun said again after "the" is the thing already named,
+	// no second instance of it.
+	said := map[string]bool{}
 	for _, em := range a.entities {
 		realised := false
 		for _, t := range em.tables {
@@ -278,9 +282,12 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			realised = realised || parts.joined[strings.ToLower(t.name)] || parts.read[strings.ToLower(t.name)]
 		}
 		if len(em.tables) > 0 {
-			k := mentionKey{em.tables[0], singularOf(strings.ToLower(em.phrase))}
+			phrase := strings.ToLower(em.phrase)
+			k := mentionKey{em.tables[0], singularOf(phrase)}
 			mentioned[k]++
-			realised = realised && mentioned[k] <= max(parts.tables[strings.ToLower(k.t.name)], 1)
+			again := said[phrase] && singularOf(phrase) == phrase && definite[a.word(em.at-1)]
+			realised = realised && (mentioned[k] <= max(parts.tables[strings.ToLower(k.t.name)], 1) || again)
+			said[phrase] = said[phrase] || realised
 		}
 		claim(em.at, a.spanOf(em.at, em.phrase), realised)
 	}
@@ -415,6 +422,10 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	flush()
 	return out
 }
+
+// definite are the words before a noun that point back at a thing
+// already named.
+var definite = setOf(`the this that its`)
 
 // relationPreps are the prepositions after which a verb names how two
 // things relate ("runs through", "owned by", "located in").

@@ -3,6 +3,7 @@ package offline
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -33,9 +34,13 @@ type plan struct {
 	desc     bool
 	limit    int
 	distinct bool
-	tables   map[string]bool
-	weight   float64
-	phrases  map[sqlshape.SlotKey]string
+	// distinctForJoins: rows are shown once only because tables are
+	// joined, which may repeat them (engine.go keeps them when the joins
+	// cannot).
+	distinctForJoins bool
+	tables           map[string]bool
+	weight           float64
+	phrases          map[sqlshape.SlotKey]string
 	// aggregated is set when the select list aggregates.
 	aggregated bool
 	// countOf is the table a COUNT(*) counts; with joins it counts its keys.
@@ -249,7 +254,12 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 		p.weight *= r.e.factDates(p, r.a)
 		if contradicts(r.e.m, p) {
 			// name = 'A' AND name = 'B': no row can answer; two value
-			// matches that overlap, not a question anybody asks.
+			// matches that overlap, not a question anybody asks — or
+			// things with related rows of each value ("members who
+			// borrowed 'Dune' and 'Emma'"), read below.
+			if q := r.e.eachValue(p); q != nil {
+				out = append(out, q)
+			}
 			p.weight *= contradictionPenalty
 		}
 		// Repeated rows are noise: show each once, unless the rows are
@@ -262,6 +272,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 		rowWise := !shared && r.perRow(p)
 		if !rowWise && !p.aggregated && len(p.groups) == 0 && (len(p.tables) > 1 || !r.keyed(p) || !r.showsIdentity(p)) && !r.sortedByUnshown(p) {
 			p.distinct = true
+			p.distinctForJoins = r.keyed(p) && r.showsIdentity(p)
 		}
 		if !shared {
 			p.wrap = r.wrapFor(p)
@@ -810,6 +821,55 @@ func (r *reader) rowOutputs(p *plan) []*plan {
 		out = append(out, keyed)
 	}
 	return out
+}
+
+// eachValue reads two equalities of one column with different values as
+// rows of what is shown that have related rows of each value: the shown
+// columns grouped, the column IN both values, and both found. Only when
+// the column is another table's than every shown column (a row of its
+// own table holds one value).
+func (e *Engine) eachValue(p *plan) *plan {
+	var on colRef
+	var vals []expr
+	var rest []cond
+	for _, f := range p.filters {
+		b, ok := f.x.(binary)
+		if c, isCol := isColumn(b.l); ok && b.op == "=" && isCol && (len(vals) == 0 || sameExpr(e.m, c, on)) {
+			if lit, isLit := b.r.(strLit); isLit {
+				on = c
+				vals = append(vals, lit)
+				continue
+			}
+		}
+		rest = append(rest, f)
+	}
+	if len(vals) != 2 || len(p.selects) == 0 || p.aggregated || len(p.groups) > 0 || p.order != nil {
+		return nil
+	}
+	for _, s := range p.selects {
+		c, ok := isColumn(s.x)
+		if !ok || strings.EqualFold(c.table, on.table) {
+			return nil
+		}
+	}
+	q := p.clone()
+	q.filters = append(rest, cond{x: inList{x: on, vals: vals}})
+	q.groups = nil
+	// Grouped by each shown thing's key too: two patients may share a name.
+	keyed := map[string]bool{}
+	for _, s := range p.selects {
+		c, _ := isColumn(s.x)
+		if t := e.m.byName[strings.ToLower(c.table)]; t != nil && t.key != nil && !keyed[t.name] {
+			keyed[t.name] = true
+			if k := col(t.name, t.key.Name); !slices.ContainsFunc(p.selects, func(s sel) bool { return sameExpr(e.m, s.x, k) }) {
+				q.groups = append(q.groups, sel{x: k})
+			}
+		}
+	}
+	q.groups = append(q.groups, p.selects...)
+	q.having = append(q.having, cond{x: binary{l: aggExpr{fn: "COUNT", distinct: true, arg: on}, op: "=", r: numLit("2")}})
+	q.distinct, q.distinctForJoins = false, false
+	return q
 }
 
 // contradictionPenalty discounts a reading whose conditions no row can meet.

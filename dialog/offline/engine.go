@@ -106,6 +106,13 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 						continue
 					}
 				}
+				if p.distinct && p.distinctForJoins && !e.repeatsShown(p, tree) {
+					// "the chapter headings of Book 09": each chapter
+					// has one book, so no join repeats a chapter; two
+					// chapters with one heading are two rows.
+					p = p.clone()
+					p.distinct = false
+				}
 				sql := e.render(p, tree)
 				if i, ok := byKey[sql]; ok {
 					out[i].Prior += w
@@ -149,6 +156,24 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 	}
 	e.log.Debug("offline readings", "question", req.Question, "candidates", len(out))
 	return &dialog.Proposal{Candidates: out}, nil
+}
+
+// repeatsShown says whether the join tree may repeat the rows of a table
+// whose columns the plan shows: some join goes from it to rows that are
+// not one per row of it.
+func (e *Engine) repeatsShown(p *plan, tree *catalog.JoinTree) bool {
+	for _, s := range p.selects {
+		for _, c := range columnsOf(s.x) {
+			// A column that refers to another table's rows shows those
+			// rows, which many of its own may share.
+			t := e.m.byName[strings.ToLower(c.table)]
+			ref := e.m.joinCols[strings.ToLower(c.table+"."+c.column)] && (t == nil || t.key == nil || !strings.EqualFold(t.key.Name, c.column))
+			if ref || e.firstFanout(tree, strings.ToLower(c.table), nil) != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // render renders a plan over a join tree as MySQL.

@@ -1,6 +1,11 @@
 package offline
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+)
 
 // TestContradicts: equality with two different literals on one column is
 // a contradiction; the same literal twice, or two columns, is not.
@@ -80,5 +85,37 @@ func TestRankedWithoutGroups(t *testing.T) {
 	p.tables = map[string]bool{"vehicles": true}
 	if contradicts(&model{reserved: map[string]bool{}}, p) {
 		t.Error("no trips alone is no contradiction")
+	}
+}
+
+// TestRepeatsShown: a join from a shown table to its parent by the
+// parent's key repeats none of its rows; a join to its children does, and
+// a shown column that refers to another table shows that table's rows,
+// which many of its own share.
+func TestRepeatsShown(t *testing.T) {
+	snap := &warehouse.Snapshot{Schema: warehouse.Schema{
+		Tables: []warehouse.Table{
+			{Name: "wards", PrimaryKey: []string{"ward_id"}, Columns: []warehouse.Column{{Table: "wards", Name: "ward_id", DataType: "int"}, {Table: "wards", Name: "ward_name", DataType: "varchar"}}},
+			{Name: "beds", PrimaryKey: []string{"bed_id"}, Columns: []warehouse.Column{{Table: "beds", Name: "bed_id", DataType: "int"}, {Table: "beds", Name: "ward_id", DataType: "int"}, {Table: "beds", Name: "bed_label", DataType: "varchar"}}},
+		},
+		Joins: []warehouse.Join{{FromTable: "beds", FromColumn: "ward_id", ToTable: "wards", ToColumn: "ward_id", Declared: true, Confidence: 1}},
+	}}
+	e := New(catalog.New(snap, catalog.Options{}), Options{})
+	tree, err := e.m.cat.JoinPath("beds", "wards")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		shown   colRef
+		repeats bool
+	}{
+		{col("beds", "bed_label"), false},
+		{col("beds", "ward_id"), true},
+		{col("wards", "ward_name"), true},
+	} {
+		p := &plan{selects: []sel{{x: tc.shown}}}
+		if got := e.repeatsShown(p, tree); got != tc.repeats {
+			t.Errorf("%v: repeats %v, want %v", tc.shown, got, tc.repeats)
+		}
 	}
 }

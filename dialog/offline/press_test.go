@@ -159,3 +159,85 @@ func TestUnknownSortKeyIsSaid(t *testing.T) {
 		t.Errorf("sorted by something else, or silently:\n%s\nunused %v", top.SQL, top.Unused)
 	}
 }
+
+// A singular noun said again after "the" is the thing already named ("for
+// each book … the title of the book"): no second book to leave out.
+func TestNounSaidAgainIsTheSameThing(t *testing.T) {
+	e, wh := engineOn(t, pressDump())
+	for _, tc := range []struct{ question, gold string }{
+		{"For each book, return the number of chapters and the title of the book",
+			"SELECT COUNT(*), b.title FROM books b JOIN chapters c ON c.book_id = b.book_id GROUP BY b.book_id, b.title"},
+		{"Which writer has the most books? Give me the name of the writer",
+			"SELECT w.name FROM writers w JOIN books b ON b.writer_id = w.writer_id GROUP BY w.writer_id, w.name ORDER BY COUNT(*) DESC LIMIT 1"},
+	} {
+		t.Run(tc.question, func(t *testing.T) {
+			top, ok := topReading(t, e, wh, tc.question, tc.gold)
+			if !ok {
+				t.Errorf("likeliest reading:\n%s", top.SQL)
+			}
+			if len(top.Unused) > 0 {
+				t.Errorf("words left out: %v", top.Unused)
+			}
+		})
+	}
+}
+
+// clinicNotesDump: patients and their visits, each visit summed up in a
+// line of text; two of Ann's visits have the same summary.
+func clinicNotesDump() string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE patients (patient_id INT PRIMARY KEY, full_name VARCHAR(40));
+CREATE TABLE doctors (doctor_id INT PRIMARY KEY, doctor_name VARCHAR(40));
+CREATE TABLE visits (visit_id INT PRIMARY KEY, patient_id INT, doctor_id INT, summary VARCHAR(80),
+  FOREIGN KEY (patient_id) REFERENCES patients(patient_id), FOREIGN KEY (doctor_id) REFERENCES doctors(doctor_id));
+INSERT INTO patients VALUES (1, 'Ann Lee'), (2, 'Bo Ruiz'), (3, 'Cy Oats');
+INSERT INTO doctors VALUES (1, 'Dr Moss'), (2, 'Dr Nagy');
+`)
+	for i := 1; i <= 12; i++ {
+		summary := fmt.Sprintf("Follow-up %d, stable", i)
+		if i == 1 || i == 4 {
+			summary = "Routine check, no findings"
+		}
+		fmt.Fprintf(&b, "INSERT INTO visits VALUES (%d, %d, %d, '%s');\n", i, 1+(i-1)%3, 1+i%2, summary)
+	}
+	return b.String()
+}
+
+// Rows of a table each joined to one row of another are not repeated by
+// the join: listing them keeps two equal ones (two visits summed up the
+// same way are two visits); rows a join repeats are shown once.
+func TestRowsNoJoinRepeatsAreKept(t *testing.T) {
+	e, wh := engineOn(t, clinicNotesDump())
+	for _, tc := range []struct{ question, gold string }{
+		{"Show all visit summaries for the patient 'Ann Lee'",
+			"SELECT v.summary FROM visits v JOIN patients p ON p.patient_id = v.patient_id WHERE p.full_name = 'Ann Lee'"},
+		{"which patients had a visit with summary 'Routine check, no findings'",
+			"SELECT DISTINCT p.full_name FROM visits v JOIN patients p ON p.patient_id = v.patient_id WHERE v.summary = 'Routine check, no findings'"},
+	} {
+		t.Run(tc.question, func(t *testing.T) {
+			if top, ok := topReading(t, e, wh, tc.question, tc.gold); !ok {
+				t.Errorf("likeliest reading:\n%s", top.SQL)
+			}
+		})
+	}
+}
+
+// Two values of one column of related rows are things with related rows
+// of each value, not one row holding both.
+func TestRelatedRowsOfEachValue(t *testing.T) {
+	e, wh := engineOn(t, clinicNotesDump())
+	for _, tc := range []struct{ question, gold string }{
+		{"Show the patient names with visit summary 'Follow-up 2, stable' and 'Follow-up 5, stable'",
+			"SELECT p.full_name FROM patients p WHERE EXISTS (SELECT 1 FROM visits v WHERE v.patient_id = p.patient_id AND v.summary = 'Follow-up 2, stable') AND EXISTS (SELECT 1 FROM visits v WHERE v.patient_id = p.patient_id AND v.summary = 'Follow-up 5, stable')"},
+	} {
+		t.Run(tc.question, func(t *testing.T) {
+			top, ok := topReading(t, e, wh, tc.question, tc.gold)
+			if !ok {
+				t.Errorf("likeliest reading:\n%s", top.SQL)
+			}
+			if !strings.Contains(top.SQL, "GROUP BY patients.patient_id") {
+				t.Errorf("each patient is grouped by key:\n%s", top.SQL)
+			}
+		})
+	}
+}
