@@ -42,6 +42,8 @@ func TestTokens(t *testing.T) {
 		{"dash comment", "a -- b, c\nd", MySQL, "a _______\nd"},
 		{"dash comment at the end", "a --", MySQL, "a __"},
 		{"dashes without a space are minus signs", "a --1, c", MySQL, "a --1, c"},
+		{"dashes before a control character", "a --\x01b, c\nd", MySQL, "a _______\nd"},
+		{"dashes before delete", "a --\x7fb\nd", MySQL, "a ____\nd"},
 		{"any dashes", "a --1, c\nd", Quotes | AnyDashComment, "a ______\nd"},
 		{"block comment", "a /* b, ' c */, d", MySQL, "a ____________, d"},
 		{"block comment needs its own star", "a /*/ b */ c", MySQL, "a ________ c"},
