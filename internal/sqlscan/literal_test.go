@@ -7,30 +7,30 @@ import (
 )
 
 func TestMask(t *testing.T) {
-	for _, tc := range []struct {
-		name, src string
-		mode      Mode
-		want      string
-	}{
-		{"strings and comments", "f('a', \"b\") -- c\nx # d\ny /* e */ z", MySQL, "f(   ,    )     \nx    \ny         z"},
-		{"names are kept", "`a'b`(x), `c``d`", MySQL, "`a'b`(x), `c``d`"},
-		{"line feeds are kept", "'a\nb' /* c\nd */ e", MySQL, "  \n       \n     e"},
-		{"doubled quote", "'it''s' x", MySQL, "        x"},
-		{"escaped quote", `'it\'s' x`, MySQL, "        x"},
-		{"no escapes without the mode", `'it\'s' x`, Quotes, "     s   "},
-		{"unterminated string", "x 'a, f (y)", MySQL, "x          "},
-		{"unterminated comment", "x /* f (y)", MySQL, "x         "},
-		{"dashes before a control character", "x --\x0bf (y)\nz", MySQL, "x         \nz"},
-		{"dashes before a letter", "x --f (y)", MySQL, "x --f (y)"},
-		{"double quotes as names", `"a" 'b'`, SingleQuote | Backquote, `"a"    `},
-		{"empty", "", MySQL, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := string(Mask(tc.src, tc.mode)); got != tc.want {
-				t.Errorf("Mask(%q)\n got %q\nwant %q", tc.src, got, tc.want)
+	// '_' marks a blanked byte.
+	masked := func(src string, mode Mode) string {
+		b := Mask(src, mode)
+		for k := range b {
+			if b[k] != src[k] {
+				b[k] = '_'
 			}
-		})
+		}
+		return string(b)
 	}
+	checkDrawings(t, "mask", masked, []drawing{
+		{"strings and comments", "f('a', \"b\") -- c\nx # d\ny /* e */ z", MySQL, "f(___, ___) __ _\nx _ _\ny __ _ __ z"},
+		{"names are kept", "`a'b`(x), `c``d`", MySQL, "`a'b`(x), `c``d`"},
+		{"line feeds are kept", "'a\nb' /* c\nd */ e", MySQL, "__\n__ __ _\n_ __ e"},
+		{"doubled quote", "'it''s' x", MySQL, "_______ x"},
+		{"escaped quote", `'it\'s' x`, MySQL, "_______ x"},
+		{"no escapes without the mode", `'it\'s' x`, Quotes, "_____s_ _"},
+		{"unterminated string", "x 'a, f (y)", MySQL, "x ___ _ ___"},
+		{"unterminated comment", "x /* f (y)", MySQL, "x __ _ ___"},
+		{"dashes before a control character", "x --\x0bf (y)\nz", MySQL, "x ____ ___\nz"},
+		{"dashes before a letter", "x --f (y)", MySQL, "x --f (y)"},
+		{"double quotes as names", `"a" 'b'`, SingleQuote | Backquote, `"a" ___`},
+		{"empty", "", MySQL, ""},
+	})
 }
 
 func TestString(t *testing.T) {
