@@ -9,6 +9,7 @@ import (
 
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/sqlresult"
+	"github.com/clarify-bot/clarify/internal/sqlscan"
 )
 
 // Calibrated stopping. A model's samples are votes, not probabilities:
@@ -463,36 +464,35 @@ func (st *convState) wordsBeside(g int) bool {
 	return false
 }
 
-// sqlLiterals lists the quoted strings and numbers of a statement,
-// lower-case.
+// sqlLiterals lists the string literals (their values, lower-cased) and
+// the numbers of a statement, in order, read as the server reads them:
+// quoted names and comments hold neither.
 func sqlLiterals(sql string) []string {
 	var out []string
-	low := strings.ToLower(sql)
-	for i := 0; i < len(low); i++ {
-		switch q := low[i]; {
-		case q == '\'' || q == '"':
-			j := i + 1
-			for j < len(low) && low[j] != q {
-				j++
+	sc := &sqlscan.Scanner{Src: sql, Mode: sqlscan.MySQL}
+	for t := range sc.All() {
+		switch i, c := t.Start, sql[t.Start]; {
+		case t.Kind == sqlscan.Quoted:
+			if v, end := sqlscan.String(sql, i, sqlscan.MySQL); end > i {
+				out = append(out, strings.ToLower(v))
+				sc.Pos = end
 			}
-			out = append(out, low[min(i+1, len(low)):min(j, len(low))])
-			i = j
-		case q >= '0' && q <= '9' && (i == 0 || !isIdent(low[i-1])):
+		case t.Kind == sqlscan.Code && c >= '0' && c <= '9' && (i == 0 || !isIdent(sql[i-1])):
 			j := i
-			for j < len(low) && (low[j] >= '0' && low[j] <= '9' || low[j] == '.') {
+			for j < len(sql) && (sql[j] >= '0' && sql[j] <= '9' || sql[j] == '.') {
 				j++
 			}
-			if j == len(low) || !isIdent(low[j]) {
-				out = append(out, low[i:j])
+			if j == len(sql) || !isIdent(sql[j]) {
+				out = append(out, sql[i:j])
 			}
-			i = j
+			sc.Pos = j
 		}
 	}
 	return out
 }
 
 func isIdent(b byte) bool {
-	return b == '_' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9'
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
 // emptyResult reports whether a result has no rows or only NULLs (an

@@ -2,6 +2,7 @@ package dialog
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
@@ -126,6 +127,41 @@ func TestEmptyResultAndReadingKey(t *testing.T) {
 		sqlshape.Key(sqlshape.SlotLimit): sqlshape.NewValue(sqlshape.SlotLimit, nil, nil)}
 	if readingKey(a) == readingKey(b) || readingKey(a) != readingKey(a2) {
 		t.Fatal("readingKey: different readings must differ, empty slots must not count")
+	}
+}
+
+// TestSQLLiterals: the values a reading compares with, read as the server
+// reads the statement. Rows marked "was" show what the hand-written
+// scanner listed before, which split a literal at a doubled or escaped
+// quote and read strings inside quoted names and comments.
+func TestSQLLiterals(t *testing.T) {
+	for _, tc := range []struct {
+		name, sql string
+		want      []string
+	}{
+		{"strings and numbers in order", "SELECT name FROM t WHERE state = 'Texas' AND pop > 1000.5 LIMIT 3", []string{"texas", "1000.5", "3"}},
+		{"double quotes", `SELECT * FROM t WHERE city = "New York" AND x > 0.25`, []string{"new york", "0.25"}},
+		{"the other quote inside", `SELECT * FROM t WHERE a = 'say "hi"'`, []string{`say "hi"`}},
+		{"empty literal", "SELECT * FROM t WHERE a = '' AND b = 2", []string{"", "2"}},
+		{"unterminated", "SELECT * FROM t WHERE a = 'abc", []string{"abc"}},
+		{"digits inside names are not numbers", "SELECT t1.c2, 3d FROM t1 WHERE d >= CURRENT_DATE - INTERVAL 30 DAY", []string{"30"}},
+		// was "o", "brien", "2"
+		{"doubled quote", "SELECT * FROM t WHERE a = 'O''Brien' AND b = 2", []string{"o'brien", "2"}},
+		// was `o\`, " and b = 2"
+		{"escaped quote", `SELECT * FROM t WHERE a = 'O\'Brien' AND b = 2`, []string{"o'brien", "2"}},
+		// was `c:\\`, "2"
+		{"escaped backslash", `SELECT * FROM t WHERE a = 'C:\\' AND b = 2`, []string{`c:\`, "2"}},
+		// was "neil`, `2019` from t where x = ", ""
+		{"quoted names hold none", "SELECT `o'neil`, `2019` FROM t WHERE x = 'A'", []string{"a"}},
+		// was "1", "10", "t\n, ", " /* 5 */ # ", ""
+		{"comments hold none", "SELECT 1 -- top 10 isn't\n, 'x' /* 5 */ # 'y'", []string{"1", "x"}},
+		{"none", "SELECT name FROM t", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := sqlLiterals(tc.sql); !slices.Equal(got, tc.want) {
+				t.Errorf("sqlLiterals(%q) = %q, want %q", tc.sql, got, tc.want)
+			}
+		})
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/internal/qnorm"
+	"github.com/clarify-bot/clarify/internal/sqlscan"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -346,22 +347,7 @@ func describe(desc, fallback string) string {
 
 func unquote(s string) string { return strings.ReplaceAll(s, "''", "'") }
 
-// splitLiterals splits an IN list at commas outside quotes.
-func splitLiterals(s string) []string {
-	var out []string
-	var cur strings.Builder
-	in := false
-	for _, r := range s {
-		switch {
-		case r == '\'':
-			in = !in
-			cur.WriteRune(r)
-		case r == ',' && !in:
-			out = append(out, cur.String())
-			cur.Reset()
-		default:
-			cur.WriteRune(r)
-		}
-	}
-	return append(out, cur.String())
-}
+// splitLiterals splits an IN list at the commas the server reads as
+// separators: not inside quotes (backslash escapes included), comments or
+// parentheses. The pieces are as written.
+func splitLiterals(s string) []string { return sqlscan.Split(s, ',', sqlscan.MySQL) }

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/clarify-bot/clarify/internal/sqlscan"
 )
 
 // systemSchemas hold credentials, other sessions' SQL text or audit logs.
@@ -234,65 +236,7 @@ func scanSpacedCalls(sql string) *Refusal {
 // lexer ends them under the session's SQL mode (backslash escapes, doubled
 // quotes, "--" only before a blank or control character) and keeps
 // backquoted identifiers, so that scanSpacedCalls sees every call.
-func maskForCalls(sql string) []byte {
-	b := []byte(sql)
-	blank := func(from, to int) {
-		for k := from; k < to && k < len(b); k++ {
-			if b[k] != '\n' {
-				b[k] = ' '
-			}
-		}
-	}
-	for i := 0; i < len(b); i++ {
-		switch c := b[i]; {
-		case c == '\'' || c == '"':
-			j := i + 1
-			for ; j < len(b); j++ {
-				if b[j] == '\\' {
-					j++
-					continue
-				}
-				if b[j] == c {
-					if j+1 < len(b) && b[j+1] == c {
-						j++
-						continue
-					}
-					break
-				}
-			}
-			blank(i, j+1)
-			i = j
-		case c == '`':
-			j := i + 1
-			for ; j < len(b); j++ {
-				if b[j] == '`' {
-					if j+1 < len(b) && b[j+1] == '`' {
-						j++
-						continue
-					}
-					break
-				}
-			}
-			i = j
-		case c == '#' || c == '-' && i+1 < len(b) && b[i+1] == '-' && (i+2 == len(b) || b[i+2] <= ' '):
-			j := i
-			for j < len(b) && b[j] != '\n' {
-				j++
-			}
-			blank(i, j)
-			i = j
-		case c == '/' && i+1 < len(b) && b[i+1] == '*':
-			end := strings.Index(sql[i+2:], "*/")
-			stop := len(b)
-			if end >= 0 {
-				stop = i + 2 + end + 2
-			}
-			blank(i, stop)
-			i = stop - 1
-		}
-	}
-	return b
-}
+func maskForCalls(sql string) []byte { return sqlscan.Mask(sql, sqlscan.MySQL) }
 
 func intoRefusal(tp ast.SelectIntoType) *Refusal {
 	switch tp {

@@ -97,19 +97,8 @@ func TestSlowQueryIsStoppedAtTheLimit(t *testing.T) {
 				t.Fatalf("query ran %s past a 700 ms limit", el)
 			}
 			if target.Real {
-				// The server itself stopped working on it, not just the client
-				// (read behind the guard, which refuses PROCESSLIST).
-				conn, err := w.Conn(context.Background())
-				if err != nil {
-					t.Fatal(err)
-				}
-				var n int
-				err = conn.QueryRowContext(context.Background(), "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE '%a.i + b.i + c.i = 7%' AND INFO NOT LIKE '%PROCESSLIST%'").Scan(&n)
-				conn.Close()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if n != 0 {
+				// The server itself stopped working on it, not just the client.
+				if n := runningCopies(t, w, "a.i + b.i + c.i = 7"); n != 0 {
 					t.Fatalf("%v copies of the slow query still run on the server", n)
 				}
 			}
@@ -122,19 +111,84 @@ func TestSlowQueryIsStoppedAtTheLimit(t *testing.T) {
 	}
 }
 
+// TestCancellationStopsTheQuery cancels a statement once the server shows
+// it running, and checks that the call ends with ErrCanceled and the
+// server stops working on it. The statement would run for hours, so it
+// ends only if the cancellation stops it; the waits are bounded so that a
+// failure says what it waited for instead of hanging.
 func TestCancellationStopsTheQuery(t *testing.T) {
+	const (
+		marker = "cancellation test"
+		stmt   = "SELECT /* " + marker + " */ COUNT(*) FROM n a, n b, n c, n d WHERE a.i + b.i + c.i + d.i = 7"
+	)
 	dump := numbersDump(1000)
 	for _, target := range testwh.Targets() {
 		t.Run(target.Name, func(t *testing.T) {
 			d := testwh.NewDatabase(t, target, dump)
-			w := d.Open(t, warehouse.Config{QueryTimeout: time.Minute})
+			// Far beyond the test, so that no time limit ends the statement.
+			w := d.Open(t, warehouse.Config{QueryTimeout: 10 * time.Minute})
 			ctx, cancel := context.WithCancel(context.Background())
-			go func() { time.Sleep(300 * time.Millisecond); cancel() }()
-			_, err := w.Query(ctx, "SELECT COUNT(*) FROM n a, n b, n c WHERE a.i + b.i + c.i = 7", warehouse.Limits{})
-			if !errors.Is(err, warehouse.ErrCanceled) {
-				t.Fatalf("want canceled, got %v", err)
+			defer cancel()
+			done := make(chan error, 1)
+			go func() {
+				_, err := w.Query(ctx, stmt, warehouse.Limits{})
+				done <- err
+			}()
+			waitForCopies(t, w, marker, 1)
+			cancel()
+			select {
+			case err := <-done:
+				if !errors.Is(err, warehouse.ErrCanceled) {
+					t.Fatalf("want canceled, got %v", err)
+				}
+			case <-time.After(stopBound):
+				t.Fatalf("Query had not returned %s after its context was cancelled", stopBound)
 			}
+			waitForCopies(t, w, marker, 0)
 		})
+	}
+}
+
+// stopBound is how long a test waits for the server to start or stop a
+// statement: far longer than either takes, far shorter than the statements
+// it is used with would run.
+const stopBound = 30 * time.Second
+
+// runningCopies counts the statements holding marker that the server is
+// running, read behind the guard (which refuses PROCESSLIST).
+func runningCopies(tb testing.TB, w *warehouse.DB, marker string) int {
+	tb.Helper()
+	conn, err := w.Conn(context.Background())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer conn.Close()
+	var n int
+	q := "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE '%" + marker + "%' AND INFO NOT LIKE '%PROCESSLIST%'"
+	if err := conn.QueryRowContext(context.Background(), q).Scan(&n); err != nil {
+		tb.Fatalf("read the process list: %v", err)
+	}
+	return n
+}
+
+// waitForCopies polls the process list until the server runs want copies
+// of the statement holding marker, and fails after stopBound.
+func waitForCopies(tb testing.TB, w *warehouse.DB, marker string, want int) {
+	tb.Helper()
+	deadline := time.NewTimer(stopBound)
+	defer deadline.Stop()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		n := runningCopies(tb, w, marker)
+		if n == want {
+			return
+		}
+		select {
+		case <-deadline.C:
+			tb.Fatalf("after %s the server runs %d copies of the statement holding %q, want %d", stopBound, n, marker, want)
+		case <-tick.C:
+		}
 	}
 }
 

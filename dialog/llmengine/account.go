@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/internal/sqlscan"
 )
 
 // Word accounting on the model path: a cheap check of which words of the
@@ -115,7 +116,7 @@ func (r *run) account(sql string) (unused, unlinked []string) {
 	for _, t := range allTables(sh) {
 		tables[t] = true
 	}
-	literals := strings.Join(literalsOf(low), "\x00")
+	literals := strings.Join(literalsOf(sql), "\x00")
 	seen := map[string]bool{}
 	ws := words(r.text)
 	for i, w := range ws {
@@ -241,22 +242,15 @@ func allJoins(sh *sqlshape.Shape) []sqlshape.Join {
 	return out
 }
 
-// literalsOf lists the quoted strings of a lower-case statement.
-func literalsOf(low string) []string {
+// literalsOf lists the values of a statement's string literals that are
+// not empty, lower-cased. It reads the statement as written, not as low:
+// with its line feeds folded, a "--" comment would run to the end.
+func literalsOf(sql string) []string {
 	var out []string
-	for i := 0; i < len(low); i++ {
-		q := low[i]
-		if q != '\'' && q != '"' {
-			continue
+	for v := range sqlscan.Strings(sql, sqlscan.MySQL) {
+		if v != "" {
+			out = append(out, strings.ToLower(v))
 		}
-		j := i + 1
-		for j < len(low) && low[j] != q {
-			j++
-		}
-		if j > i+1 {
-			out = append(out, low[i+1:j])
-		}
-		i = j
 	}
 	return out
 }

@@ -111,3 +111,32 @@ func cut(tc string) (string, string, bool) {
 func containsWord(s, sub string) bool {
 	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }
+
+// TestLiteralsOf: the string values a reading holds, read as the server
+// reads the statement. Rows marked "was" show what the hand-written
+// scanner listed before, over the statement with its line feeds folded.
+func TestLiteralsOf(t *testing.T) {
+	for _, tc := range []struct {
+		name, sql string
+		want      []string
+	}{
+		{"in order, lower-cased", `SELECT * FROM t WHERE a = 'Texas' OR b = "New York"`, []string{"texas", "new york"}},
+		{"empty literals are left out", "SELECT * FROM t WHERE a = '' OR b = 'x'", []string{"x"}},
+		{"unterminated", "SELECT * FROM t WHERE a = 'abc", []string{"abc"}},
+		// was "o", "brien"
+		{"doubled quote", "SELECT * FROM t WHERE a = 'O''Brien'", []string{"o'brien"}},
+		// was `o\`, " or b = "
+		{"escaped quote", `SELECT * FROM t WHERE a = 'O\'Brien' OR b = 'x'`, []string{"o'brien", "x"}},
+		// was "neil` from t where x = "
+		{"quoted names hold none", "SELECT `o'neil` FROM t WHERE x = 'a'", []string{"a"}},
+		// was "x", "t from t where y = "
+		{"comments hold none", "SELECT 'x' -- isn't\nFROM t WHERE y = 'Z'", []string{"x", "z"}},
+		{"none", "SELECT name FROM t", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := literalsOf(tc.sql); !slices.Equal(got, tc.want) {
+				t.Errorf("literalsOf(%q) = %q, want %q", tc.sql, got, tc.want)
+			}
+		})
+	}
+}

@@ -31,8 +31,9 @@ const (
 	Backslash
 	// HashComment: # to the end of the line.
 	HashComment
-	// DashComment: "--" followed by a space, tab, CR, LF or the end of the
-	// text, to the end of the line; "--1" is two minus signs, as in MySQL.
+	// DashComment: "--" followed by white space, a control character
+	// (any byte up to 0x20, or 0x7f) or the end of the text, to the end of
+	// the line; "--1" is two minus signs, as in MySQL.
 	DashComment
 	// AnyDashComment: "--" followed by anything, to the end of the line.
 	AnyDashComment
@@ -166,7 +167,7 @@ func (s *Scanner) commentAt(i int) bool {
 		if s.Mode&AnyDashComment != 0 {
 			return true
 		}
-		return s.Mode&DashComment != 0 && (len(rest) == 2 || strings.IndexByte(" \t\r\n", rest[2]) >= 0)
+		return s.Mode&DashComment != 0 && (len(rest) == 2 || rest[2] <= ' ' || rest[2] == 0x7f)
 	case '/':
 		return s.Mode&BlockComment != 0 && strings.HasPrefix(rest, "/*")
 	}

@@ -20,12 +20,32 @@ func code(src string, mode Mode) (string, []int) {
 	return string(b), depths
 }
 
+// drawing is a row of a table test: a reading of src in mode, drawn as
+// text.
+type drawing struct {
+	name, src string
+	mode      Mode
+	want      string
+}
+
+// checkDrawings draws each row's src and compares.
+func checkDrawings(t *testing.T, what string, draw func(string, Mode) string, rows []drawing) {
+	t.Helper()
+	for _, tc := range rows {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := draw(tc.src, tc.mode); got != tc.want {
+				t.Errorf("%s of %q\n got %q\nwant %q", what, tc.src, got, tc.want)
+			}
+		})
+	}
+}
+
 func TestTokens(t *testing.T) {
-	for _, tc := range []struct {
-		name, src string
-		mode      Mode
-		code      string
-	}{
+	codeOf := func(src string, mode Mode) string {
+		s, _ := code(src, mode)
+		return s
+	}
+	checkDrawings(t, "code", codeOf, []drawing{
 		{"plain", "SELECT a, b FROM t", MySQL, "SELECT a, b FROM t"},
 		{"single quotes", "a = 'x, y' AND b", MySQL, "a = ______ AND b"},
 		{"double quotes", `a = "x; y";`, MySQL, "a = ______;"},
@@ -42,6 +62,8 @@ func TestTokens(t *testing.T) {
 		{"dash comment", "a -- b, c\nd", MySQL, "a _______\nd"},
 		{"dash comment at the end", "a --", MySQL, "a __"},
 		{"dashes without a space are minus signs", "a --1, c", MySQL, "a --1, c"},
+		{"dashes before a control character", "a --\x01b, c\nd", MySQL, "a _______\nd"},
+		{"dashes before delete", "a --\x7fb\nd", MySQL, "a ____\nd"},
 		{"any dashes", "a --1, c\nd", Quotes | AnyDashComment, "a ______\nd"},
 		{"block comment", "a /* b, ' c */, d", MySQL, "a ____________, d"},
 		{"block comment needs its own star", "a /*/ b */ c", MySQL, "a ________ c"},
@@ -51,13 +73,7 @@ func TestTokens(t *testing.T) {
 		{"no comments without the mode", "a # b -- c /* d */", Quotes, "a # b -- c /* d */"},
 		{"only single quotes", "'a', \"b\", `c`", SingleQuote, "___, \"b\", `c`"},
 		{"nothing", "'a' # b", 0, "'a' # b"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got, _ := code(tc.src, tc.mode); got != tc.code {
-				t.Errorf("code of %q\n got %q\nwant %q", tc.src, got, tc.code)
-			}
-		})
-	}
+	})
 }
 
 func TestDepth(t *testing.T) {
