@@ -139,8 +139,8 @@ func TestSQLLiterals(t *testing.T) {
 		name, sql string
 		want      []string
 	}{
-		{"strings and numbers in order", "SELECT name FROM t WHERE state = 'Texas' AND pop > 1000.5 LIMIT 3", []string{"texas", "1000.5", "3"}},
-		{"double quotes", `SELECT * FROM t WHERE city = "New York" AND x > 0.25`, []string{"new york", "0.25"}},
+		{"strings and numbers in order", "SELECT name FROM t WHERE town = 'Ashby' AND pop > 1000.5 LIMIT 3", []string{"ashby", "1000.5", "3"}},
+		{"double quotes", `SELECT * FROM t WHERE depot = "North Yard" AND x > 0.25`, []string{"north yard", "0.25"}},
 		{"the other quote inside", `SELECT * FROM t WHERE a = 'say "hi"'`, []string{`say "hi"`}},
 		{"empty literal", "SELECT * FROM t WHERE a = '' AND b = 2", []string{"", "2"}},
 		{"unterminated", "SELECT * FROM t WHERE a = 'abc", []string{"abc"}},

@@ -270,7 +270,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 		noun string
 	}
 	mentioned := map[mentionKey]int{}
-	// "for each depot, the number of vans and the name of the depot": a
+	// "vans of each depot, listed with the name of the depot": a
 	// singular noun said again after "the" is the thing already named,
 	// no second instance of it.
 	said := map[string]bool{}

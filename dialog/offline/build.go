@@ -855,7 +855,7 @@ func (e *Engine) eachValue(p *plan) *plan {
 	q := p.clone()
 	q.filters = append(rest, cond{x: inList{x: on, vals: vals}})
 	q.groups = nil
-	// Grouped by each shown thing's key too: two patients may share a name.
+	// Grouped by each shown thing's key too: two members may share a name.
 	keyed := map[string]bool{}
 	for _, s := range p.selects {
 		c, _ := isColumn(s.x)

@@ -21,7 +21,7 @@ import (
 func DescribeExpression(expr string, l Labels) string { return describeExpression(expr, l) }
 
 // DescribeCondition says a condition in words: "status is 'success'",
-// "food type contains 'italian' or city name contains 'new york'".
+// "tool kind contains 'drill' or depot name contains 'north yard'".
 func DescribeCondition(cond string, l Labels) string { return describeCondition(cond, l) }
 
 func describeExpression(expr string, l Labels) string {
@@ -107,7 +107,7 @@ func parseOne(p *parser.Parser, text string) (ast.ExprNode, bool) {
 	}
 	f := sel.Fields.Fields[0]
 	if f.WildCard != nil || f.Expr == nil || f.AsName.L != "" {
-		return nil, false // "new york" would read as a column with an alias
+		return nil, false // "north yard" would read as a column with an alias
 	}
 	return f.Expr, true
 }
@@ -195,7 +195,7 @@ var dateArith = map[string]bool{"date_add": true, "date_sub": true, "adddate": t
 var repairOps = []string{" or ", " and ", " = ", " != ", " <> ", " >= ", " <= ", " > ", " < ", " like ", " + ", " - ", " * ", " / "}
 
 // repair quotes, as names, the parts of a canonical text that do not
-// parse on their own: the literals canon writes bare ("new york", "%y-%m").
+// parse on their own: the literals canon writes bare ("north yard", "%y-%m").
 // The whole text is never quoted (top): that would hide its columns.
 func repair(p *parser.Parser, s string, top bool) string {
 	if _, ok := parseOne(p, s); ok {
