@@ -280,7 +280,7 @@ func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string
 		if ph == f.Phrase {
 			return true
 		}
-		own = own || ph != "" && strings.Contains(" "+ph+" ", " "+f.Phrase+" ")
+		own = own || containsWords(ph, f.Phrase)
 	}
 	return !own && strings.Contains(text, " "+f.Phrase+" ")
 }
@@ -599,25 +599,29 @@ func (m *Manager) fansOut(st *convState, tok ontology.Term, pt point) bool {
 // the question's subject decided which table, not a meaning of the word,
 // so it is neither remembered nor reused.
 func entityChoice(chosen ontology.Term, over []ontology.Term) bool {
-	names := func(t ontology.Term) []string {
-		var out []string
-		for _, tc := range t.ColumnRefs() {
-			_, col := splitTC(tc)
-			out = append(out, strings.ToLower(col))
-		}
-		slices.Sort(out)
-		return out
-	}
-	mine := names(chosen)
+	mine, _ := namesAndTables(chosen.ColumnRefs())
 	if len(mine) == 0 || len(over) == 0 {
 		return false
 	}
 	for _, o := range over {
-		if !slices.Equal(names(o), mine) || slices.Equal(o.ColumnRefs(), chosen.ColumnRefs()) {
+		names, _ := namesAndTables(o.ColumnRefs())
+		if !slices.Equal(names, mine) || slices.Equal(o.ColumnRefs(), chosen.ColumnRefs()) {
 			return false
 		}
 	}
 	return true
+}
+
+// namesAndTables are the column names and the tables of table.column
+// references, lower-case, sorted, each once.
+func namesAndTables(cols []string) (names, tables []string) {
+	for _, tc := range cols {
+		t, c := splitTC(tc)
+		names, tables = append(names, strings.ToLower(c)), append(tables, strings.ToLower(t))
+	}
+	slices.Sort(names)
+	slices.Sort(tables)
+	return slices.Compact(names), slices.Compact(tables)
 }
 
 // conditionElsewhere reports whether a choice about a condition on one
@@ -632,17 +636,7 @@ func conditionElsewhere(t ontology.Target, key sqlshape.SlotKey) bool {
 // does not hold the remembered token reads columns of the same names in
 // other tables: the point chooses a table, not a meaning.
 func entityPoint(tok ontology.Term, pt point) bool {
-	names := func(cols []string) ([]string, []string) {
-		var ns, ts []string
-		for _, tc := range cols {
-			t, c := splitTC(tc)
-			ns, ts = append(ns, strings.ToLower(c)), append(ts, strings.ToLower(t))
-		}
-		slices.Sort(ns)
-		slices.Sort(ts)
-		return slices.Compact(ns), slices.Compact(ts)
-	}
-	mine, myTables := names(tok.ColumnRefs())
+	mine, myTables := namesAndTables(tok.ColumnRefs())
 	if len(mine) == 0 {
 		return false
 	}
@@ -658,7 +652,7 @@ func entityPoint(tok ontology.Term, pt point) bool {
 		for _, p := range v.Value.Parts {
 			cols = append(cols, p.Columns()...)
 		}
-		ns, ts := names(cols)
+		ns, ts := namesAndTables(cols)
 		if !slices.Equal(ns, mine) || slices.Equal(ts, myTables) {
 			return false
 		}
