@@ -82,6 +82,10 @@ func TestPressReadings(t *testing.T) {
 			"SELECT publisher FROM writers GROUP BY publisher ORDER BY COUNT(*) DESC LIMIT 1"},
 		{"which format has the smallest number of books",
 			"SELECT format FROM books GROUP BY format ORDER BY COUNT(*) LIMIT 1"},
+		// The subject ranked may be a few words before the superlative
+		// when a participle says how ("is used by the most …").
+		{"which publisher is used by the most books",
+			"SELECT w.publisher FROM books b JOIN writers w ON w.writer_id = b.writer_id GROUP BY w.publisher ORDER BY COUNT(*) DESC LIMIT 1"},
 		// The value after the related noun qualifies the related rows, and
 		// "write" after "did not" is the verb, not a writer's name.
 		{"How many writers did not write any book with format 'ebook'",

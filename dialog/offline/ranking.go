@@ -226,10 +226,11 @@ func (r *reader) groupRanking() []*element {
 		}
 	}
 	if g == nil && (s.phrase == "most" || s.phrase == "fewest" || s.phrase == "least") {
-		// Only the question's subject: "which street has…", not a verb
-		// ("what river traverses the most states").
+		// Only the question's subject: "which street has…", "which
+		// format is used by…" (one word of its own between at most), not
+		// a verb ("what river traverses the most states").
 		for _, cm := range a.columns {
-			if cm.clause == 0 && cm.at < s.at && cm.at >= s.at-4 && (a.word(cm.at-1) == "which" || a.word(cm.at-1) == "what") {
+			if cm.clause == 0 && cm.at < s.at && a.contentWords(cm.end, s.at) <= 1 && (a.word(cm.at-1) == "which" || a.word(cm.at-1) == "what") {
 				g = cm
 			}
 		}
@@ -455,4 +456,15 @@ func (r *reader) inValueMention(k int) bool {
 		}
 	}
 	return false
+}
+
+// contentWords counts the words in [from, to) that are no function words.
+func (a *analysis) contentWords(from, to int) int {
+	n := 0
+	for k := max(from, 0); k < to && k < len(a.toks); k++ {
+		if !isFunctionWord(a.toks[k]) {
+			n++
+		}
+	}
+	return n
 }
