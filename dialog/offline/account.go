@@ -281,6 +281,12 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			// subquery read it.
 			realised = realised || parts.joined[strings.ToLower(t.name)] || parts.read[strings.ToLower(t.name)]
 		}
+		if len(em.tables) > 0 && realised && e.qualifiesColumn(a, em, parts) {
+			// "book format", "the writer name": the table's noun says
+			// whose column the reading reads; no instance of its own.
+			claim(em.at, a.spanOf(em.at, em.phrase), true)
+			continue
+		}
 		if len(em.tables) > 0 {
 			phrase := strings.ToLower(em.phrase)
 			k := mentionKey{em.tables[0], singularOf(phrase)}
@@ -421,6 +427,35 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	}
 	flush()
 	return out
+}
+
+// qualifiesColumn says whether an entity mention stands right before a
+// mention of one of its table's columns that the reading reads, or of a
+// value of it that the reading compares with.
+func (e *Engine) qualifiesColumn(a *analysis, em *entityMention, parts *readingParts) bool {
+	end := a.spanOf(em.at, em.phrase)
+	for _, cm := range a.columns {
+		if cm.at != end {
+			continue
+		}
+		for _, al := range cm.alts {
+			if !al.computed() && strings.EqualFold(al.table, em.tables[0].name) && parts.columns[strings.ToLower(al.table+"."+al.column)] {
+				return true
+			}
+		}
+	}
+	// "book format ebook": the value after its column's name.
+	for _, vm := range a.values {
+		if vm.at != end && (vm.at != end+1 || !a.toks[end].used) {
+			continue
+		}
+		for _, al := range vm.alts {
+			if strings.EqualFold(al.table, em.tables[0].name) && parts.values[strings.ToLower(al.value)] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // definite are the words before a noun that point back at a thing

@@ -245,3 +245,25 @@ func TestRelatedRowsOfEachValue(t *testing.T) {
 		})
 	}
 }
+
+// A table's noun right before one of its columns, or before a value of
+// one, says whose column it is ("book format ebook", "the writer name"):
+// no second book left out.
+func TestTableNounQualifiesColumn(t *testing.T) {
+	e, wh := engineOn(t, pressDump())
+	for _, tc := range []struct{ question, gold string }{
+		{"How many books have book format ebook?", "SELECT COUNT(*) FROM books WHERE format = 'ebook'"},
+		{"Show book ids, page counts, and book formats for all books.", "SELECT book_id, pages, format FROM books"},
+		{"List the book titles of books with book format 'ebook'", "SELECT title FROM books WHERE format = 'ebook'"},
+	} {
+		t.Run(tc.question, func(t *testing.T) {
+			top, ok := topReading(t, e, wh, tc.question, tc.gold)
+			if !ok {
+				t.Errorf("likeliest reading:\n%s", top.SQL)
+			}
+			if len(top.Unused) > 0 {
+				t.Errorf("words left out: %v", top.Unused)
+			}
+		})
+	}
+}
