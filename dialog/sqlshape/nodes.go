@@ -1,26 +1,30 @@
 package sqlshape
 
 import (
+	"reflect"
 	"strconv"
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 )
 
 // The parsed expressions behind a Shape's canonical strings. Explanations
 // read these trees instead of parsing the strings back: the canonical text
-// is lossy (operators as words, literals bare), the tree is not. Each tree
-// is a new one, never a node of the statement, with the columns the
-// canonical text names: table aliases resolved to table names,
-// unqualified columns to their table where the query says which.
+// writes operators as words and literals bare, without parentheses, and
+// needs repairs (describe.go) to be read at all; the tree keeps the
+// structure. Each tree is a copy, never written into the statement's,
+// with the columns the canonical text names: table aliases resolved to
+// table names, unqualified columns to their table where the query says
+// which — also inside the parts canon prints as SQL (CASE, LIKE…), where
+// the text keeps the alias.
 //
-// A tree stands exactly for its canonical string: it reads as the string
-// would read once parsed (COUNT(1) as COUNT(*), a literal the string
-// writes bare as a bare name, text lower-case), so that an explanation
-// from trees says what one from strings says. A Shape built without trees
-// (decoded, or assembled by hand) is explained from its strings.
+// Otherwise a tree stands for its canonical string as the string reads
+// once parsed (COUNT(1) as COUNT(*), a literal the string writes bare as
+// a bare name, text lower-case), so that an explanation from trees says
+// what one from strings says (TestExplainFromTrees; its differs lists the
+// exceptions). A Shape built without trees (decoded, or assembled by
+// hand) is explained from its strings.
 
 // expr is canon for the parts a Shape keeps (outputs, filters, groups,
 // orders): it also keeps the part's tree, under its canonical string.
@@ -144,29 +148,57 @@ func numberNode(v string) ast.ExprNode {
 func isOne(n ast.ExprNode) bool { return isNum(n, 1) }
 
 // restoredNode copies the expressions canon prints as SQL (CASE, LIKE,
-// IS NULL, CAST…): printed lower-case as canon prints them, parsed again,
-// and its qualified columns' aliases resolved to table names.
+// IS NULL, CAST…) as canon prints them: names and text lower-case, the
+// aliases of qualified columns resolved to table names. The copy is made
+// by a walk that copies each node before it is entered, so the walk's
+// writes of children land in the copy, never in the statement's tree.
 func (r *reader) restoredNode(e ast.ExprNode, sc *scope) ast.ExprNode {
-	var b strings.Builder
-	if err := restore(&b, e); err != nil {
-		return nil
-	}
-	n, ok := parseOne(parser.New(), strings.ToLower(b.String()))
+	n, ok := e.Accept(&copier{sc: sc})
 	if !ok {
 		return nil
 	}
-	n.Accept(&aliasResolver{sc: sc})
-	return n
+	x, _ := n.(ast.ExprNode)
+	return x
 }
 
-// aliasResolver names the tables of qualified columns in a tree of its own.
-type aliasResolver struct{ sc *scope }
+// copier copies a tree node by node (see restoredNode).
+type copier struct{ sc *scope }
 
-func (v *aliasResolver) Enter(n ast.Node) (ast.Node, bool) {
-	if c, ok := n.(*ast.ColumnNameExpr); ok && c.Name.Table.L != "" {
-		c.Name.Table = ast.NewCIStr(v.sc.table(c.Name.Table.O))
+func (c *copier) Enter(n ast.Node) (ast.Node, bool) {
+	v := reflect.ValueOf(n)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return n, false
+	}
+	cp := reflect.New(v.Elem().Type())
+	cp.Elem().Set(v.Elem())
+	// The walk writes children into slices (Args, WhenClauses): the
+	// copy gets its own.
+	for e, i := cp.Elem(), 0; i < e.NumField(); i++ {
+		if f := e.Field(i); f.Kind() == reflect.Slice && !f.IsNil() && f.CanSet() {
+			s := reflect.MakeSlice(f.Type(), f.Len(), f.Len())
+			reflect.Copy(s, f)
+			f.Set(s)
+		}
+	}
+	switch x := cp.Interface().(type) {
+	case *ast.ColumnName:
+		if x.Table.L != "" {
+			x.Table = ast.NewCIStr(c.sc.table(x.Table.O))
+		}
+		x.Schema, x.Name = ast.NewCIStr(x.Schema.L), ast.NewCIStr(x.Name.L)
+		return x, false
+	case ast.ValueExpr:
+		switch s := x.GetValue().(type) {
+		case string:
+			x.SetValue(strings.ToLower(s))
+		case []byte:
+			x.SetValue(strings.ToLower(string(s)))
+		}
+		return x, false
+	case ast.Node:
+		return x, false
 	}
 	return n, false
 }
 
-func (v *aliasResolver) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+func (c *copier) Leave(n ast.Node) (ast.Node, bool) { return n, true }

@@ -107,8 +107,9 @@ func TestExplainFromTrees(t *testing.T) {
 // tree, with aliases resolved to table names, and that reading a
 // statement leaves its own tree as it was.
 func TestShapeKeepsTrees(t *testing.T) {
-	q := "SELECT o.ship_state, SUM(o.net_amount * 2) AS total FROM orders o JOIN customers c ON c.id = o.customer_id " +
-		"WHERE c.region = 'North' OR o.status LIKE 'ship%' GROUP BY o.ship_state ORDER BY total DESC"
+	q := "SELECT o.ship_state, SUM(o.net_amount * 2) AS total, SUM(CASE WHEN C.Region = 'South' THEN o.net_amount END) " +
+		"FROM orders o JOIN customers c ON c.id = o.customer_id " +
+		"WHERE c.region = 'North' OR o.status LIKE 'Ship%' GROUP BY o.ship_state ORDER BY total DESC"
 	st, err := sqlguard.Check(q)
 	if err != nil {
 		t.Fatal(err)
@@ -150,5 +151,44 @@ func TestShapeKeepsTrees(t *testing.T) {
 	}
 	if n := withoutTrees(s).ExprNode(s.GroupBy[0]); n != nil {
 		t.Errorf("a Shape without trees gave one: %v", n)
+	}
+}
+
+// benchStatement is a grouped, filtered, ordered query of the kind the
+// engines write.
+const benchStatement = "SELECT r.name, SUM(CASE WHEN o.ship_state = 'TX' THEN o.net_amount END) * 100 / NULLIF(SUM(o.net_amount), 0) AS share " +
+	"FROM orders o JOIN regions r ON r.id = o.region_id WHERE YEAR(o.ordered_at) = 2024 AND (o.status = 'done' OR o.status LIKE 'ship%') " +
+	"GROUP BY r.name ORDER BY share DESC LIMIT 3"
+
+// BenchmarkExplain explains a shape from its trees and, as for a shape
+// read from storage, from its strings.
+func BenchmarkExplain(b *testing.B) {
+	s, err := Parse(benchStatement, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		shape *Shape
+	}{{"trees", s}, {"strings", withoutTrees(s)}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				Explain(c.shape, testLabels{})
+			}
+		})
+	}
+}
+
+// BenchmarkFromNode reads the shape of a parsed statement, with the
+// trees of its expressions.
+func BenchmarkFromNode(b *testing.B) {
+	st, err := sqlguard.Check(benchStatement)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		FromNode(st.Node, nil)
 	}
 }
