@@ -295,7 +295,7 @@ func (m *Manager) present(res *sqlresult.Result, shape *sqlshape.Shape) ([]colfm
 			if src, ok := l.columns[strings.ToLower(o.Column)]; ok {
 				c.Source, c.Comment, c.SourceType = src.Name, src.Comment, src.DataType
 			}
-			headings[i] = l.heading(o, rc.Name, counted)
+			headings[i] = l.heading(o, shape.ExprNode(o.Expr), rc.Name, counted)
 		}
 		formats[i] = colfmt.Refine(colfmt.Detect(c), c, columnValues(res.Rows, i))
 		if headings[i] == "" {
@@ -303,7 +303,7 @@ func (m *Manager) present(res *sqlresult.Result, shape *sqlshape.Shape) ([]colfm
 		}
 	}
 	colfmt.Consistent(formats, l.currency)
-	l.uniqueHeadings(headings, outs)
+	l.uniqueHeadings(headings, outs, shape)
 	return formats, headings
 }
 

@@ -4,6 +4,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/format"
+
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/colfmt"
 	"github.com/clarify-bot/clarify/internal/sqlresult"
@@ -15,9 +18,10 @@ import (
 // SQL's aliases when the expression is known, so that an answer reads the
 // same whichever engine wrote its SQL. The SQL's names stay in the SQL.
 
-// heading names one select-list item for people. counted is the table a
+// heading names one select-list item for people; n is its parsed
+// expression (nil when the shape has none). counted is the table a
 // COUNT(*) counts.
-func (l *Labels) heading(o sqlshape.Output, name, counted string) string {
+func (l *Labels) heading(o sqlshape.Output, n ast.ExprNode, name, counted string) string {
 	_, known := l.columns[strings.ToLower(o.Column)]
 	agg := strings.ToUpper(o.Agg)
 	table, _ := splitTC(o.Column)
@@ -39,7 +43,7 @@ func (l *Labels) heading(o sqlshape.Output, name, counted string) string {
 	case agg == "" && known && strings.EqualFold(o.Expr, o.Column):
 		return upperFirst(l.plainHeading(o.Column))
 	case agg == "" && known:
-		if p := periodWord(o.Expr); p != "" {
+		if p := outputPeriod(o.Expr, n); p != "" {
 			return p
 		}
 	}
@@ -159,7 +163,46 @@ func periodWord(expr string) string {
 	if !ok {
 		return ""
 	}
-	switch strings.TrimSpace(fn) {
+	return periodFor(strings.TrimSpace(fn), e)
+}
+
+// outputPeriod is periodWord read from an expression's tree n, when there
+// is one: the call the expression begins with (at the left of its
+// arithmetic) and its pattern.
+func outputPeriod(expr string, n ast.ExprNode) string {
+	if n == nil {
+		return periodWord(expr)
+	}
+	for {
+		b, ok := n.(*ast.BinaryOperationExpr)
+		if !ok {
+			break
+		}
+		n = b.L
+	}
+	c, ok := n.(*ast.FuncCallExpr)
+	if !ok {
+		return ""
+	}
+	fn := strings.ToUpper(c.FnName.O)
+	var args strings.Builder // where a pattern is read
+	if patterned[fn] {
+		for _, a := range c.Args {
+			if err := a.Restore(format.NewRestoreCtx(format.DefaultRestoreFlags, &args)); err != nil {
+				return ""
+			}
+		}
+	}
+	return periodFor(fn, strings.ToUpper(args.String()))
+}
+
+// patterned are the calls that format a date by a pattern.
+var patterned = map[string]bool{"DATE_FORMAT": true, "TO_CHAR": true, "STRFTIME": true}
+
+// periodFor names the period a call to fn keeps; e is the upper-case text
+// a pattern (of DATE_FORMAT…) is read in.
+func periodFor(fn, e string) string {
+	switch fn {
 	case "YEAR":
 		return "Year"
 	case "MONTH", "MONTHNAME":
@@ -203,7 +246,7 @@ func cleanHeading(s string) string {
 
 // uniqueHeadings tells equal headings apart: by the table of their column
 // ("Customer state", "State"), then by number.
-func (l *Labels) uniqueHeadings(hs []string, outs []sqlshape.Output) {
+func (l *Labels) uniqueHeadings(hs []string, outs []sqlshape.Output, shape *sqlshape.Shape) {
 	count := map[string]int{}
 	for _, h := range hs {
 		count[strings.ToLower(h)]++
@@ -213,7 +256,7 @@ func (l *Labels) uniqueHeadings(hs []string, outs []sqlshape.Output) {
 			continue
 		}
 		o := outs[i]
-		if p := periodWord(o.Expr); p != "" && o.Column != "" {
+		if p := outputPeriod(o.Expr, shape.ExprNode(o.Expr)); p != "" && o.Column != "" {
 			hs[i] = p + " of " + lowerFirst(l.short(o.Column))
 			continue
 		}

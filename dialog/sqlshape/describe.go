@@ -3,6 +3,7 @@ package sqlshape
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -83,7 +84,8 @@ func columnsOf(e string, l Labels) string {
 // words ("mul", "eq") and literals unquoted ("DATE_FORMAT(d, %y-%m)",
 // "DATE_SUB(CURDATE(), 6, month)"); that text is made SQL first.
 func parseExpr(text string) (ast.ExprNode, bool) {
-	p := parser.New()
+	p := parsers.Get().(*parser.Parser)
+	defer parsers.Put(p)
 	src := sqlText(text)
 	if n, ok := parseOne(p, src); ok {
 		return n, true
@@ -111,6 +113,10 @@ func parseOne(p *parser.Parser, text string) (ast.ExprNode, bool) {
 	}
 	return f.Expr, true
 }
+
+// parsers are parsers to reuse: a new one costs more than a parse. A
+// parser's trees stay valid after it parses again.
+var parsers = sync.Pool{New: func() any { return parser.New() }}
 
 // wordOps are opcode.Op's names, as the canonical text writes operators.
 var wordOps = map[string]string{

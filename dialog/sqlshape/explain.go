@@ -2,6 +2,8 @@ package sqlshape
 
 import (
 	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
 )
 
 // Labels words schema elements for people.
@@ -14,7 +16,9 @@ type Labels interface {
 
 // Explain says in one sentence what the query computes, from its shape:
 // "Total net revenue per region name, for orders whose ship state is TX and
-// whose order date is in 2024, highest first, top 3."
+// whose order date is in 2024, highest first, top 3." Expressions are read
+// from the Shape's parsed trees where it has them, else from their
+// canonical strings.
 func Explain(s *Shape, l Labels) string {
 	if s == nil {
 		return ""
@@ -24,9 +28,9 @@ func Explain(s *Shape, l Labels) string {
 	var measures, shown []string
 	for _, o := range s.Outputs {
 		if o.Agg != "" {
-			measures = append(measures, describeAggregate(o.Agg, o.Column, o.Expr, counted, l))
+			measures = append(measures, describeAggregate(o.Agg, o.Column, o.Expr, s.exprNode(o.Expr), counted, l))
 		} else {
-			shown = append(shown, describeExpr(o.Expr, o.Column, l))
+			shown = append(shown, describeExpr(o.Expr, o.Column, s.exprNode(o.Expr), l))
 		}
 	}
 	var b strings.Builder
@@ -35,7 +39,7 @@ func Explain(s *Shape, l Labels) string {
 		b.WriteString(JoinAnd(measures))
 		var groups []string
 		for _, g := range s.GroupBy {
-			groups = append(groups, describeExpr(g, g, l))
+			groups = append(groups, describeExpr(g, g, s.exprNode(g), l))
 		}
 		b.WriteString(" per " + JoinAnd(groups))
 	case len(measures) > 0:
@@ -56,7 +60,7 @@ func Explain(s *Shape, l Labels) string {
 	var conds []string
 	for _, f := range s.Filters {
 		if f.Depth == 0 {
-			if c := describeFilter(f, main, l); c != "" {
+			if c := describeFilter(f, main, s, l); c != "" {
 				conds = append(conds, c)
 			}
 		}
@@ -71,15 +75,16 @@ func Explain(s *Shape, l Labels) string {
 	}
 	if len(s.OrderBy) > 0 {
 		o := s.OrderBy[0]
-		by := describeExpr(o.Expr, "", l)
+		n := s.exprNode(o.Expr)
+		by := describeExpr(o.Expr, "", n, l)
 		if isAggregateExpr(o.Expr) {
-			by = describeAggregateExpr(o.Expr, counted, l)
+			by = describeAggregateExpr(o.Expr, n, counted, l)
 		}
 		dir := "lowest first"
 		if o.Desc {
 			dir = "highest first"
 		}
-		if isTimeLike(o.Expr) {
+		if isTimeLike(o.Expr, n) {
 			dir = "earliest first"
 			if o.Desc {
 				dir = "latest first"
@@ -100,7 +105,7 @@ func Explain(s *Shape, l Labels) string {
 		period := "row"
 		if len(s.GroupBy) > 0 {
 			for _, unit := range []string{"month", "quarter", "year", "week", "day"} {
-				if strings.HasPrefix(strings.ToLower(s.GroupBy[0]), unit+"(") || strings.Contains(describeExpr(s.GroupBy[0], s.GroupBy[0], l), unit) {
+				if strings.HasPrefix(strings.ToLower(s.GroupBy[0]), unit+"(") || strings.Contains(describeExpr(s.GroupBy[0], s.GroupBy[0], s.exprNode(s.GroupBy[0]), l), unit) {
 					period = unit
 					break
 				}
@@ -205,31 +210,36 @@ func tableOf(col string) string {
 	return ""
 }
 
-func describeAggregate(agg, column, expr, main string, l Labels) string {
-	if inner := aggregateArgument(expr); column == "" && agg != "COUNT" && inner != "" && inner != "*" {
-		column = inner // an aggregate of an expression, worded below
+// describeAggregate words an aggregate: agg is its function, column the
+// column it reads ("" for an expression, "*" for rows), expr its canonical
+// text and n its tree (nil when the Shape has none).
+func describeAggregate(agg, column, expr string, n ast.ExprNode, main string, l Labels) string {
+	inner, arg := aggregateArgument(expr, n)
+	var colNode ast.ExprNode // the tree of column, when column is inner
+	if column == "" && agg != "COUNT" && inner != "" && inner != "*" {
+		column, colNode = inner, arg // an aggregate of an expression, worded below
 	}
 	if column == "*" || column == "" {
 		if agg == "COUNT" {
-			if strings.Contains(expr, "DISTINCT") {
+			if isDistinct(expr, n) {
 				return "the number of different " + strings.TrimSuffix(strings.TrimPrefix(expr, "COUNT(DISTINCT "), ")")
 			}
 			return "the number of " + l.Table(main)
 		}
-		if inner := aggregateArgument(expr); inner != "" && inner != "*" {
+		if inner != "" && inner != "*" {
 			if w := aggregateWords[agg]; w != "" {
-				return w + " " + describeExpression(inner, l)
+				return w + " " + describeExprText(inner, arg, l)
 			}
-			return strings.ToLower(agg) + " of " + describeExpression(inner, l)
+			return strings.ToLower(agg) + " of " + describeExprText(inner, arg, l)
 		}
 		return strings.ToLower(agg) + " of " + strings.ToLower(expr)
 	}
 	col := l.Column(column)
 	if strings.ContainsAny(column, "( ") {
-		col = describeExpression(column, l)
-	} else if inner := aggregateArgument(expr); col == "" && inner != "" {
+		col = describeExprText(column, colNode, l)
+	} else if col == "" && inner != "" {
 		// An aggregate of an expression: "average days from start to end".
-		col = describeExpression(inner, l)
+		col = describeExprText(inner, arg, l)
 	}
 	switch agg {
 	case "SUM":
@@ -245,7 +255,7 @@ func describeAggregate(agg, column, expr, main string, l Labels) string {
 			// COUNT(DISTINCT orders.id) counts orders.
 			return "the number of " + l.Table(tableOf(column))
 		}
-		if strings.Contains(expr, "DISTINCT") {
+		if isDistinct(expr, n) {
 			return "the number of different " + col
 		}
 		return "the number of " + l.Table(tableOf(column))
@@ -253,13 +263,36 @@ func describeAggregate(agg, column, expr, main string, l Labels) string {
 	return strings.ToLower(agg) + " of " + col
 }
 
+// isDistinct says whether an aggregate counts each value once.
+func isDistinct(expr string, n ast.ExprNode) bool {
+	if x, ok := n.(*ast.AggregateFuncExpr); ok {
+		return x.Distinct
+	}
+	return strings.Contains(expr, "DISTINCT")
+}
+
+// describeExprText words an expression from its tree, or from its
+// canonical text when there is no tree.
+func describeExprText(expr string, n ast.ExprNode, l Labels) string {
+	if n != nil {
+		return describeNode(n, l)
+	}
+	return describeExpression(expr, l)
+}
+
 // DescribeMeasure words an aggregate expression ("SUM(orders.net_amount)"
 // → "total net revenue"); counted is the table a COUNT(*) counts.
 func DescribeMeasure(expr, counted string, l Labels) string {
-	return describeAggregateExpr(expr, counted, l)
+	return describeAggregateExpr(expr, nil, counted, l)
 }
 
-func describeAggregateExpr(expr, main string, l Labels) string {
+// describeAggregateExpr words an aggregate from its canonical text, and
+// from its tree n when that is one aggregate call.
+func describeAggregateExpr(expr string, n ast.ExprNode, main string, l Labels) string {
+	if x, ok := n.(*ast.AggregateFuncExpr); ok {
+		col, _ := aggregateArgument(expr, x)
+		return describeAggregate(strings.ToUpper(x.F), col, expr, x, main, l)
+	}
 	i := strings.IndexByte(expr, '(')
 	agg := expr[:i]
 	inner := strings.TrimSuffix(expr[i+1:], ")")
@@ -268,10 +301,13 @@ func describeAggregateExpr(expr, main string, l Labels) string {
 	if inner == "*" {
 		col = "*"
 	}
-	return describeAggregate(agg, col, expr, main, l)
+	return describeAggregate(agg, col, expr, nil, main, l)
 }
 
-func describeExpr(expr, column string, l Labels) string {
+// describeExpr words a shown, grouped, ordered or compared expression:
+// expr is its canonical text, column the plain column under it ("" when
+// none) and n its tree (nil when the Shape has none).
+func describeExpr(expr, column string, n ast.ExprNode, l Labels) string {
 	if expr == "*" || strings.HasSuffix(expr, ".*") {
 		return "everything"
 	}
@@ -287,24 +323,36 @@ func describeExpr(expr, column string, l Labels) string {
 	if strings.HasPrefix(expr, "MONTH(") && column != "" && column != expr {
 		return "month of " + l.Column(column)
 	}
-	return describeExpression(expr, l)
+	return describeExprText(expr, n, l)
 }
 
 // aggregateWords say an aggregate in words.
 var aggregateWords = map[string]string{"SUM": "total", "AVG": "average", "MAX": "highest", "MIN": "lowest"}
 
 // aggregateArgument is what an aggregate call aggregates: "x" in
-// "AVG(x)", "" when expr is no single call.
-func aggregateArgument(expr string) string {
+// "AVG(x)", "" when expr is no single call. With the call's tree n, the
+// tree says whether it is one call of one argument, and the argument's
+// tree comes too (nil for COUNT(*)).
+func aggregateArgument(expr string, n ast.ExprNode) (string, ast.ExprNode) {
+	if x, ok := n.(*ast.AggregateFuncExpr); ok && len(x.Args) == 1 && strings.HasSuffix(expr, ")") {
+		i := strings.IndexByte(expr, '(')
+		inner := strings.TrimPrefix(expr[i+1:len(expr)-1], "DISTINCT ")
+		if inner == "*" {
+			return inner, nil
+		}
+		return inner, x.Args[0]
+	}
 	i := strings.IndexByte(expr, '(')
 	if i < 0 || !strings.HasSuffix(expr, ")") || !Balanced(expr[i+1:len(expr)-1]) {
-		return ""
+		return "", nil
 	}
-	return strings.TrimPrefix(expr[i+1:len(expr)-1], "DISTINCT ")
+	return strings.TrimPrefix(expr[i+1:len(expr)-1], "DISTINCT "), nil
 }
 
-func describeFilter(f Filter, main string, l Labels) string {
-	what := describeExpr(f.Expr, f.Column, l)
+// describeFilter words a condition; s has the trees of its expressions.
+func describeFilter(f Filter, main string, s *Shape, l Labels) string {
+	n := s.exprNode(f.Expr)
+	what := describeExpr(f.Expr, f.Column, n, l)
 	vals := f.Display
 	if len(vals) == 0 {
 		vals = f.Values
@@ -338,7 +386,7 @@ func describeFilter(f Filter, main string, l Labels) string {
 		most := map[string]string{"max per": "highest", "min per": "lowest"}[f.Op]
 		var groups []string
 		for _, g := range f.Values {
-			groups = append(groups, describeExpr(g, g, l))
+			groups = append(groups, describeExpr(g, g, s.exprNode(g), l))
 		}
 		return "with the " + most + " " + l.Column(f.Column) + " for each " + JoinAnd(groups)
 	case "count >=", "count >", "count <", "count <=", "count =", "count !=":
@@ -381,6 +429,9 @@ func describeFilter(f Filter, main string, l Labels) string {
 	case "is not null":
 		return "with a " + what
 	}
+	if n != nil {
+		return "where " + describeCond(n, l)
+	}
 	return "where " + describeCondition(f.Expr, l)
 }
 
@@ -403,15 +454,57 @@ func isNumeric(s string) bool {
 	return true
 }
 
-func isTimeLike(expr string) bool {
-	e := strings.ToLower(expr)
-	for _, w := range []string{"date", "_at", "_on", "time", "year", "day"} {
+// timeWords are the parts of names that say a date or a time.
+var timeWords = []string{"date", "_at", "_on", "time", "year", "day"}
+
+// isTimeLike says whether an expression reads a date or a time: a name in
+// it (column, function, unit, literal) says so. With its tree n, the
+// names are read from the tree.
+func isTimeLike(expr string, n ast.ExprNode) bool {
+	if n == nil {
+		return hasTimeWord(expr)
+	}
+	v := &timeFinder{}
+	n.Accept(v)
+	return v.found
+}
+
+func hasTimeWord(s string) bool {
+	e := strings.ToLower(s)
+	for _, w := range timeWords {
 		if strings.Contains(e, w) {
 			return true
 		}
 	}
 	return false
 }
+
+// timeFinder looks for a time word in the names of a tree, as
+// isTimeLike does in its canonical text: in the parts canon prints
+// itself, name by name; in the others (CASE, CAST…), in their SQL.
+type timeFinder struct{ found bool }
+
+func (v *timeFinder) Enter(n ast.Node) (ast.Node, bool) {
+	switch x := n.(type) {
+	case *ast.ColumnNameExpr:
+		v.found = v.found || hasTimeWord(x.Name.Table.L) || hasTimeWord(x.Name.Name.L)
+	case *ast.FuncCallExpr:
+		v.found = v.found || hasTimeWord(x.FnName.L)
+	case *ast.AggregateFuncExpr:
+		v.found = v.found || hasTimeWord(x.F)
+	case *ast.BinaryOperationExpr, *ast.UnaryOperationExpr:
+	case ast.ValueExpr, *ast.TimeUnitExpr:
+		var b strings.Builder
+		v.found = v.found || restore(&b, n) == nil && hasTimeWord(b.String())
+	case ast.ExprNode:
+		var b strings.Builder
+		v.found = v.found || restore(&b, n) == nil && hasTimeWord(b.String())
+		return n, true
+	}
+	return n, v.found
+}
+
+func (v *timeFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 // JoinAnd lists words as a sentence does: "a", "a and b", "a, b and c".
 func JoinAnd(w []string) string {

@@ -53,6 +53,10 @@ type Shape struct {
 	// sorted; "table.*" for a table read whole. Names of CTEs and derived
 	// tables stand for their own columns.
 	Columns []string
+	// exprs are the parsed expressions behind the canonical strings of
+	// Outputs, Filters, GroupBy and OrderBy, by string (nodes.go); never
+	// stored, nil when the Shape was not read from a statement.
+	exprs map[string]ast.ExprNode
 	// subqueries counts the SELECTs nested in the top one's conditions and
 	// list; worded those its filters say in words (counts of related
 	// rows, the top row of a related table or of each group).
@@ -318,7 +322,7 @@ func (r *reader) selectIn(sel *ast.SelectStmt, depth int, parent *scope) {
 					r.shape.Outputs = append(r.shape.Outputs, Output{Expr: col, Column: col})
 					continue
 				}
-				o := Output{Expr: r.canon(f.Expr, sc), Alias: strings.ToLower(f.AsName.O)}
+				o := Output{Expr: r.expr(f.Expr, sc), Alias: strings.ToLower(f.AsName.O)}
 				if agg, ok := f.Expr.(*ast.AggregateFuncExpr); ok {
 					o.Agg = strings.ToUpper(agg.F)
 					if len(agg.Args) == 1 {
@@ -464,19 +468,19 @@ func (r *reader) byItem(e ast.ExprNode, sel *ast.SelectStmt, sc *scope) string {
 		switch x := e.(type) {
 		case *ast.PositionExpr:
 			if x.N >= 1 && x.N <= len(sel.Fields.Fields) && sel.Fields.Fields[x.N-1].Expr != nil {
-				return r.canon(sel.Fields.Fields[x.N-1].Expr, sc)
+				return r.expr(sel.Fields.Fields[x.N-1].Expr, sc)
 			}
 		case *ast.ColumnNameExpr:
 			if x.Name.Table.L == "" {
 				for _, f := range sel.Fields.Fields {
 					if f.AsName.L != "" && f.AsName.L == x.Name.Name.L && f.Expr != nil {
-						return r.canon(f.Expr, sc)
+						return r.expr(f.Expr, sc)
 					}
 				}
 			}
 		}
 	}
-	return r.canon(e, sc)
+	return r.expr(e, sc)
 }
 
 func limitCount(l *ast.Limit) int {
@@ -650,7 +654,7 @@ func (r *reader) filter(e ast.ExprNode, sc *scope) (Filter, bool) {
 		}
 		// x = (SELECT MAX(…)) and the like: the subquery is read separately.
 		if _, ok := rr.(*ast.SubqueryExpr); ok {
-			return Filter{Expr: r.canon(l, sc), Column: r.plainColumn(l, sc), Op: op, Values: []string{"(subquery)"}}, true
+			return Filter{Expr: r.expr(l, sc), Column: r.plainColumn(l, sc), Op: op, Values: []string{"(subquery)"}}, true
 		}
 	case *ast.PatternInExpr:
 		if f, ok := r.groupedIn(x, sc); ok {
@@ -661,7 +665,7 @@ func (r *reader) filter(e ast.ExprNode, sc *scope) (Filter, bool) {
 			if x.Not {
 				op = "not in"
 			}
-			return Filter{Expr: r.canon(x.Expr, sc), Column: r.plainColumn(x.Expr, sc), Op: op, Values: []string{"(subquery)"}}, true
+			return Filter{Expr: r.expr(x.Expr, sc), Column: r.plainColumn(x.Expr, sc), Op: op, Values: []string{"(subquery)"}}, true
 		}
 		var vals, disp []string
 		for _, it := range x.List {
@@ -680,14 +684,14 @@ func (r *reader) filter(e ast.ExprNode, sc *scope) (Filter, bool) {
 		if len(vals) == 1 && !x.Not {
 			op = "="
 		}
-		return Filter{Expr: r.canon(x.Expr, sc), Column: r.plainColumn(x.Expr, sc), Op: op, Values: vals, Display: disp}, true
+		return Filter{Expr: r.expr(x.Expr, sc), Column: r.plainColumn(x.Expr, sc), Op: op, Values: vals, Display: disp}, true
 	case *ast.BetweenExpr:
 		lo, ok1 := literal(unparen(x.Left))
 		hi, ok2 := literal(unparen(x.Right))
 		if !ok1 || !ok2 || x.Not {
 			return r.exprFilter(e, sc), true
 		}
-		f := Filter{Expr: r.canon(x.Expr, sc), Column: r.plainColumn(x.Expr, sc), Op: "between", Values: []string{lo, hi}, Display: []string{lo, hi}}
+		f := Filter{Expr: r.expr(x.Expr, sc), Column: r.plainColumn(x.Expr, sc), Op: "between", Values: []string{lo, hi}, Display: []string{lo, hi}}
 		if y, ok := wholeYear(lo, hi); ok && f.Column != "" && f.Expr == f.Column {
 			f.Op, f.Values, f.Display = "year", []string{y}, []string{y}
 		}
@@ -702,13 +706,13 @@ func (r *reader) filter(e ast.ExprNode, sc *scope) (Filter, bool) {
 			op = "not like"
 		}
 		d, _ := displayLiteral(unparen(x.Pattern))
-		return Filter{Expr: r.canon(x.Expr, sc), Column: r.plainColumn(x.Expr, sc), Op: op, Values: []string{p}, Display: []string{d}}, true
+		return Filter{Expr: r.expr(x.Expr, sc), Column: r.plainColumn(x.Expr, sc), Op: op, Values: []string{p}, Display: []string{d}}, true
 	case *ast.IsNullExpr:
 		op := "is null"
 		if x.Not {
 			op = "is not null"
 		}
-		return Filter{Expr: r.canon(x.Expr, sc), Column: r.plainColumn(x.Expr, sc), Op: op}, true
+		return Filter{Expr: r.expr(x.Expr, sc), Column: r.plainColumn(x.Expr, sc), Op: op}, true
 	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr:
 		return Filter{}, false
 	}
@@ -723,7 +727,7 @@ func displays(e ast.ExprNode) []string {
 }
 
 func (r *reader) exprFilter(e ast.ExprNode, sc *scope) Filter {
-	return Filter{Expr: r.canon(e, sc), Op: "expr"}
+	return Filter{Expr: r.expr(e, sc), Op: "expr"}
 }
 
 // compare records expr op literal, recognising YEAR(col) = N.
@@ -733,7 +737,7 @@ func (r *reader) compare(e ast.ExprNode, op, val string, sc *scope) Filter {
 			return Filter{Expr: col, Column: col, Op: "year", Values: []string{val}}
 		}
 	}
-	return Filter{Expr: r.canon(e, sc), Column: r.plainColumn(e, sc), Op: op, Values: []string{val}}
+	return Filter{Expr: r.expr(e, sc), Column: r.plainColumn(e, sc), Op: op, Values: []string{val}}
 }
 
 // mergeYearRanges turns col >= 'Y-01-01' AND col < 'Y+1-01-01' (or <=
@@ -1036,7 +1040,7 @@ func (r *reader) groupedIn(x *ast.PatternInExpr, sc *scope) (Filter, bool) {
 	if len(inner.tables) > 0 {
 		counted = inner.tables[0]
 	}
-	return Filter{Expr: r.canon(x.Expr, sc), Column: r.plainColumn(x.Expr, sc), Op: "count " + op, Values: []string{n}, Display: []string{n}, Counted: counted}, true
+	return Filter{Expr: r.expr(x.Expr, sc), Column: r.plainColumn(x.Expr, sc), Op: "count " + op, Values: []string{n}, Display: []string{n}, Counted: counted}, true
 }
 
 // groupedTable notes a joined subquery that keeps the keys whose related
