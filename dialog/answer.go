@@ -58,6 +58,13 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 	if err != nil {
 		shape = nil
 	}
+	if shape != nil && fig != "" {
+		// The figure statement reads past the reading's limit (ties);
+		// the answer keeps the reading's own.
+		if own, err := sqlshape.Parse(rep.SQL, m.labels.TableOf); err == nil {
+			shape.Limit = own.Limit
+		}
+	}
 	a.Formats, a.Headings = m.present(res, shape)
 	a.Columns = a.Headings
 	a.Rows = formatRows(res.Rows, a.Formats, loc, 0, m.cfg.DisplayRows)

@@ -33,6 +33,11 @@ func TestDemoAnswersReadWell(t *testing.T) {
 	if strings.Join(a.Columns, "|") != "Customer|Net revenue" || !strings.Contains(a.Headline, " comes first, with $") || len(a.Rows) != 5 {
 		t.Fatalf("top five: %q %q %v", a.Columns, a.Headline, a.Rows)
 	}
+	// The figure is read past the limit (ties); the explanation keeps
+	// the question's five.
+	if !strings.Contains(a.Explanation, "top 5") {
+		t.Fatalf("the explanation should say the top five: %s", a.Explanation)
+	}
 	top := scalar(t, env, "SELECT SUM(o.net_amount) FROM orders o WHERE YEAR(o.ordered_at) = 2024 GROUP BY o.customer_id ORDER BY 1 DESC LIMIT 1")
 	if a.Rows[0][1] != top || !strings.Contains(a.Headline, top) {
 		t.Fatalf("the first figure %s, want %s (%s)", a.Rows[0][1], top, a.Headline)

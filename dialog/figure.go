@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
 
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
 	"github.com/clarify-bot/clarify/internal/sqlresult"
@@ -276,6 +277,28 @@ scan:
 	return text, text != ""
 }
 
+// leadingColumn is the column an arithmetic expression starts from
+// (a.x * b.y / c.z → x), or "" when it starts from anything else.
+func leadingColumn(e ast.ExprNode) string {
+	for {
+		switch x := e.(type) {
+		case *ast.ParenthesesExpr:
+			e = x.Expr
+		case *ast.BinaryOperationExpr:
+			switch x.Op {
+			case opcode.Mul, opcode.Div, opcode.Plus, opcode.Minus:
+				e = x.L
+			default:
+				return ""
+			}
+		case *ast.ColumnNameExpr:
+			return x.Name.Name.L
+		default:
+			return ""
+		}
+	}
+}
+
 // figureAlias names the added column after what it computes
 // ("total_net_amount", "number_of_rows"), unlike any shown name.
 func figureAlias(e ast.ExprNode, taken map[string]bool) string {
@@ -283,12 +306,16 @@ func figureAlias(e ast.ExprNode, taken map[string]bool) string {
 	switch x := e.(type) {
 	case *ast.AggregateFuncExpr:
 		col := ""
+		fn := strings.ToLower(x.F)
 		if len(x.Args) == 1 {
 			if c, ok := x.Args[0].(*ast.ColumnNameExpr); ok {
 				col = c.Name.Name.L
+			} else if fn != "count" {
+				// A total of a product or share of a column ("net
+				// amount × line share") is named after that column.
+				col = leadingColumn(x.Args[0])
 			}
 		}
-		fn := strings.ToLower(x.F)
 		switch {
 		case fn == "count" && col == "":
 			base = "number_of_rows"

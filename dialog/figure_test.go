@@ -40,6 +40,9 @@ func TestFigureSQL(t *testing.T) {
 		{"a subquery in the order", "SELECT plate FROM vehicles v ORDER BY (SELECT COUNT(*) FROM trips t WHERE t.vehicle_id = v.id) DESC LIMIT 1", ""},
 		{"no order", "SELECT plate FROM vehicles LIMIT 5", ""},
 		{"a set operation", "SELECT plate FROM vehicles UNION SELECT plate FROM trips ORDER BY plate LIMIT 1", ""},
+		{"a total of a column's share is named after the column",
+			"SELECT plate FROM trips JOIN legs ON legs.trip_id = trips.id GROUP BY plate ORDER BY SUM(trips.km * legs.share / NULLIF(legs.total, 0)) DESC LIMIT 3",
+			"SELECT plate, SUM(trips.km * legs.share / NULLIF(legs.total, 0)) AS total_km FROM trips JOIN legs ON legs.trip_id = trips.id GROUP BY plate ORDER BY SUM(trips.km * legs.share / NULLIF(legs.total, 0)) DESC LIMIT 3"},
 		{"text with a comma and a quote in the order", "SELECT plate FROM trips GROUP BY plate ORDER BY SUM(CASE WHEN note = 'a, b' THEN km ELSE 0 END) DESC LIMIT 1",
 			"SELECT plate, SUM(CASE WHEN note = 'a, b' THEN km ELSE 0 END) AS ranked_by FROM trips GROUP BY plate ORDER BY SUM(CASE WHEN note = 'a, b' THEN km ELSE 0 END) DESC LIMIT 1"},
 	}
