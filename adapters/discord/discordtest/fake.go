@@ -300,12 +300,15 @@ func (f *Fake) gateway(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// ready sends READY and the guilds, as a gateway does after Identify. The
+// bot may hang up as soon as it is ready (a test that only waited for it
+// ends): a gateway drops what it cannot deliver then, so do we.
 func (f *Fake) ready() {
 	var guilds []map[string]any
 	for _, g := range f.opts.Guilds {
 		guilds = append(guilds, map[string]any{"id": g.ID, "unavailable": true})
 	}
-	f.Dispatch("READY", map[string]any{
+	_ = f.dispatch("READY", map[string]any{
 		"v": 10, "session_id": "fake-session", "resume_gateway_url": "ws://" + f.Server.Listener.Addr().String() + "/ws",
 		"user":        map[string]any{"id": f.opts.BotID, "username": "Clarify", "discriminator": "0", "global_name": nil, "avatar": nil, "bot": true, "verified": true},
 		"application": map[string]any{"id": f.opts.AppID, "flags": 8953856},
@@ -319,7 +322,7 @@ func (f *Fake) ready() {
 			chans = append(chans, map[string]any{"id": id, "type": 0, "name": c.name, "position": 0, "parent_id": nil, "nsfw": false, "permission_overwrites": []any{}})
 		}
 		f.mu.Unlock()
-		f.Dispatch("GUILD_CREATE", map[string]any{
+		_ = f.dispatch("GUILD_CREATE", map[string]any{
 			"id": g.ID, "name": "Test guild " + g.ID, "owner_id": "1100000000000000099", "unavailable": false,
 			"joined_at": "2026-01-02T03:04:05.000000+00:00", "large": false, "member_count": 3,
 			"channels": chans, "threads": []any{}, "members": []any{}, "roles": []any{}, "emojis": []any{},
@@ -366,6 +369,13 @@ func (f *Fake) send(v any) {
 // already JSON ([]byte or json.RawMessage). Interactions are remembered so
 // that their responses can be checked.
 func (f *Fake) Dispatch(event string, d any) {
+	if err := f.dispatch(event, d); err != nil {
+		f.tb.Errorf("dispatch %s: %v", event, err)
+	}
+}
+
+// dispatch sends a gateway event and says why it could not.
+func (f *Fake) dispatch(event string, d any) error {
 	raw, ok := d.(json.RawMessage)
 	if !ok {
 		if b, isBytes := d.([]byte); isBytes {
@@ -394,9 +404,7 @@ func (f *Fake) Dispatch(event string, d any) {
 			f.mu.Unlock()
 		}
 	}
-	if err := f.push(event, raw); err != nil {
-		f.tb.Errorf("dispatch %s: %v", event, err)
-	}
+	return f.push(event, raw)
 }
 
 // push writes a dispatch to the current connection.
