@@ -267,3 +267,31 @@ func TestTableNounQualifiesColumn(t *testing.T) {
 		})
 	}
 }
+
+// wardsDump: wards named by a code, and beds that refer to their ward by
+// that code (the beds' only text column).
+func wardsDump() string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE wards (ward_code VARCHAR(8) PRIMARY KEY, description VARCHAR(40));
+CREATE TABLE beds (bed_id INT PRIMARY KEY, ward_code VARCHAR(8), floor INT,
+  FOREIGN KEY (ward_code) REFERENCES wards(ward_code));
+INSERT INTO wards VALUES ('MAT', 'Maternity'), ('ICU', 'Intensive care'), ('ORT', 'Orthopaedics');
+`)
+	codes := []string{"MAT", "ICU", "ORT", "MAT", "MAT", "ORT", "MAT", "ICU", "ORT", "MAT"}
+	for i, c := range codes {
+		fmt.Fprintf(&b, "INSERT INTO beds VALUES (%d, '%s', %d);\n", i+1, c, 1+i%3)
+	}
+	return b.String()
+}
+
+// A ranked column that refers to another table's rows is what the groups
+// are, even when it is the only text naming its own rows: "which ward
+// code is used by the most beds" counts beds per code.
+func TestRankedReferenceColumnGroups(t *testing.T) {
+	e, wh := engineOn(t, wardsDump())
+	top, ok := topReading(t, e, wh, "Which ward code is used by the most beds?",
+		"SELECT ward_code FROM beds GROUP BY ward_code ORDER BY COUNT(*) DESC LIMIT 1")
+	if !ok {
+		t.Errorf("likeliest reading:\n%s", top.SQL)
+	}
+}

@@ -177,7 +177,10 @@ func (r *reader) aggregateAt(i int) ([]aggRead, int) {
 func (r *reader) groupable(al colAlt) bool {
 	c := r.e.m.column(al.table, al.column)
 	t := r.e.m.byName[strings.ToLower(al.table)]
-	if c == nil || t == nil || r.e.m.isKeyish(t.t, c) || c == t.label && t.key != nil {
+	// A label names its own rows, unless it refers to another table's
+	// (beds labelled by their ward's code): its values are groups then.
+	ref := c != nil && t != nil && r.e.m.joinCols[strings.ToLower(t.name+"."+c.Name)]
+	if c == nil || t == nil || r.e.m.isKeyish(t.t, c) || c == t.label && t.key != nil && !ref {
 		return false
 	}
 	switch c.Kind() {
