@@ -198,6 +198,11 @@ func (l *Lexicon) Share(word string, p POS) float64 {
 // context; "flow" and "border" are mostly nouns in SemCor.
 func (l *Lexicon) MostlyVerb(word string) bool { return l.Share(word, Verb) > 0.5 }
 
+// OftenVerb reports whether at least a quarter of word's readings are
+// verbs: Share(word, Verb) >= 0.25. "flow" is mostly a noun but often a
+// verb; a caller uses it where the sentence's frame already says verb.
+func (l *Lexicon) OftenVerb(word string) bool { return l.Share(word, Verb) >= 0.25 }
+
 // Known reports whether word, or one of its base forms, is in WordNet.
 func (l *Lexicon) Known(word string) bool {
 	var buf [16]reading

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
 
 // Every word of a question is used by a reading, a function word, or
@@ -26,7 +27,7 @@ var functionWords = setOf(`a an the of in on at for to from by with and or is ar
 	am will shall may might must whether both either neither such own
 	data database table tables record records row rows entry entries value values info information details
 	result results answer answers overall respective respectively currently present
-	give gives given listed list show shown`)
+	give gives given listed list show shown exist exists existed relevant corresponding`)
 
 func setOf(words string) map[string]bool {
 	m := map[string]bool{}
@@ -55,13 +56,16 @@ func (a *analysis) spanOf(at int, phrase string) int {
 // its join tree, for accounting: the values it compares with, the columns
 // and tables it reads, the aggregates it computes and the clauses it has.
 type readingParts struct {
-	values  map[string]bool // lower-case string literals and LIKE patterns
-	numbers map[string]bool // numbers a condition compares with
-	columns map[string]bool // lower-case table.column read anywhere
-	aggs    map[string]bool // SUM, COUNT, COUNT DISTINCT, MAX…
-	tables  map[string]int  // lower-case table → how many times its rows are read or referred to
-	read    map[string]bool // lower-case tables read anywhere (joins, subqueries)
-	exprs   []expr          // every part, for computed measures
+	values map[string]bool // lower-case string literals and LIKE patterns
+	// compared are the lower-case "table.column=value" a condition
+	// compares a column with, equal or in a list.
+	compared map[string]bool
+	numbers  map[string]bool // numbers a condition compares with
+	columns  map[string]bool // lower-case table.column read anywhere
+	aggs     map[string]bool // SUM, COUNT, COUNT DISTINCT, MAX…
+	tables   map[string]int  // lower-case table → how many times its rows are read or referred to
+	read     map[string]bool // lower-case tables read anywhere (joins, subqueries)
+	exprs    []expr          // every part, for computed measures
 	// joined are the tables of the join tree.
 	joined map[string]bool
 	// joins: the reading joins tables (or grouped tables) in FROM.
@@ -73,7 +77,7 @@ type readingParts struct {
 
 // partsOf gathers a reading's parts over its join tree.
 func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
-	rp := &readingParts{values: map[string]bool{}, numbers: map[string]bool{}, columns: map[string]bool{}, aggs: map[string]bool{},
+	rp := &readingParts{values: map[string]bool{}, compared: map[string]bool{}, numbers: map[string]bool{}, columns: map[string]bool{}, aggs: map[string]bool{},
 		tables: map[string]int{}, read: map[string]bool{}, joined: map[string]bool{}, wrap: p.wrap}
 	extremum, perGroup := p.extremes()
 	var xs []expr
@@ -112,7 +116,14 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 				rp.aggs[name] = true
 			case strLit:
 				rp.values[strings.ToLower(string(v))] = true
+			case inList:
+				for _, x := range v.vals {
+					rp.compare(v.x, x)
+				}
 			case binary:
+				if v.op == "=" {
+					rp.compare(v.l, v.r)
+				}
 				switch v.op {
 				case "=", "<>", "<", "<=", ">", ">=":
 					if n, ok := v.r.(numLit); ok {
@@ -215,6 +226,15 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 	return rp
 }
 
+// compare records a column compared with a string.
+func (rp *readingParts) compare(l, r expr) {
+	c, ok := l.(colRef)
+	s, ok2 := r.(strLit)
+	if ok && ok2 {
+		rp.compared[strings.ToLower(c.table+"."+c.column+"="+string(s))] = true
+	}
+}
+
 // holds says whether the reading computes x somewhere.
 func (rp *readingParts) holds(m *model, x expr) bool {
 	for _, part := range rp.exprs {
@@ -274,6 +294,8 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	// singular noun said again after "the" is the thing already named,
 	// no second instance of it.
 	said := map[string]bool{}
+	saidCounted := map[string]bool{}
+	counts := parts.aggs["COUNT"] || parts.aggs["COUNT DISTINCT"]
 	for _, em := range a.entities {
 		realised := false
 		for _, t := range em.tables {
@@ -292,8 +314,13 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			k := mentionKey{em.tables[0], singularOf(phrase)}
 			mentioned[k]++
 			again := said[phrase] && singularOf(phrase) == phrase && definite[a.word(em.at-1)]
+			// "the most doctors … return the number of doctors": a count
+			// said again is the same count.
+			counted := counts && countedAt(a, em.at)
+			again = again || counted && saidCounted[phrase]
 			realised = realised && (mentioned[k] <= max(parts.tables[strings.ToLower(k.t.name)], 1) || again)
 			said[phrase] = said[phrase] || realised
+			saidCounted[phrase] = saidCounted[phrase] || realised && counted
 		}
 		claim(em.at, a.spanOf(em.at, em.phrase), realised)
 	}
@@ -332,9 +359,16 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	for _, cp := range a.comps {
 		claim(cp.at, a.spanOf(cp.at, cp.phrase), parts.numbers[strconv.FormatFloat(cp.value, 'f', -1, 64)])
 	}
-	counts := parts.aggs["COUNT"] || parts.aggs["COUNT DISTINCT"]
+	// "how many states": a reading that counts no rows of the things
+	// named right after and shows no number answers with a list; it leaves the question's
+	// function words out, and says so. A count a column stores ("the
+	// number of citations", "how many people live") is no table named.
+	reported := make([]bool, len(a.toks))
 	if a.count && a.countAt >= 0 {
 		claim(a.countAt, a.countAt+2, counts)
+		for k := a.countAt; !counts && e.countsRowsOf(a, a.countAt+2) && !e.showsNumber(p) && k < a.countAt+2 && k < len(reported); k++ {
+			reported[k] = true
+		}
 	}
 	if a.agg != "" && a.aggAt >= 0 {
 		claim(a.aggAt, a.aggAt+1, parts.aggs[a.agg] || a.agg == "COUNT" && counts)
@@ -398,11 +432,22 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	}
 	// "the distinct list of suppliers": rows that are not aggregates are
 	// shown once, either by DISTINCT or because each has its own key.
-	if !p.aggregated && len(p.groups) == 0 || parts.aggs["COUNT DISTINCT"] {
+	// "the different hometowns and the number of teachers from each":
+	// groups are shown once too. "two different towns" is a count.
+	if !p.aggregated || len(p.groups) > 0 || parts.aggs["COUNT DISTINCT"] {
 		for i, t := range a.toks {
-			if t.low == "distinct" || t.low == "unique" {
+			if (t.low == "distinct" || t.low == "unique" || t.low == "different") && (i == 0 || !a.toks[i-1].isNum) {
 				mark(i, i+1)
 			}
+		}
+	}
+	// "sort by age", "as well": how to show what the reading shows.
+	for i, t := range a.toks {
+		switch {
+		case parts.order && (t.low == "sort" || t.low == "sorted" || t.low == "sorting"):
+			mark(i, i+1)
+		case t.low == "well" && a.word(i-1) == "as":
+			mark(i, i+1)
 		}
 	}
 	e.relationVerbs(a, parts, explained, claimed, mark)
@@ -418,7 +463,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 		if t.clause != 0 {
 			break
 		}
-		covered := explained[i] || t.used && !claimed[i] || isFunctionWord(t) && !period[i]
+		covered := !reported[i] && (explained[i] || t.used && !claimed[i] || isFunctionWord(t) && !period[i])
 		if covered {
 			flush()
 			continue
@@ -427,6 +472,37 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	}
 	flush()
 	return out
+}
+
+// showsNumber says whether a reading shows a number: an aggregate, or a
+// numeric column that is not a key.
+func (e *Engine) showsNumber(p *plan) bool {
+	for _, s := range p.selects {
+		switch x := s.x.(type) {
+		case colRef:
+			t := e.m.byName[strings.ToLower(x.table)]
+			if c := e.m.column(x.table, x.column); t != nil && c != nil && c.Kind() == warehouse.KindNumber && !e.m.isKeyish(t.t, c) {
+				return true
+			}
+		default:
+			return true // an aggregate or a computed figure
+		}
+	}
+	return false
+}
+
+// countsRowsOf says whether a table is named at token k, or after a word
+// asking for distinct things there ("how many different towns").
+func (e *Engine) countsRowsOf(a *analysis, k int) bool {
+	if w := a.word(k); w == "distinct" || w == "different" || w == "unique" {
+		k++
+	}
+	for _, em := range a.entities {
+		if em.at == k && len(em.tables) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // qualifiesColumn says whether an entity mention stands right before a
@@ -444,6 +520,24 @@ func (e *Engine) qualifiesColumn(a *analysis, em *entityMention, parts *readingP
 			}
 		}
 	}
+	// "the hometown of teachers": the table's noun after "of" and its
+	// column.
+	of := em.at - 1
+	if definite[a.word(of)] {
+		of--
+	}
+	if a.word(of) == "of" {
+		for _, cm := range a.columns {
+			if cm.end != of {
+				continue
+			}
+			for _, al := range cm.alts {
+				if !al.computed() && strings.EqualFold(al.table, em.tables[0].name) && parts.columns[strings.ToLower(al.table+"."+al.column)] {
+					return true
+				}
+			}
+		}
+	}
 	// "book format ebook": the value after its column's name.
 	for _, vm := range a.values {
 		if vm.at != end && (vm.at != end+1 || !a.toks[end].used) {
@@ -454,6 +548,144 @@ func (e *Engine) qualifiesColumn(a *analysis, em *entityMention, parts *readingP
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// entityAt says whether token k is part of a mention of a table.
+func (e *Engine) entityAt(a *analysis, k int) bool {
+	for _, em := range a.entities {
+		if em.at <= k && k < a.spanOf(em.at, em.phrase) && len(em.tables) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// realisedAt is the table (and, for a value, the column) the reading
+// reads for the mention covering token k; "" when none does.
+func (e *Engine) realisedAt(a *analysis, parts *readingParts, k int) (table, column string) {
+	for _, em := range a.entities {
+		if em.at > k || k >= a.spanOf(em.at, em.phrase) {
+			continue
+		}
+		for _, t := range em.tables {
+			if n := strings.ToLower(t.name); parts.joined[n] || parts.read[n] {
+				return n, ""
+			}
+		}
+	}
+	for _, vm := range a.values {
+		if vm.at > k || k >= a.spanOf(vm.at, vm.phrase) {
+			continue
+		}
+		for _, al := range vm.alts {
+			if parts.compared[strings.ToLower(al.table+"."+al.column+"="+al.value)] {
+				return strings.ToLower(al.table), strings.ToLower(al.column)
+			}
+		}
+	}
+	return "", ""
+}
+
+// onlyReference says whether the value at token ak is one of the column
+// that is the only reference from the table named at token bk to another
+// table: "roads that run through Ashby" compares roads.crosses, the one way
+// a road refers to a town, so the verb names that reference.
+func (e *Engine) onlyReference(a *analysis, parts *readingParts, bk, ak int) bool {
+	subject, _ := e.realisedAt(a, parts, bk)
+	table, column := e.realisedAt(a, parts, ak)
+	if column == "" || subject != table {
+		return false
+	}
+	target := ""
+	for _, j := range e.m.snap.Schema.Joins {
+		if strings.EqualFold(j.FromTable, table) && strings.EqualFold(j.FromColumn, column) && !strings.EqualFold(j.ToTable, table) {
+			target = strings.ToLower(j.ToTable)
+		}
+	}
+	return target != "" && e.edgesBetween(table, target) == 1
+}
+
+// onlyEdge says whether the thing named at token bk and the question's
+// subject (its first table named) are two tables with exactly one join
+// between them in the schema, and the reading joins them by it.
+func (e *Engine) onlyEdge(a *analysis, parts *readingParts, bk int) bool {
+	if !parts.joins {
+		return false
+	}
+	table, _ := e.realisedAt(a, parts, bk)
+	subject := ""
+	for _, em := range a.entities {
+		if len(em.tables) > 0 && a.toks[em.at].clause == 0 {
+			subject, _ = e.realisedAt(a, parts, em.at)
+			break
+		}
+	}
+	if table == "" || subject == "" || table == subject || e.edgesBetween(table, subject) != 1 {
+		return false
+	}
+	for _, j := range e.m.snap.Schema.Joins {
+		if e.joinsBoth(j, table, subject) {
+			return parts.columns[strings.ToLower(j.FromTable+"."+j.FromColumn)] && parts.columns[strings.ToLower(j.ToTable+"."+j.ToColumn)]
+		}
+	}
+	return false
+}
+
+// saysWhichEdge says whether the verb at token i, between the things named
+// at bk and ak, is no choice between joins: those two tables relate in one
+// way only, or the join the reading takes is named by the verb or the
+// preposition after it ("sail from" → from_port).
+func (e *Engine) saysWhichEdge(a *analysis, parts *readingParts, bk, ak, i int) bool {
+	x, _ := e.realisedAt(a, parts, bk)
+	y, _ := e.realisedAt(a, parts, ak)
+	if x == "" || y == "" || x == y || e.edgesBetween(x, y) < 2 {
+		return true
+	}
+	for _, j := range e.m.snap.Schema.Joins {
+		if !e.joinsBoth(j, x, y) || !parts.columns[strings.ToLower(j.FromTable+"."+j.FromColumn)] || !parts.columns[strings.ToLower(j.ToTable+"."+j.ToColumn)] {
+			continue
+		}
+		for _, w := range strings.Split(strings.ToLower(j.FromColumn), "_") {
+			if w == a.word(i+1) || len(w) > 3 && e.words.RelatedTo(w, a.word(i)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// edgesBetween counts the schema's joins between two different tables,
+// either way round.
+func (e *Engine) edgesBetween(x, y string) int {
+	n := 0
+	for _, j := range e.m.snap.Schema.Joins {
+		if e.joinsBoth(j, x, y) {
+			n++
+		}
+	}
+	return n
+}
+
+func (e *Engine) joinsBoth(j warehouse.Join, x, y string) bool {
+	return strings.EqualFold(j.FromTable, x) && strings.EqualFold(j.ToTable, y) || strings.EqualFold(j.FromTable, y) && strings.EqualFold(j.ToTable, x)
+}
+
+// countedAt says whether a counting phrase comes right before token k:
+// "number of", "count of", "how many", "most", "fewest" (with "distinct"
+// or "different" between).
+func countedAt(a *analysis, k int) bool {
+	if w := a.word(k - 1); w == "distinct" || w == "different" || w == "unique" {
+		k--
+	}
+	switch a.word(k - 1) {
+	case "most", "fewest", "least":
+		return true
+	case "many":
+		return a.word(k-2) == "how"
+	case "of":
+		return a.word(k-2) == "number" || a.word(k-2) == "count"
 	}
 	return false
 }
@@ -470,42 +702,61 @@ var relationPreps = setOf(`through in on at to from by with into across over alo
 // "vans that run between depots", "tools kept by members". A verb
 // followed by a preposition, whose nearest content word before it and
 // first content word after the preposition are both realised, is the
-// join itself when the reading joins tables. A stranded preposition ("what
-// states does it run through") is not enough: nothing says which of the
-// things named the verb relates, so the verb stays reported. A word some
-// mention claims and the reading does not realise (a stored status
-// "cancelled") is left to be reported too.
+// join itself when the reading joins tables, or the reference when what
+// follows is a value of the subject's one column referring to another
+// table ("roads that run through Ashby"). A stranded verb ("what towns
+// does the A1 run through") says nothing of which relation it names, so
+// it is marked only where the thing before it and the question's subject
+// relate in exactly one way, which the reading takes. A word some mention
+// claims and the reading does not realise (a stored status "cancelled")
+// is left to be reported too.
 func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, claimed []bool, mark func(from, to int)) {
 	if e.words == nil {
 		return
 	}
 	content := func(k int) bool { return !isFunctionWord(a.toks[k]) }
-	for i := 1; i+1 < len(a.toks) && parts.joins; i++ {
+	for i := 1; i < len(a.toks); i++ {
 		t := a.toks[i]
 		if t.clause != 0 {
 			break
 		}
-		if explained[i] || claimed[i] || !content(i) || t.isNum || t.quoted || !relationPreps[a.word(i+1)] {
+		if explained[i] || claimed[i] || !content(i) || t.isNum || t.quoted {
 			continue
 		}
-		if w := a.word(i); !e.words.MostlyVerb(w) && !strings.HasSuffix(w, "ed") {
-			continue
-		}
-		before := false
+		bk := -1
 		for k := i - 1; k >= 0; k-- {
 			if content(k) {
-				before = explained[k]
+				bk = k
 				break
 			}
 		}
-		after := false
-		for k := i + 2; k < len(a.toks) && a.toks[k].clause == 0; k++ {
+		if bk < 0 || !explained[bk] {
+			continue
+		}
+		// "rivers flow through": right after the things named, a word that
+		// is often a verb is one.
+		w := a.word(i)
+		if !e.words.MostlyVerb(w) && !strings.HasSuffix(w, "ed") && (bk != i-1 || !e.entityAt(a, bk) || !e.words.OftenVerb(w)) {
+			continue
+		}
+		prep := i+1 < len(a.toks) && relationPreps[a.word(i+1)]
+		from := i + 1
+		if prep {
+			from = i + 2
+		}
+		ak := -1
+		for k := from; k < len(a.toks) && a.toks[k].clause == 0; k++ {
 			if content(k) {
-				after = explained[k]
+				ak = k
 				break
 			}
 		}
-		if before && after {
+		switch {
+		case prep && ak >= 0 && explained[ak] && parts.joins && e.saysWhichEdge(a, parts, bk, ak, i):
+			mark(i, i+1)
+		case prep && ak >= 0 && explained[ak] && e.onlyReference(a, parts, bk, ak):
+			mark(i, i+1)
+		case ak < 0 && e.onlyEdge(a, parts, bk):
 			mark(i, i+1)
 		}
 	}

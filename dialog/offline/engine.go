@@ -35,6 +35,9 @@ type Words interface {
 	RelatedTo(a, b string) bool
 	// MostlyVerb says whether most senses of the word are verbs.
 	MostlyVerb(word string) bool
+	// OftenVerb says whether a fair share of its senses are verbs
+	// ("flow"), for frames that already say verb.
+	OftenVerb(word string) bool
 }
 
 // Engine is the offline interpreter. It is safe for concurrent use.

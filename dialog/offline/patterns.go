@@ -40,8 +40,23 @@ func patternVerb(a *analysis, i int) (prefix, suffix string, ok bool) {
 		return "%", "", true
 	case w == "contain" || w == "contains" || w == "containing" || w == "include" || w == "includes" || w == "including":
 		return "%", "%", true
+	case (w == "has" || w == "have" || w == "having" || w == "with") && patternNounAfter(a, i+1):
+		// "whose name has the word computer", "with the substring 'ta'".
+		return "%", "%", true
 	}
 	return "", "", false
+}
+
+// patternNouns name a piece of text looked for inside a value.
+var patternNouns = setOf(`word substring string phrase text`)
+
+// patternNounAfter says whether an article and a pattern noun start at
+// token j ("the word", "a substring").
+func patternNounAfter(a *analysis, j int) bool {
+	if a.word(j) == "the" || a.word(j) == "a" {
+		j++
+	}
+	return patternNouns[a.word(j)]
 }
 
 // findPatterns reads text patterns whose text is quoted or a single
@@ -67,7 +82,13 @@ func (a *analysis) findPatterns() {
 		}
 		t := a.toks[j]
 		single := len([]rune(t.raw)) == 1 && !t.isNum
-		if !t.quoted && !single {
+		// "the word computer": the noun says a piece of text follows.
+		named := false
+		for k := i + 1; k < j; k++ {
+			named = named || patternNouns[a.word(k)]
+		}
+		named = named && !t.isNum && t.clause == 0
+		if !t.quoted && !single && !named {
 			continue
 		}
 		text := strings.NewReplacer("%", `\%`, "_", `\_`).Replace(t.raw)
@@ -129,6 +150,21 @@ func (r *reader) patternElements() []*element {
 			// thing named before "whose".
 			if em := r.entityAt(lm.owner); em != nil && em.tables[0].label != nil {
 				add(em.tables[0].name, em.tables[0].label.Name, 1.8)
+			}
+		}
+		if len(opts) == 0 && lm.target < 0 {
+			// "the notes of the events which have the substring 'East'":
+			// nothing before the verb names the column, so a text column the
+			// question names before the pattern does, before the label of
+			// the thing asked about.
+			for _, cm := range r.a.columns {
+				if cm.at < lm.at && cm.clause == 0 {
+					for _, al := range cm.alts {
+						if !al.computed() {
+							add(al.table, al.column, al.weight)
+						}
+					}
+				}
 			}
 		}
 		if len(opts) == 0 && r.h.t != nil && r.h.t.label != nil {

@@ -193,6 +193,35 @@ func (r *reader) groupable(al colAlt) bool {
 	return false
 }
 
+// whichBefore says whether "which" or "what" comes right before token k.
+func whichBefore(a *analysis, k int) bool {
+	return a.word(k-1) == "which" || a.word(k-1) == "what"
+}
+
+// qualifiedStart is where a column mention starts counting the name of
+// its own table said right before it ("template type code" → the code
+// of templates): the qualifier is part of the column's name.
+func (r *reader) qualifiedStart(cm *colMention) int {
+	// "what river traverses the most states": a verb after the table's
+	// noun is what it does, not a column qualified by it.
+	if r.e.words != nil && r.e.words.MostlyVerb(r.a.word(cm.end-1)) {
+		return cm.at
+	}
+	for _, em := range r.a.entities {
+		if r.a.spanOf(em.at, em.phrase) != cm.at {
+			continue
+		}
+		for _, t := range em.tables {
+			for _, al := range cm.alts {
+				if strings.EqualFold(al.table, t.name) {
+					return em.at
+				}
+			}
+		}
+	}
+	return cm.at
+}
+
 // groupRanking builds a per-group ranking when the ranked things are a
 // column's values. It returns nil when the question ranks rows or a
 // table's entities (superlative() reads those).
@@ -233,7 +262,7 @@ func (r *reader) groupRanking() []*element {
 		// format is used by…" (one word of its own between at most), not
 		// a verb ("what river traverses the most states").
 		for _, cm := range a.columns {
-			if cm.clause == 0 && cm.at < s.at && a.contentWords(cm.end, s.at) <= 1 && (a.word(cm.at-1) == "which" || a.word(cm.at-1) == "what") {
+			if cm.clause == 0 && cm.at < s.at && a.contentWords(cm.end, s.at) <= 1 && whichBefore(a, r.qualifiedStart(cm)) {
 				g = cm
 			}
 		}

@@ -1,0 +1,226 @@
+package offline_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/clarify-bot/clarify/dialog"
+)
+
+// waterwaysDump is a canal network the engine was never tuned on: towns,
+// the canals that pass through them (one reference each), and ferries,
+// which refer to ports twice (where they sail from and to).
+func waterwaysDump() string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE towns (town_name VARCHAR(30) PRIMARY KEY, county VARCHAR(30), residents INT);
+CREATE TABLE canals (canal_id INT PRIMARY KEY, canal_name VARCHAR(30), stop_town VARCHAR(30), length_km INT,
+  FOREIGN KEY (stop_town) REFERENCES towns(town_name));
+CREATE TABLE ports (port_name VARCHAR(30) PRIMARY KEY, berths INT);
+CREATE TABLE ferries (ferry_id INT PRIMARY KEY, ferry_name VARCHAR(30), from_port VARCHAR(30), to_port VARCHAR(30),
+  FOREIGN KEY (from_port) REFERENCES ports(port_name), FOREIGN KEY (to_port) REFERENCES ports(port_name));
+`)
+	towns := []string{"Ashby", "Brill", "Cole", "Dunmore", "Elm"}
+	for i, t := range towns {
+		fmt.Fprintf(&b, "INSERT INTO towns VALUES ('%s', '%s', %d);\n", t, []string{"Northshire", "Southshire"}[i%2], 1200+i*730)
+	}
+	// A canal is a row per town it passes; one canal shares a town's name.
+	canals := []struct {
+		name  string
+		towns []string
+		km    int
+	}{{"Grand", []string{"Ashby", "Brill", "Cole"}, 90}, {"Elm", []string{"Brill", "Dunmore"}, 40}, {"Mill", []string{"Cole", "Elm"}, 25}, {"Long", []string{"Ashby", "Elm", "Dunmore", "Brill"}, 130}}
+	id := 0
+	for _, c := range canals {
+		for _, t := range c.towns {
+			id++
+			fmt.Fprintf(&b, "INSERT INTO canals VALUES (%d, '%s', '%s', %d);\n", id, c.name, t, c.km)
+		}
+	}
+	ports := []string{"Gull Bay", "Kestrel", "Heron Quay"}
+	for i, p := range ports {
+		fmt.Fprintf(&b, "INSERT INTO ports VALUES ('%s', %d);\n", p, 3+i)
+	}
+	for i := 1; i <= 6; i++ {
+		fmt.Fprintf(&b, "INSERT INTO ferries VALUES (%d, 'Ferry %c', '%s', '%s');\n", i, 'A'+rune(i), ports[i%3], ports[(i+1)%3])
+	}
+	return b.String()
+}
+
+// TestRelationVerbsOfOneReference: a verb between a thing and a value of
+// its one reference to another table ("canals that flow through Ashby")
+// names that reference, so the reading that compares it is the likeliest
+// and leaves no word out; a stranded verb ("what towns does the Grand
+// canal run through") is the join when the two things relate in exactly
+// one way. Where they relate in two ways (a ferry's two ports), the verb
+// is what says which, so it stays reported.
+func TestRelationVerbsOfOneReference(t *testing.T) {
+	e, wh := engineOn(t, waterwaysDump())
+	for _, tc := range []struct{ question, gold, unused string }{
+		{"which canals flow through Elm", "SELECT DISTINCT canal_name FROM canals WHERE stop_town = 'Elm'", ""},
+		{"what canals run through Brill", "SELECT DISTINCT canal_name FROM canals WHERE stop_town = 'Brill'", ""},
+		{"what towns does the Grand canal run through", "SELECT stop_town FROM canals WHERE canal_name = 'Grand'", ""},
+		{"which town has the most canals running through it", "SELECT stop_town FROM canals GROUP BY stop_town ORDER BY COUNT(*) DESC LIMIT 1", ""},
+	} {
+		t.Run(tc.question, func(t *testing.T) {
+			top, ok := topReading(t, e, wh, tc.question, tc.gold)
+			if !ok {
+				t.Errorf("likeliest reading:\n%s", top.SQL)
+			}
+			if got := strings.Join(top.Unused, " "); got != tc.unused {
+				t.Errorf("unused %q, want %q:\n%s", got, tc.unused, top.SQL)
+			}
+		})
+	}
+	// Two references between ferries and ports: a reading that takes the
+	// one the words do not name reports the verb.
+	for _, q := range []string{"which ports does Ferry C sail to", "which ferries sail from Kestrel"} {
+		p, err := e.Candidates(context.Background(), dialog.Request{Question: q})
+		if err != nil || len(p.Candidates) == 0 {
+			t.Fatalf("%q: no readings (%v)", q, err)
+		}
+		for _, c := range p.Candidates {
+			named := strings.Contains(q, "from") && strings.Contains(c.SQL, "from_port") && !strings.Contains(c.SQL, "to_port")
+			if strings.Contains(c.SQL, "_port") && !named && !slices.Contains(c.Unused, "sail") {
+				t.Errorf("%q: a reading through one of two references leaves 'sail' unreported:\n%s", q, c.SQL)
+			}
+		}
+	}
+}
+
+// TestCountAnsweredByAListIsReported: "how many towns" answered by a list
+// of towns (no count, no number shown) says it left "how many" out; a
+// count a column stores ("how many residents live in Cole") does not.
+func TestCountAnsweredByAListIsReported(t *testing.T) {
+	e, _ := engineOn(t, waterwaysDump())
+	ctx := context.Background()
+	p, err := e.Candidates(ctx, dialog.Request{Question: "how many towns does the shortest canal run through"})
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("no readings (%v)", err)
+	}
+	lists := 0
+	for _, c := range p.Candidates {
+		if strings.Contains(c.SQL, "COUNT(") {
+			continue
+		}
+		lists++
+		if !strings.Contains(strings.Join(c.Unused, " "), "how many") {
+			t.Errorf("a reading that lists towns does not report 'how many': %q\n%s", c.Unused, c.SQL)
+		}
+	}
+	if lists == 0 {
+		t.Fatal("no listing reading to check")
+	}
+	p, err = e.Candidates(ctx, dialog.Request{Question: "how many residents live in Cole"})
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("no readings (%v)", err)
+	}
+	if top := p.Candidates[0]; !strings.Contains(top.SQL, "residents") || slices.Contains(top.Unused, "how many") {
+		t.Errorf("a stored count: %q\n%s", top.Unused, top.SQL)
+	}
+}
+
+// hotelDump: rooms typed by a code that refers to the room types, and the
+// bookings of each room. One suite is booked most, but standard rooms
+// are booked most together.
+func hotelDump() string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE room_types (room_type_code VARCHAR(6) PRIMARY KEY, description VARCHAR(30));
+CREATE TABLE rooms (room_id INT PRIMARY KEY, room_type_code VARCHAR(6), floor INT,
+  FOREIGN KEY (room_type_code) REFERENCES room_types(room_type_code));
+CREATE TABLE bookings (booking_id INT PRIMARY KEY, room_id INT, nights INT,
+  FOREIGN KEY (room_id) REFERENCES rooms(room_id));
+INSERT INTO room_types VALUES ('STD', 'Standard'), ('SUI', 'Suite'), ('FAM', 'Family');
+INSERT INTO rooms VALUES (1, 'STD', 1), (2, 'STD', 1), (3, 'STD', 2), (4, 'SUI', 3), (5, 'FAM', 2);
+`)
+	rooms := []int{4, 4, 4, 4, 1, 1, 2, 2, 3, 3, 5}
+	for i, r := range rooms {
+		fmt.Fprintf(&b, "INSERT INTO bookings VALUES (%d, %d, %d);\n", i+1, r, 1+i%4)
+	}
+	return b.String()
+}
+
+// TestRankedCodeQualifiedByItsTable: "which room type code is used by the
+// most bookings" ranks the codes, not the rooms: the table's noun before
+// its column is part of the column's name, so the ranked thing is the
+// code right after "which".
+func TestRankedCodeQualifiedByItsTable(t *testing.T) {
+	e, wh := engineOn(t, hotelDump())
+	top, ok := topReading(t, e, wh, "Which room type code is used by the most bookings?",
+		"SELECT r.room_type_code FROM bookings b JOIN rooms r ON r.room_id = b.room_id GROUP BY r.room_type_code ORDER BY COUNT(*) DESC LIMIT 1")
+	if !ok {
+		t.Errorf("likeliest reading:\n%s", top.SQL)
+	}
+}
+
+// TestRankedVerbAfterTheTableIsNoColumn: "which canal crosses the most
+// towns" ranks canals; "crosses" is what a canal does, even where a
+// column is named like it, so no reading ranks the towns it names.
+func TestRankedVerbAfterTheTableIsNoColumn(t *testing.T) {
+	e, _ := engineOn(t, strings.Replace(waterwaysDump(), "stop_town", "crosses", -1))
+	p, err := e.Candidates(context.Background(), dialog.Request{Question: "which canal crosses the most towns"})
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("no readings (%v)", err)
+	}
+	for _, c := range p.Candidates {
+		if strings.Contains(c.SQL, "GROUP BY canals.crosses\n") {
+			t.Errorf("a reading ranks the towns:\n%s", c.SQL)
+		}
+	}
+}
+
+// TestRestatedAndInstructionWordsAreUsed: words that restate what the
+// reading already does leave nothing out: a table's noun after "of" and
+// its column ("publishers of writers"), a count said again ("number of
+// books … return the number of books"), "different" before a grouped
+// column, "sort", "as well", "the word" before a matched pattern, "exist".
+func TestRestatedAndInstructionWordsAreUsed(t *testing.T) {
+	e, wh := engineOn(t, pressDump())
+	for _, tc := range []struct{ question, gold string }{
+		{"Show different publishers of writers and the number of writers with each publisher.",
+			"SELECT publisher, COUNT(*) FROM writers GROUP BY publisher"},
+		{"What are the top 2 formats by number of books? Return the format and number of books.",
+			"SELECT format, COUNT(*) FROM books GROUP BY format ORDER BY COUNT(*) DESC LIMIT 2"},
+		{"List the names of writers and sort in ascending order of age.",
+			"SELECT name FROM writers ORDER BY age"},
+		{"Which writers have a name with the substring 'er C'?",
+			"SELECT name FROM writers WHERE name LIKE '%er C%'"},
+		{"How many writers exist?", "SELECT COUNT(*) FROM writers"},
+	} {
+		t.Run(tc.question, func(t *testing.T) {
+			top, ok := topReading(t, e, wh, tc.question, tc.gold)
+			if !ok {
+				t.Errorf("likeliest reading:\n%s", top.SQL)
+			}
+			if len(top.Unused) > 0 {
+				t.Errorf("unused %q:\n%s", top.Unused, top.SQL)
+			}
+		})
+	}
+}
+
+// TestNamedWordIsAPattern: "a name with the word Yard" looks for the word
+// inside the names, quoted or not.
+func TestNamedWordIsAPattern(t *testing.T) {
+	e, wh := engineOn(t, depotsDump)
+	top, ok := topReading(t, e, wh, "which depots have a name with the word Yard",
+		"SELECT depot_name FROM depots WHERE depot_name LIKE '%Yard%'")
+	if !ok || len(top.Unused) > 0 {
+		t.Errorf("likeliest reading (unused %q):\n%s", top.Unused, top.SQL)
+	}
+}
+
+// TestPatternOnTheColumnNamed: with no column before its verb, a pattern
+// is looked for in the text column the question names, not the label.
+func TestPatternOnTheColumnNamed(t *testing.T) {
+	const dump = `CREATE TABLE incidents (incident_id INT PRIMARY KEY, reporter VARCHAR(30), note TEXT, injured INT);
+INSERT INTO incidents VALUES (1, 'Ann Roofe', 'fell from the east roof', 1), (2, 'Bo Lane', 'van reversed into gate', 0), (3, 'Cy Hale', 'roof tile loose', 0), (4, 'Di Roof', 'slipped on ice', 2);`
+	e, wh := engineOn(t, dump)
+	top, ok := topReading(t, e, wh, "What are the notes of the incidents which have substring 'roof'?",
+		"SELECT note FROM incidents WHERE note LIKE '%roof%'")
+	if !ok || len(top.Unused) > 0 {
+		t.Errorf("likeliest reading (unused %q):\n%s", top.Unused, top.SQL)
+	}
+}
