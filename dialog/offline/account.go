@@ -99,6 +99,7 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 	}
 	xs = append(xs, conds...)
 	rp.exprs = xs
+	var existsIn []string
 	for _, x := range xs {
 		walk(x, func(v expr) bool {
 			switch v := v.(type) {
@@ -144,6 +145,7 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 			case exists:
 				for _, t := range v.tables {
 					rp.tables[strings.ToLower(t)]++
+					existsIn = append(existsIn, strings.ToLower(t))
 				}
 				for _, c := range v.cols {
 					rp.columns[strings.ToLower(c.table+"."+c.column)] = true
@@ -163,6 +165,16 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 	}
 	for t := range p.tables {
 		rp.joined[t] = true
+	}
+	// "teachers not arranged to teach courses": the rows a (NOT) EXISTS
+	// reads refer to other tables' rows, which they stand for.
+	for _, t := range existsIn {
+		for _, j := range e.m.snap.Schema.Joins {
+			to := strings.ToLower(j.ToTable)
+			if strings.EqualFold(j.FromTable, t) && to != t && !rp.joined[to] {
+				rp.tables[to]++
+			}
+		}
 	}
 	rp.joins = len(tree.Tables) > 1 || len(p.derived) > 0
 	for _, edge := range tree.Edges {
@@ -640,7 +652,30 @@ func (e *Engine) onlyEdge(a *analysis, parts *readingParts, bk int) bool {
 func (e *Engine) saysWhichEdge(a *analysis, parts *readingParts, bk, ak, i int) bool {
 	x, _ := e.realisedAt(a, parts, bk)
 	y, _ := e.realisedAt(a, parts, ak)
-	if x == "" || y == "" || x == y || e.edgesBetween(x, y) < 2 {
+	if x == "" || y == "" || x == y {
+		return true
+	}
+	if e.edgesBetween(x, y) == 0 {
+		// Related through a table of links: the verb chooses between
+		// several ("authors who cited / wrote publications") unless it
+		// names the one the reading takes.
+		links := e.linkTables(x, y)
+		if len(links) < 2 {
+			return true
+		}
+		for _, l := range links {
+			if !parts.joined[l] && !parts.read[l] {
+				continue
+			}
+			for _, w := range strings.Split(l, "_") {
+				if len(w) > 3 && e.words.RelatedTo(w, a.word(i)) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if e.edgesBetween(x, y) < 2 {
 		return true
 	}
 	for _, j := range e.m.snap.Schema.Joins {
@@ -654,6 +689,42 @@ func (e *Engine) saysWhichEdge(a *analysis, parts *readingParts, bk, ak, i int) 
 		}
 	}
 	return false
+}
+
+// objectBetween says whether only function words and counting words
+// ("the most", "number of", "largest") stand between tokens from and to.
+func (e *Engine) objectBetween(a *analysis, from, to int) bool {
+	for k := from; k < to; k++ {
+		if !isFunctionWord(a.toks[k]) && !countingWords[a.word(k)] {
+			return false
+		}
+	}
+	return true
+}
+
+// determiners come before a noun phrase, never right before its verb.
+var determiners = setOf(`the a an this that these those its their his her our your my every each any some no`)
+
+// countingWords say how many of a thing, not which thing.
+var countingWords = setOf(`most least fewest more fewer less number largest smallest greatest highest lowest total`)
+
+// linkTables are the tables, other than x and y, whose rows refer to both.
+func (e *Engine) linkTables(x, y string) []string {
+	refs := map[string]map[string]bool{}
+	for _, j := range e.m.snap.Schema.Joins {
+		from := strings.ToLower(j.FromTable)
+		if refs[from] == nil {
+			refs[from] = map[string]bool{}
+		}
+		refs[from][strings.ToLower(j.ToTable)] = true
+	}
+	var out []string
+	for _, name := range sortedNames(toSet(refs)) {
+		if name != x && name != y && refs[name][x] && refs[name][y] {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // edgesBetween counts the schema's joins between two different tables,
@@ -733,6 +804,10 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 		if bk < 0 || !explained[bk] {
 			continue
 		}
+		// "in the united states": after an article, a word is no verb.
+		if determiners[a.word(i-1)] {
+			continue
+		}
 		// "rivers flow through": right after the things named, a word that
 		// is often a verb is one.
 		w := a.word(i)
@@ -751,7 +826,19 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 				break
 			}
 		}
+		// "departments that offer the most degrees", "shops that do not
+		// hire any employee": a verb and its object, a few function or
+		// counting words away.
+		ok := ak
+		for ok >= 0 && ok < len(a.toks) && countingWords[a.word(ok)] {
+			ok++
+		}
+		object := !prep && ak >= 0 && ok < len(a.toks) && ok <= i+5 && explained[ok] && e.objectBetween(a, i+1, ok)
 		switch {
+		case object && parts.joins && e.saysWhichEdge(a, parts, bk, ok, i):
+			mark(i, i+1)
+		case object && e.onlyReference(a, parts, bk, ok):
+			mark(i, i+1)
 		case prep && ak >= 0 && explained[ak] && parts.joins && e.saysWhichEdge(a, parts, bk, ak, i):
 			mark(i, i+1)
 		case prep && ak >= 0 && explained[ak] && e.onlyReference(a, parts, bk, ak):

@@ -126,7 +126,11 @@ func (e *Engine) addColumnMention(a *analysis, from, to int) {
 	}
 	cm := &colMention{phrase: phrase, at: from, end: to, clause: a.toks[from].clause}
 	top := hits[0].Score
-	wantsID := strings.Contains(" "+strings.ToLower(phrase)+" ", " id ") || strings.Contains(strings.ToLower(phrase), "number")
+	wantsID := strings.Contains(strings.ToLower(phrase), "number")
+	for _, w := range strings.Fields(strings.ToLower(phrase)) {
+		// "the ids of chapters" asks for the key as much as "the id" does.
+		wantsID = wantsID || w == "id" || w == "ids" || w == "identifier" || w == "identifiers"
+	}
 	for _, h := range hits {
 		if h.Score < top*0.7 {
 			break

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
@@ -18,6 +19,7 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 	var picked []colAlt
 	var phrases []string
 	enumerated := false
+	lastEnd := -1
 	for i, cm := range free {
 		if len(cm.alts) == 0 {
 			return
@@ -37,6 +39,7 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 		}
 		picked = append(picked, best)
 		phrases = append(phrases, cm.phrase)
+		lastEnd = cm.end
 		if i > 0 {
 			for k := free[i-1].end - 1; k < cm.at; k++ {
 				if a.word(k) == "and" || a.toks[k].brk == ',' {
@@ -65,6 +68,21 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 		picked = append([]colAlt{{table: h.name, column: h.label.Name, weight: 1}}, picked...)
 		phrases = append([]string{r.h.phrase}, phrases...)
 		enumerated = true
+	}
+	// "the ids and names of writers": "names" closing the list is the
+	// head's label too.
+	if h := r.h.t; h != nil && h.label != nil && lastEnd > 0 {
+		k := lastEnd
+		if a.word(k) == "and" || a.toks[k-1].brk == ',' && a.word(k) != "and" {
+			if a.word(k) == "and" {
+				k++
+			}
+			if (a.word(k) == "name" || a.word(k) == "names") && !slices.ContainsFunc(picked, func(al colAlt) bool { return strings.EqualFold(al.column, h.label.Name) && strings.EqualFold(al.table, h.name) }) {
+				picked = append(picked, colAlt{table: h.name, column: h.label.Name, weight: 1})
+				phrases = append(phrases, a.toks[k].raw)
+				enumerated = true
+			}
+		}
 	}
 	if len(picked) < 2 {
 		return

@@ -224,3 +224,88 @@ INSERT INTO incidents VALUES (1, 'Ann Roofe', 'fell from the east roof', 1), (2,
 		t.Errorf("likeliest reading (unused %q):\n%s", top.Unused, top.SQL)
 	}
 }
+
+// harbourDump: crews, ships, and two tables of links between them: the
+// voyages a crew sailed on a ship, and the refits a crew did on one.
+func harbourDump(withRefits bool) string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE crews (crew_id INT PRIMARY KEY, crew_name VARCHAR(30));
+CREATE TABLE ships (ship_id INT PRIMARY KEY, ship_name VARCHAR(30), tonnage INT);
+CREATE TABLE voyages (voyage_id INT PRIMARY KEY, crew_id INT, ship_id INT, voyage_year INT,
+  FOREIGN KEY (crew_id) REFERENCES crews(crew_id), FOREIGN KEY (ship_id) REFERENCES ships(ship_id));
+`)
+	if withRefits {
+		b.WriteString(`CREATE TABLE refits (refit_id INT PRIMARY KEY, crew_id INT, ship_id INT, cost INT,
+  FOREIGN KEY (crew_id) REFERENCES crews(crew_id), FOREIGN KEY (ship_id) REFERENCES ships(ship_id));
+`)
+	}
+	for i := 1; i <= 5; i++ {
+		fmt.Fprintf(&b, "INSERT INTO crews VALUES (%d, 'Crew %c');\n", i, 'A'+rune(i))
+		fmt.Fprintf(&b, "INSERT INTO ships VALUES (%d, 'Ship %d', %d);\n", i, i, 900+i*150)
+	}
+	for i := 1; i <= 9; i++ {
+		fmt.Fprintf(&b, "INSERT INTO voyages VALUES (%d, %d, %d, %d);\n", i, 1+i%3, 1+i%5, 2020+i%4)
+		if withRefits {
+			fmt.Fprintf(&b, "INSERT INTO refits VALUES (%d, %d, %d, %d);\n", i, 2+i%4, 1+(i*2)%5, 100*i)
+		}
+	}
+	return b.String()
+}
+
+// TestVerbAndItsObjectAreTheRelation: "crews that never sailed ships"
+// reads the voyages, whose rows stand for ships; "which crew handled the
+// most ships" counts through the one table of links, so the verb is the
+// relation. With a second table of links between crews and ships, a
+// reading through one the verb does not name ("sailed" names voyages)
+// reports the verb.
+func TestVerbAndItsObjectAreTheRelation(t *testing.T) {
+	e, wh := engineOn(t, harbourDump(false))
+	for _, tc := range []struct{ question, gold string }{
+		{"Which crews have not sailed any ships?",
+			"SELECT crew_name FROM crews WHERE crew_id NOT IN (SELECT crew_id FROM voyages)"},
+		{"Which crew handled the most ships?",
+			"SELECT c.crew_name FROM crews c JOIN voyages v ON v.crew_id = c.crew_id GROUP BY c.crew_id, c.crew_name ORDER BY COUNT(*) DESC LIMIT 1"},
+	} {
+		t.Run(tc.question, func(t *testing.T) {
+			top, ok := topReading(t, e, wh, tc.question, tc.gold)
+			if !ok {
+				t.Errorf("likeliest reading:\n%s", top.SQL)
+			}
+			if len(top.Unused) > 0 {
+				t.Errorf("unused %q:\n%s", top.Unused, top.SQL)
+			}
+		})
+	}
+	e2, _ := engineOn(t, harbourDump(true))
+	for q, verb := range map[string]string{"Which crew sailed the most ships?": "sailed", "Which crew handled the most ships?": "handled"} {
+		p, err := e2.Candidates(context.Background(), dialog.Request{Question: q})
+		if err != nil || len(p.Candidates) == 0 {
+			t.Fatalf("no readings (%v)", err)
+		}
+		for _, c := range p.Candidates {
+			// "sailed" names the voyages; "handled" names neither table.
+			through := strings.Contains(c.SQL, "refits") || verb == "handled" && strings.Contains(c.SQL, "voyages")
+			if through && !slices.Contains(c.Unused, verb) {
+				t.Errorf("%q: a reading through a table of links the verb does not name leaves %q unreported:\n%s", q, verb, c.SQL)
+			}
+		}
+	}
+}
+
+// TestPluralIdsAreTheKey: "the ids of chapters" are the chapters' own
+// key, not another id column of the table; "the ids and names of
+// writers" their key and label.
+func TestPluralIdsAreTheKey(t *testing.T) {
+	e, wh := engineOn(t, pressDump())
+	top, ok := topReading(t, e, wh, "What are the ids and headings of chapters in the book titled 'Book 09'?",
+		"SELECT c.chapter_id, c.heading FROM chapters c JOIN books b ON b.book_id = c.book_id WHERE b.title = 'Book 09'")
+	if !ok {
+		t.Errorf("likeliest reading:\n%s", top.SQL)
+	}
+	// "names" closing the list is the label of the things the ids are of.
+	top, ok = topReading(t, e, wh, "What are the ids and names of the writers that wrote any 'paperback' format books?",
+		"SELECT DISTINCT w.writer_id, w.name FROM writers w JOIN books b ON b.writer_id = w.writer_id WHERE b.format = 'paperback'")
+	if !ok {
+		t.Errorf("likeliest reading:\n%s", top.SQL)
+	}
+}
