@@ -27,7 +27,8 @@ var functionWords = setOf(`a an the of in on at for to from by with and or is ar
 	am will shall may might must whether both either neither such own
 	data database table tables record records row rows entry entries value values info information details
 	result results answer answers overall respective respectively currently present
-	give gives given listed list show shown exist exists existed relevant corresponding`)
+	give gives given listed list show shown exist exists existed relevant corresponding consider
+	he she him his her hers they`)
 
 func setOf(words string) map[string]bool {
 	m := map[string]bool{}
@@ -368,6 +369,23 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			mark(from, tm.at)
 		}
 	}
+	// "in the last 7 days, inclusive of today", "(inclusive of 150 days
+	// ago)": a window ending now already holds its first day and today.
+	for _, tm := range a.times {
+		if tm.days == 0 || !(tm.from != "" && parts.values[tm.from]) {
+			continue
+		}
+		for k := a.spanOf(tm.at, tm.phrase); k < len(a.toks) && k < a.spanOf(tm.at, tm.phrase)+8 && a.toks[k].clause == tm.clause; k++ {
+			switch a.word(k) {
+			case "inclusive", "inclusively", "ago", "today":
+				mark(k, k+1)
+			case "days", "day":
+				if a.word(k+1) == "ago" {
+					mark(k, k+1)
+				}
+			}
+		}
+	}
 	for _, cp := range a.comps {
 		claim(cp.at, a.spanOf(cp.at, cp.phrase), parts.numbers[strconv.FormatFloat(cp.value, 'f', -1, 64)])
 	}
@@ -383,7 +401,12 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 		}
 	}
 	if a.agg != "" && a.aggAt >= 0 {
-		claim(a.aggAt, a.aggAt+1, parts.aggs[a.agg] || a.agg == "COUNT" && counts)
+		realised := parts.aggs[a.agg] || a.agg == "COUNT" && counts
+		claim(a.aggAt, a.aggAt+1, realised)
+		// "the total amount of bonus": the aggregate's own noun.
+		if w := a.word(a.aggAt + 1); realised && (w == "amount" || w == "sum" || w == "value") && a.word(a.aggAt+2) == "of" {
+			mark(a.aggAt+1, a.aggAt+2)
+		}
 	}
 	if sp := a.share; sp != nil {
 		claim(sp.at, sp.end, parts.wrap == "share")
@@ -531,6 +554,10 @@ func (e *Engine) qualifiesColumn(a *analysis, em *entityMention, parts *readingP
 				return true
 			}
 		}
+	}
+	// "city names": the table's noun before "name", and its label shown.
+	if t := em.tables[0]; t.label != nil && (a.word(end) == "name" || a.word(end) == "names") && parts.columns[strings.ToLower(t.name+"."+t.label.Name)] {
+		return true
 	}
 	// "the hometown of teachers": the table's noun after "of" and its
 	// column.

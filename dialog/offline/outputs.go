@@ -77,7 +77,9 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 			if a.word(k) == "and" {
 				k++
 			}
-			if (a.word(k) == "name" || a.word(k) == "names") && !slices.ContainsFunc(picked, func(al colAlt) bool { return strings.EqualFold(al.column, h.label.Name) && strings.EqualFold(al.table, h.name) }) {
+			if (a.word(k) == "name" || a.word(k) == "names") && !slices.ContainsFunc(picked, func(al colAlt) bool {
+				return strings.EqualFold(al.column, h.label.Name) && strings.EqualFold(al.table, h.name)
+			}) {
 				picked = append(picked, colAlt{table: h.name, column: h.label.Name, weight: 1})
 				phrases = append(phrases, a.toks[k].raw)
 				enumerated = true

@@ -309,3 +309,29 @@ func TestPluralIdsAreTheKey(t *testing.T) {
 		t.Errorf("likeliest reading:\n%s", top.SQL)
 	}
 }
+
+// TestSatelliteWordsOfWhatIsRead: words that restate what the reading
+// reads need no caveat: "inclusive of today" after a window ending now,
+// "the total amount of", "member names" (the label shown), pronouns.
+func TestSatelliteWordsOfWhatIsRead(t *testing.T) {
+	e, wh := engineOn(t, lendingDump())
+	for _, tc := range []struct{ question, gold string }{
+		{"How many members joined in the last 400 days, inclusive of today?",
+			"SELECT COUNT(*) FROM members WHERE joined_on >= '2025-10-18'"},
+		{"Find the total amount of deposit of all tools.", "SELECT SUM(deposit) FROM tools"},
+		{"Which member had the most loans, and how many loans did he or she have?",
+			"SELECT m.member_name, COUNT(*) FROM members m JOIN loans l ON l.member_id = m.member_id GROUP BY m.member_id, m.member_name ORDER BY COUNT(*) DESC LIMIT 1"},
+		{"Who are the top 3 members by number of loans? Give the member names.",
+			"SELECT m.member_name FROM members m JOIN loans l ON l.member_id = m.member_id GROUP BY m.member_id, m.member_name ORDER BY COUNT(*) DESC LIMIT 3"},
+	} {
+		t.Run(tc.question, func(t *testing.T) {
+			top, ok := topReading(t, e, wh, tc.question, tc.gold)
+			if !ok {
+				t.Errorf("likeliest reading:\n%s", top.SQL)
+			}
+			if len(top.Unused) > 0 {
+				t.Errorf("unused %q:\n%s", top.Unused, top.SQL)
+			}
+		})
+	}
+}
