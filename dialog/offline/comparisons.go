@@ -37,6 +37,16 @@ func (a *analysis) findComparisons() {
 	for i := 0; i < len(a.toks); i++ {
 		for _, cp := range compPhrases {
 			n := len(cp.words)
+			// "singers above age 20": the column's word between the
+			// comparison and its number.
+			if a.seq(i, cp.words...) && i+n+1 < len(a.toks) && a.toks[i+n+1].isNum && !a.toks[i+n+1].used && a.columnWordAt(i+n) {
+				c := &compMention{phrase: a.phrase(i, i+n+2), op: cp.op, value: a.toks[i+n+1].num, at: i, target: a.toks[i+n].low}
+				a.comps = append(a.comps, c)
+				for k := i; k <= i+n+1; k++ {
+					a.toks[k].used = true
+				}
+				break
+			}
 			if !a.seq(i, cp.words...) || i+n >= len(a.toks) || !a.toks[i+n].isNum || a.toks[i+n].used {
 				continue
 			}
@@ -66,6 +76,13 @@ func (a *analysis) findComparisons() {
 		}
 	}
 	a.findOrMore()
+}
+
+// columnWordAt says whether token k is a plain word that may name a
+// column: no number, no quoted text, no function word, not yet read.
+func (a *analysis) columnWordAt(k int) bool {
+	t := a.toks[k]
+	return !t.isNum && !t.quoted && !t.used && !stopWords[t.low] && !isFunctionWord(t) && t.brk == 0 && t.clause == a.toks[k+1].clause
 }
 
 // comparisonTarget finds the words a comparison at [i, end) is about:

@@ -335,3 +335,14 @@ func TestSatelliteWordsOfWhatIsRead(t *testing.T) {
 		})
 	}
 }
+
+// TestComparisonWithItsColumnBetween: "writers above age 40" compares the
+// column named between the comparison and its number.
+func TestComparisonWithItsColumnBetween(t *testing.T) {
+	e, wh := engineOn(t, pressDump())
+	top, ok := topReading(t, e, wh, "What are the different publishers of writers above age 40?",
+		"SELECT DISTINCT publisher FROM writers WHERE age > 40")
+	if !ok || len(top.Unused) > 0 {
+		t.Errorf("likeliest reading (unused %q):\n%s", top.Unused, top.SQL)
+	}
+}
