@@ -273,9 +273,12 @@ func (l *Labels) scopeWords(scope string) string {
 	case "exists":
 		return "in the part that checks for related rows"
 	case "from", "with":
-		if arg != "" {
-			return "in the step that first works out the " + humanize(arg)
+		// An alias that names no thing ("grouped", "t1") says nothing to
+		// the person: the step is the one worked out first.
+		if name := humanize(arg); arg != "" && !strings.HasSuffix(name, "ed") && len(name) > 2 {
+			return "in the step that first works out the " + name
 		}
+		return "in the step worked out first"
 	case "union", "union-all", "intersect", "except", "branch":
 		return "in the second part of the question"
 	case "select":

@@ -325,7 +325,25 @@ func (e *Engine) counted(p *plan, tree *catalog.JoinTree, x expr) expr {
 	if ag, ok := aggOf(x); ok && ag.fn == "COUNT" && ag.arg == nil && p.countOf != nil && p.countOf.key != nil && len(tree.Tables) > 1 {
 		return aggExpr{fn: "COUNT", distinct: true, arg: col(p.countOf.name, p.countOf.key.Name)}
 	}
+	// "reps by number of customers" joined through the customers' orders:
+	// each customer is counted once, not once per order.
+	if ag, ok := aggOf(x); ok && ag.fn == "COUNT" && ag.arg == nil && p.countRows != nil && p.countRows.key != nil && e.multiplied(tree, p.countRows) {
+		return aggExpr{fn: "COUNT", distinct: true, arg: col(p.countRows.name, p.countRows.key.Name)}
+	}
 	return x
+}
+
+// multiplied says whether the join tree holds a table with several rows
+// per row of t (a reference to t that is not unique).
+func (e *Engine) multiplied(tree *catalog.JoinTree, t *tableInfo) bool {
+	for _, edge := range tree.Edges {
+		for _, side := range [][4]string{{edge.FromTable, edge.FromColumn, edge.ToTable, edge.ToColumn}, {edge.ToTable, edge.ToColumn, edge.FromTable, edge.FromColumn}} {
+			if strings.EqualFold(side[2], t.name) && !strings.EqualFold(side[0], t.name) && e.m.unique(side[2], side[3]) && !e.m.unique(side[0], side[1]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (e *Engine) fromClause(tree *catalog.JoinTree) string {

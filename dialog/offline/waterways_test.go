@@ -346,3 +346,15 @@ func TestComparisonWithItsColumnBetween(t *testing.T) {
 		t.Errorf("likeliest reading (unused %q):\n%s", top.Unused, top.SQL)
 	}
 }
+
+// TestRankingCountsEachThingOnce: "the top 3 tools by number of members"
+// joins members to tools through their loans; a member who borrowed a
+// tool twice is still one member.
+func TestRankingCountsEachThingOnce(t *testing.T) {
+	e, wh := engineOn(t, lendingDump())
+	top, ok := topReading(t, e, wh, "list the top 3 tools by number of members",
+		"SELECT t.tool_name FROM tools t JOIN loans l ON l.tool_id = t.tool_id GROUP BY t.tool_id, t.tool_name ORDER BY COUNT(DISTINCT l.member_id) DESC, t.tool_id LIMIT 3")
+	if !strings.Contains(top.SQL, "COUNT(DISTINCT members.member_id)") {
+		t.Errorf("the ranking counts loans, not members (match %v):\n%s", ok, top.SQL)
+	}
+}
