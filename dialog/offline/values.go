@@ -298,6 +298,16 @@ func (e *Engine) schemaWord(phrase string) (table, column bool) {
 	return false, false
 }
 
+// wholeWordPrefix says whether value starts with phrase followed by the
+// end of a word.
+func wholeWordPrefix(phrase, value string) bool {
+	p, v := []rune(strings.ToLower(phrase)), []rune(strings.ToLower(value))
+	if len(p) > len(v) || string(v[:len(p)]) != string(p) {
+		return false
+	}
+	return len(v) == len(p) || !unicode.IsLetter(v[len(p)]) && !unicode.IsDigit(v[len(p)])
+}
+
 // storedIn says whether phrase is one of the column's stored values.
 func (e *Engine) storedIn(phrase, table, column string) bool {
 	for _, h := range e.m.cat.SearchValues(phrase, 24) {
@@ -338,7 +348,9 @@ func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMent
 		case catalog.Abbreviation:
 			w = 0.9
 		case catalog.Prefix:
-			if quoted || len([]rune(phrase)) >= 4 && !isColumn {
+			// "place" is no start of 'placer county': an unquoted word
+			// begins a value only as a whole word of it.
+			if quoted || len([]rune(phrase)) >= 4 && !isColumn && wholeWordPrefix(phrase, h.Value) {
 				w = 0.25
 			}
 		case catalog.Typo:

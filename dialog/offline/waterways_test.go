@@ -358,3 +358,24 @@ func TestRankingCountsEachThingOnce(t *testing.T) {
 		t.Errorf("the ranking counts loans, not members (match %v):\n%s", ok, top.SQL)
 	}
 }
+
+// TestWordIsNoStartOfALongerWord: "place" does not begin 'placer', nor
+// "paper" 'paperback': an unquoted word starts a stored value only as a
+// whole word of it ("North" still begins 'North Yard').
+func TestWordIsNoStartOfALongerWord(t *testing.T) {
+	e, _ := engineOn(t, pressDump())
+	p, err := e.Candidates(context.Background(), dialog.Request{Question: "how many books are paper editions"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range p.Candidates {
+		if strings.Contains(c.SQL, "'paperback'") {
+			t.Errorf("a reading reads 'paper' as the start of 'paperback':\n%s", c.SQL)
+		}
+	}
+	e2, wh := engineOn(t, depotsDump)
+	top, ok := topReading(t, e2, wh, "how many depots are called North", "SELECT COUNT(*) FROM depots WHERE depot_name = 'North Yard'")
+	if !ok {
+		t.Errorf("likeliest reading:\n%s", top.SQL)
+	}
+}
