@@ -140,7 +140,11 @@ func (a *analysis) findIntents() {
 			i++
 		}
 		// "top 2 most frequently used device types": how often, not a column.
-		for k := i + 1; k < len(a.toks) && k <= i+4 && !a.toks[k].used; k++ {
+		from := i + 1
+		if explicit && i+1 < len(a.toks) && a.toks[i+1].isNum {
+			from++ // past the "2" of "top 2"
+		}
+		for k := from; k < len(a.toks) && k <= from+3 && !a.toks[k].used; k++ {
 			if w := a.word(k); w != "most" && w != "least" {
 				if !commonWords[w] {
 					break

@@ -379,3 +379,18 @@ func TestWordIsNoStartOfALongerWord(t *testing.T) {
 		t.Errorf("likeliest reading:\n%s", top.SQL)
 	}
 }
+
+// TestTopNMostCommon: "the top 2 most common book formats" ranks formats
+// by how many books carry each; "most common" after "top 2" is how often,
+// no word left out.
+func TestTopNMostCommon(t *testing.T) {
+	e, _ := engineOn(t, pressDump())
+	p, err := e.Candidates(context.Background(), dialog.Request{Question: "What are the top 2 most common book formats and their counts?"})
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("no readings (%v)", err)
+	}
+	top := p.Candidates[0]
+	if !strings.Contains(top.SQL, "GROUP BY books.format") || !strings.Contains(top.SQL, "ORDER BY COUNT(*) DESC") || len(top.Unused) > 0 {
+		t.Errorf("likeliest reading (unused %q):\n%s", top.Unused, top.SQL)
+	}
+}
