@@ -74,6 +74,9 @@ type readingParts struct {
 	order, group bool
 	likeOrEqual  bool
 	wrap         string
+	// negated: some part of the reading says no, not or none (NOT
+	// EXISTS, <>, NOT LIKE, IS NULL, NOT …).
+	negated bool
 }
 
 // partsOf gathers a reading's parts over its join tree.
@@ -110,6 +113,8 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 				for _, c := range v.cols {
 					rp.columns[strings.ToLower(c.table+"."+c.column)] = true
 				}
+				up := strings.ToUpper(v.render(e.m))
+				rp.negated = rp.negated || strings.Contains(up, "NOT ") || strings.Contains(up, "<>") || strings.Contains(up, "!=")
 			case aggExpr:
 				name := v.fn
 				if v.distinct {
@@ -126,6 +131,7 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 				if v.op == "=" {
 					rp.compare(v.l, v.r)
 				}
+				rp.negated = rp.negated || v.op == "<>" || v.op == "!=" || strings.HasPrefix(strings.ToUpper(v.op), "NOT")
 				switch v.op {
 				case "=", "<>", "<", "<=", ">", ">=":
 					if n, ok := v.r.(numLit); ok {
@@ -143,7 +149,12 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 						rp.numbers[string(n)] = true
 					}
 				}
+			case prefix:
+				rp.negated = rp.negated || strings.EqualFold(v.op, "NOT")
+			case isNull:
+				rp.negated = rp.negated || !v.not
 			case exists:
+				rp.negated = rp.negated || v.not
 				for _, t := range v.tables {
 					rp.tables[strings.ToLower(t)]++
 					existsIn = append(existsIn, strings.ToLower(t))
@@ -485,6 +496,15 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			mark(i, i+1)
 		}
 	}
+	// "seasons with no injured players" read without any negation
+	// answers the opposite question: the word is reported.
+	if !parts.negated && len(p.derived) == 0 {
+		for i, t := range a.toks {
+			if t.clause == 0 && !t.used && negationWords[t.low] {
+				reported[i] = true
+			}
+		}
+	}
 	e.relationVerbs(a, parts, explained, claimed, mark)
 	var out []string
 	var run []string
@@ -769,6 +789,9 @@ func (e *Engine) edgesBetween(x, y string) int {
 func (e *Engine) joinsBoth(j warehouse.Join, x, y string) bool {
 	return strings.EqualFold(j.FromTable, x) && strings.EqualFold(j.ToTable, y) || strings.EqualFold(j.FromTable, y) && strings.EqualFold(j.ToTable, x)
 }
+
+// negationWords say no; a reading with no negation leaves them out.
+var negationWords = setOf(`no not never without none nobody nothing`)
 
 // countedAt says whether a counting phrase comes right before token k:
 // "number of", "count of", "how many", "most", "fewest" (with "distinct"

@@ -145,12 +145,24 @@ func (e *Engine) findExistence(a *analysis, subject *tableInfo) []*existMention 
 			if a.toks[j].isNum || a.toks[j-1].brk != 0 {
 				break
 			}
-			related := e.tableNamed(a, j)
-			if related == nil || related == subject {
-				continue
+			var related *tableInfo
+			var via warehouse.Join
+			var hop *warehouse.Join
+			named := e.tablesNamed(a, j)
+			for k, t := range named {
+				// The word names the subject itself, or a value or column
+				// of the table it names stands in the clause or right after
+				// it ("do not own cats as pets", "no players with fitness
+				// injured"): only that table will do.
+				if t == subject || k > 0 && (named[0] == subject || e.valueOfIn(a, named[0], i, j+5)) {
+					continue
+				}
+				if v, h, ok := e.existsRoute(a, t, subject); ok {
+					related, via, hop = t, v, h
+					break
+				}
 			}
-			via, hop, ok := e.existsRoute(a, related, subject)
-			if !ok {
+			if related == nil {
 				continue
 			}
 			// "transaction alerts": the last noun names the rows.
@@ -297,6 +309,46 @@ func (e *Engine) tableNamed(a *analysis, j int) *tableInfo {
 		return ts[0]
 	}
 	return nil
+}
+
+// valueOfIn says whether a value or a column of table t is mentioned
+// between tokens from and to.
+func (e *Engine) valueOfIn(a *analysis, t *tableInfo, from, to int) bool {
+	for _, vm := range a.values {
+		if vm.at > from && vm.at < to && slices.ContainsFunc(vm.alts, func(al valueAlt) bool { return strings.EqualFold(al.table, t.name) }) {
+			return true
+		}
+	}
+	for _, cm := range a.columns {
+		if cm.at > from && cm.at < to && slices.ContainsFunc(cm.alts, func(al colAlt) bool { return strings.EqualFold(al.table, t.name) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// tablesNamed are the tables word j may name, likeliest first: the one
+// it names, then those whose name has it as one of its words
+// ("ordered" → orders, then order_lines, whose rows are what was
+// ordered of a product; "no student enrolled" → students, then
+// student_enrolments).
+func (e *Engine) tablesNamed(a *analysis, j int) []*tableInfo {
+	first := e.tableNamed(a, j)
+	if first == nil {
+		return nil
+	}
+	out := []*tableInfo{first}
+	terms := e.m.cat.Terms(a.toks[j].raw)
+	if len(terms) != 1 {
+		return out
+	}
+	for _, name := range sortedNames(toSet(e.m.byName)) {
+		t := e.m.byName[name]
+		if t != first && slices.Contains(e.m.cat.NameTerms(t.name), terms[0]) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // joinTo finds a join from related's rows to subject's key; of several

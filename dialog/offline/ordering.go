@@ -73,6 +73,11 @@ func (a *analysis) findUnits() {
 
 // findOrdering reads an ordering clause; its words are then no
 // superlative ("from highest to lowest") and no grouping ("ordered by").
+// sortFollows are the words after "ordered" or "sorted" that make it a
+// sort ("ordered by age", "sorted in descending order"); "products never
+// ordered" is the event.
+var sortFollows = setOf(`by in from alphabetically ascending descending asc desc starting according with`)
+
 func (a *analysis) findOrdering() {
 	for i := 0; i < len(a.toks); i++ {
 		w := a.word(i)
@@ -84,7 +89,7 @@ func (a *analysis) findOrdering() {
 				a.markUsed(i-1, i)
 			}
 			return
-		case w == "ordered" || w == "sorted" || w == "ranked" || w == "arranged" ||
+		case (w == "ordered" || w == "sorted" || w == "ranked" || w == "arranged") && sortFollows[a.word(i+1)] ||
 			(w == "order" || w == "sort" || w == "rank") && (a.word(i+1) == "by" || a.word(i+1) == "the" || a.word(i+1) == "them" || a.word(i+1) == "results"):
 		case a.seq(i, "in", "descending") || a.seq(i, "in", "ascending"):
 		case w == "starting" && a.word(i+1) == "from" || w == "from" && isDirection(a.word(i+1)) && a.word(i+2) == "to":

@@ -394,3 +394,91 @@ func TestTopNMostCommon(t *testing.T) {
 		t.Errorf("likeliest reading (unused %q):\n%s", top.Unused, top.SQL)
 	}
 }
+
+// TestNeverVerbedThroughItsItems: "tools never hired" — the hires do not
+// refer to tools, their items do; the table whose name holds the verb's
+// word and refers to the tools is what "never hired" checks. The
+// participle alone is no sort ("ordered", "ranked" need "by").
+func TestNeverVerbedThroughItsItems(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE members (member_id INT PRIMARY KEY, member_name VARCHAR(30));
+CREATE TABLE tools (tool_id INT PRIMARY KEY, tool_name VARCHAR(30));
+CREATE TABLE hires (hire_id INT PRIMARY KEY, member_id INT, hired_on DATE, FOREIGN KEY (member_id) REFERENCES members(member_id));
+CREATE TABLE hire_items (item_id INT PRIMARY KEY, hire_id INT, tool_id INT,
+  FOREIGN KEY (hire_id) REFERENCES hires(hire_id), FOREIGN KEY (tool_id) REFERENCES tools(tool_id));
+`)
+	for i := 1; i <= 6; i++ {
+		fmt.Fprintf(&b, "INSERT INTO members VALUES (%d, 'Member %d');\n", i, i)
+		fmt.Fprintf(&b, "INSERT INTO tools VALUES (%d, 'Tool %d');\n", i, i)
+	}
+	for i := 1; i <= 6; i++ {
+		fmt.Fprintf(&b, "INSERT INTO hires VALUES (%d, %d, '2025-0%d-01');\n", i, 1+i%3, i)
+	}
+	for i := 1; i <= 8; i++ {
+		fmt.Fprintf(&b, "INSERT INTO hire_items VALUES (%d, %d, %d);\n", i, 1+i%6, 1+i%4) // tools 5 and 6 never hired
+	}
+	e, wh := engineOn(t, b.String())
+	top, ok := topReading(t, e, wh, "how many tools have never been hired?",
+		"SELECT COUNT(*) FROM tools WHERE tool_id NOT IN (SELECT tool_id FROM hire_items)")
+	if !ok || len(top.Unused) > 0 {
+		t.Errorf("likeliest reading (unused %q):\n%s", top.Unused, top.SQL)
+	}
+	p, err := e.Candidates(context.Background(), dialog.Request{Question: "how many tools have never been ranked?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range p.Candidates {
+		if strings.Contains(c.SQL, "ORDER BY") {
+			t.Errorf("'ranked' alone read as a sort:\n%s", c.SQL)
+		}
+	}
+}
+
+// leagueDump: seasons, players, and the registrations of players in
+// seasons; players do not refer to seasons, their registrations do.
+func leagueDump() string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE seasons (season_id INT PRIMARY KEY, season_name VARCHAR(20));
+CREATE TABLE players (player_id INT PRIMARY KEY, player_name VARCHAR(30), fitness VARCHAR(10));
+CREATE TABLE player_registrations (registration_id INT PRIMARY KEY, player_id INT, season_id INT,
+  FOREIGN KEY (player_id) REFERENCES players(player_id), FOREIGN KEY (season_id) REFERENCES seasons(season_id));
+INSERT INTO seasons VALUES (1, 'Spring 2024'), (2, 'Autumn 2024'), (3, 'Spring 2025'), (4, 'Autumn 2025');
+`)
+	for i := 1; i <= 8; i++ {
+		fmt.Fprintf(&b, "INSERT INTO players VALUES (%d, 'Player %d', '%s');\n", i, i, []string{"fit", "injured"}[i%2])
+	}
+	for i := 1; i <= 10; i++ {
+		fmt.Fprintf(&b, "INSERT INTO player_registrations VALUES (%d, %d, %d);\n", i, 1+i%8, 1+i%3) // season 4 has none
+	}
+	return b.String()
+}
+
+// TestNoThingsThroughTheirLinks: "seasons with no players" checks the
+// registrations, the table named after players that refers to seasons.
+// A word naming the subject itself, or a clause that also names a column
+// or value of the players, does not reach past the players' table; a
+// reading with no negation at all reports the "no" it left out.
+func TestNoThingsThroughTheirLinks(t *testing.T) {
+	e, wh := engineOn(t, leagueDump())
+	top, ok := topReading(t, e, wh, "Which seasons have no players? List the season name.",
+		"SELECT season_name FROM seasons WHERE season_id NOT IN (SELECT season_id FROM player_registrations)")
+	if !ok || len(top.Unused) > 0 {
+		t.Errorf("likeliest reading (unused %q):\n%s", top.Unused, top.SQL)
+	}
+	// Either the players' own condition is inside the negated check, or
+	// the reading says what it left out.
+	for _, q := range []string{"Which seasons have no injured players?", "Which seasons have no players with fitness injured?"} {
+		p, err := e.Candidates(context.Background(), dialog.Request{Question: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range p.Candidates {
+			not := strings.Index(c.SQL, "NOT EXISTS")
+			inside := not >= 0 && strings.Index(c.SQL[not:], "'injured'") >= 0 && !strings.Contains(c.SQL[:not], "'injured'")
+			unused := " " + strings.Join(c.Unused, " ") + " "
+			if !inside && !strings.Contains(unused, " no ") && !strings.Contains(unused, "injured") {
+				t.Errorf("%q: a reading answers another question and says nothing:\n%s", q, c.SQL)
+			}
+		}
+	}
+}
