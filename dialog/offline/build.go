@@ -71,6 +71,10 @@ type plan struct {
 	// what was split (grain.go).
 	shares    []string
 	allocated []allocation
+	// onceEach are tables read as their distinct rows of the columns
+	// listed (grain.go): a measure grouped by them counts each of its
+	// things once per group.
+	onceEach map[string][]string
 }
 
 // derivedJoin is a JOIN to a grouped subquery, with the condition it needs

@@ -209,6 +209,16 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		aliases = append(aliases, alias)
 	}
 	from := e.fromClause(tree)
+	for t, cols := range p.onceEach {
+		// "shipments" read as their distinct (order, carrier) pairs, under
+		// the same name, so every reference to it stays as written.
+		id := e.m.ident(t)
+		quoted := make([]string, len(cols))
+		for i, c := range cols {
+			quoted[i] = e.m.ident(c)
+		}
+		from = replaceTable(from, id, "(SELECT DISTINCT "+strings.Join(quoted, ", ")+" FROM "+id+") AS "+id)
+	}
 	var conds []string
 	for i, d := range p.derived {
 		// Each grouped table has its own name: counted, counted_2, …
@@ -331,6 +341,24 @@ func (e *Engine) counted(p *plan, tree *catalog.JoinTree, x expr) expr {
 		return aggExpr{fn: "COUNT", distinct: true, arg: col(p.countRows.name, p.countRows.key.Name)}
 	}
 	return x
+}
+
+// replaceTable puts with in place of the table id where the FROM clause
+// names it as a table (after FROM or JOIN), not where it qualifies a column.
+func replaceTable(from, id, with string) string {
+	for _, kw := range []string{"FROM ", "JOIN "} {
+		i := strings.Index(from, kw+id+" ")
+		if i < 0 && strings.HasSuffix(from, kw+id) {
+			i = len(from) - len(kw+id)
+		}
+		if i < 0 {
+			i = strings.Index(from, kw+id+"\n")
+		}
+		if i >= 0 {
+			return from[:i+len(kw)] + with + from[i+len(kw)+len(id):]
+		}
+	}
+	return from
 }
 
 // multiplied says whether the join tree holds a table with several rows

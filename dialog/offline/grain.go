@@ -119,6 +119,9 @@ func (e *Engine) grain(p *plan, tree *catalog.JoinTree) (q *plan, t *catalog.Joi
 		if q, t, filtered, ok = e.resolveFanout(q, t, u, fo); !ok {
 			return nil, nil, nil, false
 		}
+		if q.onceEach[fo.far] != nil {
+			right[u.table+"|"+edgeKey(fo.edge)] = true // read once per thing now
+		}
 		if filtered && semi == nil {
 			semi = fo
 		}
@@ -193,7 +196,25 @@ func edgeKey(j warehouse.Join) string {
 // per group is right as written.
 func (e *Engine) linkGroups(p *plan, tree *catalog.JoinTree, u measureUse, fo *fanout) bool {
 	far := e.m.byName[fo.far]
-	return far != nil && fo.near == u.table && e.isLink(far) && !e.linkRepeats(tree, fo) && len(p.derived) == 0 && p.wrap == ""
+	return far != nil && fo.near == u.table && e.isLink(far) && !e.linkRepeats(tree, fo) && len(p.derived) == 0 && p.wrap == "" && !groupsBy(p, fo.far)
+}
+
+// groupsBy says whether a reading shows or groups by a column of table t
+// itself (the couriers of the loans, not the members beyond them): a
+// thing linked several times is then in one group several times.
+func groupsBy(p *plan, t string) bool {
+	only := map[string]bool{t: true}
+	for _, g := range p.groups {
+		if reads(g.x, only) {
+			return true
+		}
+	}
+	for _, s := range p.selects {
+		if !aggregates(s.x) && reads(s.x, only) {
+			return true
+		}
+	}
+	return false
 }
 
 // firstFanout finds a join of the tree that repeats table's rows, but for
@@ -315,11 +336,66 @@ func (e *Engine) resolveFanout(p *plan, tree *catalog.JoinTree, u measureUse, fo
 	if fo.near != u.table || u.fn != "SUM" || !e.detailOf(far, near) {
 		// Repeated two joins away, an average, or rows of another thing
 		// that merely refer to the measured one (prescriptions of a
-		// drug): no share of the measure belongs to each of them.
+		// drug, shipments of an order): no share of the measure belongs
+		// to each of them. Grouped by what those rows say (an order's
+		// carriers), each thing counts once in each of its groups.
+		if q, t, ok := e.onceEachGroup(p, tree, u, fo); ok {
+			return q, t, false, true
+		}
 		return nil, nil, false, false
 	}
 	q, t, ok = e.allocate(p, tree, u, fo)
 	return q, t, false, ok
+}
+
+// onceEachGroup reads the repeating table as its distinct rows of the
+// join column and the columns the reading reads of it, so each measured
+// thing appears once per group it belongs to: the total shipping fee of
+// the orders each carrier shipped, an order shipped by two carriers in
+// both. Only a table at the end of the tree, joined straight to the
+// measured one.
+func (e *Engine) onceEachGroup(p *plan, tree *catalog.JoinTree, u measureUse, fo *fanout) (*plan, *catalog.JoinTree, bool) {
+	if fo.near != u.table || len(fo.beyond) != 1 || len(p.derived) > 0 || len(p.shares) > 0 || p.onceEach[fo.far] != nil {
+		return nil, nil, false
+	}
+	var cols []string
+	add := func(c string) {
+		if !slices.ContainsFunc(cols, func(x string) bool { return strings.EqualFold(x, c) }) {
+			cols = append(cols, c)
+		}
+	}
+	if strings.EqualFold(fo.edge.FromTable, fo.far) {
+		add(fo.edge.FromColumn)
+	} else {
+		add(fo.edge.ToColumn)
+	}
+	var parts []expr
+	for _, s := range p.selects {
+		parts = append(parts, s.x)
+	}
+	for _, g := range p.groups {
+		parts = append(parts, g.x)
+	}
+	for _, f := range p.filters {
+		parts = append(parts, f.x)
+	}
+	if p.order != nil {
+		parts = append(parts, p.order.x)
+	}
+	for _, x := range parts {
+		for _, c := range columnsOf(x) {
+			if strings.EqualFold(c.table, fo.far) {
+				add(c.column)
+			}
+		}
+	}
+	q := p.clone()
+	q.onceEach = map[string][]string{}
+	for k, v := range p.onceEach {
+		q.onceEach[k] = v
+	}
+	q.onceEach[fo.far] = cols
+	return q, tree, true
 }
 
 // isLink says whether a table only relates two or more others: no measure

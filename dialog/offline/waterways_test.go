@@ -482,3 +482,16 @@ func TestNoThingsThroughTheirLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestMeasureOncePerGroupOfRelatedRows: "total deposit of tools by
+// courier" groups a tool's deposit by what its loans say; a tool lent
+// through the same courier ten times counts once for that courier, and
+// once for each other courier it went through.
+func TestMeasureOncePerGroupOfRelatedRows(t *testing.T) {
+	e, wh := engineOn(t, lendingDump())
+	top, ok := topReading(t, e, wh, "total deposit of tools by courier",
+		"SELECT l.courier, SUM(t.deposit) FROM tools t JOIN (SELECT DISTINCT tool_id, courier FROM loans) l ON l.tool_id = t.tool_id GROUP BY l.courier")
+	if !ok {
+		t.Errorf("likeliest reading:\n%s", top.SQL)
+	}
+}
