@@ -495,3 +495,28 @@ func TestMeasureOncePerGroupOfRelatedRows(t *testing.T) {
 		t.Errorf("likeliest reading:\n%s", top.SQL)
 	}
 }
+
+// TestEventVerbBeforeItsTablesNoun: "members who made payments in 2025"
+// is the payments' event and its date, even where 'made' is also a
+// stored status and the verb stands right before the payments' own noun.
+func TestEventVerbBeforeItsTablesNoun(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE members (member_id INT PRIMARY KEY, member_name VARCHAR(30), joined_on DATE COMMENT 'Date the member joined');
+CREATE TABLE payments (payment_id INT PRIMARY KEY, member_id INT, amount DECIMAL(8,2),
+  status VARCHAR(10) COMMENT 'Latest step: made, refunded or failed',
+  made_on DATE COMMENT 'Date the payment was made',
+  FOREIGN KEY (member_id) REFERENCES members(member_id));
+`)
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&b, "INSERT INTO members VALUES (%d, 'Member %d', '%d-03-01');\n", i, i, 2023+i%3)
+	}
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&b, "INSERT INTO payments VALUES (%d, %d, %d.50, '%s', '%d-%02d-11');\n", i, 1+i%12, 10+i, []string{"made", "refunded", "failed", "made"}[i%4], 2024+i%2, 1+i%12)
+	}
+	e, wh := engineOn(t, b.String())
+	top, ok := topReading(t, e, wh, "how many members made payments in 2025?",
+		"SELECT COUNT(DISTINCT member_id) FROM payments WHERE made_on >= '2025-01-01' AND made_on < '2026-01-01'")
+	if !ok {
+		t.Errorf("likeliest reading:\n%s", top.SQL)
+	}
+}
