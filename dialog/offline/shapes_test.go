@@ -298,7 +298,7 @@ func libraryEngine(t *testing.T) (*offline.Engine, *warehouse.DB) {
 
 // engineOn loads dump into the first test warehouse, profiles it and
 // returns the offline engine over it, with the lexicon.
-func engineOn(t *testing.T, dump string) (*offline.Engine, *warehouse.DB) {
+func engineOn(t testing.TB, dump string) (*offline.Engine, *warehouse.DB) {
 	t.Helper()
 	lex, err := lexicon.Default()
 	if err != nil {
