@@ -86,6 +86,13 @@ func describeAggregateNode(x *ast.AggregateFuncExpr, l Labels) (string, bool) {
 		return "", false
 	}
 	arg := unparen(x.Args[0])
+	// COUNT(DISTINCT CASE WHEN segment = 'Enterprise' THEN id END): the
+	// different ids of the rows where the condition holds.
+	if c, ok := arg.(*ast.CaseExpr); ok && fn == "count" && x.Distinct && c.Value == nil && len(c.WhenClauses) == 1 && (c.ElseClause == nil || isNull(unparen(c.ElseClause))) {
+		if then := unparen(c.WhenClauses[0].Result); !isNum(then, 1) {
+			return countedThings(then, l) + " where " + describeCond(c.WhenClauses[0].Expr, l), true
+		}
+	}
 	if fn == "sum" || fn == "count" {
 		if c, ok := arg.(*ast.CaseExpr); ok {
 			if cond, ok := countWhen(c); ok {
@@ -104,13 +111,27 @@ func describeAggregateNode(x *ast.AggregateFuncExpr, l Labels) (string, bool) {
 			return "number of rows", true // COUNT(*) reads as COUNT(1)
 		}
 		if x.Distinct {
-			return "number of different " + describeNode(arg, l), true
+			return countedThings(arg, l), true
 		}
 		return "number of " + describeNode(arg, l), true
 	case "sum", "avg", "max", "min":
 		return aggregateWords[strings.ToUpper(fn)] + " " + describeNode(arg, l), true
 	}
 	return "", false
+}
+
+// countedThings words COUNT(DISTINCT x): the number of the table's rows
+// when x is its own id ("id", "member_id" of members), else the number of
+// different values of x.
+func countedThings(x ast.ExprNode, l Labels) string {
+	if c, ok := x.(*ast.ColumnNameExpr); ok && c.Name.Table.O != "" {
+		table, col := strings.ToLower(c.Name.Table.O), strings.ToLower(c.Name.Name.O)
+		own := strings.TrimSuffix(table, "s")
+		if col == "id" || col == own+"_id" || col == table+"_id" {
+			return "number of " + l.Table(c.Name.Table.O)
+		}
+	}
+	return "number of different " + describeNode(x, l)
 }
 
 // countWhen reads CASE WHEN cond THEN 1 [ELSE 0|NULL] END, the rows where

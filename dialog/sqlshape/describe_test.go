@@ -44,6 +44,8 @@ func TestExplainShapes(t *testing.T) {
 			"State of customers (each different value once), whose state is shared by more than 6 customers."},
 		{"ratio of two sets of rows", "SELECT SUM(CASE WHEN orders.ship_state = 'TX' THEN orders.net_amount END) * 1e0 / NULLIF(SUM(CASE WHEN orders.ship_state = 'CA' THEN orders.net_amount END), 0) FROM orders",
 			"Total net revenue where ship state is 'tx' per total net revenue where ship state is 'ca' of orders."},
+		{"share of different things", "SELECT COUNT(DISTINCT CASE WHEN members.tier = 'Gold' THEN members.id END) * 100e0 / NULLIF(COUNT(DISTINCT members.id), 0) AS percent FROM members",
+			"Number of members where tier is 'gold' as a percentage of number of members."},
 		{"margin as a percentage", "SELECT AVG((orders.net_amount - orders.discount) * 100e0 / NULLIF(orders.net_amount, 0)) FROM orders",
 			"Average net revenue minus discount as a percentage of net revenue."},
 		{"share of the total", "SELECT grouped.name, grouped.total_net_amount, grouped.total_net_amount * 100e0 / SUM(grouped.total_net_amount) OVER () AS share_of_total_percent FROM (SELECT regions.name AS name, SUM(orders.net_amount) AS total_net_amount FROM orders JOIN regions ON orders.region_id = regions.id GROUP BY regions.name) AS grouped",

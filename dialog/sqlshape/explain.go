@@ -48,7 +48,8 @@ func Explain(s *Shape, l Labels) string {
 		b.WriteString("All columns of " + l.Table(main))
 	case len(shown) > 0:
 		b.WriteString(JoinAnd(shown))
-		if main != "" {
+		// "… as a percentage of number of members" names them already.
+		if main != "" && !strings.HasSuffix(JoinAnd(shown), " "+l.Table(main)) {
 			b.WriteString(" of " + l.Table(main))
 		}
 	default:
