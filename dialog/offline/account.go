@@ -360,7 +360,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			// table through the join uses it.
 			key := strings.ToLower(al.table + "." + al.column)
 			relation := e.m.joinCols[key] && parts.joins && parts.joined[strings.ToLower(al.table)]
-			realised = realised || relation || parts.columns[key]
+			realised = realised || relation || parts.columns[key] || e.measuredBySibling(a, al, parts)
 		}
 		claim(cm.at, cm.end, realised)
 	}
@@ -527,6 +527,43 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	}
 	flush()
 	return out
+}
+
+// measuredBySibling says whether a named thing's column (highest_point, a
+// name) is measured by a number of its own table sharing its first word
+// (highest_elevation) that the reading reads, in a question that ranks or
+// asks how much: "the state with the highest point", "how high is the
+// highest point of X".
+func (e *Engine) measuredBySibling(a *analysis, al colAlt, parts *readingParts) bool {
+	if a.sup == nil && !a.asksHow() {
+		return false
+	}
+	c := e.m.column(al.table, al.column)
+	t := e.m.byName[strings.ToLower(al.table)]
+	if c == nil || t == nil || c.Kind() != warehouse.KindText {
+		return false
+	}
+	first, _, ok := strings.Cut(strings.ToLower(c.Name), "_")
+	if !ok || len(first) < 4 {
+		return false
+	}
+	for _, m := range t.measures {
+		if f, _, _ := strings.Cut(strings.ToLower(m.Name), "_"); f == first && parts.columns[strings.ToLower(t.name+"."+m.Name)] {
+			return true
+		}
+	}
+	return false
+}
+
+// asksHow says whether the question asks "how high", "how long"… of
+// something.
+func (a *analysis) asksHow() bool {
+	for i := range a.toks {
+		if a.word(i) == "how" && howAdjectives[a.word(i+1)] != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // showsNumber says whether a reading shows a number: an aggregate, or a

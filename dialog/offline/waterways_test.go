@@ -520,3 +520,21 @@ CREATE TABLE payments (payment_id INT PRIMARY KEY, member_id INT, amount DECIMAL
 		t.Errorf("likeliest reading:\n%s", top.SQL)
 	}
 }
+
+// TestNamedThingMeasuredBySibling: "the highest hill" is named by one
+// column and measured by its sibling (highest_hill, highest_height); a
+// reading that reads the height for it leaves no word out.
+func TestNamedThingMeasuredBySibling(t *testing.T) {
+	const dump = `CREATE TABLE moors (moor_name VARCHAR(20) PRIMARY KEY, area_km INT, highest_hill VARCHAR(20), highest_height INT);
+INSERT INTO moors VALUES ('Northmoor', 120, 'Black Hill', 640), ('Eastmoor', 80, 'Crow Knoll', 510), ('Westmoor', 200, 'High Pike', 720), ('Southmoor', 60, 'Low Fell', 300);`
+	e, wh := engineOn(t, dump)
+	for _, tc := range []struct{ question, gold string }{
+		{"how high is the highest hill of Eastmoor", "SELECT highest_height FROM moors WHERE moor_name = 'Eastmoor'"},
+		{"what is the area of the moor with the highest hill", "SELECT area_km FROM moors ORDER BY highest_height DESC LIMIT 1"},
+	} {
+		top, ok := topReading(t, e, wh, tc.question, tc.gold)
+		if !ok || len(top.Unused) > 0 {
+			t.Errorf("%q: likeliest reading (unused %q):\n%s", tc.question, top.Unused, top.SQL)
+		}
+	}
+}
