@@ -538,3 +538,25 @@ INSERT INTO moors VALUES ('Northmoor', 120, 'Black Hill', 640), ('Eastmoor', 80,
 		}
 	}
 }
+
+// TestAverageOfCountsIsNamed: the average of per-member counts is headed
+// by what was counted ("average number of loans"), not "average count".
+func TestAverageOfCountsIsNamed(t *testing.T) {
+	e, _ := engineOn(t, lendingDump())
+	p, err := e.Candidates(context.Background(), dialog.Request{Question: "average number of loans per member"})
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("no readings (%v)", err)
+	}
+	found := false
+	for _, c := range p.Candidates {
+		if strings.Contains(c.SQL, "AVG(grouped.") {
+			found = true
+			if !strings.Contains(c.SQL, "average_number_of_loans") {
+				t.Errorf("the average of counts is not named after the loans:\n%s", c.SQL)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no average over per-member counts among:\n%s", p.Candidates[0].SQL)
+	}
+}

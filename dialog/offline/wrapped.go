@@ -83,7 +83,11 @@ func (e *Engine) wrap(p *plan, sql string, aliases []string) string {
 	case "share":
 		return fmt.Sprintf("SELECT %s, %s * 100e0 / SUM(%s) OVER () AS share_of_total_percent\nFROM %s", strings.Join(cols, ", "), m, m, inner)
 	case "average":
-		return fmt.Sprintf("SELECT AVG(%s) AS %s\nFROM %s", m, e.m.ident("average_"+measure), inner)
+		alias := "average_" + measure
+		if measure == "count" && p.countOf != nil {
+			alias = "average_number_of_" + strings.ToLower(p.countOf.name) // "Average number of orders", not "Average count"
+		}
+		return fmt.Sprintf("SELECT AVG(%s) AS %s\nFROM %s", m, e.m.ident(alias), inner)
 	case "change":
 		period := "grouped." + e.m.ident(aliases[0])
 		prev := fmt.Sprintf("LAG(%s) OVER (ORDER BY %s)", m, period)

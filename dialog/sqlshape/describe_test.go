@@ -46,6 +46,8 @@ func TestExplainShapes(t *testing.T) {
 			"Total net revenue where ship state is 'tx' per total net revenue where ship state is 'ca' of orders."},
 		{"share of different things", "SELECT COUNT(DISTINCT CASE WHEN members.tier = 'Gold' THEN members.id END) * 100e0 / NULLIF(COUNT(DISTINCT members.id), 0) AS percent FROM members",
 			"Number of members where tier is 'gold' as a percentage of number of members."},
+		{"average over a grouped step", "SELECT AVG(grouped.count) AS average_count FROM (SELECT customers.name AS name, COUNT(DISTINCT orders.id) AS count FROM customers JOIN orders ON orders.customer_id = customers.id WHERE orders.ordered_at >= '2025-01-01' AND orders.ordered_at < '2026-01-01' GROUP BY customers.id, customers.name) AS grouped",
+			"Average number of orders per id and name, for orders whose order date is in 2025."},
 		{"margin as a percentage", "SELECT AVG((orders.net_amount - orders.discount) * 100e0 / NULLIF(orders.net_amount, 0)) FROM orders",
 			"Average net revenue minus discount as a percentage of net revenue."},
 		{"share of the total", "SELECT grouped.name, grouped.total_net_amount, grouped.total_net_amount * 100e0 / SUM(grouped.total_net_amount) OVER () AS share_of_total_percent FROM (SELECT regions.name AS name, SUM(orders.net_amount) AS total_net_amount FROM orders JOIN regions ON orders.region_id = regions.id GROUP BY regions.name) AS grouped",

@@ -23,6 +23,9 @@ func Explain(s *Shape, l Labels) string {
 	if s == nil {
 		return ""
 	}
+	if w := overGroups(s, l); w != "" {
+		return w
+	}
 	main := mainTable(s)
 	counted := countedTable(s, main)
 	var measures, shown []string
@@ -122,6 +125,40 @@ func Explain(s *Shape, l Labels) string {
 		return ""
 	}
 	return strings.ToUpper(out[:1]) + out[1:] + "."
+}
+
+// overGroups words an aggregate over a grouped step ("SELECT
+// AVG(grouped.count) FROM (… GROUP BY customer) AS grouped") as the
+// aggregate of the step's figure per group: "Average number of orders per
+// customer name, for orders whose order date is in 2025." It is "" for
+// any other shape.
+func overGroups(s *Shape, l Labels) string {
+	if len(s.Outputs) != 1 || len(s.GroupBy) != 0 {
+		return ""
+	}
+	for _, f := range s.Filters {
+		if f.Depth == 0 {
+			return "" // a condition on the groups themselves
+		}
+	}
+	o := s.Outputs[0]
+	word := aggregateWords[o.Agg]
+	table, _, ok := strings.Cut(o.Column, ".")
+	if word == "" || !ok {
+		return ""
+	}
+	for _, sub := range s.Subs {
+		if !strings.EqualFold(sub.Scope, "from:"+table) || sub.Shape == nil || len(sub.Shape.GroupBy) == 0 {
+			continue
+		}
+		inner := strings.TrimSuffix(Explain(sub.Shape, l), ".")
+		inner = strings.TrimPrefix(inner, "The ")
+		if inner == "" {
+			return ""
+		}
+		return strings.ToUpper(word[:1]) + word[1:] + " " + strings.ToLower(inner[:1]) + inner[1:] + "."
+	}
+	return ""
 }
 
 func itoa(n int) string {
