@@ -178,7 +178,7 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 	for t := range p.tables {
 		rp.joined[t] = true
 	}
-	// "teachers not arranged to teach courses": the rows a (NOT) EXISTS
+	// "crews that never sailed ships": the rows a (NOT) EXISTS
 	// reads refer to other tables' rows, which they stand for.
 	for _, t := range existsIn {
 		for _, j := range e.m.snap.Schema.Joins {
@@ -400,7 +400,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	for _, cp := range a.comps {
 		claim(cp.at, a.spanOf(cp.at, cp.phrase), parts.numbers[strconv.FormatFloat(cp.value, 'f', -1, 64)])
 	}
-	// "how many states": a reading that counts no rows of the things
+	// "how many towns": a reading that counts no rows of the things
 	// named right after and shows no number answers with a list; it leaves the question's
 	// function words out, and says so. A count a column stores ("the
 	// number of citations", "how many people live") is no table named.
@@ -478,7 +478,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	}
 	// "the distinct list of suppliers": rows that are not aggregates are
 	// shown once, either by DISTINCT or because each has its own key.
-	// "the different hometowns and the number of teachers from each":
+	// "the different publishers and the number of writers with each":
 	// groups are shown once too. "two different towns" is a count.
 	if !p.aggregated || len(p.groups) > 0 || parts.aggs["COUNT DISTINCT"] {
 		for i, t := range a.toks {
@@ -532,7 +532,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 // measuredBySibling says whether a named thing's column (highest_point, a
 // name) is measured by a number of its own table sharing its first word
 // (highest_elevation) that the reading reads, in a question that ranks or
-// asks how much: "the state with the highest point", "how high is the
+// asks how much: "the moor with the highest hill", "how high is the
 // highest point of X".
 func (e *Engine) measuredBySibling(a *analysis, al colAlt, parts *readingParts) bool {
 	if a.sup == nil && !a.asksHow() {
@@ -612,11 +612,11 @@ func (e *Engine) qualifiesColumn(a *analysis, em *entityMention, parts *readingP
 			}
 		}
 	}
-	// "city names": the table's noun before "name", and its label shown.
+	// "member names": the table's noun before "name", and its label shown.
 	if t := em.tables[0]; t.label != nil && (a.word(end) == "name" || a.word(end) == "names") && parts.columns[strings.ToLower(t.name+"."+t.label.Name)] {
 		return true
 	}
-	// "the hometown of teachers": the table's noun after "of" and its
+	// "the publishers of writers": the table's noun after "of" and its
 	// column.
 	of := em.at - 1
 	if definite[a.word(of)] {
@@ -891,11 +891,11 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 		if bk < 0 || !explained[bk] {
 			continue
 		}
-		// "in the united states": after an article, a word is no verb.
+		// "in the united kingdom": after an article, a word is no verb.
 		if determiners[a.word(i-1)] {
 			continue
 		}
-		// "rivers flow through": right after the things named, a word that
+		// "canals flow through": right after the things named, a word that
 		// is often a verb is one.
 		w := a.word(i)
 		if !e.words.MostlyVerb(w) && !strings.HasSuffix(w, "ed") && (bk != i-1 || !e.entityAt(a, bk) || !e.words.OftenVerb(w)) {
@@ -913,7 +913,7 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 				break
 			}
 		}
-		// "departments that offer the most degrees", "shops that do not
+		// "crews that handled the most ships", "depots that do not
 		// hire any employee": a verb and its object, a few function or
 		// counting words away.
 		ok := ak

@@ -37,7 +37,7 @@ func (a *analysis) findComparisons() {
 	for i := 0; i < len(a.toks); i++ {
 		for _, cp := range compPhrases {
 			n := len(cp.words)
-			// "singers above age 20": the column's word between the
+			// "writers above age 40": the column's word between the
 			// comparison and its number.
 			if a.seq(i, cp.words...) && i+n+1 < len(a.toks) && a.toks[i+n+1].isNum && !a.toks[i+n+1].used && a.columnWordAt(i+n) {
 				c := &compMention{phrase: a.phrase(i, i+n+2), op: cp.op, value: a.toks[i+n+1].num, at: i, target: a.toks[i+n].low}

@@ -152,7 +152,7 @@ func (e *Engine) findExistence(a *analysis, subject *tableInfo) []*existMention 
 			for k, t := range named {
 				// The word names the subject itself, or a value or column
 				// of the table it names stands in the clause or right after
-				// it ("do not own cats as pets", "no players with fitness
+				// it ("do not own gold cards as members", "no players with fitness
 				// injured"): only that table will do.
 				if t == subject || k > 0 && (named[0] == subject || e.valueOfIn(a, named[0], i, j+5)) {
 					continue
@@ -329,9 +329,9 @@ func (e *Engine) valueOfIn(a *analysis, t *tableInfo, from, to int) bool {
 
 // tablesNamed are the tables word j may name, likeliest first: the one
 // it names, then those whose name has it as one of its words
-// ("ordered" → orders, then order_lines, whose rows are what was
-// ordered of a product; "no student enrolled" → students, then
-// student_enrolments).
+// ("hired" → hires, then hire_items, whose rows are what was
+// hired of a tool; "no players" → players, then
+// player_registrations).
 func (e *Engine) tablesNamed(a *analysis, j int) []*tableInfo {
 	first := e.tableNamed(a, j)
 	if first == nil {

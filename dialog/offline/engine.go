@@ -210,7 +210,7 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 	}
 	from := e.fromClause(tree)
 	for t, cols := range p.onceEach {
-		// "shipments" read as their distinct (order, carrier) pairs, under
+		// "loans" read as their distinct (tool, courier) pairs, under
 		// the same name, so every reference to it stays as written.
 		id := e.m.ident(t)
 		quoted := make([]string, len(cols))
@@ -335,8 +335,8 @@ func (e *Engine) counted(p *plan, tree *catalog.JoinTree, x expr) expr {
 	if ag, ok := aggOf(x); ok && ag.fn == "COUNT" && ag.arg == nil && p.countOf != nil && p.countOf.key != nil && len(tree.Tables) > 1 {
 		return aggExpr{fn: "COUNT", distinct: true, arg: col(p.countOf.name, p.countOf.key.Name)}
 	}
-	// "reps by number of customers" joined through the customers' orders:
-	// each customer is counted once, not once per order.
+	// "tools by number of members" joined through the members' loans:
+	// each member is counted once, not once per loan.
 	if ag, ok := aggOf(x); ok && ag.fn == "COUNT" && ag.arg == nil && p.countRows != nil && p.countRows.key != nil && e.multiplied(tree, p.countRows) {
 		return aggExpr{fn: "COUNT", distinct: true, arg: col(p.countRows.name, p.countRows.key.Name)}
 	}

@@ -31,10 +31,10 @@ func (e *Engine) findEvents(a *analysis) {
 		}
 		end := a.spanOf(vm.at, vm.phrase)
 		verb := a.word(end - 1)
-		// "customers placed orders in 2025": the value read with its
+		// "members made payments in 2025": the value read with its
 		// table's noun, used as the verb of the thing named before it; after
-		// a function word it qualifies the noun ("how many cancelled
-		// orders", "the lost loans").
+		// a function word it qualifies the noun ("how many failed
+		// payments", "the lost loans").
 		if !participle(verb) && participle(a.word(vm.at)) && e.tableNamed(a, end-1) != nil && vm.at > 0 && !isFunctionWord(a.toks[vm.at-1]) {
 			verb = a.word(vm.at)
 		}

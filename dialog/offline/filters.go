@@ -87,7 +87,7 @@ func (r *reader) filterElements() []*element {
 			}
 			verb := r.a.word(r.a.spanOf(vm.at, vm.phrase) - 1)
 			if !participle(verb) {
-				verb = r.a.word(vm.at) // "placed orders": the value, then its table's noun
+				verb = r.a.word(vm.at) // "made payments": the value, then its table's noun
 			}
 			el.add(eventWeight*most, func(p *plan) {
 				// The participle is the event itself: its date, agent or place.

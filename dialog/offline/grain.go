@@ -336,9 +336,9 @@ func (e *Engine) resolveFanout(p *plan, tree *catalog.JoinTree, u measureUse, fo
 	if fo.near != u.table || u.fn != "SUM" || !e.detailOf(far, near) {
 		// Repeated two joins away, an average, or rows of another thing
 		// that merely refer to the measured one (prescriptions of a
-		// drug, shipments of an order): no share of the measure belongs
-		// to each of them. Grouped by what those rows say (an order's
-		// carriers), each thing counts once in each of its groups.
+		// drug, loans of a tool): no share of the measure belongs to each
+		// of them. Grouped by what those rows say (a tool's couriers),
+		// each thing counts once in each of its groups.
 		if q, t, ok := e.onceEachGroup(p, tree, u, fo); ok {
 			return q, t, false, true
 		}
@@ -350,9 +350,8 @@ func (e *Engine) resolveFanout(p *plan, tree *catalog.JoinTree, u measureUse, fo
 
 // onceEachGroup reads the repeating table as its distinct rows of the
 // join column and the columns the reading reads of it, so each measured
-// thing appears once per group it belongs to: the total shipping fee of
-// the orders each carrier shipped, an order shipped by two carriers in
-// both. Only a table at the end of the tree, joined straight to the
+// thing appears once per group it belongs to: the total deposit of the
+// tools each courier carried, a tool carried by two couriers in both. Only a table at the end of the tree, joined straight to the
 // measured one.
 func (e *Engine) onceEachGroup(p *plan, tree *catalog.JoinTree, u measureUse, fo *fanout) (*plan, *catalog.JoinTree, bool) {
 	if fo.near != u.table || len(fo.beyond) != 1 || len(p.derived) > 0 || len(p.shares) > 0 || p.onceEach[fo.far] != nil {

@@ -74,8 +74,8 @@ func (a *analysis) findUnits() {
 // findOrdering reads an ordering clause; its words are then no
 // superlative ("from highest to lowest") and no grouping ("ordered by").
 // sortFollows are the words after "ordered" or "sorted" that make it a
-// sort ("ordered by age", "sorted in descending order"); "products never
-// ordered" is the event.
+// sort ("ordered by age", "sorted in descending order"); "tools never
+// ranked" is no sort.
 var sortFollows = setOf(`by in from alphabetically ascending descending asc desc starting according with`)
 
 func (a *analysis) findOrdering() {

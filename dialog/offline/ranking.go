@@ -199,10 +199,10 @@ func whichBefore(a *analysis, k int) bool {
 }
 
 // qualifiedStart is where a column mention starts counting the name of
-// its own table said right before it ("template type code" → the code
-// of templates): the qualifier is part of the column's name.
+// its own table said right before it ("room type code" → the code of
+// rooms): the qualifier is part of the column's name.
 func (r *reader) qualifiedStart(cm *colMention) int {
-	// "what river traverses the most states": a verb after the table's
+	// "which canal crosses the most towns": a verb after the table's
 	// noun is what it does, not a column qualified by it.
 	if r.e.words != nil && r.e.words.MostlyVerb(r.a.word(cm.end-1)) {
 		return cm.at

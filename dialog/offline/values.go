@@ -348,7 +348,7 @@ func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMent
 		case catalog.Abbreviation:
 			w = 0.9
 		case catalog.Prefix:
-			// "place" is no start of 'placer county': an unquoted word
+			// "paper" is no start of 'paperback': an unquoted word
 			// begins a value only as a whole word of it.
 			if quoted || len([]rune(phrase)) >= 4 && !isColumn && wholeWordPrefix(phrase, h.Value) {
 				w = 0.25

@@ -85,7 +85,7 @@ func (e *Engine) wrap(p *plan, sql string, aliases []string) string {
 	case "average":
 		alias := "average_" + measure
 		if measure == "count" && p.countOf != nil {
-			alias = "average_number_of_" + strings.ToLower(p.countOf.name) // "Average number of orders", not "Average count"
+			alias = "average_number_of_" + strings.ToLower(p.countOf.name) // "Average number of loans", not "Average count"
 		}
 		return fmt.Sprintf("SELECT AVG(%s) AS %s\nFROM %s", m, e.m.ident(alias), inner)
 	case "change":

@@ -128,9 +128,9 @@ func Explain(s *Shape, l Labels) string {
 }
 
 // overGroups words an aggregate over a grouped step ("SELECT
-// AVG(grouped.count) FROM (… GROUP BY customer) AS grouped") as the
-// aggregate of the step's figure per group: "Average number of orders per
-// customer name, for orders whose order date is in 2025." It is "" for
+// AVG(grouped.count) FROM (… GROUP BY member) AS grouped") as the
+// aggregate of the step's figure per group: "Average number of loans per
+// member name, for loans whose loan date is in 2025." It is "" for
 // any other shape.
 func overGroups(s *Shape, l Labels) string {
 	if len(s.Outputs) != 1 || len(s.GroupBy) != 0 {
