@@ -338,7 +338,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			k := mentionKey{em.tables[0], singularOf(phrase)}
 			mentioned[k]++
 			again := said[phrase] && singularOf(phrase) == phrase && definite[a.word(em.at-1)]
-			// "the most doctors … return the number of doctors": a count
+			// "the most loans … return the number of loans": a count
 			// said again is the same count.
 			counted := counts && countedAt(a, em.at)
 			again = again || counted && saidCounted[phrase]
@@ -380,8 +380,8 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			mark(from, tm.at)
 		}
 	}
-	// "in the last 7 days, inclusive of today", "(inclusive of 150 days
-	// ago)": a window ending now already holds its first day and today.
+	// "joined in the last 30 days, inclusive of today", "(inclusive of
+	// 30 days ago)": a window ending now already holds its first day and today.
 	for _, tm := range a.times {
 		if tm.days == 0 || !(tm.from != "" && parts.values[tm.from]) {
 			continue
@@ -414,7 +414,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	if a.agg != "" && a.aggAt >= 0 {
 		realised := parts.aggs[a.agg] || a.agg == "COUNT" && counts
 		claim(a.aggAt, a.aggAt+1, realised)
-		// "the total amount of bonus": the aggregate's own noun.
+		// "the total amount of deposit": the aggregate's own noun.
 		if w := a.word(a.aggAt + 1); realised && (w == "amount" || w == "sum" || w == "value") && a.word(a.aggAt+2) == "of" {
 			mark(a.aggAt+1, a.aggAt+2)
 		}
@@ -794,14 +794,7 @@ var countingWords = setOf(`most least fewest more fewer less number largest smal
 
 // linkTables are the tables, other than x and y, whose rows refer to both.
 func (e *Engine) linkTables(x, y string) []string {
-	refs := map[string]map[string]bool{}
-	for _, j := range e.m.snap.Schema.Joins {
-		from := strings.ToLower(j.FromTable)
-		if refs[from] == nil {
-			refs[from] = map[string]bool{}
-		}
-		refs[from][strings.ToLower(j.ToTable)] = true
-	}
+	refs := e.m.refs
 	var out []string
 	for _, name := range sortedNames(toSet(refs)) {
 		if name != x && name != y && refs[name][x] && refs[name][y] {
@@ -914,7 +907,7 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 			}
 		}
 		// "crews that handled the most ships", "depots that do not
-		// hire any employee": a verb and its object, a few function or
+		// store any van": a verb and its object, a few function or
 		// counting words away.
 		ok := ak
 		for ok >= 0 && ok < len(a.toks) && countingWords[a.word(ok)] {

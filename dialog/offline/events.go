@@ -296,14 +296,7 @@ func (e *Engine) linking(a, b string) *tableInfo {
 	if strings.EqualFold(a, b) {
 		return nil
 	}
-	refs := map[string]map[string]bool{}
-	for _, j := range e.m.snap.Schema.Joins {
-		from := strings.ToLower(j.FromTable)
-		if refs[from] == nil {
-			refs[from] = map[string]bool{}
-		}
-		refs[from][strings.ToLower(j.ToTable)] = true
-	}
+	refs := e.m.refs
 	for _, name := range sortedNames(toSet(refs)) {
 		if refs[name][strings.ToLower(a)] && refs[name][strings.ToLower(b)] {
 			return e.m.byName[name]

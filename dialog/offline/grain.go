@@ -368,20 +368,7 @@ func (e *Engine) onceEachGroup(p *plan, tree *catalog.JoinTree, u measureUse, fo
 	} else {
 		add(fo.edge.ToColumn)
 	}
-	var parts []expr
-	for _, s := range p.selects {
-		parts = append(parts, s.x)
-	}
-	for _, g := range p.groups {
-		parts = append(parts, g.x)
-	}
-	for _, f := range p.filters {
-		parts = append(parts, f.x)
-	}
-	if p.order != nil {
-		parts = append(parts, p.order.x)
-	}
-	for _, x := range parts {
+	for _, x := range p.outerParts() {
 		for _, c := range columnsOf(x) {
 			if strings.EqualFold(c.table, fo.far) {
 				add(c.column)

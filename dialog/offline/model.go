@@ -49,6 +49,9 @@ type model struct {
 	// out) and that word, for words the lexicon relates to them.
 	named    []namedTable
 	joinCols map[string]bool // table.column used by a join
+	// refs maps a lower-case table to the lower-case tables its rows
+	// refer to.
+	refs map[string]map[string]bool
 	reserved map[string]bool
 	alias    map[string]string // lower-case code → lower-case name
 	// aliasTables hold code/name pairs (states: 'TX', 'Texas'): a value
@@ -74,9 +77,15 @@ func newModel(cat *catalog.Catalog) *model {
 		p := &snap.Profiles[i]
 		m.profiles[strings.ToLower(p.Table+"."+p.Column)] = p
 	}
+	m.refs = map[string]map[string]bool{}
 	for _, j := range snap.Schema.Joins {
 		m.joinCols[strings.ToLower(j.FromTable+"."+j.FromColumn)] = true
 		m.joinCols[strings.ToLower(j.ToTable+"."+j.ToColumn)] = true
+		from := strings.ToLower(j.FromTable)
+		if m.refs[from] == nil {
+			m.refs[from] = map[string]bool{}
+		}
+		m.refs[from][strings.ToLower(j.ToTable)] = true
 	}
 	for ti := range snap.Schema.Tables {
 		t := &snap.Schema.Tables[ti]
