@@ -20,12 +20,12 @@ func BenchmarkCandidates(b *testing.B) {
 		q string
 	}{
 		{press, "which publisher is used by the most books"},
-		{press, "List the names of writers in descending order of age"},
-		{press, "What are the ids and names of the writers that wrote any 'paperback' format books?"},
+		{press, "list writers sorted by age, oldest first"},
+		{press, "show the ids and names of writers with paperback books"},
 		{lending, "which members does Tool C go to"},
 		{lending, "list the top 3 tools by number of members"},
 		{lending, "total deposit of tools by courier"},
-		{lending, "How many members joined in the last 400 days, inclusive of today?"},
+		{lending, "count members who joined in the past 400 days, inclusive of today"},
 	}
 	ctx := context.Background()
 	b.ResetTimer()

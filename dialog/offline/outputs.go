@@ -69,7 +69,7 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 		phrases = append([]string{r.h.phrase}, phrases...)
 		enumerated = true
 	}
-	// "the ids and names of writers": "names" closing the list is the
+	// "the ids and names of the crews": "names" closing the list is the
 	// head's label too.
 	if h := r.h.t; h != nil && h.label != nil && lastEnd > 0 {
 		k := lastEnd

