@@ -51,7 +51,7 @@ type model struct {
 	joinCols map[string]bool // table.column used by a join
 	// refs maps a lower-case table to the lower-case tables its rows
 	// refer to.
-	refs map[string]map[string]bool
+	refs     map[string]map[string]bool
 	reserved map[string]bool
 	alias    map[string]string // lower-case code → lower-case name
 	// aliasTables hold code/name pairs (states: 'TX', 'Texas'): a value
