@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -93,6 +94,12 @@ func (e *Engine) findTerms(a *analysis) []*termMention {
 		if w := a.word(j); w == "that" || w == "which" || w == "who" {
 			j++
 		}
+		// "clinics good for children": a word judging the thing right
+		// after it, before what it is judged for.
+		if j == end && j < len(a.toks) && termWord(a.toks[j]) && gradingWord(a.word(j)) && (j+1 == len(a.toks) || a.word(j+1) == "for" || relationPreps[a.word(j+1)]) {
+			out = append(out, &termMention{phrase: a.phrase(j, j+1), at: j, end: j + 1, subject: em.tables[0]})
+			continue
+		}
 		if w := a.word(j); w == "is" || w == "are" || w == "was" || w == "were" {
 			j++
 			k := j
@@ -104,7 +111,7 @@ func (e *Engine) findTerms(a *analysis) []*termMention {
 			}
 		}
 	}
-	return out
+	return append(out, e.judgedValues(a, out)...)
 }
 
 // termWord: a word of the question no recogniser took and that carries
@@ -639,8 +646,12 @@ func (e *Engine) meanings(a *analysis, tm *termMention, facts []ontology.Fact, n
 			size, small = 0.7, true
 		}
 	}
+	// A word judging quality, where a column rates the subject, cuts that
+	// rating and no other measure.
+	judged := e.judgedMeanings(tm)
+	out = append(out, judged...)
 	for i, c := range moneyFirst(t.measures) {
-		if i == 2 {
+		if i == 2 || len(judged) > 0 {
 			break
 		}
 		x := col(t.name, c.Name)
@@ -674,6 +685,15 @@ func (e *Engine) meanings(a *analysis, tm *termMention, facts []ontology.Fact, n
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].weight > out[j].weight })
+	// The same cut found twice ("above average" as a size and as a
+	// judgement) is one meaning, at its likelier weight.
+	seen := map[string]bool{}
+	out = slices.DeleteFunc(out, func(d definition) bool {
+		k := d.def.Term.SQL()
+		dup := seen[k]
+		seen[k] = true
+		return dup
+	})
 	if len(out) > 8 {
 		out = out[:8]
 	}
@@ -715,6 +735,19 @@ func (e *Engine) fromTerm(tm *termMention, term ontology.Term, label string, now
 		}
 		return definition{
 			cond: cmp(q, rel, scalarSub{x: aggOver("AVG", q), table: t.name}),
+			def:  dialog.Definition{Phrase: tm.phrase, Term: term, Label: label},
+		}, true
+	case term.Kind == ontology.TermPredicate && (term.Op == ">" || term.Op == "<") && len(term.Values) == 1:
+		_, name, _ := strings.Cut(term.Column, ".")
+		c := t.t.Column(name)
+		if c == nil || c.Kind() != warehouse.KindNumber {
+			return definition{}, false
+		}
+		if _, err := strconv.ParseFloat(term.Values[0], 64); err != nil {
+			return definition{}, false
+		}
+		return definition{
+			cond: cmp(col(t.name, c.Name), term.Op, numLit(term.Values[0])),
 			def:  dialog.Definition{Phrase: tm.phrase, Term: term, Label: label},
 		}, true
 	case term.Kind == ontology.TermPredicate && term.Op == "within":

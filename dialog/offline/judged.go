@@ -1,0 +1,154 @@
+package offline
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/ontology"
+)
+
+// Words that judge a thing's quality ("good clinics", "poor books") say
+// nothing the schema names; on a column that rates the subject they mean
+// a cut of that rating: above (for words of badness, below) the middle of
+// the scale the ratings are given on, or their average. Which of the two
+// is the person's to say, so both are options of the same question.
+
+var goodWords = setOf(`good great excellent fine nice decent superb outstanding`)
+
+var badWords = setOf(`bad poor terrible awful mediocre lousy`)
+
+// ratingWords name columns that rate their rows.
+var ratingWords = setOf(`rating ratings rated score scores stars star grade review reviews`)
+
+// judgedMeanings are the cuts of the subject's rating columns a word
+// judging quality may mean.
+func (e *Engine) judgedMeanings(tm *termMention) []definition {
+	good, bad := false, false
+	for _, w := range strings.Fields(strings.ToLower(tm.phrase)) {
+		good = good || goodWords[w]
+		bad = bad || badWords[w]
+	}
+	if good == bad {
+		return nil
+	}
+	t := tm.subject
+	op, side := ">", "above"
+	if bad {
+		op, side = "<", "below"
+	}
+	rating := map[string]bool{}
+	for w := range ratingWords {
+		for _, s := range e.m.cat.NameTerms(w) {
+			rating[s] = true
+		}
+	}
+	var out []definition
+	for _, c := range t.measures {
+		rates := false
+		for _, w := range e.m.cat.NameTerms(c.Name) {
+			rates = rates || rating[w]
+		}
+		if !rates {
+			continue
+		}
+		words := upper(e.columnWords(t, c))
+		column := strings.ToLower(t.name + "." + c.Name)
+		if mid, top, ok := e.scaleMiddle(t.name, c.Name); ok {
+			v := strconv.FormatFloat(mid, 'f', -1, 64)
+			out = append(out, definition{
+				cond:   cmp(col(t.name, c.Name), op, numLit(v)),
+				def:    dialog.Definition{Phrase: tm.phrase, Term: ontology.Term{Kind: ontology.TermPredicate, Subject: t.name, Column: column, Op: op, Values: []string{v}}, Label: fmt.Sprintf("%s %s %s, the middle of its 0–%s scale", words, side, v, strconv.FormatFloat(top, 'f', -1, 64))},
+				weight: 1,
+			})
+		}
+		avg := side + " average"
+		out = append(out, definition{
+			cond:   cmp(col(t.name, c.Name), op, scalarSub{x: aggOver("AVG", col(t.name, c.Name)), table: t.name}),
+			def:    dialog.Definition{Phrase: tm.phrase, Term: ontology.Term{Kind: ontology.TermPredicate, Subject: t.name, Column: column, Op: avg}, Label: fmt.Sprintf("%s %s its average", words, side)},
+			weight: 0.8,
+		})
+	}
+	return out
+}
+
+// scaleMiddle is the middle of the scale a rating column's values are
+// given on: the smallest of 0–1, 0–5, 0–10 and 0–100 that holds every
+// value. Ratings below zero have no such scale.
+func (e *Engine) scaleMiddle(table, column string) (mid, top float64, ok bool) {
+	p := e.m.profile(table, column)
+	if p == nil {
+		return 0, 0, false
+	}
+	lo, err1 := strconv.ParseFloat(p.Min, 64)
+	hi, err2 := strconv.ParseFloat(p.Max, 64)
+	if err1 != nil || err2 != nil || lo < 0 || math.IsNaN(hi) {
+		return 0, 0, false
+	}
+	for _, top := range []float64{1, 5, 10, 100} {
+		if hi <= top {
+			return top / 2, top, true
+		}
+	}
+	return 0, 0, false
+}
+
+// gradingWord judges a thing or its size.
+func gradingWord(w string) bool {
+	_, size := howAdjectives[w]
+	return goodWords[w] || badWords[w] || smallWords[w] || size
+}
+
+// judgedValues finds the words judging a thing or its size right before
+// values of it ("good arabic restaurants", "serves good arabic food",
+// "cheap red vans"), other than those terms already has.
+func (e *Engine) judgedValues(a *analysis, terms []*termMention) []*termMention {
+	var out []*termMention
+	for _, vm := range a.values {
+		if vm.weak || len(vm.alts) == 0 || a.toks[vm.at].clause != 0 {
+			continue
+		}
+		t := e.m.byName[strings.ToLower(vm.alts[0].table)]
+		if t == nil {
+			continue
+		}
+		lead := a.valuesBefore(vm.at+1, t)
+		s := lead
+		for s > 0 && termWord(a.toks[s-1]) && gradingWord(a.word(s-1)) {
+			s--
+		}
+		if s == lead || negations[a.word(s-1)] || slices.ContainsFunc(append(terms, out...), func(tm *termMention) bool { return tm.at <= s && s < tm.end }) {
+			continue
+		}
+		out = append(out, &termMention{phrase: a.phrase(s, lead), at: s, end: lead, subject: t})
+	}
+	return out
+}
+
+// valuesBefore is where the run of values of t that covers token k-1
+// starts ("arabic" in "good arabic restaurants"); k when there is none.
+func (a *analysis) valuesBefore(k int, t *tableInfo) int {
+	for {
+		moved := false
+		for _, vm := range a.values {
+			if vm.weak || vm.at >= k || a.spanOf(vm.at, vm.phrase) < k {
+				continue
+			}
+			for _, al := range vm.alts {
+				if strings.EqualFold(al.table, t.name) {
+					k, moved = vm.at, true
+					break
+				}
+			}
+			if moved {
+				break
+			}
+		}
+		if !moved {
+			return k
+		}
+	}
+}
