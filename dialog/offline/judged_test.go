@@ -56,7 +56,9 @@ func TestWordsJudgingQualityCutARating(t *testing.T) {
 			if err != nil || len(p.Candidates) == 0 {
 				t.Fatalf("no reading (%v)", err)
 			}
-			if first := p.Candidates[0]; !strings.Contains(first.SQL, tc.cuts[0]) || slices.ContainsFunc(first.Unused, func(w string) bool { return strings.Contains(w, "good") || strings.Contains(w, "poor") || strings.Contains(w, "great") }) {
+			if first := p.Candidates[0]; !strings.Contains(first.SQL, tc.cuts[0]) || slices.ContainsFunc(first.Unused, func(w string) bool {
+				return strings.Contains(w, "good") || strings.Contains(w, "poor") || strings.Contains(w, "great")
+			}) {
 				t.Fatalf("likeliest reading (unused %v):\n%s", first.Unused, first.SQL)
 			}
 			for _, cut := range tc.cuts[1:] {
