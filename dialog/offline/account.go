@@ -378,6 +378,8 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 		// whose date the condition is on.
 		if from, ok := e.eventVerbBefore(a, tm.at, p); realised && ok {
 			mark(from, tm.at)
+		} else if k, ok := e.onlyEventBefore(a, parts, tm.at); realised && ok {
+			mark(k, k+1)
 		}
 	}
 	// "joined in the last 30 days, inclusive of today", "(inclusive of
@@ -434,6 +436,9 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 		claim(g.at, a.spanOf(g.at, g.phrase), parts.group)
 		if g.timeUnit != "" {
 			period[g.at] = true
+			if k, ok := e.onlyEventBefore(a, parts, g.at); parts.group && ok {
+				mark(k, k+1)
+			}
 		}
 	}
 	// "and their counts": the reading shows a count.

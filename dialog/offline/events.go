@@ -2,6 +2,8 @@ package offline
 
 import (
 	"strings"
+
+	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
 
 // Events at their own dates and participants. A past participle that
@@ -303,4 +305,71 @@ func (e *Engine) linking(a, b string) *tableInfo {
 		}
 	}
 	return nil
+}
+
+// timeLead are the words between an event's verb and its time: "built
+// in each year", "made during the war".
+var timeLead = setOf(`in during on since before after by at from each every per the a`)
+
+// passiveAux come before a passive participle: "cars were made".
+var passiveAux = setOf(`is are was were be been being`)
+
+// onlyEventBefore finds the participle of an event whose date is the only
+// one the reading's time could be on ("cars produced in 1980", "in 1980,
+// how many cars were made", "books printed in each year"): the reading
+// reads one date (or year) column, its table has no other, and no column
+// anywhere names the verb, so the verb chooses nothing. at is where the
+// time (or period) is said; the participle is right before it, or closes
+// a passive clause after it.
+func (e *Engine) onlyEventBefore(a *analysis, parts *readingParts, at int) (int, bool) {
+	k := at - 1
+	for n := 0; n < 3 && timeLead[a.word(k)]; n++ {
+		k--
+	}
+	if !participle(a.word(k)) {
+		k = -1
+		for i := at + 1; i < len(a.toks) && a.toks[i].clause == a.toks[at].clause; i++ {
+			if participle(a.word(i)) && passiveAux[a.word(i-1)] && (i+1 == len(a.toks) || a.toks[i+1].clause != a.toks[at].clause || isFunctionWord(a.toks[i+1]) && !relationPreps[a.word(i+1)]) {
+				k = i
+			}
+		}
+		if k < 0 {
+			return 0, false
+		}
+	}
+	var dated []string
+	for key := range parts.columns {
+		table, column, _ := strings.Cut(key, ".")
+		if c := e.m.column(table, column); c != nil && e.dateLike(table, c) {
+			dated = append(dated, table)
+		}
+	}
+	if len(dated) != 1 {
+		return 0, false
+	}
+	n := 0
+	stems := verbStems(a.word(k))
+	for _, t := range e.m.snap.Schema.Tables {
+		for _, c := range t.Columns {
+			if !e.dateLike(t.Name, &c) {
+				continue
+			}
+			if strings.EqualFold(t.Name, dated[0]) {
+				n++
+			} else if namesVerb(c.Name+" "+c.Comment, stems) {
+				return 0, false
+			}
+		}
+	}
+	return k, n == 1
+}
+
+// dateLike says whether a column holds when something happened: a date or
+// time, or a year stored as a number.
+func (e *Engine) dateLike(table string, c *warehouse.Column) bool {
+	if c.Kind() == warehouse.KindTime {
+		return true
+	}
+	n := strings.ToLower(c.Name)
+	return c.Kind() == warehouse.KindNumber && (n == "year" || strings.HasSuffix(n, "_year"))
 }
