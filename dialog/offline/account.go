@@ -510,6 +510,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			}
 		}
 	}
+	for k := range a.toks {
+		if !claimed[k] && e.genericStandsFor(a, p, parts, k) {
+			mark(k, k+1)
+		}
+	}
 	e.relationVerbs(a, parts, explained, claimed, mark)
 	var out []string
 	var run []string
@@ -791,6 +796,62 @@ func (e *Engine) objectBetween(a *analysis, from, to int) bool {
 	return true
 }
 
+// columnRealisedAt says whether a column mention covering token k names
+// a column the reading reads, or a value mention there is of one column
+// only, which the reading compares: no other column could be meant.
+func (e *Engine) columnRealisedAt(a *analysis, parts *readingParts, k int) bool {
+	for _, vm := range a.values {
+		if vm.at > k || k >= a.spanOf(vm.at, vm.phrase) || len(vm.alts) == 0 {
+			continue
+		}
+		one := true
+		for _, al := range vm.alts {
+			one = one && strings.EqualFold(al.table, vm.alts[0].table) && strings.EqualFold(al.column, vm.alts[0].column)
+		}
+		al := vm.alts[0]
+		if one && parts.compared[strings.ToLower(al.table+"."+al.column+"="+al.value)] {
+			return true
+		}
+	}
+	for _, cm := range a.columns {
+		if cm.at > k || k >= cm.end {
+			continue
+		}
+		for _, al := range cm.alts {
+			if !al.computed() && parts.columns[strings.ToLower(al.table+"."+al.column)] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// onlyExists says whether the passive participle at token i, closing its
+// clause ("how many degrees are offered", "transcripts are released"),
+// only says its subject's rows exist: nothing in the schema is named by
+// the verb (no column, comment or table), so no reading could make more
+// of it.
+func (e *Engine) onlyExists(a *analysis, parts *readingParts, i int) bool {
+	w := a.word(i)
+	if !participle(w) || i+1 < len(a.toks) && a.toks[i+1].clause == a.toks[i].clause {
+		return false
+	}
+	stems := verbStems(w)
+	for _, t := range e.m.snap.Schema.Tables {
+		for _, n := range strings.Split(strings.ToLower(t.Name), "_") {
+			if len(n) > 3 && e.words.RelatedTo(w, n) || namesVerb(n, stems) {
+				return false
+			}
+		}
+		for _, c := range t.Columns {
+			if namesVerb(c.Name+" "+c.Comment, stems) {
+				return false
+			}
+		}
+	}
+	return len(parts.read)+len(parts.joined) > 0
+}
+
 // determiners come before a noun phrase, never right before its verb.
 var determiners = setOf(`the a an this that these those its their his her our your my every each any some no`)
 
@@ -929,6 +990,12 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 		case prep && ak >= 0 && explained[ak] && e.onlyReference(a, parts, bk, ak):
 			mark(i, i+1)
 		case ak < 0 && e.onlyEdge(a, parts, bk):
+			mark(i, i+1)
+		case a.word(i+1) == "by" && ak >= 0 && explained[ak] && e.columnRealisedAt(a, parts, ak):
+			// "courses offered by the department of X": the agent is a
+			// column the reading reads; the verb chooses nothing.
+			mark(i, i+1)
+		case ak < 0 && passiveAux[a.word(i-1)] && e.onlyExists(a, parts, i):
 			mark(i, i+1)
 		}
 	}

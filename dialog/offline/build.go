@@ -204,7 +204,9 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 	}
 	// Existence first: the words qualifying its related rows are no terms.
 	r.exists = e.findExistence(a, r.h.t)
-	r.terms, r.stated = e.statedTerms(a, e.findTerms(a), r.h.t, e.now())
+	terms := e.findTerms(a)
+	terms = append(terms, e.genericTerms(a, r.h, terms)...)
+	r.terms, r.stated = e.statedTerms(a, terms, r.h.t, e.now())
 	r.terms, r.stated = e.typedTerms(a, r.terms, r.stated, r.h.t, a.typed, e.now())
 	els := r.elements()
 	if len(els) == 0 {

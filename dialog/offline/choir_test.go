@@ -1,0 +1,95 @@
+package offline_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/clarify-bot/clarify/dialog"
+)
+
+// choirDump is a choir network of its own: singers (each with a voice
+// and a mentor) in choirs, venues rated out of five, and recitals of a
+// choir at a venue, some of them cancelled.
+func choirDump() string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE choirs (choir_id INT PRIMARY KEY, choir_name VARCHAR(40));
+CREATE TABLE singers (singer_id INT PRIMARY KEY, singer_name VARCHAR(40), voice VARCHAR(10), mentor VARCHAR(20), choir_id INT,
+  FOREIGN KEY (choir_id) REFERENCES choirs(choir_id));
+CREATE TABLE venues (venue_id INT PRIMARY KEY, venue_name VARCHAR(40), kind VARCHAR(10), town VARCHAR(20), rating DECIMAL(2,1));
+CREATE TABLE recitals (recital_id INT PRIMARY KEY, choir_id INT, venue_id INT, held_on DATE, cancelled_on DATE,
+  FOREIGN KEY (choir_id) REFERENCES choirs(choir_id), FOREIGN KEY (venue_id) REFERENCES venues(venue_id));
+`)
+	for i := 1; i <= 5; i++ {
+		fmt.Fprintf(&b, "INSERT INTO choirs VALUES (%d, 'Choir %c');\n", i, 'A'+rune(i))
+	}
+	voices := []string{"soprano", "alto", "tenor", "bass"}
+	mentors := []string{"Hale", "Moss", "Reed"}
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&b, "INSERT INTO singers VALUES (%d, 'Singer %02d', '%s', '%s', %d);\n", i, i, voices[i%4], mentors[i%3], 1+i%5)
+	}
+	kinds := []string{"church", "hall", "barn"}
+	towns := []string{"Ashby", "Brill", "Cole"}
+	for i := 1; i <= 15; i++ {
+		fmt.Fprintf(&b, "INSERT INTO venues VALUES (%d, 'Venue %02d', '%s', '%s', %.1f);\n", i, i, kinds[i%3], towns[(i/3)%3], 1.4+float64((i*5)%35)/10)
+	}
+	for i := 1; i <= 30; i++ {
+		cancelled := "NULL"
+		if i%7 == 0 {
+			cancelled = fmt.Sprintf("'2025-%02d-01'", 1+i%12)
+		}
+		fmt.Fprintf(&b, "INSERT INTO recitals VALUES (%d, %d, %d, '2025-%02d-15', %s);\n", i, 1+i%5, 1+i%15, 1+i%12, cancelled)
+	}
+	return b.String()
+}
+
+// TestWordsThatAddNothing: words that say no more than the reading already
+// does are not reported as left out; a word that could say more still is.
+func TestWordsThatAddNothing(t *testing.T) {
+	e, _ := engineOn(t, choirDump())
+	cases := []struct {
+		name, question string
+		sql            string   // in the reading checked (the likeliest with it)
+		notUnused      []string // words it must account for
+		unused         []string // words it must still report (unless its SQL reads them)
+	}{
+		// "people" stands for the singers the reading lists, which no
+		// other word names.
+		{"generic noun", "what are the names of the people with a tenor voice?", "singers.singer_name", []string{"people"}, nil},
+		// and a word judging it qualifies them.
+		{"judged generic noun", "what are some good places in Brill?", "venues.rating > 2.5", []string{"good", "places"}, nil},
+		// A passive closing its clause only says the rows exist, when the
+		// schema names nothing by the verb…
+		{"existence", "how many recitals are planned?", "COUNT(", []string{"planned"}, nil},
+		// …but not when a column does.
+		{"a column names the verb", "how many recitals are cancelled?", "COUNT(", nil, []string{"cancelled"}},
+		// The agent of a passive is the one column its value is stored in.
+		{"agent column", "which singers are guided by Hale?", "singers.mentor = 'Hale'", []string{"guided"}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
+			if err != nil || len(p.Candidates) == 0 {
+				t.Fatalf("no reading (%v)", err)
+			}
+			i := slices.IndexFunc(p.Candidates, func(c dialog.Candidate) bool { return strings.Contains(c.SQL, tc.sql) })
+			if i < 0 {
+				t.Fatalf("no reading with %s; likeliest:\n%s", tc.sql, p.Candidates[0].SQL)
+			}
+			c := p.Candidates[i]
+			unused := " " + strings.Join(c.Unused, " ") + " "
+			for _, w := range tc.notUnused {
+				if strings.Contains(unused, " "+w+" ") {
+					t.Errorf("reports %q as left out:\n%s", w, c.SQL)
+				}
+			}
+			for _, w := range tc.unused {
+				if !strings.Contains(unused, " "+w+" ") && !strings.Contains(c.SQL, w) {
+					t.Errorf("%q is neither read nor reported (unused %v):\n%s", w, c.Unused, c.SQL)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,93 @@
+package offline
+
+import "strings"
+
+// Nouns that name no kind of thing — "people", "places", "ones" — stand
+// for the rows the question is about: "names of the people who teach
+// chemistry" lists teachers, "how many places for Thai food" counts
+// restaurants. They are words the reading takes into account when it
+// shows (or counts) the rows of one table that no other word names, and
+// a word judging them ("good places") qualifies that table.
+
+var genericNouns = setOf(`people persons person place places one ones thing things spot spots`)
+
+// shownTables are the tables whose rows a reading lists or counts.
+func shownTables(p *plan) map[string]bool {
+	out := map[string]bool{}
+	if p.countOf != nil {
+		out[strings.ToLower(p.countOf.name)] = true
+	}
+	if p.countRows != nil {
+		out[strings.ToLower(p.countRows.name)] = true
+	}
+	for _, s := range p.selects {
+		if c, ok := s.x.(colRef); ok {
+			out[strings.ToLower(c.table)] = true
+		}
+	}
+	return out
+}
+
+// genericStandsFor says whether the generic noun at token k stands for
+// the one table the reading shows, which no realised mention of a table
+// names.
+func (e *Engine) genericStandsFor(a *analysis, p *plan, parts *readingParts, k int) bool {
+	if !genericNouns[a.word(k)] || a.toks[k].used {
+		return false
+	}
+	shown := shownTables(p)
+	if len(shown) != 1 || len(p.groups) > 0 {
+		return false
+	}
+	// Towns listed where the question names the town answer with what
+	// was asked: no rows a noun could stand for.
+	for _, s := range p.selects {
+		c, ok := s.x.(colRef)
+		if !ok {
+			continue
+		}
+		prefix := strings.ToLower(c.table + "." + c.column + "=")
+		for k := range parts.compared {
+			if strings.HasPrefix(k, prefix) {
+				return false
+			}
+		}
+	}
+	for _, em := range a.entities {
+		for _, t := range em.tables {
+			if shown[strings.ToLower(t.name)] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// genericTerms are the words judging a generic noun ("good places"),
+// qualifying the head table.
+func (e *Engine) genericTerms(a *analysis, h head, terms []*termMention) []*termMention {
+	if h.t == nil || h.entity {
+		return nil
+	}
+	var out []*termMention
+	for k, t := range a.toks {
+		if t.clause != 0 || !genericNouns[t.low] || t.used {
+			continue
+		}
+		s := k
+		for s > 0 && termWord(a.toks[s-1]) && gradingWord(a.word(s-1)) {
+			s--
+		}
+		if s == k || negations[a.word(s-1)] {
+			continue
+		}
+		taken := false
+		for _, tm := range terms {
+			taken = taken || tm.at <= s && s < tm.end
+		}
+		if !taken {
+			out = append(out, &termMention{phrase: a.phrase(s, k), at: s, end: k, subject: h.t})
+		}
+	}
+	return out
+}
