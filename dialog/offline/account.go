@@ -827,7 +827,7 @@ func (e *Engine) columnRealisedAt(a *analysis, parts *readingParts, k int) bool 
 }
 
 // onlyExists says whether the passive participle at token i, closing its
-// clause ("how many degrees are offered", "transcripts are released"),
+// clause ("how many recitals are planned", "how many looms are kept"),
 // only says its subject's rows exist: nothing in the schema is named by
 // the verb (no column, comment or table), so no reading could make more
 // of it.
@@ -992,7 +992,7 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 		case ak < 0 && e.onlyEdge(a, parts, bk):
 			mark(i, i+1)
 		case a.word(i+1) == "by" && ak >= 0 && explained[ak] && e.columnRealisedAt(a, parts, ak):
-			// "courses offered by the department of X": the agent is a
+			// "singers guided by Hale": the agent is a
 			// column the reading reads; the verb chooses nothing.
 			mark(i, i+1)
 		case ak < 0 && passiveAux[a.word(i-1)] && e.onlyExists(a, parts, i):

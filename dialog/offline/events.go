@@ -311,12 +311,12 @@ func (e *Engine) linking(a, b string) *tableInfo {
 // in each year", "made during the war".
 var timeLead = setOf(`in during on since before after by at from each every per the a`)
 
-// passiveAux come before a passive participle: "cars were made".
+// passiveAux come before a passive participle: "looms were made".
 var passiveAux = setOf(`is are was were be been being`)
 
 // onlyEventBefore finds the participle of an event whose date is the only
-// one the reading's time could be on ("cars produced in 1980", "in 1980,
-// how many cars were made", "books printed in each year"): the reading
+// one the reading's time could be on ("looms built in 1985", "in 1985,
+// how many looms were made", "looms installed in each year"): the reading
 // reads one date (or year) column, its table has no other, and no column
 // anywhere names the verb, so the verb chooses nothing. at is where the
 // time (or period) is said; the participle is right before it, or closes

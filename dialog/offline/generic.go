@@ -3,9 +3,8 @@ package offline
 import "strings"
 
 // Nouns that name no kind of thing — "people", "places", "ones" — stand
-// for the rows the question is about: "names of the people who teach
-// chemistry" lists teachers, "how many places for Thai food" counts
-// restaurants. They are words the reading takes into account when it
+// for the rows the question is about: "the people with a tenor voice"
+// lists singers, "how many places hold a barn dance" counts venues. They are words the reading takes into account when it
 // shows (or counts) the rows of one table that no other word names, and
 // a word judging them ("good places") qualifies that table.
 
@@ -78,14 +77,7 @@ func (e *Engine) genericTerms(a *analysis, h head, terms []*termMention) []*term
 		for s > 0 && termWord(a.toks[s-1]) && gradingWord(a.word(s-1)) {
 			s--
 		}
-		if s == k || negations[a.word(s-1)] {
-			continue
-		}
-		taken := false
-		for _, tm := range terms {
-			taken = taken || tm.at <= s && s < tm.end
-		}
-		if !taken {
+		if s < k && !negations[a.word(s-1)] && !termAt(terms, s) {
 			out = append(out, &termMention{phrase: a.phrase(s, k), at: s, end: k, subject: h.t})
 		}
 	}

@@ -120,12 +120,17 @@ func (e *Engine) judgedValues(a *analysis, terms []*termMention) []*termMention 
 		for s > 0 && termWord(a.toks[s-1]) && gradingWord(a.word(s-1)) {
 			s--
 		}
-		if s == lead || negations[a.word(s-1)] || slices.ContainsFunc(append(terms, out...), func(tm *termMention) bool { return tm.at <= s && s < tm.end }) {
+		if s == lead || negations[a.word(s-1)] || termAt(terms, s) || termAt(out, s) {
 			continue
 		}
 		out = append(out, &termMention{phrase: a.phrase(s, lead), at: s, end: lead, subject: t})
 	}
 	return out
+}
+
+// termAt says whether one of terms covers token k.
+func termAt(terms []*termMention, k int) bool {
+	return slices.ContainsFunc(terms, func(tm *termMention) bool { return tm.at <= k && k < tm.end })
 }
 
 // valuesBefore is where the run of values of t that covers token k-1
