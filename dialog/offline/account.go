@@ -796,36 +796,6 @@ func (e *Engine) objectBetween(a *analysis, from, to int) bool {
 	return true
 }
 
-// columnRealisedAt says whether a column mention covering token k names
-// a column the reading reads, or a value mention there is of one column
-// only, which the reading compares: no other column could be meant.
-func (e *Engine) columnRealisedAt(a *analysis, parts *readingParts, k int) bool {
-	for _, vm := range a.values {
-		if vm.at > k || k >= a.spanOf(vm.at, vm.phrase) || len(vm.alts) == 0 {
-			continue
-		}
-		one := true
-		for _, al := range vm.alts {
-			one = one && strings.EqualFold(al.table, vm.alts[0].table) && strings.EqualFold(al.column, vm.alts[0].column)
-		}
-		al := vm.alts[0]
-		if one && parts.compared[strings.ToLower(al.table+"."+al.column+"="+al.value)] {
-			return true
-		}
-	}
-	for _, cm := range a.columns {
-		if cm.at > k || k >= cm.end {
-			continue
-		}
-		for _, al := range cm.alts {
-			if !al.computed() && parts.columns[strings.ToLower(al.table+"."+al.column)] {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // onlyExists says whether the passive participle at token i, closing its
 // clause ("how many recitals are planned", "how many looms are kept"),
 // only says its subject's rows exist: nothing in the schema is named by
@@ -990,10 +960,6 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 		case prep && ak >= 0 && explained[ak] && e.onlyReference(a, parts, bk, ak):
 			mark(i, i+1)
 		case ak < 0 && e.onlyEdge(a, parts, bk):
-			mark(i, i+1)
-		case a.word(i+1) == "by" && ak >= 0 && explained[ak] && e.columnRealisedAt(a, parts, ak):
-			// "singers guided by Hale": the agent is a
-			// column the reading reads; the verb chooses nothing.
 			mark(i, i+1)
 		case ak < 0 && passiveAux[a.word(i-1)] && e.onlyExists(a, parts, i):
 			mark(i, i+1)

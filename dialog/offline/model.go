@@ -168,12 +168,15 @@ func (m *model) profile(table, column string) *warehouse.Profile {
 	return m.profiles[strings.ToLower(table+"."+column)]
 }
 
+// idWords end in "id" and name no identifier: "amount_paid" is money.
+var idWords = setOf(`paid unpaid prepaid repaid overpaid valid invalid void rapid liquid solid fluid hybrid humid`)
+
 func (m *model) isKeyish(t *warehouse.Table, c *warehouse.Column) bool {
 	n := strings.ToLower(c.Name)
 	if len(t.PrimaryKey) == 1 && strings.EqualFold(t.PrimaryKey[0], c.Name) {
 		return true
 	}
-	return n == "id" || strings.HasSuffix(n, "_id") || strings.HasSuffix(n, "id") && len(n) > 2 && c.Kind() == warehouse.KindNumber ||
+	return n == "id" || strings.HasSuffix(n, "_id") || strings.HasSuffix(n, "id") && len(n) > 2 && c.Kind() == warehouse.KindNumber && !idWords[n[strings.LastIndexByte(n, '_')+1:]] ||
 		m.joinCols[strings.ToLower(t.Name+"."+c.Name)] && c.Kind() == warehouse.KindNumber
 }
 

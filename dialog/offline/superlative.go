@@ -45,6 +45,9 @@ func (r *reader) superlative() []*element {
 	measure := &element{name: "rank"}
 	rankPhrase := s.phrase
 	em, cm := r.mentionAt(s.nounAt)
+	if em == nil && cm == nil {
+		cm = r.measureBefore(s)
+	}
 	if em != nil && h != nil && em.tables[0] == h {
 		// "which carrier handled the most shipments": the head's rows are
 		// counted per value of a column named before the superlative.
@@ -560,4 +563,24 @@ func (r *reader) asksForTheValue(at int) bool {
 		}
 	}
 	return false
+}
+
+// measureBefore is the number a superlative ending its clause ranks by
+// when it names none after it: "the climber who is worth the most", "the
+// van that weighs the least" (a numeric column named right before it).
+func (r *reader) measureBefore(s *superMention) *colMention {
+	a := r.a
+	if s.nounAt < len(a.toks) && s.nounAt >= 0 && a.toks[s.nounAt].clause == a.toks[s.at].clause && !isFunctionWord(a.toks[s.nounAt]) {
+		return nil
+	}
+	end := s.at
+	if a.word(end-1) == "the" {
+		end--
+	}
+	for _, cm := range a.columns {
+		if cm.end == end && len(r.numericAlts(cm)) > 0 {
+			return cm
+		}
+	}
+	return nil
 }
