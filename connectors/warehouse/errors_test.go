@@ -84,6 +84,8 @@ func TestInferJoinsByName(t *testing.T) {
 		{Name: "stock", Columns: []Column{{Name: "sku", DataType: "varchar"}, {Name: "productId", DataType: "int"}}},
 		{Name: "skus", PrimaryKey: []string{"sku"}, Columns: []Column{{Name: "sku", DataType: "varchar"}}},
 		{Name: "notes", Columns: []Column{{Name: "category_id", DataType: "varchar"}}},
+		{Name: "members", PrimaryKey: []string{"member_no"}, Columns: []Column{{Name: "member_no", DataType: "int"}}},
+		{Name: "badges", Columns: []Column{{Name: "member_no", DataType: "varchar"}}},
 	}}
 	got := map[string]float64{}
 	for _, j := range InferJoins(s) {
@@ -94,6 +96,7 @@ func TestInferJoinsByName(t *testing.T) {
 		"stock.productId>products.id":        0.9, // camelCase
 		"stock.sku>skus.sku":                 0.8, // same name as a key
 		"products.sku>skus.sku":              0.8,
+		"badges.member_no>members.member_no": 0.6, // the key's own name, stored as text
 	}
 	for k, c := range want {
 		if got[k] != c {

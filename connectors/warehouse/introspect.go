@@ -163,9 +163,20 @@ func InferJoins(s *Schema) []Join {
 				if u == t {
 					continue
 				}
-				if key := singleKey(u); key != nil && strings.EqualFold(key.Name, c.Name) && compatible(c, *key) {
+				key := singleKey(u)
+				if key == nil || !strings.EqualFold(key.Name, c.Name) {
+					continue
+				}
+				switch {
+				case compatible(c, *key):
 					add(Join{FromTable: t.Name, FromColumn: c.Name, ToTable: u.Name, ToColumn: key.Name,
 						Confidence: 0.8, Reason: fmt.Sprintf("%s.%s has the name of the key of %s", t.Name, c.Name, u.Name)})
+				case numberAsText(c, *key):
+					// A numeric key copied into a text column under its own
+					// name (employee_id VARCHAR): the same ids, compared as
+					// numbers by the server; less sure than a typed match.
+					add(Join{FromTable: t.Name, FromColumn: c.Name, ToTable: u.Name, ToColumn: key.Name,
+						Confidence: 0.6, Reason: fmt.Sprintf("%s.%s has the name of the key of %s, stored as text", t.Name, c.Name, u.Name)})
 				}
 			}
 		}
@@ -212,6 +223,13 @@ func singleKey(t *Table) *Column {
 func compatible(a, b Column) bool {
 	ka, kb := a.Kind(), b.Kind()
 	return ka == kb && (ka == KindNumber || ka == KindText)
+}
+
+// numberAsText says whether a text column may hold the values of a
+// numeric key: one is text, the other a number.
+func numberAsText(a, b Column) bool {
+	ka, kb := a.Kind(), b.Kind()
+	return ka == KindText && kb == KindNumber || ka == KindNumber && kb == KindText
 }
 
 // tablesByNameForm indexes tables by every form of their name (plural,
