@@ -196,3 +196,48 @@ func TestInferJoinsOfColumnsNamedAfterATable(t *testing.T) {
 		t.Errorf("joins %v, want none", js)
 	}
 }
+
+// A column named after the last word of a longer table name (repairs.van
+// for service_vans) points at its key, a few orphan ids allowed; ids kept
+// as text ("3") do too, when every stored value is a whole number within
+// the key's range.
+func TestInferJoinsOfLastWordsAndTextIds(t *testing.T) {
+	prof := func(table, column string, rows, distinct int64, lo, hi string, values ...string) Profile {
+		return Profile{Table: table, Column: column, Rows: rows, Distinct: distinct, Min: lo, Max: hi, Values: values, ValuesComplete: len(values) > 0}
+	}
+	snap := func(region []string, vanDistinct int64) *Snapshot {
+		return &Snapshot{Schema: Schema{Tables: []Table{
+			{Name: "regions", PrimaryKey: []string{"region_id"}, RowCount: 5, Columns: []Column{{Name: "region_id", DataType: "int"}}},
+			{Name: "field_teams", PrimaryKey: []string{"team_id"}, RowCount: 9, Columns: []Column{{Name: "team_id", DataType: "int"}, {Name: "region", DataType: "varchar"}}},
+			{Name: "service_vans", PrimaryKey: []string{"van_id"}, RowCount: 10, Columns: []Column{{Name: "van_id", DataType: "int"}}},
+			{Name: "repairs", PrimaryKey: []string{"repair_id"}, RowCount: 30, Columns: []Column{{Name: "repair_id", DataType: "int"}, {Name: "van", DataType: "int"}}},
+		}}, Profiles: []Profile{
+			prof("regions", "region_id", 5, 5, "1", "5"),
+			prof("field_teams", "team_id", 9, 9, "1", "9"), prof("field_teams", "region", 9, int64(len(region)), "", "", region...),
+			prof("service_vans", "van_id", 10, 10, "1", "10"),
+			prof("repairs", "repair_id", 30, 30, "1", "30"), prof("repairs", "van", 30, vanDistinct, "1", "10"),
+		}}
+	}
+	joins := func(s *Snapshot) map[string]float64 {
+		got := map[string]float64{}
+		for _, j := range inferTableNamedJoins(s) {
+			got[j.FromTable+"."+j.FromColumn+">"+j.ToTable+"."+j.ToColumn] = j.Confidence
+		}
+		return got
+	}
+	got := joins(snap([]string{"1", "2", "4", "5"}, 11))
+	if got["field_teams.region>regions.region_id"] != 0.6 || got["repairs.van>service_vans.van_id"] != 0.7 || len(got) != 2 {
+		t.Errorf("joins %v, want field_teams.region (text ids, 0.6) and repairs.van (one orphan, 0.7)", got)
+	}
+	for name, s := range map[string]*Snapshot{
+		"names, not ids":   snap([]string{"north", "south"}, 10),
+		"ids out of range": snap([]string{"1", "7"}, 10),
+	} {
+		if _, ok := joins(s)["field_teams.region>regions.region_id"]; ok {
+			t.Errorf("%s: joined", name)
+		}
+	}
+	if _, ok := joins(snap([]string{"1"}, 13))["repairs.van>service_vans.van_id"]; ok {
+		t.Error("more distinct vans than keys and a margin: joined")
+	}
+}

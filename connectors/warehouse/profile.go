@@ -531,6 +531,22 @@ func inferTableNamedJoins(snap *Snapshot) []Join {
 			}
 		}
 	}
+	// "maker" for car_makers: the last word of a longer name, when no
+	// table has it already and only one table ends in it.
+	last := map[string][]*Table{}
+	for i := range snap.Schema.Tables {
+		t := &snap.Schema.Tables[i]
+		if k := strings.LastIndexByte(t.Name, '_'); k > 0 {
+			for _, n := range nameForms(t.Name[k+1:]) {
+				last[n] = append(last[n], t)
+			}
+		}
+	}
+	for n, ts := range last {
+		if _, taken := byName[n]; !taken && len(ts) == 1 {
+			byName[n] = ts[0]
+		}
+	}
 	uniqueKey := func(u *Table) *Column {
 		if k := singleKey(u); k != nil {
 			return k
@@ -550,19 +566,38 @@ func inferTableNamedJoins(snap *Snapshot) []Join {
 		t := &snap.Schema.Tables[ti]
 		for _, c := range t.Columns {
 			u := byName[strings.ToLower(c.Name)]
-			if u == nil || u == t || have[strings.ToLower(t.Name+"."+c.Name)] || c.Kind() != KindNumber {
+			if u == nil || u == t || have[strings.ToLower(t.Name+"."+c.Name)] {
 				continue
 			}
 			key := uniqueKey(u)
-			if key == nil || !compatible(c, *key) {
+			if key == nil || key.Kind() != KindNumber {
 				continue
 			}
 			pc, pk := snap.Profile(t.Name, c.Name), snap.Profile(u.Name, key.Name)
-			if pc == nil || pk == nil || pc.Distinct == 0 || pc.Distinct > pk.Distinct || !within(pc, pk) {
+			// A few orphans (ids whose rows were deleted) are common in
+			// real data; more distinct values than keys and a margin is not
+			// a reference.
+			if pc == nil || pk == nil || pc.Distinct == 0 || pc.Distinct > pk.Distinct+max(1, pk.Distinct/20) {
+				continue
+			}
+			confidence, as := 0.7, ""
+			switch c.Kind() {
+			case KindNumber:
+				if !within(pc, pk) {
+					continue
+				}
+			case KindText:
+				// Ids kept as text ("3", "12"): every stored value a whole
+				// number within the key's range.
+				if !wholeNumbersWithin(pc, pk) {
+					continue
+				}
+				confidence, as = 0.6, ", stored as text"
+			default:
 				continue
 			}
 			out = append(out, Join{FromTable: t.Name, FromColumn: c.Name, ToTable: u.Name, ToColumn: key.Name,
-				Confidence: 0.7, Reason: fmt.Sprintf("%s.%s is named after table %s and its values lie within %s.%s", t.Name, c.Name, u.Name, u.Name, key.Name)})
+				Confidence: confidence, Reason: fmt.Sprintf("%s.%s is named after table %s and its values lie within %s.%s%s", t.Name, c.Name, u.Name, u.Name, key.Name, as)})
 		}
 	}
 	return out
@@ -575,6 +610,23 @@ func within(p, q *Profile) bool {
 	qmin, err3 := strconv.ParseFloat(q.Min, 64)
 	qmax, err4 := strconv.ParseFloat(q.Max, 64)
 	return err1 == nil && err2 == nil && err3 == nil && err4 == nil && pmin >= qmin && pmax <= qmax
+}
+
+// wholeNumbersWithin says whether every value of a text column (all of
+// them profiled) is a whole number within a number column's range.
+func wholeNumbersWithin(p, q *Profile) bool {
+	qmin, err1 := strconv.ParseFloat(q.Min, 64)
+	qmax, err2 := strconv.ParseFloat(q.Max, 64)
+	if err1 != nil || err2 != nil || !p.ValuesComplete || len(p.Values) == 0 {
+		return false
+	}
+	for _, v := range p.Values {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil || float64(n) < qmin || float64(n) > qmax {
+			return false
+		}
+	}
+	return true
 }
 
 // keyLike says whether a column may hold keys: named like one ("aid",
