@@ -207,6 +207,13 @@ func (c *Catalog) expand(words []queryWord) []queryTerm {
 	for i, w := range words {
 		terms[i] = w.term
 	}
+	// "first name" is also written fname, "last name" lname: a word's
+	// initial before the next word, as names abbreviate.
+	for i := 0; i+1 < len(words); i++ {
+		if a, b := words[i].surface, words[i+1].surface; len(a) > 1 && len(b) > 2 && !isDigits(a) && !isDigits(b) {
+			add(stem(strings.ToLower(a[:1]+b)), 1, 3<<i)
+		}
+	}
 	for n := 1; n <= maxSynonymWords; n++ {
 		for i := 0; i+n <= len(words); i++ {
 			mask := uint64(1)<<(i+n) - 1<<i
@@ -295,7 +302,8 @@ func compounds(name string) []string {
 	words := splitWords(name)
 	var out []string
 	for i := 0; i+1 < len(words); i++ {
-		if len(words[i]) > 1 && len(words[i+1]) > 1 && !isDigits(words[i]) && !isDigits(words[i+1]) {
+		if len(words[i]+words[i+1]) > 3 && len(words[i+1]) > 1 && !isDigits(words[i]) && !isDigits(words[i+1]) {
+			// LName: an initial and a word, "lname" as the phrase gives it.
 			out = append(out, stem(words[i]+words[i+1]))
 		}
 	}

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"slices"
 	"strings"
 	"testing"
@@ -142,5 +143,20 @@ func TestSearchColumnsLimitsAndJunk(t *testing.T) {
 				t.Errorf("got %d hits %v, want %d", len(got), hitNames(got), tt.want)
 			}
 		})
+	}
+}
+
+// TestSearchColumnsByInitials: names abbreviate a word to its initial
+// (Fname, LName); "first name" finds Fname and "last name" LName.
+func TestSearchColumnsByInitials(t *testing.T) {
+	snap := &warehouse.Snapshot{Schema: warehouse.Schema{Tables: []warehouse.Table{{Name: "wardens", Columns: []warehouse.Column{
+		col("wardens", "WardenID", "int", ""), col("wardens", "Fname", "varchar", ""), col("wardens", "LName", "varchar", ""), col("wardens", "post_name", "varchar", ""),
+	}}}}}
+	c := New(snap, Options{})
+	for phrase, want := range map[string]string{"first name": "wardens.Fname", "last name": "wardens.LName", "first names": "wardens.Fname"} {
+		hits := c.SearchColumns(phrase, 3)
+		if len(hits) == 0 || hitNames(hits)[0] != want {
+			t.Errorf("%q: hits %v, want %s first", phrase, hitNames(hits), want)
+		}
 	}
 }

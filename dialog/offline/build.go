@@ -52,6 +52,9 @@ type plan struct {
 	// rarely mixes two.
 	dateCols   map[colRef]bool
 	headPhrase string
+	// invert: the ranking's measure grows the other way from its words
+	// (the oldest has the largest age, the earliest date).
+	invert bool
 	// extremeValue: the ranking's top value itself ("the maximum quantity"),
 	// not the row that has it.
 	extremeValue bool

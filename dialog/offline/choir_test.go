@@ -34,7 +34,7 @@ CREATE TABLE recitals (recital_id INT PRIMARY KEY, choir_id INT, venue_id INT, h
 	for i := 1; i <= 60; i++ {
 		fmt.Fprintf(&b, "INSERT INTO solos VALUES (%d, %d, 'Piece %02d');\n", i, 1+(i*i)%40, i%17)
 	}
-	kinds := []string{"church", "hall", "barn"}
+	kinds := []string{"church", "hall", "pub"}
 	towns := []string{"Ashby", "Brill", "Cole"}
 	for i := 1; i <= 15; i++ {
 		fmt.Fprintf(&b, "INSERT INTO venues VALUES (%d, 'Venue %02d', '%s', '%s', %.1f);\n", i, i, kinds[i%3], towns[(i/3)%3], 1.4+float64((i*5)%35)/10)
@@ -116,5 +116,57 @@ func TestARankingEndingItsClause(t *testing.T) {
 				t.Fatalf("likeliest reading (unused %v):\n%s", first.Unused, first.SQL)
 			}
 		})
+	}
+}
+
+// TestNamesByInitials: "first name" is the column Fname, "last name"
+// LName, whatever else the words could be read as; and the oldest or
+// youngest of things that store an age rank by it (the largest age is the
+// oldest).
+func TestNamesByInitials(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("CREATE TABLE wardens (WardenID INT PRIMARY KEY, Fname VARCHAR(20), LName VARCHAR(20), Age INT, Park VARCHAR(20));\n")
+	// Rangers keep their age as text.
+	b.WriteString("CREATE TABLE rangers (RangerID INT PRIMARY KEY, Fname VARCHAR(20), Age VARCHAR(3));\n")
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&b, "INSERT INTO wardens VALUES (%d, 'Given%02d', 'Family%02d', %d, '%s');\n", i, i, i, 20+i*3, []string{"Heath", "Moor", "Fen"}[i%3])
+		fmt.Fprintf(&b, "INSERT INTO rangers VALUES (%d, 'Ranger%02d', '%d');\n", i, i, 9+i*7)
+	}
+	e, _ := engineOn(t, b.String())
+	cases := []struct{ question, shows, ranks string }{
+		{"list the first name of wardens in the Heath park", "SELECT wardens.Fname", ""},
+		{"what is the last name of the oldest warden", "wardens.LName", "wardens.Age = (SELECT MAX(wardens.Age) FROM wardens)"},
+		{"which warden is the youngest", "SELECT wardens.", "wardens.Age = (SELECT MIN(wardens.Age) FROM wardens)"},
+		// Fname of the rangers, not of the wardens; their ages compared
+		// as numbers ('9' is younger than '16').
+		{"what is the first name of the oldest ranger", "SELECT rangers.Fname", "rangers.Age + 0 = (SELECT MAX(rangers.Age + 0) FROM rangers)"},
+	}
+	for _, tc := range cases {
+		p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
+		if err != nil || len(p.Candidates) == 0 {
+			t.Fatalf("%q: no reading (%v)", tc.question, err)
+		}
+		if first := p.Candidates[0]; !strings.Contains(first.SQL, tc.shows) || !strings.Contains(first.SQL, tc.ranks) || len(first.Unused) > 0 {
+			t.Errorf("%q: likeliest reading (unused %v):\n%s", tc.question, first.Unused, first.SQL)
+		}
+	}
+}
+
+// TestPluralsOfStoredValues: "pubs" is the stored 'pub', when nothing
+// is stored as written; a plural that names a table stays the table.
+func TestPluralsOfStoredValues(t *testing.T) {
+	e, _ := engineOn(t, choirDump())
+	cases := []struct{ question, want string }{
+		{"how many pubs are there", "venues.kind = 'pub'"},
+		{"list the pubs in Ashby", "venues.kind = 'pub'"},
+	}
+	for _, tc := range cases {
+		p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
+		if err != nil || len(p.Candidates) == 0 {
+			t.Fatalf("%q: no reading (%v)", tc.question, err)
+		}
+		if first := p.Candidates[0]; !strings.Contains(first.SQL, tc.want) || len(first.Unused) > 0 {
+			t.Errorf("%q: likeliest reading (unused %v):\n%s", tc.question, first.Unused, first.SQL)
+		}
 	}
 }

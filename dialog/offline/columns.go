@@ -5,6 +5,7 @@ package offline
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -41,10 +42,23 @@ func (e *Engine) protectColumnNames(a *analysis) {
 		}
 		phrase := a.toks[i].low + " " + a.toks[i+1].low
 		want := strings.Join(e.m.cat.NameTerms(phrase), " ")
-		closed := a.toks[i].low + singularOf(a.toks[i+1].low) // "lastname"
+		closed := a.toks[i].low + singularOf(a.toks[i+1].low)      // "lastname"
+		initial := a.toks[i].low[:1] + singularOf(a.toks[i+1].low) // "fname"
+		spells := func(column string) bool {
+			n := strings.ToLower(strings.ReplaceAll(column, "_", ""))
+			return strings.Join(e.m.cat.NameTerms(column), " ") == want || n == closed || n == initial
+		}
 		for _, h := range append(e.m.cat.SearchColumns(phrase, 5), e.m.cat.SearchColumns(closed, 5)...) {
-			if strings.Join(e.m.cat.NameTerms(h.Column), " ") == want || strings.ToLower(strings.ReplaceAll(h.Column, "_", "")) == closed {
+			if spells(h.Column) {
 				e.addColumnMention(a, i, i+2)
+				// The columns the phrase spells are those it names:
+				// "first name" is Fname, not LName's "name".
+				if cm := a.columns[len(a.columns)-1]; cm.at == i {
+					cm.alts = slices.DeleteFunc(cm.alts, func(al colAlt) bool { return !spells(al.column) })
+					if len(cm.alts) == 0 {
+						cm.alts = []colAlt{{table: h.Table, column: h.Column, weight: 1}}
+					}
+				}
 				// Remember the superlative it carries: "the longest route
 				// overall" ranks; "the longest route in Ashby" does not.
 				// "first name", "last name" rank nothing.

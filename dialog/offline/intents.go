@@ -43,6 +43,7 @@ var superlatives = map[string]struct {
 	"least": {false, ""}, "lowest": {false, "height"}, "smallest": {false, "size"}, "fewest": {false, ""}, "shortest": {false, "length"},
 	"worst": {false, "value"}, "minimum": {false, ""}, "first": {false, "date"}, "earliest": {false, "date"}, "oldest": {false, "date"},
 	"cheapest": {false, "price"}, "priciest": {true, "price"}, "poorest": {false, "value"},
+	"youngest": {true, "date"}, "eldest": {false, "date"},
 }
 
 var hintStems = map[string][]string{

@@ -3,6 +3,7 @@ package offline
 import (
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
@@ -301,7 +302,7 @@ func (r *reader) superlative() []*element {
 		if p.extremeValue {
 			return
 		}
-		p.desc = s.desc
+		p.desc = s.desc != p.invert
 		p.limit = s.limit
 		if a.order != nil && !s.explicitLimit {
 			// "the longest rivers, ordered from longest to shortest": all
@@ -445,12 +446,38 @@ func (r *reader) subjectBefore(at int) *tableInfo {
 	return nil
 }
 
+// ageWords rank by age as well as by date.
+var ageWords = setOf(`oldest youngest eldest`)
+
 // hintMeasures fills the ranking for a superlative without a noun: "the
 // biggest city" (size columns), "our best customer" (most orders or most
 // revenue), "our first customer" (earliest own date or earliest order).
 func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
 	switch s.hint {
 	case "date":
+		// "the oldest warden" by an age: the largest age is the
+		// earliest birth.
+		if ageWords[strings.ToLower(s.phrase)] {
+			for _, c := range h.t.Columns {
+				if !slices.Contains(r.e.m.cat.NameTerms(c.Name), "age") {
+					continue
+				}
+				var x expr = col(h.name, c.Name)
+				switch {
+				case slices.ContainsFunc(h.measures, func(m *warehouse.Column) bool { return m.Name == c.Name }):
+				case c.Kind() == warehouse.KindText && r.wholeNumbers(h.name, c.Name):
+					x = binary{op: "+", l: x, r: numLit("0")} // ages kept as text, compared as numbers
+				default:
+					continue
+				}
+				el.add(1, func(p *plan) {
+					p.order = &sel{x: x}
+					p.invert = true
+					p.use(h.name)
+					p.phrases[keyMeasure] = s.phrase
+				})
+			}
+		}
 		for _, c := range h.dates {
 			el.add(1, func(p *plan) {
 				p.order = &sel{x: col(h.name, c.Name)}
@@ -583,4 +610,19 @@ func (r *reader) measureBefore(s *superMention) *colMention {
 		}
 	}
 	return nil
+}
+
+// wholeNumbers says whether every profiled value of a text column is a
+// whole number.
+func (r *reader) wholeNumbers(table, column string) bool {
+	p := r.e.m.profile(table, column)
+	if p == nil || !p.ValuesComplete || len(p.Values) == 0 {
+		return false
+	}
+	for _, v := range p.Values {
+		if _, err := strconv.Atoi(strings.TrimSpace(v)); err != nil {
+			return false
+		}
+	}
+	return true
 }

@@ -335,6 +335,16 @@ func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMent
 		}
 	}
 	hits := e.m.cat.SearchValues(phrase, 24)
+	// "cats and dogs": a plural of a stored 'cat', when nothing is stored
+	// as written.
+	if last := a.toks[to-1].low; !quoted && singularOf(last) != last && !slices.ContainsFunc(hits, exactHit) {
+		for _, h := range e.m.cat.SearchValues(strings.TrimSpace(a.phrase(from, to-1)+" "+singularOf(last)), 24) {
+			if exactHit(h) {
+				h.Match = catalog.Abbreviation // as sure as an abbreviation, less than the word itself
+				hits = append(hits, h)
+			}
+		}
+	}
 	vm := &valueMention{phrase: phrase, at: from, optional: isColumn}
 	// "did not write", "never visited": a verb after an auxiliary is the
 	// predicate; only the same word stored ('write') can be a value.
@@ -400,4 +410,9 @@ func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMent
 		}
 	}
 	return vm
+}
+
+// exactHit says whether a value hit is the phrase itself, case aside.
+func exactHit(h catalog.ValueHit) bool {
+	return h.Match == catalog.Exact || h.Match == catalog.CaseInsensitive
 }
