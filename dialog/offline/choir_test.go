@@ -170,3 +170,25 @@ func TestPluralsOfStoredValues(t *testing.T) {
 		}
 	}
 }
+
+// TestAlphabeticalOrders: "(in) alphabetical order", "lexicographically"
+// sort A to Z; "reverse" or "reversed" before them, Z to A; no word of it
+// is left out.
+func TestAlphabeticalOrders(t *testing.T) {
+	e, _ := engineOn(t, choirDump())
+	cases := []struct{ question, want string }{
+		{"list the choir names in alphabetical order", "ORDER BY choirs.choir_name\n"},
+		{"list venue names lexicographically", "ORDER BY venues.venue_name\n"},
+		{"show the venue names in reverse alphabetical order", "ORDER BY venues.venue_name DESC"},
+		{"list the choir names in reversed lexicographical order", "ORDER BY choirs.choir_name DESC"},
+	}
+	for _, tc := range cases {
+		p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
+		if err != nil || len(p.Candidates) == 0 {
+			t.Fatalf("%q: no reading (%v)", tc.question, err)
+		}
+		if first := p.Candidates[0]; !strings.Contains(first.SQL+"\n", tc.want) || len(first.Unused) > 0 {
+			t.Errorf("%q: likeliest reading (unused %v):\n%s", tc.question, first.Unused, first.SQL)
+		}
+	}
+}

@@ -76,16 +76,32 @@ func (a *analysis) findUnits() {
 // sortFollows are the words after "ordered" or "sorted" that make it a
 // sort ("ordered by age", "sorted in descending order"); "tools never
 // ranked" is no sort.
+// alphaWords say text is sorted by its letters.
+var alphaWords = setOf(`alphabetically alphabetical lexicographically lexicographical lexicographic`)
+
 var sortFollows = setOf(`by in from alphabetically ascending descending asc desc starting according with`)
 
 func (a *analysis) findOrdering() {
 	for i := 0; i < len(a.toks); i++ {
 		w := a.word(i)
 		switch {
-		case w == "alphabetically" || a.seq(i, "alphabetical", "order") || a.seq(i, "in", "alphabetical"):
-			a.order = &orderMention{phrase: a.toks[i].raw, at: i, by: -1, alpha: true}
-			a.markUsed(i, i+1)
+		case alphaWords[w] && (strings.HasSuffix(w, "ly") || a.word(i+1) == "order") || w == "in" && alphaWords[a.word(i+1)]:
+			// "alphabetically", "(in) alphabetical order".
+			end := i + 1
+			if w == "in" {
+				end++
+			}
+			if a.word(end) == "order" {
+				end++
+			}
+			a.order = &orderMention{phrase: a.phrase(i, end), at: i, by: -1, alpha: true}
+			a.markUsed(i, end)
 			if a.word(i-1) == "ordered" || a.word(i-1) == "sorted" || a.word(i-1) == "listed" {
+				a.markUsed(i-1, i)
+			}
+			// "in reverse alphabetical order": Z to A.
+			if a.word(i-1) == "reverse" || a.word(i-1) == "reversed" || a.word(i-1) == "descending" {
+				a.order.desc = true
 				a.markUsed(i-1, i)
 			}
 			return
@@ -195,7 +211,7 @@ func (r *reader) orderElement() []*element {
 		}
 		if x := r.sortKey(p, key, keyAggs, om.alpha); x != nil {
 			p.order = &sel{x: x}
-			p.desc = om.desc && !om.alpha
+			p.desc = om.desc
 		}
 	})
 	return []*element{el}
