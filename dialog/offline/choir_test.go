@@ -192,3 +192,36 @@ func TestAlphabeticalOrders(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnsListedAfterARanking: a ranking asked in one sentence and the
+// columns to show listed in the next are one answer; a bare "id" there is
+// the thing's own key, not another id it stores (choir_id).
+func TestColumnsListedAfterARanking(t *testing.T) {
+	e, _ := engineOn(t, choirDump())
+	cases := []struct{ question, shows string }{
+		{"Which singer is paid the most? Give the singer name, voice and mentor.", "SELECT singers.singer_name, singers.voice, singers.mentor"},
+		{"Which singer is paid the most? Give the id and the voice.", "SELECT singers.singer_id, singers.voice"},
+	}
+	// Tours store their region's id before their own.
+	tours, _ := engineOn(t, `CREATE TABLE regions (region_id INT PRIMARY KEY, region_name VARCHAR(20));
+CREATE TABLE tours (region_id INT, tour_id INT PRIMARY KEY, tour_name VARCHAR(20), start_town VARCHAR(20), length_km INT, FOREIGN KEY (region_id) REFERENCES regions(region_id));
+INSERT INTO regions VALUES (1, 'North'), (2, 'South');
+INSERT INTO tours VALUES (1, 10, 'Ridge', 'Ashby', 12), (2, 11, 'Coast', 'Brill', 30), (1, 12, 'Valley', 'Cole', 18);`)
+	for _, tc := range cases {
+		p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
+		if err != nil || len(p.Candidates) == 0 {
+			t.Fatalf("%q: no reading (%v)", tc.question, err)
+		}
+		first := p.Candidates[0]
+		if !strings.HasPrefix(first.SQL, tc.shows+"\n") || !strings.Contains(first.SQL, "MAX(singers.fee_paid)") || len(first.Unused) > 0 {
+			t.Errorf("%q: likeliest reading (unused %v):\n%s", tc.question, first.Unused, first.SQL)
+		}
+	}
+	p, err := tours.Candidates(context.Background(), dialog.Request{Question: "Which tour is the longest? Give the id and the start town."})
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("no reading (%v)", err)
+	}
+	if first := p.Candidates[0]; !strings.HasPrefix(first.SQL, "SELECT tours.tour_id, tours.start_town\n") {
+		t.Errorf("tours: likeliest reading:\n%s", first.SQL)
+	}
+}

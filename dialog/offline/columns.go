@@ -156,10 +156,31 @@ func (e *Engine) addColumnMention(a *analysis, from, to int) {
 		}
 		cm.alts = append(cm.alts, colAlt{table: h.Table, column: h.Column, weight: h.Score / top})
 	}
+	if w := singularOf(strings.ToLower(phrase)); w == "id" || w == "identifier" {
+		cm.alts = e.ownKeys(cm.alts)
+	}
 	a.columns = append(a.columns, cm)
 	for k := from; k < to; k++ {
 		a.toks[k].used = true
 	}
+}
+
+// ownKeys reads a bare "id" as each table's own key first: the id of a
+// tour is tour_id before the region_id it stores; the other ids found
+// stay (a paragraph's document_id is a document's id).
+func (e *Engine) ownKeys(alts []colAlt) []colAlt {
+	var out []colAlt
+	seen := map[string]bool{}
+	for _, al := range alts {
+		if t := e.m.byName[strings.ToLower(al.table)]; t != nil && t.key != nil && !seen[strings.ToLower(t.name)] {
+			seen[strings.ToLower(t.name)] = true
+			out = append(out, colAlt{table: t.name, column: t.key.Name, weight: al.weight})
+		}
+		if !slices.ContainsFunc(out, func(o colAlt) bool { return strings.EqualFold(o.table, al.table) && strings.EqualFold(o.column, al.column) }) {
+			out = append(out, al)
+		}
+	}
+	return out
 }
 
 // findKeyEquals reads "shop with ID 1", "the user ID 42": the row of

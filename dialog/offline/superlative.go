@@ -45,7 +45,12 @@ func (r *reader) superlative() []*element {
 	h := r.h.t
 	measure := &element{name: "rank"}
 	rankPhrase := s.phrase
-	em, cm := r.mentionAt(s.nounAt)
+	var em *entityMention
+	var cm *colMention
+	// "…paid the most? Give the name": no noun after the sentence ends.
+	if !a.sentenceBetween(s.at, s.nounAt) {
+		em, cm = r.mentionAt(s.nounAt)
+	}
 	if em == nil && cm == nil {
 		cm = r.measureBefore(s)
 	}
@@ -228,11 +233,12 @@ func (r *reader) superlative() []*element {
 			}
 		}
 	}
-	// "the id and title of the book with the most chapters": the
+	// "the id and title of the book with the most chapters", "who is the
+	// first member to join? List the first name and last name": the
 	// columns listed together are one answer.
 	var listed []*colMention
 	for _, fc := range r.freeColumns() {
-		if fc.at < s.at && slices.ContainsFunc(fc.alts, func(al colAlt) bool {
+		if (fc.at < s.at || a.sentenceBetween(s.at, fc.at)) && slices.ContainsFunc(fc.alts, func(al colAlt) bool {
 			return strings.EqualFold(al.table, h.name) || strings.EqualFold(al.table, ranked.name)
 		}) {
 			listed = append(listed, fc)
@@ -597,7 +603,7 @@ func (r *reader) asksForTheValue(at int) bool {
 // van that weighs the least" (a numeric column named right before it).
 func (r *reader) measureBefore(s *superMention) *colMention {
 	a := r.a
-	if s.nounAt < len(a.toks) && s.nounAt >= 0 && a.toks[s.nounAt].clause == a.toks[s.at].clause && !isFunctionWord(a.toks[s.nounAt]) {
+	if s.nounAt < len(a.toks) && s.nounAt >= 0 && a.toks[s.nounAt].clause == a.toks[s.at].clause && !isFunctionWord(a.toks[s.nounAt]) && !a.sentenceBetween(s.at, s.nounAt) {
 		return nil
 	}
 	end := s.at
@@ -625,4 +631,14 @@ func (r *reader) wholeNumbers(table, column string) bool {
 		}
 	}
 	return true
+}
+
+// sentenceBetween says whether a sentence ends between tokens from and to.
+func (a *analysis) sentenceBetween(from, to int) bool {
+	for k := from; k < to && k < len(a.toks); k++ {
+		if b := a.toks[k].brk; b == '?' || b == '.' || b == '!' || b == ';' {
+			return true
+		}
+	}
+	return false
 }
