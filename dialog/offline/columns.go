@@ -176,7 +176,9 @@ func (e *Engine) ownKeys(alts []colAlt) []colAlt {
 			seen[strings.ToLower(t.name)] = true
 			out = append(out, colAlt{table: t.name, column: t.key.Name, weight: al.weight})
 		}
-		if !slices.ContainsFunc(out, func(o colAlt) bool { return strings.EqualFold(o.table, al.table) && strings.EqualFold(o.column, al.column) }) {
+		if !slices.ContainsFunc(out, func(o colAlt) bool {
+			return strings.EqualFold(o.table, al.table) && strings.EqualFold(o.column, al.column)
+		}) {
 			out = append(out, al)
 		}
 	}
