@@ -421,6 +421,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			mark(a.aggAt+1, a.aggAt+2)
 		}
 	}
+	for _, it := range a.aggList {
+		if parts.aggs[it.fn] {
+			mark(it.at, it.at+1)
+		}
+	}
 	if sp := a.share; sp != nil {
 		claim(sp.at, sp.end, parts.wrap == "share")
 	}

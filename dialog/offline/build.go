@@ -277,6 +277,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 			// A computed measure may aggregate itself (a ratio of totals).
 			p.aggregated = p.aggregated || aggregates(s.x) && len(p.groups) == 0
 		}
+		r.a.listAggregates(p)
 		shared := r.conditionalShare(p)
 		rowWise := !shared && r.perRow(p)
 		if !rowWise && !p.aggregated && len(p.groups) == 0 && (len(p.tables) > 1 || !r.keyed(p) || !r.showsIdentity(p)) && !r.sortedByUnshown(p) {

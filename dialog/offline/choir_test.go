@@ -225,3 +225,22 @@ INSERT INTO tours VALUES (1, 10, 'Ridge', 'Ashby', 12), (2, 11, 'Coast', 'Brill'
 		t.Errorf("tours: likeliest reading:\n%s", first.SQL)
 	}
 }
+
+// TestSeveralAggregatesOfOneMeasure: "the average, minimum and maximum
+// fee" shows each, in the question's order, and leaves no word out.
+func TestSeveralAggregatesOfOneMeasure(t *testing.T) {
+	e, _ := engineOn(t, choirDump())
+	cases := []struct{ question, shows string }{
+		{"What is the average, minimum and maximum fee paid to tenor singers?", "SELECT AVG(singers.fee_paid) AS avg_fee_paid, MIN(singers.fee_paid) AS min_fee_paid, MAX(singers.fee_paid) AS max_fee_paid\n"},
+		{"show the maximum and minimum rating of venues in Brill", "SELECT MAX(venues.rating) AS max_rating, MIN(venues.rating) AS min_rating\n"},
+	}
+	for _, tc := range cases {
+		p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
+		if err != nil || len(p.Candidates) == 0 {
+			t.Fatalf("%q: no reading (%v)", tc.question, err)
+		}
+		if first := p.Candidates[0]; !strings.HasPrefix(first.SQL, tc.shows) || len(first.Unused) > 0 {
+			t.Errorf("%q: likeliest reading (unused %v):\n%s", tc.question, first.Unused, first.SQL)
+		}
+	}
+}

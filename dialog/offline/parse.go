@@ -22,6 +22,9 @@ type analysis struct {
 	countAt    int
 	agg        string
 	aggAt      int
+	// aggList: "the average, minimum and maximum age" asks for each of
+	// those aggregates of one measure, in that order.
+	aggList []aggItem
 	sup        *superMention
 	// supCol is a superlative inside a column name ("highest point").
 	supCol *superMention
@@ -100,6 +103,7 @@ func (e *Engine) analyse(question string, feedback []dialog.Feedback, facts []on
 	e.protectColumnNames(a)
 	e.protectStoredValues(a)
 	a.findIntents()
+	a.findAggList()
 	e.findDefinedPhrases(a, facts)
 	a.findShares()
 	e.findKeyEquals(a)
