@@ -25,7 +25,7 @@ type analysis struct {
 	// aggList: "the average, minimum and maximum age" asks for each of
 	// those aggregates of one measure, in that order.
 	aggList []aggItem
-	sup        *superMention
+	sup     *superMention
 	// supCol is a superlative inside a column name ("highest point").
 	supCol *superMention
 	// nested is a superlative naming a related thing: a condition.
