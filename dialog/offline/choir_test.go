@@ -244,3 +244,80 @@ func TestSeveralAggregatesOfOneMeasure(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberOfDifferentValues: "the number of different voices" counts
+// the values, however the count is asked.
+func TestNumberOfDifferentValues(t *testing.T) {
+	e, _ := engineOn(t, choirDump())
+	cases := []struct{ question, want string }{
+		{"Count the number of different voices of singers.", "COUNT(DISTINCT singers.voice)"},
+		{"what is the number of different mentors", "COUNT(DISTINCT singers.mentor)"},
+		{"how many different mentors are there", "COUNT(DISTINCT singers.mentor)"},
+	}
+	for _, tc := range cases {
+		p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
+		if err != nil || len(p.Candidates) == 0 {
+			t.Fatalf("%q: no reading (%v)", tc.question, err)
+		}
+		if first := p.Candidates[0]; !strings.Contains(first.SQL, tc.want) || len(first.Unused) > 0 {
+			t.Errorf("%q: likeliest reading (unused %v):\n%s", tc.question, first.Unused, first.SQL)
+		}
+	}
+}
+
+// TestANegatedVerbBeforeItsValue: "do not have the voice tenor", "are not
+// in Brill": the negation a few words before the value negates it, and the
+// column word between names the value's column, nothing to show.
+func TestANegatedVerbBeforeItsValue(t *testing.T) {
+	e, _ := engineOn(t, choirDump())
+	cases := []struct{ question, want string }{
+		{"list the singers who do not have the voice tenor", "SELECT singers.singer_name\nFROM singers\nWHERE singers.voice <> 'tenor'"},
+		{"return the names of singers that do not have the mentor \"Hale\"", "SELECT singers.singer_name\nFROM singers\nWHERE singers.mentor <> 'Hale'"},
+		{"list venues that are not in Brill", "WHERE venues.town <> 'Brill'"},
+	}
+	for _, tc := range cases {
+		p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
+		if err != nil || len(p.Candidates) == 0 {
+			t.Fatalf("%q: no reading (%v)", tc.question, err)
+		}
+		if first := p.Candidates[0]; !strings.Contains(first.SQL, tc.want) || len(first.Unused) > 0 {
+			t.Errorf("%q: likeliest reading (unused %v):\n%s", tc.question, first.Unused, first.SQL)
+		}
+	}
+}
+
+// TestThingsUsedForOtherRows: "venues used for recitals" are the venues
+// some recital refers to; "different badges" are the badges themselves,
+// each once, as well as their codes when many badges share a code.
+func TestThingsUsedForOtherRows(t *testing.T) {
+	e, _ := engineOn(t, choirDump())
+	p, err := e.Candidates(context.Background(), dialog.Request{Question: "count the venues used for recitals"})
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("no reading (%v)", err)
+	}
+	if first := p.Candidates[0]; !strings.Contains(first.SQL, "WHERE EXISTS (SELECT 1 FROM recitals WHERE recitals.venue_id = venues.venue_id)") || len(first.Unused) > 0 {
+		t.Errorf("likeliest reading (unused %v):\n%s", first.Unused, first.SQL)
+	}
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE badges (badge_id INT PRIMARY KEY, badge_code VARCHAR(8));
+CREATE TABLE awards (award_id INT PRIMARY KEY, badge_id INT, given_on DATE, FOREIGN KEY (badge_id) REFERENCES badges(badge_id));
+`)
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&b, "INSERT INTO badges VALUES (%d, '%s');\n", i, []string{"GOLD", "SILVER", "BRONZE"}[i%3])
+	}
+	for i := 1; i <= 20; i++ {
+		fmt.Fprintf(&b, "INSERT INTO awards VALUES (%d, %d, '2025-%02d-01');\n", i, 1+i%7, 1+i%12)
+	}
+	badges, _ := engineOn(t, b.String())
+	p, err = badges.Candidates(context.Background(), dialog.Request{Question: "count the number of different badges used for awards"})
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("no reading (%v)", err)
+	}
+	found := false
+	for _, c := range p.Candidates {
+		found = found || strings.Contains(c.SQL, "COUNT(DISTINCT badges.badge_id)") && strings.Contains(c.SQL, "EXISTS (SELECT 1 FROM awards")
+	}
+	if !found {
+		t.Errorf("no reading counts the badges used, each once; likeliest:\n%s", p.Candidates[0].SQL)
+	}
+}

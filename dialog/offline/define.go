@@ -143,6 +143,11 @@ func (e *Engine) findExistence(a *analysis, subject *tableInfo) []*existMention 
 		}
 		// "that have placed orders", "who had loans": some rows.
 		positive := (t.low == "that" || t.low == "who" || t.low == "which") && haveWords[a.word(i+1)] && !negations[a.word(i+2)]
+		// "templates used for documents", "tools listed in loans": a
+		// participle right after the subject, then a preposition and
+		// the rows it is used in.
+		positive = positive || i > 0 && (participle(t.low) || t.low == "used") && !t.used && a.mentionCovers(i-1) && e.tableNamed(a, i-1) == subject &&
+			(relationPreps[a.word(i+1)] || a.word(i+1) == "for")
 		if !negations[t.low] && !positive {
 			continue
 		}

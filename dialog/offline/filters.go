@@ -359,7 +359,7 @@ func (a *analysis) valueNamedBy(cm *colMention) *valueMention {
 		next++
 	}
 	for _, vm := range a.values {
-		if vm.negated || strings.Contains(vm.phrase, "(") {
+		if strings.Contains(vm.phrase, "(") {
 			continue
 		}
 		if vm.at == next && a.toks[cm.end-1].brk == 0 && !(of && otherColumnOfTable(vm, cm)) || a.spanOf(vm.at, vm.phrase) == cm.at && a.toks[cm.at-1].brk == 0 {

@@ -74,8 +74,15 @@ func (a *analysis) findIntents() {
 		case a.seq(i, "number", "of") || a.seq(i, "count", "of") || t.low == "count" && i == 0:
 			// The first count asks; a later one ("… Give the id and the
 			// number of X") lists what to show.
+			// "Count the number of…" is one count.
+			restated := a.count && a.word(a.countAt) == "count" && i-a.countAt <= 2
 			if !a.count {
 				a.count, a.countAt = true, i
+			}
+			// "the number of different nationalities" counts values ("the
+			// number of distinct type of…" is left to the column "type").
+			if w := a.word(i + 2); (a.countAt == i || restated) && a.word(i+1) == "of" && (w == "different" || w == "distinct" || w == "unique") && !kindWords[a.word(i+3)] {
+				a.findCountKinds(i + 2)
 			}
 			a.toks[i].used = true
 			if a.word(i+1) == "of" {

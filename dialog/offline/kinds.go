@@ -48,6 +48,16 @@ func (r *reader) countKinds() []*element {
 				p.use(t.name)
 				p.phrases[keyMeasure] = phrase
 			})
+			// "different templates" may be the templates themselves, each
+			// once, when their label is no name of their own.
+			if k := t.key; k != nil && !r.uniqueLabel(t) {
+				el.add(0.8, func(p *plan) {
+					p.selects = append(p.selects, sel{x: aggExpr{fn: "COUNT", distinct: true, arg: col(t.name, k.Name)}, alias: "count_" + strings.ToLower(k.Name)})
+					p.aggregated = true
+					p.use(t.name)
+					p.phrases[keyMeasure] = phrase
+				})
+			}
 			break
 		}
 	}
@@ -55,4 +65,11 @@ func (r *reader) countKinds() []*element {
 		return nil
 	}
 	return []*element{el}
+}
+
+// uniqueLabel says whether a table's label names each row once (a name,
+// not a type code many rows share).
+func (r *reader) uniqueLabel(t *tableInfo) bool {
+	p := r.e.m.profile(t.name, t.label.Name)
+	return p != nil && p.Rows > 0 && p.Distinct == p.Rows
 }

@@ -407,6 +407,13 @@ func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMent
 		case "not", "without", "excluding", "except", "exclude", "non":
 			vm.negated = true
 			a.toks[from-1].used = true
+		default:
+			// "do not have the nationality 'USA'", "are not in Brill":
+			// the negation of the verb, a few words before the value.
+			if k := e.negatedBefore(a, from, vm.alts); k >= 0 {
+				vm.negated = true
+				a.toks[k].used = true
+			}
 		}
 	}
 	return vm
@@ -415,4 +422,42 @@ func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMent
 // exactHit says whether a value hit is the phrase itself, case aside.
 func exactHit(h catalog.ValueHit) bool {
 	return h.Match == catalog.Exact || h.Match == catalog.CaseInsensitive
+}
+
+// negationLinks may stand between a negated verb and its value: "not
+// in", "is not from".
+var negationLinks = setOf(`the a an be is are was were in from at of`)
+
+// negatedBefore finds a "not" or "never" at most five words before token
+// from that negates the value: with only linking words between ("are not
+// in Brill"), or "have" and words of the value's own column ("do not have
+// the voice tenor"). "do not have a cat" (rows of a related table) and
+// "does not border Texas" are absences, read elsewhere. -1 when there is
+// none.
+func (e *Engine) negatedBefore(a *analysis, from int, alts []valueAlt) int {
+	names := map[string]bool{}
+	for _, al := range alts {
+		for _, w := range e.m.cat.NameTerms(al.column) {
+			names[w] = true
+		}
+	}
+	have, named := false, false
+	for k := from - 1; k >= 0 && k >= from-5 && a.toks[k].clause == a.toks[from].clause; k-- {
+		w := a.word(k)
+		switch {
+		case w == "not" || w == "never":
+			if k < from-1 && have == named {
+				return k
+			}
+			return -1
+		case w == "have" || w == "has" || w == "had":
+			have = true
+		case negationLinks[w]:
+		case a.toks[k].brk == 0 && slices.ContainsFunc(e.m.cat.NameTerms(w), func(t string) bool { return names[t] }):
+			named = true
+		default:
+			return -1
+		}
+	}
+	return -1
 }
