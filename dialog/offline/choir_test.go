@@ -120,16 +120,16 @@ func TestARankingEndingItsClause(t *testing.T) {
 }
 
 // TestNamesByInitials: "first name" is the column Fname, "last name"
-// LName, whatever else the words could be read as; and the oldest or
-// youngest of things that store an age rank by it (the largest age is the
-// oldest).
+// LName, whatever else the words could be read as; the oldest or youngest
+// of things that store an age rank by it (the largest age is the oldest),
+// and "where is … from" shows where the one ranked comes from.
 func TestNamesByInitials(t *testing.T) {
 	var b strings.Builder
-	b.WriteString("CREATE TABLE wardens (WardenID INT PRIMARY KEY, Fname VARCHAR(20), LName VARCHAR(20), Age INT, Park VARCHAR(20));\n")
+	b.WriteString("CREATE TABLE wardens (WardenID INT PRIMARY KEY, Fname VARCHAR(20), LName VARCHAR(20), Age INT, Park VARCHAR(20), Hometown VARCHAR(20));\n")
 	// Rangers keep their age as text.
 	b.WriteString("CREATE TABLE rangers (RangerID INT PRIMARY KEY, Fname VARCHAR(20), Age VARCHAR(3));\n")
 	for i := 1; i <= 12; i++ {
-		fmt.Fprintf(&b, "INSERT INTO wardens VALUES (%d, 'Given%02d', 'Family%02d', %d, '%s');\n", i, i, i, 20+i*3, []string{"Heath", "Moor", "Fen"}[i%3])
+		fmt.Fprintf(&b, "INSERT INTO wardens VALUES (%d, 'Given%02d', 'Family%02d', %d, '%s', '%s');\n", i, i, i, 20+i*3, []string{"Heath", "Moor", "Fen"}[i%3], []string{"Ashby", "Brill", "Cole", "Dunmore"}[i%4])
 		fmt.Fprintf(&b, "INSERT INTO rangers VALUES (%d, 'Ranger%02d', '%d');\n", i, i, 9+i*7)
 	}
 	e, _ := engineOn(t, b.String())
@@ -137,6 +137,8 @@ func TestNamesByInitials(t *testing.T) {
 		{"list the first name of wardens in the Heath park", "SELECT wardens.Fname", ""},
 		{"what is the last name of the oldest warden", "wardens.LName", "wardens.Age = (SELECT MAX(wardens.Age) FROM wardens)"},
 		{"which warden is the youngest", "SELECT wardens.", "wardens.Age = (SELECT MIN(wardens.Age) FROM wardens)"},
+		// Where the one ranked is from: its home town.
+		{"where is the oldest warden from?", "wardens.Hometown\n", "wardens.Age = (SELECT MAX(wardens.Age) FROM wardens)"},
 		// Fname of the rangers, not of the wardens; their ages compared
 		// as numbers ('9' is younger than '16').
 		{"what is the first name of the oldest ranger", "SELECT rangers.Fname", "rangers.Age + 0 = (SELECT MAX(rangers.Age + 0) FROM rangers)"},

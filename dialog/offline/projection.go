@@ -221,7 +221,7 @@ func (r *reader) hintColumns(t *tableInfo, hint string, where bool) []*warehouse
 		for ci := range t.t.Columns {
 			c := &t.t.Columns[ci]
 			n := strings.ToLower(c.Name)
-			words := []string{"state", "city", "country", "location", "address", "region", "place", "street", "zip", "postal", "county", "province"}
+			words := []string{"state", "city", "country", "location", "address", "region", "place", "street", "zip", "postal", "county", "province", "hometown", "home", "origin", "birthplace"}
 			if c.Kind() == warehouse.KindNumber {
 				// Coordinates: "where is the plant" → its latitude and longitude.
 				words = []string{"latitude", "longitude", "lat", "lon", "lng", "coord"}

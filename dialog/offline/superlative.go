@@ -261,6 +261,15 @@ func (r *reader) superlative() []*element {
 			})
 		}
 	}
+	if a.where {
+		// "where is the youngest teacher from": where the thing ranked is.
+		for i, c := range r.hintColumns(ranked, "", true) {
+			output.add(2/float64(i+1), func(p *plan) {
+				p.selects = append(p.selects, sel{x: col(ranked.name, c.Name)})
+				p.use(ranked.name)
+			})
+		}
+	}
 	if a.howAdj != "" {
 		// "how large is the largest city in alaska": the size itself.
 		for i, c := range r.hintColumns(ranked, a.howAdj, false) {
