@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -67,6 +68,8 @@ type readingParts struct {
 	tables   map[string]int  // lower-case table → how many times its rows are read or referred to
 	read     map[string]bool // lower-case tables read anywhere (joins, subqueries)
 	exprs    []expr          // every part, for computed measures
+	// shown are the lower-case table.column the reading's output shows.
+	shown map[string]bool
 	// joined are the tables of the join tree.
 	joined map[string]bool
 	// joins: the reading joins tables (or grouped tables) in FROM.
@@ -82,7 +85,12 @@ type readingParts struct {
 // partsOf gathers a reading's parts over its join tree.
 func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 	rp := &readingParts{values: map[string]bool{}, compared: map[string]bool{}, numbers: map[string]bool{}, columns: map[string]bool{}, aggs: map[string]bool{},
-		tables: map[string]int{}, read: map[string]bool{}, joined: map[string]bool{}, wrap: p.wrap}
+		tables: map[string]int{}, read: map[string]bool{}, joined: map[string]bool{}, shown: map[string]bool{}, wrap: p.wrap}
+	for _, s := range p.selects {
+		for _, c := range columnsOf(s.x) {
+			rp.shown[strings.ToLower(c.table+"."+c.column)] = true
+		}
+	}
 	extremum, perGroup := p.extremes()
 	var xs []expr
 	for _, s := range p.selects {
@@ -290,6 +298,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	// checked below, the rest (connectives of intents) count as explained
 	// unless a mention claims them and is not realised.
 	claimed := make([]bool, len(a.toks))
+	pending := make([]bool, len(a.toks))
 	claim := func(from, to int, realised bool) {
 		for k := max(from, 0); k < to && k < len(claimed); k++ {
 			claimed[k] = true
@@ -314,11 +323,16 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 		noun string
 	}
 	mentioned := map[mentionKey]int{}
+	reported := make([]bool, len(a.toks))
 	// "vans of each depot, listed with the name of the depot": a
 	// singular noun said again after "the" is the thing already named,
 	// no second instance of it.
 	said := map[string]bool{}
 	saidCounted := map[string]bool{}
+	// "… for courses in the arts department? Show both courses and
+	// scores": a later sentence saying what to show names the things
+	// already asked about, no new instance of them.
+	saidAt := map[string]int{}
 	counts := parts.aggs["COUNT"] || parts.aggs["COUNT DISTINCT"]
 	for _, em := range a.entities {
 		realised := false
@@ -342,9 +356,14 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			// said again is the same count.
 			counted := counts && countedAt(a, em.at)
 			again = again || counted && saidCounted[phrase]
+			first, ok := saidAt[k.noun]
+			again = again || ok && a.sentenceBreak(first, em.at) && !e.namesOwnColumn(a, em)
 			realised = realised && (mentioned[k] <= max(parts.tables[strings.ToLower(k.t.name)], 1) || again)
 			said[phrase] = said[phrase] || realised
 			saidCounted[phrase] = saidCounted[phrase] || realised && counted
+			if _, ok := saidAt[k.noun]; !ok && realised {
+				saidAt[k.noun] = em.at
+			}
 		}
 		claim(em.at, a.spanOf(em.at, em.phrase), realised)
 	}
@@ -360,9 +379,28 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			// table through the join uses it.
 			key := strings.ToLower(al.table + "." + al.column)
 			relation := e.m.joinCols[key] && parts.joins && parts.joined[strings.ToLower(al.table)]
-			realised = realised || relation || parts.columns[key] || e.measuredBySibling(a, al, parts)
+			realised = realised || relation || parts.columns[key] || e.measuredBySibling(a, al, parts) || e.countsLabelAt(a, p, parts, al, cm.at)
+		}
+		// "… Return the city name and the count": a column a later
+		// sentence asks to be shown is used only when shown.
+		w := a.word(cm.at)
+		verb := strings.HasSuffix(w, "ed") || e.words != nil && e.words.MostlyVerb(w)
+		if realised && !verb && a.outputSentence(cm.at) && !slices.ContainsFunc(cm.alts, func(al colAlt) bool {
+			return al.computed() || parts.shown[strings.ToLower(al.table+"."+al.column)]
+		}) {
+			realised = false
 		}
 		claim(cm.at, cm.end, realised)
+		if !realised && cm.verb {
+			pending[cm.at] = true // relationVerbs may find it names the join taken
+		}
+	}
+	// "… Give me the description, drug id and name": a name asked for
+	// on its own is some table's label, shown.
+	for i := range a.toks {
+		if isNameWord(a.word(i)) && (a.word(i-1) == "and" || i > 0 && a.toks[i-1].brk == ',') && a.outputSentence(i) && !e.showsLabel(a, parts) {
+			reported[i] = true
+		}
 	}
 	if om := a.order; om != nil {
 		claim(om.at, a.spanOf(om.at, om.phrase), parts.order)
@@ -406,7 +444,6 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	// named right after and shows no number answers with a list; it leaves the question's
 	// function words out, and says so. A count a column stores ("the
 	// number of citations", "how many people live") is no table named.
-	reported := make([]bool, len(a.toks))
 	if a.count && a.countAt >= 0 {
 		claim(a.countAt, a.countAt+2, counts)
 		for k := a.countAt; !counts && e.countsRowsOf(a, a.countAt+2) && !e.showsNumber(p) && k < a.countAt+2 && k < len(reported); k++ {
@@ -520,7 +557,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			mark(k, k+1)
 		}
 	}
-	e.relationVerbs(a, parts, explained, claimed, mark)
+	e.relationVerbs(a, parts, explained, claimed, pending, mark)
 	var out []string
 	var run []string
 	flush := func() {
@@ -663,6 +700,87 @@ func (e *Engine) qualifiesColumn(a *analysis, em *entityMention, parts *readingP
 	return false
 }
 
+// outputSentence says whether token k is in a sentence after the first
+// that opens with a verb saying what to show ("… ? Return the names").
+func (a *analysis) outputSentence(k int) bool {
+	start := -1
+	for j := k - 1; j >= 0; j-- {
+		if breakRank(a.toks[j].brk) == 3 {
+			start = j + 1
+			break
+		}
+	}
+	if start <= 0 || a.toks[k].clause != a.toks[start].clause {
+		return false
+	}
+	w := a.word(start)
+	if w == "please" || w == "also" || w == "and" {
+		w = a.word(start + 1)
+	}
+	return listVerbs[w]
+}
+
+func isNameWord(w string) bool { return w == "name" || w == "names" }
+
+// showsLabel says whether the reading shows a name: a column called a name
+// or title, or a table's label no column mention asks for by its own name
+// ("the description … and name" shows a description and no name).
+func (e *Engine) showsLabel(a *analysis, parts *readingParts) bool {
+	for k := range parts.shown {
+		t, c, _ := strings.Cut(k, ".")
+		if strings.Contains(c, "name") || strings.Contains(c, "title") {
+			return true
+		}
+		if info := e.m.byName[t]; info != nil && info.label != nil && strings.EqualFold(info.label.Name, c) && info.label.Kind() == warehouse.KindText && !e.m.isKeyish(info.t, info.label) &&
+			!slices.ContainsFunc(a.columns, func(cm *colMention) bool {
+				return slices.ContainsFunc(cm.alts, func(al colAlt) bool { return strings.EqualFold(al.table+"."+al.column, k) })
+			}) {
+			return true
+		}
+	}
+	return false
+}
+
+// countsLabelAt says whether the column al, named at token k after a
+// counting phrase ("how many bike models" over model_range.model), is the label of the table whose
+// rows the reading counts: counting the rows counts the things named.
+func (e *Engine) countsLabelAt(a *analysis, p *plan, parts *readingParts, al colAlt, k int) bool {
+	t := p.countRows
+	if t == nil {
+		t = p.countOf
+	}
+	if t == nil && parts.aggs["COUNT"] && parts.joined[strings.ToLower(al.table)] {
+		// COUNT(*) over a join counts the rows of the table no other
+		// joined table refers to.
+		t = e.m.byName[strings.ToLower(al.table)]
+		for j := range parts.joined {
+			if e.m.refs[j][strings.ToLower(al.table)] {
+				t = nil
+			}
+		}
+	}
+	if t == nil || t.label == nil || !strings.EqualFold(t.name, al.table) || !strings.EqualFold(t.label.Name, al.column) {
+		return false
+	}
+	return countedAt(a, k)
+}
+
+// namesOwnColumn says whether a mention of a table comes right before its
+// label ("shop names") or a mention of another of its columns: that is a
+// column to show, which the mention alone does not account for.
+func (e *Engine) namesOwnColumn(a *analysis, em *entityMention) bool {
+	end := a.spanOf(em.at, em.phrase)
+	if isNameWord(a.word(end)) {
+		return true
+	}
+	for _, cm := range a.columns {
+		if cm.at == end && slices.ContainsFunc(cm.alts, func(al colAlt) bool { return strings.EqualFold(al.table, em.tables[0].name) }) {
+			return true
+		}
+	}
+	return false
+}
+
 // entityAt says whether token k is part of a mention of a table.
 func (e *Engine) entityAt(a *analysis, k int) bool {
 	for _, em := range a.entities {
@@ -790,6 +908,102 @@ func (e *Engine) saysWhichEdge(a *analysis, parts *readingParts, bk, ak, i int) 
 	return false
 }
 
+// ownAttribute says whether the thing named at token k is, in the reading,
+// one column of the table named at token subject: a value compared with
+// it, a pattern matched in it or the column itself read, where no other
+// column of that table is a reading of the same words. A verb between the
+// two ("depots run by the north district", "tours that cover the coast
+// region") then only says how the thing has that attribute.
+func (e *Engine) ownAttribute(a *analysis, parts *readingParts, subject, k int) bool {
+	if subject < 0 || k < 0 {
+		return false
+	}
+	t, col := e.realisedAt(a, parts, subject)
+	if t == "" || col != "" {
+		return false
+	}
+	own := func(table, column string) bool {
+		return strings.EqualFold(table, t) && parts.columns[strings.ToLower(table+"."+column)]
+	}
+	for _, vm := range a.values {
+		if vm.at > k || k >= a.spanOf(vm.at, vm.phrase) {
+			continue
+		}
+		n, read := 0, false
+		for _, al := range vm.alts {
+			if strings.EqualFold(al.table, t) {
+				n++
+				read = read || parts.compared[strings.ToLower(al.table+"."+al.column+"="+al.value)]
+			}
+		}
+		return n == 1 && read
+	}
+	for _, lm := range a.likes {
+		if lm.at <= k && k < a.spanOf(lm.at, lm.phrase) {
+			return lm.table != "" && own(lm.table, lm.column) && parts.values[strings.ToLower(lm.pattern)]
+		}
+	}
+	for _, cm := range a.columns {
+		if cm.at > k || k >= cm.end {
+			continue
+		}
+		n, read := 0, false
+		for _, al := range cm.alts {
+			if !al.computed() && strings.EqualFold(al.table, t) {
+				n++
+				read = read || own(al.table, al.column)
+			}
+		}
+		return n == 1 && read
+	}
+	return false
+}
+
+// joinsTwo says whether the things named at bk and at the verb's object
+// (ok, or ak after a preposition) are two different tables the reading
+// joins; a stranded verb (no object) is left to onlyEdge.
+func (e *Engine) joinsTwo(a *analysis, parts *readingParts, bk, ok, ak int, prep bool) bool {
+	if prep {
+		ok = ak
+	}
+	if ok < 0 || ok >= len(a.toks) {
+		return true
+	}
+	x, y := e.tableAt(a, parts, bk), e.tableAt(a, parts, ok)
+	return parts.joins && x != "" && y != "" && x != y
+}
+
+// plainObject says whether only determiners and counting words stand
+// between tokens from and to: "hold the north district", not "painted
+// for storage", where the preposition leaves the verb's sense open.
+func (e *Engine) plainObject(a *analysis, from, to int) bool {
+	for k := from; k < to; k++ {
+		if !determiners[a.word(k)] && !countingWords[a.word(k)] {
+			return false
+		}
+	}
+	return true
+}
+
+// tableAt is the table the reading reads for the mention at token k: a
+// table's, a value's, or a column's ("how many models" → model_list).
+func (e *Engine) tableAt(a *analysis, parts *readingParts, k int) string {
+	if t, _ := e.realisedAt(a, parts, k); t != "" {
+		return t
+	}
+	for _, cm := range a.columns {
+		if cm.at > k || k >= cm.end {
+			continue
+		}
+		for _, al := range cm.alts {
+			if t := strings.ToLower(al.table); !al.computed() && parts.joined[t] {
+				return t
+			}
+		}
+	}
+	return ""
+}
+
 // objectBetween says whether only function words and counting words
 // ("the most", "number of", "largest") stand between tokens from and to.
 func (e *Engine) objectBetween(a *analysis, from, to int) bool {
@@ -901,8 +1115,10 @@ var relationPreps = setOf(`through in on at to from by with into across over alo
 // it is marked only where the thing before it and the question's subject
 // relate in exactly one way, which the reading takes. A word some mention
 // claims and the reading does not realise (a stored status "cancelled")
-// is left to be reported too.
-func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, claimed []bool, mark func(from, to int)) {
+// is left to be reported too, unless it is pending: a verb linked to a
+// column only through the lexicon ("produced" → make), which may name the
+// join the reading takes instead.
+func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, claimed, pending []bool, mark func(from, to int)) {
 	if e.words == nil {
 		return
 	}
@@ -912,7 +1128,7 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 		if t.clause != 0 {
 			break
 		}
-		if explained[i] || claimed[i] || !content(i) || t.isNum || t.quoted {
+		if explained[i] || claimed[i] && !pending[i] || !content(i) || t.isNum || t.quoted {
 			continue
 		}
 		bk := -1
@@ -955,6 +1171,12 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 			ok++
 		}
 		object := !prep && ak >= 0 && ok < len(a.toks) && ok <= i+5 && explained[ok] && e.objectBetween(a, i+1, ok)
+		// A pending verb names a join only between two tables the
+		// reading joins ("models produced by makers"), never a thing's
+		// own column ("cars produced with 8 cylinders").
+		if pending[i] && !e.joinsTwo(a, parts, bk, ok, ak, prep) {
+			continue
+		}
 		switch {
 		case object && parts.joins && e.saysWhichEdge(a, parts, bk, ok, i):
 			mark(i, i+1)
@@ -967,6 +1189,10 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 		case ak < 0 && e.onlyEdge(a, parts, bk):
 			mark(i, i+1)
 		case ak < 0 && passiveAux[a.word(i-1)] && e.onlyExists(a, parts, i):
+			mark(i, i+1)
+		case object && e.plainObject(a, i+1, ok) && e.ownAttribute(a, parts, bk, ok):
+			mark(i, i+1)
+		case prep && ak >= 0 && explained[ak] && e.ownAttribute(a, parts, bk, ak):
 			mark(i, i+1)
 		}
 	}
@@ -986,7 +1212,7 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 		if t.clause != 0 {
 			break
 		}
-		if explained[i] || claimed[i] || !content(i) || t.isNum || t.quoted {
+		if explained[i] || claimed[i] && !pending[i] || !content(i) || t.isNum || t.quoted {
 			continue
 		}
 		w := a.word(i)

@@ -29,6 +29,9 @@ type colMention struct {
 	clause  int
 	// role is set as the interpreter decides what the column is for.
 	role string
+	// verb: a verb the lexicon relates to the column's name ("produced"
+	// → make); unread, it may still name the relation a join takes.
+	verb bool
 }
 
 // protectColumnNames keeps phrases that are column names from being read as

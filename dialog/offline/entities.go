@@ -130,7 +130,7 @@ func (e *Engine) findRelatedEntities(a *analysis) {
 			a.sup != nil && i == a.sup.nounAt {
 			continue
 		}
-		cm := &colMention{phrase: t.raw, at: i, end: i + 1, clause: t.clause}
+		cm := &colMention{phrase: t.raw, at: i, end: i + 1, clause: t.clause, verb: true}
 		var tables []*tableInfo
 		for _, info := range e.m.tables {
 			if w := nameWord(info.name); w != "" && e.words.RelatedTo(t.low, w) {

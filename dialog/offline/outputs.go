@@ -117,9 +117,11 @@ var listVerbs = map[string]bool{"return": true, "show": true, "give": true, "dis
 
 // returnList reads the outputs a question lists after a verb such as
 // "return" ("Return the genre, number of loans, and total fee
-// amount"), in order. Fewer than two items is no list.
+// amount"), in order. Fewer than two items is no list, except one item
+// after a verb opening a later sentence ("… ? Show the owner.").
 func (r *reader) returnList() []listItem {
 	a := r.a
+	var single []listItem
 	for k := range a.toks {
 		if !listVerbs[a.word(k)] || a.toks[k].clause != 0 {
 			continue
@@ -144,6 +146,9 @@ func (r *reader) returnList() []listItem {
 					it.entity, it.col = nil, &colMention{phrase: a.phrase(start, j+1), at: start, end: j + 1, alts: []colAlt{{table: t.name, column: t.label.Name, weight: 1}}}
 					j++
 				}
+			} else if t := r.lastItemTable(items); t != nil && t.label != nil && isNameWord(a.word(j)) {
+				// "the drug id and name": the name of that same thing.
+				it.col, j = &colMention{phrase: a.toks[j].raw, at: j, end: j + 1, alts: []colAlt{{table: t.name, column: t.label.Name, weight: 1}}}, j+1
 			} else {
 				break
 			}
@@ -170,8 +175,30 @@ func (r *reader) returnList() []listItem {
 		if len(items) >= 2 {
 			return items
 		}
+		if len(items) == 1 && single == nil && a.outputSentence(k+1) {
+			single = items
+		}
 	}
-	return nil
+	return single
+}
+
+// lastItemTable is the table of the last listed item when it is one of
+// that table's own columns, nil otherwise.
+func (r *reader) lastItemTable(items []listItem) *tableInfo {
+	// A bare "ids and names" says nothing of whose: the head's, read
+	// elsewhere.
+	if len(items) == 0 || items[len(items)-1].col == nil || len(items[len(items)-1].col.alts) == 0 || len(strings.Fields(items[len(items)-1].col.phrase)) < 2 {
+		return nil
+	}
+	al := items[len(items)-1].col.alts[0]
+	// "the model id and name": an id referring to another table's rows
+	// is that table's, and so is the name.
+	for _, j := range r.e.m.snap.Schema.Joins {
+		if strings.EqualFold(j.FromTable, al.table) && strings.EqualFold(j.FromColumn, al.column) {
+			return r.e.m.byName[strings.ToLower(j.ToTable)]
+		}
+	}
+	return r.e.m.byName[strings.ToLower(al.table)]
 }
 
 // sameColumn says whether a list item names the column al.
@@ -341,6 +368,9 @@ func (r *reader) parenthesisedOutputs(el *element) {
 // ("the easiness scores … and scores") is that column.
 func (r *reader) listedColumns(el *element) {
 	list := r.returnList()
+	if len(list) == 1 {
+		r.alsoShown(el, list[0])
+	}
 	if len(list) < 2 {
 		return
 	}
@@ -379,6 +409,26 @@ func (r *reader) listedColumns(el *element) {
 			p.use(al.table)
 		}
 		p.phrases[keyOutput] = phrase
+	})
+}
+
+// alsoShown reads "Which depots have the fewest vans? Show the van
+// count.": a later sentence asking for one column of the things the
+// question is about shows them (their label) and that column.
+func (r *reader) alsoShown(el *element, it listItem) {
+	h := r.h.t
+	if h == nil || !r.h.entity || h.label == nil || it.col == nil || !r.a.outputSentence(it.col.at) {
+		return
+	}
+	i := slices.IndexFunc(it.col.alts, func(al colAlt) bool { return !al.computed() && strings.EqualFold(al.table, h.name) })
+	if i < 0 || strings.EqualFold(it.col.alts[i].column, h.label.Name) {
+		return
+	}
+	al := it.col.alts[i]
+	el.add(3, func(p *plan) {
+		p.selects = append(p.selects, sel{x: col(h.name, h.label.Name)}, sel{x: r.exprOf(al)})
+		p.use(h.name)
+		p.phrases[keyOutput] = it.phrase
 	})
 }
 

@@ -247,6 +247,9 @@ func (r *reader) superlative() []*element {
 	if len(listed) > 1 {
 		r.severalOutputs(output, listed)
 	}
+	if len(listed) == 1 {
+		r.alsoShown(output, listItem{phrase: listed[0].phrase, col: listed[0]})
+	}
 	// "the population of the largest state": another column of the head is the answer.
 	for _, fc := range r.freeColumns() {
 		for _, al := range fc.alts {
