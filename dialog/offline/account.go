@@ -329,8 +329,8 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	// no second instance of it.
 	said := map[string]bool{}
 	saidCounted := map[string]bool{}
-	// "… for courses in the arts department? Show both courses and
-	// scores": a later sentence saying what to show names the things
+	// "… for vans in the North depot? Show both vans and
+	// drivers": a later sentence saying what to show names the things
 	// already asked about, no new instance of them.
 	saidAt := map[string]int{}
 	counts := parts.aggs["COUNT"] || parts.aggs["COUNT DISTINCT"]
@@ -381,7 +381,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			relation := e.m.joinCols[key] && parts.joins && parts.joined[strings.ToLower(al.table)]
 			realised = realised || relation || parts.columns[key] || e.measuredBySibling(a, al, parts) || e.countsLabelAt(a, p, parts, al, cm.at)
 		}
-		// "… Return the city name and the count": a column a later
+		// "… Return the district and the owner": a column a later
 		// sentence asks to be shown is used only when shown.
 		w := a.word(cm.at)
 		verb := strings.HasSuffix(w, "ed") || e.words != nil && e.words.MostlyVerb(w)
@@ -986,7 +986,7 @@ func (e *Engine) plainObject(a *analysis, from, to int) bool {
 }
 
 // tableAt is the table the reading reads for the mention at token k: a
-// table's, a value's, or a column's ("how many models" → model_list).
+// table's, a value's, or a column's ("how many bike models" → model_range).
 func (e *Engine) tableAt(a *analysis, parts *readingParts, k int) string {
 	if t, _ := e.realisedAt(a, parts, k); t != "" {
 		return t
