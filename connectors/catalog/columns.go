@@ -57,6 +57,10 @@ const maxValueTerms = 64
 type posting struct {
 	doc    uint32
 	impact float32
+	// valuesOnly: the term is in the column's sample values and nowhere
+	// else, so a synonym of a phrase word does not reach it ("sells" is
+	// no sign of a town column holding 'Sale').
+	valuesOnly bool
 }
 
 // columnIndex is an inverted index over columns in CSR form: the postings of
@@ -105,16 +109,19 @@ func buildColumnIndex(a analyzer, s *warehouse.Schema, profiles map[string]*ware
 
 	// Weighted, length-normalised term frequency per (term, doc), in doc order.
 	type entry struct {
-		term uint32
-		doc  uint32
-		tf   float64
+		term       uint32
+		doc        uint32
+		tf         float64
+		valuesOnly bool
 	}
 	idx.terms = make(map[string]uint32)
 	var entries []entry
 	tf := make(map[uint32]float64)
+	named := make(map[uint32]bool) // in a field other than the values
 	var order []uint32
 	for d, f := range fields {
 		clear(tf)
+		clear(named)
 		order = order[:0]
 		for fi, terms := range f {
 			norm := 1 - specs[fi].b + specs[fi].b*float64(len(terms))/avg[fi]
@@ -128,10 +135,11 @@ func buildColumnIndex(a analyzer, s *warehouse.Schema, profiles map[string]*ware
 					order = append(order, id)
 				}
 				tf[id] += specs[fi].weight / norm
+				named[id] = named[id] || fi != fieldValues
 			}
 		}
 		for _, id := range order {
-			entries = append(entries, entry{term: id, doc: uint32(d), tf: tf[id]})
+			entries = append(entries, entry{term: id, doc: uint32(d), tf: tf[id], valuesOnly: !named[id]})
 		}
 	}
 
@@ -149,8 +157,9 @@ func buildColumnIndex(a analyzer, s *warehouse.Schema, profiles map[string]*ware
 		df := float64(idx.start[e.term+1] - idx.start[e.term])
 		idf := math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
 		idx.posts[next[e.term]] = posting{
-			doc:    e.doc,
-			impact: float32(idf * e.tf * (bm25K1 + 1) / (bm25K1 + e.tf)),
+			doc:        e.doc,
+			impact:     float32(idf * e.tf * (bm25K1 + 1) / (bm25K1 + e.tf)),
+			valuesOnly: e.valuesOnly,
 		}
 		next[e.term]++
 	}
@@ -249,6 +258,9 @@ func (c *Catalog) SearchColumns(phrase string, limit int) []ColumnHit {
 			continue
 		}
 		for _, p := range idx.posts[idx.start[id]:idx.start[id+1]] {
+			if p.valuesOnly && q.weight < 1 {
+				continue // only the phrase's own words are looked for among values
+			}
 			if masks[p.doc] == 0 {
 				touched = append(touched, p.doc)
 			}

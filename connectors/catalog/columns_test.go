@@ -160,3 +160,41 @@ func TestSearchColumnsByInitials(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchColumnsSynonymsSkipValues: a synonym of a phrase word finds
+// columns by their names and comments, never by their sample values alone
+// ("sells" is no sign of a town column holding 'Sale'); the word itself
+// still finds the values.
+func TestSearchColumnsSynonymsSkipValues(t *testing.T) {
+	snap := &warehouse.Snapshot{
+		Schema: warehouse.Schema{Tables: []warehouse.Table{
+			{Name: "nurses", Columns: []warehouse.Column{col("nurses", "nurse_id", "int", ""), col("nurses", "home_town", "text", "")}},
+			{Name: "pharmacy", Columns: []warehouse.Column{col("pharmacy", "shop_id", "int", ""), col("pharmacy", "sales_total", "int", "")}},
+		}},
+		Profiles: []warehouse.Profile{{Table: "nurses", Column: "home_town", Samples: []string{"Sale", "Leigh", "Bury"}}},
+	}
+	c := New(snap, Options{})
+	tests := []struct {
+		phrase  string
+		want    []string
+		wantNot []string
+	}{
+		{"sells", []string{"pharmacy.sales_total"}, []string{"nurses.home_town"}},
+		{"sale", []string{"nurses.home_town"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.phrase, func(t *testing.T) {
+			names := hitNames(c.SearchColumns(tt.phrase, 10))
+			for _, n := range tt.want {
+				if !slices.Contains(names, n) {
+					t.Errorf("SearchColumns(%q) = %v, want %s", tt.phrase, names, n)
+				}
+			}
+			for _, n := range tt.wantNot {
+				if slices.Contains(names, n) {
+					t.Errorf("SearchColumns(%q) = %v, must not contain %s", tt.phrase, names, n)
+				}
+			}
+		})
+	}
+}

@@ -76,7 +76,9 @@ type readingParts struct {
 	joins        bool
 	order, group bool
 	likeOrEqual  bool
-	wrap         string
+	// like: some text is matched by a pattern, not compared whole.
+	like bool
+	wrap string
 	// negated: some part of the reading says no, not or none (NOT
 	// EXISTS, <>, NOT LIKE, IS NULL, NOT …).
 	negated bool
@@ -151,6 +153,7 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 				case "LIKE":
 					rp.likeOrEqual = true
 				}
+				rp.like = rp.like || strings.HasSuffix(strings.ToUpper(v.op), "LIKE")
 			case between:
 				for _, b := range []expr{v.lo, v.hi} {
 					if n, ok := b.(numLit); ok {
@@ -282,6 +285,30 @@ func (rp *readingParts) holds(m *model, x expr) bool {
 	return false
 }
 
+// spanIn says whether the reading measures a time span in the unit u
+// (SECOND, MINUTE, HOUR, DAY…): TIMESTAMPDIFF in it, or DATEDIFF for days.
+func (rp *readingParts) spanIn(u string) bool {
+	switch u {
+	case "SECOND", "MINUTE", "HOUR", "DAY", "WEEK", "MONTH", "YEAR":
+	default:
+		return false
+	}
+	found := false
+	for _, part := range rp.exprs {
+		walk(part, func(v expr) bool {
+			if c, ok := v.(call); ok && len(c.args) > 0 {
+				k, isKey := c.args[0].(keyword)
+				found = found || c.fn == "TIMESTAMPDIFF" && isKey && string(k) == u || c.fn == "DATEDIFF" && u == "DAY"
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// splitVerbs say a measure is shown per group: "split by", "broken down by".
+var splitVerbs = setOf(`split broken grouped group segmented bucketed`)
+
 // unexplained lists the words of the question (not the feedback) that the
 // reading does not account for, adjacent words joined into one phrase, in
 // question order. A mention's words are explained when the reading's plan
@@ -393,6 +420,25 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 		claim(cm.at, cm.end, realised)
 		if !realised && cm.verb {
 			pending[cm.at] = true // relationVerbs may find it names the join taken
+		}
+	}
+	// "the trip records", "the death events": a noun for rows in general
+	// after a table's noun names that table's rows.
+	for _, em := range a.entities {
+		if end := a.spanOf(em.at, em.phrase); explained[em.at] && end < len(a.toks) && rowNouns[a.word(end)] && !a.toks[end].used {
+			mark(end, end+1)
+		}
+	}
+	// "the total depot amount of trips" read as van_trips.tot_depot_amt:
+	// a table's noun and the column words after it may together name one
+	// column of another table, which the reading reads.
+	for _, em := range a.entities {
+		if end := a.spanOf(em.at, em.phrase); !explained[em.at] {
+			for _, cm := range a.columns {
+				if cm.at == end && e.namedTogether(a, parts, em, cm) {
+					mark(em.at, cm.end)
+				}
+			}
 		}
 	}
 	// "… Give me the description, drug id and name": a name asked for
@@ -523,6 +569,46 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			}
 		}
 	}
+	// "the average trip time in minutes": the unit the reading measures a
+	// time span in.
+	for i := range a.toks {
+		if u := strings.ToUpper(singularOf(a.word(i + 1))); a.word(i) == "in" && parts.spanIn(u) {
+			mark(i, i+2)
+		}
+	}
+	// "split by district", "broken down by model": the verb of a grouping
+	// the reading groups by.
+	if parts.group {
+		for _, g := range a.groups {
+			by := g.at - 1
+			if a.word(by) != "by" {
+				continue
+			}
+			switch {
+			case splitVerbs[a.word(by-1)]:
+				mark(by-1, by)
+			case a.word(by-1) == "down" && splitVerbs[a.word(by-2)]:
+				mark(by-2, by)
+			}
+		}
+	}
+	// "match names exactly", "exact match": text compared whole, by no
+	// pattern, is matched exactly.
+	if parts.likeOrEqual && !parts.like {
+		for i := range a.toks {
+			switch w := a.word(i); {
+			case w == "exact" && strings.HasPrefix(a.word(i+1), "match"):
+				mark(i, i+2)
+			case strings.HasPrefix(w, "match"):
+				for k := i + 1; k < len(a.toks) && k <= i+3; k++ {
+					if a.word(k) == "exactly" {
+						mark(i, k+1)
+						break
+					}
+				}
+			}
+		}
+	}
 	// "the distinct list of suppliers": rows that are not aggregates are
 	// shown once, either by DISTINCT or because each has its own key.
 	// "the different publishers and the number of writers with each":
@@ -579,6 +665,24 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	}
 	flush()
 	return out
+}
+
+// namedTogether says whether the table noun at token at and the column
+// mention cm after it name, as one phrase, a column of another table the
+// reading reads, whose own name holds the noun (tot_depot_amt for "depot
+// amount"); a column of the noun's own table is qualifiesColumn's case.
+func (e *Engine) namedTogether(a *analysis, parts *readingParts, em *entityMention, cm *colMention) bool {
+	noun := singularOf(a.word(em.at))
+	for _, h := range e.m.cat.SearchColumns(a.phrase(em.at, cm.end), 4) {
+		if slices.ContainsFunc(em.tables, func(t *tableInfo) bool { return strings.EqualFold(t.name, h.Table) }) ||
+			!slices.Contains(strings.Split(strings.ToLower(h.Column), "_"), noun) || !parts.columns[strings.ToLower(h.Table+"."+h.Column)] {
+			continue
+		}
+		if slices.ContainsFunc(h.Matched, func(w string) bool { return w != a.word(em.at) && strings.Contains(strings.ToLower(cm.phrase), w) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // measuredBySibling says whether a named thing's column (highest_point, a
@@ -978,7 +1082,8 @@ func (e *Engine) joinsTwo(a *analysis, parts *readingParts, bk, ok, ak int, prep
 // for storage", where the preposition leaves the verb's sense open.
 func (e *Engine) plainObject(a *analysis, from, to int) bool {
 	for k := from; k < to; k++ {
-		if !determiners[a.word(k)] && !countingWords[a.word(k)] {
+		// "sells the largest number of products": a count's "of".
+		if !determiners[a.word(k)] && !countingWords[a.word(k)] && !copulaFillers[a.word(k)] && (a.word(k) != "of" || !countingWords[a.word(k-1)]) {
 			return false
 		}
 	}
@@ -1043,6 +1148,13 @@ func (e *Engine) onlyExists(a *analysis, parts *readingParts, i int) bool {
 
 // determiners come before a noun phrase, never right before its verb.
 var determiners = setOf(`the a an this that these those its their his her our your my every each any some no`)
+
+// rowNouns name a table's rows in general.
+var rowNouns = setOf(`record records entry entries row rows event events item items instance instances case cases`)
+
+// copulaFillers stand between a verb and what it says its subject is:
+// "ended up being", "turned out to be", "ended up as".
+var copulaFillers = setOf(`up out being be to as`)
 
 // countingWords say how many of a thing, not which thing.
 var countingWords = setOf(`most least fewest more fewer less number largest smallest greatest highest lowest total`)
@@ -1141,8 +1253,10 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 		if bk < 0 || !explained[bk] {
 			continue
 		}
-		// "in the united kingdom": after an article, a word is no verb.
-		if determiners[a.word(i-1)] {
+		// "in the united kingdom": after an article, a word is no verb;
+		// "the depot that holds…": right after the thing, "that" is no
+		// article.
+		if determiners[a.word(i-1)] && (a.word(i-1) != "that" || bk != i-2) {
 			continue
 		}
 		// "canals flow through": right after the things named, a word that
@@ -1167,7 +1281,7 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 		// store any van": a verb and its object, a few function or
 		// counting words away.
 		ok := ak
-		for ok >= 0 && ok < len(a.toks) && countingWords[a.word(ok)] {
+		for ok >= 0 && ok < len(a.toks) && (countingWords[a.word(ok)] || a.word(ok) == "of" && countingWords[a.word(ok-1)]) {
 			ok++
 		}
 		object := !prep && ak >= 0 && ok < len(a.toks) && ok <= i+5 && explained[ok] && e.objectBetween(a, i+1, ok)

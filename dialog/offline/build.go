@@ -26,11 +26,14 @@ type cond struct {
 
 // plan is one reading of the question, before joins are chosen.
 type plan struct {
-	selects  []sel
-	filters  []cond
-	groups   []sel
-	having   []cond
-	order    *sel
+	selects []sel
+	filters []cond
+	groups  []sel
+	having  []cond
+	order   *sel
+	// thenBy breaks the order's ties, the same way round: "the top 5
+	// makers by number of models and average production".
+	thenBy   *sel
 	desc     bool
 	limit    int
 	distinct bool
@@ -134,6 +137,10 @@ func (p *plan) clone() *plan {
 	if p.order != nil {
 		o := *p.order
 		c.order = &o
+	}
+	if p.thenBy != nil {
+		o := *p.thenBy
+		c.thenBy = &o
 	}
 	return &c
 }

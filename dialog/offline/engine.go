@@ -116,6 +116,10 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 					p = p.clone()
 					p.distinct = false
 				}
+				if x := a.tieBreak(e.m, p); x != nil {
+					p = p.clone()
+					p.thenBy = &sel{x: x}
+				}
 				sql := e.render(p, tree)
 				if i, ok := byKey[sql]; ok {
 					out[i].Prior += w
@@ -289,6 +293,12 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		b.WriteString("\nORDER BY " + e.counted(p, tree, p.order.x).render(e.m))
 		if p.desc {
 			b.WriteString(" DESC")
+		}
+		if p.thenBy != nil {
+			b.WriteString(", " + e.counted(p, tree, p.thenBy.x).render(e.m))
+			if p.desc {
+				b.WriteString(" DESC")
+			}
 		}
 	}
 	if p.limit > 0 && !extremum && !perGroup {

@@ -278,3 +278,50 @@ func (r *reader) sortKey(p *plan, key *colMention, aggs []aggRead, alpha bool) e
 	}
 	return nil
 }
+
+// tieBreak is the second measure a ranking names after its first, "top 5
+// makers by number of models and average production": the one aggregate
+// of that kind the reading shows besides the one it orders by. Nil when
+// the ranking names one measure.
+func (a *analysis) tieBreak(m *model, p *plan) expr {
+	if p.order == nil || p.thenBy != nil || a.sup == nil {
+		return nil
+	}
+	if _, ok := aggOf(p.order.x); !ok {
+		return nil
+	}
+	by := -1
+	for k := a.sup.at + 1; k < len(a.toks) && k <= a.sup.at+6 && a.toks[k].clause == 0; k++ {
+		if a.word(k) == "by" {
+			by = k
+			break
+		}
+	}
+	if by < 0 {
+		return nil
+	}
+	fn := ""
+	for k := by + 2; k+1 < len(a.toks) && a.toks[k].clause == 0 && !a.sentenceBreak(by, k); k++ {
+		if a.word(k) == "by" || a.word(k) == "and" && fn != "" {
+			return nil
+		}
+		if a.word(k) == "and" {
+			if fn = aggWords[a.word(k+1)]; fn == "" {
+				return nil
+			}
+		}
+	}
+	if fn == "" {
+		return nil
+	}
+	var found expr
+	for _, s := range p.selects {
+		if ag, ok := aggOf(s.x); ok && ag.fn == fn && !sameExpr(m, s.x, p.order.x) {
+			if found != nil {
+				return nil
+			}
+			found = s.x
+		}
+	}
+	return found
+}

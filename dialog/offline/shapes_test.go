@@ -356,3 +356,53 @@ func TestThePastWeek(t *testing.T) {
 		t.Fatalf("likeliest reading (unused %v):\n%s", c.Unused, c.SQL)
 	}
 }
+
+// TestHowASpanIsShown: the unit a time span is measured in and the verb
+// of a grouping ("split by", "broken down by") are what the reading does;
+// a unit it does not measure in is reported.
+func TestHowASpanIsShown(t *testing.T) {
+	e, _ := libraryEngine(t)
+	cases := []struct{ question, sql, unused string }{
+		{"What is the average loan duration in hours per genre?", "TIMESTAMPDIFF(HOUR, loans.borrowed_on, loans.returned_on)", ""},
+		{"What is the average time from borrowed to returned in days, broken down by membership type?", "GROUP BY members.membership_type", ""},
+		{"How many loans were there split by city?", "GROUP BY members.city", ""},
+		{"How many loans were there in hours?", "COUNT(", "hours"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.question, func(t *testing.T) {
+			p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
+			if err != nil || len(p.Candidates) == 0 {
+				t.Fatalf("no reading (%v)", err)
+			}
+			c := p.Candidates[0]
+			if !strings.Contains(c.SQL, tc.sql) || strings.Join(c.Unused, " ") != tc.unused {
+				t.Fatalf("likeliest reading (unused %v, want %q):\n%s", c.Unused, tc.unused, c.SQL)
+			}
+		})
+	}
+}
+
+// TestWholePeriodsBefore: "the last 3 months, not including the current
+// month" are the three whole months before the one under way (today is
+// 22 November 2026); "excluding today" ends the window at midnight.
+func TestWholePeriodsBefore(t *testing.T) {
+	e, _ := libraryEngine(t)
+	cases := []struct{ question, from, to string }{
+		{"How many loans were borrowed in the last 3 months, not including the current month?", "2026-08-01", "2026-11-01"},
+		{"How many loans were borrowed in the past 2 weeks excluding this week?", "2026-11-02", "2026-11-16"},
+		{"How many loans were borrowed in the last 2 years, excluding the current year?", "2024-01-01", "2026-01-01"},
+		{"How many loans were borrowed in the last 10 days excluding today?", "2026-11-12", "2026-11-22"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.question, func(t *testing.T) {
+			p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
+			if err != nil || len(p.Candidates) == 0 {
+				t.Fatalf("no reading (%v)", err)
+			}
+			c := p.Candidates[0]
+			if !strings.Contains(c.SQL, "loans.borrowed_on >= '"+tc.from+"'") || !strings.Contains(c.SQL, "loans.borrowed_on < '"+tc.to+"'") || len(c.Unused) > 0 {
+				t.Fatalf("likeliest reading (unused %v):\n%s", c.Unused, c.SQL)
+			}
+		})
+	}
+}

@@ -84,6 +84,26 @@ func (a *analysis) findTimes(now time.Time) {
 			case "year":
 				start = now.AddDate(-n, 0, 0)
 			}
+			// "…, not including the current month": whole periods before
+			// the one under way.
+			if unit, end := excludedPeriod(a, i+3); unit != "" && unit == windowUnit(a.word(i+2)) || unit == "day" {
+				to := periodStart(now, unit)
+				from := to
+				switch windowUnit(a.word(i + 2)) {
+				case "day":
+					from = to.AddDate(0, 0, -n)
+				case "week":
+					from = to.AddDate(0, 0, -7*n)
+				case "month":
+					from = to.AddDate(0, -n, 0)
+				case "year":
+					from = to.AddDate(-n, 0, 0)
+				}
+				add(st, t.clause, a.phrase(st, end), from.Format("2006-01-02"), to.Format("2006-01-02"))
+				a.markUsed(st, end)
+				i = end - 1
+				continue
+			}
 			add(st, t.clause, a.phrase(st, i+3), start.Format("2006-01-02"), "")
 			a.times[len(a.times)-1].days = int(now.Sub(start).Hours() / 24)
 			a.toks[st].used, a.toks[st+1].used, a.toks[i+2].used = true, true, true
@@ -181,4 +201,48 @@ func windowFiller(a *analysis, i int) int {
 		return 1
 	}
 	return 0
+}
+
+// excludedPeriod reads "not including the current month", "excluding
+// this week", "excluding today" from token i: the period left out (day,
+// week, month, year) and the token after the phrase, or "" when there is
+// none.
+func excludedPeriod(a *analysis, i int) (string, int) {
+	switch {
+	case a.seq(i, "not", "including") || a.seq(i, "not", "counting"):
+		i += 2
+	case a.word(i) == "excluding" || a.word(i) == "except" || a.word(i) == "without":
+		i++
+	default:
+		return "", 0
+	}
+	if a.word(i) == "today" {
+		return "day", i + 1
+	}
+	if w := a.word(i); w == "the" || w == "this" {
+		i++
+	}
+	if w := a.word(i); w == "current" || w == "present" || w == "ongoing" {
+		i++
+	}
+	if u := windowUnit(a.word(i)); u != "" && singularOf(a.word(i)) == a.word(i) {
+		return u, i + 1
+	}
+	return "", 0
+}
+
+// periodStart is the first day of the day, week (from Monday), month or
+// year under way at now.
+func periodStart(now time.Time, unit string) time.Time {
+	y, m, d := now.Date()
+	switch unit {
+	case "week":
+		back := (int(now.Weekday()) + 6) % 7
+		return time.Date(y, m, d-back, 0, 0, 0, 0, now.Location())
+	case "month":
+		return time.Date(y, m, 1, 0, 0, 0, 0, now.Location())
+	case "year":
+		return time.Date(y, 1, 1, 0, 0, 0, 0, now.Location())
+	}
+	return time.Date(y, m, d, 0, 0, 0, 0, now.Location())
 }

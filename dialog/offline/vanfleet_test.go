@@ -19,8 +19,8 @@ func vanFleetDump() string {
 	b.WriteString(`CREATE TABLE makers (maker_id INT PRIMARY KEY, maker_name VARCHAR(40), country VARCHAR(20));
 CREATE TABLE van_models (model_id INT PRIMARY KEY, model VARCHAR(40), maker_id INT, production INT,
   FOREIGN KEY (maker_id) REFERENCES makers(maker_id));
-CREATE TABLE van_trips (trip_id INT PRIMARY KEY, model_id INT, miles INT, FOREIGN KEY (model_id) REFERENCES van_models(model_id));
-CREATE TABLE van_depots (depot_id INT PRIMARY KEY, depot_name VARCHAR(40), district VARCHAR(20), manager_name VARCHAR(40), owner VARCHAR(40), fleet_size INT);
+CREATE TABLE van_trips (trip_id INT PRIMARY KEY, model_id INT, miles INT, tot_depot_amt INT, outcome VARCHAR(20), FOREIGN KEY (model_id) REFERENCES van_models(model_id));
+CREATE TABLE van_depots (depot_id INT PRIMARY KEY, depot_name VARCHAR(40), district VARCHAR(20), manager_name VARCHAR(40), owner VARCHAR(40), fleet_size INT, number_bays INT);
 `)
 	makers := []string{"Kestrel", "Osprey", "Merlin", "Harrier"}
 	countries := []string{"Norway", "Chile", "Kenya"}
@@ -31,11 +31,11 @@ CREATE TABLE van_depots (depot_id INT PRIMARY KEY, depot_name VARCHAR(40), distr
 		fmt.Fprintf(&b, "INSERT INTO van_models VALUES (%d, 'Model %c%d', %d, %d);\n", i, 'A'+rune(i%5), i, 1+(i*3)%4, 100*i)
 	}
 	for i := 1; i <= 50; i++ {
-		fmt.Fprintf(&b, "INSERT INTO van_trips VALUES (%d, %d, %d);\n", i, 1+(i*7)%14, 20+(i*37)%400)
+		fmt.Fprintf(&b, "INSERT INTO van_trips VALUES (%d, %d, %d, %d, '%s');\n", i, 1+(i*7)%14, 20+(i*37)%400, 3+(i*13)%20, []string{"Completed", "Cancelled", "Diverted"}[i%3])
 	}
 	districts := []string{"North", "South", "Harbour"}
 	for i := 1; i <= 12; i++ {
-		fmt.Fprintf(&b, "INSERT INTO van_depots VALUES (%d, 'Depot %02d', '%s', 'Manager %02d', 'Owner %d', %d);\n", i, i, districts[i%3], i, i%4, 5+(i*11)%40)
+		fmt.Fprintf(&b, "INSERT INTO van_depots VALUES (%d, 'Depot %02d', '%s', 'Manager %02d', 'Owner %d', %d, %d);\n", i, i, districts[i%3], i, i%4, 5+(i*11)%40, 2+(i*5)%9)
 	}
 	return b.String()
 }
@@ -61,6 +61,19 @@ func TestWordsAccountedForByTheReading(t *testing.T) {
 		// it has that value; stranded after a column it does too.
 		{"a verb before its own column's value", "which depots are run by the Harbour district?", "van_depots.district = 'Harbour'", []string{"run"}, nil},
 		{"a verb and a value of its own column", "which depots hold the North district?", "van_depots.district = 'North'", []string{"hold"}, nil},
+		// …with a particle and a copula between.
+		{"a verb, a particle and its own column's value", "How many trips ended up being 'Diverted'?", "van_trips.outcome = 'Diverted'", []string{"ended"}, nil},
+		// A noun for rows in general after a table's noun is its rows.
+		{"the thing's events", "What are the miles of the trip events with outcome 'Diverted'?", "van_trips.outcome = 'Diverted'", []string{"events"}, nil},
+		// An instruction to compare text whole, where the reading does.
+		{"matching exactly", "Who owns 'Depot 03'? Match names exactly.", "van_depots.depot_name = 'Depot 03'", []string{"Match", "exactly"}, nil},
+		{"matching exactly, by a pattern", "Which depots have a name containing '0'? Match strings exactly.", "LIKE", nil, []string{"exactly"}},
+		// …or a count of its own ("number of bays" → number_bays), after
+		// "that", which right after the thing is no article.
+		{"a verb and a count of its own", "Who owns the depot that offers the largest number of bays?", "MAX(van_depots.number_bays)", []string{"offers"}, nil},
+		// A table's noun and the word after it may name one column of
+		// another table together ("depot amount" → tot_depot_amt).
+		{"a column named across a table's noun", "What is the total depot amount of all trips?", "SUM(van_trips.tot_depot_amt)", []string{"depot", "amount"}, nil},
 		// A later sentence saying what to show names the same things.
 		{"the things named again", "What are the production figures for models made by Kestrel Motors? Show both models and production.", "van_models.model, van_models.production",
 			[]string{"models"}, nil},
@@ -142,5 +155,29 @@ INSERT INTO model_range VALUES (1,'Trail 1',1),(2,'Road 2',1),(3,'City 3',2),(4,
 		if c := p.Candidates[0]; !strings.Contains(c.SQL, "COUNT(") || len(c.Unused) > 0 {
 			t.Errorf("%s: likeliest reading leaves out %v:\n%s", q, c.Unused, c.SQL)
 		}
+	}
+}
+
+// TestRankedByTwoMeasures: "top 2 makers by number of models and average
+// production" ranks by the first and breaks its ties by the second; a
+// measure only asked to be shown orders nothing.
+func TestRankedByTwoMeasures(t *testing.T) {
+	e, _ := engineOn(t, vanFleetDump())
+	cases := []struct{ question, order string }{
+		{"What are the top 2 makers by number of van models and average production? Return the maker name, number of models and average production.",
+			"ORDER BY COUNT(DISTINCT van_models.model_id) DESC, AVG(van_models.production) DESC\nLIMIT 2"},
+		{"What are the top 2 makers by number of van models? Return the maker name, number of models and average production.",
+			"ORDER BY COUNT(DISTINCT van_models.model_id) DESC\nLIMIT 2"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.question, func(t *testing.T) {
+			p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
+			if err != nil || len(p.Candidates) == 0 {
+				t.Fatalf("no reading (%v)", err)
+			}
+			if c := p.Candidates[0]; !strings.Contains(c.SQL, tc.order) {
+				t.Fatalf("likeliest reading does not end %q:\n%s", tc.order, c.SQL)
+			}
+		})
 	}
 }
