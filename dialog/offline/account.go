@@ -306,6 +306,30 @@ func (rp *readingParts) spanIn(u string) bool {
 	return found
 }
 
+// spanEnds are the columns the reading measures a time span between.
+func (rp *readingParts) spanEnds() []colRef {
+	var out []colRef
+	for _, part := range rp.exprs {
+		walk(part, func(v expr) bool {
+			if c, ok := v.(call); ok && (c.fn == "TIMESTAMPDIFF" || c.fn == "DATEDIFF") {
+				for _, arg := range c.args {
+					if r, ok := arg.(colRef); ok {
+						out = append(out, r)
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// numberOfAt says whether "no. of", the abbreviation of "number of",
+// starts at token i.
+func numberOfAt(a *analysis, i int) bool {
+	return a.word(i) == "no" && a.word(i+1) == "of" && i < len(a.toks) && a.toks[i].brk == '.'
+}
+
 // splitVerbs say a measure is shown per group: "split by", "broken down by".
 var splitVerbs = setOf(`split broken grouped group segmented bucketed`)
 
@@ -326,6 +350,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	// unless a mention claims them and is not realised.
 	claimed := make([]bool, len(a.toks))
 	pending := make([]bool, len(a.toks))
+	tableVerb := make([]bool, len(a.toks))
 	claim := func(from, to int, realised bool) {
 		for k := max(from, 0); k < to && k < len(claimed); k++ {
 			claimed[k] = true
@@ -393,6 +418,12 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			}
 		}
 		claim(em.at, a.spanOf(em.at, em.phrase), realised)
+		// "courses offered by …" where offerings is a table the reading
+		// does not read: relationVerbs may find the verb only says how the
+		// courses have an attribute of their own.
+		if w := a.word(em.at); !realised && !strings.Contains(em.phrase, " ") && e.words != nil && (e.words.MostlyVerb(w) || participle(w)) {
+			tableVerb[em.at] = true
+		}
 	}
 	for _, cm := range a.columns {
 		realised := false
@@ -575,6 +606,15 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 		if u := strings.ToUpper(singularOf(a.word(i + 1))); a.word(i) == "in" && parts.spanIn(u) {
 			mark(i, i+2)
 		}
+		// "the time to graduation since admission" over admit_term: a word
+		// after "since", "from" or "to" that names an end of the span.
+		if w := a.word(i + 1); (a.word(i) == "since" || a.word(i) == "from" || a.word(i) == "to" || a.word(i) == "until") && e.words != nil && i+1 < len(a.toks) && !explained[i+1] {
+			for _, c := range parts.spanEnds() {
+				if slices.ContainsFunc(strings.Split(strings.ToLower(c.column), "_"), func(n string) bool { return len(n) > 3 && e.words.RelatedTo(w, n) }) {
+					mark(i, i+2)
+				}
+			}
+		}
 	}
 	// "split by district", "broken down by model": the verb of a grouping
 	// the reading groups by.
@@ -633,7 +673,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	// answers the opposite question: the word is reported.
 	if !parts.negated && len(p.derived) == 0 {
 		for i, t := range a.toks {
-			if t.clause == 0 && !t.used && negationWords[t.low] {
+			if t.clause == 0 && !t.used && negationWords[t.low] && !numberOfAt(a, i) {
 				reported[i] = true
 			}
 		}
@@ -643,7 +683,8 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			mark(k, k+1)
 		}
 	}
-	e.relationVerbs(a, parts, explained, claimed, pending, mark)
+	e.relationVerbs(a, parts, explained, claimed, pending, tableVerb, mark)
+	e.shownByKin(a, p, parts, explained, claimed, mark)
 	var out []string
 	var run []string
 	flush := func() {
@@ -940,10 +981,81 @@ func (e *Engine) onlyReference(a *analysis, parts *readingParts, bk, ak int) boo
 	return target != "" && e.edgesBetween(table, target) == 1
 }
 
+// shownByKin marks the words of the lexicon's family of a column the
+// reading shows or orders by: "… ordered from highest to lowest
+// participants" over participation, "what is the enrolment figure" over
+// num_enrolled. The column's own words were found by the catalog; these
+// are its derivations the catalog's stemming does not reach.
+func (e *Engine) shownByKin(a *analysis, p *plan, parts *readingParts, explained, claimed []bool, mark func(from, to int)) {
+	if e.words == nil {
+		return
+	}
+	var names []string
+	add := func(column string) {
+		for _, n := range strings.Split(strings.ToLower(column), "_") {
+			if len(n) > 3 {
+				names = append(names, n)
+			}
+		}
+	}
+	for k := range parts.shown {
+		_, c, _ := strings.Cut(k, ".")
+		add(c)
+	}
+	if p.order != nil {
+		for _, c := range columnsOf(p.order.x) {
+			add(c.column)
+		}
+	}
+	for i, t := range a.toks {
+		if t.clause != 0 {
+			break
+		}
+		if explained[i] || claimed[i] || isFunctionWord(t) || t.isNum || t.quoted || len(t.low) < 4 {
+			continue
+		}
+		if slices.ContainsFunc(names, func(n string) bool { return e.kin(t.low, n) }) {
+			mark(i, i+1)
+		}
+	}
+}
+
+// kin says whether two words sharing a stem are of one family in the
+// lexicon: related, or both derived from one verb ("applicants",
+// "applications" from "apply").
+func (e *Engine) kin(w, n string) bool {
+	// One family shares a stem: "figure" is related to "name", but is no
+	// word for a name column.
+	if len(w) < 5 || len(n) < 5 || w[:4] != n[:4] {
+		return false
+	}
+	if e.words.RelatedTo(w, n) {
+		return true
+	}
+	for _, x := range e.words.Related(w) {
+		if !strings.Contains(x, " ") && e.words.MostlyVerb(x) && e.words.RelatedTo(x, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// subjectAt is where the question's subject is named: its first mention
+// of a table in the main clause, or -1.
+func (e *Engine) subjectAt(a *analysis) int {
+	for _, em := range a.entities {
+		if len(em.tables) > 0 && a.toks[em.at].clause == 0 {
+			return em.at
+		}
+	}
+	return -1
+}
+
 // onlyEdge says whether the thing named at token bk and the question's
 // subject (its first table named) are two tables with exactly one join
-// between them in the schema, and the reading joins them by it.
-func (e *Engine) onlyEdge(a *analysis, parts *readingParts, bk int) bool {
+// between them in the schema, or (viaLink) one table of links between
+// them, and the reading joins them by it.
+func (e *Engine) onlyEdge(a *analysis, parts *readingParts, bk int, viaLink bool) bool {
 	if !parts.joins {
 		return false
 	}
@@ -955,7 +1067,20 @@ func (e *Engine) onlyEdge(a *analysis, parts *readingParts, bk int) bool {
 			break
 		}
 	}
-	if table == "" || subject == "" || table == subject || e.edgesBetween(table, subject) != 1 {
+	if table == "" || subject == "" || table == subject {
+		return false
+	}
+	if e.edgesBetween(table, subject) == 0 {
+		// "for each book, the members enjoying it": related through one
+		// table of links, which the reading joins; a stranded preposition
+		// ("which members does Tool C go to") leaves open which way.
+		links := e.linkTables(table, subject)
+		if !viaLink {
+			return false
+		}
+		return len(links) == 1 && parts.joined[links[0]]
+	}
+	if e.edgesBetween(table, subject) != 1 {
 		return false
 	}
 	for _, j := range e.m.snap.Schema.Joins {
@@ -1230,7 +1355,7 @@ var relationPreps = setOf(`through in on at to from by with into across over alo
 // is left to be reported too, unless it is pending: a verb linked to a
 // column only through the lexicon ("produced" → make), which may name the
 // join the reading takes instead.
-func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, claimed, pending []bool, mark func(from, to int)) {
+func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, claimed, pending, tableVerb []bool, mark func(from, to int)) {
 	if e.words == nil {
 		return
 	}
@@ -1240,7 +1365,7 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 		if t.clause != 0 {
 			break
 		}
-		if explained[i] || claimed[i] && !pending[i] || !content(i) || t.isNum || t.quoted {
+		if explained[i] || claimed[i] && !pending[i] && !tableVerb[i] || !content(i) || t.isNum || t.quoted {
 			continue
 		}
 		bk := -1
@@ -1291,6 +1416,19 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 		if pending[i] && !e.joinsTwo(a, parts, bk, ok, ak, prep) {
 			continue
 		}
+		// A verb naming a table the reading leaves out ("offered" →
+		// offerings) is accounted for only where it says how the thing
+		// has its own attribute: by an agent that is one ("offered by the
+		// cardiology ward"), or after one, stranded ("how many therapies
+		// does each ward offer").
+		if tableVerb[i] {
+			subject := e.subjectAt(a)
+			if prep && a.word(i+1) == "by" && ak >= 0 && explained[ak] && e.ownAttribute(a, parts, bk, ak) ||
+				ak < 0 && subject >= 0 && subject < bk && e.ownAttribute(a, parts, subject, bk) {
+				mark(i, i+1)
+			}
+			continue
+		}
 		switch {
 		case object && parts.joins && e.saysWhichEdge(a, parts, bk, ok, i):
 			mark(i, i+1)
@@ -1300,7 +1438,7 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 			mark(i, i+1)
 		case prep && ak >= 0 && explained[ak] && e.onlyReference(a, parts, bk, ak):
 			mark(i, i+1)
-		case ak < 0 && e.onlyEdge(a, parts, bk):
+		case ak < 0 && e.onlyEdge(a, parts, bk, !prep):
 			mark(i, i+1)
 		case ak < 0 && passiveAux[a.word(i-1)] && e.onlyExists(a, parts, i):
 			mark(i, i+1)

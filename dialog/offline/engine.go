@@ -33,6 +33,8 @@ type Options struct {
 type Words interface {
 	Commonness(word string) float64
 	RelatedTo(a, b string) bool
+	// Related lists the lemmas related to the word's own.
+	Related(word string) []string
 	// MostlyVerb says whether most senses of the word are verbs.
 	MostlyVerb(word string) bool
 	// OftenVerb says whether a fair share of its senses are verbs

@@ -324,6 +324,9 @@ func TestVerbsRelatedToNamesAreLinked(t *testing.T) {
 		{"How many books were lent to members in Leeds?", ""},
 		{"How many transfers were shifted from York to Leeds?", ""},
 		{"How many places were transfers sent from York?", "places sent"},
+		// A verb left at the end, between things related through one
+		// table of links (loans), names that relation.
+		{"For each book, return the number of members enjoying it.", ""},
 	}
 	for _, tc := range cases {
 		p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
