@@ -15,6 +15,9 @@ type ColumnHit struct {
 	// Matched lists the words of the phrase (lower-case, as typed) that
 	// matched the column directly or through a synonym, in phrase order.
 	Matched []string
+	// ValuesOnly: the phrase matched only the column's sample values, not
+	// its name, its table's or a comment ("offered" in a message text).
+	ValuesOnly bool
 }
 
 // bm25K1 is BM25's term-frequency saturation.
@@ -251,6 +254,7 @@ func (c *Catalog) SearchColumns(phrase string, limit int) []ColumnHit {
 	}
 	scores := make([]float64, len(idx.docs))
 	masks := make([]uint64, len(idx.docs))
+	named := make([]bool, len(idx.docs))
 	var touched []uint32
 	for _, q := range c.expand(words) {
 		id, ok := idx.terms[q.term]
@@ -266,6 +270,7 @@ func (c *Catalog) SearchColumns(phrase string, limit int) []ColumnHit {
 			}
 			scores[p.doc] += q.weight * float64(p.impact)
 			masks[p.doc] |= q.words
+			named[p.doc] = named[p.doc] || !p.valuesOnly
 		}
 	}
 	better := func(a, b uint32) bool {
@@ -280,7 +285,7 @@ func (c *Catalog) SearchColumns(phrase string, limit int) []ColumnHit {
 		if scores[d] <= 0 {
 			continue
 		}
-		h := ColumnHit{Table: idx.docs[d].table, Column: idx.docs[d].column, Score: scores[d]}
+		h := ColumnHit{Table: idx.docs[d].table, Column: idx.docs[d].column, Score: scores[d], ValuesOnly: !named[d]}
 		for i, w := range words {
 			if masks[d]&(1<<i) != 0 {
 				h.Matched = append(h.Matched, w.surface)

@@ -164,7 +164,7 @@ func TestSearchColumnsByInitials(t *testing.T) {
 // TestSearchColumnsSynonymsSkipValues: a synonym of a phrase word finds
 // columns by their names and comments, never by their sample values alone
 // ("sells" is no sign of a town column holding 'Sale'); the word itself
-// still finds the values.
+// still finds the values, and the hit says it matched only those.
 func TestSearchColumnsSynonymsSkipValues(t *testing.T) {
 	snap := &warehouse.Snapshot{
 		Schema: warehouse.Schema{Tables: []warehouse.Table{
@@ -174,6 +174,11 @@ func TestSearchColumnsSynonymsSkipValues(t *testing.T) {
 		Profiles: []warehouse.Profile{{Table: "nurses", Column: "home_town", Samples: []string{"Sale", "Leigh", "Bury"}}},
 	}
 	c := New(snap, Options{})
+	for _, h := range c.SearchColumns("sale", 10) {
+		if want := h.Table == "nurses"; h.ValuesOnly != want {
+			t.Errorf("SearchColumns(sale): %s.%s ValuesOnly = %v, want %v", h.Table, h.Column, h.ValuesOnly, want)
+		}
+	}
 	tests := []struct {
 		phrase  string
 		want    []string

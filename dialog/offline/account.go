@@ -448,7 +448,9 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 		}) {
 			realised = false
 		}
-		claim(cm.at, cm.end, realised)
+		if realised || !cm.inValues {
+			claim(cm.at, cm.end, realised)
+		}
 		if !realised && cm.verb {
 			pending[cm.at] = true // relationVerbs may find it names the join taken
 		}
@@ -675,6 +677,31 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 		for i, t := range a.toks {
 			if t.clause == 0 && !t.used && negationWords[t.low] && !numberOfAt(a, i) {
 				reported[i] = true
+			}
+		}
+	}
+	// "sent by each member that is not staff": a reference typed by a
+	// column the reading holds to one role's table excludes the others.
+	for _, j := range e.m.snap.Schema.Joins {
+		if j.When == nil || !parts.columns[strings.ToLower(j.FromTable+"."+j.FromColumn)] || !parts.joined[strings.ToLower(j.ToTable)] {
+			continue
+		}
+		for _, s := range e.m.snap.Schema.Joins {
+			if s.When == nil || !strings.EqualFold(s.FromTable, j.FromTable) || !strings.EqualFold(s.FromColumn, j.FromColumn) || s.When.Value == j.When.Value {
+				continue
+			}
+			for _, em := range a.entities {
+				if !slices.ContainsFunc(em.tables, func(t *tableInfo) bool { return strings.EqualFold(t.name, s.ToTable) }) {
+					continue
+				}
+				k := em.at - 1
+				if determiners[a.word(k)] {
+					k--
+				}
+				if a.word(k) == "not" {
+					reported[k] = false
+					mark(k, a.spanOf(em.at, em.phrase))
+				}
 			}
 		}
 	}
@@ -1399,6 +1426,11 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 		for k := from; k < len(a.toks) && a.toks[k].clause == 0; k++ {
 			if content(k) {
 				ak = k
+				break
+			}
+			// "the employees working there, and the name…": the verb
+			// ends before what is coordinated with it.
+			if a.word(k) == "and" || a.word(k) == "or" || a.toks[k].brk != 0 {
 				break
 			}
 		}

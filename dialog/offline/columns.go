@@ -32,6 +32,9 @@ type colMention struct {
 	// verb: a verb the lexicon relates to the column's name ("produced"
 	// → make); unread, it may still name the relation a join takes.
 	verb bool
+	// inValues: a verb found only among columns' sample texts ("offered"
+	// in messages); unread, it is a word like any other.
+	inValues bool
 }
 
 // protectColumnNames keeps phrases that are column names from being read as
@@ -142,6 +145,12 @@ func (e *Engine) addColumnMention(a *analysis, from, to int) {
 		return
 	}
 	cm := &colMention{phrase: phrase, at: from, end: to, clause: a.toks[from].clause}
+	// "coupons offered by …" matching a message column's texts only: a
+	// verb that may instead say how things relate (relationVerbs).
+	if w := a.word(from); to == from+1 && e.words != nil && (e.words.MostlyVerb(w) || participle(w)) &&
+		!slices.ContainsFunc(hits, func(h catalog.ColumnHit) bool { return !h.ValuesOnly }) {
+		cm.inValues = true
+	}
 	top := hits[0].Score
 	wantsID := strings.Contains(strings.ToLower(phrase), "number")
 	for _, w := range strings.Fields(strings.ToLower(phrase)) {

@@ -327,6 +327,8 @@ func TestVerbsRelatedToNamesAreLinked(t *testing.T) {
 		// A verb left at the end, between things related through one
 		// table of links (loans), names that relation.
 		{"For each book, return the number of members enjoying it.", ""},
+		// …up to what is coordinated with it.
+		{"For each book, return the number of members enjoying it and the name of the book.", ""},
 	}
 	for _, tc := range cases {
 		p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
@@ -407,5 +409,20 @@ func TestWholePeriodsBefore(t *testing.T) {
 				t.Fatalf("likeliest reading (unused %v):\n%s", c.Unused, c.SQL)
 			}
 		})
+	}
+}
+
+// TestNotAnotherRole: messages sent by members are joined through the
+// sender's type column, which already leaves staff out: "not staff" is
+// accounted for.
+func TestNotAnotherRole(t *testing.T) {
+	e, _ := libraryEngine(t)
+	p, err := e.Candidates(context.Background(), dialog.Request{Question: "What is the number of messages sent by each member that is not staff?"})
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("no reading (%v)", err)
+	}
+	c := p.Candidates[0]
+	if !strings.Contains(c.SQL, "messages.sender_type = 0") || len(c.Unused) > 0 {
+		t.Fatalf("likeliest reading (unused %v):\n%s", c.Unused, c.SQL)
 	}
 }

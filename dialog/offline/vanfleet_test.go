@@ -20,7 +20,7 @@ func vanFleetDump() string {
 CREATE TABLE van_models (model_id INT PRIMARY KEY, model VARCHAR(40), maker_id INT, production INT,
   FOREIGN KEY (maker_id) REFERENCES makers(maker_id));
 CREATE TABLE van_trips (trip_id INT PRIMARY KEY, model_id INT, miles INT, tot_depot_amt INT, outcome VARCHAR(20), FOREIGN KEY (model_id) REFERENCES van_models(model_id));
-CREATE TABLE van_depots (depot_id INT PRIMARY KEY, depot_name VARCHAR(40), district VARCHAR(20), manager_name VARCHAR(40), owner VARCHAR(40), fleet_size INT, number_bays INT);
+CREATE TABLE van_depots (depot_id INT PRIMARY KEY, depot_name VARCHAR(40), district VARCHAR(20), manager_name VARCHAR(40), owner VARCHAR(40), fleet_size INT, number_bays INT, notes VARCHAR(60));
 `)
 	makers := []string{"Kestrel", "Osprey", "Merlin", "Harrier"}
 	countries := []string{"Norway", "Chile", "Kenya"}
@@ -35,7 +35,8 @@ CREATE TABLE van_depots (depot_id INT PRIMARY KEY, depot_name VARCHAR(40), distr
 	}
 	districts := []string{"North", "South", "Harbour"}
 	for i := 1; i <= 12; i++ {
-		fmt.Fprintf(&b, "INSERT INTO van_depots VALUES (%d, 'Depot %02d', '%s', 'Manager %02d', 'Owner %d', %d, %d);\n", i, i, districts[i%3], i, i%4, 5+(i*11)%40, 2+(i*5)%9)
+		fmt.Fprintf(&b, "INSERT INTO van_depots VALUES (%d, 'Depot %02d', '%s', 'Manager %02d', 'Owner %d', %d, %d, '%s');\n", i, i, districts[i%3], i, i%4, 5+(i*11)%40, 2+(i*5)%9,
+			[]string{"Vans offered for weekend hire", "Closed on holidays", "Night parking offered"}[i%3])
 	}
 	return b.String()
 }
@@ -68,6 +69,9 @@ func TestWordsAccountedForByTheReading(t *testing.T) {
 		// An instruction to compare text whole, where the reading does.
 		{"matching exactly", "Who owns 'Depot 03'? Match names exactly.", "van_depots.depot_name = 'Depot 03'", []string{"Match", "exactly"}, nil},
 		{"matching exactly, by a pattern", "Which depots have a name containing '0'? Match strings exactly.", "LIKE", nil, []string{"exactly"}},
+		// A verb found only in a column's texts (depot notes) is a word
+		// like any other: here it says how models have their maker.
+		{"a verb of the texts, before the key of a thing referred to", "Which van models are offered by maker with ID 2?", "WHERE van_models.maker_id = 2", []string{"offered"}, nil},
 		// …or a count of its own ("number of bays" → number_bays), after
 		// "that", which right after the thing is no article.
 		{"a verb and a count of its own", "Who owns the depot that offers the largest number of bays?", "MAX(van_depots.number_bays)", []string{"offers"}, nil},
