@@ -82,12 +82,15 @@ type readingParts struct {
 	// negated: some part of the reading says no, not or none (NOT
 	// EXISTS, <>, NOT LIKE, IS NULL, NOT …).
 	negated bool
+	// counted are the tables whose rows a condition on how many each
+	// subject has counts ("builders with more than 2 models").
+	counted map[string]bool
 }
 
 // partsOf gathers a reading's parts over its join tree.
 func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 	rp := &readingParts{values: map[string]bool{}, compared: map[string]bool{}, numbers: map[string]bool{}, columns: map[string]bool{}, aggs: map[string]bool{},
-		tables: map[string]int{}, read: map[string]bool{}, joined: map[string]bool{}, shown: map[string]bool{}, wrap: p.wrap}
+		tables: map[string]int{}, read: map[string]bool{}, joined: map[string]bool{}, shown: map[string]bool{}, counted: map[string]bool{}, wrap: p.wrap}
 	for _, s := range p.selects {
 		for _, c := range columnsOf(s.x) {
 			rp.shown[strings.ToLower(c.table+"."+c.column)] = true
@@ -219,6 +222,7 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 		rp.numbers[strconv.FormatFloat(d.count, 'f', -1, 64)] = true
 		for _, t := range d.tables {
 			rp.tables[strings.ToLower(t)]++
+			rp.counted[strings.ToLower(t)] = true
 		}
 		for _, c := range d.cols {
 			rp.columns[strings.ToLower(c.table+"."+c.column)] = true
@@ -304,6 +308,45 @@ func (rp *readingParts) spanIn(u string) bool {
 		})
 	}
 	return found
+}
+
+// onlyIdentityCompared says whether the reading compares the number of
+// cp only with keys and references ("more than 3 boat models" read as
+// builder_id > 3), which the question does not name: an identifier is no
+// quantity, so the comparison is not what was asked.
+func (e *Engine) onlyIdentityCompared(a *analysis, p *plan, cp *compMention) bool {
+	if cp.keyOf != nil {
+		return false
+	}
+	for k := max(cp.at-2, 0); k < a.spanOf(cp.at, cp.phrase)+2 && k < len(a.toks); k++ {
+		switch singularOf(a.word(k)) {
+		case "id", "identifier", "key", "code", "number", "no":
+			return false
+		}
+	}
+	n := strconv.FormatFloat(cp.value, 'f', -1, 64)
+	identity, other := false, false
+	var conds []cond
+	conds = append(append(conds, p.filters...), p.having...)
+	for _, c := range conds {
+		walk(c.x, func(x expr) bool {
+			b, ok := x.(binary)
+			if !ok {
+				return true
+			}
+			l, lok := b.l.(colRef)
+			if r, rok := b.r.(numLit); lok && rok && string(r) == n {
+				t := e.m.byName[strings.ToLower(l.table)]
+				if c := e.m.column(l.table, l.column); t != nil && c != nil && e.m.isKeyish(t.t, c) {
+					identity = true
+				} else {
+					other = true
+				}
+			}
+			return true
+		})
+	}
+	return identity && !other
 }
 
 // spanEnds are the columns the reading measures a time span between.
@@ -410,7 +453,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			again = again || counted && saidCounted[phrase]
 			first, ok := saidAt[k.noun]
 			again = again || ok && a.sentenceBreak(first, em.at) && !e.namesOwnColumn(a, em)
-			realised = realised && (mentioned[k] <= max(parts.tables[strings.ToLower(k.t.name)], 1) || again)
+			realised = realised && (mentioned[k] <= max(parts.tables[strings.ToLower(k.t.name)], 1) || again || p.both)
 			said[phrase] = said[phrase] || realised
 			saidCounted[phrase] = saidCounted[phrase] || realised && counted
 			if _, ok := saidAt[k.noun]; !ok && realised {
@@ -437,7 +480,8 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			// table through the join uses it.
 			key := strings.ToLower(al.table + "." + al.column)
 			relation := e.m.joinCols[key] && parts.joins && parts.joined[strings.ToLower(al.table)]
-			realised = realised || relation || parts.columns[key] || e.measuredBySibling(a, al, parts) || e.countsLabelAt(a, p, parts, al, cm.at)
+			realised = realised || relation || parts.columns[key] || e.measuredBySibling(a, al, parts) || e.countsLabelAt(a, p, parts, al, cm.at) ||
+				e.comparedCount(a, parts, al, cm.at)
 		}
 		// "… Return the district and the owner": a column a later
 		// sentence asks to be shown is used only when shown.
@@ -460,6 +504,13 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	for _, em := range a.entities {
 		if end := a.spanOf(em.at, em.phrase); explained[em.at] && end < len(a.toks) && rowNouns[a.word(end)] && !a.toks[end].used {
 			mark(end, end+1)
+		}
+	}
+	// "how many boat models", "the boat builder": the schema's own subject
+	// before a thing the reading reads.
+	for _, em := range a.entities {
+		if end := a.spanOf(em.at, em.phrase); !explained[em.at] && end == em.at+1 && end < len(a.toks) && explained[end] && a.toks[em.at].brk == 0 && e.domainWord(a.word(em.at)) {
+			mark(em.at, end)
 		}
 	}
 	// "the total depot amount of trips" read as van_trips.tot_depot_amt:
@@ -517,7 +568,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 		}
 	}
 	for _, cp := range a.comps {
-		claim(cp.at, a.spanOf(cp.at, cp.phrase), parts.numbers[strconv.FormatFloat(cp.value, 'f', -1, 64)])
+		identity := e.onlyIdentityCompared(a, p, cp)
+		claim(cp.at, a.spanOf(cp.at, cp.phrase), parts.numbers[strconv.FormatFloat(cp.value, 'f', -1, 64)] && !identity)
+		for k := cp.at; identity && k < a.spanOf(cp.at, cp.phrase); k++ {
+			reported[k] = true
+		}
 	}
 	// "how many towns": a reading that counts no rows of the things
 	// named right after and shows no number answers with a list; it leaves the question's
@@ -934,7 +989,45 @@ func (e *Engine) countsLabelAt(a *analysis, p *plan, parts *readingParts, al col
 	if t == nil || t.label == nil || !strings.EqualFold(t.name, al.table) || !strings.EqualFold(t.label.Name, al.column) {
 		return false
 	}
-	return countedAt(a, k)
+	// "how many boat models": after the schema's own subject.
+	return countedAt(a, k) || e.domainWord(a.word(k-1)) && countedAt(a, k-1)
+}
+
+// comparedCount says whether the column al, named at token k right after
+// a comparison's number ("more than 2 models", "over 3 boat models"), is
+// the label of a table whose rows the reading counts per subject: the
+// things counted.
+func (e *Engine) comparedCount(a *analysis, parts *readingParts, al colAlt, k int) bool {
+	t := e.m.byName[strings.ToLower(al.table)]
+	if t == nil || t.label == nil || !strings.EqualFold(t.label.Name, al.column) || !parts.counted[strings.ToLower(t.name)] {
+		return false
+	}
+	for _, cp := range a.comps {
+		end := a.spanOf(cp.at, cp.phrase)
+		if end == k || end == k-1 && e.domainWord(a.word(end)) {
+			return true
+		}
+	}
+	return false
+}
+
+// domainWord says whether w names what the whole schema is about: the
+// first word of the names of at least half of its tables, three or more
+// (boat_builders, boat_names, boats_data). Before another thing's noun
+// ("boat models") it adds nothing the schema does not already say.
+func (e *Engine) domainWord(w string) bool {
+	w = singularOf(w)
+	if len(w) < 3 {
+		return false
+	}
+	n := 0
+	for _, t := range e.m.snap.Schema.Tables {
+		first, _, _ := strings.Cut(strings.ToLower(t.Name), "_")
+		if singularOf(first) == w {
+			n++
+		}
+	}
+	return n >= 3 && 2*n >= len(e.m.snap.Schema.Tables)
 }
 
 // namesOwnColumn says whether a mention of a table comes right before its
@@ -1441,7 +1534,15 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 		for ok >= 0 && ok < len(a.toks) && (countingWords[a.word(ok)] || a.word(ok) == "of" && countingWords[a.word(ok-1)]) {
 			ok++
 		}
-		object := !prep && ak >= 0 && ok < len(a.toks) && ok <= i+5 && explained[ok] && e.objectBetween(a, i+1, ok)
+		// "shops selling less than 3000 products": past a comparison the
+		// reading holds, to the thing it counts or measures.
+		compared := false
+		for _, cp := range a.comps {
+			if end := a.spanOf(cp.at, cp.phrase); cp.at > i && cp.at <= i+2 && explained[cp.at] && ak >= 0 && ak <= end {
+				ok, compared = end, true
+			}
+		}
+		object := !prep && ak >= 0 && ok < len(a.toks) && (ok <= i+5 || compared) && explained[ok] && (compared || e.objectBetween(a, i+1, ok))
 		// A pending verb names a join only between two tables the
 		// reading joins ("models produced by makers"), never a thing's
 		// own column ("cars produced with 8 cylinders").
@@ -1474,7 +1575,7 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 			mark(i, i+1)
 		case ak < 0 && passiveAux[a.word(i-1)] && e.onlyExists(a, parts, i):
 			mark(i, i+1)
-		case object && e.plainObject(a, i+1, ok) && e.ownAttribute(a, parts, bk, ok):
+		case object && (compared || e.plainObject(a, i+1, ok)) && e.ownAttribute(a, parts, bk, ok):
 			mark(i, i+1)
 		case prep && ak >= 0 && explained[ak] && e.ownAttribute(a, parts, bk, ak):
 			mark(i, i+1)

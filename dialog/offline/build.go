@@ -31,6 +31,9 @@ type plan struct {
 	groups  []sel
 	having  []cond
 	order   *sel
+	// both: "both X … and X …" read as two rows of X (both.go); the
+	// second mention needs no instance of its own.
+	both bool
 	// thenBy breaks the order's ties, the same way round: "the top 5
 	// makers by number of models and average production".
 	thenBy   *sel
@@ -666,6 +669,10 @@ func (r *reader) isGroupMention(cm *colMention) bool {
 func (r *reader) isComparisonTarget(cm *colMention) bool {
 	for _, c := range r.a.comps {
 		if c.target != "" && strings.Contains(c.target, strings.ToLower(cm.phrase)) {
+			return true
+		}
+		// "more than 2 models": the rows counted, no column to show.
+		if em, _ := r.relatedCounted(c); em != nil && em.at == cm.at {
 			return true
 		}
 	}

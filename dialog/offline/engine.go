@@ -118,6 +118,9 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 					p = p.clone()
 					p.distinct = false
 				}
+				if q := a.bothRows(e.m, p); q != nil {
+					p = q
+				}
 				if x := a.tieBreak(e.m, p); x != nil {
 					p = p.clone()
 					p.thenBy = &sel{x: x}

@@ -30,9 +30,21 @@ func (r *reader) relatedCounted(cp *compMention) (*entityMention, bool) {
 	for a.word(next) == "other" || a.word(next) == "different" || a.word(next) == "distinct" || a.word(next) == "separate" {
 		next++
 	}
+	// "more than 3 boat models": past the schema's own subject.
+	if r.e.domainWord(a.word(next)) && r.columnAt(next+1) != nil {
+		next++
+	}
 	for _, em := range a.entities {
 		if em.at == next {
 			return em, false
+		}
+	}
+	// "more than 2 models": a table's label names its rows.
+	if cm := r.columnAt(next); cm != nil && cm.at == next {
+		for _, al := range cm.alts {
+			if t := r.e.m.byName[strings.ToLower(al.table)]; t != nil && t.label != nil && strings.EqualFold(t.label.Name, al.column) {
+				return &entityMention{phrase: cm.phrase, at: cm.at, tables: []*tableInfo{t}}, false
+			}
 		}
 	}
 	if countedThings[a.word(num+1)] {

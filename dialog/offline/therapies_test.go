@@ -104,3 +104,18 @@ func TestWordsOfAShownColumnsFamily(t *testing.T) {
 		})
 	}
 }
+
+// TestVerbBeforeAComparison: "therapies running more than 7 sessions"
+// says how the therapies have a number of their own, compared: the verb
+// needs no caveat.
+func TestVerbBeforeAComparison(t *testing.T) {
+	e, _ := engineOn(t, therapyDump())
+	q := "Which wards have both therapies running fewer than 5 sessions and therapies running more than 7 sessions?"
+	p, err := e.Candidates(context.Background(), dialog.Request{Question: q})
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("no reading (%v)", err)
+	}
+	if c := p.Candidates[0]; !strings.Contains(c.SQL, "HAVING SUM(CASE WHEN therapies.sessions < 5 THEN 1 END) > 0 AND SUM(CASE WHEN therapies.sessions > 7 THEN 1 END) > 0") || len(c.Unused) > 0 {
+		t.Fatalf("likeliest reading (unused %v):\n%s", c.Unused, c.SQL)
+	}
+}

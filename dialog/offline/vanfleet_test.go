@@ -185,3 +185,25 @@ func TestRankedByTwoMeasures(t *testing.T) {
 		})
 	}
 }
+
+// TestBothRowsOfOneThing: "both depots … and depots …" are two depots,
+// each with its own condition, sharing what is shown; read as one depot
+// with both conditions the answer would be an empty list. The likeliest
+// reading must give what a hand-written query gives, and leave no word out.
+func TestBothRowsOfOneThing(t *testing.T) {
+	e, wh := engineOn(t, vanFleetDump())
+	cases := []struct{ question, gold string }{
+		{"Which owners have both depots in the North district and depots in the South district?",
+			"SELECT DISTINCT owner FROM van_depots WHERE district = 'North' AND owner IN (SELECT owner FROM van_depots WHERE district = 'South')"},
+		{"Which districts have both depots with a fleet size over 30 and depots with a fleet size under 10?",
+			"SELECT DISTINCT district FROM van_depots WHERE fleet_size > 30 AND district IN (SELECT district FROM van_depots WHERE fleet_size < 10)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.question, func(t *testing.T) {
+			top, ok := topReading(t, e, wh, tc.question, tc.gold)
+			if !ok || len(top.Unused) > 0 {
+				t.Fatalf("likeliest reading (unused %v) differs from %s:\n%s", top.Unused, tc.gold, top.SQL)
+			}
+		})
+	}
+}

@@ -1,0 +1,132 @@
+package offline
+
+import (
+	"strconv"
+	"strings"
+)
+
+// "Which districts have both depots with a fleet over 30 and depots with a
+// fleet under 10?": the thing named twice after "both" is two different
+// rows, each with its own conditions, sharing what is shown. Read as one
+// row with both conditions it is a contradiction that answers "none"
+// with confidence; read per shown value, it asks whether some row meets
+// the first conditions and some row the second.
+
+// bothHalves finds "both <things> … and <things> …": where each half
+// starts, and the table named twice; nil when the question has no such
+// pair.
+func (a *analysis) bothHalves() (first, second int, t *tableInfo) {
+	for b, tk := range a.toks {
+		if tk.clause != 0 || tk.low != "both" {
+			continue
+		}
+		var em1 *entityMention
+		for _, em := range a.entities {
+			if em.at > b && em.at <= b+2 && len(em.tables) > 0 {
+				em1 = em
+				break
+			}
+		}
+		if em1 == nil {
+			return -1, -1, nil
+		}
+		for _, em := range a.entities {
+			if em.at > em1.at && len(em.tables) > 0 && em.tables[0] == em1.tables[0] && (a.word(em.at-1) == "and" || a.word(em.at-2) == "and") {
+				return em1.at, em.at, em1.tables[0]
+			}
+		}
+		return -1, -1, nil
+	}
+	return -1, -1, nil
+}
+
+// literalsBetween are the literals the question's comparisons, values
+// and patterns between tokens from and to stand for, as rendered.
+func (a *analysis) literalsBetween(from, to int) map[string]bool {
+	out := map[string]bool{}
+	for _, cp := range a.comps {
+		if cp.at >= from && cp.at < to {
+			out[strconv.FormatFloat(cp.value, 'f', -1, 64)] = true
+		}
+	}
+	for _, vm := range a.values {
+		if vm.at >= from && vm.at < to {
+			for _, al := range vm.alts {
+				out["'"+strings.ToLower(al.value)+"'"] = true
+			}
+		}
+	}
+	for _, lm := range a.likes {
+		if lm.at >= from && lm.at < to {
+			out["'"+strings.ToLower(lm.pattern)+"'"] = true
+		}
+	}
+	return out
+}
+
+// literalKey is how literalsBetween names a literal of the plan.
+func literalKey(x expr) string {
+	switch v := x.(type) {
+	case numLit:
+		return string(v)
+	case strLit:
+		return "'" + strings.ToLower(string(v)) + "'"
+	}
+	return ""
+}
+
+// bothRows rewrites a reading of "both X … and X …" that shows columns of
+// X only: the conditions of each half hold on some row of each shown
+// value (GROUP BY the shown columns, HAVING a count of each half's rows).
+// Nil when the reading is not of that shape or a condition belongs to
+// both halves.
+func (a *analysis) bothRows(m *model, p *plan) *plan {
+	first, second, t := a.bothHalves()
+	if t == nil || len(p.groups) > 0 || p.aggregated || len(p.derived) > 0 || p.order != nil || len(p.selects) == 0 || len(p.having) > 0 {
+		return nil
+	}
+	for _, s := range p.selects {
+		c, ok := s.x.(colRef)
+		if !ok || !strings.EqualFold(c.table, t.name) || t.key != nil && strings.EqualFold(c.column, t.key.Name) {
+			return nil
+		}
+	}
+	h1, h2 := a.literalsBetween(first, second), a.literalsBetween(second, len(a.toks))
+	var common, c1, c2 []expr
+	for _, f := range p.filters {
+		in1, in2 := false, false
+		for _, l := range literals(f.x) {
+			k := literalKey(l)
+			in1, in2 = in1 || h1[k], in2 || h2[k]
+		}
+		switch {
+		case in1 && in2:
+			return nil
+		case in1:
+			c1 = append(c1, f.x)
+		case in2:
+			c2 = append(c2, f.x)
+		default:
+			common = append(common, f.x)
+		}
+	}
+	if len(c1) == 0 || len(c2) == 0 {
+		return nil
+	}
+	q := p.clone()
+	q.filters = nil
+	for _, x := range common {
+		q.filters = append(q.filters, cond{x: x})
+	}
+	q.groups = append([]sel(nil), p.selects...)
+	q.distinct, q.distinctForJoins = false, false
+	for _, half := range [][]expr{c1, c2} {
+		x := half[0]
+		for _, y := range half[1:] {
+			x = cmp(paren{x}, "AND", paren{y})
+		}
+		q.having = append(q.having, cond{x: cmp(aggOver("SUM", caseWhen{cond: x, then: numLit("1")}), ">", numLit("0"))})
+	}
+	q.both = true
+	return q
+}
