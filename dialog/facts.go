@@ -204,6 +204,12 @@ func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string
 	if held == 0 || held == len(pt.Values) {
 		return false
 	}
+	if leavesWordsOut(st, pt, tok) {
+		// Every reading the fact keeps leaves words of this question out
+		// that another reading takes into account ("cost of a one-way
+		// trip" after 'cost' meant the round-trip cost): ask instead.
+		return false
+	}
 	if remembered, best := heldShare(pt, tok); remembered < implausibleFact*best {
 		// The question's own words make the remembered reading
 		// implausible here ("population of atlanta georgia" after
@@ -291,6 +297,23 @@ const implausibleFact = 0.35
 
 // heldShare is the likeliest reading of a point that holds the remembered
 // token, and the likeliest reading overall.
+// leavesWordsOut says whether each live reading holding tok at the point
+// leaves some question word out while a reading not holding it leaves
+// none out.
+func leavesWordsOut(st *convState, pt point, tok ontology.Term) bool {
+	keptClean, otherClean := false, false
+	for _, i := range st.live() {
+		c := st.Candidates[i]
+		clean := len(c.Unused) == 0
+		if holds(c.Slots.Get(pt.Key), tok) {
+			keptClean = keptClean || clean
+		} else {
+			otherClean = otherClean || clean
+		}
+	}
+	return !keptClean && otherClean
+}
+
 func heldShare(pt point, tok ontology.Term) (remembered, best float64) {
 	for _, v := range pt.Values {
 		best = max(best, v.P)

@@ -395,3 +395,21 @@ func TestTypedAnswerThatLooksLikeAQuestion(t *testing.T) {
 		t.Fatalf("the question should stay open: %s", rs[0].Text)
 	}
 }
+
+// A remembered 'revenue' = net revenue does not decide a question whose
+// own words only the other reading takes into account.
+func TestAFactNeverLeavesTheQuestionsWordsOut(t *testing.T) {
+	env := dialogtest.New(t, 3000, dialog.Config{})
+	bo := newChat(t, env, "bo")
+	learnDates(t, bo)
+	r := bo.ask("what was revenue before discounts in 2025?")
+	if r.Kind == dialog.ReplyClarification {
+		return // asking is right
+	}
+	a := mustAnswer(t, r)
+	for _, f := range a.UsedFacts {
+		if f.Phrase == "revenue" && len(a.Unused) > 0 {
+			t.Fatalf("'revenue' = net revenue decided, leaving %v out:\n%s", a.Unused, a.SQL)
+		}
+	}
+}

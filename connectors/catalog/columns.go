@@ -18,6 +18,9 @@ type ColumnHit struct {
 	// ValuesOnly: the phrase matched only the column's sample values, not
 	// its name, its table's or a comment ("offered" in a message text).
 	ValuesOnly bool
+	// ByName: some word of the phrase matched the column's or its table's
+	// name, not only what comments and values say of it.
+	ByName bool
 }
 
 // bm25K1 is BM25's term-frequency saturation.
@@ -64,6 +67,8 @@ type posting struct {
 	// else, so a synonym of a phrase word does not reach it ("sells" is
 	// no sign of a town column holding 'Sale').
 	valuesOnly bool
+	// byName: the term is in the column's or its table's name.
+	byName bool
 }
 
 // columnIndex is an inverted index over columns in CSR form: the postings of
@@ -116,15 +121,18 @@ func buildColumnIndex(a analyzer, s *warehouse.Schema, profiles map[string]*ware
 		doc        uint32
 		tf         float64
 		valuesOnly bool
+		byName     bool
 	}
 	idx.terms = make(map[string]uint32)
 	var entries []entry
 	tf := make(map[uint32]float64)
-	named := make(map[uint32]bool) // in a field other than the values
+	named := make(map[uint32]bool)  // in a field other than the values
+	inName := make(map[uint32]bool) // in the column's or table's name
 	var order []uint32
 	for d, f := range fields {
 		clear(tf)
 		clear(named)
+		clear(inName)
 		order = order[:0]
 		for fi, terms := range f {
 			norm := 1 - specs[fi].b + specs[fi].b*float64(len(terms))/avg[fi]
@@ -139,10 +147,11 @@ func buildColumnIndex(a analyzer, s *warehouse.Schema, profiles map[string]*ware
 				}
 				tf[id] += specs[fi].weight / norm
 				named[id] = named[id] || fi != fieldValues
+				inName[id] = inName[id] || fi == fieldColumnName || fi == fieldTableName
 			}
 		}
 		for _, id := range order {
-			entries = append(entries, entry{term: id, doc: uint32(d), tf: tf[id], valuesOnly: !named[id]})
+			entries = append(entries, entry{term: id, doc: uint32(d), tf: tf[id], valuesOnly: !named[id], byName: inName[id]})
 		}
 	}
 
@@ -163,6 +172,7 @@ func buildColumnIndex(a analyzer, s *warehouse.Schema, profiles map[string]*ware
 			doc:        e.doc,
 			impact:     float32(idf * e.tf * (bm25K1 + 1) / (bm25K1 + e.tf)),
 			valuesOnly: e.valuesOnly,
+			byName:     e.byName,
 		}
 		next[e.term]++
 	}
@@ -255,6 +265,7 @@ func (c *Catalog) SearchColumns(phrase string, limit int) []ColumnHit {
 	scores := make([]float64, len(idx.docs))
 	masks := make([]uint64, len(idx.docs))
 	named := make([]bool, len(idx.docs))
+	byName := make([]bool, len(idx.docs))
 	var touched []uint32
 	for _, q := range c.expand(words) {
 		id, ok := idx.terms[q.term]
@@ -271,6 +282,7 @@ func (c *Catalog) SearchColumns(phrase string, limit int) []ColumnHit {
 			scores[p.doc] += q.weight * float64(p.impact)
 			masks[p.doc] |= q.words
 			named[p.doc] = named[p.doc] || !p.valuesOnly
+			byName[p.doc] = byName[p.doc] || p.byName
 		}
 	}
 	better := func(a, b uint32) bool {
@@ -285,7 +297,7 @@ func (c *Catalog) SearchColumns(phrase string, limit int) []ColumnHit {
 		if scores[d] <= 0 {
 			continue
 		}
-		h := ColumnHit{Table: idx.docs[d].table, Column: idx.docs[d].column, Score: scores[d], ValuesOnly: !named[d]}
+		h := ColumnHit{Table: idx.docs[d].table, Column: idx.docs[d].column, Score: scores[d], ValuesOnly: !named[d], ByName: byName[d]}
 		for i, w := range words {
 			if masks[d]&(1<<i) != 0 {
 				h.Matched = append(h.Matched, w.surface)

@@ -175,8 +175,8 @@ func TestSearchColumnsSynonymsSkipValues(t *testing.T) {
 	}
 	c := New(snap, Options{})
 	for _, h := range c.SearchColumns("sale", 10) {
-		if want := h.Table == "nurses"; h.ValuesOnly != want {
-			t.Errorf("SearchColumns(sale): %s.%s ValuesOnly = %v, want %v", h.Table, h.Column, h.ValuesOnly, want)
+		if want := h.Table == "nurses"; h.ValuesOnly != want || h.ByName == want {
+			t.Errorf("SearchColumns(sale): %s.%s ValuesOnly = %v, ByName = %v, want %v and %v", h.Table, h.Column, h.ValuesOnly, h.ByName, want, !want)
 		}
 	}
 	tests := []struct {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
@@ -310,6 +311,71 @@ func (rp *readingParts) spanIn(u string) bool {
 	return found
 }
 
+// unitNotCompared looks at the thing named right after a comparison's
+// number ("at least 3 towns", "over 20 bays"): the end of its mention when
+// the reading neither compares one of its columns with the number nor
+// counts its rows, else the end of the comparison. "Rivers that cross at
+// least 3 towns" read as a length of at least 3 is not what was asked.
+func (e *Engine) unitNotCompared(a *analysis, p *plan, parts *readingParts, cp *compMention) int {
+	end := a.spanOf(cp.at, cp.phrase)
+	if cp.keyOf != nil || end >= len(a.toks) || countedThings[a.word(end)] || a.toks[end-1].brk != 0 {
+		return end
+	}
+	// "more than 3 boat models": past the schema's own subject.
+	if e.domainWord(a.word(end)) && end+1 < len(a.toks) && a.toks[end].brk == 0 {
+		end++
+	}
+	n := strconv.FormatFloat(cp.value, 'f', -1, 64)
+	compared := map[string]bool{}
+	var conds []cond
+	conds = append(append(conds, p.filters...), p.having...)
+	for _, c := range conds {
+		walk(c.x, func(x expr) bool {
+			if b, ok := x.(binary); ok {
+				if l, lok := b.l.(colRef); lok {
+					if r, rok := b.r.(numLit); rok && string(r) == n {
+						compared[strings.ToLower(l.table+"."+l.column)] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	for _, em := range a.entities {
+		if em.at != end {
+			continue
+		}
+		// Things named after a number are counted: a number of theirs
+		// compared is no count of them ("less than three templates" as
+		// template_id < 3).
+		for _, t := range em.tables {
+			if parts.counted[strings.ToLower(t.name)] {
+				return a.spanOf(cp.at, cp.phrase)
+			}
+		}
+		return a.spanOf(em.at, em.phrase)
+	}
+	for _, cm := range a.columns {
+		if cm.at != end {
+			continue
+		}
+		for _, al := range cm.alts {
+			if compared[strings.ToLower(al.table+"."+al.column)] || parts.counted[strings.ToLower(al.table)] || al.computed() {
+				return a.spanOf(cp.at, cp.phrase)
+			}
+		}
+		// The mention kept its likeliest columns; any column the words
+		// find ("people" → population) may be the one compared.
+		for _, h := range e.m.cat.SearchColumns(cm.phrase, 8) {
+			if compared[strings.ToLower(h.Table+"."+h.Column)] {
+				return a.spanOf(cp.at, cp.phrase)
+			}
+		}
+		return cm.end
+	}
+	return a.spanOf(cp.at, cp.phrase)
+}
+
 // onlyIdentityCompared says whether the reading compares the number of
 // cp only with keys and references ("more than 3 boat models" read as
 // builder_id > 3), which the question does not name: an identifier is no
@@ -318,7 +384,8 @@ func (e *Engine) onlyIdentityCompared(a *analysis, p *plan, cp *compMention) boo
 	if cp.keyOf != nil {
 		return false
 	}
-	for k := max(cp.at-2, 0); k < a.spanOf(cp.at, cp.phrase)+2 && k < len(a.toks); k++ {
+	// "a builder id over 2", "id 2 or above": the id is named next to it.
+	for _, k := range []int{cp.at - 1, a.spanOf(cp.at, cp.phrase)} {
 		switch singularOf(a.word(k)) {
 		case "id", "identifier", "key", "code", "number", "no":
 			return false
@@ -492,7 +559,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 		}) {
 			realised = false
 		}
-		if realised || !cm.inValues {
+		// A verb only comments or texts of tables the reading leaves alone
+		// speak of is a word like any other.
+		if realised || !cm.described || slices.ContainsFunc(cm.alts, func(al colAlt) bool {
+			return parts.joined[strings.ToLower(al.table)] || parts.read[strings.ToLower(al.table)]
+		}) {
 			claim(cm.at, cm.end, realised)
 		}
 		if !realised && cm.verb {
@@ -568,9 +639,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 		}
 	}
 	for _, cp := range a.comps {
+		end := a.spanOf(cp.at, cp.phrase)
 		identity := e.onlyIdentityCompared(a, p, cp)
-		claim(cp.at, a.spanOf(cp.at, cp.phrase), parts.numbers[strconv.FormatFloat(cp.value, 'f', -1, 64)] && !identity)
-		for k := cp.at; identity && k < a.spanOf(cp.at, cp.phrase); k++ {
+		unit := e.unitNotCompared(a, p, parts, cp)
+		claim(cp.at, end, parts.numbers[strconv.FormatFloat(cp.value, 'f', -1, 64)] && !identity && unit == end)
+		for k := cp.at; (identity || unit > end) && k < max(end, unit); k++ {
 			reported[k] = true
 		}
 	}
@@ -767,6 +840,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	}
 	e.relationVerbs(a, parts, explained, claimed, pending, tableVerb, mark)
 	e.shownByKin(a, p, parts, explained, claimed, mark)
+	e.describedColumn(a, p, parts, explained, mark)
 	var out []string
 	var run []string
 	flush := func() {
@@ -1135,6 +1209,76 @@ func (e *Engine) shownByKin(a *analysis, p *plan, parts *readingParts, explained
 			continue
 		}
 		if slices.ContainsFunc(names, func(n string) bool { return e.kin(t.low, n) }) {
+			mark(i, i+1)
+		}
+	}
+}
+
+// describedColumn marks the nouns of the question that the comment of a
+// column the reading shows, orders by or compares with a number uses to
+// describe it: "the
+// minimum time needed for a transfer at the clinic" over a column so
+// described names no transfer of its own. Verbs are left: a comment
+// listing stored states ("placed, shipped") is no reading of an event.
+func (e *Engine) describedColumn(a *analysis, p *plan, parts *readingParts, explained []bool, mark func(from, to int)) {
+	// Word pairs of the comments, articles dropped: a word is the
+	// comment's only with a neighbour it has there too ("before
+	// discounts" is not said of a column "after discounts").
+	pairs := map[[2]string]bool{}
+	add := func(table, column string) {
+		// A key's or a reference's comment names the things it refers
+		// to ("the state the lake is in"), no description.
+		c, t := e.m.column(table, column), e.m.byName[strings.ToLower(table)]
+		if c == nil || t == nil || e.m.isKeyish(t.t, c) || e.m.joinCols[strings.ToLower(table+"."+column)] || len(strings.Fields(c.Comment)) < 4 {
+			return
+		}
+		var seq []string
+		for _, w := range strings.FieldsFunc(strings.ToLower(c.Comment), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			if w != "a" && w != "an" && w != "the" {
+				seq = append(seq, singularOf(w))
+			}
+		}
+		for k := 1; k < len(seq); k++ {
+			pairs[[2]string{seq[k-1], seq[k]}] = true
+		}
+	}
+	for k := range parts.shown {
+		t, c, _ := strings.Cut(k, ".")
+		add(t, c)
+	}
+	if p.order != nil {
+		for _, c := range columnsOf(p.order.x) {
+			add(c.table, c.column)
+		}
+	}
+	// …or compares with a number ("more than 3 nurses" over a column
+	// described as the nurses assigned).
+	for _, f := range p.filters {
+		if b, ok := f.x.(binary); ok {
+			if l, lok := b.l.(colRef); lok {
+				if _, rok := b.r.(numLit); rok {
+					add(l.table, l.column)
+				}
+			}
+		}
+	}
+	neighbour := func(i, step int) string {
+		for k := i + step; k >= 0 && k < len(a.toks); k += step {
+			if w := a.word(k); w != "a" && w != "an" && w != "the" {
+				return singularOf(w)
+			}
+		}
+		return ""
+	}
+	for i, t := range a.toks {
+		if t.clause != 0 {
+			break
+		}
+		if explained[i] || isFunctionWord(t) || t.isNum || t.quoted || len(t.low) < 4 || e.words != nil && e.words.MostlyVerb(t.low) || participle(t.low) {
+			continue
+		}
+		w := singularOf(t.low)
+		if pairs[[2]string{neighbour(i, -1), w}] || pairs[[2]string{w, neighbour(i, 1)}] {
 			mark(i, i+1)
 		}
 	}

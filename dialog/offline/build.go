@@ -671,8 +671,12 @@ func (r *reader) isComparisonTarget(cm *colMention) bool {
 		if c.target != "" && strings.Contains(c.target, strings.ToLower(cm.phrase)) {
 			return true
 		}
-		// "more than 2 models": the rows counted, no column to show.
+		// "more than 2 models": the rows counted, no column to show;
+		// "more than 7 sessions": the number compared.
 		if em, _ := r.relatedCounted(c); em != nil && em.at == cm.at {
+			return true
+		}
+		if cm.at == r.a.spanOf(c.at, c.phrase) && len(r.measuredAfter(c)) > 0 {
 			return true
 		}
 	}

@@ -32,9 +32,10 @@ type colMention struct {
 	// verb: a verb the lexicon relates to the column's name ("produced"
 	// → make); unread, it may still name the relation a join takes.
 	verb bool
-	// inValues: a verb found only among columns' sample texts ("offered"
-	// in messages); unread, it is a word like any other.
-	inValues bool
+	// described: a verb found only in what columns' comments and sample
+	// texts say ("offered" in messages), not in a name; unread, it is a
+	// word like any other.
+	described bool
 }
 
 // protectColumnNames keeps phrases that are column names from being read as
@@ -145,11 +146,12 @@ func (e *Engine) addColumnMention(a *analysis, from, to int) {
 		return
 	}
 	cm := &colMention{phrase: phrase, at: from, end: to, clause: a.toks[from].clause}
-	// "coupons offered by …" matching a message column's texts only: a
+	// "coupons offered by …" matching a message column's texts only, or
+	// "flights that operate on Mondays" what comments say of columns: a
 	// verb that may instead say how things relate (relationVerbs).
 	if w := a.word(from); to == from+1 && e.words != nil && (e.words.MostlyVerb(w) || participle(w)) &&
-		!slices.ContainsFunc(hits, func(h catalog.ColumnHit) bool { return !h.ValuesOnly }) {
-		cm.inValues = true
+		!slices.ContainsFunc(hits, func(h catalog.ColumnHit) bool { return h.ByName }) {
+		cm.described = true
 	}
 	top := hits[0].Score
 	wantsID := strings.Contains(strings.ToLower(phrase), "number")

@@ -162,6 +162,18 @@ func (r *reader) filterElements() []*element {
 				}
 			}
 		}
+		if after := r.measuredAfter(cp); cp.keyOf == nil && len(after) > 0 {
+			// The noun after the number comes first; the words before
+			// stay readings.
+			top := 1.0
+			for _, al := range alts {
+				top = max(top, al.weight)
+			}
+			for _, al := range after {
+				al.weight *= 2 * top
+				alts = append([]colAlt{al}, alts...)
+			}
+		}
 		if len(alts) == 0 && r.h.t != nil {
 			for _, c := range r.h.t.measures {
 				alts = append(alts, colAlt{table: r.h.t.name, column: c.Name, weight: 1})
@@ -459,4 +471,29 @@ func (r *reader) eitherAlts(el *element, vm, other *valueMention) {
 			})
 		}
 	}
+}
+
+// measuredAfter are the numeric columns the noun right after a
+// comparison's number names ("more than 7 sessions", "over 20 fleet
+// size"): what the number measures.
+func (r *reader) measuredAfter(cp *compMention) []colAlt {
+	cm := r.columnAt(r.a.spanOf(cp.at, cp.phrase))
+	if cm == nil || cm.at != r.a.spanOf(cp.at, cp.phrase) {
+		return nil
+	}
+	var out []colAlt
+	for _, al := range cm.alts {
+		t := r.e.m.byName[strings.ToLower(al.table)]
+		c := r.e.m.column(al.table, al.column)
+		if al.computed() || c == nil || t == nil || c.Kind() != warehouse.KindNumber || r.e.m.isKeyish(t.t, c) {
+			continue
+		}
+		// "fewer than 100000 people" counts people; a column of people
+		// per square mile is a rate of them, no count.
+		if strings.Contains(strings.ToLower(c.Comment), strings.ToLower(cm.phrase)+" per ") {
+			continue
+		}
+		out = append(out, al)
+	}
+	return out
 }

@@ -426,3 +426,18 @@ func TestNotAnotherRole(t *testing.T) {
 		t.Fatalf("likeliest reading (unused %v):\n%s", c.Unused, c.SQL)
 	}
 }
+
+// TestCodesAreNoIds: "genre codes with fewer than three books" names no
+// id next to its number; a reading comparing book_id with 3 reports it.
+func TestCodesAreNoIds(t *testing.T) {
+	e, _ := libraryEngine(t)
+	p, err := e.Candidates(context.Background(), dialog.Request{Question: "Show all genre codes with fewer than three books."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range p.Candidates {
+		if strings.Contains(c.SQL, "books.book_id < 3") && !strings.Contains(" "+strings.Join(c.Unused, " ")+" ", " fewer than three books ") {
+			t.Errorf("reading (unused %v) compares the key with 3 silently:\n%s", c.Unused, c.SQL)
+		}
+	}
+}

@@ -15,13 +15,17 @@ import (
 // transfers of its patients between sites.
 func therapyDump() string {
 	var b strings.Builder
-	b.WriteString(`CREATE TABLE therapies (therapy_id INT PRIMARY KEY, therapy_name VARCHAR(40), ward VARCHAR(20), sessions INT, applications INT);
+	b.WriteString(`CREATE TABLE therapies (therapy_id INT PRIMARY KEY, therapy_name VARCHAR(40), ward VARCHAR(20), sessions INT, applications INT,
+  rest_days INT COMMENT 'Days a patient must rest after the therapy before discharge',
+  nurse_ratio DOUBLE COMMENT 'Nurses per patient in a session', staffing INT COMMENT 'Nurses assigned to the therapy');
+CREATE TABLE patients (patient_id INT PRIMARY KEY, patient_name VARCHAR(40));
 CREATE TABLE therapy_offering (offering_id INT PRIMARY KEY, therapy_id INT, term VARCHAR(12), FOREIGN KEY (therapy_id) REFERENCES therapies(therapy_id));
 CREATE TABLE transfers (transfer_id INT PRIMARY KEY, therapy_id INT, departed_on DATE, arrived_on DATE, FOREIGN KEY (therapy_id) REFERENCES therapies(therapy_id));
 `)
 	wards := []string{"Cardiology", "Oncology", "Neurology"}
 	for i := 1; i <= 12; i++ {
-		fmt.Fprintf(&b, "INSERT INTO therapies VALUES (%d, 'Therapy %02d', '%s', %d, %d);\n", i, i, wards[i%3], 4+i%5, 10+(i*7)%30)
+		fmt.Fprintf(&b, "INSERT INTO therapies VALUES (%d, 'Therapy %02d', '%s', %d, %d, %d, %d.5, %d);\n", i, i, wards[i%3], 4+i%5, 10+(i*7)%30, 1+i%6, i%3, 2+i%5)
+		fmt.Fprintf(&b, "INSERT INTO patients VALUES (%d, 'Patient %02d');\n", i, i)
 	}
 	terms := []string{"Spring 2025", "Autumn 2025"}
 	for i := 1; i <= 20; i++ {
@@ -117,5 +121,113 @@ func TestVerbBeforeAComparison(t *testing.T) {
 	}
 	if c := p.Candidates[0]; !strings.Contains(c.SQL, "HAVING SUM(CASE WHEN therapies.sessions < 5 THEN 1 END) > 0 AND SUM(CASE WHEN therapies.sessions > 7 THEN 1 END) > 0") || len(c.Unused) > 0 {
 		t.Fatalf("likeliest reading (unused %v):\n%s", c.Unused, c.SQL)
+	}
+}
+
+// TestWordsOfAColumnsDescription: the nouns a shown or ranked column's
+// comment describes it with, next to the same word ("days a patient must
+// rest"), are that column, not a reading of the patients table; a verb is
+// still reported.
+func TestWordsOfAColumnsDescription(t *testing.T) {
+	e, _ := engineOn(t, therapyDump())
+	cases := []struct{ question, sql, unused string }{
+		{"Which therapy has the most rest days a patient needs?", "MAX(therapies.rest_days)", "needs"},
+		// Not next to a word it has in the comment: reported.
+		{"Which therapy needs the most days of rest for a patient?", "MAX(therapies.rest_days)", "needs patient"},
+		{"List the rest days a patient needs for each Oncology therapy.", "therapies.rest_days", "needs"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.question, func(t *testing.T) {
+			p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
+			if err != nil || len(p.Candidates) == 0 {
+				t.Fatalf("no reading (%v)", err)
+			}
+			c := p.Candidates[0]
+			if !strings.Contains(c.SQL, tc.sql) || strings.Join(c.Unused, " ") != tc.unused {
+				t.Fatalf("likeliest reading (unused %v, want %q):\n%s", c.Unused, tc.unused, c.SQL)
+			}
+		})
+	}
+}
+
+// TestTheNounAfterTheNumber: in "therapies running more than 7 sessions"
+// the noun after the number names the column compared, and it is no
+// column to show: the therapies are.
+func TestTheNounAfterTheNumber(t *testing.T) {
+	e, _ := engineOn(t, therapyDump())
+	p, err := e.Candidates(context.Background(), dialog.Request{Question: "Which therapies running more than 7 sessions are in the Oncology ward?"})
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("no reading (%v)", err)
+	}
+	if c := p.Candidates[0]; !strings.HasPrefix(c.SQL, "SELECT therapies.therapy_name") || !strings.Contains(c.SQL, "therapies.sessions > 7") || len(c.Unused) > 0 {
+		t.Fatalf("likeliest reading (unused %v):\n%s", c.Unused, c.SQL)
+	}
+}
+
+// TestRatesAreNoCounts: "more than 3 nurses" counts nurses: a column of
+// nurses per patient is a rate of them, and the column its comment says
+// holds the nurses assigned is what the number compares with.
+func TestRatesAreNoCounts(t *testing.T) {
+	e, _ := engineOn(t, therapyDump())
+	p, err := e.Candidates(context.Background(), dialog.Request{Question: "Which therapies have more than 3 nurses assigned?"})
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("no reading (%v)", err)
+	}
+	if c := p.Candidates[0]; !strings.Contains(c.SQL, "therapies.staffing > 3") || len(c.Unused) > 0 {
+		t.Fatalf("likeliest reading (unused %v):\n%s", c.Unused, c.SQL)
+	}
+	// The rate stays a reading, a distant one.
+	rate := 0.0
+	for _, c := range p.Candidates {
+		if strings.Contains(c.SQL, "nurse_ratio > 3") {
+			rate += c.Prior
+		}
+	}
+	if rate == 0 || rate > 0.25 {
+		t.Fatalf("readings of the rate weigh %.2f, want (0, 0.25]", rate)
+	}
+}
+
+// TestTheThingsCountedMustBeCounted: "more than 3 patients" counts
+// patients; no patient belongs to a therapy here, so a reading comparing
+// some number of the therapy with 3 reports the comparison.
+func TestTheThingsCountedMustBeCounted(t *testing.T) {
+	e, _ := engineOn(t, therapyDump())
+	p, err := e.Candidates(context.Background(), dialog.Request{Question: "Which therapies have more than 3 patients?"})
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("no reading (%v)", err)
+	}
+	for _, c := range p.Candidates {
+		if !strings.Contains(" "+strings.Join(c.Unused, " ")+" ", " more than 3 patients ") {
+			t.Errorf("reading (unused %v) says nothing of the patients:\n%s", c.Unused, c.SQL)
+		}
+	}
+}
+
+// TestAReferenceIsNoDescription: a reading showing clinics.ward_name,
+// whose comment names the ward, does not thereby read "wards with an area
+// greater than 1000": comparing the clinic's own area reports "wards".
+func TestAReferenceIsNoDescription(t *testing.T) {
+	e, _ := engineOn(t, `CREATE TABLE wards (ward_name VARCHAR(20) PRIMARY KEY, floor_area INT COMMENT 'Floor area of the ward in square metres');
+CREATE TABLE clinics (clinic_name VARCHAR(30) PRIMARY KEY, ward_name VARCHAR(20) COMMENT 'The ward the clinic is held in',
+  clinic_area INT COMMENT 'Area of the clinic room in square metres', FOREIGN KEY (ward_name) REFERENCES wards(ward_name));
+INSERT INTO wards VALUES ('Cardiology', 900), ('Oncology', 1500), ('Neurology', 400);
+INSERT INTO clinics VALUES ('Clinic A', 'Cardiology', 40), ('Clinic B', 'Oncology', 1200), ('Clinic C', 'Neurology', 30), ('Clinic D', 'Oncology', 25), ('Clinic E', 'Cardiology', 1100);
+`)
+	p, err := e.Candidates(context.Background(), dialog.Request{Question: `Which clinics have a name that starts with "Clinic"? They should be held in wards with an area greater than 1000 square metres.`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := false
+	for _, c := range p.Candidates {
+		if strings.Contains(c.SQL, "clinics.clinic_area > 1000") {
+			seen = true
+			if !slices.Contains(c.Unused, "wards") {
+				t.Errorf("reading (unused %v) leaves the wards out silently:\n%s", c.Unused, c.SQL)
+			}
+		}
+	}
+	if !seen {
+		t.Fatal("no reading compares the clinic's own area: the case checks nothing")
 	}
 }

@@ -20,7 +20,7 @@ func vanFleetDump() string {
 CREATE TABLE van_models (model_id INT PRIMARY KEY, model VARCHAR(40), maker_id INT, production INT,
   FOREIGN KEY (maker_id) REFERENCES makers(maker_id));
 CREATE TABLE van_trips (trip_id INT PRIMARY KEY, model_id INT, miles INT, tot_depot_amt INT, outcome VARCHAR(20), FOREIGN KEY (model_id) REFERENCES van_models(model_id));
-CREATE TABLE van_depots (depot_id INT PRIMARY KEY, depot_name VARCHAR(40), district VARCHAR(20), manager_name VARCHAR(40), owner VARCHAR(40), fleet_size INT, number_bays INT, notes VARCHAR(60));
+CREATE TABLE van_depots (depot_id INT PRIMARY KEY, depot_name VARCHAR(40), district VARCHAR(20), manager_name VARCHAR(40), owner VARCHAR(40) COMMENT 'Company that leases the depot out', fleet_size INT, number_bays INT, notes VARCHAR(60));
 `)
 	makers := []string{"Kestrel", "Osprey", "Merlin", "Harrier"}
 	countries := []string{"Norway", "Chile", "Kenya"}
@@ -72,6 +72,11 @@ func TestWordsAccountedForByTheReading(t *testing.T) {
 		// A verb found only in a column's texts (depot notes) is a word
 		// like any other: here it says how models have their maker.
 		{"a verb of the texts, before the key of a thing referred to", "Which van models are offered by maker with ID 2?", "WHERE van_models.maker_id = 2", []string{"offered"}, nil},
+		// …or only in what a comment says of a column (owner: "leases").
+		{"a verb of a comment, before the key of a thing referred to", "Which van models are leased by maker with ID 2?", "WHERE van_models.maker_id = 2", []string{"leased"}, nil},
+		// …but a verb a comment of the thing's own table uses (owner:
+		// "leases") may mean that column: left out, it is reported.
+		{"a verb of a comment of the thing's own table", "Which depots are leased in the North district?", "SELECT van_depots.depot_name", nil, []string{"leased"}},
 		// …or a count of its own ("number of bays" → number_bays), after
 		// "that", which right after the thing is no article.
 		{"a verb and a count of its own", "Who owns the depot that offers the largest number of bays?", "MAX(van_depots.number_bays)", []string{"offers"}, nil},
