@@ -264,8 +264,9 @@ func (c *Catalog) SearchColumns(phrase string, limit int) []ColumnHit {
 	}
 	scores := make([]float64, len(idx.docs))
 	masks := make([]uint64, len(idx.docs))
-	named := make([]bool, len(idx.docs))
-	byName := make([]bool, len(idx.docs))
+	// seen holds, per column, whether some term reached it outside its
+	// sample values (1) and through a name (2).
+	seen := make([]uint8, len(idx.docs))
 	var touched []uint32
 	for _, q := range c.expand(words) {
 		id, ok := idx.terms[q.term]
@@ -281,8 +282,12 @@ func (c *Catalog) SearchColumns(phrase string, limit int) []ColumnHit {
 			}
 			scores[p.doc] += q.weight * float64(p.impact)
 			masks[p.doc] |= q.words
-			named[p.doc] = named[p.doc] || !p.valuesOnly
-			byName[p.doc] = byName[p.doc] || p.byName
+			if !p.valuesOnly {
+				seen[p.doc] |= 1
+			}
+			if p.byName {
+				seen[p.doc] |= 2
+			}
 		}
 	}
 	better := func(a, b uint32) bool {
@@ -297,7 +302,7 @@ func (c *Catalog) SearchColumns(phrase string, limit int) []ColumnHit {
 		if scores[d] <= 0 {
 			continue
 		}
-		h := ColumnHit{Table: idx.docs[d].table, Column: idx.docs[d].column, Score: scores[d], ValuesOnly: !named[d], ByName: byName[d]}
+		h := ColumnHit{Table: idx.docs[d].table, Column: idx.docs[d].column, Score: scores[d], ValuesOnly: seen[d]&1 == 0, ByName: seen[d]&2 != 0}
 		for i, w := range words {
 			if masks[d]&(1<<i) != 0 {
 				h.Matched = append(h.Matched, w.surface)

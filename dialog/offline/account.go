@@ -366,7 +366,7 @@ func (e *Engine) unitNotCompared(a *analysis, p *plan, parts *readingParts, cp *
 		}
 		// The mention kept its likeliest columns; any column the words
 		// find ("people" → population) may be the one compared.
-		for _, h := range e.m.cat.SearchColumns(cm.phrase, 8) {
+		for _, h := range e.searchColumns(a, cm.phrase) {
 			if compared[strings.ToLower(h.Table+"."+h.Column)] {
 				return a.spanOf(cp.at, cp.phrase)
 			}
@@ -870,7 +870,8 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 // amount"); a column of the noun's own table is qualifiesColumn's case.
 func (e *Engine) namedTogether(a *analysis, parts *readingParts, em *entityMention, cm *colMention) bool {
 	noun := singularOf(a.word(em.at))
-	for _, h := range e.m.cat.SearchColumns(a.phrase(em.at, cm.end), 4) {
+	hits := e.searchColumns(a, a.phrase(em.at, cm.end))
+	for _, h := range hits[:min(4, len(hits))] {
 		if slices.ContainsFunc(em.tables, func(t *tableInfo) bool { return strings.EqualFold(t.name, h.Table) }) ||
 			!slices.Contains(strings.Split(strings.ToLower(h.Column), "_"), noun) || !parts.columns[strings.ToLower(h.Table+"."+h.Column)] {
 			continue

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"github.com/clarify-bot/clarify/connectors/catalog"
 	"strings"
 	"time"
 
@@ -10,6 +11,9 @@ import (
 )
 
 type analysis struct {
+	// hits caches the catalog's column search by phrase: word accounting
+	// looks the same phrases up for every reading.
+	hits     map[string][]catalog.ColumnHit
 	toks     []tok
 	values   []*valueMention
 	entities []*entityMention
@@ -151,4 +155,17 @@ func (a *analysis) findRemovals() {
 			}
 		}
 	}
+}
+
+// searchColumns is the catalog's column search for phrase, once per
+// question.
+func (e *Engine) searchColumns(a *analysis, phrase string) []catalog.ColumnHit {
+	if hits, ok := a.hits[phrase]; ok {
+		return hits
+	}
+	if a.hits == nil {
+		a.hits = map[string][]catalog.ColumnHit{}
+	}
+	a.hits[phrase] = e.m.cat.SearchColumns(phrase, 8)
+	return a.hits[phrase]
 }
