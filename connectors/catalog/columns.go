@@ -65,7 +65,7 @@ type posting struct {
 	impact float32
 	// valuesOnly: the term is in the column's sample values and nowhere
 	// else, so a synonym of a phrase word does not reach it ("sells" is
-	// no sign of a town column holding 'Sale').
+	// no sign of a department column holding 'Sales').
 	valuesOnly bool
 	// byName: the term is in the column's or its table's name.
 	byName bool

@@ -163,20 +163,23 @@ func TestSearchColumnsByInitials(t *testing.T) {
 
 // TestSearchColumnsSynonymsSkipValues: a synonym of a phrase word finds
 // columns by their names and comments, never by their sample values alone
-// ("sells" is no sign of a town column holding 'Sale'); the word itself
+// ("sells" is no sign of a department column holding 'Sales'); the word itself
 // still finds the values, and the hit says it matched only those.
 func TestSearchColumnsSynonymsSkipValues(t *testing.T) {
 	snap := &warehouse.Snapshot{
 		Schema: warehouse.Schema{Tables: []warehouse.Table{
-			{Name: "nurses", Columns: []warehouse.Column{col("nurses", "nurse_id", "int", ""), col("nurses", "home_town", "text", "")}},
+			{Name: "nurses", Columns: []warehouse.Column{col("nurses", "nurse_id", "int", ""), col("nurses", "department", "text", "")}},
 			{Name: "pharmacy", Columns: []warehouse.Column{col("pharmacy", "shop_id", "int", ""), col("pharmacy", "sales_total", "int", "")}},
 		}},
-		Profiles: []warehouse.Profile{{Table: "nurses", Column: "home_town", Samples: []string{"Sale", "Leigh", "Bury"}}},
+		Profiles: []warehouse.Profile{{Table: "nurses", Column: "department", Samples: []string{"Sales", "Wards", "Theatre"}}},
 	}
 	c := New(snap, Options{})
-	for _, h := range c.SearchColumns("sale", 10) {
+	if hits := c.SearchColumns("sales", 10); len(hits) == 0 || !slices.ContainsFunc(hits, func(h ColumnHit) bool { return h.Column == "sales_total" && h.ByName && !h.ValuesOnly }) {
+		t.Errorf("SearchColumns(sales) = %+v, want sales_total found by its name", hits)
+	}
+	for _, h := range c.SearchColumns("theatre", 10) {
 		if want := h.Table == "nurses"; h.ValuesOnly != want || h.ByName == want {
-			t.Errorf("SearchColumns(sale): %s.%s ValuesOnly = %v, ByName = %v, want %v and %v", h.Table, h.Column, h.ValuesOnly, h.ByName, want, !want)
+			t.Errorf("SearchColumns(theatre): %s.%s ValuesOnly = %v, ByName = %v, want %v and %v", h.Table, h.Column, h.ValuesOnly, h.ByName, want, !want)
 		}
 	}
 	tests := []struct {
@@ -184,8 +187,8 @@ func TestSearchColumnsSynonymsSkipValues(t *testing.T) {
 		want    []string
 		wantNot []string
 	}{
-		{"sells", []string{"pharmacy.sales_total"}, []string{"nurses.home_town"}},
-		{"sale", []string{"nurses.home_town"}, nil},
+		{"sells", []string{"pharmacy.sales_total"}, []string{"nurses.department"}},
+		{"sales", []string{"nurses.department"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.phrase, func(t *testing.T) {

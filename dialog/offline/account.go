@@ -314,7 +314,7 @@ func (rp *readingParts) spanIn(u string) bool {
 // unitNotCompared looks at the thing named right after a comparison's
 // number ("at least 3 towns", "over 20 bays"): the end of its mention when
 // the reading neither compares one of its columns with the number nor
-// counts its rows, else the end of the comparison. "Rivers that cross at
+// counts its rows, else the end of the comparison. "Therapies with more
 // least 3 towns" read as a length of at least 3 is not what was asked.
 func (e *Engine) unitNotCompared(a *analysis, p *plan, parts *readingParts, cp *compMention) int {
 	end := a.spanOf(cp.at, cp.phrase)
@@ -346,8 +346,8 @@ func (e *Engine) unitNotCompared(a *analysis, p *plan, parts *readingParts, cp *
 			continue
 		}
 		// Things named after a number are counted: a number of theirs
-		// compared is no count of them ("less than three templates" as
-		// template_id < 3).
+		// compared is no count of them ("fewer than three books" as
+		// book_id < 3).
 		for _, t := range em.tables {
 			if parts.counted[strings.ToLower(t.name)] {
 				return a.spanOf(cp.at, cp.phrase)
@@ -528,9 +528,9 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			}
 		}
 		claim(em.at, a.spanOf(em.at, em.phrase), realised)
-		// "courses offered by …" where offerings is a table the reading
+		// "therapies offered by …" where therapy_offering is a table the reading
 		// does not read: relationVerbs may find the verb only says how the
-		// courses have an attribute of their own.
+		// therapies have an attribute of their own.
 		if w := a.word(em.at); !realised && !strings.Contains(em.phrase, " ") && e.words != nil && (e.words.MostlyVerb(w) || participle(w)) {
 			tableVerb[em.at] = true
 		}
@@ -736,7 +736,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 		if u := strings.ToUpper(singularOf(a.word(i + 1))); a.word(i) == "in" && parts.spanIn(u) {
 			mark(i, i+2)
 		}
-		// "the time to graduation since admission" over admit_term: a word
+		// "the time to arrival since departure" over departed_on: a word
 		// after "since", "from" or "to" that names an end of the span.
 		if w := a.word(i + 1); (a.word(i) == "since" || a.word(i) == "from" || a.word(i) == "to" || a.word(i) == "until") && e.words != nil && i+1 < len(a.toks) && !explained[i+1] {
 			for _, c := range parts.spanEnds() {
@@ -1178,8 +1178,8 @@ func (e *Engine) onlyReference(a *analysis, parts *readingParts, bk, ak int) boo
 
 // shownByKin marks the words of the lexicon's family of a column the
 // reading shows or orders by: "… ordered from highest to lowest
-// participants" over participation, "what is the enrolment figure" over
-// num_enrolled. The column's own words were found by the catalog; these
+// applicants" over applications. The column's own words were found by
+// the catalog; these
 // are its derivations the catalog's stemming does not reach.
 func (e *Engine) shownByKin(a *analysis, p *plan, parts *readingParts, explained, claimed []bool, mark func(from, to int)) {
 	if e.words == nil {
@@ -1228,7 +1228,7 @@ func (e *Engine) describedColumn(a *analysis, p *plan, parts *readingParts, expl
 	pairs := map[[2]string]bool{}
 	add := func(table, column string) {
 		// A key's or a reference's comment names the things it refers
-		// to ("the state the lake is in"), no description.
+		// to ("the ward the clinic is held in"), no description.
 		c, t := e.m.column(table, column), e.m.byName[strings.ToLower(table)]
 		if c == nil || t == nil || e.m.isKeyish(t.t, c) || e.m.joinCols[strings.ToLower(table+"."+column)] || len(strings.Fields(c.Comment)) < 4 {
 			return
@@ -1472,7 +1472,7 @@ func (e *Engine) joinsTwo(a *analysis, parts *readingParts, bk, ok, ak int, prep
 // for storage", where the preposition leaves the verb's sense open.
 func (e *Engine) plainObject(a *analysis, from, to int) bool {
 	for k := from; k < to; k++ {
-		// "sells the largest number of products": a count's "of".
+		// "offers the largest number of bays": a count's "of".
 		if !determiners[a.word(k)] && !countingWords[a.word(k)] && !copulaFillers[a.word(k)] && (a.word(k) != "of" || !countingWords[a.word(k-1)]) {
 			return false
 		}
@@ -1666,7 +1666,7 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 				ak = k
 				break
 			}
-			// "the employees working there, and the name…": the verb
+			// "the members enjoying it, and the name…": the verb
 			// ends before what is coordinated with it.
 			if a.word(k) == "and" || a.word(k) == "or" || a.toks[k].brk != 0 {
 				break
@@ -1679,7 +1679,7 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 		for ok >= 0 && ok < len(a.toks) && (countingWords[a.word(ok)] || a.word(ok) == "of" && countingWords[a.word(ok-1)]) {
 			ok++
 		}
-		// "shops selling less than 3000 products": past a comparison the
+		// "therapies running more than 7 sessions": past a comparison the
 		// reading holds, to the thing it counts or measures.
 		compared := false
 		for _, cp := range a.comps {

@@ -146,8 +146,8 @@ func (e *Engine) addColumnMention(a *analysis, from, to int) {
 		return
 	}
 	cm := &colMention{phrase: phrase, at: from, end: to, clause: a.toks[from].clause}
-	// "coupons offered by …" matching a message column's texts only, or
-	// "flights that operate on Mondays" what comments say of columns: a
+	// "van models offered by …" matching a notes column's texts only, or
+	// "models leased by …" what a comment says of a column: a
 	// verb that may instead say how things relate (relationVerbs).
 	if w := a.word(from); to == from+1 && e.words != nil && (e.words.MostlyVerb(w) || participle(w)) &&
 		!slices.ContainsFunc(hits, func(h catalog.ColumnHit) bool { return h.ByName }) {
