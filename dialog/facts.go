@@ -206,8 +206,8 @@ func (m *Manager) factFits(st *convState, f ontology.Fact, pt point, text string
 	}
 	if leavesWordsOut(st, pt, tok) {
 		// Every reading the fact keeps leaves words of this question out
-		// that another reading takes into account ("cost of a one-way
-		// trip" after 'cost' meant the round-trip cost): ask instead.
+		// that another reading takes into account ("revenue before
+		// discounts" after 'revenue' meant net revenue): ask instead.
 		return false
 	}
 	if remembered, best := heldShare(pt, tok); remembered < implausibleFact*best {

@@ -327,19 +327,8 @@ func (e *Engine) unitNotCompared(a *analysis, p *plan, parts *readingParts, cp *
 	}
 	n := strconv.FormatFloat(cp.value, 'f', -1, 64)
 	compared := map[string]bool{}
-	var conds []cond
-	conds = append(append(conds, p.filters...), p.having...)
-	for _, c := range conds {
-		walk(c.x, func(x expr) bool {
-			if b, ok := x.(binary); ok {
-				if l, lok := b.l.(colRef); lok {
-					if r, rok := b.r.(numLit); rok && string(r) == n {
-						compared[strings.ToLower(l.table+"."+l.column)] = true
-					}
-				}
-			}
-			return true
-		})
+	for _, l := range comparedWith(p, n) {
+		compared[strings.ToLower(l.table+"."+l.column)] = true
 	}
 	for _, em := range a.entities {
 		if em.at != end {
@@ -393,27 +382,35 @@ func (e *Engine) onlyIdentityCompared(a *analysis, p *plan, cp *compMention) boo
 	}
 	n := strconv.FormatFloat(cp.value, 'f', -1, 64)
 	identity, other := false, false
+	for _, l := range comparedWith(p, n) {
+		t := e.m.byName[strings.ToLower(l.table)]
+		if c := e.m.column(l.table, l.column); t != nil && c != nil && e.m.isKeyish(t.t, c) {
+			identity = true
+		} else {
+			other = true
+		}
+	}
+	return identity && !other
+}
+
+// comparedWith are the columns the reading's conditions compare with the
+// number n ("" for any number).
+func comparedWith(p *plan, n string) []colRef {
+	var out []colRef
 	var conds []cond
 	conds = append(append(conds, p.filters...), p.having...)
 	for _, c := range conds {
 		walk(c.x, func(x expr) bool {
-			b, ok := x.(binary)
-			if !ok {
-				return true
-			}
-			l, lok := b.l.(colRef)
-			if r, rok := b.r.(numLit); lok && rok && string(r) == n {
-				t := e.m.byName[strings.ToLower(l.table)]
-				if c := e.m.column(l.table, l.column); t != nil && c != nil && e.m.isKeyish(t.t, c) {
-					identity = true
-				} else {
-					other = true
+			if b, ok := x.(binary); ok {
+				l, lok := b.l.(colRef)
+				if r, rok := b.r.(numLit); lok && rok && (n == "" || string(r) == n) {
+					out = append(out, l)
 				}
 			}
 			return true
 		})
 	}
-	return identity && !other
+	return out
 }
 
 // spanEnds are the columns the reading measures a time span between.
@@ -1177,8 +1174,8 @@ func (e *Engine) onlyReference(a *analysis, parts *readingParts, bk, ak int) boo
 }
 
 // shownByKin marks the words of the lexicon's family of a column the
-// reading shows or orders by: "… ordered from highest to lowest
-// applicants" over applications. The column's own words were found by
+// reading shows or orders by: "… sorted by applicants" over
+// applications. The column's own words were found by
 // the catalog; these
 // are its derivations the catalog's stemming does not reach.
 func (e *Engine) shownByKin(a *analysis, p *plan, parts *readingParts, explained, claimed []bool, mark func(from, to int)) {
@@ -1254,14 +1251,8 @@ func (e *Engine) describedColumn(a *analysis, p *plan, parts *readingParts, expl
 	}
 	// …or compares with a number ("more than 3 nurses" over a column
 	// described as the nurses assigned).
-	for _, f := range p.filters {
-		if b, ok := f.x.(binary); ok {
-			if l, lok := b.l.(colRef); lok {
-				if _, rok := b.r.(numLit); rok {
-					add(l.table, l.column)
-				}
-			}
-		}
+	for _, l := range comparedWith(p, "") {
+		add(l.table, l.column)
 	}
 	neighbour := func(i, step int) string {
 		for k := i + step; k >= 0 && k < len(a.toks); k += step {

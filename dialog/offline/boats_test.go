@@ -52,10 +52,7 @@ func TestTheSchemasOwnSubject(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.question, func(t *testing.T) {
-			p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
-			if err != nil || len(p.Candidates) == 0 {
-				t.Fatalf("no reading (%v)", err)
-			}
+			p := proposal(t, e, tc.question)
 			i := slices.IndexFunc(p.Candidates, func(c dialog.Candidate) bool { return strings.Contains(c.SQL, tc.sql) })
 			if i < 0 {
 				t.Fatalf("no reading with %s; likeliest:\n%s", tc.sql, p.Candidates[0].SQL)
@@ -100,13 +97,10 @@ func TestHowManyEachHasByLabel(t *testing.T) {
 	e, _ := engineOn(t, boatDump())
 	for _, q := range []string{
 		"Which builders built more than 2 models?",
-		"Which builders designed more than 3 boat models? List full name and the id.",
+		"Which builders designed more than 3 boat models? Show the full name of each.",
 	} {
 		t.Run(q, func(t *testing.T) {
-			p, err := e.Candidates(context.Background(), dialog.Request{Question: q})
-			if err != nil || len(p.Candidates) == 0 {
-				t.Fatalf("no reading (%v)", err)
-			}
+			p := proposal(t, e, q)
 			c := p.Candidates[0]
 			if !strings.HasPrefix(c.SQL, "SELECT boat_builders.") || !strings.Contains(c.SQL, "FROM model_list GROUP BY model_list.builder_id HAVING COUNT(*) >") || len(c.Unused) > 0 {
 				t.Fatalf("likeliest reading (unused %v):\n%s", c.Unused, c.SQL)

@@ -233,7 +233,7 @@ INSERT INTO tours VALUES (1, 10, 'Ridge', 'Ashby', 12), (2, 11, 'Coast', 'Brill'
 func TestSeveralAggregatesOfOneMeasure(t *testing.T) {
 	e, _ := engineOn(t, choirDump())
 	cases := []struct{ question, shows string }{
-		{"What is the average, minimum and maximum fee paid to tenor singers?", "SELECT AVG(singers.fee_paid) AS avg_fee_paid, MIN(singers.fee_paid) AS min_fee_paid, MAX(singers.fee_paid) AS max_fee_paid\n"},
+		{"Give the mean, minimum and maximum fee paid to the tenors.", "SELECT AVG(singers.fee_paid) AS avg_fee_paid, MIN(singers.fee_paid) AS min_fee_paid, MAX(singers.fee_paid) AS max_fee_paid\n"},
 		{"show the maximum and minimum rating of venues in Brill", "SELECT MAX(venues.rating) AS max_rating, MIN(venues.rating) AS min_rating\n"},
 	}
 	for _, tc := range cases {
@@ -252,8 +252,8 @@ func TestSeveralAggregatesOfOneMeasure(t *testing.T) {
 func TestNumberOfDifferentValues(t *testing.T) {
 	e, _ := engineOn(t, choirDump())
 	cases := []struct{ question, want string }{
-		{"Count the number of different voices of singers.", "COUNT(DISTINCT singers.voice)"},
-		{"what is the number of different mentors", "COUNT(DISTINCT singers.mentor)"},
+		{"Give the number of different voices among the singers.", "COUNT(DISTINCT singers.voice)"},
+		{"what's the number of different mentors", "COUNT(DISTINCT singers.mentor)"},
 		{"how many different mentors are there", "COUNT(DISTINCT singers.mentor)"},
 	}
 	for _, tc := range cases {

@@ -313,6 +313,16 @@ func engineOn(t testing.TB, dump string) (*offline.Engine, *warehouse.DB) {
 	return offline.New(catalog.New(snap, catalog.Options{}), offline.Options{Now: now, Words: lex}), wh
 }
 
+// proposal is the engine's readings of question, at least one.
+func proposal(t *testing.T, e *offline.Engine, question string) *dialog.Proposal {
+	t.Helper()
+	p, err := e.Candidates(context.Background(), dialog.Request{Question: question})
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("%q: no reading (%v)", question, err)
+	}
+	return p
+}
+
 // TestVerbsRelatedToNamesAreLinked: a verb the lexicon relates to a table's
 // one-word name links to it ("lent" → loans), so the likeliest reading
 // leaves no word out; a noun is not linked through one of its verb senses.
@@ -345,18 +355,12 @@ func TestVerbsRelatedToNamesAreLinked(t *testing.T) {
 // loans are older, so the reading is checked by its condition.
 func TestThePastWeek(t *testing.T) {
 	e, _ := libraryEngine(t)
-	p, err := e.Candidates(context.Background(), dialog.Request{Question: "How many loans were borrowed in the past week?"})
-	if err != nil || len(p.Candidates) == 0 {
-		t.Fatalf("no reading (%v)", err)
-	}
+	p := proposal(t, e, "How many loans were borrowed in the past week?")
 	if sql := p.Candidates[0].SQL; !strings.Contains(sql, "loans.borrowed_on >= '2026-11-15'") || !strings.Contains(sql, "COUNT(") {
 		t.Fatalf("likeliest reading:\n%s", sql)
 	}
 	// "calendar" only qualifies the unit.
-	p, err = e.Candidates(context.Background(), dialog.Request{Question: "How many loans were borrowed in the past 6 calendar months?"})
-	if err != nil || len(p.Candidates) == 0 {
-		t.Fatalf("no reading (%v)", err)
-	}
+	p = proposal(t, e, "How many loans were borrowed in the past 6 calendar months?")
 	if c := p.Candidates[0]; !strings.Contains(c.SQL, "loans.borrowed_on >= '2026-05-22'") || len(c.Unused) > 0 {
 		t.Fatalf("likeliest reading (unused %v):\n%s", c.Unused, c.SQL)
 	}
@@ -375,10 +379,7 @@ func TestHowASpanIsShown(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.question, func(t *testing.T) {
-			p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
-			if err != nil || len(p.Candidates) == 0 {
-				t.Fatalf("no reading (%v)", err)
-			}
+			p := proposal(t, e, tc.question)
 			c := p.Candidates[0]
 			if !strings.Contains(c.SQL, tc.sql) || strings.Join(c.Unused, " ") != tc.unused {
 				t.Fatalf("likeliest reading (unused %v, want %q):\n%s", c.Unused, tc.unused, c.SQL)
@@ -400,10 +401,7 @@ func TestWholePeriodsBefore(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.question, func(t *testing.T) {
-			p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
-			if err != nil || len(p.Candidates) == 0 {
-				t.Fatalf("no reading (%v)", err)
-			}
+			p := proposal(t, e, tc.question)
 			c := p.Candidates[0]
 			if !strings.Contains(c.SQL, "loans.borrowed_on >= '"+tc.from+"'") || !strings.Contains(c.SQL, "loans.borrowed_on < '"+tc.to+"'") || len(c.Unused) > 0 {
 				t.Fatalf("likeliest reading (unused %v):\n%s", c.Unused, c.SQL)
@@ -417,10 +415,7 @@ func TestWholePeriodsBefore(t *testing.T) {
 // accounted for.
 func TestNotAnotherRole(t *testing.T) {
 	e, _ := libraryEngine(t)
-	p, err := e.Candidates(context.Background(), dialog.Request{Question: "What is the number of messages sent by each member that is not staff?"})
-	if err != nil || len(p.Candidates) == 0 {
-		t.Fatalf("no reading (%v)", err)
-	}
+	p := proposal(t, e, "What is the number of messages sent by each member that is not staff?")
 	c := p.Candidates[0]
 	if !strings.Contains(c.SQL, "messages.sender_type = 0") || len(c.Unused) > 0 {
 		t.Fatalf("likeliest reading (unused %v):\n%s", c.Unused, c.SQL)

@@ -55,10 +55,7 @@ func TestVerbsNamingATableLeftOut(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.question, func(t *testing.T) {
-			p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
-			if err != nil || len(p.Candidates) == 0 {
-				t.Fatalf("no reading (%v)", err)
-			}
+			p := proposal(t, e, tc.question)
 			i := slices.IndexFunc(p.Candidates, func(c dialog.Candidate) bool { return strings.Contains(c.SQL, tc.sql) })
 			if i < 0 {
 				t.Fatalf("no reading with %s; likeliest:\n%s", tc.sql, p.Candidates[0].SQL)
@@ -76,10 +73,7 @@ func TestVerbsNamingATableLeftOut(t *testing.T) {
 func TestSpanEndsAndUnits(t *testing.T) {
 	e, _ := engineOn(t, therapyDump())
 	const q = "What is the average time to arrival since departure in no. of days?"
-	p, err := e.Candidates(context.Background(), dialog.Request{Question: q})
-	if err != nil || len(p.Candidates) == 0 {
-		t.Fatalf("no reading (%v)", err)
-	}
+	p := proposal(t, e, q)
 	if c := p.Candidates[0]; !strings.Contains(c.SQL, "TIMESTAMPDIFF(DAY, transfers.departed_on, transfers.arrived_on)") || len(c.Unused) > 0 {
 		t.Fatalf("likeliest reading (unused %v):\n%s", c.Unused, c.SQL)
 	}
@@ -97,10 +91,7 @@ func TestWordsOfAShownColumnsFamily(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.question, func(t *testing.T) {
-			p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
-			if err != nil || len(p.Candidates) == 0 {
-				t.Fatalf("no reading (%v)", err)
-			}
+			p := proposal(t, e, tc.question)
 			c := p.Candidates[0]
 			if !strings.Contains(c.SQL, tc.sql) || strings.Join(c.Unused, " ") != tc.unused {
 				t.Fatalf("likeliest reading (unused %v, want %q):\n%s", c.Unused, tc.unused, c.SQL)
@@ -115,10 +106,7 @@ func TestWordsOfAShownColumnsFamily(t *testing.T) {
 func TestVerbBeforeAComparison(t *testing.T) {
 	e, _ := engineOn(t, therapyDump())
 	q := "Which wards have both therapies running fewer than 5 sessions and therapies running more than 7 sessions?"
-	p, err := e.Candidates(context.Background(), dialog.Request{Question: q})
-	if err != nil || len(p.Candidates) == 0 {
-		t.Fatalf("no reading (%v)", err)
-	}
+	p := proposal(t, e, q)
 	if c := p.Candidates[0]; !strings.Contains(c.SQL, "HAVING SUM(CASE WHEN therapies.sessions < 5 THEN 1 END) > 0 AND SUM(CASE WHEN therapies.sessions > 7 THEN 1 END) > 0") || len(c.Unused) > 0 {
 		t.Fatalf("likeliest reading (unused %v):\n%s", c.Unused, c.SQL)
 	}
@@ -138,10 +126,7 @@ func TestWordsOfAColumnsDescription(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.question, func(t *testing.T) {
-			p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
-			if err != nil || len(p.Candidates) == 0 {
-				t.Fatalf("no reading (%v)", err)
-			}
+			p := proposal(t, e, tc.question)
 			c := p.Candidates[0]
 			if !strings.Contains(c.SQL, tc.sql) || strings.Join(c.Unused, " ") != tc.unused {
 				t.Fatalf("likeliest reading (unused %v, want %q):\n%s", c.Unused, tc.unused, c.SQL)
@@ -155,10 +140,7 @@ func TestWordsOfAColumnsDescription(t *testing.T) {
 // column to show: the therapies are.
 func TestTheNounAfterTheNumber(t *testing.T) {
 	e, _ := engineOn(t, therapyDump())
-	p, err := e.Candidates(context.Background(), dialog.Request{Question: "Which therapies running more than 7 sessions are in the Oncology ward?"})
-	if err != nil || len(p.Candidates) == 0 {
-		t.Fatalf("no reading (%v)", err)
-	}
+	p := proposal(t, e, "Which therapies running more than 7 sessions are in the Oncology ward?")
 	if c := p.Candidates[0]; !strings.HasPrefix(c.SQL, "SELECT therapies.therapy_name") || !strings.Contains(c.SQL, "therapies.sessions > 7") || len(c.Unused) > 0 {
 		t.Fatalf("likeliest reading (unused %v):\n%s", c.Unused, c.SQL)
 	}
@@ -169,10 +151,7 @@ func TestTheNounAfterTheNumber(t *testing.T) {
 // holds the nurses assigned is what the number compares with.
 func TestRatesAreNoCounts(t *testing.T) {
 	e, _ := engineOn(t, therapyDump())
-	p, err := e.Candidates(context.Background(), dialog.Request{Question: "Which therapies have more than 3 nurses assigned?"})
-	if err != nil || len(p.Candidates) == 0 {
-		t.Fatalf("no reading (%v)", err)
-	}
+	p := proposal(t, e, "Which therapies have more than 3 nurses assigned?")
 	if c := p.Candidates[0]; !strings.Contains(c.SQL, "therapies.staffing > 3") || len(c.Unused) > 0 {
 		t.Fatalf("likeliest reading (unused %v):\n%s", c.Unused, c.SQL)
 	}
@@ -193,10 +172,7 @@ func TestRatesAreNoCounts(t *testing.T) {
 // some number of the therapy with 3 reports the comparison.
 func TestTheThingsCountedMustBeCounted(t *testing.T) {
 	e, _ := engineOn(t, therapyDump())
-	p, err := e.Candidates(context.Background(), dialog.Request{Question: "Which therapies have more than 3 patients?"})
-	if err != nil || len(p.Candidates) == 0 {
-		t.Fatalf("no reading (%v)", err)
-	}
+	p := proposal(t, e, "Which therapies have more than 3 patients?")
 	for _, c := range p.Candidates {
 		if !strings.Contains(" "+strings.Join(c.Unused, " ")+" ", " more than 3 patients ") {
 			t.Errorf("reading (unused %v) says nothing of the patients:\n%s", c.Unused, c.SQL)

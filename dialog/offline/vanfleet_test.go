@@ -91,10 +91,7 @@ func TestWordsAccountedForByTheReading(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
-			if err != nil || len(p.Candidates) == 0 {
-				t.Fatalf("no reading (%v)", err)
-			}
+			p := proposal(t, e, tc.question)
 			i := slices.IndexFunc(p.Candidates, func(c dialog.Candidate) bool { return strings.Contains(c.SQL, tc.sql) })
 			if i < 0 {
 				t.Fatalf("no reading with %s; likeliest:\n%s", tc.sql, p.Candidates[0].SQL)
@@ -127,10 +124,7 @@ func TestLaterSentencesSayWhatToShow(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.question, func(t *testing.T) {
-			p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
-			if err != nil || len(p.Candidates) == 0 {
-				t.Fatalf("no reading (%v)", err)
-			}
+			p := proposal(t, e, tc.question)
 			if got := p.Candidates[0].SQL; !strings.Contains(got, tc.want) {
 				t.Errorf("likeliest reading:\n%s\nwant it to contain %s", got, tc.want)
 			}
@@ -180,10 +174,7 @@ func TestRankedByTwoMeasures(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.question, func(t *testing.T) {
-			p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
-			if err != nil || len(p.Candidates) == 0 {
-				t.Fatalf("no reading (%v)", err)
-			}
+			p := proposal(t, e, tc.question)
 			if c := p.Candidates[0]; !strings.Contains(c.SQL, tc.order) {
 				t.Fatalf("likeliest reading does not end %q:\n%s", tc.order, c.SQL)
 			}
