@@ -167,7 +167,8 @@ func newAdminConsole(ctx context.Context, o adminConsoleOptions) (*adminweb.Serv
 		Prefix: adminPrefix, BaseURL: o.BaseURL, Key: key, State: state, Store: o.Stores.facts, Warehouses: whs,
 		IsAdmin: o.IsAdmin, LinkTTL: o.Config.LinkTTL, IdleTimeout: o.Config.IdleTimeout,
 		ProposalPeople: o.Config.ProposalPeople, TrustForwarded: o.Config.TrustForwarded,
-		Logger: o.Logger, Now: o.Now,
+		Warnings: func() []string { return enforcementWarnings(o.Slots) },
+		Logger:   o.Logger, Now: o.Now,
 	}
 	if o.Config.ProposalWindow != nil {
 		cfg.ProposalWindow = time.Duration(*o.Config.ProposalWindow)

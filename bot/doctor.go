@@ -141,6 +141,7 @@ func runDoctor(ctx context.Context, cfg Config, env doctorEnv) []checkResult {
 	}
 	for _, w := range cfg.Warehouses {
 		bounded(func(ctx context.Context) []checkResult { return []checkResult{checkWarehouse(ctx, w)} })
+		bounded(func(ctx context.Context) []checkResult { return checkAccess(ctx, w) })
 	}
 	out = append(out, checkProfiles(cfg)...)
 	bounded(func(ctx context.Context) []checkResult { return []checkResult{checkModel(ctx, cfg.LLM, env)} })
@@ -594,7 +595,7 @@ func logDoctor(ctx context.Context, cfg Config, env doctorEnv, logger *slog.Logg
 func runDoctorCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("bot doctor", stderr,
 		"usage: bot doctor --config FILE",
-		"Checks the platforms' tokens and scopes, the warehouses (reachable, read-only account), the model and the data directory.",
+		"Checks the platforms' tokens and scopes, the warehouses (reachable, read-only account, access rules refused by the server's own privileges), the model and the data directory.",
 		"Exits 1 when a check fails; warnings do not fail.",
 	)
 	path := fs.String("config", "", "YAML configuration file (secrets may come from the environment)")
