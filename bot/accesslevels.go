@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -117,30 +116,4 @@ func levelComponent(warehouseName, level string) string {
 		return warehouseName
 	}
 	return warehouseName + "@" + strings.ToLower(level)
-}
-
-// rulesForSchema is r without the hidden names the schema lacks because
-// the server refuses them to the account that read it: an account made
-// by bot access grants does not even see what it may not read, and the
-// server enforces those names itself. A name the server does not know,
-// or lets the account read, stays, so that access.New reports it.
-func rulesForSchema(ctx context.Context, q access.Querier, r access.Rules, s *warehouse.Schema) (access.Rules, error) {
-	var keep []string
-	for _, n := range r.Hidden {
-		tn, cn, hasCol := strings.Cut(n, ".")
-		t := s.Table(tn)
-		if t != nil && (!hasCol || t.Column(cn) != nil) {
-			keep = append(keep, n)
-			continue
-		}
-		e, err := access.Probe(ctx, q, access.Rules{Hidden: []string{n}})
-		if err != nil {
-			return r, fmt.Errorf("access rules: %w", err)
-		}
-		if len(e.Refused) == 0 {
-			keep = append(keep, n)
-		}
-	}
-	r.Hidden = keep
-	return r, nil
 }

@@ -378,6 +378,11 @@ func checkWarehouse(ctx context.Context, wc WarehouseConfig) checkResult {
 		short = "the account has PROCESS, SUPER or FILE"
 	}
 	extra := append([]string{"The bot only needs to read " + mc.DBName + ". Create a read-only account and put it in the dsn:"}, grants.ReadOnlySetup(mc.DBName)...)
+	if len(wc.Access.Hidden)+len(wc.Access.Sensitive)+len(wc.Access.Levels) > 0 {
+		// With access rules, the account must not read what they hide either.
+		extra = []string{"The bot only needs to read what its access rules let it. Create its read-only accounts with column privileges:",
+			fmt.Sprintf("bot access grants --config FILE --warehouse %s", wc.Name)}
+	}
 	if len(f.Risky) > 0 {
 		extra = append(extra, "or take the global privileges from this account:", fmt.Sprintf("REVOKE %s ON *.* FROM '%s'@'%%';", grants.RiskyNames(f.Risky), mc.User))
 	}

@@ -241,10 +241,7 @@ func policyFor(ctx context.Context, db *warehouse.DB, rules access.Rules) (*acce
 	if err != nil {
 		return nil, fmt.Errorf("read the schema for the access rules: %w", err)
 	}
-	if rules, err = rulesForSchema(ctx, db, rules, schema); err != nil {
-		return nil, err
-	}
-	pol, err := access.New(rules, schema)
+	pol, err := access.NewFor(ctx, db, rules, schema)
 	if err != nil {
 		return nil, fmt.Errorf("access rules: %w", err)
 	}

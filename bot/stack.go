@@ -252,11 +252,11 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 		snap = &withJoins
 	}
 	if !opts.Access.Empty() {
-		rules, err := rulesForSchema(ctx, db, opts.Access, &snap.Schema)
-		if err != nil {
-			return nil, fmt.Errorf("warehouse %s: %w", opts.WarehouseName, err)
+		pol, err := access.NewFor(ctx, db, opts.Access, &snap.Schema)
+		if err != nil && warehouse.KindOfError(err) != warehouse.KindUnknown {
+			// The server did not answer the probe of a hidden name: retried.
+			return nil, fmt.Errorf("warehouse %s: access rules: %w", opts.WarehouseName, err)
 		}
-		pol, err := access.New(rules, &snap.Schema)
 		if err != nil {
 			return nil, fmt.Errorf("warehouse %s: access rules: %w: %w", opts.WarehouseName, errConfig, err)
 		}

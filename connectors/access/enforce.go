@@ -341,3 +341,39 @@ func IsPrivilegeError(err error) bool {
 	var me *mysql.MySQLError
 	return errors.As(err, &me) && (me.Number == 1142 || me.Number == 1143)
 }
+
+// NewFor is New for a schema read by the account statements run on. An
+// account made by bot access grants does not even see what it may not
+// read, yet the checker must know it: the server leaves some uses of a
+// column it refuses unchecked (MariaDB joins NATURAL JOIN and USING
+// columns without the column privilege), and the checker's refusals of
+// ambiguous names need every hidden name. A hidden name the schema lacks
+// is added to the checker's copy of the schema when the server refuses
+// it to the account (its privilege error); otherwise it is an error, as
+// with New.
+func NewFor(ctx context.Context, q Querier, r Rules, s *warehouse.Schema) (*Policy, error) {
+	withHidden := *s
+	withHidden.Tables = slices.Clone(s.Tables)
+	for _, n := range r.Hidden {
+		tn, cn, hasCol := strings.Cut(n, ".")
+		t := withHidden.Table(tn)
+		if t != nil && (!hasCol || t.Column(cn) != nil) {
+			continue
+		}
+		e, err := Probe(ctx, q, Rules{Hidden: []string{n}})
+		if err != nil {
+			return nil, err
+		}
+		if len(e.Refused) == 0 {
+			continue // New reports it
+		}
+		if t == nil {
+			withHidden.Tables = append(withHidden.Tables, warehouse.Table{Name: tn})
+			t = &withHidden.Tables[len(withHidden.Tables)-1]
+		}
+		if hasCol {
+			t.Columns = append(slices.Clone(t.Columns), warehouse.Column{Table: t.Name, Name: cn, Position: len(t.Columns) + 1})
+		}
+	}
+	return New(r, &withHidden)
+}
