@@ -103,31 +103,14 @@ func grantsSQL(ctx context.Context, wc WarehouseConfig, o grantsOptions) (string
 	if err != nil {
 		return "", fmt.Errorf("warehouse %q: invalid dsn: %w", wc.Name, err)
 	}
-	schemaCfg := base
-	if o.SchemaDSN != "" {
-		if schemaCfg, err = mysql.ParseDSN(o.SchemaDSN); err != nil {
-			return "", fmt.Errorf("--dsn: %w", err)
-		}
-		switch schemaCfg.DBName {
-		case "":
-			schemaCfg.DBName = base.DBName
-		case base.DBName:
-		default:
-			return "", fmt.Errorf("--dsn names the database %q, the warehouse's dsn %q", schemaCfg.DBName, base.DBName)
-		}
-	}
-	logger := o.Logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-	db, err := warehouse.Open(ctx, warehouse.Config{MySQL: schemaCfg, Logger: logger})
+	// The accounts first: a mistake there needs no connection.
+	plan, err := planAccounts(wc, o)
 	if err != nil {
-		return "", fmt.Errorf("read the schema: %w", err)
+		return "", err
 	}
-	defer db.Close()
-	objs, err := access.ReadObjects(ctx, db)
+	objs, err := readGrantSchema(ctx, base, o)
 	if err != nil {
-		return "", fmt.Errorf("read the schema of %s: %w", base.DBName, err)
+		return "", err
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "-- Read-only accounts of the warehouse %q (database %s), one per access level.\n", wc.Name, warehouse.QuoteIdent(base.DBName))
@@ -137,6 +120,31 @@ func grantsSQL(ctx context.Context, wc WarehouseConfig, o grantsOptions) (string
 	if !o.FromEnv {
 		fmt.Fprintf(&b, "-- Replace every %s with the password of the account's dsn.\n", placeholderPassword)
 	}
+	var errs []error
+	for _, p := range plan {
+		g, err := access.GrantStatements(base.DBName, objs, access.Account{Level: p.acct.Name, User: p.user, Host: o.Host, Rules: p.acct.Rules}, p.password)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("level %s: %w (read the schema with --dsn of an account that sees every table and column)", p.acct.Name, err))
+			continue
+		}
+		writeGrant(&b, g)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// plannedAccount is one level's account as bot access grants writes it.
+type plannedAccount struct {
+	acct           levelAccount
+	user, password string
+}
+
+// planAccounts reads each level's user from its dsn and its password
+// from the environment (or the placeholder).
+func planAccounts(wc WarehouseConfig, o grantsOptions) ([]plannedAccount, error) {
+	var plan []plannedAccount
 	var errs []error
 	for _, acct := range wc.accounts() {
 		cfg, err := mysql.ParseDSN(acct.DSN)
@@ -156,17 +164,42 @@ func grantsSQL(ctx context.Context, wc WarehouseConfig, o grantsOptions) (string
 				continue
 			}
 		}
-		g, err := access.GrantStatements(base.DBName, objs, access.Account{Level: acct.Name, User: cfg.User, Host: o.Host, Rules: acct.Rules}, pw)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("level %s: %w (read the schema with --dsn of an account that sees every table and column)", acct.Name, err))
-			continue
+		plan = append(plan, plannedAccount{acct: acct, user: cfg.User, password: pw})
+	}
+	return plan, errors.Join(errs...)
+}
+
+// readGrantSchema reads the tables, views and generated columns of the
+// warehouse's database as --dsn's account (or the warehouse's) sees them.
+func readGrantSchema(ctx context.Context, base *mysql.Config, o grantsOptions) (*access.Objects, error) {
+	cfg := base
+	if o.SchemaDSN != "" {
+		var err error
+		if cfg, err = mysql.ParseDSN(o.SchemaDSN); err != nil {
+			return nil, fmt.Errorf("--dsn: %w", err)
 		}
-		writeGrant(&b, g)
+		switch cfg.DBName {
+		case "":
+			cfg.DBName = base.DBName
+		case base.DBName:
+		default:
+			return nil, fmt.Errorf("--dsn names the database %q, the warehouse's dsn %q", cfg.DBName, base.DBName)
+		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		return "", err
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
 	}
-	return b.String(), nil
+	db, err := warehouse.Open(ctx, warehouse.Config{MySQL: cfg, Logger: logger})
+	if err != nil {
+		return nil, fmt.Errorf("read the schema: %w", err)
+	}
+	defer db.Close()
+	objs, err := access.ReadObjects(ctx, db)
+	if err != nil {
+		return nil, fmt.Errorf("read the schema of %s: %w", base.DBName, err)
+	}
+	return objs, nil
 }
 
 // writeGrant writes one account's SQL with comments that say what its

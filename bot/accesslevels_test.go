@@ -439,3 +439,35 @@ verified_queries:
 		t.Fatalf("billing did not get the verified invoice total:\n%s", text)
 	}
 }
+
+// TestAccessGrantsRefusals: bot access grants says what is wrong before
+// it connects anywhere.
+func TestAccessGrantsRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		config string
+		args   []string
+		code   int
+		says   string
+	}{
+		{"no configuration", "", nil, exitUsage, "usage: bot access grants --config FILE"},
+		{"the demo", "warehouses: [{name: shop, demo: true}]\n", nil, exitFailure, "the demo warehouse has no accounts"},
+		{"root", "warehouses: [{name: shop, dsn: \"root@tcp(127.0.0.1:1)/shop\", access: {hidden: [t.c]}}]\n", nil, exitFailure, "level default: the dsn's user is root"},
+		{"a password missing from the environment",
+			"warehouses: [{name: shop, dsn: \"desk@tcp(127.0.0.1:1)/shop\", access: {hidden: [t.c], levels: [{name: back-office, roles: [r], dsn: \"back@tcp(127.0.0.1:1)/shop\", sees_all: true}]}}]\n",
+			[]string{"--password-from-env"}, exitFailure, "level back-office: --password-from-env: CLARIFY_PASSWORD_BACK_OFFICE is not set"},
+		{"another database to read the schema from", "warehouses: [{name: shop, dsn: \"desk@tcp(127.0.0.1:1)/shop\"}]\n",
+			[]string{"--dsn", "admin@tcp(127.0.0.1:1)/other"}, exitFailure, `--dsn names the database "other"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := []string{"access", "grants"}
+			if tc.config != "" {
+				args = append(args, "--config", writeFile(t, "c.yml", tc.config))
+			}
+			code, out, errOut := runCmd(t, append(args, tc.args...)...)
+			if code != tc.code || !strings.Contains(errOut, tc.says) || out != "" {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want exit %d saying %q", code, out, errOut, tc.code, tc.says)
+			}
+		})
+	}
+}

@@ -30,6 +30,9 @@ import (
 var (
 	_ adminweb.Store     = (*ontology.Store)(nil)
 	_ adminweb.Warehouse = (*previewWarehouse)(nil)
+	_ interface {
+		Withholds(table, column string) bool
+	} = (*previewWarehouse)(nil)
 )
 
 // AdminConfig is the admin console (adapters/adminweb), served by bot
@@ -240,6 +243,14 @@ func (p *previewWarehouse) Query(ctx context.Context, statement string, lim ware
 		return nil, errNotStarted
 	}
 	return st.db.Query(ctx, statement, lim)
+}
+
+// Withholds reports whether the warehouse's access rules (its default
+// level's) protect table.column: the console's glossary check refuses
+// its values.
+func (p *previewWarehouse) Withholds(table, column string) bool {
+	st := p.current()
+	return st != nil && st.access.Withholds(table, column)
 }
 
 // manager is the preview manager over the warehouse's current stack,

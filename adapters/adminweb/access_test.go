@@ -78,3 +78,27 @@ func TestNotEnforcedBanner(t *testing.T) {
 		}
 	})
 }
+
+// protectedWarehouse is a fake warehouse whose access rules protect
+// patients.phone.
+type protectedWarehouse struct{ fakeWarehouse }
+
+func (protectedWarehouse) Withholds(table, column string) bool {
+	return table == "patients" && column == "phone"
+}
+
+// TestGlossaryCheckRefusesProtectedValues: the console's glossary check
+// refuses a filter that writes values of a column the access rules
+// protect, as bot glossary check does: they would reach prompts and
+// answers.
+func TestGlossaryCheckRefusesProtectedValues(t *testing.T) {
+	onStores(t, func(t *testing.T, tgt kvtest.Target) {
+		e := newEnv(t, tgt, func(c *Config) { c.Warehouses = map[string]Warehouse{"shop": protectedWarehouse{}} })
+		u, csrf := e.signIn("slack:T1:UADMIN")
+		text := "name: desk\nfilters:\n  - name: the director\n    table: patients\n    where: patients.phone = 'zq-555-0100'\n"
+		st, body, _ := u.post("/admin/glossary/check", url.Values{"csrf": {csrf}, "text": {text}, "warehouse": {"shop"}}, u.origin)
+		if st != http.StatusUnprocessableEntity || !strings.Contains(body, "writes values of patients.phone") {
+			t.Fatalf("check: %d\n%s", st, body)
+		}
+	})
+}

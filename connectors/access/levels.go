@@ -107,7 +107,8 @@ func (r Rules) validateLevels() error {
 		case !l.SeesAll && l.Hidden == nil && l.Sensitive == nil:
 			errs = append(errs, fmt.Errorf("%s: give its own hidden and sensitive (an empty list is fine) or sees_all: true", at))
 		}
-		if err := r.ForLevel(l).Validate(); err != nil {
+		own := r.ForLevel(l)
+		if err := (Rules{Hidden: own.Hidden, Sensitive: own.Sensitive}).Validate(); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", at, err))
 		}
 	}
