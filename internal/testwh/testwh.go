@@ -157,13 +157,7 @@ func (d *Database) Open(tb testing.TB, cfg warehouse.Config) *warehouse.DB {
 // that need to inspect or change data behind the bot's back.
 func (d *Database) Exec(tb testing.TB, stmt string) {
 	tb.Helper()
-	conn, err := mysql.NewConnector(d.Config)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	db := sql.OpenDB(conn)
-	defer db.Close()
-	if _, err := db.ExecContext(context.Background(), stmt); err != nil {
+	if err := execAs(d.Config, stmt); err != nil {
 		tb.Fatalf("exec %q: %v", stmt, err)
 	}
 }
@@ -174,15 +168,21 @@ func (d *Database) ExecScript(tb testing.TB, script string) {
 	tb.Helper()
 	cfg := d.Config.Clone()
 	cfg.MultiStatements = true
+	if err := execAs(cfg, script); err != nil {
+		tb.Fatalf("exec script: %v\n%s", err, script)
+	}
+}
+
+// execAs runs stmt on a connection of its own.
+func execAs(cfg *mysql.Config, stmt string) error {
 	conn, err := mysql.NewConnector(cfg)
 	if err != nil {
-		tb.Fatal(err)
+		return err
 	}
 	db := sql.OpenDB(conn)
 	defer db.Close()
-	if _, err := db.ExecContext(context.Background(), script); err != nil {
-		tb.Fatalf("exec script: %v\n%s", err, script)
-	}
+	_, err = db.ExecContext(context.Background(), stmt)
+	return err
 }
 
 // As is the database's connection settings for another account.
@@ -203,13 +203,7 @@ func (d *Database) NewUser(tb testing.TB, prefix, password string) string {
 	user := UniqueName(prefix)
 	d.Exec(tb, fmt.Sprintf("CREATE USER '%s'@'%%' IDENTIFIED BY '%s'", user, password))
 	tb.Cleanup(func() {
-		conn, err := mysql.NewConnector(d.Config)
-		if err != nil {
-			return
-		}
-		db := sql.OpenDB(conn)
-		defer db.Close()
-		if _, err := db.ExecContext(context.Background(), fmt.Sprintf("DROP USER IF EXISTS '%s'@'%%'", user)); err != nil {
+		if err := execAs(d.Config, fmt.Sprintf("DROP USER IF EXISTS '%s'@'%%'", user)); err != nil {
 			tb.Logf("drop user %s: %v", user, err)
 		}
 	})
