@@ -30,6 +30,9 @@ import (
 var (
 	_ adminweb.Store     = (*ontology.Store)(nil)
 	_ adminweb.Warehouse = (*previewWarehouse)(nil)
+	_ interface {
+		Withholds(table, column string) bool
+	} = (*previewWarehouse)(nil)
 )
 
 // AdminConfig is the admin console (adapters/adminweb), served by bot
@@ -167,7 +170,8 @@ func newAdminConsole(ctx context.Context, o adminConsoleOptions) (*adminweb.Serv
 		Prefix: adminPrefix, BaseURL: o.BaseURL, Key: key, State: state, Store: o.Stores.facts, Warehouses: whs,
 		IsAdmin: o.IsAdmin, LinkTTL: o.Config.LinkTTL, IdleTimeout: o.Config.IdleTimeout,
 		ProposalPeople: o.Config.ProposalPeople, TrustForwarded: o.Config.TrustForwarded,
-		Logger: o.Logger, Now: o.Now,
+		Warnings: func() []string { return enforcementWarnings(o.Slots) },
+		Logger:   o.Logger, Now: o.Now,
 	}
 	if o.Config.ProposalWindow != nil {
 		cfg.ProposalWindow = time.Duration(*o.Config.ProposalWindow)
@@ -239,6 +243,14 @@ func (p *previewWarehouse) Query(ctx context.Context, statement string, lim ware
 		return nil, errNotStarted
 	}
 	return st.db.Query(ctx, statement, lim)
+}
+
+// Withholds reports whether the warehouse's access rules (its default
+// level's) protect table.column: the console's glossary check refuses
+// its values.
+func (p *previewWarehouse) Withholds(table, column string) bool {
+	st := p.current()
+	return st != nil && st.access.Withholds(table, column)
 }
 
 // manager is the preview manager over the warehouse's current stack,

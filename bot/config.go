@@ -77,7 +77,9 @@ type WarehouseConfig struct {
 	// Synonyms add domain words for column search ("arr": ["annual", "recurring", "revenue"]).
 	Synonyms map[string][]string `yaml:"synonyms"`
 	// Access says who may ask and which tables and columns are hidden or
-	// sensitive; names are checked against the schema at start-up.
+	// sensitive; names are checked against the schema at start-up. Its
+	// levels give some people other rules, on accounts of their own
+	// (accesslevels.go).
 	Access access.Rules `yaml:"access"`
 	// Glossary is a team glossary file (connectors/glossary) loaded as
 	// workspace facts at start and on SIGHUP.
@@ -334,6 +336,7 @@ func (c *Config) Validate() error {
 		if err := w.Access.Validate(); err != nil {
 			errs = append(errs, fmt.Errorf("warehouse %q: %w", w.Name, err))
 		}
+		errs = append(errs, w.validateLevels()...)
 	}
 	if err := validateStoreDSN(c.Store.DSN); err != nil {
 		errs = append(errs, err)

@@ -141,6 +141,7 @@ func runDoctor(ctx context.Context, cfg Config, env doctorEnv) []checkResult {
 	}
 	for _, w := range cfg.Warehouses {
 		bounded(func(ctx context.Context) []checkResult { return []checkResult{checkWarehouse(ctx, w)} })
+		bounded(func(ctx context.Context) []checkResult { return checkAccess(ctx, w) })
 	}
 	out = append(out, checkProfiles(cfg)...)
 	bounded(func(ctx context.Context) []checkResult { return []checkResult{checkModel(ctx, cfg.LLM, env)} })
@@ -377,6 +378,11 @@ func checkWarehouse(ctx context.Context, wc WarehouseConfig) checkResult {
 		short = "the account has PROCESS, SUPER or FILE"
 	}
 	extra := append([]string{"The bot only needs to read " + mc.DBName + ". Create a read-only account and put it in the dsn:"}, grants.ReadOnlySetup(mc.DBName)...)
+	if len(wc.Access.Hidden)+len(wc.Access.Sensitive)+len(wc.Access.Levels) > 0 {
+		// With access rules, the account must not read what they hide either.
+		extra = []string{"The bot only needs to read what its access rules let it. Create its read-only accounts with column privileges:",
+			fmt.Sprintf("bot access grants --config FILE --warehouse %s", wc.Name)}
+	}
 	if len(f.Risky) > 0 {
 		extra = append(extra, "or take the global privileges from this account:", fmt.Sprintf("REVOKE %s ON *.* FROM '%s'@'%%';", grants.RiskyNames(f.Risky), mc.User))
 	}
@@ -594,7 +600,7 @@ func logDoctor(ctx context.Context, cfg Config, env doctorEnv, logger *slog.Logg
 func runDoctorCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("bot doctor", stderr,
 		"usage: bot doctor --config FILE",
-		"Checks the platforms' tokens and scopes, the warehouses (reachable, read-only account), the model and the data directory.",
+		"Checks the platforms' tokens and scopes, the warehouses (reachable, read-only account, access rules refused by the server's own privileges), the model and the data directory.",
 		"Exits 1 when a check fails; warnings do not fail.",
 	)
 	path := fs.String("config", "", "YAML configuration file (secrets may come from the environment)")

@@ -15,6 +15,7 @@
 //	bot glossary check|load FILE   check a team glossary, or load it as workspace facts
 //	bot store copy --from DIR|DSN --to DIR|DSN   move the stores between files and a server
 //	bot admin-link --user slack:T1:U2             a sign-in link to the admin console
+//	bot access grants --config FILE   the SQL of one read-only account per access level
 //
 // Every command prints its usage on stdout and exits 0 for -h or --help;
 // a bad flag exits 2 with the error on stderr. The commands are the table
@@ -66,6 +67,7 @@ func commands() []command {
 		{"glossary", "check a team glossary against a warehouse, or load it as workspace facts", runGlossary},
 		{"store", "copy the stores between bbolt files and a MySQL-protocol server", runStore},
 		{"admin-link", "print a one-time sign-in link to the admin console", runAdminLink},
+		{"access", "print the SQL that creates one read-only account per access level", runAccess},
 	}
 }
 

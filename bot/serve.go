@@ -253,14 +253,38 @@ func (m *Main) startWarehouses(ctx context.Context, refresh bool) error {
 }
 
 // buildStack builds a warehouse's catalog and manager over db: from snap,
-// else the cached snapshot (or a new one with refresh).
-func (m *Main) buildStack(ctx context.Context, s *warehouseSlot, db *warehouse.DB, snap *warehouse.Snapshot, refresh bool) (*stack, error) {
-	return newStack(ctx, db, m.stores, stackOptions{
-		WarehouseName: s.cfg.Name, DataDir: m.cfg.DataDir, Synonyms: s.cfg.Synonyms, Access: s.cfg.Access, Joins: s.joins,
+// else the cached snapshot (or a new one with refresh); then each access
+// level's over its own account, from its cached snapshot (or a new one
+// with refreshLevels).
+func (m *Main) buildStack(ctx context.Context, s *warehouseSlot, db *warehouse.DB, snap *warehouse.Snapshot, refresh, refreshLevels bool) (*stack, error) {
+	accts := s.cfg.accounts()
+	st, err := newStack(ctx, db, m.stores, m.stackOptions(s, accts[0], snap, refresh))
+	if err != nil {
+		return nil, err
+	}
+	for _, acct := range accts[1:] {
+		ldb := s.levelDB(acct.Name)
+		if ldb == nil {
+			return nil, fmt.Errorf("access level %s: not open", acct.Name)
+		}
+		lst, err := newStack(ctx, ldb, m.stores, m.stackOptions(s, acct, nil, refreshLevels))
+		if err != nil {
+			return nil, fmt.Errorf("access level %s: %w", acct.Name, err)
+		}
+		st.levels = append(st.levels, levelStack{level: acct.Level, st: lst})
+	}
+	return st, nil
+}
+
+// stackOptions are how one access level's stack of a warehouse is built.
+func (m *Main) stackOptions(s *warehouseSlot, acct levelAccount, snap *warehouse.Snapshot, refresh bool) stackOptions {
+	return stackOptions{
+		WarehouseName: s.cfg.Name, SnapshotName: levelComponent(s.cfg.Name, acct.Name),
+		DataDir: m.cfg.DataDir, Synonyms: s.cfg.Synonyms, Access: acct.Rules, Joins: s.joins,
 		Snapshot: snap, RefreshProfile: refresh, Profile: m.profileOptions(s.cfg),
 		Dialog: m.cfg.Dialog.managerConfig(), Engine: m.engine, Logger: m.logger, Audit: true,
 		Observe: m.metrics.DialogObserver(s.cfg.Name), Gate: m.limiter.Gate(),
-	})
+	}
 }
 
 // profileOptions are how a warehouse is profiled.

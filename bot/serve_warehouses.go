@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/internal/backoff"
 	"github.com/clarify-bot/clarify/internal/router"
@@ -53,9 +54,15 @@ type warehouseSlot struct {
 	stack     atomic.Pointer[stack]
 	reachable atomic.Bool
 
-	mu      sync.Mutex // guards db and closeDB
+	mu      sync.Mutex // guards db, closeDB and levelDBs
 	db      *warehouse.DB
 	closeDB func() error
+	// levelDBs are the pools of the access levels' own accounts, by
+	// level name (the demo's levels share db).
+	levelDBs map[string]*warehouse.DB
+	// enforced is what the last start found the warehouse's privileges
+	// do not enforce (nil before the first start).
+	enforced atomic.Pointer[enforcementReport]
 
 	poke    chan struct{} // a query found it unreachable: check now
 	refresh chan struct{} // SIGHUP: profile again
@@ -82,9 +89,9 @@ func (s *warehouseSlot) ready() bool { return s.current() != nil && s.reachable.
 func (s *warehouseSlot) route() router.Warehouse {
 	return router.Warehouse{
 		Name: s.cfg.Name, Rules: s.cfg.Access, MaxConnections: s.cfg.MaxConnections,
-		Manager: func() router.Manager {
+		Manager: func(a access.Asker) router.Manager {
 			if st := s.current(); st != nil {
-				return st.manager
+				return st.forAsker(a).manager
 			}
 			return nil // not a typed nil: not started
 		},
@@ -102,17 +109,43 @@ func wake(ch chan struct{}) {
 	}
 }
 
-// open connects once; later attempts reuse the pool.
+// open connects once, with the warehouse's account and each access
+// level's; later attempts reuse the pools.
 func (s *warehouseSlot) open(ctx context.Context) (*warehouse.DB, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.db != nil {
-		return s.db, nil
+	if s.db == nil {
+		if err := s.openDefault(ctx); err != nil {
+			return nil, err
+		}
 	}
+	if s.levelDBs == nil {
+		s.levelDBs = map[string]*warehouse.DB{}
+	}
+	for _, acct := range s.cfg.accounts()[1:] {
+		if s.levelDBs[acct.Name] != nil {
+			continue
+		}
+		if s.cfg.Demo {
+			s.levelDBs[acct.Name] = s.db
+			continue
+		}
+		wcfg := s.cfg.forLevel(acct).warehouseConfig(s.m.logger.With("level", acct.Name))
+		wcfg.MaxOpenConns, wcfg.OnQuery = s.cfg.MaxConnections, s.onQuery()
+		db, err := warehouse.Open(ctx, wcfg)
+		if err != nil {
+			return nil, fmt.Errorf("access level %s: %w", acct.Name, err)
+		}
+		s.levelDBs[acct.Name] = db
+	}
+	return s.db, nil
+}
+
+// onQuery counts a statement and wakes the loop when the warehouse
+// seems down.
+func (s *warehouseSlot) onQuery() func(warehouse.QueryEvent) {
 	hook := s.m.metrics.WarehouseHook(s.cfg.Name)
-	wcfg := s.cfg.warehouseConfig(s.m.logger)
-	wcfg.DSN, wcfg.MaxOpenConns = "", s.cfg.MaxConnections
-	wcfg.OnQuery = func(ev warehouse.QueryEvent) {
+	return func(ev warehouse.QueryEvent) {
 		if hook != nil {
 			hook(ev)
 		}
@@ -120,21 +153,35 @@ func (s *warehouseSlot) open(ctx context.Context) (*warehouse.DB, error) {
 			wake(s.poke)
 		}
 	}
+}
+
+// openDefault opens the warehouse's own account (or starts the demo).
+func (s *warehouseSlot) openDefault(ctx context.Context) error {
+	wcfg := s.cfg.warehouseConfig(s.m.logger)
+	wcfg.DSN, wcfg.MaxOpenConns = "", s.cfg.MaxConnections
+	wcfg.OnQuery = s.onQuery()
 	if s.cfg.Demo {
 		dw, err := startDemoWarehouse(ctx, s.m.logger, s.cfg.DemoOrders, wcfg)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		s.db, s.closeDB = dw.db, dw.Close
-		return s.db, nil
+		return nil
 	}
 	wcfg.DSN = s.cfg.DSN
 	db, err := warehouse.Open(ctx, wcfg)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	s.db, s.closeDB = db, db.Close
-	return db, nil
+	return nil
+}
+
+// levelDB is the pool of an access level's account.
+func (s *warehouseSlot) levelDB(level string) *warehouse.DB {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.levelDBs[level]
 }
 
 // start opens the warehouse and builds its stack (profiling it, or
@@ -154,23 +201,29 @@ func (s *warehouseSlot) start(ctx context.Context) error {
 		}
 		s.joins, s.glossaryDone = joins, true
 	}
-	st, err := s.m.buildStack(ctx, s, db, nil, s.refreshFirst)
+	st, err := s.m.buildStack(ctx, s, db, nil, s.refreshFirst, s.refreshFirst)
 	if err != nil {
 		return err
 	}
 	s.refreshFirst = false
 	s.stack.Store(st)
 	s.reachable.Store(true)
+	s.checkEnforcement(ctx)
 	s.m.health.set(s.component(), stateUp, s.upDetail(st), 0, 0)
 	return nil
 }
 
-// upDetail notes partial profiles on an otherwise healthy warehouse.
+// upDetail notes partial profiles and access rules the warehouse's
+// privileges do not enforce on an otherwise healthy warehouse.
 func (s *warehouseSlot) upDetail(st *stack) string {
+	var notes []string
 	if p := st.snap.PartialTables(); len(p) > 0 {
-		return fmt.Sprintf("partial profile of %s (retried in the background)", strings.Join(p, ", "))
+		notes = append(notes, fmt.Sprintf("partial profile of %s (retried in the background)", strings.Join(p, ", ")))
 	}
-	return ""
+	if n := s.enforced.Load().healthNote(); n != "" {
+		notes = append(notes, n)
+	}
+	return strings.Join(notes, "; ")
 }
 
 // down records a failure to start or reach the warehouse.
@@ -321,7 +374,7 @@ func (s *warehouseSlot) retakePartial(ctx context.Context) {
 		s.log().Warn("cannot profile the partial tables again; retrying later", "tables", strings.Join(tables, ","), "err", err)
 		return
 	}
-	s.swap(ctx, snap, "partial profile retaken", "tables", strings.Join(tables, ","), "still_partial", strings.Join(snap.PartialTables(), ","))
+	s.swap(ctx, snap, false, "partial profile retaken", "tables", strings.Join(tables, ","), "still_partial", strings.Join(snap.PartialTables(), ","))
 }
 
 // reprofile takes a new snapshot (SIGHUP, or a refresh) and swaps it in.
@@ -332,19 +385,20 @@ func (s *warehouseSlot) reprofile(ctx context.Context) {
 		s.log().Warn("cannot profile the warehouse again; the previous profile stays", "err", err)
 		return
 	}
-	s.swap(ctx, snap, "warehouse profiled again")
+	s.swap(ctx, snap, true, "warehouse profiled again")
 }
 
-// swap saves snap and replaces the stack with one built on it; turns in
-// progress finish on the old one.
-func (s *warehouseSlot) swap(ctx context.Context, snap *warehouse.Snapshot, msg string, args ...any) {
+// swap saves snap and replaces the stack with one built on it (and the
+// access levels' on their cached profiles, or new ones with levels);
+// turns in progress finish on the old one.
+func (s *warehouseSlot) swap(ctx context.Context, snap *warehouse.Snapshot, levels bool, msg string, args ...any) {
 	if err := warehouse.SaveSnapshot(snapshotPath(s.m.cfg.DataDir, s.cfg.Name), snap); err != nil {
 		s.log().Warn("cannot cache the snapshot", "err", err)
 	}
 	s.mu.Lock()
 	db := s.db
 	s.mu.Unlock()
-	st, err := s.m.buildStack(ctx, s, db, snap, false)
+	st, err := s.m.buildStack(ctx, s, db, snap, false, levels)
 	if err != nil {
 		s.log().Warn("cannot rebuild the warehouse's catalog; the previous one stays", "err", err)
 		return
@@ -363,10 +417,16 @@ func (s *warehouseSlot) swap(ctx context.Context, snap *warehouse.Snapshot, msg 
 func (s *warehouseSlot) close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closeDB == nil {
-		return nil
+	var errs []error
+	for name, db := range s.levelDBs {
+		if db != s.db {
+			errs = append(errs, db.Close())
+		}
+		delete(s.levelDBs, name)
 	}
-	err := s.closeDB()
-	s.closeDB = nil
-	return err
+	if s.closeDB != nil {
+		errs = append(errs, s.closeDB())
+		s.closeDB = nil
+	}
+	return errors.Join(errs...)
 }

@@ -41,7 +41,7 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	var as asOptions
 	fs.StringVar(&as.config, "config", "", "YAML configuration file: run on one of its warehouses")
 	fs.StringVar(&as.warehouse, "warehouse", "", "with --config: the warehouse's name (default: the first)")
-	fs.StringVar(&as.user, "as", "", "with --config: apply the warehouse's access rules as this person (platform:workspace:user)")
+	fs.StringVar(&as.user, "as", "", "with --config: apply the warehouse's access rules as this person (platform:workspace:user), on the account of their access level")
 	fs.StringVar(&as.channel, "channel", "", "with --config: apply the access rules for asking in this channel (platform:workspace:channel)")
 	fs.StringVar(&as.roles, "roles", "", "with --as: the person's roles, comma separated")
 	if code, ok := parseFlags(fs, args, stdout); !ok {
@@ -93,14 +93,20 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			fmt.Fprintf(stderr, "bot sql: %v\n", err)
 			return exitUsage
 		}
+		*demo, *dsn, *orders = wc.Demo, wc.DSN, wc.DemoOrders
 		if as.applies() {
-			rules = wc.Access
-			if msg := router.DeniedMessage(wc.Name, rules, as.asker()); msg != "" {
+			if msg := router.DeniedMessage(wc.Name, wc.Access, as.asker()); msg != "" {
 				fmt.Fprintf(stderr, "refused: %s\n", msg)
 				return exitRefused
 			}
+			// The person's access level: its rules, on its account.
+			acct := wc.levelOf(as.asker())
+			rules = acct.Rules
+			if !wc.Demo {
+				*dsn = acct.DSN
+			}
+			logger.Debug("access level", "level", acct.Name)
 		}
-		*demo, *dsn, *orders = wc.Demo, wc.DSN, wc.DemoOrders
 		wcfg.Functions, wcfg.MaxBytes = wc.Functions, wc.MaxResultBytes
 	}
 
@@ -235,7 +241,7 @@ func policyFor(ctx context.Context, db *warehouse.DB, rules access.Rules) (*acce
 	if err != nil {
 		return nil, fmt.Errorf("read the schema for the access rules: %w", err)
 	}
-	pol, err := access.New(rules, schema)
+	pol, err := access.NewFor(ctx, db, rules, schema)
 	if err != nil {
 		return nil, fmt.Errorf("access rules: %w", err)
 	}

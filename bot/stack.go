@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -164,12 +165,36 @@ type stack struct {
 	// their own manager from them (adminweb.go).
 	deps dialog.Deps
 	dcfg dialog.Config
+	// levels are the stacks of the warehouse's other access levels, each
+	// over its own account, catalog and manager; nil on a level's stack.
+	levels []levelStack
+}
+
+// levelStack is one access level's stack.
+type levelStack struct {
+	level access.Level
+	st    *stack
+}
+
+// forAsker is the stack of the access level that applies to a: its
+// account runs the question, its rules check it, its catalog is what the
+// engines see.
+func (st *stack) forAsker(a access.Asker) *stack {
+	for _, l := range st.levels {
+		if l.level.Applies(a) {
+			return l.st
+		}
+	}
+	return st
 }
 
 // stackOptions say how to build a stack over an open warehouse.
 type stackOptions struct {
 	WarehouseName string
-	DataDir       string
+	// SnapshotName names the cached snapshot (default WarehouseName): each
+	// access level profiles what its own account sees.
+	SnapshotName string
+	DataDir      string
 	// RefreshProfile retakes the profile snapshot instead of using the cache.
 	RefreshProfile bool
 	// Snapshot, when set, is used as is (a background retake).
@@ -213,13 +238,13 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 	snap := opts.Snapshot
 	if snap == nil {
 		var err error
-		snap, err = db.CachedSnapshot(ctx, snapshotPath(opts.DataDir, opts.WarehouseName), 0, opts.RefreshProfile, opts.Profile)
+		snap, err = db.CachedSnapshot(ctx, snapshotPath(opts.DataDir, cmp.Or(opts.SnapshotName, opts.WarehouseName)), 0, opts.RefreshProfile, opts.Profile)
 		if err != nil {
-			return nil, fmt.Errorf("profile warehouse %s: %w", opts.WarehouseName, err)
+			return nil, fmt.Errorf("profile warehouse %s: %w", cmp.Or(opts.SnapshotName, opts.WarehouseName), err)
 		}
 	}
 	raw := snap
-	opts.Logger.Info("schema snapshot ready", "warehouse", opts.WarehouseName, "tables", len(snap.Schema.Tables), "taken", snap.TakenAt, "took", time.Since(start).Round(time.Millisecond))
+	opts.Logger.Info("schema snapshot ready", "warehouse", cmp.Or(opts.SnapshotName, opts.WarehouseName), "tables", len(snap.Schema.Tables), "taken", snap.TakenAt, "took", time.Since(start).Round(time.Millisecond))
 	if len(opts.Joins) > 0 {
 		// A copy: the snapshot may be shared (cached) and must not change.
 		withJoins := *snap
@@ -227,7 +252,11 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 		snap = &withJoins
 	}
 	if !opts.Access.Empty() {
-		pol, err := access.New(opts.Access, &snap.Schema)
+		pol, err := access.NewFor(ctx, db, opts.Access, &snap.Schema)
+		if err != nil && warehouse.KindOfError(err) != warehouse.KindUnknown {
+			// The server did not answer the probe of a hidden name: retried.
+			return nil, fmt.Errorf("warehouse %s: access rules: %w", opts.WarehouseName, err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("warehouse %s: access rules: %w: %w", opts.WarehouseName, errConfig, err)
 		}

@@ -98,7 +98,7 @@ var ErrStore = errors.New("storage failed")
 // failureTexts is what people read, by kind; the reference is added.
 var failureTexts = map[FailureKind]string{
 	FailWarehouseDown: "I can't reach the warehouse right now. Please try again in a moment; if it keeps happening, an admin should check the warehouse connection.",
-	FailAccessDenied:  "The warehouse didn't let me read the data that question needs. An admin may need to grant the bot's account read access.",
+	FailAccessDenied:  "The warehouse didn't let me read the data that question needs: it may be kept from you, or the bot's account may lack access. Ask an admin if you need it.",
 	FailTimeout:       "That took too long, so I stopped. Try narrowing it down, e.g. to one year.",
 	FailCanceled:      "I was interrupted before I could finish (probably restarting). Please ask again in a moment.",
 	FailQuery:         "The warehouse couldn't run any reading of that question.",

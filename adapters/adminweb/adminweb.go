@@ -145,8 +145,12 @@ type Config struct {
 	// TrustForwarded reads the client address from X-Forwarded-For (set
 	// it only behind a proxy that sets that header).
 	TrustForwarded bool
-	Logger         *slog.Logger
-	Now            func() time.Time
+	// Warnings are shown on every page of a signed-in admin, above the
+	// page: what the admins must fix now (a warehouse whose privileges
+	// do not enforce its access rules). Nil shows none.
+	Warnings func() []string
+	Logger   *slog.Logger
+	Now      func() time.Time
 }
 
 func (c Config) withDefaults() Config {

@@ -1,6 +1,7 @@
 package adminweb
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clarify-bot/clarify/connectors/sqlguard"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/internal/qnorm"
 	"github.com/clarify-bot/clarify/ontology"
 )
@@ -199,6 +202,10 @@ func (s *Server) verifyQuestion(w http.ResponseWriter, rq *request) {
 		s.fail(w, rq.r, rq, http.StatusConflict, "Only an answer its asker marked correct can become a verified query.")
 		return
 	}
+	if msg := s.checkVerified(rq.ctx, q.Warehouse, lastSQL(q)); msg != "" {
+		s.fail(w, rq.r, rq, http.StatusConflict, msg)
+		return
+	}
 	phrase := qnorm.Question(q.Question)
 	facts, err := s.cfg.Store.List(rq.ctx, ontology.Filter{Owner: q.User, Warehouse: q.Warehouse, Phrase: phrase, IncludeInactive: true})
 	if err != nil {
@@ -239,4 +246,26 @@ func (s *Server) verifyQuestion(w http.ResponseWriter, rq *request) {
 
 func phraseQuery(wh, phrase string) string {
 	return url.Values{"warehouse": {wh}, "phrase": {phrase}}.Encode()
+}
+
+// checkVerified runs a query about to become a verified one through the
+// warehouse's guarded, access-checked path, as any statement: it was
+// answered for its asker, whose access level may see more than the rest
+// of the workspace it is verified for. "" when it passes, else why not.
+func (s *Server) checkVerified(ctx context.Context, warehouseName, sql string) string {
+	wh, ok := s.cfg.Warehouses[warehouseName]
+	if !ok {
+		return fmt.Sprintf("The warehouse %q is not served by this bot, so its answer cannot be checked.", warehouseName)
+	}
+	_, err := wh.Query(ctx, sql, warehouse.Limits{MaxRows: 1})
+	switch {
+	case err == nil:
+		return ""
+	case warehouse.KindOfError(err) == warehouse.KindAccessDenied:
+		return "This answer can't become a verified query: the warehouse's privileges refuse what it reads to the workspace's default access level."
+	}
+	if r, ok := sqlguard.Refused(err); ok && r.Kind == sqlguard.KindAccess {
+		return "This answer can't become a verified query: the access rules refuse it for the workspace (" + r.Reason + ")."
+	}
+	return "This answer can't become a verified query: it does not run now (" + err.Error() + ")."
 }

@@ -20,6 +20,8 @@ type page struct {
 	// Notice and Error are shown at the top.
 	Notice, Error string
 	Data          any
+	// Warnings are Config.Warnings, for signed-in admins.
+	Warnings []string
 
 	// Filled by render.
 	Prefix    string
@@ -59,6 +61,9 @@ func (s *Server) renderAs(w http.ResponseWriter, r *http.Request, rq *request, s
 		p.CSRF, p.Who, p.Workspace = rq.sess.CSRF, rq.id.User, rq.id.WorkspaceKey()
 		if p.Notice == "" {
 			p.Notice = notices[r.URL.Query().Get("notice")]
+		}
+		if s.cfg.Warnings != nil {
+			p.Warnings = s.cfg.Warnings()
 		}
 	}
 	var b bytes.Buffer

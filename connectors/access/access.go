@@ -32,6 +32,9 @@ type Rules struct {
 	Roles     []string `yaml:"roles"`
 	Hidden    []string `yaml:"hidden"`
 	Sensitive []string `yaml:"sensitive"`
+	// Levels give some people other rules, run on accounts of their own
+	// (levels.go); these rules are the default level's.
+	Levels []Level `yaml:"levels"`
 }
 
 // Empty reports whether the rules restrict nothing.
@@ -65,6 +68,9 @@ func (r Rules) Validate() error {
 				errs = append(errs, fmt.Errorf("access.sensitive: %q names a whole table; sensitive applies to columns (hide the table instead)", n))
 			}
 		}
+	}
+	if err := r.validateLevels(); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

@@ -299,6 +299,12 @@ func (r *run) validate(ctx context.Context, sm *sample, excluded map[string]bool
 		switch warehouse.KindOfError(err) {
 		case warehouse.KindSyntax, warehouse.KindUnknownColumn, warehouse.KindUnknownTable, warehouse.KindRefused, warehouse.KindUnknown:
 			sm.err = fmt.Errorf("the warehouse rejected it: %w", err)
+		case warehouse.KindAccessDenied:
+			// Refused by the asker's account: a reading without what it
+			// may not read may still answer. The repair prompt gets the
+			// plain wording, never the server's message.
+			e.log.Info("the warehouse's privileges refused a candidate", "err", err)
+			sm.err = fmt.Errorf("the warehouse rejected it: %w", modelError(err))
 		default:
 			// A timeout or an outage says nothing about the query: the
 			// manager runs it again and reports what happens.

@@ -3,11 +3,13 @@ package llmengine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/llm"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/internal/sqlresult"
 )
 
@@ -128,13 +130,29 @@ func (r *run) callTool(ctx context.Context, tc llm.ToolCall) string {
 		if len(args.SQL) > e.opts.MaxSQLBytes {
 			return "error: the statement is too long"
 		}
+		// The asker's executor: their access level's account and rules,
+		// so that the result holds no more than they may see.
 		res, err := e.opts.Exec.Query(ctx, args.SQL, sqlresult.Limits{MaxRows: 10, Timeout: e.opts.ExecLimits.Timeout})
 		if err != nil {
-			return "error: " + err.Error()
+			return "error: " + modelError(err).Error()
 		}
 		return clipRunes(resultText(res), 2000)
 	}
 	return "error: unknown tool " + tc.Name
+}
+
+// errPrivileges is what the model is told when the warehouse's own
+// privileges refuse a statement: the server's message names the account,
+// its host and the column or table refused, none of which the model
+// provider should learn.
+var errPrivileges = errors.New("the warehouse's privileges refuse a table or column this statement reads; it is not available to this person, leave it out")
+
+// modelError is err as the model may read it.
+func modelError(err error) error {
+	if warehouse.KindOfError(err) == warehouse.KindAccessDenied {
+		return errPrivileges
+	}
+	return err
 }
 
 func toJSON(v any) string {

@@ -28,9 +28,10 @@ type Warehouse struct {
 	Name           string
 	Rules          access.Rules
 	MaxConnections int
-	// Manager is the warehouse's dialog manager, nil until it first
-	// started.
-	Manager func() Manager
+	// Manager is the dialog manager of the warehouse's access level that
+	// applies to the asker (each level runs on its own account), nil
+	// until the warehouse first started.
+	Manager func(a access.Asker) Manager
 	// Ready reports whether questions can go to the warehouse now.
 	Ready func() bool
 }
@@ -80,13 +81,19 @@ func New(warehouses []Warehouse, opts Options) *Router {
 	return r
 }
 
-// Manager is the dialog manager of a started warehouse.
+// Manager is the dialog manager of a started warehouse, for people of its
+// default access level.
 func (r *Router) Manager(name string) (Manager, bool) {
+	return r.managerFor(name, access.Asker{})
+}
+
+// managerFor is the manager of the access level that applies to a.
+func (r *Router) managerFor(name string, a access.Asker) (Manager, bool) {
 	s, ok := r.slots[name]
 	if !ok {
 		return nil, false
 	}
-	mgr := s.Manager()
+	mgr := s.Manager(a)
 	return mgr, mgr != nil
 }
 
@@ -167,7 +174,7 @@ func (r *Router) Handle(ctx context.Context, ev dialog.Event) ([]dialog.Reply, e
 // owner is the started warehouse that holds the conversation, "" if none.
 func (r *Router) owner(ctx context.Context, who dialog.Who, conversation string) (string, error) {
 	for _, name := range r.names {
-		mgr, ok := r.Manager(name)
+		mgr, ok := r.managerFor(name, AskerOf(who))
 		if !ok {
 			continue
 		}
@@ -196,7 +203,7 @@ func (r *Router) handle(ctx context.Context, name string, ev dialog.Event) ([]di
 		return []dialog.Reply{{Kind: dialog.ReplyNotice, Conversation: ev.Conversation, Text: msg}}, nil
 	}
 	r.remember(ev.Conversation, name)
-	mgr, started := r.Manager(name)
+	mgr, started := r.managerFor(name, AskerOf(ev.Who))
 	if !started || !r.slots[name].Ready() {
 		return []dialog.Reply{{Kind: dialog.ReplyNotice, Conversation: ev.Conversation, Text: UnreachableText(name)}}, nil
 	}

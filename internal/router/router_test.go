@@ -31,12 +31,12 @@ func warehouse(name string, rules access.Rules, owns ...string) Warehouse {
 		m.owns[c] = true
 	}
 	return Warehouse{Name: name, Rules: rules, MaxConnections: 4,
-		Manager: func() Manager { return m }, Ready: func() bool { return true }}
+		Manager: func(access.Asker) Manager { return m }, Ready: func() bool { return true }}
 }
 
 func TestRouter(t *testing.T) {
 	who := dialog.Who{Platform: "slack", Workspace: "T1", Channel: "C1", User: "U1"}
-	down := Warehouse{Name: "down", Manager: func() Manager { return nil }, Ready: func() bool { return false }}
+	down := Warehouse{Name: "down", Manager: func(access.Asker) Manager { return nil }, Ready: func() bool { return false }}
 	tests := []struct {
 		name       string
 		warehouses []Warehouse

@@ -59,10 +59,14 @@ type Database struct {
 	Server *embedded.Server
 }
 
-func randomName() string {
+func randomName() string { return UniqueName("clarify_test_") }
+
+// UniqueName is prefix and 12 random hex digits: a database or an
+// account of one test that no other test (or run) uses.
+func UniqueName(prefix string) string {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
-	return "clarify_test_" + hex.EncodeToString(b)
+	return prefix + hex.EncodeToString(b)
 }
 
 // NewDatabase creates an empty database on the target, loads the dump (DDL
@@ -153,15 +157,57 @@ func (d *Database) Open(tb testing.TB, cfg warehouse.Config) *warehouse.DB {
 // that need to inspect or change data behind the bot's back.
 func (d *Database) Exec(tb testing.TB, stmt string) {
 	tb.Helper()
-	conn, err := mysql.NewConnector(d.Config)
+	if err := execAs(d.Config, stmt); err != nil {
+		tb.Fatalf("exec %q: %v", stmt, err)
+	}
+}
+
+// ExecScript runs a script of statements (as an administrator would paste
+// it: ; between them, -- comments) directly, not through the guard.
+func (d *Database) ExecScript(tb testing.TB, script string) {
+	tb.Helper()
+	cfg := d.Config.Clone()
+	cfg.MultiStatements = true
+	if err := execAs(cfg, script); err != nil {
+		tb.Fatalf("exec script: %v\n%s", err, script)
+	}
+}
+
+// execAs runs stmt on a connection of its own.
+func execAs(cfg *mysql.Config, stmt string) error {
+	conn, err := mysql.NewConnector(cfg)
 	if err != nil {
-		tb.Fatal(err)
+		return err
 	}
 	db := sql.OpenDB(conn)
 	defer db.Close()
-	if _, err := db.ExecContext(context.Background(), stmt); err != nil {
-		tb.Fatalf("exec %q: %v", stmt, err)
+	_, err = db.ExecContext(context.Background(), stmt)
+	return err
+}
+
+// As is the database's connection settings for another account.
+func (d *Database) As(user, password string) *mysql.Config {
+	cfg := d.Config.Clone()
+	cfg.User, cfg.Passwd = user, password
+	return cfg
+}
+
+// NewUser creates an account with a unique name (prefix and random
+// digits) and no privileges, dropped when the test ends; only on a real
+// server.
+func (d *Database) NewUser(tb testing.TB, prefix, password string) string {
+	tb.Helper()
+	if d.Server != nil {
+		tb.Fatal("accounts need a real server")
 	}
+	user := UniqueName(prefix)
+	d.Exec(tb, fmt.Sprintf("CREATE USER '%s'@'%%' IDENTIFIED BY '%s'", user, password))
+	tb.Cleanup(func() {
+		if err := execAs(d.Config, fmt.Sprintf("DROP USER IF EXISTS '%s'@'%%'", user)); err != nil {
+			tb.Logf("drop user %s: %v", user, err)
+		}
+	})
+	return user
 }
 
 // Count returns SELECT COUNT(*) FROM table, read directly.

@@ -1,0 +1,177 @@
+package access
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/clarify-bot/clarify/connectors/sqlguard"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/internal/testwh"
+)
+
+// realTarget is the MariaDB/MySQL target, if MYSQL_TEST_DSN names one.
+func realTarget(t *testing.T) testwh.Target {
+	t.Helper()
+	for _, tg := range testwh.Targets() {
+		if tg.Real {
+			return tg
+		}
+	}
+	t.Skip("needs a real server (MYSQL_TEST_DSN): accounts and column privileges are the server's")
+	return testwh.Target{}
+}
+
+// hiddenShown returns the hidden value a cell shows (sensitive ones
+// aside: the enforced account is granted them), "" for none. The
+// hidden emails' domain counts: a generated column could show it.
+func hiddenShown(cell any) string {
+	s := fmt.Sprint(cell)
+	for _, token := range []string{"zqhid", "zqbio", "secret.test"} {
+		if strings.Contains(s, token) {
+			return s
+		}
+	}
+	for i := 1; i <= 12; i++ {
+		if s == fmt.Sprint(7000000+i) {
+			return s
+		}
+	}
+	return ""
+}
+
+// TestHostileCorpusOnEnforcedAccount applies what GrantStatements (bot
+// access grants) writes for the corpus's rules to a fresh account, then
+// runs every hostile statement twice on that account: with the guard
+// alone (what the server's privileges hold by themselves: no hidden value
+// may come back, whatever the checker would say), and through the bot's
+// path (guard, checker resolved with NewFor, account): no hidden or
+// sensitive value, no statement the corpus says hides something runs, and
+// no table changes. A view and a generated column over the hidden email
+// must get no grant.
+func TestHostileCorpusOnEnforcedAccount(t *testing.T) {
+	target := realTarget(t)
+	ctx := context.Background()
+	d := testwh.NewDatabase(t, target, corpusSchema())
+	d.Exec(t, "ALTER TABLE customers ADD COLUMN email_domain VARCHAR(80) AS (SUBSTRING_INDEX(email, '@', -1)) VIRTUAL")
+	d.Exec(t, "CREATE VIEW customer_contacts AS SELECT id, name, email FROM customers")
+	d.Exec(t, "CREATE VIEW order_totals AS SELECT customer_id, SUM(total) AS total FROM orders GROUP BY customer_id")
+	root := d.Open(t, warehouse.Config{MaxRows: 500})
+	objs, err := ReadObjects(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const password = "enforced-pw"
+	user := d.NewUser(t, "clarify_enf_", password)
+	g, err := GrantStatements(d.Name, objs, Account{Level: DefaultLevel, User: user, Rules: corpusRules}, password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.ExecScript(t, strings.Join(g.Statements, "\n"))
+	acct, err := warehouse.Open(ctx, warehouse.Config{MySQL: d.As(user, password), MaxRows: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { acct.Close() })
+
+	if e, err := Probe(ctx, root, corpusRules); err != nil || e.Enforced() {
+		t.Fatalf("the administrator's account is reported enforced: %+v %v", e, err)
+	}
+	e, err := Probe(ctx, acct, corpusRules)
+	if err != nil || !e.Enforced() || len(e.Refused) != len(corpusRules.Hidden) {
+		t.Fatalf("the granted account is not refused every hidden name: %+v %v", e, err)
+	}
+	seen, err := ReadObjects(ctx, acct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x := seen.Exposures(corpusRules, true); len(x) > 0 {
+		t.Fatalf("the granted account reaches %v", x)
+	}
+	if seen.Object("order_totals") == nil {
+		t.Fatal("a view over visible columns got no grant")
+	}
+
+	cases := readCorpus(t)
+	for _, sql := range []string{
+		"SELECT (SELECT C.email FROM (SELECT 'x' AS email) AS c) FROM customers AS C",
+		"SELECT (SELECT " + d.Name + ".customers.email FROM (SELECT 'x' AS email) customers) FROM customers",
+		"SELECT name FROM customers AS C WHERE (SELECT C.email FROM (SELECT 'x' AS email) AS c) LIKE 'zqhid1%'",
+		"SELECT email_domain FROM customers",
+		"SELECT * FROM customer_contacts",
+		"SELECT amount FROM salaries",
+	} {
+		cases = append(cases, corpusCase{verdict: "hidden", sql: sql})
+	}
+	before := tableDigest(t, root)
+
+	// The server alone: no hidden value it holds comes back. A value the
+	// statement writes itself may (MariaDB joins NATURAL JOIN and USING
+	// columns without the column privilege, so such a statement tells
+	// whether a value it guesses exists): that is the checker's to refuse,
+	// below.
+	t.Run("the server alone", func(t *testing.T) {
+		var ran, refused, guesses int
+		for _, c := range cases {
+			res, err := acct.Query(ctx, c.sql, warehouse.Limits{MaxRows: 500})
+			if err != nil {
+				refused++
+				continue
+			}
+			ran++
+			for _, row := range res.Rows {
+				for _, cell := range row {
+					v := hiddenShown(cell)
+					switch {
+					case v == "":
+					case strings.Contains(c.sql, "'"+v+"'"):
+						guesses++
+					default:
+						t.Errorf("hostile.tsv:%d: the account read the hidden value %q: %s", c.line, v, c.sql)
+					}
+				}
+			}
+		}
+		t.Logf("guard and account without the checker: %d statements, %d refused, %d ran, 0 hidden values read, %d cells echo a value the statement guessed", len(cases), refused, ran, guesses)
+	})
+
+	t.Run("the bot's path", func(t *testing.T) {
+		schema, err := acct.Introspect(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pol, err := NewFor(ctx, acct, corpusRules, schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db := acct.WithPolicy(pol)
+		var ran, byChecker, byServer int
+		for _, c := range cases {
+			res, err := db.Query(ctx, c.sql, warehouse.Limits{MaxRows: 500})
+			switch _, refusal := sqlguard.Refused(err); {
+			case err != nil && refusal:
+				byChecker++
+				continue
+			case err != nil:
+				byServer++
+				continue
+			}
+			ran++
+			if c.verdict == "hidden" {
+				t.Errorf("hostile.tsv:%d: a statement that reads a hidden column ran: %s", c.line, c.sql)
+			}
+			for _, row := range res.Rows {
+				for _, cell := range row {
+					if v := leakedValue(cell); v != "" || hiddenShown(cell) != "" {
+						t.Errorf("hostile.tsv:%d: the result shows the protected value %q: %s", c.line, fmt.Sprint(cell), c.sql)
+					}
+				}
+			}
+		}
+		t.Logf("bot's path on the enforced account: %d statements, %d refused by the guard or checker, %d by the server, %d ran, 0 protected values shown", len(cases), byChecker, byServer, ran)
+	})
+	if after := tableDigest(t, root); after != before {
+		t.Errorf("the tables changed: %s before, %s after", before, after)
+	}
+}
