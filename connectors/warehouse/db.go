@@ -319,7 +319,9 @@ func readingMode(server string) string {
 
 func connectError(ctx context.Context, err error, mc *mysql.Config) error {
 	var me *mysql.MySQLError
-	if errors.As(err, &me) && me.Number == 1045 {
+	// 1698 is the same refusal from a server whose account uses another
+	// authentication plugin (MariaDB's unix_socket for a missing user).
+	if errors.As(err, &me) && (me.Number == 1045 || me.Number == 1698) {
 		return &Error{Kind: KindAccessDenied, Msg: fmt.Sprintf("the warehouse at %s refused the login for user %q (check the user name and password)", mc.Addr, mc.User), Err: err}
 	}
 	if ctx.Err() != nil {

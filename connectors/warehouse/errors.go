@@ -170,7 +170,7 @@ func classifyServer(ctx context.Context, me *mysql.MySQLError, limit time.Durati
 		}
 	case 1146: // ER_NO_SUCH_TABLE
 		return unknownTable(me)
-	case 1045, 1044, 1142, 1143, 1227, 1370: // login, database, table, column, privilege
+	case 1045, 1698, 1044, 1142, 1143, 1227, 1370: // login, database, table, column, privilege
 		return &Error{Kind: KindAccessDenied, Msg: "the warehouse refused access: " + msg, Err: me}
 	case 1049: // ER_BAD_DB_ERROR
 		return &Error{Kind: KindUnavailable, Msg: "the warehouse has no such database: " + msg, Err: me}
