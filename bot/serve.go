@@ -142,7 +142,7 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	}
 	m.closers = append(m.closers, m.replica.close)
 
-	engine, note, closeEngine, err := newObservedModelEngine(cfg, m.stores, logger, m.metrics.ModelHooks())
+	engine, note, closeEngine, err := newObservedModelEngine(cfg, m.stores, logger, m.metrics.ModelHooks(cfg.LLM.Model))
 	if err != nil {
 		return nil, err
 	}
