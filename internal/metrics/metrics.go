@@ -375,7 +375,8 @@ func (m *Metrics) DiscordHooks() discord.Hooks {
 }
 
 // platformAtZero makes a platform's series exist at zero: API errors and
-// retries of each method it calls, duplicates and events left for a retry.
+// retries of each method it calls, duplicates, events left for a retry and
+// placeholders of stopped replicas replaced.
 func (m *Metrics) platformAtZero(platform string, methods []string) {
 	for _, method := range methods {
 		m.apiErrors.WithLabelValues(platform, method)
@@ -383,4 +384,5 @@ func (m *Metrics) platformAtZero(platform string, methods []string) {
 	}
 	m.duplicates.WithLabelValues(platform)
 	m.dedupUnavailable.WithLabelValues(platform)
+	m.orphans.WithLabelValues(platform)
 }
