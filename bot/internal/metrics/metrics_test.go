@@ -113,7 +113,7 @@ func TestNilMetricsGiveNoHooks(t *testing.T) {
 // metric docs/CONFIGURATION.md lists before anything happened, at zero,
 // so dashboards and rate() work from the first event.
 func TestEveryDocumentedMetricAtStart(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/CONFIGURATION.md")
+	doc, err := os.ReadFile("../../../docs/CONFIGURATION.md")
 	if err != nil {
 		t.Fatal(err)
 	}
