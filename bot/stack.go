@@ -53,7 +53,7 @@ const (
 	nsUsage         = "usage"
 	nsSeen          = "seen"
 	nsRate          = "rate"   // question rate limits (internal/ratestore)
-	nsRouter        = "router" // the channels' warehouse choices (internal/router)
+	nsRouter        = "router" // the channels' warehouse choices (dialog/router)
 )
 
 func openStores(dataDir string, logger *slog.Logger) (*stores, error) {
