@@ -1,7 +1,9 @@
 // Package testwh gives tests a fresh warehouse database on every available
-// server: always the embedded one, and a real MySQL/MariaDB when
-// MYSQL_TEST_DSN is set (e.g. root@tcp(127.0.0.1:3306)/). Each call creates
-// its own database and drops it when the test ends.
+// server: always the embedded one, a real MySQL/MariaDB when
+// MYSQL_TEST_DSN is set (e.g. root@tcp(127.0.0.1:3306)/) and a TiDB server
+// when TIDB_TEST_DSN is set (e.g. root@tcp(127.0.0.1:4000)/, started by
+// .ci/tidb/start.sh). Each call creates its own database and drops it when
+// the test ends.
 package testwh
 
 import (
@@ -27,22 +29,42 @@ import (
 // Target is one kind of server tests run against.
 type Target struct {
 	Name string
-	// Real is true for a real MySQL/MariaDB server.
+	// Real is true for a real MySQL/MariaDB or TiDB server.
 	Real bool
+	// TiDB is true for the TiDB server.
+	TiDB bool
 	dsn  string
+	env  string
 }
 
 // EnvDSN is the environment variable naming a real server for tests.
 const EnvDSN = "MYSQL_TEST_DSN"
 
-// Targets lists the embedded server and, when MYSQL_TEST_DSN is set, the real one.
+// EnvTiDB is the environment variable naming a TiDB server for tests.
+const EnvTiDB = "TIDB_TEST_DSN"
+
+// Targets lists the embedded server and, when MYSQL_TEST_DSN or
+// TIDB_TEST_DSN is set, the real ones.
 func Targets() []Target {
 	ts := []Target{{Name: "embedded"}}
+	return append(ts, RealTargets()...)
+}
+
+// RealTargets lists the real servers only: MySQL/MariaDB and TiDB, those
+// whose variable is set.
+func RealTargets() []Target {
+	var ts []Target
 	if dsn := os.Getenv(EnvDSN); dsn != "" {
-		ts = append(ts, Target{Name: "mysql", Real: true, dsn: dsn})
+		ts = append(ts, Target{Name: "mysql", Real: true, dsn: dsn, env: EnvDSN})
+	}
+	if dsn := os.Getenv(EnvTiDB); dsn != "" {
+		ts = append(ts, Target{Name: "tidb", Real: true, TiDB: true, dsn: dsn, env: EnvTiDB})
 	}
 	return ts
 }
+
+// DSN is the target's server (without a database), empty for the embedded one.
+func (t Target) DSN() string { return t.dsn }
 
 var quietOnce sync.Once
 
@@ -88,7 +110,7 @@ func NewDatabase(tb testing.TB, t Target, dump string) *Database {
 		tb.Cleanup(func() { srv.DropDatabase(context.Background(), name) })
 		return &Database{Name: name, Config: srv.Config(name), Server: srv}
 	}
-	admin := mustAdmin(tb, t.dsn)
+	admin := mustAdmin(tb, t.env, t.dsn)
 	if _, err := admin.ExecContext(ctx, "CREATE DATABASE `"+name+"` CHARACTER SET utf8mb4"); err != nil {
 		tb.Fatalf("create test database: %v", err)
 	}
@@ -102,7 +124,7 @@ func NewDatabase(tb testing.TB, t Target, dump string) *Database {
 	})
 	cfg, err := mysql.ParseDSN(t.dsn)
 	if err != nil {
-		tb.Fatalf("%s: %v", EnvDSN, err)
+		tb.Fatalf("%s: %v", t.env, err)
 	}
 	cfg.DBName = name
 	if strings.TrimSpace(dump) != "" {
@@ -121,11 +143,11 @@ func NewDatabase(tb testing.TB, t Target, dump string) *Database {
 	return &Database{Name: name, Config: cfg}
 }
 
-func mustAdmin(tb testing.TB, dsn string) *sql.DB {
+func mustAdmin(tb testing.TB, env, dsn string) *sql.DB {
 	tb.Helper()
 	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
-		tb.Fatalf("%s: %v", EnvDSN, err)
+		tb.Fatalf("%s: %v", env, err)
 	}
 	cfg.DBName = ""
 	conn, err := mysql.NewConnector(cfg)
@@ -136,7 +158,7 @@ func mustAdmin(tb testing.TB, dsn string) *sql.DB {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := db.PingContext(ctx); err != nil {
-		tb.Fatalf("%s=%s: server not reachable: %v", EnvDSN, dsn, err)
+		tb.Fatalf("%s=%s: server not reachable: %v", env, dsn, err)
 	}
 	return db
 }

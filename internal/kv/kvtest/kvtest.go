@@ -1,7 +1,9 @@
 // Package kvtest gives tests kv stores on both implementations: a bbolt
 // file in a temp dir always, and a fresh database on a real MySQL/MariaDB
-// server when MYSQL_TEST_DSN is set (e.g. root@tcp(127.0.0.1:3306)/). Each
-// server store is its own database, dropped when the test ends.
+// server when MYSQL_TEST_DSN is set (e.g. root@tcp(127.0.0.1:3306)/) and on
+// a TiDB server when TIDB_TEST_DSN is set (e.g. root@tcp(127.0.0.1:4000)/,
+// started by .ci/tidb/start.sh). Each server store is its own database,
+// dropped when the test ends.
 package kvtest
 
 import (
@@ -25,6 +27,12 @@ import (
 // EnvDSN names a real server for tests.
 const EnvDSN = "MYSQL_TEST_DSN"
 
+// EnvTiDB names a TiDB server for tests.
+const EnvTiDB = "TIDB_TEST_DSN"
+
+// tidbRun is the subtest RunOnServer runs the suite on TiDB in.
+const tidbRun = "tidb"
+
 // Target is an implementation the store suites run against.
 type Target struct {
 	Name string
@@ -32,11 +40,19 @@ type Target struct {
 	Open func(tb testing.TB) kv.DB
 }
 
-// Targets lists bbolt and, when MYSQL_TEST_DSN is set, MySQL.
+// Targets lists bbolt and, when MYSQL_TEST_DSN or TIDB_TEST_DSN is set,
+// MySQL and TiDB.
 func Targets() []Target {
 	ts := []Target{{Name: "bbolt", Open: MustBolt}}
-	if os.Getenv(EnvDSN) != "" {
-		ts = append(ts, Target{Name: "mysql", Open: func(tb testing.TB) kv.DB { return MustServer(tb).Namespace("test") }})
+	if dsn := os.Getenv(EnvDSN); dsn != "" {
+		ts = append(ts, Target{Name: "mysql", Open: func(tb testing.TB) kv.DB {
+			return MustServerOn(tb, MustDatabaseOn(tb, EnvDSN, dsn)).Namespace("test")
+		}})
+	}
+	if dsn := os.Getenv(EnvTiDB); dsn != "" {
+		ts = append(ts, Target{Name: "tidb", Open: func(tb testing.TB) kv.DB {
+			return MustServerOn(tb, MustDatabaseOn(tb, EnvTiDB, dsn)).Namespace("test")
+		}})
 	}
 	return ts
 }
@@ -52,12 +68,29 @@ func MustBolt(tb testing.TB) kv.DB {
 	return db
 }
 
-// SkipWithoutServer skips the test unless MYSQL_TEST_DSN is set.
+// SkipWithoutServer skips the test unless MYSQL_TEST_DSN or TIDB_TEST_DSN
+// is set.
 func SkipWithoutServer(tb testing.TB) {
 	tb.Helper()
-	if os.Getenv(EnvDSN) == "" {
-		tb.Skip(EnvDSN + " not set")
+	if os.Getenv(EnvDSN) == "" && os.Getenv(EnvTiDB) == "" {
+		tb.Skip(EnvDSN + " and " + EnvTiDB + " not set")
 	}
+}
+
+// serverEnv is the server a test's store goes to: TiDB under RunOnServer's
+// tidb subtest, else MYSQL_TEST_DSN when set, else TIDB_TEST_DSN (so a run
+// with only TIDB_TEST_DSN puts every server test on TiDB).
+func serverEnv(tb testing.TB) (env, dsn string) {
+	if strings.HasPrefix(tb.Name(), "TestOnMySQL/"+tidbRun+"/") || os.Getenv(EnvDSN) == "" {
+		return EnvTiDB, os.Getenv(EnvTiDB)
+	}
+	return EnvDSN, os.Getenv(EnvDSN)
+}
+
+// OnTiDB reports whether tb's server store is on TiDB.
+func OnTiDB(tb testing.TB) bool {
+	env, dsn := serverEnv(tb)
+	return env == EnvTiDB && dsn != ""
 }
 
 // Test is one test of a store's suite, by name.
@@ -67,13 +100,23 @@ type Test struct {
 }
 
 // RunOnServer runs a store's suite again on a MySQL-protocol server
-// (MYSQL_TEST_DSN), skipped without one. Call it from a test named
-// TestOnMySQL: OnServer tells the suite's helpers, by that name, to open
-// their store on the server.
+// (MYSQL_TEST_DSN), and on TiDB (TIDB_TEST_DSN) in a subtest named tidb;
+// skipped without either. Call it from a test named TestOnMySQL: OnServer
+// tells the suite's helpers, by that name, to open their store on the
+// server.
 func RunOnServer(t *testing.T, tests []Test) {
 	SkipWithoutServer(t)
-	for _, tc := range tests {
-		t.Run(tc.Name, tc.Run)
+	if os.Getenv(EnvDSN) != "" {
+		for _, tc := range tests {
+			t.Run(tc.Name, tc.Run)
+		}
+	}
+	if os.Getenv(EnvTiDB) != "" {
+		t.Run(tidbRun, func(t *testing.T) {
+			for _, tc := range tests {
+				t.Run(tc.Name, tc.Run)
+			}
+		})
 	}
 }
 
@@ -106,9 +149,17 @@ func MustServerOn(tb testing.TB, dsn string) *mysqlkv.Server {
 func MustDatabase(tb testing.TB) string {
 	tb.Helper()
 	SkipWithoutServer(tb)
-	cfg, err := mysql.ParseDSN(os.Getenv(EnvDSN))
+	env, dsn := serverEnv(tb)
+	return MustDatabaseOn(tb, env, dsn)
+}
+
+// MustDatabaseOn is MustDatabase on the server of dsn (named by env in
+// errors).
+func MustDatabaseOn(tb testing.TB, env, dsn string) string {
+	tb.Helper()
+	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
-		tb.Fatalf("%s: %v", EnvDSN, err)
+		tb.Fatalf("%s: %v", env, err)
 	}
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
