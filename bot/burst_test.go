@@ -128,6 +128,7 @@ type burstResult struct {
 	ToReply      []time.Duration // mention sent → the reply (answer, question or notice)
 	Replies      map[string]int  // thread → replies (placeholders excluded)
 	NotOK        []string        // deliveries not acknowledged with 200
+	Ack          []time.Duration // delivery sent → its HTTP acknowledgement (mentions and retries)
 	Elapsed      time.Duration
 	Stalled      bool // nothing happened for two minutes before every thread had its reply
 }
@@ -158,7 +159,12 @@ func runBurst(tb testing.TB, fake *slackfake.Server, reps [2]*burstReplica, thre
 			req.Header.Set("X-Slack-Retry-Num", "1")
 			req.Header.Set("X-Slack-Retry-Reason", "http_timeout")
 		}
+		sentAt := time.Now()
 		resp, err := client.Do(req)
+		acked := time.Since(sentAt)
+		mu.Lock()
+		res.Ack = append(res.Ack, acked)
+		mu.Unlock()
 		status := ""
 		switch {
 		case err != nil:
@@ -364,9 +370,9 @@ func testBurst(t *testing.T, down bool) {
 			dup = append(dup, fmt.Sprintf("%s×%d", th.ts, c))
 		}
 	}
-	t.Logf("%d mentions + %d retries over 2 replicas (store on MariaDB, Slack latency 100ms%s): first visible message (%d) %s; reply (%d) %s; %d without a reply, %d answered more than once, %d checks skipped, %d deliveries not acknowledged; last reply after %s",
-		n, n, map[bool]string{true: ", warehouse finance down", false: ""}[down],
-		len(r.FirstVisible), durations(r.FirstVisible), len(r.ToReply), durations(r.ToReply), len(lost), len(dup), logs.count(0), len(r.NotOK), r.Elapsed.Round(time.Millisecond))
+	t.Logf("%d mentions + %d retries over 2 replicas (store on %s, Slack latency 100ms%s): ack (%d) %s; first visible message (%d) %s; reply (%d) %s; %d without a reply, %d answered more than once, %d checks skipped, %d deliveries not acknowledged; last reply after %s",
+		n, n, map[bool]string{true: "TiDB", false: "MariaDB"}[kvtest.OnTiDB(t)], map[bool]string{true: ", warehouse finance down", false: ""}[down],
+		len(r.Ack), durations(r.Ack), len(r.FirstVisible), durations(r.FirstVisible), len(r.ToReply), durations(r.ToReply), len(lost), len(dup), logs.count(0), len(r.NotOK), r.Elapsed.Round(time.Millisecond))
 	if len(lost) > 0 || len(dup) > 0 {
 		t.Errorf("%d threads without a reply %v, %d answered more than once %v", len(lost), lost, len(dup), dup)
 	}

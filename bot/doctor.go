@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/internal/grants"
 	"github.com/clarify-bot/clarify/internal/kv/mysqlkv"
 	"io"
@@ -341,6 +342,10 @@ func checkWarehouse(ctx context.Context, wc WarehouseConfig) checkResult {
 	var version string
 	if err := db.QueryRowContext(ctx, "SELECT VERSION()").Scan(&version); err != nil {
 		return checkResult{Status: statusError, What: what, Detail: fmt.Sprintf("cannot reach %s as %q: %v", mc.Addr, mc.User, err), Short: "unreachable"}
+	}
+	// The engine's kind and version, and the session settings it accepted.
+	if rep, err := warehouse.CheckEngine(ctx, db); err == nil {
+		version = rep.String()
 	}
 	stmts, err := grants.Show(ctx, db)
 	if err != nil {

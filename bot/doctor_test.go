@@ -291,14 +291,22 @@ func TestDoctorCommand(t *testing.T) {
 	}
 }
 
-// TestDoctorWarehouseGrants runs against MariaDB (MYSQL_TEST_DSN): a
-// read-only account passes, a read-write account gets the warning and the
-// GRANT statements to fix it. The users are dropped at cleanup.
+// TestDoctorWarehouseGrants runs against MariaDB (MYSQL_TEST_DSN) and TiDB
+// (TIDB_TEST_DSN): a read-only account passes, a read-write account gets
+// the warning and the GRANT statements to fix it, and the server's version
+// and the session settings it accepted are reported. The users are dropped
+// at cleanup.
 func TestDoctorWarehouseGrants(t *testing.T) {
-	rootDSN := os.Getenv(testwh.EnvDSN)
-	if rootDSN == "" {
-		t.Skip(testwh.EnvDSN + " not set")
+	targets := testwh.RealTargets()
+	if len(targets) == 0 {
+		t.Skip(testwh.EnvDSN + " and " + testwh.EnvTiDB + " not set")
 	}
+	for _, tg := range targets {
+		t.Run(tg.Name, func(t *testing.T) { testDoctorWarehouseGrants(t, tg.DSN(), tg.TiDB) })
+	}
+}
+
+func testDoctorWarehouseGrants(t *testing.T, rootDSN string, tidb bool) {
 	rootCfg, err := mysql.ParseDSN(rootDSN)
 	if err != nil {
 		t.Fatal(err)
@@ -343,7 +351,8 @@ func TestDoctorWarehouseGrants(t *testing.T) {
 		want      checkStatus
 		detailHas string
 	}{
-		{"read-only", dsnFor(ro), statusOK, "read-only account"},
+		{"read-only", dsnFor(ro), statusOK, "time limit (max_" + map[bool]string{true: "execution", false: "statement"}[tidb] + "_time), " +
+			map[bool]string{true: "memory cap (tidb_mem_quota_query), ", false: ""}[tidb] + "read-only transactions), read-only account"},
 		{"read-write", dsnFor(rw), statusWarn, "the account can write (INSERT, UPDATE, DELETE on `" + db + "`.*)"},
 		{"process", dsnFor(pr), statusWarn, "the account has PROCESS (it reads other sessions' statements)"},
 	}
@@ -352,6 +361,9 @@ func TestDoctorWarehouseGrants(t *testing.T) {
 			cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			defer cancel()
 			r := checkWarehouse(cctx, WarehouseConfig{Name: "shop", DSN: tc.dsn})
+			if tidb && !strings.Contains(r.Detail, "server TiDB v") {
+				t.Errorf("detail %q: want the TiDB release", r.Detail)
+			}
 			if r.Status != tc.want || !strings.Contains(r.Detail, tc.detailHas) {
 				t.Fatalf("%s: %s, want %s with %q", r.Status, r.Detail, tc.want, tc.detailHas)
 			}

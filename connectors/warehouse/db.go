@@ -47,6 +47,9 @@ type Config struct {
 	// Functions are the stored or loadable functions statements may call
 	// ("name" or "database.name"); built-ins are allowed by the flavor.
 	Functions []string
+	// MaxMemory caps the server memory one statement may use, on servers
+	// that can (TiDB: tidb_mem_quota_query); default DefaultMaxMemory.
+	MaxMemory int64
 	// ConnectTimeout bounds dialing and the login handshake.
 	ConnectTimeout time.Duration
 	MaxOpenConns   int
@@ -209,6 +212,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		// The driver sends SET sql_mode = '…' on every new connection.
 		mc.Params["sql_mode"] = "'" + mode + "'"
 	}
+	memoryParams(flavor, mc, cfg.MaxMemory)
 	guard, err := sqlguard.New(sqlguard.Options{Flavor: flavor.guardFlavor(), Functions: cfg.Functions})
 	if err != nil {
 		return nil, fmt.Errorf("warehouse: %w", err)

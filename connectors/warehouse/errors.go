@@ -188,6 +188,8 @@ func classifyServer(ctx context.Context, me *mysql.MySQLError, limit time.Durati
 		return &Error{Kind: KindUnavailable, Msg: "the warehouse has no such database: " + msg, Err: me}
 	case 3024, 1969, 1028: // MySQL max_execution_time, MariaDB max_statement_time, sort aborted
 		return &Error{Kind: KindTimeout, Msg: fmt.Sprintf("the query took longer than the %s time limit and was stopped", humanDuration(limit)), Err: me}
+	case tidbMemQuotaError:
+		return memoryError(me)
 	case 1317: // ER_QUERY_INTERRUPTED: our own KILL QUERY
 		return contextError(ctx, me, limit)
 	case 1064, 1149: // syntax
