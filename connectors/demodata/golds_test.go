@@ -300,14 +300,24 @@ func TestGoldsOnEmbedded(t *testing.T) {
 	}
 }
 
-// TestGoldsMatchMySQL loads WriteDump into a real server named by
-// MYSQL_TEST_DSN (such as root@tcp(127.0.0.1:3306)/), runs every gold there
-// and on the embedded server, and compares the results.
+// TestGoldsMatchMySQL loads WriteDump into the real servers named by
+// MYSQL_TEST_DSN (such as root@tcp(127.0.0.1:3306)/) and TIDB_TEST_DSN
+// (root@tcp(127.0.0.1:4000)/), runs every gold there and on the embedded
+// server, and compares the results.
 func TestGoldsMatchMySQL(t *testing.T) {
-	dsn := os.Getenv("MYSQL_TEST_DSN")
-	if dsn == "" {
-		t.Skip("MYSQL_TEST_DSN not set")
+	var servers int
+	for _, env := range []string{"MYSQL_TEST_DSN", "TIDB_TEST_DSN"} {
+		if dsn := os.Getenv(env); dsn != "" {
+			servers++
+			t.Run(env, func(t *testing.T) { testGoldsMatch(t, dsn) })
+		}
 	}
+	if servers == 0 {
+		t.Skip("MYSQL_TEST_DSN and TIDB_TEST_DSN not set")
+	}
+}
+
+func testGoldsMatch(t *testing.T, dsn string) {
 	ctx := context.Background()
 	ds := Generate(DefaultSeed, DefaultOrders)
 	real := mustMySQLDatabase(t, dsn, ds)
@@ -343,7 +353,7 @@ func mustMySQLDatabase(tb testing.TB, dsn string, ds *Dataset) *sql.DB {
 	ctx := context.Background()
 	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
-		tb.Fatalf("MYSQL_TEST_DSN: %v", err)
+		tb.Fatalf("test server dsn: %v", err)
 	}
 	cfg.DBName = ""
 	admin := openConfig(tb, cfg)
