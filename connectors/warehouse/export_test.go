@@ -11,3 +11,6 @@ func (w *DB) Conn(ctx context.Context) (*sql.Conn, error) { return w.db.Conn(ctx
 
 // ReadingMode exposes readingMode to the tests.
 var ReadingMode = readingMode
+
+// MemoryParams exposes memoryParams to the tests.
+var MemoryParams = memoryParams
