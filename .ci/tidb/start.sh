@@ -14,7 +14,7 @@ status="${TIDB_STATUS_PORT:-10080}"
 answers() { mysql --protocol=tcp -h127.0.0.1 -P"$port" -uroot -N -e 'select version()' 2>/dev/null; }
 
 if v=$(answers) && [[ "$v" == *TiDB* ]]; then
-  echo "TIDB_TEST_DSN=root@tcp(127.0.0.1:${port})/"
+  echo "TIDB_TEST_DSN='root@tcp(127.0.0.1:${port})/'"
   echo "TIDB_PID="
   exit 0
 fi
@@ -22,12 +22,13 @@ fi
 bin=$("$here/build.sh")
 dir=$(mktemp -d "${TMPDIR:-/tmp}/clarify-tidb.XXXXXX")
 "$bin" -store unistore -path "" -host 127.0.0.1 -P "$port" -status "$status" \
-  -log-file "$dir/tidb.log" -tmp-storage-path "$dir/tmp" >"$dir/stdout.log" 2>&1 &
+  -status-host 127.0.0.1 \
+  -log-file "$dir/tidb.log" -temp-dir "$dir/tmp" >"$dir/stdout.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 120); do
   if v=$(answers) && [[ "$v" == *TiDB* ]]; then
     echo "TiDB ${v} on 127.0.0.1:${port}, pid ${pid}, logs in ${dir}" >&2
-    echo "TIDB_TEST_DSN=root@tcp(127.0.0.1:${port})/"
+    echo "TIDB_TEST_DSN='root@tcp(127.0.0.1:${port})/'"
     echo "TIDB_PID=${pid}"
     exit 0
   fi

@@ -399,7 +399,8 @@ func (w *DB) setTimeLimit(ctx context.Context, conn *sql.Conn, d time.Duration) 
 
 func (f Flavor) readOnlyTransactions() bool {
 	switch f {
-	case FlavorStarRocks, FlavorDoris:
+	case FlavorStarRocks, FlavorDoris, FlavorTiDB:
+		// TiDB refuses START TRANSACTION READ ONLY (see tidb.go).
 		return false
 	}
 	return true

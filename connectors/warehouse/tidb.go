@@ -11,6 +11,18 @@ import (
 	"github.com/go-sql-driver/mysql"
 )
 
+// TiDB differs from MySQL and MariaDB where the bot's safety settings are
+// concerned:
+//   - It has no read-only transactions: START TRANSACTION READ ONLY is
+//     refused (error 1235, "only noop implementation") unless
+//     tidb_enable_noop_functions is on, and then it is accepted and ignored.
+//     Statements run outside a transaction there; writes are kept out by
+//     the guard (one SELECT, nothing else) and by a SELECT-only account,
+//     which bot doctor checks.
+//   - max_execution_time limits SELECTs as on MySQL (error 3024).
+//   - tidb_mem_quota_query caps one statement's memory (error 8175); it is
+//     pinned on every connection.
+
 // DefaultMaxMemory is the server memory one statement may use on a server
 // that can cap it (TiDB's tidb_mem_quota_query), unless Config.MaxMemory
 // says otherwise: TiDB's own default, pinned so that a server-wide change
@@ -53,6 +65,8 @@ type EngineReport struct {
 	// Problems are the settings it refused; the bot then relies on the
 	// guard and on cancelling the query.
 	Problems []string
+	// Notes are what the bot does without on this server, and why.
+	Notes []string
 }
 
 // String is the report on one line: "TiDB v8.5.6 (checked: …; problems: …)".
@@ -67,6 +81,9 @@ func (r EngineReport) String() string {
 		b.WriteString(")")
 	} else if len(r.Problems) > 0 {
 		b.WriteString(" (problems: " + strings.Join(r.Problems, "; ") + ")")
+	}
+	if len(r.Notes) > 0 {
+		b.WriteString("; " + strings.Join(r.Notes, "; "))
 	}
 	return b.String()
 }
@@ -107,6 +124,9 @@ func CheckEngine(ctx context.Context, db *sql.DB) (EngineReport, error) {
 	}
 	if r.Flavor == FlavorTiDB {
 		try("memory cap (tidb_mem_quota_query)", fmt.Sprintf("SET SESSION tidb_mem_quota_query = %d", DefaultMaxMemory))
+	}
+	if r.Flavor == FlavorTiDB {
+		r.Notes = append(r.Notes, "no read-only transactions on TiDB: the guard and a SELECT-only account keep writes out")
 	}
 	if r.Flavor.readOnlyTransactions() {
 		if err := readOnlyTransaction(ctx, conn); err != nil {
