@@ -348,9 +348,10 @@ func IsPrivilegeError(err error) bool {
 // column it refuses unchecked (MariaDB joins NATURAL JOIN and USING
 // columns without the column privilege), and the checker's refusals of
 // ambiguous names need every hidden name. A hidden name the schema lacks
-// is added to the checker's copy of the schema when the server refuses
-// it to the account (its privilege error); otherwise it is an error, as
-// with New.
+// is added to the checker's copy of the schema when the server knows it
+// (it refuses it to the account with its privilege error, or, on TiDB, a
+// table the account cannot list still answers SELECT 1); a name the server
+// does not know is an error, as with New.
 func NewFor(ctx context.Context, q Querier, r Rules, s *warehouse.Schema) (*Policy, error) {
 	withHidden := *s
 	withHidden.Tables = slices.Clone(s.Tables)
@@ -364,9 +365,12 @@ func NewFor(ctx context.Context, q Querier, r Rules, s *warehouse.Schema) (*Poli
 		if err != nil {
 			return nil, err
 		}
-		if len(e.Refused) == 0 {
+		if len(e.Absent) > 0 {
 			continue // New reports it
 		}
+		// Refused, or (TiDB, which checks only the columns a statement
+		// names) a table the account cannot list but can count: the
+		// server knows the name.
 		if t == nil {
 			withHidden.Tables = append(withHidden.Tables, warehouse.Table{Name: tn})
 			t = &withHidden.Tables[len(withHidden.Tables)-1]

@@ -11,7 +11,8 @@ import (
 	"github.com/clarify-bot/clarify/internal/testwh"
 )
 
-// realTarget is the MariaDB/MySQL target, if MYSQL_TEST_DSN names one.
+// realTarget is the MariaDB/MySQL target, if MYSQL_TEST_DSN names one, else
+// the TiDB one.
 func realTarget(t *testing.T) testwh.Target {
 	t.Helper()
 	for _, tg := range testwh.Targets() {
@@ -79,7 +80,16 @@ func TestHostileCorpusOnEnforcedAccount(t *testing.T) {
 		t.Fatalf("the administrator's account is reported enforced: %+v %v", e, err)
 	}
 	e, err := Probe(ctx, acct, corpusRules)
-	if err != nil || !e.Enforced() || len(e.Refused) != len(corpusRules.Hidden) {
+	switch {
+	case target.TiDB:
+		// TiDB checks SELECT privileges on the columns a statement names
+		// only: SELECT COUNT(*) or SELECT 1 FROM a table the account has no
+		// grant on runs (row counts, no values). The probe sees the hidden
+		// table readable and does not call the rules enforced.
+		if err != nil || e.Enforced() || strings.Join(e.Readable, ",") != "salaries" {
+			t.Fatalf("on TiDB the probe should find the ungranted table readable and the rules not enforced: %+v %v", e, err)
+		}
+	case err != nil || !e.Enforced() || len(e.Refused) != len(corpusRules.Hidden):
 		t.Fatalf("the granted account is not refused every hidden name: %+v %v", e, err)
 	}
 	seen, err := ReadObjects(ctx, acct)
@@ -137,6 +147,9 @@ func TestHostileCorpusOnEnforcedAccount(t *testing.T) {
 	})
 
 	t.Run("the bot's path", func(t *testing.T) {
+		if target.TiDB {
+			t.Skip("TiDB's information_schema does not list a table the account holds only column privileges on, so an account made by bot access grants cannot introspect it (the server alone, above, holds)")
+		}
 		schema, err := acct.Introspect(ctx)
 		if err != nil {
 			t.Fatal(err)

@@ -69,6 +69,11 @@ type Server struct {
 	name string
 	log  *slog.Logger
 	opts Options
+	// readOnlyTx is whether View opens a read-only transaction: TiDB
+	// refuses START TRANSACTION READ ONLY (error 1235, "only noop
+	// implementation"), so there View's snapshot is a plain transaction
+	// that only reads.
+	readOnlyTx bool
 }
 
 // Open connects to the database named in dsn (go-sql-driver syntax,
@@ -116,6 +121,12 @@ func OpenConfig(ctx context.Context, cfg *mysql.Config, opts Options) (*Server, 
 		db.Close()
 		return nil, fmt.Errorf("store %s: %w", cfg.DBName, err)
 	}
+	var version string
+	if err := db.QueryRowContext(ctx, "SELECT VERSION()").Scan(&version); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store %s: read the server's version: %w", cfg.DBName, err)
+	}
+	s.readOnlyTx = !strings.Contains(strings.ToLower(version), "tidb")
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store %s: %w", cfg.DBName, err)
@@ -307,7 +318,7 @@ func (s *Server) run(ctx context.Context, ns string, write bool, fn func(kv.Tx) 
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	sqlTx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: !write})
+	sqlTx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: !write && s.readOnlyTx})
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
