@@ -351,8 +351,9 @@ func testDoctorWarehouseGrants(t *testing.T, rootDSN string, tidb bool) {
 		want      checkStatus
 		detailHas string
 	}{
-		{"read-only", dsnFor(ro), statusOK, "time limit (max_" + map[bool]string{true: "execution", false: "statement"}[tidb] + "_time), " +
-			map[bool]string{true: "memory cap (tidb_mem_quota_query), ", false: ""}[tidb] + "read-only transactions), read-only account"},
+		{"read-only", dsnFor(ro), statusOK, map[bool]string{
+			true:  "(checked: time limit (max_execution_time), memory cap (tidb_mem_quota_query)); no read-only transactions on TiDB: the guard and a SELECT-only account keep writes out, read-only account",
+			false: "(checked: time limit (max_statement_time), read-only transactions), read-only account"}[tidb]},
 		{"read-write", dsnFor(rw), statusWarn, "the account can write (INSERT, UPDATE, DELETE on `" + db + "`.*)"},
 		{"process", dsnFor(pr), statusWarn, "the account has PROCESS (it reads other sessions' statements)"},
 	}
