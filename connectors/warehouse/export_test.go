@@ -14,3 +14,6 @@ var ReadingMode = readingMode
 
 // MemoryParams exposes memoryParams to the tests.
 var MemoryParams = memoryParams
+
+// StableOrder is stableOrder on a server of flavor f.
+func StableOrder(f Flavor, cols ...string) string { return (&DB{flavor: f}).stableOrder(cols...) }

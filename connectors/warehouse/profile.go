@@ -181,7 +181,7 @@ func (w *DB) ProfileTable(ctx context.Context, t *Table, opts ProfileOptions) []
 	if len(t.Columns) == 0 {
 		return profiles
 	}
-	src := fmt.Sprintf("(SELECT * FROM %s LIMIT %d) AS clarify_sample", QuoteIdent(t.Name), opts.SampleRows)
+	src := fmt.Sprintf("(SELECT * FROM %s%s LIMIT %d) AS clarify_sample", QuoteIdent(t.Name), w.stableOrder(t.PrimaryKey...), opts.SampleRows)
 	lim := func(maxRows int) Limits {
 		d := time.Until(deadlineOf(tctx))
 		if d < 100*time.Millisecond {
@@ -249,7 +249,7 @@ func (w *DB) ProfileTable(ctx context.Context, t *Table, opts ProfileOptions) []
 				p.Top = append(p.Top, ValueCount{Value: str(vr[0]), Count: int64(cnt)})
 			}
 		} else {
-			r, err := w.Query(tctx, fmt.Sprintf("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL LIMIT 5", q, src, q), lim(5))
+			r, err := w.Query(tctx, fmt.Sprintf("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL%s LIMIT 5", q, src, q, w.stableOrder(c.Name)), lim(5))
 			if err != nil {
 				p.Partial = true
 				continue
@@ -259,8 +259,8 @@ func (w *DB) ProfileTable(ctx context.Context, t *Table, opts ProfileOptions) []
 			}
 		}
 		if c.Kind() == KindText && indexable(c) {
-			r, err := w.Query(tctx, fmt.Sprintf("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL AND CHAR_LENGTH(%s) <= 100 LIMIT %d",
-				q, QuoteIdent(t.Name), q, q, opts.ValueCap), lim(opts.ValueCap))
+			r, err := w.Query(tctx, fmt.Sprintf("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL AND CHAR_LENGTH(%s) <= 100%s LIMIT %d",
+				q, QuoteIdent(t.Name), q, q, w.stableOrder(c.Name), opts.ValueCap), lim(opts.ValueCap))
 			if err != nil {
 				p.Partial = true
 				continue

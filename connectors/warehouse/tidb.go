@@ -29,6 +29,21 @@ import (
 // does not lift it for the bot.
 const DefaultMaxMemory = 1 << 30
 
+// stableOrder is an ORDER BY that makes a profile's samples the same rows
+// on every run, on servers that return rows in no fixed order (TiDB scans
+// regions in parallel), and "" elsewhere, where storage order already is
+// and a sort would only cost.
+func (w *DB) stableOrder(cols ...string) string {
+	if w.flavor != FlavorTiDB || len(cols) == 0 {
+		return ""
+	}
+	q := make([]string, len(cols))
+	for i, c := range cols {
+		q[i] = QuoteIdent(c)
+	}
+	return " ORDER BY " + strings.Join(q, ", ")
+}
+
 // tidbMemQuotaError is TiDB's "Your query has been cancelled due to
 // exceeding the allowed memory limit for a single SQL query".
 const tidbMemQuotaError = 8175

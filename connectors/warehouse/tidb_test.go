@@ -188,3 +188,23 @@ var tidbReadings = func() string {
 	}
 	return b.String() + ";"
 }()
+
+// TestStableOrder: profile samples are ordered on TiDB only, by the
+// primary key (none: no order to give).
+func TestStableOrder(t *testing.T) {
+	cases := []struct {
+		flavor warehouse.Flavor
+		cols   []string
+		want   string
+	}{
+		{warehouse.FlavorTiDB, []string{"branch", "loan id"}, " ORDER BY `branch`, `loan id`"},
+		{warehouse.FlavorTiDB, nil, ""},
+		{warehouse.FlavorMariaDB, []string{"id"}, ""},
+		{warehouse.FlavorEmbedded, []string{"id"}, ""},
+	}
+	for _, tc := range cases {
+		if got := warehouse.StableOrder(tc.flavor, tc.cols...); got != tc.want {
+			t.Errorf("%s %q: %q, want %q", tc.flavor, tc.cols, got, tc.want)
+		}
+	}
+}
