@@ -542,7 +542,7 @@ func TestOracleFindsLeaks(t *testing.T) {
 			o.limits.Timeout = 700 * time.Millisecond
 			flagged, ran := 0, 0
 			for _, c := range readCorpus(t) {
-				if c.verdict != "hidden" && c.verdict != "sensitive" {
+				if c.verdict != "hidden" && c.verdict != "sensitive" || strings.Contains(c.sql, "{db}") {
 					continue
 				}
 				v, leak := o.judge(ctx, c.sql)
@@ -553,10 +553,10 @@ func TestOracleFindsLeaks(t *testing.T) {
 				if leak != "" {
 					flagged++
 				} else if testing.Verbose() {
-					t.Logf("hostile.tsv:%d: no leak seen: %s", c.line, c.sql)
+					t.Logf("%s: no leak seen: %s", c.where(), c.sql)
 				}
 				if leak == "" && mustFlag[c.sql] {
-					t.Errorf("hostile.tsv:%d: the oracle saw no leak in %s", c.line, c.sql)
+					t.Errorf("%s: the oracle saw no leak in %s", c.where(), c.sql)
 				}
 			}
 			t.Logf("%s: the oracle flags %d of the %d refused statements the server runs", target.Name, flagged, ran)
