@@ -190,7 +190,16 @@ type gen struct {
 	depth int
 	// fromText is the FROM clause the last call of from wrote.
 	fromText string
+	// hostileNames: aliases that differ only in case or accent from
+	// one level to the next (c, C, é, É), a WITH query of such a name,
+	// database-qualified references ({db} for the database) and column
+	// names with accents or other case.
+	hostileNames bool
+	cte          bool // a WITH query c is in scope
 }
+
+// hostileAliases differ from each other only in case or accent.
+var hostileAliases = []string{"c", "C", "é", "É"}
 
 func (g *gen) next() int {
 	if g.at < len(g.data) {
@@ -259,7 +268,14 @@ func (g *gen) from(outer []gsrc) []gsrc {
 	for i := range n {
 		text, src := g.source(i, outer)
 		if i > 0 {
-			switch g.next() % 5 {
+			k := g.next() % 5
+			if g.hostileNames && (k == 1 || k == 2) {
+				// MariaDB 10.11 crashes on some database-qualified names
+				// beside NATURAL JOIN or USING; the checker refuses the
+				// pair, and the server must not be sent it.
+				k = 0
+			}
+			switch k {
 			case 0:
 				b.WriteString(", " + text)
 			case 1:
@@ -290,10 +306,18 @@ func (g *gen) usingName(a, b gsrc) string {
 
 func (g *gen) source(i int, outer []gsrc) (string, gsrc) {
 	alias := fmt.Sprintf("x%d%d", g.depth, i)
+	hostile := g.hostileNames && g.chance(45)
+	if hostile {
+		alias = hostileAliases[g.next()%len(hostileAliases)]
+	}
 	switch k := g.next() % 9; {
+	case hostile && g.cte && k == 8:
+		return g.pick("c", "C") + " AS " + alias, gsrc{alias: alias, cols: []string{"n", "email", "birth_date"}}
 	case k < 5:
 		t := genTables[g.next()%len(genTables)]
-		alias = fmt.Sprintf("%s%d%d", t.alias, g.depth, i)
+		if !hostile {
+			alias = fmt.Sprintf("%s%d%d", t.alias, g.depth, i)
+		}
 		return t.name + " " + alias, gsrc{alias: alias, cols: t.cols}
 	case k == 5:
 		name := g.pick(genNames...)
@@ -349,6 +373,12 @@ func (g *gen) column(scope []gsrc) string {
 	name := s.cols[g.next()%len(s.cols)]
 	if g.chance(10) {
 		name = g.pick(genNames...)
+	}
+	if g.hostileNames && g.chance(15) {
+		name = g.pick("émail", "EMAIL", "Email", "bírth_date", "BIRTH_DATE", "bio", "amount")
+	}
+	if g.hostileNames && g.chance(10) {
+		return "{db}." + g.pick(s.alias, "customers", "salaries") + "." + name
 	}
 	if g.chance(50) {
 		return s.alias + "." + name
@@ -457,6 +487,23 @@ func generate(data []byte) string {
 	g := &gen{data: data, rest: rand.New(rand.NewPCG(seed, uint64(len(data))))}
 	q, _ := g.statement(nil)
 	return q
+}
+
+// generateHostile is generate with hostile names (see gen.hostileNames),
+// sometimes under a WITH query called c.
+func generateHostile(data []byte) string {
+	var seed uint64
+	for _, b := range data {
+		seed = seed*131 + uint64(b)
+	}
+	g := &gen{data: data, rest: rand.New(rand.NewPCG(seed, uint64(len(data)))), hostileNames: true}
+	with := ""
+	if g.chance(30) {
+		g.cte = true
+		with = "WITH c AS (SELECT n, " + g.pick("'x'", "CONCAT('zq', n)", "n") + " AS email, DATE_ADD('1902-01-01', INTERVAL n DAY) AS birth_date FROM numbers) "
+	}
+	q, _ := g.statement(nil)
+	return with + q
 }
 
 // oracleSeeds are the seed inputs of FuzzAccessOracle, run by go test as a
