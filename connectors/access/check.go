@@ -1314,10 +1314,11 @@ func (w *walker) show(s *ast.ShowStmt) error {
 	return nil
 }
 
-// fold is how the servers compare column names: without case. Accents and
-// compatibility forms are folded too (émail, ｅmail), which no server of
-// ours equates but some collations may: a coarser match refuses more,
-// never less.
+// fold is coarser than any server's comparison of column names: without
+// case, accents and compatibility forms (émail, ｅmail), which MariaDB
+// does not equate but some collations may. Two names with the same fold
+// may be one name to the server; the checker then checks both readings
+// (sameColumn), so a coarser fold refuses more, never less.
 func fold(s ast.CIStr) string {
 	for i := 0; i < len(s.L); i++ {
 		if s.L[i] >= utf8.RuneSelf {
@@ -1333,9 +1334,29 @@ func foldSlow(s string) string {
 		if unicode.Is(unicode.Mn, r) {
 			continue
 		}
+		// Letters some collations equate with a plain one (utf8mb3 and
+		// utf8mb4 general_ci: ß is s, Đ is D), and characters past the
+		// first plane, which general_ci holds all alike.
 		switch r {
 		case 'ı', 'İ':
 			r = 'i'
+		case 'ß', 'ſ':
+			r = 's'
+		case 'ø', 'Ø', 'œ', 'Œ':
+			r = 'o'
+		case 'đ', 'Đ', 'ð', 'Ð':
+			r = 'd'
+		case 'ł', 'Ł':
+			r = 'l'
+		case 'ħ', 'Ħ':
+			r = 'h'
+		case 'ŧ', 'Ŧ', 'þ', 'Þ':
+			r = 't'
+		case 'æ', 'Æ':
+			r = 'a'
+		}
+		if r > 0xFFFF {
+			r = unicode.ReplacementChar
 		}
 		b.WriteRune(unicode.ToLower(r))
 	}

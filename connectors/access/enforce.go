@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -384,6 +385,45 @@ func readTableCase(ctx context.Context, q Querier) int {
 	return int(n)
 }
 
+// Inspector runs SHOW statements (warehouse.DB.Inspect).
+type Inspector interface {
+	Inspect(ctx context.Context, statement string, lim warehouse.Limits) (*warehouse.Result, error)
+}
+
+// generatedColumn is a column line of SHOW CREATE TABLE that is computed.
+var generatedColumn = regexp.MustCompile("(?m)^\\s*`((?:[^`]|``)+)`[^\\n]*?GENERATED ALWAYS AS \\((.*)\\)")
+
+// generationsFromDDL fills in the generation expressions of the tables
+// r protects from SHOW CREATE TABLE, where information_schema gave none
+// (the embedded server leaves GENERATION_EXPRESSION empty).
+func generationsFromDDL(ctx context.Context, q Querier, objs *Objects, r Rules) {
+	in, ok := q.(Inspector)
+	if !ok {
+		return
+	}
+	tables := map[string]bool{}
+	for _, n := range append(slices.Clone(r.Hidden), r.Sensitive...) {
+		if t, _, hasCol := strings.Cut(n, "."); hasCol {
+			tables[strings.ToLower(t)] = true
+		}
+	}
+	for i := range objs.Tables {
+		t := &objs.Tables[i]
+		if t.View || !tables[strings.ToLower(t.Name)] || slices.ContainsFunc(t.Columns, func(c ObjectColumn) bool { return c.Generation != "" }) {
+			continue
+		}
+		res, err := in.Inspect(ctx, "SHOW CREATE TABLE "+warehouse.QuoteIdent(t.Name), warehouse.Limits{MaxRows: 1})
+		if err != nil || len(res.Rows) != 1 || len(res.Rows[0]) < 2 {
+			continue
+		}
+		for _, m := range generatedColumn.FindAllStringSubmatch(fmt.Sprint(res.Rows[0][1]), -1) {
+			if c := t.column(strings.ReplaceAll(m[1], "``", "`")); c != nil {
+				c.Generation = m[2]
+			}
+		}
+	}
+}
+
 // withExposures adds to r the views and generated columns of the account's
 // database that compute from what r hides or keeps sensitive. Those the
 // schema lacks are left out: the checker refuses a table it does not know.
@@ -395,6 +435,7 @@ func withExposures(ctx context.Context, q Querier, r Rules, s *warehouse.Schema)
 	if err != nil {
 		return r, fmt.Errorf("read the views and generated columns: %w", err)
 	}
+	generationsFromDDL(ctx, q, objs, r)
 	out := r
 	out.Hidden = slices.Clone(r.Hidden)
 	out.Sensitive = slices.Clone(r.Sensitive)

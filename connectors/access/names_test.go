@@ -1,11 +1,14 @@
 package access
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/internal/testwh"
 )
 
 // checkAs runs the guard and the checker with the server's
@@ -128,5 +131,60 @@ func TestRandomValuesAndSensitiveColumns(t *testing.T) {
 		case !tc.refused && err != nil:
 			t.Errorf("refused: %s: %v", tc.sql, err)
 		}
+	}
+}
+
+// TestNewForHidesWhatComputesFromHidden: on an account that can read
+// them, a generated column computed from a hidden column is hidden, one
+// computed from a sensitive column is sensitive, and a view over a hidden
+// column is hidden (on a server that does not say what a view reads,
+// every view is); NewFor also reads lower_case_table_names.
+func TestNewForHidesWhatComputesFromHidden(t *testing.T) {
+	const dump = `CREATE TABLE patients (id INT PRIMARY KEY, name VARCHAR(40), phone VARCHAR(20), born DATE,
+  area VARCHAR(8) AS (LEFT(phone, 3)) VIRTUAL, born_year INT AS (YEAR(born)) VIRTUAL);
+INSERT INTO patients (id, name, phone, born) VALUES (1, 'Ada', '555-0101', '1970-02-03');
+CREATE VIEW patient_phones AS SELECT id, phone FROM patients;
+CREATE VIEW patient_names AS SELECT id, name FROM patients;`
+	rules := Rules{Hidden: []string{"patients.phone"}, Sensitive: []string{"patients.born"}}
+	ctx := context.Background()
+	for _, target := range testwh.Targets() {
+		t.Run(target.Name, func(t *testing.T) {
+			d := testwh.NewDatabase(t, target, dump)
+			w := d.Open(t, warehouse.Config{})
+			schema, err := w.Introspect(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := NewFor(ctx, w, rules, schema)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.tableCase != 0 {
+				t.Errorf("lower_case_table_names read as %d, want 0", p.tableCase)
+			}
+			check := func(sql string) error {
+				st, err := sqlguard.Check(sql)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return p.Check(st.Node)
+			}
+			for _, sql := range []string{"SELECT area FROM patients", "SELECT COUNT(*) FROM patients WHERE area = '555'", "SELECT * FROM patient_phones", "SELECT id FROM patient_phones"} {
+				if err := check(sql); err == nil || !strings.Contains(err.Error(), "hides") {
+					t.Errorf("%s: %v, want it refused as hidden", sql, err)
+				}
+			}
+			if err := check("SELECT born_year FROM patients"); err == nil || !strings.Contains(err.Error(), "sensitive") {
+				t.Errorf("a generated column over a sensitive one shown: %v", err)
+			}
+			if err := check("SELECT COUNT(*) FROM patients WHERE born_year < 1980"); err != nil {
+				t.Errorf("a generated column over a sensitive one cannot filter: %v", err)
+			}
+			if target.Real {
+				if err := check("SELECT name FROM patient_names"); err != nil {
+					t.Errorf("a view over visible columns refused: %v", err)
+				}
+			}
+		})
 	}
 }
