@@ -159,8 +159,10 @@ CREATE VIEW patient_names AS SELECT id, name FROM patients;`
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.tableCase != 0 {
-				t.Errorf("lower_case_table_names read as %d, want 0", p.tableCase)
+			// MariaDB compares aliases with case; the embedded server
+			// says it does, but does not.
+			if want := map[bool]int{true: 0, false: -1}[target.Real]; p.tableCase != want {
+				t.Errorf("lower_case_table_names read as %d, want %d", p.tableCase, want)
 			}
 			check := func(sql string) error {
 				st, err := sqlguard.Check(sql)
@@ -168,6 +170,9 @@ CREATE VIEW patient_names AS SELECT id, name FROM patients;`
 					t.Fatal(err)
 				}
 				return p.Check(st.Node)
+			}
+			if err := check("SELECT (SELECT P.phone FROM patients AS p) FROM (SELECT 'x' AS phone) AS P"); target.Real != (err == nil) {
+				t.Errorf("an alias differing in case from the table's: %v", err)
 			}
 			for _, sql := range []string{"SELECT area FROM patients", "SELECT COUNT(*) FROM patients WHERE area = '555'", "SELECT * FROM patient_phones", "SELECT id FROM patient_phones"} {
 				if err := check(sql); err == nil || !strings.Contains(err.Error(), "hides") {
