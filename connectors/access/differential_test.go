@@ -3,6 +3,7 @@ package access
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
@@ -168,6 +169,14 @@ func FuzzCheckerAgainstGrants(f *testing.F) {
 	}
 	for _, s := range oracleSeeds() {
 		f.Add(s)
+	}
+	r := rand.New(rand.NewPCG(38, 2026))
+	for range 700 {
+		b := make([]byte, 48)
+		for i := range b {
+			b[i] = byte(r.IntN(256))
+		}
+		f.Add(b)
 	}
 	x := newDifferential(f, *target)
 	f.Cleanup(func() { f.Logf("checker against grants: %s", &differentialStats) })

@@ -267,6 +267,11 @@ func (g *gen) from(outer []gsrc) []gsrc {
 	var b strings.Builder
 	for i := range n {
 		text, src := g.source(i, outer)
+		if slices.ContainsFunc(srcs, func(o gsrc) bool { return o.alias == src.alias }) {
+			// One FROM cannot use an alias twice.
+			text += "2"
+			src.alias += "2"
+		}
 		if i > 0 {
 			k := g.next() % 5
 			if g.hostileNames && (k == 1 || k == 2) {
@@ -374,10 +379,19 @@ func (g *gen) column(scope []gsrc) string {
 	if g.chance(10) {
 		name = g.pick(genNames...)
 	}
-	if g.hostileNames && g.chance(15) {
-		name = g.pick("émail", "EMAIL", "Email", "bírth_date", "BIRTH_DATE", "bio", "amount")
+	if g.hostileNames && g.chance(7) {
+		switch g.next() % 4 {
+		case 0:
+			name = strings.ToUpper(name)
+		case 1:
+			name = strings.ToUpper(name[:1]) + name[1:]
+		case 2:
+			name = strings.Replace(name, "e", "é", 1)
+		default:
+			name = g.pick("email", "birth_date", "bio", "amount")
+		}
 	}
-	if g.hostileNames && g.chance(10) {
+	if g.hostileNames && g.chance(4) {
 		return "{db}." + g.pick(s.alias, "customers", "salaries") + "." + name
 	}
 	if g.chance(50) {
