@@ -81,9 +81,8 @@ func refusal(format string, args ...any) error {
 
 // hiddenRefusal refuses a statement that reads something hidden. It never
 // names what: a refusal must not tell which hidden tables and columns
-// exist (name is for the code's reader, not the asker).
+// exist (name, what was read, is for the code's reader, not the asker).
 func hiddenRefusal(name string) error {
-	_ = name
 	return refusal("This warehouse hides some of what this statement reads; the answer can't use it.")
 }
 
