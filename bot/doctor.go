@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/clarify-bot/clarify/bot/internal/admincmd"
 	"github.com/clarify-bot/clarify/internal/grants"
 	"github.com/clarify-bot/clarify/internal/kv/mysqlkv"
 	"io"
@@ -103,7 +104,7 @@ func storeCheckers(cfg Config) []storeChecker {
 // version this build reads (or not created yet), and the account can
 // write them. Nothing is changed.
 func checkServerStore(ctx context.Context, dsn string) checkResult {
-	what := "store " + describeStore(dsn)
+	what := "store " + admincmd.DescribeStore(dsn)
 	in, err := mysqlkv.Inspect(ctx, dsn)
 	switch {
 	case err != nil:
