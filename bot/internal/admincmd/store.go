@@ -10,7 +10,6 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/clarify-bot/clarify/connectors/llmusage"
@@ -28,9 +27,6 @@ var storeFiles = []struct{ ns, file string }{
 	{cli.NsConversations, cli.ConversationsFile},
 	{cli.NsUsage, llmusage.File},
 }
-
-// isStoreDSN tells a server DSN (user@tcp(host:3306)/db) from a directory.
-func isStoreDSN(s string) bool { return strings.ContainsAny(s, "@(") }
 
 // runStore is `bot store`: moving the stores between files and a server.
 func RunStore(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -72,15 +68,8 @@ func RunStore(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	for _, c := range counts {
 		rows = append(rows, []string{c.store, c.bucket, fmt.Sprint(c.keys)})
 	}
-	fmt.Fprintf(stdout, "Copied %s to %s; the key counts match:\n%s", DescribeStore(*from), DescribeStore(*to), tables.Render([]string{"store", "bucket", "keys"}, rows, tables.Options{}))
+	fmt.Fprintf(stdout, "Copied %s to %s; the key counts match:\n%s", cli.DescribeStore(*from), cli.DescribeStore(*to), tables.Render([]string{"store", "bucket", "keys"}, rows, tables.Options{}))
 	return cli.ExitOK
-}
-
-func DescribeStore(loc string) string {
-	if isStoreDSN(loc) {
-		return "the server database " + loc[strings.LastIndex(loc, "/")+1:]
-	}
-	return loc
 }
 
 // bucketCount is one verified bucket.
@@ -97,7 +86,7 @@ type storeEnd struct {
 }
 
 func openStoreEnd(ctx context.Context, loc string, wait time.Duration) (*storeEnd, error) {
-	if !isStoreDSN(loc) {
+	if !cli.IsStoreDSN(loc) {
 		return &storeEnd{dir: loc, wait: wait}, nil
 	}
 	srv, err := mysqlkv.Open(ctx, loc, mysqlkv.Options{})

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
@@ -137,3 +138,14 @@ func OpenOntology(sel *StoreSelection, wait time.Duration, create bool, cmd, bus
 
 // ConfigFile is --config's value (empty when not given).
 func (s *StoreSelection) ConfigFile() string { return s.config }
+
+// IsStoreDSN tells a server DSN (user@tcp(host:3306)/db) from a directory.
+func IsStoreDSN(s string) bool { return strings.ContainsAny(s, "@(") }
+
+// DescribeStore names a store location for messages.
+func DescribeStore(loc string) string {
+	if IsStoreDSN(loc) {
+		return "the server database " + loc[strings.LastIndex(loc, "/")+1:]
+	}
+	return loc
+}
