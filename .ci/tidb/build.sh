@@ -26,8 +26,8 @@ fi
 ldflags=""
 case "$gover" in
   go1.25*) ;;
-  go1.26*) ldflags="-X 'runtime.buildVersion=${gover} (go1.25-map-abi)'" ;;
-  *) echo "build.sh: TiDB ${version} is checked on Go 1.25 and 1.26, not ${gover}: check pkg/util/hack first" >&2; exit 1 ;;
+  go1.26.8) ldflags="-X 'runtime.buildVersion=${gover} (go1.25-map-abi)'" ;;
+  *) echo "build.sh: TiDB ${version} is checked on Go 1.25 and 1.26.8, not ${gover}: compare runtime's map layout with pkg/util/hack, then add ${gover} here" >&2; exit 1 ;;
 esac
 
 # The release this module version is, as `make` would stamp it from git (a
