@@ -157,7 +157,11 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	for i, s := range m.slots {
 		routes[i] = s.route()
 	}
-	ropts := router.Options{Choices: m.stores.channelChoices(logger),
+	choices, err := m.stores.channelChoices(ctx, logger)
+	if err != nil {
+		return nil, err
+	}
+	ropts := router.Options{Choices: choices,
 		Refused: m.metrics.AccessRefused, RateRefused: m.metrics.RateLimited}
 	if m.limiter != nil {
 		ropts.Limiter = m.limiter
