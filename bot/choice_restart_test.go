@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/router"
 	"github.com/clarify-bot/clarify/internal/kv/kvtest"
-	"github.com/clarify-bot/clarify/internal/router"
 )
 
 // TestChannelChoiceSurvivesRestart: a channel's choice of warehouse is
