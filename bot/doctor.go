@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,11 +53,23 @@ type checkResult struct {
 	Extra []string
 }
 
+// discordREST is the REST base the bot's Discord calls reach: discord.com,
+// or the scheme and host of discord.api_url with Discord's own paths, as
+// the adapter sends them (a fake, a staging proxy).
+func discordREST(apiURL string) string {
+	const path = "/api/v9"
+	if u, err := url.Parse(apiURL); apiURL != "" && err == nil && u.Host != "" {
+		return u.Scheme + "://" + u.Host + path
+	}
+	return "https://discord.com" + path
+}
+
 // doctorEnv is what the checks reach the outside world with; tests point
 // it at fakes.
 type doctorEnv struct {
 	HTTP *http.Client
-	// DiscordAPI is Discord's REST base (default https://discord.com/api/v9).
+	// DiscordAPI is Discord's REST base (default: discord.api_url's host,
+	// else https://discord.com/api/v9).
 	DiscordAPI string
 	// Manifest is the Slack app manifest whose bot scopes must be granted
 	// (default: the embedded manifest.yml).
@@ -72,7 +85,7 @@ func (e doctorEnv) withDefaults(cfg Config) doctorEnv {
 		e.HTTP = &http.Client{}
 	}
 	if e.DiscordAPI == "" {
-		e.DiscordAPI = "https://discord.com/api/v9"
+		e.DiscordAPI = discordREST(cfg.Discord.APIURL)
 	}
 	if e.Manifest == nil {
 		e.Manifest = clarify.SlackManifest
