@@ -335,6 +335,25 @@ func (f Format) ValueIn(v any, loc Locale) string {
 	return number(v, loc)
 }
 
+// Exact formats a value as stored, for people checking figures (bot sql):
+// measures keep every digit the warehouse returned, grouped in threes
+// (316,507.02, never rounded to 316,507); identifiers, years and codes keep
+// their digits ungrouped, as in ValueIn.
+func (f Format) Exact(v any) string {
+	if v == nil || !f.IsMeasure() {
+		return f.Value(v)
+	}
+	s := strings.TrimSpace(plain(v))
+	if _, ok := asFloat(s); !ok || strings.ContainsAny(s, "eEnN") {
+		return plain(v)
+	}
+	s = Locale{}.group(s)
+	if f.Kind == Money {
+		return withSymbol(s, f.Currency)
+	}
+	return s
+}
+
 // dateOnly drops the midnight time a driver adds to DATE values.
 func dateOnly(s string) string {
 	for _, suf := range []string{" 00:00:00", "T00:00:00Z", "T00:00:00"} {

@@ -211,3 +211,26 @@ func TestCurrency(t *testing.T) {
 		t.Errorf("an answer in two currencies guesses none for the third: %+v", fs)
 	}
 }
+
+// TestExact: figures as stored for checking (bot sql): no rounding,
+// separators on measures only.
+func TestExact(t *testing.T) {
+	tests := []struct {
+		col  Column
+		v    any
+		want string
+	}{
+		{Column{Name: "total", Type: "DECIMAL"}, "316507.02", "316,507.02"},
+		{Column{Name: "total", Type: "DOUBLE"}, 104306.63, "104,306.63"},
+		{Column{Name: "avg_fee", Type: "DECIMAL"}, "384.145550", "384.145550"},
+		{Column{Name: "n", Type: "BIGINT"}, int64(1234567), "1,234,567"},
+		{Column{Name: "YEAR(borrowed_on)", Type: "BIGINT", Expr: "YEAR(borrowed_on)"}, int64(2022), "2022"},
+		{Column{Name: "loan_id", Type: "INT"}, int64(100001), "100001"},
+		{Column{Name: "late_fee", Type: "DECIMAL"}, nil, "NULL"},
+	}
+	for _, tt := range tests {
+		if got := Detect(tt.col).Exact(tt.v); got != tt.want {
+			t.Errorf("%s %v: %q, want %q", tt.col.Name, tt.v, got, tt.want)
+		}
+	}
+}
