@@ -301,6 +301,11 @@ func TestConsole(t *testing.T) {
 			},
 		},
 		{
+			name:    "admin without the console is no question",
+			input:   "admin\n",
+			wantOut: []string{"The admin console is not running in this session.\n"},
+		},
+		{
 			name:  "delete with words is a question, not the prefs command",
 			input: "delete all cancelled orders\n",
 			want:  []dialog.Event{{Kind: dialog.EventMessage, Conversation: "console-1", Text: "delete all cancelled orders"}},

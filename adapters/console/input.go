@@ -1,6 +1,7 @@
 package console
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strconv"
@@ -67,8 +68,12 @@ func (c *Console) dispatch(ctx context.Context, text string) (quit bool) {
 		c.promote(ctx, arg)
 		c.remindPending()
 		return false
-	case (norm == "admin" || norm == "/clarify admin") && c.opts.AdminLink != nil:
-		c.adminLink(ctx)
+	case norm == "admin" || norm == "/clarify admin":
+		if c.opts.AdminLink == nil {
+			c.out.line(cmp.Or(c.opts.AdminOff, "The admin console is not running in this session."))
+		} else {
+			c.adminLink(ctx)
+		}
 		c.remindPending()
 		return false
 	}
