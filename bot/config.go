@@ -15,7 +15,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/clarify-bot/clarify/connectors/access"
-	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
@@ -65,6 +64,12 @@ type HTTPConfig struct {
 	// show the bot's memory and stacks, so another address is refused.
 	PprofAddr string `yaml:"pprof_addr"`
 }
+
+// serveDemoOrders is the size of a demo warehouse bot serve runs in its
+// own process (demo_orders): small enough that a replica stays under 300 MB
+// resident after a burst of questions (BenchmarkServeDemoMemory); bot demo
+// and the evaluation keep demodata.DefaultOrders.
+const serveDemoOrders = 20_000
 
 // checkPprofAddr accepts "" or host:port with a loopback host.
 func checkPprofAddr(addr string) error {
@@ -279,7 +284,7 @@ func (c *Config) applyDefaults() {
 	for i := range c.Warehouses {
 		w := &c.Warehouses[i]
 		if w.Demo && w.DemoOrders <= 0 {
-			w.DemoOrders = demodata.DefaultOrders
+			w.DemoOrders = serveDemoOrders
 		}
 	}
 	if c.Slack.Mode == "" {

@@ -430,6 +430,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		cfg.HTTP.PprofAddr = *pprofAddr
 	}
 	logger := newLogger(stderr, cfg.LogLevel)
+	defer applyMemoryLimit(cfg, logger)()
 	// The checks reach every platform, warehouse and model: they run beside
 	// start-up, not before it, and only log.
 	doctorDone := make(chan struct{})

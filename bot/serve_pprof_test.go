@@ -53,3 +53,27 @@ func TestPprofOnLoopbackOnly(t *testing.T) {
 		t.Fatalf("profiles served without being asked for at %s", off.pprofAddr)
 	}
 }
+
+// TestServeDemoMemoryDefaults: bot serve's demo warehouse defaults to a
+// size that keeps a replica under 300 MB resident after a burst (measured
+// by BenchmarkServeDemoMemory), with a soft memory limit that grows with
+// the demo's size; a real warehouse beside it leaves the runtime alone.
+func TestServeDemoMemoryDefaults(t *testing.T) {
+	cfg := Config{}
+	cfg.applyDefaults()
+	if len(cfg.Warehouses) != 1 || cfg.Warehouses[0].DemoOrders != serveDemoOrders {
+		t.Fatalf("default warehouses %+v", cfg.Warehouses)
+	}
+	small := demoMemoryLimit(cfg)
+	if small <= 0 || small > 300<<20 {
+		t.Fatalf("soft limit for the default demo: %d", small)
+	}
+	big := Config{Warehouses: []WarehouseConfig{{Name: "demo", Demo: true, DemoOrders: 100_000}}}
+	if l := demoMemoryLimit(big); l <= small {
+		t.Fatalf("a larger demo gets no more room: %d <= %d", l, small)
+	}
+	mixed := Config{Warehouses: []WarehouseConfig{{Name: "demo", Demo: true, DemoOrders: 20_000}, {Name: "shop", DSN: "u@tcp(h:3306)/shop"}}}
+	if l := demoMemoryLimit(mixed); l != 0 {
+		t.Fatalf("a real warehouse beside the demo: limit %d, want none", l)
+	}
+}
