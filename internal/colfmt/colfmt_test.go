@@ -234,3 +234,20 @@ func TestExact(t *testing.T) {
 		}
 	}
 }
+
+// TestMonthNames: a month of the year reads as its name; other month
+// values ("2024-03") and bot sql's exact figures keep their digits.
+func TestMonthNames(t *testing.T) {
+	f := Detect(Column{Name: "MONTH(borrowed_on)", Type: "BIGINT", Expr: "MONTH(borrowed_on)"})
+	for v, want := range map[any]string{int64(1): "Jan", int64(12): "Dec", "2024-03": "2024-03", int64(13): "13"} {
+		if got := f.Value(v); got != want {
+			t.Errorf("%v: %q, want %q", v, got, want)
+		}
+	}
+	if got := f.Exact(int64(3)); got != "3" {
+		t.Errorf("exact month: %q", got)
+	}
+	if got := (Format{Kind: Number, Null: "–"}).Value(nil); got != "–" {
+		t.Errorf("a NULL meaning none: %q", got)
+	}
+}
