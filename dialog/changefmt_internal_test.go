@@ -28,7 +28,7 @@ func TestDurationUnit(t *testing.T) {
 	for expr, want := range map[string]string{
 		"AVG(DATEDIFF(shipments.delivered_at, shipments.shipped_at))": "days",
 		"AVG(TIMESTAMPDIFF(HOUR, visits.arrived_at, visits.left_at))": "hours",
-		"SUM(trips.distance_km)": "",
+		"SUM(trips.distance_km)":  "",
 		"YEAR(loans.borrowed_on)": "",
 	} {
 		if got := durationUnit(expr); got != want {
