@@ -381,8 +381,8 @@ func runAdminLink(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		"usage: bot admin-link --user slack:T0123:U0456 [--config FILE | --data DIR | --store DSN] [--url URL]",
 		"Prints a one-time sign-in link to the admin console of the bot that uses the same store.",
 	)
-	var sel storeSelection
-	sel.flags(fs)
+	sel := storeSelection()
+	sel.Flags(fs)
 	user := fs.String("user", "", "the admin's key: platform:workspace:user, e.g. slack:T0123:U0456 (required)")
 	base := fs.String("url", "", "the bot's public address (default: admin.url of --config, else http://localhost:<port of http.addr>)")
 	if code, ok := parseFlags(fs, args, stdout); !ok {
@@ -393,15 +393,15 @@ func runAdminLink(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		fmt.Fprintf(stderr, "bot admin-link: --user: %v\n", err)
 		return exitUsage
 	}
-	dir, dsn, err := sel.resolve()
+	dir, dsn, err := sel.Resolve()
 	if err != nil {
 		fmt.Fprintf(stderr, "bot admin-link: %v\n", err)
 		return exitUsage
 	}
 	cfg := Config{DataDir: dir}
 	cfg.applyDefaults()
-	if sel.config != "" {
-		if cfg, err = LoadConfig(sel.config, os.Getenv); err != nil {
+	if sel.ConfigFile() != "" {
+		if cfg, err = LoadConfig(sel.ConfigFile(), os.Getenv); err != nil {
 			fmt.Fprintf(stderr, "bot admin-link: %v\n", err)
 			return exitUsage
 		}

@@ -17,7 +17,6 @@ import (
 	slackadapter "github.com/clarify-bot/clarify/adapters/slack"
 	"github.com/clarify-bot/clarify/adapters/slack/slackfake"
 	"github.com/clarify-bot/clarify/internal/kv/kvtest"
-	"github.com/clarify-bot/clarify/ontology"
 )
 
 var adminLinkRE = regexp.MustCompile(`http://\S+/admin/login\?t=[A-Za-z0-9_.%-]+`)
@@ -239,15 +238,5 @@ func TestDemoAdminWeb(t *testing.T) {
 	links := adminLinkRE.FindAllString(out.String(), -1)
 	if len(links) != 2 || links[0] == links[1] {
 		t.Fatalf("want two different links (start, 'admin'):\n%s", out.String())
-	}
-}
-
-// TestAuditShowsWhere: bot audit says where a change came from.
-func TestAuditShowsWhere(t *testing.T) {
-	e := ontology.AuditEntry{At: time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC), Action: ontology.ActionRollback, Actor: "slack:T1:U9",
-		Via: "admin console from 192.0.2.7", FactID: "abc", Before: &ontology.Fact{Phrase: "revenue"}, Undoes: 12, Note: "rolled back change #12 (edit by x)"}
-	got := formatAuditEntry(e)
-	if !strings.Contains(got, "rollback by slack:T1:U9 (admin console from 192.0.2.7)  fact abc \"revenue\"") {
-		t.Errorf("audit line: %q", got)
 	}
 }

@@ -440,18 +440,3 @@ func (d DialogConfig) managerConfig() dialog.Config {
 		DisplayRows:     d.DisplayRows, KeptCells: d.KeptCells, TTL: d.ConversationTTL,
 	}
 }
-
-// validateStoreDSN checks store.dsn; empty (bbolt files) is valid.
-func validateStoreDSN(dsn string) error {
-	if dsn == "" {
-		return nil
-	}
-	cfg, err := mysql.ParseDSN(dsn)
-	if err != nil {
-		return fmt.Errorf("store: invalid dsn: %w", err)
-	}
-	if cfg.DBName == "" {
-		return errors.New("store: the dsn names no database (…/clarify)")
-	}
-	return nil
-}

@@ -83,7 +83,7 @@ func TestDoctorSlack(t *testing.T) {
 				tc.setup(fake)
 			}
 			sc := SlackConfig{BotToken: slackfake.BotToken, AppToken: tc.appToken, SigningSecret: slackfake.Secret, Mode: tc.mode, APIURL: fake.APIURL()}
-			results := checkSlack(context.Background(), sc, doctorEnv{}.withDefaults(Config{}))
+			results := checkSlack(context.Background(), sc, doctorEnv{}.WithDefaults())
 			if len(results) != len(tc.want) {
 				t.Fatalf("got %d results, want %d: %+v", len(results), len(tc.want), results)
 			}
@@ -103,21 +103,6 @@ func TestDoctorSlack(t *testing.T) {
 	}
 }
 
-func TestManifestBotScopes(t *testing.T) {
-	scopes, err := manifestBotScopes(doctorEnv{}.withDefaults(Config{}).Manifest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The fake grants what the embedded manifest asks for; if the manifest
-	// changes, the fake's DefaultScopes must follow.
-	if strings.Join(scopes, ",") != strings.Join(slackfake.DefaultScopes, ",") {
-		t.Fatalf("manifest scopes %v, fake grants %v", scopes, slackfake.DefaultScopes)
-	}
-	if _, err := manifestBotScopes([]byte("display_information: {name: x}\n")); err == nil {
-		t.Fatal("a manifest without bot scopes should be refused")
-	}
-}
-
 func TestDoctorDiscord(t *testing.T) {
 	const botID, appID = "1100000000000000001", "1100000000000000099"
 	tests := []struct {
@@ -132,7 +117,7 @@ func TestDoctorDiscord(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			fake := discordtest.New(t, discordtest.Options{BotID: botID, AppID: appID})
-			env := doctorEnv{HTTP: fake.Server.Client(), DiscordAPI: fake.Server.URL + "/api/v9"}.withDefaults(Config{})
+			env := doctorEnv{HTTP: fake.Server.Client(), DiscordAPI: fake.Server.URL + "/api/v9"}.WithDefaults()
 			results := checkDiscord(context.Background(), DiscordConfig{Token: tc.token, ApplicationID: tc.appID}, env)
 			if len(results) != len(tc.want) {
 				t.Fatalf("got %+v, want %v", results, tc.want)
@@ -176,7 +161,7 @@ func TestDoctorModel(t *testing.T) {
 			srv := llmtest.New(t)
 			srv.SetModels(tc.listed...)
 			lc := LLMConfig{Model: tc.model, APIKey: "sk-test", BaseURL: srv.URL}
-			r := checkModel(context.Background(), lc, doctorEnv{HTTP: srv.Client()}.withDefaults(Config{}))
+			r := checkModel(context.Background(), lc, doctorEnv{HTTP: srv.Client()}.WithDefaults())
 			if r.Status != tc.want {
 				t.Fatalf("%s (%s), want %s", r.Status, r.Detail, tc.want)
 			}
@@ -189,7 +174,7 @@ func TestDoctorModel(t *testing.T) {
 		srv := httptest.NewServer(http.NotFoundHandler())
 		url := srv.URL
 		srv.Close()
-		r := checkModel(context.Background(), LLMConfig{Model: "m", BaseURL: url + "/v1"}, doctorEnv{}.withDefaults(Config{}))
+		r := checkModel(context.Background(), LLMConfig{Model: "m", BaseURL: url + "/v1"}, doctorEnv{}.WithDefaults())
 		if r.Status != statusError {
 			t.Fatalf("%s (%s)", r.Status, r.Detail)
 		}

@@ -219,8 +219,8 @@ func glossaryCheck(ctx context.Context, args []string, stdout, stderr io.Writer)
 func glossaryLoad(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	const usage = "usage: bot glossary load FILE (--config FILE | --demo | --dsn DSN) [--data DIR | --store DSN] [--warehouse NAME] [--workspace KEY]…"
 	fs := newFlagSet("bot glossary load", stderr, usage)
-	var sel storeSelection
-	sel.flags(fs)
+	sel := storeSelection()
+	sel.Flags(fs)
 	var gt glossaryTarget
 	gt.flags(fs)
 	wh := fs.String("warehouse", "", "the warehouse name the facts are for (default: the glossary's warehouse:)")
@@ -243,13 +243,13 @@ func glossaryLoad(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintln(stderr, "bot glossary load: the glossary names no warehouse: add `warehouse:` or pass --warehouse")
 		return exitUsage
 	}
-	if sel.config == "" && !gt.demo && gt.dsn == "" {
+	if sel.ConfigFile() == "" && !gt.demo && gt.dsn == "" {
 		fmt.Fprintln(stderr, "bot glossary load: the glossary is checked against its warehouse before it is loaded: give --config (the bot's, with its access rules), --dsn or --demo")
 		fmt.Fprintln(stderr, usage)
 		return exitUsage
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	q, rules, closeDB, err := gt.open(ctx, sel.config, name, logger)
+	q, rules, closeDB, err := gt.open(ctx, sel.ConfigFile(), name, logger)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot glossary load: %v\n", err)
 		return exitFailure
@@ -386,53 +386,4 @@ func demoGlossaryFacts(ctx context.Context, facts *ontology.Store, warehouseName
 		return nil, err
 	}
 	return g.Joins(), nil
-}
-
-// verify is `bot prefs verify`: an answer a person marked correct (a
-// query fact of theirs, listed by `bot prefs list`) becomes a verified
-// query of their workspace (or --owner's), answered directly from then on.
-func (p *prefsCmd) verify(ctx context.Context, args []string) int {
-	fs := p.flagSet("verify")
-	by := fs.String("by", "", "who verified it, shown with every answer it gives (required)")
-	owner := fs.String("owner", "", "the workspace key, e.g. slack:T1 (default: the workspace of the person who confirmed it)")
-	pos, code, ok := p.parseArgs(fs, "verify", args, 1, "the ID of the confirmed answer")
-	if !ok {
-		return code
-	}
-	if strings.TrimSpace(*by) == "" {
-		fmt.Fprintln(p.stderr, "bot prefs verify: give --by NAME")
-		fs.Usage()
-		return exitUsage
-	}
-	id := pos[0]
-	s, code := p.open(false)
-	if s == nil {
-		return code
-	}
-	defer s.Close()
-	ws := *owner
-	if ws == "" {
-		// The asker's workspace: of a confirmed answer (bot prefs
-		// candidates), or of an older store's query fact.
-		owner, scope := "", ontology.ScopeUser
-		if c, err := s.ConfirmedAnswer(ctx, id); err == nil {
-			owner = c.Owner
-		} else {
-			f, err := s.Get(ctx, id)
-			if err != nil {
-				return p.fail("verify", id, err)
-			}
-			owner, scope = f.Owner, f.Scope
-		}
-		// A user key is platform:workspace:user.
-		if i := strings.LastIndexByte(owner, ':'); scope == ontology.ScopeUser && i > 0 {
-			ws = owner[:i]
-		}
-	}
-	f, err := s.Verify(ctx, id, ws, *by, p.actor())
-	if err != nil {
-		return p.fail("verify", id, err)
-	}
-	fmt.Fprintf(p.stdout, "verified %s for %s as %s: %q → %s (verified by %s)\n", id, f.Owner, f.ID, f.Question, f.Target.Choice.Expr, f.VerifiedBy)
-	return exitOK
 }

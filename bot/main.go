@@ -29,6 +29,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/clarify-bot/clarify/bot/internal/cli"
 )
 
 func main() {
@@ -40,10 +42,10 @@ func main() {
 
 // Exit codes.
 const (
-	exitOK      = 0
-	exitFailure = 1
-	exitUsage   = 2
-	exitRefused = 3
+	exitOK      = cli.ExitOK
+	exitFailure = cli.ExitFailure
+	exitUsage   = cli.ExitUsage
+	exitRefused = cli.ExitRefused
 )
 
 // command is one subcommand: `bot <name>`. Each builds its flags with

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
@@ -200,12 +201,7 @@ func printResult(w io.Writer, res *warehouse.Result) {
 	fmt.Fprintln(w, note)
 }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
+func plural(n int) string { return cli.Plural(n) }
 
 // asOptions are bot sql's flags for running as someone, under the access
 // rules of a configured warehouse.

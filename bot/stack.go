@@ -10,6 +10,8 @@ import (
 	"time"
 
 	slackadapter "github.com/clarify-bot/clarify/adapters/slack"
+
+	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/lexicon"
@@ -48,9 +50,9 @@ type stores struct {
 
 // Namespaces of the stores on a server (the bbolt files' names there).
 const (
-	nsOntology      = "ontology"
-	nsConversations = "conversations"
-	nsUsage         = "usage"
+	nsOntology      = cli.NsOntology
+	nsConversations = cli.NsConversations
+	nsUsage         = cli.NsUsage
 	nsSeen          = "seen"
 	nsRate          = "rate"   // question rate limits (internal/ratestore)
 	nsRouter        = "router" // where earlier releases kept the channels' warehouse choices

@@ -15,8 +15,14 @@ import (
 // years without separators, and no heading reads as SQL.
 func TestDemoAnswersReadWell(t *testing.T) {
 	env := dialogtest.New(t, 2000, dialog.Config{})
-	answers := env.DemoAnswers("")
-	if len(answers) < 50 {
+	// The quick tier renders a third of the questions here, the other
+	// adapters the other thirds.
+	part, parts := 2, 1
+	if testing.Short() {
+		parts = 3
+	}
+	answers := env.DemoAnswersPart("", part%parts, parts)
+	if len(answers) < 50/parts {
 		t.Fatalf("only %d of the demo's questions were answered", len(answers))
 	}
 	figures := 0

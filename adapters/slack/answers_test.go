@@ -87,8 +87,14 @@ func atoi(s string) int {
 // way, ids and years without separators, no heading that reads as SQL.
 func TestDemoAnswersReadWellInSlack(t *testing.T) {
 	env := dialogtest.New(t, 2000, dialog.Config{})
-	answers := env.DemoAnswers("")
-	if len(answers) < 50 {
+	// The quick tier renders a third of the questions here, the other
+	// adapters the other thirds.
+	part, parts := 1, 1
+	if testing.Short() {
+		parts = 3
+	}
+	answers := env.DemoAnswersPart("", part%parts, parts)
+	if len(answers) < 50/parts {
 		t.Fatalf("only %d answers", len(answers))
 	}
 	for _, da := range answers {

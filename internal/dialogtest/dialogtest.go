@@ -135,6 +135,14 @@ type DemoAnswer struct {
 // platform locale ("" for en-US).
 func (e *Env) DemoAnswers(locale string) []DemoAnswer {
 	e.tb.Helper()
+	return e.DemoAnswersPart(locale, 0, 1)
+}
+
+// DemoAnswersPart is DemoAnswers for every parts-th question from the
+// part-th (0-based): the quick tier spreads the demo's questions over the
+// adapters that render them, so each is answered once per run.
+func (e *Env) DemoAnswersPart(locale string, part, parts int) []DemoAnswer {
+	e.tb.Helper()
 	ctx := context.Background()
 	qs, probs := eval.ParseQuestions("questions.jsonl", bytes.NewReader(demodata.Questions()))
 	if len(probs) > 0 {
@@ -142,7 +150,10 @@ func (e *Env) DemoAnswers(locale string) []DemoAnswer {
 	}
 	h := eval.New(e.Demo.DB, e.Demo.Snapshot, eval.Options{})
 	var out []DemoAnswer
-	for _, q := range qs {
+	for i, q := range qs {
+		if i%parts != part {
+			continue
+		}
 		g, _ := h.PrepareGold(ctx, "questions.jsonl", q)
 		who := dialog.Who{Platform: "test", Workspace: "demo", Channel: "c", User: "u-" + q.ID}
 		conv := "answers/" + q.ID

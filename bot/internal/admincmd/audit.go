@@ -1,9 +1,10 @@
-package main
+package admincmd
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"io"
 	"log/slog"
 	"slices"
@@ -17,26 +18,6 @@ import (
 	"github.com/clarify-bot/clarify/internal/tables"
 	"github.com/clarify-bot/clarify/ontology"
 )
-
-// AuditConfig is the configuration's audit section.
-type AuditConfig struct {
-	// QuestionRetention is how long question records are kept ("90d",
-	// "720h"); 0 keeps them forever. Unset means defaultQuestionRetention.
-	// Fact changes and glossary loads are always kept.
-	QuestionRetention *Age `yaml:"question_retention"`
-}
-
-// defaultQuestionRetention keeps a quarter of questions: enough to answer
-// "who asked what last month", short enough not to become a data archive.
-const defaultQuestionRetention = Age(90 * 24 * time.Hour)
-
-// retention is the configured retention of question records (0: forever).
-func (a AuditConfig) retention() time.Duration {
-	if a.QuestionRetention == nil {
-		return time.Duration(defaultQuestionRetention)
-	}
-	return time.Duration(*a.QuestionRetention)
-}
 
 // Age is a duration written as Go writes them ("36h", "90m") or in whole
 // or fractional days ("7d", "1.5d").
@@ -90,7 +71,7 @@ func pruneQuestionRecords(ctx context.Context, s *ontology.Store, retention time
 
 // pruneQuestions keeps question records within the configured retention:
 // once now, then at every tick, until ctx ends.
-func pruneQuestions(ctx context.Context, s *ontology.Store, retention time.Duration, tick <-chan time.Time, now func() time.Time, logger *slog.Logger) {
+func PruneQuestions(ctx context.Context, s *ontology.Store, retention time.Duration, tick <-chan time.Time, now func() time.Time, logger *slog.Logger) {
 	if retention <= 0 {
 		return
 	}
@@ -113,25 +94,26 @@ func pruneQuestions(ctx context.Context, s *ontology.Store, retention time.Durat
 // runAudit is `bot audit`: the one audit log (questions, fact changes,
 // glossary loads), newest first, read from the ontology file while the
 // bot is stopped.
-func runAudit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return auditCmd{stdout: stdout, stderr: stderr, now: time.Now}.run(ctx, args)
+func RunAudit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, config cli.ConfigStore) int {
+	return auditCmd{stdout: stdout, stderr: stderr, now: time.Now, config: config}.run(ctx, args)
 }
 
 type auditCmd struct {
 	stdout, stderr io.Writer
 	now            func() time.Time
+	config         cli.ConfigStore
 }
 
 func (a auditCmd) run(ctx context.Context, args []string) int {
-	fs := newFlagSet("bot audit", a.stderr,
+	fs := cli.NewFlagSet("bot audit", a.stderr,
 		"usage: bot audit [--user U] [--since 7d] [--action question,edit,…] [--json] [--limit N] [--data DIR]",
 		"       bot audit --prune 90d [--data DIR]",
 		"Lists the audit log, newest first: every question (who, where, the clarifications and answers, facts used,",
 		"SQL, rows, time, engine, tokens; never result values), fact changes and glossary loads.",
 		"The bot must be stopped: it holds the file while it runs.",
 	)
-	var sel storeSelection
-	sel.flags(fs)
+	sel := cli.StoreSelection{Config: a.config}
+	sel.Flags(fs)
 	wait := fs.Duration("lock-timeout", ontology.DefaultTimeout, "how long to wait for a running bot to release the file")
 	who := fs.String("user", "", "only entries by this person: a user id (U0123ABCD) or an owner key (slack:T1:U0123ABCD)")
 	since := fs.String("since", "", "only entries newer than this: 7d, 1.5d, 36h, 90m")
@@ -139,19 +121,19 @@ func (a auditCmd) run(ctx context.Context, args []string) int {
 	asJSON := fs.Bool("json", false, "print one JSON object per line")
 	limit := fs.Int("limit", 100, "at most this many entries, newest first (0: all)")
 	prune := fs.String("prune", "", "delete question records older than this (e.g. 90d) and exit; fact history is kept")
-	if code, ok := parseFlags(fs, args, a.stdout); !ok {
+	if code, ok := cli.ParseFlags(fs, args, a.stdout); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(a.stderr, "bot audit: unexpected arguments %q\n", fs.Args())
-		return exitUsage
+		return cli.ExitUsage
 	}
 	fl := ontology.AuditFilter{}
 	if *since != "" {
 		d, err := parseAge(*since)
 		if err != nil {
 			fmt.Fprintf(a.stderr, "bot audit: --since: %v\n", err)
-			return exitUsage
+			return cli.ExitUsage
 		}
 		fl.Since = a.now().Add(-d)
 	}
@@ -160,21 +142,21 @@ func (a auditCmd) run(ctx context.Context, args []string) int {
 			act = strings.TrimSpace(act)
 			if !slices.Contains(auditActions, act) {
 				fmt.Fprintf(a.stderr, "bot audit: --action %q: want one of %s\n", act, strings.Join(auditActions, ", "))
-				return exitUsage
+				return cli.ExitUsage
 			}
 			fl.Actions = append(fl.Actions, act)
 		}
 	}
 	if *limit < 0 {
 		fmt.Fprintln(a.stderr, "bot audit: --limit must be 0 or more")
-		return exitUsage
+		return cli.ExitUsage
 	}
 	var pruneAge time.Duration
 	if *prune != "" {
 		d, err := parseAge(*prune)
 		if err != nil || d == 0 {
 			fmt.Fprintf(a.stderr, "bot audit: --prune: want an age above zero such as 90d (%v)\n", err)
-			return exitUsage
+			return cli.ExitUsage
 		}
 		pruneAge = d
 	}
@@ -193,7 +175,7 @@ func (a auditCmd) run(ctx context.Context, args []string) int {
 		fl.Limit = *limit
 	}
 
-	s, code := openOntology(&sel, *wait, false, "bot audit", "stop it first, copy the file and use --data on the copy, or keep the store on a server (store.dsn)", a.stderr)
+	s, code := cli.OpenOntology(&sel, *wait, false, "bot audit", "stop it first, copy the file and use --data on the copy, or keep the store on a server (store.dsn)", a.stderr)
 	if s == nil {
 		return code
 	}
@@ -203,16 +185,16 @@ func (a auditCmd) run(ctx context.Context, args []string) int {
 		n, err := pruneQuestionRecords(ctx, s, pruneAge, a.now())
 		if err != nil {
 			fmt.Fprintf(a.stderr, "bot audit: %v\n", err)
-			return exitFailure
+			return cli.ExitFailure
 		}
-		fmt.Fprintf(a.stdout, "pruned %d question record%s older than %s\n", n, plural(n), *prune)
-		return exitOK
+		fmt.Fprintf(a.stdout, "pruned %d question record%s older than %s\n", n, cli.Plural(n), *prune)
+		return cli.ExitOK
 	}
 
 	entries, err := s.AuditQuery(ctx, fl)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "bot audit: %v\n", err)
-		return exitFailure
+		return cli.ExitFailure
 	}
 	entries = slices.DeleteFunc(entries, func(e ontology.AuditEntry) bool { return !matchUser(e.Actor) })
 	if *limit > 0 && len(entries) > *limit {
@@ -223,14 +205,14 @@ func (a auditCmd) run(ctx context.Context, args []string) int {
 		for _, e := range entries {
 			if err := enc.Encode(e); err != nil {
 				fmt.Fprintf(a.stderr, "bot audit: %v\n", err)
-				return exitFailure
+				return cli.ExitFailure
 			}
 		}
-		return exitOK
+		return cli.ExitOK
 	}
 	if len(entries) == 0 {
 		fmt.Fprintln(a.stdout, "no audit entries match")
-		return exitOK
+		return cli.ExitOK
 	}
 	for i, e := range entries {
 		if i > 0 {
@@ -238,7 +220,7 @@ func (a auditCmd) run(ctx context.Context, args []string) int {
 		}
 		fmt.Fprint(a.stdout, formatAuditEntry(e))
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // formatAuditEntry is one entry for people: a block for a question, a

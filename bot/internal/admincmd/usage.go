@@ -1,10 +1,11 @@
-package main
+package admincmd
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"io"
 	"io/fs"
 	"path/filepath"
@@ -20,33 +21,33 @@ import (
 // and day, from the usage file in the data directory. It only reads the
 // file, and the running bot opens it only while it writes a record, so it
 // works while the bot runs.
-func runUsage(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fset := newFlagSet("bot usage", stderr,
+func RunUsage(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, config cli.ConfigStore) int {
+	fset := cli.NewFlagSet("bot usage", stderr,
 		"usage: bot usage [--data DIR | --store DSN | --config FILE] [--user KEY] [--days 7] [--json]",
 		"Shows the language model tokens and estimated cost per user, model and day.",
 	)
-	var sel storeSelection
-	sel.flags(fset)
+	sel := cli.StoreSelection{Config: config}
+	sel.Flags(fset)
 	user := new(string)
 	fset.Var((*userFlag)(user), "user", "only this user (owner key platform:workspace:user, or a console person's name), with their questions")
 	days := fset.Int("days", 7, "days to show, today (UTC) included")
 	asJSON := fset.Bool("json", false, "print the report as JSON")
 	wait := fset.Duration("lock-timeout", 5*time.Second, "how long to wait while the bot writes the file")
-	if code, ok := parseFlags(fset, args, stdout); !ok {
+	if code, ok := cli.ParseFlags(fset, args, stdout); !ok {
 		return code
 	}
 	switch {
 	case fset.NArg() > 0:
 		fmt.Fprintf(stderr, "bot usage: unexpected argument %q\n", fset.Arg(0))
-		return exitUsage
+		return cli.ExitUsage
 	case *days < 1:
 		fmt.Fprintln(stderr, "bot usage: --days must be 1 or more")
-		return exitUsage
+		return cli.ExitUsage
 	}
-	dir, dsn, err := sel.resolve()
+	dir, dsn, err := sel.Resolve()
 	if err != nil {
 		fmt.Fprintf(stderr, "bot usage: %v\n", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	var store *llmusage.Store
 	if dsn != "" {
@@ -55,12 +56,12 @@ func runUsage(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		store, err = llmusage.Open(filepath.Join(dir, llmusage.File), llmusage.Options{ReadOnly: true, Timeout: *wait})
 		if errors.Is(err, fs.ErrNotExist) {
 			fmt.Fprintf(stdout, "No language model usage recorded in %s yet.\n", dir)
-			return exitOK
+			return cli.ExitOK
 		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "bot usage: %v\n", err)
-		return exitFailure
+		return cli.ExitFailure
 	}
 	defer store.Close()
 	now := time.Now().UTC()
@@ -72,19 +73,19 @@ func runUsage(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	rep, err := store.Report(ctx, q)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot usage: %v\n", err)
-		return exitFailure
+		return cli.ExitFailure
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
 			fmt.Fprintf(stderr, "bot usage: %v\n", err)
-			return exitFailure
+			return cli.ExitFailure
 		}
-		return exitOK
+		return cli.ExitOK
 	}
 	writeUsage(stdout, rep, *days, *user, store.Path())
-	return exitOK
+	return cli.ExitOK
 }
 
 func writeUsage(w io.Writer, rep *llmusage.Report, days int, user, path string) {
@@ -92,14 +93,14 @@ func writeUsage(w io.Writer, rep *llmusage.Report, days int, user, path string) 
 	if user != "" {
 		who = " of " + user
 	}
-	fmt.Fprintf(w, "Language model usage%s since %s (%d day%s), from %s\n\n", who, rep.Since.Format(time.DateOnly), days, plural(days), path)
+	fmt.Fprintf(w, "Language model usage%s since %s (%d day%s), from %s\n\n", who, rep.Since.Format(time.DateOnly), days, cli.Plural(days), path)
 	t := rep.Total
 	if t.Questions == 0 {
 		fmt.Fprintln(w, "Nothing recorded in that period.")
 		return
 	}
 	fmt.Fprintf(w, "Total: %d question%s, %d calls, %s tokens (%s prompt + %s completion), about %s\n",
-		t.Questions, plural(t.Questions), t.Calls, num(t.Tokens()), num(t.PromptTokens), num(t.CompletionTokens), dollars(t.Cost))
+		t.Questions, cli.Plural(t.Questions), t.Calls, num(t.Tokens()), num(t.PromptTokens), num(t.CompletionTokens), dollars(t.Cost))
 	section := func(title, key string, rows []llmusage.Totals) {
 		if len(rows) == 0 {
 			return
@@ -123,7 +124,7 @@ func writeUsage(w io.Writer, rep *llmusage.Report, days int, user, path string) 
 		fmt.Fprintf(w, "\nLatest questions\n%s", tables.Render([]string{"time (UTC)", "warehouse", "model", "tokens", "cost", "outcome", "question"}, cells, tables.Options{MaxCellWidth: 60}))
 	}
 	if t.Unpriced > 0 {
-		fmt.Fprintf(w, "\n%d question%s used a model without a price (llm.prices in the config); their cost counts as $0.\n", t.Unpriced, plural(t.Unpriced))
+		fmt.Fprintf(w, "\n%d question%s used a model without a price (llm.prices in the config); their cost counts as $0.\n", t.Unpriced, cli.Plural(t.Unpriced))
 	}
 }
 
@@ -153,7 +154,7 @@ func openUsageOnServer(ctx context.Context, dsn string) (*llmusage.Store, error)
 	if err != nil {
 		return nil, err
 	}
-	s, err := llmusage.New(ctx, srv.OwnNamespace(nsUsage), srv.Name(), llmusage.Options{ReadOnly: true})
+	s, err := llmusage.New(ctx, srv.OwnNamespace(cli.NsUsage), srv.Name(), llmusage.Options{ReadOnly: true})
 	if err != nil {
 		srv.Close()
 		return nil, err

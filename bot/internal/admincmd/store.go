@@ -1,17 +1,15 @@
-package main
+package admincmd
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
+	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"io"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/clarify-bot/clarify/connectors/llmusage"
@@ -19,110 +17,19 @@ import (
 	"github.com/clarify-bot/clarify/internal/kv/boltkv"
 	"github.com/clarify-bot/clarify/internal/kv/mysqlkv"
 	"github.com/clarify-bot/clarify/internal/tables"
-	"github.com/clarify-bot/clarify/ontology"
 )
 
 // storeFiles maps each store to its bbolt file in a data directory; on a
 // server each is a namespace of the same name. The Slack event ids (seen)
 // are not copied: they matter for two hours.
 var storeFiles = []struct{ ns, file string }{
-	{nsOntology, ontologyFile},
-	{nsConversations, conversationsFile},
-	{nsUsage, llmusage.File},
-}
-
-// isStoreDSN tells a server DSN (user@tcp(host:3306)/db) from a directory.
-func isStoreDSN(s string) bool { return strings.ContainsAny(s, "@(") }
-
-// storeSelection is how the admin commands find the store: --store DSN,
-// else the configuration's store.dsn (--config FILE), else the files in
-// --data (or the configuration's data_dir).
-type storeSelection struct {
-	data, dsn, config string
-	dataSet           bool
-}
-
-func (s *storeSelection) flags(fs *flag.FlagSet) {
-	fs.Func("data", "data directory of the bbolt files (default "+defaultDataDir()+")", func(v string) error {
-		s.data, s.dataSet = v, true
-		return nil
-	})
-	fs.StringVar(&s.dsn, "store", s.dsn, "the store's database on a MySQL-protocol server (user:pass@tcp(host:3306)/clarify)")
-	fs.StringVar(&s.config, "config", s.config, "read data_dir and store.dsn from this configuration file")
-}
-
-// resolve returns the directory and the DSN (empty for files).
-func (s *storeSelection) resolve() (dir, dsn string, err error) {
-	dir, dsn = s.data, s.dsn
-	if dir == "" {
-		dir = defaultDataDir()
-	}
-	if s.config != "" {
-		cfg, err := LoadConfig(s.config, os.Getenv)
-		if err != nil {
-			return "", "", err
-		}
-		if dsn == "" {
-			dsn = cfg.Store.DSN
-		}
-		if !s.dataSet {
-			dir = cfg.DataDir
-		}
-	}
-	if err := validateStoreDSN(dsn); err != nil {
-		return "", "", err
-	}
-	return dir, dsn, nil
-}
-
-// openOntology opens the ontology for an admin command (cmd names it in
-// messages): on the store's server, which a running bot shares, or from
-// the data directory's file, which a running bot locks (busy says what to
-// do then). Without create, a missing file is an error: it means a wrong
-// --data, which an empty new file would hide.
-func openOntology(sel *storeSelection, wait time.Duration, create bool, cmd, busy string, stderr io.Writer) (*ontology.Store, int) {
-	dir, dsn, err := sel.resolve()
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
-		return nil, exitUsage
-	}
-	if dsn != "" {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		srv, err := mysqlkv.Open(ctx, dsn, mysqlkv.Options{})
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
-			return nil, exitFailure
-		}
-		s, err := ontology.New(ctx, srv.OwnNamespace(nsOntology), srv.Name(), ontology.Options{})
-		if err != nil {
-			srv.Close()
-			fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
-			return nil, exitFailure
-		}
-		return s, exitOK
-	}
-	path := filepath.Join(dir, ontologyFile)
-	if !create {
-		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			fmt.Fprintf(stderr, "%s: no ontology at %s: nothing was learned yet, or --data names another directory\n", cmd, path)
-			return nil, exitFailure
-		}
-	}
-	s, err := ontology.Open(path, ontology.Options{Timeout: wait})
-	if err != nil {
-		if errors.Is(err, ontology.ErrInUse) {
-			fmt.Fprintf(stderr, "%s: %s is locked, probably by a running bot: %s\n", cmd, path, busy)
-			return nil, exitFailure
-		}
-		fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
-		return nil, exitFailure
-	}
-	return s, exitOK
+	{cli.NsOntology, cli.OntologyFile},
+	{cli.NsConversations, cli.ConversationsFile},
+	{cli.NsUsage, llmusage.File},
 }
 
 // runStore is `bot store`: moving the stores between files and a server.
-func runStore(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func RunStore(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	usage := []string{
 		"usage: bot store copy --from DIR|DSN --to DIR|DSN [--lock-timeout 5s]",
 		"  Copies the ontology, conversations and usage records between bbolt files in a",
@@ -131,45 +38,38 @@ func runStore(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		"  while copying (bbolt files are locked by a running bot).",
 	}
 	if len(args) == 0 || args[0] != "copy" {
-		if len(args) > 0 && isHelp(args[0]) {
-			printLines(stdout, usage)
-			return exitOK
+		if len(args) > 0 && cli.IsHelp(args[0]) {
+			cli.PrintLines(stdout, usage)
+			return cli.ExitOK
 		}
 		if len(args) > 0 {
 			fmt.Fprintf(stderr, "bot store: unknown subcommand %q\n", args[0])
 		}
-		printLines(stderr, usage)
-		return exitUsage
+		cli.PrintLines(stderr, usage)
+		return cli.ExitUsage
 	}
-	fset := newFlagSet("bot store copy", stderr, usage...)
+	fset := cli.NewFlagSet("bot store copy", stderr, usage...)
 	from := fset.String("from", "", "source: a data directory or a server DSN")
 	to := fset.String("to", "", "destination: a data directory or a server DSN")
 	wait := fset.Duration("lock-timeout", 5*time.Second, "how long to wait for a bbolt file's lock")
-	if code, ok := parseFlags(fset, args[1:], stdout); !ok {
+	if code, ok := cli.ParseFlags(fset, args[1:], stdout); !ok {
 		return code
 	}
 	if *from == "" || *to == "" || fset.NArg() > 0 {
 		fset.Usage()
-		return exitUsage
+		return cli.ExitUsage
 	}
 	counts, err := copyStores(ctx, *from, *to, *wait)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot store copy: %v\n", err)
-		return exitFailure
+		return cli.ExitFailure
 	}
 	var rows [][]string
 	for _, c := range counts {
 		rows = append(rows, []string{c.store, c.bucket, fmt.Sprint(c.keys)})
 	}
-	fmt.Fprintf(stdout, "Copied %s to %s; the key counts match:\n%s", describeStore(*from), describeStore(*to), tables.Render([]string{"store", "bucket", "keys"}, rows, tables.Options{}))
-	return exitOK
-}
-
-func describeStore(loc string) string {
-	if isStoreDSN(loc) {
-		return "the server database " + loc[strings.LastIndex(loc, "/")+1:]
-	}
-	return loc
+	fmt.Fprintf(stdout, "Copied %s to %s; the key counts match:\n%s", cli.DescribeStore(*from), cli.DescribeStore(*to), tables.Render([]string{"store", "bucket", "keys"}, rows, tables.Options{}))
+	return cli.ExitOK
 }
 
 // bucketCount is one verified bucket.
@@ -186,7 +86,7 @@ type storeEnd struct {
 }
 
 func openStoreEnd(ctx context.Context, loc string, wait time.Duration) (*storeEnd, error) {
-	if !isStoreDSN(loc) {
+	if !cli.IsStoreDSN(loc) {
 		return &storeEnd{dir: loc, wait: wait}, nil
 	}
 	srv, err := mysqlkv.Open(ctx, loc, mysqlkv.Options{})

@@ -1,4 +1,4 @@
-package main
+package admincmd
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"io"
 	"os"
 	"os/user"
@@ -25,22 +26,22 @@ import (
 // admin. bbolt allows one process per file, so with files this works while
 // the bot is stopped (the chat commands do the same while it runs); with a
 // server store (--store, or store.dsn in --config) it works while it runs.
-func runPrefs(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	p := &prefsCmd{stdin: stdin, stdout: stdout, stderr: stderr, wait: ontology.DefaultTimeout}
+func RunPrefs(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, config cli.ConfigStore) int {
+	p := &prefsCmd{stdin: stdin, stdout: stdout, stderr: stderr, wait: ontology.DefaultTimeout, sel: cli.StoreSelection{Config: config}}
 	global := p.flagSet("bot prefs")
 	global.Usage = func() { p.usage(global.Output()) }
-	if code, ok := parseFlags(global, args, stdout); !ok {
+	if code, ok := cli.ParseFlags(global, args, stdout); !ok {
 		return code
 	}
 	args = global.Args()
 	if len(args) == 0 {
 		p.usage(stderr)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	name, args := args[0], args[1:]
 	if name == "help" {
 		p.usage(stdout)
-		return exitOK
+		return cli.ExitOK
 	}
 	for _, sc := range prefsSubcommands() {
 		if sc.name == name {
@@ -49,7 +50,7 @@ func runPrefs(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	fmt.Fprintf(stderr, "bot prefs: unknown subcommand %q\n\n", name)
 	p.usage(stderr)
-	return exitUsage
+	return cli.ExitUsage
 }
 
 type prefsSubcommand struct {
@@ -76,7 +77,7 @@ func prefsSubcommands() []prefsSubcommand {
 type prefsCmd struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	sel            storeSelection
+	sel            cli.StoreSelection
 	wait           time.Duration
 }
 
@@ -87,15 +88,15 @@ func (p *prefsCmd) usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-8s %s\n  %-8s   %s\n", sc.name, sc.args, "", sc.summary)
 	}
 	fmt.Fprintf(w, "\nGlobal flags (anywhere on the line):\n  --data DIR          data directory (default %s)\n  --store DSN         the store on a MySQL-protocol server (user:pass@tcp(host:3306)/clarify)\n  --config FILE       take data_dir and store.dsn from the bot's configuration\n  --lock-timeout D    how long to wait for a running bot to release the file (default %s)\n",
-		defaultDataDir(), ontology.DefaultTimeout)
+		cli.DefaultDataDir(), ontology.DefaultTimeout)
 	fmt.Fprintln(w, "\nWith files, the bot must be stopped: it holds the file while it runs (use the chat commands then).\nWith a server store, this works while the bot runs.")
 }
 
 // flagSet returns a flag set with the global flags, so they may follow
 // the subcommand too.
 func (p *prefsCmd) flagSet(name string) *flag.FlagSet {
-	fs := newFlagSet(name, p.stderr)
-	p.sel.flags(fs)
+	fs := cli.NewFlagSet(name, p.stderr)
+	p.sel.Flags(fs)
 	fs.DurationVar(&p.wait, "lock-timeout", p.wait, "how long to wait for the file lock")
 	return fs
 }
@@ -114,7 +115,7 @@ func (p *prefsCmd) parse(fs *flag.FlagSet, sc string, args []string) ([]string, 
 	}
 	var pos []string
 	for {
-		if code, ok := parseFlags(fs, args, p.stdout); !ok {
+		if code, ok := cli.ParseFlags(fs, args, p.stdout); !ok {
 			return nil, code, false
 		}
 		rest := fs.Args()
@@ -135,9 +136,9 @@ func (p *prefsCmd) parseArgs(fs *flag.FlagSet, sc string, args []string, n int, 
 		return nil, code, false
 	}
 	if !p.wantArgs(fs, pos, n, what) {
-		return nil, exitUsage, false
+		return nil, cli.ExitUsage, false
 	}
-	return pos, exitOK, true
+	return pos, cli.ExitOK, true
 }
 
 // wantArgs reports a usage error unless exactly n positional arguments
@@ -159,7 +160,7 @@ func (p *prefsCmd) wantArgs(fs *flag.FlagSet, pos []string, n int, what string) 
 // subcommand on a missing file means a wrong --data, which an empty new
 // file would hide.
 func (p *prefsCmd) open(create bool) (*ontology.Store, int) {
-	return openOntology(&p.sel, p.wait, create, "bot prefs", "stop the bot or use the chat commands", p.stderr)
+	return cli.OpenOntology(&p.sel, p.wait, create, "bot prefs", "stop the bot or use the chat commands", p.stderr)
 }
 
 // fail prints err for people and returns the exit code.
@@ -172,7 +173,7 @@ func (p *prefsCmd) fail(sc, id string, err error) int {
 	default:
 		fmt.Fprintf(p.stderr, "bot prefs %s: %v\n", sc, err)
 	}
-	return exitFailure
+	return cli.ExitFailure
 }
 
 // actor is the shell user, an admin: whoever can write the data directory
@@ -226,7 +227,7 @@ func (p *prefsCmd) list(ctx context.Context, args []string) int {
 	fl.Scope = ontology.Scope(*scope)
 	if fl.Scope != "" && !fl.Scope.Valid() {
 		fmt.Fprintf(p.stderr, "bot prefs list: --scope %q: want user, channel or workspace\n", fl.Scope)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	s, code := p.open(false)
 	if s == nil {
@@ -255,7 +256,7 @@ func (p *prefsCmd) list(ctx context.Context, args []string) int {
 	}
 	if len(facts) == 0 {
 		fmt.Fprintln(p.stdout, "no preferences match")
-		return exitOK
+		return cli.ExitOK
 	}
 	header := []string{"ID", "SCOPE", "OWNER", "PHRASE", "MEANING", "SOURCE", "USES", "REJECTED", "LEARNED"}
 	if fl.IncludeInactive {
@@ -270,8 +271,8 @@ func (p *prefsCmd) list(ctx context.Context, args []string) int {
 		rows = append(rows, row)
 	}
 	fmt.Fprint(p.stdout, tables.Render(header, rows, tables.Options{MaxCellWidth: 50}))
-	fmt.Fprintf(p.stdout, "(%d preference%s)\n", len(facts), plural(len(facts)))
-	return exitOK
+	fmt.Fprintf(p.stdout, "(%d preference%s)\n", len(facts), cli.Plural(len(facts)))
+	return cli.ExitOK
 }
 
 // sourceOf says where a fact came from, as people read it.
@@ -328,7 +329,7 @@ func (p *prefsCmd) candidates(ctx context.Context, args []string) int {
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(p.stdout, "no answers marked correct")
-		return exitOK
+		return cli.ExitOK
 	}
 	rows := make([][]string, 0, len(list))
 	for _, c := range list {
@@ -339,8 +340,8 @@ func (p *prefsCmd) candidates(ctx context.Context, args []string) int {
 		rows = append(rows, []string{c.ID, c.Owner, c.Question, strconv.Itoa(c.Count), c.Last.UTC().Format(time.DateOnly), verified})
 	}
 	fmt.Fprint(p.stdout, tables.Render([]string{"ID", "OWNER", "QUESTION", "CONFIRMED", "LAST", "VERIFIED AS"}, rows, tables.Options{MaxCellWidth: 60}))
-	fmt.Fprintf(p.stdout, "(%d answer%s; verify one with: bot prefs verify ID --by NAME)\n", len(list), plural(len(list)))
-	return exitOK
+	fmt.Fprintf(p.stdout, "(%d answer%s; verify one with: bot prefs verify ID --by NAME)\n", len(list), cli.Plural(len(list)))
+	return cli.ExitOK
 }
 
 func (p *prefsCmd) show(ctx context.Context, args []string) int {
@@ -363,7 +364,7 @@ func (p *prefsCmd) show(ctx context.Context, args []string) int {
 	if errors.Is(err, ontology.ErrNotFound) && len(history) > 0 && history[0].After == nil {
 		e := history[0]
 		fmt.Fprintf(p.stderr, "bot prefs show: preference %s was deleted (%s by %s, %s)\n", id, e.Action, e.Actor, e.At.UTC().Format(time.DateTime))
-		return exitFailure
+		return cli.ExitFailure
 	}
 	if err != nil {
 		return p.fail("show", id, err)
@@ -392,11 +393,11 @@ func (p *prefsCmd) show(ctx context.Context, args []string) int {
 	fmt.Fprintln(p.stdout)
 	if len(history) == 0 {
 		fmt.Fprintln(p.stdout, "history: no admin changes")
-		return exitOK
+		return cli.ExitOK
 	}
 	fmt.Fprintln(p.stdout, "history:")
 	fmt.Fprint(p.stdout, auditTable(history))
-	return exitOK
+	return cli.ExitOK
 }
 
 func (p *prefsCmd) delete(ctx context.Context, args []string) int {
@@ -419,7 +420,7 @@ func (p *prefsCmd) delete(ctx context.Context, args []string) int {
 		return p.fail("delete", id, err)
 	}
 	fmt.Fprintf(p.stdout, "deleted %s: %q → %s (%s %s)\n", f.ID, f.Phrase, meaning(f), f.Scope, f.Owner)
-	return exitOK
+	return cli.ExitOK
 }
 
 func (p *prefsCmd) forget(ctx context.Context, args []string) int {
@@ -435,7 +436,7 @@ func (p *prefsCmd) forget(ctx context.Context, args []string) int {
 	if *owner == "" || phrase == "" {
 		fmt.Fprintln(p.stderr, "bot prefs forget: give --user OWNER and a PHRASE")
 		fs.Usage()
-		return exitUsage
+		return cli.ExitUsage
 	}
 	s, code := p.open(false)
 	if s == nil {
@@ -448,10 +449,10 @@ func (p *prefsCmd) forget(ctx context.Context, args []string) int {
 	}
 	if n == 0 {
 		fmt.Fprintf(p.stdout, "nothing to forget: %s has no preferences for %q\n", *owner, phrase)
-		return exitOK
+		return cli.ExitOK
 	}
-	fmt.Fprintf(p.stdout, "forgot %d preference%s of %s for %q\n", n, plural(n), *owner, phrase)
-	return exitOK
+	fmt.Fprintf(p.stdout, "forgot %d preference%s of %s for %q\n", n, cli.Plural(n), *owner, phrase)
+	return cli.ExitOK
 }
 
 func (p *prefsCmd) promote(ctx context.Context, args []string) int {
@@ -466,7 +467,7 @@ func (p *prefsCmd) promote(ctx context.Context, args []string) int {
 	if scope != ontology.ScopeChannel && scope != ontology.ScopeWorkspace || *owner == "" {
 		fmt.Fprintln(p.stderr, "bot prefs promote: give --to channel|workspace and --owner KEY")
 		fs.Usage()
-		return exitUsage
+		return cli.ExitUsage
 	}
 	id := pos[0]
 	s, code := p.open(false)
@@ -479,7 +480,7 @@ func (p *prefsCmd) promote(ctx context.Context, args []string) int {
 		return p.fail("promote", id, err)
 	}
 	fmt.Fprintf(p.stdout, "promoted %s to %s %s as %s: %q → %s\n", id, f.Scope, f.Owner, f.ID, f.Phrase, meaning(f))
-	return exitOK
+	return cli.ExitOK
 }
 
 func (p *prefsCmd) edit(ctx context.Context, args []string) int {
@@ -493,7 +494,7 @@ func (p *prefsCmd) edit(ctx context.Context, args []string) int {
 	if strings.TrimSpace(*target) == "" && strings.TrimSpace(*meaningFlag) == "" {
 		fmt.Fprintln(p.stderr, "bot prefs edit: give --target, --meaning or both")
 		fs.Usage()
-		return exitUsage
+		return cli.ExitUsage
 	}
 	id := pos[0]
 	s, code := p.open(false)
@@ -506,7 +507,7 @@ func (p *prefsCmd) edit(ctx context.Context, args []string) int {
 		t, err := ontology.ParseTarget(*target)
 		if err != nil {
 			fmt.Fprintf(p.stderr, "bot prefs edit: --target: %v\n", err)
-			return exitUsage
+			return cli.ExitUsage
 		}
 		newTarget = &t
 	}
@@ -515,7 +516,7 @@ func (p *prefsCmd) edit(ctx context.Context, args []string) int {
 		return p.fail("edit", id, err)
 	}
 	fmt.Fprintf(p.stdout, "edited %s: %q → %s (target %s)\n", f.ID, f.Phrase, meaning(f), f.Target.Summary())
-	return exitOK
+	return cli.ExitOK
 }
 
 func (p *prefsCmd) audit(ctx context.Context, args []string) int {
@@ -527,7 +528,7 @@ func (p *prefsCmd) audit(ctx context.Context, args []string) int {
 	}
 	if *limit < 0 {
 		fmt.Fprintln(p.stderr, "bot prefs audit: --limit must be 0 or more")
-		return exitUsage
+		return cli.ExitUsage
 	}
 	s, code := p.open(false)
 	if s == nil {
@@ -540,10 +541,10 @@ func (p *prefsCmd) audit(ctx context.Context, args []string) int {
 	}
 	if len(entries) == 0 {
 		fmt.Fprintln(p.stdout, "no admin changes recorded")
-		return exitOK
+		return cli.ExitOK
 	}
 	fmt.Fprint(p.stdout, auditTable(entries))
-	return exitOK
+	return cli.ExitOK
 }
 
 func (p *prefsCmd) export(ctx context.Context, args []string) int {
@@ -562,7 +563,7 @@ func (p *prefsCmd) export(ctx context.Context, args []string) int {
 		if err := s.Export(ctx, p.stdout); err != nil {
 			return p.fail("export", "", err)
 		}
-		return exitOK
+		return cli.ExitOK
 	}
 	// Write a temporary file and rename it, so an interrupted export never
 	// leaves a truncated file where a good one was.
@@ -582,7 +583,7 @@ func (p *prefsCmd) export(ctx context.Context, args []string) int {
 		return p.fail("export", "", err)
 	}
 	fmt.Fprintf(p.stderr, "exported to %s\n", *out)
-	return exitOK
+	return cli.ExitOK
 }
 
 func (p *prefsCmd) importFacts(ctx context.Context, args []string) int {
@@ -614,13 +615,13 @@ func (p *prefsCmd) importFacts(ctx context.Context, args []string) int {
 		for _, line := range ie.Problems() {
 			fmt.Fprintf(p.stderr, "  %s\n", line)
 		}
-		return exitFailure
+		return cli.ExitFailure
 	}
 	if err != nil {
 		return p.fail("import", "", err)
 	}
 	fmt.Fprintf(p.stdout, "imported %s: %d added, %d updated, %d unchanged\n", name, st.Added, st.Updated, st.Skipped)
-	return exitOK
+	return cli.ExitOK
 }
 
 func (p *prefsCmd) printJSON(sc string, v any) int {
@@ -629,7 +630,7 @@ func (p *prefsCmd) printJSON(sc string, v any) int {
 		return p.fail(sc, "", err)
 	}
 	fmt.Fprintf(p.stdout, "%s\n", b)
-	return exitOK
+	return cli.ExitOK
 }
 
 func auditTable(entries []ontology.AuditEntry) string {

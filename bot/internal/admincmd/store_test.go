@@ -1,8 +1,9 @@
-package main
+package admincmd
 
 import (
 	"bytes"
 	"context"
+	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"io"
 	"path/filepath"
 	"reflect"
@@ -22,7 +23,7 @@ func TestStoreCopyRoundTrip(t *testing.T) {
 	dsn := kvtest.MustDatabase(t)
 	ctx := context.Background()
 	dir, ids := seedPrefs(t)
-	convs, err := convstore.Open(filepath.Join(dir, conversationsFile), convstore.Options{})
+	convs, err := convstore.Open(filepath.Join(dir, cli.ConversationsFile), convstore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,10 +44,13 @@ func TestStoreCopyRoundTrip(t *testing.T) {
 		code := cmd(ctx, args, strings.NewReader(""), &out, &errb)
 		return code, out.String(), errb.String()
 	}
-	store, prefs := runStore, runPrefs
+	store := RunStore
+	prefs := func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+		return RunPrefs(ctx, args, stdin, stdout, stderr, nil)
+	}
 
 	code, out, errs := run(store, "copy", "--from", dir, "--to", dsn)
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("copy to the server: exit %d: %s", code, errs)
 	}
 	for _, want := range []string{"facts", "fact_ids", "audit", "conv", "records", "daily", "meta"} {
@@ -57,17 +61,17 @@ func TestStoreCopyRoundTrip(t *testing.T) {
 
 	// prefs reads the server.
 	code, out, errs = run(prefs, "--store", dsn, "show", ids["alice-texas"])
-	if code != exitOK || !strings.Contains(out, "customers.state is Texas") {
+	if code != cli.ExitOK || !strings.Contains(out, "customers.state is Texas") {
 		t.Fatalf("prefs show on the server: exit %d, %s%s", code, out, errs)
 	}
 
 	// Copying again into the filled server is refused.
-	if code, _, errs = run(store, "copy", "--from", dir, "--to", dsn); code != exitFailure || !strings.Contains(errs, "copy only into an empty store") {
+	if code, _, errs = run(store, "copy", "--from", dir, "--to", dsn); code != cli.ExitFailure || !strings.Contains(errs, "copy only into an empty store") {
 		t.Errorf("copy into a non-empty store: exit %d, %s", code, errs)
 	}
 
 	back := t.TempDir()
-	if code, _, errs = run(store, "copy", "--from", dsn, "--to", back); code != exitOK {
+	if code, _, errs = run(store, "copy", "--from", dsn, "--to", back); code != cli.ExitOK {
 		t.Fatalf("copy back to files: exit %d: %s", code, errs)
 	}
 	listAll := func(path string) []ontology.Fact {
@@ -82,10 +86,10 @@ func TestStoreCopyRoundTrip(t *testing.T) {
 		}
 		return fs
 	}
-	if a, b := listAll(filepath.Join(dir, ontologyFile)), listAll(filepath.Join(back, ontologyFile)); len(a) != 5 || !reflect.DeepEqual(a, b) {
+	if a, b := listAll(filepath.Join(dir, cli.OntologyFile)), listAll(filepath.Join(back, cli.OntologyFile)); len(a) != 5 || !reflect.DeepEqual(a, b) {
 		t.Errorf("facts differ after a round trip: %d before, %d after", len(a), len(b))
 	}
-	c2, err := convstore.Open(filepath.Join(back, conversationsFile), convstore.Options{})
+	c2, err := convstore.Open(filepath.Join(back, cli.ConversationsFile), convstore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

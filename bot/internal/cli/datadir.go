@@ -1,14 +1,14 @@
-package main
+package cli
 
 import (
 	"os"
 	"path/filepath"
 )
 
-// defaultDataDir is where the bot keeps its bbolt files and snapshots when
+// DefaultDataDir is where the bot keeps its bbolt files and snapshots when
 // no --data is given: $XDG_DATA_HOME/clarify, else ~/.local/share/clarify,
 // else ./clarify-data.
-func defaultDataDir() string {
+func DefaultDataDir() string {
 	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
 		return filepath.Join(d, "clarify")
 	}
@@ -20,6 +20,6 @@ func defaultDataDir() string {
 
 // File names inside the data directory.
 const (
-	ontologyFile      = "ontology.db"
-	conversationsFile = "conversations.db"
+	OntologyFile      = "ontology.db"
+	ConversationsFile = "conversations.db"
 )

@@ -1,21 +1,18 @@
-package main
+package admincmd
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"io"
 	"log/slog"
-	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	slackadapter "github.com/clarify-bot/clarify/adapters/slack"
-	"github.com/clarify-bot/clarify/adapters/slack/slackfake"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -46,7 +43,7 @@ func seedAudit(t *testing.T, now time.Time) string {
 	ctx := context.Background()
 	dir := t.TempDir()
 	clk := &testClock{now: now.Add(-10 * 24 * time.Hour)}
-	s, err := ontology.Open(filepath.Join(dir, ontologyFile), ontology.Options{Now: clk.Now})
+	s, err := ontology.Open(filepath.Join(dir, cli.OntologyFile), ontology.Options{Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +120,7 @@ func TestAuditCommand(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"--data", dir, "--json"}, tc.args...)
 			code, out, errOut := runAuditT(t, now, args...)
-			if code != exitOK {
+			if code != cli.ExitOK {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
 			var got []string
@@ -150,7 +147,7 @@ func TestAuditCommandText(t *testing.T) {
 	now := time.Now()
 	dir := seedAudit(t, now)
 	code, out, errOut := runAuditT(t, now, "--data", dir)
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{
@@ -194,13 +191,13 @@ func TestAuditCommandErrors(t *testing.T) {
 		code     int
 		inStderr string
 	}{
-		{"bad since", []string{"--since", "7x"}, exitUsage, "invalid age"},
-		{"negative since", []string{"--since", "-7d"}, exitUsage, "invalid age"},
-		{"unknown action", []string{"--action", "question,drop"}, exitUsage, `--action "drop"`},
-		{"stray argument", []string{"everything"}, exitUsage, "unexpected arguments"},
-		{"negative limit", []string{"--limit", "-1"}, exitUsage, "--limit"},
-		{"prune zero", []string{"--prune", "0"}, exitUsage, "--prune"},
-		{"no ontology", []string{"--data", t.TempDir()}, exitFailure, "no ontology at"},
+		{"bad since", []string{"--since", "7x"}, cli.ExitUsage, "invalid age"},
+		{"negative since", []string{"--since", "-7d"}, cli.ExitUsage, "invalid age"},
+		{"unknown action", []string{"--action", "question,drop"}, cli.ExitUsage, `--action "drop"`},
+		{"stray argument", []string{"everything"}, cli.ExitUsage, "unexpected arguments"},
+		{"negative limit", []string{"--limit", "-1"}, cli.ExitUsage, "--limit"},
+		{"prune zero", []string{"--prune", "0"}, cli.ExitUsage, "--prune"},
+		{"no ontology", []string{"--data", t.TempDir()}, cli.ExitFailure, "no ontology at"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -217,7 +214,7 @@ func TestAuditLockedByRunningBot(t *testing.T) {
 	dir := seedAudit(t, now)
 	openPrefs(t, dir) // the "running bot" holds the file
 	code, _, errOut := runAuditT(t, now, "--data", dir, "--lock-timeout", "100ms")
-	if code != exitFailure || !strings.Contains(errOut, "is locked, probably by a running bot") {
+	if code != cli.ExitFailure || !strings.Contains(errOut, "is locked, probably by a running bot") {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 }
@@ -228,7 +225,7 @@ func TestAuditPruneCommand(t *testing.T) {
 	now := time.Now()
 	dir := seedAudit(t, now)
 	code, out, errOut := runAuditT(t, now, "--data", dir, "--prune", "1d")
-	if code != exitOK || !strings.Contains(out, "pruned 1 question record older than 1d") {
+	if code != cli.ExitOK || !strings.Contains(out, "pruned 1 question record older than 1d") {
 		t.Fatalf("exit %d: %s%s", code, out, errOut)
 	}
 	_, out, _ = runAuditT(t, now, "--data", dir, "--json")
@@ -245,7 +242,7 @@ func TestPruneQuestionsLoop(t *testing.T) {
 	defer cancel()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	clk := &testClock{now: t0}
-	s, err := ontology.Open(filepath.Join(t.TempDir(), ontologyFile), ontology.Options{Now: clk.Now})
+	s, err := ontology.Open(filepath.Join(t.TempDir(), cli.OntologyFile), ontology.Options{Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +284,7 @@ func TestPruneQuestionsLoop(t *testing.T) {
 	done := make(chan struct{})
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	go func() {
-		pruneQuestions(ctx, s, 30*24*time.Hour, tick, clk.Now, logger)
+		PruneQuestions(ctx, s, 30*24*time.Hour, tick, clk.Now, logger)
 		close(done)
 	}()
 	// The loop takes a tick only after its start-up prune.
@@ -312,90 +309,12 @@ func TestPruneQuestionsLoop(t *testing.T) {
 	}
 }
 
-func TestAuditRetentionConfig(t *testing.T) {
-	cases := []struct {
-		name, yaml string
-		want       time.Duration
-		wantErr    string
-	}{
-		{"default 90 days", "", 90 * 24 * time.Hour, ""},
-		{"days", "audit: {question_retention: 30d}\n", 30 * 24 * time.Hour, ""},
-		{"hours", "audit: {question_retention: 36h}\n", 36 * time.Hour, ""},
-		{"zero keeps forever", "audit: {question_retention: 0}\n", 0, ""},
-		{"negative", "audit: {question_retention: -3d}\n", 0, "invalid age"},
-		{"typo", "audit: {question_retention: 3 weeks}\n", 0, "invalid age"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			path := ""
-			if tc.yaml != "" {
-				path = filepath.Join(t.TempDir(), "clarify.yaml")
-				if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
-					t.Fatal(err)
-				}
-			}
-			c, err := LoadConfig(path, func(string) string { return "" })
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("want error %q, got %v", tc.wantErr, err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := c.Audit.retention(); got != tc.want {
-				t.Errorf("retention %v, want %v", got, tc.want)
-			}
-		})
-	}
-}
-
-// TestServeRecordsQuestionsForAudit: the whole bot with a fake Slack
-// records a mention's question with its thread, and `bot audit` lists it
-// once the bot has stopped.
-func TestServeRecordsQuestionsForAudit(t *testing.T) {
-	fake := slackfake.New(t)
-	dir := t.TempDir()
-	m, cancel, wait := startMain(t, Config{
-		DataDir: dir,
-		Slack:   SlackConfig{BotToken: slackfake.BotToken, SigningSecret: slackfake.Secret, Mode: "http", APIURL: fake.APIURL()},
-	})
-	ev := map[string]any{
-		"token": "x", "team_id": slackfake.TeamID, "api_app_id": "A0CLARIFY", "type": "event_callback",
-		"event_id": "Ev0AUDIT00001", "event_time": 1767100000,
-		"event": map[string]any{
-			"type": "app_mention", "user": "U0ANA", "channel": "C0SALES", "ts": "1767100000.000100", "event_ts": "1767100000.000100",
-			"text": "<@" + slackfake.BotUserID + "> how many customers do we have?",
-		},
-	}
-	raw, _ := json.Marshal(ev)
-	since := fake.Mark()
-	if code, body := slackfake.Post(t, "http://"+m.Addr()+slackadapter.EventsPath, slackfake.Secret, time.Now(), "application/json", raw, nil); code != http.StatusOK {
-		t.Fatalf("event: %d %s", code, body)
-	}
-	placeholder := fake.Wait(t, since, "chat.postMessage", func(c slackfake.Call) bool { return c.Get("thread_ts") == "1767100000.000100" })
-	fake.Wait(t, since, "chat.update", func(c slackfake.Call) bool { return c.TS == placeholder.TS })
-	cancel()
-	if err := wait(); err != nil {
-		t.Fatalf("Run: %v", err)
-	}
-	if err := m.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	code, out, errOut := runAuditT(t, time.Now(), "--data", dir, "--user", "U0ANA", "--since", "1h", "--json")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	var e ontology.AuditEntry
-	if err := json.Unmarshal([]byte(out), &e); err != nil || e.Question == nil {
-		t.Fatalf("want one question record: %v\n%s", err, out)
-	}
-	q := e.Question
-	if q.Platform != "slack" || q.Workspace != slackfake.TeamID || q.Channel != "C0SALES" || q.Thread != "1767100000.000100" ||
-		q.User != "slack:"+slackfake.TeamID+":U0ANA" || q.Warehouse != "demo" || q.Question != "how many customers do we have?" ||
-		q.Outcome != "answered" || len(q.SQL) != 1 || q.Rows != 1 || q.Engine != "offline" {
-		t.Errorf("record %+v", q)
+// TestAuditShowsWhere: bot audit says where a change came from.
+func TestAuditShowsWhere(t *testing.T) {
+	e := ontology.AuditEntry{At: time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC), Action: ontology.ActionRollback, Actor: "slack:T1:U9",
+		Via: "admin console from 192.0.2.7", FactID: "abc", Before: &ontology.Fact{Phrase: "revenue"}, Undoes: 12, Note: "rolled back change #12 (edit by x)"}
+	got := formatAuditEntry(e)
+	if !strings.Contains(got, "rollback by slack:T1:U9 (admin console from 192.0.2.7)  fact abc \"revenue\"") {
+		t.Errorf("audit line: %q", got)
 	}
 }

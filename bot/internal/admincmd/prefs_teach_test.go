@@ -1,7 +1,8 @@
-package main
+package admincmd
 
 import (
 	"context"
+	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ import (
 // often people said "not what I meant" to it.
 func TestPrefsCandidatesSourcesAndRejections(t *testing.T) {
 	dir := t.TempDir()
-	s, err := ontology.Open(filepath.Join(dir, ontologyFile), ontology.Options{})
+	s, err := ontology.Open(filepath.Join(dir, cli.OntologyFile), ontology.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func TestPrefsCandidatesSourcesAndRejections(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errOut := runPrefsT(t, "", append([]string{"--data", dir}, tt.args...)...)
-			if code != exitOK {
+			if code != cli.ExitOK {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
 			for _, w := range tt.want {
@@ -61,7 +62,7 @@ func TestPrefsCandidatesSourcesAndRejections(t *testing.T) {
 		})
 	}
 	code, out, _ := runPrefsT(t, "", "--data", dir, "candidates")
-	if code != exitOK || !strings.Contains(out, c.ID) {
+	if code != cli.ExitOK || !strings.Contains(out, c.ID) {
 		t.Fatalf("after verifying: %s", out)
 	}
 }

@@ -1,9 +1,10 @@
-package main
+package admincmd
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +30,7 @@ func seedPrefs(t *testing.T) (string, map[string]string) {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := ontology.Open(filepath.Join(dir, ontologyFile), ontology.Options{})
+	s, err := ontology.Open(filepath.Join(dir, cli.OntologyFile), ontology.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func seedPrefs(t *testing.T) (string, map[string]string) {
 // openPrefs opens the ontology of a data dir for checks after a command.
 func openPrefs(t *testing.T, dir string) *ontology.Store {
 	t.Helper()
-	s, err := ontology.Open(filepath.Join(dir, ontologyFile), ontology.Options{})
+	s, err := ontology.Open(filepath.Join(dir, cli.OntologyFile), ontology.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func openPrefs(t *testing.T, dir string) *ontology.Store {
 func runPrefsT(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = runPrefs(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
+	code = RunPrefs(context.Background(), args, strings.NewReader(stdin), &out, &errOut, nil)
 	return code, out.String(), errOut.String()
 }
 
@@ -109,31 +110,31 @@ func TestPrefsCommand(t *testing.T) {
 		stderr    []string
 		check     check
 	}{
-		{name: "list", args: []string{"list"}, code: exitOK,
+		{name: "list", args: []string{"list"}, code: cli.ExitOK,
 			stdout:    []string{"ID  ", "SCOPE", "OWNER", "PHRASE", "MEANING", "USES", "LEARNED", "{alice-revenue}  user", "net revenue after discounts", "stores in Texas", "(4 preferences)"},
 			notStdout: []string{"{bob-revenue}", "ACTIVE"}},
-		{name: "list one user", args: []string{"list", "--user", prefsAlice}, code: exitOK,
+		{name: "list one user", args: []string{"list", "--user", prefsAlice}, code: cli.ExitOK,
 			stdout: []string{"{alice-revenue}", "{alice-texas}", "(3 preferences)"}, notStdout: []string{"{chan-texas}"}},
-		{name: "list by scope", args: []string{"list", "--scope", "channel"}, code: exitOK,
+		{name: "list by scope", args: []string{"list", "--scope", "channel"}, code: cli.ExitOK,
 			stdout: []string{"{chan-texas}", "(1 preference)"}, notStdout: []string{"{alice-texas}"}},
-		{name: "list all includes inactive", args: []string{"list", "--all", "--warehouse", "shop"}, code: exitOK,
+		{name: "list all includes inactive", args: []string{"list", "--all", "--warehouse", "shop"}, code: cli.ExitOK,
 			stdout: []string{"ACTIVE", "{bob-revenue}", "gross revenue", "no", "(5 preferences)"}},
-		{name: "list nothing", args: []string{"list", "--warehouse", "crm"}, code: exitOK, stdout: []string{"no preferences match"}},
-		{name: "list bad scope", args: []string{"list", "--scope", "team"}, code: exitUsage, stderr: []string{`--scope "team"`}},
-		{name: "list json", args: []string{"list", "--json", "--user", prefsAlice}, code: exitOK, stdout: []string{`"phrase": "texas"`, `"column": "customers.state"`}},
+		{name: "list nothing", args: []string{"list", "--warehouse", "crm"}, code: cli.ExitOK, stdout: []string{"no preferences match"}},
+		{name: "list bad scope", args: []string{"list", "--scope", "team"}, code: cli.ExitUsage, stderr: []string{`--scope "team"`}},
+		{name: "list json", args: []string{"list", "--json", "--user", prefsAlice}, code: cli.ExitOK, stdout: []string{`"phrase": "texas"`, `"column": "customers.state"`}},
 
-		{name: "show", args: []string{"show", "{alice-revenue}"}, code: exitOK,
+		{name: "show", args: []string{"show", "{alice-revenue}"}, code: cli.ExitOK,
 			stdout: []string{"id:            {alice-revenue}", "owner:         " + prefsAlice, "target:        measure: SUM(orders.net_amount)",
 				"question:      revenue by month?", "confirmations: 1", "active:        yes", "history: no admin changes"}},
 		{name: "show with history, flags after the id", before: [][]string{{"edit", "{alice-texas}", "--meaning", "customers in Texas"}},
-			args: []string{"show", "{alice-texas}", "--lock-timeout", "1s"}, code: exitOK,
+			args: []string{"show", "{alice-texas}", "--lock-timeout", "1s"}, code: cli.ExitOK,
 			stdout: []string{"meaning:       customers in Texas", "history:", "cli:tester", "edit", `meaning "customers.state is Texas" → "customers in Texas"`}},
-		{name: "show unknown", args: []string{"show", "nosuchid"}, code: exitFailure, stderr: []string{`no preference with id "nosuchid"`}},
-		{name: "show deleted", before: [][]string{{"delete", "{alice-texas}"}}, args: []string{"show", "{alice-texas}"}, code: exitFailure,
+		{name: "show unknown", args: []string{"show", "nosuchid"}, code: cli.ExitFailure, stderr: []string{`no preference with id "nosuchid"`}},
+		{name: "show deleted", before: [][]string{{"delete", "{alice-texas}"}}, args: []string{"show", "{alice-texas}"}, code: cli.ExitFailure,
 			stderr: []string{"was deleted (delete by cli:tester"}},
-		{name: "show without id", args: []string{"show"}, code: exitUsage, stderr: []string{"missing the preference ID", "usage: bot prefs show ID"}},
+		{name: "show without id", args: []string{"show"}, code: cli.ExitUsage, stderr: []string{"missing the preference ID", "usage: bot prefs show ID"}},
 
-		{name: "delete", args: []string{"delete", "{alice-texas}"}, code: exitOK, stdout: []string{"deleted {alice-texas}", "customers.state is Texas"},
+		{name: "delete", args: []string{"delete", "{alice-texas}"}, code: cli.ExitOK, stdout: []string{"deleted {alice-texas}", "customers.state is Texas"},
 			check: func(t *testing.T, s *ontology.Store, ids map[string]string) {
 				if _, err := s.Get(ctx, ids["alice-texas"]); err == nil {
 					t.Error("fact still there")
@@ -143,10 +144,10 @@ func TestPrefsCommand(t *testing.T) {
 					t.Errorf("audit: %+v, %v", audit, err)
 				}
 			}},
-		{name: "delete unknown", args: []string{"delete", "nosuchid"}, code: exitFailure, stderr: []string{`no preference with id "nosuchid"`}},
-		{name: "delete two ids", args: []string{"delete", "a", "b"}, code: exitUsage, stderr: []string{`unexpected arguments ["b"]`}},
+		{name: "delete unknown", args: []string{"delete", "nosuchid"}, code: cli.ExitFailure, stderr: []string{`no preference with id "nosuchid"`}},
+		{name: "delete two ids", args: []string{"delete", "a", "b"}, code: cli.ExitUsage, stderr: []string{`unexpected arguments ["b"]`}},
 
-		{name: "forget", args: []string{"forget", "--user", prefsAlice, "Revenue"}, code: exitOK, stdout: []string{`forgot 2 preferences of ` + prefsAlice + ` for "revenue"`},
+		{name: "forget", args: []string{"forget", "--user", prefsAlice, "Revenue"}, code: cli.ExitOK, stdout: []string{`forgot 2 preferences of ` + prefsAlice + ` for "revenue"`},
 			check: func(t *testing.T, s *ontology.Store, ids map[string]string) {
 				left, _ := s.List(ctx, ontology.Filter{Owner: prefsAlice})
 				if len(left) != 1 || left[0].ID != ids["alice-texas"] {
@@ -156,11 +157,11 @@ func TestPrefsCommand(t *testing.T) {
 					t.Errorf("bob's fact: %v", err)
 				}
 			}},
-		{name: "forget multi-word phrase, nothing there", args: []string{"forget", "--user", prefsAlice, "best", "customer"}, code: exitOK,
+		{name: "forget multi-word phrase, nothing there", args: []string{"forget", "--user", prefsAlice, "best", "customer"}, code: cli.ExitOK,
 			stdout: []string{`nothing to forget: ` + prefsAlice + ` has no preferences for "best customer"`}},
-		{name: "forget without user", args: []string{"forget", "revenue"}, code: exitUsage, stderr: []string{"give --user OWNER and a PHRASE"}},
+		{name: "forget without user", args: []string{"forget", "revenue"}, code: cli.ExitUsage, stderr: []string{"give --user OWNER and a PHRASE"}},
 
-		{name: "promote", args: []string{"promote", "{alice-revenue}", "--to", "workspace", "--owner", prefsTeam}, code: exitOK,
+		{name: "promote", args: []string{"promote", "{alice-revenue}", "--to", "workspace", "--owner", prefsTeam}, code: cli.ExitOK,
 			stdout: []string{"promoted {alice-revenue} to workspace " + prefsTeam + " as "},
 			check: func(t *testing.T, s *ontology.Store, ids map[string]string) {
 				got, _ := s.List(ctx, ontology.Filter{Scope: "workspace", Owner: prefsTeam})
@@ -168,12 +169,12 @@ func TestPrefsCommand(t *testing.T) {
 					t.Errorf("workspace facts: %+v", got)
 				}
 			}},
-		{name: "promote to user", args: []string{"promote", "{alice-revenue}", "--to", "user", "--owner", prefsBob}, code: exitUsage,
+		{name: "promote to user", args: []string{"promote", "{alice-revenue}", "--to", "user", "--owner", prefsBob}, code: cli.ExitUsage,
 			stderr: []string{"give --to channel|workspace and --owner KEY"}},
-		{name: "promote unknown", args: []string{"promote", "nosuchid", "--to", "channel", "--owner", prefsChan}, code: exitFailure,
+		{name: "promote unknown", args: []string{"promote", "nosuchid", "--to", "channel", "--owner", prefsChan}, code: cli.ExitFailure,
 			stderr: []string{`no preference with id "nosuchid"`}},
 
-		{name: "edit", args: []string{"edit", "{bob-revenue}", "--target", `{"slot":"measure","choice":{"kind":"measure","fn":"SUM","expr":"orders.net_amount"}}`, "--meaning", "net revenue"}, code: exitOK,
+		{name: "edit", args: []string{"edit", "{bob-revenue}", "--target", `{"slot":"measure","choice":{"kind":"measure","fn":"SUM","expr":"orders.net_amount"}}`, "--meaning", "net revenue"}, code: cli.ExitOK,
 			stdout: []string{`edited {bob-revenue}: "revenue" → net revenue`},
 			check: func(t *testing.T, s *ontology.Store, ids map[string]string) {
 				f, err := s.Get(ctx, ids["bob-revenue"])
@@ -181,19 +182,19 @@ func TestPrefsCommand(t *testing.T) {
 					t.Errorf("edited: %+v, %v", f, err)
 				}
 			}},
-		{name: "edit without changes", args: []string{"edit", "{bob-revenue}"}, code: exitUsage, stderr: []string{"give --target, --meaning or both"}},
+		{name: "edit without changes", args: []string{"edit", "{bob-revenue}"}, code: cli.ExitUsage, stderr: []string{"give --target, --meaning or both"}},
 
 		{name: "audit", before: [][]string{{"delete", "{alice-texas}"}, {"edit", "{bob-revenue}", "--meaning", "gross sales"}},
-			args: []string{"audit", "--limit", "5"}, code: exitOK,
+			args: []string{"audit", "--limit", "5"}, code: cli.ExitOK,
 			stdout: []string{"AT (UTC)", "ACTOR", "cli:tester   edit", "cli:tester   delete", "removed: customers.state is Texas", `meaning "gross revenue" → "gross sales"`}},
 		{name: "audit limited", before: [][]string{{"delete", "{alice-texas}"}, {"delete", "{chan-texas}"}},
-			args: []string{"audit", "--limit", "1"}, code: exitOK, stdout: []string{"{chan-texas}"}, notStdout: []string{"{alice-texas}"}},
+			args: []string{"audit", "--limit", "1"}, code: cli.ExitOK, stdout: []string{"{chan-texas}"}, notStdout: []string{"{alice-texas}"}},
 		// The owner's "not what I meant" in setup weakened their fact: admins see it.
-		{name: "audit shows rejections", args: []string{"audit"}, code: exitOK, stdout: []string{"slack:T1:U2  reject", "not what the owner meant (1 of 1 confirmations)"}},
+		{name: "audit shows rejections", args: []string{"audit"}, code: cli.ExitOK, stdout: []string{"slack:T1:U2  reject", "not what the owner meant (1 of 1 confirmations)"}},
 
-		{name: "export", args: []string{"export"}, code: exitOK, stdout: []string{"{\n  \"version\": 2,", `"id": "{bob-revenue}"`, `"rejections": 1`}},
+		{name: "export", args: []string{"export"}, code: cli.ExitOK, stdout: []string{"{\n  \"version\": 2,", `"id": "{bob-revenue}"`, `"rejections": 1`}},
 		{name: "import stdin", stdin: `{"version":1,"facts":[{"scope":"workspace","owner":"slack:T1","warehouse":"shop","phrase":"Best Customer","kind":"definition","target":"rank=SUM(net) DESC"}]}`,
-			args: []string{"import", "-"}, code: exitOK, stdout: []string{"imported -: 1 added, 0 updated, 0 unchanged"},
+			args: []string{"import", "-"}, code: cli.ExitOK, stdout: []string{"imported -: 1 added, 0 updated, 0 unchanged"},
 			check: func(t *testing.T, s *ontology.Store, ids map[string]string) {
 				got, _ := s.List(ctx, ontology.Filter{Phrase: "best customer"})
 				if len(got) != 1 || got[0].Owner != prefsTeam {
@@ -201,27 +202,27 @@ func TestPrefsCommand(t *testing.T) {
 				}
 			}},
 		{name: "import malformed", stdin: `{"version":1,"facts":[{"scope":"user","owner":"u","phrase":"a","kind":"value","target":"t"},{"scope":"user","owner":"u","phrase":"Colour","kind":"colour","target":"t"}]}`,
-			args: []string{"import", "-"}, code: exitFailure,
+			args: []string{"import", "-"}, code: cli.ExitFailure,
 			stderr: []string{"- is not a valid export; nothing was imported", `facts[1] ("colour"): unknown kind "colour"`},
 			check: func(t *testing.T, s *ontology.Store, ids map[string]string) {
 				if got, _ := s.List(ctx, ontology.Filter{Owner: "u", IncludeInactive: true}); len(got) != 0 {
 					t.Errorf("a malformed import added %d facts", len(got))
 				}
 			}},
-		{name: "import wrong version", stdin: `{"version":7,"facts":[]}`, args: []string{"import", "-"}, code: exitFailure,
+		{name: "import wrong version", stdin: `{"version":7,"facts":[]}`, args: []string{"import", "-"}, code: cli.ExitFailure,
 			stderr: []string{"export version 7 is not supported"}},
-		{name: "import missing file", args: []string{"import", "{dir}/nope.json"}, code: exitFailure, stderr: []string{"nope.json"}},
-		{name: "import without file", args: []string{"import"}, code: exitUsage, stderr: []string{"missing the file to import"}},
+		{name: "import missing file", args: []string{"import", "{dir}/nope.json"}, code: cli.ExitFailure, stderr: []string{"nope.json"}},
+		{name: "import without file", args: []string{"import"}, code: cli.ExitUsage, stderr: []string{"missing the file to import"}},
 
-		{name: "no subcommand", args: nil, code: exitUsage, stderr: []string{"usage: bot prefs", "promote"}},
-		{name: "unknown subcommand", args: []string{"frobnicate"}, code: exitUsage, stderr: []string{`unknown subcommand "frobnicate"`}},
-		{name: "help", args: []string{"list", "-h"}, code: exitOK, stdout: []string{"usage: bot prefs list", "-scope"}},
+		{name: "no subcommand", args: nil, code: cli.ExitUsage, stderr: []string{"usage: bot prefs", "promote"}},
+		{name: "unknown subcommand", args: []string{"frobnicate"}, code: cli.ExitUsage, stderr: []string{`unknown subcommand "frobnicate"`}},
+		{name: "help", args: []string{"list", "-h"}, code: cli.ExitOK, stdout: []string{"usage: bot prefs list", "-scope"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, ids := seedPrefs(t)
 			for _, b := range tc.before {
-				if code, _, errOut := runPrefsT(t, "", append([]string{"--data", dir}, expand(b, dir, ids)...)...); code != exitOK {
+				if code, _, errOut := runPrefsT(t, "", append([]string{"--data", dir}, expand(b, dir, ids)...)...); code != cli.ExitOK {
 					t.Fatalf("%v: exit %d: %s", b, code, errOut)
 				}
 			}
@@ -254,7 +255,7 @@ func TestPrefsCommand(t *testing.T) {
 func TestPrefsListJSON(t *testing.T) {
 	dir, ids := seedPrefs(t)
 	code, out, errOut := runPrefsT(t, "", "list", "--json", "--all", "--data", dir)
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	var facts []ontology.Fact
@@ -270,17 +271,17 @@ func TestPrefsExportImportFile(t *testing.T) {
 	t.Setenv("USER", "tester")
 	dir, ids := seedPrefs(t)
 	file := filepath.Join(t.TempDir(), "prefs.json")
-	if code, _, errOut := runPrefsT(t, "", "--data", dir, "export", "--out", file); code != exitOK || !strings.Contains(errOut, "exported to "+file) {
+	if code, _, errOut := runPrefsT(t, "", "--data", dir, "export", "--out", file); code != cli.ExitOK || !strings.Contains(errOut, "exported to "+file) {
 		t.Fatalf("export: exit %d: %s", code, errOut)
 	}
 	// Into an empty data dir: import creates the ontology.
 	fresh := filepath.Join(t.TempDir(), "new")
 	code, out, errOut := runPrefsT(t, "", "--data", fresh, "import", file)
-	if code != exitOK || !strings.Contains(out, "5 added, 0 updated, 0 unchanged") {
+	if code != cli.ExitOK || !strings.Contains(out, "5 added, 0 updated, 0 unchanged") {
 		t.Fatalf("import: exit %d\n%s%s", code, out, errOut)
 	}
 	code, out, _ = runPrefsT(t, "", "--data", fresh, "import", file)
-	if code != exitOK || !strings.Contains(out, "0 added, 0 updated, 5 unchanged") {
+	if code != cli.ExitOK || !strings.Contains(out, "0 added, 0 updated, 5 unchanged") {
 		t.Errorf("re-import: exit %d: %s", code, out)
 	}
 	f, err := openPrefs(t, fresh).Get(context.Background(), ids["alice-revenue"])
@@ -293,7 +294,7 @@ func TestPrefsLockedByRunningBot(t *testing.T) {
 	dir, _ := seedPrefs(t)
 	openPrefs(t, dir) // the "running bot" holds the file
 	code, _, errOut := runPrefsT(t, "", "--data", dir, "--lock-timeout", "100ms", "list")
-	if code != exitFailure || !strings.Contains(errOut, "is locked, probably by a running bot: stop the bot or use the chat commands") {
+	if code != cli.ExitFailure || !strings.Contains(errOut, "is locked, probably by a running bot: stop the bot or use the chat commands") {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 }
@@ -301,10 +302,10 @@ func TestPrefsLockedByRunningBot(t *testing.T) {
 func TestPrefsMissingOntology(t *testing.T) {
 	dir := t.TempDir()
 	code, _, errOut := runPrefsT(t, "", "--data", dir, "list")
-	if code != exitFailure || !strings.Contains(errOut, "no ontology at "+filepath.Join(dir, ontologyFile)) {
+	if code != cli.ExitFailure || !strings.Contains(errOut, "no ontology at "+filepath.Join(dir, cli.OntologyFile)) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
-	if _, err := os.Stat(filepath.Join(dir, ontologyFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, cli.OntologyFile)); err == nil {
 		t.Error("list created an empty ontology")
 	}
 }
@@ -328,7 +329,7 @@ func TestPrefsUserByConsoleName(t *testing.T) {
 	t.Setenv("USER", "tester")
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := ontology.Open(filepath.Join(dir, ontologyFile), ontology.Options{})
+	s, err := ontology.Open(filepath.Join(dir, cli.OntologyFile), ontology.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,11 +341,11 @@ func TestPrefsUserByConsoleName(t *testing.T) {
 	s.Close()
 
 	code, out, errOut := runPrefsT(t, "", "--data", dir, "list", "--user", "ana")
-	if code != exitOK || !strings.Contains(out, f.ID) || !strings.Contains(out, "(1 preference)") {
+	if code != cli.ExitOK || !strings.Contains(out, f.ID) || !strings.Contains(out, "(1 preference)") {
 		t.Fatalf("list --user ana: code %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 	code, out, errOut = runPrefsT(t, "", "--data", dir, "forget", "--user", "ana", "revenue")
-	if code != exitOK || !strings.Contains(out, "forgot 1 preference of console:local:ana") {
+	if code != cli.ExitOK || !strings.Contains(out, "forgot 1 preference of console:local:ana") {
 		t.Fatalf("forget --user ana: code %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 	if left, err := openPrefs(t, dir).List(ctx, ontology.Filter{Owner: "console:local:ana"}); err != nil || len(left) != 0 {
