@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/url"
 	"os"
 	"strings"
@@ -14,7 +15,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/clarify-bot/clarify/connectors/access"
-	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
@@ -59,6 +59,30 @@ type StoreConfig struct {
 // HTTPConfig is the bot's own HTTP server: /healthz, and Slack's endpoints in HTTP mode.
 type HTTPConfig struct {
 	Addr string `yaml:"addr"` // default ":8080"; "" with Slack in socket mode still serves /healthz
+	// PprofAddr serves Go's profiles (/debug/pprof/) on a loopback address
+	// of their own ("127.0.0.1:6060"); "" (the default) serves none. They
+	// show the bot's memory and stacks, so another address is refused.
+	PprofAddr string `yaml:"pprof_addr"`
+}
+
+// serveDemoOrders is the size of a demo warehouse bot serve runs in its
+// own process (demo_orders): small enough that a replica stays under 300 MB
+// resident after a burst of questions (BenchmarkServeDemoMemory); bot demo
+// and the evaluation keep demodata.DefaultOrders.
+const serveDemoOrders = 20_000
+
+// checkPprofAddr accepts "" or host:port with a loopback host.
+func checkPprofAddr(addr string) error {
+	if addr == "" {
+		return nil
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err == nil {
+		if ip := net.ParseIP(host); host == "localhost" || ip != nil && ip.IsLoopback() {
+			return nil
+		}
+	}
+	return fmt.Errorf("http.pprof_addr %q: profiles are served on a loopback address only, e.g. 127.0.0.1:6060", addr)
 }
 
 // WarehouseConfig is one warehouse people can ask about.
@@ -260,7 +284,7 @@ func (c *Config) applyDefaults() {
 	for i := range c.Warehouses {
 		w := &c.Warehouses[i]
 		if w.Demo && w.DemoOrders <= 0 {
-			w.DemoOrders = demodata.DefaultOrders
+			w.DemoOrders = serveDemoOrders
 		}
 	}
 	if c.Slack.Mode == "" {
@@ -303,6 +327,9 @@ func (c *Config) applyDefaults() {
 // Validate checks what can be checked without the network.
 func (c *Config) Validate() error {
 	var errs []error
+	if err := checkPprofAddr(c.HTTP.PprofAddr); err != nil {
+		errs = append(errs, err)
+	}
 	names := map[string]bool{}
 	for i, w := range c.Warehouses {
 		switch {

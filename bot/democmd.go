@@ -108,6 +108,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		Locale:    *locale,
 		Banner:    "Clarify demo — embedded warehouse, offline engine (no model, no network).",
 		AdminLink: adminLink,
+		AdminOff:  "The admin console is not started. Start the demo with --admin-web (go run ./bot demo --admin-web), then type 'admin' for a sign-in link.",
 		// An open question survives a restart, as in chat.
 		Store: console.FileSession(filepath.Join(*data, "console-"+fileSafe(*who)+".json")),
 	})

@@ -131,6 +131,21 @@ func TestDoctorDiscord(t *testing.T) {
 	}
 }
 
+// TestDoctorDiscordAPIURL: with discord.api_url set (a fake, a staging
+// proxy), bot doctor and the check at serve's start ask that server, as the
+// bot itself does, not discord.com.
+func TestDoctorDiscordAPIURL(t *testing.T) {
+	const botID, appID = "1100000000000000001", "1100000000000000099"
+	fake := discordtest.New(t, discordtest.Options{BotID: botID, AppID: appID})
+	cfg := Config{DataDir: t.TempDir(), Discord: DiscordConfig{Token: "test-token", ApplicationID: appID, APIURL: fake.Server.URL}}
+	results := runDoctor(context.Background(), cfg, doctorEnv{Timeout: 5 * time.Second, Stores: []storeChecker{}})
+	for _, what := range []string{"discord token", "discord application"} {
+		if r := find(t, results, what); r.Status != statusOK {
+			t.Errorf("%s: %s (%s), want ok from the configured API", what, r.Status, r.Detail)
+		}
+	}
+}
+
 func TestDoctorModel(t *testing.T) {
 	tests := []struct {
 		name, model string

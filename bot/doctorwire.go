@@ -39,6 +39,10 @@ func storeCheckers(cfg Config) []storeChecker {
 // platforms, warehouses, model, store. Each check has env.Timeout; no check
 // writes to a warehouse.
 func runDoctor(ctx context.Context, cfg Config, env doctorEnv) []checkResult {
+	if env.DiscordAPI == "" {
+		// The Discord API the bot itself calls (discord.api_url).
+		env.DiscordAPI = doctor.DiscordREST(cfg.Discord.APIURL)
+	}
 	env = env.WithDefaults()
 	if env.Stores == nil {
 		env.Stores = storeCheckers(cfg)

@@ -59,7 +59,7 @@ func commands() []command {
 	return []command{
 		{"demo", "chat with the embedded demo warehouse in this terminal", runDemo},
 		{"serve", "run the bot on Slack and/or Discord", runServe},
-		{"sql", "run one statement through the read-only guard and print the result", runSQL},
+		{"sql", "run one statement through the read-only guard and print the result (bot sql --demo \"SELECT …\" on the demo)", runSQL},
 		{"eval", "measure accuracy against a simulated user", runEval},
 		{"prefs", "review, correct and promote learned preferences", runPrefs},
 		{"usage", "show language model tokens and cost per user, model and day", runUsage},

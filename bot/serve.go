@@ -85,6 +85,8 @@ type Main struct {
 	replica   *replica
 	engine    modelEngine
 	timings   serveTimings
+	// pprofAddr is where Go's profiles are served ("" when off).
+	pprofAddr string
 	// glossaries are the configured team glossaries, re-read on SIGHUP;
 	// warehouses starting at once add theirs (glossaryMu).
 	glossaryMu sync.Mutex
@@ -157,7 +159,11 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	for i, s := range m.slots {
 		routes[i] = s.route()
 	}
-	ropts := router.Options{Choices: m.stores.channelChoices(logger),
+	choices, err := m.stores.channelChoices(ctx, logger)
+	if err != nil {
+		return nil, err
+	}
+	ropts := router.Options{Choices: choices,
 		Refused: m.metrics.AccessRefused, RateRefused: m.metrics.RateLimited}
 	if m.limiter != nil {
 		ropts.Limiter = m.limiter
@@ -170,6 +176,14 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	m.ln, err = net.Listen("tcp", cfg.HTTP.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.HTTP.Addr, err)
+	}
+	if cfg.HTTP.PprofAddr != "" {
+		addr, stop, err := servePprof(cfg.HTTP.PprofAddr, logger)
+		if err != nil {
+			return nil, err
+		}
+		m.pprofAddr = addr
+		m.closers = append(m.closers, stop)
 	}
 	checks := &adminChecks{}
 	if !cfg.Admin.Disable {
@@ -394,20 +408,29 @@ func (m *Main) Close() error {
 // runServe is `bot serve --config FILE`.
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("bot serve", stderr,
-		"usage: bot serve --config FILE [--refresh]",
+		"usage: bot serve --config FILE [--refresh] [--pprof 127.0.0.1:6060]",
 		"Runs Slack and/or Discord (as configured) with /healthz on the HTTP address.",
 	)
 	path := fs.String("config", "", "YAML configuration file (secrets may come from the environment)")
 	refresh := fs.Bool("refresh", false, "profile every warehouse again instead of using the cached snapshots (SIGHUP does the same while running)")
+	pprofAddr := fs.String("pprof", "", "serve Go's profiles (/debug/pprof/) on this loopback address, e.g. 127.0.0.1:6060 (overrides http.pprof_addr)")
 	if code, ok := parseFlags(fs, args, stdout); !ok {
 		return code
+	}
+	if err := checkPprofAddr(*pprofAddr); err != nil {
+		fmt.Fprintf(stderr, "bot serve: --pprof: %v\n", err)
+		return exitUsage
 	}
 	cfg, err := LoadConfig(*path, os.Getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot serve: %v\n", err)
 		return exitUsage
 	}
+	if *pprofAddr != "" {
+		cfg.HTTP.PprofAddr = *pprofAddr
+	}
 	logger := newLogger(stderr, cfg.LogLevel)
+	defer applyMemoryLimit(cfg, logger)()
 	// The checks reach every platform, warehouse and model: they run beside
 	// start-up, not before it, and only log.
 	doctorDone := make(chan struct{})

@@ -28,6 +28,8 @@ type serveTimings struct {
 	// Janitor is how often orphaned placeholders are looked for (0: a
 	// third of the store's lease).
 	Janitor time.Duration
+	// clock paces the warehouses' checks and retries (nil: the real one).
+	clock slotClock
 }
 
 func defaultTimings() serveTimings {
@@ -273,45 +275,74 @@ func (s *warehouseSlot) ping(ctx context.Context) error {
 
 // run keeps the warehouse going until ctx ends: starting it, checking it,
 // retaking a partial profile, profiling again on request.
+//
+// Attempts are due at one time, next: a warehouse that is down is tried
+// again only when its back-off has passed, whatever wakes the loop (a
+// failing query, its own failing check, SIGHUP); one that is up is
+// checked at once when a query finds it unreachable, at most once per
+// RetryMin.
 func (s *warehouseSlot) run(ctx context.Context) {
 	t := s.m.timings
+	clk := t.clock
+	if clk == nil {
+		clk = realClock{}
+	}
 	retry := backoff.Backoff{Min: t.RetryMin, Max: t.RetryMax}
 	partial := backoff.Backoff{Min: t.PartialMin, Max: t.PartialMax}
-	wait := time.Duration(0)
+	var next, last time.Time // the next attempt is due; the last one was made
 	if s.current() == nil {
-		wait = retry.Next() // NewMain's attempt failed: this is the second
+		next = clk.Now().Add(retry.Next()) // NewMain's attempt failed: this is the second
 	} else {
-		wait = t.CheckEvery
+		next = clk.Now().Add(t.CheckEvery)
 	}
 	var partialAt time.Time
 	schedulePartial := func() {
 		if st := s.current(); st != nil && len(st.snap.PartialTables()) > 0 {
-			partialAt = time.Now().Add(partial.Next())
+			partialAt = clk.Now().Add(partial.Next())
 		} else {
 			partialAt = time.Time{}
 			partial.Reset()
 		}
 	}
 	schedulePartial()
+	refreshLater := false // SIGHUP while down: profile again when it is back
 	for {
-		if !partialAt.IsZero() {
-			wait = min(wait, max(time.Until(partialAt), 0))
+		due := next
+		if s.ready() && !partialAt.IsZero() && partialAt.Before(due) {
+			due = partialAt
 		}
-		timer := time.NewTimer(wait)
+		fired, stop := clk.NewTimer(max(due.Sub(clk.Now()), 0))
 		select {
 		case <-ctx.Done():
-			timer.Stop()
+			stop()
 			return
-		case <-timer.C:
+		case <-fired:
 		case <-s.poke:
-			timer.Stop()
+			stop()
+			if s.ready() {
+				next = minTime(next, maxTime(last.Add(t.RetryMin), clk.Now()))
+			}
+			continue
 		case <-s.refresh:
-			timer.Stop()
-			if s.current() != nil {
+			stop()
+			if s.ready() {
 				s.reprofile(ctx)
 				schedulePartial()
+			} else if s.current() != nil {
+				refreshLater = true
 			}
+			continue
 		}
+		now := clk.Now()
+		if now.Before(next) {
+			// Only a partial profile is due.
+			if s.ready() && !partialAt.IsZero() && !now.Before(partialAt) {
+				s.retakePartial(ctx)
+				schedulePartial()
+			}
+			continue
+		}
+		last = now
 		switch {
 		case s.current() == nil:
 			if err := s.start(ctx); err != nil {
@@ -323,20 +354,22 @@ func (s *warehouseSlot) run(ctx context.Context) {
 					s.m.health.set(s.component(), stateStopped, "configuration does not match the schema (see the log)", retry.Failures(), 0)
 					return
 				}
-				wait = retry.Next()
+				wait := retry.Next()
+				next = clk.Now().Add(wait)
 				s.down(err, retry.Failures(), wait, true)
 				continue
 			}
 			s.log().Info("warehouse started after all", "attempts", retry.Failures()+1)
 			retry.Reset()
 			schedulePartial()
-			wait = t.CheckEvery
+			next = clk.Now().Add(t.CheckEvery)
 		default:
 			if err := s.ping(ctx); err != nil {
 				if ctx.Err() != nil {
 					return
 				}
-				wait = retry.Next()
+				wait := retry.Next()
+				next = clk.Now().Add(wait)
 				s.down(err, retry.Failures(), wait, false)
 				continue
 			}
@@ -345,13 +378,48 @@ func (s *warehouseSlot) run(ctx context.Context) {
 			}
 			retry.Reset()
 			s.m.health.set(s.component(), stateUp, s.upDetail(s.current()), 0, 0)
-			wait = t.CheckEvery
-			if !partialAt.IsZero() && !time.Now().Before(partialAt) {
+			next = clk.Now().Add(t.CheckEvery)
+			if refreshLater {
+				refreshLater = false
+				s.reprofile(ctx)
+				schedulePartial()
+			}
+			if !partialAt.IsZero() && !clk.Now().Before(partialAt) {
 				s.retakePartial(ctx)
 				schedulePartial()
 			}
 		}
 	}
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// slotClock is the time the warehouse loop waits on; tests move it by hand.
+type slotClock interface {
+	Now() time.Time
+	// NewTimer fires once after d; stop releases it.
+	NewTimer(d time.Duration) (fired <-chan time.Time, stop func() bool)
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }
+
+func (realClock) NewTimer(d time.Duration) (<-chan time.Time, func() bool) {
+	t := time.NewTimer(d)
+	return t.C, t.Stop
 }
 
 // retakePartial profiles the partial tables again with a longer budget

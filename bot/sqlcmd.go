@@ -28,7 +28,7 @@ import (
 // access rules.
 func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("bot sql", stderr,
-		"usage: bot sql (--demo [--fresh] | --dsn DSN | --config FILE [--warehouse NAME] [--as USER --channel C]) [--timeout 10s] [--max-rows 100] \"SELECT …\"",
+		"usage: bot sql (--demo [--keep | --fresh] | --dsn DSN | --config FILE [--warehouse NAME] [--as USER --channel C]) [--timeout 10s] [--max-rows 100] \"SELECT …\"",
 		"       (reads the statement from stdin when none is given; SHOW TABLES, DESCRIBE t and EXPLAIN SELECT … work too)",
 	)
 	dsn := fs.String("dsn", "", "warehouse DSN, e.g. user:pass@tcp(host:3306)/db")
@@ -37,7 +37,8 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	maxRows := fs.Int("max-rows", 100, "rows to fetch (one more is read to report truncation)")
 	orders := fs.Int("orders", demodata.DefaultOrders, "with --demo: how many orders to generate")
 	data := fs.String("data", defaultDataDir(), "with --demo: where the cached demo warehouse's state file lives")
-	fresh := fs.Bool("fresh", false, "with --demo: generate a warehouse for this statement instead of using (or starting) the cached one")
+	keep := fs.Bool("keep", false, "with --demo: start a cached demo warehouse in the background (it exits after 15 minutes unused) so later statements start at once")
+	fresh := fs.Bool("fresh", false, "with --demo: generate a warehouse for this statement even when a cached one runs")
 	verbose := fs.Bool("v", false, "log progress to stderr")
 	var as asOptions
 	fs.StringVar(&as.config, "config", "", "YAML configuration file: run on one of its warehouses")
@@ -117,8 +118,10 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	// Tests use the cache only in a data directory of their own.
 	if *demo && !*fresh && (dataGiven || !testing.Testing()) {
 		// The cached demo warehouse (democache.go), started on first use.
+		// Without --keep nothing is left running: a cached warehouse
+		// started earlier with --keep is used, none is started.
 		cached, ok := openCachedDemo(ctx, *data, *orders, wcfg)
-		if !ok {
+		if !ok && *keep {
 			if err := startDemoCache(ctx, *data, *orders, logger); err != nil {
 				logger.Debug("no cached demo warehouse; generating one for this statement", "why", err)
 			} else {
@@ -176,15 +179,18 @@ func printResult(w io.Writer, res *warehouse.Result) {
 	}
 	// The bot's one number format (internal/colfmt), from the result's
 	// names and types: there is no select list to read here.
+	// A column without an alias is named by its expression (YEAR(ordered_at)),
+	// which says what it holds as well as a name does. Values are shown
+	// exactly as the warehouse returned them: this is for checking figures.
 	formats := make([]colfmt.Format, len(res.Columns))
 	for j, c := range res.Columns {
-		formats[j] = colfmt.Detect(colfmt.Column{Name: c.Name, Type: c.Type})
+		formats[j] = colfmt.Detect(colfmt.Column{Name: c.Name, Type: c.Type, Expr: c.Name})
 	}
 	rows := make([][]string, len(res.Rows))
 	for i, r := range res.Rows {
 		rows[i] = make([]string, len(r))
 		for j, v := range r {
-			rows[i][j] = formats[j].Value(v)
+			rows[i][j] = formats[j].Exact(v)
 		}
 	}
 	fmt.Fprint(w, tables.Render(header, rows, tables.Options{MaxCellWidth: 60}))

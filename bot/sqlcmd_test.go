@@ -36,6 +36,10 @@ func TestSQLCommand(t *testing.T) {
 		{name: "no target", args: []string{"sql", "SELECT 1"}, code: exitUsage, stderr: "exactly one of --demo, --dsn or --config"},
 		{name: "no statement", args: []string{"sql", "--demo"}, code: exitUsage, stderr: "no statement"},
 		{name: "unknown command", args: []string{"nope"}, code: exitUsage, stderr: "unknown command"},
+		// Figures exactly as stored (decimals kept); years and ids with
+		// their digits only, counts grouped.
+		{name: "exact figures", args: []string{"sql", "--demo", "--orders", "200", "SELECT YEAR(MIN(ordered_at)), SUM(net_amount) * 0 + 316507.02 AS revenue, CAST(316507.02 AS DECIMAL(12,2)) AS total, 1234567 AS n, 100001 AS order_id FROM orders"},
+			code: exitOK, stdout: []string{"  2022  ", "316,507.02  316,507.02", "1,234,567", "100001"}},
 		{name: "show tables", args: []string{"sql", "--demo", "--orders", "200", "SHOW TABLES"}, code: exitOK, stdout: []string{"customers", "orders"}},
 		{name: "describe", args: []string{"sql", "--demo", "--orders", "200", "DESCRIBE regions"}, code: exitOK, stdout: []string{"name", "id"}},
 		// Cut at the limit, the prefix would be a valid statement: it must

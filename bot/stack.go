@@ -55,7 +55,7 @@ const (
 	nsUsage         = cli.NsUsage
 	nsSeen          = "seen"
 	nsRate          = "rate"   // question rate limits (internal/ratestore)
-	nsRouter        = "router" // the channels' warehouse choices (dialog/router)
+	nsRouter        = "router" // where earlier releases kept the channels' warehouse choices
 )
 
 func openStores(dataDir string, logger *slog.Logger) (*stores, error) {
@@ -115,14 +115,20 @@ func (s *stores) dedup(now func() time.Time) slackadapter.Dedup {
 	return seenstore.New(s.server.Namespace(nsSeen), now)
 }
 
-// channelChoices keeps the router's choices of warehouse per channel on
-// the server, so that every replica routes a channel alike; nil (the
-// router's memory) for files.
-func (s *stores) channelChoices(logger *slog.Logger) *router.Choices {
-	if s == nil || s.server == nil {
-		return nil
+// channelChoices keeps the router's choices of warehouse per channel in
+// the conversations' store, so that a restart (and every replica sharing a
+// server) routes a channel alike. Choices an earlier release kept in the
+// server's "router" namespace move there first.
+func (s *stores) channelChoices(ctx context.Context, logger *slog.Logger) (*router.Choices, error) {
+	if s == nil || s.convs == nil {
+		return nil, nil
 	}
-	return router.NewChoices(s.server.Namespace(nsRouter), logger)
+	if s.server != nil {
+		if err := router.MoveChoices(ctx, s.server.Namespace(nsRouter), s.convs.KV()); err != nil {
+			return nil, fmt.Errorf("move the channels' warehouse choices: %w", err)
+		}
+	}
+	return router.NewChoices(s.convs.KV(), logger), nil
 }
 
 // shareUsage moves the model's usage records and budgets to the server, so

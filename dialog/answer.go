@@ -303,15 +303,60 @@ func (m *Manager) present(res *sqlresult.Result, shape *sqlshape.Shape) ([]colfm
 				c.Source, c.Comment, c.SourceType = src.Name, src.Comment, src.DataType
 			}
 			headings[i] = l.heading(o, shape.ExprNode(o.Expr), rc.Name, counted)
+			if u := durationUnit(o.Expr); u != "" && !strings.Contains(strings.ToLower(headings[i]), u) {
+				headings[i] += " in " + u // "Average duration in days"
+			}
 		}
 		formats[i] = colfmt.Refine(colfmt.Detect(c), c, columnValues(res.Rows, i))
 		if headings[i] == "" {
 			headings[i] = fmt.Sprintf("Column %d", i+1)
 		}
 	}
+	changeFormats(res, formats)
 	colfmt.Consistent(formats, l.currency)
 	l.uniqueHeadings(headings, outs, shape)
 	return formats, headings
+}
+
+// durationUnit is the unit of a difference of two dates or times an
+// expression computes (DATEDIFF: days; TIMESTAMPDIFF(HOUR, …): hours), ""
+// for other expressions: the number alone does not say it.
+func durationUnit(expr string) string {
+	e := strings.ToUpper(expr)
+	if strings.Contains(e, "DATEDIFF(") {
+		return "days"
+	}
+	_, rest, ok := strings.Cut(e, "TIMESTAMPDIFF(")
+	if !ok {
+		return ""
+	}
+	unit, _, ok := strings.Cut(rest, ",")
+	if !ok {
+		return ""
+	}
+	switch u := strings.TrimSpace(unit); u {
+	case "MICROSECOND", "SECOND", "MINUTE", "HOUR", "DAY", "WEEK", "MONTH", "QUARTER", "YEAR":
+		return strings.ToLower(u) + "s"
+	}
+	return ""
+}
+
+// changeFormats writes a period-over-period change (the offline engine's
+// change_from_previous and change_percent beside a figure) as the figure it
+// changes and as a percentage; the first period's, which has no period
+// before it, reads "–" rather than NULL.
+func changeFormats(res *sqlresult.Result, formats []colfmt.Format) {
+	for i, c := range res.Columns {
+		switch strings.ToLower(c.Name) {
+		case "change_from_previous":
+			if i > 0 && formats[i-1].IsMeasure() {
+				formats[i] = formats[i-1]
+			}
+			formats[i].Null = "–"
+		case "change_percent":
+			formats[i] = colfmt.Format{Kind: colfmt.Percent, Null: "–"}
+		}
+	}
 }
 
 func columnValues(rows [][]any, i int) []any {

@@ -47,6 +47,11 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 		m.obs.Refused(RefuseTooLong)
 		return []Reply{notice(ev.Conversation, fmt.Sprintf("That answer is too long (%d characters); please keep it under %d.", len([]rune(text)), m.cfg.MaxQuestionLength))}, nil
 	}
+	if isSkip(text) && !slices.ContainsFunc(q.Options, func(o pendingOpt) bool { return strings.EqualFold(o.Label, text) }) {
+		// Skipping the clarification, not the question: it goes on with
+		// the likeliest option and says what it assumed.
+		return m.chooseAs(ctx, st, ev, st.likeliestOption(q), true)
+	}
 	if i, ok := matchOption(q, text); ok {
 		return m.choose(ctx, st, ev, i, text)
 	}
@@ -151,12 +156,24 @@ func withResolved(replies []Reply, r *Resolved) []Reply {
 
 // choose applies option i of the pending clarification.
 func (m *Manager) choose(ctx context.Context, st *convState, ev Event, i int, choice string) ([]Reply, error) {
+	return m.chooseAs(ctx, st, ev, i, false)
+}
+
+// chooseAs applies option i of the pending clarification; assumed is set
+// when the person skipped it: the answer then says what was assumed, and
+// nothing is remembered as their choice.
+func (m *Manager) chooseAs(ctx context.Context, st *convState, ev Event, i int, assumed bool) ([]Reply, error) {
 	q := st.Pending
 	opt := q.Options[i]
 	m.obs.ClarificationAnswered()
-	resolved := &Resolved{ClarificationID: q.ID, Prompt: q.Prompt, Choice: opt.Label}
-	st.History = append(st.History, closedQ{ID: q.ID, Prompt: q.Prompt, Choice: opt.Label})
-	st.addStep(m.cfg.Now(), clarificationStep(q, opt.Label, false))
+	label := opt.Label
+	if assumed {
+		label = SkippedChoice(opt.Label)
+		st.Notes = appendUnique(st.Notes, AssumedNote(q.Prompt, opt.Label))
+	}
+	resolved := &Resolved{ClarificationID: q.ID, Prompt: q.Prompt, Choice: label}
+	st.History = append(st.History, closedQ{ID: q.ID, Prompt: q.Prompt, Choice: label})
+	st.addStep(m.cfg.Now(), clarificationStep(q, label, assumed))
 	st.Pending = nil
 	if q.Engine {
 		st.Feedback = append(st.Feedback, Feedback{Kind: FeedbackEdit, Text: opt.Feedback, About: q.Phrase})
@@ -174,6 +191,8 @@ func (m *Manager) choose(ctx context.Context, st *convState, ev Event, i int, ch
 	}
 	st.Chosen[q.Key] = opt.Value
 	switch {
+	case assumed:
+		// A skipped question teaches nothing about what they mean.
 	case q.Key == choiceKey:
 		m.learnReading(ctx, st, ev.Who, q, opt)
 	case q.OneOff:
@@ -183,6 +202,49 @@ func (m *Manager) choose(ctx context.Context, st *convState, ev Event, i int, ch
 	}
 	replies, err := m.advance(ctx, st, ev)
 	return withResolved(replies, resolved), err
+}
+
+// skipWords skip a pending clarification: the question goes on with the
+// likeliest option.
+var skipWords = map[string]bool{
+	"skip": true, "skip it": true, "skip this": true, "skip this one": true, "skip that": true, "skip the question": true,
+	"pass": true, "don't know": true, "dont know": true, "i don't know": true, "i dont know": true, "not sure": true,
+	"no idea": true, "whichever": true, "you choose": true, "you pick": true, "your choice": true, "you decide": true,
+}
+
+func isSkip(text string) bool {
+	return skipWords[strings.Join(strings.Fields(strings.ToLower(strings.Trim(text, " .!'\""))), " ")]
+}
+
+// SkippedChoice is how a skipped clarification's outcome reads where the
+// question was (the option assumed).
+func SkippedChoice(label string) string { return "skipped; assumed " + lowerFirst(label) }
+
+// AssumedNote is the answer's note after a skipped clarification.
+func AssumedNote(prompt, label string) string {
+	return fmt.Sprintf("You skipped \"%s\", so I assumed the likeliest: %s. Say \"not what I meant\" to pick another.", strings.TrimSpace(prompt), lowerFirst(label))
+}
+
+// likeliestOption is the option of q the live readings hold most of the
+// belief for (the first on a tie, or when the options carry no value).
+func (st *convState) likeliestOption(q *pendingQ) int {
+	mass := make([]float64, len(q.Options))
+	for _, c := range st.liveView() {
+		v := c.slots.Get(q.Key).String()
+		for i, o := range q.Options {
+			if !o.Value.IsEmpty() && o.Value.String() == v {
+				mass[i] += c.p
+				break
+			}
+		}
+	}
+	best := 0
+	for i := range mass {
+		if mass[i] > mass[best] {
+			best = i
+		}
+	}
+	return best
 }
 
 // matchOption recognises a typed answer that names an option: its number,

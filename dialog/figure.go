@@ -10,6 +10,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/sqlresult"
 	"github.com/clarify-bot/clarify/internal/sqlscan"
 )
@@ -39,6 +40,11 @@ func (m *Manager) runAnswer(ctx context.Context, sql string) (res *sqlresult.Res
 	figSQL, ok := figureStatement(sql)
 	if !ok {
 		res, err = m.deps.Exec.Query(ctx, sql, m.cfg.AnswerLimits)
+		if err == nil {
+			if shape, perr := sqlshape.Parse(sql, m.labels.TableOf); perr == nil {
+				orderGroups(res, shape) // grouporder.go
+			}
+		}
 		return res, "", 0, err
 	}
 	var wg sync.WaitGroup

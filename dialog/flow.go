@@ -36,7 +36,7 @@ func (m *Manager) message(ctx context.Context, ev Event) ([]Reply, error) {
 	if k := PageCommand(text); k != 0 {
 		return m.typedPage(ctx, st, ev, k) // "more", "all", "csv" (paging.go)
 	}
-	if msg, reason := m.checkQuestion(text); msg != "" {
+	if msg, reason := m.checkQuestion(text, st != nil && st.Status == statusAnswered); msg != "" {
 		m.obs.Refused(reason)
 		m.recordRefusal(ctx, ev, text, msg, began)
 		return []Reply{notice(ev.Conversation, msg)}, nil
@@ -80,8 +80,8 @@ func firstFn(v sqlshape.SlotValue) string {
 }
 
 // checkQuestion refuses what cannot be a question, saying why (and the
-// Refuse… reason, for metrics).
-func (m *Manager) checkQuestion(text string) (msg, reason string) {
+// Refuse… reason, for metrics); followUp: it comes after an answer.
+func (m *Manager) checkQuestion(text string, followUp bool) (msg, reason string) {
 	if text == "" {
 		return "Ask me a question about the data, for example: " + m.exampleQuestion(), RefuseNoQuestion
 	}
@@ -97,7 +97,7 @@ func (m *Manager) checkQuestion(text string) (msg, reason string) {
 	if letters < 2 {
 		return "I couldn't find a question in that. Ask me about the data in words, for example: " + m.exampleQuestion(), RefuseNoQuestion
 	}
-	if isWriteRequest(text) {
+	if isWriteRequest(text, followUp) {
 		return readOnlyNotice + m.exampleQuestion(), RefuseWrite
 	}
 	return "", ""

@@ -25,6 +25,11 @@ var writeVerbs = map[string]bool{
 	"overwrite": true, "upsert": true, "rename": true,
 }
 
+// removeVerbs ask to take rows out of the data when they start a new
+// request ("please remove customer 58"); after an answer they take
+// something out of it ("remove 2024"), which is a read.
+var removeVerbs = map[string]bool{"remove": true, "eliminate": true}
+
 // politeOpeners may come before the verb of a request.
 var politeOpeners = map[string]bool{"please": true, "pls": true, "can": true, "could": true, "would": true, "will": true,
 	"you": true, "kindly": true, "go": true, "ahead": true, "and": true, "just": true, "now": true, "i": true, "want": true, "to": true,
@@ -33,8 +38,9 @@ var politeOpeners = map[string]bool{"please": true, "pls": true, "can": true, "c
 // readOnlyNotice is what a request to change data is told.
 const readOnlyNotice = "I only read data; I can't change or delete anything. Ask me a question about it instead, for example: "
 
-// isWriteRequest says whether text asks to change data rather than about it.
-func isWriteRequest(text string) bool {
+// isWriteRequest says whether text asks to change data rather than about
+// it; followUp is set when it comes after an answer, which it may refine.
+func isWriteRequest(text string, followUp bool) bool {
 	if stmt, err := parser.New().ParseOneStmt(strings.TrimSuffix(strings.TrimSpace(text), ";"), "", ""); err == nil {
 		switch stmt.(type) {
 		case *ast.SelectStmt, *ast.SetOprStmt, *ast.ShowStmt, *ast.ExplainStmt:
@@ -49,7 +55,7 @@ func isWriteRequest(text string) bool {
 		if i >= 6 {
 			break
 		}
-		if writeVerbs[w] {
+		if writeVerbs[w] || removeVerbs[w] && !followUp {
 			return true
 		}
 		if !politeOpeners[w] {

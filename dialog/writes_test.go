@@ -43,6 +43,8 @@ func TestWriteRequestsAreTold(t *testing.T) {
 		"please delete the plants in Japan",
 		"can you drop the countries table?",
 		"erase every plant",
+		"please remove plant 2",
+		"remove the plants in Japan",
 	}
 	for i, q := range writes {
 		t.Run(q, func(t *testing.T) {
@@ -73,4 +75,20 @@ func TestWriteRequestsAreTold(t *testing.T) {
 			}
 		})
 	}
+	// After an answer, "remove …" takes something out of it: a read.
+	t.Run("remove after an answer", func(t *testing.T) {
+		replies, err := m.Handle(ctx, dialog.Event{Kind: dialog.EventMessage, Conversation: "f1", Who: who, Text: "how many plants are there?"})
+		if err != nil || len(replies) == 0 || replies[len(replies)-1].Kind != dialog.ReplyAnswer {
+			t.Fatalf("the first question: %+v %v", replies, err)
+		}
+		replies, err = m.Handle(ctx, dialog.Event{Kind: dialog.EventMessage, Conversation: "f1", Who: who, Text: "remove Japan"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range replies {
+			if strings.Contains(r.Text, "I only read data") {
+				t.Fatalf("a follow-up was taken for a change: %q", r.Text)
+			}
+		}
+	})
 }

@@ -283,6 +283,10 @@ var (
 	ErrNoWorkspace = errors.New("ask in a channel of your workspace or server, not in a direct message, so that I know whose knowledge to show")
 )
 
+// AskForLink says where a sign-in link is asked for: the command differs
+// between the chat platforms and the terminal console.
+const AskForLink = "with /clarify admin in Slack or Discord, or admin in the terminal console (bot demo --admin-web)"
+
 // AdminLink is what chat adapters call for "/clarify admin": a link for
 // the person behind the event, if the adapter found them an admin.
 func (s *Server) AdminLink(_ context.Context, who dialog.Who) (string, error) {
@@ -435,11 +439,11 @@ func (s *Server) authed(h func(http.ResponseWriter, *request)) http.HandlerFunc 
 		rq, err := s.authenticate(r)
 		switch {
 		case errors.Is(err, errNoSession):
-			s.fail(w, r, nil, http.StatusUnauthorized, "You are not signed in. Ask for a sign-in link in chat with /clarify admin (admins only).")
+			s.fail(w, r, nil, http.StatusUnauthorized, "You are not signed in. Ask for a sign-in link "+AskForLink+" (admins only).")
 			return
 		case errors.Is(err, errIdle):
 			s.clearCookie(w, r)
-			s.fail(w, r, nil, http.StatusUnauthorized, fmt.Sprintf("You were signed out after %s without activity. Ask for a new link in chat with /clarify admin.", human(s.cfg.IdleTimeout)))
+			s.fail(w, r, nil, http.StatusUnauthorized, fmt.Sprintf("You were signed out after %s without activity. Ask for a new link %s.", human(s.cfg.IdleTimeout), AskForLink))
 			return
 		case errors.Is(err, errNotAdmin):
 			s.clearCookie(w, r)
@@ -546,13 +550,13 @@ func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
 func linkProblem(err error, ttl time.Duration) string {
 	switch {
 	case errors.Is(err, errLinkExpired):
-		return fmt.Sprintf("This sign-in link has expired (links work for %s). Ask for a new one in chat with /clarify admin.", human(ttl))
+		return fmt.Sprintf("This sign-in link has expired (links work for %s). Ask for a new one %s.", human(ttl), AskForLink)
 	case errors.Is(err, errLinkUsed):
-		return "This sign-in link was already used; each link works once. Ask for a new one in chat with /clarify admin."
+		return "This sign-in link was already used; each link works once. Ask for a new one " + AskForLink + "."
 	case errors.Is(err, errNotAdmin):
 		return "You are not an admin of this workspace, so you cannot open the admin console."
 	}
-	return "This sign-in link is not valid. Ask for a new one in chat with /clarify admin."
+	return "This sign-in link is not valid. Ask for a new one " + AskForLink + "."
 }
 
 // login spends a link and opens a session.
@@ -615,7 +619,7 @@ func (s *Server) logout(w http.ResponseWriter, rq *request) {
 }
 
 func (s *Server) signedOut(w http.ResponseWriter, r *http.Request) {
-	s.render(w, r, http.StatusOK, "message", page{Title: "Signed out", Data: map[string]any{"Text": "You are signed out of the admin console. To come back, ask for a new link in chat with /clarify admin."}})
+	s.render(w, r, http.StatusOK, "message", page{Title: "Signed out", Data: map[string]any{"Text": "You are signed out of the admin console. To come back, ask for a new link " + AskForLink + "."}})
 }
 
 // human words a duration for people: "10 minutes", "12 hours".

@@ -255,6 +255,11 @@ func TestSignInLinks(t *testing.T) {
 				if st != http.StatusUnauthorized || !strings.Contains(body, tc.want) || len(resp.Cookies()) != 0 {
 					t.Errorf("%d, cookies %v, want 401 saying %q:\n%s", st, resp.Cookies(), tc.want, body)
 				}
+				// Where to ask again, on each platform: /clarify admin in
+				// chat, admin in the terminal console.
+				if !strings.Contains(body, "/clarify admin in Slack or Discord, or admin in the terminal console") {
+					t.Errorf("the refusal does not say where to ask for a link:\n%s", body)
+				}
 			})
 		}
 		t.Run("expired", func(t *testing.T) {

@@ -56,6 +56,9 @@ type Options struct {
 	// AdminLink makes a sign-in link to the admin console for the person
 	// (typed 'admin'); nil: the console is off.
 	AdminLink func(ctx context.Context) (string, error)
+	// AdminOff is the reply to 'admin' when AdminLink is nil: how to
+	// start the admin console ("" says only that it is not running).
+	AdminOff string
 	// FileDir is where 'csv' saves an answer's whole result (created when
 	// needed); "" prints the CSV instead.
 	FileDir string

@@ -200,8 +200,16 @@ func TestConsole(t *testing.T) {
 			},
 		},
 		{
-			name:  "skip drops the question; next line is a new question",
-			input: "revenue\nskip\nand by region\n",
+			name:  "skip is sent as the answer: the dialog assumes the likeliest",
+			input: "revenue\nskip\n",
+			want: []dialog.Event{
+				{Kind: dialog.EventMessage, Conversation: "console-1", Text: "revenue"},
+				{Kind: dialog.EventOther, Conversation: "console-1", Target: "c-console-1", Text: "skip"},
+			},
+		},
+		{
+			name:  "cancel drops the question; next line is a new question",
+			input: "revenue\ncancel\nand by region\n",
 			want: []dialog.Event{
 				{Kind: dialog.EventMessage, Conversation: "console-1", Text: "revenue"},
 				{Kind: dialog.EventMessage, Conversation: "console-2", Text: "and by region"},
@@ -291,6 +299,11 @@ func TestConsole(t *testing.T) {
 				"Type 'prefs' to list your preferences, then 'delete <number>'.\n",
 				"Type 'forget' and the phrase",
 			},
+		},
+		{
+			name:    "admin without the console is no question",
+			input:   "admin\n",
+			wantOut: []string{"The admin console is not running in this session.\n"},
 		},
 		{
 			name:  "delete with words is a question, not the prefs command",
@@ -582,7 +595,7 @@ func TestGoldenSession(t *testing.T) {
 		"my preferences",
 		"delete 2",
 		"revenue per region",
-		"skip",
+		"cancel",
 		"help",
 		"quit",
 	}, "\n") + "\n"

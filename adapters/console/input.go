@@ -1,6 +1,7 @@
 package console
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strconv"
@@ -67,8 +68,12 @@ func (c *Console) dispatch(ctx context.Context, text string) (quit bool) {
 		c.promote(ctx, arg)
 		c.remindPending()
 		return false
-	case (norm == "admin" || norm == "/clarify admin") && c.opts.AdminLink != nil:
-		c.adminLink(ctx)
+	case norm == "admin" || norm == "/clarify admin":
+		if c.opts.AdminLink == nil {
+			c.out.line(cmp.Or(c.opts.AdminOff, "The admin console is not running in this session."))
+		} else {
+			c.adminLink(ctx)
+		}
 		c.remindPending()
 		return false
 	}
@@ -143,10 +148,11 @@ func (c *Console) question(ctx context.Context, text string) {
 // answerClarification turns a line into an answer to the open clarification:
 // a number picks an option, the number of Other… followed by words (or the
 // words on the next line) answers in the person's own words, and any other
-// text is a free-text answer. 'skip' or 'cancel' drops the question.
+// text is a free-text answer ('skip' too: the question goes on with the
+// likeliest option). 'cancel' drops the question.
 func (c *Console) answerClarification(ctx context.Context, text, norm string) {
 	cl := c.pending
-	if norm == "skip" || norm == "cancel" {
+	if norm == "cancel" {
 		c.pending, c.otherNext = nil, false
 		c.conv, c.answer, c.answerConv = "", nil, ""
 		c.out.line("OK, I've dropped that question. Type a new question.")
@@ -165,7 +171,7 @@ func (c *Console) answerClarification(ctx context.Context, text, norm string) {
 		// free text
 	case n == other && rest == "":
 		c.otherNext = true
-		c.out.line("Type your answer in your own words ('skip' to drop the question):")
+		c.out.line("Type your answer in your own words ('cancel' to drop the question):")
 		return
 	case n == other:
 		ev.Text = rest

@@ -34,7 +34,7 @@ func (c *Console) greet() {
 func (c *Console) help() {
 	c.out.line(`Ask a question about the data in your own words, e.g. "revenue by month in 2024".
 Start a line with "and", "only", "also", "but", "what about", "now" or "+" to refine the last question.
-When I ask what you mean: type an option's number, or answer in your own words; 'skip' drops the question.
+When I ask what you mean: type an option's number, or answer in your own words; 'skip' lets me assume the likeliest option (the answer says what I assumed); 'cancel' drops the question.
 After an answer: 'yes' · 'no' (not what I meant) · 'sql' (show the SQL) · 'change <phrase>' (reopen an earlier choice)
   · 'more' (the next rows) · 'all' (every row) · 'csv' (the whole result as a file).
 Preferences: 'prefs' lists them · 'delete <number>' deletes one from the list · 'forget <phrase>'.
@@ -101,7 +101,7 @@ func (c *Console) printClarification(cl *dialog.Clarification) {
 		c.out.printf("  %d) %s\n", i+1, label)
 	}
 	c.out.printf("  %d) %s\n", len(opts)+1, dialog.OtherLabel)
-	c.out.line("Type a number, or answer in your own words ('skip' to drop the question).")
+	c.out.line("Type a number, or answer in your own words ('skip' to let me assume the likeliest, 'cancel' to drop the question).")
 }
 
 func (c *Console) printAnswer(a *dialog.Answer) {

@@ -35,10 +35,10 @@ func TestPendingClarificationSurvivesRestart(t *testing.T) {
 		t.Fatalf("'1' did not answer the open question:\n%s", out)
 	}
 
-	// The question is dropped ('skip', or answered to the end): the next
+	// The question is dropped ('cancel', or answered to the end): the next
 	// run starts afresh, and '1' is the example again.
 	env.Restart()
-	MustRun(t, env.Manager, "skip\n", opts)
+	MustRun(t, env.Manager, "cancel\n", opts)
 	env.Restart()
 	out = MustRun(t, env.Manager, "1\n", opts)
 	if strings.Contains(out, "before the restart") || !strings.Contains(out, "Asking: how many orders") {

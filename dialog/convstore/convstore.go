@@ -102,6 +102,15 @@ func New(ctx context.Context, db kv.DB, name string, opts Options) (*Store, erro
 	return &Store{db: db, path: name, now: opts.Now, log: opts.Logger}, nil
 }
 
+// KV is the store's database, for state kept with the conversations (a
+// channel's chosen warehouse), so that it survives restarts and copies
+// alike. The Store still owns it: closing what KV returns does nothing.
+func (s *Store) KV() kv.DB { return borrowed{s.db} }
+
+type borrowed struct{ kv.DB }
+
+func (borrowed) Close() error { return nil }
+
 // Close releases the store.
 func (s *Store) Close() error {
 	if err := s.db.Close(); err != nil {

@@ -10,14 +10,16 @@ import (
 
 var bucketChosen = []byte("chosen")
 
-// Choices keeps the router's per-channel warehouse choices in the server
-// store. A nil *Choices (files: one process) keeps nothing.
+// Choices keeps the router's per-channel warehouse choices in a store
+// (the conversations' file or server namespace), so that they survive
+// restarts and every replica sharing a server routes a channel alike. A
+// nil *Choices keeps them in the router's memory only.
 type Choices struct {
 	db  kv.DB
 	log *slog.Logger
 }
 
-// NewChoices keeps the choices in db (the server store's namespace).
+// NewChoices keeps the choices in db.
 func NewChoices(db kv.DB, logger *slog.Logger) *Choices {
 	return &Choices{db: db, log: logger}
 }
@@ -54,4 +56,43 @@ func (c *Choices) get(channel string) (string, bool) {
 		return "", false
 	}
 	return name, name != ""
+}
+
+// MoveChoices moves the choices kept in from (where an earlier release
+// kept them) to to; a channel that chose again since keeps its newer
+// choice. Moving twice does nothing.
+func MoveChoices(ctx context.Context, from, to kv.DB) error {
+	moved := map[string]string{}
+	err := from.View(ctx, func(tx kv.Tx) error {
+		return tx.Bucket(bucketChosen).ForEach(func(k, v []byte) error {
+			moved[string(k)] = string(v)
+			return nil
+		})
+	})
+	if err != nil || len(moved) == 0 {
+		return err
+	}
+	err = to.Update(ctx, func(tx kv.Tx) error {
+		b := tx.Bucket(bucketChosen)
+		for k, v := range moved {
+			if b.Get([]byte(k)) == nil {
+				if err := b.Put([]byte(k), []byte(v)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return from.Update(ctx, func(tx kv.Tx) error {
+		b := tx.Bucket(bucketChosen)
+		for k := range moved {
+			if err := b.Delete([]byte(k)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -207,7 +208,28 @@ func (r *Router) handle(ctx context.Context, name string, ev dialog.Event) ([]di
 	if !started || !r.slots[name].Ready() {
 		return []dialog.Reply{{Kind: dialog.ReplyNotice, Conversation: ev.Conversation, Text: UnreachableText(name)}}, nil
 	}
-	return mgr.Handle(ctx, ev)
+	replies, err := mgr.Handle(ctx, ev)
+	if len(r.names) > 1 && name != r.names[0] {
+		nameSource(replies, name)
+	}
+	return replies, err
+}
+
+// FromNote is the note on every answer of a warehouse other than the
+// default, so that nobody takes its figures for the default's.
+func FromNote(name string) string { return "From warehouse " + name + "." }
+
+// nameSource adds FromNote to the answers among replies, on copies: the
+// manager may keep the answers it returned (for "more" and "sql").
+func nameSource(replies []dialog.Reply, name string) {
+	for i, rep := range replies {
+		if rep.Answer == nil {
+			continue
+		}
+		a := *rep.Answer
+		a.Notes = append(slices.Clip(a.Notes), FromNote(name))
+		replies[i].Answer = &a
+	}
 }
 
 // UnreachableText is the reply for a question to a warehouse that is down.

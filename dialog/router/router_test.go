@@ -99,3 +99,48 @@ func TestRouterPrecheck(t *testing.T) {
 type limiterFunc func(dialog.Who) string
 
 func (f limiterFunc) Precheck(_ context.Context, who dialog.Who) string { return f(who) }
+
+// answerManager answers with a result that has a note of its own.
+type answerManager struct{ answer *dialog.Answer }
+
+func (a answerManager) Handle(_ context.Context, ev dialog.Event) ([]dialog.Reply, error) {
+	return []dialog.Reply{{Kind: dialog.ReplyAnswer, Conversation: ev.Conversation, Answer: a.answer}}, nil
+}
+
+func (answerManager) Owns(context.Context, dialog.Who, string) (bool, error) { return false, nil }
+
+// TestAnswersNameTheirWarehouse: an answer from a warehouse other than
+// the default says which one it came from (every time, without changing
+// what the manager kept); the default's answers stay as they were.
+func TestAnswersNameTheirWarehouse(t *testing.T) {
+	who := dialog.Who{Platform: "slack", Workspace: "T1", Channel: "C1", User: "U1"}
+	kept := map[string]*dialog.Answer{}
+	wh := func(name string) Warehouse {
+		kept[name] = &dialog.Answer{ID: name, Notes: []string{"Rows with no date are left out."}}
+		m := answerManager{answer: kept[name]}
+		return Warehouse{Name: name, Manager: func(access.Asker) Manager { return m }, Ready: func() bool { return true }}
+	}
+	r := New([]Warehouse{wh("shop"), wh("finance")}, Options{})
+	ask := func(text string) *dialog.Answer {
+		t.Helper()
+		replies, err := r.Handle(context.Background(), dialog.Event{Kind: dialog.EventMessage, Conversation: "c", Who: who, Text: text})
+		if err != nil || len(replies) != 1 {
+			t.Fatalf("%q: %+v %v", text, replies, err)
+		}
+		return replies[0].Answer
+	}
+	if a := ask("how many products?"); strings.Join(a.Notes, "|") != "Rows with no date are left out." {
+		t.Fatalf("the default's answer: notes %q", a.Notes)
+	}
+	if _, err := r.Choose(who, "finance"); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if a := ask("how many products?"); strings.Join(a.Notes, "|") != "Rows with no date are left out.|From warehouse finance." {
+			t.Fatalf("finance's answer: notes %q", a.Notes)
+		}
+	}
+	if n := kept["finance"].Notes; len(n) != 1 {
+		t.Fatalf("the manager's own answer was changed: %q", n)
+	}
+}

@@ -3,6 +3,7 @@ package chart
 import (
 	"bytes"
 	"fmt"
+	"gonum.org/v1/plot"
 	"image/png"
 	"math"
 	"strings"
@@ -340,5 +341,24 @@ func TestSegments(t *testing.T) {
 	}
 	if segs[0][len(segs[0])-1].X != 2 || segs[1][0].X != 4 {
 		t.Errorf("the NULL should break the line: %v | %v", segs[0], segs[1][:1])
+	}
+}
+
+// TestLongTitleNotCut: an answer's explanation as long as the engine
+// writes them is set smaller on more lines, never cut; a short one keeps
+// the large type.
+func TestLongTitleNotCut(t *testing.T) {
+	p := plot.New()
+	style(p)
+	long := "Total late fees charged when the book came back late per member id and member name, for loans where the date the book was borrowed is in 2024 and the loan status is returned or overdue, sorted by total late fees, highest first, top 10."
+	got, size := fitTitle(p.Title.TextStyle, long)
+	if strings.Contains(got, "…") || strings.Join(strings.Fields(got), " ") != long {
+		t.Fatalf("the title was cut: %q", got)
+	}
+	if size >= titleSize {
+		t.Errorf("a long title kept the large type (%v)", size)
+	}
+	if _, size := fitTitle(p.Title.TextStyle, "Loans per month in 2024."); size != titleSize {
+		t.Errorf("a short title in %v, want %v", size, titleSize)
 	}
 }

@@ -33,9 +33,18 @@ const (
 	tickSize  = 11
 )
 
-// maxTitleLines bounds the title: the explanation can be a long sentence;
-// two lines of it say enough above a chart.
-const maxTitleLines = 2
+// maxTitleLines bounds the title (the answer's explanation). A long one
+// is set in a smaller type on more lines rather than cut: its conditions
+// ("for orders placed in 2024") say what the chart shows. Only a title
+// longer than titleSteps allow at all is cut, with "…".
+const maxTitleLines = 4
+
+// titleSteps are the type sizes tried, largest first, each with the lines
+// it may take.
+var titleSteps = []struct {
+	size  vg.Length
+	lines int
+}{{titleSize, 2}, {12, 3}, {11, maxTitleLines}, {10, maxTitleLines}}
 
 // palette is colour-blind-safe (Okabe–Ito), in the order series take it.
 var palette = [MaxSeries]color.RGBA{
@@ -56,8 +65,7 @@ func Render(s Spec) ([]byte, error) {
 	}
 	p := plot.New()
 	style(p)
-	titleWidth := vg.Length(WidthPx)*vg.Inch/dpi - vg.Points(30)
-	p.Title.Text = wrapTitle(s.Title, func(line string) bool { return p.Title.TextStyle.Width(line) <= titleWidth })
+	p.Title.Text, p.Title.TextStyle.Font.Size = fitTitle(p.Title.TextStyle, s.Title)
 	p.X.Label.Text = s.XLabel
 	p.Y.Label.Text = s.YLabel
 	p.Y.Tick.Marker = valueTicks{format: s.YFormat.Tick}
@@ -351,7 +359,30 @@ func (s legendSwatch) Thumbnail(c *draw.Canvas) {
 // wrapTitle breaks a long explanation into at most maxTitleLines lines
 // that each fit (as measured in the title's font), ending with "…" when it
 // had to cut.
+// fitTitle sets t in the largest of titleSteps' sizes that holds it
+// uncut, across the chart's width.
+func fitTitle(st text.Style, t string) (string, vg.Length) {
+	width := vg.Length(WidthPx)*vg.Inch/dpi - vg.Points(30)
+	var out string
+	for _, step := range titleSteps {
+		st.Font.Size = step.size
+		var cut bool
+		out, cut = wrapTitleIn(t, step.lines, func(line string) bool { return st.Width(line) <= width })
+		if !cut {
+			return out, step.size
+		}
+	}
+	return out, st.Font.Size
+}
+
 func wrapTitle(t string, fits func(string) bool) string {
+	s, _ := wrapTitleIn(t, maxTitleLines, fits)
+	return s
+}
+
+// wrapTitleIn is wrapTitle with at most maxLines lines; cut says whether
+// it had to cut.
+func wrapTitleIn(t string, maxLines int, fits func(string) bool) (_ string, cut bool) {
 	words := strings.Fields(t)
 	var lines []string
 	cur := ""
@@ -366,19 +397,19 @@ func wrapTitle(t string, fits func(string) bool) string {
 		}
 		lines = append(lines, cur)
 		cur = w
-		if len(lines) == maxTitleLines {
+		if len(lines) == maxLines {
 			last := lines[len(lines)-1]
 			for last != "" && !fits(last+" …") {
 				last = strings.TrimRightFunc(last[:len(last)-1], func(r rune) bool { return r == ' ' || r >= 0x80 })
 			}
 			lines[len(lines)-1] = last + " …"
-			return strings.Join(lines, "\n")
+			return strings.Join(lines, "\n"), true
 		}
 	}
 	if cur != "" {
 		lines = append(lines, cur)
 	}
-	return strings.Join(lines, "\n")
+	return strings.Join(lines, "\n"), false
 }
 
 func clip(s string, n int) string {

@@ -49,6 +49,9 @@ type Format struct {
 	Currency string `json:"currency,omitempty"`
 	// Fraction is set for Percent columns that store 0.25 for 25 %.
 	Fraction bool `json:"fraction,omitempty"`
+	// Null is what NULL reads as where it means "not applicable" (the
+	// change of a first month, which has no month before it); "" is "NULL".
+	Null string `json:"null,omitempty"`
 }
 
 // IsTime says whether the column places rows in time (a date or a period).
@@ -307,10 +310,19 @@ func (f Format) Value(v any) string { return f.ValueIn(v, Locale{}) }
 // Identifiers, years and codes keep their digits as stored.
 func (f Format) ValueIn(v any, loc Locale) string {
 	if v == nil {
+		if f.Null != "" {
+			return f.Null
+		}
 		return "NULL"
 	}
 	switch f.Kind {
-	case Text, ID, Year, Month, Quarter, Period:
+	case Month:
+		// A month of the year (MONTH(date), 1–12) reads as its name.
+		if n, ok := asFloat(v); ok && n >= 1 && n <= 12 && n == math.Trunc(n) {
+			return monthNames[int(n)-1]
+		}
+		return plain(v)
+	case Text, ID, Year, Quarter, Period:
 		return plain(v)
 	case Date:
 		return dateOnly(plain(v))
@@ -333,6 +345,30 @@ func (f Format) ValueIn(v any, loc Locale) string {
 		return loc.group(trimFloat(x, percentDecimals(x))) + "%"
 	}
 	return number(v, loc)
+}
+
+var monthNames = [...]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
+
+// Exact formats a value as stored, for people checking figures (bot sql):
+// measures keep every digit the warehouse returned, grouped in threes
+// (316,507.02, never rounded to 316,507); identifiers, years and codes keep
+// their digits ungrouped, as in ValueIn.
+func (f Format) Exact(v any) string {
+	if f.Kind == Month && v != nil {
+		return plain(v)
+	}
+	if v == nil || !f.IsMeasure() {
+		return f.Value(v)
+	}
+	s := strings.TrimSpace(plain(v))
+	if _, ok := asFloat(s); !ok || strings.ContainsAny(s, "eEnN") {
+		return plain(v)
+	}
+	s = Locale{}.group(s)
+	if f.Kind == Money {
+		return withSymbol(s, f.Currency)
+	}
+	return s
 }
 
 // dateOnly drops the midnight time a driver adds to DATE values.

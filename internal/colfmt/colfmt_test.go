@@ -211,3 +211,43 @@ func TestCurrency(t *testing.T) {
 		t.Errorf("an answer in two currencies guesses none for the third: %+v", fs)
 	}
 }
+
+// TestExact: figures as stored for checking (bot sql): no rounding,
+// separators on measures only.
+func TestExact(t *testing.T) {
+	tests := []struct {
+		col  Column
+		v    any
+		want string
+	}{
+		{Column{Name: "total", Type: "DECIMAL"}, "316507.02", "316,507.02"},
+		{Column{Name: "total", Type: "DOUBLE"}, 104306.63, "104,306.63"},
+		{Column{Name: "avg_fee", Type: "DECIMAL"}, "384.145550", "384.145550"},
+		{Column{Name: "n", Type: "BIGINT"}, int64(1234567), "1,234,567"},
+		{Column{Name: "YEAR(borrowed_on)", Type: "BIGINT", Expr: "YEAR(borrowed_on)"}, int64(2022), "2022"},
+		{Column{Name: "loan_id", Type: "INT"}, int64(100001), "100001"},
+		{Column{Name: "late_fee", Type: "DECIMAL"}, nil, "NULL"},
+	}
+	for _, tt := range tests {
+		if got := Detect(tt.col).Exact(tt.v); got != tt.want {
+			t.Errorf("%s %v: %q, want %q", tt.col.Name, tt.v, got, tt.want)
+		}
+	}
+}
+
+// TestMonthNames: a month of the year reads as its name; other month
+// values ("2024-03") and bot sql's exact figures keep their digits.
+func TestMonthNames(t *testing.T) {
+	f := Detect(Column{Name: "MONTH(borrowed_on)", Type: "BIGINT", Expr: "MONTH(borrowed_on)"})
+	for v, want := range map[any]string{int64(1): "Jan", int64(12): "Dec", "2024-03": "2024-03", int64(13): "13"} {
+		if got := f.Value(v); got != want {
+			t.Errorf("%v: %q, want %q", v, got, want)
+		}
+	}
+	if got := f.Exact(int64(3)); got != "3" {
+		t.Errorf("exact month: %q", got)
+	}
+	if got := (Format{Kind: Number, Null: "–"}).Value(nil); got != "–" {
+		t.Errorf("a NULL meaning none: %q", got)
+	}
+}

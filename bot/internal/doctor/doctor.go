@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -57,11 +58,23 @@ type Result struct {
 	Extra []string
 }
 
+// DiscordREST is the REST base the bot's Discord calls reach: discord.com,
+// or the scheme and host of discord.api_url with Discord's own paths, as
+// the adapter sends them (a fake, a staging proxy).
+func DiscordREST(apiURL string) string {
+	const path = "/api/v9"
+	if u, err := url.Parse(apiURL); apiURL != "" && err == nil && u.Host != "" {
+		return u.Scheme + "://" + u.Host + path
+	}
+	return "https://discord.com" + path
+}
+
 // Env is what the checks reach the outside world with; tests point
 // it at fakes.
 type Env struct {
 	HTTP *http.Client
-	// DiscordAPI is Discord's REST base (default https://discord.com/api/v9).
+	// DiscordAPI is Discord's REST base (default https://discord.com/api/v9;
+	// bot sets DiscordREST(discord.api_url)).
 	DiscordAPI string
 	// Manifest is the Slack app manifest whose bot scopes must be granted
 	// (default: the embedded manifest.yml).
