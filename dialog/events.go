@@ -50,7 +50,7 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 	if i, ok := matchOption(q, text); ok {
 		return m.choose(ctx, st, ev, i, text)
 	}
-	if looksLikeNewQuestion(text) && !m.answersPending(st, q, text) {
+	if looksLikeNewQuestion(text) && !m.answersPending(ctx, st, q, text) {
 		// Not an answer but another question: drop the pending one and
 		// start over in this conversation.
 		if r, ok := m.admit(ctx, ev); !ok {
@@ -77,7 +77,7 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 	if !noneOfThese(text) {
 		// Words that read as a meaning of what was asked are applied
 		// exactly, or declined (typed.go).
-		if tm, ok := m.understand(st, q, text); ok {
+		if tm, ok := m.understand(ctx, st, q, text); ok {
 			return m.applyTyped(ctx, st, ev, q, text, tm)
 		}
 		if q.Key.Name == sqlshape.SlotDefine {

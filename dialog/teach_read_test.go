@@ -1,0 +1,183 @@
+package dialog_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/offline"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/internal/dialogtest"
+	"github.com/clarify-bot/clarify/internal/testwh"
+	"github.com/clarify-bot/clarify/ontology"
+)
+
+// A clinic of its own: patients (city, insurer) and their visits (a
+// department, a date, a fee), from none to six visits each.
+func clinicDump() string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE patients (
+  id INT NOT NULL PRIMARY KEY COMMENT 'Patient id',
+  name VARCHAR(60) NOT NULL COMMENT 'Full name of the patient',
+  city VARCHAR(30) NOT NULL COMMENT 'City the patient lives in',
+  insurer VARCHAR(30) NOT NULL COMMENT 'Insurance company of the patient'
+) COMMENT='Patients of the clinic';
+CREATE TABLE visits (
+  id INT NOT NULL PRIMARY KEY COMMENT 'Visit id',
+  patient_id INT NOT NULL COMMENT 'Patient seen',
+  visited_on DATE NOT NULL COMMENT 'Date of the visit',
+  department VARCHAR(30) NOT NULL COMMENT 'Department that saw the patient',
+  fee DECIMAL(8,2) NOT NULL COMMENT 'Fee charged for the visit',
+  CONSTRAINT fk_visits_patient FOREIGN KEY (patient_id) REFERENCES patients (id)
+) COMMENT='Visits, one row per visit';
+`)
+	cities := []string{"Tarn", "Velden", "Orsk", "Pila"}
+	insurers := []string{"Aurum Health", "Brightcare", "Civica", "Dunmore Mutual"}
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&b, "INSERT INTO patients VALUES (%d, 'Patient %02d', '%s', '%s');\n", i, i, cities[i%len(cities)], insurers[(i*3)%len(insurers)])
+	}
+	depts := []string{"cardiology", "dermatology", "oncology", "pediatrics"}
+	v := 0
+	for p := 1; p <= 40; p++ {
+		for k := 0; k < p%7; k++ {
+			v++
+			fmt.Fprintf(&b, "INSERT INTO visits VALUES (%d, %d, '%d-%02d-%02d', '%s', %d.00);\n", v, p, 2024+k%2, 1+(p+k)%12, 1+k*3, depts[(p+k)%len(depts)], 40+(p*k)%90)
+		}
+	}
+	return b.String()
+}
+
+// clinic is a manager over the clinic on the embedded warehouse.
+func newClinic(t *testing.T) *library {
+	t.Helper()
+	db := testwh.NewDatabase(t, testwh.Targets()[0], clinicDump())
+	wh := db.Open(t, warehouse.Config{})
+	snap, err := wh.TakeSnapshot(context.Background(), warehouse.ProfileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts, convs := dialogtest.Stores(t)
+	cat := catalog.New(snap, catalog.Options{})
+	m, err := dialog.New(dialog.Config{Warehouse: "clinic", Now: dialogtest.Now},
+		dialog.Deps{Engine: offline.New(cat, offline.Options{Now: dialogtest.Now}), Exec: wh, Catalog: cat, Facts: facts, Admin: facts, States: convs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &library{t: t, m: m, db: wh, facts: facts}
+}
+
+// definitionsOf are the owner's remembered definitions of phrase.
+func definitionsOf(t *testing.T, facts *ontology.Store, owner, phrase string) []ontology.Fact {
+	t.Helper()
+	fs, err := facts.List(context.Background(), ontology.Filter{Owner: owner, Phrase: phrase})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
+}
+
+// TestTypedDefinitionIsReadAsAQuestion: a meaning typed under Other… is
+// read by the question reader as a condition on the rows the word
+// qualifies — a count of related rows, a comparison, a set of values —
+// said back in plain words, answered exactly, remembered and used next
+// time without asking.
+func TestTypedDefinitionIsReadAsAQuestion(t *testing.T) {
+	cases := []struct {
+		name, typed, confirm, want string
+	}{
+		{"a count of related rows", "patients with 4 or more visits", "Patients with at least 4 visits",
+			"SELECT COUNT(*) FROM patients WHERE id IN (SELECT patient_id FROM visits GROUP BY patient_id HAVING COUNT(*) >= 4)"},
+		{"a count, without the subject's name", "more than 5 visits", "with more than 5 visits",
+			"SELECT COUNT(*) FROM patients WHERE id IN (SELECT patient_id FROM visits GROUP BY patient_id HAVING COUNT(*) > 5)"},
+		{"a set of values", "insurer is Brightcare or Civica", "'Brightcare' or 'Civica'",
+			"SELECT COUNT(*) FROM patients WHERE insurer IN ('Brightcare', 'Civica')"},
+		{"no related rows", "has no visits", "",
+			"SELECT COUNT(*) FROM patients WHERE id NOT IN (SELECT patient_id FROM visits)"},
+	}
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newClinic(t)
+			user := fmt.Sprintf("u%d", i)
+			r, conv := c.ask(user, "how many regular patients are there?")
+			if r.Kind != dialog.ReplyClarification || r.Clarification.Key != sqlshape.DefineKey("regular") {
+				t.Fatalf("want a question about 'regular': %s", r.Text)
+			}
+			rs := c.send(user, conv, dialog.Event{Kind: dialog.EventOther, Target: r.Clarification.ID, Text: tc.typed})
+			if rs[0].Resolved == nil || !strings.Contains(rs[0].Resolved.Choice, tc.confirm) {
+				t.Fatalf("confirmation should say what was read (%q): %+v %s", tc.confirm, rs[0].Resolved, rs[0].Text)
+			}
+			want := c.value(tc.want)
+			if got := answerValue(t, rs[len(rs)-1]); got != want || want == "0" || want == "40" {
+				t.Fatalf("regular patients %s, want %s\n%s", got, want, rs[len(rs)-1].Answer.SQL)
+			}
+			fs := definitionsOf(t, c.facts, "test:lib:"+user, "regular")
+			if len(fs) != 1 || fs[0].Target.Choice.Op != "read" || fs[0].Target.Choice.Items[0] == "" {
+				t.Fatalf("the definition should be remembered as read: %+v", fs)
+			}
+			// Next time it decides, with the same answer.
+			r, _ = c.ask(user, "how many regular patients are there?")
+			if got := answerValue(t, r); got != want || !strings.Contains(r.Text, "'regular'") {
+				t.Fatalf("next time %s, want %s without asking: %s", got, want, r.Text)
+			}
+		})
+	}
+}
+
+// TestUnreadableDefinitionIsNotStored: words that read as no condition on
+// the rows — a date alone, a word the data does not have — are declined
+// plainly, the question stays open, and nothing is remembered.
+func TestUnreadableDefinitionIsNotStored(t *testing.T) {
+	c := newClinic(t)
+	for _, typed := range []string{"2026-06-01", "value", "42"} {
+		r, conv := c.ask("ida", "how many regular patients are there?")
+		if r.Kind != dialog.ReplyClarification {
+			t.Fatalf("want a question: %s", r.Text)
+		}
+		rs := c.send("ida", conv, dialog.Event{Kind: dialog.EventOther, Target: r.Clarification.ID, Text: typed})
+		if len(rs) != 1 || !strings.Contains(rs[0].Text, "couldn't read") || rs[0].Resolved != nil {
+			t.Fatalf("%q should be declined, the question left open: %+v", typed, rs)
+		}
+	}
+	if fs := definitionsOf(t, c.facts, "test:lib:ida", "regular"); len(fs) != 0 {
+		t.Fatalf("nothing should be remembered: %+v", fs)
+	}
+}
+
+// TestDemoLoyalCustomers: on the demo, 'loyal' typed as "customers with N
+// or more orders" is read as a count of each customer's orders, not as
+// "has at least one order", and answers what SQL counts; "loyal means …"
+// after an answer reads the same way.
+func TestDemoLoyalCustomers(t *testing.T) {
+	env := dialogtest.New(t, 3000, dialog.Config{})
+	ana := newChat(t, env, "ana")
+	r := ana.ask("how many loyal customers are there?")
+	if r.Kind != dialog.ReplyClarification || r.Clarification.Key != sqlshape.DefineKey("loyal") {
+		t.Fatalf("want a question about 'loyal': %s", r.Text)
+	}
+	rs := ana.send(dialog.Event{Kind: dialog.EventOther, Target: r.Clarification.ID, Text: "customers with 3 or more orders"})
+	if rs[0].Resolved == nil || rs[0].Resolved.Choice != "Customers with at least 3 orders (in your words)" {
+		t.Fatalf("confirmation: %+v", rs[0].Resolved)
+	}
+	want := scalar(t, env, "SELECT COUNT(*) FROM (SELECT customer_id FROM orders GROUP BY customer_id HAVING COUNT(*) >= 3) AS c")
+	some := scalar(t, env, "SELECT COUNT(DISTINCT customer_id) FROM orders")
+	if a := mustAnswer(t, rs[len(rs)-1]); a.Rows[0][0] != want || want == some {
+		t.Fatalf("loyal customers %v, want %s (of %s with an order)", a.Rows, want, some)
+	}
+	if a := mustAnswer(t, ana.ask("how many loyal customers are there?")); a.Rows[0][0] != want {
+		t.Fatalf("next time %v, want %s", a.Rows, want)
+	}
+	// As a follow-up, on someone else.
+	ben := newChat(t, env, "ben")
+	mustAnswer(t, ben.answerTo(ben.ask("how many loyal customers are there?"), "Leave 'loyal' out"))
+	rs = ben.send(dialog.Event{Kind: dialog.EventMessage, Text: "loyal means customers with 3 or more orders"})
+	if !strings.Contains(rs[0].Text, "✓ 'loyal' = customers with at least 3 orders") {
+		t.Fatalf("the follow-up should be confirmed: %s", rs[0].Text)
+	}
+	if a := mustAnswer(t, rs[len(rs)-1]); a.Rows[0][0] != want {
+		t.Fatalf("after the follow-up %v, want %s", a.Rows, want)
+	}
+}
