@@ -297,6 +297,7 @@ func (m *Manager) feedback(ctx context.Context, ev Event) ([]Reply, error) {
 		// and ask again; the asker's "not what I meant" also weakens it
 		// for them (facts.go: rejectUsed).
 		m.rejectUsed(ctx, st, ev.Who, ans.UsedFacts)
+		m.untaught(ctx, st, ownerKeys(ev.Who).User)
 		for _, f := range ans.UsedFacts {
 			st.Skipped = appendUnique(st.Skipped, f.FactID)
 			st.unapply(f.FactID)

@@ -181,3 +181,100 @@ func TestDemoLoyalCustomers(t *testing.T) {
 		t.Fatalf("after the follow-up %v, want %s", a.Rows, want)
 	}
 }
+
+// dateFact is the owner's remembered date column ('dates'), "" for none.
+func dateFact(t *testing.T, l *library, owner string) (column string, active bool) {
+	t.Helper()
+	fs, err := l.facts.List(context.Background(), ontology.Filter{Owner: owner, Phrase: "dates", IncludeInactive: true})
+	if err != nil || len(fs) > 1 {
+		t.Fatalf("%+v %v", fs, err)
+	}
+	if len(fs) == 0 {
+		return "", false
+	}
+	return fs[0].Target.Choice.Column, fs[0].Active()
+}
+
+// TestNotWhatIMeantTakesBackWhatItTaught: a choice the person then says
+// "not what I meant" to is not kept; and a choice that replaced a good
+// one, rejected, gives the good one back instead of overwriting it.
+func TestNotWhatIMeantTakesBackWhatItTaught(t *testing.T) {
+	l := newLibrary(t)
+	// A new choice, rejected: nothing is kept.
+	r, conv := l.ask("bo", "how many loans in 2024?")
+	r = l.pick("bo", conv, r, "came back")
+	a := mustAnswer(t, r)
+	if col, _ := dateFact(t, l, "test:lib:bo"); col != "loans.returned_on" {
+		t.Fatalf("the pick should be learned while the answer stands: %q", col)
+	}
+	l.send("bo", conv, dialog.Event{Kind: dialog.EventWrong, Target: a.ID})
+	if col, _ := dateFact(t, l, "test:lib:bo"); col != "" {
+		t.Fatalf("a choice rejected by its answer should not be kept: %q", col)
+	}
+
+	// A good choice, then another made with "change", rejected: the good
+	// one is back and decides again.
+	r, conv = l.ask("ada", "how many loans in 2024?")
+	mustAnswer(t, l.pick("ada", conv, r, "borrowed"))
+	r, conv = l.ask("ada", "how many loans in 2025?")
+	a = mustAnswer(t, r)
+	if len(a.UsedFacts) == 0 {
+		t.Fatalf("the date choice should decide: %s", r.Text)
+	}
+	rs := l.send("ada", conv, dialog.Event{Kind: dialog.EventChange, Target: a.ID, FactID: a.UsedFacts[0].FactID})
+	a = mustAnswer(t, l.pick("ada", conv, rs[len(rs)-1], "came back"))
+	if col, _ := dateFact(t, l, "test:lib:ada"); col != "loans.returned_on" {
+		t.Fatalf("the new choice should be learned while its answer stands: %q", col)
+	}
+	l.send("ada", conv, dialog.Event{Kind: dialog.EventWrong, Target: a.ID})
+	if col, active := dateFact(t, l, "test:lib:ada"); col != "loans.borrowed_on" || !active {
+		t.Fatalf("the rejected choice overwrote the good one: %q active %v", col, active)
+	}
+	r, _ = l.ask("ada", "how many loans in 2025?")
+	if a := mustAnswer(t, r); !strings.Contains(a.SQL, "borrowed_on") {
+		t.Fatalf("the good choice should decide again: %s", a.SQL)
+	}
+}
+
+// TestANewQuestionIsNoAnswer: a new question typed while a word is being
+// asked about is a new question, and teaches nothing about the word.
+func TestANewQuestionIsNoAnswer(t *testing.T) {
+	c := newClinic(t)
+	r, conv := c.ask("ida", "how many regular patients are there?")
+	if r.Kind != dialog.ReplyClarification {
+		t.Fatalf("want a question: %s", r.Text)
+	}
+	for _, q := range []string{"how many patients have more than 4 visits?", "list patients in Tarn"} {
+		rs := c.send("ida", conv, dialog.Event{Kind: dialog.EventOther, Target: r.Clarification.ID, Text: q})
+		if rs[0].Resolved == nil || rs[0].Resolved.Choice != "(a new question was asked)" {
+			t.Fatalf("%q should be a new question: %+v", q, rs[0].Resolved)
+		}
+		r, conv = c.ask("ida", "how many regular patients are there?")
+	}
+	if fs := definitionsOf(t, c.facts, "test:lib:ida", "regular"); len(fs) != 0 {
+		t.Fatalf("a new question should teach nothing about 'regular': %+v", fs)
+	}
+}
+
+// TestOnlyTheWordsNamingTheThingAreLearned: a verb swept into the phrase
+// asked about ("revenue came") is not part of what is remembered.
+func TestOnlyTheWordsNamingTheThingAreLearned(t *testing.T) {
+	env := dialogtest.New(t, 2000, dialog.Config{})
+	ana := newChat(t, env, "ana")
+	r := ana.ask("how much revenue came from Texas in 2024?")
+	for r.Kind == dialog.ReplyClarification {
+		r = ana.choose(r, "")
+	}
+	fs, err := env.Facts.List(context.Background(), ontology.Filter{Owner: "test:w1:ana"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fs {
+		if strings.Contains(f.Phrase, "came") {
+			t.Fatalf("remembered under words that name nothing: %q", f.Phrase)
+		}
+	}
+	if len(fs) == 0 {
+		t.Fatal("the choices should be remembered")
+	}
+}

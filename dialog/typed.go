@@ -278,7 +278,7 @@ func (m *Manager) learnTypedDefinitions(ctx context.Context, st *convState, rep 
 		if phrase == "" || ontology.JunkFact(f) != "" {
 			continue
 		}
-		if _, err := m.deps.Facts.Learn(ctx, f); err != nil {
+		if err := m.teach(ctx, st, f); err != nil {
 			m.log.Warn("cannot remember the definition", "phrase", phrase, "err", err)
 		}
 	}
