@@ -2,11 +2,13 @@ package dialog
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/internal/tables"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -79,4 +81,41 @@ func (m *Manager) conditionWords(cr ConditionRead) string {
 		conds = append(conds, cr.Label)
 	}
 	return upperFirst(m.labels.Table(cr.Term.Subject)) + " " + sqlshape.JoinAnd(conds)
+}
+
+// defineStandalone reads "loyal means customers with 25 or more orders"
+// typed on its own: when the meaning starts with the rows it qualifies,
+// it is read, said back and remembered as the person's definition; ok is
+// false when the meaning names no rows first (it is then a question).
+func (m *Manager) defineStandalone(ctx context.Context, ev Event, phrase, meaning string) ([]Reply, bool) {
+	t := cleanTyped(meaning)
+	words := strings.Fields(t)
+	subject := ""
+	for n := min(3, len(words)); n >= 1 && subject == ""; n-- {
+		subject = m.namedTable(strings.Join(words[:n], " "))
+	}
+	if subject == "" || m.namedTable(phrase) != "" {
+		return nil, false
+	}
+	tm, ok, tried := m.readDefinition(ctx, subject, t)
+	if !tried {
+		return nil, false
+	}
+	if !ok {
+		return []Reply{notice(ev.Conversation, fmt.Sprintf("I couldn't read %q as a meaning of '%s', so I have not remembered it. Say it with the data's words, for example \"%s with at least … \" or \"%s whose … is …\".",
+			tables.Clip(meaning, 60), phrase, m.labels.Table(subject), m.labels.Table(subject)))}, true
+	}
+	f := ontology.Fact{
+		Scope: ontology.ScopeUser, Owner: ownerKeys(ev.Who).User, Warehouse: m.cfg.Warehouse,
+		Phrase: ontology.NormalizePhrase(phrase), Kind: ontology.KindDefinition, Meaning: upperFirst(tm.Plain), Question: ev.Text,
+		Target: ontology.Target{Slot: string(sqlshape.SlotDefine), Arg: phrase, Choice: tm.Term},
+	}
+	if f.Phrase == "" || ontology.JunkFact(f) != "" {
+		return nil, false
+	}
+	if _, err := m.deps.Facts.Learn(ctx, f); err != nil {
+		m.log.Warn("cannot remember the definition", "phrase", phrase, "err", err)
+		return []Reply{notice(ev.Conversation, "I understood that, but could not remember it just now; please try again.")}, true
+	}
+	return []Reply{notice(ev.Conversation, fmt.Sprintf("✓ '%s' = %s (in your words). I'll use it when you ask about %s %s.", phrase, lowerFirst(tm.Plain), phrase, m.labels.Table(subject)))}, true
 }

@@ -180,6 +180,24 @@ func TestDemoLoyalCustomers(t *testing.T) {
 	if a := mustAnswer(t, rs[len(rs)-1]); a.Rows[0][0] != want {
 		t.Fatalf("after the follow-up %v, want %s", a.Rows, want)
 	}
+	// On its own, before any question: remembered once read, and used.
+	cy := newChat(t, env, "cy")
+	rs = cy.send(dialog.Event{Kind: dialog.EventMessage, Conversation: "cy-def", Text: "loyal means customers with 3 or more orders"})
+	if len(rs) != 1 || !strings.Contains(rs[0].Text, "✓ 'loyal' = customers with at least 3 orders") {
+		t.Fatalf("the definition should be read and confirmed: %+v", rs)
+	}
+	if a := mustAnswer(t, cy.ask("how many loyal customers are there?")); a.Rows[0][0] != want {
+		t.Fatalf("cy's definition %v, want %s", a.Rows, want)
+	}
+	// Words it cannot read are said to be unread, and not remembered.
+	dee := newChat(t, env, "dee")
+	rs = dee.send(dialog.Event{Kind: dialog.EventMessage, Conversation: "dee-def", Text: "loyal means customers with lots"})
+	if len(rs) != 1 || !strings.Contains(rs[0].Text, "I couldn't read") {
+		t.Fatalf("unreadable words should be declined: %+v", rs)
+	}
+	if f, err := env.Facts.List(context.Background(), ontology.Filter{Owner: "test:w1:dee"}); err != nil || len(f) != 0 {
+		t.Fatalf("nothing should be remembered: %+v %v", f, err)
+	}
 }
 
 // dateFact is the owner's remembered date column ('dates'), "" for none.
