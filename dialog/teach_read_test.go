@@ -95,6 +95,8 @@ func TestTypedDefinitionIsReadAsAQuestion(t *testing.T) {
 			"SELECT COUNT(*) FROM patients WHERE id IN (SELECT patient_id FROM visits GROUP BY patient_id HAVING COUNT(*) > 5)"},
 		{"a set of values", "insurer is Brightcare or Civica", "'Brightcare' or 'Civica'",
 			"SELECT COUNT(*) FROM patients WHERE insurer IN ('Brightcare', 'Civica')"},
+		{"a period of related rows", "patients with a visit in 2025", "in 2025",
+			"SELECT COUNT(DISTINCT patient_id) FROM visits WHERE YEAR(visited_on) = 2025"},
 		{"no related rows", "has no visits", "",
 			"SELECT COUNT(*) FROM patients WHERE id NOT IN (SELECT patient_id FROM visits)"},
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/ontology"
@@ -141,7 +142,10 @@ func listsUnder(p *plan, t *tableInfo) bool {
 			return false
 		}
 		for _, c := range cols {
-			if !strings.EqualFold(c.table, t.name) {
+			// Only what names the rows: a column shown would account for
+			// words the condition leaves out ("gross minus net amount").
+			if !strings.EqualFold(c.table, t.name) || !slices.ContainsFunc(t.details, func(d *warehouse.Column) bool { return strings.EqualFold(d.Name, c.column) }) &&
+				(t.key == nil || !strings.EqualFold(t.key.Name, c.column)) && (t.label == nil || !strings.EqualFold(t.label.Name, c.column)) {
 				return false
 			}
 		}
