@@ -16,7 +16,7 @@ import (
 func courierFleetDump() string {
 	var b strings.Builder
 	b.WriteString(`CREATE TABLE trucks (truck_id INT PRIMARY KEY, plate VARCHAR(12), depot VARCHAR(20));
-CREATE TABLE deliveries (delivery_id INT PRIMARY KEY, truck_id INT, carrier VARCHAR(20), status VARCHAR(20), shipped_on DATE, weight_kg INT,
+CREATE TABLE deliveries (delivery_id INT PRIMARY KEY, truck_id INT, carrier VARCHAR(20), status VARCHAR(20), shipped_on DATE, weight_kg INT, price_charged INT, carrier_cost INT,
   FOREIGN KEY (truck_id) REFERENCES trucks(truck_id));
 `)
 	depots := []string{"Harbor", "Ridge", "Mill"}
@@ -26,7 +26,7 @@ CREATE TABLE deliveries (delivery_id INT PRIMARY KEY, truck_id INT, carrier VARC
 	carriers := []string{"UPS", "FedEx", "DHL", "Postline"}
 	statuses := []string{"delivered", "in transit", "returned"}
 	for i := 1; i <= 120; i++ {
-		fmt.Fprintf(&b, "INSERT INTO deliveries VALUES (%d, %d, '%s', '%s', '%d-%02d-%02d', %d);\n", i, 1+i%9, carriers[(i*5)%4%(1+i%4)], statuses[i%3], 2024+i%2, 1+i%12, 1+i%27, 5+(i*13)%70)
+		fmt.Fprintf(&b, "INSERT INTO deliveries VALUES (%d, %d, '%s', '%s', '%d-%02d-%02d', %d, %d, %d);\n", i, 1+i%9, carriers[(i*5)%4%(1+i%4)], statuses[i%3], 2024+i%2, 1+i%12, 1+i%27, 5+(i*13)%70, 40+(i*17)%60, 20+(i*11)%50)
 	}
 	return b.String()
 }
@@ -112,6 +112,38 @@ func TestReadingsNoRowCanMeetAreNeverProposed(t *testing.T) {
 				if len(res.Rows) == 0 || len(res.Rows) == 1 && len(res.Rows[0]) == 1 && fmt.Sprint(res.Rows[0][0]) == "0" {
 					t.Errorf("a reading that returns nothing by construction was proposed:\n%s", c.SQL)
 				}
+			}
+		})
+	}
+}
+
+// TestDifferenceOfTwoNumbers: "price charged minus carrier cost" is one
+// number of each delivery, compared, averaged or totalled as a column.
+func TestDifferenceOfTwoNumbers(t *testing.T) {
+	e, wh := engineOn(t, courierFleetDump())
+	ctx := context.Background()
+	cases := []struct{ question, gold string }{
+		{"how many deliveries have price charged minus carrier cost above 20?", "SELECT COUNT(*) FROM deliveries WHERE price_charged - carrier_cost > 20"},
+		{"list deliveries whose price charged minus carrier cost is less than 0", "SELECT delivery_id FROM deliveries WHERE price_charged - carrier_cost < 0"},
+		{"what is the average price charged minus carrier cost of deliveries?", "SELECT AVG(price_charged - carrier_cost) FROM deliveries"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.question, func(t *testing.T) {
+			p := proposal(t, e, tc.question)
+			top := p.Candidates[0]
+			if !strings.Contains(top.SQL, "deliveries.price_charged - deliveries.carrier_cost") || len(top.Unused) > 0 {
+				t.Fatalf("the likeliest reading should use the difference (unused %v):\n%s", top.Unused, top.SQL)
+			}
+			gold, err := wh.Query(ctx, tc.gold, warehouse.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := wh.Query(ctx, top.SQL, warehouse.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Rows) != len(gold.Rows) || len(gold.Rows) == 0 || len(gold.Rows) == 1 && fmt.Sprint(got.Rows[0][0]) != fmt.Sprint(gold.Rows[0][0]) {
+				t.Fatalf("got %v, want %v\n%s", got.Rows, gold.Rows, top.SQL)
 			}
 		})
 	}

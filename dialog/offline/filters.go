@@ -155,6 +155,8 @@ func (r *reader) filterElements() []*element {
 					alts = append(alts, colAlt{table: j.FromTable, column: j.FromColumn, weight: 1})
 				}
 			}
+		} else if d := r.differenceBefore(cp); d != nil {
+			alts = append(alts, d.alts...) // "gross minus net amount is more than 20"
 		} else if cp.target != "" {
 			for _, h := range r.e.m.cat.SearchColumns(cp.target, 6) {
 				if c := r.e.m.column(h.Table, h.Column); c != nil && c.Kind() == warehouse.KindNumber {
