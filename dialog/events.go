@@ -83,7 +83,7 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 		if q.Key.Name == sqlshape.SlotDefine {
 			// Words that are no condition on the data would be taken
 			// and then ignored: say so, and keep the question open.
-			return []Reply{notice(ev.Conversation, fmt.Sprintf("I couldn't read %q as a meaning of '%s'. Say it with the data's words, for example \"status is … or …\", \"ordered in the last 90 days\" or \"has at least one …\". %s",
+			return []Reply{notice(ev.Conversation, fmt.Sprintf("I couldn't read %q as a meaning of '%s'. Say it with the data's words, for example \"status is … or …\", \"with at least 3 …\", \"ordered in the last 90 days\" or \"has at least one …\". %s",
 				tables.Clip(text, 60), q.Phrase, stillWaiting(q)))}, nil
 		}
 	}
