@@ -74,6 +74,13 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 		// Nothing is saved: the question stays open as it was.
 		return []Reply{notice(ev.Conversation, msg+" "+stillWaiting(q))}, nil
 	}
+	if phrase, meaning, ok := definesPhrase(text); ok && !strings.EqualFold(phrase, q.Phrase) {
+		// "vip means …" about another word: remembered (or declined) on
+		// its own, and the question stays open.
+		if r, ok := m.defineStandalone(ctx, ev, phrase, meaning); ok {
+			return append(r, notice(ev.Conversation, stillWaiting(q))), nil
+		}
+	}
 	if !noneOfThese(text) {
 		// Words that read as a meaning of what was asked are applied
 		// exactly, or declined (typed.go).

@@ -191,6 +191,17 @@ func TestDemoLoyalCustomers(t *testing.T) {
 	if a := mustAnswer(t, cy.ask("how many loyal customers are there?")); a.Rows[0][0] != want {
 		t.Fatalf("cy's definition %v, want %s", a.Rows, want)
 	}
+	// About another word while a question waits: remembered, and the
+	// question stays open.
+	eve := newChat(t, env, "eve")
+	r = eve.ask("how many loyal customers are there?")
+	rs = eve.send(dialog.Event{Kind: dialog.EventOther, Target: r.Clarification.ID, Text: "vip means customers with 3 or more orders"})
+	if len(rs) != 2 || !strings.Contains(rs[0].Text, "✓ 'vip' = customers with at least 3 orders") || !strings.Contains(rs[1].Text, "Still waiting") {
+		t.Fatalf("the other word should be defined and the question kept: %+v", rs)
+	}
+	if a := mustAnswer(t, eve.ask("how many vip customers are there?")); a.Rows[0][0] != want {
+		t.Fatalf("eve's 'vip' %v, want %s", a.Rows, want)
+	}
 	// Words it cannot read are said to be unread, and not remembered.
 	dee := newChat(t, env, "dee")
 	rs = dee.send(dialog.Event{Kind: dialog.EventMessage, Conversation: "dee-def", Text: "loyal means customers with lots"})
