@@ -224,6 +224,9 @@ func TestClickedTwiceAndExpired(t *testing.T) {
 	}
 }
 
+// first2 is the first of two results.
+func first2[A, B any](a A, _ B) A { return a }
+
 func TestNotWhatIMeantAsksAgain(t *testing.T) {
 	env := dialogtest.New(t, 2000, dialog.Config{})
 	c := newChat(t, env, "eve")
@@ -234,9 +237,16 @@ func TestNotWhatIMeantAsksAgain(t *testing.T) {
 	if last.Kind == dialog.ReplyAnswer && last.Answer.Rows[0][0] == first.Rows[0][0] {
 		t.Fatal("the rejected answer came back")
 	}
+	// The choices the rejected answer was built on are not kept: the
+	// next question asks again, and its answer teaches them.
+	r = c.ask("what was revenue in 2023?")
+	if r.Kind != dialog.ReplyClarification {
+		t.Fatalf("choices whose answer was rejected must not apply: %s", r.Text)
+	}
+	mustAnswer(t, first2(c.answerUntil(r, map[string]string{"measure": "net", "filteron:2023": "placed"})))
 	// The next question uses both facts; rejecting that answer weakens
 	// them, so the one after asks again.
-	a := mustAnswer(t, c.ask("what was revenue in 2023?"))
+	a := mustAnswer(t, c.ask("what was revenue in 2022?"))
 	if len(a.UsedFacts) != 2 {
 		t.Fatalf("facts not used: %+v", a.UsedFacts)
 	}
@@ -244,7 +254,7 @@ func TestNotWhatIMeantAsksAgain(t *testing.T) {
 	if last := replies[len(replies)-1]; last.Kind != dialog.ReplyClarification {
 		t.Fatalf("after 'not what I meant' on a remembered choice, ask again: %s", last.Text)
 	}
-	if r := c.ask("what was revenue in 2022?"); r.Kind != dialog.ReplyClarification {
+	if r := c.ask("what was revenue in 2021?"); r.Kind != dialog.ReplyClarification {
 		t.Fatalf("weakened preferences must not apply silently: %s", r.Text)
 	}
 }

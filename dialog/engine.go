@@ -136,6 +136,25 @@ type Definition struct {
 	Stated bool `json:",omitempty"`
 }
 
+// ConditionRead is what an engine read a person's words for a term as: a
+// condition on the rows of Term.Subject (Term.Kind predicate, Op "read",
+// the words in Items, the condition in Expr), and SQL listing the keys of
+// the rows that meet it, for saying it in plain words.
+type ConditionRead struct {
+	Term ontology.Term
+	SQL  string
+	// Label words the conditions the engine words itself ("has no
+	// visits"), for those the SQL's shape does not word.
+	Label string
+}
+
+// ConditionReader reads a definition typed in words ("customers with 25
+// or more orders") with the engine's question reader; ok is false when
+// the words cannot be read as a condition on subject's rows.
+type ConditionReader interface {
+	ReadCondition(ctx context.Context, subject, words string, facts []ontology.Fact) (ConditionRead, bool)
+}
+
 // EngineQuestion is a clarification proposed by an engine: each option
 // carries the feedback to apply when chosen.
 type EngineQuestion struct {

@@ -55,7 +55,7 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 	if i, ok := matchOption(q, text); ok {
 		return m.choose(ctx, st, ev, i, text)
 	}
-	if looksLikeNewQuestion(text) && !m.answersPending(st, q, text) {
+	if looksLikeNewQuestion(text) && !m.answersPending(ctx, st, q, text) {
 		// Not an answer but another question: drop the pending one and
 		// start over in this conversation.
 		if r, ok := m.admit(ctx, ev); !ok {
@@ -79,16 +79,23 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 		// Nothing is saved: the question stays open as it was.
 		return []Reply{notice(ev.Conversation, msg+" "+stillWaiting(q))}, nil
 	}
+	if phrase, meaning, ok := definesPhrase(text); ok && !strings.EqualFold(phrase, q.Phrase) {
+		// "vip means …" about another word: remembered (or declined) on
+		// its own, and the question stays open.
+		if r, ok := m.defineStandalone(ctx, ev, phrase, meaning); ok {
+			return append(r, notice(ev.Conversation, stillWaiting(q))), nil
+		}
+	}
 	if !noneOfThese(text) {
 		// Words that read as a meaning of what was asked are applied
 		// exactly, or declined (typed.go).
-		if tm, ok := m.understand(st, q, text); ok {
+		if tm, ok := m.understand(ctx, st, q, text); ok {
 			return m.applyTyped(ctx, st, ev, q, text, tm)
 		}
 		if q.Key.Name == sqlshape.SlotDefine {
 			// Words that are no condition on the data would be taken
 			// and then ignored: say so, and keep the question open.
-			return []Reply{notice(ev.Conversation, fmt.Sprintf("I couldn't read %q as a meaning of '%s'. Say it with the data's words, for example \"status is … or …\", \"ordered in the last 90 days\" or \"has at least one …\". %s",
+			return []Reply{notice(ev.Conversation, fmt.Sprintf("I couldn't read %q as a meaning of '%s'. Say it with the data's words, for example \"status is … or …\", \"with at least 3 …\", \"ordered in the last 90 days\" or \"has at least one …\". %s",
 				tables.Clip(text, 60), q.Phrase, stillWaiting(q)))}, nil
 		}
 	}
@@ -359,6 +366,7 @@ func (m *Manager) feedback(ctx context.Context, ev Event) ([]Reply, error) {
 		// and ask again; the asker's "not what I meant" also weakens it
 		// for them (facts.go: rejectUsed).
 		m.rejectUsed(ctx, st, ev.Who, ans.UsedFacts)
+		m.untaught(ctx, st, ownerKeys(ev.Who).User)
 		for _, f := range ans.UsedFacts {
 			st.Skipped = appendUnique(st.Skipped, f.FactID)
 			st.unapply(f.FactID)

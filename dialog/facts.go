@@ -67,7 +67,7 @@ func (m *Manager) learn(ctx context.Context, st *convState, who Who, q *pendingQ
 	case phrase == "" && q.Key.Name == sqlshape.SlotFilterOn:
 		phrase = q.Key.Arg
 	}
-	phrase = ontology.NormalizePhrase(phrase)
+	phrase = ontology.NormalizePhrase(m.namingWords(phrase))
 	if phrase == "" {
 		return // nothing to recognise it by next time
 	}
@@ -106,7 +106,7 @@ func (m *Manager) learn(ctx context.Context, st *convState, who Who, q *pendingQ
 		m.log.Info("not remembering a choice", "phrase", phrase, "why", why)
 		return
 	}
-	if _, err := m.deps.Facts.Learn(ctx, f); err != nil {
+	if err := m.teach(ctx, st, f); err != nil {
 		m.log.Warn("cannot remember the choice", "phrase", phrase, "err", err)
 	}
 }
@@ -129,7 +129,7 @@ func (m *Manager) learnStated(ctx context.Context, st *convState, defs []Definit
 			Phrase: phrase, Kind: ontology.KindDefinition, Meaning: d.Label, Question: st.Question,
 			Target: ontology.Target{Slot: string(sqlshape.SlotDefine), Arg: d.Phrase, Choice: d.Term},
 		}
-		if _, err := m.deps.Facts.Learn(ctx, f); err != nil {
+		if err := m.teach(ctx, st, f); err != nil {
 			m.log.Warn("cannot remember the definition", "phrase", phrase, "err", err)
 		}
 	}

@@ -48,6 +48,11 @@ func (m *Manager) message(ctx context.Context, ev Event) ([]Reply, error) {
 		// "active means they ordered in the last 90 days": a definition of a
 		// word the last answer left out (or used), applied to it.
 		return m.defineFollowUp(ctx, st, ev, phrase, meaning)
+	} else if ok {
+		// "loyal means customers with 25 or more orders", on its own.
+		if r, ok := m.defineStandalone(ctx, ev, phrase, meaning); ok {
+			return r, nil
+		}
 	}
 	if st != nil && st.Status == statusAnswered && !looksLikeNewQuestion(text) {
 		return m.followUp(ctx, st, ev, text)

@@ -1,6 +1,7 @@
 package dialog
 
 import (
+	"context"
 	"regexp"
 	"slices"
 	"strconv"
@@ -37,7 +38,7 @@ type typedMeaning struct {
 }
 
 // understand reads text as a meaning of the pending question's slot.
-func (m *Manager) understand(st *convState, q *pendingQ, text string) (typedMeaning, bool) {
+func (m *Manager) understand(ctx context.Context, st *convState, q *pendingQ, text string) (typedMeaning, bool) {
 	if phrase, meaning, ok := definesPhrase(text); ok && strings.EqualFold(phrase, q.Phrase) {
 		text = meaning // "active means they ordered in the last 90 days"
 	}
@@ -56,6 +57,9 @@ func (m *Manager) understand(st *convState, q *pendingQ, text string) (typedMean
 		subject := m.defineSubject(st, q)
 		if subject == "" {
 			return typedMeaning{}, false
+		}
+		if tm, ok, tried := m.readDefinition(ctx, subject, t); tried {
+			return tm, ok
 		}
 		return m.readCondition(t, subject)
 	case sqlshape.SlotOutput:

@@ -73,6 +73,8 @@ type convState struct {
 	// (definitions.go); Typed the meanings typed under Other… (typed.go).
 	Shown map[sqlshape.SlotKey][]sqlshape.SlotValue `json:"shown,omitempty"`
 	Typed []typedAnswer                             `json:"typed,omitempty"`
+	// Taught are the facts this conversation taught (teaching.go).
+	Taught []taughtFact `json:"taught,omitempty"`
 
 	Pending   *pendingQ   `json:"pending,omitempty"`
 	History   []closedQ   `json:"history,omitempty"`

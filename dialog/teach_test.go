@@ -160,7 +160,7 @@ func TestTypedDefinitions(t *testing.T) {
 	if want := scalar(t, env, "SELECT COUNT(*) FROM orders WHERE status IN ('placed', 'shipped')"); a.Rows[0][0] != want {
 		t.Fatalf("answer %v, want %s", a.Rows, want)
 	}
-	if rs[0].Resolved == nil || rs[0].Resolved.Choice != "Order status is placed or shipped (in your words)" {
+	if rs[0].Resolved == nil || rs[0].Resolved.Choice != "Orders whose order status is 'placed' or 'shipped' (in your words)" {
 		t.Fatalf("confirmation %+v", rs[0].Resolved)
 	}
 	// Next time the definition answers, also for another question.
@@ -172,7 +172,7 @@ func TestTypedDefinitions(t *testing.T) {
 	// A definition as a follow-up.
 	mustAnswer(t, ana.answerTo(ana.ask("how many lost orders are there?"), "Leave 'lost' out"))
 	rs = ana.send(dialog.Event{Kind: dialog.EventMessage, Text: "lost means the order status is returned"})
-	if !strings.Contains(rs[0].Text, "✓ 'lost' = order status is returned") {
+	if !strings.Contains(rs[0].Text, "✓ 'lost' = orders whose order status is 'returned'") {
 		t.Fatalf("the follow-up should be confirmed: %s", rs[0].Text)
 	}
 	a = mustAnswer(t, rs[len(rs)-1])

@@ -148,7 +148,7 @@ func (m *Manager) learnTyped(ctx context.Context, st *convState, who Who, q *pen
 // again with it, and the answer uses exactly that; what cannot be read so
 // goes to the engine as words, as before.
 func (m *Manager) defineFollowUp(ctx context.Context, st *convState, ev Event, phrase, meaning string) ([]Reply, error) {
-	tm, ok := m.understandDefinition(st, phrase, meaning)
+	tm, ok := m.understandDefinition(ctx, st, phrase, meaning)
 	if !ok {
 		return m.refine(ctx, st, ev, Feedback{Kind: FeedbackEdit, Text: meaning, About: phrase})
 	}
@@ -188,7 +188,7 @@ func (m *Manager) defineFollowUp(ctx context.Context, st *convState, ev Event, p
 // understandDefinition reads what a person says a phrase means: a measure
 // when the readings took the phrase as their measure, else a condition on
 // the rows it qualifies.
-func (m *Manager) understandDefinition(st *convState, phrase, meaning string) (typedMeaning, bool) {
+func (m *Manager) understandDefinition(ctx context.Context, st *convState, phrase, meaning string) (typedMeaning, bool) {
 	t := cleanTyped(meaning)
 	measureKey := sqlshape.Key(sqlshape.SlotMeasure)
 	for _, i := range st.live() {
@@ -213,6 +213,9 @@ func (m *Manager) understandDefinition(st *convState, phrase, meaning string) (t
 	}
 	if subject == "" {
 		return typedMeaning{}, false
+	}
+	if tm, ok, tried := m.readDefinition(ctx, subject, t); tried {
+		return tm, ok
 	}
 	return m.readCondition(t, subject)
 }
@@ -275,7 +278,7 @@ func (m *Manager) learnTypedDefinitions(ctx context.Context, st *convState, rep 
 		if phrase == "" || ontology.JunkFact(f) != "" {
 			continue
 		}
-		if _, err := m.deps.Facts.Learn(ctx, f); err != nil {
+		if err := m.teach(ctx, st, f); err != nil {
 			m.log.Warn("cannot remember the definition", "phrase", phrase, "err", err)
 		}
 	}
@@ -285,7 +288,7 @@ func (m *Manager) learnTypedDefinitions(ctx context.Context, st *convState, rep 
 // ("average of the daily limit and average of the monthly limit") read as
 // a meaning of what is being asked: then they answer it. A question word
 // first or a question mark last keeps them a question.
-func (m *Manager) answersPending(st *convState, q *pendingQ, text string) bool {
+func (m *Manager) answersPending(ctx context.Context, st *convState, q *pendingQ, text string) bool {
 	t := strings.ToLower(strings.TrimSpace(text))
 	if strings.HasSuffix(t, "?") {
 		return false
@@ -294,6 +297,6 @@ func (m *Manager) answersPending(st *convState, q *pendingQ, text string) bool {
 	case "what", "which", "who", "how", "when", "where", "list", "show", "give":
 		return false
 	}
-	_, ok := m.understand(st, q, text)
+	_, ok := m.understand(ctx, st, q, text)
 	return ok
 }

@@ -247,6 +247,8 @@ func (t Term) SQL() string {
 		return condition(t.Column, t.Op, t.Values)
 	case TermPredicate:
 		switch t.Op {
+		case "read":
+			return t.Expr // a condition read from the person's words
 		case "within":
 			return fmt.Sprintf("%s >= CURRENT_DATE - INTERVAL %d DAY", t.Column, t.Days)
 		case "above average":

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
@@ -279,6 +280,11 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 			if q := r.e.eachValue(p); q != nil {
 				out = append(out, q)
 			}
+			if _, _, t := r.a.bothHalves(); t == nil {
+				continue // never proposed
+			}
+			// "both X … and X …" may read as two rows of X (both.go);
+			// what is not rewritten so is dropped there.
 			p.weight *= contradictionPenalty
 		}
 		// Repeated rows are noise: show each once, unless the rows are
@@ -900,11 +906,13 @@ func (e *Engine) eachValue(p *plan) *plan {
 	return q
 }
 
-// contradictionPenalty discounts a reading whose conditions no row can meet.
+// contradictionPenalty discounts a reading whose conditions no row can
+// meet until it is read as two rows ("both", engine.go).
 const contradictionPenalty = 0.01
 
-// contradicts says whether two conditions compare one column for equality
-// with two different literals.
+// contradicts says whether the conditions cannot hold together on any
+// row: one column equal to (or in) sets of values with nothing in common,
+// or bounds on one column that leave nothing between them.
 func contradicts(m *model, p *plan) bool {
 	// "customers who never ordered" joined to their orders: no related
 	// row can both exist and not exist.
@@ -913,30 +921,132 @@ func contradicts(m *model, p *plan) bool {
 			return true
 		}
 	}
-	eq := map[string]string{}
+	allowed := map[string]map[string]bool{}
+	lower, upper := map[string]bound{}, map[string]bound{}
 	for _, f := range p.filters {
-		b, ok := f.x.(binary)
-		if !ok || b.op != "=" {
-			continue
-		}
-		c, ok := isColumn(b.l)
-		if !ok {
-			continue
-		}
-		var v string
-		switch l := b.r.(type) {
-		case strLit:
-			v = strings.ToLower(string(l))
-		case numLit:
-			v = string(l)
+		var c colRef
+		var vals []string
+		op := "in"
+		switch x := f.x.(type) {
+		case binary:
+			col, ok := isColumn(x.l)
+			v, lit := literal(x.r)
+			if !ok || !lit {
+				continue
+			}
+			c, vals, op = col, []string{v}, x.op
+		case inList:
+			col, ok := isColumn(x.x)
+			if !ok {
+				continue
+			}
+			c = col
+			for _, e := range x.vals {
+				v, lit := literal(e)
+				if !lit {
+					vals = nil
+					break
+				}
+				vals = append(vals, v)
+			}
+			if vals == nil {
+				continue
+			}
 		default:
 			continue
 		}
 		k := strings.ToLower(c.render(m))
-		if prev, ok := eq[k]; ok && prev != v {
+		switch op {
+		case "=", "in":
+			set := map[string]bool{}
+			for _, v := range vals {
+				if prev, ok := allowed[k]; !ok || prev[v] {
+					set[v] = true
+				}
+			}
+			if len(set) == 0 {
+				return true
+			}
+			allowed[k] = set
+		case ">", ">=":
+			if b := (bound{v: vals[0], strict: op == ">"}); tighter(b, lower[k], true) {
+				lower[k] = b
+			}
+		case "<", "<=":
+			if b := (bound{v: vals[0], strict: op == "<"}); tighter(b, upper[k], false) {
+				upper[k] = b
+			}
+		}
+	}
+	for k, lo := range lower {
+		if hi, ok := upper[k]; ok && lo.v != "" && hi.v != "" {
+			if c := compareLit(lo.v, hi.v); c > 0 || c == 0 && (lo.strict || hi.strict) {
+				return true
+			}
+		}
+	}
+	for k, set := range allowed {
+		lo, hi := lower[k], upper[k]
+		if lo.v == "" && hi.v == "" {
+			continue
+		}
+		inside := false
+		for v := range set {
+			if (lo.v == "" || compareLit(v, lo.v) > 0 || compareLit(v, lo.v) == 0 && !lo.strict) &&
+				(hi.v == "" || compareLit(v, hi.v) < 0 || compareLit(v, hi.v) == 0 && !hi.strict) {
+				inside = true
+			}
+		}
+		if !inside {
 			return true
 		}
-		eq[k] = v
 	}
 	return false
+}
+
+// bound is one end of a range a column is compared with.
+type bound struct {
+	v      string
+	strict bool
+}
+
+// tighter says whether b narrows the range more than cur does, as a lower
+// (or upper) end.
+func tighter(b, cur bound, lower bool) bool {
+	if cur.v == "" {
+		return true
+	}
+	c := compareLit(b.v, cur.v)
+	if !lower {
+		c = -c
+	}
+	return c > 0 || c == 0 && b.strict
+}
+
+// literal is a literal's value: strings lower-case, numbers as written.
+func literal(x expr) (string, bool) {
+	switch l := x.(type) {
+	case strLit:
+		return strings.ToLower(string(l)), true
+	case numLit:
+		return string(l), true
+	}
+	return "", false
+}
+
+// compareLit orders two literals: as numbers when both are, else as text
+// (ISO dates order so).
+func compareLit(a, b string) int {
+	x, errA := strconv.ParseFloat(a, 64)
+	y, errB := strconv.ParseFloat(b, 64)
+	if errA == nil && errB == nil {
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	}
+	return strings.Compare(a, b)
 }

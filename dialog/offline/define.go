@@ -409,7 +409,10 @@ func (e *Engine) existsRoute(a *analysis, related, subject *tableInfo) (warehous
 // definition is one meaning of a term: the condition on the subject's
 // rows, its term for the ontology and its wording.
 type definition struct {
-	cond   expr
+	cond expr
+	// parts, when set, are the conditions read from a person's words
+	// (readdef.go), in place of cond.
+	parts  *readParts
 	def    dialog.Definition
 	weight float64
 }
@@ -532,8 +535,7 @@ func (r *reader) defineElements(now time.Time) []*element {
 		if d, ok := r.stated[tm]; ok {
 			el := &element{name: "define"}
 			el.add(1, func(p *plan) {
-				p.filters = append(p.filters, cond{x: d.cond})
-				p.use(tm.subject.name)
+				d.apply(p, tm.subject.name)
 				p.defines = append(p.defines, d.def)
 			})
 			els = append(els, el)
@@ -550,8 +552,7 @@ func (r *reader) defineElements(now time.Time) []*element {
 		}
 		for _, d := range defs {
 			el.add(d.weight, func(p *plan) {
-				p.filters = append(p.filters, cond{x: d.cond})
-				p.use(tm.subject.name)
+				d.apply(p, tm.subject.name)
 				p.defines = append(p.defines, d.def)
 			})
 		}
@@ -709,6 +710,16 @@ func (e *Engine) meanings(a *analysis, tm *termMention, facts []ontology.Fact, n
 func (e *Engine) fromTerm(tm *termMention, term ontology.Term, label string, now time.Time) (definition, bool) {
 	t := tm.subject
 	switch {
+	case term.Kind == ontology.TermPredicate && term.Op == readOp:
+		// The person's words, read again: a period stays relative.
+		if len(term.Items) == 0 {
+			return definition{}, false
+		}
+		rd, ok := e.readCondition(t.name, term.Items[0], nil)
+		if !ok {
+			return definition{}, false
+		}
+		return definition{parts: rd.parts, def: dialog.Definition{Phrase: tm.phrase, Term: term, Label: label}}, true
 	case term.Kind == ontology.TermValues:
 		_, col, _ := strings.Cut(term.Column, ".")
 		c := t.t.Column(col)

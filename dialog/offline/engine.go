@@ -121,6 +121,9 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 				if q := a.bothRows(e.m, p); q != nil {
 					p = q
 				}
+				if contradicts(e.m, p) {
+					continue // no row can meet it: never proposed
+				}
 				if x := a.tieBreak(e.m, p); x != nil {
 					p = p.clone()
 					p.thenBy = &sel{x: x}

@@ -19,8 +19,8 @@ func (r *reader) filterElements() []*element {
 			continue // read with the value before "or"
 		}
 		el := &element{name: "value"}
-		if other := either.first[vm]; other != nil {
-			r.eitherAlts(el, vm, other)
+		if others := either.first[vm]; len(others) > 0 {
+			r.eitherAlts(el, vm, others)
 		}
 		weak := vm.weak
 		for _, al := range vm.alts {
@@ -155,6 +155,8 @@ func (r *reader) filterElements() []*element {
 					alts = append(alts, colAlt{table: j.FromTable, column: j.FromColumn, weight: 1})
 				}
 			}
+		} else if d := r.differenceBefore(cp); d != nil {
+			alts = append(alts, d.alts...) // "gross minus net amount is more than 20"
 		} else if cp.target != "" {
 			for _, h := range r.e.m.cat.SearchColumns(cp.target, 6) {
 				if c := r.e.m.column(h.Table, h.Column); c != nil && c.Kind() == warehouse.KindNumber {
@@ -395,43 +397,66 @@ func otherColumnOfTable(vm *valueMention, cm *colMention) bool {
 	return false
 }
 
-// orPair links the values of a question joined by "or": "format is
-// paperback or ebook" is either value of one column, not both.
+// orPair links the values of a question joined by "or" or listed with
+// commas: "format is paperback or ebook", "shipped by UPS, FedEx or DHL"
+// are one column with any of the values, not all of them.
 type orPair struct {
-	first  map[*valueMention]*valueMention // first value → the one after "or"
+	first  map[*valueMention][]*valueMention // first value → the ones listed after it
 	second map[*valueMention]bool
 }
 
-// eitherValues finds values joined by "or" (with only articles and
-// quotes between) that share a column: one condition, either value.
+// eitherValues finds lists of values joined by "or" or commas (with only
+// articles, "either" and quotes between) that share a column: one
+// condition, any of the values.
 func (r *reader) eitherValues() orPair {
 	a := r.a
-	out := orPair{first: map[*valueMention]*valueMention{}, second: map[*valueMention]bool{}}
+	out := orPair{first: map[*valueMention][]*valueMention{}, second: map[*valueMention]bool{}}
 	for i := 0; i+1 < len(a.values); i++ {
-		vm, next := a.values[i], a.values[i+1]
-		// "not paperback or ebook": the negation covers the list.
-		if !vm.negated && next.negated || vm.weak || next.weak {
+		head := a.values[i]
+		if head.weak || out.second[head] {
 			continue
 		}
-		end := a.spanOf(vm.at, vm.phrase)
-		or := false
-		ok := end < next.at
-		for k := end; k < next.at && ok; k++ {
-			switch a.word(k) {
-			case "or":
-				or = true
-			case "the", "a", "an", "either":
-			default:
-				ok = false
+		var list []*valueMention
+		for j := i; j+1 < len(a.values); j++ {
+			vm, next := a.values[j], a.values[j+1]
+			// "not paperback or ebook": the negation covers the list.
+			if !head.negated && next.negated || next.weak || !joinedAsAlternatives(a, vm, next) || !sharesColumn(head, next) {
+				break
 			}
+			list = append(list, next)
 		}
-		if !ok || !or || !sharesColumn(vm, next) {
+		if len(list) == 0 {
 			continue
 		}
-		out.first[vm] = next
-		out.second[next] = true
+		out.first[head] = list
+		for _, vm := range list {
+			out.second[vm] = true
+		}
 	}
 	return out
+}
+
+// joinedAsAlternatives says whether only "or", a comma, "either" or an
+// article stand between two values, and "or" or a comma does.
+func joinedAsAlternatives(a *analysis, vm, next *valueMention) bool {
+	end := a.spanOf(vm.at, vm.phrase)
+	if end > next.at {
+		return false
+	}
+	sep := end > 0 && a.toks[end-1].brk == ','
+	for k := end; k < next.at; k++ {
+		switch a.word(k) {
+		case "or":
+			sep = true
+		case "the", "a", "an", "either":
+		default:
+			return false
+		}
+		if k+1 < next.at && a.toks[k].brk == ',' {
+			sep = true
+		}
+	}
+	return sep
 }
 
 // sharesColumn says whether two value mentions have a reading in the same
@@ -447,29 +472,48 @@ func sharesColumn(x, y *valueMention) bool {
 	return false
 }
 
-// eitherAlts adds the readings of two values joined by "or": for every
-// column both are stored in, the column is either of them. These come
-// before the single values' own readings, which remain (the words may
-// name values of two columns).
-func (r *reader) eitherAlts(el *element, vm, other *valueMention) {
+// eitherAlts adds the readings of values joined by "or": for every column
+// all of them are stored in, the column is any of them. These come before
+// the single values' own readings, which remain (the words may name
+// values of two columns).
+func (r *reader) eitherAlts(el *element, vm *valueMention, others []*valueMention) {
 	for _, ax := range vm.alts {
-		for _, ay := range other.alts {
-			if !strings.EqualFold(ax.table, ay.table) || !strings.EqualFold(ax.column, ay.column) || strings.EqualFold(ax.value, ay.value) {
-				continue
+		vals := []expr{strLit(ax.value)}
+		keys := []sqlshape.SlotKey{sqlshape.FilterOnKey([]string{ax.value}, r.e.m.canon)}
+		phrases := []string{vm.phrase}
+		w := ax.weight
+		for _, o := range others {
+			var found *valueAlt
+			for _, ay := range o.alts {
+				if strings.EqualFold(ax.table, ay.table) && strings.EqualFold(ax.column, ay.column) && !strings.EqualFold(ax.value, ay.value) {
+					found = &ay
+					break
+				}
 			}
-			x := expr(inList{x: col(ax.table, ax.column), vals: []expr{strLit(ax.value), strLit(ay.value)}})
-			if vm.negated {
-				x = prefix{op: "NOT", x: paren{x}}
+			if found == nil {
+				vals = nil
+				break
 			}
-			kx := sqlshape.FilterOnKey([]string{ax.value}, r.e.m.canon)
-			ky := sqlshape.FilterOnKey([]string{ay.value}, r.e.m.canon)
-			el.add(2*(ax.weight+ay.weight), func(p *plan) {
-				p.filters = append(p.filters, cond{x: x})
-				p.use(ax.table)
-				p.phrases[kx] = vm.phrase
-				p.phrases[ky] = other.phrase
-			})
+			vals = append(vals, strLit(found.value))
+			keys = append(keys, sqlshape.FilterOnKey([]string{found.value}, r.e.m.canon))
+			phrases = append(phrases, o.phrase)
+			w += found.weight
 		}
+		if len(vals) < 2 {
+			continue
+		}
+		x := expr(inList{x: col(ax.table, ax.column), vals: vals})
+		if vm.negated {
+			x = prefix{op: "NOT", x: paren{x}}
+		}
+		table := ax.table
+		el.add(2*w, func(p *plan) {
+			p.filters = append(p.filters, cond{x: x})
+			p.use(table)
+			for i, k := range keys {
+				p.phrases[k] = phrases[i]
+			}
+		})
 	}
 }
 

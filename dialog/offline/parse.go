@@ -124,6 +124,7 @@ func (e *Engine) analyse(question string, feedback []dialog.Feedback, facts []on
 	e.findRelatedEntities(a)
 	e.preferNamedTable(a)
 	e.findComputed(a)
+	e.findDifferences(a)
 	e.findRatio(a)
 	e.findEvents(a)
 	return a

@@ -577,3 +577,21 @@ func Singular(noun string) string {
 	}
 	return noun
 }
+
+// Conditions words the query's own conditions, as Explain does after the
+// rows they qualify: "with at least 25 orders", "whose state is 'TX'".
+func Conditions(s *Shape, l Labels) []string {
+	if s == nil {
+		return nil
+	}
+	main := mainTable(s)
+	var out []string
+	for _, f := range s.Filters {
+		if f.Depth == 0 {
+			if c := describeFilter(f, main, s, l); c != "" {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}

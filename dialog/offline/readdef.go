@@ -1,0 +1,162 @@
+package offline
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
+	"github.com/clarify-bot/clarify/ontology"
+)
+
+// Definitions read as questions: the words a person gives for a term
+// ("loyal" = "customers with 25 or more orders", "has a refund in the
+// last 30 days", "in Texas or Ohio") are read by the reader questions go
+// through, as a question listing the term's subject: counts of related
+// rows, periods, value sets, comparisons, measures compared. The reading
+// is accepted only when it lists the subject's rows, compares something,
+// and accounts for every word; its conditions (filters, grouped counts,
+// the tables they read) become the term's meaning, applied to later
+// questions by reading the same words again (fromTerm), so a relative
+// period ("in the last 90 days") stays relative.
+
+// readOp is the predicate operator of a meaning read from words: Items[0]
+// holds the words, Expr the condition they were read as.
+const readOp = "read"
+
+// readParts are the conditions a definition read from words adds to a
+// reading.
+type readParts struct {
+	filters []cond
+	derived []derivedJoin
+	tables  []string
+	defines []dialog.Definition
+}
+
+// apply adds the definition's condition to p: a single condition, or the
+// parts read from the person's words.
+func (d definition) apply(p *plan, subject string) {
+	p.use(subject)
+	if d.parts == nil {
+		p.filters = append(p.filters, cond{x: d.cond})
+		return
+	}
+	p.filters = append(p.filters, d.parts.filters...)
+	p.derived = append(p.derived, d.parts.derived...)
+	p.use(d.parts.tables...)
+	p.defines = append(p.defines, d.parts.defines...)
+}
+
+var _ dialog.ConditionReader = (*Engine)(nil)
+
+// ReadCondition reads words as a condition on subject's rows with the
+// question reader; ok is false when no reading lists the subject's rows
+// under a condition that uses every word.
+func (e *Engine) ReadCondition(ctx context.Context, subject, words string, facts []ontology.Fact) (dialog.ConditionRead, bool) {
+	if ctx.Err() != nil {
+		return dialog.ConditionRead{}, false
+	}
+	rd, ok := e.readCondition(subject, words, facts)
+	if !ok {
+		return dialog.ConditionRead{}, false
+	}
+	var labels []string
+	for _, d := range rd.parts.defines {
+		labels = append(labels, strings.ToLower(d.Label[:1])+d.Label[1:])
+	}
+	return dialog.ConditionRead{Term: rd.term, SQL: rd.listing, Label: sqlshape.JoinAnd(labels)}, true
+}
+
+// conditionReading is one accepted reading of a definition's words.
+type conditionReading struct {
+	parts   *readParts
+	term    ontology.Term
+	listing string
+}
+
+// readCondition frames the words as a question about subject's rows
+// ("customers with …", "customers that …") and keeps the likeliest
+// reading of any framing that accounts for every word.
+func (e *Engine) readCondition(subject, words string, facts []ontology.Fact) (conditionReading, bool) {
+	t := e.m.byName[strings.ToLower(subject)]
+	words = strings.Join(strings.Fields(strings.TrimRight(words, " .!?")), " ")
+	if t == nil || t.key == nil || words == "" {
+		return conditionReading{}, false
+	}
+	noun := strings.ToLower(humanize(t.name))
+	low := strings.ToLower(words)
+	var framings []string
+	if strings.HasPrefix(low, noun+" ") || strings.HasPrefix(low, singularOf(noun)+" ") {
+		framings = []string{"list " + words}
+	} else {
+		framings = []string{"list " + noun + " " + words, "list " + noun + " that " + words, "list " + noun + " with " + words, "list " + noun + " whose " + words}
+		// "has no visits" said of one of them is "that have no visits".
+		for _, verb := range []string{"has ", "is ", "was "} {
+			if rest, ok := strings.CutPrefix(low, verb); ok {
+				framings = append(framings, "list "+noun+" that "+map[string]string{"has ": "have ", "is ": "are ", "was ": "were "}[verb]+rest)
+			}
+		}
+	}
+	var best conditionReading
+	bestW := 0.0
+	for _, q := range framings {
+		a := e.analyse(q, nil, facts, e.now())
+		for _, p := range e.readings(a, 0, facts) {
+			if p.weight <= bestW || !listsUnder(p, t) {
+				continue
+			}
+			trees, err := e.m.cat.JoinPaths(2, p.tableList()...)
+			if err != nil {
+				continue
+			}
+			if unused := e.unexplained(a, p, e.partsOf(p, trees[0])); len(unused) > 0 {
+				continue
+			}
+			listing := e.listing(p, t, trees[0])
+			best, bestW = conditionReading{
+				parts: &readParts{filters: slices.Clone(p.filters), derived: slices.Clone(p.derived), tables: p.tableList(), defines: slices.Clone(p.defines)},
+				term: ontology.Term{Kind: ontology.TermPredicate, Subject: strings.ToLower(t.name), Op: readOp, Items: []string{words},
+					Expr: strings.ToLower(t.name+"."+t.key.Name) + " IN (" + strings.Join(strings.Fields(listing), " ") + ")"},
+				listing: listing,
+			}, p.weight
+		}
+	}
+	return best, bestW > 0
+}
+
+// listsUnder says whether p lists rows of t, and nothing else, under at
+// least one condition: no totals, groups, order or limit.
+func listsUnder(p *plan, t *tableInfo) bool {
+	if p.aggregated || len(p.groups) > 0 || len(p.having) > 0 || p.order != nil || p.limit > 0 || p.wrap != "" || p.perEntity != nil {
+		return false
+	}
+	if len(p.filters)+len(p.derived) == 0 || len(p.selects) == 0 {
+		return false
+	}
+	for _, s := range p.selects {
+		cols := columnsOf(s.x)
+		if len(cols) == 0 || aggregates(s.x) {
+			return false
+		}
+		for _, c := range cols {
+			// Only what names the rows: a column shown would account for
+			// words the condition leaves out ("gross minus net amount").
+			if !strings.EqualFold(c.table, t.name) || !slices.ContainsFunc(t.details, func(d *warehouse.Column) bool { return strings.EqualFold(d.Name, c.column) }) &&
+				(t.key == nil || !strings.EqualFold(t.key.Name, c.column)) && (t.label == nil || !strings.EqualFold(t.label.Name, c.column)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// listing renders the subject's keys that meet p's conditions.
+func (e *Engine) listing(p *plan, t *tableInfo, tree *catalog.JoinTree) string {
+	q := p.clone()
+	q.selects = []sel{{x: col(t.name, t.key.Name)}}
+	q.distinct, q.distinctForJoins = len(tree.Edges) > 0, false
+	return e.render(q, tree)
+}
