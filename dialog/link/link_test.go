@@ -47,8 +47,8 @@ func TestSpanEvidence(t *testing.T) {
 		{"books", nil, "books", Exact},
 		{"book", nil, "books", Inflection},
 		{"patron", nil, "patrons", Inflection},
-		{"volumes", nil, "books", Synonym},         // WordNet: book, volume
-		{"lending", nil, "loans", Synonym},         // WordNet: loan, lending
+		{"volumes", nil, "books", Synonym}, // WordNet: book, volume
+		{"lending", nil, "loans", Synonym}, // WordNet: loan, lending
 		{"poetry", nil, "books.genre = Poetry", Value},
 		{"readers", []Word{{Word: "reader", Element: Element{Kind: "table", Table: "patrons"}}}, "patrons", Vocabulary},
 		{"readers", []Word{{Word: "readers", Element: Element{Kind: "table", Table: "patrons"}, Team: true}}, "patrons", Glossary},
