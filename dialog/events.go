@@ -50,6 +50,9 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 	if i, ok := matchOption(q, text); ok {
 		return m.choose(ctx, st, ev, i, text)
 	}
+	if q.Key == vocabKey && !looksLikeNewQuestion(text) {
+		return m.typedWord(ctx, st, ev, q, text)
+	}
 	if looksLikeNewQuestion(text) && !m.answersPending(st, q, text) {
 		// Not an answer but another question: drop the pending one and
 		// start over in this conversation.
@@ -155,6 +158,9 @@ func (m *Manager) choose(ctx context.Context, st *convState, ev Event, i int, ch
 	opt := q.Options[i]
 	m.obs.ClarificationAnswered()
 	resolved := &Resolved{ClarificationID: q.ID, Prompt: q.Prompt, Choice: opt.Label}
+	if q.Key == vocabKey && opt.Element != nil {
+		return m.chooseWord(ctx, st, ev, q, *opt.Element, opt.Label, resolved)
+	}
 	st.History = append(st.History, closedQ{ID: q.ID, Prompt: q.Prompt, Choice: opt.Label})
 	st.addStep(m.cfg.Now(), clarificationStep(q, opt.Label, false))
 	st.Pending = nil

@@ -444,3 +444,25 @@ one two three four five six seven eight nine ten dont doesnt didnt isnt arent`) 
 		function[w] = true
 	}
 }
+
+// Same reports whether a and b are the same words up to inflection.
+func (l *Linker) Same(a, b string) bool {
+	return l.same(strings.Join(words(a), " "), strings.Join(words(b), " "))
+}
+
+// Noun reports whether a span may name a thing: its last word is mostly a
+// noun, or a word the lexicon does not know.
+func (l *Linker) Noun(span string) bool {
+	ws := words(span)
+	if len(ws) == 0 {
+		return false
+	}
+	if l.lex == nil {
+		return true
+	}
+	w := ws[len(ws)-1]
+	if !l.lex.Known(w) {
+		return true
+	}
+	return l.lex.Share(w, lexicon.Noun) >= 0.5
+}
