@@ -103,7 +103,7 @@ type Candidate struct {
 	// not word (how often a repeated thing counts): each a slot of its own,
 	// worded by the engine.
 	Readings []Reading `json:",omitempty"`
-	// Linked are the ids of the facts (Request.Facts) whose phrases this
+	// Linked lists the ids of facts (Request.Facts) whose phrases this
 	// reading took as the columns they define ("sales region" =
 	// regions.name): the answer says it used them, like any remembered
 	// choice.

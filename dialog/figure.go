@@ -15,7 +15,7 @@ import (
 )
 
 // The figure beside the name. A ranking or a superlative ("top 5
-// customers by revenue", "which state has the most customers?") is read
+// customers by revenue", "which branch has the most members?") is read
 // as the rows it picks: a name, or an id, name and email. People asking
 // "who is top" almost always want the number that makes them top, so the
 // answer shows the figure the reading is ordered by beside its rows,

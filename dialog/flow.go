@@ -317,7 +317,7 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 // proposal is one round of candidates and where they came from.
 type proposal struct {
 	*Proposal
-	// Engine is the name of the engine that proposed them.
+	// Engine names the engine that proposed them.
 	Engine string
 	// Note is said with the answer: the main engine failed and the
 	// fallback answered.

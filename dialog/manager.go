@@ -438,5 +438,5 @@ func (m *Manager) Owns(ctx context.Context, who Who, conversation string) (bool,
 	return st.Warehouse == m.cfg.Warehouse, nil
 }
 
-// Warehouse is the name of the warehouse this manager answers about.
+// Warehouse names the warehouse this manager answers about.
 func (m *Manager) Warehouse() string { return m.cfg.Warehouse }

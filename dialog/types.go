@@ -98,7 +98,7 @@ type Event struct {
 	// Text is what the person typed: a question, an answer, a phrase to
 	// forget, a fact's new wording.
 	Text string
-	// Target is the id of the clarification or answer the event refers to.
+	// Target names (by id) the clarification or answer the event refers to.
 	Target string
 	Option int
 	FactID string

@@ -138,7 +138,7 @@ type Fact struct {
 	// that used it. It weakens the fact for that person only and is not
 	// stored on the fact (see Store.Reject).
 	Overruled int `json:"-"`
-	// PromotedFrom is the id of the fact this one was promoted from.
+	// PromotedFrom holds the id of the fact this one was promoted from.
 	PromotedFrom string `json:"promoted_from,omitempty"`
 	// Source is where the fact came from when no person's answer taught
 	// it: a team glossary load (see ReplaceSource), or "" for a learned or
@@ -163,7 +163,7 @@ func GlossarySource(name string) Source { return Source(SourceGlossary + name) }
 // IsGlossary reports whether s is a team glossary.
 func (s Source) IsGlossary() bool { return strings.HasPrefix(string(s), SourceGlossary) }
 
-// Glossary is the name of the glossary s is, or "" when it is none.
+// Glossary names the glossary s is, or "" when it is none.
 func (s Source) Glossary() string {
 	if name, ok := strings.CutPrefix(string(s), SourceGlossary); ok {
 		return name

@@ -33,7 +33,7 @@ type ConfirmedAnswer struct {
 	Count int       `json:"count"`
 	First time.Time `json:"first"`
 	Last  time.Time `json:"last"`
-	// VerifiedAs is the id of the verified query made from it, once an
+	// VerifiedAs holds the id of the verified query made from it, once an
 	// admin verified it.
 	VerifiedAs string `json:"verified_as,omitempty"`
 }

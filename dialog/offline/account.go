@@ -474,7 +474,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 		}
 		claim(vm.at, a.spanOf(vm.at, vm.phrase), realised)
 	}
-	// "states that border states that border texas": each mention of a
+	// "depots that supply depots that supply Leeds": each mention of a
 	// table beyond the first needs another instance of it in the reading
 	// (the table read again, or a column referring to it).
 	type mentionKey struct {

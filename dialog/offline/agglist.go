@@ -2,8 +2,8 @@ package offline
 
 import "slices"
 
-// Several aggregates of one measure: "the average, minimum and maximum
-// age of singers", "the highest and lowest price". Each shape reads one
+// Several aggregates of one measure: "the mean, lowest and highest
+// weight of vans", "the highest and lowest price". Each shape reads one
 // of them; a reading that shows one aggregate of a measure shows the
 // list instead, in the question's order.
 

@@ -459,7 +459,7 @@ func (r *reader) boost(table, column string) float64 {
 func (e *Engine) findHead(a *analysis) head {
 	var related *entityMention
 	// The thing a nested superlative picks out is a condition, not the
-	// subject ("the longest river in the smallest state").
+	// subject ("the longest route of the smallest depot").
 	// Nor is the thing a grouping names ("the most expensive product in
 	// each category").
 	grouping := func(em *entityMention) bool {
@@ -559,8 +559,8 @@ func (r *reader) elements() []*element {
 	r.usedCols = map[*colMention]bool{}
 	flags := r.findFlags()
 	var els []*element
-	// "the highest point in the us": a column named with a superlative
-	// ranks unless a value picks out the row ("… in Wyoming").
+	// "the greatest mileage in the fleet": a column named with a superlative
+	// ranks unless a value picks out the row ("… at Leeds").
 	if a.sup == nil && a.supCol != nil && !r.valueNamesRowOf(a.supCol.at) && !a.count && a.agg == "" {
 		a.sup = a.supCol
 	}

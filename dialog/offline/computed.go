@@ -121,7 +121,7 @@ func (e *Engine) findComputed(a *analysis) {
 }
 
 // absorbParts takes the columns a computed measure names as its parts
-// ("the duration between departure and arrival times") into its mention:
+// ("the time between check-in and discharge") into its mention:
 // they are what it is computed from, not more outputs.
 func (e *Engine) absorbParts(a *analysis, cm *colMention) {
 	if w := a.word(cm.end); w != "between" && w != "from" {
@@ -295,8 +295,8 @@ func (e *Engine) findRatio(a *analysis) {
 			continue
 		}
 		var alts []colAlt
-		// "the ratio of the length of the Mississippi to the length of the
-		// Rhine": one column, two rows named by values.
+		// "the ratio of the mileage of van A to the mileage of
+		// van B": one column, two rows named by values.
 		end := den.end
 		if !difference {
 			if rows, vend := e.ratioOfRows(a, num, den, j+1, sep); len(rows) > 0 {
@@ -335,10 +335,10 @@ func (e *Engine) findRatio(a *analysis) {
 		a.columns = append(kept, &colMention{phrase: a.phrase(i, end), at: i, end: end, alts: alts})
 		a.markUsed(i, end)
 		if a.sup != nil && a.sup.at > i && a.sup.at < den.end {
-			a.sup = nil // "the ratio of the maximum range to …" names columns
+			a.sup = nil // "the ratio of the top payload to …" names columns
 		}
 		if a.count && a.countAt > i && a.countAt < den.end {
-			a.count, a.countAt = false, -1 // "the ratio of A to the number of reviews" names a column
+			a.count, a.countAt = false, -1 // "the ratio of A to the count of loans" names a column
 		}
 		sortMentions(a)
 		return
@@ -356,8 +356,8 @@ func (e *Engine) ratioSide(a *analysis, from, to int) *colMention {
 }
 
 // ratioOfRows reads a ratio of one column between two sets of rows, each
-// named by a value after the column ("the population of the United States
-// to the population of California"): the column summed over each set.
+// named by a value after the column ("the mileage of the north region
+// to the mileage of Leeds"): the column summed over each set.
 // It takes the two values out of the question's conditions.
 func (e *Engine) ratioOfRows(a *analysis, num, den *colMention, from, sep int) ([]colAlt, int) {
 	valueIn := func(lo, hi int) *valueMention {

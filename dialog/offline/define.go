@@ -151,7 +151,7 @@ func (e *Engine) findExistence(a *analysis, subject *tableInfo) []*existMention 
 		if !negations[t.low] && !positive {
 			continue
 		}
-		// "have not been used in any orders": a verb phrase may come
+		// "have never been lent in any loans": a verb phrase may come
 		// between the negation and the related rows.
 		for j := i + 1; j < len(a.toks) && j <= i+6; j++ {
 			if a.toks[j].isNum || a.toks[j-1].brk != 0 {

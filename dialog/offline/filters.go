@@ -326,8 +326,8 @@ func (r *reader) namedTable(table string) bool {
 	return false
 }
 
-// bindNamedColumns reads "the department of Computer Science", "the
-// "Computer Science" department", "the city York": a column named right
+// bindNamedColumns reads "the ward of Intensive Care", "the
+// "Intensive Care" ward", "the city York": a column named right
 // before or after a value it stores says which column the value is in; it
 // is no further output. The value keeps only its matches in that column
 // and its phrase takes the column's words.
@@ -382,8 +382,8 @@ func (a *analysis) valueNamedBy(cm *colMention) *valueMention {
 }
 
 // otherColumnOfTable says whether the value is also stored in another
-// column of the mentioned column's table: "the capital of Washington" may
-// be the capital of the state named Washington.
+// column of the mentioned column's table: "the manager of Leeds" may
+// be the manager of the depot named Leeds.
 func otherColumnOfTable(vm *valueMention, cm *colMention) bool {
 	for _, al := range vm.alts {
 		for _, c := range cm.alts {

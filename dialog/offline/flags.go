@@ -17,9 +17,9 @@ import (
 type flagMention struct {
 	cm      *colMention
 	negated bool
-	// or: joined to the previous flag by "or" ("a final project or exam").
+	// or: joined to the previous flag by "or" ("a referral or scan").
 	or bool
-	// both: "how many have a final exam and how many do not" counts each side.
+	// both: "how many had a scan and how many did not" counts each side.
 	both bool
 	// presence: a column that is empty for some rows, read as "has a
 	// value" ("members who have named a guarantor": guarantor IS NOT NULL).
@@ -70,7 +70,7 @@ func (r *reader) findFlags() []flagMention {
 			if k == cm.at && a.word(k) != "without" && a.word(k) != "with" && a.word(k) != "no" {
 				continue
 			}
-			// "a final project and a final exam": the second flag is
+			// "a referral and a follow-up scan": the second flag is
 			// governed as the first it is coordinated with.
 			if w := a.word(k); (w == "and" || w == "or") && len(out) > 0 && out[len(out)-1].cm.end == k {
 				governed, negated, or = true, out[len(out)-1].negated, w == "or"
@@ -156,7 +156,7 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 			continue
 		}
 		if f.or && len(prev) > 0 {
-			// "with a final project or exam": one condition, either holds.
+			// "with a referral or scan": one condition, either holds.
 			els = els[:len(els)-1]
 			var either []flagCond
 			for _, x := range prev {
@@ -227,7 +227,7 @@ func (r *reader) valueAfter(cm *colMention) bool {
 }
 
 // comparedAfter says whether a comparison follows the mention closely
-// ("with a rating above 4").
+// ("with a score over 7").
 func (r *reader) comparedAfter(cm *colMention) bool {
 	for _, cp := range r.a.comps {
 		if cp.at >= cm.end && cp.at <= cm.end+2 {

@@ -61,7 +61,7 @@ func (r *reader) relatedCounted(cp *compMention) (*entityMention, bool) {
 }
 
 // listedTable is the table of the first column the question lists before
-// at ("book ids with at least two chapters"): the subject when no table
+// at ("book ids with two or more loans"): the subject when no table
 // is named as one.
 func (r *reader) listedTable(at int) *tableInfo {
 	for _, cm := range r.a.columns {
@@ -90,7 +90,7 @@ func (r *reader) groupCondition(el *element, cp *compMention) bool {
 		return true
 	}
 	if em.tables[0] == h {
-		// "book ids with at least two chapters": the counted thing was
+		// "book ids with two or more loans": the counted thing was
 		// taken for the subject; the listed column's table is.
 		lt := r.listedTable(cp.at)
 		if lt == nil || lt == h {
@@ -183,7 +183,7 @@ func lastPart(col string) string {
 	return col
 }
 
-// valueGroupCondition reads "cities that have more than one shop"
+// valueGroupCondition reads "towns holding more than one depot"
 // where the subject is a column of the counted rows: the values of that
 // column shared by enough rows.
 func (r *reader) valueGroupCondition(el *element, cp *compMention, em *entityMention) bool {

@@ -78,7 +78,7 @@ func (r *reader) groupElement() []*element {
 				}
 				w := 1.0
 				if len(named) > 0 {
-					// "book ids and the number of chapters in each book":
+					// "book ids and the count of loans of each book":
 					// the columns the question names show the group.
 					w = 0.3
 					el.add(1, func(p *plan) {
@@ -112,8 +112,8 @@ func (r *reader) groupElement() []*element {
 						continue
 					}
 					w := al.weight * r.boost(al.table, al.column)
-					// "length of rivers in each country": the country
-					// column of the rivers, not of some other table.
+					// "length of routes in each region": the region
+					// column of the routes, not of some other table.
 					if r.measureTables[strings.ToLower(al.table)] || r.h.t != nil && strings.EqualFold(al.table, r.h.t.name) {
 						w *= 2.5
 					}

@@ -79,8 +79,8 @@ func (a *analysis) findIntents() {
 			if !a.count {
 				a.count, a.countAt = true, i
 			}
-			// "the number of different nationalities" counts values ("the
-			// number of distinct type of…" is left to the column "type").
+			// "the number of different specialties" counts values ("the
+			// count of distinct type of…" is left to the column "type").
 			if w := a.word(i + 2); (a.countAt == i || restated) && a.word(i+1) == "of" && (w == "different" || w == "distinct" || w == "unique") && !kindWords[a.word(i+3)] {
 				a.findCountKinds(i + 2)
 			}
@@ -147,7 +147,7 @@ func (a *analysis) findIntents() {
 			a.toks[i+1].used = true
 			i++
 		}
-		// "top 2 most frequently used device types": how often, not a column.
+		// "top 3 most often borrowed genres": how often, not a column.
 		from := i + 1
 		if explicit && i+1 < len(a.toks) && a.toks[i+1].isNum {
 			from++ // past the "2" of "top 2"
@@ -210,7 +210,7 @@ func (a *analysis) findIntents() {
 		var at int
 		switch {
 		case t.low == "per" && a.indexOf("ratio", max(i-5, 0)) >= 0 && a.indexOf("ratio", max(i-5, 0)) < i:
-			continue // "the ratio of population per area": a quotient
+			continue // "the ratio of loans per member": a quotient
 		case t.low == "by" && passiveAgent(a.word(i-1)):
 			continue // "references cited by publications": who did it, not a grouping
 		case t.low == "per" || t.low == "by" && !a.toks[min(i+1, len(a.toks)-1)].isNum:
@@ -312,7 +312,7 @@ func (a *analysis) indexOf(w string, from int) int {
 
 // countRanking reads "the greatest number of writers", "the smallest
 // number of books" as "most"/"fewest": a count of the things named,
-// ranked. A stored number ("the greatest number of years", a column) stays
+// ranked. A stored number ("the greatest number of seats", a column) stays
 // that column's extreme.
 func (e *Engine) countRanking(a *analysis) {
 	sm := a.sup

@@ -56,7 +56,7 @@ func (r *reader) count() []*element {
 		case em != nil:
 			target, phrase = em.tables[0], em.phrase
 		case cm != nil && len(r.numericAlts(cm)) > 0:
-			// "how many people live in texas": the number is a column.
+			// "how many beds does the north ward have": the number is a column.
 			r.usedCols[cm] = true
 			for _, al := range r.numericAlts(cm) {
 				w := al.weight * r.boost(al.table, al.column)
@@ -109,7 +109,7 @@ func (r *reader) count() []*element {
 			p.phrases[keyMeasure] = phrase
 		}
 	})
-	// "how many states border texas": what is counted may be the rows of
+	// "how many depots supply Leeds": what is counted may be the rows of
 	// another table the question names.
 	for _, cm := range r.freeColumns() {
 		if len(cm.alts) == 0 || strings.EqualFold(cm.alts[0].table, t.name) {

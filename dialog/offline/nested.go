@@ -7,9 +7,9 @@ import (
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
-// Nested superlatives: "the rivers in the largest state", "how many cities
-// are in the state with the largest population", "the longest river in the
-// smallest state". A superlative that picks out a thing the question's
+// Nested superlatives: "the vans at the largest depot", "how many vans
+// are at the depot with the biggest yard", "the longest route of the
+// smallest depot". A superlative that picks out a thing the question's
 // subject is related to ("in", "of", "through" it) is a condition on the
 // subject's rows — they belong to the top one — not the ranking of the
 // answer; the answer's own shape (a list, a count, another superlative)
@@ -22,7 +22,7 @@ type nestedMention struct {
 	// the column named after the superlative ("with the largest population").
 	subject *tableInfo
 	measure *colMention
-	// at..end are the phrase's tokens ("the state with the largest population").
+	// at..end are the phrase's tokens ("the depot with the most vans").
 	at, end int
 }
 
@@ -113,7 +113,7 @@ func (e *Engine) nestedAt(a *analysis, s *superMention) *nestedMention {
 			if cm.at >= i || cm.clause != 0 || len(cm.alts) == 0 {
 				continue
 			}
-			// "the population of the largest state" may be the state's own.
+			// "the capacity of the biggest depot" may be the state's own.
 			own := false
 			for _, al := range cm.alts {
 				own = own || strings.EqualFold(al.table, not.name)
@@ -124,7 +124,7 @@ func (e *Engine) nestedAt(a *analysis, s *superMention) *nestedMention {
 		}
 		return false
 	}
-	// "runs through the most states" counts them: a ranking, not one thing.
+	// "stops at the most depots" counts them: a ranking, not one thing.
 	switch s.phrase {
 	case "most", "least", "fewest", "more", "fewer":
 		return nil
@@ -136,7 +136,7 @@ func (e *Engine) nestedAt(a *analysis, s *superMention) *nestedMention {
 			return &nestedMention{sup: s, subject: em.tables[0], at: link + 1, end: a.spanOf(em.at, em.phrase)}
 		}
 	}
-	// "in the state with the largest population"
+	// "at the depot with the largest fleet"
 	if cm := columnAt(s.nounAt); cm != nil && len(cm.alts) > 0 {
 		with := before(s.at - 1)
 		if a.word(with) != "with" && a.word(with) != "having" {

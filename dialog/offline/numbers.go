@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Numbers in words: "fewer than a hundred thousand people", "top five",
+// Numbers in words: "under a hundred thousand loans", "top five",
 // "more than ten times", "1.5 million". They become one number token, so
 // every shape that reads numbers reads these too.
 

@@ -6,9 +6,9 @@ import (
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
 
-// Ordering clauses: "ordered by the number of publications in descending
-// order", "sorted from highest to lowest", "order the results by the
-// region name", "alphabetically", "starting from the best ratings". They
+// Ordering clauses: "ordered by the count of loans in descending
+// order", "sorted from highest to lowest", "sort the rows by the
+// region name", "alphabetically", "starting from the top scores". They
 // sort whatever the rest of the question computes; they never rank or cut
 // by themselves.
 
@@ -47,7 +47,7 @@ func isDirection(w string) bool { _, ok := directionWords[w]; return ok }
 func isUnit(w string) bool { return unitWords[w] || unitWords[singularOf(w)] }
 
 // findUnits marks unit phrases used: "in meters", "per square kilometer",
-// "in people per square kilometer".
+// "in loans per member per year".
 func (a *analysis) findUnits() {
 	for i := range a.toks {
 		if !isUnit(a.word(i)) || a.toks[i].used || a.toks[i].quoted {
@@ -119,7 +119,7 @@ func (a *analysis) findOrdering() {
 			x := a.word(end)
 			switch {
 			case (x == "by" || x == "of" && a.word(end-1) == "order") && om.by < 0:
-				// "ordered by age", "in ascending order of age"
+				// "ordered by price", "in ascending order of price"
 				om.by = end + 1
 				for a.word(om.by) == "the" || a.word(om.by) == "their" || a.word(om.by) == "its" {
 					om.by++
@@ -146,7 +146,7 @@ func (a *analysis) findOrdering() {
 				break
 			}
 		}
-		// "starting from the best ratings": a sort key after the direction.
+		// "starting from the top scores": a sort key after the direction.
 		if om.by < 0 && a.word(i) == "starting" {
 			for k := i + 1; k < end; k++ {
 				if !isDirection(a.word(k)) && !stopWords[a.word(k)] && a.word(k) != "starting" {
@@ -188,7 +188,7 @@ func (r *reader) orderElement() []*element {
 		if aggs, _ := r.aggregateAt(om.by); len(aggs) > 0 {
 			keyAggs = aggs
 		}
-		// "in descending order of years of work": the first column
+		// "in descending order of days on loan": the first column
 		// named in the clause's words after "by"/"of".
 		end := max(r.a.spanOf(om.at, om.phrase), om.by+2)
 		for k := om.by; k < end && key == nil; k++ {
@@ -220,7 +220,7 @@ func (r *reader) orderElement() []*element {
 // sortKey picks what a plan is sorted by.
 func (r *reader) sortKey(p *plan, key *colMention, aggs []aggRead, alpha bool) expr {
 	m := r.e.m
-	// An aggregate the plan shows ("by the number of publications").
+	// An aggregate the plan shows ("by the number of loans").
 	for _, ag := range aggs {
 		for _, s := range p.selects {
 			if sameExpr(m, s.x, ag.x) {

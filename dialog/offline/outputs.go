@@ -69,7 +69,7 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 		phrases = append([]string{r.h.phrase}, phrases...)
 		enumerated = true
 	}
-	// "the ids and names of the crews": "names" closing the list is the
+	// "the ids and titles of the books": "names" closing the list is the
 	// head's label too.
 	if h := r.h.t; h != nil && h.label != nil && lastEnd > 0 {
 		k := lastEnd
@@ -154,7 +154,7 @@ func (r *reader) returnList() []listItem {
 			}
 			it.phrase = a.phrase(start, j)
 			items = append(items, it)
-			// "number of distinct users who sent, and …": a relative
+			// "number of distinct members who borrowed, and …": a relative
 			// clause on an item does not end the list.
 			if w := a.word(j); (w == "who" || w == "that" || w == "which") && j > 0 && a.toks[j-1].brk == 0 {
 				k := j
@@ -215,8 +215,8 @@ func (it listItem) sameColumn(al colAlt) bool {
 }
 
 // listElement shows what a "return …" list names on an aggregated
-// reading ("How many transactions…? Return the number of transactions
-// and the total amount"): the listed aggregates and grouping columns in
+// reading ("How many loans…? Give the count of loans
+// and the total fines"): the listed aggregates and grouping columns in
 // the list's order. Keeping the reading's own outputs stays an option.
 func (r *reader) listElement() []*element {
 	list := r.returnList()
@@ -267,8 +267,8 @@ func (r *reader) listElement() []*element {
 					}
 				}
 				if found == nil && len(p.groups) == 0 && len(it.col.alts) > 0 {
-					// "How many shops have offers? Return the shop
-					// name and the number of offers": a count per name.
+					// "How many wards have beds? Give the ward
+					// name and the count of beds": a count per name.
 					al := it.col.alts[0]
 					for _, c := range it.col.alts {
 						if p.tables[strings.ToLower(c.table)] {

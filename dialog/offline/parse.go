@@ -26,7 +26,7 @@ type analysis struct {
 	countAt    int
 	agg        string
 	aggAt      int
-	// aggList: "the average, minimum and maximum age" asks for each of
+	// aggList: "the mean, lowest and highest loan count" asks for each of
 	// those aggregates of one measure, in that order.
 	aggList []aggItem
 	sup     *superMention

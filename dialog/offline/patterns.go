@@ -7,9 +7,9 @@ import (
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
 
-// Text patterns: "journals whose names start with the letter 'J'",
-// "last name contains 'son'", "titles containing 'night'", "lakes
-// with a name that starts with "Lake"". They filter a text column with
+// Text patterns: "authors whose names begin with the letter 'J'",
+// "surname contains 'ley'", "titles containing 'night'", "depots
+// with a name beginning with "North"". They filter a text column with
 // LIKE; the column is the one named just before the verb, else the
 // label of the table the question is about.
 
@@ -41,7 +41,7 @@ func patternVerb(a *analysis, i int) (prefix, suffix string, ok bool) {
 	case w == "contain" || w == "contains" || w == "containing" || w == "include" || w == "includes" || w == "including":
 		return "%", "%", true
 	case (w == "has" || w == "have" || w == "having" || w == "with") && patternNounAfter(a, i+1):
-		// "whose name has the word harbour", "with the substring 'ta'".
+		// "whose title has the word harbour", "with the substring 'ta'".
 		return "%", "%", true
 	}
 	return "", "", false
@@ -146,7 +146,7 @@ func (r *reader) patternElements() []*element {
 			}
 		}
 		if len(opts) == 0 && lm.owner >= 0 {
-			// "journals whose names start with 'J'": the label of the
+			// "authors whose names begin with 'J'": the label of the
 			// thing named before "whose".
 			if em := r.entityAt(lm.owner); em != nil && em.tables[0].label != nil {
 				add(em.tables[0].name, em.tables[0].label.Name, 1.8)
@@ -178,7 +178,7 @@ func (r *reader) patternElements() []*element {
 			continue
 		}
 		el := &element{name: "pattern"}
-		// "first name starts with 'J' or last name contains 'son'": either.
+		// "title starts with 'A' or author contains 'ley'": either.
 		if i+1 < len(each) && len(each[i+1]) > 0 && r.joinedByOr(r.a.likes[i], r.a.likes[i+1]) {
 			for _, a := range each[i] {
 				for _, b := range each[i+1] {

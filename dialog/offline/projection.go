@@ -63,7 +63,7 @@ func (r *reader) projection() []*element {
 	}
 	hint := a.howAdj
 	if hint != "" || a.where {
-		// "how big is alaska", "how high is the highest point of florida":
+		// "how big is the north depot", "how tall is the tallest van of the fleet":
 		// the adjective names the measure; columns of the table the value
 		// names a row of come first, and those sharing words with the
 		// question's other column words.

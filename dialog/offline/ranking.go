@@ -7,8 +7,8 @@ import (
 )
 
 // Per-group rankings: "top 2 genres by number of books", "which
-// street has the most shops", "the 3 most common sale
-// statuses", "top 5 countries by total amount". The ranked things are the
+// road has the most depots", "the 3 most common loan
+// states", "top 5 regions by total mileage". The ranked things are the
 // values of a column, so the reading groups by it and orders the groups
 // by an aggregate: a count of the rows named ("number of books", "most
 // shops", "most common"), or a total, average or extreme of a
@@ -232,7 +232,7 @@ func (r *reader) groupRanking() []*element {
 		return nil
 	}
 	// The grouped column: right after "top N [most common]", or before
-	// "has/have the most" ("which street has the most shops").
+	// "has/have the most" ("which road has the most depots").
 	j := s.at + 1
 	if s.explicitLimit {
 		j++

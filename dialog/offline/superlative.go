@@ -9,7 +9,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
 
-// Row superlatives and top-k: "the longest river", "which state has the most rivers", "top 5 products by list price".
+// Row superlatives and top-k: "the longest river", "which branch lends the most books", "top 5 products by list price".
 
 // groupByHead groups by the head's key and label and shows the label.
 func (r *reader) groupByHead(p *plan, h *tableInfo, details bool) {
@@ -37,8 +37,8 @@ func (r *reader) groupByHead(p *plan, h *tableInfo, details bool) {
 }
 
 // superlative builds "which X has the most Y", "the biggest city", "top 5
-// products by units sold", and "the state with the largest city" (where the
-// ranked rows are cities and the answer is their state).
+// products by units sold", and "the branch with the oldest book" (where the
+// ranked rows are books and the answer is their branch).
 func (r *reader) superlative() []*element {
 	a := r.a
 	s := a.sup
@@ -64,7 +64,7 @@ func (r *reader) superlative() []*element {
 	}
 	sized := s.hint != "" && s.hint != "value"
 	// The rows being ranked: the entity just before the superlative ("the
-	// city with the largest population"), or a sized noun after it ("the
+	// branch with the largest stock"), or a sized noun after it ("the
 	// longest river"), when that is not the head.
 	ranked := h
 	if subj := r.subjectBefore(s.at); subj != nil && h != nil && subj != h {
@@ -108,7 +108,7 @@ func (r *reader) superlative() []*element {
 		}
 		cm = nil
 	case em != nil:
-		// "the state with the most rivers": count the other table's rows per head.
+		// "the branch with the most books": count the other table's rows per head.
 		e2 := em.tables[0]
 		r.countedVia = e2
 		r.measureTables[strings.ToLower(e2.name)] = true
@@ -250,7 +250,7 @@ func (r *reader) superlative() []*element {
 	if len(listed) == 1 {
 		r.alsoShown(output, listItem{phrase: listed[0].phrase, col: listed[0]})
 	}
-	// "the population of the largest state": another column of the head is the answer.
+	// "the address of the biggest branch": another column of the head is the answer.
 	for _, fc := range r.freeColumns() {
 		for _, al := range fc.alts {
 			if !strings.EqualFold(al.table, h.name) && !strings.EqualFold(al.table, ranked.name) {
@@ -265,7 +265,7 @@ func (r *reader) superlative() []*element {
 		}
 	}
 	if a.where {
-		// "where is the youngest teacher from": where the thing ranked is.
+		// "where does the newest nurse live": where the thing ranked is.
 		for i, c := range r.hintColumns(ranked, "", true) {
 			output.add(2/float64(i+1), func(p *plan) {
 				p.selects = append(p.selects, sel{x: col(ranked.name, c.Name)})
@@ -274,7 +274,7 @@ func (r *reader) superlative() []*element {
 		}
 	}
 	if a.howAdj != "" {
-		// "how large is the largest city in alaska": the size itself.
+		// "how long is the longest route of the fleet": the size itself.
 		for i, c := range r.hintColumns(ranked, a.howAdj, false) {
 			output.add(1.5/float64(i+1), func(p *plan) {
 				p.selects = append(p.selects, sel{x: col(ranked.name, c.Name)})
@@ -323,7 +323,7 @@ func (r *reader) superlative() []*element {
 		p.desc = s.desc != p.invert
 		p.limit = s.limit
 		if a.order != nil && !s.explicitLimit {
-			// "the longest rivers, ordered from longest to shortest": all
+			// "the longest routes, listed from longest down": all
 			// of them, sorted.
 			p.limit = 0
 		}
@@ -441,8 +441,8 @@ func (r *reader) valueNamesRowOf(at int) bool {
 }
 
 // subjectBefore finds the entity a superlative qualifies when it follows
-// "with the", "that has the", "having the": "the city with the largest
-// population" ranks cities.
+// "with the", "that has the", "having the": "the branch with the largest
+// stock" ranks branches.
 func (r *reader) subjectBefore(at int) *tableInfo {
 	j := at - 1
 	for j >= 0 && (r.a.word(j) == "the" || r.a.word(j) == "a") {
@@ -595,7 +595,7 @@ func moneyFirst(cols []*warehouse.Column) []*warehouse.Column {
 }
 
 // asksForTheValue says whether a clause after the superlative at asks for
-// the ranked value too: "…, and what is the enrollment number?", "… and
+// the ranked value too: "…, and what is its bed count?", "… and
 // how many".
 func (r *reader) asksForTheValue(at int) bool {
 	a := r.a
@@ -611,7 +611,7 @@ func (r *reader) asksForTheValue(at int) bool {
 }
 
 // measureBefore is the number a superlative ending its clause ranks by
-// when it names none after it: "the climber who is worth the most", "the
+// when it names none after it: "the member who has paid the most", "the
 // van that weighs the least" (a numeric column named right before it).
 func (r *reader) measureBefore(s *superMention) *colMention {
 	a := r.a

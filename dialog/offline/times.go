@@ -68,7 +68,7 @@ func (a *analysis) findTimes(now time.Time) {
 		case (t.low == "last" || t.low == "past" || t.low == "previous") && i+2 < len(a.toks) && a.toks[i+1].isNum && a.toks[i+1].num >= 1 && windowUnit(a.word(i+2+windowFiller(a, i+2))) != "":
 			n := int(a.toks[i+1].num)
 			start := now
-			// "the past 6 calendar months": a filler word before the unit.
+			// "the last 3 calendar weeks": a filler word before the unit.
 			st := i
 			if f := windowFiller(a, i+2); f > 0 {
 				a.toks[i+2].used = true
@@ -84,7 +84,7 @@ func (a *analysis) findTimes(now time.Time) {
 			case "year":
 				start = now.AddDate(-n, 0, 0)
 			}
-			// "…, not including the current month": whole periods before
+			// "…, leaving out the month under way": whole periods before
 			// the one under way.
 			if unit, end := excludedPeriod(a, i+3); unit != "" && unit == windowUnit(a.word(i+2)) || unit == "day" {
 				to := periodStart(now, unit)
@@ -203,7 +203,7 @@ func windowFiller(a *analysis, i int) int {
 	return 0
 }
 
-// excludedPeriod reads "not including the current month", "excluding
+// excludedPeriod reads "not counting this month", "excluding
 // this week", "excluding today" from token i: the period left out (day,
 // week, month, year) and the token after the phrase, or "" when there is
 // none.

@@ -408,7 +408,7 @@ func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMent
 			vm.negated = true
 			a.toks[from-1].used = true
 		default:
-			// "do not have the nationality 'USA'", "are not in Brill":
+			// "do not have the specialty 'Cardiology'", "are not in Leeds":
 			// the negation of the verb, a few words before the value.
 			if k := e.negatedBefore(a, from, vm.alts); k >= 0 {
 				vm.negated = true
@@ -431,7 +431,7 @@ var negationLinks = setOf(`the a an be is are was were in from at of`)
 // negatedBefore finds a "not" or "never" at most five words before token
 // from that negates the value: with only linking words between ("are not
 // in Brill"), or "have" and words of the value's own column ("do not have
-// the voice tenor"). "do not have a cat" (rows of a related table) and
+// the voice tenor"). "do not own a van" (rows of a related table) and
 // "does not border Texas" are absences, read elsewhere. -1 when there is
 // none.
 func (e *Engine) negatedBefore(a *analysis, from int, alts []valueAlt) int {

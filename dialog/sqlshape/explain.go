@@ -417,7 +417,7 @@ func describeFilter(f Filter, main string, s *Shape, l Labels) string {
 	}
 	switch f.Op {
 	case "max", "min":
-		// "in the state with the largest area"
+		// "at the depot with the largest yard"
 		most := map[string]string{"max": "highest", "min": "lowest"}[f.Op]
 		return "of the " + Singular(l.Table(tableOf(f.Column))) + " with the " + most + " " + l.Column(f.Column)
 	case "max per", "min per":

@@ -287,8 +287,8 @@ func (s *Shape) Slots(canonValue func(string) string) Slots {
 		}
 	}
 	// Beside the rows' labels, whether their figure is shown is part of
-	// what the answer shows ("the top 2 airlines", with or without their
-	// number of flights); alone, the figure is the answer itself.
+	// what the answer shows ("the top 2 carriers", with or without their
+	// number of trips); alone, the figure is the answer itself.
 	if len(outputs) > 0 {
 		outputs = append(outputs, figures...)
 	}
