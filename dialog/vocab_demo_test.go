@@ -1,11 +1,14 @@
 package dialog_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/clarify-bot/clarify/connectors/glossary"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/internal/dialogtest"
+	"github.com/clarify-bot/clarify/ontology"
 )
 
 // untilAnswer answers a word question with pick (an option's label, or
@@ -131,5 +134,33 @@ func TestUnmatchedQuestionNamesUnknownWords(t *testing.T) {
 	r := c.ask("what is the typical basket size?")
 	if r.Kind != dialog.ReplyNotice || !strings.Contains(r.Text, "'basket'") || !strings.Contains(r.Text, "'size'") {
 		t.Fatalf("want a notice naming 'basket' and 'size', got:\n%s", r.Text)
+	}
+}
+
+// TestTeamSynonymsFromTheGlossary: the glossary's synonyms: are the team's
+// words, used without asking and said as such; a person's own answer
+// for the word wins over them.
+func TestTeamSynonymsFromTheGlossary(t *testing.T) {
+	env := dialogtest.New(t, 1500, dialog.Config{})
+	g, err := glossary.Parse("team.yaml", []byte("synonyms:\n  customers: [clients]\n  shipments.carrier: [courier]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts, ps := glossary.Facts(g, glossary.Target{Warehouse: "demo", Workspaces: []string{"test:w1"}})
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	if _, err := env.Facts.ReplaceSource(context.Background(), g.Source(), facts, ontology.Actor{ID: "admin", Admin: true}); err != nil {
+		t.Fatal(err)
+	}
+	c := newChat(t, env, "jo")
+	r, words := c.untilAnswer(c.ask("how many clients do we have?"), "")
+	a := mustAnswer(t, r)
+	if words != 0 || a.Rows[0][0] != scalar(t, env, "SELECT COUNT(*) FROM customers") || !strings.Contains(r.Text, "Using the team's word: 'clients' = customers") {
+		t.Fatalf("the team's word should answer without asking:\n%s", r.Text)
+	}
+	r, words = c.untilAnswer(c.ask("how many shipments did each courier handle?"), "")
+	if a = mustAnswer(t, r); words != 0 || a.RowCount != 4 {
+		t.Fatalf("courier should be the carrier without asking:\n%s", r.Text)
 	}
 }
