@@ -274,6 +274,12 @@ func (m *Manager) wordQuestion(ctx context.Context, st *convState) *pendingQ {
 				sugg = append(sugg, c)
 			}
 		}
+		if len(sugg) > 0 && sugg[0].Evidence == link.Context && !m.linker.Known(lk.Span) {
+			// Only the question's own tables to offer for a word no
+			// lexicon knows (a typo, a code): the readings' own
+			// questions serve better.
+			continue
+		}
 		span := lk.Span
 		if len(sugg) == 0 {
 			if len(st.live()) > 0 {

@@ -440,7 +440,9 @@ is are was were be been being am do does did done have has had having will would
 what which who whom whose when where why how whats many much more most less least few each every all any some both either neither other others
 list show give tell find get let see display return name names number count total sum average mean top bottom first last
 please also only just ever very so such same own between during before after since until while within through
-one two three four five six seven eight nine ten dont doesnt didnt isnt arent`) {
+one two three four five six seven eight nine ten dont doesnt didnt isnt arent
+among amongst id ids amount order ordered sort sorted ascending descending record records row rows entry entries
+result results information info detail details data`) {
 		function[w] = true
 	}
 }
@@ -448,6 +450,13 @@ one two three four five six seven eight nine ten dont doesnt didnt isnt arent`) 
 // Same reports whether a and b are the same words up to inflection.
 func (l *Linker) Same(a, b string) bool {
 	return l.same(strings.Join(words(a), " "), strings.Join(words(b), " "))
+}
+
+// Known reports whether the lexicon knows the span's last word (a word
+// it does not know may be a typo or a code rather than a thing's name).
+func (l *Linker) Known(span string) bool {
+	ws := words(span)
+	return l.lex != nil && len(ws) > 0 && l.lex.Known(ws[len(ws)-1])
 }
 
 // Noun reports whether a span may name a thing: its last word is mostly a
