@@ -131,9 +131,9 @@ func TestDemoChangeAWord(t *testing.T) {
 func TestUnmatchedQuestionNamesUnknownWords(t *testing.T) {
 	env := dialogtest.New(t, 1500, dialog.Config{MaxRounds: dialog.NeverAsk})
 	c := newChat(t, env, "ivy")
-	r := c.ask("what is the typical basket size?")
-	if r.Kind != dialog.ReplyNotice || !strings.Contains(r.Text, "'basket'") || !strings.Contains(r.Text, "'size'") {
-		t.Fatalf("want a notice naming 'basket' and 'size', got:\n%s", r.Text)
+	r := c.ask("what is the typical wibble of the glorps?")
+	if r.Kind != dialog.ReplyNotice || !strings.Contains(r.Text, "I don't know these words in this data: 'wibble', 'glorps'.") {
+		t.Fatalf("want a notice naming 'wibble' and 'glorps', got:\n%s", r.Text)
 	}
 }
 

@@ -30,6 +30,7 @@ const (
 	Value      Evidence = "value"      // a stored value of the column
 	Synonym    Evidence = "synonym"    // a lexicon synonym: "clients" for customers
 	Derivation Evidence = "derivation" // a lexicon derivation: "shipping" for shipments
+	Hypernym   Evidence = "hypernym"   // the lexicon says it is a kind of it: "trucks" for vehicles
 	Catalog    Evidence = "catalog"    // the catalog's synonyms: "buyers" for customers
 	Comment    Evidence = "comment"    // a word of the element's comment
 	Context    Evidence = "context"    // nothing but the tables the rest of the question names
@@ -39,7 +40,7 @@ const (
 // more settles the word.
 var score = map[Evidence]float64{
 	Exact: 1, Inflection: 0.95, Vocabulary: 1, Glossary: 0.95, Value: 0.9,
-	Synonym: 0.7, Derivation: 0.6, Catalog: 0.55, Comment: 0.5, Context: 0.2,
+	Synonym: 0.7, Derivation: 0.6, Catalog: 0.55, Comment: 0.5, Hypernym: 0.45, Context: 0.2,
 }
 
 // Confident is the score from which a link settles what a word means.
@@ -252,6 +253,8 @@ func (l *Linker) Span(span string, vocab []Word) Link {
 			add(n.el, Inflection)
 		case l.lex != nil && l.lex.RelatedTo(span, n.words):
 			add(n.el, l.relation(span, n.words))
+		case l.lex != nil && l.lex.Broader(span, n.words):
+			add(n.el, Hypernym)
 		}
 	}
 	for _, n := range l.comments {

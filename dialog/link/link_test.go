@@ -24,6 +24,8 @@ func library(t *testing.T) *Linker {
 			col("loans", "branch", "varchar", "Branch that lent the book"), col("loans", "lent_on", "date", "")}},
 		{Name: "librarians", Comment: "Staff members", Columns: []warehouse.Column{
 			col("librarians", "id", "int", ""), col("librarians", "name", "varchar", "")}},
+		{Name: "vehicles", Comment: "The library's mobile branches", Columns: []warehouse.Column{
+			col("vehicles", "id", "int", ""), col("vehicles", "plate", "varchar", "")}},
 	}}, Profiles: []warehouse.Profile{
 		{Table: "books", Column: "genre", Rows: 100, Distinct: 3, Top: []warehouse.ValueCount{{Value: "Poetry", Count: 40}, {Value: "Mystery", Count: 30}, {Value: "History", Count: 30}}},
 		{Table: "loans", Column: "branch", Rows: 1000, Distinct: 4, Top: []warehouse.ValueCount{{Value: "Eastside", Count: 400}, {Value: "Harbor", Count: 600}}},
@@ -53,6 +55,7 @@ func TestSpanEvidence(t *testing.T) {
 		{"readers", []Word{{Word: "reader", Element: Element{Kind: "table", Table: "patrons"}}}, "patrons", Vocabulary},
 		{"readers", []Word{{Word: "readers", Element: Element{Kind: "table", Table: "patrons"}, Team: true}}, "patrons", Glossary},
 		{"residence", nil, "patrons.city", Comment},
+		{"trucks", nil, "vehicles", Hypernym}, // WordNet: a truck is a kind of vehicle
 	}
 	for _, tt := range tests {
 		lk := l.Span(tt.span, tt.vocab)
