@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/clarify-bot/clarify/connectors/lexicon"
 	"github.com/clarify-bot/clarify/dialog/link"
@@ -258,7 +259,7 @@ func (m *Manager) wordQuestion(ctx context.Context, st *convState) *pendingQ {
 	links := m.linker.Question(st.Question, vocabulary(facts, st.Skipped))
 	left, defined := st.troubled()
 	for _, lk := range links {
-		if lk.Confident() || st.word(lk.Span) != nil || slices.Contains(st.WordsAsked, lk.Span) || !m.linker.Noun(lk.Span) {
+		if lk.Confident() || st.word(lk.Span) != nil || slices.Contains(st.WordsAsked, lk.Span) || !m.linker.Noun(lk.Span) || properName(st.Question, lk.Span) {
 			continue
 		}
 		// Evidence of its own (the lexicon, a synonym, a comment) makes a
@@ -323,6 +324,23 @@ func (m *Manager) joinColumn(e link.Element) bool {
 		}
 	}
 	return false
+}
+
+// properName reports whether the question writes the span capitalized
+// inside a sentence ("French singers", "the United States"): a name or a
+// nationality is a value to look for, not a word for a table or column.
+func properName(question, span string) bool {
+	re, err := regexp.Compile(`(?i)\b` + strings.ReplaceAll(regexp.QuoteMeta(span), " ", `\s+`) + `\b`)
+	if err != nil {
+		return false
+	}
+	locs := re.FindAllStringIndex(question, -1)
+	for _, l := range locs {
+		if l[0] == 0 || !unicode.IsUpper(rune(question[l[0]])) {
+			return false
+		}
+	}
+	return len(locs) > 0
 }
 
 // askWord asks about a word when one needs it; ok reports whether it did.
