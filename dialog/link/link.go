@@ -445,7 +445,7 @@ list show give tell find get let see display return name names number count tota
 please also only just ever very so such same own between during before after since until while within through
 one two three four five six seven eight nine ten dont doesnt didnt isnt arent
 among amongst id ids amount order ordered sort sorted ascending descending record records row rows entry entries
-result results information info detail details data`) {
+result results information info detail details data time times`) {
 		function[w] = true
 	}
 }
