@@ -10,7 +10,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/llm/llmtest"
 	"github.com/clarify-bot/clarify/dialog"
-	"github.com/clarify-bot/clarify/internal/router"
+	"github.com/clarify-bot/clarify/dialog/router"
 )
 
 const shopOrders = 400

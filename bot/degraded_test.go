@@ -13,7 +13,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
-	"github.com/clarify-bot/clarify/internal/router"
+	"github.com/clarify-bot/clarify/dialog/router"
 	"github.com/clarify-bot/clarify/internal/testwh"
 )
 

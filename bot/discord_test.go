@@ -9,7 +9,7 @@ import (
 
 	"github.com/clarify-bot/clarify/adapters/discord/discordtest"
 	"github.com/clarify-bot/clarify/adapters/slack/slackfake"
-	"github.com/clarify-bot/clarify/internal/router"
+	"github.com/clarify-bot/clarify/dialog/router"
 )
 
 func TestDiscordNotConfigured(t *testing.T) {

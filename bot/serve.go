@@ -16,14 +16,14 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/clarify-bot/clarify/bot/internal/metrics"
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/ratelimit"
+	"github.com/clarify-bot/clarify/dialog/router"
 	"github.com/clarify-bot/clarify/internal/inflight"
-	"github.com/clarify-bot/clarify/internal/metrics"
-	"github.com/clarify-bot/clarify/internal/ratelimit"
 	"github.com/clarify-bot/clarify/internal/ratestore"
-	"github.com/clarify-bot/clarify/internal/router"
 )
 
 // platform is a chat adapter that serve runs until shutdown; Run returns
@@ -142,7 +142,7 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	}
 	m.closers = append(m.closers, m.replica.close)
 
-	engine, note, closeEngine, err := newObservedModelEngine(cfg, m.stores, logger, m.metrics.ModelHooks())
+	engine, note, closeEngine, err := newObservedModelEngine(cfg, m.stores, logger, m.metrics.ModelHooks(cfg.LLM.Model))
 	if err != nil {
 		return nil, err
 	}

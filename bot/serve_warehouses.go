@@ -12,8 +12,8 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/router"
 	"github.com/clarify-bot/clarify/internal/backoff"
-	"github.com/clarify-bot/clarify/internal/router"
 )
 
 // serveTimings are how often warehouses are checked and retried; tests

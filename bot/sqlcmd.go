@@ -16,8 +16,8 @@ import (
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/router"
 	"github.com/clarify-bot/clarify/internal/colfmt"
-	"github.com/clarify-bot/clarify/internal/router"
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 

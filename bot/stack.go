@@ -19,8 +19,8 @@ import (
 	"github.com/clarify-bot/clarify/dialog/convstore"
 	"github.com/clarify-bot/clarify/dialog/llmengine"
 	"github.com/clarify-bot/clarify/dialog/offline"
+	"github.com/clarify-bot/clarify/dialog/router"
 	"github.com/clarify-bot/clarify/internal/kv/mysqlkv"
-	"github.com/clarify-bot/clarify/internal/router"
 	"github.com/clarify-bot/clarify/internal/seenstore"
 	"github.com/clarify-bot/clarify/ontology"
 )
@@ -53,7 +53,7 @@ const (
 	nsUsage         = "usage"
 	nsSeen          = "seen"
 	nsRate          = "rate"   // question rate limits (internal/ratestore)
-	nsRouter        = "router" // the channels' warehouse choices (internal/router)
+	nsRouter        = "router" // the channels' warehouse choices (dialog/router)
 )
 
 func openStores(dataDir string, logger *slog.Logger) (*stores, error) {

@@ -38,6 +38,13 @@ func (h Hooks) answered(d time.Duration) {
 
 func (h Hooks) set() bool { return h.APIError != nil || h.Retry != nil }
 
+// Routes are the REST routes (restRoute) the adapter calls, so that
+// metrics can start every series at zero.
+var Routes = []string{
+	"GET /users", "GET /applications", "PUT /applications", "GET /gateway", "GET /channels",
+	"POST /channels", "PATCH /channels", "POST /interactions", "POST /webhooks", "PATCH /webhooks",
+}
+
 // hookedTransport reports each REST response to Hooks. Every discordgo
 // REST call goes through the session's http.Client, so this one place
 // sees them all.

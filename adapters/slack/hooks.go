@@ -2,6 +2,13 @@ package slack
 
 import "time"
 
+// Methods are the Web API methods the adapter calls (the method label of
+// its hooks), so that metrics can start every series at zero.
+var Methods = []string{
+	"auth.test", "users.info", "chat.postMessage", "chat.update", "chat.delete",
+	"chat.postEphemeral", "files.uploadV2", "views.open", "views.publish", "response_url",
+}
+
 // Hooks hear the adapter's dealings with Slack, for metrics. Nil fields
 // are skipped; they must not block. method is a Web API method name
 // ("chat.postMessage") or "response_url": a short, fixed set.

@@ -41,6 +41,18 @@ var kindNames = map[ErrorKind]string{
 
 func (k ErrorKind) String() string { return kindNames[k] }
 
+// ErrorKinds are the kinds a statement that reached the server can fail
+// with (all but KindRefused), for metrics that start at zero.
+func ErrorKinds() []ErrorKind {
+	var out []ErrorKind
+	for k := KindUnknown; k <= KindTooLarge; k++ {
+		if k != KindRefused {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // Sentinels for errors.Is; an *Error matches the sentinel of its kind.
 var (
 	ErrRefused       = &Error{Kind: KindRefused, Msg: "statement refused"}

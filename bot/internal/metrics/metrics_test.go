@@ -2,6 +2,10 @@ package metrics
 
 import (
 	"context"
+	"database/sql"
+	"os"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,16 +50,16 @@ func TestHooksMapToCollectors(t *testing.T) {
 			m.WarehouseHook("w")(warehouse.QueryEvent{Elapsed: time.Millisecond, Err: &warehouse.Error{Kind: warehouse.KindAccessDenied, Msg: "denied"}})
 		}, func(m *Metrics) prometheus.Collector { return m.queryErrors.WithLabelValues("w", "access_denied") }, refuseAccessDenied},
 		{"model usage", func(m *Metrics) {
-			m.ModelHooks().LLM.Usage("gpt-x", llm.Usage{PromptTokens: 100, CompletionTokens: 20, Calls: 1})
+			m.ModelHooks("gpt-x").LLM.Usage("gpt-x", llm.Usage{PromptTokens: 100, CompletionTokens: 20, Calls: 1})
 		}, func(m *Metrics) prometheus.Collector { return m.tokens.WithLabelValues("gpt-x", "prompt") }, ""},
-		{"model retry", func(m *Metrics) { m.ModelHooks().LLM.Retry(llm.RetryRateLimited) },
+		{"model retry", func(m *Metrics) { m.ModelHooks("gpt-x").LLM.Retry(llm.RetryRateLimited) },
 			func(m *Metrics) prometheus.Collector { return m.modelRetries.WithLabelValues(llm.RetryRateLimited) }, ""},
 		{"budget", func(m *Metrics) {
-			u := CountedUsage{Usage: fakeUsage{err: &llmusage.BudgetError{Scope: "user", Limit: 10, Used: 10}}, Refused: m.ModelHooks().BudgetRefused}
+			u := CountedUsage{Usage: fakeUsage{err: &llmusage.BudgetError{Scope: "user", Limit: 10, Used: 10}}, Refused: m.ModelHooks("gpt-x").BudgetRefused}
 			u.Allow(context.Background(), "u", "w")
 		}, nil, refuseBudget},
 		{"budget not reached", func(m *Metrics) {
-			u := CountedUsage{Usage: fakeUsage{}, Refused: m.ModelHooks().BudgetRefused}
+			u := CountedUsage{Usage: fakeUsage{}, Refused: m.ModelHooks("gpt-x").BudgetRefused}
 			u.Allow(context.Background(), "u", "w")
 		}, nil, ""},
 		{"slack duplicate", func(m *Metrics) { m.SlackHooks().Duplicate() },
@@ -99,7 +103,66 @@ func TestHooksMapToCollectors(t *testing.T) {
 // subcommands) get no-op hooks, and the dialog a nil observer.
 func TestNilMetricsGiveNoHooks(t *testing.T) {
 	var m *Metrics
-	if m.DialogObserver("w") != nil || m.WarehouseHook("w") != nil || m.ModelHooks().LLM.Usage != nil || m.SlackHooks().Duplicate != nil || m.DiscordHooks().APIError != nil {
+	if m.DialogObserver("w") != nil || m.WarehouseHook("w") != nil || m.ModelHooks("gpt-x").LLM.Usage != nil || m.SlackHooks().Duplicate != nil || m.DiscordHooks().APIError != nil {
 		t.Fatal("a nil *Metrics should hand out no hooks")
 	}
 }
+
+// TestEveryDocumentedMetricAtStart: a fresh replica, wired the way bot
+// serve wires one warehouse, a model and both platforms, serves every
+// metric docs/CONFIGURATION.md lists before anything happened, at zero,
+// so dashboards and rate() work from the first event.
+func TestEveryDocumentedMetricAtStart(t *testing.T) {
+	doc, err := os.ReadFile("../../../docs/CONFIGURATION.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]bool{}
+	for _, line := range strings.Split(string(doc), "\n") {
+		if !strings.HasPrefix(line, "| `clarify_") {
+			continue
+		}
+		cell := strings.SplitN(line, "|", 3)[1]
+		for _, name := range regexp.MustCompile("`(clarify_[a-z_]+)`").FindAllStringSubmatch(cell, -1) {
+			documented[name[1]] = true
+		}
+	}
+	if len(documented) < 20 {
+		t.Fatalf("found %d documented metrics; has the table moved?", len(documented))
+	}
+
+	m := New()
+	m.DialogObserver("shop")
+	m.WarehouseHook("shop")
+	m.ModelHooks("gpt-x")
+	m.SlackHooks()
+	m.DiscordHooks()
+	m.QueueDepth("slack", func() int { return 0 })
+	m.StorePool(fakePool{})
+	m.ComponentUp("warehouse:shop", true)
+
+	families, err := m.registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := map[string]bool{}
+	for _, f := range families {
+		served[f.GetName()] = true
+		if strings.HasPrefix(f.GetName(), "clarify_") && f.GetName() != "clarify_component_up" {
+			for _, s := range f.GetMetric() {
+				if v := s.GetCounter().GetValue() + s.GetGauge().GetValue() + float64(s.GetHistogram().GetSampleCount()); v != 0 {
+					t.Errorf("%s starts at %v, want 0", f.GetName(), v)
+				}
+			}
+		}
+	}
+	for name := range documented {
+		if !served[name] {
+			t.Errorf("%s is documented but not served on a fresh replica", name)
+		}
+	}
+}
+
+type fakePool struct{}
+
+func (fakePool) Stats() sql.DBStats { return sql.DBStats{} }

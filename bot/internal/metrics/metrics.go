@@ -129,7 +129,22 @@ func New() *Metrics {
 	for _, r := range []string{dialog.RefuseTooLong, dialog.RefuseNoQuestion, dialog.RefuseWrite, dialog.RefuseRateLimited, refuseNotReadOnly, refuseAccessDenied, refuseAccessRule, refuseBudget} {
 		m.refusals.WithLabelValues(r)
 	}
+	m.engine(offlineEngine)
 	return m
+}
+
+// offlineEngine and modelEngine are the engine labels (dialog's engines'
+// names); the offline engine always runs.
+const (
+	offlineEngine = "offline"
+	modelEngine   = "llm"
+)
+
+// engine makes an engine's series exist at zero, so that a fresh replica
+// shows every documented metric and rate() works from the first event.
+func (m *Metrics) engine(name string) {
+	m.engineLatency.WithLabelValues(name)
+	m.engineFailures.WithLabelValues(name)
 }
 
 // Handler serves the registry in the Prometheus text format.
@@ -148,6 +163,12 @@ func (m *Metrics) DialogObserver(warehouseName string) dialog.Observer {
 	o := &dialogMetrics{m: m, warehouse: warehouseName,
 		questions: m.questions.WithLabelValues(warehouseName), answers: m.answers.WithLabelValues(warehouseName),
 		clarAnswers: m.clarAnswers.WithLabelValues(warehouseName)}
+	for _, k := range []dialog.AmbiguityKind{dialog.AmbColumn, dialog.AmbOutput, dialog.AmbQuestion, dialog.AmbValue} {
+		m.clarifications.WithLabelValues(warehouseName, string(k))
+	}
+	for _, scope := range []string{"user", "channel", "workspace"} {
+		m.facts.WithLabelValues(warehouseName, scope)
+	}
 	return o
 }
 
@@ -197,6 +218,9 @@ func (m *Metrics) WarehouseHook(warehouseName string) func(warehouse.QueryEvent)
 		return nil
 	}
 	latency := m.queryLatency.WithLabelValues(warehouseName)
+	for _, k := range warehouse.ErrorKinds() {
+		m.queryErrors.WithLabelValues(warehouseName, errorKindLabel(k))
+	}
 	return func(ev warehouse.QueryEvent) {
 		kind := warehouse.KindOfError(ev.Err)
 		switch {
@@ -215,14 +239,26 @@ func (m *Metrics) WarehouseHook(warehouseName string) func(warehouse.QueryEvent)
 			m.refusals.WithLabelValues(refuseAccessDenied).Inc()
 		}
 		latency.Observe(ev.Elapsed.Seconds())
-		m.queryErrors.WithLabelValues(warehouseName, strings.ReplaceAll(kind.String(), " ", "_")).Inc()
+		m.queryErrors.WithLabelValues(warehouseName, errorKindLabel(kind)).Inc()
 	}
 }
 
-// ModelHooks counts tokens, completions, retries and budget refusals.
-func (m *Metrics) ModelHooks() ModelHooks {
+func errorKindLabel(k warehouse.ErrorKind) string { return strings.ReplaceAll(k.String(), " ", "_") }
+
+// ModelHooks counts tokens, completions, retries and budget refusals. The
+// configured model's series start at zero ("" when none is configured).
+func (m *Metrics) ModelHooks(model string) ModelHooks {
 	if m == nil {
 		return ModelHooks{}
+	}
+	if model != "" {
+		m.engine(modelEngine)
+		m.tokens.WithLabelValues(model, "prompt")
+		m.tokens.WithLabelValues(model, "completion")
+		m.modelCalls.WithLabelValues(model)
+		for _, r := range []string{llm.RetryRateLimited, llm.RetryServerError, llm.RetryNetwork} {
+			m.modelRetries.WithLabelValues(r)
+		}
 	}
 	return ModelHooks{
 		LLM: llm.Hooks{
@@ -268,6 +304,7 @@ func (m *Metrics) SlackHooks() slackadapter.Hooks {
 	const p = "slack"
 	dup := m.duplicates.WithLabelValues(p)
 	first, answer := m.firstMessage.WithLabelValues(p), m.answerTime.WithLabelValues(p)
+	m.platformAtZero(p, slackadapter.Methods)
 	return slackadapter.Hooks{
 		APIError:         func(method string) { m.apiErrors.WithLabelValues(p, method).Inc() },
 		Retry:            func(method string) { m.apiRetries.WithLabelValues(p, method).Inc() },
@@ -328,10 +365,24 @@ func (m *Metrics) DiscordHooks() discord.Hooks {
 	}
 	const p = "discord"
 	first, answer := m.firstMessage.WithLabelValues(p), m.answerTime.WithLabelValues(p)
+	m.platformAtZero(p, discord.Routes)
 	return discord.Hooks{
 		APIError:     func(route string) { m.apiErrors.WithLabelValues(p, route).Inc() },
 		Retry:        func(route string) { m.apiRetries.WithLabelValues(p, route).Inc() },
 		FirstMessage: func(d time.Duration) { first.Observe(d.Seconds()) },
 		Answered:     func(d time.Duration) { answer.Observe(d.Seconds()) },
 	}
+}
+
+// platformAtZero makes a platform's series exist at zero: API errors and
+// retries of each method it calls, duplicates, events left for a retry and
+// placeholders of stopped replicas replaced.
+func (m *Metrics) platformAtZero(platform string, methods []string) {
+	for _, method := range methods {
+		m.apiErrors.WithLabelValues(platform, method)
+		m.apiRetries.WithLabelValues(platform, method)
+	}
+	m.duplicates.WithLabelValues(platform)
+	m.dedupUnavailable.WithLabelValues(platform)
+	m.orphans.WithLabelValues(platform)
 }
