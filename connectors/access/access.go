@@ -123,6 +123,11 @@ func (r Rules) Allows(a Asker) bool {
 // Policy is a warehouse's rules resolved against its schema.
 type Policy struct {
 	database     string
+	databaseName string // as the schema spells it
+	// tableCase is the server's lower_case_table_names: 0 compares table
+	// names, aliases and databases byte for byte, 1 and 2 without case;
+	// -1 when unknown (names differing in case may be either).
+	tableCase    int
 	hiddenTables map[string]bool            // lower-case table
 	hidden       map[string]map[string]bool // table → column, lower case
 	sensitive    map[string]map[string]bool
@@ -142,6 +147,8 @@ func New(r Rules, schema *warehouse.Schema) (*Policy, error) {
 	}
 	p := &Policy{
 		database:     strings.ToLower(schema.Database),
+		databaseName: schema.Database,
+		tableCase:    -1,
 		hiddenTables: map[string]bool{},
 		hidden:       map[string]map[string]bool{},
 		sensitive:    map[string]map[string]bool{},
@@ -195,7 +202,7 @@ func (p *Policy) resolveColumns(schema *warehouse.Schema) {
 		cols := p.columns[lt]
 		for _, c := range t.Columns {
 			lc := strings.ToLower(c.Name)
-			col := column{key: foldString(c.Name), v: val{vars: true}}
+			col := column{key: foldString(c.Name), name: asciiLower(c.Name), v: val{vars: true}}
 			switch {
 			case p.hiddenTables[lt] || p.hidden[lt][lc]:
 				col.hidden = p.name(lt, c.Name)

@@ -54,6 +54,13 @@ func (p *Policy) Check(stmt ast.StmtNode) error {
 		if err != nil {
 			return err
 		}
+		if w.joined && w.dbQualified {
+			// MariaDB 10.11 crashes resolving some such names.
+			return refusal("This warehouse has access rules, and a column named with its database (db.table.column) can't be checked beside NATURAL JOIN or USING; name it by its table alone.")
+		}
+		if w.touched != 0 && w.random != "" {
+			return refusal("This warehouse keeps %s sensitive, so a statement that reads it can't use %s(): values that change from row to row could average it out.", p.sensName(w.touched), strings.ToUpper(w.random))
+		}
 		for _, c := range out {
 			if c.v.sens == 0 {
 				continue
@@ -72,8 +79,17 @@ func refusal(format string, args ...any) error {
 	return &sqlguard.Refusal{Kind: sqlguard.KindAccess, Reason: fmt.Sprintf(format, args...)}
 }
 
+// hiddenRefusal refuses a statement that reads something hidden. It never
+// names what: a refusal must not tell which hidden tables and columns
+// exist (name, what was read, is for the code's reader, not the asker).
 func hiddenRefusal(name string) error {
-	return refusal("This warehouse hides %s; the answer can't use it.", name)
+	return refusal("This warehouse hides some of what this statement reads; the answer can't use it.")
+}
+
+// unknownTable refuses a table the rules hide or the schema lacks, alike:
+// which of the two must not show.
+func unknownTable(name string) error {
+	return refusal("This warehouse hides some tables, and %s is not one the answer can use.", name)
 }
 
 // colSet is a set of sensitive columns, bit i for the column of index i;
@@ -114,7 +130,11 @@ func merged(a, b val) val {
 // column is one output column of a query or a column of a source.
 type column struct {
 	key string // folded name; "" for an expression column without a name
-	v   val    // the value when referenced
+	// name is the name as written, ASCII letters in lower case: the
+	// servers compare column names without case, so two names equal
+	// here are surely the same (see sameColumn).
+	name string
+	v    val // the value when referenced
 	// hidden is "table.column" when this is a hidden base column.
 	hidden string
 	star   bool // came from * or t.*
@@ -122,9 +142,13 @@ type column struct {
 
 // source is one table of a FROM clause: a base table or a derived one.
 type source struct {
-	alias string // lower case name it is referred to by
+	alias string // the name it is referred to by, as written
 	table string // lower-case base table; "" for a derived table or CTE
-	cols  []column
+	// db is a base table's database as written (the warehouse's when the
+	// statement names none); "" for a derived table or CTE, which a
+	// database-qualified name never reaches.
+	db   string
+	cols []column
 }
 
 func (s *source) hasUnnamed() bool {
@@ -143,7 +167,7 @@ type scope struct {
 	// expression being walked can see: an ON clause sees its join's
 	// tables, a LATERAL derived table those to its left.
 	visible []*source
-	ctes    map[string][]column
+	ctes    map[string]cte
 	// aliases are the select list's outputs walked so far.
 	aliases []column
 	// ownAliases: the clause being walked (GROUP BY, HAVING, ORDER BY)
@@ -153,13 +177,22 @@ type scope struct {
 	windows map[string]colSet
 }
 
-func (s *scope) cte(name string) ([]column, bool) {
+// cte is a WITH query as a FROM clause sees it.
+type cte struct {
+	name string // as written
+	cols []column
+}
+
+// cte finds the innermost WITH query called name, without case (as
+// MariaDB does; MySQL compares them as table names), and says whether the
+// spelling is the same.
+func (s *scope) cte(name string) ([]column, bool, bool) {
 	for ; s != nil; s = s.parent {
-		if c, ok := s.ctes[name]; ok {
-			return c, true
+		if c, ok := s.ctes[strings.ToLower(name)]; ok {
+			return c.cols, c.name == name, true
 		}
 	}
-	return nil, false
+	return nil, false, false
 }
 
 func (s *scope) seen() []*source {
@@ -169,7 +202,26 @@ func (s *scope) seen() []*source {
 	return s.sources
 }
 
-type walker struct{ p *Policy }
+type walker struct {
+	p *Policy
+	// touched are the sensitive columns the statement reads anywhere.
+	touched colSet
+	// random is a function the statement calls whose value changes from
+	// call to call (RAND, UUID, …), "" for none.
+	random string
+	// joined: a NATURAL JOIN or USING is in the statement; dbQualified: a
+	// column is named with its database (db.table.column).
+	joined, dbQualified bool
+}
+
+// randomFunctions give another value on every call or row: compared with
+// a sensitive column many times over (under a self-join, say), their
+// answers average out to its values. NOW() and the like are fixed for the
+// statement and are not among them.
+var randomFunctions = map[string]bool{
+	"rand": true, "uuid": true, "uuid_short": true, "sysdate": true, "random_bytes": true,
+	"uuid_v4": true, "uuid_v7": true, "sys_guid": true,
+}
 
 // query walks a SELECT, a set operation or a parenthesised query and
 // returns its output columns.
@@ -217,7 +269,7 @@ func (w *walker) setList(l *ast.SetOprSelectList, parent *scope) ([]column, erro
 		if i == 0 {
 			out = make([]column, len(cols))
 			for j, c := range cols {
-				out[j] = column{key: c.key, v: c.v, star: c.star}
+				out[j] = column{key: c.key, name: c.name, v: c.v, star: c.star}
 			}
 			continue
 		}
@@ -246,21 +298,20 @@ func (w *walker) with(wc *ast.WithClause, sc *scope) error {
 		return nil
 	}
 	if sc.ctes == nil {
-		sc.ctes = map[string][]column{}
+		sc.ctes = map[string]cte{}
 	}
-	for _, cte := range wc.CTEs {
-		name := cte.Name.L
+	for _, c := range wc.CTEs {
 		var cols []column
 		var err error
 		if wc.IsRecursive {
-			cols, err = w.recursive(cte, sc)
+			cols, err = w.recursive(c, sc)
 		} else {
-			cols, err = w.query(cte.Query, sc)
+			cols, err = w.query(c.Query, sc)
 		}
 		if err != nil {
 			return err
 		}
-		sc.ctes[name] = derived(renamed(cols, cte.ColNameList))
+		sc.ctes[c.Name.L] = cte{name: c.Name.O, cols: derived(renamed(cols, c.ColNameList))}
 	}
 	return nil
 }
@@ -269,10 +320,10 @@ func (w *walker) with(wc *ast.WithClause, sc *scope) error {
 // recursive part's reference to the CTE has columns. A recursive query
 // generates rows, so none may carry a sensitive column: from one value it
 // could count its way to every other.
-func (w *walker) recursive(cte *ast.CommonTableExpression, sc *scope) ([]column, error) {
-	name := cte.Name.L
-	sc.ctes[name] = nil
-	var anchor ast.Node = cte.Query
+func (w *walker) recursive(c *ast.CommonTableExpression, sc *scope) ([]column, error) {
+	name := c.Name.L
+	sc.ctes[name] = cte{name: c.Name.O}
+	var anchor ast.Node = c.Query
 	if sq, ok := anchor.(*ast.SubqueryExpr); ok {
 		anchor = sq.Query
 	}
@@ -281,13 +332,13 @@ func (w *walker) recursive(cte *ast.CommonTableExpression, sc *scope) ([]column,
 		if err != nil {
 			return nil, err
 		}
-		ph := derived(renamed(first, cte.ColNameList))
+		ph := derived(renamed(first, c.ColNameList))
 		for i := range ph {
 			ph[i].v.vars = true
 		}
-		sc.ctes[name] = ph
+		sc.ctes[name] = cte{name: c.Name.O, cols: ph}
 	}
-	cols, err := w.query(cte.Query, sc)
+	cols, err := w.query(c.Query, sc)
 	if err != nil {
 		return nil, err
 	}
@@ -305,7 +356,7 @@ func renamed(cols []column, names []ast.CIStr) []column {
 	}
 	out := append([]column(nil), cols...)
 	for i := range min(len(out), len(names)) {
-		out[i].key = fold(names[i])
+		out[i].name, out[i].key = nameKey(names[i])
 	}
 	return out
 }
@@ -387,6 +438,9 @@ func (w *walker) from(n ast.ResultSetNode, sc *scope) ([]*source, error) {
 			return nil, err
 		}
 		both := append(append([]*source(nil), left...), right...)
+		if t.NaturalJoin || len(t.Using) > 0 {
+			w.joined = true
+		}
 		switch {
 		case t.NaturalJoin:
 			if err := w.natural(left, right); err != nil {
@@ -486,14 +540,19 @@ func (w *walker) joinCompare(l, r []column) error {
 }
 
 func (w *walker) tableSource(ts *ast.TableSource, sc *scope) (*source, []*source, error) {
-	alias := ts.AsName.L
+	alias := ts.AsName.O
 	switch s := ts.Source.(type) {
 	case *ast.TableName:
 		if alias == "" {
-			alias = s.Name.L
+			alias = s.Name.O
 		}
 		if s.Schema.L == "" {
-			if cols, ok := sc.cte(s.Name.L); ok {
+			if cols, exact, ok := sc.cte(s.Name.O); ok {
+				if _, table := w.p.columns[s.Name.L]; !exact && table {
+					// MariaDB reads it as the WITH query, MySQL as the
+					// table when it is not spelt alike.
+					return nil, nil, refusal("The name %s could be read as the WITH query or as a table; spell it as the WITH query does.", s.Name.O)
+				}
 				return &source{alias: alias, cols: cols}, nil, nil
 			}
 		}
@@ -532,18 +591,22 @@ func (w *walker) baseTable(t *ast.TableName, alias string) (*source, error) {
 	}
 	lt := t.Name.L
 	if w.p.hiddenTables[lt] {
-		return nil, hiddenRefusal("the table " + w.p.tableNames[lt])
+		return nil, unknownTable(t.Name.O)
 	}
 	cols, ok := w.p.columns[lt]
 	if !ok {
-		return nil, refusal("This warehouse has access rules, and it has no table %s they could be checked against.", t.Name.O)
+		return nil, unknownTable(t.Name.O)
 	}
 	if len(t.IndexHints) > 0 && len(w.p.hiddenColumnsOf(lt)) > 0 {
 		// FORCE INDEX (by_email) makes the rows come in the order of a
 		// hidden column.
-		return nil, refusal("This warehouse hides %s, so index hints can't be used on %s.", w.p.hiddenColumnsOf(lt)[0], w.p.tableNames[lt])
+		return nil, refusal("This warehouse hides some columns of %s, so index hints can't be used on it.", w.p.tableNames[lt])
 	}
-	return &source{alias: alias, table: lt, cols: cols}, nil
+	db := t.Schema.O
+	if db == "" {
+		db = w.p.databaseName
+	}
+	return &source{alias: alias, table: lt, db: db, cols: cols}, nil
 }
 
 // fields walks the select list and returns the output columns; each
@@ -567,16 +630,16 @@ func (w *walker) fields(fl *ast.FieldList, sc *scope) ([]column, error) {
 		if err != nil {
 			return nil, err
 		}
-		key := ""
+		name, key := "", ""
 		switch {
 		case f.AsName.O != "":
-			key = fold(f.AsName)
+			name, key = nameKey(f.AsName)
 		default:
 			if cn, ok := f.Expr.(*ast.ColumnNameExpr); ok {
-				key = fold(cn.Name.Name)
+				name, key = nameKey(cn.Name.Name)
 			}
 		}
-		c := column{key: key, v: v}
+		c := column{key: key, name: name, v: v}
 		out = append(out, c)
 		sc.aliases = append(sc.aliases, c)
 	}
@@ -588,12 +651,12 @@ func (w *walker) fields(fl *ast.FieldList, sc *scope) ([]column, error) {
 func (w *walker) star(wc *ast.WildCardField, sc *scope) ([]column, error) {
 	var out []column
 	for _, src := range sc.sources {
-		if wc.Table.L != "" && src.alias != wc.Table.L && !(wc.Schema.L != "" && src.table == wc.Table.L) {
+		if wc.Table.L != "" && w.qualifies(src, wc.Schema.O, wc.Table.O) == noMatch {
 			continue
 		}
 		for _, c := range src.cols {
 			if c.hidden != "" {
-				return nil, refusal("This warehouse hides %s, so * can't be used on %s; name the columns to show.", c.hidden, w.p.tableNames[src.table])
+				return nil, refusal("This warehouse hides some columns of %s, so * can't be used on it; name the columns to show.", w.p.tableNames[src.table])
 			}
 			c.star = true
 			out = append(out, c)
@@ -741,6 +804,12 @@ func (w *walker) expr(e ast.ExprNode, sc *scope) (val, error) {
 	case *ast.CaseExpr:
 		return w.caseExpr(x, sc)
 	case *ast.FuncCallExpr:
+		if randomFunctions[x.FnName.L] {
+			w.random = x.FnName.L
+			v, err := w.combine(sc, x.Args...)
+			v.vars = true
+			return v, err
+		}
 		if x.FnName.L == "if" && len(x.Args) == 3 {
 			if _, err := w.logic(sc, x.Args[0]); err != nil {
 				return val{}, err
@@ -1042,7 +1111,9 @@ func (w *walker) windowFunc(x *ast.WindowFuncExpr, sc *scope) (val, error) {
 // Every reading is checked: a hidden one is refused, and the value is
 // what all the readings are made of together.
 func (w *walker) column(cn *ast.ColumnName, sc *scope) (val, error) {
-	key, qual, db := fold(cn.Name), cn.Table.L, cn.Schema.L
+	name, key := nameKey(cn.Name)
+	qual, db := cn.Table.O, cn.Schema.O
+	w.dbQualified = w.dbQualified || db != ""
 	var acc val
 	readings := 0
 	add := func(c column) error {
@@ -1059,44 +1130,53 @@ func (w *walker) column(cn *ast.ColumnName, sc *scope) (val, error) {
 	}
 	direct := true
 	for s := sc; s != nil; s, direct = s.parent, false {
+		// certain: the server surely resolves the name at this level,
+		// to one of the readings added; it looks no further out. A
+		// qualifier naming a source that lacks the column is no
+		// certainty: the server goes on to the enclosing queries.
 		certain := false
 		var unnamed []column
 		for _, src := range s.seen() {
+			qm := sureMatch
 			if qual != "" {
-				if src.alias != qual && !(db != "" && src.table == qual) {
+				if qm = w.qualifies(src, db, qual); qm == noMatch {
 					continue
 				}
-				if db != "" && db != w.p.database {
-					continue
-				}
-				// The qualifier names this source: an unknown column is
-				// the server's error, not an outer reading.
-				certain = true
 			}
 			for _, c := range src.cols {
-				switch c.key {
-				case key:
-					if err := add(c); err != nil {
-						return val{}, err
-					}
-					certain = true
-				case "":
+				if c.key == "" {
 					unnamed = append(unnamed, c)
+					continue
+				}
+				cm := sameColumn(c.name, c.key, name, key)
+				if cm == noMatch {
+					continue
+				}
+				if err := add(c); err != nil {
+					return val{}, err
+				}
+				if cm == sureMatch && qm == sureMatch {
+					certain = true
 				}
 			}
 		}
 		if qual == "" {
 			for _, a := range s.aliases {
-				switch {
-				case a.key == key:
-					if err := add(a); err != nil {
-						return val{}, err
+				if a.key == "" {
+					if !certain {
+						unnamed = append(unnamed, a)
 					}
-					if direct && s.ownAliases {
-						certain = true
-					}
-				case a.key == "" && !certain:
-					unnamed = append(unnamed, a)
+					continue
+				}
+				cm := sameColumn(a.name, a.key, name, key)
+				if cm == noMatch {
+					continue
+				}
+				if err := add(a); err != nil {
+					return val{}, err
+				}
+				if direct && s.ownAliases && cm == sureMatch {
+					certain = true
 				}
 			}
 		}
@@ -1109,12 +1189,95 @@ func (w *walker) column(cn *ast.ColumnName, sc *scope) (val, error) {
 				}
 			}
 		}
+		if db != "" && !certain {
+			// db.table.column is read only where it surely names a base
+			// table of the query it is written in.
+			return val{}, refusal("This warehouse has access rules, and a column named with its database (db.table.column) here can't be resolved with certainty; name it by its table's alias.")
+		}
 		if certain {
 			break
 		}
 	}
+	w.touched |= acc.sens
 	return acc, nil
 }
+
+// match is how surely two names are the same to the server.
+type match int
+
+const (
+	noMatch match = iota
+	maybeMatch
+	sureMatch
+)
+
+// qualifies says whether a qualifier (db.)qual names src. A database-
+// qualified name reaches only base tables, by their alias (their name
+// when they have none) and database: never a derived table or a WITH
+// query, whatever it is called.
+func (w *walker) qualifies(src *source, db, qual string) match {
+	m := w.p.sameTableName(src.alias, qual)
+	if db == "" || m == noMatch {
+		return m
+	}
+	if src.db == "" {
+		return noMatch
+	}
+	return min(m, w.p.sameTableName(src.db, db))
+}
+
+// sameTableName compares table names, aliases and database names as the
+// server does: with lower_case_table_names = 0 (Linux's default) byte for
+// byte, otherwise without case. Where the setting is unknown, names that
+// differ only in case may or may not be the same.
+func (p *Policy) sameTableName(a, b string) match {
+	switch {
+	case a == b:
+		return sureMatch
+	case p.tableCase == 0:
+		return noMatch
+	case asciiLower(a) == asciiLower(b):
+		if p.tableCase > 0 {
+			return sureMatch
+		}
+		return maybeMatch
+	case foldString(a) == foldString(b):
+		return maybeMatch
+	}
+	return noMatch
+}
+
+// sameColumn compares column names (as name and folded key): the servers
+// compare them without case, MariaDB without accents folded (émail is not
+// email), some collations with. Equal without ASCII case is sure; equal
+// only once folded may be either, and both readings are checked.
+func sameColumn(aName, aKey, bName, bKey string) match {
+	switch {
+	case aName == bName:
+		return sureMatch
+	case aKey == bKey:
+		return maybeMatch
+	}
+	return noMatch
+}
+
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if b[j] >= 'A' && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// nameKey is a column name as written (ASCII case folded) and folded.
+func nameKey(s ast.CIStr) (string, string) { return asciiLower(s.O), fold(s) }
 
 // show checks a SHOW statement: what it names must not be hidden, and
 // SHOW CREATE TABLE of a table with hidden columns would show them.
@@ -1132,10 +1295,10 @@ func (w *walker) show(s *ast.ShowStmt) error {
 	}
 	lt := s.Table.Name.L
 	if w.p.hiddenTables[lt] {
-		return hiddenRefusal("the table " + w.p.tableNames[lt])
+		return unknownTable(s.Table.Name.O)
 	}
 	if _, ok := w.p.columns[lt]; !ok {
-		return refusal("This warehouse has access rules, and it has no table %s they could be checked against.", s.Table.Name.O)
+		return unknownTable(s.Table.Name.O)
 	}
 	if s.Column != nil {
 		if k := fold(s.Column.Name); w.p.isHiddenKey(lt, k) {
@@ -1144,16 +1307,17 @@ func (w *walker) show(s *ast.ShowStmt) error {
 	}
 	if s.Tp == ast.ShowCreateTable {
 		if names := w.p.hiddenColumnsOf(lt); len(names) > 0 {
-			return refusal("This warehouse hides %s, so SHOW CREATE TABLE can't be shown; SHOW COLUMNS lists the others.", names[0])
+			return refusal("This warehouse hides some columns of %s, so SHOW CREATE TABLE can't be shown; SHOW COLUMNS lists the others.", w.p.tableNames[lt])
 		}
 	}
 	return nil
 }
 
-// fold is how the servers compare column names: without case. Accents and
-// compatibility forms are folded too (émail, ｅmail), which no server of
-// ours equates but some collations may: a coarser match refuses more,
-// never less.
+// fold is coarser than any server's comparison of column names: without
+// case, accents and compatibility forms (émail, ｅmail), which MariaDB
+// does not equate but some collations may. Two names with the same fold
+// may be one name to the server; the checker then checks both readings
+// (sameColumn), so a coarser fold refuses more, never less.
 func fold(s ast.CIStr) string {
 	for i := 0; i < len(s.L); i++ {
 		if s.L[i] >= utf8.RuneSelf {
@@ -1169,9 +1333,29 @@ func foldSlow(s string) string {
 		if unicode.Is(unicode.Mn, r) {
 			continue
 		}
+		// Letters some collations equate with a plain one (utf8mb3 and
+		// utf8mb4 general_ci: ß is s, Đ is D), and characters past the
+		// first plane, which general_ci holds all alike.
 		switch r {
 		case 'ı', 'İ':
 			r = 'i'
+		case 'ß', 'ſ':
+			r = 's'
+		case 'ø', 'Ø', 'œ', 'Œ':
+			r = 'o'
+		case 'đ', 'Đ', 'ð', 'Ð':
+			r = 'd'
+		case 'ł', 'Ł':
+			r = 'l'
+		case 'ħ', 'Ħ':
+			r = 'h'
+		case 'ŧ', 'Ŧ', 'þ', 'Þ':
+			r = 't'
+		case 'æ', 'Æ':
+			r = 'a'
+		}
+		if r > 0xFFFF {
+			r = unicode.ReplacementChar
 		}
 		b.WriteRune(unicode.ToLower(r))
 	}

@@ -79,14 +79,38 @@ func leakedValue(cell any) string {
 }
 
 type corpusCase struct {
+	file    string
 	line    int
 	verdict string // ok, hidden, sensitive, access, guard
-	sql     string
+	// rule is the access rule the statement attacks (hostile_names.tsv
+	// says it on each line; hostile.tsv in its section headings).
+	rule string
+	sql  string
 }
 
-func readCorpus(tb testing.TB) []corpusCase {
+// where is the case's file and line, for messages.
+func (c corpusCase) where() string { return fmt.Sprintf("%s:%d", c.file, c.line) }
+
+// corpusFiles are the hostile corpora: hostile.tsv is "verdict<TAB>sql",
+// hostile_names.tsv "verdict<TAB>rule<TAB>sql".
+var corpusFiles = []string{"hostile.tsv", "hostile_names.tsv"}
+
+// readCorpus reads every corpus with {db} standing for the database's
+// name; readCorpusIn puts a name in.
+func readCorpus(tb testing.TB) []corpusCase { return readCorpusIn(tb, "") }
+
+func readCorpusIn(tb testing.TB, db string) []corpusCase {
 	tb.Helper()
-	f, err := os.Open("testdata/hostile.tsv")
+	var out []corpusCase
+	for _, name := range corpusFiles {
+		out = append(out, readCorpusFile(tb, name, db)...)
+	}
+	return out
+}
+
+func readCorpusFile(tb testing.TB, name, db string) []corpusCase {
+	tb.Helper()
+	f, err := os.Open("testdata/" + name)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -98,14 +122,25 @@ func readCorpus(tb testing.TB) []corpusCase {
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		verdict, sql, ok := strings.Cut(line, "\t")
+		c := corpusCase{file: name, line: n}
+		fields := strings.SplitN(line, "\t", 3)
 		switch {
-		case !ok:
-			tb.Fatalf("hostile.tsv:%d: no tab between verdict and statement", n)
-		case verdict != "ok" && verdict != "hidden" && verdict != "sensitive" && verdict != "access" && verdict != "guard":
-			tb.Fatalf("hostile.tsv:%d: unknown verdict %q", n, verdict)
+		case name == "hostile.tsv" && len(fields) >= 2:
+			c.verdict, c.sql = fields[0], strings.Join(fields[1:], "\t")
+		case name != "hostile.tsv" && len(fields) == 3:
+			c.verdict, c.rule, c.sql = fields[0], fields[1], fields[2]
+		default:
+			tb.Fatalf("%s: the line has not the corpus's fields", c.where())
 		}
-		out = append(out, corpusCase{line: n, verdict: verdict, sql: sql})
+		switch c.verdict {
+		case "ok", "hidden", "sensitive", "access", "guard":
+		default:
+			tb.Fatalf("%s: unknown verdict %q", c.where(), c.verdict)
+		}
+		if db != "" {
+			c.sql = strings.ReplaceAll(c.sql, "{db}", db)
+		}
+		out = append(out, c)
 	}
 	if err := sc.Err(); err != nil {
 		tb.Fatal(err)
@@ -157,14 +192,14 @@ func corpusPolicy(tb testing.TB, db *warehouse.DB) *Policy {
 // expected one, no result may hold a hidden or sensitive value, and no
 // table may change.
 func TestHostileCorpus(t *testing.T) {
-	cases := readCorpus(t)
-	if len(cases) < 300 {
+	if cases := readCorpus(t); len(cases) < 300 {
 		t.Fatalf("the corpus has %d statements; it must keep at least 300", len(cases))
 	}
 	ctx := context.Background()
 	for _, target := range testwh.Targets() {
 		t.Run(target.Name, func(t *testing.T) {
 			d := testwh.NewDatabase(t, target, corpusSchema())
+			cases := readCorpusIn(t, d.Name)
 			if target.Real {
 				d.Exec(t, "ALTER TABLE customers ADD FULLTEXT INDEX ft_bio (bio)")
 				d.Exec(t, "ALTER TABLE notes ADD FULLTEXT INDEX ft_body (body)")
@@ -181,10 +216,10 @@ func TestHostileCorpus(t *testing.T) {
 					// and nothing shown.
 					got, res = "ok", nil
 					serverErrors++
-					t.Logf("hostile.tsv:%d: the server failed it: %v", c.line, err)
+					t.Logf("%s: the server failed it: %v", c.where(), err)
 				}
 				if !matches(c.verdict, got) {
-					t.Errorf("hostile.tsv:%d: verdict %s, want %s: %s (%v)", c.line, got, c.verdict, c.sql, err)
+					t.Errorf("%s: verdict %s, want %s: %s (%v)", c.where(), got, c.verdict, c.sql, err)
 				}
 				if err != nil {
 					if got != "ok" {
@@ -196,7 +231,7 @@ func TestHostileCorpus(t *testing.T) {
 				for _, row := range res.Rows {
 					for _, cell := range row {
 						if v := leakedValue(cell); v != "" {
-							t.Errorf("hostile.tsv:%d: the result shows the protected value %q: %s", c.line, v, c.sql)
+							t.Errorf("%s: the result shows the protected value %q: %s", c.where(), v, c.sql)
 						}
 					}
 				}
@@ -227,7 +262,7 @@ func tableDigest(tb testing.TB, db *warehouse.DB) string {
 // guard and the checker alone, on the schema the corpus creates.
 func TestHostileCorpusVerdicts(t *testing.T) {
 	p := corpusStaticPolicy(t)
-	for _, c := range readCorpus(t) {
+	for _, c := range readCorpusIn(t, "corpus") {
 		got := "ok"
 		st, err := sqlguard.Check(c.sql)
 		if err != nil {
@@ -236,7 +271,7 @@ func TestHostileCorpusVerdicts(t *testing.T) {
 			got = verdictOf(p.Check(st.Node))
 		}
 		if !matches(c.verdict, got) {
-			t.Errorf("hostile.tsv:%d: verdict %s, want %s: %s", c.line, got, c.verdict, c.sql)
+			t.Errorf("%s: verdict %s, want %s: %s", c.where(), got, c.verdict, c.sql)
 		}
 	}
 }

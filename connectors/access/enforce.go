@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -351,7 +352,118 @@ func IsPrivilegeError(err error) bool {
 // is added to the checker's copy of the schema when the server refuses
 // it to the account (its privilege error); otherwise it is an error, as
 // with New.
+//
+// NewFor also reads what New cannot know from a schema: the server's
+// lower_case_table_names, which decides whether table names and aliases
+// compare with case, and the views and generated columns that compute
+// from what the rules hide or keep sensitive (hidden, or sensitive, in
+// turn; a view whose definition the account cannot read is hidden).
 func NewFor(ctx context.Context, q Querier, r Rules, s *warehouse.Schema) (*Policy, error) {
+	r, err := withExposures(ctx, q, r, s)
+	if err != nil {
+		return nil, err
+	}
+	p, err := newFor(ctx, q, r, s)
+	if err != nil {
+		return nil, err
+	}
+	p.tableCase = readTableCase(ctx, q)
+	return p, nil
+}
+
+// readTableCase reads lower_case_table_names: -1 when the server does not
+// say (the checker then treats names differing in case as maybe alike).
+func readTableCase(ctx context.Context, q Querier) int {
+	res, err := q.Query(ctx, "SELECT @@lower_case_table_names", warehouse.Limits{MaxRows: 1})
+	if err != nil || len(res.Rows) != 1 || len(res.Rows[0]) != 1 {
+		return -1
+	}
+	n, ok := warehouse.AsFloat(res.Rows[0][0])
+	if !ok || n < 0 || n > 2 {
+		return -1
+	}
+	if f, ok := q.(interface{ Flavor() warehouse.Flavor }); ok && n == 0 {
+		switch f.Flavor() {
+		case warehouse.FlavorMariaDB, warehouse.FlavorMySQL:
+		default:
+			// The embedded server says 0 but compares aliases without
+			// case; only the servers known to mean it are believed.
+			return -1
+		}
+	}
+	return int(n)
+}
+
+// Inspector runs SHOW statements (warehouse.DB.Inspect).
+type Inspector interface {
+	Inspect(ctx context.Context, statement string, lim warehouse.Limits) (*warehouse.Result, error)
+}
+
+// generatedColumn is a column line of SHOW CREATE TABLE that is computed.
+var generatedColumn = regexp.MustCompile("(?m)^\\s*`((?:[^`]|``)+)`[^\\n]*?GENERATED ALWAYS AS \\((.*)\\)")
+
+// generationsFromDDL fills in the generation expressions of the tables
+// r protects from SHOW CREATE TABLE, where information_schema gave none
+// (the embedded server leaves GENERATION_EXPRESSION empty).
+func generationsFromDDL(ctx context.Context, q Querier, objs *Objects, r Rules) {
+	in, ok := q.(Inspector)
+	if !ok {
+		return
+	}
+	tables := map[string]bool{}
+	for _, n := range append(slices.Clone(r.Hidden), r.Sensitive...) {
+		if t, _, hasCol := strings.Cut(n, "."); hasCol {
+			tables[strings.ToLower(t)] = true
+		}
+	}
+	for i := range objs.Tables {
+		t := &objs.Tables[i]
+		if t.View || !tables[strings.ToLower(t.Name)] || slices.ContainsFunc(t.Columns, func(c ObjectColumn) bool { return c.Generation != "" }) {
+			continue
+		}
+		res, err := in.Inspect(ctx, "SHOW CREATE TABLE "+warehouse.QuoteIdent(t.Name), warehouse.Limits{MaxRows: 1})
+		if err != nil || len(res.Rows) != 1 || len(res.Rows[0]) < 2 {
+			continue
+		}
+		for _, m := range generatedColumn.FindAllStringSubmatch(fmt.Sprint(res.Rows[0][1]), -1) {
+			if c := t.column(strings.ReplaceAll(m[1], "``", "`")); c != nil {
+				c.Generation = m[2]
+			}
+		}
+	}
+}
+
+// withExposures adds to r the views and generated columns of the account's
+// database that compute from what r hides or keeps sensitive. Those the
+// schema lacks are left out: the checker refuses a table it does not know.
+func withExposures(ctx context.Context, q Querier, r Rules, s *warehouse.Schema) (Rules, error) {
+	if len(r.Hidden)+len(r.Sensitive) == 0 {
+		return r, nil
+	}
+	objs, err := ReadObjects(ctx, q)
+	if err != nil {
+		return r, fmt.Errorf("read the views and generated columns: %w", err)
+	}
+	generationsFromDDL(ctx, q, objs, r)
+	out := r
+	out.Hidden = slices.Clone(r.Hidden)
+	out.Sensitive = slices.Clone(r.Sensitive)
+	for _, e := range objs.Exposures(r, true) {
+		t := s.Table(e.Table)
+		switch {
+		case t == nil || e.Column != "" && t.Column(e.Column) == nil:
+		case e.Column == "":
+			out.Hidden = append(out.Hidden, e.Table)
+		case e.Sensitive:
+			out.Sensitive = append(out.Sensitive, e.Table+"."+e.Column)
+		default:
+			out.Hidden = append(out.Hidden, e.Table+"."+e.Column)
+		}
+	}
+	return out, nil
+}
+
+func newFor(ctx context.Context, q Querier, r Rules, s *warehouse.Schema) (*Policy, error) {
 	withHidden := *s
 	withHidden.Tables = slices.Clone(s.Tables)
 	for _, n := range r.Hidden {

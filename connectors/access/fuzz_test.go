@@ -190,7 +190,16 @@ type gen struct {
 	depth int
 	// fromText is the FROM clause the last call of from wrote.
 	fromText string
+	// hostileNames: aliases that differ only in case or accent from
+	// one level to the next (c, C, é, É), a WITH query of such a name,
+	// database-qualified references ({db} for the database) and column
+	// names with accents or other case.
+	hostileNames bool
+	cte          bool // a WITH query c is in scope
 }
+
+// hostileAliases differ from each other only in case or accent.
+var hostileAliases = []string{"c", "C", "é", "É"}
 
 func (g *gen) next() int {
 	if g.at < len(g.data) {
@@ -258,8 +267,20 @@ func (g *gen) from(outer []gsrc) []gsrc {
 	var b strings.Builder
 	for i := range n {
 		text, src := g.source(i, outer)
+		if slices.ContainsFunc(srcs, func(o gsrc) bool { return o.alias == src.alias }) {
+			// One FROM cannot use an alias twice.
+			text += "2"
+			src.alias += "2"
+		}
 		if i > 0 {
-			switch g.next() % 5 {
+			k := g.next() % 5
+			if g.hostileNames && (k == 1 || k == 2) {
+				// MariaDB 10.11 crashes on some database-qualified names
+				// beside NATURAL JOIN or USING; the checker refuses the
+				// pair, and the server must not be sent it.
+				k = 0
+			}
+			switch k {
 			case 0:
 				b.WriteString(", " + text)
 			case 1:
@@ -290,10 +311,18 @@ func (g *gen) usingName(a, b gsrc) string {
 
 func (g *gen) source(i int, outer []gsrc) (string, gsrc) {
 	alias := fmt.Sprintf("x%d%d", g.depth, i)
+	hostile := g.hostileNames && g.chance(45)
+	if hostile {
+		alias = hostileAliases[g.next()%len(hostileAliases)]
+	}
 	switch k := g.next() % 9; {
+	case hostile && g.cte && k == 8:
+		return g.pick("c", "C") + " AS " + alias, gsrc{alias: alias, cols: []string{"n", "email", "birth_date"}}
 	case k < 5:
 		t := genTables[g.next()%len(genTables)]
-		alias = fmt.Sprintf("%s%d%d", t.alias, g.depth, i)
+		if !hostile {
+			alias = fmt.Sprintf("%s%d%d", t.alias, g.depth, i)
+		}
 		return t.name + " " + alias, gsrc{alias: alias, cols: t.cols}
 	case k == 5:
 		name := g.pick(genNames...)
@@ -349,6 +378,21 @@ func (g *gen) column(scope []gsrc) string {
 	name := s.cols[g.next()%len(s.cols)]
 	if g.chance(10) {
 		name = g.pick(genNames...)
+	}
+	if g.hostileNames && g.chance(7) {
+		switch g.next() % 4 {
+		case 0:
+			name = strings.ToUpper(name)
+		case 1:
+			name = strings.ToUpper(name[:1]) + name[1:]
+		case 2:
+			name = strings.Replace(name, "e", "é", 1)
+		default:
+			name = g.pick("email", "birth_date", "bio", "amount")
+		}
+	}
+	if g.hostileNames && g.chance(4) {
+		return "{db}." + g.pick(s.alias, "customers", "salaries") + "." + name
 	}
 	if g.chance(50) {
 		return s.alias + "." + name
@@ -459,6 +503,23 @@ func generate(data []byte) string {
 	return q
 }
 
+// generateHostile is generate with hostile names (see gen.hostileNames),
+// sometimes under a WITH query called c.
+func generateHostile(data []byte) string {
+	var seed uint64
+	for _, b := range data {
+		seed = seed*131 + uint64(b)
+	}
+	g := &gen{data: data, rest: rand.New(rand.NewPCG(seed, uint64(len(data)))), hostileNames: true}
+	with := ""
+	if g.chance(30) {
+		g.cte = true
+		with = "WITH c AS (SELECT n, " + g.pick("'x'", "CONCAT('zq', n)", "n") + " AS email, DATE_ADD('1902-01-01', INTERVAL n DAY) AS birth_date FROM numbers) "
+	}
+	q, _ := g.statement(nil)
+	return with + q
+}
+
 // oracleSeeds are the seed inputs of FuzzAccessOracle, run by go test as a
 // normal test: pseudo-random bytes, the same on every run.
 func oracleSeeds() [][]byte {
@@ -542,7 +603,7 @@ func TestOracleFindsLeaks(t *testing.T) {
 			o.limits.Timeout = 700 * time.Millisecond
 			flagged, ran := 0, 0
 			for _, c := range readCorpus(t) {
-				if c.verdict != "hidden" && c.verdict != "sensitive" {
+				if c.verdict != "hidden" && c.verdict != "sensitive" || strings.Contains(c.sql, "{db}") {
 					continue
 				}
 				v, leak := o.judge(ctx, c.sql)
@@ -553,10 +614,10 @@ func TestOracleFindsLeaks(t *testing.T) {
 				if leak != "" {
 					flagged++
 				} else if testing.Verbose() {
-					t.Logf("hostile.tsv:%d: no leak seen: %s", c.line, c.sql)
+					t.Logf("%s: no leak seen: %s", c.where(), c.sql)
 				}
 				if leak == "" && mustFlag[c.sql] {
-					t.Errorf("hostile.tsv:%d: the oracle saw no leak in %s", c.line, c.sql)
+					t.Errorf("%s: the oracle saw no leak in %s", c.where(), c.sql)
 				}
 			}
 			t.Logf("%s: the oracle flags %d of the %d refused statements the server runs", target.Name, flagged, ran)

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -208,12 +207,13 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		}
 		// The driver sends SET sql_mode = '…' on every new connection.
 		mc.Params["sql_mode"] = "'" + mode + "'"
+		pinCharset(mc)
 	}
 	guard, err := sqlguard.New(sqlguard.Options{Flavor: flavor.guardFlavor(), Functions: cfg.Functions})
 	if err != nil {
 		return nil, fmt.Errorf("warehouse: %w", err)
 	}
-	// The driver's handshake already asks for utf8mb4 unless the DSN says otherwise.
+	// The handshake asks for utf8mb4 too; the parameters above set it again.
 	conn, err := mysql.NewConnector(mc)
 	if err != nil {
 		return nil, fmt.Errorf("warehouse: connector: %w", err)
@@ -252,41 +252,6 @@ func probe(ctx context.Context, mc *mysql.Config) (version, comment, mode string
 		return version, comment, "", nil
 	}
 	return version, comment, m.String, nil
-}
-
-// CheckSession refuses connection settings under which the server would
-// read a statement differently from the guard: a sql_mode set by the DSN
-// (the warehouse sets its own) and a client character set other than
-// UTF-8 (in GBK or SJIS a backslash can be the second byte of a letter).
-func CheckSession(mc *mysql.Config) error {
-	for k := range mc.Params {
-		switch strings.ToLower(k) {
-		case "sql_mode":
-			return errors.New("warehouse: the DSN sets sql_mode; remove it: the bot sets the session's sql_mode itself, so that statements are checked as the server reads them")
-		case "character_set_client", "character_set_connection", "names", "character_set_results":
-			return fmt.Errorf("warehouse: the DSN sets %s; remove it: statements are sent as UTF-8", k)
-		}
-	}
-	if mc.Collation != "" && !utf8Charset(strings.SplitN(mc.Collation, "_", 2)[0]) {
-		return fmt.Errorf("warehouse: the DSN's collation %s is not a UTF-8 one; use utf8mb4_… or leave it out", mc.Collation)
-	}
-	if i := strings.IndexByte(mc.FormatDSN(), '?'); i >= 0 {
-		q, _ := url.ParseQuery(mc.FormatDSN()[i+1:])
-		for _, cs := range strings.Split(q.Get("charset"), ",") {
-			if cs != "" && !utf8Charset(cs) {
-				return fmt.Errorf("warehouse: the DSN's charset %s is not UTF-8; use utf8mb4 or leave it out", cs)
-			}
-		}
-	}
-	return nil
-}
-
-func utf8Charset(cs string) bool {
-	switch strings.ToLower(cs) {
-	case "utf8", "utf8mb4", "utf8mb3":
-		return true
-	}
-	return false
 }
 
 // readingModes are the sql_mode flags kept from the server's mode: they

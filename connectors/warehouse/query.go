@@ -199,59 +199,6 @@ func (w *DB) serverQuery(ctx context.Context, st *sqlguard.Statement, lim Limits
 	return res, nil
 }
 
-// session returns the connection's id, and makes sure its sql_mode is
-// the pinned one: each connection sets it when it opens, and nothing the
-// guard lets through can change it, so a difference means something else
-// did; it is set again, and the statement does not run if that fails.
-func (w *DB) session(ctx context.Context, conn *sql.Conn) (int64, error) {
-	var id int64
-	if w.sqlMode == "" {
-		err := conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id)
-		return id, err
-	}
-	var mode string
-	if err := conn.QueryRowContext(ctx, "SELECT CONNECTION_ID(), @@SESSION.sql_mode").Scan(&id, &mode); err != nil {
-		return 0, err
-	}
-	if sameModes(mode, w.sqlMode) {
-		return id, nil
-	}
-	w.logger.Warn("warehouse: a session's sql_mode changed; setting it again", "connection", id, "sql_mode", mode, "want", w.sqlMode)
-	if _, err := conn.ExecContext(ctx, "SET SESSION sql_mode = '"+w.sqlMode+"'"); err != nil {
-		return 0, fmt.Errorf("set the session's sql_mode: %w", err)
-	}
-	if err := conn.QueryRowContext(ctx, "SELECT @@SESSION.sql_mode").Scan(&mode); err != nil {
-		return 0, err
-	}
-	if !sameModes(mode, w.sqlMode) {
-		return 0, &Error{Kind: KindUnavailable, Msg: fmt.Sprintf("the warehouse session's sql_mode is %q and cannot be set to %q", mode, w.sqlMode)}
-	}
-	return id, nil
-}
-
-// sameModes compares two sql_mode values as sets of flags.
-func sameModes(a, b string) bool {
-	set := func(s string) map[string]bool {
-		m := map[string]bool{}
-		for _, f := range strings.Split(s, ",") {
-			if f = strings.ToUpper(strings.TrimSpace(f)); f != "" {
-				m[f] = true
-			}
-		}
-		return m
-	}
-	x, y := set(a), set(b)
-	if len(x) != len(y) {
-		return false
-	}
-	for f := range x {
-		if !y[f] {
-			return false
-		}
-	}
-	return true
-}
-
 func (w *DB) run(ctx context.Context, cancel context.CancelFunc, conn *sql.Conn, text string, lim Limits, ownLimit bool) (*Result, error) {
 	start := time.Now()
 	type querier interface {

@@ -77,7 +77,18 @@ func TestSessionReadsStatementsAsTheGuard(t *testing.T) {
 func TestOpenRefusesSessionSettings(t *testing.T) {
 	cases := []struct{ dsn, want string }{
 		{"u:p@tcp(127.0.0.1:1)/shop?sql_mode=%27ANSI_QUOTES%27", "sets sql_mode"},
-		{"u:p@tcp(127.0.0.1:1)/shop?SQL_MODE=ANSI", "sets sql_mode"},
+		{"u:p@tcp(127.0.0.1:1)/shop?SQL_MODE=ANSI", "sets SQL_MODE"},
+		{"u:p@tcp(127.0.0.1:1)/shop?@@sql_mode=%27ANSI_QUOTES%27", "sets @@sql_mode"},
+		{"u:p@tcp(127.0.0.1:1)/shop?@@SESSION.sql_mode=PIPES_AS_CONCAT", "sets @@SESSION.sql_mode"},
+		{"u:p@tcp(127.0.0.1:1)/shop?@@Local.SQL_Mode=ANSI", "sets @@Local.SQL_Mode"},
+		{"u:p@tcp(127.0.0.1:1)/shop?@@character_set_client=gbk", "sets @@character_set_client"},
+		{"u:p@tcp(127.0.0.1:1)/shop?names=gbk", "sets names"},
+		{"u:p@tcp(127.0.0.1:1)/shop?collation_connection=gbk_chinese_ci", "sets collation_connection"},
+		{"u:p@tcp(127.0.0.1:1)/shop?@@global.time_zone=%27%2B00:00%27", "global variable"},
+		{"u:p@tcp(127.0.0.1:1)/shop?time_zone=%27%2B00:00%27,sql_mode=%27ANSI%27", "must be one word"},
+		{"u:p@tcp(127.0.0.1:1)/shop?time_zone=(SELECT%201)", "must be one word"},
+		{"u:p@tcp(127.0.0.1:1)/shop?SESSION%20sql_mode=ANSI", "is not a session variable"},
+		{"u:p@tcp(127.0.0.1:1)/shop?optimizer_switch=%27index_merge=off%27", "does not allow"},
 		{"u:p@tcp(127.0.0.1:1)/shop?charset=gbk", "charset gbk is not UTF-8"},
 		{"u:p@tcp(127.0.0.1:1)/shop?collation=sjis_japanese_ci", "collation sjis_japanese_ci"},
 		{"u:p@tcp(127.0.0.1:1)/shop?character_set_client=big5", "character_set_client"},
@@ -94,6 +105,13 @@ func TestOpenRefusesSessionSettings(t *testing.T) {
 	}
 	if err := warehouse.CheckSession(mc); err != nil {
 		t.Errorf("a UTF-8 DSN was refused: %v", err)
+	}
+	mc, err = mysql.ParseDSN("u:p@tcp(127.0.0.1:1)/shop?@@session.wait_timeout=100&TRANSACTION_ISOLATION=%27READ-COMMITTED%27")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := warehouse.CheckSession(mc); err != nil {
+		t.Errorf("allowed session variables were refused: %v", err)
 	}
 }
 
@@ -250,4 +268,61 @@ func TestProfileWithholdsProtectedValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(fresh, "fresh")
+}
+
+// TestSessionsStartingOtherwiseArePinned: sessions that start in another
+// sql_mode or client character set (as a server's defaults, or anything
+// else setting them when a connection opens, could make them) are set
+// back before a statement runs. Under gbk, the bytes of 你 followed by a
+// backtick are one letter, and the statement below would show every
+// email; under ANSI_QUOTES "name" would be the column.
+func TestSessionsStartingOtherwiseArePinned(t *testing.T) {
+	var target testwh.Target
+	for _, tg := range testwh.Targets() {
+		if tg.Real {
+			target = tg
+		}
+	}
+	if !target.Real {
+		t.Skip("needs a real server (MYSQL_TEST_DSN): the embedded one reads UTF-8 only")
+	}
+	d := testwh.NewDatabase(t, target, "CREATE TABLE people (id INT PRIMARY KEY, name VARCHAR(40), email VARCHAR(80));\nINSERT INTO people VALUES (1, 'Ana', 'ana@secret.test');")
+	ctx := context.Background()
+	for _, start := range []map[string]string{
+		{"sql_mode": "'ANSI_QUOTES'"},
+		{"sql_mode": "'PIPES_AS_CONCAT,NO_BACKSLASH_ESCAPES'"},
+		{"character_set_client": "gbk"},
+		{"@@character_set_client": "gbk", "@@sql_mode": "'ANSI'"},
+	} {
+		t.Run(fmt.Sprint(start), func(t *testing.T) {
+			mc := d.Config.Clone()
+			if err := mc.Apply(mysql.BeforeConnect(func(_ context.Context, c *mysql.Config) error {
+				if c.Params == nil {
+					c.Params = map[string]string{}
+				}
+				for k, v := range start {
+					c.Params[k] = v
+				}
+				return nil
+			})); err != nil {
+				t.Fatal(err)
+			}
+			w, err := warehouse.Open(ctx, warehouse.Config{MySQL: mc, MaxOpenConns: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			res, err := w.Query(ctx, "SELECT 1 AS `你`, ' `, email FROM people #' AS v, \"name\" AS w, 1 || 0 AS x", warehouse.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Columns) != 4 || res.Rows[0][1] != " `, email FROM people #" || res.Rows[0][2] != "name" || res.Rows[0][3] != int64(1) {
+				t.Errorf("the statement was read otherwise: %v %v", res.Columns, res.Rows)
+			}
+			res, err = w.Query(ctx, "SELECT @@SESSION.sql_mode, @@character_set_client", warehouse.Limits{})
+			if err != nil || res.Rows[0][0] != w.SQLMode() || res.Rows[0][1] != warehouse.SessionCharset {
+				t.Errorf("session %v (%v), want %q and %s", res, err, w.SQLMode(), warehouse.SessionCharset)
+			}
+		})
+	}
 }
