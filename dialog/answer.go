@@ -74,7 +74,7 @@ func (m *Manager) answer(ctx context.Context, st *convState, ev Event, group int
 	}
 	m.applyLinked(ctx, st, rep.Linked)
 	for _, f := range st.Applied {
-		a.UsedFacts = appendUsed(a.UsedFacts, UsedFact{FactID: f.FactID, Phrase: f.Phrase, Meaning: f.Meaning, Scope: f.Scope, Definition: f.Key.Name == sqlshape.SlotDefine, Team: f.Source.IsGlossary()})
+		a.UsedFacts = appendUsed(a.UsedFacts, UsedFact{FactID: f.FactID, Phrase: f.Phrase, Meaning: f.Meaning, Scope: f.Scope, Definition: f.Key.Name == sqlshape.SlotDefine, Team: f.Source.IsGlossary(), Word: f.Word})
 	}
 	for _, n := range st.Notes {
 		a.Notes = appendUnique(a.Notes, n)

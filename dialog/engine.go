@@ -3,6 +3,7 @@ package dialog
 import (
 	"context"
 
+	"github.com/clarify-bot/clarify/dialog/link"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/ontology"
 )
@@ -32,6 +33,10 @@ type Request struct {
 	Widen int
 	// Exclude lists SQL already rejected in this conversation.
 	Exclude []string
+	// Links are the question's words linked to the schema (dialog/link),
+	// the person's own words among them; Question already says those in
+	// the schema's words.
+	Links []link.Link `json:",omitempty"`
 }
 
 // FeedbackKind classifies free-text feedback (after FISQL).

@@ -55,6 +55,9 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 	if i, ok := matchOption(q, text); ok {
 		return m.choose(ctx, st, ev, i, text)
 	}
+	if q.Key == vocabKey && !looksLikeNewQuestion(text) {
+		return m.typedWord(ctx, st, ev, q, text)
+	}
 	if looksLikeNewQuestion(text) && !m.answersPending(ctx, st, q, text) {
 		// Not an answer but another question: drop the pending one and
 		// start over in this conversation.
@@ -179,6 +182,9 @@ func (m *Manager) chooseAs(ctx context.Context, st *convState, ev Event, i int, 
 		st.Notes = appendUnique(st.Notes, AssumedNote(q.Prompt, opt.Label))
 	}
 	resolved := &Resolved{ClarificationID: q.ID, Prompt: q.Prompt, Choice: label}
+	if q.Key == vocabKey && opt.Element != nil && !assumed {
+		return m.chooseWord(ctx, st, ev, q, *opt.Element, opt.Label, resolved)
+	}
 	st.History = append(st.History, closedQ{ID: q.ID, Prompt: q.Prompt, Choice: label})
 	st.addStep(m.cfg.Now(), clarificationStep(q, label, assumed))
 	st.Pending = nil

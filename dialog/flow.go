@@ -182,7 +182,8 @@ func classifyFeedback(text string) FeedbackKind {
 // result. On failure it returns a notice and leaves st.Candidates nil.
 func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]Reply, error) {
 	facts := engineFacts(m.applicableFacts(ctx, st.Who), st.Skipped)
-	req := Request{Question: st.Question, Feedback: st.Feedback, Who: st.Who, Warehouse: m.cfg.Warehouse, Facts: facts, Widen: st.Widen, Exclude: st.rejectedSQL()}
+	links := m.linkQuestion(st, facts)
+	req := Request{Question: st.engineQuestion(), Links: links, Feedback: st.Feedback, Who: st.Who, Warehouse: m.cfg.Warehouse, Facts: facts, Widen: st.Widen, Exclude: st.rejectedSQL()}
 	prop, err := m.propose(ctx, req)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -218,7 +219,11 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 	}
 	if len(kept) == 0 {
 		st.Candidates = nil
-		r := notice(conv, m.noReading(st))
+		// A word the schema does not use is asked about first.
+		if r, ok, err := m.askWord(ctx, st, conv); ok {
+			return r, err
+		}
+		r := notice(conv, m.noReading(st)+m.unknownWords(st))
 		m.recordFailure(ctx, st, r.Text)
 		return []Reply{r}, nil
 	}
@@ -307,7 +312,7 @@ func (m *Manager) generate(ctx context.Context, st *convState, conv string) ([]R
 	}
 	// New readings: remembered choices are applied to them afresh (decide),
 	// and answers given earlier in the conversation still hold.
-	st.Applied = nil
+	st.Applied = st.wordsApplied()
 	st.reapplyChosen()
 	st.keepTyped()
 	st.applyExclusions(Step{Kind: StepNone})
@@ -632,6 +637,11 @@ func (m *Manager) advance(ctx context.Context, st *convState, ev Event) ([]Reply
 			return replies, errors.Join(err, m.save(ctx, st))
 		}
 	}
+	// A word the schema does not use is asked about before the readings
+	// built on it.
+	if r, ok, err := m.askWord(ctx, st, ev.Conversation); ok {
+		return r, err
+	}
 	pt, best := m.decide(ctx, st)
 	if pt == nil && st.dropUnshown() {
 		// Never a meaning of an asked word the person was not shown.
@@ -913,7 +923,11 @@ func (m *Manager) clarificationReply(st *convState, conv string) Reply {
 				readings = append(readings, st.Candidates[ci].SQL)
 			}
 		}
-		c.Options = append(c.Options, Option{Label: o.Label, Example: o.Example, Value: o.Value, Readings: readings})
+		opt := Option{Label: o.Label, Example: o.Example, Value: o.Value, Readings: readings}
+		if o.Element != nil {
+			opt.Element = o.Element.Name()
+		}
+		c.Options = append(c.Options, opt)
 		fmt.Fprintf(&b, "\n  %d) %s", i+1, o.Label)
 		if o.Example != "" {
 			fmt.Fprintf(&b, " (%s)", o.Example)

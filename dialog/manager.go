@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/dialog/link"
 	"github.com/clarify-bot/clarify/internal/sqlresult"
 	"github.com/clarify-bot/clarify/ontology"
 )
@@ -29,6 +30,10 @@ type Config struct {
 	MaxRounds int
 	// MaxCandidates caps the candidates executed per round.
 	MaxCandidates int
+	// NoWordQuestions never asks what a word the schema does not use
+	// means (vocab.go); remembered words and the glossary's synonyms still
+	// apply. bot serve sets it unless dialog.ask_about_words is on.
+	NoWordQuestions bool
 	// Parallel caps candidates running at once.
 	Parallel int
 	// CandidateLimits bound each candidate's execution.
@@ -207,6 +212,8 @@ type Manager struct {
 	kept *keptResults
 	// cal learns how often the model engine's samples are right.
 	cal calibrator
+	// linker links the questions' words to the schema (vocab.go).
+	linker *link.Linker
 }
 
 // New checks the dependencies and builds a manager.
@@ -232,6 +239,7 @@ func New(cfg Config, deps Deps) (*Manager, error) {
 	m := &Manager{cfg: cfg, deps: deps, labels: NewLabels(deps.Catalog.Snapshot()), log: cfg.Logger, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5eed))}
 	m.canon = m.labels.canonValue()
 	m.kept = newKeptResults(cfg.KeptCells)
+	m.linker = newLinker(deps)
 	m.admin = deps.Admin
 	m.obs = deps.Observe
 	if m.obs == nil {

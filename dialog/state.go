@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/clarify-bot/clarify/dialog/link"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/ontology"
 )
@@ -75,6 +76,10 @@ type convState struct {
 	Typed []typedAnswer                             `json:"typed,omitempty"`
 	// Taught are the facts this conversation taught (teaching.go).
 	Taught []taughtFact `json:"taught,omitempty"`
+	// Words are the question's words read as schema elements (vocab.go);
+	// WordsAsked the words asked about, never twice.
+	Words      []wordUse `json:"words,omitempty"`
+	WordsAsked []string  `json:"words_asked,omitempty"`
 
 	Pending   *pendingQ   `json:"pending,omitempty"`
 	History   []closedQ   `json:"history,omitempty"`
@@ -160,6 +165,8 @@ type appliedFact struct {
 	// Source is the fact's origin (the team's glossary, see
 	// ontology.Fact.Source), for the answer and the audit.
 	Source ontology.Source `json:"source,omitempty"`
+	// Word is set for a word read as a schema element (vocab.go).
+	Word bool `json:"word,omitempty"`
 }
 
 // engineKey marks a question the engine proposed (options carry feedback).
@@ -189,6 +196,8 @@ type pendingOpt struct {
 	Value   sqlshape.SlotValue `json:"value"`
 	// Feedback is what an engine question's option feeds back when chosen.
 	Feedback string `json:"feedback,omitempty"`
+	// Element is what a word question's option takes the word for (vocab.go).
+	Element *link.Element `json:"element,omitempty"`
 }
 
 type closedQ struct {

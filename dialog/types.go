@@ -207,6 +207,9 @@ type Option struct {
 	// harness's simulated user reads them.
 	Value    sqlshape.SlotValue
 	Readings []string
+	// Element is the schema element ("customers", "shipments.carrier") a
+	// word question's option takes the word for.
+	Element string `json:",omitempty"`
 }
 
 // Answer is a result with what it means.
@@ -291,6 +294,9 @@ type UsedFact struct {
 	// Team is set for a fact of the team glossary: a meaning decided once
 	// for everyone, not someone's earlier answer.
 	Team bool `json:",omitempty"`
+	// Word is set for a word of the person's (or the team's) read as a
+	// table, column or value: "clients" = customers.
+	Word bool `json:",omitempty"`
 }
 
 // Whose says whose choice a used fact was: "your earlier choice", "this
@@ -298,6 +304,12 @@ type UsedFact struct {
 // platform's word for it ("workspace", "server"), or "the team's
 // definition" for the team glossary's.
 func (f UsedFact) Whose(workspace string) string {
+	if f.Word {
+		if f.Team || f.Scope != ontology.ScopeUser && f.Scope != "" {
+			return "the team's word"
+		}
+		return "your word"
+	}
 	if f.Team {
 		return "the team's definition"
 	}

@@ -83,11 +83,15 @@ const (
 	// KindQuery is a verified query: Phrase is the normalised question,
 	// Target.Choice a TermSQL holding the statement that answers it.
 	KindQuery Kind = "query"
+	// KindWord is a person's word for a table, column or value that the
+	// schema names otherwise: Phrase "clients", Target.Choice a TermTable
+	// of customers (a TermColumn, or a TermValues with "=").
+	KindWord Kind = "word"
 )
 
 // Kinds lists every known kind.
 func Kinds() []Kind {
-	return []Kind{KindColumn, KindValue, KindAggregate, KindOutput, KindTime, KindJoin, KindDefinition, KindOrder, KindQuery}
+	return []Kind{KindColumn, KindValue, KindAggregate, KindOutput, KindTime, KindJoin, KindDefinition, KindOrder, KindQuery, KindWord}
 }
 
 // Valid reports whether k is a known kind.

@@ -26,6 +26,9 @@ type Target struct {
 // SlotDefinition is the Slot of a definition's target.
 const SlotDefinition = "definition"
 
+// SlotWord is the Slot of a word's target (KindWord).
+const SlotWord = "word"
+
 // IsZero reports whether the target holds nothing.
 func (t Target) IsZero() bool { return t.Slot == "" && t.Choice.Kind == "" && len(t.Over) == 0 }
 
@@ -113,11 +116,17 @@ const (
 	// ("SUM(orders.net_amount)", "SUM(refunds.amount)") joined by Op ("-"
 	// or "+"), each aggregated over its own table's rows.
 	TermComputed TermKind = "computed"
+	// TermTable is a whole table: Tables holds its one name (a word for
+	// the table, KindWord).
+	TermTable TermKind = "table"
 )
+
+// TableTerm is the term of one table.
+func TableTerm(table string) Term { return Term{Kind: TermTable, Tables: []string{table}} }
 
 func (k TermKind) valid() bool {
 	switch k {
-	case TermColumn, TermExpr, TermMeasure, TermOrdering, TermList, TermJoinPath, TermValues, TermPredicate, TermSQL, TermComputed:
+	case TermColumn, TermExpr, TermMeasure, TermOrdering, TermList, TermJoinPath, TermValues, TermPredicate, TermSQL, TermComputed, TermTable:
 		return true
 	}
 	return false
@@ -193,6 +202,10 @@ func (t Term) validate() error {
 		if t.Subject == "" || t.Op == "" {
 			return fmt.Errorf("a predicate needs a subject table and an operator")
 		}
+	case TermTable:
+		if len(t.Tables) != 1 || t.Tables[0] == "" {
+			return fmt.Errorf("a table term needs one table")
+		}
 	case TermComputed:
 		if len(t.Items) < 2 || t.Op != "-" && t.Op != "+" {
 			return fmt.Errorf("a computed measure needs two measures and + or -")
@@ -229,6 +242,8 @@ func (t Term) SQL() string {
 		return t.Expr + " ASC"
 	case TermList:
 		return strings.Join(t.Items, ", ")
+	case TermTable:
+		return strings.Join(t.Tables, ", ")
 	case TermComputed:
 		return strings.Join(t.Items, " "+t.Op+" ")
 	case TermJoinPath:

@@ -70,6 +70,14 @@ func CheckWith(ctx context.Context, q Querier, g *Glossary, o CheckOptions) (Pro
 		}
 		c.run(r.Line, "relationship "+r.From+" = "+r.To, fmt.Sprintf("SELECT 1 FROM %s JOIN %s ON %s = %s LIMIT 0", ft, tt, r.From, r.To))
 	}
+	for _, s := range g.Synonyms {
+		table, column, isColumn := strings.Cut(s.Means, ".")
+		stmt := "SELECT 1 FROM " + table + " LIMIT 0"
+		if isColumn {
+			stmt = "SELECT " + column + " FROM " + table + " LIMIT 0"
+		}
+		c.run(s.Line, "synonyms of "+quoted(s.Means), stmt)
+	}
 	for _, v := range g.Verified {
 		if v.SQL == "" {
 			continue

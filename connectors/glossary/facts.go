@@ -71,6 +71,9 @@ func Facts(g *Glossary, t Target) ([]ontology.Fact, Problems) {
 	for _, v := range g.Verified {
 		b.verified(v)
 	}
+	for _, s := range g.Synonyms {
+		b.synonym(s)
+	}
 	return b.facts, b.problems
 }
 
@@ -311,6 +314,18 @@ func (b *builder) relationship(r Relationship) {
 	}
 	term := ontology.Term{Kind: ontology.TermJoinPath, Tables: []string{ft, tt}, Joins: []ontology.Join{{Left: r.From, Right: r.To}}}
 	b.emit(r.Line, ontology.NormalizePhrase(phrase), ontology.KindJoin, ontology.Target{Slot: slotTables, Choice: term}, describe(r.Description, r.From+" = "+r.To), "", "")
+}
+
+// synonym makes each of the team's words a word fact: the word stands
+// for the table or column wherever a question uses it.
+func (b *builder) synonym(s Synonym) {
+	term := ontology.TableTerm(s.Means)
+	if strings.Contains(s.Means, ".") {
+		term = ontology.ColumnTerm(s.Means)
+	}
+	for _, w := range s.Words {
+		b.emit(s.Line, ontology.NormalizePhrase(w), ontology.KindWord, ontology.Target{Slot: ontology.SlotWord, Choice: term}, strings.ReplaceAll(s.Means, "_", " "), "", "")
+	}
 }
 
 func (b *builder) verified(v VerifiedQuery) {

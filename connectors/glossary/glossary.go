@@ -44,6 +44,17 @@ type Glossary struct {
 	Filters       []Filter
 	Relationships []Relationship
 	Verified      []VerifiedQuery
+	// Synonyms are the team's words for tables and columns (the
+	// top-level synonyms: mapping, "customers: [clients, buyers]").
+	Synonyms []Synonym
+}
+
+// Synonym is the team's words for one table or column: Means is a table
+// ("customers") or a table.column ("shipments.carrier").
+type Synonym struct {
+	Line  int
+	Means string
+	Words []string
 }
 
 // Term is a business word that means one of the glossary's measures,
@@ -255,6 +266,8 @@ func (p *parser) top(g *Glossary, root *yaml.Node) {
 			p.items(v, "filters", func(n *yaml.Node) { g.Filters = append(g.Filters, p.filter(n)) })
 		case "relationships":
 			p.items(v, "relationships", func(n *yaml.Node) { g.Relationships = append(g.Relationships, p.relationship(n)) })
+		case "synonyms":
+			p.synonyms(g, v)
 		case "verified_queries":
 			p.items(v, "verified_queries", func(n *yaml.Node) { g.Verified = append(g.Verified, p.verified(n)) })
 		default:
@@ -373,6 +386,30 @@ func (p *parser) relationship(n *yaml.Node) Relationship {
 		}
 	}
 	return r
+}
+
+// synonyms reads the top-level mapping of tables and columns to the
+// team's words for them.
+func (p *parser) synonyms(g *Glossary, v *yaml.Node) {
+	if v.Kind != yaml.MappingNode {
+		p.addf(v.Line, "synonyms must map a table or table.column to the words for it")
+		return
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, ws := v.Content[i], v.Content[i+1]
+		means := strings.ToLower(strings.TrimSpace(k.Value))
+		t, c, col := strings.Cut(means, ".")
+		if !isIdent(t) || col && !isIdent(c) {
+			p.addf(k.Line, "synonyms: %q must be a table or table.column", k.Value)
+			continue
+		}
+		s := Synonym{Line: k.Line, Means: means, Words: p.strs(ws, "synonyms of "+quoted(k.Value))}
+		if len(s.Words) == 0 {
+			p.addf(k.Line, "synonyms: %q has no words", k.Value)
+			continue
+		}
+		g.Synonyms = append(g.Synonyms, s)
+	}
 }
 
 func (p *parser) verified(n *yaml.Node) VerifiedQuery {

@@ -1,7 +1,7 @@
 // Package lexicon is an embedded extract of WordNet 3.0 for word handling
 // without a network or a WordNet installation: base forms (lemmas), parts of
-// speech with how common each reading is, and related words (synonyms and
-// derivationally related forms).
+// speech with how common each reading is, related words (synonyms and
+// derivationally related forms) and broader words (hypernyms).
 //
 // # Words
 //
@@ -58,6 +58,14 @@
 //     senses that share its stem up to a common derivational suffix. WordNet
 //     3.0 has no derivation pointer between "weigh" and "weight", but
 //     defines "weigh" as "have a certain weight".
+//
+// # Broader words
+//
+// Broader reports whether one word is a kind of another: the lemmas of the
+// hypernyms of a noun's first two senses, and theirs, up to four levels,
+// computed when the data was generated ("truck" → motor vehicle →
+// self-propelled vehicle → wheeled vehicle → vehicle; "chauffeur" →
+// driver). Only upwards: a vehicle is not a kind of truck.
 //
 // Related words are not closed transitively. "operating" reaches
 // "operational" because WordNet puts both in one adjective synset ("being in

@@ -63,8 +63,11 @@ type Lexicon struct {
 	except   [format.NumPOS]map[string][]uint32
 	relStart []uint32
 	rel      []uint32
-	rules    [format.NumPOS][]format.Rule
-	maxLen   int // longest lemma in bytes; longer input is unknown
+	// broadStart and broad list the broader lemmas (hypernyms) of each lemma.
+	broadStart []uint32
+	broad      []uint32
+	rules      [format.NumPOS][]format.Rule
+	maxLen     int // longest lemma in bytes; longer input is unknown
 }
 
 // Load decodes the embedded data, which takes about 0.1 s and keeps about
@@ -96,12 +99,14 @@ var loadOnce = sync.OnceValues(Load)
 
 func newLexicon(d *format.Data) *Lexicon {
 	l := &Lexicon{
-		lemmas:   d.Lemmas,
-		ids:      make(map[string]uint32, len(d.Lemmas)),
-		readings: d.Readings,
-		relStart: d.RelStart,
-		rel:      d.Rel,
-		rules:    format.DetachmentRules(),
+		lemmas:     d.Lemmas,
+		ids:        make(map[string]uint32, len(d.Lemmas)),
+		readings:   d.Readings,
+		relStart:   d.RelStart,
+		rel:        d.Rel,
+		broadStart: d.BroadStart,
+		broad:      d.Broad,
+		rules:      format.DetachmentRules(),
 	}
 	for i, s := range d.Lemmas {
 		l.ids[s] = uint32(i)

@@ -443,3 +443,23 @@ func TestPOSString(t *testing.T) {
 		}
 	}
 }
+
+func TestBroader(t *testing.T) {
+	l := MustLexicon(t)
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"trucks", "vehicles", true},    // truck → motor vehicle → … → vehicle
+		{"chauffeurs", "drivers", true}, // chauffeur → driver
+		{"medication", "drug", true},
+		{"vehicle", "truck", false}, // only upwards
+		{"clients", "customers", false},
+		{"zzzz", "vehicle", false},
+	}
+	for _, tt := range tests {
+		if got := l.Broader(tt.a, tt.b); got != tt.want {
+			t.Errorf("Broader(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}

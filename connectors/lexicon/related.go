@@ -48,6 +48,25 @@ func (l *Lexicon) RelatedTo(a, b string) bool {
 	return false
 }
 
+// Broader reports whether a is a kind of b: a lemma of b names a broader
+// sense (a hypernym, up to four levels) of one of a's first two noun
+// senses — "truck" of "vehicle", "chauffeur" of "driver". Unknown words
+// are a kind of nothing.
+func (l *Lexicon) Broader(a, b string) bool {
+	var bufA, bufB [16]reading
+	var idsA, idsB [16]uint32
+	la := lemmaIDs(l.lookup(a, bufA[:0]), idsA[:0])
+	lb := lemmaIDs(l.lookup(b, bufB[:0]), idsB[:0])
+	for _, x := range la {
+		for _, y := range lb {
+			if _, found := slices.BinarySearch(l.broad[l.broadStart[x]:l.broadStart[x+1]], y); found {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // related is the precomputed, ascending list of lemmas related to lemma id.
 func (l *Lexicon) related(id uint32) []uint32 {
 	return l.rel[l.relStart[id]:l.relStart[id+1]]

@@ -328,6 +328,9 @@ func (h *Harness) Answer(ctx context.Context, g *Gold, c *dialog.Clarification) 
 
 // answer is Answer, typing the gold's meaning only when typing is set.
 func (h *Harness) answer(ctx context.Context, g *Gold, c *dialog.Clarification, typing bool) Choice {
+	if c.Key.Name == vocabKey {
+		return h.answerWord(ctx, g, c)
+	}
 	ch := Choice{ID: c.ID, Key: c.Key.String(), Prompt: c.Prompt, Picked: -1, By: ByNone}
 	for _, o := range c.Options {
 		ch.Options = append(ch.Options, o.Label)

@@ -2,6 +2,7 @@ package llmengine
 
 import (
 	"fmt"
+	"github.com/clarify-bot/clarify/dialog/link"
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/llm"
@@ -73,6 +74,7 @@ func (r *run) context(b *strings.Builder, withFeedback bool) {
 			b.WriteByte('\n')
 		}
 	}
+	writeLinks(b, r.req.Links)
 	writeExamples(b, r.link.examples)
 	fmt.Fprintf(b, "\n/* Question */\n%s\n", oneLine(r.req.Question, 2000))
 	if withFeedback && len(r.req.Feedback) > 0 {
@@ -93,6 +95,45 @@ func (r *run) context(b *strings.Builder, withFeedback bool) {
 			}
 			b.WriteString(oneLine(s, 600) + "\n")
 		}
+	}
+}
+
+// linkWords says whose word a link's evidence is, for the prompt.
+var linkWords = map[link.Evidence]string{
+	link.Vocabulary: "this person's word, from an earlier answer",
+	link.Glossary:   "the team's word",
+	link.Exact:      "its name", link.Inflection: "its name",
+	link.Value: "a stored value", link.Synonym: "a synonym", link.Derivation: "a related word",
+	link.Catalog: "a synonym", link.Comment: "its comment",
+}
+
+// writeLinks shows what the person's words were linked to (dialog/link):
+// the words of theirs and the team's first, then the rest that link with
+// some confidence. The question above is already in the schema's words.
+func writeLinks(b *strings.Builder, links []link.Link) {
+	var lines []string
+	for _, pass := range []bool{true, false} {
+		for _, lk := range links {
+			if len(lk.Candidates) == 0 || lk.Candidates[0].Score < 0.5 {
+				continue
+			}
+			c := lk.Candidates[0]
+			own := c.Evidence == link.Vocabulary || c.Evidence == link.Glossary
+			if own != pass {
+				continue
+			}
+			lines = append(lines, fmt.Sprintf("- %q → %s %s (%s)\n", oneLine(lk.Span, 60), c.Element.Kind, c.Element.Name(), linkWords[c.Evidence]))
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	b.WriteString("\n/* The person's words, linked to the schema */\n")
+	for i, l := range lines {
+		if i == 20 {
+			break
+		}
+		b.WriteString(l)
 	}
 }
 

@@ -13,6 +13,8 @@
 //	4 exception lists           count, then front-coded forms, each followed
 //	                            by its base count and base lemma indexes
 //	N related lists             count, then ascending lemma indexes as deltas
+//	N broader lists             the same, for the lemmas of broader senses
+//	                            (hypernyms)
 //
 // Lemmas are sorted byte-wise and unique, so a lemma index is a stable
 // reference within one file. Every count and index is checked on decoding: a
@@ -30,7 +32,7 @@ import (
 )
 
 // Magic starts every file; its number changes with the layout.
-const Magic = "clarify-lexicon/1\n"
+const Magic = "clarify-lexicon/2\n"
 
 // NumPOS is the number of parts of speech: noun, verb, adjective, adverb,
 // in that order.
@@ -72,6 +74,10 @@ type Data struct {
 	Except   [NumPOS][]Exception // per part of speech, sorted by Form
 	RelStart []uint32            // len(Lemmas)+1 offsets into Rel
 	Rel      []uint32            // related lemma indexes, ascending within a lemma
+	// BroadStart and Broad are the same for broader lemmas (hypernyms):
+	// what a lemma is a kind of.
+	BroadStart []uint32
+	Broad      []uint32
 }
 
 // ErrCorrupt is wrapped by every decoding error.
@@ -120,13 +126,16 @@ func Encode(w io.Writer, d *Data) error {
 			}
 		}
 	}
-	for i := range d.Lemmas {
-		rel := d.Rel[d.RelStart[i]:d.RelStart[i+1]]
-		e.uint(uint64(len(rel)))
-		last := uint32(0)
-		for _, r := range rel {
-			e.uint(uint64(r - last))
-			last = r
+	for _, l := range [][2][]uint32{{d.RelStart, d.Rel}, {d.BroadStart, d.Broad}} {
+		start, list := l[0], l[1]
+		for i := range d.Lemmas {
+			rel := list[start[i]:start[i+1]]
+			e.uint(uint64(len(rel)))
+			last := uint32(0)
+			for _, r := range rel {
+				e.uint(uint64(r - last))
+				last = r
+			}
 		}
 	}
 	if e.err != nil {
@@ -161,17 +170,25 @@ func (d *Data) Validate() error {
 			}
 		}
 	}
-	if len(d.RelStart) != n+1 || d.RelStart[0] != 0 || int(d.RelStart[n]) != len(d.Rel) {
-		return fmt.Errorf("related offsets do not cover %d lemmas and %d entries", n, len(d.Rel))
+	if err := d.validLists("related", d.RelStart, d.Rel); err != nil {
+		return err
+	}
+	return d.validLists("broader", d.BroadStart, d.Broad)
+}
+
+func (d *Data) validLists(what string, start, list []uint32) error {
+	n := len(d.Lemmas)
+	if len(start) != n+1 || start[0] != 0 || int(start[n]) != len(list) {
+		return fmt.Errorf("%s offsets do not cover %d lemmas and %d entries", what, n, len(list))
 	}
 	for i := range n {
-		if d.RelStart[i] > d.RelStart[i+1] {
-			return fmt.Errorf("related offsets decrease at lemma %d", i)
+		if start[i] > start[i+1] {
+			return fmt.Errorf("%s offsets decrease at lemma %d", what, i)
 		}
-		rel := d.Rel[d.RelStart[i]:d.RelStart[i+1]]
+		rel := list[start[i]:start[i+1]]
 		for j, r := range rel {
 			if int(r) >= n || (j > 0 && rel[j-1] >= r) {
-				return fmt.Errorf("related list of %q not ascending lemma indexes", d.Lemmas[i])
+				return fmt.Errorf("%s list of %q not ascending lemma indexes", what, d.Lemmas[i])
 			}
 		}
 	}
@@ -227,7 +244,8 @@ func Decode(b []byte) (*Data, error) {
 	for p := range d.Except {
 		d.Except[p] = dec.exceptions(len(d.Lemmas))
 	}
-	dec.related(d)
+	d.RelStart, d.Rel = dec.related(d, "related")
+	d.BroadStart, d.Broad = dec.related(d, "broader")
 	if dec.err == nil && dec.off != len(b) {
 		dec.fail("%d trailing bytes", len(b)-dec.off)
 	}
@@ -391,30 +409,31 @@ func (d *decoder) exceptions(nLemmas int) []Exception {
 	return list
 }
 
-func (d *decoder) related(out *Data) {
+// related reads one list of lemma indexes per lemma (related or broader).
+func (d *decoder) related(out *Data, what string) (start, list []uint32) {
 	if d.err != nil {
-		return
+		return nil, nil
 	}
 	n := len(out.Lemmas)
-	out.RelStart = make([]uint32, n+1)
+	start = make([]uint32, n+1)
 	for i := range n {
 		k := d.count(n)
 		last := uint64(0)
 		for j := range k {
 			delta := d.uint()
 			if j > 0 && delta == 0 {
-				d.fail("related list of %q not ascending", out.Lemmas[i])
+				d.fail("%s list of %q not ascending", what, out.Lemmas[i])
 			}
 			last += delta
 			if last >= uint64(n) {
-				d.fail("related index %d out of range", last)
+				d.fail("%s index %d out of range", what, last)
 			}
 			if d.err != nil {
-				return
+				return nil, nil
 			}
-			out.Rel = append(out.Rel, uint32(last))
+			list = append(list, uint32(last))
 		}
-		out.RelStart[i+1] = uint32(len(out.Rel))
+		start[i+1] = uint32(len(list))
 	}
-	out.Rel = slices.Clip(out.Rel)
+	return start, slices.Clip(list)
 }

@@ -21,8 +21,10 @@ func sample() *Data {
 			{{Form: "children", Bases: []uint32{0}}},
 			{{Form: "operat", Bases: []uint32{1}}, {Form: "operatt", Bases: []uint32{1, 2}}},
 		},
-		RelStart: []uint32{0, 0, 1, 2},
-		Rel:      []uint32{2, 1},
+		RelStart:   []uint32{0, 0, 1, 2},
+		Rel:        []uint32{2, 1},
+		BroadStart: []uint32{0, 1, 1, 1},
+		Broad:      []uint32{2},
 	}
 }
 
@@ -56,6 +58,8 @@ func TestEncodeRejectsInvalid(t *testing.T) {
 		"related offsets short":   func(d *Data) { d.RelStart = d.RelStart[:3] },
 		"related out of range":    func(d *Data) { d.Rel[0] = 9 },
 		"related offsets decline": func(d *Data) { d.RelStart = []uint32{0, 2, 1, 2} },
+		"broader out of range":    func(d *Data) { d.Broad[0] = 9 },
+		"broader offsets short":   func(d *Data) { d.BroadStart = d.BroadStart[:2] },
 	}
 	for name, spoil := range tests {
 		t.Run(name, func(t *testing.T) {

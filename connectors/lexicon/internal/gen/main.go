@@ -68,9 +68,9 @@ func run(dir, out string, opt options) error {
 	if err := os.WriteFile(out, zipped.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", out, err)
 	}
-	log.Printf("%d lemmas, %d exceptions, %d related entries; %d bytes raw, %d gzipped",
+	log.Printf("%d lemmas, %d exceptions, %d related entries, %d broader entries; %d bytes raw, %d gzipped",
 		len(d.Lemmas), len(d.Except[0])+len(d.Except[1])+len(d.Except[2])+len(d.Except[3]),
-		len(d.Rel), raw.Len(), zipped.Len())
+		len(d.Rel), len(d.Broad), raw.Len(), zipped.Len())
 	return nil
 }
 
@@ -393,6 +393,15 @@ func (wn *wordNet) build(opt options) *format.Data {
 	if n := wn.glossKin(id, d.Lemmas, opt.glossSenses, rel, opt.showGlossKin); n > 0 {
 		log.Printf("%d links from definitions", n)
 	}
+	broad := wn.broader(id, d.Lemmas)
+	d.BroadStart = make([]uint32, len(d.Lemmas)+1)
+	for i, r := range broad {
+		slices.Sort(r)
+		r = slices.Compact(r)
+		r = slices.DeleteFunc(r, func(x uint32) bool { return x == uint32(i) })
+		d.Broad = append(d.Broad, r...)
+		d.BroadStart[i+1] = uint32(len(d.Broad))
+	}
 	d.RelStart = make([]uint32, len(d.Lemmas)+1)
 	for i, r := range rel {
 		slices.Sort(r)
@@ -458,6 +467,49 @@ func (wn *wordNet) related(id map[string]uint32, lemmas []string, senses int) []
 		}
 	}
 	return rel
+}
+
+// Broader senses: the hypernyms (@) of a noun lemma's first broadSenses
+// senses, and theirs, up to broadDepth levels ("truck" → motor vehicle →
+// self-propelled vehicle → wheeled vehicle → vehicle).
+const (
+	broadSenses = 2
+	broadDepth  = 4
+)
+
+// broader collects, per lemma index, the lemmas of its broader senses;
+// the lists are neither sorted nor unique.
+func (wn *wordNet) broader(id map[string]uint32, lemmas []string) [][]uint32 {
+	out := make([][]uint32, len(lemmas))
+	for i, l := range lemmas {
+		e := wn.index[l][0]
+		if e == nil {
+			continue
+		}
+		frontier := e.synsets[:min(broadSenses, len(e.synsets))]
+		for range broadDepth {
+			var next []synKey
+			for _, key := range frontier {
+				s := wn.data[key]
+				if s == nil || s.instance {
+					continue
+				}
+				for _, ptr := range s.pointers {
+					if ptr.symbol != "@" || wn.data[ptr.target] == nil {
+						continue
+					}
+					next = append(next, ptr.target)
+					for _, w := range wn.data[ptr.target].words {
+						if to, ok := id[w]; ok {
+							out[i] = append(out[i], to)
+						}
+					}
+				}
+			}
+			frontier = next
+		}
+	}
+	return out
 }
 
 // lexicalKinship reports pointers that relate forms of one stem: derivation,
