@@ -396,13 +396,28 @@ func TestQuestionsPage(t *testing.T) {
 			query string
 			want  int
 		}{
-			{"", 4}, {"outcome=asked", 1}, {"outcome=caveated", 1}, {"outcome=abstained", 1}, {"outcome=confirmed", 1},
-			{"user=UBEN", 2}, {"q=orders", 2}, {"outcome=answered&user=ana", 1},
+			// The confirmation is a mark on the answer it confirms, not a
+			// second card, unless the filter shows confirmations alone.
+			{"", 3}, {"outcome=asked", 1}, {"outcome=caveated", 1}, {"outcome=abstained", 1}, {"outcome=confirmed", 1},
+			{"user=UBEN", 2}, {"q=orders", 1}, {"outcome=answered&user=ana", 1},
 		} {
 			_, body := u.get("/admin/questions?" + tc.query)
 			if n := strings.Count(body, `<li class="q"`); n != tc.want {
 				t.Errorf("?%s lists %d questions, want %d", tc.query, n, tc.want)
 			}
+		}
+		// The answer shows without expanding its card: its statement,
+		// rows and time come before the details, with the confirmed mark.
+		_, all := u.get("/admin/questions")
+		card := all[strings.Index(all, "How many orders shipped?"):]
+		if end := strings.Index(card, `<li class="q"`); end > 0 {
+			card = card[:end]
+		}
+		if i, j := strings.Index(card, "SELECT COUNT(*) FROM orders"), strings.Index(card, "<details>"); i < 0 || j < 0 || i > j {
+			t.Errorf("the answer's statement is not on the card before its details:\n%s", card)
+		}
+		if !strings.Contains(card, "out-confirmed") || !strings.Contains(card, "/verify") {
+			t.Errorf("the answer's card lacks the confirmed mark or its verify button:\n%s", card)
 		}
 		_, body := u.get("/admin/questions?outcome=confirmed")
 		m := regexp.MustCompile(`/admin/questions/(\d+)/verify`).FindStringSubmatch(body)

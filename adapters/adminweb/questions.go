@@ -79,9 +79,60 @@ type questionView struct {
 	Engine    string
 	Detail    string
 	Unused    []string
-	// CanVerify: a confirmed answer that is not yet a verified query.
+	// CanVerify: a confirmed answer that is not yet a verified query;
+	// VerifySeq is the confirmation's record the button verifies.
 	CanVerify bool
+	VerifySeq uint64
 	Verified  string
+}
+
+// foldConfirmed lists a question once: a person's confirmation of an
+// answer ("this is right", kept as a record of its own) becomes a mark on
+// the answer it confirms when that answer is on the same page, instead of
+// a second card with no rows and no time. confirmedBy maps the answer's
+// sequence number to its confirmation's.
+func foldConfirmed(recs []ontology.Change) (kept []ontology.Change, confirmedBy map[uint64]ontology.Change) {
+	type key struct{ user, warehouse, question, sql string }
+	keyOf := func(q *ontology.QuestionRecord) key {
+		return key{q.User, q.Warehouse, qnorm.Question(q.Question), lastSQL(q)}
+	}
+	// Newest first: an answer comes after (below) its confirmation.
+	answerOf := map[key]uint64{}
+	for _, c := range recs {
+		if q := c.Question; q != nil && q.Outcome == "answered" && len(q.SQL) > 0 {
+			if _, seen := answerOf[keyOf(q)]; !seen {
+				answerOf[keyOf(q)] = c.Seq
+			}
+		}
+	}
+	confirmedBy = map[uint64]ontology.Change{}
+	for _, c := range recs {
+		if q := c.Question; q != nil && q.Outcome == "confirmed" {
+			if seq, ok := answerOf[keyOf(q)]; ok && seq < c.Seq {
+				if _, done := confirmedBy[seq]; !done {
+					confirmedBy[seq] = c
+				}
+				continue
+			}
+		}
+		kept = append(kept, c)
+	}
+	return kept, confirmedBy
+}
+
+// markConfirmed shows on an answer's card that its asker confirmed it,
+// with the confirmation's verify button.
+func (s *Server) markConfirmed(v questionView, conf ontology.Change, ws *workspace) questionView {
+	if !slices.Contains(v.Outcomes, outcomeConfirmed) {
+		v.Outcomes = append(v.Outcomes, outcomeConfirmed)
+	}
+	v.VerifySeq, v.CanVerify = conf.Seq, len(conf.Question.SQL) > 0
+	if ws != nil {
+		if f, ok := verifiedFor(ws, conf.Question); ok {
+			v.CanVerify, v.Verified = false, f.VerifiedBy
+		}
+	}
+	return v
 }
 
 func (s *Server) questionView(id Identity, c ontology.Change, ws *workspace) questionView {
@@ -92,7 +143,7 @@ func (s *Server) questionView(id Identity, c ontology.Change, ws *workspace) que
 		Duration: q.Duration.Round(time.Millisecond), Engine: q.Engine, Detail: q.Detail, Unused: q.Unused,
 	}
 	if q.Outcome == "confirmed" && len(q.SQL) > 0 {
-		v.CanVerify = true
+		v.CanVerify, v.VerifySeq = true, c.Seq
 		if ws != nil {
 			if f, ok := verifiedFor(ws, q); ok {
 				v.CanVerify, v.Verified = false, f.VerifiedBy
@@ -175,8 +226,13 @@ func (s *Server) questionsPage(w http.ResponseWriter, rq *request) {
 		more = "?" + f.query(recs[len(recs)-1].Seq)
 	}
 	var rows []questionView
-	for _, c := range recs {
-		rows = append(rows, s.questionView(rq.id, c, ws))
+	kept, confirmedBy := foldConfirmed(recs)
+	for _, c := range kept {
+		v := s.questionView(rq.id, c, ws)
+		if cs, ok := confirmedBy[c.Seq]; ok {
+			v = s.markConfirmed(v, cs, ws)
+		}
+		rows = append(rows, v)
 	}
 	s.renderAs(w, rq.r, rq, http.StatusOK, "questions", page{Title: "Questions", Nav: "questions", Data: map[string]any{
 		"Rows": rows, "F": f, "Outcomes": outcomeFilters, "Warehouses": s.warehouseNames(), "More": more, "Days": s.cfg.QuestionDays,

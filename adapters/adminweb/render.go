@@ -96,6 +96,12 @@ func (s *Server) funcs() template.FuncMap {
 		"join": func(sep string, xs []string) string {
 			return strings.Join(xs, sep)
 		},
+		"last": func(xs []string) string {
+			if len(xs) == 0 {
+				return ""
+			}
+			return xs[len(xs)-1]
+		},
 		"plural": func(n int, one, many string) string {
 			if n == 1 {
 				return "1 " + one
