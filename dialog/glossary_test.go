@@ -209,3 +209,27 @@ func TestTeamDimensionLinksItsPhrase(t *testing.T) {
 		}
 	}
 }
+
+// A confirmed answer becomes a verified query only if its statement passes
+// what any statement passes now: one the guard refuses is declined and
+// answers nobody.
+func TestVerifyChecksTheStatement(t *testing.T) {
+	env := dialogtest.New(t, 3000, dialog.Config{})
+	ctx := context.Background()
+	const q = "which orders went out last week?"
+	bad, err := env.Facts.RecordConfirmed(ctx, ontology.ConfirmedAnswer{Owner: "test:w1:ana", Warehouse: "demo",
+		Phrase: q, Question: q, SQL: "SELECT * FROM orders INTO OUTFILE '/tmp/clarify-orders'"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	boss := newChat(t, env, "maria")
+	boss.who.Admin = true
+	rs := boss.send(dialog.Event{Kind: dialog.EventPromote, FactID: bad.ID, Scope: ontology.ScopeWorkspace})
+	if !strings.Contains(rs[0].Text, "can't be a verified query") {
+		t.Fatalf("a refused statement was verified: %s", rs[0].Text)
+	}
+	vs, err := env.Facts.List(ctx, ontology.Filter{Scope: ontology.ScopeWorkspace, Owner: "test:w1", IncludeInactive: true})
+	if err != nil || len(vs) != 0 {
+		t.Fatalf("the workspace has verified queries: %+v %v", vs, err)
+	}
+}

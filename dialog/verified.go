@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/clarify-bot/clarify/internal/qnorm"
 	"github.com/clarify-bot/clarify/ontology"
@@ -150,6 +151,20 @@ func (m *Manager) verify(ctx context.Context, ev Event, id string) ([]Reply, err
 	v, ok := m.admin.(queryVerifier)
 	if !ok {
 		return []Reply{ephemeral(ev.Conversation, "Verifying answers is not available.")}, nil
+	}
+	// The statement goes through what any statement goes through (the
+	// guard, the access rules, the level's account) before it may answer
+	// everyone: an answer confirmed earlier may read what is hidden now.
+	if cl, ok := m.admin.(confirmedLister); ok {
+		if c, err := cl.ConfirmedAnswer(ctx, id); err == nil && c.SQL != "" {
+			if _, err := m.deps.Exec.Query(ctx, c.SQL, m.cfg.CandidateLimits); err != nil {
+				if ctx.Err() != nil {
+					return nil, fmt.Errorf("verify answer: %w", ctx.Err())
+				}
+				first, _, _ := strings.Cut(err.Error(), "\n")
+				return []Reply{ephemeral(ev.Conversation, fmt.Sprintf("'%s' can't be a verified query: its statement is refused or fails now (%s).", c.Question, first))}, nil
+			}
+		}
 	}
 	nf, err := v.Verify(ctx, id, ownerKeys(ev.Who).Workspace, ev.Who.User, actor(ev.Who))
 	if err != nil {
