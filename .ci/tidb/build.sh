@@ -10,7 +10,10 @@ cd "$(dirname "$0")"
 
 version=$(sed -n 's/^require github.com\/pingcap\/tidb //p' go.mod)
 gover=$(go env GOVERSION)
-bin="${XDG_CACHE_HOME:-$HOME/.cache}/clarify-tidb/${version}-${gover}/tidb-server"
+# The cache key also covers this folder's go.mod, go.sum and this script, so
+# a changed replace line or linker flag rebuilds.
+key=$(cat go.mod go.sum build.sh | sha256sum | cut -c1-12)
+bin="${XDG_CACHE_HOME:-$HOME/.cache}/clarify-tidb/${version}-${gover}-${key}/tidb-server"
 if [[ -x "$bin" ]]; then
   echo "$bin"
   exit 0
@@ -42,4 +45,6 @@ mkdir -p "$(dirname "$bin")"
 echo "building tidb-server ${version} with ${gover} (about 10 minutes and 3.3 GB on two cores the first time)" >&2
 go build -trimpath -ldflags "$ldflags" -o "$bin.tmp" github.com/pingcap/tidb/cmd/tidb-server
 mv "$bin.tmp" "$bin"
+# Older builds (another TiDB, Go or module) are 250 MB each: keep only this one.
+find "$(dirname "$(dirname "$bin")")" -mindepth 1 -maxdepth 1 -type d ! -path "$(dirname "$bin")" -exec rm -rf {} +
 echo "$bin"

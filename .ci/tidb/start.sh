@@ -20,10 +20,13 @@ if v=$(answers) && [[ "$v" == *TiDB* ]]; then
 fi
 
 bin=$("$here/build.sh")
+# Every file the server writes goes to this folder (its slow-query log
+# otherwise lands in the working directory, the checkout).
 dir=$(mktemp -d "${TMPDIR:-/tmp}/clarify-tidb.XXXXXX")
 "$bin" -store unistore -path "" -host 127.0.0.1 -P "$port" -status "$status" \
   -status-host 127.0.0.1 \
-  -log-file "$dir/tidb.log" -temp-dir "$dir/tmp" >"$dir/stdout.log" 2>&1 &
+  -log-file "$dir/tidb.log" -log-slow-query "$dir/tidb-slow.log" -temp-dir "$dir/tmp" \
+  >"$dir/stdout.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 120); do
   if v=$(answers) && [[ "$v" == *TiDB* ]]; then

@@ -270,8 +270,7 @@ func TestNoLostUpdate(t *testing.T) {
 	for _, target := range kvtest.Targets() {
 		t.Run(target.Name, func(t *testing.T) {
 			var dbs []kv.DB
-			if target.Name == "mysql" {
-				dsn := kvtest.MustDatabase(t)
+			if dsn := serverDSN(t, target.Name); dsn != "" {
 				dbs = []kv.DB{kvtest.MustServerOn(t, dsn).Namespace("n"), kvtest.MustServerOn(t, dsn).Namespace("n")}
 			} else {
 				db := target.Open(t)

@@ -41,7 +41,8 @@ type Target struct {
 }
 
 // Targets lists bbolt and, when MYSQL_TEST_DSN or TIDB_TEST_DSN is set,
-// MySQL and TiDB.
+// MySQL and TiDB (twice: in its default pessimistic transaction mode, and
+// optimistic).
 func Targets() []Target {
 	ts := []Target{{Name: "bbolt", Open: MustBolt}}
 	if dsn := os.Getenv(EnvDSN); dsn != "" {
@@ -52,9 +53,28 @@ func Targets() []Target {
 	if dsn := os.Getenv(EnvTiDB); dsn != "" {
 		ts = append(ts, Target{Name: "tidb", Open: func(tb testing.TB) kv.DB {
 			return MustServerOn(tb, MustDatabaseOn(tb, EnvTiDB, dsn)).Namespace("test")
+		}}, Target{Name: "tidb-optimistic", Open: func(tb testing.TB) kv.DB {
+			return MustServerOn(tb, Optimistic(tb, MustDatabaseOn(tb, EnvTiDB, dsn))).Namespace("test")
 		}})
 	}
 	return ts
+}
+
+// Optimistic returns dsn with TiDB's optimistic transactions for its
+// sessions (tidb_txn_mode): conflicts then surface at commit as write
+// conflicts (9007) instead of waiting on locks, which the store retries.
+func Optimistic(tb testing.TB, dsn string) string {
+	tb.Helper()
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg = cfg.Clone()
+	if cfg.Params == nil {
+		cfg.Params = map[string]string{}
+	}
+	cfg.Params["tidb_txn_mode"] = "'optimistic'"
+	return cfg.FormatDSN()
 }
 
 // MustBolt opens a bbolt store in a temp dir.

@@ -245,7 +245,7 @@ func (n *nsDB) DeleteBelow(ctx context.Context, bucket, ceiling []byte, limit in
 }
 
 // retry runs one autocommit statement (or a few that are each safe to
-// repeat) again after a deadlock or lock wait timeout.
+// repeat) again after a deadlock, lock wait timeout or write conflict.
 func (s *Server) retry(ctx context.Context, fn func() error) error {
 	wait := 2 * time.Millisecond
 	for attempt := 1; ; attempt++ {
@@ -623,14 +623,25 @@ func (s *Server) Lock(ctx context.Context, key string) (func(), error) {
 	ttl := s.opts.LeaseTTL.Microseconds()
 	wait := 2 * time.Millisecond
 	for {
-		if _, err := s.db.ExecContext(ctx, "DELETE FROM clarify_lease WHERE name = ? AND expires < NOW(6)", name); err != nil {
-			return nil, fmt.Errorf("lock %s: %w", key, err)
-		}
-		res, err := s.db.ExecContext(ctx, "INSERT IGNORE INTO clarify_lease (name, owner, expires) VALUES (?, ?, NOW(6) + INTERVAL ? MICROSECOND)", name, owner, ttl)
+		// Both statements are safe to repeat: two processes taking over
+		// one expired lease can meet in a deadlock or write conflict.
+		var took bool
+		err := s.retry(ctx, func() error {
+			if _, err := s.db.ExecContext(ctx, "DELETE FROM clarify_lease WHERE name = ? AND expires < NOW(6)", name); err != nil {
+				return err
+			}
+			res, err := s.db.ExecContext(ctx, "INSERT IGNORE INTO clarify_lease (name, owner, expires) VALUES (?, ?, NOW(6) + INTERVAL ? MICROSECOND)", name, owner, ttl)
+			if err != nil {
+				return err
+			}
+			n, err := res.RowsAffected()
+			took = err == nil && n == 1
+			return nil
+		})
 		if err != nil {
 			return nil, fmt.Errorf("lock %s: %w", key, err)
 		}
-		if n, err := res.RowsAffected(); err == nil && n == 1 {
+		if took {
 			break
 		}
 		t := time.NewTimer(wait/2 + rand.N(wait))
