@@ -178,7 +178,7 @@ func (r *reader) patternElements() []*element {
 			continue
 		}
 		el := &element{name: "pattern"}
-		// "title starts with 'A' or author contains 'ley'": either.
+		// "title starts with 'A' or publisher contains 'ley'": either.
 		if i+1 < len(each) && len(each[i+1]) > 0 && r.joinedByOr(r.a.likes[i], r.a.likes[i+1]) {
 			for _, a := range each[i] {
 				for _, b := range each[i+1] {
