@@ -133,9 +133,9 @@ type DialogConfig struct {
 	SharedScanRows int `yaml:"shared_scan_rows"`
 	DisplayRows    int `yaml:"display_rows"`
 	// AskAboutWords asks what a word the schema does not use means
-	// ("By 'clients', do you mean…"); off by default while remembered
-	// words can still mislead later questions (docs/TEACHING.md).
-	AskAboutWords bool `yaml:"ask_about_words"`
+	// ("By 'clients', do you mean…"); on unless set to false
+	// (docs/TEACHING.md).
+	AskAboutWords *bool `yaml:"ask_about_words"`
 	// KeptCells bounds the results kept in memory for "more" and "csv"
 	// (rows × columns); -1 keeps none (each page runs the answer again).
 	KeptCells       int           `yaml:"kept_cells"`
@@ -438,7 +438,7 @@ func joinErrs(errs []error) error {
 func (d DialogConfig) managerConfig() dialog.Config {
 	return dialog.Config{
 		Tau: d.Tau, MaxRounds: d.MaxRounds, MaxCandidates: d.MaxCandidates,
-		NoWordQuestions: !d.AskAboutWords,
+		NoWordQuestions: d.AskAboutWords != nil && !*d.AskAboutWords,
 		CandidateLimits: warehouse.Limits{Timeout: d.CandidateTimeout},
 		AnswerLimits:    warehouse.Limits{MaxRows: d.AnswerMaxRows},
 		SharedScanRows:  d.SharedScanRows,

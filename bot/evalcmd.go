@@ -88,7 +88,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs.StringVar(&o.configPath, "config", "", "with --engine llm: the bot's YAML configuration (else OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL)")
 	fs.IntVar(&o.maxRounds, "max-rounds", 4, "most clarifications per question (0: answer without asking, to measure what asking is worth)")
 	strategy := fs.String("strategy", dialog.StrategyEIG, "how the decision point is chosen: eig, random, max-prob, or all (side by side)")
-	fs.BoolVar(&o.askWords, "ask-words", false, "ask what words the schema does not use mean, as dialog.ask_about_words does")
+	fs.BoolVar(&o.askWords, "ask-words", true, "ask what words the schema does not use mean, as dialog.ask_about_words does (--ask-words=false: never)")
 	fs.BoolVar(&o.carry, "carry-ontology", false, "keep each simulated user's learned preferences across the dataset, and compare with a run without")
 	fs.StringVar(&o.jsonPath, "json", "", "also write the whole report, with every question, to this JSON file")
 	fs.StringVar(&o.dsn, "dsn", "", "a warehouse that already holds the dataset (otherwise schema.sql is loaded into the embedded server)")

@@ -32,7 +32,7 @@ type Config struct {
 	MaxCandidates int
 	// NoWordQuestions never asks what a word the schema does not use
 	// means (vocab.go); remembered words and the glossary's synonyms still
-	// apply. bot serve sets it unless dialog.ask_about_words is on.
+	// apply. bot serve sets it when dialog.ask_about_words is false.
 	NoWordQuestions bool
 	// Parallel caps candidates running at once.
 	Parallel int

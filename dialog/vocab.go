@@ -99,7 +99,7 @@ func (m *Manager) linkQuestion(st *convState, facts []ontology.Fact) []link.Link
 			continue
 		}
 		c := lk.Candidates[0]
-		if c.Evidence != link.Vocabulary && c.Evidence != link.Glossary {
+		if c.Evidence != link.Vocabulary && c.Evidence != link.Glossary || m.schemaWord(lk) {
 			continue
 		}
 		for _, f := range facts {
@@ -114,6 +114,20 @@ func (m *Manager) linkQuestion(st *convState, facts []ontology.Fact) []link.Link
 	// A word set aside ("change", "not what I meant") is read afresh.
 	st.Words = slices.DeleteFunc(st.Words, func(w wordUse) bool { return w.FactID != "" && slices.Contains(st.Skipped, w.FactID) })
 	return links
+}
+
+// schemaWord reports whether a span is a word of the schema's own names
+// (the name, another form of it, a word of a longer name): the engines
+// read it as the schema does, and a remembered meaning does not rewrite
+// it ("degrees" stays degrees, whatever "degree" was once taken for).
+func (m *Manager) schemaWord(lk link.Link) bool {
+	for _, c := range m.linker.Span(lk.Span, nil).Candidates {
+		switch c.Evidence {
+		case link.Exact, link.Inflection, link.Part:
+			return true
+		}
+	}
+	return false
 }
 
 func (st *convState) word(span string) *wordUse {
@@ -232,25 +246,33 @@ func (st *convState) troubled() (left, defined func(span string) bool) {
 	return in(unused), in(defs)
 }
 
-// elsewhere reports whether the word links by the lexicon to a table
-// that no reading reads: the readings took it for something else
-// ("clients" read from a comment on refunds, not as customers).
-func (st *convState) elsewhere(lk link.Link) bool {
-	if len(lk.Candidates) == 0 || lk.Candidates[0].Score < 0.55 || lk.Candidates[0].Element.Kind != "table" {
-		return false
-	}
-	re := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(lk.Candidates[0].Element.Table) + `\b`)
-	for _, i := range st.live() {
-		if re.MatchString(st.Candidates[i].SQL) {
-			return false
+// placed reports whether a live reading reads one of the elements the
+// word links to by evidence of its own (its name, a part of a name, the
+// lexicon, a comment): the readings already took it for one of them
+// ("citations" read as citation_count), and asking would only repeat it.
+func (st *convState) placed(lk link.Link) bool {
+	for _, c := range lk.Candidates {
+		if c.Score < 0.45 || c.Element.Kind == "value" {
+			continue
+		}
+		name := c.Element.Table
+		if c.Element.Kind == "column" {
+			name = c.Element.Column
+		}
+		re := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(name) + `\b`)
+		for _, i := range st.live() {
+			if re.MatchString(st.Candidates[i].SQL) {
+				return true
+			}
 		}
 	}
-	return true
+	return false
 }
 
 // wordQuestion finds a word worth asking about: a noun of the question
-// that links to nothing with confidence and that the readings could not
-// place. It is asked before the readings built on it.
+// that the schema's names do not use (a word of a name, "degree" of
+// degree_programs, is left to the readings' own questions), that links
+// to nothing with confidence and that the readings could not place. It is asked before the readings built on it.
 func (m *Manager) wordQuestion(ctx context.Context, st *convState) *pendingQ {
 	if m.cfg.MaxRounds == NeverAsk || st.Round >= m.cfg.MaxRounds+st.Rejected || len(st.WordsAsked) >= maxWordQuestions {
 		return nil
@@ -259,14 +281,17 @@ func (m *Manager) wordQuestion(ctx context.Context, st *convState) *pendingQ {
 	links := m.linker.Question(st.Question, vocabulary(facts, st.Skipped))
 	left, defined := st.troubled()
 	for _, lk := range links {
-		if lk.Confident() || st.word(lk.Span) != nil || slices.Contains(st.WordsAsked, lk.Span) || !m.linker.Noun(lk.Span) || properName(st.Question, lk.Span) {
+		if lk.Confident() || st.word(lk.Span) != nil || slices.Contains(st.WordsAsked, lk.Span) || !m.linker.Noun(lk.Span) || m.linker.Measure(lk.Span) || properName(st.Question, lk.Span) || m.schemaWord(lk) {
 			continue
 		}
 		// Evidence of its own (the lexicon, a synonym, a comment) makes a
 		// word worth asking about wherever the readings put it; a word
 		// with none is asked about only when the readings left it out.
 		own := len(lk.Candidates) > 0 && lk.Candidates[0].Score > 0.2
-		if !(own && (left(lk.Span) || defined(lk.Span) || st.elsewhere(lk)) || !own && left(lk.Span)) {
+		// A word the readings define among themselves ("value" as one of
+		// three amounts) gets their own question, which says more.
+		elsewhere := own && !defined(lk.Span) && !st.placed(lk) && lk.Candidates[0].Score >= 0.55
+		if !(own && (left(lk.Span) || elsewhere) || !own && left(lk.Span)) {
 			continue
 		}
 		var sugg []link.Candidate

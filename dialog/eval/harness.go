@@ -72,6 +72,8 @@ type Harness struct {
 	// tables its tables, for the linking gold-check.
 	columns map[string]bool
 	tables  map[string]bool
+	// links are the tables that only join others (every column a key).
+	links map[string]bool
 
 	mu      sync.Mutex
 	matches map[matchKey]matchOutcome
@@ -96,14 +98,21 @@ func New(exec Executor, snap *warehouse.Snapshot, opts Options) *Harness {
 		matches: map[matchKey]matchOutcome{},
 		columns: map[string]bool{},
 		tables:  map[string]bool{},
+		links:   map[string]bool{},
 	}
 	if snap != nil {
 		for _, t := range snap.Schema.Tables {
 			tn := strings.ToLower(t.Name)
 			h.tables[tn] = true
+			keys := 0
 			for _, c := range t.Columns {
-				h.columns[tn+"."+strings.ToLower(c.Name)] = true
+				cn := strings.ToLower(c.Name)
+				h.columns[tn+"."+cn] = true
+				if keyName(cn) {
+					keys++
+				}
 			}
+			h.links[tn] = len(t.Columns) > 1 && keys == len(t.Columns)
 		}
 	}
 	return h

@@ -29,6 +29,7 @@ const (
 	Glossary   Evidence = "glossary"   // the team glossary's synonyms
 	Value      Evidence = "value"      // a stored value of the column
 	Synonym    Evidence = "synonym"    // a lexicon synonym: "clients" for customers
+	Part       Evidence = "part"       // a word of a longer name: "fines" for loans.fine_amount
 	Derivation Evidence = "derivation" // a lexicon derivation: "shipping" for shipments
 	Hypernym   Evidence = "hypernym"   // the lexicon says it is a kind of it: "trucks" for vehicles
 	Catalog    Evidence = "catalog"    // the catalog's synonyms: "buyers" for customers
@@ -40,7 +41,7 @@ const (
 // more settles the word.
 var score = map[Evidence]float64{
 	Exact: 1, Inflection: 0.95, Vocabulary: 1, Glossary: 0.95, Value: 0.9,
-	Synonym: 0.7, Derivation: 0.6, Catalog: 0.55, Comment: 0.5, Hypernym: 0.45, Context: 0.2,
+	Synonym: 0.7, Part: 0.65, Derivation: 0.6, Catalog: 0.55, Comment: 0.5, Hypernym: 0.45, Context: 0.2,
 }
 
 // Confident is the score from which a link settles what a word means.
@@ -255,6 +256,8 @@ func (l *Linker) Span(span string, vocab []Word) Link {
 			add(n.el, l.relation(span, n.words))
 		case l.lex != nil && l.lex.Broader(span, n.words):
 			add(n.el, Hypernym)
+		case l.part(span, n.words):
+			add(n.el, Part)
 		}
 	}
 	for _, n := range l.comments {
@@ -319,6 +322,23 @@ func (l *Linker) same(a, b string) bool {
 	}
 	ta, tb := l.cat.Terms(a), l.cat.Terms(b)
 	return len(ta) > 0 && strings.Join(ta, " ") == strings.Join(tb, " ")
+}
+
+// part reports whether a one-word span is, up to inflection, a word of
+// a longer name ("fines" of "fine amount"): the name's other words say
+// what of it is kept, the span says what it is about. A column's name
+// ending in "id" is the key of another thing, not the thing.
+func (l *Linker) part(span, name string) bool {
+	ws := strings.Fields(name)
+	if strings.Contains(span, " ") || len(ws) < 2 || ws[len(ws)-1] == "id" {
+		return false
+	}
+	for _, w := range ws {
+		if Content(w) && l.same(span, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // relation tells a derivation ("ship" and "shipment", one stem) from a
@@ -460,6 +480,24 @@ func (l *Linker) Same(a, b string) bool {
 func (l *Linker) Known(span string) bool {
 	ws := words(span)
 	return l.lex != nil && len(ws) > 0 && l.lex.Known(ws[len(ws)-1])
+}
+
+// Measure reports whether a span names a period, a unit or a number —
+// how a question counts or when, not what it is about ("month",
+// "weekends", "kilometers", "integer"): the lexicon says it is a kind of
+// time period, unit of measurement or number.
+func (l *Linker) Measure(span string) bool {
+	ws := words(span)
+	if l.lex == nil || len(ws) == 0 {
+		return false
+	}
+	w := ws[len(ws)-1]
+	for _, kind := range []string{"time period", "time unit", "unit of measurement", "number"} {
+		if l.lex.Broader(w, kind) {
+			return true
+		}
+	}
+	return false
 }
 
 // Noun reports whether a span may name a thing: its last word is mostly a

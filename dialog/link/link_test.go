@@ -21,7 +21,7 @@ func library(t *testing.T) *Linker {
 			col("books", "id", "int", ""), col("books", "title", "varchar", ""), col("books", "genre", "varchar", "Genre such as Poetry")}},
 		{Name: "loans", Comment: "Books lent to patrons", Columns: []warehouse.Column{
 			col("loans", "id", "int", ""), col("loans", "book_id", "int", ""), col("loans", "patron_id", "int", ""),
-			col("loans", "branch", "varchar", "Branch that lent the book"), col("loans", "lent_on", "date", "")}},
+			col("loans", "branch", "varchar", "Branch that lent the book"), col("loans", "lent_on", "date", ""), col("loans", "fine_amount", "decimal", "")}},
 		{Name: "librarians", Comment: "Staff members", Columns: []warehouse.Column{
 			col("librarians", "id", "int", ""), col("librarians", "name", "varchar", "")}},
 		{Name: "vehicles", Comment: "The library's mobile branches", Columns: []warehouse.Column{
@@ -56,6 +56,7 @@ func TestSpanEvidence(t *testing.T) {
 		{"readers", []Word{{Word: "readers", Element: Element{Kind: "table", Table: "patrons"}, Team: true}}, "patrons", Glossary},
 		{"residence", nil, "patrons.city", Comment},
 		{"trucks", nil, "vehicles", Hypernym}, // WordNet: a truck is a kind of vehicle
+		{"fines", nil, "loans.fine_amount", Part},
 	}
 	for _, tt := range tests {
 		lk := l.Span(tt.span, tt.vocab)
@@ -66,6 +67,29 @@ func TestSpanEvidence(t *testing.T) {
 		c := lk.Candidates[0]
 		if c.Element.Name() != tt.want || c.Evidence != tt.evidence {
 			t.Errorf("%q: best %s by %s (%v), want %s by %s", tt.span, c.Element.Name(), c.Evidence, lk.Candidates, tt.want, tt.evidence)
+		}
+	}
+}
+
+// A word of a key column's name is not that column: "patron" is the
+// patrons table, never loans.patron_id.
+func TestPartSkipsKeys(t *testing.T) {
+	l := library(t)
+	for _, c := range l.Span("patron", nil).Candidates {
+		if c.Element.Column == "patron_id" {
+			t.Errorf("patron links to %s by %s", c.Element.Name(), c.Evidence)
+		}
+	}
+	if lk := l.Span("fine", nil); lk.Confident() {
+		t.Errorf("a word of a longer name settles the word: %v", lk.Candidates)
+	}
+}
+
+func TestMeasure(t *testing.T) {
+	l := library(t)
+	for span, want := range map[string]bool{"month": true, "weekends": true, "kilometers": true, "integer": true, "borrowers": false, "outlet": false, "volumes": false} {
+		if got := l.Measure(span); got != want {
+			t.Errorf("Measure(%q) = %v, want %v", span, got, want)
 		}
 	}
 }

@@ -104,7 +104,7 @@ var linkWords = map[link.Evidence]string{
 	link.Glossary:   "the team's word",
 	link.Exact:      "its name", link.Inflection: "its name",
 	link.Value: "a stored value", link.Synonym: "a synonym", link.Derivation: "a related word",
-	link.Catalog: "a synonym", link.Comment: "its comment",
+	link.Catalog: "a synonym", link.Comment: "its comment", link.Part: "a word of its name",
 }
 
 // writeLinks shows what the person's words were linked to (dialog/link):

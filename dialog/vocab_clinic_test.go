@@ -1,0 +1,135 @@
+package dialog_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/offline"
+	"github.com/clarify-bot/clarify/internal/dialogtest"
+	"github.com/clarify-bot/clarify/internal/testwh"
+	"github.com/clarify-bot/clarify/ontology"
+)
+
+// A small clinic of our own: visits carry a bill amount, and invoices are
+// a table of their own. The lexicon relates "bills" to invoices; the
+// schema itself says "bill" in visits.bill_amount.
+func billingClinicDump() string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE patients (
+  id INT NOT NULL PRIMARY KEY,
+  name VARCHAR(60) NOT NULL,
+  ward VARCHAR(20) NOT NULL COMMENT 'Ward the patient stays on'
+);
+CREATE TABLE visits (
+  id INT NOT NULL PRIMARY KEY,
+  patient_id INT NOT NULL,
+  visited_on DATE NOT NULL,
+  bill_amount DECIMAL(8,2) NOT NULL,
+  CONSTRAINT fk_visits_patient FOREIGN KEY (patient_id) REFERENCES patients (id)
+);
+CREATE TABLE invoices (
+  id INT NOT NULL PRIMARY KEY,
+  visit_id INT NOT NULL,
+  sent_on DATE NOT NULL,
+  status VARCHAR(12) NOT NULL,
+  CONSTRAINT fk_invoices_visit FOREIGN KEY (visit_id) REFERENCES visits (id)
+);
+`)
+	wards := []string{"North", "South", "East"}
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&b, "INSERT INTO patients VALUES (%d, 'Patient %d', '%s');\n", i, i, wards[i%3])
+	}
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&b, "INSERT INTO visits VALUES (%d, %d, '2025-%02d-%02d', %d.00);\n", i, i%12+1, i%12+1, i%27+1, 40+i*5)
+		if i%2 == 0 {
+			fmt.Fprintf(&b, "INSERT INTO invoices VALUES (%d, %d, '2025-%02d-28', '%s');\n", i/2, i, i%12+1, []string{"paid", "open"}[i%4/2])
+		}
+	}
+	return b.String()
+}
+
+func newBillingClinic(t *testing.T) (*dialog.Manager, *ontology.Store) {
+	t.Helper()
+	db := testwh.NewDatabase(t, testwh.Targets()[0], billingClinicDump())
+	wh := db.Open(t, warehouse.Config{})
+	snap, err := wh.TakeSnapshot(context.Background(), warehouse.ProfileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts, convs := dialogtest.Stores(t)
+	cat := catalog.New(snap, catalog.Options{})
+	m, err := dialog.New(dialog.Config{Warehouse: "clinic", Now: dialogtest.Now},
+		dialog.Deps{Engine: offline.New(cat, offline.Options{Now: dialogtest.Now}), Exec: wh, Catalog: cat, Facts: facts, Admin: facts, States: convs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, facts
+}
+
+var clinicDesk = dialog.Who{Platform: "test", Workspace: "clinic", Channel: "desk", User: "nurse"}
+
+func askBilling(t *testing.T, m *dialog.Manager, conv, q string) dialog.Reply {
+	t.Helper()
+	rs, err := m.Handle(context.Background(), dialog.Event{Kind: dialog.EventMessage, Text: q, Who: clinicDesk, Conversation: conv})
+	if err != nil || len(rs) == 0 {
+		t.Fatalf("%s: %v %v", q, rs, err)
+	}
+	return rs[len(rs)-1]
+}
+
+// A word the readings already read as one of the elements it links to
+// ("bill" as visits.bill_amount, a word of its name) is not asked about,
+// though the lexicon also relates it to another table (invoices).
+func TestWordPlacedByTheReadingsIsNotAsked(t *testing.T) {
+	m, _ := newBillingClinic(t)
+	r := askBilling(t, m, "c1", "what is the average bill per ward?")
+	for n := 0; r.Kind == dialog.ReplyClarification; n++ {
+		if r.Clarification.Key.Name == "vocab" {
+			t.Fatalf("asked about a word the readings placed: %s", r.Text)
+		}
+		if n > 3 {
+			t.Fatalf("too many questions: %s", r.Text)
+		}
+		rs, err := m.Handle(context.Background(), dialog.Event{Kind: dialog.EventChoose, Target: r.Clarification.ID, Option: 0, Who: clinicDesk, Conversation: "c1"})
+		if err != nil || len(rs) == 0 {
+			t.Fatal(err)
+		}
+		r = rs[len(rs)-1]
+	}
+	a := mustAnswer(t, r)
+	if !strings.Contains(a.SQL, "bill_amount") || strings.Contains(a.SQL, "invoices") {
+		t.Errorf("answer does not read the bill amount:\n%s", a.SQL)
+	}
+}
+
+// A remembered meaning does not rewrite a word of the schema's own names:
+// "bill" once taken for invoices still reads visits.bill_amount where
+// the schema says bill, and the answer does not claim the word.
+func TestRememberedWordDoesNotRewriteASchemaWord(t *testing.T) {
+	m, facts := newBillingClinic(t)
+	_, err := facts.Learn(context.Background(), ontology.Fact{Scope: ontology.ScopeUser, Owner: clinicDesk.Identity().Owners().User, Warehouse: "clinic",
+		Phrase: "bill", Kind: ontology.KindWord, Target: ontology.Target{Slot: ontology.SlotWord, Choice: ontology.TableTerm("invoices")}, Meaning: "invoices"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := askBilling(t, m, "c2", "what is the total bill amount per ward?")
+	for n := 0; r.Kind == dialog.ReplyClarification && n < 4; n++ {
+		rs, err := m.Handle(context.Background(), dialog.Event{Kind: dialog.EventChoose, Target: r.Clarification.ID, Option: 0, Who: clinicDesk, Conversation: "c2"})
+		if err != nil || len(rs) == 0 {
+			t.Fatal(err)
+		}
+		r = rs[len(rs)-1]
+	}
+	a := mustAnswer(t, r)
+	if !strings.Contains(a.SQL, "SUM(visits.bill_amount)") {
+		t.Errorf("the remembered word rewrote the schema's word:\n%s", a.SQL)
+	}
+	if strings.Contains(r.Text, "Using your word") {
+		t.Errorf("the answer claims a word it did not use: %s", r.Text)
+	}
+}
