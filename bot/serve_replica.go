@@ -90,15 +90,17 @@ func (r *replica) close() error {
 	return r.closeDB()
 }
 
-// orphanReplacer is a platform that can replace a placeholder a dead
-// process left (Slack).
+// orphanReplacer is a platform that can take over a placeholder a dead
+// process left (Slack): it finishes the turn recorded with it (resumed;
+// it forgets the placeholder once delivered) or replaces it with a note.
 type orphanReplacer interface {
-	Orphaned(ctx context.Context, p inflight.Placeholder) error
+	Orphaned(ctx context.Context, p inflight.Placeholder) (resumed bool, err error)
 }
 
-// replaceOrphans replaces the placeholders of replicas that died and
-// forgets them; those of platforms this process does not run are left to
-// a replica that does. Reading them is also the store's health check.
+// replaceOrphans takes over the placeholders of replicas that died: each
+// is claimed first, so that of two survivors one finishes it; those of
+// platforms this process does not run are left to a replica that does.
+// Reading them is also the store's health check.
 func (m *Main) replaceOrphans(ctx context.Context) {
 	orphans, err := m.replica.store.Orphans(ctx, m.replica.alive)
 	if err != nil {
@@ -125,13 +127,29 @@ func (m *Main) replaceOrphans(ctx context.Context) {
 		if rep == nil {
 			continue
 		}
-		err := rep.Orphaned(ctx, p)
+		mine, ok, err := m.replica.store.Claim(ctx, p)
+		if err != nil || !ok {
+			if err != nil {
+				m.logger.Warn("cannot take over a placeholder left by a stopped replica; retrying later", "err", err)
+			}
+			continue
+		}
+		resumed, err := rep.Orphaned(ctx, mine)
 		var se slack.SlackErrorResponse
 		if err != nil && !(errors.As(err, &se) && (se.Err == "message_not_found" || se.Err == "channel_not_found" || se.Err == "cant_update_message")) {
 			m.logger.Warn("cannot replace a placeholder left by a stopped replica; retrying later", "platform", p.Platform, "channel", p.Channel, "err", err)
+			if err := m.replica.store.Release(ctx, mine, p); err != nil {
+				m.logger.Warn("cannot give back a placeholder", "err", err)
+			}
 			continue
 		}
-		if err := m.replica.store.Done(ctx, p); err != nil {
+		if resumed {
+			m.metrics.OrphanResumed(p.Platform)
+			m.logger.Info("took over a turn left by a stopped replica; finishing it in its thread",
+				"platform", p.Platform, "channel", p.Channel, "thread", p.Thread, "replica", p.Replica, "click", p.Click)
+			continue
+		}
+		if err := m.replica.store.Done(ctx, mine); err != nil {
 			m.logger.Warn("cannot forget a replaced placeholder", "err", err)
 			continue
 		}

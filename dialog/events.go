@@ -25,6 +25,10 @@ func (m *Manager) answerClarification(ctx context.Context, ev Event) ([]Reply, e
 		return []Reply{ephemeral(ev.Conversation, note)}, nil
 	}
 	if st.Pending == nil || st.Pending.ID != ev.Target {
+		if ev.Resume && st.Status == statusAsking && st.Pending != nil && slices.ContainsFunc(st.History, func(h closedQ) bool { return h.ID == ev.Target }) {
+			// The stopped process took the click and asked the next question.
+			return []Reply{m.clarificationReply(st, ev.Conversation)}, nil
+		}
 		for _, h := range st.History {
 			if h.ID == ev.Target {
 				return []Reply{ephemeral(ev.Conversation, fmt.Sprintf("That question was already answered: %s", h.Choice))}, nil

@@ -28,6 +28,14 @@ func (m *Manager) message(ctx context.Context, ev Event) ([]Reply, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ev.Resume && st != nil && st.Question == text {
+		// The stopped process got this far with the question: its waiting
+		// clarification is asked again, or the question is answered anew.
+		if st.Status == statusAsking && st.Pending != nil {
+			return []Reply{m.clarificationReply(st, ev.Conversation)}, nil
+		}
+		st = nil
+	}
 	// A reply typed while a clarification waits answers it ("1", "net").
 	if st != nil && st.Status == statusAsking && st.Pending != nil && text != "" {
 		ev.Kind, ev.Target, ev.Text = EventOther, st.Pending.ID, text

@@ -112,6 +112,11 @@ type Event struct {
 	// Locale is the BCP 47 tag of the person's language and region where
 	// the platform says it ("de-DE"); numbers are written for it. "" is en-US.
 	Locale string
+	// Resume marks a turn that a process which stopped began and did not
+	// finish, sent again by another: where the conversation already moved
+	// on (a clarification waits), that is what comes back, instead of
+	// reading the question as its answer or the click as stale.
+	Resume bool `json:",omitempty"`
 }
 
 // ReplyKind says how an adapter should render a Reply.

@@ -2,6 +2,7 @@ package slack
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -170,7 +171,7 @@ func (a *Adapter) acceptTurn(name string, ev dialog.Event, t *target) bool {
 // then queues the dialog work, fairly, by warehouse and person. A full
 // pool turns the placeholder into "busy".
 func (a *Adapter) startTurn(ctx context.Context, ev dialog.Event, t *target) {
-	a.showPlaceholder(ctx, t)
+	a.showPlaceholder(ctx, ev, t)
 	group := ""
 	if l, ok := a.d.(Lanes); ok {
 		group = l.Lane(ev.Who, ev.Conversation)
@@ -188,9 +189,9 @@ func (a *Adapter) startTurn(ctx context.Context, ev dialog.Event, t *target) {
 
 const busyText = "I'm busy with a lot of questions right now; please try again in a minute."
 
-// showPlaceholder posts "Looking…" in the thread and records it for
-// failover; the first reply replaces it.
-func (a *Adapter) showPlaceholder(ctx context.Context, t *target) {
+// showPlaceholder posts "Looking…" in the thread and records it, with
+// the turn, for failover; the first reply replaces it.
+func (a *Adapter) showPlaceholder(ctx context.Context, ev dialog.Event, t *target) {
 	if !t.looking || t.thread == "" || t.channel == "" || t.home || t.placeholder != "" {
 		return
 	}
@@ -207,6 +208,9 @@ func (a *Adapter) showPlaceholder(ctx context.Context, t *target) {
 	}
 	if a.cfg.Inflight != nil {
 		p := inflight.Placeholder{Platform: platform, Workspace: t.team, Channel: t.channel, Thread: t.thread, Message: ts, Click: t.clarTS != ""}
+		if b, err := json.Marshal(savedTurn{Event: ev, User: t.user, ClarTS: t.clarTS, ClarID: t.clarID}); err == nil {
+			p.Turn = b
+		}
 		if err := a.cfg.Inflight.Track(pctx, p); err != nil {
 			a.log.Warn("cannot record the placeholder; if this process dies it stays", "err", err)
 		} else {
@@ -226,15 +230,43 @@ func (a *Adapter) untrack(ctx context.Context, t *target) {
 	t.tracked = nil
 }
 
-// Orphaned replaces a placeholder that a process which died left behind
-// (found by another replica, or this one after a restart) with a note to
-// try again: the work it stood for was lost.
-func (a *Adapter) Orphaned(ctx context.Context, p inflight.Placeholder) error {
+// savedTurn is what a placeholder records of its turn, for another
+// process to finish it.
+type savedTurn struct {
+	Event  dialog.Event `json:"event"`
+	User   string       `json:"user"`
+	ClarTS string       `json:"clar_ts,omitempty"`
+	ClarID string       `json:"clar_id,omitempty"`
+}
+
+// Orphaned takes over a placeholder that a process which died left
+// behind (found by another replica, or this one after a restart): the
+// turn it recorded is run again here, its replies replacing the
+// placeholder in the same thread (resumed). A placeholder without a turn,
+// or one that cannot be queued, gets a note to try again.
+func (a *Adapter) Orphaned(ctx context.Context, p inflight.Placeholder) (resumed bool, err error) {
+	var st savedTurn
+	if len(p.Turn) > 0 && json.Unmarshal(p.Turn, &st) == nil && st.Event.Conversation != "" {
+		ev := st.Event
+		ev.Resume = true
+		t := &target{team: p.Workspace, channel: p.Channel, thread: p.Thread, user: st.User, looking: true, placeholder: p.Message, clarTS: st.ClarTS, clarID: st.ClarID}
+		if a.cfg.Inflight != nil {
+			t.tracked = &p
+		}
+		group := ""
+		if l, ok := a.d.(Lanes); ok {
+			group = l.Lane(ev.Who, ev.Conversation)
+		}
+		key := workpool.Key{Group: group, Owner: personKey(ev.Who.Workspace, ev.Who.User)}
+		if a.work.SubmitKeyed("resumed turn", key, func(ctx context.Context) { a.converse(ctx, ev, t) }, 0) {
+			return true, nil
+		}
+	}
 	text := "Sorry, I was interrupted (a Clarify server restarted) before I could answer. Please ask again."
 	if p.Click {
 		text = "Sorry, I was interrupted (a Clarify server restarted) while working on your choice. Please click it again."
 	}
-	return a.update(ctx, p.Channel, p.Message, noticeMessage(text))
+	return false, a.update(ctx, p.Channel, p.Message, noticeMessage(text))
 }
 
 // acceptInteraction takes a button click, menu choice or modal submission

@@ -336,13 +336,81 @@ func TestPlaceholdersTrackedAndOrphansReplaced(t *testing.T) {
 
 	since = fake.Mark()
 	orphan := inflight.Placeholder{Replica: "dead", Platform: "slack", Workspace: slackfake.TeamID, Channel: "C0FAIL", Thread: "1.1", Message: "1.2", Click: true}
-	if err := h.a.Orphaned(context.Background(), orphan); err != nil {
-		t.Fatal(err)
+	if resumed, err := h.a.Orphaned(context.Background(), orphan); err != nil || resumed {
+		t.Fatalf("a placeholder without its turn: resumed %v, %v", resumed, err)
 	}
 	c := fake.Wait(t, since, "chat.update", nil)
 	if c.TS != "1.2" || !strings.Contains(c.Get("text"), "click it again") {
 		t.Fatalf("orphan replaced with %s %q", c.TS, c.Get("text"))
 	}
+}
+
+// resumingDialog answers every event, recording it.
+type resumingDialog struct {
+	events chan dialog.Event
+}
+
+func (d *resumingDialog) Handle(_ context.Context, ev dialog.Event) ([]dialog.Reply, error) {
+	d.events <- ev
+	return []dialog.Reply{{Kind: dialog.ReplyNotice, Conversation: ev.Conversation, Text: "done: " + ev.Text}}, nil
+}
+
+// TestOrphanedTurnIsFinished: a placeholder is recorded with its turn; a
+// process that takes it over (another replica, or this one restarted)
+// sends the same event again, marked resumed, and its reply replaces the
+// "Looking…" placeholder in the same thread; the taken-over placeholder
+// is forgotten once delivered.
+func TestOrphanedTurnIsFinished(t *testing.T) {
+	fake := slackfake.New(t)
+	d := &resumingDialog{events: make(chan dialog.Event, 4)}
+	rec := &recordingInflight{tracked: map[string]inflight.Placeholder{}}
+	var seen []inflight.Placeholder
+	h := start(t, fake, d, ModeHTTP, func(c *Config) { c.Inflight = &keepingInflight{rec, &seen} })
+	ts := newTS()
+	h.event(mention(t, "U0ANA", "C0TAKE", ts, "", "how many loans this year?"))
+	first := <-d.events
+	h.quiet()
+	rec.mu.Lock()
+	if len(seen) != 1 || len(seen[0].Turn) == 0 {
+		rec.mu.Unlock()
+		t.Fatalf("tracked without its turn: %+v", seen)
+	}
+	orphan, doneBefore := seen[0], rec.done
+	rec.mu.Unlock()
+	orphan.Replica = "dead"
+
+	since := fake.Mark()
+	resumed, err := h.a.Orphaned(context.Background(), orphan)
+	if err != nil || !resumed {
+		t.Fatalf("resumed %v, %v", resumed, err)
+	}
+	again := <-d.events
+	if !again.Resume || again.Text != first.Text || again.Conversation != first.Conversation || again.Who.User != "U0ANA" {
+		t.Fatalf("resumed event %+v, want %+v resumed", again, first)
+	}
+	up := fake.Wait(t, since, "chat.update", nil)
+	if up.TS != orphan.Message || !strings.Contains(up.Get("text"), "done: how many loans this year?") {
+		t.Fatalf("the reply did not replace the placeholder: %s %q", up.TS, up.Get("text"))
+	}
+	h.quiet()
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if rec.done != doneBefore+1 {
+		t.Fatalf("the finished placeholder was forgotten %d times, want once", rec.done-doneBefore)
+	}
+}
+
+// keepingInflight also keeps every placeholder tracked, in order.
+type keepingInflight struct {
+	*recordingInflight
+	seen *[]inflight.Placeholder
+}
+
+func (k *keepingInflight) Track(ctx context.Context, p inflight.Placeholder) error {
+	k.mu.Lock()
+	*k.seen = append(*k.seen, p)
+	k.mu.Unlock()
+	return k.recordingInflight.Track(ctx, p)
 }
 
 // prechecked refuses every new question before the dialog sees it.

@@ -34,6 +34,10 @@ type Placeholder struct {
 	// Click: the turn was a click (say "click again"), not a question.
 	Click bool      `json:"click,omitempty"`
 	At    time.Time `json:"at"`
+	// Turn is the platform's own record of the event being worked on
+	// (opaque here), so that a survivor can finish it; placeholders
+	// recorded without one get a note to try again.
+	Turn json.RawMessage `json:"turn,omitempty"`
 }
 
 var bucket = []byte("placeholders")
@@ -98,6 +102,56 @@ func (s *Store) Done(ctx context.Context, p Placeholder) error {
 	k := key(p)
 	if err := s.db.Update(ctx, func(tx kv.Tx) error { return tx.Bucket(bucket).Delete(k) }); err != nil {
 		return fmt.Errorf("forget placeholder: %w", err)
+	}
+	return nil
+}
+
+// Claim takes over an orphan: its record moves to this replica in one
+// transaction (the read locks it on a server store), so that of two
+// survivors only one finishes it; ok is false when another took it
+// first. The returned placeholder is this replica's now: Done forgets it
+// once finished, Release gives it back if it cannot be.
+func (s *Store) Claim(ctx context.Context, p Placeholder) (mine Placeholder, ok bool, err error) {
+	mine = p
+	mine.Replica = s.replica
+	err = s.db.Update(ctx, func(tx kv.Tx) error {
+		b := tx.Bucket(bucket)
+		ok = false
+		if b.Get(key(p)) == nil {
+			return nil
+		}
+		v, err := json.Marshal(mine)
+		if err != nil {
+			return err
+		}
+		if err := b.Delete(key(p)); err != nil {
+			return err
+		}
+		ok = true
+		return b.Put(key(mine), v)
+	})
+	if err != nil {
+		return p, false, fmt.Errorf("claim placeholder: %w", err)
+	}
+	return mine, ok, nil
+}
+
+// Release gives a claimed placeholder back to the replica it came from,
+// for a later try.
+func (s *Store) Release(ctx context.Context, mine, orig Placeholder) error {
+	v, err := json.Marshal(orig)
+	if err != nil {
+		return err
+	}
+	err = s.db.Update(ctx, func(tx kv.Tx) error {
+		b := tx.Bucket(bucket)
+		if err := b.Delete(key(mine)); err != nil {
+			return err
+		}
+		return b.Put(key(orig), v)
+	})
+	if err != nil {
+		return fmt.Errorf("release placeholder: %w", err)
 	}
 	return nil
 }

@@ -53,3 +53,70 @@ func TestOrphansAreOtherDeadReplicas(t *testing.T) {
 		})
 	}
 }
+
+// TestClaimIsExclusive: of two survivors claiming the same orphan at
+// once, exactly one gets it, with its turn; it is then that survivor's
+// (no orphan to anyone while it lives), and a release gives it back.
+func TestClaimIsExclusive(t *testing.T) {
+	for _, target := range kvtest.Targets() {
+		t.Run(target.Name, func(t *testing.T) {
+			ctx := context.Background()
+			db := target.Open(t)
+			dead, _ := New(ctx, db, "dead", nil)
+			b, _ := New(ctx, db, "b", nil)
+			c, _ := New(ctx, db, "c", nil)
+			orig := Placeholder{Platform: "slack", Workspace: "T1", Channel: "C1", Thread: "1.1", Message: "1.2", Turn: []byte(`{"text":"how many loans?"}`)}
+			if err := dead.Track(ctx, orig); err != nil {
+				t.Fatal(err)
+			}
+			onlyDead := func(_ context.Context, r string) (bool, error) { return r != "dead", nil }
+			orphans, err := b.Orphans(ctx, onlyDead)
+			if err != nil || len(orphans) != 1 || string(orphans[0].Turn) != `{"text":"how many loans?"}` {
+				t.Fatalf("orphans %+v %v", orphans, err)
+			}
+			type claim struct {
+				p  Placeholder
+				ok bool
+			}
+			results := make(chan claim, 2)
+			start := make(chan struct{})
+			for _, s := range []*Store{b, c} {
+				go func() {
+					<-start
+					p, ok, err := s.Claim(ctx, orphans[0])
+					if err != nil {
+						t.Error(err)
+					}
+					results <- claim{p, ok}
+				}()
+			}
+			close(start)
+			r1, r2 := <-results, <-results
+			if r1.ok == r2.ok {
+				t.Fatalf("claims %v and %v: want exactly one", r1.ok, r2.ok)
+			}
+			won := r1
+			if !won.ok {
+				won = r2
+			}
+			if won.p.Replica != "b" && won.p.Replica != "c" || string(won.p.Turn) != string(orig.Turn) {
+				t.Fatalf("claimed %+v", won.p)
+			}
+			for _, s := range []*Store{b, c} {
+				if got, _ := s.Orphans(ctx, onlyDead); len(got) != 0 && got[0].Replica == "dead" {
+					t.Fatalf("a claimed placeholder is still the dead replica's: %+v", got)
+				}
+			}
+			owner := b
+			if won.p.Replica == "c" {
+				owner = c
+			}
+			if err := owner.Release(ctx, won.p, orphans[0]); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := b.Orphans(ctx, onlyDead); len(got) != 1 || got[0].Replica != "dead" {
+				t.Fatalf("after release: %+v", got)
+			}
+		})
+	}
+}

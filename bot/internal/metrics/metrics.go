@@ -69,6 +69,7 @@ type Metrics struct {
 	dedupUnavailable *prometheus.CounterVec
 	componentUp      *prometheus.GaugeVec
 	orphans          *prometheus.CounterVec
+	resumed          *prometheus.CounterVec
 }
 
 // New makes the collectors and registers them in a registry of their own.
@@ -116,6 +117,7 @@ func New() *Metrics {
 		componentUp: prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: "clarify", Name: "component_up",
 			Help: "1 when a component (warehouse:<name>, slack, discord, store) is up, else 0."}, []string{"component"}),
 		orphans: counter("orphaned_placeholders_replaced_total", "Placeholders left by a stopped replica, replaced with a note to try again.", "platform"),
+		resumed: counter("orphaned_turns_resumed_total", "Turns a stopped replica began, taken over and finished by another (or by the restarted bot).", "platform"),
 	}
 	m.registry.MustRegister(
 		collectors.NewGoCollector(),
@@ -123,7 +125,7 @@ func New() *Metrics {
 		m.questions, m.clarifications, m.clarAnswers, m.answers, m.facts, m.refusals,
 		m.queryLatency, m.queryErrors, m.engineLatency, m.engineFailures,
 		m.tokens, m.modelCalls, m.modelRetries, m.apiErrors, m.apiRetries, m.duplicates,
-		m.firstMessage, m.answerTime, m.dedupUnavailable, m.componentUp, m.orphans,
+		m.firstMessage, m.answerTime, m.dedupUnavailable, m.componentUp, m.orphans, m.resumed,
 	)
 	// Known reasons start at zero, so that rate() works from the first one.
 	for _, r := range []string{dialog.RefuseTooLong, dialog.RefuseNoQuestion, dialog.RefuseWrite, dialog.RefuseRateLimited, refuseNotReadOnly, refuseAccessDenied, refuseAccessRule, refuseBudget} {
@@ -327,6 +329,13 @@ func (m *Metrics) ComponentUp(name string, up bool) {
 	m.componentUp.WithLabelValues(name).Set(v)
 }
 
+// OrphanResumed counts a turn of a stopped replica taken over.
+func (m *Metrics) OrphanResumed(platform string) {
+	if m != nil {
+		m.resumed.WithLabelValues(platform).Inc()
+	}
+}
+
 // OrphanReplaced counts a placeholder of a stopped replica replaced.
 func (m *Metrics) OrphanReplaced(platform string) {
 	if m != nil {
@@ -385,4 +394,5 @@ func (m *Metrics) platformAtZero(platform string, methods []string) {
 	m.duplicates.WithLabelValues(platform)
 	m.dedupUnavailable.WithLabelValues(platform)
 	m.orphans.WithLabelValues(platform)
+	m.resumed.WithLabelValues(platform)
 }
