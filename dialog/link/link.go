@@ -32,6 +32,7 @@ const (
 	Part       Evidence = "part"       // a word of a longer name: "fines" for loans.fine_amount
 	Derivation Evidence = "derivation" // a lexicon derivation: "shipping" for shipments
 	Hypernym   Evidence = "hypernym"   // the lexicon says it is a kind of it: "trucks" for vehicles
+	Hyponym    Evidence = "hyponym"    // the lexicon says the element is a kind of it: "employees" for sales reps
 	Catalog    Evidence = "catalog"    // the catalog's synonyms: "buyers" for customers
 	Comment    Evidence = "comment"    // a word of the element's comment
 	Context    Evidence = "context"    // nothing but the tables the rest of the question names
@@ -41,7 +42,7 @@ const (
 // more settles the word.
 var score = map[Evidence]float64{
 	Exact: 1, Inflection: 0.95, Vocabulary: 1, Glossary: 0.95, Value: 0.9,
-	Synonym: 0.7, Part: 0.65, Derivation: 0.6, Catalog: 0.55, Comment: 0.5, Hypernym: 0.45, Context: 0.2,
+	Synonym: 0.7, Part: 0.65, Derivation: 0.6, Catalog: 0.55, Comment: 0.5, Hypernym: 0.45, Hyponym: 0.4, Context: 0.2,
 }
 
 // Confident is the score from which a link settles what a word means.
@@ -258,6 +259,8 @@ func (l *Linker) Span(span string, vocab []Word) Link {
 			add(n.el, Hypernym)
 		case l.part(span, n.words):
 			add(n.el, Part)
+		case l.lex != nil && l.lex.Broader(n.words, span):
+			add(n.el, Hyponym)
 		}
 	}
 	for _, n := range l.comments {

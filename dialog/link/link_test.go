@@ -57,6 +57,7 @@ func TestSpanEvidence(t *testing.T) {
 		{"residence", nil, "patrons.city", Comment},
 		{"trucks", nil, "vehicles", Hypernym}, // WordNet: a truck is a kind of vehicle
 		{"fines", nil, "loans.fine_amount", Part},
+		{"conveyances", nil, "vehicles", Hyponym}, // WordNet: a vehicle is a kind of conveyance
 	}
 	for _, tt := range tests {
 		lk := l.Span(tt.span, tt.vocab)
