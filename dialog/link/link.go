@@ -11,6 +11,8 @@ package link
 import (
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
@@ -116,6 +118,9 @@ type Linker struct {
 	names []named
 	// comments are the words of each element's comment.
 	comments []named
+	// cache holds schemaLinks by span; cached counts its entries.
+	cache  sync.Map
+	cached atomic.Int64
 }
 
 type named struct {
@@ -232,19 +237,42 @@ func (l *Linker) Span(span string, vocab []Word) Link {
 	span = strings.Join(words(span), " ")
 	lk := Link{Span: span}
 	best := map[Element]Candidate{}
-	add := func(e Element, ev Evidence) {
-		c := Candidate{Element: e, Score: score[ev], Evidence: ev}
-		if old, ok := best[e]; !ok || old.Score < c.Score {
-			best[e] = c
+	add := func(c Candidate) {
+		if old, ok := best[c.Element]; !ok || old.Score < c.Score {
+			best[c.Element] = c
 		}
 	}
 	for _, v := range vocab {
 		if l.same(span, strings.ToLower(v.Word)) {
+			ev := Vocabulary
 			if v.Team {
-				add(v.Element, Glossary)
-			} else {
-				add(v.Element, Vocabulary)
+				ev = Glossary
 			}
+			add(Candidate{Element: v.Element, Score: score[ev], Evidence: ev})
+		}
+	}
+	for _, c := range l.schemaLinks(span) {
+		add(c)
+	}
+	for _, c := range best {
+		lk.Candidates = append(lk.Candidates, c)
+	}
+	sortCandidates(lk.Candidates)
+	return lk
+}
+
+// schemaLinks are the span's candidates from the schema and the lexicon
+// alone, computed once per span: the schema does not change under a
+// Linker, and a question's words are linked several times a turn.
+func (l *Linker) schemaLinks(span string) []Candidate {
+	if v, ok := l.cache.Load(span); ok {
+		return v.([]Candidate)
+	}
+	best := map[Element]Candidate{}
+	add := func(e Element, ev Evidence) {
+		c := Candidate{Element: e, Score: score[ev], Evidence: ev}
+		if old, ok := best[e]; !ok || old.Score < c.Score {
+			best[e] = c
 		}
 	}
 	for _, n := range l.names {
@@ -286,12 +314,20 @@ func (l *Linker) Span(span string, vocab []Word) Link {
 			add(Element{Kind: "value", Table: h.Table, Column: h.Column, Value: h.Value}, Value)
 		}
 	}
+	out := make([]Candidate, 0, len(best))
 	for _, c := range best {
-		lk.Candidates = append(lk.Candidates, c)
+		out = append(out, c)
 	}
-	sortCandidates(lk.Candidates)
-	return lk
+	sortCandidates(out)
+	if l.cached.Add(1) <= maxCached {
+		l.cache.Store(span, out)
+	}
+	return out
 }
+
+// maxCached bounds the spans a Linker remembers (the words of questions
+// are few; a flood of odd ones must not grow it for ever).
+const maxCached = 20000
 
 // sortCandidates orders by score, tables before columns before values on
 // a tie, then by name, so that links are stable.
