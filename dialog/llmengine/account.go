@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/sqlscan"
@@ -26,45 +25,28 @@ import (
 // and join columns aside): a model that picked a similar column the
 // question does not mention has guessed.
 
-// operation tells whether a query (its lower-case text) performs what a
-// word asks for.
-type operation func(low string) bool
-
-func anyOf(parts ...string) operation {
-	return func(low string) bool {
-		for _, p := range parts {
-			if strings.Contains(low, p) {
-				return true
-			}
-		}
-		return false
-	}
-}
+// operation tells whether a query (its operations, read from its parsed
+// tree) performs what a word asks for.
+type operation func(o *sqlshape.Ops) bool
 
 var (
-	ranked     = anyOf("max(", "min(", "order by", " limit ")
-	averaged   = anyOf("avg(")
-	totalled   = anyOf("sum(", "count(")
-	counted    = anyOf("count(", "sum(")
-	negated    = anyOf("not ", "!=", "<>", "except", "is null", "left join", "left outer join")
-	compared   = anyOf(">", "<", "between", "having", "order by")
-	deduped    = anyOf("distinct", "group by")
-	dateBounds = anyOf(">", "<", "between", "interval", "date_sub", "date_add", "datediff", "timestampdiff", "year(", "month(")
+	ranked   = func(o *sqlshape.Ops) bool { return o.Aggs["MAX"] || o.Aggs["MIN"] || o.Ordered || o.Limited }
+	averaged = func(o *sqlshape.Ops) bool { return o.Aggs["AVG"] }
+	totalled = func(o *sqlshape.Ops) bool { return o.Aggs["SUM"] || o.Aggs["COUNT"] }
+	counted  = totalled
+	negated  = func(o *sqlshape.Ops) bool { return o.Negated }
+	compared = func(o *sqlshape.Ops) bool { return o.Compared || o.Ordered }
+	deduped  = func(o *sqlshape.Ops) bool { return o.Deduped }
+	// dateBounds: a period is bounded by comparisons or date arithmetic.
+	dateBounds = func(o *sqlshape.Ops) bool { return o.Compared || o.Dated }
 )
 
 // highest and lowest check a ranking's direction: the largest values
-// (MAX, or sorted descending) or the smallest (MIN, or ascending).
-func highest(low string) bool {
-	return strings.Contains(low, "max(") || strings.Contains(low, " desc")
-}
+// (MAX, or sorted descending) or the smallest (MIN, or the last sort
+// ascending).
+func highest(o *sqlshape.Ops) bool { return o.Aggs["MAX"] || o.Desc }
 
-func lowest(low string) bool {
-	if strings.Contains(low, "min(") {
-		return true
-	}
-	i := strings.LastIndex(low, "order by")
-	return i >= 0 && !strings.Contains(low[i:], " desc")
-}
+func lowest(o *sqlshape.Ops) bool { return o.Aggs["MIN"] || o.LastAsc }
 
 // operations maps the words that ask for an operation to the check.
 var operations = map[string]operation{
@@ -105,7 +87,10 @@ func (r *run) account(sql string) (unused, unlinked []string) {
 	if err != nil {
 		return nil, nil
 	}
-	low := strings.ToLower(strings.Join(strings.Fields(sql), " "))
+	ops, err := sqlshape.ReadOps(sql)
+	if err != nil {
+		return nil, nil
+	}
 	cols := map[string]bool{}
 	tables := map[string]bool{}
 	for _, c := range sh.Columns {
@@ -127,12 +112,12 @@ func (r *run) account(sql string) (unused, unlinked []string) {
 		seen[lw] = true
 		if (lw == "most" || lw == "least") && i > 0 && strings.EqualFold(ws[i-1], "at") {
 			// "at least 3", "at most 3": a comparison, not a ranking.
-			if !compared(low) {
+			if !compared(ops) {
 				unused = append(unused, w)
 			}
 			continue
 		}
-		if !r.used(lw, low, literals, cols, tables) {
+		if !r.used(lw, ops, literals, cols, tables) {
 			unused = append(unused, w)
 		}
 	}
@@ -155,17 +140,17 @@ func (r *run) account(sql string) (unused, unlinked []string) {
 }
 
 // used reports whether the reading accounts for one word (lower-case).
-func (r *run) used(w, low, literals string, cols, tables map[string]bool) bool {
+func (r *run) used(w string, ops *sqlshape.Ops, literals string, cols, tables map[string]bool) bool {
 	if reNumber.MatchString(w) {
-		return containsToken(low, w)
+		return ops.Numbers[w]
 	}
 	if op, ok := operations[w]; ok {
-		return op(low)
+		return op(ops)
 	}
 	if superlative(w) {
 		// "heaviest" also names a column ("weight") where the lexicon
 		// says so; the ranking is what must be there.
-		return ranked(low)
+		return ranked(ops)
 	}
 	if len(r.e.cat.Terms(w)) == 0 {
 		return true // a function word
@@ -253,26 +238,4 @@ func literalsOf(sql string) []string {
 		}
 	}
 	return out
-}
-
-// containsToken reports whether tok occurs in s not as part of a longer
-// word or number.
-func containsToken(s, tok string) bool {
-	for i := 0; ; {
-		k := strings.Index(s[i:], tok)
-		if k < 0 {
-			return false
-		}
-		k += i
-		before := k == 0 || !isWordByte(s[k-1])
-		after := k+len(tok) == len(s) || !isWordByte(s[k+len(tok)])
-		if before && after {
-			return true
-		}
-		i = k + 1
-	}
-}
-
-func isWordByte(b byte) bool {
-	return b == '_' || b == '.' || b < 0x80 && (unicode.IsLetter(rune(b)) || unicode.IsDigit(rune(b)))
 }
