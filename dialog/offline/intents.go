@@ -33,30 +33,13 @@ type groupMention struct {
 	per bool
 }
 
-var superlatives = map[string]struct {
-	desc bool
-	hint string
-}{
-	"most": {true, ""}, "highest": {true, "height"}, "largest": {true, "size"}, "biggest": {true, "size"}, "greatest": {true, "size"},
-	"best": {true, "value"}, "longest": {true, "length"}, "tallest": {true, "height"}, "maximum": {true, ""}, "busiest": {true, "value"},
-	"richest": {true, "value"}, "top": {true, "value"}, "latest": {true, "date"}, "newest": {true, "date"}, "last": {true, "date"},
-	"least": {false, ""}, "lowest": {false, "height"}, "smallest": {false, "size"}, "fewest": {false, ""}, "shortest": {false, "length"},
-	"worst": {false, "value"}, "minimum": {false, ""}, "first": {false, "date"}, "earliest": {false, "date"}, "oldest": {false, "date"},
-	"cheapest": {false, "price"}, "priciest": {true, "price"}, "poorest": {false, "value"},
-	"youngest": {true, "date"}, "eldest": {false, "date"},
-}
-
-var hintStems = map[string][]string{
-	"size":       {"area", "population", "size", "capacity", "volume", "length"},
-	"population": {"population"},
-	"length":     {"length", "distance", "duration"},
-	"height":     {"elevation", "height", "altitude"},
-	"price":      {"price", "cost"},
-	"value":      {"amount", "revenue", "sales", "total", "value", "price", "profit", "income"},
-}
-
-// how-adjectives: "how big is alaska" asks for a measure.
-var howAdjectives = map[string]string{"big": "size", "large": "size", "long": "length", "high": "height", "tall": "height", "populous": "population", "expensive": "price", "deep": "height"}
+// superlatives, hintStems and howAdjectives are data: words/superlatives.tsv,
+// words/measures.tsv and words/how.tsv.
+var (
+	superlatives  = loadSuperlatives()
+	hintStems     = loadMeasures()
+	howAdjectives = loadHowAdjectives()
+)
 
 // findIntents recognises counting, aggregates, superlatives, grouping and
 // how-adjectives.
