@@ -22,6 +22,7 @@ import (
 
 	"github.com/clarify-bot/clarify/adapters/adminweb"
 	"github.com/clarify-bot/clarify/adapters/console"
+	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/convstore"
@@ -73,7 +74,7 @@ func newConsoleEnv(t *testing.T, orders int) *consoleEnv {
 	dir := t.TempDir()
 	logger := slog.New(slog.DiscardHandler)
 	clk := &setClock{t: time.Now().UTC()}
-	dw, err := startDemoWarehouse(ctx, logger, orders, warehouse.Config{})
+	dw, err := demo.Start(ctx, logger, orders, warehouse.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func newConsoleEnv(t *testing.T, orders int) *consoleEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stk, err := newStack(ctx, dw.db, st, stackOptions{WarehouseName: "demo", DataDir: dir, Profile: demoProfileOptions(), Joins: joins, Logger: logger, Audit: true, Now: clk.Now})
+	stk, err := newStack(ctx, dw.DB, st, stackOptions{WarehouseName: "demo", DataDir: dir, Profile: demo.ProfileOptions(), Joins: joins, Logger: logger, Audit: true, Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

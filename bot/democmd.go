@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/clarify-bot/clarify/adapters/console"
+	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
@@ -54,7 +55,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	defer closeLog()
 
 	fmt.Fprintln(stdout, "Starting the demo warehouse (a small company: customers, orders, products, shipments)…")
-	dw, err := startDemoWarehouse(ctx, logger, *orders, warehouse.Config{})
+	dw, err := demo.Start(ctx, logger, *orders, warehouse.Config{})
 	if err != nil {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
 		return exitFailure
@@ -72,7 +73,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
 		return exitFailure
 	}
-	st, err := newStack(ctx, dw.db, stores, stackOptions{WarehouseName: whName, DataDir: *data, RefreshProfile: *refresh, Profile: demoProfileOptions(), Joins: joins, Logger: logger, Audit: true})
+	st, err := newStack(ctx, dw.DB, stores, stackOptions{WarehouseName: whName, DataDir: *data, RefreshProfile: *refresh, Profile: demo.ProfileOptions(), Joins: joins, Logger: logger, Audit: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
 		return exitFailure

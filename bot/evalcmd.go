@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/embedded"
 	"github.com/clarify-bot/clarify/connectors/glossary"
@@ -213,7 +214,7 @@ type evalEnv struct {
 	stderr io.Writer
 	tmp    string
 	srv    *embedded.Server
-	demo   *demoWarehouse
+	demo   *demo.Warehouse
 }
 
 func (e *evalEnv) Close() {
@@ -280,7 +281,7 @@ func (e *evalEnv) dataset(ctx context.Context, index int, spec string) *eval.Dat
 	// The demo is profiled as `bot demo` profiles it.
 	var profile warehouse.ProfileOptions
 	if onDemo(ds) && o.dsn == "" {
-		profile = demoProfileOptions()
+		profile = demo.ProfileOptions()
 	}
 	// A measurement must not depend on how busy the machine is: a table
 	// cut short by its time budget loses its values, and with them answers.
@@ -309,7 +310,7 @@ func (e *evalEnv) dataset(ctx context.Context, index int, spec string) *eval.Dat
 	// result cache; every run starts with an empty one.
 	var cache warehouse.CacheOptions
 	if onDemo(ds) && o.dsn == "" {
-		cache = demoCacheOptions()
+		cache = demo.CacheOptions()
 	}
 	base := map[string]*eval.Run{}
 	for _, strategy := range o.strategies {
@@ -356,13 +357,13 @@ func (e *evalEnv) warehouse(ctx context.Context, index int, ds *eval.Dataset) (*
 	}
 	if onDemo(ds) {
 		if e.demo == nil {
-			dw, err := startDemoWarehouse(ctx, e.logger, demodata.DefaultOrders, warehouse.Config{QueryTimeout: o.timeout})
+			dw, err := demo.Start(ctx, e.logger, demodata.DefaultOrders, warehouse.Config{QueryTimeout: o.timeout})
 			if err != nil {
 				return nil, "", err
 			}
 			e.demo = dw
 		}
-		return e.demo.srv.Config(demoDatabase), "embedded (demo data)", nil
+		return e.demo.Srv.Config(demo.Database), "embedded (demo data)", nil
 	}
 	if ds.Schema == nil {
 		return nil, "", fmt.Errorf("%s is missing and no --dsn was given", filepath.Join(ds.Dir, eval.SchemaFile))

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/adapters/console"
+	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/glossary"
@@ -124,26 +125,26 @@ func (gt *glossaryTarget) flags(fs *flag.FlagSet) {
 func (gt *glossaryTarget) open(ctx context.Context, config, name string, logger *slog.Logger) (glossary.Querier, access.Rules, func(), error) {
 	var rules access.Rules
 	wcfg := warehouse.Config{Logger: logger}
-	demo, dsn, orders := gt.demo, gt.dsn, gt.orders
-	if config != "" && !demo && dsn == "" {
+	useDemo, dsn, orders := gt.demo, gt.dsn, gt.orders
+	if config != "" && !useDemo && dsn == "" {
 		wc, err := (asOptions{config: config, warehouse: name}).warehouseConfig()
 		if err != nil {
 			return nil, rules, nil, err
 		}
-		rules, demo, dsn, orders = wc.Access, wc.Demo, wc.DSN, min(wc.DemoOrders, orders)
+		rules, useDemo, dsn, orders = wc.Access, wc.Demo, wc.DSN, min(wc.DemoOrders, orders)
 		wcfg = wc.warehouseConfig(logger)
 	}
-	if demo == (dsn != "") {
+	if useDemo == (dsn != "") {
 		return nil, rules, nil, errors.New("give the warehouse to check against: --config FILE (the bot's, with its access rules), --dsn DSN or --demo")
 	}
 	var db *warehouse.DB
 	closeDB := func() {}
-	if demo {
-		dw, err := startDemoWarehouse(ctx, logger, orders, wcfg)
+	if useDemo {
+		dw, err := demo.Start(ctx, logger, orders, wcfg)
 		if err != nil {
 			return nil, rules, nil, err
 		}
-		db, closeDB = dw.db, func() { dw.Close() }
+		db, closeDB = dw.DB, func() { dw.Close() }
 	} else {
 		wcfg.DSN = dsn
 		var err error

@@ -31,6 +31,7 @@ import (
 	"syscall"
 
 	"github.com/clarify-bot/clarify/bot/internal/cli"
+	"github.com/clarify-bot/clarify/bot/internal/demo"
 )
 
 func main() {
@@ -84,7 +85,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if args[0] == "demo-warehouse" {
 		// Not listed: the background process behind `bot sql --demo`'s cache.
-		return runDemoWarehouse(ctx, args[1:], stdin, stdout, stderr)
+		return demo.RunWarehouse(ctx, args[1:], stdin, stdout, stderr)
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {

@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/bot/internal/metrics"
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
@@ -304,7 +305,7 @@ func (m *Main) stackOptions(s *warehouseSlot, acct levelAccount, snap *warehouse
 // profileOptions are how a warehouse is profiled.
 func (m *Main) profileOptions(wc WarehouseConfig) warehouse.ProfileOptions {
 	if wc.Demo {
-		return demoProfileOptions()
+		return demo.ProfileOptions()
 	}
 	return warehouse.ProfileOptions{}
 }

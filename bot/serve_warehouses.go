@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/router"
@@ -163,11 +164,11 @@ func (s *warehouseSlot) openDefault(ctx context.Context) error {
 	wcfg.DSN, wcfg.MaxOpenConns = "", s.cfg.MaxConnections
 	wcfg.OnQuery = s.onQuery()
 	if s.cfg.Demo {
-		dw, err := startDemoWarehouse(ctx, s.m.logger, s.cfg.DemoOrders, wcfg)
+		dw, err := demo.Start(ctx, s.m.logger, s.cfg.DemoOrders, wcfg)
 		if err != nil {
 			return err
 		}
-		s.db, s.closeDB = dw.db, dw.Close
+		s.db, s.closeDB = dw.DB, dw.Close
 		return nil
 	}
 	wcfg.DSN = s.cfg.DSN

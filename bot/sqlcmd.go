@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/clarify-bot/clarify/bot/internal/cli"
+	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
@@ -32,7 +33,7 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		"       (reads the statement from stdin when none is given; SHOW TABLES, DESCRIBE t and EXPLAIN SELECT … work too)",
 	)
 	dsn := fs.String("dsn", "", "warehouse DSN, e.g. user:pass@tcp(host:3306)/db")
-	demo := fs.Bool("demo", false, "run against the built-in demo warehouse")
+	useDemo := fs.Bool("demo", false, "run against the built-in demo warehouse")
 	timeout := fs.Duration("timeout", warehouse.DefaultQueryTimeout, "time limit of the statement")
 	maxRows := fs.Int("max-rows", 100, "rows to fetch (one more is read to report truncation)")
 	orders := fs.Int("orders", demodata.DefaultOrders, "with --demo: how many orders to generate")
@@ -49,7 +50,7 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if code, ok := parseFlags(fs, args, stdout); !ok {
 		return code
 	}
-	if n := btoi(*demo) + btoi(*dsn != "") + btoi(as.config != ""); n != 1 {
+	if n := btoi(*useDemo) + btoi(*dsn != "") + btoi(as.config != ""); n != 1 {
 		fmt.Fprintln(stderr, "bot sql: give exactly one of --demo, --dsn or --config")
 		return exitUsage
 	}
@@ -95,7 +96,7 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			fmt.Fprintf(stderr, "bot sql: %v\n", err)
 			return exitUsage
 		}
-		*demo, *dsn, *orders = wc.Demo, wc.DSN, wc.DemoOrders
+		*useDemo, *dsn, *orders = wc.Demo, wc.DSN, wc.DemoOrders
 		if as.applies() {
 			if msg := router.DeniedMessage(wc.Name, wc.Access, as.asker()); msg != "" {
 				fmt.Fprintf(stderr, "refused: %s\n", msg)
@@ -116,16 +117,16 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.Visit(func(f *flag.Flag) { dataGiven = dataGiven || f.Name == "data" })
 	var db *warehouse.DB
 	// Tests use the cache only in a data directory of their own.
-	if *demo && !*fresh && (dataGiven || !testing.Testing()) {
-		// The cached demo warehouse (democache.go), started on first use.
+	if *useDemo && !*fresh && (dataGiven || !testing.Testing()) {
+		// The cached demo warehouse (bot/internal/demo), started on first use.
 		// Without --keep nothing is left running: a cached warehouse
 		// started earlier with --keep is used, none is started.
-		cached, ok := openCachedDemo(ctx, *data, *orders, wcfg)
+		cached, ok := demo.OpenCached(ctx, *data, *orders, wcfg)
 		if !ok && *keep {
-			if err := startDemoCache(ctx, *data, *orders, logger); err != nil {
+			if err := demo.StartCache(ctx, *data, *orders, logger); err != nil {
 				logger.Debug("no cached demo warehouse; generating one for this statement", "why", err)
 			} else {
-				cached, ok = openCachedDemo(ctx, *data, *orders, wcfg)
+				cached, ok = demo.OpenCached(ctx, *data, *orders, wcfg)
 			}
 		}
 		if ok {
@@ -133,14 +134,14 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			db = cached
 		}
 	}
-	if *demo && db == nil {
-		dw, err := startDemoWarehouse(ctx, logger, *orders, wcfg)
+	if *useDemo && db == nil {
+		dw, err := demo.Start(ctx, logger, *orders, wcfg)
 		if err != nil {
 			fmt.Fprintf(stderr, "bot sql: %v\n", err)
 			return exitFailure
 		}
 		defer dw.Close()
-		db = dw.db
+		db = dw.DB
 	} else if db == nil {
 		wcfg.DSN = *dsn
 		var err error
