@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/adapters/console"
+	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/demodata"
@@ -225,7 +226,7 @@ func glossaryLoad(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	var gt glossaryTarget
 	gt.flags(fs)
 	wh := fs.String("warehouse", "", "the warehouse name the facts are for (default: the glossary's warehouse:)")
-	var workspaces stringList
+	var workspaces cli.StringList
 	fs.Var(&workspaces, "workspace", "owner key of a workspace it applies to, e.g. slack:T0123 (repeatable; default: the glossary's workspaces:)")
 	pos, code, ok := parseInterspersed(fs, args, stdout)
 	if !ok {
