@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
@@ -17,15 +18,7 @@ import (
 // are the default level.
 
 // levelAccount is one level of a warehouse as the bot runs it.
-type levelAccount struct {
-	// Name is the level's, access.DefaultLevel for the warehouse's own.
-	Name  string
-	Level access.Level // zero for the default level
-	// DSN is the account's; the warehouse's for the default level and,
-	// on the demo warehouse, for every level.
-	DSN   string
-	Rules access.Rules
-}
+type levelAccount = cli.Account
 
 // accounts lists the default level, then the configured ones.
 func (w WarehouseConfig) accounts() []levelAccount {
@@ -58,13 +51,7 @@ func (w WarehouseConfig) forLevel(a levelAccount) WarehouseConfig {
 
 // levelOf is the level a person asking here runs on.
 func (w WarehouseConfig) levelOf(a access.Asker) levelAccount {
-	l, ok := w.Access.LevelOf(a)
-	for _, acct := range w.accounts() {
-		if ok && acct.Name == l.Name || !ok && acct.Name == access.DefaultLevel {
-			return acct
-		}
-	}
-	return w.accounts()[0]
+	return cli.LevelOf(w.Access, w.accounts(), a)
 }
 
 // validateLevels checks the levels' accounts: each its own user, on the

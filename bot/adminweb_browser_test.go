@@ -23,6 +23,7 @@ import (
 	"github.com/clarify-bot/clarify/adapters/adminweb"
 	"github.com/clarify-bot/clarify/adapters/console"
 	"github.com/clarify-bot/clarify/bot/internal/demo"
+	"github.com/clarify-bot/clarify/bot/internal/glossarycmd"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/convstore"
@@ -89,7 +90,7 @@ func newConsoleEnv(t *testing.T, orders int) *consoleEnv {
 	}
 	st := &stores{facts: facts, convs: convs}
 	t.Cleanup(func() { st.Close() })
-	joins, err := demoGlossaryFacts(ctx, facts, "demo", true)
+	joins, err := glossarycmd.DemoFacts(ctx, facts, "demo", true)
 	if err != nil {
 		t.Fatal(err)
 	}

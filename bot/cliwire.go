@@ -2,7 +2,9 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"time"
 
@@ -51,4 +53,32 @@ func configStore(path string) (dataDir, dsn string, err error) {
 
 func openOntology(sel *cli.StoreSelection, wait time.Duration, create bool, cmd, busy string, stderr io.Writer) (*ontology.Store, int) {
 	return cli.OpenOntology(sel, wait, create, cmd, busy, stderr)
+}
+
+// configWarehouse is the named (or first) warehouse of the configuration
+// at path.
+func configWarehouse(path, name string) (WarehouseConfig, error) {
+	cfg, err := LoadConfig(path, os.Getenv)
+	if err != nil {
+		return WarehouseConfig{}, err
+	}
+	if name == "" {
+		return cfg.Warehouses[0], nil
+	}
+	for _, w := range cfg.Warehouses {
+		if w.Name == name {
+			return w, nil
+		}
+	}
+	return WarehouseConfig{}, fmt.Errorf("the configuration has no warehouse called %q", name)
+}
+
+// cliWarehouse is that warehouse as the subcommands use it.
+func cliWarehouse(path, name string, logger *slog.Logger) (cli.Warehouse, error) {
+	wc, err := configWarehouse(path, name)
+	if err != nil {
+		return cli.Warehouse{}, err
+	}
+	return cli.Warehouse{Name: wc.Name, Demo: wc.Demo, DemoOrders: wc.DemoOrders, DSN: wc.DSN, Rules: wc.Access,
+		Accounts: wc.accounts(), Config: wc.warehouseConfig(logger)}, nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/clarify-bot/clarify/adapters/console"
 	"github.com/clarify-bot/clarify/bot/internal/demo"
+	"github.com/clarify-bot/clarify/bot/internal/glossarycmd"
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
@@ -68,7 +69,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	defer stores.Close()
 	whName := fmt.Sprintf("demo-%d", *orders)
-	joins, err := demoGlossaryFacts(ctx, stores.facts, whName, !*noGlossary)
+	joins, err := glossarycmd.DemoFacts(ctx, stores.facts, whName, !*noGlossary)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
 		return exitFailure

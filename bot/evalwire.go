@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/clarify-bot/clarify/bot/internal/evalcmd"
+	"github.com/clarify-bot/clarify/bot/internal/glossarycmd"
 	"github.com/clarify-bot/clarify/dialog/eval"
 )
 
@@ -40,7 +41,7 @@ func newEvalBot(ctx context.Context, o evalcmd.BotOptions, llm LLMConfig) (eval.
 	}
 	opts := stackOptions{WarehouseName: o.Warehouse, DataDir: o.Dir, Dialog: o.Dialog, Logger: o.Logger}
 	if g := o.Glossary; g != nil {
-		if _, err := loadGlossary(ctx, stores.facts, g, o.Warehouse, []string{o.Workspace}); err != nil {
+		if _, err := glossarycmd.Load(ctx, stores.facts, g, o.Warehouse, []string{o.Workspace}); err != nil {
 			closeAll()
 			return nil, nil, err
 		}

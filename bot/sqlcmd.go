@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -222,19 +221,7 @@ func (o asOptions) asker() access.Asker {
 
 // warehouseConfig is the named (or first) warehouse of the configuration.
 func (o asOptions) warehouseConfig() (WarehouseConfig, error) {
-	cfg, err := LoadConfig(o.config, os.Getenv)
-	if err != nil {
-		return WarehouseConfig{}, err
-	}
-	if o.warehouse == "" {
-		return cfg.Warehouses[0], nil
-	}
-	for _, w := range cfg.Warehouses {
-		if w.Name == o.warehouse {
-			return w, nil
-		}
-	}
-	return WarehouseConfig{}, fmt.Errorf("the configuration has no warehouse called %q", o.warehouse)
+	return configWarehouse(o.config, o.warehouse)
 }
 
 // policyFor resolves the rules against the warehouse's current schema
