@@ -59,7 +59,7 @@ func accessGrants(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		fmt.Fprintln(stderr, accessUsage[0])
 		return exitUsage
 	}
-	wc, err := (asOptions{config: *config, warehouse: *name}).warehouseConfig()
+	wc, err := configWarehouse(*config, *name)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot access grants: %v\n", err)
 		return exitUsage

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clarify-bot/clarify/bot/internal/cli"
+	"github.com/clarify-bot/clarify/bot/internal/sqlcmd"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -81,4 +83,9 @@ func cliWarehouse(path, name string, logger *slog.Logger) (cli.Warehouse, error)
 	}
 	return cli.Warehouse{Name: wc.Name, Demo: wc.Demo, DemoOrders: wc.DemoOrders, DSN: wc.DSN, Rules: wc.Access,
 		Accounts: wc.accounts(), Config: wc.warehouseConfig(logger)}, nil
+}
+
+// runSQL is `bot sql` (bot/internal/sqlcmd).
+func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return sqlcmd.Run(ctx, args, stdin, stdout, stderr, cliWarehouse)
 }
