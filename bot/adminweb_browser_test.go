@@ -22,6 +22,7 @@ import (
 
 	"github.com/clarify-bot/clarify/adapters/adminweb"
 	"github.com/clarify-bot/clarify/adapters/console"
+	botadmin "github.com/clarify-bot/clarify/bot/internal/adminweb"
 	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/bot/internal/glossarycmd"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
@@ -101,12 +102,12 @@ func newConsoleEnv(t *testing.T, orders int) *consoleEnv {
 	e := &consoleEnv{t: t, clk: clk, st: stk, facts: facts, admins: map[string]bool{"ana": true}}
 	srv := httptest.NewUnstartedServer(nil)
 	e.base = "http://" + srv.Listener.Addr().String()
-	checks := &adminChecks{}
-	checks.add(console.Platform, func(_ context.Context, workspace, user string) (bool, bool) {
+	checks := &botadmin.Checks{}
+	checks.Add(console.Platform, func(_ context.Context, workspace, user string) (bool, bool) {
 		return workspace == console.Workspace && e.admins[user], true
 	})
-	c, closeState, err := newAdminConsole(ctx, adminConsoleOptions{
-		DataDir: dir, Stores: st, Stacks: []*stack{stk}, BaseURL: e.base, IsAdmin: checks.check, Logger: logger, Now: clk.Now,
+	c, closeState, err := botadmin.New(ctx, botadmin.Options{
+		DataDir: dir, Facts: st.facts, Warehouses: []botadmin.Warehouse{stk.adminWarehouse()}, BaseURL: e.base, IsAdmin: checks.Check, Logger: logger, Now: clk.Now,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/clarify-bot/clarify/adapters/console"
+	"github.com/clarify-bot/clarify/bot/internal/adminweb"
 	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/bot/internal/glossarycmd"
 	"github.com/clarify-bot/clarify/connectors/demodata"
@@ -83,7 +84,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	var adminLink func(ctx context.Context) (string, error)
 	if *adminWeb {
 		*admin = true
-		link, stop, err := startDemoConsole(ctx, *adminAddr, *data, stores, st, *who, logger)
+		link, stop, err := adminweb.StartDemo(ctx, *adminAddr, *data, stores.facts, st.adminWarehouse(), *who, logger)
 		if err != nil {
 			fmt.Fprintf(stderr, "bot demo: %v\n", err)
 			return exitFailure

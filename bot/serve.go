@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/clarify-bot/clarify/bot/internal/adminweb"
 	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/bot/internal/metrics"
 	"github.com/clarify-bot/clarify/connectors/catalog"
@@ -186,11 +187,12 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 		m.pprofAddr = addr
 		m.closers = append(m.closers, stop)
 	}
-	checks := &adminChecks{}
+	checks := &adminweb.Checks{}
 	if !cfg.Admin.Disable {
-		console, closeConsole, err := newAdminConsole(ctx, adminConsoleOptions{
-			Config: cfg.Admin, DataDir: cfg.DataDir, Stores: m.stores, Slots: m.slots,
-			BaseURL: cfg.Admin.baseURL(m.ln.Addr().String()), IsAdmin: checks.check, Logger: logger,
+		console, closeConsole, err := adminweb.New(ctx, adminweb.Options{
+			Config: cfg.Admin, DataDir: cfg.DataDir, Server: m.stores.server, Facts: m.stores.facts,
+			Warehouses: adminWarehouses(m.slots), Warnings: func() []string { return enforcementWarnings(m.slots) },
+			BaseURL: cfg.Admin.BaseURL(m.ln.Addr().String()), IsAdmin: checks.Check, Logger: logger,
 		})
 		if err != nil {
 			return nil, err
@@ -215,8 +217,8 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 		if q, ok := p.(queueDepther); ok {
 			m.metrics.QueueDepth(p.Name(), q.QueueDepth)
 		}
-		if pa, ok := p.(platformAdmins); ok {
-			checks.add(p.Name(), pa.IsAdmin)
+		if pa, ok := p.(adminweb.PlatformAdmins); ok {
+			checks.Add(p.Name(), pa.IsAdmin)
 		}
 	}
 	m.mux.HandleFunc("GET /healthz", m.health.serveHTTP)
