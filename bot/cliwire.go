@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/clarify-bot/clarify/bot/internal/accesscmd"
 	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"github.com/clarify-bot/clarify/bot/internal/sqlcmd"
 	"github.com/clarify-bot/clarify/ontology"
@@ -88,4 +89,9 @@ func cliWarehouse(path, name string, logger *slog.Logger) (cli.Warehouse, error)
 // runSQL is `bot sql` (bot/internal/sqlcmd).
 func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return sqlcmd.Run(ctx, args, stdin, stdout, stderr, cliWarehouse)
+}
+
+// runAccess is `bot access grants` (bot/internal/accesscmd).
+func runAccess(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return accesscmd.Run(ctx, args, stdin, stdout, stderr, cliWarehouse, os.Getenv)
 }
