@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/clarify-bot/clarify/bot/internal/demo"
+	"github.com/clarify-bot/clarify/bot/internal/enforce"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/router"
@@ -65,7 +66,7 @@ type warehouseSlot struct {
 	levelDBs map[string]*warehouse.DB
 	// enforced is what the last start found the warehouse's privileges
 	// do not enforce (nil before the first start).
-	enforced atomic.Pointer[enforcementReport]
+	enforced atomic.Pointer[enforce.Report]
 
 	poke    chan struct{} // a query found it unreachable: check now
 	refresh chan struct{} // SIGHUP: profile again
@@ -223,7 +224,7 @@ func (s *warehouseSlot) upDetail(st *stack) string {
 	if p := st.snap.PartialTables(); len(p) > 0 {
 		notes = append(notes, fmt.Sprintf("partial profile of %s (retried in the background)", strings.Join(p, ", ")))
 	}
-	if n := s.enforced.Load().healthNote(); n != "" {
+	if n := s.enforced.Load().HealthNote(); n != "" {
 		notes = append(notes, n)
 	}
 	return strings.Join(notes, "; ")
