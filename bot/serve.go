@@ -120,7 +120,7 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 		m.timings = opts.Timings
 	}
 	m.health = newHealth(time.Now)
-	m.health.hear = func(name, state string) { m.metrics.ComponentUp(name, state == stateUp) }
+	m.health.Hear = func(name, state string) { m.metrics.ComponentUp(name, state == stateUp) }
 	m.limiter = ratelimit.New(ratelimit.Limits(cfg.Limits), time.Now)
 	defer func() {
 		if err != nil {
@@ -221,7 +221,7 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 			checks.Add(p.Name(), pa.IsAdmin)
 		}
 	}
-	m.mux.HandleFunc("GET /healthz", m.health.serveHTTP)
+	m.mux.HandleFunc("GET /healthz", m.health.ServeHTTP)
 	m.mux.Handle("GET /metrics", m.metrics.Handler(logger))
 	return m, nil
 }
