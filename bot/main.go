@@ -32,6 +32,7 @@ import (
 
 	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"github.com/clarify-bot/clarify/bot/internal/demo"
+	"github.com/clarify-bot/clarify/bot/internal/healthz"
 )
 
 func main() {
@@ -65,7 +66,7 @@ func commands() []command {
 		{"prefs", "review, correct and promote learned preferences", runPrefs},
 		{"usage", "show language model tokens and cost per user, model and day", runUsage},
 		{"doctor", "check tokens, scopes, warehouses, the model and the data directory", runDoctorCmd},
-		{"healthcheck", "GET the running bot's /healthz; exit 0 when it answers 200", runHealthcheck},
+		{"healthcheck", "GET the running bot's /healthz; exit 0 when it answers 200", healthz.RunCheck},
 		{"audit", "list every question asked, fact change and glossary load", runAudit},
 		{"glossary", "check a team glossary against a warehouse, or load it as workspace facts", runGlossary},
 		{"store", "copy the stores between bbolt files and a MySQL-protocol server", runStore},
