@@ -9,8 +9,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"github.com/clarify-bot/clarify/bot/internal/doctor"
 	"github.com/clarify-bot/clarify/connectors/access"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
 
 // Level is what one access level's account can read of what
@@ -123,4 +127,66 @@ func Results(what, warehouseName string, rules access.Rules, e Level) []doctor.R
 		out = append(out, doctor.Result{Status: doctor.StatusWarn, What: what, Detail: x.String() + "; grant SHOW VIEW on it, or take its SELECT away", Short: "a view cannot be checked"})
 	}
 	return out
+}
+
+// Accounts lists the accounts of a warehouse's access levels, the
+// default level first: the warehouse's dsn under its rules without their
+// levels, then each level's (none on the demo warehouse, whose levels
+// share it).
+func Accounts(dsn string, demo bool, rules access.Rules) []cli.Account {
+	def := rules
+	def.Levels = nil
+	out := []cli.Account{{Name: access.DefaultLevel, DSN: dsn, Rules: def}}
+	for _, l := range rules.Levels {
+		ldsn := l.DSN
+		if demo {
+			ldsn = ""
+		}
+		out = append(out, cli.Account{Name: l.Name, Level: l, DSN: ldsn, Rules: rules.ForLevel(l)})
+	}
+	return out
+}
+
+// ValidateLevels checks the accounts of the access levels of the
+// warehouse name (dsn, demo, rules): each its own user, on the
+// warehouse's database. The demo warehouse has no accounts: its levels
+// share it, and only the checker enforces them.
+func ValidateLevels(name, dsn string, demo bool, rules access.Rules) []error {
+	var errs []error
+	var baseDB, baseUser string
+	if cfg, err := mysql.ParseDSN(dsn); err == nil && !demo {
+		baseDB, baseUser = cfg.DBName, cfg.User
+	}
+	users := map[string]string{baseUser: access.DefaultLevel}
+	for _, l := range rules.Levels {
+		at := fmt.Sprintf("warehouse %q: access.levels %q", name, l.Name)
+		if demo {
+			if l.DSN != "" {
+				errs = append(errs, fmt.Errorf("%s: the demo warehouse has no accounts; leave dsn out (its levels are enforced by the checker only)", at))
+			}
+			continue
+		}
+		if l.DSN == "" {
+			errs = append(errs, fmt.Errorf("%s: dsn is required: the level's own read-only account (bot access grants prints the SQL that creates it)", at))
+			continue
+		}
+		cfg, err := mysql.ParseDSN(l.DSN)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("%s: invalid dsn: %w", at, err))
+			continue
+		case baseDB != "" && cfg.DBName != baseDB:
+			errs = append(errs, fmt.Errorf("%s: the dsn names the database %q, the warehouse's names %q; a level reads the same database", at, cfg.DBName, baseDB))
+		case cfg.User == "":
+			errs = append(errs, fmt.Errorf("%s: the dsn names no user", at))
+		}
+		if err := warehouse.CheckSession(cfg); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", at, err))
+		}
+		if other, dup := users[cfg.User]; dup && cfg.User != "" {
+			errs = append(errs, fmt.Errorf("%s: runs on the user %q like level %q; each level needs an account of its own, or the server cannot refuse what one hides and the other shows", at, cfg.User, other))
+		}
+		users[cfg.User] = l.Name
+	}
+	return errs
 }
