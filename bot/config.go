@@ -103,7 +103,7 @@ type WarehouseConfig struct {
 	// Access says who may ask and which tables and columns are hidden or
 	// sensitive; names are checked against the schema at start-up. Its
 	// levels give some people other rules, on accounts of their own
-	// (accesslevels.go).
+	// (bot/internal/enforce).
 	Access access.Rules `yaml:"access"`
 	// Glossary is a team glossary file (connectors/glossary) loaded as
 	// workspace facts at start and on SIGHUP.

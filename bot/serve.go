@@ -63,7 +63,7 @@ type platformDeps struct {
 	AdminLinks adminLinker
 }
 
-// adminLinker issues sign-in links to the admin console (adminweb.go).
+// adminLinker issues sign-in links to the admin console (bot/internal/adminweb).
 type adminLinker interface {
 	AdminLink(ctx context.Context, who dialog.Who) (string, error)
 	LinkTTL() time.Duration
