@@ -1,8 +1,13 @@
 package adminweb
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/clarify-bot/clarify/connectors/access"
+	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
 
 func TestConfigValidation(t *testing.T) {
@@ -30,5 +35,27 @@ func TestConfigValidation(t *testing.T) {
 		if got := (Config{}).BaseURL(tc.listen); got != tc.want {
 			t.Errorf("BaseURL(%q) = %q, want %q", tc.listen, got, tc.want)
 		}
+	}
+}
+
+// TestPreviewFollowsTheRunningStack: before the warehouse first started a
+// preview says so instead of failing obscurely; once it runs, the
+// glossary check sees that stack's access rules.
+func TestPreviewFollowsTheRunningStack(t *testing.T) {
+	var cur *Stack
+	p := newPreviewWarehouse(func() *Stack { return cur })
+	ctx := context.Background()
+	if _, err := p.Query(ctx, "SELECT 1", warehouse.Limits{}); !errors.Is(err, errNotStarted) {
+		t.Fatalf("Query before start: %v, want errNotStarted", err)
+	}
+	if _, err := p.Preview(ctx, "how many patients", nil); !errors.Is(err, errNotStarted) {
+		t.Fatalf("Preview before start: %v, want errNotStarted", err)
+	}
+	if p.Withholds("patients", "ssn") {
+		t.Fatal("Withholds before start")
+	}
+	cur = &Stack{Rules: access.Rules{Hidden: []string{"patients.ssn"}}}
+	if !p.Withholds("patients", "ssn") || p.Withholds("patients", "name") {
+		t.Fatal("Withholds does not follow the running stack's rules")
 	}
 }
