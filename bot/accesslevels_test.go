@@ -10,6 +10,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/clarify-bot/clarify/bot/internal/glossarycmd"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/glossary"
 	"github.com/clarify-bot/clarify/connectors/llm/llmtest"
@@ -419,7 +420,7 @@ verified_queries:
 		t.Fatal(err)
 	}
 	// As an older load, or a glossary loaded before the rules, would have.
-	if _, err := loadGlossary(context.Background(), m.stores.facts, g, "clinic", nil); err != nil {
+	if _, err := glossarycmd.Load(context.Background(), m.stores.facts, g, "clinic", nil); err != nil {
 		t.Fatal(err)
 	}
 	desk := dialog.Who{Platform: "slack", Workspace: "T1", Channel: "C1", User: "U1"}

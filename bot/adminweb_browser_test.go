@@ -22,6 +22,9 @@ import (
 
 	"github.com/clarify-bot/clarify/adapters/adminweb"
 	"github.com/clarify-bot/clarify/adapters/console"
+	botadmin "github.com/clarify-bot/clarify/bot/internal/adminweb"
+	"github.com/clarify-bot/clarify/bot/internal/demo"
+	"github.com/clarify-bot/clarify/bot/internal/glossarycmd"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/convstore"
@@ -73,7 +76,7 @@ func newConsoleEnv(t *testing.T, orders int) *consoleEnv {
 	dir := t.TempDir()
 	logger := slog.New(slog.DiscardHandler)
 	clk := &setClock{t: time.Now().UTC()}
-	dw, err := startDemoWarehouse(ctx, logger, orders, warehouse.Config{})
+	dw, err := demo.Start(ctx, logger, orders, warehouse.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,23 +91,23 @@ func newConsoleEnv(t *testing.T, orders int) *consoleEnv {
 	}
 	st := &stores{facts: facts, convs: convs}
 	t.Cleanup(func() { st.Close() })
-	joins, err := demoGlossaryFacts(ctx, facts, "demo", true)
+	joins, err := glossarycmd.DemoFacts(ctx, facts, "demo", true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stk, err := newStack(ctx, dw.db, st, stackOptions{WarehouseName: "demo", DataDir: dir, Profile: demoProfileOptions(), Joins: joins, Logger: logger, Audit: true, Now: clk.Now})
+	stk, err := newStack(ctx, dw.DB, st, stackOptions{WarehouseName: "demo", DataDir: dir, Profile: demo.ProfileOptions(), Joins: joins, Logger: logger, Audit: true, Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	e := &consoleEnv{t: t, clk: clk, st: stk, facts: facts, admins: map[string]bool{"ana": true}}
 	srv := httptest.NewUnstartedServer(nil)
 	e.base = "http://" + srv.Listener.Addr().String()
-	checks := &adminChecks{}
-	checks.add(console.Platform, func(_ context.Context, workspace, user string) (bool, bool) {
+	checks := &botadmin.Checks{}
+	checks.Add(console.Platform, func(_ context.Context, workspace, user string) (bool, bool) {
 		return workspace == console.Workspace && e.admins[user], true
 	})
-	c, closeState, err := newAdminConsole(ctx, adminConsoleOptions{
-		DataDir: dir, Stores: st, Stacks: []*stack{stk}, BaseURL: e.base, IsAdmin: checks.check, Logger: logger, Now: clk.Now,
+	c, closeState, err := botadmin.New(ctx, botadmin.Options{
+		DataDir: dir, Facts: st.facts, Warehouses: []botadmin.Warehouse{stk.adminWarehouse()}, BaseURL: e.base, IsAdmin: checks.Check, Logger: logger, Now: clk.Now,
 	})
 	if err != nil {
 		t.Fatal(err)

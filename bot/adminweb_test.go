@@ -16,6 +16,7 @@ import (
 
 	slackadapter "github.com/clarify-bot/clarify/adapters/slack"
 	"github.com/clarify-bot/clarify/adapters/slack/slackfake"
+	"github.com/clarify-bot/clarify/bot/internal/adminweb"
 	"github.com/clarify-bot/clarify/internal/kv/kvtest"
 )
 
@@ -136,7 +137,7 @@ func TestServeAdminConsoleDisabled(t *testing.T) {
 	if text := fake.Wait(t, since, "response_url", nil).Get("text"); !strings.Contains(text, "not enabled") {
 		t.Errorf("/clarify admin with the console disabled: %q", text)
 	}
-	if _, err := os.Stat(filepath.Join(m.cfg.DataDir, adminKeyFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(m.cfg.DataDir, adminweb.KeyFile)); err == nil {
 		t.Errorf("a disabled console made a signing key")
 	}
 }
@@ -151,7 +152,7 @@ func TestAdminLinkCommand(t *testing.T) {
 	if code != exitOK || !strings.HasPrefix(out.String(), "http://localhost:8080/admin/login?t=") {
 		t.Fatalf("bot admin-link: %d %q %q", code, out.String(), errb.String())
 	}
-	fi, err := os.Stat(filepath.Join(dir, adminKeyFile))
+	fi, err := os.Stat(filepath.Join(dir, adminweb.KeyFile))
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("key file: %v %v", fi, err)
 	}
@@ -185,37 +186,13 @@ func TestAdminLinkOnServerStore(t *testing.T) {
 	if _, st := signInWith(t, strings.TrimSpace(out.String())); st != http.StatusOK {
 		t.Errorf("the bot refused a link signed with the store's key: %d", st)
 	}
-	if _, err := os.Stat(filepath.Join(m.cfg.DataDir, adminStateFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(m.cfg.DataDir, adminweb.StateFile)); err == nil {
 		t.Errorf("with a server store the console kept a state file")
 	}
 }
 
-func TestAdminConfigValidation(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		a    AdminConfig
-		want string
-	}{
-		{"ok", AdminConfig{URL: "https://clarify.example.com", Secret: strings.Repeat("s", 32)}, ""},
-		{"not a URL", AdminConfig{URL: "clarify.example.com"}, "must be an http(s) address"},
-		{"a path", AdminConfig{URL: "https://clarify.example.com/admin"}, "without a path"},
-		{"short secret", AdminConfig{Secret: "short"}, "at least 32 characters"},
-		{"negative", AdminConfig{ProposalPeople: -1}, "must not be negative"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			err := tc.a.validate()
-			if (tc.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("validate() = %v, want %q", err, tc.want)
-			}
-		})
-	}
-	for _, tc := range []struct{ listen, want string }{
-		{":8080", "http://localhost:8080"}, {"0.0.0.0:9000", "http://localhost:9000"}, {"127.0.0.1:41234", "http://127.0.0.1:41234"}, {"[::]:8080", "http://localhost:8080"},
-	} {
-		if got := (AdminConfig{}).baseURL(tc.listen); got != tc.want {
-			t.Errorf("baseURL(%q) = %q, want %q", tc.listen, got, tc.want)
-		}
-	}
+// TestAdminSecretFromEnvironment: CLARIFY_ADMIN_SECRET sets admin.secret.
+func TestAdminSecretFromEnvironment(t *testing.T) {
 	cfg, err := LoadConfig("", func(k string) string {
 		if k == "CLARIFY_ADMIN_SECRET" {
 			return strings.Repeat("x", 40)

@@ -4,9 +4,11 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/clarify-bot/clarify/bot/internal/admincmd"
+	"github.com/clarify-bot/clarify/bot/internal/adminweb"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -51,4 +53,47 @@ func runUsage(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 
 func runStore(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return admincmd.RunStore(ctx, args, stdin, stdout, stderr)
+}
+
+// AdminConfig is the admin console's section (bot/internal/adminweb).
+type AdminConfig = adminweb.Config
+
+// runAdminLink is `bot admin-link` (bot/internal/adminweb).
+func runAdminLink(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return adminweb.RunLink(ctx, args, stdin, stdout, stderr, adminweb.LinkDeps{Store: configStore, Config: adminConfig})
+}
+
+// adminConfig is the admin section and HTTP address of the configuration
+// at path; their defaults without one.
+func adminConfig(path string) (AdminConfig, string, error) {
+	cfg := Config{}
+	cfg.applyDefaults()
+	if path != "" {
+		var err error
+		if cfg, err = LoadConfig(path, os.Getenv); err != nil {
+			return AdminConfig{}, "", err
+		}
+	}
+	return cfg.Admin, cfg.HTTP.Addr, nil
+}
+
+// adminWarehouses are bot serve's warehouses as the console's previews
+// use them.
+func adminWarehouses(slots []*warehouseSlot) []adminweb.Warehouse {
+	out := make([]adminweb.Warehouse, 0, len(slots))
+	for _, sl := range slots {
+		out = append(out, adminweb.Warehouse{Name: sl.name(), Current: func() *adminweb.Stack {
+			if st := sl.current(); st != nil {
+				return st.preview
+			}
+			return nil
+		}})
+	}
+	return out
+}
+
+// adminWarehouse is a stack that is never replaced (bot demo's) as the
+// console's previews use it.
+func (st *stack) adminWarehouse() adminweb.Warehouse {
+	return adminweb.Warehouse{Name: st.name, Current: func() *adminweb.Stack { return st.preview }}
 }

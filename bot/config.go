@@ -35,7 +35,7 @@ type Config struct {
 	Limits     LimitsConfig      `yaml:"limits"`
 	Audit      AuditConfig       `yaml:"audit"` // auditcmd.go
 	Store      StoreConfig       `yaml:"store"`
-	Admin      AdminConfig       `yaml:"admin"` // adminweb.go
+	Admin      AdminConfig       `yaml:"admin"` // bot/internal/adminweb
 }
 
 // StoreConfig says where the bot keeps what it learns and its
@@ -103,7 +103,7 @@ type WarehouseConfig struct {
 	// Access says who may ask and which tables and columns are hidden or
 	// sensitive; names are checked against the schema at start-up. Its
 	// levels give some people other rules, on accounts of their own
-	// (accesslevels.go).
+	// (bot/internal/enforce).
 	Access access.Rules `yaml:"access"`
 	// Glossary is a team glossary file (connectors/glossary) loaded as
 	// workspace facts at start and on SIGHUP.
@@ -372,7 +372,7 @@ func (c *Config) Validate() error {
 	if err := validateStoreDSN(c.Store.DSN); err != nil {
 		errs = append(errs, err)
 	}
-	if err := c.Admin.validate(); err != nil {
+	if err := c.Admin.Validate(); err != nil {
 		errs = append(errs, err)
 	}
 	if c.Slack.BotToken != "" || c.Slack.AppToken != "" || c.Slack.SigningSecret != "" {

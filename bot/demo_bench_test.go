@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
@@ -23,7 +24,7 @@ func BenchmarkDemoStartup(b *testing.B) {
 	dir := b.TempDir()
 	logger := slog.New(slog.DiscardHandler)
 	start := func() func() {
-		dw, err := startDemoWarehouse(ctx, logger, demodata.DefaultOrders, warehouse.Config{})
+		dw, err := demo.Start(ctx, logger, demodata.DefaultOrders, warehouse.Config{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -31,7 +32,7 @@ func BenchmarkDemoStartup(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := newStack(ctx, dw.db, st, stackOptions{WarehouseName: "demo-bench", DataDir: dir, Logger: logger}); err != nil {
+		if _, err := newStack(ctx, dw.DB, st, stackOptions{WarehouseName: "demo-bench", DataDir: dir, Logger: logger}); err != nil {
 			b.Fatal(err)
 		}
 		return func() {

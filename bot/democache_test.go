@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
 
@@ -21,8 +22,8 @@ func startCachedDemo(t *testing.T, dir string, orders int, now func() time.Time)
 	ready := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		done <- serveDemoWarehouse(ctx, slog.New(slog.DiscardHandler), demoWarehouseOptions{
-			dataDir: dir, orders: orders, idle: time.Hour, every: 5 * time.Millisecond, now: now, ready: ready,
+		done <- demo.Serve(ctx, slog.New(slog.DiscardHandler), demo.ServeOptions{
+			DataDir: dir, Orders: orders, Idle: time.Hour, Every: 5 * time.Millisecond, Now: now, Ready: ready,
 		})
 	}()
 	select {
@@ -58,9 +59,9 @@ func startCachedDemo(t *testing.T, dir string, orders int, now func() time.Time)
 func TestSQLDemoReusesTheCachedWarehouse(t *testing.T) {
 	dir := t.TempDir()
 	startCachedDemo(t, dir, 300, time.Now)
-	path := demoCachePath(dir, 300)
-	st, ok := readDemoCache(path)
-	if !ok || st.PID != os.Getpid() || st.Orders != 300 || st.Build != buildID() {
+	path := demo.CachePath(dir, 300)
+	st, ok := demo.ReadCache(path)
+	if !ok || st.PID != os.Getpid() || st.Orders != 300 || st.Build != demo.BuildID() {
 		t.Fatalf("state file %+v (%v)", st, ok)
 	}
 	// Older than a use now, still inside the idle hour (an hour ago would
@@ -102,7 +103,7 @@ func TestCachedDemoWarehouseStopsWhenIdle(t *testing.T) {
 	go func() { done <- stop() }()
 	deadline := time.After(time.Minute)
 	for {
-		if _, err := os.Stat(demoCachePath(dir, 200)); errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(demo.CachePath(dir, 200)); errors.Is(err, os.ErrNotExist) {
 			break
 		}
 		select {
@@ -121,8 +122,8 @@ func TestCachedDemoWarehouseStopsWhenIdle(t *testing.T) {
 // a warehouse generated for it.
 func TestSQLDemoForgetsADeadCachedWarehouse(t *testing.T) {
 	dir := t.TempDir()
-	path := demoCachePath(dir, 200)
-	if err := writeDemoCache(path, demoCacheState{PID: 1 << 30, Addr: "127.0.0.1:1", Orders: 200, Started: time.Now(), Build: buildID()}); err != nil {
+	path := demo.CachePath(dir, 200)
+	if err := demo.WriteCache(path, demo.CacheState{PID: 1 << 30, Addr: "127.0.0.1:1", Orders: 200, Started: time.Now(), Build: demo.BuildID()}); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut := runBot(t, "", "sql", "--demo", "--orders", "200", "--data", dir, "SELECT COUNT(*) AS n FROM orders")
@@ -133,10 +134,10 @@ func TestSQLDemoForgetsADeadCachedWarehouse(t *testing.T) {
 		t.Fatalf("the dead warehouse's state file should be gone: %v", err)
 	}
 	// Another build's warehouse is not used either.
-	if err := writeDemoCache(path, demoCacheState{PID: 1 << 30, Addr: "127.0.0.1:1", Orders: 200, Started: time.Now(), Build: "another build"}); err != nil {
+	if err := demo.WriteCache(path, demo.CacheState{PID: 1 << 30, Addr: "127.0.0.1:1", Orders: 200, Started: time.Now(), Build: "another build"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := openCachedDemo(context.Background(), dir, 200, testWarehouseConfig()); ok {
+	if _, ok := demo.OpenCached(context.Background(), dir, 200, testWarehouseConfig()); ok {
 		t.Fatal("another build's warehouse was used")
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {

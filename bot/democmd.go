@@ -14,6 +14,9 @@ import (
 	"time"
 
 	"github.com/clarify-bot/clarify/adapters/console"
+	"github.com/clarify-bot/clarify/bot/internal/adminweb"
+	"github.com/clarify-bot/clarify/bot/internal/demo"
+	"github.com/clarify-bot/clarify/bot/internal/glossarycmd"
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
@@ -54,7 +57,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	defer closeLog()
 
 	fmt.Fprintln(stdout, "Starting the demo warehouse (a small company: customers, orders, products, shipments)…")
-	dw, err := startDemoWarehouse(ctx, logger, *orders, warehouse.Config{})
+	dw, err := demo.Start(ctx, logger, *orders, warehouse.Config{})
 	if err != nil {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
 		return exitFailure
@@ -67,12 +70,12 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	defer stores.Close()
 	whName := fmt.Sprintf("demo-%d", *orders)
-	joins, err := demoGlossaryFacts(ctx, stores.facts, whName, !*noGlossary)
+	joins, err := glossarycmd.DemoFacts(ctx, stores.facts, whName, !*noGlossary)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
 		return exitFailure
 	}
-	st, err := newStack(ctx, dw.db, stores, stackOptions{WarehouseName: whName, DataDir: *data, RefreshProfile: *refresh, Profile: demoProfileOptions(), Joins: joins, Logger: logger, Audit: true})
+	st, err := newStack(ctx, dw.DB, stores, stackOptions{WarehouseName: whName, DataDir: *data, RefreshProfile: *refresh, Profile: demo.ProfileOptions(), Joins: joins, Logger: logger, Audit: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
 		return exitFailure
@@ -81,7 +84,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	var adminLink func(ctx context.Context) (string, error)
 	if *adminWeb {
 		*admin = true
-		link, stop, err := startDemoConsole(ctx, *adminAddr, *data, stores, st, *who, logger)
+		link, stop, err := adminweb.StartDemo(ctx, *adminAddr, *data, stores.facts, st.adminWarehouse(), *who, logger)
 		if err != nil {
 			fmt.Fprintf(stderr, "bot demo: %v\n", err)
 			return exitFailure

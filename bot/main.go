@@ -31,6 +31,8 @@ import (
 	"syscall"
 
 	"github.com/clarify-bot/clarify/bot/internal/cli"
+	"github.com/clarify-bot/clarify/bot/internal/demo"
+	"github.com/clarify-bot/clarify/bot/internal/healthz"
 )
 
 func main() {
@@ -64,7 +66,7 @@ func commands() []command {
 		{"prefs", "review, correct and promote learned preferences", runPrefs},
 		{"usage", "show language model tokens and cost per user, model and day", runUsage},
 		{"doctor", "check tokens, scopes, warehouses, the model and the data directory", runDoctorCmd},
-		{"healthcheck", "GET the running bot's /healthz; exit 0 when it answers 200", runHealthcheck},
+		{"healthcheck", "GET the running bot's /healthz; exit 0 when it answers 200", healthz.RunCheck},
 		{"audit", "list every question asked, fact change and glossary load", runAudit},
 		{"glossary", "check a team glossary against a warehouse, or load it as workspace facts", runGlossary},
 		{"store", "copy the stores between bbolt files and a MySQL-protocol server", runStore},
@@ -84,7 +86,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if args[0] == "demo-warehouse" {
 		// Not listed: the background process behind `bot sql --demo`'s cache.
-		return runDemoWarehouse(ctx, args[1:], stdin, stdout, stderr)
+		return demo.RunWarehouse(ctx, args[1:], stdin, stdout, stderr)
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {

@@ -16,6 +16,8 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/clarify-bot/clarify/bot/internal/adminweb"
+	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/bot/internal/metrics"
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
@@ -61,7 +63,7 @@ type platformDeps struct {
 	AdminLinks adminLinker
 }
 
-// adminLinker issues sign-in links to the admin console (adminweb.go).
+// adminLinker issues sign-in links to the admin console (bot/internal/adminweb).
 type adminLinker interface {
 	AdminLink(ctx context.Context, who dialog.Who) (string, error)
 	LinkTTL() time.Duration
@@ -118,7 +120,7 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 		m.timings = opts.Timings
 	}
 	m.health = newHealth(time.Now)
-	m.health.hear = func(name, state string) { m.metrics.ComponentUp(name, state == stateUp) }
+	m.health.Hear = func(name, state string) { m.metrics.ComponentUp(name, state == stateUp) }
 	m.limiter = ratelimit.New(ratelimit.Limits(cfg.Limits), time.Now)
 	defer func() {
 		if err != nil {
@@ -185,11 +187,12 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 		m.pprofAddr = addr
 		m.closers = append(m.closers, stop)
 	}
-	checks := &adminChecks{}
+	checks := &adminweb.Checks{}
 	if !cfg.Admin.Disable {
-		console, closeConsole, err := newAdminConsole(ctx, adminConsoleOptions{
-			Config: cfg.Admin, DataDir: cfg.DataDir, Stores: m.stores, Slots: m.slots,
-			BaseURL: cfg.Admin.baseURL(m.ln.Addr().String()), IsAdmin: checks.check, Logger: logger,
+		console, closeConsole, err := adminweb.New(ctx, adminweb.Options{
+			Config: cfg.Admin, DataDir: cfg.DataDir, Server: m.stores.server, Facts: m.stores.facts,
+			Warehouses: adminWarehouses(m.slots), Warnings: func() []string { return enforcementWarnings(m.slots) },
+			BaseURL: cfg.Admin.BaseURL(m.ln.Addr().String()), IsAdmin: checks.Check, Logger: logger,
 		})
 		if err != nil {
 			return nil, err
@@ -214,11 +217,11 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 		if q, ok := p.(queueDepther); ok {
 			m.metrics.QueueDepth(p.Name(), q.QueueDepth)
 		}
-		if pa, ok := p.(platformAdmins); ok {
-			checks.add(p.Name(), pa.IsAdmin)
+		if pa, ok := p.(adminweb.PlatformAdmins); ok {
+			checks.Add(p.Name(), pa.IsAdmin)
 		}
 	}
-	m.mux.HandleFunc("GET /healthz", m.health.serveHTTP)
+	m.mux.HandleFunc("GET /healthz", m.health.ServeHTTP)
 	m.mux.Handle("GET /metrics", m.metrics.Handler(logger))
 	return m, nil
 }
@@ -304,7 +307,7 @@ func (m *Main) stackOptions(s *warehouseSlot, acct levelAccount, snap *warehouse
 // profileOptions are how a warehouse is profiled.
 func (m *Main) profileOptions(wc WarehouseConfig) warehouse.ProfileOptions {
 	if wc.Demo {
-		return demoProfileOptions()
+		return demo.ProfileOptions()
 	}
 	return warehouse.ProfileOptions{}
 }

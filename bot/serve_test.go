@@ -109,7 +109,7 @@ func waitHealth(t *testing.T, m *Main, want func(healthzBody) bool) healthzBody 
 	t.Helper()
 	deadline := time.After(2 * time.Minute)
 	for {
-		changed := m.health.watch()
+		changed := m.health.Watch()
 		resp, err := http.Get("http://" + m.Addr() + "/healthz")
 		if err != nil {
 			t.Fatal(err)

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/clarify-bot/clarify/bot/internal/demo"
+	"github.com/clarify-bot/clarify/bot/internal/enforce"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/router"
@@ -64,7 +66,7 @@ type warehouseSlot struct {
 	levelDBs map[string]*warehouse.DB
 	// enforced is what the last start found the warehouse's privileges
 	// do not enforce (nil before the first start).
-	enforced atomic.Pointer[enforcementReport]
+	enforced atomic.Pointer[enforce.Report]
 
 	poke    chan struct{} // a query found it unreachable: check now
 	refresh chan struct{} // SIGHUP: profile again
@@ -163,11 +165,11 @@ func (s *warehouseSlot) openDefault(ctx context.Context) error {
 	wcfg.DSN, wcfg.MaxOpenConns = "", s.cfg.MaxConnections
 	wcfg.OnQuery = s.onQuery()
 	if s.cfg.Demo {
-		dw, err := startDemoWarehouse(ctx, s.m.logger, s.cfg.DemoOrders, wcfg)
+		dw, err := demo.Start(ctx, s.m.logger, s.cfg.DemoOrders, wcfg)
 		if err != nil {
 			return err
 		}
-		s.db, s.closeDB = dw.db, dw.Close
+		s.db, s.closeDB = dw.DB, dw.Close
 		return nil
 	}
 	wcfg.DSN = s.cfg.DSN
@@ -222,7 +224,7 @@ func (s *warehouseSlot) upDetail(st *stack) string {
 	if p := st.snap.PartialTables(); len(p) > 0 {
 		notes = append(notes, fmt.Sprintf("partial profile of %s (retried in the background)", strings.Join(p, ", ")))
 	}
-	if n := s.enforced.Load().healthNote(); n != "" {
+	if n := s.enforced.Load().HealthNote(); n != "" {
 		notes = append(notes, n)
 	}
 	return strings.Join(notes, "; ")

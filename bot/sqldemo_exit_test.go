@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/clarify-bot/clarify/bot/internal/demo"
 )
 
 // TestSQLDemoLeavesNothingRunning: `bot sql --demo` (the real executable:
@@ -23,10 +25,10 @@ func TestSQLDemoLeavesNothingRunning(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	dir := t.TempDir()
-	path := demoCachePath(dir, 200)
+	path := demo.CachePath(dir, 200)
 	t.Cleanup(func() {
 		// Stop what a failing run left behind.
-		if st, ok := readDemoCache(path); ok {
+		if st, ok := demo.ReadCache(path); ok {
 			_ = syscall.Kill(st.PID, syscall.SIGTERM)
 		}
 	})
@@ -34,7 +36,7 @@ func TestSQLDemoLeavesNothingRunning(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "200") {
 		t.Fatalf("bot sql --demo: %v\n%s", err, out)
 	}
-	if st, ok := readDemoCache(path); ok {
+	if st, ok := demo.ReadCache(path); ok {
 		t.Fatalf("a demo warehouse was left running (pid %d)", st.PID)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "demo-warehouse")); !errors.Is(err, os.ErrNotExist) {

@@ -11,6 +11,7 @@ import (
 
 	slackadapter "github.com/clarify-bot/clarify/adapters/slack"
 
+	"github.com/clarify-bot/clarify/bot/internal/adminweb"
 	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/catalog"
@@ -169,10 +170,9 @@ type stack struct {
 	snap *warehouse.Snapshot
 	// access says who may ask this warehouse (the router enforces it).
 	access access.Rules
-	// deps and dcfg built the manager; the admin console's previews build
-	// their own manager from them (adminweb.go).
-	deps dialog.Deps
-	dcfg dialog.Config
+	// preview is what the admin console's previews build their own
+	// manager from (bot/internal/adminweb).
+	preview *adminweb.Stack
 	// levels are the stacks of the warehouse's other access levels, each
 	// over its own account, catalog and manager; nil on a level's stack.
 	levels []levelStack
@@ -301,7 +301,8 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 	if err != nil {
 		return nil, err
 	}
-	return &stack{name: opts.WarehouseName, db: db, catalog: cat, manager: mgr, access: opts.Access, snap: raw, deps: deps, dcfg: cfg}, nil
+	return &stack{name: opts.WarehouseName, db: db, catalog: cat, manager: mgr, access: opts.Access, snap: raw,
+		preview: &adminweb.Stack{DB: db, Rules: opts.Access, Deps: deps, Dialog: cfg}}, nil
 }
 
 // snapshotPath is where a warehouse's profile snapshot is cached.

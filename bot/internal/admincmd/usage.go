@@ -128,7 +128,7 @@ func writeUsage(w io.Writer, rep *llmusage.Report, days int, user, path string) 
 	}
 }
 
-// num writes n with thousands separators (plural is sqlcmd.go's).
+// num writes n with thousands separators (plural is cli.Plural).
 func num(n int) string {
 	s := fmt.Sprint(n)
 	var b strings.Builder

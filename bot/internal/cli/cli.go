@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // NewFlagSet is the flag set of a subcommand, name as typed ("bot sql").
@@ -90,4 +91,18 @@ func Plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// StringList is a repeatable, comma-separated flag.
+type StringList []string
+
+func (l *StringList) String() string { return strings.Join(*l, ",") }
+
+func (l *StringList) Set(v string) error {
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*l = append(*l, p)
+		}
+	}
+	return nil
 }

@@ -1,4 +1,6 @@
-package main
+// Package evalcmd is `bot eval`: the dialog's accuracy on datasets of
+// questions with gold SQL, against a simulated user.
+package evalcmd
 
 import (
 	"bytes"
@@ -14,6 +16,8 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/clarify-bot/clarify/bot/internal/cli"
+	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/embedded"
 	"github.com/clarify-bot/clarify/connectors/glossary"
@@ -35,20 +39,6 @@ func onDemo(ds *eval.Dataset) bool {
 	return (ds.Name == demoDataset || ds.Name == personaDataset) && ds.Schema == nil
 }
 
-// stringList is a repeatable, comma-separated flag.
-type stringList []string
-
-func (l *stringList) String() string { return strings.Join(*l, ",") }
-
-func (l *stringList) Set(v string) error {
-	for _, p := range strings.Split(v, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			*l = append(*l, p)
-		}
-	}
-	return nil
-}
-
 // evalOptions are the parsed flags of `bot eval`.
 type evalOptions struct {
 	datasets   []string
@@ -66,23 +56,49 @@ type evalOptions struct {
 	verbose    bool
 	// glossary is a team glossary loaded as workspace facts of the
 	// simulated users' workspace before each run.
-	glossary *glossary.Glossary
-	// llm is the model configuration for --engine llm (file and environment).
-	llm        LLMConfig
+	glossary   *glossary.Glossary
 	configPath string
 }
 
-// runEval is `bot eval`: accuracy of the dialog against a simulated user
-// who answers clarifications from the gold SQL.
-func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bot eval", stderr,
+// Deps are what `bot eval` takes from the program: the configuration and
+// the bot it measures.
+type Deps struct {
+	// LoadModel reads the model configuration of --engine llm from the
+	// bot's configuration file at path (the environment alone when path is
+	// empty) and returns the model's name, empty when none is set.
+	LoadModel func(path string) (model string, err error)
+	// NewBot builds a fresh bot for one run; closing releases it.
+	NewBot func(ctx context.Context, o BotOptions) (d eval.Dialog, close func(), err error)
+}
+
+// BotOptions describe the bot of one run.
+type BotOptions struct {
+	// Dir is the run's own data directory (stores, snapshot).
+	Dir string
+	// DB is the warehouse, named Warehouse.
+	DB        *warehouse.DB
+	Warehouse string
+	// Glossary, when set, is loaded as facts of Workspace, the simulated
+	// users' workspace, and its joins join the schema's.
+	Glossary  *glossary.Glossary
+	Workspace string
+	// Model: the candidates come from the model of --engine llm.
+	Model  bool
+	Dialog dialog.Config
+	Logger *slog.Logger
+}
+
+// Run is `bot eval`: accuracy of the dialog against a simulated user who
+// answers clarifications from the gold SQL.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, deps Deps) int {
+	fs := cli.NewFlagSet("bot eval", stderr,
 		"usage: bot eval --dataset DIR|demo [--engine offline|llm] [--max-rounds 4] [--strategy eig|random|max-prob|all]",
 		"                [--carry-ontology] [--json FILE] [--dsn DSN] [--limit N] [--filter TAG] [--timeout 10s] [--glossary FILE] [-v]",
 		"Puts every question through the dialog; a simulated user answers clarifications from the gold SQL.",
 		"The last line of output is EX=<final accuracy> rounds=<mean questions asked>.",
 	)
 	var o evalOptions
-	var datasets stringList
+	var datasets cli.StringList
 	fs.Var(&datasets, "dataset", "dataset directory (schema.sql, questions.jsonl), \"demo\" or \"demo-personas\"; repeatable or comma-separated")
 	fs.StringVar(&o.engine, "engine", "offline", "engine proposing candidate queries: offline or llm")
 	fs.StringVar(&o.configPath, "config", "", "with --engine llm: the bot's YAML configuration (else OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL)")
@@ -98,51 +114,50 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random strategy")
 	fs.BoolVar(&o.verbose, "v", false, "log each question to stderr")
 	glossaryFile := fs.String("glossary", "", "a team glossary to load as workspace facts of the simulated users before running")
-	if code, ok := parseFlags(fs, args, stdout); !ok {
+	if code, ok := cli.ParseFlags(fs, args, stdout); !ok {
 		return code
 	}
 	o.datasets = datasets
 	switch {
 	case fs.NArg() > 0:
 		fmt.Fprintf(stderr, "bot eval: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
+		return cli.ExitUsage
 	case len(o.datasets) == 0:
 		fmt.Fprintln(stderr, "bot eval: give at least one --dataset (a directory, or demo)")
-		return exitUsage
+		return cli.ExitUsage
 	case o.maxRounds < 0:
 		fmt.Fprintln(stderr, "bot eval: --max-rounds must be 0 or more")
-		return exitUsage
+		return cli.ExitUsage
 	case o.timeout <= 0:
 		fmt.Fprintln(stderr, "bot eval: --timeout must be positive")
-		return exitUsage
+		return cli.ExitUsage
 	case o.dsn != "" && len(o.datasets) > 1:
 		fmt.Fprintln(stderr, "bot eval: --dsn names one warehouse; give one --dataset with it")
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if *glossaryFile != "" {
 		g, err := glossary.ReadFile(*glossaryFile)
 		if err != nil {
 			fmt.Fprintf(stderr, "bot eval: %v\n", err)
-			return exitUsage
+			return cli.ExitUsage
 		}
 		o.glossary = g
 	}
 	switch o.engine {
 	case "offline":
 	case "llm":
-		cfg, err := LoadConfig(o.configPath, os.Getenv)
+		model, err := deps.LoadModel(o.configPath)
 		if err != nil {
 			fmt.Fprintf(stderr, "bot eval: %v\n", err)
-			return exitUsage
+			return cli.ExitUsage
 		}
-		if strings.TrimSpace(cfg.LLM.Model) == "" {
+		if strings.TrimSpace(model) == "" {
 			fmt.Fprintln(stderr, "bot eval: --engine llm needs a model: set OPENAI_MODEL (and OPENAI_API_KEY / OPENAI_BASE_URL), or llm.model in --config")
-			return exitUsage
+			return cli.ExitUsage
 		}
-		o.llm = cfg.LLM
 	default:
 		fmt.Fprintf(stderr, "bot eval: unknown engine %q (want offline or llm)\n", o.engine)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	switch *strategy {
 	case dialog.StrategyEIG, dialog.StrategyRandom, dialog.StrategyMaxProb:
@@ -151,7 +166,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		o.strategies = []string{dialog.StrategyEIG, dialog.StrategyRandom, dialog.StrategyMaxProb}
 	default:
 		fmt.Fprintf(stderr, "bot eval: unknown strategy %q (want eig, random, max-prob or all)\n", *strategy)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	level := slog.LevelWarn
 	if o.verbose {
@@ -163,35 +178,35 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	tmp, err := os.MkdirTemp("", "clarify-eval-")
 	if err != nil {
 		fmt.Fprintf(stderr, "bot eval: %v\n", err)
-		return exitFailure
+		return cli.ExitFailure
 	}
 	defer os.RemoveAll(tmp)
 
-	env := &evalEnv{opts: o, logger: logger, stderr: stderr, tmp: tmp}
+	env := &evalEnv{opts: o, deps: deps, logger: logger, stderr: stderr, tmp: tmp}
 	defer env.Close()
 	report := &eval.Report{Engine: o.engine, MaxRounds: o.maxRounds, Strategies: o.strategies, Carry: o.carry, Seed: o.seed, Started: time.Now().UTC()}
-	code := exitOK
+	code := cli.ExitOK
 	for i, spec := range o.datasets {
 		d := env.dataset(ctx, i, spec)
 		report.Datasets = append(report.Datasets, d)
 		if d.Error != "" {
 			fmt.Fprintf(stderr, "bot eval: %s: %s\n", d.Name, d.Error)
-			code = exitFailure
+			code = cli.ExitFailure
 		}
 		if ctx.Err() != nil {
-			code = exitFailure
+			code = cli.ExitFailure
 			break
 		}
 	}
 	if o.jsonPath != "" {
 		if err := report.WriteJSON(o.jsonPath); err != nil {
 			fmt.Fprintf(stderr, "bot eval: %v\n", err)
-			code = exitFailure
+			code = cli.ExitFailure
 		}
 	}
 	if err := report.WriteText(stdout); err != nil {
 		fmt.Fprintf(stderr, "bot eval: %v\n", err)
-		return exitFailure
+		return cli.ExitFailure
 	}
 	return code
 }
@@ -209,11 +224,12 @@ func roundsFor(maxRounds int) int {
 // server (started on first use) and a temporary data directory.
 type evalEnv struct {
 	opts   evalOptions
+	deps   Deps
 	logger *slog.Logger
 	stderr io.Writer
 	tmp    string
 	srv    *embedded.Server
-	demo   *demoWarehouse
+	demo   *demo.Warehouse
 }
 
 func (e *evalEnv) Close() {
@@ -280,7 +296,7 @@ func (e *evalEnv) dataset(ctx context.Context, index int, spec string) *eval.Dat
 	// The demo is profiled as `bot demo` profiles it.
 	var profile warehouse.ProfileOptions
 	if onDemo(ds) && o.dsn == "" {
-		profile = demoProfileOptions()
+		profile = demo.ProfileOptions()
 	}
 	// A measurement must not depend on how busy the machine is: a table
 	// cut short by its time budget loses its values, and with them answers.
@@ -309,7 +325,7 @@ func (e *evalEnv) dataset(ctx context.Context, index int, spec string) *eval.Dat
 	// result cache; every run starts with an empty one.
 	var cache warehouse.CacheOptions
 	if onDemo(ds) && o.dsn == "" {
-		cache = demoCacheOptions()
+		cache = demo.CacheOptions()
 	}
 	base := map[string]*eval.Run{}
 	for _, strategy := range o.strategies {
@@ -356,13 +372,13 @@ func (e *evalEnv) warehouse(ctx context.Context, index int, ds *eval.Dataset) (*
 	}
 	if onDemo(ds) {
 		if e.demo == nil {
-			dw, err := startDemoWarehouse(ctx, e.logger, demodata.DefaultOrders, warehouse.Config{QueryTimeout: o.timeout})
+			dw, err := demo.Start(ctx, e.logger, demodata.DefaultOrders, warehouse.Config{QueryTimeout: o.timeout})
 			if err != nil {
 				return nil, "", err
 			}
 			e.demo = dw
 		}
-		return e.demo.srv.Config(demoDatabase), "embedded (demo data)", nil
+		return e.demo.Srv.Config(demo.Database), "embedded (demo data)", nil
 	}
 	if ds.Schema == nil {
 		return nil, "", fmt.Errorf("%s is missing and no --dsn was given", filepath.Join(ds.Dir, eval.SchemaFile))
@@ -401,34 +417,12 @@ func (e *evalEnv) run(ctx context.Context, h *eval.Harness, snap *warehouse.Snap
 		return nil, err
 	}
 	defer db.Close()
-	stores, err := openStores(dir, e.logger)
-	if err != nil {
-		return nil, err
-	}
-	defer stores.Close()
-	var joins []warehouse.Join
-	if g := o.glossary; g != nil {
+	bot, closeBot, err := e.deps.NewBot(ctx, BotOptions{
+		Dir: dir, DB: db, Warehouse: whName,
 		// The simulated users' workspace (dialog/eval: platform "eval",
 		// workspace = the dataset).
-		if _, err := loadGlossary(ctx, stores.facts, g, whName, []string{"eval:" + dataset}); err != nil {
-			return nil, err
-		}
-		joins = g.Joins()
-	}
-	var engine modelEngine
-	if o.engine == "llm" {
-		var closeEngine func() error
-		engine, _, closeEngine, err = newModelEngine(Config{DataDir: dir, LLM: o.llm}, stores, e.logger)
-		if err != nil {
-			return nil, err
-		}
-		defer closeEngine()
-	}
-	st, err := newStack(ctx, db, stores, stackOptions{
-		WarehouseName: whName,
-		DataDir:       dir,
-		Engine:        engine,
-		Joins:         joins,
+		Glossary: o.glossary, Workspace: "eval:" + dataset,
+		Model: o.engine == "llm",
 		Dialog: dialog.Config{
 			MaxRounds:       roundsFor(o.maxRounds),
 			NoWordQuestions: !o.askWords,
@@ -442,6 +436,7 @@ func (e *evalEnv) run(ctx context.Context, h *eval.Harness, snap *warehouse.Snap
 	if err != nil {
 		return nil, err
 	}
+	defer closeBot()
 	name := dataset + " " + label
 	correct := 0
 	cfg := eval.RunConfig{
@@ -457,7 +452,7 @@ func (e *evalEnv) run(ctx context.Context, h *eval.Harness, snap *warehouse.Snap
 		},
 	}
 	// Each question's tokens come from its conversation (QuestionResult.Tokens).
-	run, err := h.Run(ctx, st.manager, golds, cfg)
+	run, err := h.Run(ctx, bot, golds, cfg)
 	if err != nil && errors.Is(err, context.Canceled) {
 		return run, fmt.Errorf("interrupted: %w", err)
 	}

@@ -1,4 +1,7 @@
-package main
+// Package adminweb builds the admin console (adapters/adminweb) over the
+// bot's stores and warehouses: its state and key, previews on a
+// warehouse's running stack, `bot admin-link`, and the demo's console.
+package adminweb
 
 import (
 	"context"
@@ -9,15 +12,17 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/clarify-bot/clarify/adapters/adminweb"
+	web "github.com/clarify-bot/clarify/adapters/adminweb"
 	"github.com/clarify-bot/clarify/adapters/console"
+	"github.com/clarify-bot/clarify/bot/internal/admincmd"
+	"github.com/clarify-bot/clarify/bot/internal/cli"
+	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/internal/kv"
@@ -28,16 +33,16 @@ import (
 
 // The admin console's dependencies, checked when the bot is built.
 var (
-	_ adminweb.Store     = (*ontology.Store)(nil)
-	_ adminweb.Warehouse = (*previewWarehouse)(nil)
+	_ web.Store     = (*ontology.Store)(nil)
+	_ web.Warehouse = (*previewWarehouse)(nil)
 	_ interface {
 		Withholds(table, column string) bool
 	} = (*previewWarehouse)(nil)
 )
 
-// AdminConfig is the admin console (adapters/adminweb), served by bot
-// serve under /admin on the HTTP address.
-type AdminConfig struct {
+// Config is the admin console (adapters/adminweb), served by bot serve
+// under /admin on the HTTP address.
+type Config struct {
 	// Disable turns the console (and /clarify admin) off.
 	Disable bool `yaml:"disable"`
 	// URL is the bot's public address as admins reach it, e.g.
@@ -55,36 +60,36 @@ type AdminConfig struct {
 	// ProposalPeople (default 3) people must have chosen a meaning, and
 	// nobody another within ProposalWindow (default 30d), for the console
 	// to propose it as the team's.
-	ProposalPeople int  `yaml:"proposal_people"`
-	ProposalWindow *Age `yaml:"proposal_window"`
+	ProposalPeople int           `yaml:"proposal_people"`
+	ProposalWindow *admincmd.Age `yaml:"proposal_window"`
 	// TrustForwarded takes the client address from X-Forwarded-For, for
 	// the audit (only behind a proxy that sets it).
 	TrustForwarded bool `yaml:"trust_forwarded"`
 }
 
-// adminPrefix is where the console is mounted.
-const adminPrefix = "/admin"
+// Prefix is where the console is mounted.
+const Prefix = "/admin"
 
 // Files and namespaces of the console's state.
 const (
-	adminStateFile = "admin.db"
-	adminKeyFile   = "admin.key"
-	nsAdmin        = "admin"
+	StateFile = "admin.db"
+	KeyFile   = "admin.key"
+	nsAdmin   = "admin"
 )
 
-// validate checks the admin section.
-func (a AdminConfig) validate() error {
+// Validate checks the admin section.
+func (a Config) Validate() error {
 	var errs []error
 	if a.URL != "" {
 		u, err := url.Parse(a.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			errs = append(errs, fmt.Errorf("admin: url %q must be an http(s) address like https://clarify.example.com", a.URL))
 		} else if u.Path != "" && u.Path != "/" {
-			errs = append(errs, fmt.Errorf("admin: url %q must be the bot's address without a path (the console is at %s)", a.URL, adminPrefix))
+			errs = append(errs, fmt.Errorf("admin: url %q must be the bot's address without a path (the console is at %s)", a.URL, Prefix))
 		}
 	}
-	if a.Secret != "" && len(a.Secret) < adminweb.MinKeyLen {
-		errs = append(errs, fmt.Errorf("admin: secret (CLARIFY_ADMIN_SECRET) must be at least %d characters", adminweb.MinKeyLen))
+	if a.Secret != "" && len(a.Secret) < web.MinKeyLen {
+		errs = append(errs, fmt.Errorf("admin: secret (CLARIFY_ADMIN_SECRET) must be at least %d characters", web.MinKeyLen))
 	}
 	if a.LinkTTL < 0 || a.IdleTimeout < 0 || a.ProposalPeople < 0 {
 		errs = append(errs, errors.New("admin: link_ttl, idle_timeout and proposal_people must not be negative"))
@@ -92,9 +97,9 @@ func (a AdminConfig) validate() error {
 	return errors.Join(errs...)
 }
 
-// baseURL is where sign-in links point: the configured url, else this
+// BaseURL is where sign-in links point: the configured url, else this
 // host's HTTP address as seen from the same machine.
-func (a AdminConfig) baseURL(listen string) string {
+func (a Config) BaseURL(listen string) string {
 	if a.URL != "" {
 		return strings.TrimSuffix(a.URL, "/")
 	}
@@ -108,43 +113,59 @@ func (a AdminConfig) baseURL(listen string) string {
 	return "http://" + net.JoinHostPort(host, port)
 }
 
-// adminKey is the link-signing key: the configured secret, else the one
-// kept in the server store, else the data directory's key file.
-func adminKey(ctx context.Context, a AdminConfig, dataDir string, srv *mysqlkv.Server) ([]byte, error) {
+// signingKey is the link-signing key: the configured secret, else the one kept
+// in the server store, else the data directory's key file.
+func signingKey(ctx context.Context, a Config, dataDir string, srv *mysqlkv.Server) ([]byte, error) {
 	switch {
 	case a.Secret != "":
 		return []byte(a.Secret), nil
 	case srv != nil:
-		return adminweb.KeyIn(ctx, srv.Namespace(nsAdmin))
+		return web.KeyIn(ctx, srv.Namespace(nsAdmin))
 	}
-	return adminweb.KeyFile(filepath.Join(dataDir, adminKeyFile))
+	return web.KeyFile(filepath.Join(dataDir, KeyFile))
 }
 
-// adminConsoleOptions are what a console is built from.
-type adminConsoleOptions struct {
-	Config  AdminConfig
+// Options are what a console is built from.
+type Options struct {
+	Config  Config
 	DataDir string
-	Stores  *stores
-	Stacks  []*stack
-	// Slots are bot serve's warehouses, whose stacks come and go (a
-	// warehouse down at start, a profile retaken): previews use the
-	// current one.
-	Slots []*warehouseSlot
+	// Server is the shared store (nil with files); Facts the ontology.
+	Server *mysqlkv.Server
+	Facts  *ontology.Store
+	// Warehouses are the warehouses previews run on.
+	Warehouses []Warehouse
 	// BaseURL is the bot's public address.
 	BaseURL string
-	IsAdmin adminweb.AdminCheck
-	Logger  *slog.Logger
-	Now     func() time.Time
+	IsAdmin web.AdminCheck
+	// Warnings are shown on the console's pages (access rules the
+	// warehouses do not enforce).
+	Warnings func() []string
+	Logger   *slog.Logger
+	Now      func() time.Time
 }
 
-// newAdminConsole builds the console over the stores and warehouses;
-// closing releases its state file (nothing with a server store).
-func newAdminConsole(ctx context.Context, o adminConsoleOptions) (*adminweb.Server, func() error, error) {
-	var srv *mysqlkv.Server
-	if o.Stores != nil {
-		srv = o.Stores.server
-	}
-	key, err := adminKey(ctx, o.Config, o.DataDir, srv)
+// Warehouse is a warehouse previews run on. Its stack comes and goes (a
+// warehouse down at start, a profile retaken): Current is the running one,
+// nil before it first started, the same pointer until it is replaced.
+type Warehouse struct {
+	Name    string
+	Current func() *Stack
+}
+
+// Stack is what a preview takes of a warehouse's running stack: its
+// guarded pool and access rules, and what built its manager.
+type Stack struct {
+	DB     *warehouse.DB
+	Rules  access.Rules
+	Deps   dialog.Deps
+	Dialog dialog.Config
+}
+
+// New builds the console over the stores and warehouses; closing releases
+// its state file (nothing with a server store).
+func New(ctx context.Context, o Options) (*web.Server, func() error, error) {
+	srv := o.Server
+	key, err := signingKey(ctx, o.Config, o.DataDir, srv)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -153,30 +174,26 @@ func newAdminConsole(ctx context.Context, o adminConsoleOptions) (*adminweb.Serv
 	if srv != nil {
 		state = srv.Namespace(nsAdmin)
 	} else {
-		db, err := boltkv.Open(filepath.Join(o.DataDir, adminStateFile), boltkv.Options{Timeout: ontology.DefaultTimeout})
+		db, err := boltkv.Open(filepath.Join(o.DataDir, StateFile), boltkv.Options{Timeout: ontology.DefaultTimeout})
 		if err != nil {
-			return nil, nil, fmt.Errorf("admin console state %s: %w", filepath.Join(o.DataDir, adminStateFile), err)
+			return nil, nil, fmt.Errorf("admin console state %s: %w", filepath.Join(o.DataDir, StateFile), err)
 		}
 		state, closeState = db, db.Close
 	}
-	whs := map[string]adminweb.Warehouse{}
-	for _, st := range o.Stacks {
-		whs[st.name] = newPreviewWarehouse(func() *stack { return st })
+	whs := map[string]web.Warehouse{}
+	for _, w := range o.Warehouses {
+		whs[w.Name] = newPreviewWarehouse(w.Current)
 	}
-	for _, sl := range o.Slots {
-		whs[sl.name()] = newPreviewWarehouse(sl.current)
-	}
-	cfg := adminweb.Config{
-		Prefix: adminPrefix, BaseURL: o.BaseURL, Key: key, State: state, Store: o.Stores.facts, Warehouses: whs,
+	cfg := web.Config{
+		Prefix: Prefix, BaseURL: o.BaseURL, Key: key, State: state, Store: o.Facts, Warehouses: whs,
 		IsAdmin: o.IsAdmin, LinkTTL: o.Config.LinkTTL, IdleTimeout: o.Config.IdleTimeout,
 		ProposalPeople: o.Config.ProposalPeople, TrustForwarded: o.Config.TrustForwarded,
-		Warnings: func() []string { return enforcementWarnings(o.Slots) },
-		Logger:   o.Logger, Now: o.Now,
+		Warnings: o.Warnings, Logger: o.Logger, Now: o.Now,
 	}
 	if o.Config.ProposalWindow != nil {
 		cfg.ProposalWindow = time.Duration(*o.Config.ProposalWindow)
 	}
-	console, err := adminweb.New(ctx, cfg)
+	console, err := web.New(ctx, cfg)
 	if err != nil {
 		closeState()
 		return nil, nil, err
@@ -184,20 +201,21 @@ func newAdminConsole(ctx context.Context, o adminConsoleOptions) (*adminweb.Serv
 	return console, closeState, nil
 }
 
-// adminChecks asks each platform whether a person is an admin now; it is
+// Checks asks each platform whether a person is an admin now; it is
 // filled once the platforms are built (the console is built before them,
 // because they carry its links).
-type adminChecks struct {
+type Checks struct {
 	mu sync.RWMutex
 	by map[string]func(ctx context.Context, workspace, user string) (bool, bool)
 }
 
-// platformAdmins is a platform that can say who its admins are.
-type platformAdmins interface {
+// PlatformAdmins is a platform that can say who its admins are.
+type PlatformAdmins interface {
 	IsAdmin(ctx context.Context, workspace, user string) (admin, known bool)
 }
 
-func (c *adminChecks) add(platform string, fn func(ctx context.Context, workspace, user string) (bool, bool)) {
+// Add is how platform says who its admins are.
+func (c *Checks) Add(platform string, fn func(ctx context.Context, workspace, user string) (bool, bool)) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.by == nil {
@@ -206,7 +224,8 @@ func (c *adminChecks) add(platform string, fn func(ctx context.Context, workspac
 	c.by[platform] = fn
 }
 
-func (c *adminChecks) check(ctx context.Context, id adminweb.Identity) (bool, bool) {
+// Check asks the person's platform; known is false when it cannot say.
+func (c *Checks) Check(ctx context.Context, id web.Identity) (bool, bool) {
 	c.mu.RLock()
 	fn := c.by[id.Platform]
 	c.mu.RUnlock()
@@ -220,9 +239,9 @@ func (c *adminChecks) check(ctx context.Context, id adminweb.Identity) (bool, bo
 // queries, and a manager of its own that answers a question with given
 // facts, learning and recording nothing.
 type previewWarehouse struct {
-	current func() *stack // nil stack: the warehouse has not started
+	current func() *Stack // nil: the warehouse has not started
 	mu      sync.Mutex
-	built   *stack // the stack mgr was built on
+	built   *Stack // the stack mgr was built on
 	mgr     *dialog.Manager
 	err     error
 	facts   *previewFacts
@@ -230,7 +249,7 @@ type previewWarehouse struct {
 	seq     atomic.Int64
 }
 
-func newPreviewWarehouse(current func() *stack) *previewWarehouse {
+func newPreviewWarehouse(current func() *Stack) *previewWarehouse {
 	return &previewWarehouse{current: current, facts: &previewFacts{by: map[string][]ontology.Fact{}}, states: &memStates{m: map[string][]byte{}}}
 }
 
@@ -242,7 +261,7 @@ func (p *previewWarehouse) Query(ctx context.Context, statement string, lim ware
 	if st == nil {
 		return nil, errNotStarted
 	}
-	return st.db.Query(ctx, statement, lim)
+	return st.DB.Query(ctx, statement, lim)
 }
 
 // Withholds reports whether the warehouse's access rules (its default
@@ -250,7 +269,7 @@ func (p *previewWarehouse) Query(ctx context.Context, statement string, lim ware
 // its values.
 func (p *previewWarehouse) Withholds(table, column string) bool {
 	st := p.current()
-	return st != nil && st.access.Withholds(table, column)
+	return st != nil && st.Rules.Withholds(table, column)
 }
 
 // manager is the preview manager over the warehouse's current stack,
@@ -263,10 +282,10 @@ func (p *previewWarehouse) manager() (*dialog.Manager, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.built != st {
-		d := st.deps
+		d := st.Deps
 		d.Facts, d.Admin, d.States = p.facts, nil, p.states
 		d.Observe, d.Gate, d.Questions = nil, nil, nil
-		p.mgr, p.err = dialog.New(st.dcfg, d)
+		p.mgr, p.err = dialog.New(st.Dialog, d)
 		p.built = st
 	}
 	return p.mgr, p.err
@@ -276,10 +295,10 @@ func (p *previewWarehouse) manager() (*dialog.Manager, error) {
 // only in this process's memory.
 const previewPlatform = "preview"
 
-func (p *previewWarehouse) Preview(ctx context.Context, question string, facts []ontology.Fact) (adminweb.Preview, error) {
+func (p *previewWarehouse) Preview(ctx context.Context, question string, facts []ontology.Fact) (web.Preview, error) {
 	mgr, err := p.manager()
 	if err != nil {
-		return adminweb.Preview{}, err
+		return web.Preview{}, err
 	}
 	conv := fmt.Sprintf("p%d", p.seq.Add(1))
 	who := dialog.Who{Platform: previewPlatform, Workspace: "admin", Channel: "preview", User: conv}
@@ -289,9 +308,9 @@ func (p *previewWarehouse) Preview(ctx context.Context, question string, facts [
 	defer p.states.drop(previewPlatform + ":admin:" + conv)
 	replies, err := mgr.Handle(ctx, dialog.Event{Kind: dialog.EventMessage, Conversation: conv, Who: who, Text: question})
 	if err != nil {
-		return adminweb.Preview{}, err
+		return web.Preview{}, err
 	}
-	var out adminweb.Preview
+	var out web.Preview
 	for _, r := range replies {
 		switch {
 		case r.Kind == dialog.ReplyAnswer && r.Answer != nil:
@@ -373,93 +392,100 @@ func (s *memStates) drop(id string) {
 	delete(s.m, id)
 }
 
-// runAdminLink is `bot admin-link`: a sign-in link to the running bot's
-// admin console for a person, from the command line (the operator vouches
-// for them; the console still checks the platform's admins where it can).
-func runAdminLink(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bot admin-link", stderr,
+// LinkDeps are what `bot admin-link` reads the bot's configuration with.
+type LinkDeps struct {
+	// Store finds the store of --config.
+	Store cli.ConfigStore
+	// Config reads the admin section and the HTTP address of the bot's
+	// configuration file at path, their defaults when path is empty.
+	Config func(path string) (admin Config, httpAddr string, err error)
+}
+
+// RunLink is `bot admin-link`: a sign-in link to the running bot's admin
+// console for a person, from the command line (the operator vouches for
+// them; the console still checks the platform's admins where it can).
+func RunLink(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, deps LinkDeps) int {
+	fs := cli.NewFlagSet("bot admin-link", stderr,
 		"usage: bot admin-link --user slack:T0123:U0456 [--config FILE | --data DIR | --store DSN] [--url URL]",
 		"Prints a one-time sign-in link to the admin console of the bot that uses the same store.",
 	)
-	sel := storeSelection()
+	sel := cli.StoreSelection{Config: deps.Store}
 	sel.Flags(fs)
 	user := fs.String("user", "", "the admin's key: platform:workspace:user, e.g. slack:T0123:U0456 (required)")
 	base := fs.String("url", "", "the bot's public address (default: admin.url of --config, else http://localhost:<port of http.addr>)")
-	if code, ok := parseFlags(fs, args, stdout); !ok {
+	if code, ok := cli.ParseFlags(fs, args, stdout); !ok {
 		return code
 	}
-	id, err := adminweb.ParseUser(*user)
+	id, err := web.ParseUser(*user)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot admin-link: --user: %v\n", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	dir, dsn, err := sel.Resolve()
 	if err != nil {
 		fmt.Fprintf(stderr, "bot admin-link: %v\n", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
-	cfg := Config{DataDir: dir}
-	cfg.applyDefaults()
-	if sel.ConfigFile() != "" {
-		if cfg, err = LoadConfig(sel.ConfigFile(), os.Getenv); err != nil {
-			fmt.Fprintf(stderr, "bot admin-link: %v\n", err)
-			return exitUsage
-		}
+	admin, httpAddr, err := deps.Config(sel.ConfigFile())
+	if err != nil {
+		fmt.Fprintf(stderr, "bot admin-link: %v\n", err)
+		return cli.ExitUsage
 	}
-	if cfg.Admin.Disable {
+	if admin.Disable {
 		fmt.Fprintln(stderr, "bot admin-link: the admin console is disabled in this configuration (admin.disable)")
-		return exitFailure
+		return cli.ExitFailure
 	}
 	var srv *mysqlkv.Server
-	if dsn != "" && cfg.Admin.Secret == "" {
+	if dsn != "" && admin.Secret == "" {
 		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		srv, err = mysqlkv.Open(cctx, dsn, mysqlkv.Options{})
 		if err != nil {
 			fmt.Fprintf(stderr, "bot admin-link: %v\n", err)
-			return exitFailure
+			return cli.ExitFailure
 		}
 		defer srv.Close()
 	}
-	key, err := adminKey(ctx, cfg.Admin, dir, srv)
+	key, err := signingKey(ctx, admin, dir, srv)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot admin-link: %v\n", err)
-		return exitFailure
+		return cli.ExitFailure
 	}
 	at := *base
 	if at == "" {
-		at = cfg.Admin.baseURL(cfg.HTTP.Addr)
+		at = admin.BaseURL(httpAddr)
 	}
-	link, err := adminweb.IssueLink(key, strings.TrimSuffix(at, "/")+adminPrefix, cfg.Admin.LinkTTL, time.Now, id, "cli")
+	link, err := web.IssueLink(key, strings.TrimSuffix(at, "/")+Prefix, admin.LinkTTL, time.Now, id, "cli")
 	if err != nil {
 		fmt.Fprintf(stderr, "bot admin-link: %v\n", err)
-		return exitFailure
+		return cli.ExitFailure
 	}
-	ttl := cfg.Admin.LinkTTL
+	ttl := admin.LinkTTL
 	if ttl <= 0 {
 		ttl = 10 * time.Minute
 	}
 	fmt.Fprintln(stdout, link)
 	fmt.Fprintf(stderr, "Sign-in link for %s (works once, for %s).\n", id.UserKey(), ttl)
-	return exitOK
+	return cli.ExitOK
 }
 
-// startDemoConsole serves the admin console of `bot demo --admin-web` on
-// addr, for the console's person (an admin of the console's workspace),
-// and returns what makes their sign-in links.
-func startDemoConsole(ctx context.Context, addr, dataDir string, st *stores, stk *stack, user string, logger *slog.Logger) (link func(context.Context) (string, error), stop func(), err error) {
+// StartDemo serves the admin console of `bot demo --admin-web` on addr,
+// for the console's person (an admin of the console's workspace), over
+// the demo's facts and its warehouse's stack, and returns what makes
+// their sign-in links.
+func StartDemo(ctx context.Context, addr, dataDir string, facts *ontology.Store, wh Warehouse, user string, logger *slog.Logger) (link func(context.Context) (string, error), stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, nil, fmt.Errorf("admin console: listen on %s: %w", addr, err)
 	}
-	me := adminweb.Identity{Platform: console.Platform, Workspace: console.Workspace, User: user}
-	checks := &adminChecks{}
-	checks.add(console.Platform, func(_ context.Context, workspace, u string) (bool, bool) {
+	me := web.Identity{Platform: console.Platform, Workspace: console.Workspace, User: user}
+	checks := &Checks{}
+	checks.Add(console.Platform, func(_ context.Context, workspace, u string) (bool, bool) {
 		return workspace == console.Workspace && u == user, true
 	})
-	c, closeState, err := newAdminConsole(ctx, adminConsoleOptions{
-		DataDir: dataDir, Stores: st, Stacks: []*stack{stk}, BaseURL: "http://" + ln.Addr().String(),
-		IsAdmin: checks.check, Logger: logger,
+	c, closeState, err := New(ctx, Options{
+		DataDir: dataDir, Facts: facts, Warehouses: []Warehouse{wh}, BaseURL: "http://" + ln.Addr().String(),
+		IsAdmin: checks.Check, Logger: logger,
 	})
 	if err != nil {
 		ln.Close()

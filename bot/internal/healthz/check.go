@@ -1,4 +1,4 @@
-package main
+package healthz
 
 import (
 	"context"
@@ -6,20 +6,22 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/clarify-bot/clarify/bot/internal/cli"
 )
 
-// runHealthcheck is `bot healthcheck [--url URL]`: a container HEALTHCHECK
+// RunCheck is `bot healthcheck [--url URL]`: a container HEALTHCHECK
 // for images without curl (distroless). It exits 0 when /healthz answers
 // 200 (a degraded warehouse still answers 200: restarting the bot would
 // not fix it) and 1 otherwise.
-func runHealthcheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bot healthcheck", stderr,
+func RunCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := cli.NewFlagSet("bot healthcheck", stderr,
 		"usage: bot healthcheck [--url URL] [--timeout 3s]",
 		"GETs the running bot's /healthz; exits 0 when it answers 200, else 1.",
 	)
 	url := fs.String("url", "http://127.0.0.1:8080/healthz", "the bot's health endpoint")
 	timeout := fs.Duration("timeout", 3*time.Second, "time limit")
-	if code, ok := parseFlags(fs, args, stdout); !ok {
+	if code, ok := cli.ParseFlags(fs, args, stdout); !ok {
 		return code
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
@@ -27,19 +29,19 @@ func runHealthcheck(ctx context.Context, args []string, stdin io.Reader, stdout,
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, *url, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot healthcheck: %v\n", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot healthcheck: %v\n", err)
-		return exitFailure
+		return cli.ExitFailure
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 	if resp.StatusCode != http.StatusOK {
 		fmt.Fprintf(stderr, "bot healthcheck: %s: %s\n", resp.Status, body)
-		return exitFailure
+		return cli.ExitFailure
 	}
 	stdout.Write(body)
-	return exitOK
+	return cli.ExitOK
 }

@@ -1,4 +1,4 @@
-package main
+package demo
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
@@ -28,16 +29,16 @@ import (
 // of its own (`bot demo-warehouse`, bound to 127.0.0.1 only) and later
 // ones connect to it in milliseconds. The process describes itself in a
 // small file in the data directory, each use touches that file, and the
-// process exits by itself after demoIdle without use, removing the file.
+// process exits by itself after Idle without use, removing the file.
 // A dead process (killed, machine restarted) is noticed by the failed
 // ping and replaced; a new build of the bot replaces one started by an
 // older build. --fresh runs the statement on a warehouse of its own.
 
-// demoIdle is how long a cached demo warehouse waits for its next use.
-const demoIdle = 15 * time.Minute
+// Idle is how long a cached demo warehouse waits for its next use.
+const Idle = 15 * time.Minute
 
-// demoCacheState is what the state file says of a running cached warehouse.
-type demoCacheState struct {
+// CacheState is what the state file says of a running cached warehouse.
+type CacheState struct {
 	PID     int       `json:"pid"`
 	Addr    string    `json:"addr"`
 	Orders  int       `json:"orders"`
@@ -47,12 +48,12 @@ type demoCacheState struct {
 	Build string `json:"build"`
 }
 
-func demoCachePath(dataDir string, orders int) string {
+func CachePath(dataDir string, orders int) string {
 	return filepath.Join(dataDir, "demo-warehouse", "orders-"+strconv.Itoa(orders)+".json")
 }
 
-// buildID names the running executable's build.
-func buildID() string {
+// BuildID names the running executable's build.
+func BuildID() string {
 	exe, err := os.Executable()
 	if err != nil {
 		return "unknown"
@@ -64,22 +65,22 @@ func buildID() string {
 	return fmt.Sprintf("%s %d %d", exe, fi.Size(), fi.ModTime().UnixNano())
 }
 
-// readDemoCache reads a state file; ok is false when there is none or it
+// ReadCache reads a state file; ok is false when there is none or it
 // is unreadable.
-func readDemoCache(path string) (demoCacheState, bool) {
+func ReadCache(path string) (CacheState, bool) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return demoCacheState{}, false
+		return CacheState{}, false
 	}
-	var st demoCacheState
+	var st CacheState
 	if json.Unmarshal(b, &st) != nil || st.Addr == "" {
-		return demoCacheState{}, false
+		return CacheState{}, false
 	}
 	return st, true
 }
 
-// writeDemoCache writes the state file atomically (rename).
-func writeDemoCache(path string, st demoCacheState) error {
+// WriteCache writes the state file atomically (rename).
+func WriteCache(path string, st CacheState) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("demo warehouse cache directory: %w", err)
 	}
@@ -98,21 +99,21 @@ func writeDemoCache(path string, st demoCacheState) error {
 	return nil
 }
 
-// openCachedDemo connects to the cached demo warehouse of this build for
+// OpenCached connects to the cached demo warehouse of this build for
 // orders, or returns ok false when there is none that answers.
-func openCachedDemo(ctx context.Context, dataDir string, orders int, wcfg warehouse.Config) (*warehouse.DB, bool) {
-	path := demoCachePath(dataDir, orders)
-	st, ok := readDemoCache(path)
+func OpenCached(ctx context.Context, dataDir string, orders int, wcfg warehouse.Config) (*warehouse.DB, bool) {
+	path := CachePath(dataDir, orders)
+	st, ok := ReadCache(path)
 	if !ok || st.Orders != orders {
 		return nil, false
 	}
-	if st.Build != buildID() {
+	if st.Build != BuildID() {
 		// Another build's warehouse: stop it, a new one replaces it.
-		stopDemoCache(path, st)
+		stopCache(path, st)
 		return nil, false
 	}
 	mc := mysql.NewConfig()
-	mc.User, mc.Net, mc.Addr, mc.DBName = "root", "tcp", st.Addr, demoDatabase
+	mc.User, mc.Net, mc.Addr, mc.DBName = "root", "tcp", st.Addr, Database
 	mc.Timeout = 2 * time.Second
 	wcfg.MySQL = mc
 	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
@@ -128,16 +129,16 @@ func openCachedDemo(ctx context.Context, dataDir string, orders int, wcfg wareho
 	return db, true
 }
 
-// stopDemoCache forgets a cached warehouse: its process sees its state
+// stopCache forgets a cached warehouse: its process sees its state
 // file gone at its next look and exits by itself (no signal to a pid that
 // may have been reused).
-func stopDemoCache(path string, _ demoCacheState) {
+func stopCache(path string, _ CacheState) {
 	os.Remove(path)
 }
 
-// startDemoCache starts `bot demo-warehouse` in the background, detached
+// StartCache starts `bot demo-warehouse` in the background, detached
 // from this terminal, and waits until it has written its state file.
-func startDemoCache(ctx context.Context, dataDir string, orders int, logger *slog.Logger) error {
+func StartCache(ctx context.Context, dataDir string, orders int, logger *slog.Logger) error {
 	if testing.Testing() {
 		// A test binary is not the bot: it cannot serve the warehouse.
 		return errors.New("not started from a test")
@@ -146,7 +147,7 @@ func startDemoCache(ctx context.Context, dataDir string, orders int, logger *slo
 	if err != nil {
 		return fmt.Errorf("find the bot's executable: %w", err)
 	}
-	path := demoCachePath(dataDir, orders)
+	path := CachePath(dataDir, orders)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("demo warehouse cache directory: %w", err)
 	}
@@ -155,7 +156,7 @@ func startDemoCache(ctx context.Context, dataDir string, orders int, logger *slo
 		return fmt.Errorf("demo warehouse log: %w", err)
 	}
 	defer logf.Close()
-	cmd := exec.Command(exe, "demo-warehouse", "--data", dataDir, "--orders", strconv.Itoa(orders), "--idle", demoIdle.String())
+	cmd := exec.Command(exe, "demo-warehouse", "--data", dataDir, "--orders", strconv.Itoa(orders), "--idle", Idle.String())
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // outlives this command and its terminal
 	if err := cmd.Start(); err != nil {
@@ -164,7 +165,7 @@ func startDemoCache(ctx context.Context, dataDir string, orders int, logger *slo
 	pid := cmd.Process.Pid
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }() // reaps it if it fails early
-	logger.Info("starting a cached demo warehouse in the background", "pid", pid, "orders", orders, "idle", demoIdle)
+	logger.Info("starting a cached demo warehouse in the background", "pid", pid, "orders", orders, "idle", Idle)
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	deadline := time.NewTimer(2 * time.Minute)
@@ -179,71 +180,71 @@ func startDemoCache(ctx context.Context, dataDir string, orders int, logger *slo
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-tick.C:
-			if st, ok := readDemoCache(path); ok && st.PID == pid {
+			if st, ok := ReadCache(path); ok && st.PID == pid {
 				return nil
 			}
 		}
 	}
 }
 
-// demoWarehouseOptions configure the background warehouse process.
-type demoWarehouseOptions struct {
-	dataDir string
-	orders  int
-	idle    time.Duration
-	// every is how often the idle clock is read; now reads it.
-	every time.Duration
-	now   func() time.Time
-	// ready is closed once the state file is written (tests).
-	ready chan<- struct{}
+// ServeOptions configure the background warehouse process.
+type ServeOptions struct {
+	DataDir string
+	Orders  int
+	Idle    time.Duration
+	// Every is how often the idle clock is read; Now reads it.
+	Every time.Duration
+	Now   func() time.Time
+	// Ready is closed once the state file is written (tests).
+	Ready chan<- struct{}
 }
 
-// runDemoWarehouse is `bot demo-warehouse`: the process behind the cache.
-func runDemoWarehouse(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bot demo-warehouse", stderr,
+// RunWarehouse is `bot demo-warehouse`: the process behind the cache.
+func RunWarehouse(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := cli.NewFlagSet("bot demo-warehouse", stderr,
 		"usage: bot demo-warehouse [--data DIR] [--orders N] [--idle D]",
 		"The background process behind the cached demo warehouse of `bot sql --demo`; it starts on its own.",
 	)
-	data := fs.String("data", defaultDataDir(), "data directory holding the cache's state file")
+	data := fs.String("data", cli.DefaultDataDir(), "data directory holding the cache's state file")
 	orders := fs.Int("orders", demodata.DefaultOrders, "how many orders to generate")
-	idle := fs.Duration("idle", demoIdle, "exit after this long without a use")
-	if code, ok := parseFlags(fs, args, stdout); !ok {
+	idle := fs.Duration("idle", Idle, "exit after this long without a use")
+	if code, ok := cli.ParseFlags(fs, args, stdout); !ok {
 		return code
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	err := serveDemoWarehouse(ctx, logger, demoWarehouseOptions{dataDir: *data, orders: *orders, idle: *idle, every: 30 * time.Second, now: time.Now})
+	err := Serve(ctx, logger, ServeOptions{DataDir: *data, Orders: *orders, Idle: *idle, Every: 30 * time.Second, Now: time.Now})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		logger.Error("demo warehouse", "err", err)
-		return exitFailure
+		return cli.ExitFailure
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
-// serveDemoWarehouse starts the demo warehouse, publishes it in the state
+// Serve starts the demo warehouse, publishes it in the state
 // file, and serves until ctx ends or the file has not been touched for
-// opts.idle; it removes the file when it stops (unless another process
+// opts.Idle; it removes the file when it stops (unless another process
 // replaced it).
-func serveDemoWarehouse(ctx context.Context, logger *slog.Logger, opts demoWarehouseOptions) error {
-	dw, err := startDemoWarehouse(ctx, logger, opts.orders, warehouse.Config{})
+func Serve(ctx context.Context, logger *slog.Logger, opts ServeOptions) error {
+	dw, err := Start(ctx, logger, opts.Orders, warehouse.Config{})
 	if err != nil {
 		return err
 	}
 	defer dw.Close()
-	path := demoCachePath(opts.dataDir, opts.orders)
-	st := demoCacheState{PID: os.Getpid(), Addr: dw.srv.Addr(), Orders: opts.orders, Started: opts.now(), Build: buildID()}
-	if err := writeDemoCache(path, st); err != nil {
+	path := CachePath(opts.DataDir, opts.Orders)
+	st := CacheState{PID: os.Getpid(), Addr: dw.Srv.Addr(), Orders: opts.Orders, Started: opts.Now(), Build: BuildID()}
+	if err := WriteCache(path, st); err != nil {
 		return err
 	}
 	defer func() {
-		if cur, ok := readDemoCache(path); ok && cur.PID == st.PID && cur.Addr == st.Addr {
+		if cur, ok := ReadCache(path); ok && cur.PID == st.PID && cur.Addr == st.Addr {
 			os.Remove(path)
 		}
 	}()
-	logger.Info("demo warehouse serving", "addr", st.Addr, "orders", opts.orders, "state", path, "idle", opts.idle)
-	if opts.ready != nil {
-		close(opts.ready)
+	logger.Info("demo warehouse serving", "addr", st.Addr, "orders", opts.Orders, "state", path, "idle", opts.Idle)
+	if opts.Ready != nil {
+		close(opts.Ready)
 	}
-	t := time.NewTicker(opts.every)
+	t := time.NewTicker(opts.Every)
 	defer t.Stop()
 	for {
 		select {
@@ -255,11 +256,11 @@ func serveDemoWarehouse(ctx context.Context, logger *slog.Logger, opts demoWareh
 				logger.Info("state file gone; stopping", "path", path)
 				return nil
 			}
-			if cur, ok := readDemoCache(path); !ok || cur.PID != st.PID || cur.Addr != st.Addr {
+			if cur, ok := ReadCache(path); !ok || cur.PID != st.PID || cur.Addr != st.Addr {
 				logger.Info("replaced by another demo warehouse; stopping")
 				return nil
 			}
-			if opts.now().Sub(fi.ModTime()) > opts.idle {
+			if opts.Now().Sub(fi.ModTime()) > opts.Idle {
 				logger.Info("idle; stopping", "last_use", fi.ModTime())
 				return nil
 			}

@@ -1,4 +1,6 @@
-package main
+// Package accesscmd is `bot access grants`: the SQL that creates one
+// read-only account per access level of a warehouse.
+package accesscmd
 
 import (
 	"context"
@@ -6,11 +8,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strings"
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
@@ -27,50 +29,51 @@ var accessUsage = []string{
 	"(CLARIFY_PASSWORD_DEFAULT for the default level). Run `bot doctor` afterwards: it proves the result.",
 }
 
-// runAccess is `bot access grants`.
-func runAccess(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// Run is `bot access grants`; configWarehouse reads --config's
+// warehouses, getenv the passwords of --password-from-env.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, configWarehouse cli.ConfigWarehouse, getenv func(string) string) int {
 	if len(args) == 0 {
-		printLines(stderr, accessUsage)
-		return exitUsage
+		cli.PrintLines(stderr, accessUsage)
+		return cli.ExitUsage
 	}
 	switch {
 	case args[0] == "grants":
-		return accessGrants(ctx, args[1:], stdout, stderr, os.Getenv)
-	case isHelp(args[0]):
-		printLines(stdout, accessUsage)
-		return exitOK
+		return grants(ctx, args[1:], stdout, stderr, configWarehouse, getenv)
+	case cli.IsHelp(args[0]):
+		cli.PrintLines(stdout, accessUsage)
+		return cli.ExitOK
 	}
 	fmt.Fprintf(stderr, "bot access: unknown subcommand %q\n", args[0])
-	printLines(stderr, accessUsage)
-	return exitUsage
+	cli.PrintLines(stderr, accessUsage)
+	return cli.ExitUsage
 }
 
-func accessGrants(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := newFlagSet("bot access grants", stderr, accessUsage...)
+func grants(ctx context.Context, args []string, stdout, stderr io.Writer, configWarehouse cli.ConfigWarehouse, getenv func(string) string) int {
+	fs := cli.NewFlagSet("bot access grants", stderr, accessUsage...)
 	config := fs.String("config", "", "the bot's configuration (required)")
 	name := fs.String("warehouse", "", "the warehouse (default: the first)")
 	dsn := fs.String("dsn", "", "read the schema with this account instead of the warehouse's dsn (one that sees every table and column, e.g. an administrator's)")
 	host := fs.String("host", "%", "the host part of the accounts created")
 	fromEnv := fs.Bool("password-from-env", false, "read each account's password from CLARIFY_PASSWORD_<LEVEL> instead of writing CHANGE_ME")
-	if code, ok := parseFlags(fs, args, stdout); !ok {
+	if code, ok := cli.ParseFlags(fs, args, stdout); !ok {
 		return code
 	}
 	if *config == "" || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, accessUsage[0])
-		return exitUsage
+		return cli.ExitUsage
 	}
-	wc, err := (asOptions{config: *config, warehouse: *name}).warehouseConfig()
+	wc, err := configWarehouse(*config, *name, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot access grants: %v\n", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	out, err := grantsSQL(ctx, wc, grantsOptions{SchemaDSN: *dsn, Host: *host, FromEnv: *fromEnv, Getenv: getenv})
 	if err != nil {
 		fmt.Fprintf(stderr, "bot access grants: %v\n", err)
-		return exitFailure
+		return cli.ExitFailure
 	}
 	fmt.Fprint(stdout, out)
-	return exitOK
+	return cli.ExitOK
 }
 
 // grantsOptions say how bot access grants reads the schema and writes
@@ -95,7 +98,7 @@ func passwordEnv(level string) string {
 
 // grantsSQL reads the warehouse's schema and writes the SQL of every
 // access level's account.
-func grantsSQL(ctx context.Context, wc WarehouseConfig, o grantsOptions) (string, error) {
+func grantsSQL(ctx context.Context, wc cli.Warehouse, o grantsOptions) (string, error) {
 	if wc.Demo {
 		return "", errors.New("the demo warehouse has no accounts; its access rules are enforced by the checker only")
 	}
@@ -137,16 +140,16 @@ func grantsSQL(ctx context.Context, wc WarehouseConfig, o grantsOptions) (string
 
 // plannedAccount is one level's account as bot access grants writes it.
 type plannedAccount struct {
-	acct           levelAccount
+	acct           cli.Account
 	user, password string
 }
 
 // planAccounts reads each level's user from its dsn and its password
 // from the environment (or the placeholder).
-func planAccounts(wc WarehouseConfig, o grantsOptions) ([]plannedAccount, error) {
+func planAccounts(wc cli.Warehouse, o grantsOptions) ([]plannedAccount, error) {
 	var plan []plannedAccount
 	var errs []error
-	for _, acct := range wc.accounts() {
+	for _, acct := range wc.Accounts {
 		cfg, err := mysql.ParseDSN(acct.DSN)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("level %s: invalid dsn: %w", acct.Name, err))

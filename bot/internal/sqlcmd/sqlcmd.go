@@ -1,4 +1,6 @@
-package main
+// Package sqlcmd is `bot sql`: one statement through the guarded path
+// the bot uses, under a warehouse's access rules when asked.
+package sqlcmd
 
 import (
 	"context"
@@ -7,12 +9,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/clarify-bot/clarify/bot/internal/cli"
+	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
@@ -22,21 +24,21 @@ import (
 	"github.com/clarify-bot/clarify/internal/tables"
 )
 
-// runSQL is `bot sql`: admins check what the bot would run, through exactly
+// Run is `bot sql`: admins check what the bot would run, through exactly
 // the guarded path the bot uses; besides SELECT it runs the read-only SHOW,
 // DESCRIBE and EXPLAIN statements that describe the schema, under the same
 // access rules.
-func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bot sql", stderr,
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, configWarehouse cli.ConfigWarehouse) int {
+	fs := cli.NewFlagSet("bot sql", stderr,
 		"usage: bot sql (--demo [--keep | --fresh] | --dsn DSN | --config FILE [--warehouse NAME] [--as USER --channel C]) [--timeout 10s] [--max-rows 100] \"SELECT …\"",
 		"       (reads the statement from stdin when none is given; SHOW TABLES, DESCRIBE t and EXPLAIN SELECT … work too)",
 	)
 	dsn := fs.String("dsn", "", "warehouse DSN, e.g. user:pass@tcp(host:3306)/db")
-	demo := fs.Bool("demo", false, "run against the built-in demo warehouse")
+	useDemo := fs.Bool("demo", false, "run against the built-in demo warehouse")
 	timeout := fs.Duration("timeout", warehouse.DefaultQueryTimeout, "time limit of the statement")
 	maxRows := fs.Int("max-rows", 100, "rows to fetch (one more is read to report truncation)")
 	orders := fs.Int("orders", demodata.DefaultOrders, "with --demo: how many orders to generate")
-	data := fs.String("data", defaultDataDir(), "with --demo: where the cached demo warehouse's state file lives")
+	data := fs.String("data", cli.DefaultDataDir(), "with --demo: where the cached demo warehouse's state file lives")
 	keep := fs.Bool("keep", false, "with --demo: start a cached demo warehouse in the background (it exits after 15 minutes unused) so later statements start at once")
 	fresh := fs.Bool("fresh", false, "with --demo: generate a warehouse for this statement even when a cached one runs")
 	verbose := fs.Bool("v", false, "log progress to stderr")
@@ -46,16 +48,16 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.StringVar(&as.user, "as", "", "with --config: apply the warehouse's access rules as this person (platform:workspace:user), on the account of their access level")
 	fs.StringVar(&as.channel, "channel", "", "with --config: apply the access rules for asking in this channel (platform:workspace:channel)")
 	fs.StringVar(&as.roles, "roles", "", "with --as: the person's roles, comma separated")
-	if code, ok := parseFlags(fs, args, stdout); !ok {
+	if code, ok := cli.ParseFlags(fs, args, stdout); !ok {
 		return code
 	}
-	if n := btoi(*demo) + btoi(*dsn != "") + btoi(as.config != ""); n != 1 {
+	if n := cli.Btoi(*useDemo) + cli.Btoi(*dsn != "") + cli.Btoi(as.config != ""); n != 1 {
 		fmt.Fprintln(stderr, "bot sql: give exactly one of --demo, --dsn or --config")
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if as.config == "" && (as.warehouse != "" || as.applies()) {
 		fmt.Fprintln(stderr, "bot sql: --warehouse, --as, --channel and --roles need --config (the access rules are in it)")
-		return exitUsage
+		return cli.ExitUsage
 	}
 	stmt := strings.TrimSpace(strings.Join(fs.Args(), " "))
 	if stmt == "" {
@@ -64,22 +66,22 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		b, err := io.ReadAll(io.LimitReader(stdin, sqlguard.DefaultMaxLen+1))
 		if err != nil {
 			fmt.Fprintf(stderr, "bot sql: read statement: %v\n", err)
-			return exitFailure
+			return cli.ExitFailure
 		}
 		if len(b) > sqlguard.DefaultMaxLen {
 			fmt.Fprintf(stderr, "refused: the statement on stdin is longer than %d bytes; nothing was run\n", sqlguard.DefaultMaxLen)
-			return exitRefused
+			return cli.ExitRefused
 		}
 		stmt = strings.TrimSpace(string(b))
 	}
 	if stmt == "" {
 		fmt.Fprintln(stderr, "bot sql: no statement given")
-		return exitUsage
+		return cli.ExitUsage
 	}
 	// Refuse before starting anything: a refusal needs no warehouse.
 	if err := warehouse.GuardInspect(stmt); err != nil {
 		fmt.Fprintf(stderr, "refused: %v\n", err)
-		return exitRefused
+		return cli.ExitRefused
 	}
 	level := slog.LevelWarn
 	if *verbose {
@@ -90,42 +92,42 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 
 	var rules access.Rules
 	if as.config != "" {
-		wc, err := as.warehouseConfig()
+		wc, err := configWarehouse(as.config, as.warehouse, logger)
 		if err != nil {
 			fmt.Fprintf(stderr, "bot sql: %v\n", err)
-			return exitUsage
+			return cli.ExitUsage
 		}
-		*demo, *dsn, *orders = wc.Demo, wc.DSN, wc.DemoOrders
+		*useDemo, *dsn, *orders = wc.Demo, wc.DSN, wc.DemoOrders
 		if as.applies() {
-			if msg := router.DeniedMessage(wc.Name, wc.Access, as.asker()); msg != "" {
+			if msg := router.DeniedMessage(wc.Name, wc.Rules, as.asker()); msg != "" {
 				fmt.Fprintf(stderr, "refused: %s\n", msg)
-				return exitRefused
+				return cli.ExitRefused
 			}
 			// The person's access level: its rules, on its account.
-			acct := wc.levelOf(as.asker())
+			acct := cli.LevelOf(wc.Rules, wc.Accounts, as.asker())
 			rules = acct.Rules
 			if !wc.Demo {
 				*dsn = acct.DSN
 			}
 			logger.Debug("access level", "level", acct.Name)
 		}
-		wcfg.Functions, wcfg.MaxBytes = wc.Functions, wc.MaxResultBytes
+		wcfg.Functions, wcfg.MaxBytes = wc.Config.Functions, wc.Config.MaxBytes
 	}
 
 	dataGiven := false
 	fs.Visit(func(f *flag.Flag) { dataGiven = dataGiven || f.Name == "data" })
 	var db *warehouse.DB
 	// Tests use the cache only in a data directory of their own.
-	if *demo && !*fresh && (dataGiven || !testing.Testing()) {
-		// The cached demo warehouse (democache.go), started on first use.
+	if *useDemo && !*fresh && (dataGiven || !testing.Testing()) {
+		// The cached demo warehouse (bot/internal/demo), started on first use.
 		// Without --keep nothing is left running: a cached warehouse
 		// started earlier with --keep is used, none is started.
-		cached, ok := openCachedDemo(ctx, *data, *orders, wcfg)
+		cached, ok := demo.OpenCached(ctx, *data, *orders, wcfg)
 		if !ok && *keep {
-			if err := startDemoCache(ctx, *data, *orders, logger); err != nil {
+			if err := demo.StartCache(ctx, *data, *orders, logger); err != nil {
 				logger.Debug("no cached demo warehouse; generating one for this statement", "why", err)
 			} else {
-				cached, ok = openCachedDemo(ctx, *data, *orders, wcfg)
+				cached, ok = demo.OpenCached(ctx, *data, *orders, wcfg)
 			}
 		}
 		if ok {
@@ -133,29 +135,29 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			db = cached
 		}
 	}
-	if *demo && db == nil {
-		dw, err := startDemoWarehouse(ctx, logger, *orders, wcfg)
+	if *useDemo && db == nil {
+		dw, err := demo.Start(ctx, logger, *orders, wcfg)
 		if err != nil {
 			fmt.Fprintf(stderr, "bot sql: %v\n", err)
-			return exitFailure
+			return cli.ExitFailure
 		}
 		defer dw.Close()
-		db = dw.db
+		db = dw.DB
 	} else if db == nil {
 		wcfg.DSN = *dsn
 		var err error
 		db, err = warehouse.Open(ctx, wcfg)
 		if err != nil {
 			fmt.Fprintf(stderr, "bot sql: %v\n", err)
-			return exitFailure
+			return cli.ExitFailure
 		}
 		defer db.Close()
 	}
 	if !rules.Empty() {
-		pol, err := policyFor(ctx, db, rules)
+		pol, err := cli.PolicyFor(ctx, db, rules)
 		if err != nil {
 			fmt.Fprintf(stderr, "bot sql: %v\n", err)
-			return exitFailure
+			return cli.ExitFailure
 		}
 		db = db.WithPolicy(pol)
 	}
@@ -163,13 +165,13 @@ func runSQL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		if errors.Is(err, warehouse.ErrRefused) {
 			fmt.Fprintf(stderr, "refused: %v\n", err)
-			return exitRefused
+			return cli.ExitRefused
 		}
 		fmt.Fprintf(stderr, "error: %v\n", err)
-		return exitFailure
+		return cli.ExitFailure
 	}
 	printResult(stdout, res)
-	return exitOK
+	return cli.ExitOK
 }
 
 func printResult(w io.Writer, res *warehouse.Result) {
@@ -194,14 +196,12 @@ func printResult(w io.Writer, res *warehouse.Result) {
 		}
 	}
 	fmt.Fprint(w, tables.Render(header, rows, tables.Options{MaxCellWidth: 60}))
-	note := fmt.Sprintf("(%d row%s, %s)", len(res.Rows), plural(len(res.Rows)), res.Elapsed.Round(time.Millisecond))
+	note := fmt.Sprintf("(%d row%s, %s)", len(res.Rows), cli.Plural(len(res.Rows)), res.Elapsed.Round(time.Millisecond))
 	if res.Truncated {
 		note = fmt.Sprintf("(first %d rows shown; the result has more — raise --max-rows or add a LIMIT; %s)", len(res.Rows), res.Elapsed.Round(time.Millisecond))
 	}
 	fmt.Fprintln(w, note)
 }
-
-func plural(n int) string { return cli.Plural(n) }
 
 // asOptions are bot sql's flags for running as someone, under the access
 // rules of a configured warehouse.
@@ -217,42 +217,4 @@ func (o asOptions) asker() access.Asker {
 		a.Roles = strings.Split(o.roles, ",")
 	}
 	return a
-}
-
-// warehouseConfig is the named (or first) warehouse of the configuration.
-func (o asOptions) warehouseConfig() (WarehouseConfig, error) {
-	cfg, err := LoadConfig(o.config, os.Getenv)
-	if err != nil {
-		return WarehouseConfig{}, err
-	}
-	if o.warehouse == "" {
-		return cfg.Warehouses[0], nil
-	}
-	for _, w := range cfg.Warehouses {
-		if w.Name == o.warehouse {
-			return w, nil
-		}
-	}
-	return WarehouseConfig{}, fmt.Errorf("the configuration has no warehouse called %q", o.warehouse)
-}
-
-// policyFor resolves the rules against the warehouse's current schema
-// (introspected, not profiled: one statement is all bot sql runs).
-func policyFor(ctx context.Context, db *warehouse.DB, rules access.Rules) (*access.Policy, error) {
-	schema, err := db.Introspect(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("read the schema for the access rules: %w", err)
-	}
-	pol, err := access.NewFor(ctx, db, rules, schema)
-	if err != nil {
-		return nil, fmt.Errorf("access rules: %w", err)
-	}
-	return pol, nil
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
