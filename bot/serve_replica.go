@@ -97,6 +97,11 @@ type orphanReplacer interface {
 	Orphaned(ctx context.Context, p inflight.Placeholder) (resumed bool, err error)
 }
 
+// maxTakeovers is how many times a turn whose replica stopped is run
+// again elsewhere: once, so that a turn which itself kills replicas stops
+// two of them at most.
+const maxTakeovers = 1
+
 // replaceOrphans takes over the placeholders of replicas that died: each
 // is claimed first, so that of two survivors one finishes it; those of
 // platforms this process does not run are left to a replica that does.
@@ -133,6 +138,13 @@ func (m *Main) replaceOrphans(ctx context.Context) {
 				m.logger.Warn("cannot take over a placeholder left by a stopped replica; retrying later", "err", err)
 			}
 			continue
+		}
+		if mine.Takeovers > maxTakeovers && len(mine.Turn) > 0 {
+			// The replica that ran it again stopped too: the turn itself
+			// may be what stops them (a query that exhausts memory).
+			m.logger.Warn("a turn stopped the replica that took it over; asking the person to try again instead of running it a third time",
+				"platform", p.Platform, "channel", p.Channel, "thread", p.Thread, "takeovers", mine.Takeovers)
+			mine.Turn = nil
 		}
 		resumed, err := rep.Orphaned(ctx, mine)
 		var se slack.SlackErrorResponse

@@ -38,6 +38,10 @@ type Placeholder struct {
 	// (opaque here), so that a survivor can finish it; placeholders
 	// recorded without one get a note to try again.
 	Turn json.RawMessage `json:"turn,omitempty"`
+	// Takeovers counts the replicas that claimed the turn after the one
+	// that began it stopped: a turn that stops every replica running it
+	// (a query that exhausts memory) must not be run again for ever.
+	Takeovers int `json:"takeovers,omitempty"`
 }
 
 var bucket = []byte("placeholders")
@@ -114,6 +118,7 @@ func (s *Store) Done(ctx context.Context, p Placeholder) error {
 func (s *Store) Claim(ctx context.Context, p Placeholder) (mine Placeholder, ok bool, err error) {
 	mine = p
 	mine.Replica = s.replica
+	mine.Takeovers++
 	err = s.db.Update(ctx, func(tx kv.Tx) error {
 		b := tx.Bucket(bucket)
 		ok = false

@@ -120,3 +120,40 @@ func TestClaimIsExclusive(t *testing.T) {
 		})
 	}
 }
+
+// TestTakeoversAreCounted: each claim of an orphan counts, and the count
+// survives in the record, so that a survivor that dies running the turn
+// hands the next one a turn already taken over once.
+func TestTakeoversAreCounted(t *testing.T) {
+	for _, target := range kvtest.Targets() {
+		t.Run(target.Name, func(t *testing.T) {
+			ctx := context.Background()
+			db := target.Open(t)
+			dead, _ := New(ctx, db, "dead", nil)
+			b, _ := New(ctx, db, "b", nil)
+			c, _ := New(ctx, db, "c", nil)
+			if err := dead.Track(ctx, Placeholder{Platform: "slack", Workspace: "T1", Channel: "C1", Message: "1.2", Turn: []byte(`{}`)}); err != nil {
+				t.Fatal(err)
+			}
+			gone := map[string]bool{"dead": true}
+			alive := func(_ context.Context, r string) (bool, error) { return !gone[r], nil }
+			orphans, err := b.Orphans(ctx, alive)
+			if err != nil || len(orphans) != 1 || orphans[0].Takeovers != 0 {
+				t.Fatalf("orphans %+v %v", orphans, err)
+			}
+			mine, ok, err := b.Claim(ctx, orphans[0])
+			if err != nil || !ok || mine.Takeovers != 1 {
+				t.Fatalf("first claim %+v %v %v", mine, ok, err)
+			}
+			gone["b"] = true // b dies running it
+			orphans, err = c.Orphans(ctx, alive)
+			if err != nil || len(orphans) != 1 || orphans[0].Replica != "b" || orphans[0].Takeovers != 1 {
+				t.Fatalf("orphans after b died %+v %v", orphans, err)
+			}
+			mine, ok, err = c.Claim(ctx, orphans[0])
+			if err != nil || !ok || mine.Takeovers != 2 {
+				t.Fatalf("second claim %+v %v %v", mine, ok, err)
+			}
+		})
+	}
+}
