@@ -30,6 +30,7 @@ import (
 	"github.com/clarify-bot/clarify/dialog/convstore"
 	"github.com/clarify-bot/clarify/internal/testwh"
 	"github.com/clarify-bot/clarify/ontology"
+	"github.com/clarify-bot/clarify/ontology/ontologyfile"
 )
 
 // go test ./bot -run TestAdminConsoleInBrowser -args -screenshots
@@ -81,7 +82,7 @@ func newConsoleEnv(t *testing.T, orders int) *consoleEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { dw.Close() })
-	facts, err := ontology.Open(filepath.Join(dir, ontologyFile), ontology.Options{Now: clk.Now})
+	facts, err := ontologyfile.Open(filepath.Join(dir, ontologyFile), ontology.Options{Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/llm/llmtest"
 	"github.com/clarify-bot/clarify/internal/testwh"
 	"github.com/clarify-bot/clarify/ontology"
+	"github.com/clarify-bot/clarify/ontology/ontologyfile"
 )
 
 // find returns the result about what, failing the test when there is none.
@@ -210,7 +211,7 @@ func TestDoctorStore(t *testing.T) {
 	})
 	t.Run("file in use, then closed, then garbage", func(t *testing.T) {
 		dir := t.TempDir()
-		st, err := ontology.Open(filepath.Join(dir, ontologyFile), ontology.Options{})
+		st, err := ontologyfile.Open(filepath.Join(dir, ontologyFile), ontology.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

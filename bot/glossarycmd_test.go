@@ -12,6 +12,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/internal/testwh"
 	"github.com/clarify-bot/clarify/ontology"
+	"github.com/clarify-bot/clarify/ontology/ontologyfile"
 )
 
 func runCmd(t *testing.T, args ...string) (int, string, string) {
@@ -70,7 +71,7 @@ verified_queries:
 
 func glossaryFacts(t *testing.T, dir, owner string) map[string]ontology.Fact {
 	t.Helper()
-	s, err := ontology.Open(filepath.Join(dir, ontologyFile), ontology.Options{})
+	s, err := ontologyfile.Open(filepath.Join(dir, ontologyFile), ontology.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +260,7 @@ func TestEvalWithGlossary(t *testing.T) {
 
 func TestPrefsVerify(t *testing.T) {
 	dir := t.TempDir()
-	s, err := ontology.Open(filepath.Join(dir, ontologyFile), ontology.Options{})
+	s, err := ontologyfile.Open(filepath.Join(dir, ontologyFile), ontology.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +294,7 @@ func TestPrefsVerify(t *testing.T) {
 			}
 		})
 	}
-	s, err = ontology.Open(filepath.Join(dir, ontologyFile), ontology.Options{})
+	s, err = ontologyfile.Open(filepath.Join(dir, ontologyFile), ontology.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/clarify-bot/clarify/internal/kv/mysqlkv"
 	"github.com/clarify-bot/clarify/internal/seenstore"
 	"github.com/clarify-bot/clarify/ontology"
+	"github.com/clarify-bot/clarify/ontology/ontologyfile"
 )
 
 // The dialog's dependencies, checked when the bot is built rather than
@@ -60,7 +61,7 @@ const (
 )
 
 func openStores(dataDir string, logger *slog.Logger) (*stores, error) {
-	facts, err := ontology.Open(filepath.Join(dataDir, ontologyFile), ontology.Options{Logger: logger})
+	facts, err := ontologyfile.Open(filepath.Join(dataDir, ontologyFile), ontology.Options{Logger: logger})
 	if err != nil {
 		return nil, err
 	}

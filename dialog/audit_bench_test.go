@@ -9,13 +9,14 @@ import (
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/ontology"
+	"github.com/clarify-bot/clarify/ontology/ontologyfile"
 )
 
 // BenchmarkAuditRecord measures what recording an answered question adds
 // to the turn that answers it: building the record (two clarifications,
 // two facts used) and appending it to the bbolt audit log, fsync included.
 func BenchmarkAuditRecord(b *testing.B) {
-	facts, err := ontology.Open(filepath.Join(b.TempDir(), "o.db"), ontology.Options{})
+	facts, err := ontologyfile.Open(filepath.Join(b.TempDir(), "o.db"), ontology.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/testwh"
 	"github.com/clarify-bot/clarify/ontology"
+	"github.com/clarify-bot/clarify/ontology/ontologyfile"
 )
 
 type noExec struct{}
@@ -37,7 +38,7 @@ func BenchmarkDialogTurn(b *testing.B) {
 		}},
 	}}}
 	dir := b.TempDir()
-	facts, err := ontology.Open(filepath.Join(dir, "o.db"), ontology.Options{})
+	facts, err := ontologyfile.Open(filepath.Join(dir, "o.db"), ontology.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/clarify-bot/clarify/dialog/convstore"
 	"github.com/clarify-bot/clarify/internal/testwh"
 	"github.com/clarify-bot/clarify/ontology"
+	"github.com/clarify-bot/clarify/ontology/ontologyfile"
 )
 
 // A small fleet, in no evaluation set: depots, vehicles and their trips.
@@ -98,7 +99,7 @@ func newFleet(t *testing.T, target testwh.Target, cfg dialog.Config, engine, poo
 	}
 	dir := t.TempDir()
 	now := func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
-	facts, err := ontology.Open(filepath.Join(dir, "ontology.db"), ontology.Options{Now: now})
+	facts, err := ontologyfile.Open(filepath.Join(dir, "ontology.db"), ontology.Options{Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/clarify-bot/clarify/internal/kv"
-	"github.com/clarify-bot/clarify/internal/kv/boltkv"
 	"log/slog"
 	"slices"
 	"strings"
@@ -59,7 +58,8 @@ const schemaVersion = "3"
 // the fact record version is in codec.go.
 const auditVersion = 1
 
-// DefaultTimeout is how long Open waits for the file lock.
+// DefaultTimeout is how long opening the store's file waits for its lock
+// (ontologyfile.Open).
 const DefaultTimeout = 2 * time.Second
 
 // Options configure a Store.
@@ -72,7 +72,7 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Store is the ontology in a kv store: one bbolt file (Open) or a
+// Store is the ontology in a kv store: one bbolt file (ontologyfile.Open) or a
 // namespace on a MySQL-protocol server (New). It is safe for concurrent
 // use.
 type Store struct {
@@ -80,18 +80,6 @@ type Store struct {
 	path string
 	log  *slog.Logger
 	now  func() time.Time
-}
-
-// Open opens or creates the store in the bbolt file at path, creating the
-// parent directory and the buckets. It fails with ErrInUse when another
-// process holds the file for longer than opts.Timeout.
-func Open(path string, opts Options) (*Store, error) {
-	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
-	}
-	return boltkv.OpenStore(path, opts.Timeout, "ontology", ErrInUse, func(db kv.DB) (*Store, error) {
-		return New(context.Background(), db, path, opts)
-	})
 }
 
 // New opens the store on db, creating its buckets and migrating an older

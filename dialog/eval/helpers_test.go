@@ -15,6 +15,7 @@ import (
 	"github.com/clarify-bot/clarify/dialog/offline"
 	"github.com/clarify-bot/clarify/internal/testwh"
 	"github.com/clarify-bot/clarify/ontology"
+	"github.com/clarify-bot/clarify/ontology/ontologyfile"
 )
 
 // now is the fixed clock of test managers.
@@ -135,7 +136,7 @@ func (e *tinyEnv) gold(t *testing.T, q Question) *Gold {
 func (e *tinyEnv) manager(t *testing.T, cfg dialog.Config) *dialog.Manager {
 	t.Helper()
 	dir := t.TempDir()
-	facts, err := ontology.Open(filepath.Join(dir, "ontology.db"), ontology.Options{Now: now})
+	facts, err := ontologyfile.Open(filepath.Join(dir, "ontology.db"), ontology.Options{Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}

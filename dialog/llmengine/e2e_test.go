@@ -15,6 +15,7 @@ import (
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/colfmt"
 	"github.com/clarify-bot/clarify/ontology"
+	"github.com/clarify-bot/clarify/ontology/ontologyfile"
 )
 
 // End to end: the real dialog manager over the demo warehouse, with this
@@ -33,7 +34,7 @@ type chat struct {
 func newChat(t *testing.T, f *fixture) *chat {
 	t.Helper()
 	dir := t.TempDir()
-	facts, err := ontology.Open(filepath.Join(dir, "ontology.db"), ontology.Options{})
+	facts, err := ontologyfile.Open(filepath.Join(dir, "ontology.db"), ontology.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

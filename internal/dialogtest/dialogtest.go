@@ -18,6 +18,7 @@ import (
 	"github.com/clarify-bot/clarify/dialog/offline"
 	"github.com/clarify-bot/clarify/internal/demotest"
 	"github.com/clarify-bot/clarify/ontology"
+	"github.com/clarify-bot/clarify/ontology/ontologyfile"
 )
 
 // Now is the fixed clock of test managers.
@@ -46,7 +47,7 @@ func New(tb testing.TB, orders int, cfg dialog.Config) *Env {
 func (e *Env) open() {
 	e.tb.Helper()
 	var err error
-	e.Facts, err = ontology.Open(filepath.Join(e.Dir, "ontology.db"), ontology.Options{Now: Now})
+	e.Facts, err = ontologyfile.Open(filepath.Join(e.Dir, "ontology.db"), ontology.Options{Now: Now})
 	if err != nil {
 		e.tb.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func (e *Env) RestartWith(files map[string]string) {
 func Stores(tb testing.TB) (*ontology.Store, *convstore.Store) {
 	tb.Helper()
 	dir := tb.TempDir()
-	facts, err := ontology.Open(filepath.Join(dir, "ontology.db"), ontology.Options{})
+	facts, err := ontologyfile.Open(filepath.Join(dir, "ontology.db"), ontology.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/clarify-bot/clarify/ontology"
+	"github.com/clarify-bot/clarify/ontology/ontologyfile"
 )
 
 // testClock is a settable clock for the store's entry times.
@@ -43,7 +44,7 @@ func seedAudit(t *testing.T, now time.Time) string {
 	ctx := context.Background()
 	dir := t.TempDir()
 	clk := &testClock{now: now.Add(-10 * 24 * time.Hour)}
-	s, err := ontology.Open(filepath.Join(dir, cli.OntologyFile), ontology.Options{Now: clk.Now})
+	s, err := ontologyfile.Open(filepath.Join(dir, cli.OntologyFile), ontology.Options{Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +243,7 @@ func TestPruneQuestionsLoop(t *testing.T) {
 	defer cancel()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	clk := &testClock{now: t0}
-	s, err := ontology.Open(filepath.Join(t.TempDir(), cli.OntologyFile), ontology.Options{Now: clk.Now})
+	s, err := ontologyfile.Open(filepath.Join(t.TempDir(), cli.OntologyFile), ontology.Options{Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

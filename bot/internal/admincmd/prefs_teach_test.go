@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/clarify-bot/clarify/ontology"
+	"github.com/clarify-bot/clarify/ontology/ontologyfile"
 )
 
 // Admins review what people taught: answers marked correct are candidates
@@ -15,7 +16,7 @@ import (
 // often people said "not what I meant" to it.
 func TestPrefsCandidatesSourcesAndRejections(t *testing.T) {
 	dir := t.TempDir()
-	s, err := ontology.Open(filepath.Join(dir, cli.OntologyFile), ontology.Options{})
+	s, err := ontologyfile.Open(filepath.Join(dir, cli.OntologyFile), ontology.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

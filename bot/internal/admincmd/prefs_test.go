@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/clarify-bot/clarify/ontology"
+	"github.com/clarify-bot/clarify/ontology/ontologyfile"
 )
 
 const (
@@ -30,7 +31,7 @@ func seedPrefs(t *testing.T) (string, map[string]string) {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := ontology.Open(filepath.Join(dir, cli.OntologyFile), ontology.Options{})
+	s, err := ontologyfile.Open(filepath.Join(dir, cli.OntologyFile), ontology.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func seedPrefs(t *testing.T) (string, map[string]string) {
 // openPrefs opens the ontology of a data dir for checks after a command.
 func openPrefs(t *testing.T, dir string) *ontology.Store {
 	t.Helper()
-	s, err := ontology.Open(filepath.Join(dir, cli.OntologyFile), ontology.Options{})
+	s, err := ontologyfile.Open(filepath.Join(dir, cli.OntologyFile), ontology.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,7 +330,7 @@ func TestPrefsUserByConsoleName(t *testing.T) {
 	t.Setenv("USER", "tester")
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := ontology.Open(filepath.Join(dir, cli.OntologyFile), ontology.Options{})
+	s, err := ontologyfile.Open(filepath.Join(dir, cli.OntologyFile), ontology.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/clarify-bot/clarify/dialog/convstore"
 	"github.com/clarify-bot/clarify/internal/kv/kvtest"
 	"github.com/clarify-bot/clarify/ontology"
+	"github.com/clarify-bot/clarify/ontology/ontologyfile"
 )
 
 // Files → server → files: everything arrives, counts are verified, prefs
@@ -75,7 +76,7 @@ func TestStoreCopyRoundTrip(t *testing.T) {
 		t.Fatalf("copy back to files: exit %d: %s", code, errs)
 	}
 	listAll := func(path string) []ontology.Fact {
-		s, err := ontology.Open(path, ontology.Options{})
+		s, err := ontologyfile.Open(path, ontology.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/clarify-bot/clarify/internal/kv/mysqlkv"
 	"github.com/clarify-bot/clarify/ontology"
+	"github.com/clarify-bot/clarify/ontology/ontologyfile"
 )
 
 // Namespaces of the stores on a server (the bbolt files' names there).
@@ -124,7 +125,7 @@ func OpenOntology(sel *StoreSelection, wait time.Duration, create bool, cmd, bus
 			return nil, ExitFailure
 		}
 	}
-	s, err := ontology.Open(path, ontology.Options{Timeout: wait})
+	s, err := ontologyfile.Open(path, ontology.Options{Timeout: wait})
 	if err != nil {
 		if errors.Is(err, ontology.ErrInUse) {
 			fmt.Fprintf(stderr, "%s: %s is locked, probably by a running bot: %s\n", cmd, path, busy)
