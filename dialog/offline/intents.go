@@ -61,6 +61,13 @@ var howAdjectives = map[string]string{"big": "size", "large": "size", "long": "l
 // findIntents recognises counting, aggregates, superlatives, grouping and
 // how-adjectives.
 func (a *analysis) findIntents() {
+	a.findCountsAndAggregates()
+	a.findSuperlative()
+	a.findGroupings()
+}
+
+// findCountsAndAggregates recognises counting ("how many", "number of"), aggregates ("how much", "total", "average"), how-adjectives and "where is", which set what the answer computes.
+func (a *analysis) findCountsAndAggregates() {
 	for i := 0; i < len(a.toks); i++ {
 		t := a.toks[i]
 		if t.used {
@@ -107,6 +114,10 @@ func (a *analysis) findIntents() {
 			a.toks[i].used = true
 		}
 	}
+}
+
+// findSuperlative recognises the first superlative or top-k ("the 3 largest"), with its limit, direction and the noun it ranks by.
+func (a *analysis) findSuperlative() {
 	// Superlatives and top-k.
 	for i := 0; i < len(a.toks) && a.sup == nil; i++ {
 		t := a.toks[i]
@@ -178,6 +189,10 @@ func (a *analysis) findIntents() {
 		}
 		a.sup = sm
 	}
+}
+
+// findGroupings recognises groupings ("per X", "by X", "for each X", "monthly"), which split the answer into one row per group.
+func (a *analysis) findGroupings() {
 	// Grouping.
 	for i := 0; i < len(a.toks); i++ {
 		t := a.toks[i]
