@@ -98,6 +98,29 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 		}
 	}
 	extremum, perGroup := p.extremes()
+	xs := e.readingExprs(p, tree)
+	rp.exprs = xs
+	existsIn := e.exprParts(rp, xs)
+	e.treeParts(rp, p, tree, existsIn)
+	if extremum || perGroup {
+		fn := "MIN"
+		if p.desc {
+			fn = "MAX"
+		}
+		rp.aggs[fn] = true
+	}
+	rp.order = p.order != nil && !extremum && !perGroup || p.wrap == "change"
+	if p.wrap == "average" {
+		rp.aggs["AVG"] = true // the average of the totals, around them
+	}
+	rp.group = rp.group || len(p.groups) > 0
+	e.referenceParts(rp, xs)
+	return rp
+}
+
+// readingExprs lists every expression of a plan's output, groups, order and
+// conditions, counts standing for the rows they count, so all are accounted.
+func (e *Engine) readingExprs(p *plan, tree *catalog.JoinTree) []expr {
 	var xs []expr
 	for _, s := range p.selects {
 		xs = append(xs, e.counted(p, tree, s.x))
@@ -116,7 +139,13 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 		conds = append(conds, h.x)
 	}
 	xs = append(xs, conds...)
-	rp.exprs = xs
+	return xs
+}
+
+// exprParts records what the expressions hold (columns, aggregates, values,
+// numbers compared, negations, subqueries' tables) and returns the tables
+// (NOT) EXISTS reads, whose references stand for other rows.
+func (e *Engine) exprParts(rp *readingParts, xs []expr) []string {
 	var existsIn []string
 	for _, x := range xs {
 		walk(x, func(v expr) bool {
@@ -142,22 +171,7 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 					rp.compare(v.x, x)
 				}
 			case binary:
-				if v.op == "=" {
-					rp.compare(v.l, v.r)
-				}
-				rp.negated = rp.negated || v.op == "<>" || v.op == "!=" || strings.HasPrefix(strings.ToUpper(v.op), "NOT")
-				switch v.op {
-				case "=", "<>", "<", "<=", ">", ">=":
-					if n, ok := v.r.(numLit); ok {
-						rp.numbers[string(n)] = true
-					}
-					if _, ok := v.r.(strLit); ok && v.op == "=" {
-						rp.likeOrEqual = true
-					}
-				case "LIKE":
-					rp.likeOrEqual = true
-				}
-				rp.like = rp.like || strings.HasSuffix(strings.ToUpper(v.op), "LIKE")
+				rp.binaryParts(v)
 			case between:
 				for _, b := range []expr{v.lo, v.hi} {
 					if n, ok := b.(numLit); ok {
@@ -186,6 +200,33 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 			return true
 		})
 	}
+	return existsIn
+}
+
+// binaryParts records a comparison: the value compared with, the number, a
+// negation, text matched whole or by a pattern.
+func (rp *readingParts) binaryParts(v binary) {
+	if v.op == "=" {
+		rp.compare(v.l, v.r)
+	}
+	rp.negated = rp.negated || v.op == "<>" || v.op == "!=" || strings.HasPrefix(strings.ToUpper(v.op), "NOT")
+	switch v.op {
+	case "=", "<>", "<", "<=", ">", ">=":
+		if n, ok := v.r.(numLit); ok {
+			rp.numbers[string(n)] = true
+		}
+		if _, ok := v.r.(strLit); ok && v.op == "=" {
+			rp.likeOrEqual = true
+		}
+	case "LIKE":
+		rp.likeOrEqual = true
+	}
+	rp.like = rp.like || strings.HasSuffix(strings.ToUpper(v.op), "LIKE")
+}
+
+// treeParts records the tables the join tree and (NOT) EXISTS read, the join
+// columns and typed roles, and the counts of related rows conditions take.
+func (e *Engine) treeParts(rp *readingParts, p *plan, tree *catalog.JoinTree, existsIn []string) {
 	for _, t := range tree.Tables {
 		rp.joined[strings.ToLower(t)] = true
 		rp.tables[strings.ToLower(t)]++
@@ -229,18 +270,12 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 			rp.columns[strings.ToLower(c.table+"."+c.column)] = true
 		}
 	}
-	if extremum || perGroup {
-		fn := "MIN"
-		if p.desc {
-			fn = "MAX"
-		}
-		rp.aggs[fn] = true
-	}
-	rp.order = p.order != nil && !extremum && !perGroup || p.wrap == "change"
-	if p.wrap == "average" {
-		rp.aggs["AVG"] = true // the average of the totals, around them
-	}
-	rp.group = rp.group || len(p.groups) > 0
+}
+
+// referenceParts marks the tables read, then counts each table whose rows a
+// referring column outside the joins stands for once more (a twin_town
+// column holds a town).
+func (e *Engine) referenceParts(rp *readingParts, xs []expr) {
 	// Each column of another table that refers to a table's rows outside
 	// the joins stands for those rows once more (a twin_town column holds
 	// a town).
@@ -263,7 +298,6 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 		seen[to] = true
 		rp.tables[strings.ToLower(j.ToTable)]++
 	}
-	return rp
 }
 
 // compare records a column compared with a string.
