@@ -608,7 +608,7 @@ func (e *Engine) accountValues(ac *wordAccount) {
 	}
 }
 
-// accountEntities explains a table mention when the reading holds an instance of the table for it, so a table said twice needs two.
+// accountEntities explains a table mention when the reading holds an instance of it: a table said twice needs two.
 func (e *Engine) accountEntities(ac *wordAccount) {
 	a, p, parts, tableVerb, counts, claim := ac.a, ac.p, ac.parts, ac.tableVerb, ac.counts, ac.claim
 	// "depots that supply depots that supply Leeds": each mention of a
@@ -709,7 +709,7 @@ func (e *Engine) accountColumns(ac *wordAccount) {
 	}
 }
 
-// accountAroundEntities explains the words around a realised table noun: row nouns, the schema's subject, a column named with the noun.
+// accountAroundEntities explains words beside a realised table noun: row nouns, the schema's subject, a column named with it.
 func (e *Engine) accountAroundEntities(ac *wordAccount) {
 	a, parts, explained, mark := ac.a, ac.parts, ac.explained, ac.mark
 	// "the trip records", "the death events": a noun for rows in general
@@ -811,7 +811,7 @@ func (e *Engine) accountComparisons(ac *wordAccount) {
 	}
 }
 
-// accountCountsAndAggregates explains count and aggregate words when the reading computes them, reporting a count answered by a list.
+// accountCountsAndAggregates explains count and aggregate words the reading computes; a count answered by a list is reported.
 func (e *Engine) accountCountsAndAggregates(ac *wordAccount) {
 	a, p, parts, reported, counts, mark, claim := ac.a, ac.p, ac.parts, ac.reported, ac.counts, ac.mark, ac.claim
 	// "how many towns": a reading that counts no rows of the things

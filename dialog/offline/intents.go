@@ -66,7 +66,7 @@ func (a *analysis) findIntents() {
 	a.findGroupings()
 }
 
-// findCountsAndAggregates recognises counting ("how many", "number of"), aggregates ("how much", "total", "average"), how-adjectives and "where is", which set what the answer computes.
+// findCountsAndAggregates recognises "how many", "number of", "total", "average", "how big", "where is": what the answer computes.
 func (a *analysis) findCountsAndAggregates() {
 	for i := 0; i < len(a.toks); i++ {
 		t := a.toks[i]

@@ -45,7 +45,7 @@ func (r *reader) nounColumns(free []*colMention) []*colMention {
 	return free
 }
 
-// freeColumnOutputs shows the first column named, as it is or summed when it is a measure over many rows ("what was revenue in 2024").
+// freeColumnOutputs shows the first column named, summed when it measures many rows ("what was revenue in 2024").
 func (r *reader) freeColumnOutputs(el *element, free []*colMention) {
 	for _, cm := range free {
 		// A column of the head's own name ("state" in "which state…") is the head, not an attribute.
@@ -83,7 +83,7 @@ func (r *reader) freeColumnOutputs(el *element, free []*colMention) {
 	}
 }
 
-// hintOutputs shows the columns a how-adjective or "where" asks for ("how big is the north depot", "where is Ohio") on the tables the values name.
+// hintOutputs shows what "how big" or "where" asks of the rows the values name ("where is Ohio").
 func (r *reader) hintOutputs(el *element, free []*colMention) {
 	a := r.a
 	hint := a.howAdj
@@ -154,7 +154,7 @@ func (r *reader) hintOutputs(el *element, free []*colMention) {
 	}
 }
 
-// headLabelOutputs shows the head's label or details, weaker when a column was named, since a list of things is shown by their names.
+// headLabelOutputs shows the head's label or details: things are shown by their names, less likely when a column is named.
 func (r *reader) headLabelOutputs(el *element) {
 	if h := r.h.t; h != nil && h.label != nil {
 		w := 0.7
