@@ -98,6 +98,29 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 		}
 	}
 	extremum, perGroup := p.extremes()
+	xs := e.readingExprs(p, tree)
+	rp.exprs = xs
+	existsIn := e.exprParts(rp, xs)
+	e.treeParts(rp, p, tree, existsIn)
+	if extremum || perGroup {
+		fn := "MIN"
+		if p.desc {
+			fn = "MAX"
+		}
+		rp.aggs[fn] = true
+	}
+	rp.order = p.order != nil && !extremum && !perGroup || p.wrap == "change"
+	if p.wrap == "average" {
+		rp.aggs["AVG"] = true // the average of the totals, around them
+	}
+	rp.group = rp.group || len(p.groups) > 0
+	e.referenceParts(rp, xs)
+	return rp
+}
+
+// readingExprs lists every expression of a plan's output, groups, order and
+// conditions, counts standing for the rows they count, so all are accounted.
+func (e *Engine) readingExprs(p *plan, tree *catalog.JoinTree) []expr {
 	var xs []expr
 	for _, s := range p.selects {
 		xs = append(xs, e.counted(p, tree, s.x))
@@ -116,7 +139,13 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 		conds = append(conds, h.x)
 	}
 	xs = append(xs, conds...)
-	rp.exprs = xs
+	return xs
+}
+
+// exprParts records what the expressions hold (columns, aggregates, values,
+// numbers compared, negations, subqueries' tables) and returns the tables
+// (NOT) EXISTS reads, whose references stand for other rows.
+func (e *Engine) exprParts(rp *readingParts, xs []expr) []string {
 	var existsIn []string
 	for _, x := range xs {
 		walk(x, func(v expr) bool {
@@ -142,22 +171,7 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 					rp.compare(v.x, x)
 				}
 			case binary:
-				if v.op == "=" {
-					rp.compare(v.l, v.r)
-				}
-				rp.negated = rp.negated || v.op == "<>" || v.op == "!=" || strings.HasPrefix(strings.ToUpper(v.op), "NOT")
-				switch v.op {
-				case "=", "<>", "<", "<=", ">", ">=":
-					if n, ok := v.r.(numLit); ok {
-						rp.numbers[string(n)] = true
-					}
-					if _, ok := v.r.(strLit); ok && v.op == "=" {
-						rp.likeOrEqual = true
-					}
-				case "LIKE":
-					rp.likeOrEqual = true
-				}
-				rp.like = rp.like || strings.HasSuffix(strings.ToUpper(v.op), "LIKE")
+				rp.binaryParts(v)
 			case between:
 				for _, b := range []expr{v.lo, v.hi} {
 					if n, ok := b.(numLit); ok {
@@ -186,6 +200,33 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 			return true
 		})
 	}
+	return existsIn
+}
+
+// binaryParts records a comparison: the value compared with, the number, a
+// negation, text matched whole or by a pattern.
+func (rp *readingParts) binaryParts(v binary) {
+	if v.op == "=" {
+		rp.compare(v.l, v.r)
+	}
+	rp.negated = rp.negated || v.op == "<>" || v.op == "!=" || strings.HasPrefix(strings.ToUpper(v.op), "NOT")
+	switch v.op {
+	case "=", "<>", "<", "<=", ">", ">=":
+		if n, ok := v.r.(numLit); ok {
+			rp.numbers[string(n)] = true
+		}
+		if _, ok := v.r.(strLit); ok && v.op == "=" {
+			rp.likeOrEqual = true
+		}
+	case "LIKE":
+		rp.likeOrEqual = true
+	}
+	rp.like = rp.like || strings.HasSuffix(strings.ToUpper(v.op), "LIKE")
+}
+
+// treeParts records the tables the join tree and (NOT) EXISTS read, the join
+// columns and typed roles, and the counts of related rows conditions take.
+func (e *Engine) treeParts(rp *readingParts, p *plan, tree *catalog.JoinTree, existsIn []string) {
 	for _, t := range tree.Tables {
 		rp.joined[strings.ToLower(t)] = true
 		rp.tables[strings.ToLower(t)]++
@@ -229,18 +270,12 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 			rp.columns[strings.ToLower(c.table+"."+c.column)] = true
 		}
 	}
-	if extremum || perGroup {
-		fn := "MIN"
-		if p.desc {
-			fn = "MAX"
-		}
-		rp.aggs[fn] = true
-	}
-	rp.order = p.order != nil && !extremum && !perGroup || p.wrap == "change"
-	if p.wrap == "average" {
-		rp.aggs["AVG"] = true // the average of the totals, around them
-	}
-	rp.group = rp.group || len(p.groups) > 0
+}
+
+// referenceParts marks the tables read, then counts each table whose rows a
+// referring column outside the joins stands for once more (a twin_town
+// column holds a town).
+func (e *Engine) referenceParts(rp *readingParts, xs []expr) {
 	// Each column of another table that refers to a table's rows outside
 	// the joins stands for those rows once more (a twin_town column holds
 	// a town).
@@ -263,7 +298,6 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 		seen[to] = true
 		rp.tables[strings.ToLower(j.ToTable)]++
 	}
-	return rp
 }
 
 // compare records a column compared with a string.
@@ -446,26 +480,124 @@ var splitVerbs = setOf(`split broken grouped group segmented bucketed`)
 // holds what the mention stands for: the value compared with, the column
 // read, the table joined, the number compared, the count or aggregate.
 func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string {
-	explained := make([]bool, len(a.toks))
-	mark := func(from, to int) {
-		for k := max(from, 0); k < to && k < len(explained); k++ {
-			explained[k] = true
-		}
-	}
+	ac := newWordAccount(a, p, parts)
+	e.accountValues(ac)
+	e.accountEntities(ac)
+	e.accountColumns(ac)
+	e.accountAroundEntities(ac)
+	e.accountNamesAsked(ac)
+	e.accountOrderAndPatterns(ac)
+	e.accountTimes(ac)
+	e.accountComparisons(ac)
+	e.accountCountsAndAggregates(ac)
+	e.accountWraps(ac)
+	e.accountGroups(ac)
+	e.accountShownCounts(ac)
+	e.accountJoinRoles(ac)
+	e.accountDefinedPhrases(ac)
+	e.accountCaseInsensitive(ac)
+	e.accountSpanUnits(ac)
+	e.accountSplitVerbs(ac)
+	e.accountExactMatch(ac)
+	e.accountDistinct(ac)
+	e.accountPresentation(ac)
+	e.accountNegation(ac)
+	e.accountExcludedRoles(ac)
+	e.accountGeneric(ac)
+	e.relationVerbs(a, parts, ac.explained, ac.claimed, ac.pending, ac.tableVerb, ac.mark)
+	e.shownByKin(a, p, parts, ac.explained, ac.claimed, ac.mark)
+	e.describedColumn(a, p, parts, ac.explained, ac.mark)
+	return ac.unexplainedRuns()
+}
+
+// wordAccount is unexplained's ledger of the question's tokens, shared by
+// the checks each kind of mention gets so that each check stays small.
+type wordAccount struct {
+	a     *analysis
+	p     *plan
+	parts *readingParts
+	// explained words are accounted for by the reading.
+	explained []bool
 	// A consumed word belongs to some recogniser; those with a mention are
-	// checked below, the rest (connectives of intents) count as explained
+	// checked, the rest (connectives of intents) count as explained
 	// unless a mention claims them and is not realised.
-	claimed := make([]bool, len(a.toks))
-	pending := make([]bool, len(a.toks))
-	tableVerb := make([]bool, len(a.toks))
-	claim := func(from, to int, realised bool) {
-		for k := max(from, 0); k < to && k < len(claimed); k++ {
-			claimed[k] = true
-		}
-		if realised {
-			mark(from, to)
+	claimed []bool
+	// pending column verbs are left for relationVerbs, which may find they
+	// name the join taken.
+	pending []bool
+	// tableVerb marks a table's verb-like noun the reading does not read.
+	tableVerb []bool
+	// reported words are listed even when consumed or function words.
+	reported []bool
+	// period marks grouping periods ("in each year"), no function words.
+	period map[int]bool
+	// counts says the reading counts rows.
+	counts bool
+}
+
+// newWordAccount starts the ledger of a reading with no word explained.
+func newWordAccount(a *analysis, p *plan, parts *readingParts) *wordAccount {
+	n := len(a.toks)
+	return &wordAccount{
+		a: a, p: p, parts: parts,
+		explained: make([]bool, n),
+		claimed:   make([]bool, n),
+		pending:   make([]bool, n),
+		tableVerb: make([]bool, n),
+		reported:  make([]bool, n),
+		period:    map[int]bool{},
+		counts:    parts.aggs["COUNT"] || parts.aggs["COUNT DISTINCT"],
+	}
+}
+
+// mark explains the words from..to (clipped to the question).
+func (ac *wordAccount) mark(from, to int) {
+	for k := max(from, 0); k < to && k < len(ac.explained); k++ {
+		ac.explained[k] = true
+	}
+}
+
+// claim records from..to as a mention's words, explained only when the
+// reading realises the mention.
+func (ac *wordAccount) claim(from, to int, realised bool) {
+	for k := max(from, 0); k < to && k < len(ac.claimed); k++ {
+		ac.claimed[k] = true
+	}
+	if realised {
+		ac.mark(from, to)
+	}
+}
+
+// unexplainedRuns joins the first clause's words nothing accounts for,
+// adjacent ones into one phrase, in question order.
+func (ac *wordAccount) unexplainedRuns() []string {
+	a, explained, claimed, reported, period := ac.a, ac.explained, ac.claimed, ac.reported, ac.period
+	var out []string
+	var run []string
+	flush := func() {
+		if len(run) > 0 {
+			out = append(out, strings.Join(run, " "))
+			run = nil
 		}
 	}
+	for i, t := range a.toks {
+		if t.clause != 0 {
+			break
+		}
+		covered := !reported[i] && (explained[i] || t.used && !claimed[i] || isFunctionWord(t) && !period[i])
+		if covered {
+			flush()
+			continue
+		}
+		run = append(run, t.raw)
+	}
+	flush()
+	return out
+}
+
+// accountValues explains a value mention when the reading compares with one of its values.
+func (e *Engine) accountValues(ac *wordAccount) {
+	a, parts, claim := ac.a, ac.parts, ac.claim
 	for _, vm := range a.values {
 		realised := false
 		for _, al := range vm.alts {
@@ -474,6 +606,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 		}
 		claim(vm.at, a.spanOf(vm.at, vm.phrase), realised)
 	}
+}
+
+// accountEntities explains a table mention when the reading holds an instance of it: a table said twice needs two.
+func (e *Engine) accountEntities(ac *wordAccount) {
+	a, p, parts, tableVerb, counts, claim := ac.a, ac.p, ac.parts, ac.tableVerb, ac.counts, ac.claim
 	// "depots that supply depots that supply Leeds": each mention of a
 	// table beyond the first needs another instance of it in the reading
 	// (the table read again, or a column referring to it).
@@ -482,7 +619,6 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 		noun string
 	}
 	mentioned := map[mentionKey]int{}
-	reported := make([]bool, len(a.toks))
 	// "vans of each depot, listed with the name of the depot": a
 	// singular noun said again after "the" is the thing already named,
 	// no second instance of it.
@@ -492,7 +628,6 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	// drivers": a later sentence saying what to show names the things
 	// already asked about, no new instance of them.
 	saidAt := map[string]int{}
-	counts := parts.aggs["COUNT"] || parts.aggs["COUNT DISTINCT"]
 	for _, em := range a.entities {
 		realised := false
 		for _, t := range em.tables {
@@ -532,6 +667,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			tableVerb[em.at] = true
 		}
 	}
+}
+
+// accountColumns explains a column mention when the reading reads, shows or measures the column.
+func (e *Engine) accountColumns(ac *wordAccount) {
+	a, p, parts, pending, claim := ac.a, ac.p, ac.parts, ac.pending, ac.claim
 	for _, cm := range a.columns {
 		realised := false
 		for _, al := range cm.alts {
@@ -567,6 +707,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			pending[cm.at] = true // relationVerbs may find it names the join taken
 		}
 	}
+}
+
+// accountAroundEntities explains words beside a realised table noun: row nouns, the schema's subject, a column named with it.
+func (e *Engine) accountAroundEntities(ac *wordAccount) {
+	a, parts, explained, mark := ac.a, ac.parts, ac.explained, ac.mark
 	// "the trip records", "the death events": a noun for rows in general
 	// after a table's noun names that table's rows.
 	for _, em := range a.entities {
@@ -593,6 +738,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			}
 		}
 	}
+}
+
+// accountNamesAsked reports a name asked for on its own when the reading shows no label, so a missing column is said.
+func (e *Engine) accountNamesAsked(ac *wordAccount) {
+	a, parts, reported := ac.a, ac.parts, ac.reported
 	// "… Give me the description, drug id and name": a name asked for
 	// on its own is some table's label, shown.
 	for i := range a.toks {
@@ -600,12 +750,22 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			reported[i] = true
 		}
 	}
+}
+
+// accountOrderAndPatterns explains an ordering or text pattern mention when the reading sorts or matches that pattern.
+func (e *Engine) accountOrderAndPatterns(ac *wordAccount) {
+	a, parts, claim := ac.a, ac.parts, ac.claim
 	if om := a.order; om != nil {
 		claim(om.at, a.spanOf(om.at, om.phrase), parts.order)
 	}
 	for _, lm := range a.likes {
 		claim(lm.at, a.spanOf(lm.at, lm.phrase), parts.values[strings.ToLower(lm.pattern)])
 	}
+}
+
+// accountTimes explains a time mention, its event verb and its window's wording when the reading compares with its dates.
+func (e *Engine) accountTimes(ac *wordAccount) {
+	a, p, parts, mark, claim := ac.a, ac.p, ac.parts, ac.mark, ac.claim
 	for _, tm := range a.times {
 		realised := tm.from != "" && parts.values[tm.from] || tm.to != "" && parts.values[tm.to] ||
 			tm.year != "" && parts.numbers[tm.year]
@@ -635,6 +795,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			}
 		}
 	}
+}
+
+// accountComparisons explains a number compared when the reading compares with it, and reports a unit or identity it misses.
+func (e *Engine) accountComparisons(ac *wordAccount) {
+	a, p, parts, reported, claim := ac.a, ac.p, ac.parts, ac.reported, ac.claim
 	for _, cp := range a.comps {
 		end := a.spanOf(cp.at, cp.phrase)
 		identity := e.onlyIdentityCompared(a, p, cp)
@@ -644,6 +809,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			reported[k] = true
 		}
 	}
+}
+
+// accountCountsAndAggregates explains count and aggregate words the reading computes; a count answered by a list is reported.
+func (e *Engine) accountCountsAndAggregates(ac *wordAccount) {
+	a, p, parts, reported, counts, mark, claim := ac.a, ac.p, ac.parts, ac.reported, ac.counts, ac.mark, ac.claim
 	// "how many towns": a reading that counts no rows of the things
 	// named right after and shows no number answers with a list; it leaves the question's
 	// function words out, and says so. A count a column stores ("the
@@ -667,6 +837,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			mark(it.at, it.at+1)
 		}
 	}
+}
+
+// accountWraps explains share, change and superlative mentions when the reading has the wrap, order or extreme they ask for.
+func (e *Engine) accountWraps(ac *wordAccount) {
+	a, p, parts, claim := ac.a, ac.p, ac.parts, ac.claim
 	if sp := a.share; sp != nil {
 		claim(sp.at, sp.end, parts.wrap == "share")
 	}
@@ -676,8 +851,12 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 	if s := a.sup; s != nil {
 		claim(s.at, a.spanOf(s.at, s.phrase), p.order != nil || parts.aggs["MAX"] || parts.aggs["MIN"])
 	}
+}
+
+// accountGroups explains grouping mentions when the reading groups, keeping periods out of the function words.
+func (e *Engine) accountGroups(ac *wordAccount) {
+	a, parts, period, mark, claim := ac.a, ac.parts, ac.period, ac.mark, ac.claim
 	// "in each year": a period is no function word when it groups.
-	period := map[int]bool{}
 	for _, g := range a.groups {
 		claim(g.at, a.spanOf(g.at, g.phrase), parts.group)
 		if g.timeUnit != "" {
@@ -687,6 +866,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			}
 		}
 	}
+}
+
+// accountShownCounts explains "count" words when the reading shows a count.
+func (e *Engine) accountShownCounts(ac *wordAccount) {
+	a, counts, mark := ac.a, ac.counts, ac.mark
 	// "and their counts": the reading shows a count.
 	if counts {
 		for i, t := range a.toks {
@@ -695,6 +879,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			}
 		}
 	}
+}
+
+// accountJoinRoles explains a role word of a typed join the reading takes ("sent by users").
+func (e *Engine) accountJoinRoles(ac *wordAccount) {
+	a, parts, mark := ac.a, ac.parts, ac.mark
 	// "sent by users": the role of a typed join the reading takes.
 	for _, j := range e.m.snap.Schema.Joins {
 		if j.When == nil || !parts.columns[strings.ToLower(j.FromTable+"."+j.FromColumn)] {
@@ -706,6 +895,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			}
 		}
 	}
+}
+
+// accountDefinedPhrases explains the phrases given a meaning, whose meaning the plan already holds.
+func (e *Engine) accountDefinedPhrases(ac *wordAccount) {
+	a, p, mark := ac.a, ac.p, ac.mark
 	// Words given a meaning: the term, or the negated related table; and
 	// those a stored count stands for.
 	phrases := p.covered
@@ -719,6 +913,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			}
 		}
 	}
+}
+
+// accountCaseInsensitive explains "case-insensitive", since the warehouse's text comparisons already are.
+func (e *Engine) accountCaseInsensitive(ac *wordAccount) {
+	a, parts, mark := ac.a, ac.parts, ac.mark
 	// "case-insensitive": the warehouse's text comparisons already are.
 	if parts.likeOrEqual {
 		for i := range a.toks {
@@ -727,6 +926,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			}
 		}
 	}
+}
+
+// accountSpanUnits explains the unit a time span is measured in and the words naming the span's ends.
+func (e *Engine) accountSpanUnits(ac *wordAccount) {
+	a, parts, explained, mark := ac.a, ac.parts, ac.explained, ac.mark
 	// "the average trip time in minutes": the unit the reading measures a
 	// time span in.
 	for i := range a.toks {
@@ -743,6 +947,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			}
 		}
 	}
+}
+
+// accountSplitVerbs explains the verb of a grouping ("split by") when the reading groups.
+func (e *Engine) accountSplitVerbs(ac *wordAccount) {
+	a, parts, mark := ac.a, ac.parts, ac.mark
 	// "split by district", "broken down by model": the verb of a grouping
 	// the reading groups by.
 	if parts.group {
@@ -759,6 +968,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			}
 		}
 	}
+}
+
+// accountExactMatch explains "exact match" wording when text is compared whole, by no pattern.
+func (e *Engine) accountExactMatch(ac *wordAccount) {
+	a, parts, mark := ac.a, ac.parts, ac.mark
 	// "match names exactly", "exact match": text compared whole, by no
 	// pattern, is matched exactly.
 	if parts.likeOrEqual && !parts.like {
@@ -776,6 +990,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			}
 		}
 	}
+}
+
+// accountDistinct explains "distinct" words when the reading's rows are shown once anyway.
+func (e *Engine) accountDistinct(ac *wordAccount) {
+	a, p, parts, mark := ac.a, ac.p, ac.parts, ac.mark
 	// "the distinct list of suppliers": rows that are not aggregates are
 	// shown once, either by DISTINCT or because each has its own key.
 	// "the different publishers and the number of writers with each":
@@ -787,6 +1006,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			}
 		}
 	}
+}
+
+// accountPresentation explains words about how to show the result ("sort by", "as well").
+func (e *Engine) accountPresentation(ac *wordAccount) {
+	a, parts, mark := ac.a, ac.parts, ac.mark
 	// "sort by age", "as well": how to show what the reading shows.
 	for i, t := range a.toks {
 		switch {
@@ -796,6 +1020,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			mark(i, i+1)
 		}
 	}
+}
+
+// accountNegation reports negation words a reading without negation ignores, since it answers the opposite question.
+func (e *Engine) accountNegation(ac *wordAccount) {
+	a, p, parts, reported := ac.a, ac.p, ac.parts, ac.reported
 	// "seasons with no injured players" read without any negation
 	// answers the opposite question: the word is reported.
 	if !parts.negated && len(p.derived) == 0 {
@@ -805,6 +1034,11 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			}
 		}
 	}
+}
+
+// accountExcludedRoles explains "not <role>" when the reading's typed join already excludes that role's table.
+func (e *Engine) accountExcludedRoles(ac *wordAccount) {
+	a, parts, reported, mark := ac.a, ac.parts, ac.reported, ac.mark
 	// "sent by each member that is not staff": a reference typed by a
 	// column the reading holds to one role's table excludes the others.
 	for _, j := range e.m.snap.Schema.Joins {
@@ -830,35 +1064,16 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 			}
 		}
 	}
+}
+
+// accountGeneric explains unclaimed generic words that stand for something the reading holds.
+func (e *Engine) accountGeneric(ac *wordAccount) {
+	a, p, parts, claimed, mark := ac.a, ac.p, ac.parts, ac.claimed, ac.mark
 	for k := range a.toks {
 		if !claimed[k] && e.genericStandsFor(a, p, parts, k) {
 			mark(k, k+1)
 		}
 	}
-	e.relationVerbs(a, parts, explained, claimed, pending, tableVerb, mark)
-	e.shownByKin(a, p, parts, explained, claimed, mark)
-	e.describedColumn(a, p, parts, explained, mark)
-	var out []string
-	var run []string
-	flush := func() {
-		if len(run) > 0 {
-			out = append(out, strings.Join(run, " "))
-			run = nil
-		}
-	}
-	for i, t := range a.toks {
-		if t.clause != 0 {
-			break
-		}
-		covered := !reported[i] && (explained[i] || t.used && !claimed[i] || isFunctionWord(t) && !period[i])
-		if covered {
-			flush()
-			continue
-		}
-		run = append(run, t.raw)
-	}
-	flush()
-	return out
 }
 
 // namedTogether says whether the table noun at token at and the column

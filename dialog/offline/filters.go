@@ -18,196 +18,235 @@ func (r *reader) filterElements() []*element {
 		if either.second[vm] {
 			continue // read with the value before "or"
 		}
-		el := &element{name: "value"}
-		if others := either.first[vm]; len(others) > 0 {
-			r.eitherAlts(el, vm, others)
-		}
-		weak := vm.weak
-		for _, al := range vm.alts {
-			w := al.weight
-			if weak {
-				w *= weakValueFactor
-			}
-			if r.h.t != nil && strings.EqualFold(al.table, r.h.t.name) {
-				w *= 1.5
-			}
-			// 'Texas' in the states table, joined through the code, reads
-			// the same as 'TX' where the code is stored.
-			if r.e.m.aliasTables[strings.ToLower(al.table)] && len(vm.alts) > 1 && (r.h.t == nil || !strings.EqualFold(al.table, r.h.t.name)) {
-				w *= 0.2
-			}
-			if r.measureTables[strings.ToLower(al.table)] {
-				w *= 1.5
-			}
-			w *= directionFit(r.a, vm.at, al.column)
-			// "active retail shops": an adjective is the next noun's.
-			if t := r.qualifiedEntity(vm); t != nil && strings.EqualFold(t.name, al.table) {
-				w *= 2
-			}
-			// "users from the US": a place-like value right after a table
-			// the question names is that table's.
-			for _, em := range r.a.entities {
-				if em.tables[0] != r.h.t && strings.EqualFold(em.tables[0].name, al.table) && vm.at > em.at && vm.at-em.at <= 4 && !weak {
-					if prep := r.a.word(vm.at - 1); prep == "from" || prep == "in" || prep == "at" || prep == "the" && (r.a.word(vm.at-2) == "from" || r.a.word(vm.at-2) == "in") {
-						w *= 1.5
-						break
-					}
-				}
-			}
-			op := "="
-			if vm.negated {
-				op = "<>"
-			}
-			key := sqlshape.FilterOnKey([]string{al.value}, r.e.m.canon)
-			el.add(w, func(p *plan) {
-				p.filters = append(p.filters, cond{x: cmp(col(al.table, al.column), op, strLit(al.value))})
-				p.use(al.table)
-				p.phrases[key] = vm.phrase
-			})
-			// "retail shops" where categories are 'Retail' and
-			// 'retail (hardware)': every value holding the word is retail.
-			if !vm.negated && len(r.e.m.containing(al.table, al.column, al.value)) > 0 {
-				pattern := "%" + strings.ToLower(likeEscape(al.value)) + "%"
-				lkey := sqlshape.FilterOnKey([]string{pattern}, nil)
-				el.add(w*0.8, func(p *plan) {
-					p.filters = append(p.filters, cond{x: cmp(fn1("LOWER", col(al.table, al.column)), "LIKE", strLit(pattern))})
-					p.use(al.table)
-					p.phrases[lkey] = vm.phrase
-				})
-			}
-		}
-		switch {
-		case weak:
-			el.add(1, func(p *plan) {})
-		case vm.event:
-			// The event itself, its status an option (events.go).
-			most := 0.0
-			for _, al := range el.alts {
-				most = max(most, al.weight)
-			}
-			verb := r.a.word(r.a.spanOf(vm.at, vm.phrase) - 1)
-			if !participle(verb) {
-				verb = r.a.word(vm.at) // "made payments": the value, then its table's noun
-			}
-			el.add(eventWeight*most, func(p *plan) {
-				// The participle is the event itself: its date, agent or place.
-				p.covered = append(p.covered, verb)
-			})
-		case vm.optional:
-			el.add(0.3, func(p *plan) {})
-		}
-		if len(el.alts) > 0 {
+		if el := r.valueElement(vm, either.first[vm]); len(el.alts) > 0 {
 			els = append(els, el)
 		}
 	}
+	for _, tm := range r.latestTimes() {
+		if el := r.timeElement(tm); len(el.alts) > 0 {
+			els = append(els, el)
+		}
+	}
+	for _, cp := range r.a.comps {
+		if el := r.compareElement(cp); len(el.alts) > 0 {
+			els = append(els, el)
+		}
+	}
+	return els
+}
+
+// valueElement reads a stored value as a condition on a column holding it
+// (or its words, for a value others contain), with the values said with it
+// after "or", an event's verb, or nothing when the value may be no condition.
+func (r *reader) valueElement(vm *valueMention, others []*valueMention) *element {
+	el := &element{name: "value"}
+	if len(others) > 0 {
+		r.eitherAlts(el, vm, others)
+	}
+	weak := vm.weak
+	for _, al := range vm.alts {
+		w := r.valueWeight(vm, al, weak)
+		op := "="
+		if vm.negated {
+			op = "<>"
+		}
+		key := sqlshape.FilterOnKey([]string{al.value}, r.e.m.canon)
+		el.add(w, func(p *plan) {
+			p.filters = append(p.filters, cond{x: cmp(col(al.table, al.column), op, strLit(al.value))})
+			p.use(al.table)
+			p.phrases[key] = vm.phrase
+		})
+		// "retail shops" where categories are 'Retail' and
+		// 'retail (hardware)': every value holding the word is retail.
+		if !vm.negated && len(r.e.m.containing(al.table, al.column, al.value)) > 0 {
+			pattern := "%" + strings.ToLower(likeEscape(al.value)) + "%"
+			lkey := sqlshape.FilterOnKey([]string{pattern}, nil)
+			el.add(w*0.8, func(p *plan) {
+				p.filters = append(p.filters, cond{x: cmp(fn1("LOWER", col(al.table, al.column)), "LIKE", strLit(pattern))})
+				p.use(al.table)
+				p.phrases[lkey] = vm.phrase
+			})
+		}
+	}
+	switch {
+	case weak:
+		el.add(1, func(p *plan) {})
+	case vm.event:
+		// The event itself, its status an option (events.go).
+		most := 0.0
+		for _, al := range el.alts {
+			most = max(most, al.weight)
+		}
+		verb := r.a.word(r.a.spanOf(vm.at, vm.phrase) - 1)
+		if !participle(verb) {
+			verb = r.a.word(vm.at) // "made payments": the value, then its table's noun
+		}
+		el.add(eventWeight*most, func(p *plan) {
+			// The participle is the event itself: its date, agent or place.
+			p.covered = append(p.covered, verb)
+		})
+	case vm.optional:
+		el.add(0.3, func(p *plan) {})
+	}
+	return el
+}
+
+// valueWeight weighs the column a value is stored in by where the question
+// puts it: the head's, a measured table's, the preposition's, a noun's nearby.
+func (r *reader) valueWeight(vm *valueMention, al valueAlt, weak bool) float64 {
+	w := al.weight
+	if weak {
+		w *= weakValueFactor
+	}
+	if r.h.t != nil && strings.EqualFold(al.table, r.h.t.name) {
+		w *= 1.5
+	}
+	// 'Texas' in the states table, joined through the code, reads
+	// the same as 'TX' where the code is stored.
+	if r.e.m.aliasTables[strings.ToLower(al.table)] && len(vm.alts) > 1 && (r.h.t == nil || !strings.EqualFold(al.table, r.h.t.name)) {
+		w *= 0.2
+	}
+	if r.measureTables[strings.ToLower(al.table)] {
+		w *= 1.5
+	}
+	w *= directionFit(r.a, vm.at, al.column)
+	// "active retail shops": an adjective is the next noun's.
+	if t := r.qualifiedEntity(vm); t != nil && strings.EqualFold(t.name, al.table) {
+		w *= 2
+	}
+	// "users from the US": a place-like value right after a table
+	// the question names is that table's.
+	for _, em := range r.a.entities {
+		if em.tables[0] != r.h.t && strings.EqualFold(em.tables[0].name, al.table) && vm.at > em.at && vm.at-em.at <= 4 && !weak {
+			if prep := r.a.word(vm.at - 1); prep == "from" || prep == "in" || prep == "at" || prep == "the" && (r.a.word(vm.at-2) == "from" || r.a.word(vm.at-2) == "in") {
+				w *= 1.5
+				break
+			}
+		}
+	}
+	return w
+}
+
+// latestTimes keeps the time conditions that hold: the latest one said in a
+// later clause wins ("only 2023" after "in 2024").
+func (r *reader) latestTimes() []*timeMention {
 	// The latest time condition wins: "only 2023" after "in 2024".
 	times := r.a.times
 	if n := len(times); n > 1 && times[n-1].clause > times[0].clause {
 		times = times[n-1:]
 	}
-	for _, tm := range times {
-		el := &element{name: "time"}
-		for _, dc := range r.dateColumns() {
-			dcol := col(dc.table, dc.column)
-			key := sqlshape.FilterOnKey([]string{tm.year}, nil)
-			el.add(dc.weight, func(p *plan) {
-				p.dateCols[col(dc.table, dc.column)] = true
-				if tm.from != "" {
-					p.filters = append(p.filters, cond{x: cmp(dcol, ">=", strLit(tm.from))})
-				}
-				if tm.to != "" {
-					p.filters = append(p.filters, cond{x: cmp(dcol, "<", strLit(tm.to))})
-				}
-				p.use(dc.table)
-				if tm.year != "" {
-					p.phrases[key] = tm.phrase
-				}
-			})
-		}
-		// A numeric year column ("year = 2024").
-		if tm.year != "" {
-			for _, t := range r.e.m.tables {
-				for ci := range t.t.Columns {
-					c := &t.t.Columns[ci]
-					if strings.EqualFold(c.Name, "year") || strings.HasSuffix(strings.ToLower(c.Name), "_year") {
-						el.add(0.5, func(p *plan) {
-							p.filters = append(p.filters, cond{x: cmp(col(t.name, c.Name), "=", numLit(tm.year))})
-							p.use(t.name)
-						})
-					}
+	return times
+}
+
+// timeElement reads a time mention as a range on a date column, or a year
+// compared with a numeric year column.
+func (r *reader) timeElement(tm *timeMention) *element {
+	el := &element{name: "time"}
+	for _, dc := range r.dateColumns() {
+		dcol := col(dc.table, dc.column)
+		key := sqlshape.FilterOnKey([]string{tm.year}, nil)
+		el.add(dc.weight, func(p *plan) {
+			p.dateCols[col(dc.table, dc.column)] = true
+			if tm.from != "" {
+				p.filters = append(p.filters, cond{x: cmp(dcol, ">=", strLit(tm.from))})
+			}
+			if tm.to != "" {
+				p.filters = append(p.filters, cond{x: cmp(dcol, "<", strLit(tm.to))})
+			}
+			p.use(dc.table)
+			if tm.year != "" {
+				p.phrases[key] = tm.phrase
+			}
+		})
+	}
+	// A numeric year column ("year = 2024").
+	if tm.year != "" {
+		for _, t := range r.e.m.tables {
+			for ci := range t.t.Columns {
+				c := &t.t.Columns[ci]
+				if strings.EqualFold(c.Name, "year") || strings.HasSuffix(strings.ToLower(c.Name), "_year") {
+					el.add(0.5, func(p *plan) {
+						p.filters = append(p.filters, cond{x: cmp(col(t.name, c.Name), "=", numLit(tm.year))})
+						p.use(t.name)
+					})
 				}
 			}
-		}
-		if len(el.alts) > 0 {
-			els = append(els, el)
 		}
 	}
-	for _, cp := range r.a.comps {
-		el := &element{name: "compare"}
-		// "at least 3 loans": how many related rows each subject has.
-		counted := r.groupCondition(el, cp)
-		var alts []colAlt
-		if t := cp.keyOf; t != nil {
-			// The key, or a column that refers to it (no join needed).
-			alts = append(alts, colAlt{table: t.name, column: t.key.Name, weight: 1})
-			for _, j := range r.e.m.snap.Schema.Joins {
-				if j.When == nil && strings.EqualFold(j.ToTable, t.name) && strings.EqualFold(j.ToColumn, t.key.Name) && r.namedTable(j.FromTable) {
-					alts = append(alts, colAlt{table: j.FromTable, column: j.FromColumn, weight: 1})
-				}
-			}
-		} else if d := r.differenceBefore(cp); d != nil {
-			alts = append(alts, d.alts...) // "gross minus net amount is more than 20"
-		} else if cp.target != "" {
-			for _, h := range r.e.m.cat.SearchColumns(cp.target, 6) {
-				if c := r.e.m.column(h.Table, h.Column); c != nil && c.Kind() == warehouse.KindNumber {
-					alts = append(alts, colAlt{table: h.Table, column: h.Column, weight: h.Score})
-				}
+	return el
+}
+
+// compareElement reads a number compared ("more than 20", "between 3 and 5")
+// as a condition on each column it may be about, or on a count of related rows.
+func (r *reader) compareElement(cp *compMention) *element {
+	el := &element{name: "compare"}
+	// "at least 3 loans": how many related rows each subject has.
+	counted := r.groupCondition(el, cp)
+	for _, al := range r.comparedColumns(cp) {
+		x := r.exprOf(al)
+		key := sqlshape.WhereKey(strings.ToLower(al.table + "." + al.column))
+		var c expr = cmp(x, cp.op, numLit(strconv.FormatFloat(cp.value, 'f', -1, 64)))
+		if cp.op == "between" {
+			c = between{x: x, lo: numLit(strconv.FormatFloat(cp.value, 'f', -1, 64)), hi: numLit(strconv.FormatFloat(cp.upper, 'f', -1, 64))}
+		}
+		w := al.weight * r.rangeFit(al, cp)
+		if t := r.e.m.byName[strings.ToLower(al.table)]; t != nil && !al.computed() && r.e.m.isKeyish(t.t, r.e.m.column(al.table, al.column)) {
+			// Keys identify rows; "more than one shop" is no
+			// threshold on their ids.
+			w *= 0.2
+		}
+		if counted {
+			w *= 0.3
+		}
+		el.add(w, func(p *plan) {
+			p.filters = append(p.filters, cond{x: c})
+			p.use(al.table)
+			p.phrases[key] = cp.phrase
+		})
+	}
+	return el
+}
+
+// comparedColumns lists the columns a compared number may be about: a key
+// (or a reference to it), a difference, the columns its words name, the
+// noun after it first, else the head's measures.
+func (r *reader) comparedColumns(cp *compMention) []colAlt {
+	var alts []colAlt
+	if t := cp.keyOf; t != nil {
+		// The key, or a column that refers to it (no join needed).
+		alts = append(alts, colAlt{table: t.name, column: t.key.Name, weight: 1})
+		for _, j := range r.e.m.snap.Schema.Joins {
+			if j.When == nil && strings.EqualFold(j.ToTable, t.name) && strings.EqualFold(j.ToColumn, t.key.Name) && r.namedTable(j.FromTable) {
+				alts = append(alts, colAlt{table: j.FromTable, column: j.FromColumn, weight: 1})
 			}
 		}
-		if after := r.measuredAfter(cp); cp.keyOf == nil && len(after) > 0 {
-			// The noun after the number comes first; the words before
-			// stay readings.
-			top := 1.0
-			for _, al := range alts {
-				top = max(top, al.weight)
-			}
-			for _, al := range after {
-				al.weight *= 2 * top
-				alts = append([]colAlt{al}, alts...)
+	} else if d := r.differenceBefore(cp); d != nil {
+		alts = append(alts, d.alts...) // "gross minus net amount is more than 20"
+	} else if cp.target != "" {
+		for _, h := range r.e.m.cat.SearchColumns(cp.target, 6) {
+			if c := r.e.m.column(h.Table, h.Column); c != nil && c.Kind() == warehouse.KindNumber {
+				alts = append(alts, colAlt{table: h.Table, column: h.Column, weight: h.Score})
 			}
 		}
-		if len(alts) == 0 && r.h.t != nil {
-			for _, c := range r.h.t.measures {
-				alts = append(alts, colAlt{table: r.h.t.name, column: c.Name, weight: 1})
-			}
-		}
+	}
+	if after := r.measuredAfter(cp); cp.keyOf == nil && len(after) > 0 {
+		// The noun after the number comes first; the words before
+		// stay readings.
+		top := 1.0
 		for _, al := range alts {
-			x := r.exprOf(al)
-			key := sqlshape.WhereKey(strings.ToLower(al.table + "." + al.column))
-			var c expr = cmp(x, cp.op, numLit(strconv.FormatFloat(cp.value, 'f', -1, 64)))
-			if cp.op == "between" {
-				c = between{x: x, lo: numLit(strconv.FormatFloat(cp.value, 'f', -1, 64)), hi: numLit(strconv.FormatFloat(cp.upper, 'f', -1, 64))}
-			}
-			w := al.weight * r.rangeFit(al, cp)
-			if t := r.e.m.byName[strings.ToLower(al.table)]; t != nil && !al.computed() && r.e.m.isKeyish(t.t, r.e.m.column(al.table, al.column)) {
-				// Keys identify rows; "more than one shop" is no
-				// threshold on their ids.
-				w *= 0.2
-			}
-			if counted {
-				w *= 0.3
-			}
-			el.add(w, func(p *plan) {
-				p.filters = append(p.filters, cond{x: c})
-				p.use(al.table)
-				p.phrases[key] = cp.phrase
-			})
+			top = max(top, al.weight)
 		}
-		if len(el.alts) > 0 {
-			els = append(els, el)
+		for _, al := range after {
+			al.weight *= 2 * top
+			alts = append([]colAlt{al}, alts...)
 		}
 	}
-	return els
+	if len(alts) == 0 && r.h.t != nil {
+		for _, c := range r.h.t.measures {
+			alts = append(alts, colAlt{table: r.h.t.name, column: c.Name, weight: 1})
+		}
+	}
+	return alts
 }
 
 // directionFit weighs a value's column by the preposition before it:

@@ -44,6 +44,13 @@ var (
 // findIntents recognises counting, aggregates, superlatives, grouping and
 // how-adjectives.
 func (a *analysis) findIntents() {
+	a.findCountsAndAggregates()
+	a.findSuperlative()
+	a.findGroupings()
+}
+
+// findCountsAndAggregates recognises "how many", "number of", "total", "average", "how big", "where is": what the answer computes.
+func (a *analysis) findCountsAndAggregates() {
 	for i := 0; i < len(a.toks); i++ {
 		t := a.toks[i]
 		if t.used {
@@ -90,6 +97,10 @@ func (a *analysis) findIntents() {
 			a.toks[i].used = true
 		}
 	}
+}
+
+// findSuperlative recognises the first superlative or top-k ("the 3 largest"), with its limit, direction and the noun it ranks by.
+func (a *analysis) findSuperlative() {
 	// Superlatives and top-k.
 	for i := 0; i < len(a.toks) && a.sup == nil; i++ {
 		t := a.toks[i]
@@ -161,6 +172,10 @@ func (a *analysis) findIntents() {
 		}
 		a.sup = sm
 	}
+}
+
+// findGroupings recognises groupings ("per X", "by X", "for each X", "monthly"), which split the answer into one row per group.
+func (a *analysis) findGroupings() {
 	// Grouping.
 	for i := 0; i < len(a.toks); i++ {
 		t := a.toks[i]

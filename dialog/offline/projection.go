@@ -10,12 +10,27 @@ import (
 
 // projection builds "what is the X of Y", "list customers in Ohio".
 func (r *reader) projection() []*element {
-	a := r.a
 	el := &element{name: "output"}
 	r.parenthesisedOutputs(el)
 	free := r.freeColumns()
 	r.severalOutputs(el, free)
 	r.listedColumns(el)
+	free = r.nounColumns(free)
+	r.freeColumnOutputs(el, free)
+	r.hintOutputs(el, free)
+	r.headLabelOutputs(el)
+	if len(el.alts) == 0 {
+		r.valueRowOutputs(el)
+	}
+	if len(el.alts) == 0 {
+		return nil
+	}
+	return []*element{el}
+}
+
+// nounColumns keeps the column mentions that are nouns, if any, since a
+// verb names no output when a noun does.
+func (r *reader) nounColumns(free []*colMention) []*colMention {
 	// "trains that run … the train numbers": a verb names no output
 	// when a noun does.
 	var nouns []*colMention
@@ -27,6 +42,11 @@ func (r *reader) projection() []*element {
 	if len(nouns) > 0 {
 		free = nouns
 	}
+	return free
+}
+
+// freeColumnOutputs shows the first column named, summed when it measures many rows ("what was revenue in 2024").
+func (r *reader) freeColumnOutputs(el *element, free []*colMention) {
 	for _, cm := range free {
 		// A column of the head's own name ("state" in "which state…") is the head, not an attribute.
 		r.usedCols[cm] = true
@@ -61,6 +81,11 @@ func (r *reader) projection() []*element {
 		}
 		break
 	}
+}
+
+// hintOutputs shows what "how big" or "where" asks of the rows the values name ("where is Ohio").
+func (r *reader) hintOutputs(el *element, free []*colMention) {
+	a := r.a
 	hint := a.howAdj
 	if hint != "" || a.where {
 		// "how big is the north depot", "how tall is the tallest van of the fleet":
@@ -127,6 +152,10 @@ func (r *reader) projection() []*element {
 			}
 		}
 	}
+}
+
+// headLabelOutputs shows the head's label or details: things are shown by their names, less likely when a column is named.
+func (r *reader) headLabelOutputs(el *element) {
 	if h := r.h.t; h != nil && h.label != nil {
 		w := 0.7
 		if len(el.alts) > 0 {
@@ -148,25 +177,23 @@ func (r *reader) projection() []*element {
 			})
 		}
 	}
-	if len(el.alts) == 0 {
-		// Only values were named ("texas"): show their rows.
-		for _, t := range r.valueTables() {
-			el.add(1, func(p *plan) {
-				cols := t.details
-				if len(cols) == 0 && t.label != nil {
-					cols = []*warehouse.Column{t.label}
-				}
-				for _, c := range cols {
-					p.selects = append(p.selects, sel{x: col(t.name, c.Name)})
-				}
-				p.use(t.name)
-			})
-		}
+}
+
+// valueRowOutputs shows the rows the values name when nothing else is asked ("texas").
+func (r *reader) valueRowOutputs(el *element) {
+	// Only values were named ("texas"): show their rows.
+	for _, t := range r.valueTables() {
+		el.add(1, func(p *plan) {
+			cols := t.details
+			if len(cols) == 0 && t.label != nil {
+				cols = []*warehouse.Column{t.label}
+			}
+			for _, c := range cols {
+				p.selects = append(p.selects, sel{x: col(t.name, c.Name)})
+			}
+			p.use(t.name)
+		})
 	}
-	if len(el.alts) == 0 {
-		return nil
-	}
-	return []*element{el}
 }
 
 // namesOneRow says whether a value in the question names a row of table by

@@ -43,17 +43,8 @@ func (r *reader) superlative() []*element {
 	a := r.a
 	s := a.sup
 	h := r.h.t
-	measure := &element{name: "rank"}
 	rankPhrase := s.phrase
-	var em *entityMention
-	var cm *colMention
-	// "…paid the most? Give the name": no noun after the sentence ends.
-	if !a.sentenceBetween(s.at, s.nounAt) {
-		em, cm = r.mentionAt(s.nounAt)
-	}
-	if em == nil && cm == nil {
-		cm = r.measureBefore(s)
-	}
+	em, cm := r.superlativeNoun(s)
 	if em != nil && h != nil && em.tables[0] == h {
 		// "which carrier handled the most shipments": the head's rows are
 		// counted per value of a column named before the superlative.
@@ -62,6 +53,54 @@ func (r *reader) superlative() []*element {
 		}
 		em = nil
 	}
+	var ranked *tableInfo
+	ranked, em = r.rankedRows(s, h, em, cm)
+	if h == nil {
+		h = ranked
+	}
+	if h == nil {
+		return nil
+	}
+	rk := &superlativeRank{s: s, h: h, ranked: ranked, em: em, cm: cm, rankPhrase: rankPhrase}
+	measure := r.rankMeasure(rk)
+	if len(measure.alts) == 0 {
+		return nil
+	}
+	output := r.superlativeOutput(rk)
+	direction := r.rankDirection(s, rk.rankPhrase)
+	// The ranking must be decided before the output groups by it.
+	return []*element{measure, output, direction}
+}
+
+// superlativeRank is what superlative has settled so far, shared by its
+// steps: the mention, the rows ranked, the head shown and the mentions after
+// the superlative; the measure's step may still change them.
+type superlativeRank struct {
+	s          *superMention
+	h, ranked  *tableInfo
+	em         *entityMention
+	cm         *colMention
+	rankPhrase string
+}
+
+// superlativeNoun finds the thing or column the superlative is about: the
+// mention after it in the same sentence, else a measure named before it.
+func (r *reader) superlativeNoun(s *superMention) (*entityMention, *colMention) {
+	var em *entityMention
+	var cm *colMention
+	// "…paid the most? Give the name": no noun after the sentence ends.
+	if !r.a.sentenceBetween(s.at, s.nounAt) {
+		em, cm = r.mentionAt(s.nounAt)
+	}
+	if em == nil && cm == nil {
+		cm = r.measureBefore(s)
+	}
+	return em, cm
+}
+
+// rankedRows picks the rows being ranked, which may differ from the head
+// shown, and drops the entity mention when it names those rows by size.
+func (r *reader) rankedRows(s *superMention, h *tableInfo, em *entityMention, cm *colMention) (*tableInfo, *entityMention) {
 	sized := s.hint != "" && s.hint != "value"
 	// The rows being ranked: the entity just before the superlative ("the
 	// branch with the largest stock"), or a sized noun after it ("the
@@ -75,133 +114,174 @@ func (r *reader) superlative() []*element {
 	if ranked == nil && cm != nil && len(cm.alts) > 0 {
 		ranked = r.e.m.byName[strings.ToLower(cm.alts[0].table)]
 	}
-	if h == nil {
-		h = ranked
-	}
-	if h == nil {
-		return nil
-	}
+	return ranked, em
+}
+
+// rankMeasure offers what the superlative ranks by: an aggregate named, a
+// count of related rows, a column (or its numeric sibling), else a size hint.
+func (r *reader) rankMeasure(rk *superlativeRank) *element {
+	s := rk.s
+	measure := &element{name: "rank"}
 	aggs, _ := r.aggregateAt(s.nounAt)
-	if w := a.word(s.nounAt); aggWords[w] == "" || aggWords[w] == "MAX" || aggWords[w] == "MIN" || len(aggs) == 0 || isCount(aggs[0].x) {
+	if w := r.a.word(s.nounAt); aggWords[w] == "" || aggWords[w] == "MAX" || aggWords[w] == "MIN" || len(aggs) == 0 || isCount(aggs[0].x) {
 		aggs = nil
 	}
 	switch {
 	case len(aggs) > 0:
-		// "top 2 shops by total sale amount": the total of
-		// the measure per head.
-		best := 0.0
-		for _, ag := range aggs {
-			best = max(best, ag.weight)
-		}
-		for _, ag := range aggs {
-			if ag.weight >= 0.8*best {
-				for _, t := range ag.tables {
-					r.measureTables[strings.ToLower(t)] = true
-				}
-			}
-			measure.add(ag.weight, func(p *plan) {
-				p.order = &sel{x: ag.x}
-				p.aggregated = true
-				p.use(ag.tables...)
-				p.phrases[keyMeasure] = ag.phrase
-			})
-		}
-		cm = nil
-	case em != nil:
-		// "the branch with the most books": count the other table's rows per head.
-		e2 := em.tables[0]
-		r.countedVia = e2
-		r.measureTables[strings.ToLower(e2.name)] = true
-		rankPhrase = s.phrase + " " + em.phrase
-		measure.add(1, func(p *plan) {
-			p.order = &sel{x: countAll}
-			p.aggregated = true
-			p.countRows = e2
-			p.use(e2.name)
-			p.phrases[keyMeasure] = rankPhrase
-		})
-	case cm != nil && len(r.numericAlts(cm)) == 0 && len(r.siblingMeasures(cm, s)) > 0:
-		// "the highest point": rank by the numeric column that shares the
-		// superlative (highest_elevation) and show the named one.
-		r.usedCols[cm] = true
-		out := cm.alts[0]
-		for _, sib := range r.siblingMeasures(cm, s) {
-			measure.add(1, func(p *plan) {
-				p.order = &sel{x: col(sib.table, sib.column)}
-				p.use(sib.table)
-				p.phrases[keyOrder] = rankPhrase
-			})
-		}
-		if ranked == nil || ranked == h {
-			ranked = r.e.m.byName[strings.ToLower(out.table)]
-			if r.h.t == nil || !r.h.entity {
-				h = ranked
-			}
-		}
-		r.pendingOutput = &out
-	case cm != nil && len(r.numericAlts(cm)) > 0:
-		r.usedCols[cm] = true
-		for _, al := range r.numericAlts(cm) {
-			r.measureTables[strings.ToLower(al.table)] = true
-			w := al.weight * r.boost(al.table, al.column)
-			if ranked != h && strings.EqualFold(al.table, ranked.name) {
-				w *= 2
-			}
-			if strings.EqualFold(al.table, ranked.name) || ranked == h && strings.EqualFold(al.table, h.name) {
-				measure.add(w, func(p *plan) {
-					p.order = &sel{x: r.exprOf(al)}
-					p.use(al.table)
-					p.phrases[keyOrder] = rankPhrase
-					p.phrases[keyMeasure] = cm.phrase
-				})
-			} else {
-				if ranked != h {
-					w *= 0.7
-				}
-				measure.add(w, func(p *plan) {
-					p.order = &sel{x: aggOver("SUM", r.exprOf(al))}
-					p.aggregated = true
-					p.use(al.table)
-					p.phrases[keyMeasure] = cm.phrase
-				})
-			}
-		}
+		r.rankByAggregates(measure, aggs)
+		rk.cm = nil
+	case rk.em != nil:
+		r.rankByCount(measure, rk)
+	case rk.cm != nil && len(r.numericAlts(rk.cm)) == 0 && len(r.siblingMeasures(rk.cm, s)) > 0:
+		r.rankBySibling(measure, rk)
+	case rk.cm != nil && len(r.numericAlts(rk.cm)) > 0:
+		r.rankByColumn(measure, rk)
 	default:
-		r.hintMeasures(measure, ranked, s)
+		r.hintMeasures(measure, rk.ranked, s)
 	}
-	if len(measure.alts) == 0 {
-		return nil
+	return measure
+}
+
+// rankByAggregates ranks by an aggregate named after the superlative ("top 2
+// shops by total sale amount"): the total of the measure per head.
+func (r *reader) rankByAggregates(measure *element, aggs []aggRead) {
+	best := 0.0
+	for _, ag := range aggs {
+		best = max(best, ag.weight)
 	}
+	for _, ag := range aggs {
+		if ag.weight >= 0.8*best {
+			for _, t := range ag.tables {
+				r.measureTables[strings.ToLower(t)] = true
+			}
+		}
+		measure.add(ag.weight, func(p *plan) {
+			p.order = &sel{x: ag.x}
+			p.aggregated = true
+			p.use(ag.tables...)
+			p.phrases[keyMeasure] = ag.phrase
+		})
+	}
+}
+
+// rankByCount ranks by how many of another table's rows each head has ("the
+// branch with the most books").
+func (r *reader) rankByCount(measure *element, rk *superlativeRank) {
+	e2 := rk.em.tables[0]
+	r.countedVia = e2
+	r.measureTables[strings.ToLower(e2.name)] = true
+	rk.rankPhrase = rk.s.phrase + " " + rk.em.phrase
+	rankPhrase := rk.rankPhrase
+	measure.add(1, func(p *plan) {
+		p.order = &sel{x: countAll}
+		p.aggregated = true
+		p.countRows = e2
+		p.use(e2.name)
+		p.phrases[keyMeasure] = rankPhrase
+	})
+}
+
+// rankBySibling ranks a non-numeric column by the numeric one sharing the
+// superlative ("the highest point" by highest_elevation) and shows the named one.
+func (r *reader) rankBySibling(measure *element, rk *superlativeRank) {
+	cm, rankPhrase := rk.cm, rk.rankPhrase
+	r.usedCols[cm] = true
+	out := cm.alts[0]
+	for _, sib := range r.siblingMeasures(cm, rk.s) {
+		measure.add(1, func(p *plan) {
+			p.order = &sel{x: col(sib.table, sib.column)}
+			p.use(sib.table)
+			p.phrases[keyOrder] = rankPhrase
+		})
+	}
+	if rk.ranked == nil || rk.ranked == rk.h {
+		rk.ranked = r.e.m.byName[strings.ToLower(out.table)]
+		if r.h.t == nil || !r.h.entity {
+			rk.h = rk.ranked
+		}
+	}
+	r.pendingOutput = &out
+}
+
+// rankByColumn ranks by a numeric column named: as it is on the ranked rows,
+// summed per head when it is another table's.
+func (r *reader) rankByColumn(measure *element, rk *superlativeRank) {
+	cm, h, ranked, rankPhrase := rk.cm, rk.h, rk.ranked, rk.rankPhrase
+	r.usedCols[cm] = true
+	for _, al := range r.numericAlts(cm) {
+		r.measureTables[strings.ToLower(al.table)] = true
+		w := al.weight * r.boost(al.table, al.column)
+		if ranked != h && strings.EqualFold(al.table, ranked.name) {
+			w *= 2
+		}
+		if strings.EqualFold(al.table, ranked.name) || ranked == h && strings.EqualFold(al.table, h.name) {
+			measure.add(w, func(p *plan) {
+				p.order = &sel{x: r.exprOf(al)}
+				p.use(al.table)
+				p.phrases[keyOrder] = rankPhrase
+				p.phrases[keyMeasure] = cm.phrase
+			})
+		} else {
+			if ranked != h {
+				w *= 0.7
+			}
+			measure.add(w, func(p *plan) {
+				p.order = &sel{x: aggOver("SUM", r.exprOf(al))}
+				p.aggregated = true
+				p.use(al.table)
+				p.phrases[keyMeasure] = cm.phrase
+			})
+		}
+	}
+}
+
+// superlativeOutput offers what the answer shows: the head, columns asked
+// for, where or how big the ranked thing is, the ranked value itself.
+func (r *reader) superlativeOutput(rk *superlativeRank) *element {
 	output := &element{name: "output"}
 	hp := r.h.phrase
-	headOutput := func(details bool) func(p *plan) {
-		return func(p *plan) {
-			switch {
-			case p.aggregated:
-				r.groupByHead(p, h, details)
-			case details:
-				for _, c := range h.details {
-					p.selects = append(p.selects, sel{x: col(h.name, c.Name)})
-				}
-				p.use(h.name)
-			case h.label != nil:
-				p.selects = append(p.selects, sel{x: col(h.name, h.label.Name)})
-				p.use(h.name)
+	r.headOutputs(output, rk, hp)
+	r.askedColumnOutputs(output, rk)
+	r.sizeOutputs(output, rk.ranked)
+	r.valueOutputs(output, rk, hp)
+	return output
+}
+
+// headOutput shows the head: grouped by when the plan aggregates, with its
+// details or its label otherwise.
+func (r *reader) headOutput(h *tableInfo, hp string, details bool) func(p *plan) {
+	return func(p *plan) {
+		switch {
+		case p.aggregated:
+			r.groupByHead(p, h, details)
+		case details:
+			for _, c := range h.details {
+				p.selects = append(p.selects, sel{x: col(h.name, c.Name)})
 			}
-			if hp != "" {
-				p.phrases[keyOutput] = hp
-			}
+			p.use(h.name)
+		case h.label != nil:
+			p.selects = append(p.selects, sel{x: col(h.name, h.label.Name)})
+			p.use(h.name)
+		}
+		if hp != "" {
+			p.phrases[keyOutput] = hp
 		}
 	}
+}
+
+// headOutputs offers the head's own columns, or a column naming it on the
+// counted or ranked table, which answers without joining the head.
+func (r *reader) headOutputs(output *element, rk *superlativeRank, hp string) {
+	h, ranked := rk.h, rk.ranked
 	if po := r.pendingOutput; po != nil {
 		output.add(1.5, func(p *plan) {
 			p.selects = append(p.selects, sel{x: col(po.table, po.column)})
 			p.use(po.table)
 		})
 	}
-	output.add(1, headOutput(false))
+	output.add(1, r.headOutput(h, hp, false))
 	if len(h.details) > 1 {
-		output.add(0.6, headOutput(true))
+		output.add(0.6, r.headOutput(h, hp, true))
 	}
 	if f := r.countedVia; f != nil && h.key != nil {
 		// "which state had the most orders": the orders' own state code
@@ -233,6 +313,12 @@ func (r *reader) superlative() []*element {
 			}
 		}
 	}
+}
+
+// askedColumnOutputs offers the columns of the head or ranked rows the question
+// asks for ("the id and title of the book with the most chapters").
+func (r *reader) askedColumnOutputs(output *element, rk *superlativeRank) {
+	a, s, h, ranked := r.a, rk.s, rk.h, rk.ranked
 	// "the id and title of the book with the most chapters", "who is the
 	// first member to join? List the first name and last name": the
 	// columns listed together are one answer.
@@ -264,6 +350,12 @@ func (r *reader) superlative() []*element {
 			})
 		}
 	}
+}
+
+// sizeOutputs offers where the ranked thing is ("where does the newest nurse
+// live") or its size ("how long is the longest route").
+func (r *reader) sizeOutputs(output *element, ranked *tableInfo) {
+	a := r.a
 	if a.where {
 		// "where does the newest nurse live": where the thing ranked is.
 		for i, c := range r.hintColumns(ranked, "", true) {
@@ -282,6 +374,12 @@ func (r *reader) superlative() []*element {
 			})
 		}
 	}
+}
+
+// valueOutputs offers the ranked value beside the head ("and what is that
+// number?") or alone ("what is the lowest list price").
+func (r *reader) valueOutputs(output *element, rk *superlativeRank, hp string) {
+	a, s, h, cm := r.a, rk.s, rk.h, rk.cm
 	if s.explicitLimit && s.limit > 1 || a.order != nil || r.asksForTheValue(s.at) {
 		// "Which genre has the most books, and what is that number?"
 		w := 0.6
@@ -289,7 +387,7 @@ func (r *reader) superlative() []*element {
 			w = 2
 		}
 		output.add(w, func(p *plan) {
-			headOutput(false)(p)
+			r.headOutput(h, hp, false)(p)
 			if p.order != nil {
 				p.selects = append(p.selects, sel{x: p.order.x, alias: measureAlias(p.order.x)})
 			}
@@ -315,6 +413,12 @@ func (r *reader) superlative() []*element {
 			p.phrases[keyOutput] = phrase
 		})
 	}
+}
+
+// rankDirection sorts by the ranking, highest or lowest first, and keeps as
+// many rows as the superlative asks for (all when an order is also asked).
+func (r *reader) rankDirection(s *superMention, rankPhrase string) *element {
+	a := r.a
 	direction := &element{name: "order"}
 	direction.add(1, func(p *plan) {
 		if p.extremeValue {
@@ -330,8 +434,7 @@ func (r *reader) superlative() []*element {
 		p.phrases[keyOrder] = rankPhrase
 		p.phrases[keyLimit] = rankPhrase
 	})
-	// The ranking must be decided before the output groups by it.
-	return []*element{measure, output, direction}
+	return direction
 }
 
 // extremeValueWeight says how likely a superlative asks for the top value

@@ -40,17 +40,6 @@ func yearRange(y int) (string, string) { return ymd(y, 1, 1), ymd(y+1, 1, 1) }
 
 // findTimes recognises years, ranges and relative periods.
 func (a *analysis) findTimes(now time.Time) {
-	add := func(at, clause int, phrase, from, to string) {
-		tm := &timeMention{phrase: phrase, from: from, to: to, at: at, clause: clause}
-		if len(from) == 10 && len(to) == 10 && from[4:] == "-01-01" && to[4:] == "-01-01" {
-			fy, _ := strconv.Atoi(from[:4])
-			ty, _ := strconv.Atoi(to[:4])
-			if ty == fy+1 {
-				tm.year = from[:4]
-			}
-		}
-		a.times = append(a.times, tm)
-	}
 	for i := 0; i < len(a.toks); i++ {
 		t := a.toks[i]
 		if t.used {
@@ -61,136 +50,174 @@ func (a *analysis) findTimes(now time.Time) {
 			y1, y2 := int(a.toks[i+1].num), int(a.toks[i+3].num)
 			from, _ := yearRange(min(y1, y2))
 			_, to := yearRange(max(y1, y2))
-			add(i, t.clause, a.phrase(i, i+4), from, to)
+			a.addTime(i, t.clause, a.phrase(i, i+4), from, to)
 			for k := i; k <= i+3; k++ {
 				a.toks[k].used = true
 			}
 		case (t.low == "last" || t.low == "past" || t.low == "previous") && i+2 < len(a.toks) && a.toks[i+1].isNum && a.toks[i+1].num >= 1 && windowUnit(a.word(i+2+windowFiller(a, i+2))) != "":
-			n := int(a.toks[i+1].num)
-			start := now
-			// "the last 3 calendar weeks": a filler word before the unit.
-			st := i
-			if f := windowFiller(a, i+2); f > 0 {
-				a.toks[i+2].used = true
-				i += f
-			}
-			switch windowUnit(a.word(i + 2)) {
-			case "day":
-				start = now.AddDate(0, 0, -n)
-			case "week":
-				start = now.AddDate(0, 0, -7*n)
-			case "month":
-				start = now.AddDate(0, -n, 0)
-			case "year":
-				start = now.AddDate(-n, 0, 0)
-			}
-			// "…, leaving out the month under way": whole periods before
-			// the one under way.
-			if unit, end := excludedPeriod(a, i+3); unit != "" && unit == windowUnit(a.word(i+2)) || unit == "day" {
-				to := periodStart(now, unit)
-				from := to
-				switch windowUnit(a.word(i + 2)) {
-				case "day":
-					from = to.AddDate(0, 0, -n)
-				case "week":
-					from = to.AddDate(0, 0, -7*n)
-				case "month":
-					from = to.AddDate(0, -n, 0)
-				case "year":
-					from = to.AddDate(-n, 0, 0)
-				}
-				add(st, t.clause, a.phrase(st, end), from.Format("2006-01-02"), to.Format("2006-01-02"))
-				a.markUsed(st, end)
-				i = end - 1
-				continue
-			}
-			add(st, t.clause, a.phrase(st, i+3), start.Format("2006-01-02"), "")
-			a.times[len(a.times)-1].days = int(now.Sub(start).Hours() / 24)
-			a.toks[st].used, a.toks[st+1].used, a.toks[i+2].used = true, true, true
-			i += 2
+			i = a.findWindow(i, t, now)
 		case t.low == "past" && a.word(i+1) == "week":
 			// "the past week": the seven days up to today, as "the past 7 days".
 			start := now.AddDate(0, 0, -7)
-			add(i, t.clause, a.phrase(i, i+2), start.Format("2006-01-02"), "")
+			a.addTime(i, t.clause, a.phrase(i, i+2), start.Format("2006-01-02"), "")
 			a.times[len(a.times)-1].days = 7
 			a.toks[i].used, a.toks[i+1].used = true, true
 			i++
 		case (t.low == "last" || t.low == "this" || t.low == "past" || t.low == "previous") && (a.word(i+1) == "year" || a.word(i+1) == "month" || a.word(i+1) == "quarter"):
-			y, mo := now.Year(), int(now.Month())
-			var from, to string
-			switch a.word(i + 1) {
-			case "year":
-				if t.low == "this" {
-					from, to = yearRange(y)
-				} else {
-					from, to = yearRange(y - 1)
-				}
-			case "month":
-				start := time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
-				if t.low != "this" {
-					start = start.AddDate(0, -1, 0)
-				}
-				from, to = start.Format("2006-01-02"), start.AddDate(0, 1, 0).Format("2006-01-02")
-			case "quarter":
-				q := (mo - 1) / 3
-				start := time.Date(y, time.Month(q*3+1), 1, 0, 0, 0, 0, time.UTC)
-				if t.low != "this" {
-					start = start.AddDate(0, -3, 0)
-				}
-				from, to = start.Format("2006-01-02"), start.AddDate(0, 3, 0).Format("2006-01-02")
-			}
-			add(i, t.clause, a.phrase(i, i+2), from, to)
-			a.toks[i].used, a.toks[i+1].used = true, true
+			a.findCalendarPeriod(i, t, now)
 		case a.seq(i, "year", "to", "date") || a.seq(i, "month", "to", "date") || a.seq(i, "quarter", "to", "date") || t.low == "ytd" || t.low == "mtd" || t.low == "qtd":
-			// From the start of the period to now.
-			y, mo := now.Year(), int(now.Month())
-			start := time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)
-			switch {
-			case t.low == "month" || t.low == "mtd":
-				start = time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
-			case t.low == "quarter" || t.low == "qtd":
-				start = time.Date(y, time.Month((mo-1)/3*3+1), 1, 0, 0, 0, 0, time.UTC)
-			}
-			end := i + 1
-			if !strings.HasSuffix(t.low, "td") {
-				end = i + 3
-			}
-			add(i, t.clause, a.phrase(i, end), start.Format("2006-01-02"), "")
-			a.markUsed(i, end)
-			i = end - 1
+			i = a.findToDate(i, t, now)
 		case t.isYear() && !comparedNumber(a.word(i-1)):
-			y := int(t.num)
-			prev := a.word(i - 1)
-			if mo, ok := monthNames[prev]; ok && !(prev == "may" && i >= 2 && a.word(i-2) == "i") {
-				start := time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
-				from, to := start.Format("2006-01-02"), start.AddDate(0, 1, 0).Format("2006-01-02")
-				at := i - 1
-				switch a.word(i - 2) {
-				case "since", "from":
-					to, at = "", i-2 // "since March 2024": open-ended
-				case "after":
-					from, at = to, i-2
-					to = ""
-				case "before", "until", "till":
-					from, to, at = "", from, i-2
-				}
-				add(at, t.clause, a.phrase(at, i+1), from, to)
-				a.markUsed(at, i)
-			} else {
-				from, to := yearRange(y)
-				switch prev {
-				case "since", "from":
-					to = ""
-				case "after":
-					from, to = ymd(y+1, 1, 1), ""
-				case "before", "until", "till":
-					from, to = "", ymd(y, 1, 1)
-				}
-				add(i, t.clause, a.phrase(max(i-1, 0), i+1), from, to)
-			}
-			a.toks[i].used = true
+			a.findYear(i, t)
 		}
 	}
+}
+
+// addTime records a time condition from..to, and its year when the range is
+// exactly one calendar year, so "in 2024" can also read a year column.
+func (a *analysis) addTime(at, clause int, phrase, from, to string) {
+	tm := &timeMention{phrase: phrase, from: from, to: to, at: at, clause: clause}
+	if len(from) == 10 && len(to) == 10 && from[4:] == "-01-01" && to[4:] == "-01-01" {
+		fy, _ := strconv.Atoi(from[:4])
+		ty, _ := strconv.Atoi(to[:4])
+		if ty == fy+1 {
+			tm.year = from[:4]
+		}
+	}
+	a.times = append(a.times, tm)
+}
+
+// findWindow recognises "the last 3 (calendar) weeks" at token i, a window
+// ending now or at the start of the period under way, and returns the index
+// of its last token so the caller goes on after it.
+func (a *analysis) findWindow(i int, t tok, now time.Time) int {
+	n := int(a.toks[i+1].num)
+	start := now
+	// "the last 3 calendar weeks": a filler word before the unit.
+	st := i
+	if f := windowFiller(a, i+2); f > 0 {
+		a.toks[i+2].used = true
+		i += f
+	}
+	switch windowUnit(a.word(i + 2)) {
+	case "day":
+		start = now.AddDate(0, 0, -n)
+	case "week":
+		start = now.AddDate(0, 0, -7*n)
+	case "month":
+		start = now.AddDate(0, -n, 0)
+	case "year":
+		start = now.AddDate(-n, 0, 0)
+	}
+	// "…, leaving out the month under way": whole periods before
+	// the one under way.
+	if unit, end := excludedPeriod(a, i+3); unit != "" && unit == windowUnit(a.word(i+2)) || unit == "day" {
+		to := periodStart(now, unit)
+		from := to
+		switch windowUnit(a.word(i + 2)) {
+		case "day":
+			from = to.AddDate(0, 0, -n)
+		case "week":
+			from = to.AddDate(0, 0, -7*n)
+		case "month":
+			from = to.AddDate(0, -n, 0)
+		case "year":
+			from = to.AddDate(-n, 0, 0)
+		}
+		a.addTime(st, t.clause, a.phrase(st, end), from.Format("2006-01-02"), to.Format("2006-01-02"))
+		a.markUsed(st, end)
+		return end - 1
+	}
+	a.addTime(st, t.clause, a.phrase(st, i+3), start.Format("2006-01-02"), "")
+	a.times[len(a.times)-1].days = int(now.Sub(start).Hours() / 24)
+	a.toks[st].used, a.toks[st+1].used, a.toks[i+2].used = true, true, true
+	return i + 2
+}
+
+// findCalendarPeriod recognises "this/last year", "last month", "this
+// quarter" at token i: a whole calendar period, current or previous.
+func (a *analysis) findCalendarPeriod(i int, t tok, now time.Time) {
+	y, mo := now.Year(), int(now.Month())
+	var from, to string
+	switch a.word(i + 1) {
+	case "year":
+		if t.low == "this" {
+			from, to = yearRange(y)
+		} else {
+			from, to = yearRange(y - 1)
+		}
+	case "month":
+		start := time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
+		if t.low != "this" {
+			start = start.AddDate(0, -1, 0)
+		}
+		from, to = start.Format("2006-01-02"), start.AddDate(0, 1, 0).Format("2006-01-02")
+	case "quarter":
+		q := (mo - 1) / 3
+		start := time.Date(y, time.Month(q*3+1), 1, 0, 0, 0, 0, time.UTC)
+		if t.low != "this" {
+			start = start.AddDate(0, -3, 0)
+		}
+		from, to = start.Format("2006-01-02"), start.AddDate(0, 3, 0).Format("2006-01-02")
+	}
+	a.addTime(i, t.clause, a.phrase(i, i+2), from, to)
+	a.toks[i].used, a.toks[i+1].used = true, true
+}
+
+// findToDate recognises "year to date", "mtd" at token i: from the start of
+// the period to now; it returns the index of its last token.
+func (a *analysis) findToDate(i int, t tok, now time.Time) int {
+	// From the start of the period to now.
+	y, mo := now.Year(), int(now.Month())
+	start := time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)
+	switch {
+	case t.low == "month" || t.low == "mtd":
+		start = time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
+	case t.low == "quarter" || t.low == "qtd":
+		start = time.Date(y, time.Month((mo-1)/3*3+1), 1, 0, 0, 0, 0, time.UTC)
+	}
+	end := i + 1
+	if !strings.HasSuffix(t.low, "td") {
+		end = i + 3
+	}
+	a.addTime(i, t.clause, a.phrase(i, end), start.Format("2006-01-02"), "")
+	a.markUsed(i, end)
+	return end - 1
+}
+
+// findYear recognises a year at token i, with the month before it ("March
+// 2024") and an open end said by "since", "after" or "before".
+func (a *analysis) findYear(i int, t tok) {
+	y := int(t.num)
+	prev := a.word(i - 1)
+	if mo, ok := monthNames[prev]; ok && !(prev == "may" && i >= 2 && a.word(i-2) == "i") {
+		start := time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
+		from, to := start.Format("2006-01-02"), start.AddDate(0, 1, 0).Format("2006-01-02")
+		at := i - 1
+		switch a.word(i - 2) {
+		case "since", "from":
+			to, at = "", i-2 // "since March 2024": open-ended
+		case "after":
+			from, at = to, i-2
+			to = ""
+		case "before", "until", "till":
+			from, to, at = "", from, i-2
+		}
+		a.addTime(at, t.clause, a.phrase(at, i+1), from, to)
+		a.markUsed(at, i)
+	} else {
+		from, to := yearRange(y)
+		switch prev {
+		case "since", "from":
+			to = ""
+		case "after":
+			from, to = ymd(y+1, 1, 1), ""
+		case "before", "until", "till":
+			from, to = "", ymd(y, 1, 1)
+		}
+		a.addTime(i, t.clause, a.phrase(max(i-1, 0), i+1), from, to)
+	}
+	a.toks[i].used = true
 }
 
 // windowFiller is 1 when the word at i only qualifies the time unit after
