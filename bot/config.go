@@ -14,6 +14,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/clarify-bot/clarify/bot/internal/modelengine"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/sqlguard"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
@@ -142,31 +143,11 @@ type DialogConfig struct {
 	ConversationTTL time.Duration `yaml:"conversation_ttl"`
 }
 
-// LLMConfig selects a chat-completions model (OpenAI, Azure OpenAI, or any
-// compatible server). Without a model the offline engine answers.
-type LLMConfig struct {
-	APIKey      string  `yaml:"api_key"`
-	BaseURL     string  `yaml:"base_url"`
-	Model       string  `yaml:"model"`
-	Azure       bool    `yaml:"azure"`
-	APIVersion  string  `yaml:"api_version"`
-	Samples     int     `yaml:"samples"`
-	Temperature float64 `yaml:"temperature"`
-	// NoN: the server ignores n; send separate requests per sample.
-	NoN                  bool          `yaml:"no_n"`
-	Tools                bool          `yaml:"tools"`
-	Timeout              time.Duration `yaml:"timeout"`
-	DailyUserTokens      int           `yaml:"daily_user_tokens"`
-	DailyWorkspaceTokens int           `yaml:"daily_workspace_tokens"`
-	// Prices per million tokens, for cost estimates: {model: {prompt: 2.5, completion: 10}}.
-	Prices map[string]TokenPrice `yaml:"prices"`
-}
-
-// TokenPrice is a model's price per million tokens.
-type TokenPrice struct {
-	Prompt     float64 `yaml:"prompt"`
-	Completion float64 `yaml:"completion"`
-}
+// LLMConfig selects a chat-completions model (bot/internal/modelengine).
+type (
+	LLMConfig  = modelengine.Config
+	TokenPrice = modelengine.TokenPrice
+)
 
 // SlackConfig configures the Slack adapter; empty tokens mean no Slack.
 type SlackConfig struct {

@@ -12,10 +12,10 @@ import (
 
 	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/bot/internal/enforce"
+	"github.com/clarify-bot/clarify/bot/internal/monitor"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/router"
-	"github.com/clarify-bot/clarify/internal/backoff"
 )
 
 // serveTimings are how often warehouses are checked and retried; tests
@@ -275,153 +275,56 @@ func (s *warehouseSlot) ping(ctx context.Context) error {
 	return err
 }
 
-// run keeps the warehouse going until ctx ends: starting it, checking it,
-// retaking a partial profile, profiling again on request.
-//
-// Attempts are due at one time, next: a warehouse that is down is tried
-// again only when its back-off has passed, whatever wakes the loop (a
-// failing query, its own failing check, SIGHUP); one that is up is
-// checked at once when a query finds it unreachable, at most once per
-// RetryMin.
+// run keeps the warehouse going until ctx ends (bot/internal/monitor).
 func (s *warehouseSlot) run(ctx context.Context) {
 	t := s.m.timings
-	clk := t.clock
-	if clk == nil {
-		clk = realClock{}
-	}
-	retry := backoff.Backoff{Min: t.RetryMin, Max: t.RetryMax}
-	partial := backoff.Backoff{Min: t.PartialMin, Max: t.PartialMax}
-	var next, last time.Time // the next attempt is due; the last one was made
-	if s.current() == nil {
-		next = clk.Now().Add(retry.Next()) // NewMain's attempt failed: this is the second
-	} else {
-		next = clk.Now().Add(t.CheckEvery)
-	}
-	var partialAt time.Time
-	schedulePartial := func() {
-		if st := s.current(); st != nil && len(st.snap.PartialTables()) > 0 {
-			partialAt = clk.Now().Add(partial.Next())
-		} else {
-			partialAt = time.Time{}
-			partial.Reset()
-		}
-	}
-	schedulePartial()
-	refreshLater := false // SIGHUP while down: profile again when it is back
-	for {
-		due := next
-		if s.ready() && !partialAt.IsZero() && partialAt.Before(due) {
-			due = partialAt
-		}
-		fired, stop := clk.NewTimer(max(due.Sub(clk.Now()), 0))
-		select {
-		case <-ctx.Done():
-			stop()
-			return
-		case <-fired:
-		case <-s.poke:
-			stop()
-			if s.ready() {
-				next = minTime(next, maxTime(last.Add(t.RetryMin), clk.Now()))
-			}
-			continue
-		case <-s.refresh:
-			stop()
-			if s.ready() {
-				s.reprofile(ctx)
-				schedulePartial()
-			} else if s.current() != nil {
-				refreshLater = true
-			}
-			continue
-		}
-		now := clk.Now()
-		if now.Before(next) {
-			// Only a partial profile is due.
-			if s.ready() && !partialAt.IsZero() && !now.Before(partialAt) {
-				s.retakePartial(ctx)
-				schedulePartial()
-			}
-			continue
-		}
-		last = now
-		switch {
-		case s.current() == nil:
-			if err := s.start(ctx); err != nil {
-				if ctx.Err() != nil {
-					return
-				}
-				if errors.Is(err, errConfig) {
-					s.log().Error("warehouse stopped: its configuration does not match its schema; fix it and restart", "err", err)
-					s.m.health.set(s.component(), stateStopped, "configuration does not match the schema (see the log)", retry.Failures(), 0)
-					return
-				}
-				wait := retry.Next()
-				next = clk.Now().Add(wait)
-				s.down(err, retry.Failures(), wait, true)
-				continue
-			}
-			s.log().Info("warehouse started after all", "attempts", retry.Failures()+1)
-			retry.Reset()
-			schedulePartial()
-			next = clk.Now().Add(t.CheckEvery)
-		default:
-			if err := s.ping(ctx); err != nil {
-				if ctx.Err() != nil {
-					return
-				}
-				wait := retry.Next()
-				next = clk.Now().Add(wait)
-				s.down(err, retry.Failures(), wait, false)
-				continue
-			}
-			if !s.reachable.Swap(true) {
-				s.log().Info("warehouse is back; questions go to it again", "after_attempts", retry.Failures())
-			}
-			retry.Reset()
-			s.m.health.set(s.component(), stateUp, s.upDetail(s.current()), 0, 0)
-			next = clk.Now().Add(t.CheckEvery)
-			if refreshLater {
-				refreshLater = false
-				s.reprofile(ctx)
-				schedulePartial()
-			}
-			if !partialAt.IsZero() && !clk.Now().Before(partialAt) {
-				s.retakePartial(ctx)
-				schedulePartial()
-			}
-		}
-	}
-}
-
-func minTime(a, b time.Time) time.Time {
-	if b.Before(a) {
-		return b
-	}
-	return a
-}
-
-func maxTime(a, b time.Time) time.Time {
-	if b.After(a) {
-		return b
-	}
-	return a
+	monitor.Run(ctx, monitor.Timings{
+		CheckEvery: t.CheckEvery, RetryMin: t.RetryMin, RetryMax: t.RetryMax,
+		PartialMin: t.PartialMin, PartialMax: t.PartialMax, Clock: t.clock,
+	}, slotMonitor{s}, s.poke, s.refresh)
 }
 
 // slotClock is the time the warehouse loop waits on; tests move it by hand.
-type slotClock interface {
-	Now() time.Time
-	// NewTimer fires once after d; stop releases it.
-	NewTimer(d time.Duration) (fired <-chan time.Time, stop func() bool)
+type slotClock = monitor.Clock
+
+// slotMonitor is a warehouse slot as its monitor drives it.
+type slotMonitor struct{ s *warehouseSlot }
+
+func (w slotMonitor) Running() bool { return w.s.current() != nil }
+func (w slotMonitor) Ready() bool   { return w.s.ready() }
+func (w slotMonitor) Partial() bool {
+	st := w.s.current()
+	return st != nil && len(st.snap.PartialTables()) > 0
+}
+func (w slotMonitor) Start(ctx context.Context) error { return w.s.start(ctx) }
+func (w slotMonitor) Ping(ctx context.Context) error  { return w.s.ping(ctx) }
+func (w slotMonitor) Reprofile(ctx context.Context)   { w.s.reprofile(ctx) }
+func (w slotMonitor) RetakePartial(ctx context.Context) {
+	w.s.retakePartial(ctx)
 }
 
-type realClock struct{}
+func (w slotMonitor) Down(err error, failures int, retry time.Duration, starting bool) {
+	w.s.down(err, failures, retry, starting)
+}
 
-func (realClock) Now() time.Time { return time.Now() }
+func (w slotMonitor) Fatal(err error, failures int) bool {
+	if !errors.Is(err, errConfig) {
+		return false
+	}
+	w.s.log().Error("warehouse stopped: its configuration does not match its schema; fix it and restart", "err", err)
+	w.s.m.health.set(w.s.component(), stateStopped, "configuration does not match the schema (see the log)", failures, 0)
+	return true
+}
 
-func (realClock) NewTimer(d time.Duration) (<-chan time.Time, func() bool) {
-	t := time.NewTimer(d)
-	return t.C, t.Stop
+func (w slotMonitor) StartedAfter(attempts int) {
+	w.s.log().Info("warehouse started after all", "attempts", attempts)
+}
+
+func (w slotMonitor) Up(failures int) {
+	if !w.s.reachable.Swap(true) {
+		w.s.log().Info("warehouse is back; questions go to it again", "after_attempts", failures)
+	}
+	w.s.m.health.set(w.s.component(), stateUp, w.s.upDetail(w.s.current()), 0, 0)
 }
 
 // retakePartial profiles the partial tables again with a longer budget

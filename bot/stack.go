@@ -13,10 +13,10 @@ import (
 
 	"github.com/clarify-bot/clarify/bot/internal/adminweb"
 	"github.com/clarify-bot/clarify/bot/internal/cli"
+	"github.com/clarify-bot/clarify/bot/internal/modelengine"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/lexicon"
-	"github.com/clarify-bot/clarify/connectors/llmusage"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/convstore"
@@ -135,23 +135,11 @@ func (s *stores) channelChoices(ctx context.Context, logger *slog.Logger) (*rout
 
 // shareUsage moves the model's usage records and budgets to the server, so
 // that budgets count across replicas.
-func (s *stores) shareUsage(ctx context.Context, f *modelFactory, logger *slog.Logger) error {
+func (s *stores) shareUsage(ctx context.Context, f *modelengine.Factory, logger *slog.Logger) error {
 	if s == nil || s.server == nil || f == nil {
 		return nil
 	}
-	prices := make(map[string]llmusage.Price, len(f.cfg.Prices))
-	for model, p := range f.cfg.Prices {
-		prices[model] = llmusage.Price{Prompt: p.Prompt, Completion: p.Completion}
-	}
-	u, err := llmusage.New(ctx, s.server.Namespace(nsUsage), s.server.Name(), llmusage.Options{
-		Prices: prices, Budget: llmusage.Budget{DailyUser: f.cfg.DailyUserTokens, DailyWorkspace: f.cfg.DailyWorkspaceTokens}, Logger: logger,
-	})
-	if err != nil {
-		return err
-	}
-	f.usage.Close()
-	f.usage = u
-	return nil
+	return f.UseServer(ctx, s.server.Namespace(nsUsage), s.server.Name(), logger)
 }
 
 // errConfig marks a start failure that retrying cannot fix (the access
