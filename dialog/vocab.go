@@ -246,6 +246,16 @@ func (st *convState) troubled() (left, defined func(span string) bool) {
 	return in(unused), in(defs)
 }
 
+// synonymOfTable reports whether the word's best link is a table by a
+// synonym only ("clients" for customers): a reading may read the table
+// for another word and count something else for this one (orders of
+// customers for "how many clients"), so the word is asked about (once:
+// the answer is remembered) and then read as the table's own name.
+func (st *convState) synonymOfTable(lk link.Link) bool {
+	c := lk.Candidates[0]
+	return c.Element.Kind == "table" && (c.Evidence == link.Synonym || c.Evidence == link.Catalog)
+}
+
 // placed reports whether a live reading reads one of the elements the
 // word links to by evidence of its own (its name, a part of a name, the
 // lexicon, a comment): the readings already took it for one of them
@@ -290,7 +300,7 @@ func (m *Manager) wordQuestion(ctx context.Context, st *convState) *pendingQ {
 		own := len(lk.Candidates) > 0 && lk.Candidates[0].Score > 0.2
 		// A word the readings define among themselves ("value" as one of
 		// three amounts) gets their own question, which says more.
-		elsewhere := own && !defined(lk.Span) && !st.placed(lk) && lk.Candidates[0].Score >= 0.55
+		elsewhere := own && !defined(lk.Span) && (!st.placed(lk) || st.synonymOfTable(lk)) && lk.Candidates[0].Score >= 0.55
 		if !(own && (left(lk.Span) || elsewhere) || !own && left(lk.Span)) {
 			continue
 		}

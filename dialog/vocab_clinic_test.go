@@ -133,3 +133,54 @@ func TestRememberedWordDoesNotRewriteASchemaWord(t *testing.T) {
 		t.Errorf("the answer claims a word it did not use: %s", r.Text)
 	}
 }
+
+// A word that is only a synonym of a table's name ("clients" for
+// customers) is asked about even when a reading reads that table for
+// another word: here the readings count the customers' orders, grouped
+// by the customers' city. Once answered, the question reads customers.
+func TestSynonymOfATableIsAsked(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE customers (id INT PRIMARY KEY, name VARCHAR(40), city VARCHAR(20));
+CREATE TABLE orders (id INT PRIMARY KEY, customer_id INT, ordered_on DATE, FOREIGN KEY (customer_id) REFERENCES customers(id));
+`)
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&b, "INSERT INTO customers VALUES (%d, 'Customer %d', '%s');\n", i, i, []string{"Porto", "Braga", "Faro"}[i%3])
+	}
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&b, "INSERT INTO orders VALUES (%d, %d, '2025-%02d-10');\n", i, 1+i%7, 1+i%12)
+	}
+	db := testwh.NewDatabase(t, testwh.Targets()[0], b.String())
+	wh := db.Open(t, warehouse.Config{})
+	snap, err := wh.TakeSnapshot(context.Background(), warehouse.ProfileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts, convs := dialogtest.Stores(t)
+	cat := catalog.New(snap, catalog.Options{})
+	m, err := dialog.New(dialog.Config{Warehouse: "shop", Now: dialogtest.Now},
+		dialog.Deps{Engine: offline.New(cat, offline.Options{Now: dialogtest.Now}), Exec: wh, Catalog: cat, Facts: facts, Admin: facts, States: convs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := askBilling(t, m, "s1", "how many clients are there in each city?")
+	if r.Kind != dialog.ReplyClarification || r.Clarification.Key.Name != "vocab" {
+		t.Fatalf("want a question about 'clients', got %v: %s", r.Kind, r.Text)
+	}
+	pick := -1
+	for i, o := range r.Clarification.Options {
+		if strings.Contains(o.Label, "Customers") {
+			pick = i
+		}
+	}
+	if pick < 0 {
+		t.Fatalf("Customers not offered: %s", r.Text)
+	}
+	rs, err := m.Handle(context.Background(), dialog.Event{Kind: dialog.EventChoose, Target: r.Clarification.ID, Option: pick, Who: clinicDesk, Conversation: "s1"})
+	if err != nil || len(rs) == 0 {
+		t.Fatal(err)
+	}
+	a := mustAnswer(t, rs[len(rs)-1])
+	if strings.Contains(a.SQL, "orders") || a.RowCount != 3 {
+		t.Errorf("clients per city should count customers:\n%s", a.SQL)
+	}
+}
