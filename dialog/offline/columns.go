@@ -27,8 +27,6 @@ type colMention struct {
 	at, end int
 	alts    []colAlt
 	clause  int
-	// role is set as the interpreter decides what the column is for.
-	role string
 	// verb: a verb the lexicon relates to the column's name ("produced"
 	// → make); unread, it may still name the relation a join takes.
 	verb bool

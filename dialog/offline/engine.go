@@ -325,14 +325,6 @@ func (p *plan) extremes() (extremum, perGroup bool) {
 	return top && len(p.groups) == 0, top && len(p.groups) > 0
 }
 
-// orderExpr is what a plan sorts by, or nil.
-func orderExpr(p *plan) expr {
-	if p.order == nil {
-		return nil
-	}
-	return p.order.x
-}
-
 // columnAlias names a select item for a query around this one: the
 // column's own name, made unique.
 func columnAlias(x expr, taken []string) string {

@@ -14,7 +14,6 @@ type superMention struct {
 	desc   bool
 	limit  int
 	hint   string // "size", "length", "height", "population", "date", "value", "" (any measure)
-	noun   string // words after the superlative ("revenue" in "highest revenue")
 	nounAt int
 	at     int
 	// explicitLimit is true for "top 5", "3 largest".

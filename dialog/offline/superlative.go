@@ -607,7 +607,8 @@ func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
 			})
 		}
 		for _, f := range r.relatedFacts(h) {
-			for _, c := range f.dates {
+			if len(f.dates) > 0 {
+				c := f.dates[0] // the first date of the related rows
 				fn := "MIN"
 				if s.desc {
 					fn = "MAX"
@@ -618,7 +619,6 @@ func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
 					p.use(f.name)
 					p.phrases[keyMeasure] = s.phrase
 				})
-				break
 			}
 		}
 	case "value", "":
