@@ -47,7 +47,8 @@ func (r *reader) nounColumns(free []*colMention) []*colMention {
 
 // freeColumnOutputs shows the first column named, summed when it measures many rows ("what was revenue in 2024").
 func (r *reader) freeColumnOutputs(el *element, free []*colMention) {
-	for _, cm := range free {
+	if len(free) > 0 {
+		cm := free[0] // the first free column is the answer
 		// A column of the head's own name ("state" in "which state…") is the head, not an attribute.
 		r.usedCols[cm] = true
 		for _, al := range cm.alts {
@@ -79,7 +80,6 @@ func (r *reader) freeColumnOutputs(el *element, free []*colMention) {
 				p.phrases[keyMeasure] = phrase
 			})
 		}
-		break
 	}
 }
 
