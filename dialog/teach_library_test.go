@@ -91,7 +91,16 @@ type library struct {
 
 func newLibrary(t *testing.T) *library {
 	t.Helper()
-	db := testwh.NewDatabase(t, testwh.Targets()[0], lendingLibraryDump())
+	m, wh, facts := managerOver(t, lendingLibraryDump(), "library")
+	return &library{t: t, m: m, db: wh, facts: facts}
+}
+
+// managerOver loads dump into a database of its own on the embedded
+// warehouse and returns a manager over it (named warehouse), the
+// warehouse and the person's facts.
+func managerOver(t *testing.T, dump, warehouseName string) (*dialog.Manager, *warehouse.DB, *ontology.Store) {
+	t.Helper()
+	db := testwh.NewDatabase(t, testwh.Targets()[0], dump)
 	wh := db.Open(t, warehouse.Config{})
 	snap, err := wh.TakeSnapshot(context.Background(), warehouse.ProfileOptions{})
 	if err != nil {
@@ -99,12 +108,12 @@ func newLibrary(t *testing.T) *library {
 	}
 	facts, convs := dialogtest.Stores(t)
 	cat := catalog.New(snap, catalog.Options{})
-	m, err := dialog.New(dialog.Config{Warehouse: "library", Now: dialogtest.Now},
+	m, err := dialog.New(dialog.Config{Warehouse: warehouseName, Now: dialogtest.Now},
 		dialog.Deps{Engine: offline.New(cat, offline.Options{Now: dialogtest.Now}), Exec: wh, Catalog: cat, Facts: facts, Admin: facts, States: convs})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &library{t: t, m: m, db: wh, facts: facts}
+	return m, wh, facts
 }
 
 func (l *library) send(user, conv string, ev dialog.Event) []dialog.Reply {

@@ -6,13 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clarify-bot/clarify/connectors/catalog"
-	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
-	"github.com/clarify-bot/clarify/dialog/offline"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/dialogtest"
-	"github.com/clarify-bot/clarify/internal/testwh"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -54,19 +50,7 @@ CREATE TABLE visits (
 // clinic is a manager over the clinic on the embedded warehouse.
 func newClinic(t *testing.T) *library {
 	t.Helper()
-	db := testwh.NewDatabase(t, testwh.Targets()[0], clinicDump())
-	wh := db.Open(t, warehouse.Config{})
-	snap, err := wh.TakeSnapshot(context.Background(), warehouse.ProfileOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	facts, convs := dialogtest.Stores(t)
-	cat := catalog.New(snap, catalog.Options{})
-	m, err := dialog.New(dialog.Config{Warehouse: "clinic", Now: dialogtest.Now},
-		dialog.Deps{Engine: offline.New(cat, offline.Options{Now: dialogtest.Now}), Exec: wh, Catalog: cat, Facts: facts, Admin: facts, States: convs})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, wh, facts := managerOver(t, clinicDump(), "clinic")
 	return &library{t: t, m: m, db: wh, facts: facts}
 }
 

@@ -6,12 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clarify-bot/clarify/connectors/catalog"
-	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
-	"github.com/clarify-bot/clarify/dialog/offline"
-	"github.com/clarify-bot/clarify/internal/dialogtest"
-	"github.com/clarify-bot/clarify/internal/testwh"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -55,19 +50,7 @@ CREATE TABLE invoices (
 
 func newBillingClinic(t *testing.T) (*dialog.Manager, *ontology.Store) {
 	t.Helper()
-	db := testwh.NewDatabase(t, testwh.Targets()[0], billingClinicDump())
-	wh := db.Open(t, warehouse.Config{})
-	snap, err := wh.TakeSnapshot(context.Background(), warehouse.ProfileOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	facts, convs := dialogtest.Stores(t)
-	cat := catalog.New(snap, catalog.Options{})
-	m, err := dialog.New(dialog.Config{Warehouse: "clinic", Now: dialogtest.Now},
-		dialog.Deps{Engine: offline.New(cat, offline.Options{Now: dialogtest.Now}), Exec: wh, Catalog: cat, Facts: facts, Admin: facts, States: convs})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, _, facts := managerOver(t, billingClinicDump(), "clinic")
 	return m, facts
 }
 
@@ -149,19 +132,7 @@ CREATE TABLE orders (id INT PRIMARY KEY, customer_id INT, ordered_on DATE, FOREI
 	for i := 1; i <= 40; i++ {
 		fmt.Fprintf(&b, "INSERT INTO orders VALUES (%d, %d, '2025-%02d-10');\n", i, 1+i%7, 1+i%12)
 	}
-	db := testwh.NewDatabase(t, testwh.Targets()[0], b.String())
-	wh := db.Open(t, warehouse.Config{})
-	snap, err := wh.TakeSnapshot(context.Background(), warehouse.ProfileOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	facts, convs := dialogtest.Stores(t)
-	cat := catalog.New(snap, catalog.Options{})
-	m, err := dialog.New(dialog.Config{Warehouse: "shop", Now: dialogtest.Now},
-		dialog.Deps{Engine: offline.New(cat, offline.Options{Now: dialogtest.Now}), Exec: wh, Catalog: cat, Facts: facts, Admin: facts, States: convs})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, _, _ := managerOver(t, b.String(), "shop")
 	r := askBilling(t, m, "s1", "how many clients are there in each city?")
 	if r.Kind != dialog.ReplyClarification || r.Clarification.Key.Name != "vocab" {
 		t.Fatalf("want a question about 'clients', got %v: %s", r.Kind, r.Text)
