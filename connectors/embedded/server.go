@@ -36,8 +36,16 @@ type Server struct {
 	closeErr error
 }
 
+// startMu serialises building engines and servers: go-mysql-server sets
+// process-wide status and system variables when it builds either, so two
+// warehouses starting at once in one process (two demo warehouses, two
+// replicas in a test) would race on them.
+var startMu sync.Mutex
+
 // Start listens on 127.0.0.1 with a free port and serves until Close.
 func Start(ctx context.Context, logger *slog.Logger) (*Server, error) {
+	startMu.Lock()
+	defer startMu.Unlock()
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
