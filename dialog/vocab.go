@@ -119,7 +119,7 @@ func (m *Manager) linkQuestion(st *convState, facts []ontology.Fact) []link.Link
 // schemaWord reports whether a span is a word of the schema's own names
 // (the name, another form of it, a word of a longer name): the engines
 // read it as the schema does, and a remembered meaning does not rewrite
-// it ("degrees" stays degrees, whatever "degree" was once taken for).
+// it ("fines" stays fines, whatever "fine" was once taken for).
 func (m *Manager) schemaWord(lk link.Link) bool {
 	for _, c := range m.linker.Span(lk.Span, nil).Candidates {
 		switch c.Evidence {
@@ -280,8 +280,8 @@ func (st *convState) placed(lk link.Link) bool {
 }
 
 // wordQuestion finds a word worth asking about: a noun of the question
-// that the schema's names do not use (a word of a name, "degree" of
-// degree_programs, is left to the readings' own questions), that links
+// that the schema's names do not use (a word of a name, "fine" of
+// fine_amount, is left to the readings' own questions), that links
 // to nothing with confidence and that the readings could not place. It is asked before the readings built on it.
 func (m *Manager) wordQuestion(ctx context.Context, st *convState) *pendingQ {
 	if m.cfg.MaxRounds == NeverAsk || st.Round >= m.cfg.MaxRounds+st.Rejected || len(st.WordsAsked) >= maxWordQuestions {
