@@ -133,7 +133,7 @@ CREATE TABLE orders (id INT PRIMARY KEY, customer_id INT, ordered_on DATE, FOREI
 		fmt.Fprintf(&b, "INSERT INTO orders VALUES (%d, %d, '2025-%02d-10');\n", i, 1+i%7, 1+i%12)
 	}
 	m, _, _ := managerOver(t, b.String(), "shop")
-	r := askBilling(t, m, "s1", "how many clients are there in each city?")
+	r := askBilling(t, m, "s1", "count the clients per city")
 	if r.Kind != dialog.ReplyClarification || r.Clarification.Key.Name != "vocab" {
 		t.Fatalf("want a question about 'clients', got %v: %s", r.Kind, r.Text)
 	}
