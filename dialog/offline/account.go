@@ -8,6 +8,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/token"
 )
 
 // Every word of a question is used by a reading, a function word, or
@@ -41,8 +42,8 @@ func setOf(words string) map[string]bool {
 }
 
 // isFunctionWord says whether a token needs no explaining.
-func isFunctionWord(t tok) bool {
-	return t.isNum && !t.quoted || functionWords[t.low] || stopWords[t.low] || len([]rune(t.low)) < 2
+func isFunctionWord(t token.Token) bool {
+	return t.IsNum && !t.Quoted || functionWords[t.Low] || stopWords[t.Low] || len([]rune(t.Low)) < 2
 }
 
 // spanOf is where a mention's phrase ends when it starts at token at.
@@ -352,11 +353,11 @@ func (rp *readingParts) spanIn(u string) bool {
 // least 3 towns" read as a length of at least 3 is not what was asked.
 func (e *Engine) unitNotCompared(a *analysis, p *plan, parts *readingParts, cp *compMention) int {
 	end := a.spanOf(cp.at, cp.phrase)
-	if cp.keyOf != nil || end >= len(a.toks) || countedThings[a.word(end)] || a.toks[end-1].brk != 0 {
+	if cp.keyOf != nil || end >= len(a.toks) || countedThings[a.word(end)] || a.toks[end-1].Break != 0 {
 		return end
 	}
 	// "more than 3 boat models": past the schema's own subject.
-	if e.domainWord(a.word(end)) && end+1 < len(a.toks) && a.toks[end].brk == 0 {
+	if e.domainWord(a.word(end)) && end+1 < len(a.toks) && a.toks[end].Break == 0 {
 		end++
 	}
 	n := strconv.FormatFloat(cp.value, 'f', -1, 64)
@@ -468,7 +469,7 @@ func (rp *readingParts) spanEnds() []colRef {
 // numberOfAt says whether "no. of", the abbreviation of "number of",
 // starts at token i.
 func numberOfAt(a *analysis, i int) bool {
-	return a.word(i) == "no" && a.word(i+1) == "of" && i < len(a.toks) && a.toks[i].brk == '.'
+	return a.word(i) == "no" && a.word(i+1) == "of" && i < len(a.toks) && a.toks[i].Break == '.'
 }
 
 // splitVerbs say a measure is shown per group: "split by", "broken down by".
@@ -581,15 +582,15 @@ func (ac *wordAccount) unexplainedRuns() []string {
 		}
 	}
 	for i, t := range a.toks {
-		if t.clause != 0 {
+		if t.Clause != 0 {
 			break
 		}
-		covered := !reported[i] && (explained[i] || t.used && !claimed[i] || isFunctionWord(t) && !period[i])
+		covered := !reported[i] && (explained[i] || t.Used && !claimed[i] || isFunctionWord(t) && !period[i])
 		if covered {
 			flush()
 			continue
 		}
-		run = append(run, t.raw)
+		run = append(run, t.Raw)
 	}
 	flush()
 	return out
@@ -715,14 +716,14 @@ func (e *Engine) accountAroundEntities(ac *wordAccount) {
 	// "the trip records", "the death events": a noun for rows in general
 	// after a table's noun names that table's rows.
 	for _, em := range a.entities {
-		if end := a.spanOf(em.at, em.phrase); explained[em.at] && end < len(a.toks) && rowNouns[a.word(end)] && !a.toks[end].used {
+		if end := a.spanOf(em.at, em.phrase); explained[em.at] && end < len(a.toks) && rowNouns[a.word(end)] && !a.toks[end].Used {
 			mark(end, end+1)
 		}
 	}
 	// "how many boat models", "the boat builder": the schema's own subject
 	// before a thing the reading reads.
 	for _, em := range a.entities {
-		if end := a.spanOf(em.at, em.phrase); !explained[em.at] && end == em.at+1 && end < len(a.toks) && explained[end] && a.toks[em.at].brk == 0 && e.domainWord(a.word(em.at)) {
+		if end := a.spanOf(em.at, em.phrase); !explained[em.at] && end == em.at+1 && end < len(a.toks) && explained[end] && a.toks[em.at].Break == 0 && e.domainWord(a.word(em.at)) {
 			mark(em.at, end)
 		}
 	}
@@ -746,7 +747,7 @@ func (e *Engine) accountNamesAsked(ac *wordAccount) {
 	// "… Give me the description, drug id and name": a name asked for
 	// on its own is some table's label, shown.
 	for i := range a.toks {
-		if isNameWord(a.word(i)) && (a.word(i-1) == "and" || i > 0 && a.toks[i-1].brk == ',') && a.outputSentence(i) && !e.showsLabel(a, parts) {
+		if isNameWord(a.word(i)) && (a.word(i-1) == "and" || i > 0 && a.toks[i-1].Break == ',') && a.outputSentence(i) && !e.showsLabel(a, parts) {
 			reported[i] = true
 		}
 	}
@@ -784,7 +785,7 @@ func (e *Engine) accountTimes(ac *wordAccount) {
 		if tm.days == 0 || !(tm.from != "" && parts.values[tm.from]) {
 			continue
 		}
-		for k := a.spanOf(tm.at, tm.phrase); k < len(a.toks) && k < a.spanOf(tm.at, tm.phrase)+8 && a.toks[k].clause == tm.clause; k++ {
+		for k := a.spanOf(tm.at, tm.phrase); k < len(a.toks) && k < a.spanOf(tm.at, tm.phrase)+8 && a.toks[k].Clause == tm.clause; k++ {
 			switch a.word(k) {
 			case "inclusive", "inclusively", "ago", "today":
 				mark(k, k+1)
@@ -874,7 +875,7 @@ func (e *Engine) accountShownCounts(ac *wordAccount) {
 	// "and their counts": the reading shows a count.
 	if counts {
 		for i, t := range a.toks {
-			if t.low == "count" || t.low == "counts" {
+			if t.Low == "count" || t.Low == "counts" {
 				mark(i, i+1)
 			}
 		}
@@ -1001,7 +1002,7 @@ func (e *Engine) accountDistinct(ac *wordAccount) {
 	// groups are shown once too. "two different towns" is a count.
 	if !p.aggregated || len(p.groups) > 0 || parts.aggs["COUNT DISTINCT"] {
 		for i, t := range a.toks {
-			if (t.low == "distinct" || t.low == "unique" || t.low == "different") && (i == 0 || !a.toks[i-1].isNum) {
+			if (t.Low == "distinct" || t.Low == "unique" || t.Low == "different") && (i == 0 || !a.toks[i-1].IsNum) {
 				mark(i, i+1)
 			}
 		}
@@ -1014,9 +1015,9 @@ func (e *Engine) accountPresentation(ac *wordAccount) {
 	// "sort by age", "as well": how to show what the reading shows.
 	for i, t := range a.toks {
 		switch {
-		case parts.order && (t.low == "sort" || t.low == "sorted" || t.low == "sorting"):
+		case parts.order && (t.Low == "sort" || t.Low == "sorted" || t.Low == "sorting"):
 			mark(i, i+1)
-		case t.low == "well" && a.word(i-1) == "as":
+		case t.Low == "well" && a.word(i-1) == "as":
 			mark(i, i+1)
 		}
 	}
@@ -1029,7 +1030,7 @@ func (e *Engine) accountNegation(ac *wordAccount) {
 	// answers the opposite question: the word is reported.
 	if !parts.negated && len(p.derived) == 0 {
 		for i, t := range a.toks {
-			if t.clause == 0 && !t.used && negationWords[t.low] && !numberOfAt(a, i) {
+			if t.Clause == 0 && !t.Used && negationWords[t.Low] && !numberOfAt(a, i) {
 				reported[i] = true
 			}
 		}
@@ -1202,7 +1203,7 @@ func (e *Engine) qualifiesColumn(a *analysis, em *entityMention, parts *readingP
 	}
 	// "book format ebook": the value after its column's name.
 	for _, vm := range a.values {
-		if vm.at != end && (vm.at != end+1 || !a.toks[end].used) {
+		if vm.at != end && (vm.at != end+1 || !a.toks[end].Used) {
 			continue
 		}
 		for _, al := range vm.alts {
@@ -1219,12 +1220,12 @@ func (e *Engine) qualifiesColumn(a *analysis, em *entityMention, parts *readingP
 func (a *analysis) outputSentence(k int) bool {
 	start := -1
 	for j := k - 1; j >= 0; j-- {
-		if breakRank(a.toks[j].brk) == 3 {
+		if token.BreakRank(a.toks[j].Break) == 3 {
 			start = j + 1
 			break
 		}
 	}
-	if start <= 0 || a.toks[k].clause != a.toks[start].clause {
+	if start <= 0 || a.toks[k].Clause != a.toks[start].Clause {
 		return false
 	}
 	w := a.word(start)
@@ -1415,13 +1416,13 @@ func (e *Engine) shownByKin(a *analysis, p *plan, parts *readingParts, explained
 		}
 	}
 	for i, t := range a.toks {
-		if t.clause != 0 {
+		if t.Clause != 0 {
 			break
 		}
-		if explained[i] || claimed[i] || isFunctionWord(t) || t.isNum || t.quoted || len(t.low) < 4 {
+		if explained[i] || claimed[i] || isFunctionWord(t) || t.IsNum || t.Quoted || len(t.Low) < 4 {
 			continue
 		}
-		if slices.ContainsFunc(names, func(n string) bool { return e.kin(t.low, n) }) {
+		if slices.ContainsFunc(names, func(n string) bool { return e.kin(t.Low, n) }) {
 			mark(i, i+1)
 		}
 	}
@@ -1478,13 +1479,13 @@ func (e *Engine) describedColumn(a *analysis, p *plan, parts *readingParts, expl
 		return ""
 	}
 	for i, t := range a.toks {
-		if t.clause != 0 {
+		if t.Clause != 0 {
 			break
 		}
-		if explained[i] || isFunctionWord(t) || t.isNum || t.quoted || len(t.low) < 4 || e.words != nil && e.words.MostlyVerb(t.low) || participle(t.low) {
+		if explained[i] || isFunctionWord(t) || t.IsNum || t.Quoted || len(t.Low) < 4 || e.words != nil && e.words.MostlyVerb(t.Low) || participle(t.Low) {
 			continue
 		}
-		w := singularOf(t.low)
+		w := singularOf(t.Low)
 		if pairs[[2]string{neighbour(i, -1), w}] || pairs[[2]string{w, neighbour(i, 1)}] {
 			mark(i, i+1)
 		}
@@ -1515,7 +1516,7 @@ func (e *Engine) kin(w, n string) bool {
 // of a table in the main clause, or -1.
 func (e *Engine) subjectAt(a *analysis) int {
 	for _, em := range a.entities {
-		if len(em.tables) > 0 && a.toks[em.at].clause == 0 {
+		if len(em.tables) > 0 && a.toks[em.at].Clause == 0 {
 			return em.at
 		}
 	}
@@ -1533,7 +1534,7 @@ func (e *Engine) onlyEdge(a *analysis, parts *readingParts, bk int, viaLink bool
 	table, _ := e.realisedAt(a, parts, bk)
 	subject := ""
 	for _, em := range a.entities {
-		if len(em.tables) > 0 && a.toks[em.at].clause == 0 {
+		if len(em.tables) > 0 && a.toks[em.at].Clause == 0 {
 			subject, _ = e.realisedAt(a, parts, em.at)
 			break
 		}
@@ -1723,7 +1724,7 @@ func (e *Engine) objectBetween(a *analysis, from, to int) bool {
 // of it.
 func (e *Engine) onlyExists(a *analysis, parts *readingParts, i int) bool {
 	w := a.word(i)
-	if !participle(w) || i+1 < len(a.toks) && a.toks[i+1].clause == a.toks[i].clause {
+	if !participle(w) || i+1 < len(a.toks) && a.toks[i+1].Clause == a.toks[i].Clause {
 		return false
 	}
 	stems := verbStems(w)
@@ -1833,10 +1834,10 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 	content := func(k int) bool { return !isFunctionWord(a.toks[k]) }
 	for i := 1; i < len(a.toks); i++ {
 		t := a.toks[i]
-		if t.clause != 0 {
+		if t.Clause != 0 {
 			break
 		}
-		if explained[i] || claimed[i] && !pending[i] && !tableVerb[i] || !content(i) || t.isNum || t.quoted {
+		if explained[i] || claimed[i] && !pending[i] && !tableVerb[i] || !content(i) || t.IsNum || t.Quoted {
 			continue
 		}
 		bk := -1
@@ -1867,14 +1868,14 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 			from = i + 2
 		}
 		ak := -1
-		for k := from; k < len(a.toks) && a.toks[k].clause == 0; k++ {
+		for k := from; k < len(a.toks) && a.toks[k].Clause == 0; k++ {
 			if content(k) {
 				ak = k
 				break
 			}
 			// "the members enjoying it, and the name…": the verb
 			// ends before what is coordinated with it.
-			if a.word(k) == "and" || a.word(k) == "or" || a.toks[k].brk != 0 {
+			if a.word(k) == "and" || a.word(k) == "or" || a.toks[k].Break != 0 {
 				break
 			}
 		}
@@ -1945,10 +1946,10 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 		names = append(names, strings.Split(k, "_")...)
 	}
 	for i, t := range a.toks {
-		if t.clause != 0 {
+		if t.Clause != 0 {
 			break
 		}
-		if explained[i] || claimed[i] && !pending[i] || !content(i) || t.isNum || t.quoted {
+		if explained[i] || claimed[i] && !pending[i] || !content(i) || t.IsNum || t.Quoted {
 			continue
 		}
 		w := a.word(i)

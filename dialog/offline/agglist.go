@@ -18,7 +18,7 @@ type aggItem struct {
 func (a *analysis) findAggList() {
 	for i := 0; i < len(a.toks); i++ {
 		fn := aggWords[a.word(i)]
-		if fn == "" || a.toks[i].clause != 0 {
+		if fn == "" || a.toks[i].Clause != 0 {
 			continue
 		}
 		list := []aggItem{{fn, i}}
@@ -28,7 +28,7 @@ func (a *analysis) findAggList() {
 			for a.word(j) == "and" || a.word(j) == "or" || a.word(j) == "the" {
 				j++
 			}
-			if j == k+1 && a.toks[k].brk != ',' || aggWords[a.word(j)] == "" {
+			if j == k+1 && a.toks[k].Break != ',' || aggWords[a.word(j)] == "" {
 				break
 			}
 			k = j

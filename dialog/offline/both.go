@@ -17,7 +17,7 @@ import (
 // pair.
 func (a *analysis) bothHalves() (first, second int, t *tableInfo) {
 	for b, tk := range a.toks {
-		if tk.clause != 0 || tk.low != "both" {
+		if tk.Clause != 0 || tk.Low != "both" {
 			continue
 		}
 		var em1 *entityMention

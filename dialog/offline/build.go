@@ -10,6 +10,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/offline/token"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/ontology"
 )
@@ -212,7 +213,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 	for _, vm := range a.values {
 		if vm.weak = r.weakValue(vm); vm.weak {
 			for k := vm.at; k < a.spanOf(vm.at, vm.phrase); k++ {
-				a.toks[k].used = false
+				a.toks[k].Used = false
 			}
 		}
 	}
@@ -492,7 +493,7 @@ func (e *Engine) findHead(a *analysis) head {
 		if a.sup != nil && em.at >= a.sup.nounAt && em.at <= a.sup.nounAt+1 && outside > 1 {
 			continue
 		}
-		if a.toks[em.at].clause > 0 {
+		if a.toks[em.at].Clause > 0 {
 			continue
 		}
 		if a.inRelativeClause(em.at) {
@@ -708,8 +709,8 @@ func (r *reader) numberIsStored(i int) bool {
 // "without …": a clause saying which related rows the subject has.
 func (a *analysis) inRelativeClause(i int) bool {
 	for k := i - 1; k >= 0 && k >= i-6; k-- {
-		w := a.toks[k].low
-		if a.toks[k].brk != 0 {
+		w := a.toks[k].Low
+		if a.toks[k].Break != 0 {
 			return false
 		}
 		if negations[w] || ((w == "that" || w == "who" || w == "which") && haveWords[a.word(k+1)]) {
@@ -818,7 +819,7 @@ func (e *Engine) keyMention(a *analysis) *colMention {
 // sentenceBreak says whether a sentence ends between tokens from and to.
 func (a *analysis) sentenceBreak(from, to int) bool {
 	for k := max(from, 0); k < to && k < len(a.toks); k++ {
-		if breakRank(a.toks[k].brk) == 3 {
+		if token.BreakRank(a.toks[k].Break) == 3 {
 			return true
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/token"
 )
 
 // colAlt is one column a phrase may mean.
@@ -42,13 +43,13 @@ type colMention struct {
 func (e *Engine) protectColumnNames(a *analysis) {
 	for i := 0; i+1 < len(a.toks); i++ {
 		// "names" may already be read as a sort key's word.
-		if _, ok := superlatives[a.toks[i].low]; !ok || a.toks[i].used || a.toks[i+1].used && singularOf(a.toks[i+1].low) != "name" {
+		if _, ok := superlatives[a.toks[i].Low]; !ok || a.toks[i].Used || a.toks[i+1].Used && singularOf(a.toks[i+1].Low) != "name" {
 			continue
 		}
-		phrase := a.toks[i].low + " " + a.toks[i+1].low
+		phrase := a.toks[i].Low + " " + a.toks[i+1].Low
 		want := strings.Join(e.m.cat.NameTerms(phrase), " ")
-		closed := a.toks[i].low + singularOf(a.toks[i+1].low)      // "lastname"
-		initial := a.toks[i].low[:1] + singularOf(a.toks[i+1].low) // "fname"
+		closed := a.toks[i].Low + singularOf(a.toks[i+1].Low)      // "lastname"
+		initial := a.toks[i].Low[:1] + singularOf(a.toks[i+1].Low) // "fname"
 		spells := func(column string) bool {
 			n := strings.ToLower(strings.ReplaceAll(column, "_", ""))
 			return strings.Join(e.m.cat.NameTerms(column), " ") == want || n == closed || n == initial
@@ -67,9 +68,9 @@ func (e *Engine) protectColumnNames(a *analysis) {
 				// Remember the superlative it carries: "the longest route
 				// overall" ranks; "the longest route in Ashby" does not.
 				// "first name", "last name" rank nothing.
-				if cm := a.columns[len(a.columns)-1]; cm.at == i && singularOf(a.toks[i+1].low) != "name" {
-					s := superlatives[a.toks[i].low]
-					a.supCol = &superMention{phrase: a.toks[i].raw, desc: s.desc, limit: 1, hint: s.hint, at: i, nounAt: i}
+				if cm := a.columns[len(a.columns)-1]; cm.at == i && singularOf(a.toks[i+1].Low) != "name" {
+					s := superlatives[a.toks[i].Low]
+					a.supCol = &superMention{phrase: a.toks[i].Raw, desc: s.desc, limit: 1, hint: s.hint, at: i, nounAt: i}
 				}
 				break
 			}
@@ -83,14 +84,14 @@ func (e *Engine) findColumns(a *analysis) {
 	e.findSpelledColumns(a)
 	i := 0
 	for i < len(a.toks) {
-		if a.toks[i].used || a.toks[i].isNum || stopWords[a.toks[i].low] {
+		if a.toks[i].Used || a.toks[i].IsNum || stopWords[a.toks[i].Low] {
 			i++
 			continue
 		}
 		j := i
-		for j < len(a.toks) && j-i < 3 && !a.toks[j].used && !a.toks[j].isNum && !stopWords[a.toks[j].low] && a.toks[j].clause == a.toks[i].clause {
+		for j < len(a.toks) && j-i < 3 && !a.toks[j].Used && !a.toks[j].IsNum && !stopWords[a.toks[j].Low] && a.toks[j].Clause == a.toks[i].Clause {
 			j++
-			if a.toks[j-1].brk != 0 {
+			if a.toks[j-1].Break != 0 {
 				break
 			}
 		}
@@ -107,14 +108,14 @@ func (e *Engine) findColumns(a *analysis) {
 func (e *Engine) findSpelledColumns(a *analysis) {
 	for i := range a.toks {
 		for n := 5; n >= 3; n-- {
-			if i+n > len(a.toks) || !spans(a.toks, i, i+n) {
+			if i+n > len(a.toks) || !token.Unbroken(a.toks, i, i+n) {
 				continue
 			}
 			free := true
 			words := make([]string, n)
 			for k := i; k < i+n; k++ {
-				free = free && !a.toks[k].used && !a.toks[k].isNum && !a.toks[k].quoted && a.toks[k].clause == 0
-				words[k-i] = a.toks[k].low
+				free = free && !a.toks[k].Used && !a.toks[k].IsNum && !a.toks[k].Quoted && a.toks[k].Clause == 0
+				words[k-i] = a.toks[k].Low
 			}
 			if !free || stopWords[words[0]] || stopWords[words[n-1]] {
 				continue
@@ -143,7 +144,7 @@ func (e *Engine) addColumnMention(a *analysis, from, to int) {
 	if len(hits) == 0 {
 		return
 	}
-	cm := &colMention{phrase: phrase, at: from, end: to, clause: a.toks[from].clause}
+	cm := &colMention{phrase: phrase, at: from, end: to, clause: a.toks[from].Clause}
 	// "van models offered by …" matching a notes column's texts only, or
 	// "models leased by …" what a comment says of a column: a
 	// verb that may instead say how things relate (relationVerbs).
@@ -173,7 +174,7 @@ func (e *Engine) addColumnMention(a *analysis, from, to int) {
 	}
 	a.columns = append(a.columns, cm)
 	for k := from; k < to; k++ {
-		a.toks[k].used = true
+		a.toks[k].Used = true
 	}
 }
 
@@ -201,7 +202,7 @@ func (e *Engine) ownKeys(alts []colAlt) []colAlt {
 // the named table whose key is the number.
 func (e *Engine) findKeyEquals(a *analysis) {
 	for i := 2; i < len(a.toks); i++ {
-		if !a.toks[i].isNum || a.toks[i].used || a.toks[i].num != math.Trunc(a.toks[i].num) || a.word(i-1) != "id" || a.toks[i-1].used {
+		if !a.toks[i].IsNum || a.toks[i].Used || a.toks[i].Num != math.Trunc(a.toks[i].Num) || a.word(i-1) != "id" || a.toks[i-1].Used {
 			continue
 		}
 		j := i - 2
@@ -211,14 +212,14 @@ func (e *Engine) findKeyEquals(a *analysis) {
 		if j >= 0 && a.word(j) == "the" && a.word(j+1) != "the" {
 			j--
 		}
-		if j < 0 || a.toks[j].used || a.toks[j].isNum || a.toks[j].brk != 0 {
+		if j < 0 || a.toks[j].Used || a.toks[j].IsNum || a.toks[j].Break != 0 {
 			continue
 		}
-		ts := e.m.byTerm[strings.Join(e.m.cat.Terms(a.toks[j].raw), " ")]
+		ts := e.m.byTerm[strings.Join(e.m.cat.Terms(a.toks[j].Raw), " ")]
 		if len(ts) == 0 || ts[0].key == nil || ts[0].key.Kind() != warehouse.KindNumber {
 			continue
 		}
-		a.comps = append(a.comps, &compMention{phrase: a.phrase(j, i+1), op: "=", value: a.toks[i].num, at: j, target: a.toks[j].low + " id", keyOf: ts[0]})
+		a.comps = append(a.comps, &compMention{phrase: a.phrase(j, i+1), op: "=", value: a.toks[i].Num, at: j, target: a.toks[j].Low + " id", keyOf: ts[0]})
 		a.markUsed(j, i+1)
 	}
 }
@@ -230,7 +231,7 @@ func (e *Engine) findKeyEquals(a *analysis) {
 // which would leave the identifier unlinked.
 func (e *Engine) findKeyColumns(a *analysis) {
 	for i := 1; i < len(a.toks); i++ {
-		ident := singularOf(a.toks[i].low)
+		ident := singularOf(a.toks[i].Low)
 		if ident == "ids" {
 			ident = "id"
 		}
@@ -238,13 +239,13 @@ func (e *Engine) findKeyColumns(a *analysis) {
 			continue
 		}
 		prev := a.toks[i-1]
-		if prev.used || prev.isNum || stopWords[prev.low] || a.toks[i].used || prev.brk != 0 {
+		if prev.Used || prev.IsNum || stopWords[prev.Low] || a.toks[i].Used || prev.Break != 0 {
 			continue
 		}
-		named := e.m.byTerm[strings.Join(e.m.cat.Terms(prev.low), " ")]
+		named := e.m.byTerm[strings.Join(e.m.cat.Terms(prev.Low), " ")]
 		// isNamed: the word names the table itself ("loan" → loan,
 		// not order_item, whose name only contains it).
-		term := strings.Join(e.m.cat.Terms(prev.low), " ")
+		term := strings.Join(e.m.cat.Terms(prev.Low), " ")
 		isNamed := func(table string) bool {
 			return strings.Join(e.m.cat.NameTerms(table), " ") == term
 		}
@@ -252,7 +253,7 @@ func (e *Engine) findKeyColumns(a *analysis) {
 			t := e.m.byName[strings.ToLower(table)]
 			return t != nil && t.key != nil && strings.EqualFold(t.key.Name, column)
 		}
-		cm := &colMention{phrase: a.phrase(i-1, i+1), at: i - 1, end: i + 1, clause: prev.clause}
+		cm := &colMention{phrase: a.phrase(i-1, i+1), at: i - 1, end: i + 1, clause: prev.Clause}
 		seen := map[string]bool{}
 		if ident == "id" {
 			for _, t := range named {
@@ -264,12 +265,12 @@ func (e *Engine) findKeyColumns(a *analysis) {
 		}
 		var hits []catalog.ColumnHit
 		if len(cm.alts) == 0 {
-			hits = e.m.cat.SearchColumns(prev.low+" "+ident, 8)
+			hits = e.m.cat.SearchColumns(prev.Low+" "+ident, 8)
 		}
 		for _, h := range hits {
 			col := strings.ToLower(h.Column)
 			if h.Score < hits[0].Score*0.7 || seen[strings.ToLower(h.Table+"."+h.Column)] || !strings.Contains(col, ident) ||
-				!strings.Contains(col, singularOf(prev.low)) && !(isNamed(h.Table) && isKey(h.Table, h.Column)) {
+				!strings.Contains(col, singularOf(prev.Low)) && !(isNamed(h.Table) && isKey(h.Table, h.Column)) {
 				continue
 			}
 			w := h.Score / hits[0].Score
@@ -283,6 +284,6 @@ func (e *Engine) findKeyColumns(a *analysis) {
 		}
 		sort.SliceStable(cm.alts, func(x, y int) bool { return cm.alts[x].weight > cm.alts[y].weight })
 		a.columns = append(a.columns, cm)
-		a.toks[i-1].used, a.toks[i].used = true, true
+		a.toks[i-1].Used, a.toks[i].Used = true, true
 	}
 }

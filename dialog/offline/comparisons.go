@@ -39,32 +39,32 @@ func (a *analysis) findComparisons() {
 			n := len(cp.words)
 			// "writers above age 40": the column's word between the
 			// comparison and its number.
-			if a.seq(i, cp.words...) && i+n+1 < len(a.toks) && a.toks[i+n+1].isNum && !a.toks[i+n+1].used && a.columnWordAt(i+n) {
-				c := &compMention{phrase: a.phrase(i, i+n+2), op: cp.op, value: a.toks[i+n+1].num, at: i, target: a.toks[i+n].low}
+			if a.seq(i, cp.words...) && i+n+1 < len(a.toks) && a.toks[i+n+1].IsNum && !a.toks[i+n+1].Used && a.columnWordAt(i+n) {
+				c := &compMention{phrase: a.phrase(i, i+n+2), op: cp.op, value: a.toks[i+n+1].Num, at: i, target: a.toks[i+n].Low}
 				a.comps = append(a.comps, c)
 				for k := i; k <= i+n+1; k++ {
-					a.toks[k].used = true
+					a.toks[k].Used = true
 				}
 				break
 			}
-			if !a.seq(i, cp.words...) || i+n >= len(a.toks) || !a.toks[i+n].isNum || a.toks[i+n].used {
+			if !a.seq(i, cp.words...) || i+n >= len(a.toks) || !a.toks[i+n].IsNum || a.toks[i+n].Used {
 				continue
 			}
-			c := &compMention{phrase: a.phrase(i, i+n+1), op: cp.op, value: a.toks[i+n].num, at: i}
+			c := &compMention{phrase: a.phrase(i, i+n+1), op: cp.op, value: a.toks[i+n].Num, at: i}
 			c.target = a.comparisonTarget(i, i+n+1)
 			a.comps = append(a.comps, c)
 			for k := i; k <= i+n; k++ {
-				a.toks[k].used = true
+				a.toks[k].Used = true
 			}
 			break
 		}
 	}
 	// "between 100 and 200", both included as in SQL.
 	for i := 0; i+3 < len(a.toks); i++ {
-		if a.word(i) != "between" || !a.toks[i+1].isNum || a.word(i+2) != "and" || !a.toks[i+3].isNum || a.toks[i+1].used || a.toks[i+3].used {
+		if a.word(i) != "between" || !a.toks[i+1].IsNum || a.word(i+2) != "and" || !a.toks[i+3].IsNum || a.toks[i+1].Used || a.toks[i+3].Used {
 			continue
 		}
-		lo, hi := a.toks[i+1].num, a.toks[i+3].num
+		lo, hi := a.toks[i+1].Num, a.toks[i+3].Num
 		if lo > hi {
 			lo, hi = hi, lo
 		}
@@ -72,7 +72,7 @@ func (a *analysis) findComparisons() {
 		phrase := a.phrase(i, i+4)
 		a.comps = append(a.comps, &compMention{phrase: phrase, op: "between", value: lo, upper: hi, at: i, target: target})
 		for k := i; k < i+4; k++ {
-			a.toks[k].used = true
+			a.toks[k].Used = true
 		}
 	}
 	a.findOrMore()
@@ -82,7 +82,7 @@ func (a *analysis) findComparisons() {
 // column: no number, no quoted text, no function word, not yet read.
 func (a *analysis) columnWordAt(k int) bool {
 	t := a.toks[k]
-	return !t.isNum && !t.quoted && !t.used && !stopWords[t.low] && !isFunctionWord(t) && t.brk == 0 && t.clause == a.toks[k+1].clause
+	return !t.IsNum && !t.Quoted && !t.Used && !stopWords[t.Low] && !isFunctionWord(t) && t.Break == 0 && t.Clause == a.toks[k+1].Clause
 }
 
 // comparisonTarget finds the words a comparison at [i, end) is about:
@@ -96,24 +96,24 @@ func (a *analysis) comparisonTarget(i, end int) string {
 	}
 	for j := start; j >= 0 && j >= start-2; j-- {
 		w := a.word(j)
-		if w == "with" || w == "whose" || w == "that" || w == "have" || w == "has" || w == "is" || w == "are" || w == "of" || a.toks[j].used {
+		if w == "with" || w == "whose" || w == "that" || w == "have" || w == "has" || w == "is" || w == "are" || w == "of" || a.toks[j].Used {
 			break
 		}
 		if !stopWords[w] {
-			before = append([]string{a.toks[j].low}, before...)
+			before = append([]string{a.toks[j].Low}, before...)
 		}
 	}
 	var after []string
 	for j := end; j < len(a.toks) && j <= end+2; j++ {
 		w := a.word(j)
-		if a.toks[j].used || a.toks[j].isNum {
+		if a.toks[j].Used || a.toks[j].IsNum {
 			break
 		}
 		if stopWords[w] && len(after) > 0 {
 			break
 		}
 		if !stopWords[w] {
-			after = append(after, a.toks[j].low)
+			after = append(after, a.toks[j].Low)
 		}
 	}
 	if len(after) > 0 && (len(before) == 0 || a.word(i-1) == "with" || a.word(i-1) == "have" || a.word(i-1) == "has") {
@@ -125,17 +125,17 @@ func (a *analysis) comparisonTarget(i, end int) string {
 // findOrMore reads "N or more" / "N or less".
 func (a *analysis) findOrMore() {
 	for i := 0; i+2 < len(a.toks); i++ {
-		if a.toks[i].isNum && !a.toks[i].used && a.word(i+1) == "or" && (a.word(i+2) == "more" || a.word(i+2) == "less" || a.word(i+2) == "fewer") {
+		if a.toks[i].IsNum && !a.toks[i].Used && a.word(i+1) == "or" && (a.word(i+2) == "more" || a.word(i+2) == "less" || a.word(i+2) == "fewer") {
 			op := ">="
 			if a.word(i+2) != "more" {
 				op = "<="
 			}
 			target := ""
 			if i+3 < len(a.toks) {
-				target = a.toks[i+3].low
+				target = a.toks[i+3].Low
 			}
-			a.comps = append(a.comps, &compMention{phrase: a.phrase(i, i+3), op: op, value: a.toks[i].num, at: i, target: target})
-			a.toks[i].used, a.toks[i+1].used, a.toks[i+2].used = true, true, true
+			a.comps = append(a.comps, &compMention{phrase: a.phrase(i, i+3), op: op, value: a.toks[i].Num, at: i, target: target})
+			a.toks[i].Used, a.toks[i+1].Used, a.toks[i+2].Used = true, true, true
 		}
 	}
 }

@@ -62,14 +62,14 @@ func timeUnitOf(a *analysis) string {
 func (e *Engine) findComputed(a *analysis) {
 	unit := timeUnitOf(a)
 	for i, t := range a.toks {
-		if t.clause != 0 || t.quoted {
+		if t.Clause != 0 || t.Quoted {
 			continue
 		}
 		var alts []colAlt
-		if spanWords[t.low] {
+		if spanWords[t.Low] {
 			// "delivery time", "days to ship", "time from pickup to delivery"
 			if spans, from, to := e.eventSpans(a, i); len(spans) > 0 {
-				if t.low == "long" && a.agg == "" && !a.count {
+				if t.Low == "long" && a.agg == "" && !a.count {
 					// "how long does delivery take": typically, an average.
 					a.agg, a.aggAt = "AVG", from
 				}
@@ -95,12 +95,12 @@ func (e *Engine) findComputed(a *analysis) {
 			}
 		}
 		switch {
-		case t.low == "age" || t.low == "ages":
+		case t.Low == "age" || t.Low == "ages":
 			alts = e.ages()
-		case durationWords[t.low] || t.low == "time" && (a.word(i+1) == "between" || a.word(i+1) == "from" || a.word(i+1) == "to"):
+		case durationWords[t.Low] || t.Low == "time" && (a.word(i+1) == "between" || a.word(i+1) == "from" || a.word(i+1) == "to"):
 			alts = e.durations(unit)
-		case marginWords[t.low] && columnCovering(a, i) == nil:
-			alts = e.margins(t.low)
+		case marginWords[t.Low] && columnCovering(a, i) == nil:
+			alts = e.margins(t.Low)
 		}
 		if len(alts) == 0 {
 			continue
@@ -112,8 +112,8 @@ func (e *Engine) findComputed(a *analysis) {
 			e.absorbParts(a, cm)
 			continue
 		}
-		a.toks[i].used = true
-		cm := &colMention{phrase: t.raw, at: i, end: i + 1, alts: alts, clause: 0}
+		a.toks[i].Used = true
+		cm := &colMention{phrase: t.Raw, at: i, end: i + 1, alts: alts, clause: 0}
 		e.absorbParts(a, cm)
 		a.columns = append(a.columns, cm)
 	}
@@ -273,7 +273,7 @@ func partnerName(name string, pw [2]string) string {
 func (e *Engine) findRatio(a *analysis) {
 	for i := range a.toks {
 		difference := a.word(i) == "difference" || a.word(i) == "gap"
-		if a.word(i) != "ratio" && a.word(i) != "proportion" && !difference || a.toks[i].clause != 0 {
+		if a.word(i) != "ratio" && a.word(i) != "proportion" && !difference || a.toks[i].Clause != 0 {
 			continue
 		}
 		j := i + 1

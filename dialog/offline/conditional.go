@@ -26,7 +26,7 @@ func (a *analysis) shareParts() []*valueMention {
 		return nil
 	}
 	pred := -1
-	for k := a.share.end + 1; k < len(a.toks) && a.toks[k].clause == 0; k++ {
+	for k := a.share.end + 1; k < len(a.toks) && a.toks[k].Clause == 0; k++ {
 		if predicateWords[a.word(k)] {
 			pred = k
 			break

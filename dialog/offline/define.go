@@ -12,6 +12,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/offline/token"
 	"github.com/clarify-bot/clarify/internal/tables"
 	"github.com/clarify-bot/clarify/ontology"
 )
@@ -72,7 +73,7 @@ var stateWords = setOf(`status state stage phase condition kind type category cl
 func (e *Engine) findTerms(a *analysis) []*termMention {
 	var out []*termMention
 	for _, em := range a.entities {
-		if a.toks[em.at].clause != 0 {
+		if a.toks[em.at].Clause != 0 {
 			continue
 		}
 		// Words before the entity.
@@ -116,12 +117,12 @@ func (e *Engine) findTerms(a *analysis) []*termMention {
 
 // termWord: a word of the question no recogniser took and that carries
 // meaning.
-func termWord(t tok) bool {
+func termWord(t token.Token) bool {
 	// "distinct users" asks to count each once; it says nothing of them.
-	if t.used || t.isNum || t.quoted || t.clause != 0 || isFunctionWord(t) || negations[t.low] || t.low == "distinct" || t.low == "unique" {
+	if t.Used || t.IsNum || t.Quoted || t.Clause != 0 || isFunctionWord(t) || negations[t.Low] || t.Low == "distinct" || t.Low == "unique" {
 		return false
 	}
-	for _, r := range t.low {
+	for _, r := range t.Low {
 		if !unicode.IsLetter(r) && r != '-' {
 			return false
 		}
@@ -138,23 +139,23 @@ func (e *Engine) findExistence(a *analysis, subject *tableInfo) []*existMention 
 	}
 	var out []*existMention
 	for i, t := range a.toks {
-		if t.clause != 0 {
+		if t.Clause != 0 {
 			continue
 		}
 		// "that have placed orders", "who had loans": some rows.
-		positive := (t.low == "that" || t.low == "who" || t.low == "which") && haveWords[a.word(i+1)] && !negations[a.word(i+2)]
+		positive := (t.Low == "that" || t.Low == "who" || t.Low == "which") && haveWords[a.word(i+1)] && !negations[a.word(i+2)]
 		// "templates used for documents", "tools listed in loans": a
 		// participle right after the subject, then a preposition and
 		// the rows it is used in.
-		positive = positive || i > 0 && (participle(t.low) || t.low == "used") && !t.used && a.mentionCovers(i-1) && e.tableNamed(a, i-1) == subject &&
+		positive = positive || i > 0 && (participle(t.Low) || t.Low == "used") && !t.Used && a.mentionCovers(i-1) && e.tableNamed(a, i-1) == subject &&
 			(relationPreps[a.word(i+1)] || a.word(i+1) == "for")
-		if !negations[t.low] && !positive {
+		if !negations[t.Low] && !positive {
 			continue
 		}
 		// "have never been lent in any loans": a verb phrase may come
 		// between the negation and the related rows.
 		for j := i + 1; j < len(a.toks) && j <= i+6; j++ {
-			if a.toks[j].isNum || a.toks[j-1].brk != 0 {
+			if a.toks[j].IsNum || a.toks[j-1].Break != 0 {
 				break
 			}
 			var related *tableInfo
@@ -178,7 +179,7 @@ func (e *Engine) findExistence(a *analysis, subject *tableInfo) []*existMention 
 				continue
 			}
 			// "transaction alerts": the last noun names the rows.
-			for j+1 < len(a.toks) && a.toks[j].brk == 0 {
+			for j+1 < len(a.toks) && a.toks[j].Break == 0 {
 				next := e.tableNamed(a, j+1)
 				if next == nil || next == subject || next == related {
 					break
@@ -191,7 +192,7 @@ func (e *Engine) findExistence(a *analysis, subject *tableInfo) []*existMention 
 			}
 			end := j + 1
 			// "customer reviews": the rest of the noun phrase.
-			for end < len(a.toks) && end < j+3 && a.toks[end-1].brk == 0 && !a.toks[end].used && !a.toks[end].isNum && !isFunctionWord(a.toks[end]) {
+			for end < len(a.toks) && end < j+3 && a.toks[end-1].Break == 0 && !a.toks[end].Used && !a.toks[end].IsNum && !isFunctionWord(a.toks[end]) {
 				end++
 			}
 			x := &existMention{phrase: a.phrase(i, end), at: i, end: end, subject: subject, related: related, via: via, hop: hop, negated: !positive}
@@ -216,7 +217,7 @@ func (e *Engine) qualifyRelated(a *analysis, x *existMention, j int) {
 		if vm.at > x.at && vm.at < j && verbOfObject(a, vm.at, vm.phrase) && slices.ContainsFunc(vm.alts, has) {
 			// "never placed an order": the verb is the relation itself,
 			// the stored status of that name a reading beside it.
-			a.toks[vm.at].used = true
+			a.toks[vm.at].Used = true
 			for _, al := range vm.alts {
 				if has(al) {
 					x.maybe = append(x.maybe, al)
@@ -239,12 +240,12 @@ func (e *Engine) qualifyRelated(a *analysis, x *existMention, j int) {
 	a.values = kept
 	for k := x.at + 1; k < j; k++ {
 		t := a.toks[k]
-		if t.isNum || t.quoted || isFunctionWord(t) || verbOfObject(a, k, t.raw) || slices.ContainsFunc(a.values, func(vm *valueMention) bool { return vm.at == k }) {
+		if t.IsNum || t.Quoted || isFunctionWord(t) || verbOfObject(a, k, t.Raw) || slices.ContainsFunc(a.values, func(vm *valueMention) bool { return vm.at == k }) {
 			continue
 		}
 		if al, ok := e.storedWordIn(t, x.related); ok && !slices.ContainsFunc(x.values, func(v valueAlt) bool { return v.column == al.column }) {
 			x.values = append(x.values, al)
-			a.toks[k].used = true
+			a.toks[k].Used = true
 			// A table's name used as a value names no table here.
 			a.entities = slices.DeleteFunc(a.entities, func(em *entityMention) bool { return em.at == k })
 		}
@@ -280,7 +281,7 @@ func (e *Engine) qualifiesAfter(a *analysis, x *existMention, vm *valueMention) 
 		return false
 	}
 	for k := x.end - 1; k < vm.at; k++ {
-		if a.toks[k].brk != 0 || a.toks[k].clause != a.toks[x.at].clause {
+		if a.toks[k].Break != 0 || a.toks[k].Clause != a.toks[x.at].Clause {
 			return false
 		}
 		if t := e.tableNamed(a, k); t != nil && t != x.related && k >= x.end {
@@ -293,8 +294,8 @@ func (e *Engine) qualifiesAfter(a *analysis, x *existMention, vm *valueMention) 
 // storedWordIn finds a word as a value of one of t's text columns: the
 // same word, or (with the lexicon) a derived form of it ("promotional"
 // for 'promotion').
-func (e *Engine) storedWordIn(w tok, t *tableInfo) (valueAlt, bool) {
-	for _, h := range e.m.cat.SearchValues(w.raw, 24) {
+func (e *Engine) storedWordIn(w token.Token, t *tableInfo) (valueAlt, bool) {
+	for _, h := range e.m.cat.SearchValues(w.Raw, 24) {
 		if !strings.EqualFold(h.Table, t.name) {
 			continue
 		}
@@ -302,7 +303,7 @@ func (e *Engine) storedWordIn(w tok, t *tableInfo) (valueAlt, bool) {
 			continue
 		}
 		same := h.Match == catalog.Exact || h.Match == catalog.CaseInsensitive
-		if same || e.words != nil && len(w.low) > 3 && !strings.Contains(h.Value, " ") && e.words.RelatedTo(w.low, strings.ToLower(h.Value)) {
+		if same || e.words != nil && len(w.Low) > 3 && !strings.Contains(h.Value, " ") && e.words.RelatedTo(w.Low, strings.ToLower(h.Value)) {
 			return valueAlt{table: h.Table, column: h.Column, value: h.Value, weight: 1}, true
 		}
 	}
@@ -317,7 +318,7 @@ func (e *Engine) tableNamed(a *analysis, j int) *tableInfo {
 			return em.tables[0]
 		}
 	}
-	if ts := e.m.byTerm[strings.Join(e.m.cat.Terms(a.toks[j].raw), " ")]; len(ts) > 0 {
+	if ts := e.m.byTerm[strings.Join(e.m.cat.Terms(a.toks[j].Raw), " ")]; len(ts) > 0 {
 		return ts[0]
 	}
 	return nil
@@ -350,7 +351,7 @@ func (e *Engine) tablesNamed(a *analysis, j int) []*tableInfo {
 		return nil
 	}
 	out := []*tableInfo{first}
-	terms := e.m.cat.Terms(a.toks[j].raw)
+	terms := e.m.cat.Terms(a.toks[j].Raw)
 	if len(terms) != 1 {
 		return out
 	}
@@ -432,7 +433,7 @@ func (e *Engine) statedTerms(a *analysis, terms []*termMention, head *tableInfo,
 		if tm == nil && head != nil {
 			for i := range a.toks {
 				end := a.spanOf(i, phrase)
-				if a.toks[i].clause != 0 || !strings.EqualFold(a.phrase(i, end), phrase) {
+				if a.toks[i].Clause != 0 || !strings.EqualFold(a.phrase(i, end), phrase) {
 					continue
 				}
 				// Only words the schema does not name can be defined.
@@ -465,10 +466,10 @@ func (e *Engine) statedMeaning(a *analysis, tm *termMention, clause int, now tim
 	var related *tableInfo
 	var via warehouse.Join
 	for i, t := range a.toks {
-		if t.clause != clause {
+		if t.Clause != clause {
 			continue
 		}
-		if negations[t.low] {
+		if negations[t.Low] {
 			negated = true
 		}
 		if related == nil {
@@ -487,8 +488,8 @@ func (e *Engine) statedMeaning(a *analysis, tm *termMention, clause int, now tim
 	}
 	drop := func() {
 		a.times = slices.DeleteFunc(a.times, func(t *timeMention) bool { return t.clause == clause })
-		a.values = slices.DeleteFunc(a.values, func(v *valueMention) bool { return a.toks[v.at].clause == clause })
-		a.entities = slices.DeleteFunc(a.entities, func(m *entityMention) bool { return a.toks[m.at].clause == clause })
+		a.values = slices.DeleteFunc(a.values, func(v *valueMention) bool { return a.toks[v.at].Clause == clause })
+		a.entities = slices.DeleteFunc(a.entities, func(m *entityMention) bool { return a.toks[m.at].Clause == clause })
 		a.columns = slices.DeleteFunc(a.columns, func(m *colMention) bool { return m.clause == clause })
 	}
 	if related != nil {
@@ -507,7 +508,7 @@ func (e *Engine) statedMeaning(a *analysis, tm *termMention, clause int, now tim
 		}, true
 	}
 	for _, vm := range a.values {
-		if a.toks[vm.at].clause != clause {
+		if a.toks[vm.at].Clause != clause {
 			continue
 		}
 		for _, al := range vm.alts {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/token"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -73,7 +74,7 @@ func (e *Engine) findDefinedPhrases(a *analysis, facts []ontology.Fact) {
 				if !a.spells(i, d.words) {
 					continue
 				}
-				cm := &colMention{phrase: a.phrase(i, i+n), at: i, end: i + n, clause: a.toks[i].clause,
+				cm := &colMention{phrase: a.phrase(i, i+n), at: i, end: i + n, clause: a.toks[i].Clause,
 					alts: []colAlt{{table: d.table, column: d.column, weight: 1}}}
 				a.columns = append(a.columns, cm)
 				a.linked = append(a.linked, linkedFact{factID: d.factID, column: d.table + "." + d.column})
@@ -87,15 +88,15 @@ func (e *Engine) findDefinedPhrases(a *analysis, facts []ontology.Fact) {
 // clause and without punctuation between them.
 func (a *analysis) spells(i int, words []string) bool {
 	n := len(words)
-	if !spans(a.toks, i, i+n) {
+	if !token.Unbroken(a.toks, i, i+n) {
 		return false
 	}
 	for k, w := range words {
 		t := a.toks[i+k]
-		if t.used || t.isNum || t.quoted || t.clause != a.toks[i].clause {
+		if t.Used || t.IsNum || t.Quoted || t.Clause != a.toks[i].Clause {
 			return false
 		}
-		if t.low != w && !(k == n-1 && (t.low == w+"s" || t.low == w+"es")) {
+		if t.Low != w && !(k == n-1 && (t.Low == w+"s" || t.Low == w+"es")) {
 			return false
 		}
 	}

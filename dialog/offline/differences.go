@@ -28,7 +28,7 @@ func (e *Engine) findDifferences(a *analysis) {
 		if y.at == x.end && x.end-x.at > 1 {
 			k = x.end - 1
 		}
-		if x.clause != y.clause || y.at != k+1 || !differenceWords[a.word(k)] || a.word(y.at) == "than" || a.toks[k-1].brk != 0 {
+		if x.clause != y.clause || y.at != k+1 || !differenceWords[a.word(k)] || a.word(y.at) == "than" || a.toks[k-1].Break != 0 {
 			continue
 		}
 		var alts []colAlt

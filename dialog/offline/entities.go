@@ -6,6 +6,8 @@ package offline
 import (
 	"sort"
 	"strings"
+
+	"github.com/clarify-bot/clarify/dialog/offline/token"
 )
 
 type entityMention struct {
@@ -49,9 +51,9 @@ func (e *Engine) preferNamedTable(a *analysis) {
 func (e *Engine) findEntities(a *analysis) {
 	for n := 3; n >= 1; n-- {
 		for i := 0; i+n <= len(a.toks); i++ {
-			ok := !stopWords[a.toks[i].low] && !stopWords[a.toks[i+n-1].low] && spans(a.toks, i, i+n) && !listVerbs[a.toks[i].low]
+			ok := !stopWords[a.toks[i].Low] && !stopWords[a.toks[i+n-1].Low] && token.Unbroken(a.toks, i, i+n) && !listVerbs[a.toks[i].Low]
 			for k := i; ok && k < i+n; k++ {
-				if a.toks[k].used || a.toks[k].isNum {
+				if a.toks[k].Used || a.toks[k].IsNum {
 					ok = false
 				}
 			}
@@ -73,7 +75,7 @@ func (e *Engine) findEntities(a *analysis) {
 			}
 			a.entities = append(a.entities, &entityMention{phrase: a.phrase(i, i+n), at: i, tables: tables})
 			for k := i; k < i+n; k++ {
-				a.toks[k].used = true
+				a.toks[k].Used = true
 			}
 		}
 	}
@@ -91,7 +93,7 @@ func (e *Engine) compoundEntities(a *analysis) {
 		if i+1 < len(a.entities) {
 			next := a.entities[i+1]
 			end := a.spanOf(em.at, em.phrase)
-			if next.at == end && a.toks[end-1].brk == 0 && e.refersTo(em.tables[0], next.tables[0]) {
+			if next.at == end && a.toks[end-1].Break == 0 && e.refersTo(em.tables[0], next.tables[0]) {
 				kept = append(kept, &entityMention{phrase: a.phrase(em.at, a.spanOf(next.at, next.phrase)), at: em.at, tables: next.tables})
 				i++
 				continue
@@ -126,18 +128,18 @@ func (e *Engine) findRelatedEntities(a *analysis) {
 		// Only verbs ("adjoin", "surrounding"): a noun related through
 		// one of its verb senses ("places" → rating) would mislead, and
 		// the word after a superlative belongs to it ("most populated").
-		if t.used || t.isNum || t.quoted || isFunctionWord(t) || len(t.low) < 4 || !e.words.MostlyVerb(t.low) ||
+		if t.Used || t.IsNum || t.Quoted || isFunctionWord(t) || len(t.Low) < 4 || !e.words.MostlyVerb(t.Low) ||
 			a.sup != nil && i == a.sup.nounAt {
 			continue
 		}
-		cm := &colMention{phrase: t.raw, at: i, end: i + 1, clause: t.clause, verb: true}
+		cm := &colMention{phrase: t.Raw, at: i, end: i + 1, clause: t.Clause, verb: true}
 		var tables []*tableInfo
 		for _, info := range e.m.tables {
-			if w := nameWord(info.name); w != "" && e.words.RelatedTo(t.low, w) {
+			if w := nameWord(info.name); w != "" && e.words.RelatedTo(t.Low, w) {
 				tables = append(tables, info)
 			}
 			for _, c := range info.t.Columns {
-				if w := nameWord(c.Name); w != "" && !e.m.isKeyish(info.t, &c) && e.words.RelatedTo(t.low, w) {
+				if w := nameWord(c.Name); w != "" && !e.m.isKeyish(info.t, &c) && e.words.RelatedTo(t.Low, w) {
 					cm.alts = append(cm.alts, colAlt{table: info.name, column: c.Name, weight: 0.8})
 				}
 			}
@@ -147,11 +149,11 @@ func (e *Engine) findRelatedEntities(a *analysis) {
 		case len(cm.alts) > 0:
 			a.columns = append(a.columns, cm)
 		case len(tables) > 0:
-			a.entities = append(a.entities, &entityMention{phrase: t.raw, at: i, tables: tables})
+			a.entities = append(a.entities, &entityMention{phrase: t.Raw, at: i, tables: tables})
 		default:
 			continue
 		}
-		a.toks[i].used = true
+		a.toks[i].Used = true
 	}
 	sort.SliceStable(a.entities, func(i, j int) bool { return a.entities[i].at < a.entities[j].at })
 	sort.SliceStable(a.columns, func(i, j int) bool { return a.columns[i].at < a.columns[j].at })

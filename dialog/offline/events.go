@@ -119,7 +119,7 @@ func (a *analysis) eventFollows(i int) bool {
 // [from, to): the time then belongs to another event.
 func (a *analysis) verbBetween(from, to int) bool {
 	for k := from; k < to && k < len(a.toks); k++ {
-		if participle(a.word(k)) || a.toks[k].brk != 0 {
+		if participle(a.word(k)) || a.toks[k].Break != 0 {
 			return true
 		}
 	}
@@ -328,8 +328,8 @@ func (e *Engine) onlyEventBefore(a *analysis, parts *readingParts, at int) (int,
 	}
 	if !participle(a.word(k)) {
 		k = -1
-		for i := at + 1; i < len(a.toks) && a.toks[i].clause == a.toks[at].clause; i++ {
-			if participle(a.word(i)) && passiveAux[a.word(i-1)] && (i+1 == len(a.toks) || a.toks[i+1].clause != a.toks[at].clause || isFunctionWord(a.toks[i+1]) && !relationPreps[a.word(i+1)]) {
+		for i := at + 1; i < len(a.toks) && a.toks[i].Clause == a.toks[at].Clause; i++ {
+			if participle(a.word(i)) && passiveAux[a.word(i-1)] && (i+1 == len(a.toks) || a.toks[i+1].Clause != a.toks[at].Clause || isFunctionWord(a.toks[i+1]) && !relationPreps[a.word(i+1)]) {
 				k = i
 			}
 		}

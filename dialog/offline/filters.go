@@ -314,7 +314,7 @@ func (r *reader) rangeFit(al colAlt, cp *compMention) float64 {
 func (r *reader) qualifiedEntity(vm *valueMention) *tableInfo {
 	a := r.a
 	k := a.spanOf(vm.at, vm.phrase)
-	for k < len(a.toks) && a.toks[k-1].brk == 0 {
+	for k < len(a.toks) && a.toks[k-1].Break == 0 {
 		if em := r.entityAt(k); em != nil {
 			return em.tables[0]
 		}
@@ -415,7 +415,7 @@ func (a *analysis) valueNamedBy(cm *colMention) *valueMention {
 		if strings.Contains(vm.phrase, "(") {
 			continue
 		}
-		if vm.at == next && a.toks[cm.end-1].brk == 0 && !(of && otherColumnOfTable(vm, cm)) || a.spanOf(vm.at, vm.phrase) == cm.at && a.toks[cm.at-1].brk == 0 {
+		if vm.at == next && a.toks[cm.end-1].Break == 0 && !(of && otherColumnOfTable(vm, cm)) || a.spanOf(vm.at, vm.phrase) == cm.at && a.toks[cm.at-1].Break == 0 {
 			return vm
 		}
 	}
@@ -482,7 +482,7 @@ func joinedAsAlternatives(a *analysis, vm, next *valueMention) bool {
 	if end > next.at {
 		return false
 	}
-	sep := end > 0 && a.toks[end-1].brk == ','
+	sep := end > 0 && a.toks[end-1].Break == ','
 	for k := end; k < next.at; k++ {
 		switch a.word(k) {
 		case "or":
@@ -491,7 +491,7 @@ func joinedAsAlternatives(a *analysis, vm, next *valueMention) bool {
 		default:
 			return false
 		}
-		if k+1 < next.at && a.toks[k].brk == ',' {
+		if k+1 < next.at && a.toks[k].Break == ',' {
 			sep = true
 		}
 	}

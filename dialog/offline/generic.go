@@ -31,7 +31,7 @@ func shownTables(p *plan) map[string]bool {
 // the one table the reading shows, which no realised mention of a table
 // names.
 func (e *Engine) genericStandsFor(a *analysis, p *plan, parts *readingParts, k int) bool {
-	if !genericNouns[a.word(k)] || a.toks[k].used {
+	if !genericNouns[a.word(k)] || a.toks[k].Used {
 		return false
 	}
 	shown := shownTables(p)
@@ -70,7 +70,7 @@ func (e *Engine) genericTerms(a *analysis, h head, terms []*termMention) []*term
 	}
 	var out []*termMention
 	for k, t := range a.toks {
-		if t.clause != 0 || !genericNouns[t.low] || t.used {
+		if t.Clause != 0 || !genericNouns[t.Low] || t.Used {
 			continue
 		}
 		s := k

@@ -304,7 +304,7 @@ func (r *reader) mentioned(table, column string) float64 {
 	}
 	name := strings.ToLower(column)
 	for _, t := range r.a.toks {
-		if len(t.low) > 3 && !t.isNum && strings.HasPrefix(name, strings.TrimSuffix(strings.TrimSuffix(t.low, "ed"), "ped")) && strings.Contains(name, "_") {
+		if len(t.Low) > 3 && !t.IsNum && strings.HasPrefix(name, strings.TrimSuffix(strings.TrimSuffix(t.Low, "ed"), "ped")) && strings.Contains(name, "_") {
 			return 3
 		}
 	}

@@ -7,6 +7,8 @@ package offline
 import (
 	"math"
 	"strings"
+
+	"github.com/clarify-bot/clarify/dialog/offline/token"
 )
 
 type superMention struct {
@@ -52,15 +54,15 @@ func (a *analysis) findIntents() {
 func (a *analysis) findCountsAndAggregates() {
 	for i := 0; i < len(a.toks); i++ {
 		t := a.toks[i]
-		if t.used {
+		if t.Used {
 			continue
 		}
 		switch {
 		case a.seq(i, "how", "many"):
 			a.count, a.countAt = true, i
-			a.toks[i].used, a.toks[i+1].used = true, true
+			a.toks[i].Used, a.toks[i+1].Used = true, true
 			a.findCountKinds(i + 2)
-		case a.seq(i, "number", "of") || a.seq(i, "count", "of") || t.low == "count" && i == 0:
+		case a.seq(i, "number", "of") || a.seq(i, "count", "of") || t.Low == "count" && i == 0:
 			// The first count asks; a later one ("… Give the id and the
 			// number of X") lists what to show.
 			// "Count the number of…" is one count.
@@ -73,27 +75,27 @@ func (a *analysis) findCountsAndAggregates() {
 			if w := a.word(i + 2); (a.countAt == i || restated) && a.word(i+1) == "of" && (w == "different" || w == "distinct" || w == "unique") && !kindWords[a.word(i+3)] {
 				a.findCountKinds(i + 2)
 			}
-			a.toks[i].used = true
+			a.toks[i].Used = true
 			if a.word(i+1) == "of" {
-				a.toks[i+1].used = true
+				a.toks[i+1].Used = true
 			}
 		case a.seq(i, "how", "much"):
 			a.agg, a.aggAt = "SUM", i
-			a.toks[i].used, a.toks[i+1].used = true, true
-		case t.low == "total" || t.low == "sum" || t.low == "overall" || t.low == "combined" || t.low == "altogether":
+			a.toks[i].Used, a.toks[i+1].Used = true, true
+		case t.Low == "total" || t.Low == "sum" || t.Low == "overall" || t.Low == "combined" || t.Low == "altogether":
 			if a.agg == "" {
 				a.agg, a.aggAt = "SUM", i
 			}
-			a.toks[i].used = true
-		case t.low == "average" || t.low == "avg" || t.low == "mean":
+			a.toks[i].Used = true
+		case t.Low == "average" || t.Low == "avg" || t.Low == "mean":
 			a.agg, a.aggAt = "AVG", i
-			a.toks[i].used = true
-		case a.word(i-1) == "how" && howAdjectives[t.low] != "":
-			a.howAdj = howAdjectives[t.low]
-			a.toks[i].used, a.toks[i-1].used = true, true
-		case t.low == "where" && (a.word(i+1) == "is" || a.word(i+1) == "are"):
+			a.toks[i].Used = true
+		case a.word(i-1) == "how" && howAdjectives[t.Low] != "":
+			a.howAdj = howAdjectives[t.Low]
+			a.toks[i].Used, a.toks[i-1].Used = true, true
+		case t.Low == "where" && (a.word(i+1) == "is" || a.word(i+1) == "are"):
 			a.where = true
-			a.toks[i].used = true
+			a.toks[i].Used = true
 		}
 	}
 }
@@ -103,16 +105,16 @@ func (a *analysis) findSuperlative() {
 	// Superlatives and top-k.
 	for i := 0; i < len(a.toks) && a.sup == nil; i++ {
 		t := a.toks[i]
-		if t.used {
+		if t.Used {
 			continue
 		}
-		s, ok := superlatives[t.low]
+		s, ok := superlatives[t.Low]
 		limit, explicit := 1, false
 		start := i
-		if t.isNum && !t.used && t.num >= 1 && t.num <= 1000 && t.num == math.Trunc(t.num) && i+1 < len(a.toks) {
+		if t.IsNum && !t.Used && t.Num >= 1 && t.Num <= 1000 && t.Num == math.Trunc(t.Num) && i+1 < len(a.toks) {
 			if s2, ok2 := superlatives[a.word(i+1)]; ok2 {
-				s, ok, limit, explicit = s2, true, int(t.num), true
-				a.toks[i].used = true
+				s, ok, limit, explicit = s2, true, int(t.Num), true
+				a.toks[i].Used = true
 				i++
 			}
 		}
@@ -120,37 +122,37 @@ func (a *analysis) findSuperlative() {
 			continue
 		}
 		// "first/last" only rank when they qualify a noun, not in "first 2024"…
-		if (t.low == "max" || t.low == "maximum" || t.low == "minimum") && a.agg == "" && a.word(i+1) == "of" {
+		if (t.Low == "max" || t.Low == "maximum" || t.Low == "minimum") && a.agg == "" && a.word(i+1) == "of" {
 			continue
 		}
-		if i+1 < len(a.toks) && a.toks[i+1].isNum && !a.toks[i+1].isYear() && !a.toks[i+1].used {
-			limit, explicit = int(a.toks[i+1].num), true
-			a.toks[i+1].used = true
+		if i+1 < len(a.toks) && a.toks[i+1].IsNum && !a.toks[i+1].IsYear() && !a.toks[i+1].Used {
+			limit, explicit = int(a.toks[i+1].Num), true
+			a.toks[i+1].Used = true
 		}
-		sm := &superMention{phrase: a.toks[i].raw, desc: s.desc, limit: limit, hint: s.hint, at: start, explicitLimit: explicit}
-		a.toks[i].used = true
+		sm := &superMention{phrase: a.toks[i].Raw, desc: s.desc, limit: limit, hint: s.hint, at: start, explicitLimit: explicit}
+		a.toks[i].Used = true
 		// "the greatest number of writers": maybe a count (countRanking).
 		if n := i + 1; a.seq(n, "number", "of") && a.word(i) != "most" && a.word(i) != "least" && a.word(i) != "top" {
 			sm.numberOf = n
 		}
 		// "most populous", "least expensive": the adjective sets the measure.
-		if (a.toks[i].low == "most" || a.toks[i].low == "least") && howAdjectives[a.word(i+1)] != "" {
+		if (a.toks[i].Low == "most" || a.toks[i].Low == "least") && howAdjectives[a.word(i+1)] != "" {
 			sm.hint = howAdjectives[a.word(i+1)]
-			sm.phrase += " " + a.toks[i+1].raw
-			a.toks[i+1].used = true
+			sm.phrase += " " + a.toks[i+1].Raw
+			a.toks[i+1].Used = true
 			i++
 		}
 		// "top 3 most often borrowed genres": how often, not a column.
 		from := i + 1
-		if explicit && i+1 < len(a.toks) && a.toks[i+1].isNum {
+		if explicit && i+1 < len(a.toks) && a.toks[i+1].IsNum {
 			from++ // past the "2" of "top 2"
 		}
-		for k := from; k < len(a.toks) && k <= from+3 && !a.toks[k].used; k++ {
+		for k := from; k < len(a.toks) && k <= from+3 && !a.toks[k].Used; k++ {
 			if w := a.word(k); w != "most" && w != "least" {
 				if !commonWords[w] {
 					break
 				}
-				a.toks[k].used = true
+				a.toks[k].Used = true
 			}
 		}
 		// The noun it ranks by: "highest revenue", "most orders", "top 5 products by units sold".
@@ -161,13 +163,13 @@ func (a *analysis) findSuperlative() {
 		sm.nounAt = j
 		if by := a.indexOf("by", i+1); by >= 0 && by+1 < len(a.toks) {
 			sm.nounAt = by + 1
-			a.toks[by].used = true
+			a.toks[by].Used = true
 		} else if at, s2 := a.rankedWith(j); at > 0 {
 			// "top 3 shops with the highest ratings": the second
 			// superlative says what ranks them, and which way.
 			sm.nounAt, sm.desc = at+1, s2.desc
-			sm.phrase += " " + a.toks[at].raw
-			a.toks[at].used = true
+			sm.phrase += " " + a.toks[at].Raw
+			a.toks[at].Used = true
 		}
 		a.sup = sm
 	}
@@ -178,27 +180,27 @@ func (a *analysis) findGroupings() {
 	// Grouping.
 	for i := 0; i < len(a.toks); i++ {
 		t := a.toks[i]
-		if t.used {
+		if t.Used {
 			continue
 		}
-		switch t.low {
+		switch t.Low {
 		case "monthly", "yearly", "annually", "annual", "quarterly", "weekly", "daily":
-			unit := map[string]string{"monthly": "month", "yearly": "year", "annually": "year", "annual": "year", "quarterly": "quarter", "weekly": "week", "daily": "day"}[t.low]
-			a.groups = append(a.groups, &groupMention{phrase: t.raw, at: i, timeUnit: unit})
-			a.toks[i].used = true
+			unit := map[string]string{"monthly": "month", "yearly": "year", "annually": "year", "annual": "year", "quarterly": "quarter", "weekly": "week", "daily": "day"}[t.Low]
+			a.groups = append(a.groups, &groupMention{phrase: t.Raw, at: i, timeUnit: unit})
+			a.toks[i].Used = true
 			continue
 		}
-		if (t.low == "each" || t.low == "every") && a.word(i-1) == "of" && (i+1 >= len(a.toks) || t.brk != 0 || a.toks[i+1].clause != t.clause) {
+		if (t.Low == "each" || t.Low == "every") && a.word(i-1) == "of" && (i+1 >= len(a.toks) || t.Break != 0 || a.toks[i+1].Clause != t.Clause) {
 			// "what are the refund reasons and how many of each": each of
 			// the things named before, the last word that is not a
 			// function word.
 			for k := i - 2; k >= 0; k-- {
-				if a.toks[k].clause != t.clause {
+				if a.toks[k].Clause != t.Clause {
 					break
 				}
-				if !isFunctionWord(a.toks[k]) && !a.toks[k].isNum {
-					a.toks[i].used, a.toks[i-1].used = true, true
-					a.groups = append(a.groups, &groupMention{phrase: a.toks[k].raw, at: k})
+				if !isFunctionWord(a.toks[k]) && !a.toks[k].IsNum {
+					a.toks[i].Used, a.toks[i-1].Used = true, true
+					a.groups = append(a.groups, &groupMention{phrase: a.toks[k].Raw, at: k})
 					break
 				}
 			}
@@ -206,22 +208,22 @@ func (a *analysis) findGroupings() {
 		}
 		var at int
 		switch {
-		case t.low == "per" && a.indexOf("ratio", max(i-5, 0)) >= 0 && a.indexOf("ratio", max(i-5, 0)) < i:
+		case t.Low == "per" && a.indexOf("ratio", max(i-5, 0)) >= 0 && a.indexOf("ratio", max(i-5, 0)) < i:
 			continue // "the ratio of loans per member": a quotient
-		case t.low == "by" && passiveAgent(a.word(i-1)):
+		case t.Low == "by" && passiveAgent(a.word(i-1)):
 			continue // "references cited by publications": who did it, not a grouping
-		case t.low == "per" || t.low == "by" && !a.toks[min(i+1, len(a.toks)-1)].isNum:
+		case t.Low == "per" || t.Low == "by" && !a.toks[min(i+1, len(a.toks)-1)].IsNum:
 			at = i + 1
 		case a.seq(i, "for", "each") || a.seq(i, "for", "every"):
 			at = i + 2
-			a.toks[i+1].used = true
-		case t.low == "each" || t.low == "every":
+			a.toks[i+1].Used = true
+		case t.Low == "each" || t.Low == "every":
 			at = i + 1
-		case t.low == "across" && (a.word(i+1) == "different" || a.word(i+1) == "all" || a.word(i+1) == "the" || a.word(i-1) == "vary" || a.word(i-1) == "varies"):
+		case t.Low == "across" && (a.word(i+1) == "different" || a.word(i+1) == "all" || a.word(i+1) == "the" || a.word(i-1) == "vary" || a.word(i-1) == "varies"):
 			// "how does X vary across (different) manufacturers"
 			at = i + 1
 			if a.word(at) == "different" || a.word(at) == "all" {
-				a.toks[at].used = true
+				a.toks[at].Used = true
 				at++
 			}
 		default:
@@ -230,15 +232,15 @@ func (a *analysis) findGroupings() {
 		for at < len(a.toks) && (a.word(at) == "the" || a.word(at) == "a" || a.word(at) == "each") {
 			at++
 		}
-		if at >= len(a.toks) || a.toks[at].used || a.toks[at].isNum {
+		if at >= len(a.toks) || a.toks[at].Used || a.toks[at].IsNum {
 			continue
 		}
-		a.toks[i].used = true
-		g := &groupMention{phrase: a.toks[at].raw, at: at, per: t.low == "per"}
+		a.toks[i].Used = true
+		g := &groupMention{phrase: a.toks[at].Raw, at: at, per: t.Low == "per"}
 		switch singularOf(a.word(at)) {
 		case "month", "year", "quarter", "week", "day":
 			g.timeUnit = singularOf(a.word(at))
-			a.toks[at].used = true
+			a.toks[at].Used = true
 		}
 		a.groups = append(a.groups, g)
 	}
@@ -257,7 +259,7 @@ func (a *analysis) rankedWith(from int) (int, struct {
 			for a.word(j) == "the" || a.word(j) == "received" || a.word(j) == "got" {
 				j++
 			}
-			if s, ok := superlatives[a.word(j)]; ok && !a.toks[j].used {
+			if s, ok := superlatives[a.word(j)]; ok && !a.toks[j].Used {
 				return j, s
 			}
 		}
@@ -267,8 +269,8 @@ func (a *analysis) rankedWith(from int) (int, struct {
 
 // stopWord is a stop word written as one: "US" in capitals is a country,
 // not "us".
-func stopWord(t tok) bool {
-	return stopWords[t.low] && !(len(t.raw) >= 2 && t.raw == strings.ToUpper(t.raw) && t.raw != t.low)
+func stopWord(t token.Token) bool {
+	return stopWords[t.Low] && !(len(t.Raw) >= 2 && t.Raw == strings.ToUpper(t.Raw) && t.Raw != t.Low)
 }
 
 // passiveAgent says whether "by" after w introduces who did something
@@ -290,17 +292,17 @@ var kindWords = map[string]bool{"kinds": true, "kind": true, "types": true, "typ
 func (a *analysis) findCountKinds(j int) {
 	for j < len(a.toks) && kindWords[a.word(j)] {
 		a.countKinds = true
-		a.toks[j].used = true
+		a.toks[j].Used = true
 		j++
 	}
 	if a.countKinds && a.word(j) == "of" {
-		a.toks[j].used = true
+		a.toks[j].Used = true
 	}
 }
 
 func (a *analysis) indexOf(w string, from int) int {
 	for i := from; i < len(a.toks); i++ {
-		if a.toks[i].low == w && !a.toks[i].used {
+		if a.toks[i].Low == w && !a.toks[i].Used {
 			return i
 		}
 	}
@@ -336,6 +338,6 @@ func (e *Engine) countRanking(a *analysis) {
 	if sm.desc {
 		sm.phrase = "most"
 	}
-	a.toks[sm.numberOf].used, a.toks[sm.numberOf+1].used = true, true
+	a.toks[sm.numberOf].Used, a.toks[sm.numberOf+1].Used = true, true
 	sm.nounAt = noun
 }

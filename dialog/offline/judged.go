@@ -108,7 +108,7 @@ func gradingWord(w string) bool {
 func (e *Engine) judgedValues(a *analysis, terms []*termMention) []*termMention {
 	var out []*termMention
 	for _, vm := range a.values {
-		if vm.weak || len(vm.alts) == 0 || a.toks[vm.at].clause != 0 {
+		if vm.weak || len(vm.alts) == 0 || a.toks[vm.at].Clause != 0 {
 			continue
 		}
 		t := e.m.byName[strings.ToLower(vm.alts[0].table)]

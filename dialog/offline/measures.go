@@ -212,7 +212,7 @@ func (r *reader) storedCounts(el *element, t *tableInfo, phrase string) {
 		if cm.clause != 0 || cm.at < at || r.usedCols[cm] || r.isGroupMention(cm) {
 			continue
 		}
-		if cm.at > at+12 || a.toks[max(cm.at-1, 0)].brk != 0 && cm.at > at {
+		if cm.at > at+12 || a.toks[max(cm.at-1, 0)].Break != 0 && cm.at > at {
 			break
 		}
 		named := false

@@ -5,6 +5,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/token"
 )
 
 // Phrases that name a stored value or a column outright keep that meaning
@@ -18,11 +19,11 @@ import (
 // as that value before the superlative is read.
 func (e *Engine) protectStoredValues(a *analysis) {
 	for i := range a.toks {
-		if _, ok := superlatives[a.toks[i].low]; !ok || a.toks[i].used || a.toks[i].clause != 0 {
+		if _, ok := superlatives[a.toks[i].Low]; !ok || a.toks[i].Used || a.toks[i].Clause != 0 {
 			continue
 		}
 		for n := 3; n >= 2; n-- {
-			if i+n > len(a.toks) || !spans(a.toks, i, i+n) || !a.free(i, i+n) {
+			if i+n > len(a.toks) || !token.Unbroken(a.toks, i, i+n) || !a.free(i, i+n) {
 				continue
 			}
 			phrase := a.phrase(i, i+n)
@@ -45,7 +46,7 @@ func (e *Engine) protectStoredValues(a *analysis) {
 // free says whether the tokens [from, to) are unused plain words.
 func (a *analysis) free(from, to int) bool {
 	for k := from; k < to; k++ {
-		if a.toks[k].used || a.toks[k].isNum || a.toks[k].quoted {
+		if a.toks[k].Used || a.toks[k].IsNum || a.toks[k].Quoted {
 			return false
 		}
 	}
@@ -57,10 +58,10 @@ func (a *analysis) free(from, to int) bool {
 // name another table (a description table).
 func (e *Engine) protectColumnPhrases(a *analysis) {
 	for i := 0; i+2 <= len(a.toks); i++ {
-		if !a.free(i, i+2) || !spans(a.toks, i, i+2) || stopWords[a.toks[i].low] || stopWords[a.toks[i+1].low] || a.toks[i].clause != a.toks[i+1].clause {
+		if !a.free(i, i+2) || !token.Unbroken(a.toks, i, i+2) || stopWords[a.toks[i].Low] || stopWords[a.toks[i+1].Low] || a.toks[i].Clause != a.toks[i+1].Clause {
 			continue
 		}
-		last := e.m.byTerm[strings.Join(e.m.cat.Terms(a.toks[i+1].raw), " ")]
+		last := e.m.byTerm[strings.Join(e.m.cat.Terms(a.toks[i+1].Raw), " ")]
 		if len(last) == 0 {
 			continue
 		}
@@ -92,7 +93,7 @@ func (e *Engine) superlativeOfColumn(a *analysis) {
 	if s == nil || s.explicitLimit || strings.Contains(s.phrase, " ") {
 		return
 	}
-	word := e.m.cat.NameTerms(a.toks[s.at].raw)
+	word := e.m.cat.NameTerms(a.toks[s.at].Raw)
 	if len(word) != 1 {
 		return
 	}

@@ -43,8 +43,8 @@ func (e *Engine) findNested(a *analysis) *nestedMention {
 	// A second superlative, after the first.
 	if a.sup != nil {
 		for i := a.sup.nounAt + 1; i < len(a.toks); i++ {
-			if s, ok := superlatives[a.toks[i].low]; ok && !a.toks[i].used && a.toks[i].clause == 0 {
-				sm := &superMention{phrase: a.toks[i].raw, desc: s.desc, limit: 1, hint: s.hint, at: i, nounAt: i + 1}
+			if s, ok := superlatives[a.toks[i].Low]; ok && !a.toks[i].Used && a.toks[i].Clause == 0 {
+				sm := &superMention{phrase: a.toks[i].Raw, desc: s.desc, limit: 1, hint: s.hint, at: i, nounAt: i + 1}
 				for sm.nounAt < len(a.toks) && (a.word(sm.nounAt) == "the" || a.word(sm.nounAt) == "a") {
 					sm.nounAt++
 				}
@@ -70,7 +70,7 @@ func (e *Engine) findNested(a *analysis) *nestedMention {
 			a.sup = nil
 		}
 		for i := s.at; i < nm.end; i++ {
-			a.toks[i].used = true
+			a.toks[i].Used = true
 		}
 		return nm
 	}

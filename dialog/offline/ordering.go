@@ -50,22 +50,22 @@ func isUnit(w string) bool { return unitWords[w] || unitWords[singularOf(w)] }
 // "in loans per member per year".
 func (a *analysis) findUnits() {
 	for i := range a.toks {
-		if !isUnit(a.word(i)) || a.toks[i].used || a.toks[i].quoted {
+		if !isUnit(a.word(i)) || a.toks[i].Used || a.toks[i].Quoted {
 			continue
 		}
 		// Only after a number or "in"/"per": "named pounds" is a name.
-		if prev := a.word(i - 1); !(i > 0 && a.toks[i-1].isNum) && prev != "in" && prev != "per" && !(prev == "square" || prev == "cubic") {
+		if prev := a.word(i - 1); !(i > 0 && a.toks[i-1].IsNum) && prev != "in" && prev != "per" && !(prev == "square" || prev == "cubic") {
 			continue
 		}
-		a.toks[i].used = true
+		a.toks[i].Used = true
 		for j := i + 1; isUnit(a.word(j)); j++ {
-			a.toks[j].used = true
+			a.toks[j].Used = true
 		}
 		// "per square kilometer", "in meters": the connective goes too.
 		if w := a.word(i - 1); w == "per" || w == "in" {
-			a.toks[i-1].used = true
+			a.toks[i-1].Used = true
 			if w == "per" && a.word(i-3) == "in" {
-				a.toks[i-2].used, a.toks[i-3].used = true, true // "in people per km"
+				a.toks[i-2].Used, a.toks[i-3].Used = true, true // "in people per km"
 			}
 		}
 	}
@@ -140,7 +140,7 @@ func (a *analysis) findOrdering() {
 					break scan // the clause has ended
 				}
 			}
-			brk := a.toks[end].brk
+			brk := a.toks[end].Break
 			end++
 			if brk != 0 && (brk != ',' || om.by >= 0 && end > om.by) {
 				break
@@ -160,7 +160,7 @@ func (a *analysis) findOrdering() {
 			if om.by >= 0 && k >= om.by && !isDirection(a.word(k)) && !stopWords[a.word(k)] && aggWords[a.word(k)] == "" && a.word(k) != "order" {
 				continue // the sort key's words are linked as columns
 			}
-			a.toks[k].used = true
+			a.toks[k].Used = true
 		}
 		a.order = om
 		return
@@ -169,7 +169,7 @@ func (a *analysis) findOrdering() {
 
 func (a *analysis) markUsed(from, to int) {
 	for k := max(from, 0); k < to && k < len(a.toks); k++ {
-		a.toks[k].used = true
+		a.toks[k].Used = true
 	}
 }
 
@@ -291,7 +291,7 @@ func (a *analysis) tieBreak(m *model, p *plan) expr {
 		return nil
 	}
 	by := -1
-	for k := a.sup.at + 1; k < len(a.toks) && k <= a.sup.at+6 && a.toks[k].clause == 0; k++ {
+	for k := a.sup.at + 1; k < len(a.toks) && k <= a.sup.at+6 && a.toks[k].Clause == 0; k++ {
 		if a.word(k) == "by" {
 			by = k
 			break
@@ -301,7 +301,7 @@ func (a *analysis) tieBreak(m *model, p *plan) expr {
 		return nil
 	}
 	fn := ""
-	for k := by + 2; k+1 < len(a.toks) && a.toks[k].clause == 0 && !a.sentenceBreak(by, k); k++ {
+	for k := by + 2; k+1 < len(a.toks) && a.toks[k].Clause == 0 && !a.sentenceBreak(by, k); k++ {
 		if a.word(k) == "by" || a.word(k) == "and" && fn != "" {
 			return nil
 		}

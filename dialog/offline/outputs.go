@@ -42,7 +42,7 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 		lastEnd = cm.end
 		if i > 0 {
 			for k := free[i-1].end - 1; k < cm.at; k++ {
-				if a.word(k) == "and" || a.toks[k].brk == ',' {
+				if a.word(k) == "and" || a.toks[k].Break == ',' {
 					enumerated = true
 				}
 			}
@@ -51,18 +51,18 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 	}
 	// "the name, email and city": "name" is the head's label.
 	j := free[0].at - 1
-	for j >= 0 && (a.toks[j].brk == ',' || a.word(j) == "and" || a.word(j) == "the" || a.word(j) == "their") {
+	for j >= 0 && (a.toks[j].Break == ',' || a.word(j) == "and" || a.word(j) == "the" || a.word(j) == "their") {
 		if a.word(j) != "the" && a.word(j) != "their" {
 			enumerated = true
 		}
-		if a.toks[j].brk == ',' && a.word(j) != "and" && a.word(j) != "the" && a.word(j) != "their" {
+		if a.toks[j].Break == ',' && a.word(j) != "and" && a.word(j) != "the" && a.word(j) != "their" {
 			break // "name, email": j is the list's first item
 		}
 		j--
 	}
 	if h := r.h.t; h != nil && h.label != nil && (a.word(j) == "name" || a.word(j) == "names") {
 		picked = append([]colAlt{{table: h.name, column: h.label.Name, weight: 1}}, picked...)
-		phrases = append([]string{a.toks[j].raw}, phrases...)
+		phrases = append([]string{a.toks[j].Raw}, phrases...)
 	} else if h := r.h.t; h != nil && h.label != nil && r.h.entity && (a.seq(free[0].at-2, "and", "their") || a.seq(free[0].at-2, "and", "its") || a.seq(free[0].at-3, "along", "with", "their")) {
 		// "the cities in Texas and their population": the things, then theirs.
 		picked = append([]colAlt{{table: h.name, column: h.label.Name, weight: 1}}, picked...)
@@ -73,7 +73,7 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 	// head's label too.
 	if h := r.h.t; h != nil && h.label != nil && lastEnd > 0 {
 		k := lastEnd
-		if a.word(k) == "and" || a.toks[k-1].brk == ',' && a.word(k) != "and" {
+		if a.word(k) == "and" || a.toks[k-1].Break == ',' && a.word(k) != "and" {
 			if a.word(k) == "and" {
 				k++
 			}
@@ -81,7 +81,7 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 				return strings.EqualFold(al.column, h.label.Name) && strings.EqualFold(al.table, h.name)
 			}) {
 				picked = append(picked, colAlt{table: h.name, column: h.label.Name, weight: 1})
-				phrases = append(phrases, a.toks[k].raw)
+				phrases = append(phrases, a.toks[k].Raw)
 				enumerated = true
 			}
 		}
@@ -123,7 +123,7 @@ func (r *reader) returnList() []listItem {
 	a := r.a
 	var single []listItem
 	for k := range a.toks {
-		if !listVerbs[a.word(k)] || a.toks[k].clause != 0 {
+		if !listVerbs[a.word(k)] || a.toks[k].Clause != 0 {
 			continue
 		}
 		var items []listItem
@@ -142,13 +142,13 @@ func (r *reader) returnList() []listItem {
 			} else if em := r.entityAt(j); em != nil {
 				it.entity, j = em, j+len(strings.Fields(em.phrase))
 				// "the shop name": the rows' label.
-				if t := em.tables[0]; t.label != nil && (a.word(j) == "name" || a.word(j) == "names") && a.toks[j-1].brk == 0 {
+				if t := em.tables[0]; t.label != nil && (a.word(j) == "name" || a.word(j) == "names") && a.toks[j-1].Break == 0 {
 					it.entity, it.col = nil, &colMention{phrase: a.phrase(start, j+1), at: start, end: j + 1, alts: []colAlt{{table: t.name, column: t.label.Name, weight: 1}}}
 					j++
 				}
 			} else if t := r.lastItemTable(items); t != nil && t.label != nil && isNameWord(a.word(j)) {
 				// "the drug id and name": the name of that same thing.
-				it.col, j = &colMention{phrase: a.toks[j].raw, at: j, end: j + 1, alts: []colAlt{{table: t.name, column: t.label.Name, weight: 1}}}, j+1
+				it.col, j = &colMention{phrase: a.toks[j].Raw, at: j, end: j + 1, alts: []colAlt{{table: t.name, column: t.label.Name, weight: 1}}}, j+1
 			} else {
 				break
 			}
@@ -156,19 +156,19 @@ func (r *reader) returnList() []listItem {
 			items = append(items, it)
 			// "number of distinct members who borrowed, and …": a relative
 			// clause on an item does not end the list.
-			if w := a.word(j); (w == "who" || w == "that" || w == "which") && j > 0 && a.toks[j-1].brk == 0 {
+			if w := a.word(j); (w == "who" || w == "that" || w == "which") && j > 0 && a.toks[j-1].Break == 0 {
 				k := j
-				for k < len(a.toks) && k < j+4 && a.toks[k].brk == 0 && a.word(k+1) != "and" {
+				for k < len(a.toks) && k < j+4 && a.toks[k].Break == 0 && a.word(k+1) != "and" {
 					k++
 				}
-				if k < len(a.toks) && k < j+4 && (a.toks[k].brk == ',' || a.word(k+1) == "and") {
+				if k < len(a.toks) && k < j+4 && (a.toks[k].Break == ',' || a.word(k+1) == "and") {
 					j = k + 1
 				}
 			}
-			if j == 0 || j >= len(a.toks) || a.toks[j-1].brk != 0 && a.toks[j-1].brk != ',' {
+			if j == 0 || j >= len(a.toks) || a.toks[j-1].Break != 0 && a.toks[j-1].Break != ',' {
 				break
 			}
-			if a.toks[j-1].brk != ',' && a.word(j) != "and" {
+			if a.toks[j-1].Break != ',' && a.word(j) != "and" {
 				break
 			}
 		}
@@ -303,7 +303,7 @@ func (r *reader) parenthesisedOutputs(el *element) {
 	for _, em := range a.entities {
 		t := em.tables[0]
 		last := a.spanOf(em.at, em.phrase) - 1
-		if a.toks[last].brk != '(' || a.toks[last].clause != 0 {
+		if a.toks[last].Break != '(' || a.toks[last].Clause != 0 {
 			continue
 		}
 		var picked []colAlt
@@ -336,13 +336,13 @@ func (r *reader) parenthesisedOutputs(el *element) {
 				used = append(used, cm)
 				k = cm.end
 			}
-			if b := a.toks[k-1].brk; b == ')' {
+			if b := a.toks[k-1].Break; b == ')' {
 				break
 			} else if b != 0 && b != ',' {
 				return
 			}
 		}
-		if len(picked) < 2 || k > len(a.toks) || a.toks[k-1].brk != ')' {
+		if len(picked) < 2 || k > len(a.toks) || a.toks[k-1].Break != ')' {
 			return
 		}
 		for _, cm := range used {

@@ -1,9 +1,11 @@
 package offline
 
 import (
-	"github.com/clarify-bot/clarify/connectors/catalog"
 	"strings"
 	"time"
+
+	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/dialog/offline/token"
 
 	"github.com/clarify-bot/clarify/ontology"
 
@@ -14,7 +16,7 @@ type analysis struct {
 	// hits caches the catalog's column search by phrase: word accounting
 	// looks the same phrases up for every reading.
 	hits     map[string][]catalog.ColumnHit
-	toks     []tok
+	toks     []token.Token
 	values   []*valueMention
 	entities []*entityMention
 	columns  []*colMention
@@ -64,7 +66,7 @@ func (a *analysis) word(i int) string {
 	if i < 0 || i >= len(a.toks) {
 		return ""
 	}
-	return a.toks[i].low
+	return a.toks[i].Low
 }
 
 func (a *analysis) seq(i int, words ...string) bool {
@@ -79,7 +81,7 @@ func (a *analysis) seq(i int, words ...string) bool {
 func (a *analysis) phrase(from, to int) string {
 	var parts []string
 	for i := from; i < to && i < len(a.toks); i++ {
-		parts = append(parts, a.toks[i].raw)
+		parts = append(parts, a.toks[i].Raw)
 	}
 	return strings.Join(parts, " ")
 }
@@ -88,12 +90,12 @@ func (a *analysis) phrase(from, to int) string {
 func (e *Engine) analyse(question string, feedback []dialog.Feedback, facts []ontology.Fact, now time.Time) *analysis {
 	a := &analysis{countAt: -1, aggAt: -1, about: map[int]string{}, typed: typedDefs(feedback, facts)}
 	question = percentSign.ReplaceAllString(question, "${1} percent of")
-	a.toks = numberWords(lex(question, 0))
+	a.toks = token.JoinNumbers(token.Lex(question, 0))
 	for i, f := range feedback {
 		if f.Term != nil {
 			continue // read by the dialog already; built as typed (typed.go)
 		}
-		a.toks = append(a.toks, numberWords(lex(f.Text, i+1))...)
+		a.toks = append(a.toks, token.JoinNumbers(token.Lex(f.Text, i+1))...)
 		if f.About != "" {
 			a.about[i+1] = strings.ToLower(f.About)
 		}
@@ -133,23 +135,23 @@ func (e *Engine) analyse(question string, feedback []dialog.Feedback, facts []on
 // findRemovals notes "drop/remove/without the X column" feedback.
 func (a *analysis) findRemovals() {
 	for i, t := range a.toks {
-		if t.clause == 0 {
+		if t.Clause == 0 {
 			continue
 		}
-		switch t.low {
+		switch t.Low {
 		case "drop", "remove", "hide":
 			j := i + 1
 			for a.word(j) == "the" {
 				j++
 			}
 			var words []string
-			for ; j < len(a.toks) && a.toks[j].clause == t.clause && a.word(j) != "column" && a.word(j) != "columns" && a.word(j) != "field"; j++ {
-				words = append(words, a.toks[j].low)
-				a.toks[j].used = true
+			for ; j < len(a.toks) && a.toks[j].Clause == t.Clause && a.word(j) != "column" && a.word(j) != "columns" && a.word(j) != "field"; j++ {
+				words = append(words, a.toks[j].Low)
+				a.toks[j].Used = true
 			}
-			a.toks[i].used = true
+			a.toks[i].Used = true
 			if a.word(j) == "column" || a.word(j) == "columns" || a.word(j) == "field" {
-				a.toks[j].used = true
+				a.toks[j].Used = true
 			}
 			if len(words) > 0 {
 				a.removes = append(a.removes, strings.Join(words, " "))

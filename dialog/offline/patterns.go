@@ -63,7 +63,7 @@ func patternNounAfter(a *analysis, j int) bool {
 // letter; their words are then no value to look up.
 func (a *analysis) findPatterns() {
 	for i := range a.toks {
-		if a.toks[i].clause != 0 {
+		if a.toks[i].Clause != 0 {
 			continue
 		}
 		prefix, suffix, ok := patternVerb(a, i)
@@ -81,22 +81,22 @@ func (a *analysis) findPatterns() {
 			continue
 		}
 		t := a.toks[j]
-		single := len([]rune(t.raw)) == 1 && !t.isNum
+		single := len([]rune(t.Raw)) == 1 && !t.IsNum
 		// "the word harbour": the noun says a piece of text follows.
 		named := false
 		for k := i + 1; k < j; k++ {
 			named = named || patternNouns[a.word(k)]
 		}
-		named = named && !t.isNum && t.clause == 0
-		if !t.quoted && !single && !named {
+		named = named && !t.IsNum && t.Clause == 0
+		if !t.Quoted && !single && !named {
 			continue
 		}
-		text := strings.NewReplacer("%", `\%`, "_", `\_`).Replace(t.raw)
+		text := strings.NewReplacer("%", `\%`, "_", `\_`).Replace(t.Raw)
 		lm := &likeMention{phrase: a.phrase(i, j+1), at: i, pattern: prefix + text + suffix, target: -1, owner: -1}
 		// The words naming the column: up to four before the verb,
 		// after "whose/that/which/with".
 		for k := i - 1; k >= 0 && k >= i-4; k-- {
-			if w := a.word(k); w == "whose" || w == "that" || w == "which" || w == "where" || w == "with" || w == "have" || w == "has" || a.toks[k].brk != 0 && k < i-1 {
+			if w := a.word(k); w == "whose" || w == "that" || w == "which" || w == "where" || w == "with" || w == "have" || w == "has" || a.toks[k].Break != 0 && k < i-1 {
 				break
 			}
 			lm.target = k
@@ -226,21 +226,21 @@ func (e *Engine) findListItems(a *analysis) {
 	}
 	var drop []*colMention
 	for i, t := range a.toks {
-		if t.clause != 0 || t.isNum || t.quoted || isFunctionWord(t) || len([]rune(t.low)) < 3 {
+		if t.Clause != 0 || t.IsNum || t.Quoted || isFunctionWord(t) || len([]rune(t.Low)) < 3 {
 			continue
 		}
 		cm := columnCovering(a, i)
-		if t.used && (cm == nil || cm.end-cm.at != 1) {
+		if t.Used && (cm == nil || cm.end-cm.at != 1) {
 			continue
 		}
 		for _, lc := range lists {
-			code := lc.codeOf(t.low)
+			code := lc.codeOf(t.Low)
 			if code == "" {
 				continue
 			}
 			text := strings.NewReplacer("%", `\%`, "_", `\_`).Replace(code)
-			a.likes = append(a.likes, &likeMention{phrase: t.raw, at: i, pattern: "%" + text + "%", target: -1, table: lc.table, column: lc.column})
-			a.toks[i].used = true
+			a.likes = append(a.likes, &likeMention{phrase: t.Raw, at: i, pattern: "%" + text + "%", target: -1, table: lc.table, column: lc.column})
+			a.toks[i].Used = true
 			if cm != nil {
 				drop = append(drop, cm)
 			}

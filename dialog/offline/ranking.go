@@ -245,7 +245,7 @@ func (r *reader) groupRanking() []*element {
 		j++
 	}
 	var g *colMention
-	if em := r.entityAt(j); em != nil && r.columnAt(j+len(strings.Fields(em.phrase))) != nil && a.toks[a.spanOf(em.at, em.phrase)-1].brk == 0 {
+	if em := r.entityAt(j); em != nil && r.columnAt(j+len(strings.Fields(em.phrase))) != nil && a.toks[a.spanOf(em.at, em.phrase)-1].Break == 0 {
 		j += len(strings.Fields(em.phrase)) // "top 3 book genres", not "top 2 shops (receiver type 1)"
 	}
 	if cm := r.columnAt(j); cm != nil && commonWords[a.word(j)] {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/token"
 )
 
 // Roles of a polymorphic reference: a transaction's sender_id and
@@ -57,11 +58,11 @@ func (e *Engine) namesRole(a *analysis, role string) bool {
 }
 
 // roleToken says whether one word names the role.
-func (e *Engine) roleToken(t tok, role string) bool {
-	if t.isNum || len(t.low) < 3 || len(role) < 3 {
+func (e *Engine) roleToken(t token.Token, role string) bool {
+	if t.IsNum || len(t.Low) < 3 || len(role) < 3 {
 		return false
 	}
-	return t.low == role || singularOf(t.low) == role || e.words != nil && e.words.RelatedTo(t.low, role)
+	return t.Low == role || singularOf(t.Low) == role || e.words != nil && e.words.RelatedTo(t.Low, role)
 }
 
 // typedSiblings are the typed joins between the same two tables as j

@@ -31,10 +31,10 @@ func (r *reader) weakValue(vm *valueMention) bool {
 	everyday := true
 	for k := vm.at; k < end; k++ {
 		t := a.toks[k]
-		if t.quoted || k > 0 && startsUpper(t.raw) && !a.titleCase() {
+		if t.Quoted || k > 0 && startsUpper(t.Raw) && !a.titleCase() {
 			return false
 		}
-		if !isFunctionWord(t) && r.e.words.Commonness(t.low) < commonWord {
+		if !isFunctionWord(t) && r.e.words.Commonness(t.Low) < commonWord {
 			everyday = false
 		}
 	}
@@ -63,7 +63,7 @@ func (r *reader) columnWordNear(from, to int, table, column string) bool {
 		if k >= from && k < to {
 			continue
 		}
-		for _, t := range r.e.m.cat.Terms(r.a.toks[k].raw) {
+		for _, t := range r.e.m.cat.Terms(r.a.toks[k].Raw) {
 			if t != "" && slices.Contains(terms, t) {
 				return true
 			}
@@ -77,11 +77,11 @@ func (r *reader) columnWordNear(from, to int, table, column string) bool {
 func (a *analysis) titleCase() bool {
 	upper, words := 0, 0
 	for _, t := range a.toks {
-		if t.clause != 0 || t.isNum || len(t.raw) < 4 {
+		if t.Clause != 0 || t.IsNum || len(t.Raw) < 4 {
 			continue
 		}
 		words++
-		if startsUpper(t.raw) {
+		if startsUpper(t.Raw) {
 			upper++
 		}
 	}

@@ -703,7 +703,7 @@ func moneyFirst(cols []*warehouse.Column) []*warehouse.Column {
 func (r *reader) asksForTheValue(at int) bool {
 	a := r.a
 	for i := at + 1; i+2 < len(a.toks); i++ {
-		if a.toks[i].clause != 0 {
+		if a.toks[i].Clause != 0 {
 			break
 		}
 		if a.seq(i, "and", "what") && (a.word(i+2) == "is" || a.word(i+2) == "was" || a.word(i+2) == "are") || a.seq(i, "and", "how", "many") || a.seq(i, "and", "how", "much") {
@@ -718,7 +718,7 @@ func (r *reader) asksForTheValue(at int) bool {
 // van that weighs the least" (a numeric column named right before it).
 func (r *reader) measureBefore(s *superMention) *colMention {
 	a := r.a
-	if s.nounAt < len(a.toks) && s.nounAt >= 0 && a.toks[s.nounAt].clause == a.toks[s.at].clause && !isFunctionWord(a.toks[s.nounAt]) && !a.sentenceBetween(s.at, s.nounAt) {
+	if s.nounAt < len(a.toks) && s.nounAt >= 0 && a.toks[s.nounAt].Clause == a.toks[s.at].Clause && !isFunctionWord(a.toks[s.nounAt]) && !a.sentenceBetween(s.at, s.nounAt) {
 		return nil
 	}
 	end := s.at
@@ -751,7 +751,7 @@ func (r *reader) wholeNumbers(table, column string) bool {
 // sentenceBetween says whether a sentence ends between tokens from and to.
 func (a *analysis) sentenceBetween(from, to int) bool {
 	for k := from; k < to && k < len(a.toks); k++ {
-		if b := a.toks[k].brk; b == '?' || b == '.' || b == '!' || b == ';' {
+		if b := a.toks[k].Break; b == '?' || b == '.' || b == '!' || b == ';' {
 			return true
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/clarify-bot/clarify/dialog/offline/token"
 )
 
 // timeMention is a date condition: [from, to) as YYYY-MM-DD, either open.
@@ -42,32 +44,32 @@ func yearRange(y int) (string, string) { return ymd(y, 1, 1), ymd(y+1, 1, 1) }
 func (a *analysis) findTimes(now time.Time) {
 	for i := 0; i < len(a.toks); i++ {
 		t := a.toks[i]
-		if t.used {
+		if t.Used {
 			continue
 		}
 		switch {
-		case t.low == "between" && a.toks[min(i+1, len(a.toks)-1)].isYear() && a.word(i+2) == "and" && i+3 < len(a.toks) && a.toks[i+3].isYear():
-			y1, y2 := int(a.toks[i+1].num), int(a.toks[i+3].num)
+		case t.Low == "between" && a.toks[min(i+1, len(a.toks)-1)].IsYear() && a.word(i+2) == "and" && i+3 < len(a.toks) && a.toks[i+3].IsYear():
+			y1, y2 := int(a.toks[i+1].Num), int(a.toks[i+3].Num)
 			from, _ := yearRange(min(y1, y2))
 			_, to := yearRange(max(y1, y2))
-			a.addTime(i, t.clause, a.phrase(i, i+4), from, to)
+			a.addTime(i, t.Clause, a.phrase(i, i+4), from, to)
 			for k := i; k <= i+3; k++ {
-				a.toks[k].used = true
+				a.toks[k].Used = true
 			}
-		case (t.low == "last" || t.low == "past" || t.low == "previous") && i+2 < len(a.toks) && a.toks[i+1].isNum && a.toks[i+1].num >= 1 && windowUnit(a.word(i+2+windowFiller(a, i+2))) != "":
+		case (t.Low == "last" || t.Low == "past" || t.Low == "previous") && i+2 < len(a.toks) && a.toks[i+1].IsNum && a.toks[i+1].Num >= 1 && windowUnit(a.word(i+2+windowFiller(a, i+2))) != "":
 			i = a.findWindow(i, t, now)
-		case t.low == "past" && a.word(i+1) == "week":
+		case t.Low == "past" && a.word(i+1) == "week":
 			// "the past week": the seven days up to today, as "the past 7 days".
 			start := now.AddDate(0, 0, -7)
-			a.addTime(i, t.clause, a.phrase(i, i+2), start.Format("2006-01-02"), "")
+			a.addTime(i, t.Clause, a.phrase(i, i+2), start.Format("2006-01-02"), "")
 			a.times[len(a.times)-1].days = 7
-			a.toks[i].used, a.toks[i+1].used = true, true
+			a.toks[i].Used, a.toks[i+1].Used = true, true
 			i++
-		case (t.low == "last" || t.low == "this" || t.low == "past" || t.low == "previous") && (a.word(i+1) == "year" || a.word(i+1) == "month" || a.word(i+1) == "quarter"):
+		case (t.Low == "last" || t.Low == "this" || t.Low == "past" || t.Low == "previous") && (a.word(i+1) == "year" || a.word(i+1) == "month" || a.word(i+1) == "quarter"):
 			a.findCalendarPeriod(i, t, now)
-		case a.seq(i, "year", "to", "date") || a.seq(i, "month", "to", "date") || a.seq(i, "quarter", "to", "date") || t.low == "ytd" || t.low == "mtd" || t.low == "qtd":
+		case a.seq(i, "year", "to", "date") || a.seq(i, "month", "to", "date") || a.seq(i, "quarter", "to", "date") || t.Low == "ytd" || t.Low == "mtd" || t.Low == "qtd":
 			i = a.findToDate(i, t, now)
-		case t.isYear() && !comparedNumber(a.word(i-1)):
+		case t.IsYear() && !comparedNumber(a.word(i-1)):
 			a.findYear(i, t)
 		}
 	}
@@ -90,13 +92,13 @@ func (a *analysis) addTime(at, clause int, phrase, from, to string) {
 // findWindow recognises "the last 3 (calendar) weeks" at token i, a window
 // ending now or at the start of the period under way, and returns the index
 // of its last token so the caller goes on after it.
-func (a *analysis) findWindow(i int, t tok, now time.Time) int {
-	n := int(a.toks[i+1].num)
+func (a *analysis) findWindow(i int, t token.Token, now time.Time) int {
+	n := int(a.toks[i+1].Num)
 	start := now
 	// "the last 3 calendar weeks": a filler word before the unit.
 	st := i
 	if f := windowFiller(a, i+2); f > 0 {
-		a.toks[i+2].used = true
+		a.toks[i+2].Used = true
 		i += f
 	}
 	switch windowUnit(a.word(i + 2)) {
@@ -124,71 +126,71 @@ func (a *analysis) findWindow(i int, t tok, now time.Time) int {
 		case "year":
 			from = to.AddDate(-n, 0, 0)
 		}
-		a.addTime(st, t.clause, a.phrase(st, end), from.Format("2006-01-02"), to.Format("2006-01-02"))
+		a.addTime(st, t.Clause, a.phrase(st, end), from.Format("2006-01-02"), to.Format("2006-01-02"))
 		a.markUsed(st, end)
 		return end - 1
 	}
-	a.addTime(st, t.clause, a.phrase(st, i+3), start.Format("2006-01-02"), "")
+	a.addTime(st, t.Clause, a.phrase(st, i+3), start.Format("2006-01-02"), "")
 	a.times[len(a.times)-1].days = int(now.Sub(start).Hours() / 24)
-	a.toks[st].used, a.toks[st+1].used, a.toks[i+2].used = true, true, true
+	a.toks[st].Used, a.toks[st+1].Used, a.toks[i+2].Used = true, true, true
 	return i + 2
 }
 
 // findCalendarPeriod recognises "this/last year", "last month", "this
 // quarter" at token i: a whole calendar period, current or previous.
-func (a *analysis) findCalendarPeriod(i int, t tok, now time.Time) {
+func (a *analysis) findCalendarPeriod(i int, t token.Token, now time.Time) {
 	y, mo := now.Year(), int(now.Month())
 	var from, to string
 	switch a.word(i + 1) {
 	case "year":
-		if t.low == "this" {
+		if t.Low == "this" {
 			from, to = yearRange(y)
 		} else {
 			from, to = yearRange(y - 1)
 		}
 	case "month":
 		start := time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
-		if t.low != "this" {
+		if t.Low != "this" {
 			start = start.AddDate(0, -1, 0)
 		}
 		from, to = start.Format("2006-01-02"), start.AddDate(0, 1, 0).Format("2006-01-02")
 	case "quarter":
 		q := (mo - 1) / 3
 		start := time.Date(y, time.Month(q*3+1), 1, 0, 0, 0, 0, time.UTC)
-		if t.low != "this" {
+		if t.Low != "this" {
 			start = start.AddDate(0, -3, 0)
 		}
 		from, to = start.Format("2006-01-02"), start.AddDate(0, 3, 0).Format("2006-01-02")
 	}
-	a.addTime(i, t.clause, a.phrase(i, i+2), from, to)
-	a.toks[i].used, a.toks[i+1].used = true, true
+	a.addTime(i, t.Clause, a.phrase(i, i+2), from, to)
+	a.toks[i].Used, a.toks[i+1].Used = true, true
 }
 
 // findToDate recognises "year to date", "mtd" at token i: from the start of
 // the period to now; it returns the index of its last token.
-func (a *analysis) findToDate(i int, t tok, now time.Time) int {
+func (a *analysis) findToDate(i int, t token.Token, now time.Time) int {
 	// From the start of the period to now.
 	y, mo := now.Year(), int(now.Month())
 	start := time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)
 	switch {
-	case t.low == "month" || t.low == "mtd":
+	case t.Low == "month" || t.Low == "mtd":
 		start = time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
-	case t.low == "quarter" || t.low == "qtd":
+	case t.Low == "quarter" || t.Low == "qtd":
 		start = time.Date(y, time.Month((mo-1)/3*3+1), 1, 0, 0, 0, 0, time.UTC)
 	}
 	end := i + 1
-	if !strings.HasSuffix(t.low, "td") {
+	if !strings.HasSuffix(t.Low, "td") {
 		end = i + 3
 	}
-	a.addTime(i, t.clause, a.phrase(i, end), start.Format("2006-01-02"), "")
+	a.addTime(i, t.Clause, a.phrase(i, end), start.Format("2006-01-02"), "")
 	a.markUsed(i, end)
 	return end - 1
 }
 
 // findYear recognises a year at token i, with the month before it ("March
 // 2024") and an open end said by "since", "after" or "before".
-func (a *analysis) findYear(i int, t tok) {
-	y := int(t.num)
+func (a *analysis) findYear(i int, t token.Token) {
+	y := int(t.Num)
 	prev := a.word(i - 1)
 	if mo, ok := monthNames[prev]; ok && !(prev == "may" && i >= 2 && a.word(i-2) == "i") {
 		start := time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
@@ -203,7 +205,7 @@ func (a *analysis) findYear(i int, t tok) {
 		case "before", "until", "till":
 			from, to, at = "", from, i-2
 		}
-		a.addTime(at, t.clause, a.phrase(at, i+1), from, to)
+		a.addTime(at, t.Clause, a.phrase(at, i+1), from, to)
 		a.markUsed(at, i)
 	} else {
 		from, to := yearRange(y)
@@ -215,9 +217,9 @@ func (a *analysis) findYear(i int, t tok) {
 		case "before", "until", "till":
 			from, to = "", ymd(y, 1, 1)
 		}
-		a.addTime(i, t.clause, a.phrase(max(i-1, 0), i+1), from, to)
+		a.addTime(i, t.Clause, a.phrase(max(i-1, 0), i+1), from, to)
 	}
-	a.toks[i].used = true
+	a.toks[i].Used = true
 }
 
 // windowFiller is 1 when the word at i only qualifies the time unit after

@@ -259,7 +259,7 @@ func (e *Engine) spelledTerm(a *analysis, phrase string, head *tableInfo) *termM
 	}
 	for i := range a.toks {
 		end := a.spanOf(i, phrase)
-		if a.toks[i].clause != 0 || !strings.EqualFold(a.phrase(i, end), phrase) {
+		if a.toks[i].Clause != 0 || !strings.EqualFold(a.phrase(i, end), phrase) {
 			continue
 		}
 		return &termMention{phrase: a.phrase(i, end), at: i, end: end, subject: head}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/token"
 )
 
 // valueMention is a phrase that names stored values.
@@ -45,14 +46,14 @@ type valueAlt struct {
 func (e *Engine) findNamedValues(a *analysis) {
 	for i := range a.toks {
 		t := a.toks[i]
-		if t.used || t.isNum || stopWords[t.low] {
+		if t.Used || t.IsNum || stopWords[t.Low] {
 			continue
 		}
-		tables := e.m.byTerm[strings.Join(e.m.cat.Terms(t.raw), " ")]
+		tables := e.m.byTerm[strings.Join(e.m.cat.Terms(t.Raw), " ")]
 		if len(tables) == 0 {
 			// a word the lexicon relates to a one-word table name (a
 			// shortened or derived form of it) names the table too.
-			tables = e.relatedTables(t.low)
+			tables = e.relatedTables(t.Low)
 		}
 		if len(tables) == 0 {
 			continue
@@ -64,7 +65,7 @@ func (e *Engine) findNamedValues(a *analysis) {
 			}
 			ok := true
 			for k := from; k < to; k++ {
-				if a.toks[k].used || a.toks[k].isNum || stopWords[a.toks[k].low] {
+				if a.toks[k].Used || a.toks[k].IsNum || stopWords[a.toks[k].Low] {
 					ok = false
 				}
 			}
@@ -97,10 +98,10 @@ func (e *Engine) findNamedValues(a *analysis) {
 			}
 			a.values = append(a.values, vm)
 			for k := from; k < to; k++ {
-				a.toks[k].used = true
+				a.toks[k].Used = true
 			}
-			a.entities = append(a.entities, &entityMention{phrase: t.raw, at: i, tables: tables})
-			a.toks[i].used = true
+			a.entities = append(a.entities, &entityMention{phrase: t.Raw, at: i, tables: tables})
+			a.toks[i].Used = true
 			break
 		}
 	}
@@ -109,11 +110,11 @@ func (e *Engine) findNamedValues(a *analysis) {
 // findValues links phrases to stored values, longest phrases first.
 func (e *Engine) findValues(a *analysis) {
 	for i := range a.toks {
-		if a.toks[i].quoted && !a.toks[i].used {
+		if a.toks[i].Quoted && !a.toks[i].Used {
 			if vm := e.valueMention(a, i, i+1, true); vm != nil {
 				a.values = append(a.values, vm)
 			}
-			a.toks[i].used = true
+			a.toks[i].Used = true
 		}
 	}
 	for n := 4; n >= 1; n-- {
@@ -122,7 +123,7 @@ func (e *Engine) findValues(a *analysis) {
 			content := 0
 			for k := i; k < i+n; k++ {
 				t := a.toks[k]
-				if t.used || t.isNum || t.quoted || t.clause != a.toks[i].clause {
+				if t.Used || t.IsNum || t.Quoted || t.Clause != a.toks[i].Clause {
 					ok = false
 					break
 				}
@@ -130,7 +131,7 @@ func (e *Engine) findValues(a *analysis) {
 					content++
 				}
 			}
-			if !ok || content == 0 || stopWord(a.toks[i]) || stopWord(a.toks[i+n-1]) || !spans(a.toks, i, i+n) {
+			if !ok || content == 0 || stopWord(a.toks[i]) || stopWord(a.toks[i+n-1]) || !token.Unbroken(a.toks, i, i+n) {
 				continue
 			}
 			vm := e.valueMention(a, i, i+n, false)
@@ -146,7 +147,7 @@ func (e *Engine) findValues(a *analysis) {
 			a.values = append(a.values, vm)
 			if !vm.optional {
 				for k := i; k < i+n; k++ {
-					a.toks[k].used = true
+					a.toks[k].Used = true
 				}
 			}
 		}
@@ -177,7 +178,7 @@ func (a *analysis) wholeStoredValues() {
 		for _, al := range vm.alts {
 			want := norm(al.value)
 			for k := end + 1; k <= len(a.toks) && k <= end+6; k++ {
-				if a.toks[k-1].clause != a.toks[vm.at].clause {
+				if a.toks[k-1].Clause != a.toks[vm.at].Clause {
 					break
 				}
 				got := norm(a.phrase(vm.at, k))
@@ -223,7 +224,7 @@ func (a *analysis) mergeParenthesised() {
 		if n := len(out); n > 0 {
 			prev := out[n-1]
 			end := a.spanOf(prev.at, prev.phrase)
-			if vm.at == end && end > 0 && a.toks[end-1].brk == '(' {
+			if vm.at == end && end > 0 && a.toks[end-1].Break == '(' {
 				vm.alts = append(vm.alts, prev.alts...)
 				vm.at, vm.phrase = prev.at, prev.phrase+" ("+vm.phrase+")"
 				vm.negated = vm.negated || prev.negated
@@ -243,17 +244,17 @@ func (e *Engine) valueOfNamedColumn(a *analysis, from, to int) *valueMention {
 	if to-from < 2 {
 		return nil
 	}
-	word := e.m.cat.Terms(a.toks[to-1].raw)
+	word := e.m.cat.Terms(a.toks[to-1].Raw)
 	if len(word) != 1 {
 		return nil
 	}
 	// "all transaction types": every value, none in particular.
-	if w := a.word(from - 1); (w == "all" || w == "every" || w == "any") && singularOf(a.toks[to-1].low) != a.toks[to-1].low {
+	if w := a.word(from - 1); (w == "all" || w == "every" || w == "any") && singularOf(a.toks[to-1].Low) != a.toks[to-1].Low {
 		return nil
 	}
 	var alts []valueAlt
 	var values []catalog.ValueHit
-	for _, h := range e.m.cat.SearchColumns(a.toks[to-1].raw, 5) {
+	for _, h := range e.m.cat.SearchColumns(a.toks[to-1].Raw, 5) {
 		if !slices.Contains(e.m.cat.NameTerms(h.Column), word[0]) {
 			continue
 		}
@@ -337,7 +338,7 @@ func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMent
 	hits := e.m.cat.SearchValues(phrase, 24)
 	// "cats and dogs": a plural of a stored 'cat', when nothing is stored
 	// as written.
-	if last := a.toks[to-1].low; !quoted && singularOf(last) != last && !slices.ContainsFunc(hits, exactHit) {
+	if last := a.toks[to-1].Low; !quoted && singularOf(last) != last && !slices.ContainsFunc(hits, exactHit) {
 		for _, h := range e.m.cat.SearchValues(strings.TrimSpace(a.phrase(from, to-1)+" "+singularOf(last)), 24) {
 			if exactHit(h) {
 				h.Match = catalog.Abbreviation // as sure as an abbreviation, less than the word itself
@@ -406,13 +407,13 @@ func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMent
 		switch a.word(from - 1) {
 		case "not", "without", "excluding", "except", "exclude", "non":
 			vm.negated = true
-			a.toks[from-1].used = true
+			a.toks[from-1].Used = true
 		default:
 			// "do not have the specialty 'Cardiology'", "are not in Leeds":
 			// the negation of the verb, a few words before the value.
 			if k := e.negatedBefore(a, from, vm.alts); k >= 0 {
 				vm.negated = true
-				a.toks[k].used = true
+				a.toks[k].Used = true
 			}
 		}
 	}
@@ -442,7 +443,7 @@ func (e *Engine) negatedBefore(a *analysis, from int, alts []valueAlt) int {
 		}
 	}
 	have, named := false, false
-	for k := from - 1; k >= 0 && k >= from-5 && a.toks[k].clause == a.toks[from].clause; k-- {
+	for k := from - 1; k >= 0 && k >= from-5 && a.toks[k].Clause == a.toks[from].Clause; k-- {
 		w := a.word(k)
 		switch {
 		case w == "not" || w == "never":
@@ -453,7 +454,7 @@ func (e *Engine) negatedBefore(a *analysis, from int, alts []valueAlt) int {
 		case w == "have" || w == "has" || w == "had":
 			have = true
 		case negationLinks[w]:
-		case a.toks[k].brk == 0 && slices.ContainsFunc(e.m.cat.NameTerms(w), func(t string) bool { return names[t] }):
+		case a.toks[k].Break == 0 && slices.ContainsFunc(e.m.cat.NameTerms(w), func(t string) bool { return names[t] }):
 			named = true
 		default:
 			return -1

@@ -24,15 +24,15 @@ type changeMention struct {
 // "month-over-month", "year over year", "compared to the previous month".
 func (a *analysis) findShares() {
 	for i, t := range a.toks {
-		if t.used || t.clause != 0 {
+		if t.Used || t.Clause != 0 {
 			continue
 		}
-		if shareWords[t.low] && (a.word(i+1) == "of" || a.word(i+1) == "by") && !a.withinGroups(i+2) {
+		if shareWords[t.Low] && (a.word(i+1) == "of" || a.word(i+1) == "by") && !a.withinGroups(i+2) {
 			a.share = &span{at: i, end: i + 2}
 			a.markUsed(i, i+2)
 			continue
 		}
-		unit := singularOf(t.low)
+		unit := singularOf(t.Low)
 		if !timeUnits[unit] {
 			continue
 		}
@@ -140,7 +140,7 @@ func isAggregateItem(x expr) bool {
 // rows ("the proportion of loans with fees out of all loans"), which
 // is no share of the total over groups.
 func (a *analysis) withinGroups(from int) bool {
-	for k := from; k < len(a.toks) && a.toks[k].clause == 0; k++ {
+	for k := from; k < len(a.toks) && a.toks[k].Clause == 0; k++ {
 		if a.word(k) == "out" && a.word(k+1) == "of" || a.word(k) == "among" {
 			return true
 		}

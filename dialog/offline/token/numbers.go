@@ -1,4 +1,4 @@
-package offline
+package token
 
 import (
 	"strconv"
@@ -20,14 +20,14 @@ var numberScales = map[string]float64{"hundred": 100, "thousand": 1e3, "million"
 
 // oneIsNumber: after these words "one" counts ("at least one", "only
 // one"); elsewhere it is a pronoun ("the one with…").
-var oneIsNumber = setOf("than least most exactly only just top over under")
+var oneIsNumber = map[string]bool{"than": true, "least": true, "most": true, "exactly": true, "only": true, "just": true, "top": true, "over": true, "under": true}
 
-// numberWords joins number words (and a numeral followed by a scale word)
+// JoinNumbers joins number words (and a numeral followed by a scale word)
 // into number tokens.
-func numberWords(toks []tok) []tok {
-	out := make([]tok, 0, len(toks))
+func JoinNumbers(toks []Token) []Token {
+	out := make([]Token, 0, len(toks))
 	for i := 0; i < len(toks); {
-		value, end := readNumberWords(toks, i)
+		value, end := ReadNumber(toks, i)
 		if end == i {
 			out = append(out, toks[i])
 			i++
@@ -35,39 +35,39 @@ func numberWords(toks []tok) []tok {
 		}
 		raw := make([]string, 0, end-i)
 		for k := i; k < end; k++ {
-			raw = append(raw, toks[k].raw)
+			raw = append(raw, toks[k].Raw)
 		}
-		out = append(out, tok{raw: strings.Join(raw, " "), low: strconv.FormatFloat(value, 'f', -1, 64), num: value, isNum: true,
-			clause: toks[i].clause, brk: toks[end-1].brk})
+		out = append(out, Token{Raw: strings.Join(raw, " "), Low: strconv.FormatFloat(value, 'f', -1, 64), Num: value, IsNum: true,
+			Clause: toks[i].Clause, Break: toks[end-1].Break})
 		i = end
 	}
 	return out
 }
 
-// readNumberWords reads a number written in words from toks[i:]; end == i
+// ReadNumber reads a number written in words from toks[i:]; end == i
 // when there is none.
-func readNumberWords(toks []tok, i int) (value float64, end int) {
+func ReadNumber(toks []Token, i int) (value float64, end int) {
 	t := toks[i]
-	if t.quoted {
+	if t.Quoted {
 		return 0, i
 	}
 	var total, group float64
 	k := i
 	switch {
-	case t.isNum && i+1 < len(toks) && numberScales[toks[i+1].low] > 0 && t.brk == 0:
+	case t.IsNum && i+1 < len(toks) && numberScales[toks[i+1].Low] > 0 && t.Break == 0:
 		// "1.5 million"
-		group, k = t.num, i+1
-	case (t.low == "a" || t.low == "one") && i+1 < len(toks) && numberScales[toks[i+1].low] > 0 && t.brk == 0:
+		group, k = t.Num, i+1
+	case (t.Low == "a" || t.Low == "one") && i+1 < len(toks) && numberScales[toks[i+1].Low] > 0 && t.Break == 0:
 		group, k = 1, i+1
-	case t.low == "one" && i > 0 && oneIsNumber[toks[i-1].low]:
+	case t.Low == "one" && i > 0 && oneIsNumber[toks[i-1].Low]:
 		return 1, i + 1
-	case smallNumbers[t.low] > 0 || t.low == "zero":
-		group, k = smallNumbers[t.low], i+1
+	case smallNumbers[t.Low] > 0 || t.Low == "zero":
+		group, k = smallNumbers[t.Low], i+1
 	default:
 		return 0, i
 	}
-	for k < len(toks) && toks[k-1].brk == 0 {
-		w := toks[k].low
+	for k < len(toks) && toks[k-1].Break == 0 {
+		w := toks[k].Low
 		switch {
 		case numberScales[w] == 100:
 			group *= 100
@@ -80,7 +80,7 @@ func readNumberWords(toks []tok, i int) (value float64, end int) {
 		case smallNumbers[w] > 0 && group >= 100 && int(group)%100 == 0:
 			// "two hundred fifty"
 			group += smallNumbers[w]
-		case w == "and" && k+1 < len(toks) && smallNumbers[toks[k+1].low] > 0 && group >= 100:
+		case w == "and" && k+1 < len(toks) && smallNumbers[toks[k+1].Low] > 0 && group >= 100:
 			// "one hundred and five"
 		default:
 			return total + group, k

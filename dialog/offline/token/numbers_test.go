@@ -1,4 +1,4 @@
-package offline
+package token
 
 import "testing"
 
@@ -21,9 +21,9 @@ func TestNumberWords(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.text, func(t *testing.T) {
 			var got []float64
-			for _, tk := range numberWords(lex(tc.text, 0)) {
-				if tk.isNum {
-					got = append(got, tk.num)
+			for _, tk := range JoinNumbers(Lex(tc.text, 0)) {
+				if tk.IsNum {
+					got = append(got, tk.Num)
 				}
 			}
 			if len(got) != len(tc.want) {
