@@ -8,6 +8,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/token"
 )
 
@@ -238,7 +239,7 @@ func (e *Engine) treeParts(rp *readingParts, p *plan, tree *catalog.JoinTree, ex
 	// "crews that never sailed ships": the rows a (NOT) EXISTS
 	// reads refer to other tables' rows, which they stand for.
 	for _, t := range existsIn {
-		for _, j := range e.m.snap.Schema.Joins {
+		for _, j := range e.m.Snap.Schema.Joins {
 			to := strings.ToLower(j.ToTable)
 			if strings.EqualFold(j.FromTable, t) && to != t && !rp.joined[to] {
 				rp.tables[to]++
@@ -290,7 +291,7 @@ func (e *Engine) referenceParts(rp *readingParts, xs []expr) {
 		rp.read[t] = n > 0
 	}
 	seen := map[string]bool{}
-	for _, j := range e.m.snap.Schema.Joins {
+	for _, j := range e.m.Snap.Schema.Joins {
 		ref := strings.ToLower(j.FromTable + "." + j.FromColumn)
 		to := ref + ">" + strings.ToLower(j.ToTable)
 		if strings.EqualFold(j.FromTable, j.ToTable) || seen[to] || !refs[ref] {
@@ -311,7 +312,7 @@ func (rp *readingParts) compare(l, r expr) {
 }
 
 // holds says whether the reading computes x somewhere.
-func (rp *readingParts) holds(m *model, x expr) bool {
+func (rp *readingParts) holds(m *schema.Model, x expr) bool {
 	for _, part := range rp.exprs {
 		found := false
 		walk(part, func(v expr) bool {
@@ -373,7 +374,7 @@ func (e *Engine) unitNotCompared(a *analysis, p *plan, parts *readingParts, cp *
 		// compared is no count of them ("fewer than three books" as
 		// book_id < 3).
 		for _, t := range em.tables {
-			if parts.counted[strings.ToLower(t.name)] {
+			if parts.counted[strings.ToLower(t.Name)] {
 				return a.spanOf(cp.at, cp.phrase)
 			}
 		}
@@ -418,8 +419,8 @@ func (e *Engine) onlyIdentityCompared(a *analysis, p *plan, cp *compMention) boo
 	n := strconv.FormatFloat(cp.value, 'f', -1, 64)
 	identity, other := false, false
 	for _, l := range comparedWith(p, n) {
-		t := e.m.byName[strings.ToLower(l.table)]
-		if c := e.m.column(l.table, l.column); t != nil && c != nil && e.m.isKeyish(t.t, c) {
+		t := e.m.ByName[strings.ToLower(l.table)]
+		if c := e.m.Column(l.table, l.column); t != nil && c != nil && e.m.IsKeyish(t.Def, c) {
 			identity = true
 		} else {
 			other = true
@@ -616,7 +617,7 @@ func (e *Engine) accountEntities(ac *wordAccount) {
 	// table beyond the first needs another instance of it in the reading
 	// (the table read again, or a column referring to it).
 	type mentionKey struct {
-		t    *tableInfo
+		t    *schema.Table
 		noun string
 	}
 	mentioned := map[mentionKey]int{}
@@ -634,7 +635,7 @@ func (e *Engine) accountEntities(ac *wordAccount) {
 		for _, t := range em.tables {
 			// The join tree may bring the table in ("lent" → loans), or a
 			// subquery read it.
-			realised = realised || parts.joined[strings.ToLower(t.name)] || parts.read[strings.ToLower(t.name)]
+			realised = realised || parts.joined[strings.ToLower(t.Name)] || parts.read[strings.ToLower(t.Name)]
 		}
 		if len(em.tables) > 0 && realised && e.qualifiesColumn(a, em, parts) {
 			// "book format", "the writer name": the table's noun says
@@ -653,7 +654,7 @@ func (e *Engine) accountEntities(ac *wordAccount) {
 			again = again || counted && saidCounted[phrase]
 			first, ok := saidAt[k.noun]
 			again = again || ok && a.sentenceBreak(first, em.at) && !e.namesOwnColumn(a, em)
-			realised = realised && (mentioned[k] <= max(parts.tables[strings.ToLower(k.t.name)], 1) || again || p.both)
+			realised = realised && (mentioned[k] <= max(parts.tables[strings.ToLower(k.t.Name)], 1) || again || p.both)
 			said[phrase] = said[phrase] || realised
 			saidCounted[phrase] = saidCounted[phrase] || realised && counted
 			if _, ok := saidAt[k.noun]; !ok && realised {
@@ -684,7 +685,7 @@ func (e *Engine) accountColumns(ac *wordAccount) {
 			// ("towns twinned with Ashby" → twins.twin_town): reading its
 			// table through the join uses it.
 			key := strings.ToLower(al.table + "." + al.column)
-			relation := e.m.joinCols[key] && parts.joins && parts.joined[strings.ToLower(al.table)]
+			relation := e.m.JoinCols[key] && parts.joins && parts.joined[strings.ToLower(al.table)]
 			realised = realised || relation || parts.columns[key] || e.measuredBySibling(a, al, parts) || e.countsLabelAt(a, p, parts, al, cm.at) ||
 				e.comparedCount(a, parts, al, cm.at)
 		}
@@ -886,7 +887,7 @@ func (e *Engine) accountShownCounts(ac *wordAccount) {
 func (e *Engine) accountJoinRoles(ac *wordAccount) {
 	a, parts, mark := ac.a, ac.parts, ac.mark
 	// "sent by users": the role of a typed join the reading takes.
-	for _, j := range e.m.snap.Schema.Joins {
+	for _, j := range e.m.Snap.Schema.Joins {
 		if j.When == nil || !parts.columns[strings.ToLower(j.FromTable+"."+j.FromColumn)] {
 			continue
 		}
@@ -1042,16 +1043,16 @@ func (e *Engine) accountExcludedRoles(ac *wordAccount) {
 	a, parts, reported, mark := ac.a, ac.parts, ac.reported, ac.mark
 	// "sent by each member that is not staff": a reference typed by a
 	// column the reading holds to one role's table excludes the others.
-	for _, j := range e.m.snap.Schema.Joins {
+	for _, j := range e.m.Snap.Schema.Joins {
 		if j.When == nil || !parts.columns[strings.ToLower(j.FromTable+"."+j.FromColumn)] || !parts.joined[strings.ToLower(j.ToTable)] {
 			continue
 		}
-		for _, s := range e.m.snap.Schema.Joins {
+		for _, s := range e.m.Snap.Schema.Joins {
 			if s.When == nil || !strings.EqualFold(s.FromTable, j.FromTable) || !strings.EqualFold(s.FromColumn, j.FromColumn) || s.When.Value == j.When.Value {
 				continue
 			}
 			for _, em := range a.entities {
-				if !slices.ContainsFunc(em.tables, func(t *tableInfo) bool { return strings.EqualFold(t.name, s.ToTable) }) {
+				if !slices.ContainsFunc(em.tables, func(t *schema.Table) bool { return strings.EqualFold(t.Name, s.ToTable) }) {
 					continue
 				}
 				k := em.at - 1
@@ -1085,7 +1086,7 @@ func (e *Engine) namedTogether(a *analysis, parts *readingParts, em *entityMenti
 	noun := singularOf(a.word(em.at))
 	hits := e.searchColumns(a, a.phrase(em.at, cm.end))
 	for _, h := range hits[:min(4, len(hits))] {
-		if slices.ContainsFunc(em.tables, func(t *tableInfo) bool { return strings.EqualFold(t.name, h.Table) }) ||
+		if slices.ContainsFunc(em.tables, func(t *schema.Table) bool { return strings.EqualFold(t.Name, h.Table) }) ||
 			!slices.Contains(strings.Split(strings.ToLower(h.Column), "_"), noun) || !parts.columns[strings.ToLower(h.Table+"."+h.Column)] {
 			continue
 		}
@@ -1105,8 +1106,8 @@ func (e *Engine) measuredBySibling(a *analysis, al colAlt, parts *readingParts) 
 	if a.sup == nil && !a.asksHow() {
 		return false
 	}
-	c := e.m.column(al.table, al.column)
-	t := e.m.byName[strings.ToLower(al.table)]
+	c := e.m.Column(al.table, al.column)
+	t := e.m.ByName[strings.ToLower(al.table)]
 	if c == nil || t == nil || c.Kind() != warehouse.KindText {
 		return false
 	}
@@ -1114,8 +1115,8 @@ func (e *Engine) measuredBySibling(a *analysis, al colAlt, parts *readingParts) 
 	if !ok || len(first) < 4 {
 		return false
 	}
-	for _, m := range t.measures {
-		if f, _, _ := strings.Cut(strings.ToLower(m.Name), "_"); f == first && parts.columns[strings.ToLower(t.name+"."+m.Name)] {
+	for _, m := range t.Measures {
+		if f, _, _ := strings.Cut(strings.ToLower(m.Name), "_"); f == first && parts.columns[strings.ToLower(t.Name+"."+m.Name)] {
 			return true
 		}
 	}
@@ -1139,8 +1140,8 @@ func (e *Engine) showsNumber(p *plan) bool {
 	for _, s := range p.selects {
 		switch x := s.x.(type) {
 		case colRef:
-			t := e.m.byName[strings.ToLower(x.table)]
-			if c := e.m.column(x.table, x.column); t != nil && c != nil && c.Kind() == warehouse.KindNumber && !e.m.isKeyish(t.t, c) {
+			t := e.m.ByName[strings.ToLower(x.table)]
+			if c := e.m.Column(x.table, x.column); t != nil && c != nil && c.Kind() == warehouse.KindNumber && !e.m.IsKeyish(t.Def, c) {
 				return true
 			}
 		default:
@@ -1174,13 +1175,13 @@ func (e *Engine) qualifiesColumn(a *analysis, em *entityMention, parts *readingP
 			continue
 		}
 		for _, al := range cm.alts {
-			if !al.computed() && strings.EqualFold(al.table, em.tables[0].name) && parts.columns[strings.ToLower(al.table+"."+al.column)] {
+			if !al.computed() && strings.EqualFold(al.table, em.tables[0].Name) && parts.columns[strings.ToLower(al.table+"."+al.column)] {
 				return true
 			}
 		}
 	}
 	// "member names": the table's noun before "name", and its label shown.
-	if t := em.tables[0]; t.label != nil && (a.word(end) == "name" || a.word(end) == "names") && parts.columns[strings.ToLower(t.name+"."+t.label.Name)] {
+	if t := em.tables[0]; t.Label != nil && (a.word(end) == "name" || a.word(end) == "names") && parts.columns[strings.ToLower(t.Name+"."+t.Label.Name)] {
 		return true
 	}
 	// "the publishers of writers": the table's noun after "of" and its
@@ -1195,7 +1196,7 @@ func (e *Engine) qualifiesColumn(a *analysis, em *entityMention, parts *readingP
 				continue
 			}
 			for _, al := range cm.alts {
-				if !al.computed() && strings.EqualFold(al.table, em.tables[0].name) && parts.columns[strings.ToLower(al.table+"."+al.column)] {
+				if !al.computed() && strings.EqualFold(al.table, em.tables[0].Name) && parts.columns[strings.ToLower(al.table+"."+al.column)] {
 					return true
 				}
 			}
@@ -1207,7 +1208,7 @@ func (e *Engine) qualifiesColumn(a *analysis, em *entityMention, parts *readingP
 			continue
 		}
 		for _, al := range vm.alts {
-			if strings.EqualFold(al.table, em.tables[0].name) && parts.values[strings.ToLower(al.value)] {
+			if strings.EqualFold(al.table, em.tables[0].Name) && parts.values[strings.ToLower(al.value)] {
 				return true
 			}
 		}
@@ -1246,7 +1247,7 @@ func (e *Engine) showsLabel(a *analysis, parts *readingParts) bool {
 		if strings.Contains(c, "name") || strings.Contains(c, "title") {
 			return true
 		}
-		if info := e.m.byName[t]; info != nil && info.label != nil && strings.EqualFold(info.label.Name, c) && info.label.Kind() == warehouse.KindText && !e.m.isKeyish(info.t, info.label) &&
+		if info := e.m.ByName[t]; info != nil && info.Label != nil && strings.EqualFold(info.Label.Name, c) && info.Label.Kind() == warehouse.KindText && !e.m.IsKeyish(info.Def, info.Label) &&
 			!slices.ContainsFunc(a.columns, func(cm *colMention) bool {
 				return slices.ContainsFunc(cm.alts, func(al colAlt) bool { return strings.EqualFold(al.table+"."+al.column, k) })
 			}) {
@@ -1267,14 +1268,14 @@ func (e *Engine) countsLabelAt(a *analysis, p *plan, parts *readingParts, al col
 	if t == nil && parts.aggs["COUNT"] && parts.joined[strings.ToLower(al.table)] {
 		// COUNT(*) over a join counts the rows of the table no other
 		// joined table refers to.
-		t = e.m.byName[strings.ToLower(al.table)]
+		t = e.m.ByName[strings.ToLower(al.table)]
 		for j := range parts.joined {
-			if e.m.refs[j][strings.ToLower(al.table)] {
+			if e.m.Refs[j][strings.ToLower(al.table)] {
 				t = nil
 			}
 		}
 	}
-	if t == nil || t.label == nil || !strings.EqualFold(t.name, al.table) || !strings.EqualFold(t.label.Name, al.column) {
+	if t == nil || t.Label == nil || !strings.EqualFold(t.Name, al.table) || !strings.EqualFold(t.Label.Name, al.column) {
 		return false
 	}
 	// "how many boat models": after the schema's own subject.
@@ -1286,8 +1287,8 @@ func (e *Engine) countsLabelAt(a *analysis, p *plan, parts *readingParts, al col
 // the label of a table whose rows the reading counts per subject: the
 // things counted.
 func (e *Engine) comparedCount(a *analysis, parts *readingParts, al colAlt, k int) bool {
-	t := e.m.byName[strings.ToLower(al.table)]
-	if t == nil || t.label == nil || !strings.EqualFold(t.label.Name, al.column) || !parts.counted[strings.ToLower(t.name)] {
+	t := e.m.ByName[strings.ToLower(al.table)]
+	if t == nil || t.Label == nil || !strings.EqualFold(t.Label.Name, al.column) || !parts.counted[strings.ToLower(t.Name)] {
 		return false
 	}
 	for _, cp := range a.comps {
@@ -1309,13 +1310,13 @@ func (e *Engine) domainWord(w string) bool {
 		return false
 	}
 	n := 0
-	for _, t := range e.m.snap.Schema.Tables {
+	for _, t := range e.m.Snap.Schema.Tables {
 		first, _, _ := strings.Cut(strings.ToLower(t.Name), "_")
 		if singularOf(first) == w {
 			n++
 		}
 	}
-	return n >= 3 && 2*n >= len(e.m.snap.Schema.Tables)
+	return n >= 3 && 2*n >= len(e.m.Snap.Schema.Tables)
 }
 
 // namesOwnColumn says whether a mention of a table comes right before its
@@ -1327,7 +1328,7 @@ func (e *Engine) namesOwnColumn(a *analysis, em *entityMention) bool {
 		return true
 	}
 	for _, cm := range a.columns {
-		if cm.at == end && slices.ContainsFunc(cm.alts, func(al colAlt) bool { return strings.EqualFold(al.table, em.tables[0].name) }) {
+		if cm.at == end && slices.ContainsFunc(cm.alts, func(al colAlt) bool { return strings.EqualFold(al.table, em.tables[0].Name) }) {
 			return true
 		}
 	}
@@ -1352,7 +1353,7 @@ func (e *Engine) realisedAt(a *analysis, parts *readingParts, k int) (table, col
 			continue
 		}
 		for _, t := range em.tables {
-			if n := strings.ToLower(t.name); parts.joined[n] || parts.read[n] {
+			if n := strings.ToLower(t.Name); parts.joined[n] || parts.read[n] {
 				return n, ""
 			}
 		}
@@ -1381,7 +1382,7 @@ func (e *Engine) onlyReference(a *analysis, parts *readingParts, bk, ak int) boo
 		return false
 	}
 	target := ""
-	for _, j := range e.m.snap.Schema.Joins {
+	for _, j := range e.m.Snap.Schema.Joins {
 		if strings.EqualFold(j.FromTable, table) && strings.EqualFold(j.FromColumn, column) && !strings.EqualFold(j.ToTable, table) {
 			target = strings.ToLower(j.ToTable)
 		}
@@ -1442,8 +1443,8 @@ func (e *Engine) describedColumn(a *analysis, p *plan, parts *readingParts, expl
 	add := func(table, column string) {
 		// A key's or a reference's comment names the things it refers
 		// to ("the ward the clinic is held in"), no description.
-		c, t := e.m.column(table, column), e.m.byName[strings.ToLower(table)]
-		if c == nil || t == nil || e.m.isKeyish(t.t, c) || e.m.joinCols[strings.ToLower(table+"."+column)] || len(strings.Fields(c.Comment)) < 4 {
+		c, t := e.m.Column(table, column), e.m.ByName[strings.ToLower(table)]
+		if c == nil || t == nil || e.m.IsKeyish(t.Def, c) || e.m.JoinCols[strings.ToLower(table+"."+column)] || len(strings.Fields(c.Comment)) < 4 {
 			return
 		}
 		var seq []string
@@ -1555,7 +1556,7 @@ func (e *Engine) onlyEdge(a *analysis, parts *readingParts, bk int, viaLink bool
 	if e.edgesBetween(table, subject) != 1 {
 		return false
 	}
-	for _, j := range e.m.snap.Schema.Joins {
+	for _, j := range e.m.Snap.Schema.Joins {
 		if e.joinsBoth(j, table, subject) {
 			return parts.columns[strings.ToLower(j.FromTable+"."+j.FromColumn)] && parts.columns[strings.ToLower(j.ToTable+"."+j.ToColumn)]
 		}
@@ -1596,7 +1597,7 @@ func (e *Engine) saysWhichEdge(a *analysis, parts *readingParts, bk, ak, i int) 
 	if e.edgesBetween(x, y) < 2 {
 		return true
 	}
-	for _, j := range e.m.snap.Schema.Joins {
+	for _, j := range e.m.Snap.Schema.Joins {
 		if !e.joinsBoth(j, x, y) || !parts.columns[strings.ToLower(j.FromTable+"."+j.FromColumn)] || !parts.columns[strings.ToLower(j.ToTable+"."+j.ToColumn)] {
 			continue
 		}
@@ -1728,7 +1729,7 @@ func (e *Engine) onlyExists(a *analysis, parts *readingParts, i int) bool {
 		return false
 	}
 	stems := verbStems(w)
-	for _, t := range e.m.snap.Schema.Tables {
+	for _, t := range e.m.Snap.Schema.Tables {
 		for _, n := range strings.Split(strings.ToLower(t.Name), "_") {
 			if len(n) > 3 && e.words.RelatedTo(w, n) || namesVerb(n, stems) {
 				return false
@@ -1758,7 +1759,7 @@ var countingWords = setOf(`most least fewest more fewer less number largest smal
 
 // linkTables are the tables, other than x and y, whose rows refer to both.
 func (e *Engine) linkTables(x, y string) []string {
-	refs := e.m.refs
+	refs := e.m.Refs
 	var out []string
 	for _, name := range sortedNames(toSet(refs)) {
 		if name != x && name != y && refs[name][x] && refs[name][y] {
@@ -1772,7 +1773,7 @@ func (e *Engine) linkTables(x, y string) []string {
 // either way round.
 func (e *Engine) edgesBetween(x, y string) int {
 	n := 0
-	for _, j := range e.m.snap.Schema.Joins {
+	for _, j := range e.m.Snap.Schema.Joins {
 		if e.joinsBoth(j, x, y) {
 			n++
 		}

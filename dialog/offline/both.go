@@ -3,6 +3,8 @@ package offline
 import (
 	"strconv"
 	"strings"
+
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 )
 
 // "Which districts have both depots with a fleet over 30 and depots with a
@@ -15,7 +17,7 @@ import (
 // bothHalves finds "both <things> … and <things> …": where each half
 // starts, and the table named twice; nil when the question has no such
 // pair.
-func (a *analysis) bothHalves() (first, second int, t *tableInfo) {
+func (a *analysis) bothHalves() (first, second int, t *schema.Table) {
 	for b, tk := range a.toks {
 		if tk.Clause != 0 || tk.Low != "both" {
 			continue
@@ -80,14 +82,14 @@ func literalKey(x expr) string {
 // value (GROUP BY the shown columns, HAVING a count of each half's rows).
 // Nil when the reading is not of that shape or a condition belongs to
 // both halves.
-func (a *analysis) bothRows(m *model, p *plan) *plan {
+func (a *analysis) bothRows(m *schema.Model, p *plan) *plan {
 	first, second, t := a.bothHalves()
 	if t == nil || len(p.groups) > 0 || p.aggregated || len(p.derived) > 0 || p.order != nil || len(p.selects) == 0 || len(p.having) > 0 {
 		return nil
 	}
 	for _, s := range p.selects {
 		c, ok := s.x.(colRef)
-		if !ok || !strings.EqualFold(c.table, t.name) || t.key != nil && strings.EqualFold(c.column, t.key.Name) {
+		if !ok || !strings.EqualFold(c.table, t.Name) || t.Key != nil && strings.EqualFold(c.column, t.Key.Name) {
 			return nil
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/token"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/ontology"
@@ -52,10 +53,10 @@ type plan struct {
 	// aggregated is set when the select list aggregates.
 	aggregated bool
 	// countOf is the table a COUNT(*) counts; with joins it counts its keys.
-	countOf *tableInfo
+	countOf *schema.Table
 	// countRows is the table whose rows a COUNT(*) over joins counts, when
 	// it is not counted by key ("the rep with the most orders").
-	countRows *tableInfo
+	countRows *schema.Table
 	// dateCols are the date columns conditions and buckets use; one reading
 	// rarely mixes two.
 	dateCols   map[colRef]bool
@@ -74,7 +75,7 @@ type plan struct {
 	wrap string
 	// perEntity is the table a "for each <thing>" groups by, by its key
 	// and label.
-	perEntity *tableInfo
+	perEntity *schema.Table
 	// covered are phrases the reading accounts for without their table:
 	// "members" in a stored "number of members who …".
 	covered []string
@@ -187,7 +188,7 @@ func (el *element) capped(n int) []alt {
 
 // head is the table the question is about.
 type head struct {
-	t      *tableInfo
+	t      *schema.Table
 	phrase string
 	at     int
 	// entity is true when the question names the table itself.
@@ -333,7 +334,7 @@ func (r *reader) namesColumnsOfEach() bool {
 				continue
 			}
 			for _, al := range cm.alts {
-				if strings.EqualFold(al.table, em.tables[0].name) && !al.computed() {
+				if strings.EqualFold(al.table, em.tables[0].Name) && !al.computed() {
 					return true
 				}
 			}
@@ -380,8 +381,8 @@ func (e *Engine) groupShownRows(p *plan) *plan {
 		if !ok {
 			return nil
 		}
-		if t := e.m.byName[strings.ToLower(c.table)]; t != nil && t.key != nil {
-			add(col(t.name, t.key.Name))
+		if t := e.m.ByName[strings.ToLower(c.table)]; t != nil && t.Key != nil {
+			add(col(t.Name, t.Key.Name))
 		}
 		add(c)
 	}
@@ -409,7 +410,7 @@ func (r *reader) sortedByUnshown(p *plan) bool {
 // are distinct things even when they print the same.
 func (r *reader) keyed(p *plan) bool {
 	for t := range p.tables {
-		if ti := r.e.m.byName[t]; ti == nil || ti.key == nil {
+		if ti := r.e.m.ByName[t]; ti == nil || ti.Key == nil {
 			return false
 		}
 	}
@@ -428,7 +429,7 @@ type reader struct {
 	// pendingOutput is a column the ranking itself asks to show.
 	pendingOutput *colAlt
 	// countedVia is the table whose rows a superlative counts per head.
-	countedVia *tableInfo
+	countedVia *schema.Table
 	// terms and exists are the words the schema does not name that qualify
 	// a subject, and the negated related tables.
 	terms  []*termMention
@@ -507,13 +508,13 @@ func (e *Engine) findHead(a *analysis) head {
 		// "Return the shop IDs that …. Consider all sale
 		// types…": identifiers named in an earlier sentence are the rows.
 		if km := e.keyMention(a); km != nil && km.at < em.at && a.sentenceBreak(km.end, em.at) {
-			return head{t: e.m.byName[strings.ToLower(km.alts[0].table)], phrase: km.phrase, at: km.at, entity: true}
+			return head{t: e.m.ByName[strings.ToLower(km.alts[0].table)], phrase: km.phrase, at: km.at, entity: true}
 		}
 		return head{t: em.tables[0], phrase: em.phrase, at: em.at, entity: true}
 	}
 	for _, cm := range a.columns {
 		if cm.clause == 0 && len(cm.alts) > 0 && (related == nil || cm.at < related.at) {
-			return head{t: e.m.byName[strings.ToLower(cm.alts[0].table)], phrase: cm.phrase, at: cm.at}
+			return head{t: e.m.ByName[strings.ToLower(cm.alts[0].table)], phrase: cm.phrase, at: cm.at}
 		}
 	}
 	if related != nil {
@@ -521,7 +522,7 @@ func (e *Engine) findHead(a *analysis) head {
 	}
 	for _, vm := range a.values {
 		if len(vm.alts) > 0 {
-			return head{t: e.m.byName[strings.ToLower(vm.alts[0].table)], phrase: "", at: vm.at}
+			return head{t: e.m.ByName[strings.ToLower(vm.alts[0].table)], phrase: "", at: vm.at}
 		}
 	}
 	return head{}
@@ -552,7 +553,7 @@ func (r *reader) numericAlts(cm *colMention) []colAlt {
 			out = append(out, al)
 			continue
 		}
-		if c := r.e.m.column(al.table, al.column); c != nil && c.Kind() == warehouse.KindNumber && !r.e.m.isKeyish(r.e.m.byName[strings.ToLower(al.table)].t, c) {
+		if c := r.e.m.Column(al.table, al.column); c != nil && c.Kind() == warehouse.KindNumber && !r.e.m.IsKeyish(r.e.m.ByName[strings.ToLower(al.table)].Def, c) {
 			out = append(out, al)
 		}
 	}
@@ -734,7 +735,7 @@ func (r *reader) perRow(p *plan) bool {
 		if !ok {
 			return false
 		}
-		unique = unique || r.e.m.unique(c.table, c.column)
+		unique = unique || r.e.m.Unique(c.table, c.column)
 	}
 	if !unique {
 		return false
@@ -789,11 +790,11 @@ func (r *reader) showsIdentity(p *plan) bool {
 		if !ok {
 			return true // an expression: keep every row
 		}
-		t := r.e.m.byName[strings.ToLower(sc.table)]
+		t := r.e.m.ByName[strings.ToLower(sc.table)]
 		if t == nil {
 			return true
 		}
-		for _, c := range t.details {
+		for _, c := range t.Details {
 			if strings.EqualFold(c.Name, sc.column) {
 				return true
 			}
@@ -809,7 +810,7 @@ func (e *Engine) keyMention(a *analysis) *colMention {
 		if cm.clause != 0 || len(cm.alts) == 0 || !namesIdentifier(cm.phrase) {
 			continue
 		}
-		if t := e.m.byName[strings.ToLower(cm.alts[0].table)]; t != nil && t.key != nil && strings.EqualFold(t.key.Name, cm.alts[0].column) {
+		if t := e.m.ByName[strings.ToLower(cm.alts[0].table)]; t != nil && t.Key != nil && strings.EqualFold(t.Key.Name, cm.alts[0].column) {
 			return cm
 		}
 	}
@@ -832,10 +833,10 @@ func (a *analysis) sentenceBreak(from, to int) bool {
 // is a question of output, asked when it matters.
 func (r *reader) rowOutputs(p *plan) []*plan {
 	t := p.perEntity
-	if t == nil || t.label == nil {
+	if t == nil || t.Label == nil {
 		return nil
 	}
-	label := col(t.name, t.label.Name)
+	label := col(t.Name, t.Label.Name)
 	var figures []sel
 	for _, s := range p.selects {
 		if !sameExpr(r.e.m, s.x, label) {
@@ -849,9 +850,9 @@ func (r *reader) rowOutputs(p *plan) []*plan {
 	alone := p.clone()
 	alone.selects, alone.weight = figures, p.weight*0.3
 	out = append(out, alone)
-	if t.key != nil && t.key != t.label {
+	if t.Key != nil && t.Key != t.Label {
 		keyed := p.clone()
-		keyed.selects = append([]sel{{x: col(t.name, t.key.Name)}}, figures...)
+		keyed.selects = append([]sel{{x: col(t.Name, t.Key.Name)}}, figures...)
 		keyed.weight = p.weight * 0.3
 		out = append(out, keyed)
 	}
@@ -894,9 +895,9 @@ func (e *Engine) eachValue(p *plan) *plan {
 	keyed := map[string]bool{}
 	for _, s := range p.selects {
 		c, _ := isColumn(s.x)
-		if t := e.m.byName[strings.ToLower(c.table)]; t != nil && t.key != nil && !keyed[t.name] {
-			keyed[t.name] = true
-			if k := col(t.name, t.key.Name); !slices.ContainsFunc(p.selects, func(s sel) bool { return sameExpr(e.m, s.x, k) }) {
+		if t := e.m.ByName[strings.ToLower(c.table)]; t != nil && t.Key != nil && !keyed[t.Name] {
+			keyed[t.Name] = true
+			if k := col(t.Name, t.Key.Name); !slices.ContainsFunc(p.selects, func(s sel) bool { return sameExpr(e.m, s.x, k) }) {
 				q.groups = append(q.groups, sel{x: k})
 			}
 		}
@@ -914,7 +915,7 @@ const contradictionPenalty = 0.01
 // contradicts says whether the conditions cannot hold together on any
 // row: one column equal to (or in) sets of values with nothing in common,
 // or bounds on one column that leave nothing between them.
-func contradicts(m *model, p *plan) bool {
+func contradicts(m *schema.Model, p *plan) bool {
 	// "customers who never ordered" joined to their orders: no related
 	// row can both exist and not exist.
 	for _, f := range p.filters {

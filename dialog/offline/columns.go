@@ -47,14 +47,14 @@ func (e *Engine) protectColumnNames(a *analysis) {
 			continue
 		}
 		phrase := a.toks[i].Low + " " + a.toks[i+1].Low
-		want := strings.Join(e.m.cat.NameTerms(phrase), " ")
+		want := strings.Join(e.m.Cat.NameTerms(phrase), " ")
 		closed := a.toks[i].Low + singularOf(a.toks[i+1].Low)      // "lastname"
 		initial := a.toks[i].Low[:1] + singularOf(a.toks[i+1].Low) // "fname"
 		spells := func(column string) bool {
 			n := strings.ToLower(strings.ReplaceAll(column, "_", ""))
-			return strings.Join(e.m.cat.NameTerms(column), " ") == want || n == closed || n == initial
+			return strings.Join(e.m.Cat.NameTerms(column), " ") == want || n == closed || n == initial
 		}
-		for _, h := range append(e.m.cat.SearchColumns(phrase, 5), e.m.cat.SearchColumns(closed, 5)...) {
+		for _, h := range append(e.m.Cat.SearchColumns(phrase, 5), e.m.Cat.SearchColumns(closed, 5)...) {
 			if spells(h.Column) {
 				e.addColumnMention(a, i, i+2)
 				// The columns the phrase spells are those it names:
@@ -120,7 +120,10 @@ func (e *Engine) findSpelledColumns(a *analysis) {
 			if !free || stopWords[words[0]] || stopWords[words[n-1]] {
 				continue
 			}
-			alts := append([]colAlt(nil), e.m.byColumn[strings.Join(words, "_")]...)
+			var alts []colAlt
+			for _, c := range e.m.ByColumn[strings.Join(words, "_")] {
+				alts = append(alts, colAlt{table: c.Table, column: c.Column, weight: 1})
+			}
 			if len(alts) == 0 {
 				continue
 			}
@@ -133,7 +136,7 @@ func (e *Engine) findSpelledColumns(a *analysis) {
 
 func (e *Engine) addColumnMention(a *analysis, from, to int) {
 	phrase := a.phrase(from, to)
-	hits := e.m.cat.SearchColumns(phrase, 8)
+	hits := e.m.Cat.SearchColumns(phrase, 8)
 	if len(hits) == 0 && to-from > 1 {
 		// No column for the run: try each word alone.
 		for k := from; k < to; k++ {
@@ -162,8 +165,8 @@ func (e *Engine) addColumnMention(a *analysis, from, to int) {
 		if h.Score < top*0.7 {
 			break
 		}
-		if c := e.m.column(h.Table, h.Column); c != nil && !wantsID {
-			if t := e.m.byName[strings.ToLower(h.Table)]; t != nil && t.key == c && c.Kind() == warehouse.KindNumber {
+		if c := e.m.Column(h.Table, h.Column); c != nil && !wantsID {
+			if t := e.m.ByName[strings.ToLower(h.Table)]; t != nil && t.Key == c && c.Kind() == warehouse.KindNumber {
 				continue // a bare id is never what a word like "revenue" means
 			}
 		}
@@ -185,9 +188,9 @@ func (e *Engine) ownKeys(alts []colAlt) []colAlt {
 	var out []colAlt
 	seen := map[string]bool{}
 	for _, al := range alts {
-		if t := e.m.byName[strings.ToLower(al.table)]; t != nil && t.key != nil && !seen[strings.ToLower(t.name)] {
-			seen[strings.ToLower(t.name)] = true
-			out = append(out, colAlt{table: t.name, column: t.key.Name, weight: al.weight})
+		if t := e.m.ByName[strings.ToLower(al.table)]; t != nil && t.Key != nil && !seen[strings.ToLower(t.Name)] {
+			seen[strings.ToLower(t.Name)] = true
+			out = append(out, colAlt{table: t.Name, column: t.Key.Name, weight: al.weight})
 		}
 		if !slices.ContainsFunc(out, func(o colAlt) bool {
 			return strings.EqualFold(o.table, al.table) && strings.EqualFold(o.column, al.column)
@@ -215,8 +218,8 @@ func (e *Engine) findKeyEquals(a *analysis) {
 		if j < 0 || a.toks[j].Used || a.toks[j].IsNum || a.toks[j].Break != 0 {
 			continue
 		}
-		ts := e.m.byTerm[strings.Join(e.m.cat.Terms(a.toks[j].Raw), " ")]
-		if len(ts) == 0 || ts[0].key == nil || ts[0].key.Kind() != warehouse.KindNumber {
+		ts := e.m.ByTerm[strings.Join(e.m.Cat.Terms(a.toks[j].Raw), " ")]
+		if len(ts) == 0 || ts[0].Key == nil || ts[0].Key.Kind() != warehouse.KindNumber {
 			continue
 		}
 		a.comps = append(a.comps, &compMention{phrase: a.phrase(j, i+1), op: "=", value: a.toks[i].Num, at: j, target: a.toks[j].Low + " id", keyOf: ts[0]})
@@ -242,30 +245,30 @@ func (e *Engine) findKeyColumns(a *analysis) {
 		if prev.Used || prev.IsNum || stopWords[prev.Low] || a.toks[i].Used || prev.Break != 0 {
 			continue
 		}
-		named := e.m.byTerm[strings.Join(e.m.cat.Terms(prev.Low), " ")]
+		named := e.m.ByTerm[strings.Join(e.m.Cat.Terms(prev.Low), " ")]
 		// isNamed: the word names the table itself ("loan" → loan,
 		// not order_item, whose name only contains it).
-		term := strings.Join(e.m.cat.Terms(prev.Low), " ")
+		term := strings.Join(e.m.Cat.Terms(prev.Low), " ")
 		isNamed := func(table string) bool {
-			return strings.Join(e.m.cat.NameTerms(table), " ") == term
+			return strings.Join(e.m.Cat.NameTerms(table), " ") == term
 		}
 		isKey := func(table, column string) bool {
-			t := e.m.byName[strings.ToLower(table)]
-			return t != nil && t.key != nil && strings.EqualFold(t.key.Name, column)
+			t := e.m.ByName[strings.ToLower(table)]
+			return t != nil && t.Key != nil && strings.EqualFold(t.Key.Name, column)
 		}
 		cm := &colMention{phrase: a.phrase(i-1, i+1), at: i - 1, end: i + 1, clause: prev.Clause}
 		seen := map[string]bool{}
 		if ident == "id" {
 			for _, t := range named {
-				if t.key != nil && isNamed(t.name) {
-					cm.alts = append(cm.alts, colAlt{table: t.name, column: t.key.Name, weight: 1})
-					seen[strings.ToLower(t.name+"."+t.key.Name)] = true
+				if t.Key != nil && isNamed(t.Name) {
+					cm.alts = append(cm.alts, colAlt{table: t.Name, column: t.Key.Name, weight: 1})
+					seen[strings.ToLower(t.Name+"."+t.Key.Name)] = true
 				}
 			}
 		}
 		var hits []catalog.ColumnHit
 		if len(cm.alts) == 0 {
-			hits = e.m.cat.SearchColumns(prev.Low+" "+ident, 8)
+			hits = e.m.Cat.SearchColumns(prev.Low+" "+ident, 8)
 		}
 		for _, h := range hits {
 			col := strings.ToLower(h.Column)

@@ -6,6 +6,8 @@ package offline
 
 import (
 	"strings"
+
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 )
 
 type compMention struct {
@@ -18,7 +20,7 @@ type compMention struct {
 	target string
 	// keyOf is set for "shop with ID 1": the named table, whose key
 	// (or a column referring to it) equals the value.
-	keyOf *tableInfo
+	keyOf *schema.Table
 }
 
 var compPhrases = []struct {

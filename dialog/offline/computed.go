@@ -169,12 +169,12 @@ func sortMentions(a *analysis) {
 // ages are the years since each birth date column.
 func (e *Engine) ages() []colAlt {
 	var out []colAlt
-	for _, t := range e.m.tables {
-		for _, c := range t.dates {
+	for _, t := range e.m.Tables {
+		for _, c := range t.Dates {
 			n := strings.ToLower(c.Name)
 			if strings.Contains(n, "birth") || strings.Contains(n, "dob") || strings.Contains(n, "born") {
-				out = append(out, colAlt{table: t.name, column: "age", weight: 1.5,
-					x: call{fn: "TIMESTAMPDIFF", args: []expr{keyword("YEAR"), col(t.name, c.Name), call{fn: "CURDATE"}}}})
+				out = append(out, colAlt{table: t.Name, column: "age", weight: 1.5,
+					x: call{fn: "TIMESTAMPDIFF", args: []expr{keyword("YEAR"), col(t.Name, c.Name), call{fn: "CURDATE"}}}})
 			}
 		}
 	}
@@ -208,20 +208,20 @@ func (e *Engine) margins(word string) []colAlt {
 		sold = 3
 	}
 	out = append(out, e.salesMargins(has, sold)...)
-	for _, t := range e.m.tables {
-		for _, cost := range t.measures {
+	for _, t := range e.m.Tables {
+		for _, cost := range t.Measures {
 			if !has(strings.ToLower(cost.Name), costWords) {
 				continue
 			}
-			for _, price := range t.measures {
+			for _, price := range t.Measures {
 				n := strings.ToLower(price.Name)
 				if price == cost || !has(n, priceWords) || has(n, costWords) {
 					continue
 				}
-				p, c := col(t.name, price.Name), col(t.name, cost.Name)
-				out = append(out, colAlt{table: t.name, column: "margin", weight: 1.5, x: cmp(p, "-", c)})
+				p, c := col(t.Name, price.Name), col(t.Name, cost.Name)
+				out = append(out, colAlt{table: t.Name, column: "margin", weight: 1.5, x: cmp(p, "-", c)})
 				if strings.HasPrefix(word, "margin") {
-					out = append(out, colAlt{table: t.name, column: "margin_percent", weight: 0.8,
+					out = append(out, colAlt{table: t.Name, column: "margin_percent", weight: 0.8,
 						x: percentOf(paren{cmp(p, "-", c)}, p)})
 				}
 			}
@@ -233,19 +233,19 @@ func (e *Engine) margins(word string) []colAlt {
 // durations are the spans between paired columns of a table.
 func (e *Engine) durations(unit string) []colAlt {
 	var out []colAlt
-	for _, t := range e.m.tables {
-		for _, c := range t.t.Columns {
+	for _, t := range e.m.Tables {
+		for _, c := range t.Def.Columns {
 			for _, pw := range pairWords {
 				other := partnerName(c.Name, pw)
 				if other == "" {
 					continue
 				}
-				c2 := e.m.column(t.name, other)
+				c2 := e.m.Column(t.Name, other)
 				if c2 == nil || c2.Kind() != c.Kind() || c.Kind() != warehouse.KindTime && c.Kind() != warehouse.KindNumber {
 					continue
 				}
-				from, to := col(t.name, c.Name), col(t.name, c2.Name)
-				out = append(out, colAlt{table: t.name, column: "duration", weight: 1.5, x: timeSpan(from, to, c.Kind(), c.DataType, unit)})
+				from, to := col(t.Name, c.Name), col(t.Name, c2.Name)
+				out = append(out, colAlt{table: t.Name, column: "duration", weight: 1.5, x: timeSpan(from, to, c.Kind(), c.DataType, unit)})
 			}
 		}
 	}
@@ -306,7 +306,7 @@ func (e *Engine) findRatio(a *analysis) {
 		}
 		for _, x := range num.alts {
 			for _, y := range den.alts {
-				cx, cy := e.m.column(x.table, x.column), e.m.column(y.table, y.column)
+				cx, cy := e.m.Column(x.table, x.column), e.m.Column(y.table, y.column)
 				if x.computed() || y.computed() || cx == nil || cy == nil || cx.Kind() != cy.Kind() ||
 					!strings.EqualFold(x.table, y.table) || strings.EqualFold(x.column, y.column) {
 					continue
@@ -383,7 +383,7 @@ func (e *Engine) ratioOfRows(a *analysis, num, den *colMention, from, sep int) (
 	var out []colAlt
 	for _, x := range num.alts {
 		for _, y := range den.alts {
-			c := e.m.column(x.table, x.column)
+			c := e.m.Column(x.table, x.column)
 			if x.computed() || c == nil || c.Kind() != warehouse.KindNumber || !strings.EqualFold(x.table, y.table) || !strings.EqualFold(x.column, y.column) {
 				continue
 			}
@@ -450,9 +450,9 @@ var quantityWords = []string{"quantity", "qty", "units", "count"}
 // order lines, not the catalogue's price minus cost once per product.
 func (e *Engine) salesMargins(has func(string, []string) bool, weight float64) []colAlt {
 	var out []colAlt
-	for _, t := range e.m.tables {
+	for _, t := range e.m.Tables {
 		var qty, amount, price *warehouse.Column
-		for _, c := range t.measures {
+		for _, c := range t.Measures {
 			n := strings.ToLower(c.Name)
 			switch {
 			case qty == nil && has(n, quantityWords):
@@ -466,26 +466,26 @@ func (e *Engine) salesMargins(has func(string, []string) bool, weight float64) [
 		if qty == nil || amount == nil && price == nil {
 			continue
 		}
-		for _, j := range e.m.snap.Schema.Joins {
-			if !strings.EqualFold(j.FromTable, t.name) || j.When != nil || !e.m.unique(j.ToTable, j.ToColumn) {
+		for _, j := range e.m.Snap.Schema.Joins {
+			if !strings.EqualFold(j.FromTable, t.Name) || j.When != nil || !e.m.Unique(j.ToTable, j.ToColumn) {
 				continue
 			}
-			ref := e.m.byName[strings.ToLower(j.ToTable)]
+			ref := e.m.ByName[strings.ToLower(j.ToTable)]
 			if ref == nil {
 				continue
 			}
-			for _, cost := range ref.measures {
+			for _, cost := range ref.Measures {
 				if !has(strings.ToLower(cost.Name), costWords) {
 					continue
 				}
-				q, c := col(t.name, qty.Name), col(ref.name, cost.Name)
+				q, c := col(t.Name, qty.Name), col(ref.Name, cost.Name)
 				var x expr
 				if amount != nil {
-					x = cmp(col(t.name, amount.Name), "-", cmp(q, "*", c))
+					x = cmp(col(t.Name, amount.Name), "-", cmp(q, "*", c))
 				} else {
-					x = cmp(q, "*", paren{cmp(col(t.name, price.Name), "-", c)})
+					x = cmp(q, "*", paren{cmp(col(t.Name, price.Name), "-", c)})
 				}
-				out = append(out, colAlt{table: t.name, column: "margin", weight: 2 * weight, x: x})
+				out = append(out, colAlt{table: t.Name, column: "margin", weight: 2 * weight, x: x})
 			}
 		}
 	}

@@ -91,12 +91,12 @@ func (r *reader) conditionalShare(p *plan) bool {
 	case measure != nil:
 		// "what share of revenue came from Texas"
 		share = percentOf(aggOver("SUM", caseWhen{cond: c, then: measure}), aggOver("SUM", measure))
-	case r.h.t != nil && r.h.t.key != nil:
+	case r.h.t != nil && r.h.t.Key != nil:
 		// "what % of orders were cancelled": distinct keys, so that a join
 		// for a condition cannot count a row twice.
-		key := col(r.h.t.name, r.h.t.key.Name)
+		key := col(r.h.t.Name, r.h.t.Key.Name)
 		share = percentOf(aggExpr{fn: "COUNT", distinct: true, arg: caseWhen{cond: c, then: key}}, aggExpr{fn: "COUNT", distinct: true, arg: key})
-		p.use(r.h.t.name)
+		p.use(r.h.t.Name)
 	default:
 		return false
 	}

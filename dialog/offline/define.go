@@ -12,6 +12,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/token"
 	"github.com/clarify-bot/clarify/internal/tables"
 	"github.com/clarify-bot/clarify/ontology"
@@ -33,7 +34,7 @@ const recentDays = 90
 type termMention struct {
 	phrase  string
 	at, end int
-	subject *tableInfo
+	subject *schema.Table
 }
 
 // existMention is "never ordered", "without refunds": the subject's rows
@@ -41,8 +42,8 @@ type termMention struct {
 type existMention struct {
 	phrase  string
 	at, end int
-	subject *tableInfo
-	related *tableInfo
+	subject *schema.Table
+	related *schema.Table
 	via     warehouse.Join // related.FromColumn → subject.ToColumn
 	// hop, when set, leads from related to the table via starts from:
 	// customers "that have reviews" through their orders.
@@ -133,7 +134,7 @@ func termWord(t token.Token) bool {
 // findExistence reads "never ordered", "without refunds", "with no
 // orders", "who have not ordered": a negation, then words naming a table
 // whose rows point at the subject's.
-func (e *Engine) findExistence(a *analysis, subject *tableInfo) []*existMention {
+func (e *Engine) findExistence(a *analysis, subject *schema.Table) []*existMention {
 	if subject == nil {
 		return nil
 	}
@@ -158,7 +159,7 @@ func (e *Engine) findExistence(a *analysis, subject *tableInfo) []*existMention 
 			if a.toks[j].IsNum || a.toks[j-1].Break != 0 {
 				break
 			}
-			var related *tableInfo
+			var related *schema.Table
 			var via warehouse.Join
 			var hop *warehouse.Join
 			named := e.tablesNamed(a, j)
@@ -210,8 +211,8 @@ func (e *Engine) findExistence(a *analysis, subject *tableInfo) []*existMention 
 // in "without unread messages". A value mention found there leaves the
 // outer query for the clause.
 func (e *Engine) qualifyRelated(a *analysis, x *existMention, j int) {
-	has := func(al valueAlt) bool { return strings.EqualFold(al.table, x.related.name) }
-	ofSubject := func(al valueAlt) bool { return strings.EqualFold(al.table, x.subject.name) }
+	has := func(al valueAlt) bool { return strings.EqualFold(al.table, x.related.Name) }
+	ofSubject := func(al valueAlt) bool { return strings.EqualFold(al.table, x.subject.Name) }
 	kept := a.values[:0]
 	for _, vm := range a.values {
 		if vm.at > x.at && vm.at < j && verbOfObject(a, vm.at, vm.phrase) && slices.ContainsFunc(vm.alts, has) {
@@ -294,12 +295,12 @@ func (e *Engine) qualifiesAfter(a *analysis, x *existMention, vm *valueMention) 
 // storedWordIn finds a word as a value of one of t's text columns: the
 // same word, or (with the lexicon) a derived form of it ("promotional"
 // for 'promotion').
-func (e *Engine) storedWordIn(w token.Token, t *tableInfo) (valueAlt, bool) {
-	for _, h := range e.m.cat.SearchValues(w.Raw, 24) {
-		if !strings.EqualFold(h.Table, t.name) {
+func (e *Engine) storedWordIn(w token.Token, t *schema.Table) (valueAlt, bool) {
+	for _, h := range e.m.Cat.SearchValues(w.Raw, 24) {
+		if !strings.EqualFold(h.Table, t.Name) {
 			continue
 		}
-		if c := e.m.column(h.Table, h.Column); c == nil || c.Kind() != warehouse.KindText {
+		if c := e.m.Column(h.Table, h.Column); c == nil || c.Kind() != warehouse.KindText {
 			continue
 		}
 		same := h.Match == catalog.Exact || h.Match == catalog.CaseInsensitive
@@ -312,13 +313,13 @@ func (e *Engine) storedWordIn(w token.Token, t *tableInfo) (valueAlt, bool) {
 
 // tableNamed is the table token j names, as an entity mention or by its
 // stem ("ordered" → orders).
-func (e *Engine) tableNamed(a *analysis, j int) *tableInfo {
+func (e *Engine) tableNamed(a *analysis, j int) *schema.Table {
 	for _, em := range a.entities {
 		if em.at == j {
 			return em.tables[0]
 		}
 	}
-	if ts := e.m.byTerm[strings.Join(e.m.cat.Terms(a.toks[j].Raw), " ")]; len(ts) > 0 {
+	if ts := e.m.ByTerm[strings.Join(e.m.Cat.Terms(a.toks[j].Raw), " ")]; len(ts) > 0 {
 		return ts[0]
 	}
 	return nil
@@ -326,14 +327,14 @@ func (e *Engine) tableNamed(a *analysis, j int) *tableInfo {
 
 // valueOfIn says whether a value or a column of table t is mentioned
 // between tokens from and to.
-func (e *Engine) valueOfIn(a *analysis, t *tableInfo, from, to int) bool {
+func (e *Engine) valueOfIn(a *analysis, t *schema.Table, from, to int) bool {
 	for _, vm := range a.values {
-		if vm.at > from && vm.at < to && slices.ContainsFunc(vm.alts, func(al valueAlt) bool { return strings.EqualFold(al.table, t.name) }) {
+		if vm.at > from && vm.at < to && slices.ContainsFunc(vm.alts, func(al valueAlt) bool { return strings.EqualFold(al.table, t.Name) }) {
 			return true
 		}
 	}
 	for _, cm := range a.columns {
-		if cm.at > from && cm.at < to && slices.ContainsFunc(cm.alts, func(al colAlt) bool { return strings.EqualFold(al.table, t.name) }) {
+		if cm.at > from && cm.at < to && slices.ContainsFunc(cm.alts, func(al colAlt) bool { return strings.EqualFold(al.table, t.Name) }) {
 			return true
 		}
 	}
@@ -345,19 +346,19 @@ func (e *Engine) valueOfIn(a *analysis, t *tableInfo, from, to int) bool {
 // ("hired" → hires, then hire_items, whose rows are what was
 // hired of a tool; "no players" → players, then
 // player_registrations).
-func (e *Engine) tablesNamed(a *analysis, j int) []*tableInfo {
+func (e *Engine) tablesNamed(a *analysis, j int) []*schema.Table {
 	first := e.tableNamed(a, j)
 	if first == nil {
 		return nil
 	}
-	out := []*tableInfo{first}
-	terms := e.m.cat.Terms(a.toks[j].Raw)
+	out := []*schema.Table{first}
+	terms := e.m.Cat.Terms(a.toks[j].Raw)
 	if len(terms) != 1 {
 		return out
 	}
-	for _, name := range sortedNames(toSet(e.m.byName)) {
-		t := e.m.byName[name]
-		if t != first && slices.Contains(e.m.cat.NameTerms(t.name), terms[0]) {
+	for _, name := range sortedNames(toSet(e.m.ByName)) {
+		t := e.m.ByName[name]
+		if t != first && slices.Contains(e.m.Cat.NameTerms(t.Name), terms[0]) {
 			out = append(out, t)
 		}
 	}
@@ -366,10 +367,10 @@ func (e *Engine) tablesNamed(a *analysis, j int) []*tableInfo {
 
 // joinTo finds a join from related's rows to subject's key; of several
 // (a sender and a receiver), the one whose role the question names.
-func (e *Engine) joinTo(a *analysis, related, subject *tableInfo) (warehouse.Join, bool) {
+func (e *Engine) joinTo(a *analysis, related, subject *schema.Table) (warehouse.Join, bool) {
 	var joins []warehouse.Join
-	for _, j := range e.m.snap.Schema.Joins {
-		if strings.EqualFold(j.FromTable, related.name) && strings.EqualFold(j.ToTable, subject.name) {
+	for _, j := range e.m.Snap.Schema.Joins {
+		if strings.EqualFold(j.FromTable, related.Name) && strings.EqualFold(j.ToTable, subject.Name) {
 			joins = append(joins, j)
 		}
 	}
@@ -381,17 +382,17 @@ func (e *Engine) joinTo(a *analysis, related, subject *tableInfo) (warehouse.Joi
 
 // existsRoute finds how related's rows point at subject's: directly, or
 // through one table both are joined to (reviews → orders → customers).
-func (e *Engine) existsRoute(a *analysis, related, subject *tableInfo) (warehouse.Join, *warehouse.Join, bool) {
+func (e *Engine) existsRoute(a *analysis, related, subject *schema.Table) (warehouse.Join, *warehouse.Join, bool) {
 	if via, ok := e.joinTo(a, related, subject); ok {
 		return via, nil, true
 	}
-	joins := e.m.snap.Schema.Joins
+	joins := e.m.Snap.Schema.Joins
 	for i := range joins {
 		hop := joins[i]
-		if !strings.EqualFold(hop.FromTable, related.name) || strings.EqualFold(hop.ToTable, subject.name) {
+		if !strings.EqualFold(hop.FromTable, related.Name) || strings.EqualFold(hop.ToTable, subject.Name) {
 			continue
 		}
-		if mid := e.m.byName[strings.ToLower(hop.ToTable)]; mid != nil {
+		if mid := e.m.ByName[strings.ToLower(hop.ToTable)]; mid != nil {
 			if via, ok := e.joinTo(a, mid, subject); ok {
 				return via, &hop, true
 			}
@@ -400,7 +401,7 @@ func (e *Engine) existsRoute(a *analysis, related, subject *tableInfo) (warehous
 	// "members not part of any club": the subject's rows point at the
 	// related one (members.club_id → clubs); read the other way.
 	for _, j := range joins {
-		if j.When == nil && strings.EqualFold(j.FromTable, subject.name) && strings.EqualFold(j.ToTable, related.name) {
+		if j.When == nil && strings.EqualFold(j.FromTable, subject.Name) && strings.EqualFold(j.ToTable, related.Name) {
 			return warehouse.Join{FromTable: j.ToTable, FromColumn: j.ToColumn, ToTable: j.FromTable, ToColumn: j.FromColumn, Declared: j.Declared, Confidence: j.Confidence}, nil, true
 		}
 	}
@@ -421,7 +422,7 @@ type definition struct {
 // statedTerms finds the phrases the person defined in feedback ("active"
 // answered with "ordered in the last 90 days") and reads those clauses as
 // definitions, taking their words out of the other readings.
-func (e *Engine) statedTerms(a *analysis, terms []*termMention, head *tableInfo, now time.Time) ([]*termMention, map[*termMention]definition) {
+func (e *Engine) statedTerms(a *analysis, terms []*termMention, head *schema.Table, now time.Time) ([]*termMention, map[*termMention]definition) {
 	stated := map[*termMention]definition{}
 	for clause, phrase := range a.about {
 		var tm *termMention
@@ -463,7 +464,7 @@ func (e *Engine) statedTerms(a *analysis, terms []*termMention, head *tableInfo,
 // value of one of its columns.
 func (e *Engine) statedMeaning(a *analysis, tm *termMention, clause int, now time.Time) (definition, bool) {
 	negated := false
-	var related *tableInfo
+	var related *schema.Table
 	var via warehouse.Join
 	for i, t := range a.toks {
 		if t.Clause != clause {
@@ -498,12 +499,12 @@ func (e *Engine) statedMeaning(a *analysis, tm *termMention, clause int, now tim
 		drop()
 		return d, true
 	}
-	if days > 0 && len(tm.subject.dates) > 0 {
-		c := tm.subject.dates[0]
-		term := ontology.Term{Kind: ontology.TermPredicate, Subject: tm.subject.name, Column: strings.ToLower(tm.subject.name + "." + c.Name), Op: "within", Days: days}
+	if days > 0 && len(tm.subject.Dates) > 0 {
+		c := tm.subject.Dates[0]
+		term := ontology.Term{Kind: ontology.TermPredicate, Subject: tm.subject.Name, Column: strings.ToLower(tm.subject.Name + "." + c.Name), Op: "within", Days: days}
 		drop()
 		return definition{
-			cond: cmp(col(tm.subject.name, c.Name), ">=", strLit(now.AddDate(0, 0, -days).Format(time.DateOnly))),
+			cond: cmp(col(tm.subject.Name, c.Name), ">=", strLit(now.AddDate(0, 0, -days).Format(time.DateOnly))),
 			def:  dialog.Definition{Phrase: tm.phrase, Term: term, Label: fmt.Sprintf("%s in the last %d days", upper(e.columnWords(tm.subject, c)), days), Stated: true},
 		}, true
 	}
@@ -512,10 +513,10 @@ func (e *Engine) statedMeaning(a *analysis, tm *termMention, clause int, now tim
 			continue
 		}
 		for _, al := range vm.alts {
-			if !strings.EqualFold(al.table, tm.subject.name) {
+			if !strings.EqualFold(al.table, tm.subject.Name) {
 				continue
 			}
-			c := e.m.column(al.table, al.column)
+			c := e.m.Column(al.table, al.column)
 			if c == nil {
 				continue
 			}
@@ -536,7 +537,7 @@ func (r *reader) defineElements(now time.Time) []*element {
 		if d, ok := r.stated[tm]; ok {
 			el := &element{name: "define"}
 			el.add(1, func(p *plan) {
-				d.apply(p, tm.subject.name)
+				d.apply(p, tm.subject.Name)
 				p.defines = append(p.defines, d.def)
 			})
 			els = append(els, el)
@@ -553,7 +554,7 @@ func (r *reader) defineElements(now time.Time) []*element {
 		}
 		for _, d := range defs {
 			el.add(d.weight, func(p *plan) {
-				d.apply(p, tm.subject.name)
+				d.apply(p, tm.subject.Name)
 				p.defines = append(p.defines, d.def)
 			})
 		}
@@ -571,7 +572,7 @@ func (r *reader) defineElements(now time.Time) []*element {
 		d := r.e.existence(x, now, 0)
 		el.add(1, func(p *plan) {
 			p.filters = append(p.filters, cond{x: d.cond})
-			p.use(x.subject.name)
+			p.use(x.subject.Name)
 			p.defines = append(p.defines, d.def)
 		})
 		if len(x.maybe) > 0 {
@@ -580,7 +581,7 @@ func (r *reader) defineElements(now time.Time) []*element {
 			ds := r.e.existence(&y, now, 0)
 			el.add(eventShare, func(p *plan) {
 				p.filters = append(p.filters, cond{x: ds.cond})
-				p.use(x.subject.name)
+				p.use(x.subject.Name)
 				p.defines = append(p.defines, ds.def)
 			})
 		}
@@ -596,16 +597,16 @@ func (r *reader) defineElements(now time.Time) []*element {
 func (e *Engine) meanings(a *analysis, tm *termMention, facts []ontology.Fact, now time.Time) []definition {
 	t := tm.subject
 	var out []definition
-	for _, c := range t.texts {
-		if c == t.key || c == t.label || e.namedInQuestion(a, t, c) {
+	for _, c := range t.Texts {
+		if c == t.Key || c == t.Label || e.namedInQuestion(a, t, c) {
 			continue
 		}
-		p := e.m.profile(t.name, c.Name)
+		p := e.m.Profile(t.Name, c.Name)
 		if p == nil || len(p.Top) < 2 || p.Distinct > 15 || p.Rows < 3 {
 			continue
 		}
 		colSim := e.similarity(tm.phrase, c.Name+" "+c.Comment)
-		for _, w := range e.m.cat.NameTerms(c.Name) {
+		for _, w := range e.m.Cat.NameTerms(c.Name) {
 			if stateWords[w] {
 				colSim += 0.3
 				break
@@ -618,20 +619,20 @@ func (e *Engine) meanings(a *analysis, tm *termMention, facts []ontology.Fact, n
 		// Single values and likely sets, opposites left out (defsets.go).
 		out = append(out, e.valueMeanings(tm, c, values, colSim)...)
 	}
-	for _, j := range e.m.snap.Schema.Joins {
-		if !strings.EqualFold(j.ToTable, t.name) {
+	for _, j := range e.m.Snap.Schema.Joins {
+		if !strings.EqualFold(j.ToTable, t.Name) {
 			continue
 		}
-		rel := e.m.byName[strings.ToLower(j.FromTable)]
+		rel := e.m.ByName[strings.ToLower(j.FromTable)]
 		if rel == nil || rel == t {
 			continue
 		}
 		x := &existMention{phrase: tm.phrase, subject: t, related: rel, via: j}
-		sim := e.similarity(tm.phrase, rel.name)
+		sim := e.similarity(tm.phrase, rel.Name)
 		some := e.existence(x, now, 0)
 		some.weight = 0.3 + sim
 		out = append(out, some)
-		if len(rel.dates) > 0 {
+		if len(rel.Dates) > 0 {
 			recent := e.existence(x, now, recentDays)
 			recent.weight = 0.4 + sim
 			out = append(out, recent)
@@ -657,33 +658,33 @@ func (e *Engine) meanings(a *analysis, tm *termMention, facts []ontology.Fact, n
 	// rating and no other measure.
 	judged := e.judgedMeanings(tm)
 	out = append(out, judged...)
-	for i, c := range moneyFirst(t.measures) {
+	for i, c := range moneyFirst(t.Measures) {
 		if i == 2 || len(judged) > 0 {
 			break
 		}
-		x := col(t.name, c.Name)
+		x := col(t.Name, c.Name)
 		op, rel, words := "above average", ">", "above its average"
 		if small {
 			op, rel, words = "below average", "<", "below its average"
 		}
-		term := ontology.Term{Kind: ontology.TermPredicate, Subject: t.name, Column: strings.ToLower(t.name + "." + c.Name), Op: op}
+		term := ontology.Term{Kind: ontology.TermPredicate, Subject: t.Name, Column: strings.ToLower(t.Name + "." + c.Name), Op: op}
 		out = append(out, definition{
-			cond:   cmp(x, rel, scalarSub{x: aggOver("AVG", x), table: t.name}),
+			cond:   cmp(x, rel, scalarSub{x: aggOver("AVG", x), table: t.Name}),
 			def:    dialog.Definition{Phrase: tm.phrase, Term: term, Label: fmt.Sprintf("%s %s", upper(e.columnWords(t, c)), words)},
 			weight: 0.15 + size/float64(i+1) + e.similarity(tm.phrase, c.Name+" "+c.Comment),
 		})
 	}
-	for _, c := range t.dates {
-		term := ontology.Term{Kind: ontology.TermPredicate, Subject: t.name, Column: strings.ToLower(t.name + "." + c.Name), Op: "within", Days: recentDays}
+	for _, c := range t.Dates {
+		term := ontology.Term{Kind: ontology.TermPredicate, Subject: t.Name, Column: strings.ToLower(t.Name + "." + c.Name), Op: "within", Days: recentDays}
 		out = append(out, definition{
-			cond:   cmp(col(t.name, c.Name), ">=", strLit(now.AddDate(0, 0, -recentDays).Format(time.DateOnly))),
+			cond:   cmp(col(t.Name, c.Name), ">=", strLit(now.AddDate(0, 0, -recentDays).Format(time.DateOnly))),
 			def:    dialog.Definition{Phrase: tm.phrase, Term: term, Label: fmt.Sprintf("%s in the last %d days", upper(e.columnWords(t, c)), recentDays)},
 			weight: 0.2 + e.similarity(tm.phrase, c.Name+" "+c.Comment),
 		})
 	}
 	// The person's own meaning of the word is always among the readings.
 	for _, f := range facts {
-		if f.Kind != ontology.KindDefinition || !strings.EqualFold(f.Phrase, tm.phrase) || !strings.EqualFold(f.Target.Choice.Subject, t.name) {
+		if f.Kind != ontology.KindDefinition || !strings.EqualFold(f.Phrase, tm.phrase) || !strings.EqualFold(f.Target.Choice.Subject, t.Name) {
 			continue
 		}
 		if d, ok := e.fromTerm(tm, f.Target.Choice, f.Meaning, now); ok && !slices.ContainsFunc(out, func(o definition) bool { return o.def.Term.SQL() == d.def.Term.SQL() }) {
@@ -716,21 +717,21 @@ func (e *Engine) fromTerm(tm *termMention, term ontology.Term, label string, now
 		if len(term.Items) == 0 {
 			return definition{}, false
 		}
-		rd, ok := e.readCondition(t.name, term.Items[0], nil)
+		rd, ok := e.readCondition(t.Name, term.Items[0], nil)
 		if !ok {
 			return definition{}, false
 		}
 		return definition{parts: rd.parts, def: dialog.Definition{Phrase: tm.phrase, Term: term, Label: label}}, true
 	case term.Kind == ontology.TermValues:
 		_, col, _ := strings.Cut(term.Column, ".")
-		c := t.t.Column(col)
+		c := t.Def.Column(col)
 		if c == nil || len(term.Values) == 0 {
 			return definition{}, false
 		}
 		d := e.valueMeaning(tm, c, term.Values, 1)
 		return d, true
 	case term.Kind == ontology.TermPredicate && (term.Op == "exists" || term.Op == "not exists"):
-		rel := e.m.byName[strings.ToLower(term.Related)]
+		rel := e.m.ByName[strings.ToLower(term.Related)]
 		if rel == nil {
 			return definition{}, false
 		}
@@ -742,21 +743,21 @@ func (e *Engine) fromTerm(tm *termMention, term ontology.Term, label string, now
 		return d, d.def.Term.SQL() == term.SQL()
 	case term.Kind == ontology.TermPredicate && (term.Op == "above average" || term.Op == "below average"):
 		_, name, _ := strings.Cut(term.Column, ".")
-		c := t.t.Column(name)
+		c := t.Def.Column(name)
 		if c == nil {
 			return definition{}, false
 		}
-		q, rel := col(t.name, c.Name), ">"
+		q, rel := col(t.Name, c.Name), ">"
 		if term.Op == "below average" {
 			rel = "<"
 		}
 		return definition{
-			cond: cmp(q, rel, scalarSub{x: aggOver("AVG", q), table: t.name}),
+			cond: cmp(q, rel, scalarSub{x: aggOver("AVG", q), table: t.Name}),
 			def:  dialog.Definition{Phrase: tm.phrase, Term: term, Label: label},
 		}, true
 	case term.Kind == ontology.TermPredicate && (term.Op == ">" || term.Op == "<") && len(term.Values) == 1:
 		_, name, _ := strings.Cut(term.Column, ".")
-		c := t.t.Column(name)
+		c := t.Def.Column(name)
 		if c == nil || c.Kind() != warehouse.KindNumber {
 			return definition{}, false
 		}
@@ -764,17 +765,17 @@ func (e *Engine) fromTerm(tm *termMention, term ontology.Term, label string, now
 			return definition{}, false
 		}
 		return definition{
-			cond: cmp(col(t.name, c.Name), term.Op, numLit(term.Values[0])),
+			cond: cmp(col(t.Name, c.Name), term.Op, numLit(term.Values[0])),
 			def:  dialog.Definition{Phrase: tm.phrase, Term: term, Label: label},
 		}, true
 	case term.Kind == ontology.TermPredicate && term.Op == "within":
 		_, name, _ := strings.Cut(term.Column, ".")
-		c := t.t.Column(name)
+		c := t.Def.Column(name)
 		if c == nil || term.Days <= 0 {
 			return definition{}, false
 		}
 		return definition{
-			cond: cmp(col(t.name, c.Name), ">=", strLit(now.AddDate(0, 0, -term.Days).Format(time.DateOnly))),
+			cond: cmp(col(t.Name, c.Name), ">=", strLit(now.AddDate(0, 0, -term.Days).Format(time.DateOnly))),
 			def:  dialog.Definition{Phrase: tm.phrase, Term: term, Label: label},
 		}, true
 	}
@@ -783,9 +784,9 @@ func (e *Engine) fromTerm(tm *termMention, term ontology.Term, label string, now
 
 // namedInQuestion says whether the question already names a value of
 // the column or the column itself: then the term means something else.
-func (e *Engine) namedInQuestion(a *analysis, t *tableInfo, c *warehouse.Column) bool {
+func (e *Engine) namedInQuestion(a *analysis, t *schema.Table, c *warehouse.Column) bool {
 	same := func(table, column string) bool {
-		return strings.EqualFold(table, t.name) && strings.EqualFold(column, c.Name)
+		return strings.EqualFold(table, t.Name) && strings.EqualFold(column, c.Name)
 	}
 	for _, vm := range a.values {
 		for _, al := range vm.alts {
@@ -806,8 +807,8 @@ func (e *Engine) namedInQuestion(a *analysis, t *tableInfo, c *warehouse.Column)
 
 func (e *Engine) valueMeaning(tm *termMention, c *warehouse.Column, values []string, w float64) definition {
 	t := tm.subject
-	x := col(t.name, c.Name)
-	term := ontology.Term{Kind: ontology.TermValues, Subject: t.name, Column: strings.ToLower(t.name + "." + c.Name), Op: "=", Values: values}
+	x := col(t.Name, c.Name)
+	term := ontology.Term{Kind: ontology.TermValues, Subject: t.Name, Column: strings.ToLower(t.Name + "." + c.Name), Op: "=", Values: values}
 	var cond expr = cmp(x, "=", strLit(values[0]))
 	label := fmt.Sprintf("%s is %s", upper(e.columnWords(t, c)), values[0])
 	if len(values) > 1 {
@@ -825,23 +826,23 @@ func (e *Engine) valueMeaning(tm *termMention, c *warehouse.Column, values []str
 // existence is the condition "has (no) related rows [in the last days]".
 func (e *Engine) existence(x *existMention, now time.Time, days int) definition {
 	j := x.via
-	from := e.m.ident(j.FromTable)
+	from := e.m.Ident(j.FromTable)
 	joins := []ontology.Join{{Left: strings.ToLower(j.FromTable + "." + j.FromColumn), Right: strings.ToLower(j.ToTable + "." + j.ToColumn)}}
 	if h := x.hop; h != nil {
-		from = fmt.Sprintf("%s JOIN %s ON %s = %s", e.m.ident(h.FromTable), e.m.ident(h.ToTable), e.m.col(h.FromTable, h.FromColumn), e.m.col(h.ToTable, h.ToColumn))
+		from = fmt.Sprintf("%s JOIN %s ON %s = %s", e.m.Ident(h.FromTable), e.m.Ident(h.ToTable), e.m.Col(h.FromTable, h.FromColumn), e.m.Col(h.ToTable, h.ToColumn))
 		joins = append([]ontology.Join{{Left: strings.ToLower(h.FromTable + "." + h.FromColumn), Right: strings.ToLower(h.ToTable + "." + h.ToColumn)}}, joins...)
 	}
 	if h := x.hop; h != nil && h.When != nil {
 		from += e.whenCond(*h)
 	}
-	sub := fmt.Sprintf("SELECT 1 FROM %s WHERE %s = %s%s", from, e.m.col(j.FromTable, j.FromColumn), e.m.col(j.ToTable, j.ToColumn), e.whenCond(j))
+	sub := fmt.Sprintf("SELECT 1 FROM %s WHERE %s = %s%s", from, e.m.Col(j.FromTable, j.FromColumn), e.m.Col(j.ToTable, j.ToColumn), e.whenCond(j))
 	var quals []string
 	cols := []colRef{col(j.FromTable, j.FromColumn), col(j.ToTable, j.ToColumn)}
 	if j.When != nil {
 		cols = append(cols, col(j.FromTable, j.When.Column))
 	}
 	for _, v := range x.values {
-		sub += fmt.Sprintf(" AND %s = %s", e.m.col(v.table, v.column), quote(v.value))
+		sub += fmt.Sprintf(" AND %s = %s", e.m.Col(v.table, v.column), quote(v.value))
 		quals = append(quals, v.value)
 		cols = append(cols, col(v.table, v.column))
 	}
@@ -849,20 +850,20 @@ func (e *Engine) existence(x *existMention, now time.Time, days int) definition 
 	if x.negated {
 		op, verb = "not exists", "Has no"
 	}
-	term := ontology.Term{Kind: ontology.TermPredicate, Subject: x.subject.name, Related: x.related.name, Op: op, Joins: joins}
-	noun := singularOf(humanize(x.related.name))
+	term := ontology.Term{Kind: ontology.TermPredicate, Subject: x.subject.Name, Related: x.related.Name, Op: op, Joins: joins}
+	noun := singularOf(humanize(x.related.Name))
 	if x.negated {
-		noun = humanize(x.related.name)
+		noun = humanize(x.related.Name)
 	}
 	if len(quals) > 0 {
 		noun = strings.Join(quals, " ") + " " + noun
 	}
 	label := verb + " " + noun
-	if days > 0 && len(x.related.dates) > 0 {
-		d := x.related.dates[0]
-		sub += fmt.Sprintf(" AND %s >= %s", e.m.col(x.related.name, d.Name), quote(now.AddDate(0, 0, -days).Format(time.DateOnly)))
-		term.Column, term.Days = strings.ToLower(x.related.name+"."+d.Name), days
-		label = fmt.Sprintf("%s %s in the last %d days", verb, singularOf(humanize(x.related.name)), days)
+	if days > 0 && len(x.related.Dates) > 0 {
+		d := x.related.Dates[0]
+		sub += fmt.Sprintf(" AND %s >= %s", e.m.Col(x.related.Name, d.Name), quote(now.AddDate(0, 0, -days).Format(time.DateOnly)))
+		term.Column, term.Days = strings.ToLower(x.related.Name+"."+d.Name), days
+		label = fmt.Sprintf("%s %s in the last %d days", verb, singularOf(humanize(x.related.Name)), days)
 	}
 	tables := []string{j.FromTable}
 	if h := x.hop; h != nil {
@@ -873,7 +874,7 @@ func (e *Engine) existence(x *existMention, now time.Time, days int) definition 
 
 // columnWords is how a column is called in options: its name in words
 // when that is short ("status"), else its short comment.
-func (e *Engine) columnWords(t *tableInfo, c *warehouse.Column) string {
+func (e *Engine) columnWords(t *schema.Table, c *warehouse.Column) string {
 	if name := humanize(c.Name); len(strings.Fields(name)) <= 2 && len(name) >= 4 {
 		return name
 	}
@@ -893,15 +894,15 @@ func (e *Engine) columnWords(t *tableInfo, c *warehouse.Column) string {
 // common prefix ("operating" and "Operational"), or a synonym.
 func (e *Engine) similarity(term, text string) float64 {
 	best := 0.0
-	tw := e.m.cat.Terms(term)
-	for _, w := range e.m.cat.Terms(text) {
+	tw := e.m.Cat.Terms(term)
+	for _, w := range e.m.Cat.Terms(text) {
 		for _, t := range tw {
 			switch {
 			case w == t:
 				best = max(best, 1)
 			case commonPrefix(w, t) >= 5:
 				best = max(best, 0.8)
-			case slices.Contains(e.m.cat.Synonyms(t), w) || slices.Contains(e.m.cat.Synonyms(w), t):
+			case slices.Contains(e.m.Cat.Synonyms(t), w) || slices.Contains(e.m.Cat.Synonyms(w), t):
 				best = max(best, 0.6)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/token"
 	"github.com/clarify-bot/clarify/ontology"
 )
@@ -50,7 +51,7 @@ func (e *Engine) definedColumns(facts []ontology.Fact) []definedColumn {
 		}
 		words := strings.Fields(f.Phrase)
 		table, column, ok := strings.Cut(f.Target.Choice.Column, ".")
-		if len(words) < 2 || !ok || e.m.column(table, column) == nil {
+		if len(words) < 2 || !ok || e.m.Column(table, column) == nil {
 			continue
 		}
 		out = append(out, definedColumn{factID: f.ID, words: words, table: table, column: column})
@@ -105,7 +106,7 @@ func (a *analysis) spells(i int, words []string) bool {
 
 // linkedIn are the facts whose defined column a reading's SQL uses: the
 // reading took the phrase as the definition says.
-func (a *analysis) linkedIn(m *model, parts *readingParts) []string {
+func (a *analysis) linkedIn(m *schema.Model, parts *readingParts) []string {
 	var out []string
 	for _, l := range a.linked {
 		used := l.x != nil && parts.holds(m, l.x) || l.x == nil && parts.columns[strings.ToLower(l.column)]

@@ -62,9 +62,9 @@ func (e *Engine) findDifferences(a *analysis) {
 // plainNumber says whether the alternative is a stored number that is no
 // key.
 func (e *Engine) plainNumber(al colAlt) bool {
-	c := e.m.column(al.table, al.column)
-	t := e.m.byName[strings.ToLower(al.table)]
-	return c != nil && t != nil && c.Kind() == warehouse.KindNumber && !e.m.isKeyish(t.t, c)
+	c := e.m.Column(al.table, al.column)
+	t := e.m.ByName[strings.ToLower(al.table)]
+	return c != nil && t != nil && c.Kind() == warehouse.KindNumber && !e.m.IsKeyish(t.Def, c)
 }
 
 // differenceBefore is the difference a comparison right after it

@@ -12,6 +12,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
@@ -44,7 +45,7 @@ type Words interface {
 
 // Engine is the offline interpreter. It is safe for concurrent use.
 type Engine struct {
-	m     *model
+	m     *schema.Model
 	words Words
 	now   func() time.Time
 	log   *slog.Logger
@@ -61,7 +62,7 @@ func New(cat *catalog.Catalog, opts Options) *Engine {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Engine{m: newModel(cat), now: opts.Now, words: opts.Words, log: opts.Logger, name: "offline"}
+	return &Engine{m: schema.New(cat), now: opts.Now, words: opts.Words, log: opts.Logger, name: "offline"}
 }
 
 // Name is "offline".
@@ -80,7 +81,7 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 	var uncovered []int // per candidate: the question's words it does not account for
 	var total float64
 	for _, p := range plans {
-		trees, err := e.m.cat.JoinPaths(2+req.Widen, p.tableList()...)
+		trees, err := e.m.Cat.JoinPaths(2+req.Widen, p.tableList()...)
 		if err != nil {
 			continue
 		}
@@ -181,8 +182,8 @@ func (e *Engine) repeatsShown(p *plan, tree *catalog.JoinTree) bool {
 		for _, c := range columnsOf(s.x) {
 			// A column that refers to another table's rows shows those
 			// rows, which many of its own may share.
-			t := e.m.byName[strings.ToLower(c.table)]
-			ref := e.m.joinCols[strings.ToLower(c.table+"."+c.column)] && (t == nil || t.key == nil || !strings.EqualFold(t.key.Name, c.column))
+			t := e.m.ByName[strings.ToLower(c.table)]
+			ref := e.m.JoinCols[strings.ToLower(c.table+"."+c.column)] && (t == nil || t.Key == nil || !strings.EqualFold(t.Key.Name, c.column))
 			if ref || e.firstFanout(tree, strings.ToLower(c.table), nil) != nil {
 				return true
 			}
@@ -216,7 +217,7 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 			alias = columnAlias(s.x, aliases)
 		}
 		if alias != "" {
-			b.WriteString(" AS " + e.m.ident(alias))
+			b.WriteString(" AS " + e.m.Ident(alias))
 		}
 		aliases = append(aliases, alias)
 	}
@@ -224,10 +225,10 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 	for t, cols := range p.onceEach {
 		// "loans" read as their distinct (tool, courier) pairs, under
 		// the same name, so every reference to it stays as written.
-		id := e.m.ident(t)
+		id := e.m.Ident(t)
 		quoted := make([]string, len(cols))
 		for i, c := range cols {
-			quoted[i] = e.m.ident(c)
+			quoted[i] = e.m.Ident(c)
 		}
 		from = replaceTable(from, id, "(SELECT DISTINCT "+strings.Join(quoted, ", ")+" FROM "+id+") AS "+id)
 	}
@@ -342,13 +343,13 @@ func columnAlias(x expr, taken []string) string {
 // counted rewrites COUNT(*) of a joined plan: joined rows repeat what is
 // counted, so each is counted once by its key.
 func (e *Engine) counted(p *plan, tree *catalog.JoinTree, x expr) expr {
-	if ag, ok := aggOf(x); ok && ag.fn == "COUNT" && ag.arg == nil && p.countOf != nil && p.countOf.key != nil && len(tree.Tables) > 1 {
-		return aggExpr{fn: "COUNT", distinct: true, arg: col(p.countOf.name, p.countOf.key.Name)}
+	if ag, ok := aggOf(x); ok && ag.fn == "COUNT" && ag.arg == nil && p.countOf != nil && p.countOf.Key != nil && len(tree.Tables) > 1 {
+		return aggExpr{fn: "COUNT", distinct: true, arg: col(p.countOf.Name, p.countOf.Key.Name)}
 	}
 	// "tools by number of members" joined through the members' loans:
 	// each member is counted once, not once per loan.
-	if ag, ok := aggOf(x); ok && ag.fn == "COUNT" && ag.arg == nil && p.countRows != nil && p.countRows.key != nil && e.multiplied(tree, p.countRows) {
-		return aggExpr{fn: "COUNT", distinct: true, arg: col(p.countRows.name, p.countRows.key.Name)}
+	if ag, ok := aggOf(x); ok && ag.fn == "COUNT" && ag.arg == nil && p.countRows != nil && p.countRows.Key != nil && e.multiplied(tree, p.countRows) {
+		return aggExpr{fn: "COUNT", distinct: true, arg: col(p.countRows.Name, p.countRows.Key.Name)}
 	}
 	return x
 }
@@ -373,10 +374,10 @@ func replaceTable(from, id, with string) string {
 
 // multiplied says whether the join tree holds a table with several rows
 // per row of t (a reference to t that is not unique).
-func (e *Engine) multiplied(tree *catalog.JoinTree, t *tableInfo) bool {
+func (e *Engine) multiplied(tree *catalog.JoinTree, t *schema.Table) bool {
 	for _, edge := range tree.Edges {
 		for _, side := range [][4]string{{edge.FromTable, edge.FromColumn, edge.ToTable, edge.ToColumn}, {edge.ToTable, edge.ToColumn, edge.FromTable, edge.FromColumn}} {
-			if strings.EqualFold(side[2], t.name) && !strings.EqualFold(side[0], t.name) && e.m.unique(side[2], side[3]) && !e.m.unique(side[0], side[1]) {
+			if strings.EqualFold(side[2], t.Name) && !strings.EqualFold(side[0], t.Name) && e.m.Unique(side[2], side[3]) && !e.m.Unique(side[0], side[1]) {
 				return true
 			}
 		}
@@ -386,9 +387,9 @@ func (e *Engine) multiplied(tree *catalog.JoinTree, t *tableInfo) bool {
 
 func (e *Engine) fromClause(tree *catalog.JoinTree) string {
 	var b strings.Builder
-	b.WriteString("FROM " + e.m.ident(tree.Tables[0]))
+	b.WriteString("FROM " + e.m.Ident(tree.Tables[0]))
 	for i, edge := range tree.Edges {
-		fmt.Fprintf(&b, "\nJOIN %s ON %s = %s%s", e.m.ident(tree.Tables[i+1]), e.m.col(edge.FromTable, edge.FromColumn), e.m.col(edge.ToTable, edge.ToColumn), e.whenCond(edge))
+		fmt.Fprintf(&b, "\nJOIN %s ON %s = %s%s", e.m.Ident(tree.Tables[i+1]), e.m.Col(edge.FromTable, edge.FromColumn), e.m.Col(edge.ToTable, edge.ToColumn), e.whenCond(edge))
 	}
 	return b.String()
 }
@@ -466,7 +467,7 @@ const pinnedPenalty = 0.15
 // unique key a condition fixes to one value, directly or through the
 // join's equalities.
 func (e *Engine) pinned(p *plan, tree *catalog.JoinTree) bool {
-	var t *tableInfo
+	var t *schema.Table
 	switch {
 	case p.countOf != nil && len(p.groups) == 0:
 		t = p.countOf
@@ -475,7 +476,7 @@ func (e *Engine) pinned(p *plan, tree *catalog.JoinTree) bool {
 		if !ok {
 			return false
 		}
-		t = e.m.byName[strings.ToLower(oc.table)]
+		t = e.m.ByName[strings.ToLower(oc.table)]
 	}
 	if t == nil {
 		return false
@@ -483,7 +484,7 @@ func (e *Engine) pinned(p *plan, tree *catalog.JoinTree) bool {
 	// Columns equal to each other through the joins.
 	same := map[string][]string{}
 	for _, edge := range tree.Edges {
-		a, b := strings.ToLower(e.m.col(edge.FromTable, edge.FromColumn)), strings.ToLower(e.m.col(edge.ToTable, edge.ToColumn))
+		a, b := strings.ToLower(e.m.Col(edge.FromTable, edge.FromColumn)), strings.ToLower(e.m.Col(edge.ToTable, edge.ToColumn))
 		same[a] = append(same[a], b)
 		same[b] = append(same[b], a)
 	}
@@ -505,7 +506,7 @@ func (e *Engine) pinned(p *plan, tree *catalog.JoinTree) bool {
 		cols := append([]string{first}, same[first]...)
 		for _, c := range cols {
 			table, column, ok := strings.Cut(c, ".")
-			if ok && strings.EqualFold(unquoteIdent(table), t.name) && e.m.unique(t.name, unquoteIdent(column)) {
+			if ok && strings.EqualFold(unquoteIdent(table), t.Name) && e.m.Unique(t.Name, unquoteIdent(column)) {
 				return true
 			}
 		}

@@ -7,13 +7,14 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/token"
 )
 
 type entityMention struct {
 	phrase string
 	at     int
-	tables []*tableInfo
+	tables []*schema.Table
 }
 
 // preferNamedTable reads "refund amount" as the amount of refunds: a
@@ -27,7 +28,7 @@ func (e *Engine) preferNamedTable(a *analysis) {
 			named := false
 			for i := range cm.alts {
 				for _, t := range em.tables {
-					named = named || strings.EqualFold(cm.alts[i].table, t.name)
+					named = named || strings.EqualFold(cm.alts[i].table, t.Name)
 				}
 			}
 			for i := range cm.alts {
@@ -36,7 +37,7 @@ func (e *Engine) preferNamedTable(a *analysis) {
 					w = 1
 				}
 				for _, t := range em.tables {
-					if strings.EqualFold(cm.alts[i].table, t.name) {
+					if strings.EqualFold(cm.alts[i].table, t.Name) {
 						w = 1.5
 					}
 				}
@@ -65,11 +66,11 @@ func (e *Engine) findEntities(a *analysis) {
 			if n > 1 && a.word(i+n) == "by" && passiveAgent(a.word(i+n-1)) {
 				continue
 			}
-			terms := e.m.cat.Terms(a.phrase(i, i+n))
+			terms := e.m.Cat.Terms(a.phrase(i, i+n))
 			if len(terms) == 0 {
 				continue
 			}
-			tables := e.m.byTerm[strings.Join(terms, " ")]
+			tables := e.m.ByTerm[strings.Join(terms, " ")]
 			if len(tables) == 0 {
 				continue
 			}
@@ -105,12 +106,12 @@ func (e *Engine) compoundEntities(a *analysis) {
 }
 
 // refersTo says whether t's rows point at other's rows (a key of other).
-func (e *Engine) refersTo(t, other *tableInfo) bool {
+func (e *Engine) refersTo(t, other *schema.Table) bool {
 	if t == other {
 		return false
 	}
-	for _, j := range e.m.snap.Schema.Joins {
-		if strings.EqualFold(j.FromTable, t.name) && strings.EqualFold(j.ToTable, other.name) && e.m.unique(j.ToTable, j.ToColumn) {
+	for _, j := range e.m.Snap.Schema.Joins {
+		if strings.EqualFold(j.FromTable, t.Name) && strings.EqualFold(j.ToTable, other.Name) && e.m.Unique(j.ToTable, j.ToColumn) {
 			return true
 		}
 	}
@@ -133,14 +134,14 @@ func (e *Engine) findRelatedEntities(a *analysis) {
 			continue
 		}
 		cm := &colMention{phrase: t.Raw, at: i, end: i + 1, clause: t.Clause, verb: true}
-		var tables []*tableInfo
-		for _, info := range e.m.tables {
-			if w := nameWord(info.name); w != "" && e.words.RelatedTo(t.Low, w) {
+		var tables []*schema.Table
+		for _, info := range e.m.Tables {
+			if w := schema.NameWord(info.Name); w != "" && e.words.RelatedTo(t.Low, w) {
 				tables = append(tables, info)
 			}
-			for _, c := range info.t.Columns {
-				if w := nameWord(c.Name); w != "" && !e.m.isKeyish(info.t, &c) && e.words.RelatedTo(t.Low, w) {
-					cm.alts = append(cm.alts, colAlt{table: info.name, column: c.Name, weight: 0.8})
+			for _, c := range info.Def.Columns {
+				if w := schema.NameWord(c.Name); w != "" && !e.m.IsKeyish(info.Def, &c) && e.words.RelatedTo(t.Low, w) {
+					cm.alts = append(cm.alts, colAlt{table: info.Name, column: c.Name, weight: 0.8})
 				}
 			}
 		}
@@ -159,34 +160,19 @@ func (e *Engine) findRelatedEntities(a *analysis) {
 	sort.SliceStable(a.columns, func(i, j int) bool { return a.columns[i].at < a.columns[j].at })
 }
 
-// nameWord is the one word a table or column name consists of, leaving
-// out storage qualifiers (neighbour_info → neighbour), or "".
-func nameWord(name string) string {
-	var words []string
-	for _, w := range strings.Split(strings.ToLower(name), "_") {
-		if w != "" && !tableQualifiers[w] {
-			words = append(words, w)
-		}
-	}
-	if len(words) != 1 || len(words[0]) < 4 {
-		return ""
-	}
-	return words[0]
-}
-
 // relatedTables are the tables with a one-word name the lexicon relates
 // to word (a synonym or derived form).
-func (e *Engine) relatedTables(word string) []*tableInfo {
+func (e *Engine) relatedTables(word string) []*schema.Table {
 	if e.words == nil || len(word) < 2 {
 		return nil
 	}
 	if e.words.MostlyVerb(word) || strings.HasSuffix(word, "ing") {
 		return nil
 	}
-	var out []*tableInfo
-	for _, n := range e.m.named {
-		if !inflectionOf(word, n.word) && e.words.RelatedTo(word, n.word) {
-			out = append(out, n.t)
+	var out []*schema.Table
+	for _, n := range e.m.Named {
+		if !inflectionOf(word, n.Word) && e.words.RelatedTo(word, n.Word) {
+			out = append(out, n.Table)
 		}
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 )
 
 // Events at their own dates and participants. A past participle that
@@ -134,7 +135,7 @@ func (e *Engine) schemaNamesEvent(stems []string, vm *valueMention) bool {
 	for _, al := range vm.alts {
 		t := strings.ToLower(al.table)
 		tables[t] = true
-		for _, j := range e.m.snap.Schema.Joins {
+		for _, j := range e.m.Snap.Schema.Joins {
 			if strings.EqualFold(j.ToTable, t) {
 				tables[strings.ToLower(j.FromTable)] = true
 			}
@@ -144,15 +145,15 @@ func (e *Engine) schemaNamesEvent(stems []string, vm *valueMention) bool {
 		}
 	}
 	for name := range tables {
-		t := e.m.byName[name]
+		t := e.m.ByName[name]
 		if t == nil {
 			continue
 		}
-		for ci := range t.t.Columns {
-			c := &t.t.Columns[ci]
+		for ci := range t.Def.Columns {
+			c := &t.Def.Columns[ci]
 			own := false
 			for _, al := range vm.alts {
-				own = own || strings.EqualFold(al.table, t.name) && strings.EqualFold(al.column, c.Name)
+				own = own || strings.EqualFold(al.table, t.Name) && strings.EqualFold(al.column, c.Name)
 			}
 			if !own && namesVerb(c.Name+" "+c.Comment, stems) {
 				return true
@@ -205,7 +206,7 @@ func (e *Engine) factDates(p *plan, a *analysis) float64 {
 	// placed an order in 2025").
 	named := map[colRef]bool{}
 	for dc := range p.dateCols {
-		if c := e.m.column(dc.table, dc.column); c != nil && a.eventDate(c.Name, c.Comment) > 1 {
+		if c := e.m.Column(dc.table, dc.column); c != nil && a.eventDate(c.Name, c.Comment) > 1 {
 			named[dc] = true
 		}
 	}
@@ -214,14 +215,14 @@ func (e *Engine) factDates(p *plan, a *analysis) float64 {
 	for _, t := range p.tableList() {
 		for f := range facts {
 			if lt := e.linking(t, f); lt != nil {
-				facts[strings.ToLower(lt.name)] = true
+				facts[strings.ToLower(lt.Name)] = true
 			}
 		}
 	}
 	// Order lines have no date; the orders they belong to do.
 	for t := range facts {
-		if ti := e.m.byName[t]; ti != nil && len(ti.dates) == 0 {
-			for _, j := range e.m.snap.Schema.Joins {
+		if ti := e.m.ByName[t]; ti != nil && len(ti.Dates) == 0 {
+			for _, j := range e.m.Snap.Schema.Joins {
 				if strings.EqualFold(j.FromTable, t) {
 					facts[strings.ToLower(j.ToTable)] = true
 				}
@@ -230,7 +231,7 @@ func (e *Engine) factDates(p *plan, a *analysis) float64 {
 	}
 	dated := false
 	for t := range facts {
-		if ti := e.m.byName[t]; ti != nil && len(ti.dates) > 0 {
+		if ti := e.m.ByName[t]; ti != nil && len(ti.Dates) > 0 {
 			dated = true
 		}
 	}
@@ -250,9 +251,9 @@ func (e *Engine) factDates(p *plan, a *analysis) float64 {
 // aggregates add up or count.
 func (p *plan) aggregatedTables() map[string]bool {
 	out := map[string]bool{}
-	for _, t := range []*tableInfo{p.countOf, p.countRows} {
+	for _, t := range []*schema.Table{p.countOf, p.countRows} {
 		if t != nil && p.aggregated {
-			out[strings.ToLower(t.name)] = true
+			out[strings.ToLower(t.Name)] = true
 		}
 	}
 	for _, x := range p.aggregateParts() {
@@ -284,7 +285,7 @@ func (e *Engine) eventVerbBefore(a *analysis, at int, p *plan) (int, bool) {
 	}
 	stems := verbStems(a.word(k))
 	for dc := range p.dateCols {
-		c := e.m.column(dc.table, dc.column)
+		c := e.m.Column(dc.table, dc.column)
 		if c != nil && namesVerb(c.Name+" "+c.Comment, stems) {
 			return k, true
 		}
@@ -294,14 +295,14 @@ func (e *Engine) eventVerbBefore(a *analysis, at int, p *plan) (int, bool) {
 
 // linking is a table whose rows refer to both a and b (the loans between
 // members and tools), nil when there is none or a and b are the same.
-func (e *Engine) linking(a, b string) *tableInfo {
+func (e *Engine) linking(a, b string) *schema.Table {
 	if strings.EqualFold(a, b) {
 		return nil
 	}
-	refs := e.m.refs
+	refs := e.m.Refs
 	for _, name := range sortedNames(toSet(refs)) {
 		if refs[name][strings.ToLower(a)] && refs[name][strings.ToLower(b)] {
-			return e.m.byName[name]
+			return e.m.ByName[name]
 		}
 	}
 	return nil
@@ -340,7 +341,7 @@ func (e *Engine) onlyEventBefore(a *analysis, parts *readingParts, at int) (int,
 	var dated []string
 	for key := range parts.columns {
 		table, column, _ := strings.Cut(key, ".")
-		if c := e.m.column(table, column); c != nil && e.dateLike(table, c) {
+		if c := e.m.Column(table, column); c != nil && e.dateLike(table, c) {
 			dated = append(dated, table)
 		}
 	}
@@ -349,7 +350,7 @@ func (e *Engine) onlyEventBefore(a *analysis, parts *readingParts, at int) (int,
 	}
 	n := 0
 	stems := verbStems(a.word(k))
-	for _, t := range e.m.snap.Schema.Tables {
+	for _, t := range e.m.Snap.Schema.Tables {
 		for _, c := range t.Columns {
 			if !e.dateLike(t.Name, &c) {
 				continue

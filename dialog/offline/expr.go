@@ -2,6 +2,9 @@ package offline
 
 import (
 	"strings"
+
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
 // A reading is a plan of typed parts — column references, aggregates over
@@ -12,13 +15,13 @@ import (
 
 // expr is one typed part of a reading.
 type expr interface {
-	render(m *model) string
+	render(m *schema.Model) string
 }
 
 // colRef is table.column.
 type colRef struct{ table, column string }
 
-func (c colRef) render(m *model) string { return m.col(c.table, c.column) }
+func (c colRef) render(m *schema.Model) string { return m.Col(c.table, c.column) }
 
 // aggExpr is an aggregate: SUM(x), COUNT(*), COUNT(DISTINCT x).
 type aggExpr struct {
@@ -27,7 +30,7 @@ type aggExpr struct {
 	arg      expr // nil for COUNT(*)
 }
 
-func (a aggExpr) render(m *model) string {
+func (a aggExpr) render(m *schema.Model) string {
 	if a.arg == nil {
 		return a.fn + "(*)"
 	}
@@ -47,7 +50,7 @@ type call struct {
 	args []expr
 }
 
-func (c call) render(m *model) string {
+func (c call) render(m *schema.Model) string {
 	parts := make([]string, len(c.args))
 	for i, a := range c.args {
 		parts[i] = a.render(m)
@@ -58,7 +61,7 @@ func (c call) render(m *model) string {
 // keyword is a bare word inside a call: the unit of TIMESTAMPDIFF.
 type keyword string
 
-func (k keyword) render(*model) string { return string(k) }
+func (k keyword) render(*schema.Model) string { return string(k) }
 
 // binary is "l op r": comparisons, arithmetic, AND/OR, LIKE.
 type binary struct {
@@ -66,12 +69,14 @@ type binary struct {
 	l, r expr
 }
 
-func (b binary) render(m *model) string { return b.l.render(m) + " " + b.op + " " + b.r.render(m) }
+func (b binary) render(m *schema.Model) string {
+	return b.l.render(m) + " " + b.op + " " + b.r.render(m)
+}
 
 // paren is "(x)".
 type paren struct{ x expr }
 
-func (p paren) render(m *model) string { return "(" + p.x.render(m) + ")" }
+func (p paren) render(m *schema.Model) string { return "(" + p.x.render(m) + ")" }
 
 // prefix is "op x": NOT x.
 type prefix struct {
@@ -79,7 +84,7 @@ type prefix struct {
 	x  expr
 }
 
-func (p prefix) render(m *model) string { return p.op + " " + p.x.render(m) }
+func (p prefix) render(m *schema.Model) string { return p.op + " " + p.x.render(m) }
 
 // isNull is "x IS NULL" or "x IS NOT NULL".
 type isNull struct {
@@ -87,7 +92,7 @@ type isNull struct {
 	not bool
 }
 
-func (n isNull) render(m *model) string {
+func (n isNull) render(m *schema.Model) string {
 	if n.not {
 		return n.x.render(m) + " IS NOT NULL"
 	}
@@ -97,14 +102,14 @@ func (n isNull) render(m *model) string {
 // between is "x BETWEEN lo AND hi".
 type between struct{ x, lo, hi expr }
 
-func (b between) render(m *model) string {
+func (b between) render(m *schema.Model) string {
 	return b.x.render(m) + " BETWEEN " + b.lo.render(m) + " AND " + b.hi.render(m)
 }
 
 // caseWhen is "CASE WHEN cond THEN then END".
 type caseWhen struct{ cond, then expr }
 
-func (c caseWhen) render(m *model) string {
+func (c caseWhen) render(m *schema.Model) string {
 	return "CASE WHEN " + c.cond.render(m) + " THEN " + c.then.render(m) + " END"
 }
 
@@ -114,8 +119,8 @@ type scalarSub struct {
 	table string
 }
 
-func (s scalarSub) render(m *model) string {
-	return "(SELECT " + s.x.render(m) + " FROM " + m.ident(s.table) + ")"
+func (s scalarSub) render(m *schema.Model) string {
+	return "(SELECT " + s.x.render(m) + " FROM " + m.Ident(s.table) + ")"
 }
 
 // inList is "x IN (v1, v2…)".
@@ -124,7 +129,7 @@ type inList struct {
 	vals []expr
 }
 
-func (l inList) render(m *model) string {
+func (l inList) render(m *schema.Model) string {
 	parts := make([]string, len(l.vals))
 	for i, v := range l.vals {
 		parts[i] = v.render(m)
@@ -144,7 +149,7 @@ type exists struct {
 	cols   []colRef
 }
 
-func (x exists) render(*model) string {
+func (x exists) render(*schema.Model) string {
 	if x.not {
 		return "NOT EXISTS (" + x.sub + ")"
 	}
@@ -154,12 +159,12 @@ func (x exists) render(*model) string {
 // strLit is a string literal; it renders quoted.
 type strLit string
 
-func (s strLit) render(*model) string { return quote(string(s)) }
+func (s strLit) render(*schema.Model) string { return quote(string(s)) }
 
 // numLit is a number as written.
 type numLit string
 
-func (n numLit) render(*model) string { return string(n) }
+func (n numLit) render(*schema.Model) string { return string(n) }
 
 // sqlText is SQL a recogniser writes whole because its structure is not
 // a reading's (a correlated subquery, an EXISTS): it keeps the columns it
@@ -169,7 +174,7 @@ type sqlText struct {
 	cols []colRef
 }
 
-func (s sqlText) render(*model) string { return s.text }
+func (s sqlText) render(*schema.Model) string { return s.text }
 
 // subExprs are an expression's direct parts.
 func subExprs(x expr) []expr {
@@ -279,7 +284,7 @@ func literals(x expr) []expr {
 
 // sameExpr says whether two expressions are the same part, compared as the
 // SQL they render to (quoting is the model's, so it is the same for both).
-func sameExpr(m *model, a, b expr) bool {
+func sameExpr(m *schema.Model, a, b expr) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
@@ -306,7 +311,7 @@ func isCount(x expr) bool {
 
 // aggregatesOver says whether x applies a function or an aggregate to
 // exactly y somewhere: SUM(y), YEAR(y).
-func aggregatesOver(x, y expr, m *model) bool {
+func aggregatesOver(x, y expr, m *schema.Model) bool {
 	found := false
 	walk(x, func(e expr) bool {
 		switch v := e.(type) {
@@ -370,3 +375,11 @@ func (p *plan) outerParts() []expr {
 	}
 	return out
 }
+
+// quote makes a SQL string literal.
+func quote(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}
+
+func singularOf(w string) string { return sqlshape.Singular(w) }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
@@ -50,7 +51,7 @@ func (r *reader) valueElement(vm *valueMention, others []*valueMention) *element
 		if vm.negated {
 			op = "<>"
 		}
-		key := sqlshape.FilterOnKey([]string{al.value}, r.e.m.canon)
+		key := sqlshape.FilterOnKey([]string{al.value}, r.e.m.Canon)
 		el.add(w, func(p *plan) {
 			p.filters = append(p.filters, cond{x: cmp(col(al.table, al.column), op, strLit(al.value))})
 			p.use(al.table)
@@ -58,7 +59,7 @@ func (r *reader) valueElement(vm *valueMention, others []*valueMention) *element
 		})
 		// "retail shops" where categories are 'Retail' and
 		// 'retail (hardware)': every value holding the word is retail.
-		if !vm.negated && len(r.e.m.containing(al.table, al.column, al.value)) > 0 {
+		if !vm.negated && len(containing(r.e.m, al.table, al.column, al.value)) > 0 {
 			pattern := "%" + strings.ToLower(likeEscape(al.value)) + "%"
 			lkey := sqlshape.FilterOnKey([]string{pattern}, nil)
 			el.add(w*0.8, func(p *plan) {
@@ -98,12 +99,12 @@ func (r *reader) valueWeight(vm *valueMention, al valueAlt, weak bool) float64 {
 	if weak {
 		w *= weakValueFactor
 	}
-	if r.h.t != nil && strings.EqualFold(al.table, r.h.t.name) {
+	if r.h.t != nil && strings.EqualFold(al.table, r.h.t.Name) {
 		w *= 1.5
 	}
 	// 'Texas' in the states table, joined through the code, reads
 	// the same as 'TX' where the code is stored.
-	if r.e.m.aliasTables[strings.ToLower(al.table)] && len(vm.alts) > 1 && (r.h.t == nil || !strings.EqualFold(al.table, r.h.t.name)) {
+	if r.e.m.AliasTables[strings.ToLower(al.table)] && len(vm.alts) > 1 && (r.h.t == nil || !strings.EqualFold(al.table, r.h.t.Name)) {
 		w *= 0.2
 	}
 	if r.measureTables[strings.ToLower(al.table)] {
@@ -111,13 +112,13 @@ func (r *reader) valueWeight(vm *valueMention, al valueAlt, weak bool) float64 {
 	}
 	w *= directionFit(r.a, vm.at, al.column)
 	// "active retail shops": an adjective is the next noun's.
-	if t := r.qualifiedEntity(vm); t != nil && strings.EqualFold(t.name, al.table) {
+	if t := r.qualifiedEntity(vm); t != nil && strings.EqualFold(t.Name, al.table) {
 		w *= 2
 	}
 	// "users from the US": a place-like value right after a table
 	// the question names is that table's.
 	for _, em := range r.a.entities {
-		if em.tables[0] != r.h.t && strings.EqualFold(em.tables[0].name, al.table) && vm.at > em.at && vm.at-em.at <= 4 && !weak {
+		if em.tables[0] != r.h.t && strings.EqualFold(em.tables[0].Name, al.table) && vm.at > em.at && vm.at-em.at <= 4 && !weak {
 			if prep := r.a.word(vm.at - 1); prep == "from" || prep == "in" || prep == "at" || prep == "the" && (r.a.word(vm.at-2) == "from" || r.a.word(vm.at-2) == "in") {
 				w *= 1.5
 				break
@@ -161,13 +162,13 @@ func (r *reader) timeElement(tm *timeMention) *element {
 	}
 	// A numeric year column ("year = 2024").
 	if tm.year != "" {
-		for _, t := range r.e.m.tables {
-			for ci := range t.t.Columns {
-				c := &t.t.Columns[ci]
+		for _, t := range r.e.m.Tables {
+			for ci := range t.Def.Columns {
+				c := &t.Def.Columns[ci]
 				if strings.EqualFold(c.Name, "year") || strings.HasSuffix(strings.ToLower(c.Name), "_year") {
 					el.add(0.5, func(p *plan) {
-						p.filters = append(p.filters, cond{x: cmp(col(t.name, c.Name), "=", numLit(tm.year))})
-						p.use(t.name)
+						p.filters = append(p.filters, cond{x: cmp(col(t.Name, c.Name), "=", numLit(tm.year))})
+						p.use(t.Name)
 					})
 				}
 			}
@@ -190,7 +191,7 @@ func (r *reader) compareElement(cp *compMention) *element {
 			c = between{x: x, lo: numLit(strconv.FormatFloat(cp.value, 'f', -1, 64)), hi: numLit(strconv.FormatFloat(cp.upper, 'f', -1, 64))}
 		}
 		w := al.weight * r.rangeFit(al, cp)
-		if t := r.e.m.byName[strings.ToLower(al.table)]; t != nil && !al.computed() && r.e.m.isKeyish(t.t, r.e.m.column(al.table, al.column)) {
+		if t := r.e.m.ByName[strings.ToLower(al.table)]; t != nil && !al.computed() && r.e.m.IsKeyish(t.Def, r.e.m.Column(al.table, al.column)) {
 			// Keys identify rows; "more than one shop" is no
 			// threshold on their ids.
 			w *= 0.2
@@ -214,17 +215,17 @@ func (r *reader) comparedColumns(cp *compMention) []colAlt {
 	var alts []colAlt
 	if t := cp.keyOf; t != nil {
 		// The key, or a column that refers to it (no join needed).
-		alts = append(alts, colAlt{table: t.name, column: t.key.Name, weight: 1})
-		for _, j := range r.e.m.snap.Schema.Joins {
-			if j.When == nil && strings.EqualFold(j.ToTable, t.name) && strings.EqualFold(j.ToColumn, t.key.Name) && r.namedTable(j.FromTable) {
+		alts = append(alts, colAlt{table: t.Name, column: t.Key.Name, weight: 1})
+		for _, j := range r.e.m.Snap.Schema.Joins {
+			if j.When == nil && strings.EqualFold(j.ToTable, t.Name) && strings.EqualFold(j.ToColumn, t.Key.Name) && r.namedTable(j.FromTable) {
 				alts = append(alts, colAlt{table: j.FromTable, column: j.FromColumn, weight: 1})
 			}
 		}
 	} else if d := r.differenceBefore(cp); d != nil {
 		alts = append(alts, d.alts...) // "gross minus net amount is more than 20"
 	} else if cp.target != "" {
-		for _, h := range r.e.m.cat.SearchColumns(cp.target, 6) {
-			if c := r.e.m.column(h.Table, h.Column); c != nil && c.Kind() == warehouse.KindNumber {
+		for _, h := range r.e.m.Cat.SearchColumns(cp.target, 6) {
+			if c := r.e.m.Column(h.Table, h.Column); c != nil && c.Kind() == warehouse.KindNumber {
 				alts = append(alts, colAlt{table: h.Table, column: h.Column, weight: h.Score})
 			}
 		}
@@ -242,8 +243,8 @@ func (r *reader) comparedColumns(cp *compMention) []colAlt {
 		}
 	}
 	if len(alts) == 0 && r.h.t != nil {
-		for _, c := range r.h.t.measures {
-			alts = append(alts, colAlt{table: r.h.t.name, column: c.Name, weight: 1})
+		for _, c := range r.h.t.Measures {
+			alts = append(alts, colAlt{table: r.h.t.Name, column: c.Name, weight: 1})
 		}
 	}
 	return alts
@@ -278,7 +279,7 @@ func (r *reader) rangeFit(al colAlt, cp *compMention) float64 {
 	if al.computed() {
 		return 1
 	}
-	pr := r.e.m.profile(al.table, al.column)
+	pr := r.e.m.Profile(al.table, al.column)
 	if pr == nil {
 		return 1
 	}
@@ -311,7 +312,7 @@ func (r *reader) rangeFit(al colAlt, cp *compMention) float64 {
 
 // qualifiedEntity is the table of the noun a value mention stands before,
 // with only other values between ("active retail shops"), or nil.
-func (r *reader) qualifiedEntity(vm *valueMention) *tableInfo {
+func (r *reader) qualifiedEntity(vm *valueMention) *schema.Table {
 	a := r.a
 	k := a.spanOf(vm.at, vm.phrase)
 	for k < len(a.toks) && a.toks[k-1].Break == 0 {
@@ -331,8 +332,8 @@ func (r *reader) qualifiedEntity(vm *valueMention) *tableInfo {
 // "Retail - online" for "Retail"), which are kinds of it; "West
 // Virginia" is no kind of "Virginia". Only from a complete list of the
 // column's values.
-func (m *model) containing(table, column, value string) []string {
-	p := m.profile(table, column)
+func containing(m *schema.Model, table, column, value string) []string {
+	p := m.Profile(table, column)
 	if p == nil || !p.ValuesComplete || len(p.Values) > 500 {
 		return nil
 	}
@@ -356,11 +357,11 @@ func likeEscape(s string) string {
 // namedTable says whether the question is about rows of table: the head,
 // a measured table or one it names.
 func (r *reader) namedTable(table string) bool {
-	if r.h.t != nil && strings.EqualFold(r.h.t.name, table) || r.measureTables[strings.ToLower(table)] {
+	if r.h.t != nil && strings.EqualFold(r.h.t.Name, table) || r.measureTables[strings.ToLower(table)] {
 		return true
 	}
 	for _, em := range r.a.entities {
-		if strings.EqualFold(em.tables[0].name, table) {
+		if strings.EqualFold(em.tables[0].Name, table) {
 			return true
 		}
 	}
@@ -518,7 +519,7 @@ func sharesColumn(x, y *valueMention) bool {
 func (r *reader) eitherAlts(el *element, vm *valueMention, others []*valueMention) {
 	for _, ax := range vm.alts {
 		vals := []expr{strLit(ax.value)}
-		keys := []sqlshape.SlotKey{sqlshape.FilterOnKey([]string{ax.value}, r.e.m.canon)}
+		keys := []sqlshape.SlotKey{sqlshape.FilterOnKey([]string{ax.value}, r.e.m.Canon)}
 		phrases := []string{vm.phrase}
 		w := ax.weight
 		for _, o := range others {
@@ -534,7 +535,7 @@ func (r *reader) eitherAlts(el *element, vm *valueMention, others []*valueMentio
 				break
 			}
 			vals = append(vals, strLit(found.value))
-			keys = append(keys, sqlshape.FilterOnKey([]string{found.value}, r.e.m.canon))
+			keys = append(keys, sqlshape.FilterOnKey([]string{found.value}, r.e.m.Canon))
 			phrases = append(phrases, o.phrase)
 			w += found.weight
 		}
@@ -566,9 +567,9 @@ func (r *reader) measuredAfter(cp *compMention) []colAlt {
 	}
 	var out []colAlt
 	for _, al := range cm.alts {
-		t := r.e.m.byName[strings.ToLower(al.table)]
-		c := r.e.m.column(al.table, al.column)
-		if al.computed() || c == nil || t == nil || c.Kind() != warehouse.KindNumber || r.e.m.isKeyish(t.t, c) {
+		t := r.e.m.ByName[strings.ToLower(al.table)]
+		c := r.e.m.Column(al.table, al.column)
+		if al.computed() || c == nil || t == nil || c.Kind() != warehouse.KindNumber || r.e.m.IsKeyish(t.Def, c) {
 			continue
 		}
 		// "fewer than 100000 people" counts people; a column of people

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 )
 
 // Flags: "books with illustrations", "rooms that have a projector",
@@ -27,16 +28,16 @@ type flagMention struct {
 }
 
 // isFlag says whether a column holds yes/no.
-func (m *model) isFlag(table string, c *warehouse.Column) bool {
+func isFlag(m *schema.Model, table string, c *warehouse.Column) bool {
 	if c.Kind() == warehouse.KindBool || strings.EqualFold(c.FullType, "tinyint(1)") {
 		return true
 	}
-	if _, _, ok := m.yesNo(table, c); ok {
+	if _, _, ok := yesNo(m, table, c); ok {
 		return true
 	}
 	n := strings.ToLower(c.Name)
 	if strings.HasPrefix(n, "is_") || strings.HasPrefix(n, "has_") {
-		p := m.profile(table, c.Name)
+		p := m.Profile(table, c.Name)
 		return p != nil && p.Distinct > 0 && p.Distinct <= 2
 	}
 	return false
@@ -53,12 +54,12 @@ func (r *reader) findFlags() []flagMention {
 		}
 		flag, presence := false, false
 		for _, al := range cm.alts {
-			if c := r.e.m.column(al.table, al.column); c != nil && r.e.m.isFlag(al.table, c) {
+			if c := r.e.m.Column(al.table, al.column); c != nil && isFlag(r.e.m, al.table, c) {
 				flag = true
 			}
 		}
 		if !flag && len(cm.alts) > 0 && !r.verbMention(cm) {
-			presence = r.e.m.sometimesEmpty(cm.alts[0].table, cm.alts[0].column)
+			presence = sometimesEmpty(r.e.m, cm.alts[0].table, cm.alts[0].column)
 		}
 		if !flag && !presence {
 			continue
@@ -134,8 +135,8 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 			if f.presence {
 				break
 			}
-			c := r.e.m.column(al.table, al.column)
-			if c == nil || !r.e.m.isFlag(al.table, c) {
+			c := r.e.m.Column(al.table, al.column)
+			if c == nil || !isFlag(r.e.m, al.table, c) {
 				continue
 			}
 			x := col(al.table, al.column)
@@ -143,7 +144,7 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 			if f.negated {
 				fc.x = prefix{op: "NOT", x: x}
 			}
-			if yes, no, ok := r.e.m.yesNo(al.table, c); ok {
+			if yes, no, ok := yesNo(r.e.m, al.table, c); ok {
 				// A text column of 'Yes' and 'No': compared with the stored word.
 				fc.x = cmp(x, "=", strLit(yes))
 				if f.negated {
@@ -172,7 +173,7 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 		if f.both {
 			// One row per answer, yes and no, each with its count.
 			for _, al := range f.cm.alts {
-				if c := r.e.m.column(al.table, al.column); c != nil && r.e.m.isFlag(al.table, c) {
+				if c := r.e.m.Column(al.table, al.column); c != nil && isFlag(r.e.m, al.table, c) {
 					x := col(al.table, al.column)
 					el.add(al.weight, func(p *plan) {
 						p.groups = append(p.groups, sel{x: x})
@@ -206,12 +207,12 @@ type flagCond struct {
 
 // sometimesEmpty says whether a text column is empty (NULL) for some rows
 // and set for others: having a value is then a condition on a row.
-func (m *model) sometimesEmpty(table, column string) bool {
-	c := m.column(table, column)
+func sometimesEmpty(m *schema.Model, table, column string) bool {
+	c := m.Column(table, column)
 	if c == nil || c.Kind() != warehouse.KindText {
 		return false
 	}
-	p := m.profile(table, column)
+	p := m.Profile(table, column)
 	return p != nil && p.NullShare > 0 && p.NullShare < 1
 }
 
@@ -252,11 +253,11 @@ var (
 
 // yesNo finds the stored yes and no of a text column that holds nothing
 // else ('Yes'/'No', 'Y'/'N', 'true'/'false').
-func (m *model) yesNo(table string, c *warehouse.Column) (yes, no string, ok bool) {
+func yesNo(m *schema.Model, table string, c *warehouse.Column) (yes, no string, ok bool) {
 	if c.Kind() != warehouse.KindText {
 		return "", "", false
 	}
-	p := m.profile(table, c.Name)
+	p := m.Profile(table, c.Name)
 	if p == nil || p.Distinct != 2 {
 		return "", "", false
 	}
@@ -288,8 +289,8 @@ func (r *reader) verbOfFlag(cm *colMention) bool {
 	}
 	stem := strings.TrimSuffix(strings.TrimSuffix(w, "s"), "e")
 	for _, al := range cm.alts {
-		c := r.e.m.column(al.table, al.column)
-		if c == nil || !r.e.m.isFlag(al.table, c) || !strings.Contains(strings.ToLower(al.column), stem) {
+		c := r.e.m.Column(al.table, al.column)
+		if c == nil || !isFlag(r.e.m, al.table, c) || !strings.Contains(strings.ToLower(al.column), stem) {
 			continue
 		}
 		for _, next := range r.a.columns {

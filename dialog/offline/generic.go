@@ -14,10 +14,10 @@ var genericNouns = setOf(`people persons person place places one ones thing thin
 func shownTables(p *plan) map[string]bool {
 	out := map[string]bool{}
 	if p.countOf != nil {
-		out[strings.ToLower(p.countOf.name)] = true
+		out[strings.ToLower(p.countOf.Name)] = true
 	}
 	if p.countRows != nil {
-		out[strings.ToLower(p.countRows.name)] = true
+		out[strings.ToLower(p.countRows.Name)] = true
 	}
 	for _, s := range p.selects {
 		if c, ok := s.x.(colRef); ok {
@@ -54,7 +54,7 @@ func (e *Engine) genericStandsFor(a *analysis, p *plan, parts *readingParts, k i
 	}
 	for _, em := range a.entities {
 		for _, t := range em.tables {
-			if shown[strings.ToLower(t.name)] {
+			if shown[strings.ToLower(t.Name)] {
 				return false
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
@@ -77,8 +78,8 @@ func (e *Engine) atGrain(p *plan, tree *catalog.JoinTree) []grainReading {
 	out := []grainReading{{p: q, tree: t, weight: 1}}
 	if semi != nil {
 		thing, per := humanize(semi.near), singularOf(humanize(semi.far))
-		if t := e.m.byName[semi.near]; t != nil {
-			thing = humanize(t.name)
+		if t := e.m.ByName[semi.near]; t != nil {
+			thing = humanize(t.Name)
 		}
 		key := sqlshape.SlotKey{Name: sqlshape.SlotCount, Arg: strings.ToLower(thing)}
 		out[0].counts = &dialog.Reading{Key: key, Value: "once", Label: "Each of the " + thing + " once", Phrase: thing}
@@ -195,7 +196,7 @@ func edgeKey(j warehouse.Join) string {
 // so a paper's citations count fully for each of its authors and the sum
 // per group is right as written.
 func (e *Engine) linkGroups(p *plan, tree *catalog.JoinTree, u measureUse, fo *fanout) bool {
-	far := e.m.byName[fo.far]
+	far := e.m.ByName[fo.far]
 	return far != nil && fo.near == u.table && e.isLink(far) && !e.linkRepeats(tree, fo) && len(p.derived) == 0 && p.wrap == "" && !groupsBy(p, fo.far)
 }
 
@@ -244,7 +245,7 @@ func (e *Engine) firstFanout(tree *catalog.JoinTree, table string, right map[str
 				visited[far] = true
 				continue
 			}
-			if !e.m.unique(far, farCol) {
+			if !e.m.Unique(far, farCol) {
 				return &fanout{edge: edge, near: at, far: far, beyond: beyond(tree, at, far)}
 			}
 			visited[far] = true
@@ -316,7 +317,7 @@ func (e *Engine) resolveFanout(p *plan, tree *catalog.JoinTree, u measureUse, fo
 	}
 	// Another aggregate of the repeated side in the same reading is a
 	// second grain; so is a count of its rows.
-	other := p.countOf != nil && fo.beyond[strings.ToLower(p.countOf.name)]
+	other := p.countOf != nil && fo.beyond[strings.ToLower(p.countOf.Name)]
 	for _, x := range p.aggregateParts() {
 		if reads(x, fo.beyond) {
 			other = true
@@ -329,7 +330,7 @@ func (e *Engine) resolveFanout(p *plan, tree *catalog.JoinTree, u measureUse, fo
 		q, t, ok = e.semiJoin(p, tree, fo)
 		return q, t, true, ok
 	}
-	far, near := e.m.byName[fo.far], e.m.byName[fo.near]
+	far, near := e.m.ByName[fo.far], e.m.ByName[fo.near]
 	if far == nil || near == nil {
 		return nil, nil, false, false
 	}
@@ -386,16 +387,16 @@ func (e *Engine) onceEachGroup(p *plan, tree *catalog.JoinTree, u measureUse, fo
 
 // isLink says whether a table only relates two or more others: no measure
 // of its own, and its rows point at several tables.
-func (e *Engine) isLink(t *tableInfo) bool {
-	if len(t.measures) > 0 {
+func (e *Engine) isLink(t *schema.Table) bool {
+	if len(t.Measures) > 0 {
 		return false
 	}
 	others := map[string]bool{}
-	for _, j := range e.m.snap.Schema.Joins {
+	for _, j := range e.m.Snap.Schema.Joins {
 		switch {
-		case strings.EqualFold(j.FromTable, t.name) && !strings.EqualFold(j.ToTable, t.name):
+		case strings.EqualFold(j.FromTable, t.Name) && !strings.EqualFold(j.ToTable, t.Name):
 			others[strings.ToLower(j.ToTable)] = true
-		case strings.EqualFold(j.ToTable, t.name) && !strings.EqualFold(j.FromTable, t.name):
+		case strings.EqualFold(j.ToTable, t.Name) && !strings.EqualFold(j.FromTable, t.Name):
 			others[strings.ToLower(j.FromTable)] = true
 		}
 	}
@@ -411,7 +412,7 @@ func (e *Engine) linkRepeats(tree *catalog.JoinTree, fo *fanout) bool {
 			continue
 		}
 		// Leaving the link side towards a side whose column is not unique.
-		if fo.beyond[from] && !e.m.unique(edge.ToTable, edge.ToColumn) && !e.m.unique(edge.FromTable, edge.FromColumn) {
+		if fo.beyond[from] && !e.m.Unique(edge.ToTable, edge.ToColumn) && !e.m.Unique(edge.FromTable, edge.FromColumn) {
 			return true
 		}
 	}
@@ -421,17 +422,17 @@ func (e *Engine) linkRepeats(tree *catalog.JoinTree, fo *fanout) bool {
 // detailOf says whether far's rows are the parts of near's (an order's
 // lines, an invoice's items): its name carries near's, or it keeps no
 // date while near does (the parts happen when their whole does).
-func (e *Engine) detailOf(far, near *tableInfo) bool {
-	nearWord := singularOf(strings.ToLower(nameWord(near.name)))
+func (e *Engine) detailOf(far, near *schema.Table) bool {
+	nearWord := singularOf(strings.ToLower(schema.NameWord(near.Name)))
 	if nearWord == "" {
-		nearWord = singularOf(strings.ToLower(near.name))
+		nearWord = singularOf(strings.ToLower(near.Name))
 	}
-	for _, w := range e.m.cat.NameTerms(far.name) {
+	for _, w := range e.m.Cat.NameTerms(far.Name) {
 		if singularOf(w) == nearWord {
 			return true
 		}
 	}
-	return len(far.dates) == 0 && len(near.dates) > 0
+	return len(far.Dates) == 0 && len(near.Dates) > 0
 }
 
 // aggregateParts are the aggregates of the plan's selects, ordering and
@@ -478,7 +479,7 @@ func (e *Engine) semiJoin(p *plan, tree *catalog.JoinTree, fo *fanout) (*plan, *
 	if strings.EqualFold(fo.edge.FromTable, fo.near) {
 		near, far, nearCol, farCol = fo.edge.FromTable, fo.edge.ToTable, fo.edge.FromColumn, fo.edge.ToColumn
 	}
-	fmt.Fprintf(&b, " WHERE %s = %s%s", e.m.col(far, farCol), e.m.col(near, nearCol), e.whenCond(fo.edge))
+	fmt.Fprintf(&b, " WHERE %s = %s%s", e.m.Col(far, farCol), e.m.Col(near, nearCol), e.whenCond(fo.edge))
 	ex := exists{tables: sub.Tables, cols: []colRef{col(far, farCol), col(near, nearCol)}}
 	for _, f := range inside {
 		b.WriteString(" AND " + f.x.render(e.m))
@@ -556,7 +557,7 @@ const shareAlias = "shares"
 // across its lines in proportion to their line amounts, so that every
 // order counts once in all and the groups add up to the total.
 func (e *Engine) allocate(p *plan, tree *catalog.JoinTree, u measureUse, fo *fanout) (*plan, *catalog.JoinTree, bool) {
-	far := e.m.byName[fo.far]
+	far := e.m.ByName[fo.far]
 	if far == nil {
 		return nil, nil, false
 	}
@@ -567,11 +568,11 @@ func (e *Engine) allocate(p *plan, tree *catalog.JoinTree, u measureUse, fo *fan
 	weight := e.shareWeight(far)
 	var w expr = numLit("1")
 	if weight != nil {
-		w = col(far.name, weight.Name)
+		w = col(far.Name, weight.Name)
 	}
 	nearName := fo.near
-	if t := e.m.byName[fo.near]; t != nil {
-		nearName = t.name
+	if t := e.m.ByName[fo.near]; t != nil {
+		nearName = t.Name
 	}
 	q := p.clone()
 	total := colRef{table: shareAlias, column: "total"}
@@ -599,12 +600,12 @@ func (e *Engine) allocate(p *plan, tree *catalog.JoinTree, u measureUse, fo *fan
 	}
 	sum := "COUNT(*)"
 	if weight != nil {
-		sum = "SUM(" + e.m.col(far.name, weight.Name) + ")"
+		sum = "SUM(" + e.m.Col(far.Name, weight.Name) + ")"
 	}
 	q.shares = append(q.shares, fmt.Sprintf("JOIN (SELECT %s, %s AS total FROM %s GROUP BY %s) AS %s ON %s = %s",
-		e.m.col(far.name, farCol), sum, e.m.ident(far.name), e.m.col(far.name, farCol), shareAlias,
-		e.m.col(shareAlias, farCol), e.m.col(nearName, nearCol)))
-	q.allocated = append(q.allocated, allocation{measured: nearName, by: far.name, weight: weight})
+		e.m.Col(far.Name, farCol), sum, e.m.Ident(far.Name), e.m.Col(far.Name, farCol), shareAlias,
+		e.m.Col(shareAlias, farCol), e.m.Col(nearName, nearCol)))
+	q.allocated = append(q.allocated, allocation{measured: nearName, by: far.Name, weight: weight})
 	return q, tree, true
 }
 
@@ -618,9 +619,9 @@ type allocation struct {
 // shareWeight is the measure of a table by which a related thing's
 // measure is split across its rows: money first (an amount, a price, a
 // revenue), else a quantity; nil for equal shares.
-func (e *Engine) shareWeight(t *tableInfo) *warehouse.Column {
+func (e *Engine) shareWeight(t *schema.Table) *warehouse.Column {
 	for _, w := range []string{"amount", "revenue", "sales", "total", "value", "charge", "fee", "price", "quantity", "qty", "units", "count", "number"} {
-		for _, c := range t.measures {
+		for _, c := range t.Measures {
 			if strings.Contains(strings.ToLower(c.Name), w) {
 				return c
 			}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
@@ -42,8 +43,8 @@ func (r *reader) relatedCounted(cp *compMention) (*entityMention, bool) {
 	// "more than 2 models": a table's label names its rows.
 	if cm := r.columnAt(next); cm != nil && cm.at == next {
 		for _, al := range cm.alts {
-			if t := r.e.m.byName[strings.ToLower(al.table)]; t != nil && t.label != nil && strings.EqualFold(t.label.Name, al.column) {
-				return &entityMention{phrase: cm.phrase, at: cm.at, tables: []*tableInfo{t}}, false
+			if t := r.e.m.ByName[strings.ToLower(al.table)]; t != nil && t.Label != nil && strings.EqualFold(t.Label.Name, al.column) {
+				return &entityMention{phrase: cm.phrase, at: cm.at, tables: []*schema.Table{t}}, false
 			}
 		}
 	}
@@ -63,10 +64,10 @@ func (r *reader) relatedCounted(cp *compMention) (*entityMention, bool) {
 // listedTable is the table of the first column the question lists before
 // at ("book ids with two or more loans"): the subject when no table
 // is named as one.
-func (r *reader) listedTable(at int) *tableInfo {
+func (r *reader) listedTable(at int) *schema.Table {
 	for _, cm := range r.a.columns {
 		if cm.at < at && cm.clause == 0 && len(cm.alts) > 0 {
-			return r.e.m.byName[strings.ToLower(cm.alts[0].table)]
+			return r.e.m.ByName[strings.ToLower(cm.alts[0].table)]
 		}
 	}
 	return nil
@@ -103,10 +104,10 @@ func (r *reader) groupCondition(el *element, cp *compMention) bool {
 	if !ok {
 		return false
 	}
-	keyCol := r.e.m.col(via.FromTable, via.FromColumn)
-	from := r.e.m.ident(via.FromTable)
+	keyCol := r.e.m.Col(via.FromTable, via.FromColumn)
+	from := r.e.m.Ident(via.FromTable)
 	if hop != nil {
-		from = fmt.Sprintf("%s JOIN %s ON %s = %s", r.e.m.ident(hop.FromTable), r.e.m.ident(hop.ToTable), r.e.m.col(hop.FromTable, hop.FromColumn), r.e.m.col(hop.ToTable, hop.ToColumn))
+		from = fmt.Sprintf("%s JOIN %s ON %s = %s", r.e.m.Ident(hop.FromTable), r.e.m.Ident(hop.ToTable), r.e.m.Col(hop.FromTable, hop.FromColumn), r.e.m.Col(hop.ToTable, hop.ToColumn))
 	}
 	if hop != nil && hop.When != nil {
 		from += r.e.whenCond(*hop)
@@ -117,7 +118,7 @@ func (r *reader) groupCondition(el *element, cp *compMention) bool {
 		kind = strings.TrimPrefix(r.e.whenCond(via), " AND ")
 	}
 	n := strconv.FormatFloat(cp.value, 'f', -1, 64)
-	subject := r.e.m.col(via.ToTable, via.ToColumn)
+	subject := r.e.m.Col(via.ToTable, via.ToColumn)
 	dj := groupJoin(keyCol, from, kind, cp.op, n, subject)
 	dj.tables = []string{via.FromTable}
 	if hop != nil {
@@ -132,11 +133,11 @@ func (r *reader) groupCondition(el *element, cp *compMention) bool {
 	if times {
 		w = 1.5
 	}
-	key := sqlshape.WhereKey(strings.ToLower(related.name + ".count"))
+	key := sqlshape.WhereKey(strings.ToLower(related.Name + ".count"))
 	phrase := cp.phrase + " " + em.phrase
 	el.add(w, func(p *plan) {
 		p.derived = append(p.derived, dj)
-		p.use(h.name)
+		p.use(h.Name)
 		p.phrases[key] = phrase
 	})
 	return true
@@ -206,17 +207,17 @@ func (r *reader) valueGroupCondition(el *element, cp *compMention, em *entityMen
 	n := strconv.FormatFloat(cp.value, 'f', -1, 64)
 	added := false
 	for _, al := range cm.alts {
-		if !strings.EqualFold(al.table, t.name) || al.computed() {
+		if !strings.EqualFold(al.table, t.Name) || al.computed() {
 			continue
 		}
-		col := r.e.m.col(al.table, al.column)
-		dj := groupJoin(col, r.e.m.ident(t.name), "1 = 1", cp.op, n, col)
-		dj.tables, dj.count, dj.cols = []string{t.name}, cp.value, []colRef{{table: al.table, column: al.column}}
-		key := sqlshape.WhereKey(strings.ToLower(t.name + ".count"))
+		col := r.e.m.Col(al.table, al.column)
+		dj := groupJoin(col, r.e.m.Ident(t.Name), "1 = 1", cp.op, n, col)
+		dj.tables, dj.count, dj.cols = []string{t.Name}, cp.value, []colRef{{table: al.table, column: al.column}}
+		key := sqlshape.WhereKey(strings.ToLower(t.Name + ".count"))
 		phrase := cp.phrase + " " + em.phrase
 		el.add(2*al.weight, func(p *plan) {
 			p.derived = append(p.derived, dj)
-			p.use(t.name)
+			p.use(t.Name)
 			p.phrases[key] = phrase
 		})
 		added = true

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 )
 
 // Grouping: "per segment", "in each country", "monthly", and the date columns buckets and time conditions use.
@@ -50,7 +51,7 @@ func (r *reader) groupElement() []*element {
 				// "across car makers": the table's column.
 				if next := r.columnAt(r.a.spanOf(em.at, em.phrase)); next != nil {
 					for _, al := range next.alts {
-						if strings.EqualFold(al.table, em.tables[0].name) {
+						if strings.EqualFold(al.table, em.tables[0].Name) {
 							em, cm = nil, next
 							break
 						}
@@ -64,7 +65,7 @@ func (r *reader) groupElement() []*element {
 			switch {
 			case em != nil:
 				t := em.tables[0]
-				if g.per && r.a.agg == "AVG" && r.measureTables[strings.ToLower(t.name)] {
+				if g.per && r.a.agg == "AVG" && r.measureTables[strings.ToLower(t.Name)] {
 					// "average shipping fee per order" where the fee is the
 					// order's own: the average over orders, not one group
 					// per order (each a single row).
@@ -106,15 +107,15 @@ func (r *reader) groupElement() []*element {
 			case cm != nil:
 				r.usedCols[cm] = true
 				for _, al := range cm.alts {
-					c := r.e.m.column(al.table, al.column)
+					c := r.e.m.Column(al.table, al.column)
 					// Ids make poor groups unless named ("for each product ID").
-					if c == nil || c.Kind() == warehouse.KindNumber && r.e.m.isKeyish(r.e.m.byName[strings.ToLower(al.table)].t, c) && !namesIdentifier(cm.phrase) {
+					if c == nil || c.Kind() == warehouse.KindNumber && r.e.m.IsKeyish(r.e.m.ByName[strings.ToLower(al.table)].Def, c) && !namesIdentifier(cm.phrase) {
 						continue
 					}
 					w := al.weight * r.boost(al.table, al.column)
 					// "length of routes in each region": the region
 					// column of the routes, not of some other table.
-					if r.measureTables[strings.ToLower(al.table)] || r.h.t != nil && strings.EqualFold(al.table, r.h.t.name) {
+					if r.measureTables[strings.ToLower(al.table)] || r.h.t != nil && strings.EqualFold(al.table, r.h.t.Name) {
 						w *= 2.5
 					}
 					el.add(w, func(p *plan) {
@@ -136,13 +137,13 @@ func (r *reader) groupElement() []*element {
 
 // namingColumns are the columns of the measured tables that hold t's
 // label through a join (lake.state_name for state.state_name).
-func (r *reader) namingColumns(t *tableInfo) []colAlt {
-	if t.label == nil {
+func (r *reader) namingColumns(t *schema.Table) []colAlt {
+	if t.Label == nil {
 		return nil
 	}
 	var out []colAlt
-	for _, j := range r.e.m.snap.Schema.Joins {
-		if strings.EqualFold(j.ToTable, t.name) && strings.EqualFold(j.ToColumn, t.label.Name) && r.measureTables[strings.ToLower(j.FromTable)] && !strings.EqualFold(j.FromTable, t.name) {
+	for _, j := range r.e.m.Snap.Schema.Joins {
+		if strings.EqualFold(j.ToTable, t.Name) && strings.EqualFold(j.ToColumn, t.Label.Name) && r.measureTables[strings.ToLower(j.FromTable)] && !strings.EqualFold(j.FromTable, t.Name) {
 			out = append(out, colAlt{table: j.FromTable, column: j.FromColumn, weight: 1})
 		}
 	}
@@ -152,14 +153,14 @@ func (r *reader) namingColumns(t *tableInfo) []colAlt {
 // namedColumnsOf are the columns of t the question names before its
 // grouping phrase and no other part reads ("book ids … in each book"):
 // what the person wants each group shown by.
-func (r *reader) namedColumnsOf(t *tableInfo, before int) []colAlt {
+func (r *reader) namedColumnsOf(t *schema.Table, before int) []colAlt {
 	var out []colAlt
 	for _, cm := range r.a.columns {
 		if cm.at >= before || cm.clause != 0 || r.isGroupMention(cm) || r.isComparisonTarget(cm) || r.isOrderKey(cm) {
 			continue
 		}
 		for _, al := range cm.alts {
-			if strings.EqualFold(al.table, t.name) && !al.computed() {
+			if strings.EqualFold(al.table, t.Name) && !al.computed() {
 				r.usedCols[cm] = true
 				out = append(out, al)
 				break
@@ -171,34 +172,34 @@ func (r *reader) namedColumnsOf(t *tableInfo, before int) []colAlt {
 
 // prependGroupShowing groups by t's rows and shows the named columns of
 // t in front instead of its label.
-func (r *reader) prependGroupShowing(p *plan, t *tableInfo, named []colAlt) {
+func (r *reader) prependGroupShowing(p *plan, t *schema.Table, named []colAlt) {
 	var keys, shown []sel
-	if t.key != nil {
-		keys = append(keys, sel{x: col(t.name, t.key.Name)})
+	if t.Key != nil {
+		keys = append(keys, sel{x: col(t.Name, t.Key.Name)})
 	}
 	for _, al := range named {
 		x := col(al.table, al.column)
 		shown = append(shown, sel{x: x})
-		if t.key == nil || !strings.EqualFold(al.column, t.key.Name) {
+		if t.Key == nil || !strings.EqualFold(al.column, t.Key.Name) {
 			keys = append(keys, sel{x: x})
 		}
 	}
 	p.selects = append(shown, p.selects...)
 	p.groups = append(p.groups, keys...)
-	p.use(t.name)
+	p.use(t.Name)
 }
 
-func (r *reader) prependGroup(p *plan, t *tableInfo) {
+func (r *reader) prependGroup(p *plan, t *schema.Table) {
 	var keys []sel
-	if t.key != nil && t.key != t.label {
-		keys = append(keys, sel{x: col(t.name, t.key.Name)})
+	if t.Key != nil && t.Key != t.Label {
+		keys = append(keys, sel{x: col(t.Name, t.Key.Name)})
 	}
-	if t.label != nil {
-		keys = append(keys, sel{x: col(t.name, t.label.Name)})
-		p.selects = append([]sel{{x: col(t.name, t.label.Name)}}, p.selects...)
+	if t.Label != nil {
+		keys = append(keys, sel{x: col(t.Name, t.Label.Name)})
+		p.selects = append([]sel{{x: col(t.Name, t.Label.Name)}}, p.selects...)
 	}
 	p.groups = append(p.groups, keys...)
-	p.use(t.name)
+	p.use(t.Name)
 }
 
 // timeBucket is the period of a date: its year, quarter, month, week or
@@ -229,21 +230,21 @@ func timeBucket(c expr, unit string, withinYear bool) expr {
 func (r *reader) dateColumns() []colAlt {
 	var out []colAlt
 	seen := map[string]bool{}
-	add := func(t *tableInfo, w float64) {
-		for _, c := range t.dates {
-			k := strings.ToLower(t.name + "." + c.Name)
+	add := func(t *schema.Table, w float64) {
+		for _, c := range t.Dates {
+			k := strings.ToLower(t.Name + "." + c.Name)
 			if seen[k] {
 				continue
 			}
 			seen[k] = true
-			out = append(out, colAlt{table: t.name, column: c.Name, weight: w * r.boost(t.name, c.Name) * r.mentioned(t.name, c.Name) * r.a.eventDate(c.Name, c.Comment)})
+			out = append(out, colAlt{table: t.Name, column: c.Name, weight: w * r.boost(t.Name, c.Name) * r.mentioned(t.Name, c.Name) * r.a.eventDate(c.Name, c.Comment)})
 		}
 	}
 	for _, name := range sortedNames(r.measureTables) {
-		if t := r.e.m.byName[name]; t != nil {
+		if t := r.e.m.ByName[name]; t != nil {
 			add(t, 1)
 			// Order lines have no date; the orders they belong to do.
-			if len(t.dates) == 0 {
+			if len(t.Dates) == 0 {
 				for _, ref := range r.referenced(t) {
 					add(ref, 0.8)
 				}
@@ -262,7 +263,7 @@ func (r *reader) dateColumns() []colAlt {
 		add(vt, 0.15)
 	}
 	if len(out) == 0 {
-		for _, t := range r.e.m.tables {
+		for _, t := range r.e.m.Tables {
 			add(t, 0.2)
 		}
 	}
@@ -271,11 +272,11 @@ func (r *reader) dateColumns() []colAlt {
 }
 
 // referenced are the tables t's rows point to (order lines → orders, products).
-func (r *reader) referenced(t *tableInfo) []*tableInfo {
-	var out []*tableInfo
-	for _, j := range r.e.m.snap.Schema.Joins {
-		if strings.EqualFold(j.FromTable, t.name) {
-			if rt := r.e.m.byName[strings.ToLower(j.ToTable)]; rt != nil && rt != t {
+func (r *reader) referenced(t *schema.Table) []*schema.Table {
+	var out []*schema.Table
+	for _, j := range r.e.m.Snap.Schema.Joins {
+		if strings.EqualFold(j.FromTable, t.Name) {
+			if rt := r.e.m.ByName[strings.ToLower(j.ToTable)]; rt != nil && rt != t {
 				out = append(out, rt)
 			}
 		}
@@ -332,8 +333,8 @@ func (r *reader) pairGroups(el *element, em *entityMention, g *groupMention) boo
 	}
 	t := em.tables[0]
 	refs := map[string][]colRef{}
-	for _, j := range r.e.m.snap.Schema.Joins {
-		if strings.EqualFold(j.ToTable, t.name) && r.measureTables[strings.ToLower(j.FromTable)] && !strings.EqualFold(j.FromTable, t.name) {
+	for _, j := range r.e.m.Snap.Schema.Joins {
+		if strings.EqualFold(j.ToTable, t.Name) && r.measureTables[strings.ToLower(j.FromTable)] && !strings.EqualFold(j.FromTable, t.Name) {
 			ref := col(j.FromTable, j.FromColumn)
 			if !slices.Contains(refs[j.FromTable], ref) {
 				refs[j.FromTable] = append(refs[j.FromTable], ref)
@@ -374,9 +375,9 @@ func toSet[V any](m map[string]V) map[string]bool {
 // "fiscal_year", "month_no") in the tables the question measures or is
 // about.
 func (r *reader) periodColumns(unit string) []colAlt {
-	var tables []*tableInfo
+	var tables []*schema.Table
 	for _, name := range sortedNames(r.measureTables) {
-		if t := r.e.m.byName[name]; t != nil {
+		if t := r.e.m.ByName[name]; t != nil {
 			tables = append(tables, t)
 		}
 	}
@@ -386,16 +387,16 @@ func (r *reader) periodColumns(unit string) []colAlt {
 	var out []colAlt
 	seen := map[string]bool{}
 	for _, t := range tables {
-		for ci := range t.t.Columns {
-			c := &t.t.Columns[ci]
+		for ci := range t.Def.Columns {
+			c := &t.Def.Columns[ci]
 			n := strings.ToLower(c.Name)
 			if c.Kind() == warehouse.KindTime || !(n == unit || strings.HasSuffix(n, "_"+unit) || strings.HasPrefix(n, unit+"_") && (strings.HasSuffix(n, "_no") || strings.HasSuffix(n, "_num") || strings.HasSuffix(n, "_number"))) {
 				continue
 			}
-			k := strings.ToLower(t.name + "." + c.Name)
+			k := strings.ToLower(t.Name + "." + c.Name)
 			if !seen[k] {
 				seen[k] = true
-				out = append(out, colAlt{table: t.name, column: c.Name, weight: 1})
+				out = append(out, colAlt{table: t.Name, column: c.Name, weight: 1})
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -42,33 +43,33 @@ func (e *Engine) judgedMeanings(tm *termMention) []definition {
 	}
 	rating := map[string]bool{}
 	for w := range ratingWords {
-		for _, s := range e.m.cat.NameTerms(w) {
+		for _, s := range e.m.Cat.NameTerms(w) {
 			rating[s] = true
 		}
 	}
 	var out []definition
-	for _, c := range t.measures {
+	for _, c := range t.Measures {
 		rates := false
-		for _, w := range e.m.cat.NameTerms(c.Name) {
+		for _, w := range e.m.Cat.NameTerms(c.Name) {
 			rates = rates || rating[w]
 		}
 		if !rates {
 			continue
 		}
 		words := upper(e.columnWords(t, c))
-		column := strings.ToLower(t.name + "." + c.Name)
-		if mid, top, ok := e.scaleMiddle(t.name, c.Name); ok {
+		column := strings.ToLower(t.Name + "." + c.Name)
+		if mid, top, ok := e.scaleMiddle(t.Name, c.Name); ok {
 			v := strconv.FormatFloat(mid, 'f', -1, 64)
 			out = append(out, definition{
-				cond:   cmp(col(t.name, c.Name), op, numLit(v)),
-				def:    dialog.Definition{Phrase: tm.phrase, Term: ontology.Term{Kind: ontology.TermPredicate, Subject: t.name, Column: column, Op: op, Values: []string{v}}, Label: fmt.Sprintf("%s %s %s, the middle of its 0–%s scale", words, side, v, strconv.FormatFloat(top, 'f', -1, 64))},
+				cond:   cmp(col(t.Name, c.Name), op, numLit(v)),
+				def:    dialog.Definition{Phrase: tm.phrase, Term: ontology.Term{Kind: ontology.TermPredicate, Subject: t.Name, Column: column, Op: op, Values: []string{v}}, Label: fmt.Sprintf("%s %s %s, the middle of its 0–%s scale", words, side, v, strconv.FormatFloat(top, 'f', -1, 64))},
 				weight: 1,
 			})
 		}
 		avg := side + " average"
 		out = append(out, definition{
-			cond:   cmp(col(t.name, c.Name), op, scalarSub{x: aggOver("AVG", col(t.name, c.Name)), table: t.name}),
-			def:    dialog.Definition{Phrase: tm.phrase, Term: ontology.Term{Kind: ontology.TermPredicate, Subject: t.name, Column: column, Op: avg}, Label: fmt.Sprintf("%s %s its average", words, side)},
+			cond:   cmp(col(t.Name, c.Name), op, scalarSub{x: aggOver("AVG", col(t.Name, c.Name)), table: t.Name}),
+			def:    dialog.Definition{Phrase: tm.phrase, Term: ontology.Term{Kind: ontology.TermPredicate, Subject: t.Name, Column: column, Op: avg}, Label: fmt.Sprintf("%s %s its average", words, side)},
 			weight: 0.8,
 		})
 	}
@@ -79,7 +80,7 @@ func (e *Engine) judgedMeanings(tm *termMention) []definition {
 // given on: the smallest of 0–1, 0–5, 0–10 and 0–100 that holds every
 // value. Ratings below zero have no such scale.
 func (e *Engine) scaleMiddle(table, column string) (mid, top float64, ok bool) {
-	p := e.m.profile(table, column)
+	p := e.m.Profile(table, column)
 	if p == nil {
 		return 0, 0, false
 	}
@@ -111,7 +112,7 @@ func (e *Engine) judgedValues(a *analysis, terms []*termMention) []*termMention 
 		if vm.weak || len(vm.alts) == 0 || a.toks[vm.at].Clause != 0 {
 			continue
 		}
-		t := e.m.byName[strings.ToLower(vm.alts[0].table)]
+		t := e.m.ByName[strings.ToLower(vm.alts[0].table)]
 		if t == nil {
 			continue
 		}
@@ -135,7 +136,7 @@ func termAt(terms []*termMention, k int) bool {
 
 // valuesBefore is where the run of values of t that covers token k-1
 // starts ("arabic" in "good arabic restaurants"); k when there is none.
-func (a *analysis) valuesBefore(k int, t *tableInfo) int {
+func (a *analysis) valuesBefore(k int, t *schema.Table) int {
 	for {
 		moved := false
 		for _, vm := range a.values {
@@ -143,7 +144,7 @@ func (a *analysis) valuesBefore(k int, t *tableInfo) int {
 				continue
 			}
 			for _, al := range vm.alts {
-				if strings.EqualFold(al.table, t.name) {
+				if strings.EqualFold(al.table, t.Name) {
 					k, moved = vm.at, true
 					break
 				}

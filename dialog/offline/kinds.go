@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 )
 
 // countKinds builds "how many kinds of reactor model", "how many different
@@ -18,7 +19,7 @@ func (r *reader) countKinds() []*element {
 		}
 		r.usedCols[cm] = true
 		for _, al := range cm.alts {
-			c := r.e.m.column(al.table, al.column)
+			c := r.e.m.Column(al.table, al.column)
 			if c == nil || c.Kind() == warehouse.KindTime {
 				continue
 			}
@@ -37,24 +38,24 @@ func (r *reader) countKinds() []*element {
 	if len(el.alts) == 0 {
 		for _, em := range a.entities {
 			t := em.tables[0]
-			if em.at <= a.countAt || t.label == nil || t.label == t.key {
+			if em.at <= a.countAt || t.Label == nil || t.Label == t.Key {
 				continue
 			}
-			label, phrase := col(t.name, t.label.Name), em.phrase
-			r.measureTables[strings.ToLower(t.name)] = true
+			label, phrase := col(t.Name, t.Label.Name), em.phrase
+			r.measureTables[strings.ToLower(t.Name)] = true
 			el.add(1, func(p *plan) {
-				p.selects = append(p.selects, sel{x: aggExpr{fn: "COUNT", distinct: true, arg: label}, alias: "count_" + strings.ToLower(t.label.Name)})
+				p.selects = append(p.selects, sel{x: aggExpr{fn: "COUNT", distinct: true, arg: label}, alias: "count_" + strings.ToLower(t.Label.Name)})
 				p.aggregated = true
-				p.use(t.name)
+				p.use(t.Name)
 				p.phrases[keyMeasure] = phrase
 			})
 			// "different templates" may be the templates themselves, each
 			// once, when their label is no name of their own.
-			if k := t.key; k != nil && !r.uniqueLabel(t) {
+			if k := t.Key; k != nil && !r.uniqueLabel(t) {
 				el.add(0.8, func(p *plan) {
-					p.selects = append(p.selects, sel{x: aggExpr{fn: "COUNT", distinct: true, arg: col(t.name, k.Name)}, alias: "count_" + strings.ToLower(k.Name)})
+					p.selects = append(p.selects, sel{x: aggExpr{fn: "COUNT", distinct: true, arg: col(t.Name, k.Name)}, alias: "count_" + strings.ToLower(k.Name)})
 					p.aggregated = true
-					p.use(t.name)
+					p.use(t.Name)
 					p.phrases[keyMeasure] = phrase
 				})
 			}
@@ -69,7 +70,7 @@ func (r *reader) countKinds() []*element {
 
 // uniqueLabel says whether a table's label names each row once (a name,
 // not a type code many rows share).
-func (r *reader) uniqueLabel(t *tableInfo) bool {
-	p := r.e.m.profile(t.name, t.label.Name)
+func (r *reader) uniqueLabel(t *schema.Table) bool {
+	p := r.e.m.Profile(t.Name, t.Label.Name)
 	return p != nil && p.Rows > 0 && p.Distinct == p.Rows
 }

@@ -2,6 +2,8 @@ package offline
 
 import (
 	"strings"
+
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 )
 
 // Counts and aggregates: "how many X", "total/average X [per Y]".
@@ -46,7 +48,7 @@ func (r *reader) count() []*element {
 	}
 	el := &element{name: "measure"}
 	phrase := ""
-	var target *tableInfo
+	var target *schema.Table
 	if a.countAt >= 0 {
 		em, cm := r.mentionAt(a.countAt + 2)
 		if em == nil && cm == nil {
@@ -61,14 +63,14 @@ func (r *reader) count() []*element {
 			for _, al := range r.numericAlts(cm) {
 				w := al.weight * r.boost(al.table, al.column)
 				r.measureTables[strings.ToLower(al.table)] = true
-				if t := r.e.m.byName[strings.ToLower(al.table)]; !al.computed() && t != nil && r.e.m.unique(al.table, al.column) {
+				if t := r.e.m.ByName[strings.ToLower(al.table)]; !al.computed() && t != nil && r.e.m.Unique(al.table, al.column) {
 					// "how many meals" of meal_number: a number of its own in
 					// every row names the rows, it is no quantity.
 					el.add(w*1.2, func(p *plan) {
 						p.selects = append(p.selects, sel{x: countAll, alias: "count"})
 						p.aggregated = true
 						p.countOf = t
-						p.use(t.name)
+						p.use(t.Name)
 						p.phrases[keyMeasure] = cm.phrase
 						p.covered = append(p.covered, cm.phrase)
 					})
@@ -98,13 +100,13 @@ func (r *reader) count() []*element {
 	if target == nil {
 		return nil
 	}
-	r.measureTables[strings.ToLower(target.name)] = true
+	r.measureTables[strings.ToLower(target.Name)] = true
 	t := target
 	el.add(1, func(p *plan) {
 		p.selects = append(p.selects, sel{x: countAll, alias: "count"})
 		p.aggregated = true
 		p.countOf = t
-		p.use(t.name)
+		p.use(t.Name)
 		if phrase != "" {
 			p.phrases[keyMeasure] = phrase
 		}
@@ -112,7 +114,7 @@ func (r *reader) count() []*element {
 	// "how many depots supply Leeds": what is counted may be the rows of
 	// another table the question names.
 	for _, cm := range r.freeColumns() {
-		if len(cm.alts) == 0 || strings.EqualFold(cm.alts[0].table, t.name) {
+		if len(cm.alts) == 0 || strings.EqualFold(cm.alts[0].table, t.Name) {
 			continue
 		}
 		other := cm.alts[0]
@@ -155,8 +157,8 @@ func (r *reader) measureAlts(at int) ([]colAlt, string) {
 	}
 	var out []colAlt
 	if r.h.t != nil {
-		for _, c := range r.h.t.measures {
-			out = append(out, colAlt{table: r.h.t.name, column: c.Name, weight: 1})
+		for _, c := range r.h.t.Measures {
+			out = append(out, colAlt{table: r.h.t.Name, column: c.Name, weight: 1})
 		}
 	}
 	return out, ""
@@ -189,7 +191,7 @@ func (r *reader) aggregate(fn string, at int) []*element {
 // things ("Number of members who found the librarian to be
 // helpful."). Adding it up is then the likelier reading; counting the
 // table's rows stays an option.
-func (r *reader) storedCounts(el *element, t *tableInfo, phrase string) {
+func (r *reader) storedCounts(el *element, t *schema.Table, phrase string) {
 	a := r.a
 	at := -1
 	for _, em := range a.entities {
@@ -217,7 +219,7 @@ func (r *reader) storedCounts(el *element, t *tableInfo, phrase string) {
 		}
 		named := false
 		for _, al := range r.numericAlts(cm) {
-			c := r.e.m.column(al.table, al.column)
+			c := r.e.m.Column(al.table, al.column)
 			if al.computed() || c == nil {
 				continue
 			}

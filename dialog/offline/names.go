@@ -28,7 +28,7 @@ func (e *Engine) protectStoredValues(a *analysis) {
 			}
 			phrase := a.phrase(i, i+n)
 			var alts []valueAlt
-			for _, h := range e.m.cat.SearchValues(phrase, 24) {
+			for _, h := range e.m.Cat.SearchValues(phrase, 24) {
 				if (h.Match == catalog.Exact || h.Match == catalog.CaseInsensitive) && strings.EqualFold(h.Value, phrase) {
 					alts = append(alts, valueAlt{table: h.Table, column: h.Column, value: h.Value, weight: 1})
 				}
@@ -61,18 +61,18 @@ func (e *Engine) protectColumnPhrases(a *analysis) {
 		if !a.free(i, i+2) || !token.Unbroken(a.toks, i, i+2) || stopWords[a.toks[i].Low] || stopWords[a.toks[i+1].Low] || a.toks[i].Clause != a.toks[i+1].Clause {
 			continue
 		}
-		last := e.m.byTerm[strings.Join(e.m.cat.Terms(a.toks[i+1].Raw), " ")]
+		last := e.m.ByTerm[strings.Join(e.m.Cat.Terms(a.toks[i+1].Raw), " ")]
 		if len(last) == 0 {
 			continue
 		}
-		want := strings.Join(e.m.cat.NameTerms(a.phrase(i, i+2)), " ")
-		for _, h := range e.m.cat.SearchColumns(a.phrase(i, i+2), 5) {
-			if strings.Join(e.m.cat.NameTerms(h.Column), " ") != want {
+		want := strings.Join(e.m.Cat.NameTerms(a.phrase(i, i+2)), " ")
+		for _, h := range e.m.Cat.SearchColumns(a.phrase(i, i+2), 5) {
+			if strings.Join(e.m.Cat.NameTerms(h.Column), " ") != want {
 				continue
 			}
 			other := true
 			for _, t := range last {
-				other = other && !strings.EqualFold(t.name, h.Table)
+				other = other && !strings.EqualFold(t.Name, h.Table)
 			}
 			if other {
 				e.addColumnMention(a, i, i+2)
@@ -93,7 +93,7 @@ func (e *Engine) superlativeOfColumn(a *analysis) {
 	if s == nil || s.explicitLimit || strings.Contains(s.phrase, " ") {
 		return
 	}
-	word := e.m.cat.NameTerms(a.toks[s.at].Raw)
+	word := e.m.Cat.NameTerms(a.toks[s.at].Raw)
 	if len(word) != 1 {
 		return
 	}
@@ -102,11 +102,11 @@ func (e *Engine) superlativeOfColumn(a *analysis) {
 			continue
 		}
 		al := cm.alts[0]
-		c := e.m.column(al.table, al.column)
+		c := e.m.Column(al.table, al.column)
 		if c == nil || c.Kind() != warehouse.KindNumber || !a.valueIn(al.table) {
 			return
 		}
-		if name := e.m.cat.NameTerms(al.column); len(name) > 1 && name[0] == word[0] {
+		if name := e.m.Cat.NameTerms(al.column); len(name) > 1 && name[0] == word[0] {
 			a.sup = nil
 			cm.at, cm.phrase = s.at, a.phrase(s.at, cm.end)
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
@@ -20,7 +21,7 @@ type nestedMention struct {
 	sup *superMention
 	// subject is the table whose top row is meant; measure, when set, is
 	// the column named after the superlative ("with the largest population").
-	subject *tableInfo
+	subject *schema.Table
 	measure *colMention
 	// at..end are the phrase's tokens ("the depot with the most vans").
 	at, end int
@@ -103,7 +104,7 @@ func (e *Engine) nestedAt(a *analysis, s *superMention) *nestedMention {
 		}
 		return nil
 	}
-	mentionedBefore := func(i int, not *tableInfo) bool {
+	mentionedBefore := func(i int, not *schema.Table) bool {
 		for _, em := range a.entities {
 			if em.at < i && em.tables[0] != not {
 				return true
@@ -116,7 +117,7 @@ func (e *Engine) nestedAt(a *analysis, s *superMention) *nestedMention {
 			// "the capacity of the biggest depot" may be the state's own.
 			own := false
 			for _, al := range cm.alts {
-				own = own || strings.EqualFold(al.table, not.name)
+				own = own || strings.EqualFold(al.table, not.Name)
 			}
 			if !own {
 				return true
@@ -148,7 +149,7 @@ func (e *Engine) nestedAt(a *analysis, s *superMention) *nestedMention {
 		}
 		own := false
 		for _, al := range cm.alts {
-			own = own || strings.EqualFold(al.table, em.tables[0].name)
+			own = own || strings.EqualFold(al.table, em.tables[0].Name)
 		}
 		if !own {
 			return nil
@@ -170,7 +171,7 @@ func (r *reader) nestedElement(nm *nestedMention) *element {
 	if nm.measure != nil {
 		r.usedCols[nm.measure] = true
 		for _, al := range nm.measure.alts {
-			if c := r.e.m.column(al.table, al.column); c != nil && strings.EqualFold(al.table, t.name) && c.Kind() == warehouse.KindNumber {
+			if c := r.e.m.Column(al.table, al.column); c != nil && strings.EqualFold(al.table, t.Name) && c.Kind() == warehouse.KindNumber {
 				cols = append(cols, c)
 			}
 		}
@@ -179,7 +180,7 @@ func (r *reader) nestedElement(nm *nestedMention) *element {
 		cols = r.hintColumns(t, nm.sup.hint, false)
 	}
 	if len(cols) == 0 {
-		cols = t.measures
+		cols = t.Measures
 	}
 	if len(cols) == 0 {
 		return nil
@@ -191,12 +192,12 @@ func (r *reader) nestedElement(nm *nestedMention) *element {
 	el := &element{name: "nested"}
 	phrase := r.a.phrase(nm.at, nm.end)
 	for i, c := range cols {
-		x := col(t.name, c.Name)
-		where := cmp(x, "=", scalarSub{x: aggOver(fn, x), table: t.name})
+		x := col(t.Name, c.Name)
+		where := cmp(x, "=", scalarSub{x: aggOver(fn, x), table: t.Name})
 		el.add(1/float64(i+1), func(p *plan) {
 			p.filters = append(p.filters, cond{x: where})
-			p.use(t.name)
-			p.phrases[sqlshape.WhereKey(strings.ToLower(t.name+"."+c.Name))] = phrase
+			p.use(t.Name)
+			p.phrases[sqlshape.WhereKey(strings.ToLower(t.Name+"."+c.Name))] = phrase
 		})
 	}
 	return el

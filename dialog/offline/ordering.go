@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 )
 
 // Ordering clauses: "ordered by the count of loans in descending
@@ -270,7 +271,7 @@ func (r *reader) sortKey(p *plan, key *colMention, aggs []aggRead, alpha bool) e
 	if !alpha {
 		for _, s := range p.selects {
 			if c, ok := isColumn(s.x); ok {
-				if col := m.column(c.table, c.column); col != nil && col.Kind() == warehouse.KindNumber {
+				if col := m.Column(c.table, c.column); col != nil && col.Kind() == warehouse.KindNumber {
 					return s.x
 				}
 			}
@@ -283,7 +284,7 @@ func (r *reader) sortKey(p *plan, key *colMention, aggs []aggRead, alpha bool) e
 // makers by number of models and average production": the one aggregate
 // of that kind the reading shows besides the one it orders by. Nil when
 // the ranking names one measure.
-func (a *analysis) tieBreak(m *model, p *plan) expr {
+func (a *analysis) tieBreak(m *schema.Model, p *plan) expr {
 	if p.order == nil || p.thenBy != nil || a.sup == nil {
 		return nil
 	}

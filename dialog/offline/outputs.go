@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 )
 
 // severalOutputs reads "return the name, country and capacity", "list
@@ -29,12 +30,12 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 		}
 		best := cm.alts[0]
 		for _, al := range cm.alts {
-			if r.h.t != nil && strings.EqualFold(al.table, r.h.t.name) && al.weight >= 0.8*cm.alts[0].weight {
+			if r.h.t != nil && strings.EqualFold(al.table, r.h.t.Name) && al.weight >= 0.8*cm.alts[0].weight {
 				best = al
 				break
 			}
 		}
-		if c := r.e.m.column(best.table, best.column); c == nil || c.Kind() == warehouse.KindOther {
+		if c := r.e.m.Column(best.table, best.column); c == nil || c.Kind() == warehouse.KindOther {
 			return
 		}
 		picked = append(picked, best)
@@ -60,27 +61,27 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 		}
 		j--
 	}
-	if h := r.h.t; h != nil && h.label != nil && (a.word(j) == "name" || a.word(j) == "names") {
-		picked = append([]colAlt{{table: h.name, column: h.label.Name, weight: 1}}, picked...)
+	if h := r.h.t; h != nil && h.Label != nil && (a.word(j) == "name" || a.word(j) == "names") {
+		picked = append([]colAlt{{table: h.Name, column: h.Label.Name, weight: 1}}, picked...)
 		phrases = append([]string{a.toks[j].Raw}, phrases...)
-	} else if h := r.h.t; h != nil && h.label != nil && r.h.entity && (a.seq(free[0].at-2, "and", "their") || a.seq(free[0].at-2, "and", "its") || a.seq(free[0].at-3, "along", "with", "their")) {
+	} else if h := r.h.t; h != nil && h.Label != nil && r.h.entity && (a.seq(free[0].at-2, "and", "their") || a.seq(free[0].at-2, "and", "its") || a.seq(free[0].at-3, "along", "with", "their")) {
 		// "the cities in Texas and their population": the things, then theirs.
-		picked = append([]colAlt{{table: h.name, column: h.label.Name, weight: 1}}, picked...)
+		picked = append([]colAlt{{table: h.Name, column: h.Label.Name, weight: 1}}, picked...)
 		phrases = append([]string{r.h.phrase}, phrases...)
 		enumerated = true
 	}
 	// "the ids and titles of the books": "names" closing the list is the
 	// head's label too.
-	if h := r.h.t; h != nil && h.label != nil && lastEnd > 0 {
+	if h := r.h.t; h != nil && h.Label != nil && lastEnd > 0 {
 		k := lastEnd
 		if a.word(k) == "and" || a.toks[k-1].Break == ',' && a.word(k) != "and" {
 			if a.word(k) == "and" {
 				k++
 			}
 			if (a.word(k) == "name" || a.word(k) == "names") && !slices.ContainsFunc(picked, func(al colAlt) bool {
-				return strings.EqualFold(al.column, h.label.Name) && strings.EqualFold(al.table, h.name)
+				return strings.EqualFold(al.column, h.Label.Name) && strings.EqualFold(al.table, h.Name)
 			}) {
-				picked = append(picked, colAlt{table: h.name, column: h.label.Name, weight: 1})
+				picked = append(picked, colAlt{table: h.Name, column: h.Label.Name, weight: 1})
 				phrases = append(phrases, a.toks[k].Raw)
 				enumerated = true
 			}
@@ -142,13 +143,13 @@ func (r *reader) returnList() []listItem {
 			} else if em := r.entityAt(j); em != nil {
 				it.entity, j = em, j+len(strings.Fields(em.phrase))
 				// "the shop name": the rows' label.
-				if t := em.tables[0]; t.label != nil && (a.word(j) == "name" || a.word(j) == "names") && a.toks[j-1].Break == 0 {
-					it.entity, it.col = nil, &colMention{phrase: a.phrase(start, j+1), at: start, end: j + 1, alts: []colAlt{{table: t.name, column: t.label.Name, weight: 1}}}
+				if t := em.tables[0]; t.Label != nil && (a.word(j) == "name" || a.word(j) == "names") && a.toks[j-1].Break == 0 {
+					it.entity, it.col = nil, &colMention{phrase: a.phrase(start, j+1), at: start, end: j + 1, alts: []colAlt{{table: t.Name, column: t.Label.Name, weight: 1}}}
 					j++
 				}
-			} else if t := r.lastItemTable(items); t != nil && t.label != nil && isNameWord(a.word(j)) {
+			} else if t := r.lastItemTable(items); t != nil && t.Label != nil && isNameWord(a.word(j)) {
 				// "the drug id and name": the name of that same thing.
-				it.col, j = &colMention{phrase: a.toks[j].Raw, at: j, end: j + 1, alts: []colAlt{{table: t.name, column: t.label.Name, weight: 1}}}, j+1
+				it.col, j = &colMention{phrase: a.toks[j].Raw, at: j, end: j + 1, alts: []colAlt{{table: t.Name, column: t.Label.Name, weight: 1}}}, j+1
 			} else {
 				break
 			}
@@ -184,7 +185,7 @@ func (r *reader) returnList() []listItem {
 
 // lastItemTable is the table of the last listed item when it is one of
 // that table's own columns, nil otherwise.
-func (r *reader) lastItemTable(items []listItem) *tableInfo {
+func (r *reader) lastItemTable(items []listItem) *schema.Table {
 	// A bare "ids and names" says nothing of whose: the head's, read
 	// elsewhere.
 	if len(items) == 0 || items[len(items)-1].col == nil || len(items[len(items)-1].col.alts) == 0 || len(strings.Fields(items[len(items)-1].col.phrase)) < 2 {
@@ -193,12 +194,12 @@ func (r *reader) lastItemTable(items []listItem) *tableInfo {
 	al := items[len(items)-1].col.alts[0]
 	// "the model id and name": an id referring to another table's rows
 	// is that table's, and so is the name.
-	for _, j := range r.e.m.snap.Schema.Joins {
+	for _, j := range r.e.m.Snap.Schema.Joins {
 		if strings.EqualFold(j.FromTable, al.table) && strings.EqualFold(j.FromColumn, al.column) {
-			return r.e.m.byName[strings.ToLower(j.ToTable)]
+			return r.e.m.ByName[strings.ToLower(j.ToTable)]
 		}
 	}
-	return r.e.m.byName[strings.ToLower(al.table)]
+	return r.e.m.ByName[strings.ToLower(al.table)]
 }
 
 // sameColumn says whether a list item names the column al.
@@ -314,11 +315,11 @@ func (r *reader) parenthesisedOutputs(el *element) {
 			case w == "and" || w == "the" || w == "its" || w == "their":
 				k++
 				continue
-			case (w == "name" || w == "names") && t.label != nil:
-				picked = append(picked, colAlt{table: t.name, column: t.label.Name, weight: 1})
+			case (w == "name" || w == "names") && t.Label != nil:
+				picked = append(picked, colAlt{table: t.Name, column: t.Label.Name, weight: 1})
 				k++
-			case (w == "id" || w == "ids") && t.key != nil:
-				picked = append(picked, colAlt{table: t.name, column: t.key.Name, weight: 1})
+			case (w == "id" || w == "ids") && t.Key != nil:
+				picked = append(picked, colAlt{table: t.Name, column: t.Key.Name, weight: 1})
 				k++
 			default:
 				cm := r.columnAt(k)
@@ -327,7 +328,7 @@ func (r *reader) parenthesisedOutputs(el *element) {
 				}
 				best := cm.alts[0]
 				for _, al := range cm.alts {
-					if strings.EqualFold(al.table, t.name) {
+					if strings.EqualFold(al.table, t.Name) {
 						best = al
 						break
 					}
@@ -384,14 +385,14 @@ func (r *reader) listedColumns(el *element) {
 			picked = append(picked, r.listedAlt(it.col))
 		case it.entity != nil:
 			t := it.entity.tables[0]
-			c := t.label
+			c := t.Label
 			if c == nil {
-				c = t.key
+				c = t.Key
 			}
 			if c == nil {
 				return
 			}
-			picked = append(picked, colAlt{table: t.name, column: c.Name, weight: 1})
+			picked = append(picked, colAlt{table: t.Name, column: c.Name, weight: 1})
 		default:
 			return
 		}
@@ -417,17 +418,17 @@ func (r *reader) listedColumns(el *element) {
 // question is about shows them (their label) and that column.
 func (r *reader) alsoShown(el *element, it listItem) {
 	h := r.h.t
-	if h == nil || !r.h.entity || h.label == nil || it.col == nil || !r.a.outputSentence(it.col.at) {
+	if h == nil || !r.h.entity || h.Label == nil || it.col == nil || !r.a.outputSentence(it.col.at) {
 		return
 	}
-	i := slices.IndexFunc(it.col.alts, func(al colAlt) bool { return !al.computed() && strings.EqualFold(al.table, h.name) })
-	if i < 0 || strings.EqualFold(it.col.alts[i].column, h.label.Name) {
+	i := slices.IndexFunc(it.col.alts, func(al colAlt) bool { return !al.computed() && strings.EqualFold(al.table, h.Name) })
+	if i < 0 || strings.EqualFold(it.col.alts[i].column, h.Label.Name) {
 		return
 	}
 	al := it.col.alts[i]
 	el.add(3, func(p *plan) {
-		p.selects = append(p.selects, sel{x: col(h.name, h.label.Name)}, sel{x: r.exprOf(al)})
-		p.use(h.name)
+		p.selects = append(p.selects, sel{x: col(h.Name, h.Label.Name)}, sel{x: r.exprOf(al)})
+		p.use(h.Name)
 		p.phrases[keyOutput] = it.phrase
 	})
 }
@@ -447,7 +448,7 @@ func (r *reader) listedAlt(cm *colMention) colAlt {
 		}
 	}
 	for _, al := range cm.alts {
-		if r.h.t != nil && strings.EqualFold(al.table, r.h.t.name) && al.weight >= 0.8*cm.alts[0].weight {
+		if r.h.t != nil && strings.EqualFold(al.table, r.h.t.Name) && al.weight >= 0.8*cm.alts[0].weight {
 			return al
 		}
 	}

@@ -169,6 +169,6 @@ func (e *Engine) searchColumns(a *analysis, phrase string) []catalog.ColumnHit {
 	if a.hits == nil {
 		a.hits = map[string][]catalog.ColumnHit{}
 	}
-	a.hits[phrase] = e.m.cat.SearchColumns(phrase, 8)
+	a.hits[phrase] = e.m.Cat.SearchColumns(phrase, 8)
 	return a.hits[phrase]
 }

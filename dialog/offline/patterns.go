@@ -121,7 +121,7 @@ func (r *reader) patternElements() []*element {
 	for _, lm := range r.a.likes {
 		var opts []option
 		add := func(table, column string, w float64) {
-			c := r.e.m.column(table, column)
+			c := r.e.m.Column(table, column)
 			if c == nil || c.Kind() != warehouse.KindText {
 				return
 			}
@@ -140,16 +140,16 @@ func (r *reader) patternElements() []*element {
 				}
 			}
 			for _, em := range r.a.entities {
-				if em.at >= lm.target && em.at < lm.at && em.tables[0].label != nil {
-					add(em.tables[0].name, em.tables[0].label.Name, 1.5)
+				if em.at >= lm.target && em.at < lm.at && em.tables[0].Label != nil {
+					add(em.tables[0].Name, em.tables[0].Label.Name, 1.5)
 				}
 			}
 		}
 		if len(opts) == 0 && lm.owner >= 0 {
 			// "authors whose names begin with 'J'": the label of the
 			// thing named before "whose".
-			if em := r.entityAt(lm.owner); em != nil && em.tables[0].label != nil {
-				add(em.tables[0].name, em.tables[0].label.Name, 1.8)
+			if em := r.entityAt(lm.owner); em != nil && em.tables[0].Label != nil {
+				add(em.tables[0].Name, em.tables[0].Label.Name, 1.8)
 			}
 		}
 		if len(opts) == 0 && lm.target < 0 {
@@ -167,8 +167,8 @@ func (r *reader) patternElements() []*element {
 				}
 			}
 		}
-		if len(opts) == 0 && r.h.t != nil && r.h.t.label != nil {
-			add(r.h.t.name, r.h.t.label.Name, 1)
+		if len(opts) == 0 && r.h.t != nil && r.h.t.Label != nil {
+			add(r.h.t.Name, r.h.t.Label.Name, 1)
 		}
 		each = append(each, opts)
 	}
@@ -280,9 +280,9 @@ func (lc listColumn) codeOf(word string) string {
 // comma-separated lists of a few distinct short codes.
 func (e *Engine) listColumns() []listColumn {
 	var out []listColumn
-	for _, t := range e.m.tables {
-		for _, c := range t.texts {
-			p := e.m.profile(t.name, c.Name)
+	for _, t := range e.m.Tables {
+		for _, c := range t.Texts {
+			p := e.m.Profile(t.Name, c.Name)
 			if p == nil || !p.ValuesComplete || len(p.Values) < 2 {
 				continue
 			}
@@ -307,7 +307,7 @@ func (e *Engine) listColumns() []listColumn {
 				short = short && len([]rune(c)) <= 5 && !strings.Contains(c, " ")
 			}
 			if short {
-				out = append(out, listColumn{table: t.name, column: c.Name, codes: sortedNames(codes)})
+				out = append(out, listColumn{table: t.Name, column: c.Name, codes: sortedNames(codes)})
 			}
 		}
 	}

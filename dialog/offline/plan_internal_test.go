@@ -5,12 +5,13 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 )
 
 // TestContradicts: equality with two different literals on one column is
 // a contradiction; the same literal twice, or two columns, is not.
 func TestContradicts(t *testing.T) {
-	m := &model{reserved: map[string]bool{}}
+	m := &schema.Model{Reserved: map[string]bool{}}
 	name, town := col("patients", "full_name"), col("patients", "town")
 	cases := []struct {
 		conds []expr
@@ -36,7 +37,7 @@ func TestContradicts(t *testing.T) {
 // TestTypedPartsRender: the typed parts render to the SQL the engine has
 // always written, so that results and slot keys stay the same.
 func TestTypedPartsRender(t *testing.T) {
-	m := &model{reserved: map[string]bool{"order": true}}
+	m := &schema.Model{Reserved: map[string]bool{"order": true}}
 	cases := []struct {
 		x    expr
 		want string
@@ -79,11 +80,11 @@ func TestRankedWithoutGroups(t *testing.T) {
 	// table the reading also joins.
 	p := &plan{tables: map[string]bool{"trips": true, "vehicles": true}}
 	p.filters = []cond{{x: exists{not: true, sub: "SELECT 1 FROM trips WHERE trips.vehicle_id = vehicles.vehicle_id", tables: []string{"trips"}}}}
-	if !contradicts(&model{reserved: map[string]bool{}}, p) {
+	if !contradicts(&schema.Model{Reserved: map[string]bool{}}, p) {
 		t.Error("no trips and a join to trips should contradict")
 	}
 	p.tables = map[string]bool{"vehicles": true}
-	if contradicts(&model{reserved: map[string]bool{}}, p) {
+	if contradicts(&schema.Model{Reserved: map[string]bool{}}, p) {
 		t.Error("no trips alone is no contradiction")
 	}
 }
@@ -101,7 +102,7 @@ func TestRepeatsShown(t *testing.T) {
 		Joins: []warehouse.Join{{FromTable: "beds", FromColumn: "ward_id", ToTable: "wards", ToColumn: "ward_id", Declared: true, Confidence: 1}},
 	}}
 	e := New(catalog.New(snap, catalog.Options{}), Options{})
-	tree, err := e.m.cat.JoinPath("beds", "wards")
+	tree, err := e.m.Cat.JoinPath("beds", "wards")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 )
 
 // Projections: "what is the X of Y", "list customers in Ohio", "where is X".
@@ -53,7 +54,7 @@ func (r *reader) freeColumnOutputs(el *element, free []*colMention) {
 		r.usedCols[cm] = true
 		for _, al := range cm.alts {
 			w := al.weight * r.boost(al.table, al.column)
-			if r.h.t != nil && strings.EqualFold(al.table, r.h.t.name) {
+			if r.h.t != nil && strings.EqualFold(al.table, r.h.t.Name) {
 				w *= 1.5
 			}
 			if r.valueTable(al.table) {
@@ -61,8 +62,8 @@ func (r *reader) freeColumnOutputs(el *element, free []*colMention) {
 			}
 			phrase := cm.phrase
 			plainW, sumW := w, 0.0
-			if c := r.e.m.column(al.table, al.column); c != nil && c.Kind() == warehouse.KindNumber && !r.namesOneRow(al.table) &&
-				(!r.h.entity || !strings.EqualFold(al.table, r.h.t.name)) && !r.isIdentifier(al) {
+			if c := r.e.m.Column(al.table, al.column); c != nil && c.Kind() == warehouse.KindNumber && !r.namesOneRow(al.table) &&
+				(!r.h.entity || !strings.EqualFold(al.table, r.h.t.Name)) && !r.isIdentifier(al) {
 				// "what was revenue in 2024", "net revenue from Texas
 				// customers": a measure over many rows is a total.
 				plainW, sumW = w*0.3, w*0.7
@@ -96,9 +97,9 @@ func (r *reader) hintOutputs(el *element, free []*colMention) {
 		if a.where {
 			// "where is New Hampshire": where the thing the value names
 			// is — columns of the table whose rows it names.
-			var named []*tableInfo
+			var named []*schema.Table
 			for _, t := range tables {
-				if t.label != nil && r.valueColumn(t.name, t.label.Name) || t.key != nil && r.valueColumn(t.name, t.key.Name) {
+				if t.Label != nil && r.valueColumn(t.Name, t.Label.Name) || t.Key != nil && r.valueColumn(t.Name, t.Key.Name) {
 					named = append(named, t)
 				}
 			}
@@ -113,29 +114,29 @@ func (r *reader) hintOutputs(el *element, free []*colMention) {
 				// longitude); each alone stays an option.
 				var all []*warehouse.Column
 				for _, c := range r.hintColumns(t, hint, true) {
-					if !r.valueColumn(t.name, c.Name) {
+					if !r.valueColumn(t.Name, c.Name) {
 						all = append(all, c)
 					}
 				}
 				if len(all) > 1 {
 					w := 2.4
-					if r.namesOneRow(t.name) {
+					if r.namesOneRow(t.Name) {
 						w *= 2
 					}
 					el.add(w, func(p *plan) {
 						for _, c := range all {
-							p.selects = append(p.selects, sel{x: col(t.name, c.Name)})
+							p.selects = append(p.selects, sel{x: col(t.Name, c.Name)})
 						}
-						p.use(t.name)
+						p.use(t.Name)
 					})
 				}
 			}
 			for i, c := range r.hintColumns(t, hint, a.where) {
-				if a.where && r.valueColumn(t.name, c.Name) {
+				if a.where && r.valueColumn(t.Name, c.Name) {
 					continue // "where is Ohio" is not answered by "Ohio"
 				}
 				w := 1.6 / float64(i+1)
-				if r.namesOneRow(t.name) {
+				if r.namesOneRow(t.Name) {
 					w *= 2
 				}
 				for _, fc := range free {
@@ -146,8 +147,8 @@ func (r *reader) hintOutputs(el *element, free []*colMention) {
 					}
 				}
 				el.add(w, func(p *plan) {
-					p.selects = append(p.selects, sel{x: col(t.name, c.Name)})
-					p.use(t.name)
+					p.selects = append(p.selects, sel{x: col(t.Name, c.Name)})
+					p.use(t.Name)
 				})
 			}
 		}
@@ -156,23 +157,23 @@ func (r *reader) hintOutputs(el *element, free []*colMention) {
 
 // headLabelOutputs shows the head's label or details: things are shown by their names, less likely when a column is named.
 func (r *reader) headLabelOutputs(el *element) {
-	if h := r.h.t; h != nil && h.label != nil {
+	if h := r.h.t; h != nil && h.Label != nil {
 		w := 0.7
 		if len(el.alts) > 0 {
 			w = 0.5
 		}
 		hp := r.h.phrase
 		el.add(w, func(p *plan) {
-			p.selects = append(p.selects, sel{x: col(h.name, h.label.Name)})
-			p.use(h.name)
+			p.selects = append(p.selects, sel{x: col(h.Name, h.Label.Name)})
+			p.use(h.Name)
 			p.phrases[keyOutput] = hp
 		})
-		if len(h.details) > 1 {
+		if len(h.Details) > 1 {
 			el.add(w*0.7, func(p *plan) {
-				for _, c := range h.details {
-					p.selects = append(p.selects, sel{x: col(h.name, c.Name)})
+				for _, c := range h.Details {
+					p.selects = append(p.selects, sel{x: col(h.Name, c.Name)})
 				}
-				p.use(h.name)
+				p.use(h.Name)
 				p.phrases[keyOutput] = hp
 			})
 		}
@@ -184,14 +185,14 @@ func (r *reader) valueRowOutputs(el *element) {
 	// Only values were named ("texas"): show their rows.
 	for _, t := range r.valueTables() {
 		el.add(1, func(p *plan) {
-			cols := t.details
-			if len(cols) == 0 && t.label != nil {
-				cols = []*warehouse.Column{t.label}
+			cols := t.Details
+			if len(cols) == 0 && t.Label != nil {
+				cols = []*warehouse.Column{t.Label}
 			}
 			for _, c := range cols {
-				p.selects = append(p.selects, sel{x: col(t.name, c.Name)})
+				p.selects = append(p.selects, sel{x: col(t.Name, c.Name)})
 			}
-			p.use(t.name)
+			p.use(t.Name)
 		})
 	}
 }
@@ -199,13 +200,13 @@ func (r *reader) valueRowOutputs(el *element) {
 // namesOneRow says whether a value in the question names a row of table by
 // its label ("texas" for the state table): then a number is that row's.
 func (r *reader) namesOneRow(table string) bool {
-	t := r.e.m.byName[strings.ToLower(table)]
-	if t == nil || t.label == nil {
+	t := r.e.m.ByName[strings.ToLower(table)]
+	if t == nil || t.Label == nil {
 		return false
 	}
 	for _, vm := range r.a.values {
 		for _, al := range vm.alts {
-			if strings.EqualFold(al.table, table) && strings.EqualFold(al.column, t.label.Name) {
+			if strings.EqualFold(al.table, table) && strings.EqualFold(al.column, t.Label.Name) {
 				return true
 			}
 		}
@@ -224,15 +225,15 @@ func (r *reader) valueTable(table string) bool {
 	return false
 }
 
-func (r *reader) valueTables() []*tableInfo {
+func (r *reader) valueTables() []*schema.Table {
 	seen := map[string]bool{}
-	var out []*tableInfo
+	var out []*schema.Table
 	for _, vm := range r.a.values {
 		for _, al := range vm.alts {
 			k := strings.ToLower(al.table)
 			if !seen[k] {
 				seen[k] = true
-				if t := r.e.m.byName[k]; t != nil {
+				if t := r.e.m.ByName[k]; t != nil {
 					out = append(out, t)
 				}
 			}
@@ -242,11 +243,11 @@ func (r *reader) valueTables() []*tableInfo {
 }
 
 // hintColumns are the columns of t a size word or "where" asks for.
-func (r *reader) hintColumns(t *tableInfo, hint string, where bool) []*warehouse.Column {
+func (r *reader) hintColumns(t *schema.Table, hint string, where bool) []*warehouse.Column {
 	var out []*warehouse.Column
 	if where {
-		for ci := range t.t.Columns {
-			c := &t.t.Columns[ci]
+		for ci := range t.Def.Columns {
+			c := &t.Def.Columns[ci]
 			n := strings.ToLower(c.Name)
 			words := []string{"state", "city", "country", "location", "address", "region", "place", "street", "zip", "postal", "county", "province", "hometown", "home", "origin", "birthplace"}
 			if c.Kind() == warehouse.KindNumber {
@@ -265,7 +266,7 @@ func (r *reader) hintColumns(t *tableInfo, hint string, where bool) []*warehouse
 		return out
 	}
 	stems := hintStems[hint]
-	for _, c := range t.measures {
+	for _, c := range t.Measures {
 		n := strings.ToLower(c.Name)
 		for _, s := range stems {
 			if strings.Contains(n, s) {
@@ -279,17 +280,17 @@ func (r *reader) hintColumns(t *tableInfo, hint string, where bool) []*warehouse
 
 // relatedFacts are tables joined to t whose rows refer to it (orders for
 // customers), directly or through one more table (order lines).
-func (r *reader) relatedFacts(t *tableInfo) []*tableInfo {
-	var out []*tableInfo
-	seen := map[string]bool{strings.ToLower(t.name): true}
-	frontier := []string{strings.ToLower(t.name)}
+func (r *reader) relatedFacts(t *schema.Table) []*schema.Table {
+	var out []*schema.Table
+	seen := map[string]bool{strings.ToLower(t.Name): true}
+	frontier := []string{strings.ToLower(t.Name)}
 	for depth := 0; depth < 2; depth++ {
 		var next []string
-		for _, j := range r.e.m.snap.Schema.Joins {
+		for _, j := range r.e.m.Snap.Schema.Joins {
 			for _, f := range frontier {
 				if strings.EqualFold(j.ToTable, f) && !seen[strings.ToLower(j.FromTable)] {
 					seen[strings.ToLower(j.FromTable)] = true
-					if ft := r.e.m.byName[strings.ToLower(j.FromTable)]; ft != nil {
+					if ft := r.e.m.ByName[strings.ToLower(j.FromTable)]; ft != nil {
 						out = append(out, ft)
 						next = append(next, strings.ToLower(j.FromTable))
 					}
@@ -304,9 +305,9 @@ func (r *reader) relatedFacts(t *tableInfo) []*tableInfo {
 // isIdentifier says whether a column mention names row identifiers
 // ("member IDs"), which are listed, never added up.
 func (r *reader) isIdentifier(al colAlt) bool {
-	t := r.e.m.byName[strings.ToLower(al.table)]
-	c := r.e.m.column(al.table, al.column)
-	return !al.computed() && t != nil && c != nil && r.e.m.isKeyish(t.t, c)
+	t := r.e.m.ByName[strings.ToLower(al.table)]
+	c := r.e.m.Column(al.table, al.column)
+	return !al.computed() && t != nil && c != nil && r.e.m.IsKeyish(t.Def, c)
 }
 
 // valueColumn says whether the question names a stored value of

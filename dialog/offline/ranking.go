@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 )
 
 // Per-group rankings: "top 2 genres by number of books", "which
@@ -20,7 +21,7 @@ type aggRead struct {
 	x       expr
 	alias   string
 	tables  []string
-	countOf *tableInfo
+	countOf *schema.Table
 	phrase  string
 	weight  float64
 }
@@ -55,12 +56,12 @@ func (r *reader) columnAt(i int) *colMention {
 }
 
 // countRead counts the rows of t ("number of books").
-func (r *reader) countRead(t *tableInfo, distinct bool, phrase string) aggRead {
-	alias := "number_of_" + strings.ToLower(t.name)
-	if distinct && t.key != nil {
-		return aggRead{x: aggExpr{fn: "COUNT", distinct: true, arg: col(t.name, t.key.Name)}, alias: alias, tables: []string{t.name}, phrase: phrase, weight: 1}
+func (r *reader) countRead(t *schema.Table, distinct bool, phrase string) aggRead {
+	alias := "number_of_" + strings.ToLower(t.Name)
+	if distinct && t.Key != nil {
+		return aggRead{x: aggExpr{fn: "COUNT", distinct: true, arg: col(t.Name, t.Key.Name)}, alias: alias, tables: []string{t.Name}, phrase: phrase, weight: 1}
 	}
-	return aggRead{x: countAll, alias: alias, tables: []string{t.name}, countOf: t, phrase: phrase, weight: 1}
+	return aggRead{x: countAll, alias: alias, tables: []string{t.Name}, countOf: t, phrase: phrase, weight: 1}
 }
 
 // aggregateAt reads an aggregate phrase starting at token i: "number of
@@ -136,13 +137,13 @@ func (r *reader) aggregateAt(i int) ([]aggRead, int) {
 	}
 	var out []aggRead
 	for _, al := range alts {
-		c := r.e.m.column(al.table, al.column)
+		c := r.e.m.Column(al.table, al.column)
 		if c == nil && !al.computed() {
 			continue
 		}
 		x := r.exprOf(al)
-		t := r.e.m.byName[strings.ToLower(al.table)]
-		numeric := al.computed() || c.Kind() == warehouse.KindNumber && t != nil && !r.e.m.isKeyish(t.t, c)
+		t := r.e.m.ByName[strings.ToLower(al.table)]
+		numeric := al.computed() || c.Kind() == warehouse.KindNumber && t != nil && !r.e.m.IsKeyish(t.Def, c)
 		if al.computed() {
 			c = &warehouse.Column{Name: al.column}
 		}
@@ -175,19 +176,19 @@ func (r *reader) aggregateAt(i int) ([]aggRead, int) {
 // groupable says whether a column can name groups: text or a few-valued
 // code, not a key or a free-form measure.
 func (r *reader) groupable(al colAlt) bool {
-	c := r.e.m.column(al.table, al.column)
-	t := r.e.m.byName[strings.ToLower(al.table)]
+	c := r.e.m.Column(al.table, al.column)
+	t := r.e.m.ByName[strings.ToLower(al.table)]
 	// A label names its own rows, unless it refers to another table's
 	// (beds labelled by their ward's code): its values are groups then.
-	ref := c != nil && t != nil && r.e.m.joinCols[strings.ToLower(t.name+"."+c.Name)]
-	if c == nil || t == nil || r.e.m.isKeyish(t.t, c) || c == t.label && t.key != nil && !ref {
+	ref := c != nil && t != nil && r.e.m.JoinCols[strings.ToLower(t.Name+"."+c.Name)]
+	if c == nil || t == nil || r.e.m.IsKeyish(t.Def, c) || c == t.Label && t.Key != nil && !ref {
 		return false
 	}
 	switch c.Kind() {
 	case warehouse.KindText, warehouse.KindBool:
 		return true
 	case warehouse.KindNumber:
-		pr := r.e.m.profile(al.table, al.column)
+		pr := r.e.m.Profile(al.table, al.column)
 		return pr != nil && pr.Distinct > 0 && pr.Distinct <= 50
 	}
 	return false
@@ -213,7 +214,7 @@ func (r *reader) qualifiedStart(cm *colMention) int {
 		}
 		for _, t := range em.tables {
 			for _, al := range cm.alts {
-				if strings.EqualFold(al.table, t.name) {
+				if strings.EqualFold(al.table, t.Name) {
 					return em.at
 				}
 			}
@@ -398,8 +399,8 @@ func (r *reader) listedOutputs(output *element, groupAlts []colAlt) {
 					}
 					if ag.x == expr(countAll) && p.countOf != nil && ag.countOf != p.countOf {
 						// Two counts of different rows: count each by its key.
-						if ag.countOf != nil && ag.countOf.key != nil {
-							ag.x = aggExpr{fn: "COUNT", distinct: true, arg: col(ag.countOf.name, ag.countOf.key.Name)}
+						if ag.countOf != nil && ag.countOf.Key != nil {
+							ag.x = aggExpr{fn: "COUNT", distinct: true, arg: col(ag.countOf.Name, ag.countOf.Key.Name)}
 						}
 					}
 					p.selects = append(p.selects, sel{x: ag.x, alias: ag.alias})
@@ -410,12 +411,12 @@ func (r *reader) listedOutputs(output *element, groupAlts []colAlt) {
 					p.groups = append(p.groups, sel{x: x})
 					p.selects = append(p.selects, sel{x: x})
 					p.use(c.table)
-				case it.entity != nil && it.entity.tables[0].label != nil:
+				case it.entity != nil && it.entity.tables[0].Label != nil:
 					t := it.entity.tables[0]
-					x := col(t.name, t.label.Name)
+					x := col(t.Name, t.Label.Name)
 					p.groups = append(p.groups, sel{x: x})
 					p.selects = append(p.selects, sel{x: x})
-					p.use(t.name)
+					p.use(t.Name)
 				}
 			}
 			p.phrases[keyOutput] = strings.Join(phrases, ", ")
@@ -466,7 +467,7 @@ func (r *reader) qualifiedAlts(q *entityMention, cm *colMention) []colAlt {
 	for _, al := range cm.alts {
 		top = max(top, al.weight)
 	}
-	for _, h := range r.e.m.cat.SearchColumns(q.phrase+" "+cm.phrase, 8) {
+	for _, h := range r.e.m.Cat.SearchColumns(q.phrase+" "+cm.phrase, 8) {
 		if strings.Contains(strings.ToLower(h.Column), word) {
 			out = append(out, colAlt{table: h.Table, column: h.Column, weight: 1.2 * top})
 			seen[strings.ToLower(h.Table+"."+h.Column)] = true

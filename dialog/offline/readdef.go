@@ -8,6 +8,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/ontology"
 )
@@ -81,12 +82,12 @@ type conditionReading struct {
 // ("customers with …", "customers that …") and keeps the likeliest
 // reading of any framing that accounts for every word.
 func (e *Engine) readCondition(subject, words string, facts []ontology.Fact) (conditionReading, bool) {
-	t := e.m.byName[strings.ToLower(subject)]
+	t := e.m.ByName[strings.ToLower(subject)]
 	words = strings.Join(strings.Fields(strings.TrimRight(words, " .!?")), " ")
-	if t == nil || t.key == nil || words == "" {
+	if t == nil || t.Key == nil || words == "" {
 		return conditionReading{}, false
 	}
-	noun := strings.ToLower(humanize(t.name))
+	noun := strings.ToLower(humanize(t.Name))
 	low := strings.ToLower(words)
 	var framings []string
 	if strings.HasPrefix(low, noun+" ") || strings.HasPrefix(low, singularOf(noun)+" ") {
@@ -108,7 +109,7 @@ func (e *Engine) readCondition(subject, words string, facts []ontology.Fact) (co
 			if p.weight <= bestW || !listsUnder(p, t) {
 				continue
 			}
-			trees, err := e.m.cat.JoinPaths(2, p.tableList()...)
+			trees, err := e.m.Cat.JoinPaths(2, p.tableList()...)
 			if err != nil {
 				continue
 			}
@@ -118,8 +119,8 @@ func (e *Engine) readCondition(subject, words string, facts []ontology.Fact) (co
 			listing := e.listing(p, t, trees[0])
 			best, bestW = conditionReading{
 				parts: &readParts{filters: slices.Clone(p.filters), derived: slices.Clone(p.derived), tables: p.tableList(), defines: slices.Clone(p.defines)},
-				term: ontology.Term{Kind: ontology.TermPredicate, Subject: strings.ToLower(t.name), Op: readOp, Items: []string{words},
-					Expr: strings.ToLower(t.name+"."+t.key.Name) + " IN (" + strings.Join(strings.Fields(listing), " ") + ")"},
+				term: ontology.Term{Kind: ontology.TermPredicate, Subject: strings.ToLower(t.Name), Op: readOp, Items: []string{words},
+					Expr: strings.ToLower(t.Name+"."+t.Key.Name) + " IN (" + strings.Join(strings.Fields(listing), " ") + ")"},
 				listing: listing,
 			}, p.weight
 		}
@@ -129,7 +130,7 @@ func (e *Engine) readCondition(subject, words string, facts []ontology.Fact) (co
 
 // listsUnder says whether p lists rows of t, and nothing else, under at
 // least one condition: no totals, groups, order or limit.
-func listsUnder(p *plan, t *tableInfo) bool {
+func listsUnder(p *plan, t *schema.Table) bool {
 	if p.aggregated || len(p.groups) > 0 || len(p.having) > 0 || p.order != nil || p.limit > 0 || p.wrap != "" || p.perEntity != nil {
 		return false
 	}
@@ -144,8 +145,8 @@ func listsUnder(p *plan, t *tableInfo) bool {
 		for _, c := range cols {
 			// Only what names the rows: a column shown would account for
 			// words the condition leaves out ("gross minus net amount").
-			if !strings.EqualFold(c.table, t.name) || !slices.ContainsFunc(t.details, func(d *warehouse.Column) bool { return strings.EqualFold(d.Name, c.column) }) &&
-				(t.key == nil || !strings.EqualFold(t.key.Name, c.column)) && (t.label == nil || !strings.EqualFold(t.label.Name, c.column)) {
+			if !strings.EqualFold(c.table, t.Name) || !slices.ContainsFunc(t.Details, func(d *warehouse.Column) bool { return strings.EqualFold(d.Name, c.column) }) &&
+				(t.Key == nil || !strings.EqualFold(t.Key.Name, c.column)) && (t.Label == nil || !strings.EqualFold(t.Label.Name, c.column)) {
 				return false
 			}
 		}
@@ -154,9 +155,9 @@ func listsUnder(p *plan, t *tableInfo) bool {
 }
 
 // listing renders the subject's keys that meet p's conditions.
-func (e *Engine) listing(p *plan, t *tableInfo, tree *catalog.JoinTree) string {
+func (e *Engine) listing(p *plan, t *schema.Table, tree *catalog.JoinTree) string {
 	q := p.clone()
-	q.selects = []sel{{x: col(t.name, t.key.Name)}}
+	q.selects = []sel{{x: col(t.Name, t.Key.Name)}}
 	q.distinct, q.distinctForJoins = len(tree.Edges) > 0, false
 	return e.render(q, tree)
 }

@@ -72,7 +72,7 @@ func (e *Engine) typedSiblings(j warehouse.Join) []warehouse.Join {
 		return nil
 	}
 	var out []warehouse.Join
-	for _, s := range e.m.snap.Schema.Joins {
+	for _, s := range e.m.Snap.Schema.Joins {
 		if s.When != nil && strings.EqualFold(s.FromTable, j.FromTable) && strings.EqualFold(s.ToTable, j.ToTable) && !strings.EqualFold(s.FromColumn, j.FromColumn) {
 			out = append(out, s)
 		}
@@ -135,12 +135,12 @@ func (e *Engine) whenCond(j warehouse.Join) string {
 		return ""
 	}
 	v := quote(j.When.Value)
-	if c := e.m.column(j.FromTable, j.When.Column); c != nil && c.Kind() == warehouse.KindNumber {
+	if c := e.m.Column(j.FromTable, j.When.Column); c != nil && c.Kind() == warehouse.KindNumber {
 		if _, err := strconv.ParseFloat(j.When.Value, 64); err == nil {
 			v = j.When.Value
 		}
 	}
-	return " AND " + e.m.col(j.FromTable, j.When.Column) + " = " + v
+	return " AND " + e.m.Col(j.FromTable, j.When.Column) + " = " + v
 }
 
 // bestJoin picks among joins from one table to another the one whose

@@ -105,14 +105,14 @@ func (e *Engine) eventDates(w string) []colAlt {
 	}
 	stems := eventStems(w)
 	var out []colAlt
-	for _, t := range e.m.tables {
+	for _, t := range e.m.Tables {
 		// A comment names its row's thing too ("Date the order left the
 		// warehouse"): those words are the subject, not the event.
 		own := map[string]bool{}
-		for _, w := range e.m.cat.NameTerms(t.name) {
+		for _, w := range e.m.Cat.NameTerms(t.Name) {
 			own[w], own[singularOf(w)] = true, true
 		}
-		for _, c := range t.dates {
+		for _, c := range t.Dates {
 			var comment []string
 			for _, w := range strings.Fields(strings.ToLower(c.Comment)) {
 				if w = strings.Trim(w, ".,;:()'\""); !own[w] && !own[singularOf(w)] {
@@ -120,7 +120,7 @@ func (e *Engine) eventDates(w string) []colAlt {
 				}
 			}
 			if namesVerb(c.Name+" "+strings.Join(comment, " "), stems) {
-				out = append(out, colAlt{table: t.name, column: c.Name, weight: 1})
+				out = append(out, colAlt{table: t.Name, column: c.Name, weight: 1})
 			}
 		}
 	}
@@ -160,35 +160,35 @@ func (e *Engine) spansTo(ends []colAlt, unit string) []colAlt {
 
 // eventBefore is the event a span ending at end starts from.
 func (e *Engine) eventBefore(end colAlt) (colAlt, bool) {
-	t := e.m.byName[strings.ToLower(end.table)]
+	t := e.m.ByName[strings.ToLower(end.table)]
 	if t == nil {
 		return colAlt{}, false
 	}
 	for _, pw := range pairWords {
-		for _, c := range t.dates {
+		for _, c := range t.Dates {
 			if partner := partnerName(c.Name, pw); partner != "" && strings.EqualFold(partner, end.column) {
-				return colAlt{table: t.name, column: c.Name, weight: 1}, true
+				return colAlt{table: t.Name, column: c.Name, weight: 1}, true
 			}
 		}
 	}
 	// The previous date of the row, as the columns are laid out.
-	endCol := t.t.Column(end.column)
+	endCol := t.Def.Column(end.column)
 	var prev *warehouse.Column
-	for _, c := range t.dates {
+	for _, c := range t.Dates {
 		if endCol != nil && c.Position < endCol.Position && (prev == nil || c.Position > prev.Position) {
 			prev = c
 		}
 	}
 	if prev != nil {
-		return colAlt{table: t.name, column: prev.Name, weight: 1}, true
+		return colAlt{table: t.Name, column: prev.Name, weight: 1}, true
 	}
 	// The row it belongs to: a shipment starts when its order was placed.
-	for _, j := range e.m.snap.Schema.Joins {
-		if !strings.EqualFold(j.FromTable, t.name) || j.When != nil {
+	for _, j := range e.m.Snap.Schema.Joins {
+		if !strings.EqualFold(j.FromTable, t.Name) || j.When != nil {
 			continue
 		}
-		if h := e.m.byName[strings.ToLower(j.ToTable)]; h != nil && len(h.dates) > 0 && e.m.unique(j.ToTable, j.ToColumn) {
-			return colAlt{table: h.name, column: h.dates[0].Name, weight: 1}, true
+		if h := e.m.ByName[strings.ToLower(j.ToTable)]; h != nil && len(h.Dates) > 0 && e.m.Unique(j.ToTable, j.ToColumn) {
+			return colAlt{table: h.Name, column: h.Dates[0].Name, weight: 1}, true
 		}
 	}
 	return colAlt{}, false
@@ -200,8 +200,8 @@ func (e *Engine) sameThing(a, b string) bool {
 	if strings.EqualFold(a, b) {
 		return true
 	}
-	for _, j := range e.m.snap.Schema.Joins {
-		if (strings.EqualFold(j.FromTable, a) && strings.EqualFold(j.ToTable, b) || strings.EqualFold(j.FromTable, b) && strings.EqualFold(j.ToTable, a)) && e.m.unique(j.ToTable, j.ToColumn) {
+	for _, j := range e.m.Snap.Schema.Joins {
+		if (strings.EqualFold(j.FromTable, a) && strings.EqualFold(j.ToTable, b) || strings.EqualFold(j.FromTable, b) && strings.EqualFold(j.ToTable, a)) && e.m.Unique(j.ToTable, j.ToColumn) {
 			return true
 		}
 	}
@@ -211,7 +211,7 @@ func (e *Engine) sameThing(a, b string) bool {
 // spanAlt is the span from start to end as a computed column of end's
 // table, in days unless the question asks for another unit.
 func (e *Engine) spanAlt(start, end colAlt, unit string) (colAlt, bool) {
-	cs, ce := e.m.column(start.table, start.column), e.m.column(end.table, end.column)
+	cs, ce := e.m.Column(start.table, start.column), e.m.Column(end.table, end.column)
 	if cs == nil || ce == nil {
 		return colAlt{}, false
 	}

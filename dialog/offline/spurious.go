@@ -51,19 +51,19 @@ func (r *reader) weakValue(vm *valueMention) bool {
 // freeText says whether a column holds many different texts (names,
 // cities, titles), where some stored value matches almost any word.
 func (r *reader) freeText(table, column string) bool {
-	p := r.e.m.profile(table, column)
+	p := r.e.m.Profile(table, column)
 	return p != nil && p.Distinct >= 50 && p.Distinct*5 >= p.Rows
 }
 
 // columnWordNear says whether a word of the column's name stands within
 // two words of the value ("the city of Payson", "last name Pounds").
 func (r *reader) columnWordNear(from, to int, table, column string) bool {
-	terms := r.e.m.cat.NameTerms(column)
+	terms := r.e.m.Cat.NameTerms(column)
 	for k := max(from-2, 0); k < min(to+2, len(r.a.toks)); k++ {
 		if k >= from && k < to {
 			continue
 		}
-		for _, t := range r.e.m.cat.Terms(r.a.toks[k].Raw) {
+		for _, t := range r.e.m.Cat.Terms(r.a.toks[k].Raw) {
 			if t != "" && slices.Contains(terms, t) {
 				return true
 			}

@@ -7,33 +7,34 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 )
 
 // Row superlatives and top-k: "the longest river", "which branch lends the most books", "top 5 products by list price".
 
 // groupByHead groups by the head's key and label and shows the label.
-func (r *reader) groupByHead(p *plan, h *tableInfo, details bool) {
-	if h.key != nil && h.key != h.label {
-		p.groups = append(p.groups, sel{x: col(h.name, h.key.Name)})
+func (r *reader) groupByHead(p *plan, h *schema.Table, details bool) {
+	if h.Key != nil && h.Key != h.Label {
+		p.groups = append(p.groups, sel{x: col(h.Name, h.Key.Name)})
 	}
-	if h.label != nil {
-		p.groups = append(p.groups, sel{x: col(h.name, h.label.Name)})
+	if h.Label != nil {
+		p.groups = append(p.groups, sel{x: col(h.Name, h.Label.Name)})
 	}
-	cols := []*warehouse.Column{h.label}
+	cols := []*warehouse.Column{h.Label}
 	if details {
-		cols = h.details
-		for _, c := range h.details {
-			if c != h.key && c != h.label {
-				p.groups = append(p.groups, sel{x: col(h.name, c.Name)})
+		cols = h.Details
+		for _, c := range h.Details {
+			if c != h.Key && c != h.Label {
+				p.groups = append(p.groups, sel{x: col(h.Name, c.Name)})
 			}
 		}
 	}
 	for _, c := range cols {
 		if c != nil {
-			p.selects = append(p.selects, sel{x: col(h.name, c.Name)})
+			p.selects = append(p.selects, sel{x: col(h.Name, c.Name)})
 		}
 	}
-	p.use(h.name)
+	p.use(h.Name)
 }
 
 // superlative builds "which X has the most Y", "the biggest city", "top 5
@@ -53,7 +54,7 @@ func (r *reader) superlative() []*element {
 		}
 		em = nil
 	}
-	var ranked *tableInfo
+	var ranked *schema.Table
 	ranked, em = r.rankedRows(s, h, em, cm)
 	if h == nil {
 		h = ranked
@@ -77,7 +78,7 @@ func (r *reader) superlative() []*element {
 // the superlative; the measure's step may still change them.
 type superlativeRank struct {
 	s          *superMention
-	h, ranked  *tableInfo
+	h, ranked  *schema.Table
 	em         *entityMention
 	cm         *colMention
 	rankPhrase string
@@ -100,7 +101,7 @@ func (r *reader) superlativeNoun(s *superMention) (*entityMention, *colMention) 
 
 // rankedRows picks the rows being ranked, which may differ from the head
 // shown, and drops the entity mention when it names those rows by size.
-func (r *reader) rankedRows(s *superMention, h *tableInfo, em *entityMention, cm *colMention) (*tableInfo, *entityMention) {
+func (r *reader) rankedRows(s *superMention, h *schema.Table, em *entityMention, cm *colMention) (*schema.Table, *entityMention) {
 	sized := s.hint != "" && s.hint != "value"
 	// The rows being ranked: the entity just before the superlative ("the
 	// branch with the largest stock"), or a sized noun after it ("the
@@ -112,7 +113,7 @@ func (r *reader) rankedRows(s *superMention, h *tableInfo, em *entityMention, cm
 		ranked, em = em.tables[0], nil
 	}
 	if ranked == nil && cm != nil && len(cm.alts) > 0 {
-		ranked = r.e.m.byName[strings.ToLower(cm.alts[0].table)]
+		ranked = r.e.m.ByName[strings.ToLower(cm.alts[0].table)]
 	}
 	return ranked, em
 }
@@ -169,14 +170,14 @@ func (r *reader) rankByAggregates(measure *element, aggs []aggRead) {
 func (r *reader) rankByCount(measure *element, rk *superlativeRank) {
 	e2 := rk.em.tables[0]
 	r.countedVia = e2
-	r.measureTables[strings.ToLower(e2.name)] = true
+	r.measureTables[strings.ToLower(e2.Name)] = true
 	rk.rankPhrase = rk.s.phrase + " " + rk.em.phrase
 	rankPhrase := rk.rankPhrase
 	measure.add(1, func(p *plan) {
 		p.order = &sel{x: countAll}
 		p.aggregated = true
 		p.countRows = e2
-		p.use(e2.name)
+		p.use(e2.Name)
 		p.phrases[keyMeasure] = rankPhrase
 	})
 }
@@ -195,7 +196,7 @@ func (r *reader) rankBySibling(measure *element, rk *superlativeRank) {
 		})
 	}
 	if rk.ranked == nil || rk.ranked == rk.h {
-		rk.ranked = r.e.m.byName[strings.ToLower(out.table)]
+		rk.ranked = r.e.m.ByName[strings.ToLower(out.table)]
 		if r.h.t == nil || !r.h.entity {
 			rk.h = rk.ranked
 		}
@@ -211,10 +212,10 @@ func (r *reader) rankByColumn(measure *element, rk *superlativeRank) {
 	for _, al := range r.numericAlts(cm) {
 		r.measureTables[strings.ToLower(al.table)] = true
 		w := al.weight * r.boost(al.table, al.column)
-		if ranked != h && strings.EqualFold(al.table, ranked.name) {
+		if ranked != h && strings.EqualFold(al.table, ranked.Name) {
 			w *= 2
 		}
-		if strings.EqualFold(al.table, ranked.name) || ranked == h && strings.EqualFold(al.table, h.name) {
+		if strings.EqualFold(al.table, ranked.Name) || ranked == h && strings.EqualFold(al.table, h.Name) {
 			measure.add(w, func(p *plan) {
 				p.order = &sel{x: r.exprOf(al)}
 				p.use(al.table)
@@ -249,19 +250,19 @@ func (r *reader) superlativeOutput(rk *superlativeRank) *element {
 
 // headOutput shows the head: grouped by when the plan aggregates, with its
 // details or its label otherwise.
-func (r *reader) headOutput(h *tableInfo, hp string, details bool) func(p *plan) {
+func (r *reader) headOutput(h *schema.Table, hp string, details bool) func(p *plan) {
 	return func(p *plan) {
 		switch {
 		case p.aggregated:
 			r.groupByHead(p, h, details)
 		case details:
-			for _, c := range h.details {
-				p.selects = append(p.selects, sel{x: col(h.name, c.Name)})
+			for _, c := range h.Details {
+				p.selects = append(p.selects, sel{x: col(h.Name, c.Name)})
 			}
-			p.use(h.name)
-		case h.label != nil:
-			p.selects = append(p.selects, sel{x: col(h.name, h.label.Name)})
-			p.use(h.name)
+			p.use(h.Name)
+		case h.Label != nil:
+			p.selects = append(p.selects, sel{x: col(h.Name, h.Label.Name)})
+			p.use(h.Name)
 		}
 		if hp != "" {
 			p.phrases[keyOutput] = hp
@@ -280,14 +281,14 @@ func (r *reader) headOutputs(output *element, rk *superlativeRank, hp string) {
 		})
 	}
 	output.add(1, r.headOutput(h, hp, false))
-	if len(h.details) > 1 {
+	if len(h.Details) > 1 {
 		output.add(0.6, r.headOutput(h, hp, true))
 	}
-	if f := r.countedVia; f != nil && h.key != nil {
+	if f := r.countedVia; f != nil && h.Key != nil {
 		// "which state had the most orders": the orders' own state code
 		// answers without the states table.
-		for _, j := range r.e.m.snap.Schema.Joins {
-			if strings.EqualFold(j.FromTable, f.name) && strings.EqualFold(j.ToTable, h.name) && strings.EqualFold(j.ToColumn, h.key.Name) && j.When == nil {
+		for _, j := range r.e.m.Snap.Schema.Joins {
+			if strings.EqualFold(j.FromTable, f.Name) && strings.EqualFold(j.ToTable, h.Name) && strings.EqualFold(j.ToColumn, h.Key.Name) && j.When == nil {
 				output.add(0.6, func(p *plan) {
 					x := col(j.FromTable, j.FromColumn)
 					p.groups = append(p.groups, sel{x: x})
@@ -301,8 +302,8 @@ func (r *reader) headOutputs(output *element, rk *superlativeRank, hp string) {
 	if ranked != h {
 		// The ranked table may name the head itself (river.traverse holds
 		// state names): show that column without the join.
-		for _, j := range r.e.m.snap.Schema.Joins {
-			if strings.EqualFold(j.FromTable, ranked.name) && strings.EqualFold(j.ToTable, h.name) && h.label != nil && strings.EqualFold(j.ToColumn, h.label.Name) {
+		for _, j := range r.e.m.Snap.Schema.Joins {
+			if strings.EqualFold(j.FromTable, ranked.Name) && strings.EqualFold(j.ToTable, h.Name) && h.Label != nil && strings.EqualFold(j.ToColumn, h.Label.Name) {
 				output.add(1.2, func(p *plan) {
 					p.selects = append(p.selects, sel{x: col(j.FromTable, j.FromColumn)})
 					p.use(j.FromTable)
@@ -325,7 +326,7 @@ func (r *reader) askedColumnOutputs(output *element, rk *superlativeRank) {
 	var listed []*colMention
 	for _, fc := range r.freeColumns() {
 		if (fc.at < s.at || a.sentenceBetween(s.at, fc.at)) && slices.ContainsFunc(fc.alts, func(al colAlt) bool {
-			return strings.EqualFold(al.table, h.name) || strings.EqualFold(al.table, ranked.name)
+			return strings.EqualFold(al.table, h.Name) || strings.EqualFold(al.table, ranked.Name)
 		}) {
 			listed = append(listed, fc)
 		}
@@ -339,7 +340,7 @@ func (r *reader) askedColumnOutputs(output *element, rk *superlativeRank) {
 	// "the address of the biggest branch": another column of the head is the answer.
 	for _, fc := range r.freeColumns() {
 		for _, al := range fc.alts {
-			if !strings.EqualFold(al.table, h.name) && !strings.EqualFold(al.table, ranked.name) {
+			if !strings.EqualFold(al.table, h.Name) && !strings.EqualFold(al.table, ranked.Name) {
 				continue
 			}
 			r.usedCols[fc] = true
@@ -354,14 +355,14 @@ func (r *reader) askedColumnOutputs(output *element, rk *superlativeRank) {
 
 // sizeOutputs offers where the ranked thing is ("where does the newest nurse
 // live") or its size ("how long is the longest route").
-func (r *reader) sizeOutputs(output *element, ranked *tableInfo) {
+func (r *reader) sizeOutputs(output *element, ranked *schema.Table) {
 	a := r.a
 	if a.where {
 		// "where does the newest nurse live": where the thing ranked is.
 		for i, c := range r.hintColumns(ranked, "", true) {
 			output.add(2/float64(i+1), func(p *plan) {
-				p.selects = append(p.selects, sel{x: col(ranked.name, c.Name)})
-				p.use(ranked.name)
+				p.selects = append(p.selects, sel{x: col(ranked.Name, c.Name)})
+				p.use(ranked.Name)
 			})
 		}
 	}
@@ -369,8 +370,8 @@ func (r *reader) sizeOutputs(output *element, ranked *tableInfo) {
 		// "how long is the longest route of the fleet": the size itself.
 		for i, c := range r.hintColumns(ranked, a.howAdj, false) {
 			output.add(1.5/float64(i+1), func(p *plan) {
-				p.selects = append(p.selects, sel{x: col(ranked.name, c.Name)})
-				p.use(ranked.name)
+				p.selects = append(p.selects, sel{x: col(ranked.Name, c.Name)})
+				p.use(ranked.Name)
 			})
 		}
 	}
@@ -462,14 +463,14 @@ func (r *reader) extremeValueWeight(s *superMention) float64 {
 
 // groupingColumnBefore finds a descriptive (text) column of the head named
 // before the superlative: the thing whose values are ranked.
-func (r *reader) groupingColumnBefore(at int, h *tableInfo) *colMention {
+func (r *reader) groupingColumnBefore(at int, h *schema.Table) *colMention {
 	for _, cm := range r.a.columns {
 		if cm.clause != 0 || cm.at >= at || r.usedCols[cm] {
 			continue
 		}
 		for _, al := range cm.alts {
-			c := r.e.m.column(al.table, al.column)
-			if c != nil && strings.EqualFold(al.table, h.name) && c.Kind() == warehouse.KindText && c != h.key && c != h.label {
+			c := r.e.m.Column(al.table, al.column)
+			if c != nil && strings.EqualFold(al.table, h.Name) && c.Kind() == warehouse.KindText && c != h.Key && c != h.Label {
 				return cm
 			}
 		}
@@ -479,20 +480,20 @@ func (r *reader) groupingColumnBefore(at int, h *tableInfo) *colMention {
 
 // mostPerColumn ranks the values of a column by how many of the head's
 // rows carry each.
-func (r *reader) mostPerColumn(cm *colMention, h *tableInfo, s *superMention, rankPhrase string) []*element {
+func (r *reader) mostPerColumn(cm *colMention, h *schema.Table, s *superMention, rankPhrase string) []*element {
 	r.usedCols[cm] = true
 	r.countedVia = h
 	measure := &element{name: "rank"}
 	measure.add(1, func(p *plan) {
 		p.order = &sel{x: countAll}
 		p.aggregated = true
-		p.use(h.name)
+		p.use(h.Name)
 		p.phrases[keyMeasure] = rankPhrase
 	})
 	output := &element{name: "output"}
 	for _, al := range cm.alts {
-		c := r.e.m.column(al.table, al.column)
-		if c == nil || !strings.EqualFold(al.table, h.name) || c.Kind() != warehouse.KindText {
+		c := r.e.m.Column(al.table, al.column)
+		if c == nil || !strings.EqualFold(al.table, h.Name) || c.Kind() != warehouse.KindText {
 			continue
 		}
 		output.add(al.weight, func(p *plan) {
@@ -518,15 +519,15 @@ func (r *reader) siblingMeasures(cm *colMention, s *superMention) []colAlt {
 	if len(cm.alts) == 0 {
 		return nil
 	}
-	t := r.e.m.byName[strings.ToLower(cm.alts[0].table)]
+	t := r.e.m.ByName[strings.ToLower(cm.alts[0].table)]
 	if t == nil {
 		return nil
 	}
 	word := strings.ToLower(strings.Fields(s.phrase)[0])
 	var out []colAlt
-	for _, c := range t.measures {
+	for _, c := range t.Measures {
 		if strings.Contains(strings.ToLower(c.Name), word) {
-			out = append(out, colAlt{table: t.name, column: c.Name, weight: 1})
+			out = append(out, colAlt{table: t.Name, column: c.Name, weight: 1})
 		}
 	}
 	return out
@@ -546,7 +547,7 @@ func (r *reader) valueNamesRowOf(at int) bool {
 // subjectBefore finds the entity a superlative qualifies when it follows
 // "with the", "that has the", "having the": "the branch with the largest
 // stock" ranks branches.
-func (r *reader) subjectBefore(at int) *tableInfo {
+func (r *reader) subjectBefore(at int) *schema.Table {
 	j := at - 1
 	for j >= 0 && (r.a.word(j) == "the" || r.a.word(j) == "a") {
 		j--
@@ -573,20 +574,20 @@ var ageWords = setOf(`oldest youngest eldest`)
 // hintMeasures fills the ranking for a superlative without a noun: "the
 // biggest city" (size columns), "our best customer" (most orders or most
 // revenue), "our first customer" (earliest own date or earliest order).
-func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
+func (r *reader) hintMeasures(el *element, h *schema.Table, s *superMention) {
 	switch s.hint {
 	case "date":
 		// "the oldest warden" by an age: the largest age is the
 		// earliest birth.
 		if ageWords[strings.ToLower(s.phrase)] {
-			for _, c := range h.t.Columns {
-				if !slices.Contains(r.e.m.cat.NameTerms(c.Name), "age") {
+			for _, c := range h.Def.Columns {
+				if !slices.Contains(r.e.m.Cat.NameTerms(c.Name), "age") {
 					continue
 				}
-				var x expr = col(h.name, c.Name)
+				var x expr = col(h.Name, c.Name)
 				switch {
-				case slices.ContainsFunc(h.measures, func(m *warehouse.Column) bool { return m.Name == c.Name }):
-				case c.Kind() == warehouse.KindText && r.wholeNumbers(h.name, c.Name):
+				case slices.ContainsFunc(h.Measures, func(m *warehouse.Column) bool { return m.Name == c.Name }):
+				case c.Kind() == warehouse.KindText && r.wholeNumbers(h.Name, c.Name):
 					x = binary{op: "+", l: x, r: numLit("0")} // ages kept as text, compared as numbers
 				default:
 					continue
@@ -594,37 +595,37 @@ func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
 				el.add(1, func(p *plan) {
 					p.order = &sel{x: x}
 					p.invert = true
-					p.use(h.name)
+					p.use(h.Name)
 					p.phrases[keyMeasure] = s.phrase
 				})
 			}
 		}
-		for _, c := range h.dates {
+		for _, c := range h.Dates {
 			el.add(1, func(p *plan) {
-				p.order = &sel{x: col(h.name, c.Name)}
-				p.use(h.name)
+				p.order = &sel{x: col(h.Name, c.Name)}
+				p.use(h.Name)
 				p.phrases[keyMeasure] = s.phrase
 			})
 		}
 		for _, f := range r.relatedFacts(h) {
-			if len(f.dates) > 0 {
-				c := f.dates[0] // the first date of the related rows
+			if len(f.Dates) > 0 {
+				c := f.Dates[0] // the first date of the related rows
 				fn := "MIN"
 				if s.desc {
 					fn = "MAX"
 				}
 				el.add(0.8, func(p *plan) {
-					p.order = &sel{x: aggOver(fn, col(f.name, c.Name))}
+					p.order = &sel{x: aggOver(fn, col(f.Name, c.Name))}
 					p.aggregated = true
-					p.use(f.name)
+					p.use(f.Name)
 					p.phrases[keyMeasure] = s.phrase
 				})
 			}
 		}
 	case "value", "":
 		direct := map[string]bool{}
-		for _, j := range r.e.m.snap.Schema.Joins {
-			if strings.EqualFold(j.ToTable, h.name) {
+		for _, j := range r.e.m.Snap.Schema.Joins {
+			if strings.EqualFold(j.ToTable, h.Name) {
 				direct[strings.ToLower(j.FromTable)] = true
 			}
 		}
@@ -632,32 +633,32 @@ func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
 			w := 1.0 / float64(i+1)
 			// Counting rows two joins away (refunds of a customer's orders)
 			// is rarely what "best" means; adding up their amounts may be.
-			if direct[strings.ToLower(f.name)] {
+			if direct[strings.ToLower(f.Name)] {
 				el.add(w, func(p *plan) {
 					p.order = &sel{x: countAll}
 					p.aggregated = true
 					p.countRows = f
-					p.use(f.name)
+					p.use(f.Name)
 					p.phrases[keyMeasure] = s.phrase
 				})
 			}
-			for k, c := range moneyFirst(f.measures) {
+			for k, c := range moneyFirst(f.Measures) {
 				if k == 2 {
 					break
 				}
 				el.add(w*0.8/float64(k+1), func(p *plan) {
-					p.order = &sel{x: aggOver("SUM", col(f.name, c.Name))}
+					p.order = &sel{x: aggOver("SUM", col(f.Name, c.Name))}
 					p.aggregated = true
-					p.use(f.name)
+					p.use(f.Name)
 					p.phrases[keyMeasure] = s.phrase
 				})
 			}
 		}
 		if len(el.alts) == 0 {
-			for _, c := range h.measures {
+			for _, c := range h.Measures {
 				el.add(1, func(p *plan) {
-					p.order = &sel{x: col(h.name, c.Name)}
-					p.use(h.name)
+					p.order = &sel{x: col(h.Name, c.Name)}
+					p.use(h.Name)
 					p.phrases[keyMeasure] = s.phrase
 				})
 			}
@@ -665,12 +666,12 @@ func (r *reader) hintMeasures(el *element, h *tableInfo, s *superMention) {
 	default:
 		cols := r.hintColumns(h, s.hint, false)
 		if len(cols) == 0 {
-			cols = h.measures
+			cols = h.Measures
 		}
 		for i, c := range cols {
 			el.add(1/float64(i+1), func(p *plan) {
-				p.order = &sel{x: col(h.name, c.Name)}
-				p.use(h.name)
+				p.order = &sel{x: col(h.Name, c.Name)}
+				p.use(h.Name)
 				p.phrases[keyMeasure] = s.phrase
 			})
 		}
@@ -736,7 +737,7 @@ func (r *reader) measureBefore(s *superMention) *colMention {
 // wholeNumbers says whether every profiled value of a text column is a
 // whole number.
 func (r *reader) wholeNumbers(table, column string) bool {
-	p := r.e.m.profile(table, column)
+	p := r.e.m.Profile(table, column)
 	if p == nil || !p.ValuesComplete || len(p.Values) == 0 {
 		return false
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/ontology"
 )
@@ -81,11 +82,11 @@ func (e *Engine) typedMeasures(a *analysis, defs []typedDef) {
 			// A total typed for a phrase read as rows: that column,
 			// aggregated.
 			tbl, name, ok := strings.Cut(d.term.Expr, ".")
-			c := e.m.column(tbl, name)
+			c := e.m.Column(tbl, name)
 			if !ok || c == nil {
 				continue
 			}
-			table, column = e.m.byName[strings.ToLower(tbl)].name, c.Name
+			table, column = e.m.ByName[strings.ToLower(tbl)].Name, c.Name
 			x = col(table, column)
 		default:
 			continue
@@ -130,30 +131,30 @@ func (e *Engine) typedMeasures(a *analysis, defs []typedDef) {
 // WHERE refunds.order_id = orders.id), 0). Only totals combine this way,
 // and only over a table that points at the first one.
 func (e *Engine) computedRowExpr(t ontology.Term) (table, column string, x expr, ok bool) {
-	var base *tableInfo
+	var base *schema.Table
 	for i, item := range t.Items {
 		fn, arg := sqlshape.SplitAggregate(item)
 		tbl, name, ok := strings.Cut(arg, ".")
-		if fn != "SUM" || !ok || e.m.column(tbl, name) == nil {
+		if fn != "SUM" || !ok || e.m.Column(tbl, name) == nil {
 			return "", "", nil, false
 		}
 		if i == 0 {
-			base, column = e.m.byName[strings.ToLower(tbl)], e.m.column(tbl, name).Name
-			x = col(base.name, column)
+			base, column = e.m.ByName[strings.ToLower(tbl)], e.m.Column(tbl, name).Name
+			x = col(base.Name, column)
 			continue
 		}
 		var part expr
-		if strings.EqualFold(tbl, base.name) {
-			part = col(base.name, e.m.column(tbl, name).Name)
+		if strings.EqualFold(tbl, base.Name) {
+			part = col(base.Name, e.m.Column(tbl, name).Name)
 		}
-		for _, j := range e.m.snap.Schema.Joins {
-			if part != nil || j.When != nil || !strings.EqualFold(j.FromTable, tbl) || !strings.EqualFold(j.ToTable, base.name) {
+		for _, j := range e.m.Snap.Schema.Joins {
+			if part != nil || j.When != nil || !strings.EqualFold(j.FromTable, tbl) || !strings.EqualFold(j.ToTable, base.Name) {
 				continue
 			}
 			// The related rows' total per row of the first table, so that
 			// no join repeats a row.
-			sub := sqlText{text: "(SELECT SUM(" + e.m.col(j.FromTable, name) + ") FROM " + e.m.ident(j.FromTable) +
-				" WHERE " + e.m.col(j.FromTable, j.FromColumn) + " = " + e.m.col(j.ToTable, j.ToColumn) + ")",
+			sub := sqlText{text: "(SELECT SUM(" + e.m.Col(j.FromTable, name) + ") FROM " + e.m.Ident(j.FromTable) +
+				" WHERE " + e.m.Col(j.FromTable, j.FromColumn) + " = " + e.m.Col(j.ToTable, j.ToColumn) + ")",
 				cols: []colRef{col(j.ToTable, j.ToColumn)}}
 			part = fn1("COALESCE", sub, numLit("0"))
 		}
@@ -165,13 +166,13 @@ func (e *Engine) computedRowExpr(t ontology.Term) (table, column string, x expr,
 	if base == nil {
 		return "", "", nil, false
 	}
-	return base.name, column, x, true
+	return base.Name, column, x, true
 }
 
 // typedUnaggregated reports whether a reading lists a computed measure row
 // by row: a measure computed from totals is only ever a total (or an
 // average, a ranking) of them.
-func (a *analysis) typedUnaggregated(m *model, p *plan) bool {
+func (a *analysis) typedUnaggregated(m *schema.Model, p *plan) bool {
 	if len(a.typedMarkers) == 0 {
 		return false
 	}
@@ -196,7 +197,7 @@ func (a *analysis) typedUnaggregated(m *model, p *plan) bool {
 	return found
 }
 
-func appendNewExpr(m *model, list []expr, x expr) []expr {
+func appendNewExpr(m *schema.Model, list []expr, x expr) []expr {
 	if slices.ContainsFunc(list, func(y expr) bool { return sameExpr(m, x, y) }) {
 		return list
 	}
@@ -205,7 +206,7 @@ func appendNewExpr(m *model, list []expr, x expr) []expr {
 
 // withTyped adds to a reading's definitions the computed measures its
 // parts use.
-func (a *analysis) withTyped(m *model, defs []dialog.Definition, parts *readingParts) []dialog.Definition {
+func (a *analysis) withTyped(m *schema.Model, defs []dialog.Definition, parts *readingParts) []dialog.Definition {
 	for _, tm := range a.typedMeasures {
 		if parts.holds(m, tm.marker) && !slices.ContainsFunc(defs, func(d dialog.Definition) bool { return d.Phrase == tm.def.Phrase }) {
 			defs = append(slices.Clip(defs), tm.def)
@@ -216,7 +217,7 @@ func (a *analysis) withTyped(m *model, defs []dialog.Definition, parts *readingP
 
 // typedTerms makes each typed condition the stated definition of its
 // phrase, on the subject the phrase qualifies.
-func (e *Engine) typedTerms(a *analysis, terms []*termMention, stated map[*termMention]definition, head *tableInfo, defs []typedDef, now time.Time) ([]*termMention, map[*termMention]definition) {
+func (e *Engine) typedTerms(a *analysis, terms []*termMention, stated map[*termMention]definition, head *schema.Table, defs []typedDef, now time.Time) ([]*termMention, map[*termMention]definition) {
 	for _, d := range defs {
 		if d.factID != "" || d.term.Kind != ontology.TermValues && d.term.Kind != ontology.TermPredicate {
 			continue
@@ -234,8 +235,8 @@ func (e *Engine) typedTerms(a *analysis, terms []*termMention, stated map[*termM
 			}
 			terms = append(terms, tm)
 		}
-		if !strings.EqualFold(tm.subject.name, d.term.Subject) {
-			if s := e.m.byName[strings.ToLower(d.term.Subject)]; s != nil {
+		if !strings.EqualFold(tm.subject.Name, d.term.Subject) {
+			if s := e.m.ByName[strings.ToLower(d.term.Subject)]; s != nil {
 				tm.subject = s
 			} else {
 				continue
@@ -253,7 +254,7 @@ func (e *Engine) typedTerms(a *analysis, terms []*termMention, stated map[*termM
 
 // spelledTerm is the mention of phrase where the question spells it with
 // words the schema does not name, qualifying head.
-func (e *Engine) spelledTerm(a *analysis, phrase string, head *tableInfo) *termMention {
+func (e *Engine) spelledTerm(a *analysis, phrase string, head *schema.Table) *termMention {
 	if head == nil {
 		return nil
 	}
@@ -273,7 +274,7 @@ func (e *Engine) typedCondition(tm *termMention, d typedDef, now time.Time) (def
 	t := d.term
 	if t.Kind == ontology.TermValues && t.Op == "not in" {
 		_, name, _ := strings.Cut(t.Column, ".")
-		c := tm.subject.t.Column(name)
+		c := tm.subject.Def.Column(name)
 		if c == nil || len(t.Values) == 0 {
 			return definition{}, false
 		}
@@ -282,7 +283,7 @@ func (e *Engine) typedCondition(tm *termMention, d typedDef, now time.Time) (def
 			q[i] = strLit(v)
 		}
 		return definition{
-			cond:   prefix{op: "NOT", x: paren{inList{x: col(tm.subject.name, c.Name), vals: q}}},
+			cond:   prefix{op: "NOT", x: paren{inList{x: col(tm.subject.Name, c.Name), vals: q}}},
 			def:    dialog.Definition{Phrase: tm.phrase, Term: t, Label: d.label},
 			weight: 1,
 		}, true

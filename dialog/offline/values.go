@@ -49,7 +49,7 @@ func (e *Engine) findNamedValues(a *analysis) {
 		if t.Used || t.IsNum || stopWords[t.Low] {
 			continue
 		}
-		tables := e.m.byTerm[strings.Join(e.m.cat.Terms(t.Raw), " ")]
+		tables := e.m.ByTerm[strings.Join(e.m.Cat.Terms(t.Raw), " ")]
 		if len(tables) == 0 {
 			// a word the lexicon relates to a one-word table name (a
 			// shortened or derived form of it) names the table too.
@@ -79,7 +79,7 @@ func (e *Engine) findNamedValues(a *analysis) {
 			var in []valueAlt
 			for _, al := range vm.alts {
 				for _, tb := range tables {
-					if strings.EqualFold(al.table, tb.name) {
+					if strings.EqualFold(al.table, tb.Name) {
 						al.weight *= 2
 						in = append(in, al)
 					}
@@ -244,7 +244,7 @@ func (e *Engine) valueOfNamedColumn(a *analysis, from, to int) *valueMention {
 	if to-from < 2 {
 		return nil
 	}
-	word := e.m.cat.Terms(a.toks[to-1].Raw)
+	word := e.m.Cat.Terms(a.toks[to-1].Raw)
 	if len(word) != 1 {
 		return nil
 	}
@@ -254,12 +254,12 @@ func (e *Engine) valueOfNamedColumn(a *analysis, from, to int) *valueMention {
 	}
 	var alts []valueAlt
 	var values []catalog.ValueHit
-	for _, h := range e.m.cat.SearchColumns(a.toks[to-1].Raw, 5) {
-		if !slices.Contains(e.m.cat.NameTerms(h.Column), word[0]) {
+	for _, h := range e.m.Cat.SearchColumns(a.toks[to-1].Raw, 5) {
+		if !slices.Contains(e.m.Cat.NameTerms(h.Column), word[0]) {
 			continue
 		}
 		if values == nil {
-			values = e.m.cat.SearchValues(a.phrase(from, to-1), 24)
+			values = e.m.Cat.SearchValues(a.phrase(from, to-1), 24)
 		}
 		for _, v := range values {
 			if (v.Match == catalog.Exact || v.Match == catalog.CaseInsensitive) && strings.EqualFold(v.Table, h.Table) && strings.EqualFold(v.Column, h.Column) {
@@ -275,16 +275,16 @@ func (e *Engine) valueOfNamedColumn(a *analysis, from, to int) *valueMention {
 
 // schemaWord says whether a phrase names a table or a column outright.
 func (e *Engine) schemaWord(phrase string) (table, column bool) {
-	terms := e.m.cat.Terms(phrase)
+	terms := e.m.Cat.Terms(phrase)
 	if len(terms) == 0 {
 		return false, false
 	}
 	key := strings.Join(terms, " ")
-	if len(e.m.byTerm[key]) > 0 {
+	if len(e.m.ByTerm[key]) > 0 {
 		return true, false
 	}
-	for _, h := range e.m.cat.SearchColumns(phrase, 3) {
-		ct := e.m.cat.NameTerms(h.Column)
+	for _, h := range e.m.Cat.SearchColumns(phrase, 3) {
+		ct := e.m.Cat.NameTerms(h.Column)
 		if strings.Join(ct, " ") == key || len(terms) == 1 && slices.Contains(ct, terms[0]) {
 			return false, true
 		}
@@ -292,7 +292,7 @@ func (e *Engine) schemaWord(phrase string) (table, column bool) {
 		// uses to describe a column, not only a stored status.
 		// But not when the comment only cites one of the column's own
 		// values ("full state name, such as Texas"): then it is a value.
-		if c := e.m.column(h.Table, h.Column); c != nil && len(terms) == 1 && slices.Contains(e.m.cat.Terms(c.Comment), terms[0]) && !e.storedIn(phrase, h.Table, h.Column) {
+		if c := e.m.Column(h.Table, h.Column); c != nil && len(terms) == 1 && slices.Contains(e.m.Cat.Terms(c.Comment), terms[0]) && !e.storedIn(phrase, h.Table, h.Column) {
 			return false, true
 		}
 	}
@@ -311,7 +311,7 @@ func wholeWordPrefix(phrase, value string) bool {
 
 // storedIn says whether phrase is one of the column's stored values.
 func (e *Engine) storedIn(phrase, table, column string) bool {
-	for _, h := range e.m.cat.SearchValues(phrase, 24) {
+	for _, h := range e.m.Cat.SearchValues(phrase, 24) {
 		if (h.Match == catalog.Exact || h.Match == catalog.CaseInsensitive) && strings.EqualFold(h.Table, table) && strings.EqualFold(h.Column, column) {
 			return true
 		}
@@ -335,11 +335,11 @@ func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMent
 			return nil
 		}
 	}
-	hits := e.m.cat.SearchValues(phrase, 24)
+	hits := e.m.Cat.SearchValues(phrase, 24)
 	// "cats and dogs": a plural of a stored 'cat', when nothing is stored
 	// as written.
 	if last := a.toks[to-1].Low; !quoted && singularOf(last) != last && !slices.ContainsFunc(hits, exactHit) {
-		for _, h := range e.m.cat.SearchValues(strings.TrimSpace(a.phrase(from, to-1)+" "+singularOf(last)), 24) {
+		for _, h := range e.m.Cat.SearchValues(strings.TrimSpace(a.phrase(from, to-1)+" "+singularOf(last)), 24) {
 			if exactHit(h) {
 				h.Match = catalog.Abbreviation // as sure as an abbreviation, less than the word itself
 				hits = append(hits, h)
@@ -372,7 +372,7 @@ func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMent
 		if w == 0 || predicate && w < 0.9 {
 			continue
 		}
-		if c := e.m.column(h.Table, h.Column); c == nil || c.Kind() != warehouse.KindText {
+		if c := e.m.Column(h.Table, h.Column); c == nil || c.Kind() != warehouse.KindText {
 			continue
 		}
 		k := strings.ToLower(h.Table + "." + h.Column)
@@ -438,7 +438,7 @@ var negationLinks = setOf(`the a an be is are was were in from at of`)
 func (e *Engine) negatedBefore(a *analysis, from int, alts []valueAlt) int {
 	names := map[string]bool{}
 	for _, al := range alts {
-		for _, w := range e.m.cat.NameTerms(al.column) {
+		for _, w := range e.m.Cat.NameTerms(al.column) {
 			names[w] = true
 		}
 	}
@@ -454,7 +454,7 @@ func (e *Engine) negatedBefore(a *analysis, from int, alts []valueAlt) int {
 		case w == "have" || w == "has" || w == "had":
 			have = true
 		case negationLinks[w]:
-		case a.toks[k].Break == 0 && slices.ContainsFunc(e.m.cat.NameTerms(w), func(t string) bool { return names[t] }):
+		case a.toks[k].Break == 0 && slices.ContainsFunc(e.m.Cat.NameTerms(w), func(t string) bool { return names[t] }):
 			named = true
 		default:
 			return -1

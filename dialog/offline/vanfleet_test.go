@@ -28,7 +28,7 @@ CREATE TABLE van_depots (depot_id INT PRIMARY KEY, depot_name VARCHAR(40), distr
 		fmt.Fprintf(&b, "INSERT INTO makers VALUES (%d, '%s Motors', '%s');\n", i+1, m, countries[i%3])
 	}
 	for i := 1; i <= 14; i++ {
-		fmt.Fprintf(&b, "INSERT INTO van_models VALUES (%d, 'Model %c%d', %d, %d);\n", i, 'A'+rune(i%5), i, 1+(i*3)%4, 100*i)
+		fmt.Fprintf(&b, "INSERT INTO van_models VALUES (%d, 'schema.Model %c%d', %d, %d);\n", i, 'A'+rune(i%5), i, 1+(i*3)%4, 100*i)
 	}
 	for i := 1; i <= 50; i++ {
 		fmt.Fprintf(&b, "INSERT INTO van_trips VALUES (%d, %d, %d, %d, '%s');\n", i, 1+(i*7)%14, 20+(i*37)%400, 3+(i*13)%20, []string{"Completed", "Cancelled", "Diverted"}[i%3])

@@ -76,20 +76,20 @@ func (e *Engine) wrap(p *plan, sql string, aliases []string) string {
 	inner := "(\n" + sql + "\n) AS grouped"
 	var cols []string
 	for _, a := range aliases {
-		cols = append(cols, "grouped."+e.m.ident(a))
+		cols = append(cols, "grouped."+e.m.Ident(a))
 	}
-	m := "grouped." + e.m.ident(measure)
+	m := "grouped." + e.m.Ident(measure)
 	switch p.wrap {
 	case "share":
 		return fmt.Sprintf("SELECT %s, %s * 100e0 / SUM(%s) OVER () AS share_of_total_percent\nFROM %s", strings.Join(cols, ", "), m, m, inner)
 	case "average":
 		alias := "average_" + measure
 		if measure == "count" && p.countOf != nil {
-			alias = "average_number_of_" + strings.ToLower(p.countOf.name) // "Average number of loans", not "Average count"
+			alias = "average_number_of_" + strings.ToLower(p.countOf.Name) // "Average number of loans", not "Average count"
 		}
-		return fmt.Sprintf("SELECT AVG(%s) AS %s\nFROM %s", m, e.m.ident(alias), inner)
+		return fmt.Sprintf("SELECT AVG(%s) AS %s\nFROM %s", m, e.m.Ident(alias), inner)
 	case "change":
-		period := "grouped." + e.m.ident(aliases[0])
+		period := "grouped." + e.m.Ident(aliases[0])
 		prev := fmt.Sprintf("LAG(%s) OVER (ORDER BY %s)", m, period)
 		return fmt.Sprintf("SELECT %s, %s - %s AS change_from_previous, (%s - %s) * 100e0 / NULLIF(%s, 0) AS change_percent\nFROM %s\nORDER BY %s",
 			strings.Join(cols, ", "), m, prev, m, prev, prev, inner, period)
@@ -166,15 +166,15 @@ func (r *reader) averageOfTotals(p *plan, aggregates int) bool {
 		if !ok {
 			return false
 		}
-		t := r.e.m.byName[strings.ToLower(c.table)]
+		t := r.e.m.ByName[strings.ToLower(c.table)]
 		if t == nil {
 			return false
 		}
-		col := t.t.Column(c.column)
+		col := t.Def.Column(c.column)
 		switch {
-		case t.key != nil && strings.EqualFold(t.key.Name, c.column), t.label != nil && strings.EqualFold(t.label.Name, c.column):
-			things[strings.ToLower(t.name)] = true
-		case col != nil && r.e.m.joinCols[strings.ToLower(c.table+"."+c.column)] && r.e.m.isKeyish(t.t, col):
+		case t.Key != nil && strings.EqualFold(t.Key.Name, c.column), t.Label != nil && strings.EqualFold(t.Label.Name, c.column):
+			things[strings.ToLower(t.Name)] = true
+		case col != nil && r.e.m.JoinCols[strings.ToLower(c.table+"."+c.column)] && r.e.m.IsKeyish(t.Def, col):
 			things["ref:"+strings.ToLower(c.table+"."+c.column)] = true
 		default:
 			return false
@@ -196,7 +196,7 @@ func (r *reader) averageOfTotals(p *plan, aggregates int) bool {
 		}
 		parts := false
 		for t := range p.aggregatedTables() {
-			pt, gt := r.e.m.byName[t], r.e.m.byName[thing]
+			pt, gt := r.e.m.ByName[t], r.e.m.ByName[thing]
 			parts = parts || pt != nil && gt != nil && pt != gt && r.e.detailOf(pt, gt)
 		}
 		if !parts {
@@ -227,7 +227,7 @@ func (a *analysis) pluralMeasure() bool {
 // points at, or "".
 func (r *reader) refTarget(tc string) string {
 	table, column, _ := strings.Cut(tc, ".")
-	for _, j := range r.e.m.snap.Schema.Joins {
+	for _, j := range r.e.m.Snap.Schema.Joins {
 		if strings.EqualFold(j.FromTable, table) && strings.EqualFold(j.FromColumn, column) {
 			return strings.ToLower(j.ToTable)
 		}

@@ -1,18 +1,10 @@
-// Package token is the first stage of the offline engine's pipeline: it
+// Package token reads the text the offline engine is given: it
 // splits a question (and each piece of feedback typed after it) into
 // tokens — words with inner apostrophes and hyphens, numbers ("100,000",
 // "$1.5", "20%", "two hundred fifty"), quoted strings kept whole — and
 // records the punctuation after each, so later stages never read raw text.
 //
-// The pipeline, each stage a package that imports only the ones before it:
-//
-//	token    question text → []Token
-//	words    the engine's closed-class English (superlatives, measures…), as data
-//	schema   the catalog as the engine sees it: tables, labels, measures, names
-//	offline  links words to the schema, recognises elements (conditions,
-//	         measures, groups, orders, outputs), composes plans, accounts for
-//	         every word and scores the readings
-//	sqlexpr  the typed parts of a plan rendered to SQL; nothing after it reads SQL text
+// It is the first stage of the pipeline described in package offline.
 package token
 
 import (

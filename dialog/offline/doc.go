@@ -1,0 +1,25 @@
+// Package offline is Clarify's engine without a language model: an
+// interpreter in the tradition of ATHENA and NaLIR that maps the words of a
+// question to tables, columns and stored values through the schema
+// catalog, recognises the common analytic shapes (projections, filters on
+// values, comparisons and dates, counts and aggregates, grouping,
+// superlatives and top-k), and — wherever a word can be read more than one
+// way — enumerates the readings as candidate queries with priors, for the
+// dialog manager to run, compare and ask about.
+//
+// The engine is a pipeline; each stage is a package that imports only the
+// ones before it and hands the next a typed value:
+//
+//	token    the question's text → tokens (words, numbers, quoted strings)
+//	words    the closed-class English the engine reads (superlatives,
+//	         measures, how-adjectives…), as embedded data files
+//	schema   the catalog as the engine sees it: tables, labels, keys,
+//	         measures, the words that name them
+//	offline  links words to the schema (stored values, tables, columns,
+//	         times, comparisons), recognises elements (conditions,
+//	         measures, groups, orders, outputs), composes them into typed
+//	         plans (grain, events), accounts for every word and scores
+//	         each reading
+//	sqlexpr  a plan's typed parts rendered to SQL; nothing after it reads
+//	         SQL text
+package offline
