@@ -187,24 +187,9 @@ func (m *Model) classify(info *Table) {
 	var labelScore float64
 	for ci := range t.Columns {
 		c := &t.Columns[ci]
-		n := strings.ToLower(c.Name)
 		switch c.Kind() {
 		case warehouse.KindNumber:
-			if len(t.PrimaryKey) == 1 && strings.EqualFold(t.PrimaryKey[0], c.Name) || n == "id" {
-				info.Key = c
-				continue
-			}
-			// "invoice_number" names an invoice: a label when nothing
-			// better does, never a measure.
-			if n == singular+"_number" || n == singular+"_no" || n == singular+"_code" || n == singular+"number" {
-				if labelScore < 5 {
-					labelScore, info.Label = 5, c
-				}
-				continue
-			}
-			if !m.IsKeyish(t, c) && n != "year" && !strings.HasSuffix(n, "_year") {
-				info.Measures = append(info.Measures, c)
-			}
+			m.numberColumn(info, c, singular, &labelScore)
 		case warehouse.KindTime:
 			info.Dates = append(info.Dates, c)
 		case warehouse.KindText:
@@ -212,24 +197,7 @@ func (m *Model) classify(info *Table) {
 			if len(t.PrimaryKey) == 1 && strings.EqualFold(t.PrimaryKey[0], c.Name) && info.Key == nil {
 				info.Key = c
 			}
-			score := 0.0
-			switch {
-			case n == "name" || n == "title" || n == "label":
-				score = 10
-			case n == singular+"_name" || n == singular+"name" || n == strings.ToLower(t.Name)+"_name":
-				score = 9
-			case strings.HasSuffix(n, "_name") || strings.HasSuffix(n, "name"):
-				score = 6
-			case n == singular+"_number" || n == singular+"_no" || n == singular+"number":
-				score = 5
-			case n == "code" || strings.HasSuffix(n, "_code"):
-				score = 2
-			default:
-				if p := m.Profile(t.Name, c.Name); p != nil && p.Rows > 0 && float64(p.Distinct) >= 0.8*float64(p.Rows) && !strings.Contains(n, "email") {
-					score = 3
-				}
-			}
-			if score > labelScore {
+			if score := m.labelScore(t, c, singular); score > labelScore {
 				labelScore, info.Label = score, c
 			}
 		}
@@ -240,20 +208,72 @@ func (m *Model) classify(info *Table) {
 	if info.Label == nil && info.Key != nil {
 		info.Label = info.Key
 	}
+	info.Details = details(info)
+}
+
+// numberColumn files a numeric column: the key, a number that names a row
+// ("invoice_number": a label when nothing better does, never a measure),
+// or a measure unless it is key-like or a year.
+func (m *Model) numberColumn(info *Table, c *warehouse.Column, singular string, labelScore *float64) {
+	t := info.Def
+	n := strings.ToLower(c.Name)
+	if len(t.PrimaryKey) == 1 && strings.EqualFold(t.PrimaryKey[0], c.Name) || n == "id" {
+		info.Key = c
+		return
+	}
+	if n == singular+"_number" || n == singular+"_no" || n == singular+"_code" || n == singular+"number" {
+		if *labelScore < 5 {
+			*labelScore, info.Label = 5, c
+		}
+		return
+	}
+	if !m.IsKeyish(t, c) && n != "year" && !strings.HasSuffix(n, "_year") {
+		info.Measures = append(info.Measures, c)
+	}
+}
+
+// labelScore says how well a text column names a row of its table: its
+// name first, then a name after the table, any name, a number, a code, and
+// (when profiled) a nearly unique value.
+func (m *Model) labelScore(t *warehouse.Table, c *warehouse.Column, singular string) float64 {
+	n := strings.ToLower(c.Name)
+	switch {
+	case n == "name" || n == "title" || n == "label":
+		return 10
+	case n == singular+"_name" || n == singular+"name" || n == strings.ToLower(t.Name)+"_name":
+		return 9
+	case strings.HasSuffix(n, "_name") || strings.HasSuffix(n, "name"):
+		return 6
+	case n == singular+"_number" || n == singular+"_no" || n == singular+"number":
+		return 5
+	case n == "code" || strings.HasSuffix(n, "_code"):
+		return 2
+	}
+	if p := m.Profile(t.Name, c.Name); p != nil && p.Rows > 0 && float64(p.Distinct) >= 0.8*float64(p.Rows) && !strings.Contains(n, "email") {
+		return 3
+	}
+	return 0
+}
+
+// details are the columns "list the members" shows in full: key, label
+// and contact columns, in table order.
+func details(info *Table) []*warehouse.Column {
+	var out []*warehouse.Column
 	if info.Key != nil {
-		info.Details = append(info.Details, info.Key)
+		out = append(out, info.Key)
 	}
 	if info.Label != nil && info.Label != info.Key {
-		info.Details = append(info.Details, info.Label)
+		out = append(out, info.Label)
 	}
-	for ci := range t.Columns {
-		c := &t.Columns[ci]
+	for ci := range info.Def.Columns {
+		c := &info.Def.Columns[ci]
 		n := strings.ToLower(c.Name)
 		if c != info.Label && c != info.Key && (strings.Contains(n, "email") || strings.Contains(n, "phone")) {
-			info.Details = append(info.Details, c)
+			out = append(out, c)
 		}
 	}
-	sort.SliceStable(info.Details, func(i, j int) bool { return info.Details[i].Position < info.Details[j].Position })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Position < out[j].Position })
+	return out
 }
 
 // namedKey finds the key of a table that declares none: a column named

@@ -31,70 +31,114 @@ type Token struct {
 // Lex splits text into tokens: words (with inner apostrophes and hyphens),
 // numbers ("100,000", "$1.5", "20%"), and quoted strings kept whole.
 func Lex(text string, clause int) []Token {
-	var out []Token
-	rs := []rune(text)
-	for i := 0; i < len(rs); {
-		r := rs[i]
+	l := lexer{rs: []rune(text), clause: clause}
+	for l.i < len(l.rs) {
+		r := l.rs[l.i]
 		switch {
-		case r == '"' || r == '“' || r == '”' || (r == '\'' && (i == 0 || !unicode.IsLetter(rs[i-1]))):
-			closeWith := r
-			if r == '“' {
-				closeWith = '”'
-			}
-			j := i + 1
-			for j < len(rs) && rs[j] != closeWith && !(closeWith == '"' && rs[j] == '”') {
-				j++
-			}
-			if j < len(rs) && j > i+1 {
-				s := string(rs[i+1 : j])
-				out = append(out, Token{Raw: s, Low: strings.ToLower(s), Quoted: true, Clause: clause})
-				i = j + 1
-				continue
-			}
-			i++
-		case unicode.IsDigit(r) || (r == '$' && i+1 < len(rs) && unicode.IsDigit(rs[i+1])):
-			j := i
-			if r == '$' {
-				j++
-			}
-			for j < len(rs) && (unicode.IsDigit(rs[j]) || (rs[j] == ',' || rs[j] == '.') && j+1 < len(rs) && unicode.IsDigit(rs[j+1])) {
-				j++
-			}
-			raw := string(rs[i:j])
-			clean := strings.ReplaceAll(strings.TrimPrefix(raw, "$"), ",", "")
-			f, err := strconv.ParseFloat(clean, 64)
-			mult := 1.0
-			if j < len(rs) && (rs[j] == 'k' || rs[j] == 'K') && (j+1 == len(rs) || !unicode.IsLetter(rs[j+1])) {
-				mult, j = 1000, j+1
-			} else if j < len(rs) && rs[j] == '%' {
-				j++
-			}
-			if err == nil {
-				out = append(out, Token{Raw: raw, Low: clean, Num: f * mult, IsNum: true, Clause: clause})
-			}
-			// "2024s", "5th": the letters belong to the number.
-			for j < len(rs) && unicode.IsLetter(rs[j]) {
-				j++
-			}
-			i = j
+		case opensQuote(l.rs, l.i):
+			l.quoted()
+		case unicode.IsDigit(r) || (r == '$' && l.i+1 < len(l.rs) && unicode.IsDigit(l.rs[l.i+1])):
+			l.number()
 		case unicode.IsLetter(r):
-			j := i
-			for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j]) ||
-				(rs[j] == '\'' || rs[j] == '’' || rs[j] == '.' && j+1 < len(rs) && unicode.IsLetter(rs[j+1]) && j > i && unicode.IsUpper(rs[j-1])) && j+1 < len(rs) && unicode.IsLetter(rs[j+1])) {
-				j++
-			}
-			raw := string(rs[i:j])
-			raw = strings.ReplaceAll(raw, "’", "'")
-			out = append(out, Token{Raw: raw, Low: strings.ToLower(raw), Clause: clause})
-			i = j
+			l.word()
 		default:
-			if len(out) > 0 && strings.ContainsRune(",.?!;:()", r) && BreakRank(r) > BreakRank(out[len(out)-1].Break) {
-				out[len(out)-1].Break = r
-			}
-			i++
+			l.punctuation(r)
 		}
 	}
-	return out
+	return l.out
+}
+
+// lexer is Lex's position in the text and the tokens read so far.
+type lexer struct {
+	rs     []rune
+	i      int
+	clause int
+	out    []Token
+}
+
+// opensQuote: a double quote, a curly one, or an apostrophe that does not
+// follow a letter (so "member's" stays one word).
+func opensQuote(rs []rune, i int) bool {
+	r := rs[i]
+	return r == '"' || r == '“' || r == '”' || (r == '\'' && (i == 0 || !unicode.IsLetter(rs[i-1])))
+}
+
+// quoted reads a quoted string whole; a quote that never closes, or
+// closes at once, is skipped.
+func (l *lexer) quoted() {
+	rs, i := l.rs, l.i
+	closeWith := rs[i]
+	if closeWith == '“' {
+		closeWith = '”'
+	}
+	j := i + 1
+	for j < len(rs) && rs[j] != closeWith && !(closeWith == '"' && rs[j] == '”') {
+		j++
+	}
+	if j < len(rs) && j > i+1 {
+		s := string(rs[i+1 : j])
+		l.out = append(l.out, Token{Raw: s, Low: strings.ToLower(s), Quoted: true, Clause: l.clause})
+		l.i = j + 1
+		return
+	}
+	l.i++
+}
+
+// number reads "100,000", "$1.5", "20%" and "5k"; letters run on after a
+// number ("2024s", "5th") belong to it.
+func (l *lexer) number() {
+	rs, i := l.rs, l.i
+	j := i
+	if rs[i] == '$' {
+		j++
+	}
+	for j < len(rs) && (unicode.IsDigit(rs[j]) || (rs[j] == ',' || rs[j] == '.') && j+1 < len(rs) && unicode.IsDigit(rs[j+1])) {
+		j++
+	}
+	raw := string(rs[i:j])
+	clean := strings.ReplaceAll(strings.TrimPrefix(raw, "$"), ",", "")
+	f, err := strconv.ParseFloat(clean, 64)
+	mult := 1.0
+	if j < len(rs) && (rs[j] == 'k' || rs[j] == 'K') && (j+1 == len(rs) || !unicode.IsLetter(rs[j+1])) {
+		mult, j = 1000, j+1
+	} else if j < len(rs) && rs[j] == '%' {
+		j++
+	}
+	if err == nil {
+		l.out = append(l.out, Token{Raw: raw, Low: clean, Num: f * mult, IsNum: true, Clause: l.clause})
+	}
+	for j < len(rs) && unicode.IsLetter(rs[j]) {
+		j++
+	}
+	l.i = j
+}
+
+// word reads letters and digits, with inner apostrophes ("member's") and
+// the dots of an abbreviation in capitals ("U.S").
+func (l *lexer) word() {
+	rs, i := l.rs, l.i
+	j := i
+	for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j]) || innerMark(rs, i, j)) {
+		j++
+	}
+	raw := strings.ReplaceAll(string(rs[i:j]), "’", "'")
+	l.out = append(l.out, Token{Raw: raw, Low: strings.ToLower(raw), Clause: l.clause})
+	l.i = j
+}
+
+// innerMark: an apostrophe, or a dot after a capital, with a letter after it.
+func innerMark(rs []rune, i, j int) bool {
+	r := rs[j]
+	return (r == '\'' || r == '’' || r == '.' && j+1 < len(rs) && unicode.IsLetter(rs[j+1]) && j > i && unicode.IsUpper(rs[j-1])) &&
+		j+1 < len(rs) && unicode.IsLetter(rs[j+1])
+}
+
+// punctuation records the strongest break after the last token.
+func (l *lexer) punctuation(r rune) {
+	if n := len(l.out); n > 0 && strings.ContainsRune(",.?!;:()", r) && BreakRank(r) > BreakRank(l.out[n-1].Break) {
+		l.out[n-1].Break = r
+	}
+	l.i++
 }
 
 // BreakRank orders punctuation by how strongly it separates: a sentence
