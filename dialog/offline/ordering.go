@@ -84,69 +84,13 @@ var sortFollows = setOf(`by in from alphabetically ascending descending asc desc
 
 func (a *analysis) findOrdering() {
 	for i := 0; i < len(a.toks); i++ {
-		w := a.word(i)
-		switch {
-		case alphaWords[w] && (strings.HasSuffix(w, "ly") || a.word(i+1) == "order") || w == "in" && alphaWords[a.word(i+1)]:
-			// "alphabetically", "(in) alphabetical order".
-			end := i + 1
-			if w == "in" {
-				end++
-			}
-			if a.word(end) == "order" {
-				end++
-			}
-			a.order = &orderMention{phrase: a.phrase(i, end), at: i, by: -1, alpha: true}
-			a.markUsed(i, end)
-			if a.word(i-1) == "ordered" || a.word(i-1) == "sorted" || a.word(i-1) == "listed" {
-				a.markUsed(i-1, i)
-			}
-			// "in reverse alphabetical order": Z to A.
-			if a.word(i-1) == "reverse" || a.word(i-1) == "reversed" || a.word(i-1) == "descending" {
-				a.order.desc = true
-				a.markUsed(i-1, i)
-			}
+		if a.alphabeticalOrder(i) {
 			return
-		case (w == "ordered" || w == "sorted" || w == "ranked" || w == "arranged") && sortFollows[a.word(i+1)] ||
-			(w == "order" || w == "sort" || w == "rank") && (a.word(i+1) == "by" || a.word(i+1) == "the" || a.word(i+1) == "them" || a.word(i+1) == "results"):
-		case a.seq(i, "in", "descending") || a.seq(i, "in", "ascending"):
-		case w == "starting" && a.word(i+1) == "from" || w == "from" && isDirection(a.word(i+1)) && a.word(i+2) == "to":
-		default:
+		}
+		if !a.opensOrdering(i) {
 			continue
 		}
-		om := &orderMention{at: i, by: -1} // ascending unless the words say otherwise, as SQL
-		end := i + 1
-	scan:
-		for end < len(a.toks) && end < i+14 {
-			x := a.word(end)
-			switch {
-			case (x == "by" || x == "of" && a.word(end-1) == "order") && om.by < 0:
-				// "ordered by price", "in ascending order of price"
-				om.by = end + 1
-				for a.word(om.by) == "the" || a.word(om.by) == "their" || a.word(om.by) == "its" {
-					om.by++
-				}
-			case x == "from" || x == "to" || x == "in" || x == "order" || x == "the" || x == "results" || x == "them" || x == "starting" || x == "with":
-			case x == "descending" || x == "ascending" || x == "desc" || x == "asc":
-				om.desc = directionWords[x]
-			case isDirection(x) && (a.word(end-1) == "from" || a.word(end-1) == "to" || a.word(end-1) == "the"):
-				if a.word(end-1) != "to" {
-					om.desc = directionWords[x]
-				}
-			case x == "alphabetically" || x == "alphabetical":
-				om.alpha, om.desc = true, false
-			case om.by < 0 && a.word(end-1) == "the" && (a.word(i) == "sort" || a.word(i) == "order" || a.word(i) == "rank"):
-				om.by = end // "sort the product codes in ascending order"
-			default:
-				if om.by < 0 || end < om.by {
-					break scan // the clause has ended
-				}
-			}
-			brk := a.toks[end].Break
-			end++
-			if brk != 0 && (brk != ',' || om.by >= 0 && end > om.by) {
-				break
-			}
-		}
+		om, end := a.orderClause(i)
 		// "starting from the top scores": a sort key after the direction.
 		if om.by < 0 && a.word(i) == "starting" {
 			for k := i + 1; k < end; k++ {
@@ -166,6 +110,95 @@ func (a *analysis) findOrdering() {
 		a.order = om
 		return
 	}
+}
+
+// alphabeticalOrder reads "alphabetically", "(in) alphabetical order" and
+// "in reverse alphabetical order" (Z to A) at i.
+func (a *analysis) alphabeticalOrder(i int) bool {
+	w := a.word(i)
+	if !(alphaWords[w] && (strings.HasSuffix(w, "ly") || a.word(i+1) == "order") || w == "in" && alphaWords[a.word(i+1)]) {
+		return false
+	}
+	end := i + 1
+	if w == "in" {
+		end++
+	}
+	if a.word(end) == "order" {
+		end++
+	}
+	a.order = &orderMention{phrase: a.phrase(i, end), at: i, by: -1, alpha: true}
+	a.markUsed(i, end)
+	if a.word(i-1) == "ordered" || a.word(i-1) == "sorted" || a.word(i-1) == "listed" {
+		a.markUsed(i-1, i)
+	}
+	if a.word(i-1) == "reverse" || a.word(i-1) == "reversed" || a.word(i-1) == "descending" {
+		a.order.desc = true
+		a.markUsed(i-1, i)
+	}
+	return true
+}
+
+// opensOrdering: "ordered by", "sort the…", "in descending", "starting
+// from", "from highest to…".
+func (a *analysis) opensOrdering(i int) bool {
+	w := a.word(i)
+	switch {
+	case (w == "ordered" || w == "sorted" || w == "ranked" || w == "arranged") && sortFollows[a.word(i+1)] ||
+		(w == "order" || w == "sort" || w == "rank") && (a.word(i+1) == "by" || a.word(i+1) == "the" || a.word(i+1) == "them" || a.word(i+1) == "results"):
+		return true
+	case a.seq(i, "in", "descending") || a.seq(i, "in", "ascending"):
+		return true
+	case w == "starting" && a.word(i+1) == "from" || w == "from" && isDirection(a.word(i+1)) && a.word(i+2) == "to":
+		return true
+	}
+	return false
+}
+
+// orderClause reads the clause an ordering opens at i, up to the
+// punctuation that ends it: its direction and where its sort key starts.
+// Ascending unless the words say otherwise, as SQL.
+func (a *analysis) orderClause(i int) (*orderMention, int) {
+	om := &orderMention{at: i, by: -1}
+	end := i + 1
+	for end < len(a.toks) && end < i+14 {
+		if !a.orderWord(om, i, end) {
+			break // the clause has ended
+		}
+		brk := a.toks[end].Break
+		end++
+		if brk != 0 && (brk != ',' || om.by >= 0 && end > om.by) {
+			break
+		}
+	}
+	return om, end
+}
+
+// orderWord reads the word at end of the ordering clause opened at i into
+// om; false when the word is past the clause.
+func (a *analysis) orderWord(om *orderMention, i, end int) bool {
+	x := a.word(end)
+	switch {
+	case (x == "by" || x == "of" && a.word(end-1) == "order") && om.by < 0:
+		// "ordered by price", "in ascending order of price"
+		om.by = end + 1
+		for a.word(om.by) == "the" || a.word(om.by) == "their" || a.word(om.by) == "its" {
+			om.by++
+		}
+	case x == "from" || x == "to" || x == "in" || x == "order" || x == "the" || x == "results" || x == "them" || x == "starting" || x == "with":
+	case x == "descending" || x == "ascending" || x == "desc" || x == "asc":
+		om.desc = directionWords[x]
+	case isDirection(x) && (a.word(end-1) == "from" || a.word(end-1) == "to" || a.word(end-1) == "the"):
+		if a.word(end-1) != "to" {
+			om.desc = directionWords[x]
+		}
+	case x == "alphabetically" || x == "alphabetical":
+		om.alpha, om.desc = true, false
+	case om.by < 0 && a.word(end-1) == "the" && (a.word(i) == "sort" || a.word(i) == "order" || a.word(i) == "rank"):
+		om.by = end // "sort the product codes in ascending order"
+	default:
+		return om.by >= 0 && end >= om.by
+	}
+	return true
 }
 
 func (a *analysis) markUsed(from, to int) {
