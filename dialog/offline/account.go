@@ -1832,112 +1832,140 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 	if e.words == nil {
 		return
 	}
-	content := func(k int) bool { return !isFunctionWord(a.toks[k]) }
 	for i := 1; i < len(a.toks); i++ {
 		t := a.toks[i]
 		if t.Clause != 0 {
 			break
 		}
-		if explained[i] || claimed[i] && !pending[i] && !tableVerb[i] || !content(i) || t.IsNum || t.Quoted {
+		if explained[i] || claimed[i] && !pending[i] && !tableVerb[i] || isFunctionWord(t) || t.IsNum || t.Quoted {
 			continue
 		}
-		bk := -1
-		for k := i - 1; k >= 0; k-- {
-			if content(k) {
-				bk = k
-				break
-			}
-		}
-		if bk < 0 || !explained[bk] {
+		v, ok := e.verbAt(a, i, explained)
+		if !ok {
 			continue
 		}
-		// "in the united kingdom": after an article, a word is no verb;
-		// "the depot that holds…": right after the thing, "that" is no
-		// article.
-		if determiners[a.word(i-1)] && (a.word(i-1) != "that" || bk != i-2) {
-			continue
-		}
-		// "canals flow through": right after the things named, a word that
-		// is often a verb is one.
-		w := a.word(i)
-		if !e.words.MostlyVerb(w) && !strings.HasSuffix(w, "ed") && (bk != i-1 || !e.entityAt(a, bk) || !e.words.OftenVerb(w)) {
-			continue
-		}
-		prep := i+1 < len(a.toks) && relationPreps[a.word(i+1)]
-		from := i + 1
-		if prep {
-			from = i + 2
-		}
-		ak := -1
-		for k := from; k < len(a.toks) && a.toks[k].Clause == 0; k++ {
-			if content(k) {
-				ak = k
-				break
-			}
-			// "the members enjoying it, and the name…": the verb
-			// ends before what is coordinated with it.
-			if a.word(k) == "and" || a.word(k) == "or" || a.toks[k].Break != 0 {
-				break
-			}
-		}
-		// "crews that handled the most ships", "depots that do not
-		// store any van": a verb and its object, a few function or
-		// counting words away.
-		ok := ak
-		for ok >= 0 && ok < len(a.toks) && (countingWords[a.word(ok)] || a.word(ok) == "of" && countingWords[a.word(ok-1)]) {
-			ok++
-		}
-		// "therapies running more than 7 sessions": past a comparison the
-		// reading holds, to the thing it counts or measures.
-		compared := false
-		for _, cp := range a.comps {
-			if end := a.spanOf(cp.at, cp.phrase); cp.at > i && cp.at <= i+2 && explained[cp.at] && ak >= 0 && ak <= end {
-				ok, compared = end, true
-			}
-		}
-		object := !prep && ak >= 0 && ok < len(a.toks) && (ok <= i+5 || compared) && explained[ok] && (compared || e.objectBetween(a, i+1, ok))
 		// A pending verb names a join only between two tables the
 		// reading joins ("models produced by makers"), never a thing's
 		// own column ("cars produced with 8 cylinders").
-		if pending[i] && !e.joinsTwo(a, parts, bk, ok, ak, prep) {
+		if pending[i] && !e.joinsTwo(a, parts, v.before, v.object, v.after, v.prep) {
 			continue
 		}
-		// A verb naming a table the reading leaves out ("offered" →
-		// offerings) is accounted for only where it says how the thing
-		// has its own attribute: by an agent that is one ("offered by the
-		// cardiology ward"), or after one, stranded ("how many therapies
-		// does each ward offer").
-		if tableVerb[i] {
-			subject := e.subjectAt(a)
-			if prep && a.word(i+1) == "by" && ak >= 0 && explained[ak] && e.ownAttribute(a, parts, bk, ak) ||
-				ak < 0 && subject >= 0 && subject < bk && e.ownAttribute(a, parts, subject, bk) {
-				mark(i, i+1)
-			}
-			continue
-		}
-		switch {
-		case object && parts.joins && e.saysWhichEdge(a, parts, bk, ok, i):
-			mark(i, i+1)
-		case object && e.onlyReference(a, parts, bk, ok):
-			mark(i, i+1)
-		case prep && ak >= 0 && explained[ak] && parts.joins && e.saysWhichEdge(a, parts, bk, ak, i):
-			mark(i, i+1)
-		case prep && ak >= 0 && explained[ak] && e.onlyReference(a, parts, bk, ak):
-			mark(i, i+1)
-		case ak < 0 && e.onlyEdge(a, parts, bk, !prep):
-			mark(i, i+1)
-		case ak < 0 && passiveAux[a.word(i-1)] && e.onlyExists(a, parts, i):
-			mark(i, i+1)
-		case object && (compared || e.plainObject(a, i+1, ok)) && e.ownAttribute(a, parts, bk, ok):
-			mark(i, i+1)
-		case prep && ak >= 0 && explained[ak] && e.ownAttribute(a, parts, bk, ak):
+		if tableVerb[i] && e.tableVerbSaysOwn(a, parts, v, explained) || !tableVerb[i] && e.verbRelates(a, parts, v, explained) {
 			mark(i, i+1)
 		}
 	}
-	// "depots used for storage" read through usage_kind, "where
-	// is it located" through a location column: a verb the lexicon
-	// relates to the name of a column or table the reading reads is
-	// what the reading does with it.
+	e.verbsOfNames(a, parts, explained, claimed, pending, mark)
+}
+
+// verbSite is a verb of the question between two explained things: the
+// content word before it, the one after it (or after its preposition) and
+// its object, past counting words and a comparison the reading holds.
+type verbSite struct {
+	at, before, after, object int
+	prep                      bool // a relation preposition follows the verb
+	compared                  bool // the object is reached past a comparison
+	hasObject                 bool // a plain object, a few words away
+}
+
+// verbAt finds the verb site at i: a word after an explained thing that is
+// mostly a verb (or a past participle, or often a verb right after a thing
+// named).
+func (e *Engine) verbAt(a *analysis, i int, explained []bool) (verbSite, bool) {
+	content := func(k int) bool { return !isFunctionWord(a.toks[k]) }
+	v := verbSite{at: i, before: -1, after: -1}
+	for k := i - 1; k >= 0; k-- {
+		if content(k) {
+			v.before = k
+			break
+		}
+	}
+	if v.before < 0 || !explained[v.before] {
+		return v, false
+	}
+	// "in the united kingdom": after an article, a word is no verb;
+	// "the depot that holds…": right after the thing, "that" is no
+	// article.
+	if determiners[a.word(i-1)] && (a.word(i-1) != "that" || v.before != i-2) {
+		return v, false
+	}
+	// "canals flow through": right after the things named, a word that
+	// is often a verb is one.
+	w := a.word(i)
+	if !e.words.MostlyVerb(w) && !strings.HasSuffix(w, "ed") && (v.before != i-1 || !e.entityAt(a, v.before) || !e.words.OftenVerb(w)) {
+		return v, false
+	}
+	v.prep = i+1 < len(a.toks) && relationPreps[a.word(i+1)]
+	from := i + 1
+	if v.prep {
+		from = i + 2
+	}
+	for k := from; k < len(a.toks) && a.toks[k].Clause == 0; k++ {
+		if content(k) {
+			v.after = k
+			break
+		}
+		// "the members enjoying it, and the name…": the verb
+		// ends before what is coordinated with it.
+		if a.word(k) == "and" || a.word(k) == "or" || a.toks[k].Break != 0 {
+			break
+		}
+	}
+	// "crews that handled the most ships", "depots that do not
+	// store any van": a verb and its object, a few function or
+	// counting words away.
+	v.object = v.after
+	for v.object >= 0 && v.object < len(a.toks) && (countingWords[a.word(v.object)] || a.word(v.object) == "of" && countingWords[a.word(v.object-1)]) {
+		v.object++
+	}
+	// "therapies running more than 7 sessions": past a comparison the
+	// reading holds, to the thing it counts or measures.
+	for _, cp := range a.comps {
+		if end := a.spanOf(cp.at, cp.phrase); cp.at > i && cp.at <= i+2 && explained[cp.at] && v.after >= 0 && v.after <= end {
+			v.object, v.compared = end, true
+		}
+	}
+	v.hasObject = !v.prep && v.after >= 0 && v.object < len(a.toks) && (v.object <= i+5 || v.compared) && explained[v.object] &&
+		(v.compared || e.objectBetween(a, i+1, v.object))
+	return v, true
+}
+
+// tableVerbSaysOwn: a verb naming a table the reading leaves out
+// ("offered" → offerings) is accounted for only where it says how the
+// thing has its own attribute: by an agent that is one ("offered by the
+// cardiology ward"), or after one, stranded ("how many therapies does
+// each ward offer").
+func (e *Engine) tableVerbSaysOwn(a *analysis, parts *readingParts, v verbSite, explained []bool) bool {
+	subject := e.subjectAt(a)
+	return v.prep && a.word(v.at+1) == "by" && v.after >= 0 && explained[v.after] && e.ownAttribute(a, parts, v.before, v.after) ||
+		v.after < 0 && subject >= 0 && subject < v.before && e.ownAttribute(a, parts, subject, v.before)
+}
+
+// verbRelates: the verb says which join the reading takes between the
+// things around it, that one thing refers to the other, that the thing
+// is the only one of its kind joined, that it exists ("is stocked"), or
+// that the thing has its object as its own attribute.
+func (e *Engine) verbRelates(a *analysis, parts *readingParts, v verbSite, explained []bool) bool {
+	afterExplained := v.prep && v.after >= 0 && explained[v.after]
+	switch {
+	case v.hasObject && parts.joins && e.saysWhichEdge(a, parts, v.before, v.object, v.at):
+	case v.hasObject && e.onlyReference(a, parts, v.before, v.object):
+	case afterExplained && parts.joins && e.saysWhichEdge(a, parts, v.before, v.after, v.at):
+	case afterExplained && e.onlyReference(a, parts, v.before, v.after):
+	case v.after < 0 && e.onlyEdge(a, parts, v.before, !v.prep):
+	case v.after < 0 && passiveAux[a.word(v.at-1)] && e.onlyExists(a, parts, v.at):
+	case v.hasObject && (v.compared || e.plainObject(a, v.at+1, v.object)) && e.ownAttribute(a, parts, v.before, v.object):
+	case afterExplained && e.ownAttribute(a, parts, v.before, v.after):
+	default:
+		return false
+	}
+	return true
+}
+
+// verbsOfNames: "depots used for storage" read through usage_kind, "where
+// is it located" through a location column: a verb the lexicon relates to
+// the name of a column or table the reading reads is what the reading
+// does with it.
+func (e *Engine) verbsOfNames(a *analysis, parts *readingParts, explained, claimed, pending []bool, mark func(from, to int)) {
 	var names []string
 	for k := range parts.columns {
 		_, c, _ := strings.Cut(k, ".")
@@ -1950,7 +1978,7 @@ func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, clai
 		if t.Clause != 0 {
 			break
 		}
-		if explained[i] || claimed[i] && !pending[i] || !content(i) || t.IsNum || t.Quoted {
+		if explained[i] || claimed[i] && !pending[i] || isFunctionWord(t) || t.IsNum || t.Quoted {
 			continue
 		}
 		w := a.word(i)
