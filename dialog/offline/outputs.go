@@ -16,14 +16,47 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 	if len(free) < 1 {
 		return
 	}
+	ol, ok := r.columnsInRow(free)
+	if !ok {
+		return
+	}
+	r.labelBeforeList(&ol, free[0].at)
+	r.labelClosingList(&ol)
+	if len(ol.picked) < 2 {
+		return
+	}
+	w := 0.4
+	if ol.enumerated {
+		w = 2
+	}
+	picked, phrase := ol.picked, strings.Join(ol.phrases, ", ")
+	el.add(w, func(p *plan) {
+		for _, al := range picked {
+			p.selects = append(p.selects, sel{x: r.exprOf(al)})
+			p.use(al.table)
+		}
+		p.phrases[keyOutput] = phrase
+	})
+}
+
+// outputList is the columns a row of mentions lists, with their words;
+// enumerated when "and" or a comma joins them.
+type outputList struct {
+	picked     []colAlt
+	phrases    []string
+	enumerated bool
+	lastEnd    int
+}
+
+// columnsInRow takes each mention's likeliest column (the head table's
+// when nearly as likely) until two mentions are far apart; false when a
+// mention has no column that can be shown.
+func (r *reader) columnsInRow(free []*colMention) (outputList, bool) {
 	a := r.a
-	var picked []colAlt
-	var phrases []string
-	enumerated := false
-	lastEnd := -1
+	ol := outputList{lastEnd: -1}
 	for i, cm := range free {
 		if len(cm.alts) == 0 {
-			return
+			return ol, false
 		}
 		if i > 0 && cm.at-free[i-1].end > 3 {
 			break // far apart: the list has ended
@@ -36,72 +69,74 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 			}
 		}
 		if c := r.e.m.Column(best.table, best.column); c == nil || c.Kind() == warehouse.KindOther {
-			return
+			return ol, false
 		}
-		picked = append(picked, best)
-		phrases = append(phrases, cm.phrase)
-		lastEnd = cm.end
+		ol.picked = append(ol.picked, best)
+		ol.phrases = append(ol.phrases, cm.phrase)
+		ol.lastEnd = cm.end
 		if i > 0 {
 			for k := free[i-1].end - 1; k < cm.at; k++ {
 				if a.word(k) == "and" || a.toks[k].Break == ',' {
-					enumerated = true
+					ol.enumerated = true
 				}
 			}
-
 		}
 	}
-	// "the name, email and city": "name" is the head's label.
-	j := free[0].at - 1
+	return ol, true
+}
+
+// labelBeforeList: "the name, email and city" — "name" is the head's
+// label; "the cities in Texas and their population" — the things, then
+// theirs.
+func (r *reader) labelBeforeList(ol *outputList, first int) {
+	a := r.a
+	j := first - 1
 	for j >= 0 && (a.toks[j].Break == ',' || a.word(j) == "and" || a.word(j) == "the" || a.word(j) == "their") {
 		if a.word(j) != "the" && a.word(j) != "their" {
-			enumerated = true
+			ol.enumerated = true
 		}
 		if a.toks[j].Break == ',' && a.word(j) != "and" && a.word(j) != "the" && a.word(j) != "their" {
 			break // "name, email": j is the list's first item
 		}
 		j--
 	}
-	if h := r.h.t; h != nil && h.Label != nil && (a.word(j) == "name" || a.word(j) == "names") {
-		picked = append([]colAlt{{table: h.Name, column: h.Label.Name, weight: 1}}, picked...)
-		phrases = append([]string{a.toks[j].Raw}, phrases...)
-	} else if h := r.h.t; h != nil && h.Label != nil && r.h.entity && (a.seq(free[0].at-2, "and", "their") || a.seq(free[0].at-2, "and", "its") || a.seq(free[0].at-3, "along", "with", "their")) {
-		// "the cities in Texas and their population": the things, then theirs.
-		picked = append([]colAlt{{table: h.Name, column: h.Label.Name, weight: 1}}, picked...)
-		phrases = append([]string{r.h.phrase}, phrases...)
-		enumerated = true
-	}
-	// "the ids and titles of the books": "names" closing the list is the
-	// head's label too.
-	if h := r.h.t; h != nil && h.Label != nil && lastEnd > 0 {
-		k := lastEnd
-		if a.word(k) == "and" || a.toks[k-1].Break == ',' && a.word(k) != "and" {
-			if a.word(k) == "and" {
-				k++
-			}
-			if (a.word(k) == "name" || a.word(k) == "names") && !slices.ContainsFunc(picked, func(al colAlt) bool {
-				return strings.EqualFold(al.column, h.Label.Name) && strings.EqualFold(al.table, h.Name)
-			}) {
-				picked = append(picked, colAlt{table: h.Name, column: h.Label.Name, weight: 1})
-				phrases = append(phrases, a.toks[k].Raw)
-				enumerated = true
-			}
-		}
-	}
-	if len(picked) < 2 {
+	h := r.h.t
+	if h == nil || h.Label == nil {
 		return
 	}
-	w := 0.4
-	if enumerated {
-		w = 2
+	label := colAlt{table: h.Name, column: h.Label.Name, weight: 1}
+	if isNameWord(a.word(j)) {
+		ol.picked = append([]colAlt{label}, ol.picked...)
+		ol.phrases = append([]string{a.toks[j].Raw}, ol.phrases...)
+	} else if r.h.entity && (a.seq(first-2, "and", "their") || a.seq(first-2, "and", "its") || a.seq(first-3, "along", "with", "their")) {
+		ol.picked = append([]colAlt{label}, ol.picked...)
+		ol.phrases = append([]string{r.h.phrase}, ol.phrases...)
+		ol.enumerated = true
 	}
-	phrase := strings.Join(phrases, ", ")
-	el.add(w, func(p *plan) {
-		for _, al := range picked {
-			p.selects = append(p.selects, sel{x: r.exprOf(al)})
-			p.use(al.table)
-		}
-		p.phrases[keyOutput] = phrase
-	})
+}
+
+// labelClosingList: "the ids and titles of the books" — "names" closing
+// the list is the head's label too.
+func (r *reader) labelClosingList(ol *outputList) {
+	a := r.a
+	h := r.h.t
+	if h == nil || h.Label == nil || ol.lastEnd <= 0 {
+		return
+	}
+	k := ol.lastEnd
+	if !(a.word(k) == "and" || a.toks[k-1].Break == ',' && a.word(k) != "and") {
+		return
+	}
+	if a.word(k) == "and" {
+		k++
+	}
+	if isNameWord(a.word(k)) && !slices.ContainsFunc(ol.picked, func(al colAlt) bool {
+		return strings.EqualFold(al.column, h.Label.Name) && strings.EqualFold(al.table, h.Name)
+	}) {
+		ol.picked = append(ol.picked, colAlt{table: h.Name, column: h.Label.Name, weight: 1})
+		ol.phrases = append(ol.phrases, a.toks[k].Raw)
+		ol.enumerated = true
+	}
 }
 
 // listItem is one thing a "return the A, B and C" list asks for: a column,
@@ -127,52 +162,7 @@ func (r *reader) returnList() []listItem {
 		if !listVerbs[a.word(k)] || a.toks[k].Clause != 0 {
 			continue
 		}
-		var items []listItem
-		j := k + 1
-		for j < len(a.toks) {
-			for a.word(j) == "me" || a.word(j) == "the" || a.word(j) == "their" || a.word(j) == "its" || a.word(j) == "respective" || a.word(j) == "and" || a.word(j) == "also" || a.word(j) == "only" || a.word(j) == "both" {
-				j++
-			}
-			start := j
-			explicit := a.word(j) == "number" || a.word(j) == "count" || aggWords[a.word(j)] != ""
-			var it listItem
-			if aggs, end := r.aggregateAt(j); explicit && len(aggs) > 0 {
-				it.aggs, j = aggs, end
-			} else if cm := r.columnAt(j); cm != nil {
-				it.col, j = cm, cm.end
-			} else if em := r.entityAt(j); em != nil {
-				it.entity, j = em, j+len(strings.Fields(em.phrase))
-				// "the shop name": the rows' label.
-				if t := em.tables[0]; t.Label != nil && (a.word(j) == "name" || a.word(j) == "names") && a.toks[j-1].Break == 0 {
-					it.entity, it.col = nil, &colMention{phrase: a.phrase(start, j+1), at: start, end: j + 1, alts: []colAlt{{table: t.Name, column: t.Label.Name, weight: 1}}}
-					j++
-				}
-			} else if t := r.lastItemTable(items); t != nil && t.Label != nil && isNameWord(a.word(j)) {
-				// "the drug id and name": the name of that same thing.
-				it.col, j = &colMention{phrase: a.toks[j].Raw, at: j, end: j + 1, alts: []colAlt{{table: t.Name, column: t.Label.Name, weight: 1}}}, j+1
-			} else {
-				break
-			}
-			it.phrase = a.phrase(start, j)
-			items = append(items, it)
-			// "number of distinct members who borrowed, and …": a relative
-			// clause on an item does not end the list.
-			if w := a.word(j); (w == "who" || w == "that" || w == "which") && j > 0 && a.toks[j-1].Break == 0 {
-				k := j
-				for k < len(a.toks) && k < j+4 && a.toks[k].Break == 0 && a.word(k+1) != "and" {
-					k++
-				}
-				if k < len(a.toks) && k < j+4 && (a.toks[k].Break == ',' || a.word(k+1) == "and") {
-					j = k + 1
-				}
-			}
-			if j == 0 || j >= len(a.toks) || a.toks[j-1].Break != 0 && a.toks[j-1].Break != ',' {
-				break
-			}
-			if a.toks[j-1].Break != ',' && a.word(j) != "and" {
-				break
-			}
-		}
+		items := r.listAfter(k + 1)
 		if len(items) >= 2 {
 			return items
 		}
@@ -181,6 +171,77 @@ func (r *reader) returnList() []listItem {
 		}
 	}
 	return single
+}
+
+// listFillers are the words between a list's items that are no item.
+var listFillers = setOf("me the their its respective and also only both")
+
+// listAfter reads the items listed from j on, while commas or "and" join
+// them.
+func (r *reader) listAfter(j int) []listItem {
+	a := r.a
+	var items []listItem
+	for j < len(a.toks) {
+		for listFillers[a.word(j)] {
+			j++
+		}
+		it, end, ok := r.listItemAt(j, items)
+		if !ok {
+			break
+		}
+		items = append(items, it)
+		j = a.pastRelativeClause(end)
+		if j == 0 || j >= len(a.toks) || a.toks[j-1].Break != 0 && a.toks[j-1].Break != ',' {
+			break
+		}
+		if a.toks[j-1].Break != ',' && a.word(j) != "and" {
+			break
+		}
+	}
+	return items
+}
+
+// listItemAt reads one item at j: an aggregate said outright ("number of
+// loans", "total fee"), a column, a table's rows ("the shop name": its
+// label), or "name" after an item of a table ("the drug id and name").
+func (r *reader) listItemAt(j int, items []listItem) (listItem, int, bool) {
+	a := r.a
+	start := j
+	explicit := a.word(j) == "number" || a.word(j) == "count" || aggWords[a.word(j)] != ""
+	var it listItem
+	if aggs, end := r.aggregateAt(j); explicit && len(aggs) > 0 {
+		it.aggs, j = aggs, end
+	} else if cm := r.columnAt(j); cm != nil {
+		it.col, j = cm, cm.end
+	} else if em := r.entityAt(j); em != nil {
+		it.entity, j = em, j+len(strings.Fields(em.phrase))
+		if t := em.tables[0]; t.Label != nil && isNameWord(a.word(j)) && a.toks[j-1].Break == 0 {
+			it.entity, it.col = nil, &colMention{phrase: a.phrase(start, j+1), at: start, end: j + 1, alts: []colAlt{{table: t.Name, column: t.Label.Name, weight: 1}}}
+			j++
+		}
+	} else if t := r.lastItemTable(items); t != nil && t.Label != nil && isNameWord(a.word(j)) {
+		it.col, j = &colMention{phrase: a.toks[j].Raw, at: j, end: j + 1, alts: []colAlt{{table: t.Name, column: t.Label.Name, weight: 1}}}, j+1
+	} else {
+		return it, j, false
+	}
+	it.phrase = a.phrase(start, j)
+	return it, j, true
+}
+
+// pastRelativeClause: "number of distinct members who borrowed, and …" —
+// a short relative clause on an item does not end the list; j moves past
+// it when a comma or "and" follows it.
+func (a *analysis) pastRelativeClause(j int) int {
+	if w := a.word(j); (w == "who" || w == "that" || w == "which") && j > 0 && a.toks[j-1].Break == 0 {
+		k := j
+		for k < len(a.toks) && k < j+4 && a.toks[k].Break == 0 && a.word(k+1) != "and" {
+			k++
+		}
+		if k < len(a.toks) && k < j+4 && (a.toks[k].Break == ',' || a.word(k+1) == "and") {
+			return k + 1
+		}
+	}
+	return j
 }
 
 // lastItemTable is the table of the last listed item when it is one of
