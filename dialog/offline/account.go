@@ -8,6 +8,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Every word of a question is used by a reading, a function word, or
@@ -1784,7 +1785,7 @@ func (e *Engine) joinsBoth(j warehouse.Join, x, y string) bool {
 }
 
 // negationWords say no; a reading with no negation leaves them out.
-var negationWords = setOf(`no not never without none nobody nothing`)
+var negationWords = words.Set("negation")
 
 // countedAt says whether a counting phrase comes right before token k:
 // "number of", "count of", "how many", "most", "fewest" (with "distinct"

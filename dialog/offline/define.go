@@ -12,6 +12,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 	"github.com/clarify-bot/clarify/internal/tables"
 	"github.com/clarify-bot/clarify/ontology"
 )
@@ -59,7 +60,7 @@ type existMention struct {
 // smallWords are adjectives of smallness: their threshold is below average.
 var smallWords = setOf(`small little low cheap short few tiny minor`)
 
-var negations = setOf(`never no not without none nobody nothing non lacking`)
+var negations = words.Set("negating")
 
 var haveWords = setOf(`have has had`)
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // valueMention is a phrase that names stored values.
@@ -426,7 +427,7 @@ func exactHit(h catalog.ValueHit) bool {
 
 // negationLinks may stand between a negated verb and its value: "not
 // in", "is not from".
-var negationLinks = setOf(`the a an be is are was were in from at of`)
+var negationLinks = words.Set("negationlink")
 
 // negatedBefore finds a "not" or "never" at most five words before token
 // from that negates the value: with only linking words between ("are not
