@@ -21,17 +21,7 @@ import (
 // functionWords carry no meaning of their own in a question about data:
 // closed-class words (articles, pronouns, prepositions, conjunctions,
 // auxiliaries, question words) and the verbs of asking.
-var functionWords = setOf(`a an the of in on at for to from by with and or is are was were be been being
-	do does did done what which who whom whose how many much me us we our i my you your show list give tell
-	find get all each every per there that this these those it its have has had as than into through their
-	they them please can could would should let see about any some also just then so if up out where when why
-	whats what's one ones like same other else use using instead meant mean rather s
-	return returns display displayed provide output include including included want need know calculate compute determine vary varies differ convert converted
-	am will shall may might must whether both either neither such own
-	data database table tables record records row rows entry entries value values info information details
-	result results answer answers overall respective respectively currently present
-	give gives given listed list show shown exist exists existed relevant corresponding consider
-	he she him his her hers they`)
+var functionWords = words.Set("function")
 
 func setOf(words string) map[string]bool {
 	m := map[string]bool{}

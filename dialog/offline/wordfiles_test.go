@@ -1,6 +1,7 @@
 package offline_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,8 +19,10 @@ func TestWordFilesMatter(t *testing.T) {
 		file, set, word string
 		dump, question  string
 		want            []string // in the likeliest reading's SQL
+		used            string   // a word it accounts for
 	}{
-		{"negations", "negation", "not", "choir", "list the singers who do not have the voice tenor", []string{"WHERE singers.voice <> 'tenor'"}},
+		{"negations", "negating", "lacking", "choir", "list the singers lacking a solo", []string{"WHERE NOT EXISTS (SELECT 1 FROM solos"}, "lacking"},
+		{"stopwords", "function", "relevant", "choir", "list the relevant singers", []string{"SELECT singers.singer_name\nFROM singers"}, "relevant"},
 	}
 	engines := map[string]*offline.Engine{}
 	// Tried word by word in words_test.go.
@@ -38,7 +41,11 @@ func TestWordFilesMatter(t *testing.T) {
 			if !words.Set(tc.set)[tc.word] {
 				t.Fatalf("%q is not in set %q", tc.word, tc.set)
 			}
-			sql := proposal(t, e, tc.question).Candidates[0].SQL
+			first := proposal(t, e, tc.question).Candidates[0]
+			sql := first.SQL
+			if slices.Contains(first.Unused, tc.used) {
+				t.Errorf("%q: the likeliest reading leaves %q out:\n%s", tc.question, tc.used, sql)
+			}
 			for _, w := range tc.want {
 				if !strings.Contains(sql, w) {
 					t.Errorf("%q: want %q in the likeliest reading:\n%s", tc.question, w, sql)
