@@ -1734,14 +1734,14 @@ func (e *Engine) onlyExists(a *analysis, parts *readingParts, i int) bool {
 }
 
 // determiners come before a noun phrase, never right before its verb.
-var determiners = setOf(`the a an this that these those its their his her our your my every each any some no`)
+var determiners = words.Set("determiner")
 
 // rowNouns name a table's rows in general.
 var rowNouns = setOf(`record records entry entries row rows event events item items instance instances case cases`)
 
 // copulaFillers stand between a verb and what it says its subject is:
 // "ended up being", "turned out to be", "ended up as".
-var copulaFillers = setOf(`up out being be to as`)
+var copulaFillers = words.Set("copulafiller")
 
 // countingWords say how many of a thing, not which thing.
 var countingWords = setOf(`most least fewest more fewer less number largest smallest greatest highest lowest total`)
@@ -1797,7 +1797,7 @@ func countedAt(a *analysis, k int) bool {
 
 // definite are the words before a noun that point back at a thing
 // already named.
-var definite = setOf(`the this that its`)
+var definite = words.Set("definite")
 
 // relationPreps are the prepositions after which a verb names how two
 // things relate ("runs through", "owned by", "located in").

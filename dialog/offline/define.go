@@ -62,7 +62,7 @@ var smallWords = setOf(`small little low cheap short few tiny minor`)
 
 var negations = words.Set("negating")
 
-var haveWords = setOf(`have has had`)
+var haveWords = words.Set("have")
 
 // stateWords name columns that hold a row's state, which is what most
 // adjectives about rows ("active", "open", "new") are about.

@@ -321,7 +321,7 @@ func (e *Engine) storedIn(phrase, table, column string) bool {
 
 // auxiliaries come before a verb: "did not write", "does lend", "never
 // visited".
-var auxiliaries = setOf(`do does did not never to will would can could didn't doesn't don't`)
+var auxiliaries = words.Set("auxiliary")
 
 func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMention {
 	phrase := a.phrase(from, to)

@@ -14,7 +14,7 @@ import (
 // way the set says, so a word added to a file is known to reach the
 // engine. Every file has a case.
 func TestWordFilesMatter(t *testing.T) {
-	dumps := map[string]func() string{"choir": choirDump}
+	dumps := map[string]func() string{"choir": choirDump, "lending": lendingDump, "library": libraryDump, "vans": vanFleetDump}
 	cases := []struct {
 		file, set, word string
 		dump, question  string
@@ -22,6 +22,7 @@ func TestWordFilesMatter(t *testing.T) {
 		used            string   // a word it accounts for
 	}{
 		{"negations", "negating", "lacking", "choir", "list the singers lacking a solo", []string{"WHERE NOT EXISTS (SELECT 1 FROM solos"}, "lacking"},
+		{"grammar", "have", "have", "choir", "list the singers that have solos", []string{"WHERE EXISTS (SELECT 1 FROM solos WHERE solos.singer_id = singers.singer_id)"}, "solos"},
 		{"stopwords", "function", "relevant", "choir", "list the relevant singers", []string{"SELECT singers.singer_name\nFROM singers"}, "relevant"},
 	}
 	engines := map[string]*offline.Engine{}
