@@ -10,6 +10,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/token"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Every word of a question is used by a reading, a function word, or
@@ -22,17 +23,7 @@ import (
 // functionWords carry no meaning of their own in a question about data:
 // closed-class words (articles, pronouns, prepositions, conjunctions,
 // auxiliaries, question words) and the verbs of asking.
-var functionWords = setOf(`a an the of in on at for to from by with and or is are was were be been being
-	do does did done what which who whom whose how many much me us we our i my you your show list give tell
-	find get all each every per there that this these those it its have has had as than into through their
-	they them please can could would should let see about any some also just then so if up out where when why
-	whats what's one ones like same other else use using instead meant mean rather s
-	return returns display displayed provide output include including included want need know calculate compute determine vary varies differ convert converted
-	am will shall may might must whether both either neither such own
-	data database table tables record records row rows entry entries value values info information details
-	result results answer answers overall respective respectively currently present
-	give gives given listed list show shown exist exists existed relevant corresponding consider
-	he she him his her hers they`)
+var functionWords = words.Set("function")
 
 func setOf(words string) map[string]bool {
 	m := map[string]bool{}
@@ -1745,14 +1736,14 @@ func (e *Engine) onlyExists(a *analysis, parts *readingParts, i int) bool {
 }
 
 // determiners come before a noun phrase, never right before its verb.
-var determiners = setOf(`the a an this that these those its their his her our your my every each any some no`)
+var determiners = words.Set("determiner")
 
 // rowNouns name a table's rows in general.
 var rowNouns = setOf(`record records entry entries row rows event events item items instance instances case cases`)
 
 // copulaFillers stand between a verb and what it says its subject is:
 // "ended up being", "turned out to be", "ended up as".
-var copulaFillers = setOf(`up out being be to as`)
+var copulaFillers = words.Set("copulafiller")
 
 // countingWords say how many of a thing, not which thing.
 var countingWords = setOf(`most least fewest more fewer less number largest smallest greatest highest lowest total`)
@@ -1786,7 +1777,7 @@ func (e *Engine) joinsBoth(j warehouse.Join, x, y string) bool {
 }
 
 // negationWords say no; a reading with no negation leaves them out.
-var negationWords = setOf(`no not never without none nobody nothing`)
+var negationWords = words.Set("negation")
 
 // countedAt says whether a counting phrase comes right before token k:
 // "number of", "count of", "how many", "most", "fewest" (with "distinct"
@@ -1808,7 +1799,7 @@ func countedAt(a *analysis, k int) bool {
 
 // definite are the words before a noun that point back at a thing
 // already named.
-var definite = setOf(`the this that its`)
+var definite = words.Set("definite")
 
 // relationPreps are the prepositions after which a verb names how two
 // things relate ("runs through", "owned by", "located in").

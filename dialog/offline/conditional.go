@@ -3,6 +3,8 @@ package offline
 import (
 	"regexp"
 	"strings"
+
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Conditional shares: "what % of orders placed in 2024 were cancelled",
@@ -17,7 +19,7 @@ import (
 var percentSign = regexp.MustCompile(`(^|[^0-9])%\s*of\b`)
 
 // predicateWords start the part of a conditional share after its whole.
-var predicateWords = setOf("were was are is came come comes went go goes had have has that which who")
+var predicateWords = words.Set("predicate")
 
 // shareParts finds, after a share word, the value mentions that name the
 // part: those after the first predicate word that follows the whole.

@@ -14,6 +14,7 @@ import (
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/token"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 	"github.com/clarify-bot/clarify/internal/tables"
 	"github.com/clarify-bot/clarify/ontology"
 )
@@ -61,9 +62,9 @@ type existMention struct {
 // smallWords are adjectives of smallness: their threshold is below average.
 var smallWords = setOf(`small little low cheap short few tiny minor`)
 
-var negations = setOf(`never no not without none nobody nothing non lacking`)
+var negations = words.Set("negating")
 
-var haveWords = setOf(`have has had`)
+var haveWords = words.Set("have")
 
 // stateWords name columns that hold a row's state, which is what most
 // adjectives about rows ("active", "open", "new") are about.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Meanings of a word over a few-valued column ("active" orders over a
@@ -19,7 +20,7 @@ import (
 // to the word: no pair by an unclear likeness.
 
 // negationPrefixes turn a word into its opposite: active → inactive.
-var negationPrefixes = []string{"non-", "non", "un", "in", "im", "il", "ir", "dis", "de"}
+var negationPrefixes = words.List("negprefix")
 
 // scoredValue is a stored value and how it relates to the word.
 type scoredValue struct {

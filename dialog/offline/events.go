@@ -5,6 +5,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Events at their own dates and participants. A past participle that
@@ -266,7 +267,7 @@ func (p *plan) aggregatedTables() map[string]bool {
 
 // particles follow a verb without changing the event it names ("signed
 // up", "checked out", "paid off").
-var particles = setOf("up out off in on down over back")
+var particles = words.Set("particle")
 
 // eventVerbBefore finds a participle right before token at (a time
 // condition), possibly with its particle, that names a date column the
@@ -313,7 +314,7 @@ func (e *Engine) linking(a, b string) *schema.Table {
 var timeLead = setOf(`in during on since before after by at from each every per the a`)
 
 // passiveAux come before a passive participle: "looms were made".
-var passiveAux = setOf(`is are was were be been being`)
+var passiveAux = words.Set("passiveaux")
 
 // onlyEventBefore finds the participle of an event whose date is the only
 // one the reading's time could be on ("looms built in 1985", "in 1985,

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/dialog/offline/token"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 type superMention struct {
@@ -37,10 +38,25 @@ type groupMention struct {
 // superlatives, hintStems and howAdjectives are data: words/superlatives.tsv,
 // words/measures.tsv and words/how.tsv.
 var (
-	superlatives  = loadSuperlatives()
-	hintStems     = loadMeasures()
-	howAdjectives = loadHowAdjectives()
+	superlatives  = superlativesOf(words.Superlatives())
+	hintStems     = words.Measures()
+	howAdjectives = words.HowAdjectives()
 )
+
+// superlative is a ranking word: its direction and the measure it ranks
+// by when the question names none ("" for what the question counts).
+type superlative struct {
+	desc bool
+	hint string
+}
+
+func superlativesOf(ws map[string]words.Superlative) map[string]superlative {
+	out := map[string]superlative{}
+	for w, s := range ws {
+		out[w] = superlative{desc: s.Desc, hint: s.Measure}
+	}
+	return out
+}
 
 // findIntents recognises counting, aggregates, superlatives, grouping and
 // how-adjectives.

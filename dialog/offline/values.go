@@ -13,6 +13,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/token"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // valueMention is a phrase that names stored values.
@@ -321,7 +322,7 @@ func (e *Engine) storedIn(phrase, table, column string) bool {
 
 // auxiliaries come before a verb: "did not write", "does lend", "never
 // visited".
-var auxiliaries = setOf(`do does did not never to will would can could didn't doesn't don't`)
+var auxiliaries = words.Set("auxiliary")
 
 func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMention {
 	phrase := a.phrase(from, to)
@@ -427,7 +428,7 @@ func exactHit(h catalog.ValueHit) bool {
 
 // negationLinks may stand between a negated verb and its value: "not
 // in", "is not from".
-var negationLinks = setOf(`the a an be is are was were in from at of`)
+var negationLinks = words.Set("negationlink")
 
 // negatedBefore finds a "not" or "never" at most five words before token
 // from that negates the value: with only linking words between ("are not

@@ -1,26 +1,22 @@
 package offline_test
 
 import (
-	"bufio"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
-// readTSV reads a word table of words/ as the engine does.
-func readTSV(t *testing.T, name string) [][]string {
+// readTSV reads a set of words/ as the engine does: each row its word,
+// then its fields.
+func readTSV(t *testing.T, set string) [][]string {
 	t.Helper()
-	f, err := os.Open("words/" + name + ".tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var rows [][]string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if line := strings.TrimSpace(sc.Text()); line != "" && !strings.HasPrefix(line, "#") {
-			rows = append(rows, strings.Split(line, "\t"))
-		}
+	for _, e := range words.Entries(set) {
+		rows = append(rows, append([]string{e.Word}, e.Fields...))
+	}
+	if len(rows) == 0 {
+		t.Fatalf("no words in set %q", set)
 	}
 	return rows
 }
@@ -30,7 +26,7 @@ func readTSV(t *testing.T, name string) [][]string {
 // fleet of our own ("which depot has the <word> fleet size?").
 func TestSuperlativesFile(t *testing.T) {
 	e, _ := engineOn(t, vanFleetDump())
-	for _, r := range readTSV(t, "superlatives") {
+	for _, r := range readTSV(t, "superlative") {
 		word, dir := r[0], r[1]
 		q := "which depot has the " + word + " fleet size?"
 		sql := proposal(t, e, q).Candidates[0].SQL
@@ -50,7 +46,7 @@ func TestSuperlativesFile(t *testing.T) {
 func TestHowAdjectivesFile(t *testing.T) {
 	measures := map[string]string{}
 	cols := []string{"name VARCHAR(20) PRIMARY KEY"}
-	for _, r := range readTSV(t, "measures") {
+	for _, r := range readTSV(t, "measure") {
 		first := strings.Fields(r[1])[0]
 		measures[r[0]] = first
 		if !strings.Contains(strings.Join(cols, " "), first+" ") {

@@ -1,0 +1,63 @@
+package offline_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/clarify-bot/clarify/dialog/offline"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
+)
+
+// TestWordFilesMatter: for each file of words/, a word of one of its sets
+// changes the likeliest reading of a question on a schema of our own the
+// way the set says, so a word added to a file is known to reach the
+// engine. Every file has a case.
+func TestWordFilesMatter(t *testing.T) {
+	dumps := map[string]func() string{"choir": choirDump, "lending": lendingDump, "library": libraryDump, "vans": vanFleetDump}
+	cases := []struct {
+		file, set, word string
+		dump, question  string
+		want            []string // in the likeliest reading's SQL
+		used            string   // a word it accounts for
+	}{
+		{"negations", "negating", "lacking", "choir", "list the singers lacking a solo", []string{"WHERE NOT EXISTS (SELECT 1 FROM solos"}, "lacking"},
+		{"grammar", "have", "have", "choir", "list the singers that have solos", []string{"WHERE EXISTS (SELECT 1 FROM solos WHERE solos.singer_id = singers.singer_id)"}, "solos"},
+		{"stopwords", "function", "relevant", "choir", "list the relevant singers", []string{"SELECT singers.singer_name\nFROM singers"}, "relevant"},
+	}
+	engines := map[string]*offline.Engine{}
+	// Tried word by word in words_test.go.
+	covered := map[string]bool{"superlatives": true, "measures": true, "how": true}
+	for _, tc := range cases {
+		covered[tc.file] = true
+		e := engines[tc.dump]
+		if e == nil {
+			e, _ = engineOn(t, dumps[tc.dump]())
+			engines[tc.dump] = e
+		}
+		t.Run(tc.file+"/"+tc.set+"/"+tc.word, func(t *testing.T) {
+			if got := words.File(tc.set); got != tc.file {
+				t.Fatalf("set %q is in %s.tsv, not %s.tsv", tc.set, got, tc.file)
+			}
+			if !words.Set(tc.set)[tc.word] {
+				t.Fatalf("%q is not in set %q", tc.word, tc.set)
+			}
+			first := proposal(t, e, tc.question).Candidates[0]
+			sql := first.SQL
+			if slices.Contains(first.Unused, tc.used) {
+				t.Errorf("%q: the likeliest reading leaves %q out:\n%s", tc.question, tc.used, sql)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(sql, w) {
+					t.Errorf("%q: want %q in the likeliest reading:\n%s", tc.question, w, sql)
+				}
+			}
+		})
+	}
+	for _, set := range words.Names() {
+		if f := words.File(set); !covered[f] {
+			t.Errorf("words/%s.tsv has no case here", f)
+			covered[f] = true
+		}
+	}
+}
