@@ -75,26 +75,14 @@ func (r *reader) aggregateAt(i int) ([]aggRead, int) {
 		i++
 	}
 	start := i
-	fn := ""
-	distinct := false
-	switch {
-	case (a.word(i) == "number" || a.word(i) == "count" || a.word(i) == "no") && a.word(i+1) == "of":
-		fn, i = "COUNT", i+2
-	case a.word(i) == "counts" || a.word(i) == "count":
-		return nil, i + 1 // "their counts": the caller knows what is counted
-	case aggWords[a.word(i)] != "":
-		fn = aggWords[a.word(i)]
-		i++
-		if a.word(i) == "of" {
-			i++
-		}
-		if fn == "SUM" && a.word(i) == "number" && a.word(i+1) == "of" {
-			fn, i = "COUNT", i+2 // "total number of"
-		}
+	fn, i, counts := a.aggregateWordAt(i)
+	if counts {
+		return nil, i // "their counts": the caller knows what is counted
 	}
 	for a.word(i) == "the" {
 		i++
 	}
+	distinct := false
 	if kindWords[a.word(i)] && fn == "COUNT" {
 		distinct = true
 		i++
@@ -130,11 +118,46 @@ func (r *reader) aggregateAt(i int) ([]aggRead, int) {
 	if cm == nil {
 		return nil, start
 	}
-	end := cm.end
 	alts := cm.alts
 	if qualifier != nil {
 		alts = r.qualifiedAlts(qualifier, cm)
 	}
+	out := r.aggregatesOver(fn, distinct, alts, phraseOf(cm.end))
+	if len(out) == 0 {
+		return nil, start
+	}
+	r.usedCols[cm] = true
+	return out, cm.end
+}
+
+// aggregateWordAt reads the words that say which aggregate ("number of",
+// "count of", an aggregate word such as "average", "total number of"); fn
+// is "" when none does. counts: a bare "count(s)", whose thing the caller
+// knows.
+func (a *analysis) aggregateWordAt(i int) (fn string, next int, counts bool) {
+	switch {
+	case (a.word(i) == "number" || a.word(i) == "count" || a.word(i) == "no") && a.word(i+1) == "of":
+		return "COUNT", i + 2, false
+	case a.word(i) == "counts" || a.word(i) == "count":
+		return "", i + 1, true
+	case aggWords[a.word(i)] != "":
+		fn = aggWords[a.word(i)]
+		i++
+		if a.word(i) == "of" {
+			i++
+		}
+		if fn == "SUM" && a.word(i) == "number" && a.word(i+1) == "of" {
+			fn, i = "COUNT", i+2 // "total number of"
+		}
+	}
+	return fn, i, false
+}
+
+// aggregatesOver reads an aggregate of each column alternative: counts of
+// distinct values (or the sum of a stored count: "number of citations" may
+// be citation_num), the aggregate named, or for a bare measure its sum and
+// (less likely) its average. Only numbers that are no keys are added up.
+func (r *reader) aggregatesOver(fn string, distinct bool, alts []colAlt, phrase string) []aggRead {
 	var out []aggRead
 	for _, al := range alts {
 		c := r.e.m.Column(al.table, al.column)
@@ -147,30 +170,27 @@ func (r *reader) aggregateAt(i int) ([]aggRead, int) {
 		if al.computed() {
 			c = &warehouse.Column{Name: al.column}
 		}
+		read := func(x expr, alias string, weight float64) aggRead {
+			return aggRead{x: x, alias: alias, tables: []string{al.table}, phrase: phrase, weight: weight}
+		}
+		countDistinct := aggExpr{fn: "COUNT", distinct: true, arg: x}
 		switch {
 		case fn == "COUNT" && distinct:
-			out = append(out, aggRead{x: aggExpr{fn: "COUNT", distinct: true, arg: x}, alias: "number_of_" + strings.ToLower(al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight})
+			out = append(out, read(countDistinct, "number_of_"+strings.ToLower(al.column), al.weight))
 		case fn == "COUNT":
 			if n := strings.ToLower(c.Name); numeric && (strings.Contains(n, "num") || strings.HasPrefix(n, "total")) {
-				// "number of citations" may be a stored count (citation_num,
-				// total_credit).
-				out = append(out, aggRead{x: aggOver("SUM", x), alias: aliasFor("SUM", al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight})
+				out = append(out, read(aggOver("SUM", x), aliasFor("SUM", al.column), al.weight))
 			}
-			out = append(out, aggRead{x: aggExpr{fn: "COUNT", distinct: true, arg: x}, alias: "number_of_" + strings.ToLower(al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight * 0.6})
+			out = append(out, read(countDistinct, "number_of_"+strings.ToLower(al.column), al.weight*0.6))
 		case !numeric:
 		case fn != "":
-			out = append(out, aggRead{x: aggOver(fn, x), alias: aliasFor(fn, al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight})
+			out = append(out, read(aggOver(fn, x), aliasFor(fn, al.column), al.weight))
 		default:
-			out = append(out,
-				aggRead{x: aggOver("SUM", x), alias: aliasFor("SUM", al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight * 0.7},
-				aggRead{x: aggOver("AVG", x), alias: aliasFor("AVG", al.column), tables: []string{al.table}, phrase: phraseOf(end), weight: al.weight * 0.3})
+			out = append(out, read(aggOver("SUM", x), aliasFor("SUM", al.column), al.weight*0.7),
+				read(aggOver("AVG", x), aliasFor("AVG", al.column), al.weight*0.3))
 		}
 	}
-	if len(out) == 0 {
-		return nil, start
-	}
-	r.usedCols[cm] = true
-	return out, end
+	return out
 }
 
 // groupable says whether a column can name groups: text or a few-valued
