@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/clarify-bot/clarify/bot/internal/config"
 	"github.com/clarify-bot/clarify/bot/internal/enforce"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
@@ -15,7 +16,7 @@ import (
 // such level.
 func (s *warehouseSlot) checkEnforcement(ctx context.Context) {
 	var rep enforce.Report
-	for _, acct := range s.cfg.accounts() {
+	for _, acct := range s.cfg.Accounts() {
 		db := s.levelDB(acct.Name)
 		if acct.Name == access.DefaultLevel {
 			s.mu.Lock()
@@ -54,7 +55,7 @@ func (s *warehouseSlot) checkEnforcement(ctx context.Context) {
 // account can read what it hides fails the check ("not enforced").
 func checkAccess(ctx context.Context, wc WarehouseConfig) []checkResult {
 	var out []checkResult
-	for _, acct := range wc.accounts() {
+	for _, acct := range wc.Accounts() {
 		if len(acct.Rules.Hidden)+len(acct.Rules.Sensitive) == 0 {
 			continue
 		}
@@ -65,11 +66,11 @@ func checkAccess(ctx context.Context, wc WarehouseConfig) []checkResult {
 		}
 		if acct.Name != access.DefaultLevel {
 			// The level's account must be read-only too.
-			lc := wc.forLevel(acct)
-			lc.Name = levelComponent(wc.Name, acct.Name)
+			lc := wc.ForLevel(acct)
+			lc.Name = config.LevelComponent(wc.Name, acct.Name)
 			out = append(out, checkWarehouse(ctx, lc))
 		}
-		wcfg := wc.forLevel(acct).warehouseConfig(nil)
+		wcfg := wc.ForLevel(acct).DBConfig(nil)
 		wcfg.MaxOpenConns = 2
 		db, err := warehouse.Open(ctx, wcfg)
 		if err != nil {

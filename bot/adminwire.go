@@ -12,29 +12,6 @@ import (
 	"github.com/clarify-bot/clarify/ontology"
 )
 
-// AuditConfig is the configuration's audit section.
-type AuditConfig struct {
-	// QuestionRetention is how long question records are kept ("90d",
-	// "720h"); 0 keeps them forever. Unset means defaultQuestionRetention.
-	// Fact changes and glossary loads are always kept.
-	QuestionRetention *Age `yaml:"question_retention"`
-}
-
-// defaultQuestionRetention keeps a quarter of questions: enough to answer
-// "who asked what last month", short enough not to become a data archive.
-const defaultQuestionRetention = Age(90 * 24 * time.Hour)
-
-// retention is the configured retention of question records (0: forever).
-func (a AuditConfig) retention() time.Duration {
-	if a.QuestionRetention == nil {
-		return time.Duration(defaultQuestionRetention)
-	}
-	return time.Duration(*a.QuestionRetention)
-}
-
-// Age is a duration written as Go writes them or in days ("90d").
-type Age = admincmd.Age
-
 func pruneQuestions(ctx context.Context, s *ontology.Store, retention time.Duration, tick <-chan time.Time, now func() time.Time, logger *slog.Logger) {
 	admincmd.PruneQuestions(ctx, s, retention, tick, now, logger)
 }
@@ -55,9 +32,6 @@ func runStore(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	return admincmd.RunStore(ctx, args, stdin, stdout, stderr)
 }
 
-// AdminConfig is the admin console's section (bot/internal/adminweb).
-type AdminConfig = adminweb.Config
-
 // runAdminLink is `bot admin-link` (bot/internal/adminweb).
 func runAdminLink(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return adminweb.RunLink(ctx, args, stdin, stdout, stderr, adminweb.LinkDeps{Store: configStore, Config: adminConfig})
@@ -67,7 +41,7 @@ func runAdminLink(ctx context.Context, args []string, stdin io.Reader, stdout, s
 // at path; their defaults without one.
 func adminConfig(path string) (AdminConfig, string, error) {
 	cfg := Config{}
-	cfg.applyDefaults()
+	cfg.ApplyDefaults()
 	if path != "" {
 		var err error
 		if cfg, err = LoadConfig(path, os.Getenv); err != nil {

@@ -33,7 +33,7 @@ func startMainWith(t *testing.T, cfg Config, opts MainOptions) (*Main, context.C
 		cfg.DataDir = t.TempDir()
 	}
 	cfg.HTTP.Addr = "127.0.0.1:0"
-	cfg.applyDefaults()
+	cfg.ApplyDefaults()
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestPartialProfileRetriedInBackground(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := Config{DataDir: dir, HTTP: HTTPConfig{Addr: "127.0.0.1:0"}, Warehouses: []WarehouseConfig{{Name: "shop", DSN: d.Config.FormatDSN()}}}
-	cfg.applyDefaults()
+	cfg.ApplyDefaults()
 	if got := checkProfiles(cfg); len(got) != 1 || got[0].Status != statusWarn || !strings.Contains(got[0].Detail, "partial for customers") {
 		t.Fatalf("doctor on the partial cache: %+v", got)
 	}

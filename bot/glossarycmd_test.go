@@ -322,7 +322,7 @@ filters:
 	wc := shopWarehouse()
 	wc.Glossary = path
 	cfg := Config{DataDir: t.TempDir(), HTTP: HTTPConfig{Addr: "127.0.0.1:0"}, Warehouses: []WarehouseConfig{wc}}
-	cfg.applyDefaults()
+	cfg.ApplyDefaults()
 	m, err := NewMain(context.Background(), cfg, slog.New(slog.DiscardHandler))
 	if err == nil {
 		m.Close()

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/clarify-bot/clarify/bot/internal/adminweb"
+	"github.com/clarify-bot/clarify/bot/internal/config"
 	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/bot/internal/metrics"
 	"github.com/clarify-bot/clarify/connectors/catalog"
@@ -274,7 +275,7 @@ func (m *Main) startWarehouses(ctx context.Context, refresh bool) error {
 // level's over its own account, from its cached snapshot (or a new one
 // with refreshLevels).
 func (m *Main) buildStack(ctx context.Context, s *warehouseSlot, db *warehouse.DB, snap *warehouse.Snapshot, refresh, refreshLevels bool) (*stack, error) {
-	accts := s.cfg.accounts()
+	accts := s.cfg.Accounts()
 	st, err := newStack(ctx, db, m.stores, m.stackOptions(s, accts[0], snap, refresh))
 	if err != nil {
 		return nil, err
@@ -294,12 +295,12 @@ func (m *Main) buildStack(ctx context.Context, s *warehouseSlot, db *warehouse.D
 }
 
 // stackOptions are how one access level's stack of a warehouse is built.
-func (m *Main) stackOptions(s *warehouseSlot, acct levelAccount, snap *warehouse.Snapshot, refresh bool) stackOptions {
+func (m *Main) stackOptions(s *warehouseSlot, acct config.LevelAccount, snap *warehouse.Snapshot, refresh bool) stackOptions {
 	return stackOptions{
-		WarehouseName: s.cfg.Name, SnapshotName: levelComponent(s.cfg.Name, acct.Name),
+		WarehouseName: s.cfg.Name, SnapshotName: config.LevelComponent(s.cfg.Name, acct.Name),
 		DataDir: m.cfg.DataDir, Synonyms: s.cfg.Synonyms, Access: acct.Rules, Joins: s.joins,
 		Snapshot: snap, RefreshProfile: refresh, Profile: m.profileOptions(s.cfg),
-		Dialog: m.cfg.Dialog.managerConfig(), Engine: m.engine, Logger: m.logger, Audit: true,
+		Dialog: m.cfg.Dialog.ManagerConfig(), Engine: m.engine, Logger: m.logger, Audit: true,
 		Observe: m.metrics.DialogObserver(s.cfg.Name), Gate: m.limiter.Gate(),
 	}
 }
@@ -345,7 +346,7 @@ func (m *Main) Run(ctx context.Context) error {
 	daily := time.NewTicker(24 * time.Hour)
 	defer daily.Stop()
 	g.Go(func() error {
-		pruneQuestions(gctx, m.stores.facts, m.cfg.Audit.retention(), daily.C, time.Now, m.logger)
+		pruneQuestions(gctx, m.stores.facts, m.cfg.Audit.Retention(), daily.C, time.Now, m.logger)
 		return nil
 	})
 	for _, s := range m.slots {
@@ -420,7 +421,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if code, ok := parseFlags(fs, args, stdout); !ok {
 		return code
 	}
-	if err := checkPprofAddr(*pprofAddr); err != nil {
+	if err := config.CheckPprofAddr(*pprofAddr); err != nil {
 		fmt.Fprintf(stderr, "bot serve: --pprof: %v\n", err)
 		return exitUsage
 	}

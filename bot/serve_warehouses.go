@@ -126,7 +126,7 @@ func (s *warehouseSlot) open(ctx context.Context) (*warehouse.DB, error) {
 	if s.levelDBs == nil {
 		s.levelDBs = map[string]*warehouse.DB{}
 	}
-	for _, acct := range s.cfg.accounts()[1:] {
+	for _, acct := range s.cfg.Accounts()[1:] {
 		if s.levelDBs[acct.Name] != nil {
 			continue
 		}
@@ -134,7 +134,7 @@ func (s *warehouseSlot) open(ctx context.Context) (*warehouse.DB, error) {
 			s.levelDBs[acct.Name] = s.db
 			continue
 		}
-		wcfg := s.cfg.forLevel(acct).warehouseConfig(s.m.logger.With("level", acct.Name))
+		wcfg := s.cfg.ForLevel(acct).DBConfig(s.m.logger.With("level", acct.Name))
 		wcfg.MaxOpenConns, wcfg.OnQuery = s.cfg.MaxConnections, s.onQuery()
 		db, err := warehouse.Open(ctx, wcfg)
 		if err != nil {
@@ -161,7 +161,7 @@ func (s *warehouseSlot) onQuery() func(warehouse.QueryEvent) {
 
 // openDefault opens the warehouse's own account (or starts the demo).
 func (s *warehouseSlot) openDefault(ctx context.Context) error {
-	wcfg := s.cfg.warehouseConfig(s.m.logger)
+	wcfg := s.cfg.DBConfig(s.m.logger)
 	wcfg.DSN, wcfg.MaxOpenConns = "", s.cfg.MaxConnections
 	wcfg.OnQuery = s.onQuery()
 	if s.cfg.Demo {
