@@ -342,7 +342,7 @@ verified_queries:
 		t.Fatal(err)
 	}
 	// As an older load, or a glossary loaded before the rules, would have.
-	if _, err := glossarycmd.Load(context.Background(), m.stores.facts, g, "clinic", nil); err != nil {
+	if _, err := glossarycmd.Load(context.Background(), m.stores.Facts, g, "clinic", nil); err != nil {
 		t.Fatal(err)
 	}
 	desk := dialog.Who{Platform: "slack", Workspace: "T1", Channel: "C1", User: "U1"}

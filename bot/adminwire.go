@@ -58,16 +58,10 @@ func adminWarehouses(slots []*warehouseSlot) []adminweb.Warehouse {
 	for _, sl := range slots {
 		out = append(out, adminweb.Warehouse{Name: sl.name(), Current: func() *adminweb.Stack {
 			if st := sl.current(); st != nil {
-				return st.preview
+				return st.Preview
 			}
 			return nil
 		}})
 	}
 	return out
-}
-
-// adminWarehouse is a stack that is never replaced (bot demo's) as the
-// console's previews use it.
-func (st *stack) adminWarehouse() adminweb.Warehouse {
-	return adminweb.Warehouse{Name: st.name, Current: func() *adminweb.Stack { return st.preview }}
 }

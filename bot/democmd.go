@@ -17,6 +17,7 @@ import (
 	"github.com/clarify-bot/clarify/bot/internal/adminweb"
 	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/bot/internal/glossarycmd"
+	"github.com/clarify-bot/clarify/bot/internal/stack"
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
@@ -63,19 +64,19 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitFailure
 	}
 	defer dw.Close()
-	stores, err := openStores(*data, logger)
+	stores, err := stack.OpenStores(*data, logger)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
 		return exitFailure
 	}
 	defer stores.Close()
 	whName := fmt.Sprintf("demo-%d", *orders)
-	joins, err := glossarycmd.DemoFacts(ctx, stores.facts, whName, !*noGlossary)
+	joins, err := glossarycmd.DemoFacts(ctx, stores.Facts, whName, !*noGlossary)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
 		return exitFailure
 	}
-	st, err := newStack(ctx, dw.DB, stores, stackOptions{WarehouseName: whName, DataDir: *data, RefreshProfile: *refresh, Profile: demo.ProfileOptions(), Joins: joins, Logger: logger, Audit: true})
+	st, err := stack.New(ctx, dw.DB, stores, stack.Options{WarehouseName: whName, DataDir: *data, RefreshProfile: *refresh, Profile: demo.ProfileOptions(), Joins: joins, Logger: logger, Audit: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
 		return exitFailure
@@ -84,7 +85,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	var adminLink func(ctx context.Context) (string, error)
 	if *adminWeb {
 		*admin = true
-		link, stop, err := adminweb.StartDemo(ctx, *adminAddr, *data, stores.facts, st.adminWarehouse(), *who, logger)
+		link, stop, err := adminweb.StartDemo(ctx, *adminAddr, *data, stores.Facts, st.AdminWarehouse(), *who, logger)
 		if err != nil {
 			fmt.Fprintf(stderr, "bot demo: %v\n", err)
 			return exitFailure
@@ -103,7 +104,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if f, ok := stdin.(*os.File); ok {
 		interactive = console.IsTerminal(f)
 	}
-	c := console.New(st.manager, in, stdout, console.Options{
+	c := console.New(st.Manager, in, stdout, console.Options{
 		User: *who, Admin: *admin, Interactive: interactive, Examples: demoExamples, Logger: logger,
 		Session:   strconv.FormatInt(time.Now().UnixNano(), 36),
 		ChartDir:  filepath.Join(*data, "charts"),

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/clarify-bot/clarify/bot/internal/stack"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
 
@@ -17,7 +18,7 @@ func checkProfiles(cfg Config) []checkResult {
 	var out []checkResult
 	for _, w := range cfg.Warehouses {
 		what := "profile of " + w.Name
-		snap, err := warehouse.LoadSnapshot(snapshotPath(cfg.DataDir, w.Name))
+		snap, err := warehouse.LoadSnapshot(stack.SnapshotPath(cfg.DataDir, w.Name))
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 			continue // not profiled yet: bot serve profiles it at start

@@ -62,7 +62,7 @@ func (m *Main) checkAndLoad(ctx context.Context, ref glossaryRef) (*glossary.Glo
 	if err := glossarycmd.Check(ctx, ref.db, ref.rules, g); err != nil {
 		return nil, ontology.ImportStats{}, err
 	}
-	st, err := glossarycmd.Load(ctx, m.stores.facts, g, ref.warehouse, nil)
+	st, err := glossarycmd.Load(ctx, m.stores.Facts, g, ref.warehouse, nil)
 	return g, st, err
 }
 

@@ -20,7 +20,7 @@ import (
 	"github.com/clarify-bot/clarify/bot/internal/config"
 	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/bot/internal/metrics"
-	"github.com/clarify-bot/clarify/connectors/catalog"
+	"github.com/clarify-bot/clarify/bot/internal/stack"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/ratelimit"
@@ -55,7 +55,7 @@ type platformDeps struct {
 	Metrics *metrics.Metrics
 	// Stores are shared with the adapters that keep state of their own
 	// (Slack's event ids), so that replicas share it too.
-	Stores *stores
+	Stores *stack.Stores
 	// Inflight records placeholders for failover (nil: not recorded).
 	Inflight *inflight.Store
 	// Status makes a platform's status hook (nil: none).
@@ -75,7 +75,7 @@ type adminLinker interface {
 type Main struct {
 	cfg       Config
 	logger    *slog.Logger
-	stores    *stores
+	stores    *stack.Stores
 	slots     []*warehouseSlot
 	router    *router.Router
 	platforms []platform
@@ -85,8 +85,8 @@ type Main struct {
 	health    *health
 	metrics   *metrics.Metrics
 	limiter   *ratelimit.Limiter
-	replica   *replica
-	engine    modelEngine
+	replica   *stack.Replica
+	engine    stack.ModelEngine
 	timings   serveTimings
 	// pprofAddr is where Go's profiles are served ("" when off).
 	pprofAddr string
@@ -131,21 +131,21 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("data directory %s: %w", cfg.DataDir, err)
 	}
-	m.stores, err = openStoresFor(ctx, cfg.Store, cfg.DataDir, logger)
+	m.stores, err = stack.OpenStoresFor(ctx, cfg.Store, cfg.DataDir, logger)
 	if err != nil {
 		return nil, err
 	}
 	m.closers = append(m.closers, m.stores.Close)
 	m.health.set("store", stateUp, "", 0, 0)
-	if m.stores.server != nil {
-		m.limiter.Share(ratestore.New(m.stores.server.Namespace(nsRate)), logger)
-		m.metrics.StorePool(m.stores.server)
+	if m.stores.Server != nil {
+		m.limiter.Share(ratestore.New(m.stores.Server.Namespace(stack.NsRate)), logger)
+		m.metrics.StorePool(m.stores.Server)
 	}
-	m.replica, err = openReplica(ctx, m.stores, cfg.DataDir)
+	m.replica, err = stack.OpenReplica(ctx, m.stores, cfg.DataDir)
 	if err != nil {
 		return nil, err
 	}
-	m.closers = append(m.closers, m.replica.close)
+	m.closers = append(m.closers, m.replica.Close)
 
 	engine, note, closeEngine, err := newObservedModelEngine(cfg, m.stores, logger, m.metrics.ModelHooks(cfg.LLM.Model))
 	if err != nil {
@@ -162,7 +162,7 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	for i, s := range m.slots {
 		routes[i] = s.route()
 	}
-	choices, err := m.stores.channelChoices(ctx, logger)
+	choices, err := m.stores.ChannelChoices(ctx, logger)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	}
 	m.router = router.New(routes, ropts)
 	deps := platformDeps{Dialog: m.router, Router: m.router, Logger: logger, Metrics: m.metrics, Stores: m.stores,
-		Inflight: m.replica.store, Status: m.platformStatus}
+		Inflight: m.replica.Store, Status: m.platformStatus}
 	// The address is taken before the platforms are built: the admin
 	// console's links, which they carry, point at it.
 	m.ln, err = net.Listen("tcp", cfg.HTTP.Addr)
@@ -191,7 +191,7 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	checks := &adminweb.Checks{}
 	if !cfg.Admin.Disable {
 		console, closeConsole, err := adminweb.New(ctx, adminweb.Options{
-			Config: cfg.Admin, DataDir: cfg.DataDir, Server: m.stores.server, Facts: m.stores.facts,
+			Config: cfg.Admin, DataDir: cfg.DataDir, Server: m.stores.Server, Facts: m.stores.Facts,
 			Warehouses: adminWarehouses(m.slots), Warnings: func() []string { return enforcementWarnings(m.slots) },
 			BaseURL: cfg.Admin.BaseURL(m.ln.Addr().String()), IsAdmin: checks.Check, Logger: logger,
 		})
@@ -240,7 +240,7 @@ func (m *Main) startWarehouses(ctx context.Context, refresh bool) error {
 	start := func(i int) {
 		s := m.slots[i]
 		if err := s.start(ctx); err != nil {
-			if errors.Is(err, errConfig) {
+			if errors.Is(err, stack.ErrConfig) {
 				errs[i] = err
 				return
 			}
@@ -274,9 +274,9 @@ func (m *Main) startWarehouses(ctx context.Context, refresh bool) error {
 // else the cached snapshot (or a new one with refresh); then each access
 // level's over its own account, from its cached snapshot (or a new one
 // with refreshLevels).
-func (m *Main) buildStack(ctx context.Context, s *warehouseSlot, db *warehouse.DB, snap *warehouse.Snapshot, refresh, refreshLevels bool) (*stack, error) {
+func (m *Main) buildStack(ctx context.Context, s *warehouseSlot, db *warehouse.DB, snap *warehouse.Snapshot, refresh, refreshLevels bool) (*stack.Stack, error) {
 	accts := s.cfg.Accounts()
-	st, err := newStack(ctx, db, m.stores, m.stackOptions(s, accts[0], snap, refresh))
+	st, err := stack.New(ctx, db, m.stores, m.stackOptions(s, accts[0], snap, refresh))
 	if err != nil {
 		return nil, err
 	}
@@ -285,18 +285,18 @@ func (m *Main) buildStack(ctx context.Context, s *warehouseSlot, db *warehouse.D
 		if ldb == nil {
 			return nil, fmt.Errorf("access level %s: not open", acct.Name)
 		}
-		lst, err := newStack(ctx, ldb, m.stores, m.stackOptions(s, acct, nil, refreshLevels))
+		lst, err := stack.New(ctx, ldb, m.stores, m.stackOptions(s, acct, nil, refreshLevels))
 		if err != nil {
 			return nil, fmt.Errorf("access level %s: %w", acct.Name, err)
 		}
-		st.levels = append(st.levels, levelStack{level: acct.Level, st: lst})
+		st.Levels = append(st.Levels, stack.LevelStack{Level: acct.Level, Stack: lst})
 	}
 	return st, nil
 }
 
 // stackOptions are how one access level's stack of a warehouse is built.
-func (m *Main) stackOptions(s *warehouseSlot, acct config.LevelAccount, snap *warehouse.Snapshot, refresh bool) stackOptions {
-	return stackOptions{
+func (m *Main) stackOptions(s *warehouseSlot, acct config.LevelAccount, snap *warehouse.Snapshot, refresh bool) stack.Options {
+	return stack.Options{
 		WarehouseName: s.cfg.Name, SnapshotName: config.LevelComponent(s.cfg.Name, acct.Name),
 		DataDir: m.cfg.DataDir, Synonyms: s.cfg.Synonyms, Access: acct.Rules, Joins: s.joins,
 		Snapshot: snap, RefreshProfile: refresh, Profile: m.profileOptions(s.cfg),
@@ -312,10 +312,6 @@ func (m *Main) profileOptions(wc WarehouseConfig) warehouse.ProfileOptions {
 	}
 	return warehouse.ProfileOptions{}
 }
-
-// modelEngine builds the main engine of a warehouse from its catalog and
-// the warehouse it runs its own checks on; nil means offline only.
-type modelEngine = func(*catalog.Catalog, dialog.Executor) dialog.Engine
 
 // Addr is the HTTP server's address (useful with ":0" in tests).
 func (m *Main) Addr() string { return m.ln.Addr().String() }
@@ -346,7 +342,7 @@ func (m *Main) Run(ctx context.Context) error {
 	daily := time.NewTicker(24 * time.Hour)
 	defer daily.Stop()
 	g.Go(func() error {
-		pruneQuestions(gctx, m.stores.facts, m.cfg.Audit.Retention(), daily.C, time.Now, m.logger)
+		pruneQuestions(gctx, m.stores.Facts, m.cfg.Audit.Retention(), daily.C, time.Now, m.logger)
 		return nil
 	})
 	for _, s := range m.slots {
@@ -373,7 +369,7 @@ func (m *Main) Run(ctx context.Context) error {
 	for _, p := range m.platforms {
 		g.Go(func() error { m.runPlatform(gctx, p); return nil })
 	}
-	m.logger.Info("serving", "http", m.Addr(), "platforms", len(m.platforms), "warehouses", len(m.slots), "replica", m.replica.id)
+	m.logger.Info("serving", "http", m.Addr(), "platforms", len(m.platforms), "warehouses", len(m.slots), "replica", m.replica.ID)
 	return g.Wait()
 }
 

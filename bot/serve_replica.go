@@ -2,93 +2,13 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"fmt"
-	"path/filepath"
 	"time"
 
 	"github.com/slack-go/slack"
 
 	"github.com/clarify-bot/clarify/internal/inflight"
-	"github.com/clarify-bot/clarify/internal/kv"
-	"github.com/clarify-bot/clarify/internal/kv/boltkv"
 )
-
-// nsInflight is the store namespace of placeholders shown while work runs
-// (and of the replicas' heartbeat leases).
-const nsInflight = "inflight"
-
-// inflightFile holds the placeholders with file stores (one process).
-const inflightFile = "inflight.db"
-
-// replica is this process among the bot's replicas: an id, a heartbeat
-// lease in a server store (held while the process lives, renewed by the
-// store's lock), and the placeholders it shows. Another replica that sees
-// the lease lapse replaces those placeholders with a note to try again.
-type replica struct {
-	id    string
-	store *inflight.Store
-	// alive reports whether another replica still runs.
-	alive   func(ctx context.Context, id string) (bool, error)
-	release func()
-	closeDB func() error
-}
-
-// leaseHolder is a server namespace's view of its locks.
-type leaseHolder interface {
-	kv.Locker
-	Held(ctx context.Context, key string) (bool, error)
-}
-
-func newReplicaID() string {
-	b := make([]byte, 8)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
-// openReplica takes this process's heartbeat lease (server store) or
-// opens the placeholder file (files: every placeholder of an earlier run
-// is an orphan, since only one process runs).
-func openReplica(ctx context.Context, st *stores, dataDir string) (*replica, error) {
-	r := &replica{id: newReplicaID(), release: func() {}, closeDB: func() error { return nil }}
-	var db kv.DB
-	if st.server != nil {
-		ns := st.server.Namespace(nsInflight)
-		lh, ok := ns.(leaseHolder)
-		if !ok {
-			return nil, errors.New("the store's server keeps no leases")
-		}
-		unlock, err := lh.Lock(ctx, "replica:"+r.id)
-		if err != nil {
-			return nil, fmt.Errorf("replica lease: %w", err)
-		}
-		r.release = unlock
-		r.alive = func(ctx context.Context, id string) (bool, error) { return lh.Held(ctx, "replica:"+id) }
-		db = ns
-	} else {
-		bdb, err := boltkv.Open(filepath.Join(dataDir, inflightFile), boltkv.Options{Timeout: 2 * time.Second})
-		if err != nil {
-			return nil, fmt.Errorf("open %s: %w", inflightFile, err)
-		}
-		r.closeDB = bdb.Close
-		r.alive = func(context.Context, string) (bool, error) { return false, nil }
-		db = bdb
-	}
-	s, err := inflight.New(ctx, db, r.id, nil)
-	if err != nil {
-		r.close()
-		return nil, err
-	}
-	r.store = s
-	return r, nil
-}
-
-func (r *replica) close() error {
-	r.release()
-	return r.closeDB()
-}
 
 // orphanReplacer is a platform that can take over a placeholder a dead
 // process left (Slack): it finishes the turn recorded with it (resumed;
@@ -107,7 +27,7 @@ const maxTakeovers = 1
 // platforms this process does not run are left to a replica that does.
 // Reading them is also the store's health check.
 func (m *Main) replaceOrphans(ctx context.Context) {
-	orphans, err := m.replica.store.Orphans(ctx, m.replica.alive)
+	orphans, err := m.replica.Store.Orphans(ctx, m.replica.Alive)
 	if err != nil {
 		if ctx.Err() != nil {
 			return
@@ -132,7 +52,7 @@ func (m *Main) replaceOrphans(ctx context.Context) {
 		if rep == nil {
 			continue
 		}
-		mine, ok, err := m.replica.store.Claim(ctx, p)
+		mine, ok, err := m.replica.Store.Claim(ctx, p)
 		if err != nil || !ok {
 			if err != nil {
 				m.logger.Warn("cannot take over a placeholder left by a stopped replica; retrying later", "err", err)
@@ -150,7 +70,7 @@ func (m *Main) replaceOrphans(ctx context.Context) {
 		var se slack.SlackErrorResponse
 		if err != nil && !(errors.As(err, &se) && (se.Err == "message_not_found" || se.Err == "channel_not_found" || se.Err == "cant_update_message")) {
 			m.logger.Warn("cannot replace a placeholder left by a stopped replica; retrying later", "platform", p.Platform, "channel", p.Channel, "err", err)
-			if err := m.replica.store.Release(ctx, mine, p); err != nil {
+			if err := m.replica.Store.Release(ctx, mine, p); err != nil {
 				m.logger.Warn("cannot give back a placeholder", "err", err)
 			}
 			continue
@@ -161,7 +81,7 @@ func (m *Main) replaceOrphans(ctx context.Context) {
 				"platform", p.Platform, "channel", p.Channel, "thread", p.Thread, "replica", p.Replica, "click", p.Click)
 			continue
 		}
-		if err := m.replica.store.Done(ctx, mine); err != nil {
+		if err := m.replica.Store.Done(ctx, mine); err != nil {
 			m.logger.Warn("cannot forget a replaced placeholder", "err", err)
 			continue
 		}

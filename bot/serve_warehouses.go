@@ -13,6 +13,7 @@ import (
 	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/bot/internal/enforce"
 	"github.com/clarify-bot/clarify/bot/internal/monitor"
+	"github.com/clarify-bot/clarify/bot/internal/stack"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/router"
@@ -55,7 +56,7 @@ type warehouseSlot struct {
 	// first start that reached the warehouse).
 	glossaryDone bool
 
-	stack     atomic.Pointer[stack]
+	cur       atomic.Pointer[stack.Stack]
 	reachable atomic.Bool
 
 	mu      sync.Mutex // guards db, closeDB and levelDBs
@@ -84,7 +85,7 @@ func (s *warehouseSlot) name() string      { return s.cfg.Name }
 func (s *warehouseSlot) component() string { return "warehouse:" + s.cfg.Name }
 
 // current is the warehouse's stack, nil until it first started.
-func (s *warehouseSlot) current() *stack { return s.stack.Load() }
+func (s *warehouseSlot) current() *stack.Stack { return s.cur.Load() }
 
 // ready reports whether questions can go to the warehouse now.
 func (s *warehouseSlot) ready() bool { return s.current() != nil && s.reachable.Load() }
@@ -95,7 +96,7 @@ func (s *warehouseSlot) route() router.Warehouse {
 		Name: s.cfg.Name, Rules: s.cfg.Access, MaxConnections: s.cfg.MaxConnections,
 		Manager: func(a access.Asker) router.Manager {
 			if st := s.current(); st != nil {
-				return st.forAsker(a).manager
+				return st.ForAsker(a).Manager
 			}
 			return nil // not a typed nil: not started
 		},
@@ -201,7 +202,7 @@ func (s *warehouseSlot) start(ctx context.Context) error {
 		// stops the start rather than answer with wrong meanings.
 		joins, err := s.m.loadConfiguredGlossary(ctx, s.cfg, db)
 		if err != nil {
-			return fmt.Errorf("%w: %w", errConfig, err)
+			return fmt.Errorf("%w: %w", stack.ErrConfig, err)
 		}
 		s.joins, s.glossaryDone = joins, true
 	}
@@ -210,7 +211,7 @@ func (s *warehouseSlot) start(ctx context.Context) error {
 		return err
 	}
 	s.refreshFirst = false
-	s.stack.Store(st)
+	s.cur.Store(st)
 	s.reachable.Store(true)
 	s.checkEnforcement(ctx)
 	s.m.health.set(s.component(), stateUp, s.upDetail(st), 0, 0)
@@ -219,9 +220,9 @@ func (s *warehouseSlot) start(ctx context.Context) error {
 
 // upDetail notes partial profiles and access rules the warehouse's
 // privileges do not enforce on an otherwise healthy warehouse.
-func (s *warehouseSlot) upDetail(st *stack) string {
+func (s *warehouseSlot) upDetail(st *stack.Stack) string {
 	var notes []string
-	if p := st.snap.PartialTables(); len(p) > 0 {
+	if p := st.Snap.PartialTables(); len(p) > 0 {
 		notes = append(notes, fmt.Sprintf("partial profile of %s (retried in the background)", strings.Join(p, ", ")))
 	}
 	if n := s.enforced.Load().HealthNote(); n != "" {
@@ -294,7 +295,7 @@ func (w slotMonitor) Running() bool { return w.s.current() != nil }
 func (w slotMonitor) Ready() bool   { return w.s.ready() }
 func (w slotMonitor) Partial() bool {
 	st := w.s.current()
-	return st != nil && len(st.snap.PartialTables()) > 0
+	return st != nil && len(st.Snap.PartialTables()) > 0
 }
 func (w slotMonitor) Start(ctx context.Context) error { return w.s.start(ctx) }
 func (w slotMonitor) Ping(ctx context.Context) error  { return w.s.ping(ctx) }
@@ -308,7 +309,7 @@ func (w slotMonitor) Down(err error, failures int, retry time.Duration, starting
 }
 
 func (w slotMonitor) Fatal(err error, failures int) bool {
-	if !errors.Is(err, errConfig) {
+	if !errors.Is(err, stack.ErrConfig) {
 		return false
 	}
 	w.s.log().Error("warehouse stopped: its configuration does not match its schema; fix it and restart", "err", err)
@@ -331,7 +332,7 @@ func (w slotMonitor) Up(failures int) {
 // each time, saves the snapshot and swaps in a stack built on it.
 func (s *warehouseSlot) retakePartial(ctx context.Context) {
 	st := s.current()
-	tables := st.snap.PartialTables()
+	tables := st.Snap.PartialTables()
 	s.partialFails++
 	opts := s.m.profileOptions(s.cfg)
 	budget := opts.TableBudget
@@ -342,7 +343,7 @@ func (s *warehouseSlot) retakePartial(ctx context.Context) {
 		budget *= 2
 	}
 	opts.TableBudget = min(budget, 2*time.Minute)
-	snap, err := st.db.RetakePartial(ctx, st.snap, opts)
+	snap, err := st.DB.RetakePartial(ctx, st.Snap, opts)
 	if err != nil {
 		s.log().Warn("cannot profile the partial tables again; retrying later", "tables", strings.Join(tables, ","), "err", err)
 		return
@@ -353,7 +354,7 @@ func (s *warehouseSlot) retakePartial(ctx context.Context) {
 // reprofile takes a new snapshot (SIGHUP, or a refresh) and swaps it in.
 func (s *warehouseSlot) reprofile(ctx context.Context) {
 	st := s.current()
-	snap, err := st.db.CachedSnapshot(ctx, snapshotPath(s.m.cfg.DataDir, s.cfg.Name), 0, true, s.m.profileOptions(s.cfg))
+	snap, err := st.DB.CachedSnapshot(ctx, stack.SnapshotPath(s.m.cfg.DataDir, s.cfg.Name), 0, true, s.m.profileOptions(s.cfg))
 	if err != nil {
 		s.log().Warn("cannot profile the warehouse again; the previous profile stays", "err", err)
 		return
@@ -365,7 +366,7 @@ func (s *warehouseSlot) reprofile(ctx context.Context) {
 // access levels' on their cached profiles, or new ones with levels);
 // turns in progress finish on the old one.
 func (s *warehouseSlot) swap(ctx context.Context, snap *warehouse.Snapshot, levels bool, msg string, args ...any) {
-	if err := warehouse.SaveSnapshot(snapshotPath(s.m.cfg.DataDir, s.cfg.Name), snap); err != nil {
+	if err := warehouse.SaveSnapshot(stack.SnapshotPath(s.m.cfg.DataDir, s.cfg.Name), snap); err != nil {
 		s.log().Warn("cannot cache the snapshot", "err", err)
 	}
 	s.mu.Lock()
@@ -379,7 +380,7 @@ func (s *warehouseSlot) swap(ctx context.Context, snap *warehouse.Snapshot, leve
 	if len(snap.PartialTables()) == 0 {
 		s.partialFails = 0
 	}
-	s.stack.Store(st)
+	s.cur.Store(st)
 	if s.reachable.Load() {
 		s.m.health.set(s.component(), stateUp, s.upDetail(st), 0, 0)
 	}
