@@ -352,7 +352,7 @@ func (m *Main) Run(ctx context.Context) error {
 	if every <= 0 {
 		every = max(m.cfg.Store.LeaseTTL/3, time.Second)
 	}
-	g.Go(func() error { m.janitor(gctx, every); return nil })
+	g.Go(func() error { m.replica.Janitor(gctx, every, m.takeover()); return nil })
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	g.Go(func() error {
