@@ -11,6 +11,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/clarify-bot/clarify/bot/internal/glossarycmd"
+	"github.com/clarify-bot/clarify/bot/internal/slot"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/glossary"
 	"github.com/clarify-bot/clarify/connectors/llm/llmtest"
@@ -252,7 +253,7 @@ func TestQuestionRunsOnTheLevelsAccount(t *testing.T) {
 	cfg := c.cfg
 	cfg.LLM = LLMConfig{APIKey: "sk-test", BaseURL: srv.URL, Model: "gpt-4o-mini", Samples: 2}
 	m, _, _ := startMain(t, cfg)
-	if rep := m.slots[0].enforced.Load(); rep == nil || len(rep.Levels) != 0 {
+	if rep := m.slots[0].Enforced(); rep == nil || len(rep.Levels) != 0 {
 		t.Fatalf("the start found the levels not enforced: %+v", rep)
 	}
 	desk := dialog.Who{Platform: "slack", Workspace: "T1", Channel: "C1", User: "U1"}
@@ -275,7 +276,7 @@ func TestQuestionRunsOnTheLevelsAccount(t *testing.T) {
 func TestLevelAccountsAtStart(t *testing.T) {
 	c := newClinic(t, false)
 	m, _, _ := startMain(t, c.cfg)
-	rep := m.slots[0].enforced.Load()
+	rep := m.slots[0].Enforced()
 	if rep == nil || strings.Join(rep.Levels, ",") != "default,billing" {
 		t.Fatalf("not-enforced levels: %+v", rep)
 	}
@@ -283,7 +284,7 @@ func TestLevelAccountsAtStart(t *testing.T) {
 	if st.State != stateUp || !strings.Contains(st.Detail, "not enforced by the warehouse's privileges for level default, billing") || strings.Contains(st.Detail, "phone") {
 		t.Fatalf("/healthz: %+v", st)
 	}
-	w := enforcementWarnings(m.slots)
+	w := slot.EnforcementWarnings(m.slots)
 	if len(w) != 1 || !strings.Contains(w[0], "level default: reads patients.phone; reads invoices") || !strings.Contains(w[0], "bot access grants") {
 		t.Fatalf("console banner: %q", w)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/clarify-bot/clarify/bot/internal/admincmd"
 	"github.com/clarify-bot/clarify/bot/internal/adminweb"
+	"github.com/clarify-bot/clarify/bot/internal/slot"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -53,11 +54,11 @@ func adminConfig(path string) (AdminConfig, string, error) {
 
 // adminWarehouses are bot serve's warehouses as the console's previews
 // use them.
-func adminWarehouses(slots []*warehouseSlot) []adminweb.Warehouse {
+func adminWarehouses(slots []*slot.Slot) []adminweb.Warehouse {
 	out := make([]adminweb.Warehouse, 0, len(slots))
 	for _, sl := range slots {
-		out = append(out, adminweb.Warehouse{Name: sl.name(), Current: func() *adminweb.Stack {
-			if st := sl.current(); st != nil {
+		out = append(out, adminweb.Warehouse{Name: sl.Name(), Current: func() *adminweb.Stack {
+			if st := sl.Current(); st != nil {
 				return st.Preview
 			}
 			return nil

@@ -242,10 +242,10 @@ func TestPartialProfileRetriedInBackground(t *testing.T) {
 		s := h.Components["warehouse:shop"]
 		return s.State == stateUp && s.Detail == ""
 	})
-	if p := m.slots[0].current().Snap.PartialTables(); len(p) != 0 {
+	if p := m.slots[0].Current().Snap.PartialTables(); len(p) != 0 {
 		t.Fatalf("the stack still has partial tables %v", p)
 	}
-	if st := m.slots[0].current().Snap.Profile("customers", "state"); st == nil || len(st.Values) != 2 {
+	if st := m.slots[0].Current().Snap.Profile("customers", "state"); st == nil || len(st.Values) != 2 {
 		t.Fatalf("customers.state after the retake: %+v", st)
 	}
 	if got := checkProfiles(cfg); len(got) != 1 || got[0].Status != statusOK {

@@ -211,7 +211,7 @@ relationships:
 	if got := strings.Join(phrases(), ","); got != "net revenue,revenue" {
 		t.Fatalf("at start: %s", got)
 	}
-	if !strings.Contains(m.slots[0].current().Catalog.Snapshot().Schema.Joins[len(m.slots[0].current().Catalog.Snapshot().Schema.Joins)-1].Reason, "glossary team") {
+	if !strings.Contains(m.slots[0].Current().Catalog.Snapshot().Schema.Joins[len(m.slots[0].Current().Catalog.Snapshot().Schema.Joins)-1].Reason, "glossary team") {
 		t.Errorf("the relationship did not reach the catalog")
 	}
 	if err := os.WriteFile(path, []byte("name: team\nworkspaces: [\"slack:T1\"]\nmeasures:\n  - {name: net revenue, expr: SUM(orders.net_amount), synonyms: [turnover]}\n"), 0o600); err != nil {

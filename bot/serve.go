@@ -18,10 +18,9 @@ import (
 
 	"github.com/clarify-bot/clarify/bot/internal/adminweb"
 	"github.com/clarify-bot/clarify/bot/internal/config"
-	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/bot/internal/metrics"
+	"github.com/clarify-bot/clarify/bot/internal/slot"
 	"github.com/clarify-bot/clarify/bot/internal/stack"
-	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/ratelimit"
 	"github.com/clarify-bot/clarify/dialog/router"
@@ -76,7 +75,7 @@ type Main struct {
 	cfg       Config
 	logger    *slog.Logger
 	stores    *stack.Stores
-	slots     []*warehouseSlot
+	slots     []*slot.Slot
 	router    *router.Router
 	platforms []platform
 	mux       *http.ServeMux
@@ -160,7 +159,7 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	}
 	routes := make([]router.Warehouse, len(m.slots))
 	for i, s := range m.slots {
-		routes[i] = s.route()
+		routes[i] = s.Route()
 	}
 	choices, err := m.stores.ChannelChoices(ctx, logger)
 	if err != nil {
@@ -192,7 +191,7 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	if !cfg.Admin.Disable {
 		console, closeConsole, err := adminweb.New(ctx, adminweb.Options{
 			Config: cfg.Admin, DataDir: cfg.DataDir, Server: m.stores.Server, Facts: m.stores.Facts,
-			Warehouses: adminWarehouses(m.slots), Warnings: func() []string { return enforcementWarnings(m.slots) },
+			Warehouses: adminWarehouses(m.slots), Warnings: func() []string { return slot.EnforcementWarnings(m.slots) },
 			BaseURL: cfg.Admin.BaseURL(m.ln.Addr().String()), IsAdmin: checks.Check, Logger: logger,
 		})
 		if err != nil {
@@ -232,25 +231,29 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 // stops the start: the team's meanings would silently vanish or be wrong);
 // one that fails otherwise is retried by Run while the others serve.
 func (m *Main) startWarehouses(ctx context.Context, refresh bool) error {
+	deps := &slot.Deps{Stores: m.stores, Metrics: m.metrics, Health: m.health.Registry, Timings: m.timings.monitorTimings(),
+		Logger: m.logger, Glossary: m.loadConfiguredGlossary,
+		Stack: stack.Options{DataDir: m.cfg.DataDir, Dialog: m.cfg.Dialog.ManagerConfig(), Engine: m.engine, Logger: m.logger,
+			Audit: true, Gate: m.limiter.Gate()}}
 	for _, wc := range m.cfg.Warehouses {
-		m.slots = append(m.slots, newWarehouseSlot(m, wc, nil, refresh))
+		m.slots = append(m.slots, slot.New(deps, wc, nil, refresh))
 	}
 	var wg sync.WaitGroup
 	errs := make([]error, len(m.slots))
 	start := func(i int) {
 		s := m.slots[i]
-		if err := s.start(ctx); err != nil {
+		if err := s.Start(ctx); err != nil {
 			if errors.Is(err, stack.ErrConfig) {
 				errs[i] = err
 				return
 			}
-			s.down(err, 1, m.timings.RetryMin, true)
+			s.Down(err, 1, m.timings.RetryMin, true)
 		}
 	}
 	var demos []int
 	for i, s := range m.slots {
-		m.health.set(s.component(), stateStarting, "", 0, 0)
-		if s.cfg.Demo {
+		m.health.set(s.Component(), stateStarting, "", 0, 0)
+		if s.Config().Demo {
 			demos = append(demos, i)
 			continue
 		}
@@ -268,49 +271,6 @@ func (m *Main) startWarehouses(ctx context.Context, refresh bool) error {
 		return err
 	}
 	return ctx.Err()
-}
-
-// buildStack builds a warehouse's catalog and manager over db: from snap,
-// else the cached snapshot (or a new one with refresh); then each access
-// level's over its own account, from its cached snapshot (or a new one
-// with refreshLevels).
-func (m *Main) buildStack(ctx context.Context, s *warehouseSlot, db *warehouse.DB, snap *warehouse.Snapshot, refresh, refreshLevels bool) (*stack.Stack, error) {
-	accts := s.cfg.Accounts()
-	st, err := stack.New(ctx, db, m.stores, m.stackOptions(s, accts[0], snap, refresh))
-	if err != nil {
-		return nil, err
-	}
-	for _, acct := range accts[1:] {
-		ldb := s.levelDB(acct.Name)
-		if ldb == nil {
-			return nil, fmt.Errorf("access level %s: not open", acct.Name)
-		}
-		lst, err := stack.New(ctx, ldb, m.stores, m.stackOptions(s, acct, nil, refreshLevels))
-		if err != nil {
-			return nil, fmt.Errorf("access level %s: %w", acct.Name, err)
-		}
-		st.Levels = append(st.Levels, stack.LevelStack{Level: acct.Level, Stack: lst})
-	}
-	return st, nil
-}
-
-// stackOptions are how one access level's stack of a warehouse is built.
-func (m *Main) stackOptions(s *warehouseSlot, acct config.LevelAccount, snap *warehouse.Snapshot, refresh bool) stack.Options {
-	return stack.Options{
-		WarehouseName: s.cfg.Name, SnapshotName: config.LevelComponent(s.cfg.Name, acct.Name),
-		DataDir: m.cfg.DataDir, Synonyms: s.cfg.Synonyms, Access: acct.Rules, Joins: s.joins,
-		Snapshot: snap, RefreshProfile: refresh, Profile: m.profileOptions(s.cfg),
-		Dialog: m.cfg.Dialog.ManagerConfig(), Engine: m.engine, Logger: m.logger, Audit: true,
-		Observe: m.metrics.DialogObserver(s.cfg.Name), Gate: m.limiter.Gate(),
-	}
-}
-
-// profileOptions are how a warehouse is profiled.
-func (m *Main) profileOptions(wc WarehouseConfig) warehouse.ProfileOptions {
-	if wc.Demo {
-		return demo.ProfileOptions()
-	}
-	return warehouse.ProfileOptions{}
 }
 
 // Addr is the HTTP server's address (useful with ":0" in tests).
@@ -346,7 +306,7 @@ func (m *Main) Run(ctx context.Context) error {
 		return nil
 	})
 	for _, s := range m.slots {
-		g.Go(func() error { s.run(gctx); return nil })
+		g.Go(func() error { s.Run(gctx); return nil })
 	}
 	every := m.timings.Janitor
 	if every <= 0 {
@@ -385,7 +345,7 @@ func (m *Main) Reload(ctx context.Context) {
 		m.ReloadGlossaries(ctx)
 	}
 	for _, s := range m.slots {
-		wake(s.refresh)
+		s.Refresh()
 	}
 }
 
@@ -396,7 +356,7 @@ func (m *Main) Close() error {
 		m.ln.Close()
 	}
 	for _, s := range m.slots {
-		errs = append(errs, s.close())
+		errs = append(errs, s.Close())
 	}
 	for i := len(m.closers) - 1; i >= 0; i-- {
 		errs = append(errs, m.closers[i]())
