@@ -18,6 +18,7 @@ import (
 
 	"github.com/clarify-bot/clarify/bot/internal/adminweb"
 	"github.com/clarify-bot/clarify/bot/internal/config"
+	"github.com/clarify-bot/clarify/bot/internal/glossarycmd"
 	"github.com/clarify-bot/clarify/bot/internal/metrics"
 	"github.com/clarify-bot/clarify/bot/internal/slot"
 	"github.com/clarify-bot/clarify/bot/internal/stack"
@@ -89,10 +90,8 @@ type Main struct {
 	timings   serveTimings
 	// pprofAddr is where Go's profiles are served ("" when off).
 	pprofAddr string
-	// glossaries are the configured team glossaries, re-read on SIGHUP;
-	// warehouses starting at once add theirs (glossaryMu).
-	glossaryMu sync.Mutex
-	glossaries []glossaryRef
+	// glossaries are the configured team glossaries, re-read on SIGHUP.
+	glossaries *glossarycmd.Configured
 }
 
 // MainOptions change how NewMain starts the bot.
@@ -135,6 +134,7 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 		return nil, err
 	}
 	m.closers = append(m.closers, m.stores.Close)
+	m.glossaries = glossarycmd.NewConfigured(m.stores.Facts, logger)
 	m.health.set("store", stateUp, "", 0, 0)
 	if m.stores.Server != nil {
 		m.limiter.Share(ratestore.New(m.stores.Server.Namespace(stack.NsRate)), logger)
@@ -338,10 +338,7 @@ func (m *Main) Run(ctx context.Context) error {
 // profile until the new one is ready).
 func (m *Main) Reload(ctx context.Context) {
 	m.logger.Info("SIGHUP: reloading the glossaries and profiling the warehouses again")
-	m.glossaryMu.Lock()
-	any := len(m.glossaries) > 0
-	m.glossaryMu.Unlock()
-	if any {
+	if m.glossaries.Any() {
 		m.ReloadGlossaries(ctx)
 	}
 	for _, s := range m.slots {
