@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"sync"
 	"syscall"
 	"time"
 
@@ -226,10 +225,9 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	return m, nil
 }
 
-// startWarehouses tries each warehouse once, all at once, loading its
-// configured glossary once it is reached (a glossary that fails its check
-// stops the start: the team's meanings would silently vanish or be wrong);
-// one that fails otherwise is retried by Run while the others serve.
+// startWarehouses builds a slot for each configured warehouse and tries
+// each once (slot.StartAll); one that fails is retried by Run while the
+// others serve.
 func (m *Main) startWarehouses(ctx context.Context, refresh bool) error {
 	deps := &slot.Deps{Stores: m.stores, Metrics: m.metrics, Health: m.health.Registry, Timings: m.timings.monitorTimings(),
 		Logger: m.logger, Glossary: m.loadConfiguredGlossary,
@@ -238,39 +236,7 @@ func (m *Main) startWarehouses(ctx context.Context, refresh bool) error {
 	for _, wc := range m.cfg.Warehouses {
 		m.slots = append(m.slots, slot.New(deps, wc, nil, refresh))
 	}
-	var wg sync.WaitGroup
-	errs := make([]error, len(m.slots))
-	start := func(i int) {
-		s := m.slots[i]
-		if err := s.Start(ctx); err != nil {
-			if errors.Is(err, stack.ErrConfig) {
-				errs[i] = err
-				return
-			}
-			s.Down(err, 1, m.timings.RetryMin, true)
-		}
-	}
-	var demos []int
-	for i, s := range m.slots {
-		m.health.set(s.Component(), stateStarting, "", 0, 0)
-		if s.Config().Demo {
-			demos = append(demos, i)
-			continue
-		}
-		wg.Go(func() { start(i) })
-	}
-	// Embedded demo servers start one at a time: go-mysql-server's engine
-	// initialises package-wide status variables without a lock.
-	wg.Go(func() {
-		for _, i := range demos {
-			start(i)
-		}
-	})
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	return ctx.Err()
+	return slot.StartAll(ctx, m.slots)
 }
 
 // Addr is the HTTP server's address (useful with ":0" in tests).

@@ -86,9 +86,6 @@ func New(d *Deps, wc config.WarehouseConfig, joins []warehouse.Join, refresh boo
 func (s *Slot) Name() string      { return s.cfg.Name }
 func (s *Slot) Component() string { return "warehouse:" + s.cfg.Name }
 
-// Config is the warehouse's configuration.
-func (s *Slot) Config() config.WarehouseConfig { return s.cfg }
-
 // Current is the warehouse's stack, nil until it first started.
 func (s *Slot) Current() *stack.Stack { return s.cur.Load() }
 
@@ -105,6 +102,47 @@ func (s *Slot) Pending() int { return len(s.poke) + len(s.refresh) }
 
 // ready reports whether questions can go to the warehouse now.
 func (s *Slot) ready() bool { return s.Current() != nil && s.reachable.Load() }
+
+// StartAll tries each warehouse once, all at once, loading its configured
+// glossary once it is reached (a glossary that fails its check stops the
+// start: the team's meanings would silently vanish or be wrong); one that
+// fails otherwise is marked down, for Run to retry while the others
+// serve. It returns the configuration errors, which retrying cannot fix.
+func StartAll(ctx context.Context, slots []*Slot) error {
+	var wg sync.WaitGroup
+	errs := make([]error, len(slots))
+	start := func(i int) {
+		s := slots[i]
+		if err := s.Start(ctx); err != nil {
+			if errors.Is(err, stack.ErrConfig) {
+				errs[i] = err
+				return
+			}
+			s.Down(err, 1, s.d.Timings.RetryMin, true)
+		}
+	}
+	var demos []int
+	for i, s := range slots {
+		s.d.Health.Set(s.Component(), healthz.Starting, "", 0, 0)
+		if s.cfg.Demo {
+			demos = append(demos, i)
+			continue
+		}
+		wg.Go(func() { start(i) })
+	}
+	// Embedded demo servers start one at a time: go-mysql-server's engine
+	// initialises package-wide status variables without a lock.
+	wg.Go(func() {
+		for _, i := range demos {
+			start(i)
+		}
+	})
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
 
 // Route is the warehouse as the router sees it.
 func (s *Slot) Route() router.Warehouse {
