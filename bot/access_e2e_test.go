@@ -114,7 +114,7 @@ func assertNoneShown(t *testing.T, text string, values []string) {
 func TestAccessRulesWithTheOfflineEngine(t *testing.T) {
 	m, _, _ := startMain(t, Config{Warehouses: []WarehouseConfig{shopWarehouse()}})
 	emails := hiddenEmails(t)
-	snap := m.slots[0].current().catalog.Snapshot()
+	snap := m.slots[0].Current().Catalog.Snapshot()
 	if snap.Schema.Table("customers").Column("email") != nil || snap.Profile("customers", "email") != nil {
 		t.Fatal("the catalog still has customers.email")
 	}

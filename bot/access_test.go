@@ -88,42 +88,13 @@ func TestSQLCommandAppliesAccessRules(t *testing.T) {
 	}
 }
 
-func TestAccessConfig(t *testing.T) {
-	cases := []struct {
-		name, yaml, wantErr string
-	}{
-		{"parsed", "warehouses:\n  - name: shop\n    demo: true\n    access:\n      channels: [\"slack:T1:C1\", \"discord:G1\"]\n      users: [\"slack:T1:U7\"]\n      roles: [admin]\n      hidden: [customers.email, refunds]\n      sensitive: [products.unit_cost]\n", ""},
-		{"channel without platform", "warehouses:\n  - name: shop\n    demo: true\n    access: {channels: [C123]}\n", `warehouse "shop": access.channels: "C123" is not platform:workspace:channel`},
-		{"sensitive table", "warehouses:\n  - name: shop\n    demo: true\n    access: {sensitive: [customers]}\n", "names a whole table"},
-		{"unknown key", "warehouses:\n  - name: shop\n    demo: true\n    access: {hide: [customers]}\n", "hide"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "clarify.yaml")
-			if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			c, err := LoadConfig(path, func(string) string { return "" })
-			if tc.wantErr == "" {
-				if err != nil || len(c.Warehouses[0].Access.Hidden) != 2 || c.Warehouses[0].Access.Roles[0] != "admin" {
-					t.Fatalf("%v %+v", err, c.Warehouses)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Fatalf("want an error containing %q, got %v", tc.wantErr, err)
-			}
-		})
-	}
-}
-
 // TestAccessRulesNamesCheckedAtStartUp: a name the schema lacks stops the
 // bot with an error that names it.
 func TestAccessRulesNamesCheckedAtStartUp(t *testing.T) {
 	cfg := Config{DataDir: t.TempDir(), HTTP: HTTPConfig{Addr: "127.0.0.1:0"}, Warehouses: []WarehouseConfig{{
 		Name: "shop", Demo: true, DemoOrders: 200, Access: access.Rules{Hidden: []string{"customers.e_mail"}},
 	}}}
-	cfg.applyDefaults()
+	cfg.ApplyDefaults()
 	m, err := NewMain(context.Background(), cfg, slog.New(slog.DiscardHandler))
 	if err == nil {
 		m.Close()

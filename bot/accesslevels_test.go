@@ -11,6 +11,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/clarify-bot/clarify/bot/internal/glossarycmd"
+	"github.com/clarify-bot/clarify/bot/internal/slot"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/glossary"
 	"github.com/clarify-bot/clarify/connectors/llm/llmtest"
@@ -123,84 +124,6 @@ func (c *clinic) applyGrants(t *testing.T) {
 		t.Fatalf("the passwords are not the environment's:\n%s", out)
 	}
 	c.d.ExecScript(t, out)
-}
-
-func TestAccessLevelsConfig(t *testing.T) {
-	base := func() WarehouseConfig {
-		return WarehouseConfig{Name: "clinic", DSN: "desk:pw@tcp(db:3306)/clinic", Access: access.Rules{
-			Hidden: []string{"patients.phone"},
-			Levels: []access.Level{{Name: "billing", Roles: []string{"billing"}, DSN: "bill:pw@tcp(db:3306)/clinic", SeesAll: true}},
-		}}
-	}
-	cases := []struct {
-		name   string
-		change func(w *WarehouseConfig)
-		want   string // "" for valid
-	}{
-		{"valid", func(w *WarehouseConfig) {}, ""},
-		{"a level without its account", func(w *WarehouseConfig) { w.Access.Levels[0].DSN = "" }, `access.levels "billing": dsn is required`},
-		{"another database", func(w *WarehouseConfig) { w.Access.Levels[0].DSN = "bill:pw@tcp(db:3306)/other" }, `names the database "other", the warehouse's names "clinic"`},
-		{"the warehouse's own account", func(w *WarehouseConfig) { w.Access.Levels[0].DSN = "desk:pw2@tcp(db:3306)/clinic" }, `runs on the user "desk" like level "default"`},
-		{"a session setting", func(w *WarehouseConfig) {
-			w.Access.Levels[0].DSN = "bill:pw@tcp(db:3306)/clinic?sql_mode=ANSI_QUOTES"
-		}, "sets sql_mode"},
-		{"a dsn on the demo", func(w *WarehouseConfig) { w.DSN, w.Demo = "", true }, "the demo warehouse has no accounts"},
-		{"the demo's levels share it", func(w *WarehouseConfig) { w.DSN, w.Demo, w.Access.Levels[0].DSN = "", true, "" }, ""},
-		{"a level that says nothing of its rules", func(w *WarehouseConfig) { w.Access.Levels[0].SeesAll = false }, "or sees_all: true"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			w := base()
-			tc.change(&w)
-			cfg := Config{Warehouses: []WarehouseConfig{w}}
-			cfg.applyDefaults()
-			err := cfg.Validate()
-			switch {
-			case tc.want == "" && err != nil:
-				t.Fatalf("refused: %v", err)
-			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-				t.Fatalf("error %v, want one saying %q", err, tc.want)
-			}
-		})
-	}
-
-	t.Run("the YAML form", func(t *testing.T) {
-		path := writeFile(t, "c.yml", `warehouses:
-  - name: clinic
-    dsn: desk:pw@tcp(db:3306)/clinic
-    access:
-      hidden: [patients.phone, invoices]
-      levels:
-        - name: billing
-          roles: [billing]
-          dsn: bill:pw@tcp(db:3306)/clinic
-          hidden: [patients.phone]
-        - name: records
-          users: ["slack:T1:U7"]
-          dsn: rec:pw@tcp(db:3306)/clinic
-          sees_all: true
-`)
-		cfg, err := LoadConfig(path, func(string) string { return "" })
-		if err != nil {
-			t.Fatal(err)
-		}
-		w := cfg.Warehouses[0]
-		for _, tc := range []struct {
-			who    access.Asker
-			level  string
-			hidden string
-			user   string // the account's
-		}{
-			{access.Asker{Channel: "slack:T1:C1", User: "slack:T1:U1"}, "default", "patients.phone,invoices", "desk:"},
-			{access.Asker{Channel: "slack:T1:C1", User: "slack:T1:U1", Roles: []string{"billing"}}, "billing", "patients.phone", "bill:"},
-			{access.Asker{Channel: "slack:T1:C1", User: "slack:T1:U7"}, "records", "", "rec:"},
-		} {
-			a := w.levelOf(tc.who)
-			if a.Name != tc.level || strings.Join(a.Rules.Hidden, ",") != tc.hidden || !strings.HasPrefix(a.DSN, tc.user) {
-				t.Errorf("%+v: level %s hiding %v on %s, want %s hiding %s on %s…", tc.who, a.Name, a.Rules.Hidden, a.DSN, tc.level, tc.hidden, tc.user)
-			}
-		}
-	})
 }
 
 // TestDoctorProvesEnforcement: on accounts that can read the whole
@@ -330,7 +253,7 @@ func TestQuestionRunsOnTheLevelsAccount(t *testing.T) {
 	cfg := c.cfg
 	cfg.LLM = LLMConfig{APIKey: "sk-test", BaseURL: srv.URL, Model: "gpt-4o-mini", Samples: 2}
 	m, _, _ := startMain(t, cfg)
-	if rep := m.slots[0].enforced.Load(); rep == nil || len(rep.Levels) != 0 {
+	if rep := m.slots[0].Enforced(); rep == nil || len(rep.Levels) != 0 {
 		t.Fatalf("the start found the levels not enforced: %+v", rep)
 	}
 	desk := dialog.Who{Platform: "slack", Workspace: "T1", Channel: "C1", User: "U1"}
@@ -353,7 +276,7 @@ func TestQuestionRunsOnTheLevelsAccount(t *testing.T) {
 func TestLevelAccountsAtStart(t *testing.T) {
 	c := newClinic(t, false)
 	m, _, _ := startMain(t, c.cfg)
-	rep := m.slots[0].enforced.Load()
+	rep := m.slots[0].Enforced()
 	if rep == nil || strings.Join(rep.Levels, ",") != "default,billing" {
 		t.Fatalf("not-enforced levels: %+v", rep)
 	}
@@ -361,7 +284,7 @@ func TestLevelAccountsAtStart(t *testing.T) {
 	if st.State != stateUp || !strings.Contains(st.Detail, "not enforced by the warehouse's privileges for level default, billing") || strings.Contains(st.Detail, "phone") {
 		t.Fatalf("/healthz: %+v", st)
 	}
-	w := enforcementWarnings(m.slots)
+	w := slot.EnforcementWarnings(m.slots)
 	if len(w) != 1 || !strings.Contains(w[0], "level default: reads patients.phone; reads invoices") || !strings.Contains(w[0], "bot access grants") {
 		t.Fatalf("console banner: %q", w)
 	}
@@ -420,7 +343,7 @@ verified_queries:
 		t.Fatal(err)
 	}
 	// As an older load, or a glossary loaded before the rules, would have.
-	if _, err := glossarycmd.Load(context.Background(), m.stores.facts, g, "clinic", nil); err != nil {
+	if _, err := glossarycmd.Load(context.Background(), m.stores.Facts, g, "clinic", nil); err != nil {
 		t.Fatal(err)
 	}
 	desk := dialog.Who{Platform: "slack", Workspace: "T1", Channel: "C1", User: "U1"}

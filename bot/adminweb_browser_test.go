@@ -25,6 +25,7 @@ import (
 	botadmin "github.com/clarify-bot/clarify/bot/internal/adminweb"
 	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/bot/internal/glossarycmd"
+	"github.com/clarify-bot/clarify/bot/internal/stack"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/convstore"
@@ -62,7 +63,7 @@ func (c *setClock) Set(t time.Time) {
 type consoleEnv struct {
 	t       *testing.T
 	clk     *setClock
-	st      *stack
+	st      *stack.Stack
 	facts   *ontology.Store
 	console *adminweb.Server
 	base    string
@@ -90,13 +91,13 @@ func newConsoleEnv(t *testing.T, orders int) *consoleEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := &stores{facts: facts, convs: convs}
+	st := &stack.Stores{Facts: facts, Convs: convs}
 	t.Cleanup(func() { st.Close() })
 	joins, err := glossarycmd.DemoFacts(ctx, facts, "demo", true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stk, err := newStack(ctx, dw.DB, st, stackOptions{WarehouseName: "demo", DataDir: dir, Profile: demo.ProfileOptions(), Joins: joins, Logger: logger, Audit: true, Now: clk.Now})
+	stk, err := stack.New(ctx, dw.DB, st, stack.Options{WarehouseName: "demo", DataDir: dir, Profile: demo.ProfileOptions(), Joins: joins, Logger: logger, Audit: true, Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func newConsoleEnv(t *testing.T, orders int) *consoleEnv {
 		return workspace == console.Workspace && e.admins[user], true
 	})
 	c, closeState, err := botadmin.New(ctx, botadmin.Options{
-		DataDir: dir, Facts: st.facts, Warehouses: []botadmin.Warehouse{stk.adminWarehouse()}, BaseURL: e.base, IsAdmin: checks.Check, Logger: logger, Now: clk.Now,
+		DataDir: dir, Facts: st.Facts, Warehouses: []botadmin.Warehouse{stk.AdminWarehouse()}, BaseURL: e.base, IsAdmin: checks.Check, Logger: logger, Now: clk.Now,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -161,7 +162,7 @@ func (e *consoleEnv) ask(user, question string, picks ...string) (string, dialog
 
 func (e *consoleEnv) send(ev dialog.Event) dialog.Reply {
 	e.t.Helper()
-	replies, err := e.st.manager.Handle(context.Background(), ev)
+	replies, err := e.st.Manager.Handle(context.Background(), ev)
 	if err != nil || len(replies) == 0 {
 		e.t.Fatalf("handle %+v: %v", ev, err)
 	}
@@ -350,7 +351,7 @@ func TestAdminConsoleInBrowser(t *testing.T) {
 
 	// Sign-in by the link the chat gives ana ('admin' in the demo's console).
 	var out bytes.Buffer
-	chat := console.New(e.st.manager, strings.NewReader("admin\n"), &out, console.Options{
+	chat := console.New(e.st.Manager, strings.NewReader("admin\n"), &out, console.Options{
 		User: "ana", Admin: true, AdminLink: func(context.Context) (string, error) {
 			return e.console.Link(adminweb.Identity{Platform: "console", Workspace: "local", User: "ana"}, "console")
 		},

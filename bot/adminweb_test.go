@@ -203,17 +203,3 @@ func TestAdminSecretFromEnvironment(t *testing.T) {
 		t.Errorf("CLARIFY_ADMIN_SECRET: %q %v", cfg.Admin.Secret, err)
 	}
 }
-
-// TestDemoAdminWeb: bot demo --admin-web prints a sign-in link at start
-// and another for 'admin'.
-func TestDemoAdminWeb(t *testing.T) {
-	var out, errb bytes.Buffer
-	code := runDemo(context.Background(), []string{"--data", t.TempDir(), "--orders", "400", "--user", "ana", "--admin-web"}, strings.NewReader("admin\n"), &out, &errb)
-	if code != exitOK {
-		t.Fatalf("bot demo --admin-web: %d %s", code, errb.String())
-	}
-	links := adminLinkRE.FindAllString(out.String(), -1)
-	if len(links) != 2 || links[0] == links[1] {
-		t.Fatalf("want two different links (start, 'admin'):\n%s", out.String())
-	}
-}

@@ -9,31 +9,9 @@ import (
 
 	"github.com/clarify-bot/clarify/bot/internal/admincmd"
 	"github.com/clarify-bot/clarify/bot/internal/adminweb"
+	"github.com/clarify-bot/clarify/bot/internal/slot"
 	"github.com/clarify-bot/clarify/ontology"
 )
-
-// AuditConfig is the configuration's audit section.
-type AuditConfig struct {
-	// QuestionRetention is how long question records are kept ("90d",
-	// "720h"); 0 keeps them forever. Unset means defaultQuestionRetention.
-	// Fact changes and glossary loads are always kept.
-	QuestionRetention *Age `yaml:"question_retention"`
-}
-
-// defaultQuestionRetention keeps a quarter of questions: enough to answer
-// "who asked what last month", short enough not to become a data archive.
-const defaultQuestionRetention = Age(90 * 24 * time.Hour)
-
-// retention is the configured retention of question records (0: forever).
-func (a AuditConfig) retention() time.Duration {
-	if a.QuestionRetention == nil {
-		return time.Duration(defaultQuestionRetention)
-	}
-	return time.Duration(*a.QuestionRetention)
-}
-
-// Age is a duration written as Go writes them or in days ("90d").
-type Age = admincmd.Age
 
 func pruneQuestions(ctx context.Context, s *ontology.Store, retention time.Duration, tick <-chan time.Time, now func() time.Time, logger *slog.Logger) {
 	admincmd.PruneQuestions(ctx, s, retention, tick, now, logger)
@@ -55,9 +33,6 @@ func runStore(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	return admincmd.RunStore(ctx, args, stdin, stdout, stderr)
 }
 
-// AdminConfig is the admin console's section (bot/internal/adminweb).
-type AdminConfig = adminweb.Config
-
 // runAdminLink is `bot admin-link` (bot/internal/adminweb).
 func runAdminLink(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return adminweb.RunLink(ctx, args, stdin, stdout, stderr, adminweb.LinkDeps{Store: configStore, Config: adminConfig})
@@ -67,7 +42,7 @@ func runAdminLink(ctx context.Context, args []string, stdin io.Reader, stdout, s
 // at path; their defaults without one.
 func adminConfig(path string) (AdminConfig, string, error) {
 	cfg := Config{}
-	cfg.applyDefaults()
+	cfg.ApplyDefaults()
 	if path != "" {
 		var err error
 		if cfg, err = LoadConfig(path, os.Getenv); err != nil {
@@ -79,21 +54,15 @@ func adminConfig(path string) (AdminConfig, string, error) {
 
 // adminWarehouses are bot serve's warehouses as the console's previews
 // use them.
-func adminWarehouses(slots []*warehouseSlot) []adminweb.Warehouse {
+func adminWarehouses(slots []*slot.Slot) []adminweb.Warehouse {
 	out := make([]adminweb.Warehouse, 0, len(slots))
 	for _, sl := range slots {
-		out = append(out, adminweb.Warehouse{Name: sl.name(), Current: func() *adminweb.Stack {
-			if st := sl.current(); st != nil {
-				return st.preview
+		out = append(out, adminweb.Warehouse{Name: sl.Name(), Current: func() *adminweb.Stack {
+			if st := sl.Current(); st != nil {
+				return st.Preview
 			}
 			return nil
 		}})
 	}
 	return out
-}
-
-// adminWarehouse is a stack that is never replaced (bot demo's) as the
-// console's previews use it.
-func (st *stack) adminWarehouse() adminweb.Warehouse {
-	return adminweb.Warehouse{Name: st.name, Current: func() *adminweb.Stack { return st.preview }}
 }

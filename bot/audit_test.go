@@ -5,9 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -15,45 +12,6 @@ import (
 	"github.com/clarify-bot/clarify/adapters/slack/slackfake"
 	"github.com/clarify-bot/clarify/ontology"
 )
-
-func TestAuditRetentionConfig(t *testing.T) {
-	cases := []struct {
-		name, yaml string
-		want       time.Duration
-		wantErr    string
-	}{
-		{"default 90 days", "", 90 * 24 * time.Hour, ""},
-		{"days", "audit: {question_retention: 30d}\n", 30 * 24 * time.Hour, ""},
-		{"hours", "audit: {question_retention: 36h}\n", 36 * time.Hour, ""},
-		{"zero keeps forever", "audit: {question_retention: 0}\n", 0, ""},
-		{"negative", "audit: {question_retention: -3d}\n", 0, "invalid age"},
-		{"typo", "audit: {question_retention: 3 weeks}\n", 0, "invalid age"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			path := ""
-			if tc.yaml != "" {
-				path = filepath.Join(t.TempDir(), "clarify.yaml")
-				if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
-					t.Fatal(err)
-				}
-			}
-			c, err := LoadConfig(path, func(string) string { return "" })
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("want error %q, got %v", tc.wantErr, err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := c.Audit.retention(); got != tc.want {
-				t.Errorf("retention %v, want %v", got, tc.want)
-			}
-		})
-	}
-}
 
 // TestServeRecordsQuestionsForAudit: the whole bot with a fake Slack
 // records a mention's question with its thread, and `bot audit` lists it

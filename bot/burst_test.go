@@ -89,7 +89,7 @@ func startBurstReplica(tb testing.TB, cfg Config, logger *slog.Logger) *burstRep
 	testwh.Quiet()
 	cfg.DataDir = tb.TempDir()
 	cfg.HTTP.Addr = "127.0.0.1:0"
-	cfg.applyDefaults()
+	cfg.ApplyDefaults()
 	if err := cfg.Validate(); err != nil {
 		tb.Fatal(err)
 	}

@@ -83,7 +83,7 @@ func cliWarehouse(path, name string, logger *slog.Logger) (cli.Warehouse, error)
 		return cli.Warehouse{}, err
 	}
 	return cli.Warehouse{Name: wc.Name, Demo: wc.Demo, DemoOrders: wc.DemoOrders, DSN: wc.DSN, Rules: wc.Access,
-		Accounts: wc.accounts(), Config: wc.warehouseConfig(logger)}, nil
+		Accounts: wc.Accounts(), Config: wc.DBConfig(logger)}, nil
 }
 
 // runSQL is `bot sql` (bot/internal/sqlcmd).

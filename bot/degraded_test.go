@@ -33,7 +33,7 @@ func startMainWith(t *testing.T, cfg Config, opts MainOptions) (*Main, context.C
 		cfg.DataDir = t.TempDir()
 	}
 	cfg.HTTP.Addr = "127.0.0.1:0"
-	cfg.applyDefaults()
+	cfg.ApplyDefaults()
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestPartialProfileRetriedInBackground(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := Config{DataDir: dir, HTTP: HTTPConfig{Addr: "127.0.0.1:0"}, Warehouses: []WarehouseConfig{{Name: "shop", DSN: d.Config.FormatDSN()}}}
-	cfg.applyDefaults()
+	cfg.ApplyDefaults()
 	if got := checkProfiles(cfg); len(got) != 1 || got[0].Status != statusWarn || !strings.Contains(got[0].Detail, "partial for customers") {
 		t.Fatalf("doctor on the partial cache: %+v", got)
 	}
@@ -242,10 +242,10 @@ func TestPartialProfileRetriedInBackground(t *testing.T) {
 		s := h.Components["warehouse:shop"]
 		return s.State == stateUp && s.Detail == ""
 	})
-	if p := m.slots[0].current().snap.PartialTables(); len(p) != 0 {
+	if p := m.slots[0].Current().Snap.PartialTables(); len(p) != 0 {
 		t.Fatalf("the stack still has partial tables %v", p)
 	}
-	if st := m.slots[0].current().snap.Profile("customers", "state"); st == nil || len(st.Values) != 2 {
+	if st := m.slots[0].Current().Snap.Profile("customers", "state"); st == nil || len(st.Values) != 2 {
 		t.Fatalf("customers.state after the retake: %+v", st)
 	}
 	if got := checkProfiles(cfg); len(got) != 1 || got[0].Status != statusOK {

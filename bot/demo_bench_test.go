@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/clarify-bot/clarify/bot/internal/demo"
+	"github.com/clarify-bot/clarify/bot/internal/stack"
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
@@ -28,11 +29,11 @@ func BenchmarkDemoStartup(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		st, err := openStores(dir, logger)
+		st, err := stack.OpenStores(dir, logger)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := newStack(ctx, dw.DB, st, stackOptions{WarehouseName: "demo-bench", DataDir: dir, Logger: logger}); err != nil {
+		if _, err := stack.New(ctx, dw.DB, st, stack.Options{WarehouseName: "demo-bench", DataDir: dir, Logger: logger}); err != nil {
 			b.Fatal(err)
 		}
 		return func() {

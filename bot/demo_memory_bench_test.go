@@ -31,7 +31,7 @@ func BenchmarkServeDemoMemory(b *testing.B) {
 	var rss, peak, heap float64
 	for b.Loop() {
 		cfg := Config{DataDir: b.TempDir(), HTTP: HTTPConfig{Addr: "127.0.0.1:0"}, Warehouses: []WarehouseConfig{{Name: "demo", Demo: true, DemoOrders: orders}}}
-		cfg.applyDefaults()
+		cfg.ApplyDefaults()
 		restore := applyMemoryLimit(cfg, slog.New(slog.DiscardHandler))
 		ctx, cancel := context.WithCancel(context.Background())
 		m, err := NewMainWith(ctx, cfg, slog.New(slog.DiscardHandler), MainOptions{})

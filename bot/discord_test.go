@@ -9,6 +9,7 @@ import (
 
 	"github.com/clarify-bot/clarify/adapters/discord/discordtest"
 	"github.com/clarify-bot/clarify/adapters/slack/slackfake"
+	"github.com/clarify-bot/clarify/bot/internal/config"
 	"github.com/clarify-bot/clarify/dialog/router"
 )
 
@@ -35,7 +36,7 @@ func TestDiscordServe(t *testing.T) {
 	fake := discordtest.New(t, discordtest.Options{Guilds: []discordtest.Guild{{ID: guild, Channels: []string{channel}}}})
 	m, cancel, wait := startMain(t, Config{Discord: DiscordConfig{
 		Token: "test-token", GuildID: guild, APIURL: fake.Server.URL,
-		DataChannels: []DiscordChannel{{ID: channel}},
+		DataChannels: []config.DiscordChannel{{ID: channel}},
 	}})
 	waitHealth(t, m, func(h healthzBody) bool { return h.Components["discord"].State == stateUp })
 	fake.Identified(t)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/clarify-bot/clarify/bot/internal/doctor"
+	"github.com/clarify-bot/clarify/bot/internal/stack"
 )
 
 // bot doctor's checks live in bot/internal/doctor; this file picks them
@@ -131,6 +132,15 @@ func checkWarehouse(ctx context.Context, wc WarehouseConfig) checkResult {
 
 func checkModel(ctx context.Context, lc LLMConfig, env doctorEnv) checkResult {
 	return doctor.CheckModel(ctx, doctor.Model{Model: lc.Model, APIKey: lc.APIKey, BaseURL: lc.BaseURL, APIVersion: lc.APIVersion, Azure: lc.Azure}, env)
+}
+
+// checkProfiles reports the cached profile of each warehouse.
+func checkProfiles(cfg Config) []checkResult {
+	names := make([]string, len(cfg.Warehouses))
+	for i, w := range cfg.Warehouses {
+		names[i] = w.Name
+	}
+	return doctor.CheckProfiles(names, func(name string) string { return stack.SnapshotPath(cfg.DataDir, name) })
 }
 
 func checkServerStore(ctx context.Context, dsn string) checkResult {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/clarify-bot/clarify/bot/internal/evalcmd"
 	"github.com/clarify-bot/clarify/bot/internal/glossarycmd"
+	"github.com/clarify-bot/clarify/bot/internal/stack"
 	"github.com/clarify-bot/clarify/dialog/eval"
 )
 
@@ -29,7 +30,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 // newEvalBot is the bot of one eval run: its stores in o.Dir, the glossary
 // loaded, the model engine when asked for.
 func newEvalBot(ctx context.Context, o evalcmd.BotOptions, llm LLMConfig) (eval.Dialog, func(), error) {
-	stores, err := openStores(o.Dir, o.Logger)
+	stores, err := stack.OpenStores(o.Dir, o.Logger)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -39,9 +40,9 @@ func newEvalBot(ctx context.Context, o evalcmd.BotOptions, llm LLMConfig) (eval.
 			closers[i]()
 		}
 	}
-	opts := stackOptions{WarehouseName: o.Warehouse, DataDir: o.Dir, Dialog: o.Dialog, Logger: o.Logger}
+	opts := stack.Options{WarehouseName: o.Warehouse, DataDir: o.Dir, Dialog: o.Dialog, Logger: o.Logger}
 	if g := o.Glossary; g != nil {
-		if _, err := glossarycmd.Load(ctx, stores.facts, g, o.Warehouse, []string{o.Workspace}); err != nil {
+		if _, err := glossarycmd.Load(ctx, stores.Facts, g, o.Warehouse, []string{o.Workspace}); err != nil {
 			closeAll()
 			return nil, nil, err
 		}
@@ -56,10 +57,10 @@ func newEvalBot(ctx context.Context, o evalcmd.BotOptions, llm LLMConfig) (eval.
 		closers = append(closers, closeEngine)
 		opts.Engine = engine
 	}
-	st, err := newStack(ctx, o.DB, stores, opts)
+	st, err := stack.New(ctx, o.DB, stores, opts)
 	if err != nil {
 		closeAll()
 		return nil, nil, err
 	}
-	return st.manager, closeAll, nil
+	return st.Manager, closeAll, nil
 }

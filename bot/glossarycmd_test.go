@@ -196,7 +196,7 @@ relationships:
 `)
 	m, _, _ := startMain(t, Config{Warehouses: []WarehouseConfig{{Name: "demo", Demo: true, DemoOrders: 400, Glossary: path}}})
 	phrases := func() []string {
-		facts, err := m.stores.facts.List(context.Background(), ontology.Filter{Owner: "slack:T1", Warehouse: "demo"})
+		facts, err := m.stores.Facts.List(context.Background(), ontology.Filter{Owner: "slack:T1", Warehouse: "demo"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -211,7 +211,7 @@ relationships:
 	if got := strings.Join(phrases(), ","); got != "net revenue,revenue" {
 		t.Fatalf("at start: %s", got)
 	}
-	if !strings.Contains(m.slots[0].current().catalog.Snapshot().Schema.Joins[len(m.slots[0].current().catalog.Snapshot().Schema.Joins)-1].Reason, "glossary team") {
+	if !strings.Contains(m.slots[0].Current().Catalog.Snapshot().Schema.Joins[len(m.slots[0].Current().Catalog.Snapshot().Schema.Joins)-1].Reason, "glossary team") {
 		t.Errorf("the relationship did not reach the catalog")
 	}
 	if err := os.WriteFile(path, []byte("name: team\nworkspaces: [\"slack:T1\"]\nmeasures:\n  - {name: net revenue, expr: SUM(orders.net_amount), synonyms: [turnover]}\n"), 0o600); err != nil {
@@ -322,7 +322,7 @@ filters:
 	wc := shopWarehouse()
 	wc.Glossary = path
 	cfg := Config{DataDir: t.TempDir(), HTTP: HTTPConfig{Addr: "127.0.0.1:0"}, Warehouses: []WarehouseConfig{wc}}
-	cfg.applyDefaults()
+	cfg.ApplyDefaults()
 	m, err := NewMain(context.Background(), cfg, slog.New(slog.DiscardHandler))
 	if err == nil {
 		m.Close()

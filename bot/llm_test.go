@@ -13,6 +13,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/clarify-bot/clarify/bot/internal/modelengine"
 	"github.com/clarify-bot/clarify/connectors/llm/llmtest"
 	"github.com/clarify-bot/clarify/connectors/llmusage"
 	"github.com/clarify-bot/clarify/dialog"
@@ -92,8 +93,8 @@ func TestLLMEngineFromConfig(t *testing.T) {
 				return step(tb, c)
 			})
 			cfg := Config{DataDir: t.TempDir(), LLM: tt.cfg(srv)}
-			cfg.applyDefaults()
-			cfg.LLM.Prices = map[string]TokenPrice{cfg.LLM.Model: {Prompt: 1, Completion: 2}}
+			cfg.ApplyDefaults()
+			cfg.LLM.Prices = map[string]modelengine.TokenPrice{cfg.LLM.Model: {Prompt: 1, Completion: 2}}
 			engine, note, closer, err := newModelEngine(cfg, nil, slog.New(slog.DiscardHandler))
 			if err != nil || engine == nil {
 				t.Fatalf("%v", err)

@@ -51,7 +51,7 @@ func startLoadBot(tb testing.TB) *loadBot {
 		Warehouses: []WarehouseConfig{{Name: "demo", Demo: true, DemoOrders: 2000}},
 		Slack:      SlackConfig{BotToken: slackfake.BotToken, SigningSecret: slackfake.Secret, Mode: "http", APIURL: fake.APIURL()},
 	}
-	cfg.applyDefaults()
+	cfg.ApplyDefaults()
 	if err := cfg.Validate(); err != nil {
 		tb.Fatal(err)
 	}

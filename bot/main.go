@@ -32,6 +32,7 @@ import (
 
 	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"github.com/clarify-bot/clarify/bot/internal/demo"
+	"github.com/clarify-bot/clarify/bot/internal/democmd"
 	"github.com/clarify-bot/clarify/bot/internal/healthz"
 )
 
@@ -59,7 +60,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"demo", "chat with the embedded demo warehouse in this terminal", runDemo},
+		{"demo", "chat with the embedded demo warehouse in this terminal", democmd.Run},
 		{"serve", "run the bot on Slack and/or Discord", runServe},
 		{"sql", "run one statement through the read-only guard and print the result (bot sql --demo \"SELECT …\" on the demo)", runSQL},
 		{"eval", "measure accuracy against a simulated user", runEval},

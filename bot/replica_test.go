@@ -15,6 +15,7 @@ import (
 
 	slackadapter "github.com/clarify-bot/clarify/adapters/slack"
 	"github.com/clarify-bot/clarify/adapters/slack/slackfake"
+	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"github.com/clarify-bot/clarify/dialog/convstore"
 	"github.com/clarify-bot/clarify/internal/kv/kvtest"
 	"github.com/clarify-bot/clarify/internal/kv/mysqlkv"
@@ -326,7 +327,7 @@ type storedConversation struct {
 func (h *replicas) loadConversation(srv *mysqlkv.Server, key string) storedConversation {
 	h.t.Helper()
 	ctx := context.Background()
-	cs, err := convstore.New(ctx, srv.Namespace(nsConversations), srv.Name(), convstore.Options{})
+	cs, err := convstore.New(ctx, srv.Namespace(cli.NsConversations), srv.Name(), convstore.Options{})
 	if err != nil {
 		h.t.Fatal(err)
 	}

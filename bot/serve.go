@@ -10,17 +10,17 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"sync"
 	"syscall"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/clarify-bot/clarify/bot/internal/adminweb"
-	"github.com/clarify-bot/clarify/bot/internal/demo"
+	"github.com/clarify-bot/clarify/bot/internal/config"
+	"github.com/clarify-bot/clarify/bot/internal/glossarycmd"
 	"github.com/clarify-bot/clarify/bot/internal/metrics"
-	"github.com/clarify-bot/clarify/connectors/catalog"
-	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/bot/internal/slot"
+	"github.com/clarify-bot/clarify/bot/internal/stack"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/ratelimit"
 	"github.com/clarify-bot/clarify/dialog/router"
@@ -54,7 +54,7 @@ type platformDeps struct {
 	Metrics *metrics.Metrics
 	// Stores are shared with the adapters that keep state of their own
 	// (Slack's event ids), so that replicas share it too.
-	Stores *stores
+	Stores *stack.Stores
 	// Inflight records placeholders for failover (nil: not recorded).
 	Inflight *inflight.Store
 	// Status makes a platform's status hook (nil: none).
@@ -74,8 +74,8 @@ type adminLinker interface {
 type Main struct {
 	cfg       Config
 	logger    *slog.Logger
-	stores    *stores
-	slots     []*warehouseSlot
+	stores    *stack.Stores
+	slots     []*slot.Slot
 	router    *router.Router
 	platforms []platform
 	mux       *http.ServeMux
@@ -84,15 +84,13 @@ type Main struct {
 	health    *health
 	metrics   *metrics.Metrics
 	limiter   *ratelimit.Limiter
-	replica   *replica
-	engine    modelEngine
+	replica   *stack.Replica
+	engine    stack.ModelEngine
 	timings   serveTimings
 	// pprofAddr is where Go's profiles are served ("" when off).
 	pprofAddr string
-	// glossaries are the configured team glossaries, re-read on SIGHUP;
-	// warehouses starting at once add theirs (glossaryMu).
-	glossaryMu sync.Mutex
-	glossaries []glossaryRef
+	// glossaries are the configured team glossaries, re-read on SIGHUP.
+	glossaries *glossarycmd.Configured
 }
 
 // MainOptions change how NewMain starts the bot.
@@ -130,21 +128,22 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("data directory %s: %w", cfg.DataDir, err)
 	}
-	m.stores, err = openStoresFor(ctx, cfg.Store, cfg.DataDir, logger)
+	m.stores, err = stack.OpenStoresFor(ctx, cfg.Store, cfg.DataDir, logger)
 	if err != nil {
 		return nil, err
 	}
 	m.closers = append(m.closers, m.stores.Close)
+	m.glossaries = glossarycmd.NewConfigured(m.stores.Facts, logger)
 	m.health.set("store", stateUp, "", 0, 0)
-	if m.stores.server != nil {
-		m.limiter.Share(ratestore.New(m.stores.server.Namespace(nsRate)), logger)
-		m.metrics.StorePool(m.stores.server)
+	if m.stores.Server != nil {
+		m.limiter.Share(ratestore.New(m.stores.Server.Namespace(stack.NsRate)), logger)
+		m.metrics.StorePool(m.stores.Server)
 	}
-	m.replica, err = openReplica(ctx, m.stores, cfg.DataDir)
+	m.replica, err = stack.OpenReplica(ctx, m.stores, cfg.DataDir)
 	if err != nil {
 		return nil, err
 	}
-	m.closers = append(m.closers, m.replica.close)
+	m.closers = append(m.closers, m.replica.Close)
 
 	engine, note, closeEngine, err := newObservedModelEngine(cfg, m.stores, logger, m.metrics.ModelHooks(cfg.LLM.Model))
 	if err != nil {
@@ -159,9 +158,9 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	}
 	routes := make([]router.Warehouse, len(m.slots))
 	for i, s := range m.slots {
-		routes[i] = s.route()
+		routes[i] = s.Route()
 	}
-	choices, err := m.stores.channelChoices(ctx, logger)
+	choices, err := m.stores.ChannelChoices(ctx, logger)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +171,7 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	}
 	m.router = router.New(routes, ropts)
 	deps := platformDeps{Dialog: m.router, Router: m.router, Logger: logger, Metrics: m.metrics, Stores: m.stores,
-		Inflight: m.replica.store, Status: m.platformStatus}
+		Inflight: m.replica.Store, Status: m.platformStatus}
 	// The address is taken before the platforms are built: the admin
 	// console's links, which they carry, point at it.
 	m.ln, err = net.Listen("tcp", cfg.HTTP.Addr)
@@ -190,8 +189,8 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	checks := &adminweb.Checks{}
 	if !cfg.Admin.Disable {
 		console, closeConsole, err := adminweb.New(ctx, adminweb.Options{
-			Config: cfg.Admin, DataDir: cfg.DataDir, Server: m.stores.server, Facts: m.stores.facts,
-			Warehouses: adminWarehouses(m.slots), Warnings: func() []string { return enforcementWarnings(m.slots) },
+			Config: cfg.Admin, DataDir: cfg.DataDir, Server: m.stores.Server, Facts: m.stores.Facts,
+			Warehouses: adminWarehouses(m.slots), Warnings: func() []string { return slot.EnforcementWarnings(m.slots) },
 			BaseURL: cfg.Admin.BaseURL(m.ln.Addr().String()), IsAdmin: checks.Check, Logger: logger,
 		})
 		if err != nil {
@@ -226,95 +225,19 @@ func NewMainWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Main
 	return m, nil
 }
 
-// startWarehouses tries each warehouse once, all at once, loading its
-// configured glossary once it is reached (a glossary that fails its check
-// stops the start: the team's meanings would silently vanish or be wrong);
-// one that fails otherwise is retried by Run while the others serve.
+// startWarehouses builds a slot for each configured warehouse and tries
+// each once (slot.StartAll); one that fails is retried by Run while the
+// others serve.
 func (m *Main) startWarehouses(ctx context.Context, refresh bool) error {
+	deps := &slot.Deps{Stores: m.stores, Metrics: m.metrics, Health: m.health.Registry, Timings: m.timings.monitorTimings(),
+		Logger: m.logger, Glossary: m.loadConfiguredGlossary,
+		Stack: stack.Options{DataDir: m.cfg.DataDir, Dialog: m.cfg.Dialog.ManagerConfig(), Engine: m.engine, Logger: m.logger,
+			Audit: true, Gate: m.limiter.Gate()}}
 	for _, wc := range m.cfg.Warehouses {
-		m.slots = append(m.slots, newWarehouseSlot(m, wc, nil, refresh))
+		m.slots = append(m.slots, slot.New(deps, wc, nil, refresh))
 	}
-	var wg sync.WaitGroup
-	errs := make([]error, len(m.slots))
-	start := func(i int) {
-		s := m.slots[i]
-		if err := s.start(ctx); err != nil {
-			if errors.Is(err, errConfig) {
-				errs[i] = err
-				return
-			}
-			s.down(err, 1, m.timings.RetryMin, true)
-		}
-	}
-	var demos []int
-	for i, s := range m.slots {
-		m.health.set(s.component(), stateStarting, "", 0, 0)
-		if s.cfg.Demo {
-			demos = append(demos, i)
-			continue
-		}
-		wg.Go(func() { start(i) })
-	}
-	// Embedded demo servers start one at a time: go-mysql-server's engine
-	// initialises package-wide status variables without a lock.
-	wg.Go(func() {
-		for _, i := range demos {
-			start(i)
-		}
-	})
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	return ctx.Err()
+	return slot.StartAll(ctx, m.slots)
 }
-
-// buildStack builds a warehouse's catalog and manager over db: from snap,
-// else the cached snapshot (or a new one with refresh); then each access
-// level's over its own account, from its cached snapshot (or a new one
-// with refreshLevels).
-func (m *Main) buildStack(ctx context.Context, s *warehouseSlot, db *warehouse.DB, snap *warehouse.Snapshot, refresh, refreshLevels bool) (*stack, error) {
-	accts := s.cfg.accounts()
-	st, err := newStack(ctx, db, m.stores, m.stackOptions(s, accts[0], snap, refresh))
-	if err != nil {
-		return nil, err
-	}
-	for _, acct := range accts[1:] {
-		ldb := s.levelDB(acct.Name)
-		if ldb == nil {
-			return nil, fmt.Errorf("access level %s: not open", acct.Name)
-		}
-		lst, err := newStack(ctx, ldb, m.stores, m.stackOptions(s, acct, nil, refreshLevels))
-		if err != nil {
-			return nil, fmt.Errorf("access level %s: %w", acct.Name, err)
-		}
-		st.levels = append(st.levels, levelStack{level: acct.Level, st: lst})
-	}
-	return st, nil
-}
-
-// stackOptions are how one access level's stack of a warehouse is built.
-func (m *Main) stackOptions(s *warehouseSlot, acct levelAccount, snap *warehouse.Snapshot, refresh bool) stackOptions {
-	return stackOptions{
-		WarehouseName: s.cfg.Name, SnapshotName: levelComponent(s.cfg.Name, acct.Name),
-		DataDir: m.cfg.DataDir, Synonyms: s.cfg.Synonyms, Access: acct.Rules, Joins: s.joins,
-		Snapshot: snap, RefreshProfile: refresh, Profile: m.profileOptions(s.cfg),
-		Dialog: m.cfg.Dialog.managerConfig(), Engine: m.engine, Logger: m.logger, Audit: true,
-		Observe: m.metrics.DialogObserver(s.cfg.Name), Gate: m.limiter.Gate(),
-	}
-}
-
-// profileOptions are how a warehouse is profiled.
-func (m *Main) profileOptions(wc WarehouseConfig) warehouse.ProfileOptions {
-	if wc.Demo {
-		return demo.ProfileOptions()
-	}
-	return warehouse.ProfileOptions{}
-}
-
-// modelEngine builds the main engine of a warehouse from its catalog and
-// the warehouse it runs its own checks on; nil means offline only.
-type modelEngine = func(*catalog.Catalog, dialog.Executor) dialog.Engine
 
 // Addr is the HTTP server's address (useful with ":0" in tests).
 func (m *Main) Addr() string { return m.ln.Addr().String() }
@@ -345,17 +268,17 @@ func (m *Main) Run(ctx context.Context) error {
 	daily := time.NewTicker(24 * time.Hour)
 	defer daily.Stop()
 	g.Go(func() error {
-		pruneQuestions(gctx, m.stores.facts, m.cfg.Audit.retention(), daily.C, time.Now, m.logger)
+		pruneQuestions(gctx, m.stores.Facts, m.cfg.Audit.Retention(), daily.C, time.Now, m.logger)
 		return nil
 	})
 	for _, s := range m.slots {
-		g.Go(func() error { s.run(gctx); return nil })
+		g.Go(func() error { s.Run(gctx); return nil })
 	}
 	every := m.timings.Janitor
 	if every <= 0 {
 		every = max(m.cfg.Store.LeaseTTL/3, time.Second)
 	}
-	g.Go(func() error { m.janitor(gctx, every); return nil })
+	g.Go(func() error { m.replica.Janitor(gctx, every, m.takeover()); return nil })
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	g.Go(func() error {
@@ -372,7 +295,7 @@ func (m *Main) Run(ctx context.Context) error {
 	for _, p := range m.platforms {
 		g.Go(func() error { m.runPlatform(gctx, p); return nil })
 	}
-	m.logger.Info("serving", "http", m.Addr(), "platforms", len(m.platforms), "warehouses", len(m.slots), "replica", m.replica.id)
+	m.logger.Info("serving", "http", m.Addr(), "platforms", len(m.platforms), "warehouses", len(m.slots), "replica", m.replica.ID)
 	return g.Wait()
 }
 
@@ -381,14 +304,11 @@ func (m *Main) Run(ctx context.Context) error {
 // profile until the new one is ready).
 func (m *Main) Reload(ctx context.Context) {
 	m.logger.Info("SIGHUP: reloading the glossaries and profiling the warehouses again")
-	m.glossaryMu.Lock()
-	any := len(m.glossaries) > 0
-	m.glossaryMu.Unlock()
-	if any {
+	if m.glossaries.Any() {
 		m.ReloadGlossaries(ctx)
 	}
 	for _, s := range m.slots {
-		wake(s.refresh)
+		s.Refresh()
 	}
 }
 
@@ -399,7 +319,7 @@ func (m *Main) Close() error {
 		m.ln.Close()
 	}
 	for _, s := range m.slots {
-		errs = append(errs, s.close())
+		errs = append(errs, s.Close())
 	}
 	for i := len(m.closers) - 1; i >= 0; i-- {
 		errs = append(errs, m.closers[i]())
@@ -420,7 +340,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if code, ok := parseFlags(fs, args, stdout); !ok {
 		return code
 	}
-	if err := checkPprofAddr(*pprofAddr); err != nil {
+	if err := config.CheckPprofAddr(*pprofAddr); err != nil {
 		fmt.Fprintf(stderr, "bot serve: --pprof: %v\n", err)
 		return exitUsage
 	}

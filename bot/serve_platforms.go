@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"strings"
+
+	"github.com/clarify-bot/clarify/bot/internal/stack"
 )
 
 // queueDepther is a platform whose waiting turns can be counted (metrics).
@@ -43,4 +45,17 @@ func (m *Main) platformStatus(name string) func(up bool, detail string) {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// takeover is what the replica's janitor needs to take over the
+// placeholders of replicas that died: the platforms that can, by name.
+func (m *Main) takeover() stack.Takeover {
+	reps := map[string]stack.OrphanReplacer{}
+	for _, p := range m.platforms {
+		if or, ok := p.(stack.OrphanReplacer); ok {
+			reps[p.Name()] = or
+		}
+	}
+	return stack.Takeover{Replacers: reps, Health: m.health.Registry,
+		Resumed: m.metrics.OrphanResumed, Replaced: m.metrics.OrphanReplaced, Logger: m.logger}
 }

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"time"
+
+	"github.com/clarify-bot/clarify/bot/internal/config"
 )
 
 // servePprof serves Go's profiles (/debug/pprof/) on addr, a loopback
@@ -16,7 +18,7 @@ import (
 // never reach a load balancer. It returns the address listened on and
 // the function that stops it.
 func servePprof(addr string, logger *slog.Logger) (string, func() error, error) {
-	if err := checkPprofAddr(addr); err != nil {
+	if err := config.CheckPprofAddr(addr); err != nil {
 		return "", nil, err
 	}
 	ln, err := net.Listen("tcp", addr)

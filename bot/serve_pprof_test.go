@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/clarify-bot/clarify/bot/internal/config"
 )
 
 // TestPprofOnLoopbackOnly: Go's profiles are served only when asked for,
@@ -19,7 +21,7 @@ func TestPprofOnLoopbackOnly(t *testing.T) {
 		{"0.0.0.0:6060", false}, {":6060", false}, {"10.1.2.3:6060", false}, {"example.com:6060", false}, {"127.0.0.1", false},
 	} {
 		cfg := Config{DataDir: t.TempDir(), HTTP: HTTPConfig{PprofAddr: tc.addr}, Warehouses: []WarehouseConfig{{Name: "demo", Demo: true}}}
-		cfg.applyDefaults()
+		cfg.ApplyDefaults()
 		if err := cfg.Validate(); (err == nil) != tc.ok || err != nil && !strings.Contains(err.Error(), "pprof_addr") {
 			t.Errorf("http.pprof_addr %q: %v, want ok %v", tc.addr, err, tc.ok)
 		}
@@ -60,8 +62,8 @@ func TestPprofOnLoopbackOnly(t *testing.T) {
 // the demo's size; a real warehouse beside it leaves the runtime alone.
 func TestServeDemoMemoryDefaults(t *testing.T) {
 	cfg := Config{}
-	cfg.applyDefaults()
-	if len(cfg.Warehouses) != 1 || cfg.Warehouses[0].DemoOrders != serveDemoOrders {
+	cfg.ApplyDefaults()
+	if len(cfg.Warehouses) != 1 || cfg.Warehouses[0].DemoOrders != config.ServeDemoOrders {
 		t.Fatalf("default warehouses %+v", cfg.Warehouses)
 	}
 	small := demoMemoryLimit(cfg)

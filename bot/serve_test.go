@@ -27,7 +27,7 @@ func startMain(t *testing.T, cfg Config) (*Main, context.CancelFunc, func() erro
 	if len(cfg.Warehouses) == 0 {
 		cfg.Warehouses = []WarehouseConfig{{Name: "demo", Demo: true, DemoOrders: 400}}
 	}
-	cfg.applyDefaults()
+	cfg.ApplyDefaults()
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestShutdownIsLogged(t *testing.T) {
 	testwh.Quiet()
 	var logs logbuf.Buffer
 	cfg := Config{DataDir: t.TempDir(), HTTP: HTTPConfig{Addr: "127.0.0.1:0"}, Warehouses: []WarehouseConfig{{Name: "demo", Demo: true, DemoOrders: 200}}}
-	cfg.applyDefaults()
+	cfg.ApplyDefaults()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	m, err := NewMain(ctx, cfg, logs.Logger())
 	if err != nil {

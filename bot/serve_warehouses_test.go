@@ -8,7 +8,7 @@ import (
 	"github.com/clarify-bot/clarify/internal/testwh"
 )
 
-// fakeClock is a slotClock moved by hand: its timers fire when Advance
+// fakeClock is a monitor.Clock moved by hand: its timers fire when Advance
 // passes their deadline; each new timer is announced on armed.
 type fakeClock struct {
 	mu     sync.Mutex
@@ -93,7 +93,7 @@ func TestDownWarehouseKeepsItsBackoff(t *testing.T) {
 	timings := defaultTimings()
 	timings.Janitor, timings.clock = time.Hour, clk
 	m, _, _ := startMainWith(t, Config{Warehouses: []WarehouseConfig{{Name: "shop", DSN: mc.FormatDSN()}}}, MainOptions{Timings: timings})
-	slot := m.slots[0]
+	sl := m.slots[0]
 	failures := func() int {
 		st, _ := m.health.get("warehouse:shop")
 		return st.Failures
@@ -119,9 +119,9 @@ func TestDownWarehouseKeepsItsBackoff(t *testing.T) {
 		// Wake the loop every way there is (its own failing check woke
 		// it too): it may arm the same deadline again, never try early.
 		for range 3 {
-			wake(slot.poke)
-			wake(slot.refresh)
-			for len(slot.poke) > 0 || len(slot.refresh) > 0 || len(clk.armed) > 0 {
+			sl.Poke()
+			sl.Refresh()
+			for sl.Pending() > 0 || len(clk.armed) > 0 {
 				if at := clk.nextArmed(t); !at.Equal(due) {
 					t.Fatalf("woken while down, the loop tried again (%d attempts, want %d) instead of waiting %s", failures(), want, step)
 				}

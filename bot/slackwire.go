@@ -29,7 +29,7 @@ func buildSlack(ctx context.Context, cfg Config, deps platformDeps) (platform, e
 		APIURL:        sc.APIURL,
 		Logger:        deps.Logger,
 		Hooks:         deps.Metrics.SlackHooks(),
-		Dedup:         deps.Stores.dedup(nil),
+		Dedup:         deps.Stores.Dedup(nil),
 	}
 	if deps.Router != nil {
 		acfg.Warehouses = deps.Router

@@ -12,6 +12,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/clarify-bot/clarify/adapters/slack/slackfake"
+	"github.com/clarify-bot/clarify/bot/internal/stack"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/internal/inflight"
 	"github.com/clarify-bot/clarify/internal/kv"
@@ -105,7 +106,7 @@ func TestStoppedTurnsTakenOver(t *testing.T) {
 			switch variant {
 			case "files":
 				dir := t.TempDir()
-				db, err := boltkv.Open(filepath.Join(dir, inflightFile), boltkv.Options{Timeout: time.Second})
+				db, err := boltkv.Open(filepath.Join(dir, stack.InflightFile), boltkv.Options{Timeout: time.Second})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -115,7 +116,7 @@ func TestStoppedTurnsTakenOver(t *testing.T) {
 				}
 				start(Config{DataDir: dir, Warehouses: demo, Slack: slackCfg})
 				check = func() kv.DB {
-					db, err := boltkv.Open(filepath.Join(dir, inflightFile), boltkv.Options{Timeout: time.Second})
+					db, err := boltkv.Open(filepath.Join(dir, stack.InflightFile), boltkv.Options{Timeout: time.Second})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -125,7 +126,7 @@ func TestStoppedTurnsTakenOver(t *testing.T) {
 			case "server":
 				dsn := kvtest.MustDatabase(t)
 				srv := kvtest.MustServerOn(t, dsn)
-				leavePlaceholders(t, fake, srv.Namespace(nsInflight), "stopped-replica", ch, ana, left)
+				leavePlaceholders(t, fake, srv.Namespace(stack.NsInflight), "stopped-replica", ch, ana, left)
 				// Two survivors look for orphans at once.
 				done := make(chan struct{})
 				go func() {
@@ -134,7 +135,7 @@ func TestStoppedTurnsTakenOver(t *testing.T) {
 				}()
 				start(Config{Store: StoreConfig{DSN: dsn}, Warehouses: demo, Slack: slackCfg})
 				<-done
-				check = func() kv.DB { return srv.Namespace(nsInflight) }
+				check = func() kv.DB { return srv.Namespace(stack.NsInflight) }
 			}
 
 			finished := h.wait(0, ch, answered.thread, func(b blocks) bool { return isAnswerBlocks(b) || isClarificationBlocks(b) })

@@ -1,4 +1,8 @@
-package main
+// Package stack builds the platform-independent bot for one warehouse —
+// its catalog, engines and dialog manager — over the stores every
+// warehouse shares, and holds this process's place among the bot's
+// replicas. bot serve, bot demo and bot eval build theirs here.
+package stack
 
 import (
 	"cmp"
@@ -13,6 +17,7 @@ import (
 
 	"github.com/clarify-bot/clarify/bot/internal/adminweb"
 	"github.com/clarify-bot/clarify/bot/internal/cli"
+	"github.com/clarify-bot/clarify/bot/internal/config"
 	"github.com/clarify-bot/clarify/bot/internal/modelengine"
 	"github.com/clarify-bot/clarify/connectors/access"
 	"github.com/clarify-bot/clarify/connectors/catalog"
@@ -40,153 +45,157 @@ var (
 	_ dialog.Engine    = (*llmengine.Engine)(nil)
 )
 
-// stores are shared by every warehouse's manager: bbolt files in the data
+// Stores are shared by every warehouse's manager: bbolt files in the data
 // directory (bbolt lets one process open a file once), or namespaces of
 // one database on a MySQL-protocol server that replicas share.
-type stores struct {
-	facts *ontology.Store
-	convs *convstore.Store
-	// server is the shared database; nil for bbolt files.
-	server *mysqlkv.Server
+type Stores struct {
+	Facts *ontology.Store
+	Convs *convstore.Store
+	// Server is the shared database; nil for bbolt files.
+	Server *mysqlkv.Server
 }
 
 // Namespaces of the stores on a server (the bbolt files' names there).
 const (
-	nsOntology      = cli.NsOntology
-	nsConversations = cli.NsConversations
-	nsUsage         = cli.NsUsage
-	nsSeen          = "seen"
-	nsRate          = "rate"   // question rate limits (internal/ratestore)
-	nsRouter        = "router" // where earlier releases kept the channels' warehouse choices
+	NsSeen   = "seen"
+	NsRate   = "rate"   // question rate limits (internal/ratestore)
+	NsRouter = "router" // where earlier releases kept the channels' warehouse choices
 )
 
-func openStores(dataDir string, logger *slog.Logger) (*stores, error) {
-	facts, err := ontologyfile.Open(filepath.Join(dataDir, ontologyFile), ontology.Options{Logger: logger})
+// OpenStores opens the bbolt files in dataDir.
+func OpenStores(dataDir string, logger *slog.Logger) (*Stores, error) {
+	facts, err := ontologyfile.Open(filepath.Join(dataDir, cli.OntologyFile), ontology.Options{Logger: logger})
 	if err != nil {
 		return nil, err
 	}
-	convs, err := convstore.Open(filepath.Join(dataDir, conversationsFile), convstore.Options{Logger: logger})
+	convs, err := convstore.Open(filepath.Join(dataDir, cli.ConversationsFile), convstore.Options{Logger: logger})
 	if err != nil {
 		facts.Close()
 		return nil, err
 	}
-	return &stores{facts: facts, convs: convs}, nil
+	return &Stores{Facts: facts, Convs: convs}, nil
 }
 
-// openStoresFor opens the stores the configuration names: the server's
+// OpenStoresFor opens the stores the configuration names: the server's
 // database when a DSN is set (with a bounded pool and the lease of turn
 // locks), else the files in dataDir.
-func openStoresFor(ctx context.Context, sc StoreConfig, dataDir string, logger *slog.Logger) (*stores, error) {
+func OpenStoresFor(ctx context.Context, sc config.StoreConfig, dataDir string, logger *slog.Logger) (*Stores, error) {
 	if sc.DSN == "" {
-		return openStores(dataDir, logger)
+		return OpenStores(dataDir, logger)
 	}
 	srv, err := mysqlkv.Open(ctx, sc.DSN, mysqlkv.Options{Logger: logger, MaxOpenConns: sc.MaxConnections, LeaseTTL: sc.LeaseTTL})
 	if err != nil {
 		return nil, err
 	}
-	facts, err := ontology.New(ctx, srv.Namespace(nsOntology), srv.Name(), ontology.Options{Logger: logger})
+	facts, err := ontology.New(ctx, srv.Namespace(cli.NsOntology), srv.Name(), ontology.Options{Logger: logger})
 	if err != nil {
 		srv.Close()
 		return nil, err
 	}
-	convs, err := convstore.New(ctx, srv.Namespace(nsConversations), srv.Name(), convstore.Options{Logger: logger})
+	convs, err := convstore.New(ctx, srv.Namespace(cli.NsConversations), srv.Name(), convstore.Options{Logger: logger})
 	if err != nil {
 		srv.Close()
 		return nil, err
 	}
 	logger.Info("store on a server", "database", srv.Name())
-	return &stores{facts: facts, convs: convs, server: srv}, nil
+	return &Stores{Facts: facts, Convs: convs, Server: srv}, nil
 }
 
 // Close closes the stores, then the server.
-func (s *stores) Close() error {
-	err := errors.Join(s.convs.Close(), s.facts.Close())
-	if s.server != nil {
-		err = errors.Join(err, s.server.Close())
+func (s *Stores) Close() error {
+	err := errors.Join(s.Convs.Close(), s.Facts.Close())
+	if s.Server != nil {
+		err = errors.Join(err, s.Server.Close())
 	}
 	return err
 }
 
-// dedup is the Slack adapter's memory of event ids: shared through the
+// Dedup is the Slack adapter's memory of event ids: shared through the
 // server when there is one, so that a retry delivered to another replica
 // is dropped; nil (the adapter's in-memory set) for files.
-func (s *stores) dedup(now func() time.Time) slackadapter.Dedup {
-	if s == nil || s.server == nil {
+func (s *Stores) Dedup(now func() time.Time) slackadapter.Dedup {
+	if s == nil || s.Server == nil {
 		return nil
 	}
-	return seenstore.New(s.server.Namespace(nsSeen), now)
+	return seenstore.New(s.Server.Namespace(NsSeen), now)
 }
 
-// channelChoices keeps the router's choices of warehouse per channel in
+// ChannelChoices keeps the router's choices of warehouse per channel in
 // the conversations' store, so that a restart (and every replica sharing a
 // server) routes a channel alike. Choices an earlier release kept in the
 // server's "router" namespace move there first.
-func (s *stores) channelChoices(ctx context.Context, logger *slog.Logger) (*router.Choices, error) {
-	if s == nil || s.convs == nil {
+func (s *Stores) ChannelChoices(ctx context.Context, logger *slog.Logger) (*router.Choices, error) {
+	if s == nil || s.Convs == nil {
 		return nil, nil
 	}
-	if s.server != nil {
-		if err := router.MoveChoices(ctx, s.server.Namespace(nsRouter), s.convs.KV()); err != nil {
+	if s.Server != nil {
+		if err := router.MoveChoices(ctx, s.Server.Namespace(NsRouter), s.Convs.KV()); err != nil {
 			return nil, fmt.Errorf("move the channels' warehouse choices: %w", err)
 		}
 	}
-	return router.NewChoices(s.convs.KV(), logger), nil
+	return router.NewChoices(s.Convs.KV(), logger), nil
 }
 
-// shareUsage moves the model's usage records and budgets to the server, so
+// ShareUsage moves the model's usage records and budgets to the server, so
 // that budgets count across replicas.
-func (s *stores) shareUsage(ctx context.Context, f *modelengine.Factory, logger *slog.Logger) error {
-	if s == nil || s.server == nil || f == nil {
+func (s *Stores) ShareUsage(ctx context.Context, f *modelengine.Factory, logger *slog.Logger) error {
+	if s == nil || s.Server == nil || f == nil {
 		return nil
 	}
-	return f.UseServer(ctx, s.server.Namespace(nsUsage), s.server.Name(), logger)
+	return f.UseServer(ctx, s.Server.Namespace(cli.NsUsage), s.Server.Name(), logger)
 }
 
-// errConfig marks a start failure that retrying cannot fix (the access
+// ErrConfig marks a start failure that retrying cannot fix (the access
 // rules name what the schema lacks): it stops the start, or, found later,
 // stops that warehouse.
-var errConfig = errors.New("configuration error")
+var ErrConfig = errors.New("configuration error")
 
-// stack is the platform-independent bot for one warehouse: the warehouse,
+// Stack is the platform-independent bot for one warehouse: the warehouse,
 // its catalog and the dialog manager. Adapters sit on top of it.
-type stack struct {
-	name    string
-	db      *warehouse.DB
-	catalog *catalog.Catalog
-	manager *dialog.Manager
-	// snap is the snapshot as profiled (before access rules and glossary
+type Stack struct {
+	Name    string
+	DB      *warehouse.DB
+	Catalog *catalog.Catalog
+	Manager *dialog.Manager
+	// Snap is the snapshot as profiled (before access rules and glossary
 	// joins), to retake its partial tables.
-	snap *warehouse.Snapshot
-	// access says who may ask this warehouse (the router enforces it).
-	access access.Rules
-	// preview is what the admin console's previews build their own
+	Snap *warehouse.Snapshot
+	// Access says who may ask this warehouse (the router enforces it).
+	Access access.Rules
+	// Preview is what the admin console's previews build their own
 	// manager from (bot/internal/adminweb).
-	preview *adminweb.Stack
-	// levels are the stacks of the warehouse's other access levels, each
+	Preview *adminweb.Stack
+	// Levels are the stacks of the warehouse's other access levels, each
 	// over its own account, catalog and manager; nil on a level's stack.
-	levels []levelStack
+	Levels []LevelStack
 }
 
-// levelStack is one access level's stack.
-type levelStack struct {
-	level access.Level
-	st    *stack
+// LevelStack is one access level's stack.
+type LevelStack struct {
+	Level access.Level
+	Stack *Stack
 }
 
-// forAsker is the stack of the access level that applies to a: its
+// ForAsker is the stack of the access level that applies to a: its
 // account runs the question, its rules check it, its catalog is what the
 // engines see.
-func (st *stack) forAsker(a access.Asker) *stack {
-	for _, l := range st.levels {
-		if l.level.Applies(a) {
-			return l.st
+func (st *Stack) ForAsker(a access.Asker) *Stack {
+	for _, l := range st.Levels {
+		if l.Level.Applies(a) {
+			return l.Stack
 		}
 	}
 	return st
 }
 
-// stackOptions say how to build a stack over an open warehouse.
-type stackOptions struct {
+// AdminWarehouse is a stack that is never replaced (bot demo's) as the
+// console's previews use it.
+func (st *Stack) AdminWarehouse() adminweb.Warehouse {
+	return adminweb.Warehouse{Name: st.Name, Current: func() *adminweb.Stack { return st.Preview }}
+}
+
+// Options say how to build a stack over an open warehouse.
+type Options struct {
 	WarehouseName string
 	// SnapshotName names the cached snapshot (default WarehouseName): each
 	// access level profiles what its own account sees.
@@ -208,7 +217,7 @@ type stackOptions struct {
 	Dialog dialog.Config
 	// Engine builds the main engine; nil means the offline engine. With a
 	// main engine, the offline engine is its fallback.
-	Engine modelEngine
+	Engine ModelEngine
 	// Audit records every question in the ontology's audit log.
 	Audit  bool
 	Logger *slog.Logger
@@ -220,9 +229,13 @@ type stackOptions struct {
 	Gate    dialog.Gate
 }
 
-// newStack profiles the warehouse (or reads the cached snapshot), builds
+// ModelEngine builds the main engine of a warehouse from its catalog and
+// the warehouse it runs its own checks on; nil means offline only.
+type ModelEngine = func(*catalog.Catalog, dialog.Executor) dialog.Engine
+
+// New profiles the warehouse (or reads the cached snapshot), builds
 // the catalog and the manager. It does not own db or st.
-func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptions) (*stack, error) {
+func New(ctx context.Context, db *warehouse.DB, st *Stores, opts Options) (*Stack, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -235,7 +248,7 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 	snap := opts.Snapshot
 	if snap == nil {
 		var err error
-		snap, err = db.CachedSnapshot(ctx, snapshotPath(opts.DataDir, cmp.Or(opts.SnapshotName, opts.WarehouseName)), 0, opts.RefreshProfile, opts.Profile)
+		snap, err = db.CachedSnapshot(ctx, SnapshotPath(opts.DataDir, cmp.Or(opts.SnapshotName, opts.WarehouseName)), 0, opts.RefreshProfile, opts.Profile)
 		if err != nil {
 			return nil, fmt.Errorf("profile warehouse %s: %w", cmp.Or(opts.SnapshotName, opts.WarehouseName), err)
 		}
@@ -255,7 +268,7 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 			return nil, fmt.Errorf("warehouse %s: access rules: %w", opts.WarehouseName, err)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("warehouse %s: access rules: %w: %w", opts.WarehouseName, errConfig, err)
+			return nil, fmt.Errorf("warehouse %s: access rules: %w: %w", opts.WarehouseName, ErrConfig, err)
 		}
 		// What the engines never see they cannot link, prompt with or show;
 		// the view refuses whatever they write anyway.
@@ -282,19 +295,19 @@ func newStack(ctx context.Context, db *warehouse.DB, st *stores, opts stackOptio
 	cfg.Warehouse = opts.WarehouseName
 	cfg.Logger = opts.Logger
 	cfg.Now = opts.Now
-	deps := dialog.Deps{Engine: engine, Fallback: fallback, Pool: pool, Exec: db, Catalog: cat, Facts: st.facts, Admin: st.facts, States: st.convs, Observe: opts.Observe, Gate: opts.Gate}
+	deps := dialog.Deps{Engine: engine, Fallback: fallback, Pool: pool, Exec: db, Catalog: cat, Facts: st.Facts, Admin: st.Facts, States: st.Convs, Observe: opts.Observe, Gate: opts.Gate}
 	if opts.Audit {
-		deps.Questions = st.facts
+		deps.Questions = st.Facts
 	}
 	mgr, err := dialog.New(cfg, deps)
 	if err != nil {
 		return nil, err
 	}
-	return &stack{name: opts.WarehouseName, db: db, catalog: cat, manager: mgr, access: opts.Access, snap: raw,
-		preview: &adminweb.Stack{DB: db, Rules: opts.Access, Deps: deps, Dialog: cfg}}, nil
+	return &Stack{Name: opts.WarehouseName, DB: db, Catalog: cat, Manager: mgr, Access: opts.Access, Snap: raw,
+		Preview: &adminweb.Stack{DB: db, Rules: opts.Access, Deps: deps, Dialog: cfg}}, nil
 }
 
-// snapshotPath is where a warehouse's profile snapshot is cached.
-func snapshotPath(dataDir, warehouseName string) string {
+// SnapshotPath is where a warehouse's profile snapshot is cached.
+func SnapshotPath(dataDir, warehouseName string) string {
 	return filepath.Join(dataDir, "snapshots", warehouseName+".json.gz")
 }

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"os"
@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestLoadConfig(t *testing.T) {
+func TestLoad(t *testing.T) {
 	cases := []struct {
 		name    string
 		yaml    string
@@ -46,18 +46,18 @@ func TestLoadConfig(t *testing.T) {
 		{name: "dsn in another charset", yaml: "warehouses:\n  - name: w\n    dsn: \"ro:pw@tcp(db:3306)/shop?charset=gbk\"\n", wantErr: "not UTF-8"},
 		{name: "a denied function cannot be allowed", yaml: "warehouses:\n  - name: w\n    demo: true\n    functions: [shop.fiscal_year, get_lock]\n", wantErr: `"get_lock" can never be allowed`},
 		{name: "functions and the byte cap", yaml: "warehouses:\n  - name: w\n    demo: true\n    functions: [shop.fiscal_year]\n    max_result_bytes: 1048576\n", check: func(t *testing.T, c Config) {
-			wc := c.Warehouses[0].warehouseConfig(nil)
+			wc := c.Warehouses[0].DBConfig(nil)
 			if len(wc.Functions) != 1 || wc.MaxBytes != 1<<20 {
 				t.Fatalf("%+v", wc)
 			}
 		}},
 		{name: "shared scans off", yaml: "dialog: {shared_scan_rows: -1}\n", check: func(t *testing.T, c Config) {
-			if got := c.Dialog.managerConfig().SharedScanRows; got != -1 {
+			if got := c.Dialog.ManagerConfig().SharedScanRows; got != -1 {
 				t.Fatalf("SharedScanRows = %d, want -1", got)
 			}
 		}},
 		{name: "kept results for paging", yaml: "dialog: {kept_cells: 50000, display_rows: 10}\n", check: func(t *testing.T, c Config) {
-			if got := c.Dialog.managerConfig(); got.KeptCells != 50000 || got.DisplayRows != 10 {
+			if got := c.Dialog.ManagerConfig(); got.KeptCells != 50000 || got.DisplayRows != 10 {
 				t.Fatalf("KeptCells = %d, DisplayRows = %d", got.KeptCells, got.DisplayRows)
 			}
 		}},
@@ -72,7 +72,7 @@ func TestLoadConfig(t *testing.T) {
 				}
 			}
 			env := func(k string) string { return tc.env[k] }
-			c, err := LoadConfig(path, env)
+			c, err := Load(path, env)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("want error containing %q, got %v", tc.wantErr, err)
@@ -107,7 +107,7 @@ func TestLimitsConfig(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.yaml), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			c, err := LoadConfig(path, func(string) string { return "" })
+			c, err := Load(path, func(string) string { return "" })
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("want an error about %q, got %v", tt.wantErr, err)

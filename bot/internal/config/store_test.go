@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"os"
@@ -23,7 +23,7 @@ func TestStoreConfig(t *testing.T) {
 				t.Fatal(err)
 			}
 			env := map[string]string{"CLARIFY_STORE_DSN": tc.env, "CLARIFY_DATA_DIR": t.TempDir()}
-			cfg, err := LoadConfig(path, func(k string) string { return env[k] })
+			cfg, err := Load(path, func(k string) string { return env[k] })
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tc.wantErr)

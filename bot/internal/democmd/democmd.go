@@ -1,4 +1,6 @@
-package main
+// Package democmd is `bot demo`: the embedded demo warehouse, its team
+// glossary and a chat on the terminal, with the admin console on request.
+package democmd
 
 import (
 	"context"
@@ -15,8 +17,10 @@ import (
 
 	"github.com/clarify-bot/clarify/adapters/console"
 	"github.com/clarify-bot/clarify/bot/internal/adminweb"
+	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/bot/internal/glossarycmd"
+	"github.com/clarify-bot/clarify/bot/internal/stack"
 	"github.com/clarify-bot/clarify/connectors/demodata"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 )
@@ -30,14 +34,14 @@ var demoExamples = []string{
 	"which region had the highest revenue in 2025?",
 }
 
-// runDemo is `bot demo`: the embedded demo warehouse and a console chat.
-func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bot demo", stderr,
+// Run is `bot demo`: the embedded demo warehouse and a console chat.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := cli.NewFlagSet("bot demo", stderr,
 		"usage: bot demo [--user NAME] [--data DIR] [--orders N] [--admin] [--admin-web [--admin-addr HOST:PORT]] [--locale TAG] [--no-glossary] [-v]",
 		"Starts the embedded demo warehouse and a chat on this terminal; pipe questions in to script it.",
 	)
 	who := fs.String("user", defaultUserName(), "who is asking (each person has their own preferences)")
-	data := fs.String("data", defaultDataDir(), "where preferences and conversations are kept")
+	data := fs.String("data", cli.DefaultDataDir(), "where preferences and conversations are kept")
 	orders := fs.Int("orders", demodata.DefaultOrders, "how many orders the generated demo warehouse holds")
 	admin := fs.Bool("admin", false, "act as an admin (review other people's preferences)")
 	locale := fs.String("locale", "", "write numbers for this locale, e.g. de-DE (default en-US)")
@@ -46,13 +50,13 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	noGlossary := fs.Bool("no-glossary", false, "do not load the demo's team glossary (connectors/demodata/glossary.yml)")
 	adminWeb := fs.Bool("admin-web", false, "also serve the admin console and print a sign-in link (implies --admin)")
 	adminAddr := fs.String("admin-addr", "127.0.0.1:0", "with --admin-web: the address the admin console listens on")
-	if code, ok := parseFlags(fs, args, stdout); !ok {
+	if code, ok := cli.ParseFlags(fs, args, stdout); !ok {
 		return code
 	}
 	logger, closeLog, err := demoLogger(*data, *verbose, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
-		return exitFailure
+		return cli.ExitFailure
 	}
 	defer closeLog()
 
@@ -60,41 +64,41 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	dw, err := demo.Start(ctx, logger, *orders, warehouse.Config{})
 	if err != nil {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
-		return exitFailure
+		return cli.ExitFailure
 	}
 	defer dw.Close()
-	stores, err := openStores(*data, logger)
+	stores, err := stack.OpenStores(*data, logger)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
-		return exitFailure
+		return cli.ExitFailure
 	}
 	defer stores.Close()
 	whName := fmt.Sprintf("demo-%d", *orders)
-	joins, err := glossarycmd.DemoFacts(ctx, stores.facts, whName, !*noGlossary)
+	joins, err := glossarycmd.DemoFacts(ctx, stores.Facts, whName, !*noGlossary)
 	if err != nil {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
-		return exitFailure
+		return cli.ExitFailure
 	}
-	st, err := newStack(ctx, dw.DB, stores, stackOptions{WarehouseName: whName, DataDir: *data, RefreshProfile: *refresh, Profile: demo.ProfileOptions(), Joins: joins, Logger: logger, Audit: true})
+	st, err := stack.New(ctx, dw.DB, stores, stack.Options{WarehouseName: whName, DataDir: *data, RefreshProfile: *refresh, Profile: demo.ProfileOptions(), Joins: joins, Logger: logger, Audit: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
-		return exitFailure
+		return cli.ExitFailure
 	}
 
 	var adminLink func(ctx context.Context) (string, error)
 	if *adminWeb {
 		*admin = true
-		link, stop, err := adminweb.StartDemo(ctx, *adminAddr, *data, stores.facts, st.adminWarehouse(), *who, logger)
+		link, stop, err := adminweb.StartDemo(ctx, *adminAddr, *data, stores.Facts, st.AdminWarehouse(), *who, logger)
 		if err != nil {
 			fmt.Fprintf(stderr, "bot demo: %v\n", err)
-			return exitFailure
+			return cli.ExitFailure
 		}
 		defer stop()
 		adminLink = link
 		first, err := link(ctx)
 		if err != nil {
 			fmt.Fprintf(stderr, "bot demo: %v\n", err)
-			return exitFailure
+			return cli.ExitFailure
 		}
 		fmt.Fprintf(stdout, "Admin console: %s\n(the link works once, for 10 minutes; type 'admin' for a new one)\n", first)
 	}
@@ -103,7 +107,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if f, ok := stdin.(*os.File); ok {
 		interactive = console.IsTerminal(f)
 	}
-	c := console.New(st.manager, in, stdout, console.Options{
+	c := console.New(st.Manager, in, stdout, console.Options{
 		User: *who, Admin: *admin, Interactive: interactive, Examples: demoExamples, Logger: logger,
 		Session:   strconv.FormatInt(time.Now().UnixNano(), 36),
 		ChartDir:  filepath.Join(*data, "charts"),
@@ -117,9 +121,9 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	})
 	if err := c.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "bot demo: %v\n", err)
-		return exitFailure
+		return cli.ExitFailure
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // fileSafe makes a person's name usable in a file name.
