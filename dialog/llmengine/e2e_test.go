@@ -19,7 +19,7 @@ import (
 )
 
 // End to end: the real dialog manager over the demo warehouse, with this
-// engine in front and the offline engine as its fallback, as bot/stack.go
+// engine in front and the offline engine as its fallback, as bot/internal/stack
 // builds it; only the model is fake.
 
 type chat struct {
