@@ -252,8 +252,57 @@ func (r *reader) groupRanking() []*element {
 	if s == nil {
 		return nil
 	}
-	// The grouped column: right after "top N [most common]", or before
-	// "has/have the most" ("which road has the most depots").
+	g, common := r.rankedGroup(s)
+	if g == nil {
+		return nil
+	}
+	var groupAlts []colAlt
+	for _, al := range g.alts {
+		if r.groupable(al) {
+			groupAlts = append(groupAlts, al)
+		}
+	}
+	if len(groupAlts) == 0 {
+		return nil
+	}
+	// What the groups are ranked by.
+	var aggs []aggRead
+	if !common {
+		from := s.nounAt
+		if from == g.at {
+			from = g.end
+		}
+		aggs, _ = r.aggregateAt(from)
+	}
+	if len(aggs) == 0 {
+		if !common {
+			return nil
+		}
+		// "most common status": how many rows carry each value, in the
+		// grouped column's own table.
+		aggs = append(aggs, aggRead{x: countAll, alias: "count", phrase: a.phrase(s.at, g.end), weight: 1})
+	}
+	r.usedCols[g] = true
+	rankPhrase := a.phrase(s.at, g.end)
+	measure := r.groupRankMeasure(aggs)
+	output := r.rankOutput(g, groupAlts, aggs)
+	r.listedOutputs(output, groupAlts)
+	direction := &element{name: "order"}
+	direction.add(1, func(p *plan) {
+		p.desc = s.desc
+		p.limit = s.limit
+		p.phrases[keyOrder] = rankPhrase
+		p.phrases[keyLimit] = rankPhrase
+	})
+	return []*element{measure, output, direction}
+}
+
+// rankedGroup finds the grouped column of a ranking: right after "top N
+// [most common]", or before "has/have the most" ("which road has the most
+// depots"); common when the ranking counts rows per value ("the most
+// common genres").
+func (r *reader) rankedGroup(s *superMention) (*colMention, bool) {
+	a := r.a
 	j := s.at + 1
 	if s.explicitLimit {
 		j++
@@ -288,37 +337,11 @@ func (r *reader) groupRanking() []*element {
 			}
 		}
 	}
-	if g == nil {
-		return nil
-	}
-	var groupAlts []colAlt
-	for _, al := range g.alts {
-		if r.groupable(al) {
-			groupAlts = append(groupAlts, al)
-		}
-	}
-	if len(groupAlts) == 0 {
-		return nil
-	}
-	// What the groups are ranked by.
-	var aggs []aggRead
-	if !common {
-		from := s.nounAt
-		if from == g.at {
-			from = g.end
-		}
-		aggs, _ = r.aggregateAt(from)
-	}
-	if len(aggs) == 0 {
-		if !common {
-			return nil
-		}
-		// "most common status": how many rows carry each value, in the
-		// grouped column's own table.
-		aggs = append(aggs, aggRead{x: countAll, alias: "count", phrase: a.phrase(s.at, g.end), weight: 1})
-	}
-	r.usedCols[g] = true
-	rankPhrase := a.phrase(s.at, g.end)
+	return g, common
+}
+
+// groupRankMeasure orders the groups by each aggregate read.
+func (r *reader) groupRankMeasure(aggs []aggRead) *element {
 	measure := &element{name: "rank"}
 	for _, ag := range aggs {
 		measure.add(ag.weight, func(p *plan) {
@@ -337,6 +360,13 @@ func (r *reader) groupRanking() []*element {
 			r.measureTables[strings.ToLower(t)] = true
 		}
 	}
+	return measure
+}
+
+// rankOutput shows the grouped column, with the measure beside it when
+// the question asks for it, likelier for a column of the measured table
+// or a table the question names.
+func (r *reader) rankOutput(g *colMention, groupAlts []colAlt, aggs []aggRead) *element {
 	withCount := r.asksForTheMeasure()
 	output := &element{name: "output"}
 	for _, al := range groupAlts {
@@ -363,15 +393,7 @@ func (r *reader) groupRanking() []*element {
 			}
 		})
 	}
-	r.listedOutputs(output, groupAlts)
-	direction := &element{name: "order"}
-	direction.add(1, func(p *plan) {
-		p.desc = s.desc
-		p.limit = s.limit
-		p.phrases[keyOrder] = rankPhrase
-		p.phrases[keyLimit] = rankPhrase
-	})
-	return []*element{measure, output, direction}
+	return output
 }
 
 // listedOutputs adds the reading that shows exactly what a "return …"
