@@ -52,46 +52,15 @@ func (r *reader) findFlags() []flagMention {
 		if cm.clause != 0 || r.usedCols[cm] {
 			continue
 		}
-		flag, presence := false, false
-		for _, al := range cm.alts {
-			if c := r.e.m.Column(al.table, al.column); c != nil && isFlag(r.e.m, al.table, c) {
-				flag = true
-			}
-		}
-		if !flag && len(cm.alts) > 0 && !r.verbMention(cm) {
-			presence = sometimesEmpty(r.e.m, cm.alts[0].table, cm.alts[0].column)
-		}
+		flag, presence := r.flagKind(cm)
 		if !flag && !presence {
 			continue
 		}
-		negated, governed, or := false, false, false
-		verb := false
-		// The mention may start with its own connective ("without illustrations").
-		for k := cm.at; k >= 0 && k >= cm.at-3; k-- {
-			if k == cm.at && a.word(k) != "without" && a.word(k) != "with" && a.word(k) != "no" {
-				continue
-			}
-			// "a referral and a follow-up scan": the second flag is
-			// governed as the first it is coordinated with.
-			if w := a.word(k); (w == "and" || w == "or") && len(out) > 0 && out[len(out)-1].cm.end == k {
-				governed, negated, or = true, out[len(out)-1].negated, w == "or"
-				break
-			}
-			switch a.word(k) {
-			case "with", "have", "has", "having", "had", "offering", "offer", "offers", "include", "includes":
-				governed = true
-			case "without", "no", "not", "lack", "lacking", "lacks":
-				governed, negated = true, true
-			case "a", "an", "the", "any", "do", "does", "did", "don't", "doesn't":
-				continue
-			}
-			// "have declared a minor": one participle between.
-			if w := a.word(k); presence && !verb && k < cm.at && len(w) > 4 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en")) {
-				verb = true
-				continue
-			}
-			break
+		var prev *flagMention
+		if len(out) > 0 {
+			prev = &out[len(out)-1]
 		}
+		governed, negated, or := a.flagGovernor(cm, presence, prev)
 		if !governed && flag && r.verbOfFlag(cm) {
 			governed = true // "loans that require a deposit": deposit_required
 		}
@@ -100,21 +69,72 @@ func (r *reader) findFlags() []flagMention {
 		}
 		if governed {
 			r.usedCols[cm] = true
-			both := false
-			for k := cm.end; k+3 < len(a.toks) && k <= cm.end+1; k++ {
-				if a.seq(k, "and", "how", "many") {
-					for j := k + 3; j < len(a.toks) && j <= k+5; j++ {
-						if w := a.word(j); w == "not" || w == "don't" || w == "doesn't" || w == "without" {
-							both = true
-							a.markUsed(k, j+1)
-						}
-					}
-				}
-			}
-			out = append(out, flagMention{cm: cm, negated: negated, or: or, both: both, presence: presence})
+			out = append(out, flagMention{cm: cm, negated: negated, or: or, both: a.bothWays(cm), presence: presence})
 		}
 	}
 	return out
+}
+
+// flagKind: the mention names a yes/no column (flag), or a column that is
+// sometimes empty, whose presence can be asked about.
+func (r *reader) flagKind(cm *colMention) (flag, presence bool) {
+	for _, al := range cm.alts {
+		if c := r.e.m.Column(al.table, al.column); c != nil && isFlag(r.e.m, al.table, c) {
+			flag = true
+		}
+	}
+	if !flag && len(cm.alts) > 0 && !r.verbMention(cm) {
+		presence = sometimesEmpty(r.e.m, cm.alts[0].table, cm.alts[0].column)
+	}
+	return flag, presence
+}
+
+// flagGovernor reads the words before a flag mention (or its own first
+// word: "without illustrations") that say it is asked for (with, have…)
+// or negated (without, no, lacking…); a flag coordinated with the one
+// before ("a referral and a follow-up scan") is governed as that one.
+func (a *analysis) flagGovernor(cm *colMention, presence bool, prev *flagMention) (governed, negated, or bool) {
+	verb := false
+	for k := cm.at; k >= 0 && k >= cm.at-3; k-- {
+		if k == cm.at && a.word(k) != "without" && a.word(k) != "with" && a.word(k) != "no" {
+			continue
+		}
+		if w := a.word(k); (w == "and" || w == "or") && prev != nil && prev.cm.end == k {
+			return true, prev.negated, w == "or"
+		}
+		switch a.word(k) {
+		case "with", "have", "has", "having", "had", "offering", "offer", "offers", "include", "includes":
+			governed = true
+		case "without", "no", "not", "lack", "lacking", "lacks":
+			governed, negated = true, true
+		case "a", "an", "the", "any", "do", "does", "did", "don't", "doesn't":
+			continue
+		}
+		// "have declared a minor": one participle between.
+		if w := a.word(k); presence && !verb && k < cm.at && len(w) > 4 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en")) {
+			verb = true
+			continue
+		}
+		break
+	}
+	return governed, negated, false
+}
+
+// bothWays: "… and how many do not": the question asks for the rows with
+// the flag and those without.
+func (a *analysis) bothWays(cm *colMention) bool {
+	both := false
+	for k := cm.end; k+3 < len(a.toks) && k <= cm.end+1; k++ {
+		if a.seq(k, "and", "how", "many") {
+			for j := k + 3; j < len(a.toks) && j <= k+5; j++ {
+				if w := a.word(j); w == "not" || w == "don't" || w == "doesn't" || w == "without" {
+					both = true
+					a.markUsed(k, j+1)
+				}
+			}
+		}
+	}
+	return both
 }
 
 // flagElements write the yes/no conditions.
