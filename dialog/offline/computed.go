@@ -280,13 +280,7 @@ func (e *Engine) findRatio(a *analysis) {
 		if a.word(j) != "of" && a.word(j) != "between" {
 			continue
 		}
-		sep := -1
-		for k := j + 1; k < len(a.toks) && k < j+10; k++ {
-			if w := a.word(k); w == "to" || w == "per" || w == "and" && a.word(j) == "between" || w == "over" {
-				sep = k
-				break
-			}
-		}
+		sep := a.ratioSeparator(j)
 		if sep < 0 {
 			continue
 		}
@@ -304,25 +298,7 @@ func (e *Engine) findRatio(a *analysis) {
 				end = max(end, vend)
 			}
 		}
-		for _, x := range num.alts {
-			for _, y := range den.alts {
-				cx, cy := e.m.Column(x.table, x.column), e.m.Column(y.table, y.column)
-				if x.computed() || y.computed() || cx == nil || cy == nil || cx.Kind() != cy.Kind() ||
-					!strings.EqualFold(x.table, y.table) || strings.EqualFold(x.column, y.column) {
-					continue
-				}
-				vx, vy := col(x.table, x.column), col(y.table, y.column)
-				switch {
-				case difference && cx.Kind() == warehouse.KindTime:
-					// "the difference between the ship date and the order date", in days
-					alts = append(alts, colAlt{table: x.table, column: "difference", weight: x.weight * y.weight * 1.5, x: call{fn: "DATEDIFF", args: []expr{vx, vy}}})
-				case difference && cx.Kind() == warehouse.KindNumber:
-					alts = append(alts, colAlt{table: x.table, column: "difference", weight: x.weight * y.weight * 1.5, x: cmp(vx, "-", vy)})
-				case !difference && cx.Kind() == warehouse.KindNumber:
-					alts = append(alts, colAlt{table: x.table, column: "ratio", weight: x.weight * y.weight * 1.5, x: ratio(vx, vy)})
-				}
-			}
-		}
+		alts = append(alts, e.columnPairs(num, den, difference)...)
 		if len(alts) == 0 {
 			continue
 		}
@@ -343,6 +319,45 @@ func (e *Engine) findRatio(a *analysis) {
 		sortMentions(a)
 		return
 	}
+}
+
+// ratioSeparator is the word between a ratio's two sides ("to", "per",
+// "over", "and" after "between"), -1 when none follows within ten words.
+func (a *analysis) ratioSeparator(j int) int {
+	for k := j + 1; k < len(a.toks) && k < j+10; k++ {
+		if w := a.word(k); w == "to" || w == "per" || w == "and" && a.word(j) == "between" || w == "over" {
+			return k
+		}
+	}
+	return -1
+}
+
+// columnPairs are the computed columns two columns of one table make: the
+// difference of two dates (in days) or two numbers, or the ratio of two
+// numbers.
+func (e *Engine) columnPairs(num, den *colMention, difference bool) []colAlt {
+	var alts []colAlt
+	for _, x := range num.alts {
+		for _, y := range den.alts {
+			cx, cy := e.m.Column(x.table, x.column), e.m.Column(y.table, y.column)
+			if x.computed() || y.computed() || cx == nil || cy == nil || cx.Kind() != cy.Kind() ||
+				!strings.EqualFold(x.table, y.table) || strings.EqualFold(x.column, y.column) {
+				continue
+			}
+			vx, vy := col(x.table, x.column), col(y.table, y.column)
+			w := x.weight * y.weight * 1.5
+			switch {
+			case difference && cx.Kind() == warehouse.KindTime:
+				// "the difference between the ship date and the order date", in days
+				alts = append(alts, colAlt{table: x.table, column: "difference", weight: w, x: call{fn: "DATEDIFF", args: []expr{vx, vy}}})
+			case difference && cx.Kind() == warehouse.KindNumber:
+				alts = append(alts, colAlt{table: x.table, column: "difference", weight: w, x: cmp(vx, "-", vy)})
+			case !difference && cx.Kind() == warehouse.KindNumber:
+				alts = append(alts, colAlt{table: x.table, column: "ratio", weight: w, x: ratio(vx, vy)})
+			}
+		}
+	}
+	return alts
 }
 
 // ratioSide is the first column mention in [from, to).
