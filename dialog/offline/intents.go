@@ -120,129 +120,107 @@ func (a *analysis) findCountsAndAggregates() {
 func (a *analysis) findSuperlative() {
 	// Superlatives and top-k.
 	for i := 0; i < len(a.toks) && a.sup == nil; i++ {
-		t := a.toks[i]
-		if t.Used {
-			continue
-		}
-		s, ok := superlatives[t.Low]
-		limit, explicit := 1, false
-		start := i
-		if t.IsNum && !t.Used && t.Num >= 1 && t.Num <= 1000 && t.Num == math.Trunc(t.Num) && i+1 < len(a.toks) {
-			if s2, ok2 := superlatives[a.word(i+1)]; ok2 {
-				s, ok, limit, explicit = s2, true, int(t.Num), true
-				a.toks[i].Used = true
-				i++
-			}
-		}
+		sm, last, ok := a.superlativeAt(i)
 		if !ok {
 			continue
 		}
-		// "first/last" only rank when they qualify a noun, not in "first 2024"…
-		if (t.Low == "max" || t.Low == "maximum" || t.Low == "minimum") && a.agg == "" && a.word(i+1) == "of" {
-			continue
-		}
-		if i+1 < len(a.toks) && a.toks[i+1].IsNum && !a.toks[i+1].IsYear() && !a.toks[i+1].Used {
-			limit, explicit = int(a.toks[i+1].Num), true
-			a.toks[i+1].Used = true
-		}
-		sm := &superMention{phrase: a.toks[i].Raw, desc: s.desc, limit: limit, hint: s.hint, at: start, explicitLimit: explicit}
-		a.toks[i].Used = true
-		// "the greatest number of writers": maybe a count (countRanking).
-		if n := i + 1; a.seq(n, "number", "of") && a.word(i) != "most" && a.word(i) != "least" && a.word(i) != "top" {
-			sm.numberOf = n
-		}
-		// "most populous", "least expensive": the adjective sets the measure.
-		if (a.toks[i].Low == "most" || a.toks[i].Low == "least") && howAdjectives[a.word(i+1)] != "" {
-			sm.hint = howAdjectives[a.word(i+1)]
-			sm.phrase += " " + a.toks[i+1].Raw
-			a.toks[i+1].Used = true
+		i = a.superlativeModifiers(sm, last)
+		a.rankedNoun(sm, i)
+		a.sup = sm
+	}
+}
+
+// superlativeAt reads a superlative at i ("highest", "top 5", "5 most"),
+// with the number that limits it; last is its last token.
+func (a *analysis) superlativeAt(i int) (sm *superMention, last int, ok bool) {
+	t := a.toks[i]
+	if t.Used {
+		return nil, i, false
+	}
+	s, ok := superlatives[t.Low]
+	limit, explicit := 1, false
+	start := i
+	if t.IsNum && !t.Used && t.Num >= 1 && t.Num <= 1000 && t.Num == math.Trunc(t.Num) && i+1 < len(a.toks) {
+		if s2, ok2 := superlatives[a.word(i+1)]; ok2 {
+			s, ok, limit, explicit = s2, true, int(t.Num), true
+			a.toks[i].Used = true
 			i++
 		}
-		// "top 3 most often borrowed genres": how often, not a column.
-		from := i + 1
-		if explicit && i+1 < len(a.toks) && a.toks[i+1].IsNum {
-			from++ // past the "2" of "top 2"
-		}
-		for k := from; k < len(a.toks) && k <= from+3 && !a.toks[k].Used; k++ {
-			if w := a.word(k); w != "most" && w != "least" {
-				if !commonWords[w] {
-					break
-				}
-				a.toks[k].Used = true
+	}
+	if !ok {
+		return nil, i, false
+	}
+	// "first/last" only rank when they qualify a noun, not in "first 2024"…
+	if (t.Low == "max" || t.Low == "maximum" || t.Low == "minimum") && a.agg == "" && a.word(i+1) == "of" {
+		return nil, i, false
+	}
+	if i+1 < len(a.toks) && a.toks[i+1].IsNum && !a.toks[i+1].IsYear() && !a.toks[i+1].Used {
+		limit, explicit = int(a.toks[i+1].Num), true
+		a.toks[i+1].Used = true
+	}
+	sm = &superMention{phrase: a.toks[i].Raw, desc: s.desc, limit: limit, hint: s.hint, at: start, explicitLimit: explicit}
+	a.toks[i].Used = true
+	return sm, i, true
+}
+
+// superlativeModifiers reads what follows a superlative's word at i: "the
+// greatest number of" (maybe a count), "most populous" (the adjective sets
+// the measure), "top 3 most often borrowed" (how often, not a column). It
+// returns the superlative's last token.
+func (a *analysis) superlativeModifiers(sm *superMention, i int) int {
+	if n := i + 1; a.seq(n, "number", "of") && a.word(i) != "most" && a.word(i) != "least" && a.word(i) != "top" {
+		sm.numberOf = n
+	}
+	if (a.toks[i].Low == "most" || a.toks[i].Low == "least") && howAdjectives[a.word(i+1)] != "" {
+		sm.hint = howAdjectives[a.word(i+1)]
+		sm.phrase += " " + a.toks[i+1].Raw
+		a.toks[i+1].Used = true
+		i++
+	}
+	from := i + 1
+	if sm.explicitLimit && i+1 < len(a.toks) && a.toks[i+1].IsNum {
+		from++ // past the "2" of "top 2"
+	}
+	for k := from; k < len(a.toks) && k <= from+3 && !a.toks[k].Used; k++ {
+		if w := a.word(k); w != "most" && w != "least" {
+			if !commonWords[w] {
+				break
 			}
+			a.toks[k].Used = true
 		}
-		// The noun it ranks by: "highest revenue", "most orders", "top 5 products by units sold".
-		j := i + 1
-		for j < len(a.toks) && (a.word(j) == "the" || a.word(j) == "a") {
-			j++
-		}
-		sm.nounAt = j
-		if by := a.indexOf("by", i+1); by >= 0 && by+1 < len(a.toks) {
-			sm.nounAt = by + 1
-			a.toks[by].Used = true
-		} else if at, s2 := a.rankedWith(j); at > 0 {
-			// "top 3 shops with the highest ratings": the second
-			// superlative says what ranks them, and which way.
-			sm.nounAt, sm.desc = at+1, s2.desc
-			sm.phrase += " " + a.toks[at].Raw
-			a.toks[at].Used = true
-		}
-		a.sup = sm
+	}
+	return i
+}
+
+// rankedNoun finds the noun a superlative ranks by: "highest revenue",
+// "most orders", "top 5 products by units sold", or a second superlative
+// ("top 3 shops with the highest ratings") that says what ranks them and
+// which way.
+func (a *analysis) rankedNoun(sm *superMention, i int) {
+	j := i + 1
+	for j < len(a.toks) && (a.word(j) == "the" || a.word(j) == "a") {
+		j++
+	}
+	sm.nounAt = j
+	if by := a.indexOf("by", i+1); by >= 0 && by+1 < len(a.toks) {
+		sm.nounAt = by + 1
+		a.toks[by].Used = true
+	} else if at, s2 := a.rankedWith(j); at > 0 {
+		sm.nounAt, sm.desc = at+1, s2.desc
+		sm.phrase += " " + a.toks[at].Raw
+		a.toks[at].Used = true
 	}
 }
 
 // findGroupings recognises groupings ("per X", "by X", "for each X", "monthly"), which split the answer into one row per group.
 func (a *analysis) findGroupings() {
-	// Grouping.
 	for i := 0; i < len(a.toks); i++ {
 		t := a.toks[i]
-		if t.Used {
+		if t.Used || a.periodAdverb(i) || a.ofEach(i) {
 			continue
 		}
-		switch t.Low {
-		case "monthly", "yearly", "annually", "annual", "quarterly", "weekly", "daily":
-			unit := map[string]string{"monthly": "month", "yearly": "year", "annually": "year", "annual": "year", "quarterly": "quarter", "weekly": "week", "daily": "day"}[t.Low]
-			a.groups = append(a.groups, &groupMention{phrase: t.Raw, at: i, timeUnit: unit})
-			a.toks[i].Used = true
-			continue
-		}
-		if (t.Low == "each" || t.Low == "every") && a.word(i-1) == "of" && (i+1 >= len(a.toks) || t.Break != 0 || a.toks[i+1].Clause != t.Clause) {
-			// "what are the refund reasons and how many of each": each of
-			// the things named before, the last word that is not a
-			// function word.
-			for k := i - 2; k >= 0; k-- {
-				if a.toks[k].Clause != t.Clause {
-					break
-				}
-				if !isFunctionWord(a.toks[k]) && !a.toks[k].IsNum {
-					a.toks[i].Used, a.toks[i-1].Used = true, true
-					a.groups = append(a.groups, &groupMention{phrase: a.toks[k].Raw, at: k})
-					break
-				}
-			}
-			continue
-		}
-		var at int
-		switch {
-		case t.Low == "per" && a.indexOf("ratio", max(i-5, 0)) >= 0 && a.indexOf("ratio", max(i-5, 0)) < i:
-			continue // "the ratio of loans per member": a quotient
-		case t.Low == "by" && passiveAgent(a.word(i-1)):
-			continue // "references cited by publications": who did it, not a grouping
-		case t.Low == "per" || t.Low == "by" && !a.toks[min(i+1, len(a.toks)-1)].IsNum:
-			at = i + 1
-		case a.seq(i, "for", "each") || a.seq(i, "for", "every"):
-			at = i + 2
-			a.toks[i+1].Used = true
-		case t.Low == "each" || t.Low == "every":
-			at = i + 1
-		case t.Low == "across" && (a.word(i+1) == "different" || a.word(i+1) == "all" || a.word(i+1) == "the" || a.word(i-1) == "vary" || a.word(i-1) == "varies"):
-			// "how does X vary across (different) manufacturers"
-			at = i + 1
-			if a.word(at) == "different" || a.word(at) == "all" {
-				a.toks[at].Used = true
-				at++
-			}
-		default:
+		at, ok := a.groupedAfter(i)
+		if !ok {
 			continue
 		}
 		for at < len(a.toks) && (a.word(at) == "the" || a.word(at) == "a" || a.word(at) == "each") {
@@ -260,6 +238,70 @@ func (a *analysis) findGroupings() {
 		}
 		a.groups = append(a.groups, g)
 	}
+}
+
+// periodUnits are the adverbs that group by a period.
+var periodUnits = map[string]string{"monthly": "month", "yearly": "year", "annually": "year", "annual": "year", "quarterly": "quarter", "weekly": "week", "daily": "day"}
+
+// periodAdverb: "monthly", "yearly"… group by that period.
+func (a *analysis) periodAdverb(i int) bool {
+	unit, ok := periodUnits[a.toks[i].Low]
+	if ok {
+		a.groups = append(a.groups, &groupMention{phrase: a.toks[i].Raw, at: i, timeUnit: unit})
+		a.toks[i].Used = true
+	}
+	return ok
+}
+
+// ofEach: "what are the refund reasons and how many of each" — each of the
+// things named before, the last word that is not a function word. True
+// when "of each" ends the clause (read or not).
+func (a *analysis) ofEach(i int) bool {
+	t := a.toks[i]
+	if !((t.Low == "each" || t.Low == "every") && a.word(i-1) == "of" && (i+1 >= len(a.toks) || t.Break != 0 || a.toks[i+1].Clause != t.Clause)) {
+		return false
+	}
+	for k := i - 2; k >= 0; k-- {
+		if a.toks[k].Clause != t.Clause {
+			break
+		}
+		if !isFunctionWord(a.toks[k]) && !a.toks[k].IsNum {
+			a.toks[i].Used, a.toks[i-1].Used = true, true
+			a.groups = append(a.groups, &groupMention{phrase: a.toks[k].Raw, at: k})
+			break
+		}
+	}
+	return true
+}
+
+// groupedAfter reads a word that opens a grouping ("per", "by", "for
+// each", "each", "across different") and where the grouped thing starts;
+// not "the ratio of loans per member" (a quotient) or "cited by
+// publications" (an agent).
+func (a *analysis) groupedAfter(i int) (int, bool) {
+	t := a.toks[i]
+	switch {
+	case t.Low == "per" && a.indexOf("ratio", max(i-5, 0)) >= 0 && a.indexOf("ratio", max(i-5, 0)) < i:
+		return 0, false
+	case t.Low == "by" && passiveAgent(a.word(i-1)):
+		return 0, false
+	case t.Low == "per" || t.Low == "by" && !a.toks[min(i+1, len(a.toks)-1)].IsNum:
+		return i + 1, true
+	case a.seq(i, "for", "each") || a.seq(i, "for", "every"):
+		a.toks[i+1].Used = true
+		return i + 2, true
+	case t.Low == "each" || t.Low == "every":
+		return i + 1, true
+	case t.Low == "across" && (a.word(i+1) == "different" || a.word(i+1) == "all" || a.word(i+1) == "the" || a.word(i-1) == "vary" || a.word(i-1) == "varies"):
+		// "how does X vary across (different) manufacturers"
+		at := i + 1
+		if a.word(at) == "different" || a.word(at) == "all" {
+			a.toks[at].Used = true
+			at++
+		}
+		return at, true
+	}
+	return 0, false
 }
 
 // rankedWith finds "with/having/has the highest" within a few words after
