@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
@@ -18,7 +19,7 @@ import (
 
 // countedThings are words after a number that count the related rows
 // named before it ("ordered more than ten times").
-var countedThings = setOf("times time occasions")
+var countedThings = words.Set("counted")
 
 // relatedCounted finds the table whose rows the comparison counts: the
 // thing named right after the number ("3 loans", "2 different genres"),
