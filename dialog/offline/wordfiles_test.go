@@ -26,6 +26,8 @@ func TestWordFilesMatter(t *testing.T) {
 		{"aggregates", "kind", "different", "choir", "how many different voices are there", []string{"COUNT(DISTINCT singers.voice)"}, "different"},
 		{"ordering", "direction", "descending", "choir", "list the venues ordered by rating descending", []string{"ORDER BY venues.rating DESC"}, "descending"},
 		{"prepositions", "relationprep", "in", "choir", "which venues are located in Brill", []string{"WHERE venues.town = 'Brill'"}, "located"},
+		{"comparisons", "comparison", "exceeding", "choir", "list the singers with a fee paid exceeding 50", []string{"WHERE singers.fee_paid > 50"}, "exceeding"},
+		{"numbers", "number", "fifty", "choir", "list the singers with a fee paid over fifty", []string{"WHERE singers.fee_paid > 50"}, "fifty"},
 		{"stopwords", "function", "relevant", "choir", "list the relevant singers", []string{"SELECT singers.singer_name\nFROM singers"}, "relevant"},
 	}
 	engines := map[string]*offline.Engine{}
