@@ -28,6 +28,7 @@ func TestWordFilesMatter(t *testing.T) {
 		{"prepositions", "relationprep", "in", "choir", "which venues are located in Brill", []string{"WHERE venues.town = 'Brill'"}, "located"},
 		{"comparisons", "comparison", "exceeding", "choir", "list the singers with a fee paid exceeding 50", []string{"WHERE singers.fee_paid > 50"}, "exceeding"},
 		{"numbers", "number", "fifty", "choir", "list the singers with a fee paid over fifty", []string{"WHERE singers.fee_paid > 50"}, "fifty"},
+		{"periods", "month", "march", "lending", "how many loans were borrowed in march 2024", []string{"WHERE loans.borrowed_on >= '2024-03-01'"}, "march"},
 		{"stopwords", "function", "relevant", "choir", "list the relevant singers", []string{"SELECT singers.singer_name\nFROM singers"}, "relevant"},
 	}
 	engines := map[string]*offline.Engine{}

@@ -62,7 +62,7 @@ func (a *analysis) findShares() {
 	}
 }
 
-var timeUnits = setOf("day week month quarter year")
+var timeUnits = words.Set("timeunit")
 
 // span is a run of tokens a recogniser took.
 type span struct{ at, end int }
