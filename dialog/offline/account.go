@@ -1746,7 +1746,7 @@ var rowNouns = setOf(`record records entry entries row rows event events item it
 var copulaFillers = words.Set("copulafiller")
 
 // countingWords say how many of a thing, not which thing.
-var countingWords = setOf(`most least fewest more fewer less number largest smallest greatest highest lowest total`)
+var countingWords = words.Set("counting")
 
 // linkTables are the tables, other than x and y, whose rows refer to both.
 func (e *Engine) linkTables(x, y string) []string {
@@ -1803,7 +1803,7 @@ var definite = words.Set("definite")
 
 // relationPreps are the prepositions after which a verb names how two
 // things relate ("runs through", "owned by", "located in").
-var relationPreps = setOf(`through in on at to from by with into across over along within under near`)
+var relationPreps = words.Set("relationprep")
 
 // relationVerbs marks the verbs that name the relation a reading joins:
 // "vans that run between depots", "tools kept by members". A verb

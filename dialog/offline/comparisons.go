@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 type compMention struct {
@@ -23,15 +24,19 @@ type compMention struct {
 	keyOf *schema.Table
 }
 
-var compPhrases = []struct {
+// compPhrases are the comparisons of words/comparisons.tsv, tried in its
+// order.
+var compPhrases = func() []compPhrase {
+	var out []compPhrase
+	for _, e := range words.Entries("comparison") {
+		out = append(out, compPhrase{words: strings.Fields(e.Word), op: e.Fields[0]})
+	}
+	return out
+}()
+
+type compPhrase struct {
 	words []string
 	op    string
-}{
-	{[]string{"more", "than"}, ">"}, {[]string{"greater", "than"}, ">"}, {[]string{"higher", "than"}, ">"}, {[]string{"larger", "than"}, ">"},
-	{[]string{"bigger", "than"}, ">"}, {[]string{"over"}, ">"}, {[]string{"above"}, ">"}, {[]string{"exceeding"}, ">"}, {[]string{"exceeds"}, ">"},
-	{[]string{"at", "least"}, ">="}, {[]string{"less", "than"}, "<"}, {[]string{"fewer", "than"}, "<"}, {[]string{"lower", "than"}, "<"},
-	{[]string{"smaller", "than"}, "<"}, {[]string{"under"}, "<"}, {[]string{"below"}, "<"}, {[]string{"at", "most"}, "<="},
-	{[]string{"exactly"}, "="}, {[]string{"equal", "to"}, "="}, {[]string{"only"}, "="}, {[]string{"just"}, "="},
 }
 
 // findComparisons recognises "more than 100", "over 500", "at least 3".

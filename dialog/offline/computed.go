@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Computed measures: a word that names no column but a quantity the schema
@@ -30,12 +31,17 @@ func (al colAlt) exprOf() expr {
 func (al colAlt) computed() bool { return al.x != nil }
 
 // durationWords name the time between two events of one row.
-var durationWords = map[string]bool{"duration": true, "durations": true, "lifespan": true, "lifetime": true, "tenure": true, "long": false}
+var durationWords = words.Set("duration")
 
 // pairWords are the two ends of a span, as column names spell them.
-var pairWords = [][2]string{{"start", "end"}, {"begin", "end"}, {"started", "ended"}, {"departure", "arrival"}, {"depart", "arrive"},
-	{"open", "close"}, {"opened", "closed"}, {"from", "to"}, {"checkin", "checkout"}, {"admit", "discharge"}, {"admission", "discharge"},
-	{"created", "closed"}, {"created", "resolved"}, {"borrowed", "returned"}, {"sent", "delivered"}, {"ordered", "shipped"}, {"shipped", "delivered"}}
+var pairWords = func() [][2]string {
+	var out [][2]string
+	for _, pair := range words.List("spanend") {
+		ends := strings.Fields(pair)
+		out = append(out, [2]string{ends[0], ends[1]})
+	}
+	return out
+}()
 
 // timeUnitOf reads the unit a question wants a duration in.
 func timeUnitOf(a *analysis) string {

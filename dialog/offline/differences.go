@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Differences of two numbers of one row: "gross amount minus net amount",
@@ -15,7 +16,7 @@ import (
 // an average, a ranking — takes it too.
 
 // differenceWords join the two numbers of a difference.
-var differenceWords = setOf("minus less")
+var differenceWords = words.Set("difference")
 
 // findDifferences replaces each pair of column mentions joined by a
 // difference word with one mention of their difference.

@@ -311,7 +311,7 @@ func (e *Engine) linking(a, b string) *schema.Table {
 
 // timeLead are the words between an event's verb and its time: "built
 // in each year", "made during the war".
-var timeLead = setOf(`in during on since before after by at from each every per the a`)
+var timeLead = words.Set("timelead")
 
 // passiveAux come before a passive participle: "looms were made".
 var passiveAux = words.Set("passiveaux")

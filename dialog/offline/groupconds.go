@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
@@ -19,7 +20,7 @@ import (
 
 // countedThings are words after a number that count the related rows
 // named before it ("ordered more than ten times").
-var countedThings = setOf("times time occasions")
+var countedThings = words.Set("counted")
 
 // relatedCounted finds the table whose rows the comparison counts: the
 // thing named right after the number ("3 loans", "2 different genres"),

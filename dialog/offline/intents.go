@@ -343,8 +343,7 @@ func passiveAgent(w string) bool {
 }
 
 // kindWords ask for distinct values: "how many kinds of", "different".
-var kindWords = map[string]bool{"kinds": true, "kind": true, "types": true, "type": true, "sorts": true, "sort": true,
-	"different": true, "distinct": true, "unique": true, "varieties": true, "variety": true}
+var kindWords = words.Set("kind")
 
 // findCountKinds reads "kinds of", "different" right after "how many".
 func (a *analysis) findCountKinds(j int) {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
@@ -30,7 +31,7 @@ type nestedMention struct {
 // nestingWords link the subject of a question to a thing it belongs to or
 // runs through; after "with", "has" or "is" a superlative ranks the
 // subject itself.
-var nestingWords = setOf("in of through from at on for within across inside into traversing crossing bordering near")
+var nestingWords = words.Set("nesting")
 
 // findNested finds the superlative phrase that names a related thing, if
 // any: the second superlative of the question, or the only one when the

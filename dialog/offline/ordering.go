@@ -5,6 +5,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Ordering clauses: "ordered by the count of loans in descending
@@ -26,12 +27,7 @@ type orderMention struct {
 
 // directionWords say which way a sort goes; the rank tells the first of
 // "from X to Y".
-var directionWords = map[string]bool{
-	"highest": true, "largest": true, "biggest": true, "greatest": true, "most": true, "longest": true, "tallest": true,
-	"best": true, "latest": true, "newest": true, "recent": true, "top": true, "oldest": false, "earliest": false,
-	"lowest": false, "smallest": false, "least": false, "fewest": false, "shortest": false, "worst": false, "bottom": false,
-	"descending": true, "ascending": false, "desc": true, "asc": false, "high": true, "low": false, "large": true, "small": false,
-}
+var directionWords = words.Flags("direction", "highest", "lowest")
 
 // unitWords are units of measure: "in square kilometers", "people per
 // square mile" describe a number, they do not group or name columns.
@@ -78,9 +74,9 @@ func (a *analysis) findUnits() {
 // sort ("ordered by age", "sorted in descending order"); "tools never
 // ranked" is no sort.
 // alphaWords say text is sorted by its letters.
-var alphaWords = setOf(`alphabetically alphabetical lexicographically lexicographical lexicographic`)
+var alphaWords = words.Set("alphabetical")
 
-var sortFollows = setOf(`by in from alphabetically ascending descending asc desc starting according with`)
+var sortFollows = words.Set("sortfollow")
 
 func (a *analysis) findOrdering() {
 	for i := 0; i < len(a.toks); i++ {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Per-group rankings: "top 2 genres by number of books", "which
@@ -27,15 +28,10 @@ type aggRead struct {
 }
 
 // aggWords name an aggregate function before a measure.
-var aggWords = map[string]string{
-	"total": "SUM", "sum": "SUM", "overall": "SUM", "combined": "SUM",
-	"average": "AVG", "avg": "AVG", "mean": "AVG",
-	"maximum": "MAX", "max": "MAX", "highest": "MAX", "largest": "MAX", "biggest": "MAX",
-	"minimum": "MIN", "min": "MIN", "lowest": "MIN", "smallest": "MIN",
-}
+var aggWords = words.Map("aggregate")
 
 // commonWords ask how often a value occurs: "most common status".
-var commonWords = map[string]bool{"common": true, "commonly": true, "frequent": true, "frequently": true, "popular": true, "used": true, "often": true}
+var commonWords = words.Set("common")
 
 func (r *reader) entityAt(i int) *entityMention {
 	for _, em := range r.a.entities {

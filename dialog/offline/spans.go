@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Time between events: "delivery time", "days to ship", "time from pickup
@@ -15,7 +16,7 @@ import (
 // (an order's shipment starts when the order was placed).
 
 // spanWords measure the time of an event.
-var spanWords = setOf("time times days hours minutes weeks duration durations long")
+var spanWords = words.Set("span")
 
 // eventSpans reads the span named around token i (a word of spanWords),
 // and the tokens it covers.

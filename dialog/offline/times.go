@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/clarify-bot/clarify/dialog/offline/token"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // timeMention is a date condition: [from, to) as YYYY-MM-DD, either open.
@@ -33,8 +34,7 @@ func windowUnit(w string) string {
 	return ""
 }
 
-var monthNames = map[string]int{"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
-	"september": 9, "october": 10, "november": 11, "december": 12, "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12}
+var monthNames = words.Ints("month")
 
 func ymd(y, m, d int) string { return fmt.Sprintf("%04d-%02d-%02d", y, m, d) }
 

@@ -23,6 +23,12 @@ func TestWordFilesMatter(t *testing.T) {
 	}{
 		{"negations", "negating", "lacking", "choir", "list the singers lacking a solo", []string{"WHERE NOT EXISTS (SELECT 1 FROM solos"}, "lacking"},
 		{"grammar", "have", "have", "choir", "list the singers that have solos", []string{"WHERE EXISTS (SELECT 1 FROM solos WHERE solos.singer_id = singers.singer_id)"}, "solos"},
+		{"aggregates", "kind", "different", "choir", "how many different voices are there", []string{"COUNT(DISTINCT singers.voice)"}, "different"},
+		{"ordering", "direction", "descending", "choir", "list the venues ordered by rating descending", []string{"ORDER BY venues.rating DESC"}, "descending"},
+		{"prepositions", "relationprep", "in", "choir", "which venues are located in Brill", []string{"WHERE venues.town = 'Brill'"}, "located"},
+		{"comparisons", "comparison", "exceeding", "choir", "list the singers with a fee paid exceeding 50", []string{"WHERE singers.fee_paid > 50"}, "exceeding"},
+		{"numbers", "number", "fifty", "choir", "list the singers with a fee paid over fifty", []string{"WHERE singers.fee_paid > 50"}, "fifty"},
+		{"periods", "month", "march", "lending", "how many loans were borrowed in march 2024", []string{"WHERE loans.borrowed_on >= '2024-03-01'"}, "march"},
 		{"stopwords", "function", "relevant", "choir", "list the relevant singers", []string{"SELECT singers.singer_name\nFROM singers"}, "relevant"},
 	}
 	engines := map[string]*offline.Engine{}

@@ -3,6 +3,8 @@ package offline
 import (
 	"fmt"
 	"strings"
+
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Measures over the groups of a result: "what share of revenue comes from
@@ -12,7 +14,7 @@ import (
 // the grouped one, so they combine with every shape that groups.
 
 // shareWords ask for a part of the whole.
-var shareWords = setOf("share percentage percent proportion fraction")
+var shareWords = words.Set("share")
 
 // changeMention is a request for the change between consecutive periods.
 type changeMention struct {
@@ -60,7 +62,7 @@ func (a *analysis) findShares() {
 	}
 }
 
-var timeUnits = setOf("day week month quarter year")
+var timeUnits = words.Set("timeunit")
 
 // span is a run of tokens a recogniser took.
 type span struct{ at, end int }

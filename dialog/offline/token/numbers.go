@@ -3,24 +3,21 @@ package token
 import (
 	"strconv"
 	"strings"
+
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Numbers in words: "under a hundred thousand loans", "top five",
 // "more than ten times", "1.5 million". They become one number token, so
 // every shape that reads numbers reads these too.
 
-var smallNumbers = map[string]float64{
-	"zero": 0, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-	"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-	"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
-	"sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
-}
+var smallNumbers = words.Numbers("number")
 
-var numberScales = map[string]float64{"hundred": 100, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+var numberScales = words.Numbers("scale")
 
 // oneIsNumber: after these words "one" counts ("at least one", "only
 // one"); elsewhere it is a pronoun ("the one with…").
-var oneIsNumber = map[string]bool{"than": true, "least": true, "most": true, "exactly": true, "only": true, "just": true, "top": true, "over": true, "under": true}
+var oneIsNumber = words.Set("oneisnumber")
 
 // JoinNumbers joins number words (and a numeral followed by a scale word)
 // into number tokens.

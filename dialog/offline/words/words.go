@@ -193,6 +193,18 @@ func Numbers(name string) map[string]float64 {
 	return out
 }
 
+// Ints is the words of a set with their first field, a whole number.
+func Ints(name string) map[string]int {
+	out := map[string]int{}
+	for w, v := range Numbers(name) {
+		if v != float64(int(v)) {
+			panic(fmt.Sprintf("words: set %q: %q: %v is not a whole number", name, w, v))
+		}
+		out[w] = int(v)
+	}
+	return out
+}
+
 // Flags is the words of a set, each true when its first field is yes
 // and false when it is no ("highest" in a set of directions).
 func Flags(name, yes, no string) map[string]bool {
