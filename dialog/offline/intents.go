@@ -241,7 +241,7 @@ func (a *analysis) findGroupings() {
 }
 
 // periodUnits are the adverbs that group by a period.
-var periodUnits = map[string]string{"monthly": "month", "yearly": "year", "annually": "year", "annual": "year", "quarterly": "quarter", "weekly": "week", "daily": "day"}
+var periodUnits = words.Map("periodadverb")
 
 // periodAdverb: "monthly", "yearly"… group by that period.
 func (a *analysis) periodAdverb(i int) bool {

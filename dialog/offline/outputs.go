@@ -6,6 +6,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // severalOutputs reads "return the name, country and capacity", "list
@@ -174,7 +175,7 @@ func (r *reader) returnList() []listItem {
 }
 
 // listFillers are the words between a list's items that are no item.
-var listFillers = setOf("me the their its respective and also only both")
+var listFillers = words.Set("listfiller")
 
 // listAfter reads the items listed from j on, while commas or "and" join
 // them.
