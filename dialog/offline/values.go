@@ -351,6 +351,19 @@ func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMent
 	// "did not write", "never visited": a verb after an auxiliary is the
 	// predicate; only the same word stored ('write') can be a value.
 	predicate := !quoted && to-from == 1 && from > 0 && auxiliaries[a.word(from-1)] && e.words != nil && e.words.MostlyVerb(a.word(from))
+	byCol := e.valueHits(hits, phrase, quoted, isColumn, predicate)
+	if len(byCol) == 0 {
+		return nil
+	}
+	vm.alts = bestValueAlts(byCol)
+	e.valueNegation(a, vm, from)
+	return vm
+}
+
+// valueHits weighs the catalog's hits by how they match (exact, an
+// abbreviation, a whole-word prefix, a typo), the best per text column;
+// a predicate verb matches only as stored.
+func (e *Engine) valueHits(hits []catalog.ValueHit, phrase string, quoted, isColumn, predicate bool) map[string]*valueAlt {
 	byCol := map[string]*valueAlt{}
 	for _, h := range hits {
 		w := 0.0
@@ -384,26 +397,35 @@ func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMent
 		}
 		byCol[k] = &valueAlt{table: h.Table, column: h.Column, value: h.Value, weight: w}
 	}
-	if len(byCol) == 0 {
-		return nil
-	}
+	return byCol
+}
+
+// bestValueAlts keeps only matches as good as the best kind found (an
+// exact 'Texas' makes a typo 'Texos' noise), likeliest first.
+func bestValueAlts(byCol map[string]*valueAlt) []valueAlt {
+	var out []valueAlt
 	best := 0.0
 	for _, v := range byCol {
 		best = math.Max(best, v.weight)
 	}
 	for _, v := range byCol {
-		// Keep only matches as good as the best kind found: an exact
-		// 'Texas' makes a typo 'Texos' noise.
 		if v.weight >= best*0.9 {
-			vm.alts = append(vm.alts, *v)
+			out = append(out, *v)
 		}
 	}
-	sort.Slice(vm.alts, func(i, j int) bool {
-		if vm.alts[i].weight != vm.alts[j].weight {
-			return vm.alts[i].weight > vm.alts[j].weight
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].weight != out[j].weight {
+			return out[i].weight > out[j].weight
 		}
-		return vm.alts[i].table+"."+vm.alts[i].column < vm.alts[j].table+"."+vm.alts[j].column
+		return out[i].table+"."+out[i].column < out[j].table+"."+out[j].column
 	})
+	return out
+}
+
+// valueNegation: "not", "without", "excluding" right before a value, or
+// the negation of its verb a few words before ("do not have the specialty
+// 'Cardiology'", "are not in Leeds").
+func (e *Engine) valueNegation(a *analysis, vm *valueMention, from int) {
 	if from > 0 {
 		switch a.word(from - 1) {
 		case "not", "without", "excluding", "except", "exclude", "non":
@@ -418,7 +440,6 @@ func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMent
 			}
 		}
 	}
-	return vm
 }
 
 // exactHit says whether a value hit is the phrase itself, case aside.
