@@ -144,13 +144,7 @@ func (e *Engine) findExistence(a *analysis, subject *schema.Table) []*existMenti
 		if t.Clause != 0 {
 			continue
 		}
-		// "that have placed orders", "who had loans": some rows.
-		positive := (t.Low == "that" || t.Low == "who" || t.Low == "which") && haveWords[a.word(i+1)] && !negations[a.word(i+2)]
-		// "templates used for documents", "tools listed in loans": a
-		// participle right after the subject, then a preposition and
-		// the rows it is used in.
-		positive = positive || i > 0 && (participle(t.Low) || t.Low == "used") && !t.Used && a.mentionCovers(i-1) && e.tableNamed(a, i-1) == subject &&
-			(relationPreps[a.word(i+1)] || a.word(i+1) == "for")
+		positive := e.existsSaid(a, i, subject)
 		if !negations[t.Low] && !positive {
 			continue
 		}
@@ -160,50 +154,73 @@ func (e *Engine) findExistence(a *analysis, subject *schema.Table) []*existMenti
 			if a.toks[j].IsNum || a.toks[j-1].Break != 0 {
 				break
 			}
-			var related *schema.Table
-			var via warehouse.Join
-			var hop *warehouse.Join
-			named := e.tablesNamed(a, j)
-			for k, t := range named {
-				// The word names the subject itself, or a value or column
-				// of the table it names stands in the clause or right after
-				// it ("do not own gold cards as members", "no players with fitness
-				// injured"): only that table will do.
-				if t == subject || k > 0 && (named[0] == subject || e.valueOfIn(a, named[0], i, j+5)) {
-					continue
-				}
-				if v, h, ok := e.existsRoute(a, t, subject); ok {
-					related, via, hop = t, v, h
-					break
-				}
-			}
-			if related == nil {
+			x, ok := e.existsAt(a, subject, i, j)
+			if !ok {
 				continue
 			}
-			// "transaction alerts": the last noun names the rows.
-			for j+1 < len(a.toks) && a.toks[j].Break == 0 {
-				next := e.tableNamed(a, j+1)
-				if next == nil || next == subject || next == related {
-					break
-				}
-				v, h, ok := e.existsRoute(a, next, subject)
-				if !ok {
-					break
-				}
-				j, related, via, hop = j+1, next, v, h
-			}
-			end := j + 1
-			// "customer reviews": the rest of the noun phrase.
-			for end < len(a.toks) && end < j+3 && a.toks[end-1].Break == 0 && !a.toks[end].Used && !a.toks[end].IsNum && !isFunctionWord(a.toks[end]) {
-				end++
-			}
-			x := &existMention{phrase: a.phrase(i, end), at: i, end: end, subject: subject, related: related, via: via, hop: hop, negated: !positive}
-			e.qualifyRelated(a, x, j)
+			x.negated = !positive
 			out = append(out, x)
 			break
 		}
 	}
 	return out
+}
+
+// existsSaid: "that have placed orders", "who had loans" (some rows), or a
+// participle right after the subject, then a preposition and the rows it
+// is used in ("forms used for claims", "tools listed in loans").
+func (e *Engine) existsSaid(a *analysis, i int, subject *schema.Table) bool {
+	t := a.toks[i]
+	if (t.Low == "that" || t.Low == "who" || t.Low == "which") && haveWords[a.word(i+1)] && !negations[a.word(i+2)] {
+		return true
+	}
+	return i > 0 && (participle(t.Low) || t.Low == "used") && !t.Used && a.mentionCovers(i-1) && e.tableNamed(a, i-1) == subject &&
+		(relationPreps[a.word(i+1)] || a.word(i+1) == "for")
+}
+
+// existsAt reads the related rows named at j of an existence said at i:
+// a table joined to the subject (not the subject itself), the last noun
+// of a compound ("transaction alerts"), and the rest of its noun phrase
+// ("customer reviews").
+func (e *Engine) existsAt(a *analysis, subject *schema.Table, i, j int) (*existMention, bool) {
+	var related *schema.Table
+	var via warehouse.Join
+	var hop *warehouse.Join
+	named := e.tablesNamed(a, j)
+	for k, t := range named {
+		// The word names the subject itself, or a value or column
+		// of the table it names stands in the clause or right after
+		// it ("do not own gold cards as members", "no players with fitness
+		// injured"): only that table will do.
+		if t == subject || k > 0 && (named[0] == subject || e.valueOfIn(a, named[0], i, j+5)) {
+			continue
+		}
+		if v, h, ok := e.existsRoute(a, t, subject); ok {
+			related, via, hop = t, v, h
+			break
+		}
+	}
+	if related == nil {
+		return nil, false
+	}
+	for j+1 < len(a.toks) && a.toks[j].Break == 0 {
+		next := e.tableNamed(a, j+1)
+		if next == nil || next == subject || next == related {
+			break
+		}
+		v, h, ok := e.existsRoute(a, next, subject)
+		if !ok {
+			break
+		}
+		j, related, via, hop = j+1, next, v, h
+	}
+	end := j + 1
+	for end < len(a.toks) && end < j+3 && a.toks[end-1].Break == 0 && !a.toks[end].Used && !a.toks[end].IsNum && !isFunctionWord(a.toks[end]) {
+		end++
+	}
+	x := &existMention{phrase: a.phrase(i, end), at: i, end: end, subject: subject, related: related, via: via, hop: hop}
+	e.qualifyRelated(a, x, j)
+	return x, true
 }
 
 // qualifyRelated takes the words of an existence clause before its noun

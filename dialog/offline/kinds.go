@@ -49,7 +49,7 @@ func (r *reader) countKinds() []*element {
 				p.use(t.Name)
 				p.phrases[keyMeasure] = phrase
 			})
-			// "different templates" may be the templates themselves, each
+			// "different forms" may be the forms themselves, each
 			// once, when their label is no name of their own.
 			if k := t.Key; k != nil && !r.uniqueLabel(t) {
 				el.add(0.8, func(p *plan) {
