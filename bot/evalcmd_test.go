@@ -17,19 +17,19 @@ import (
 )
 
 const evalSchema = `
-CREATE TABLE state (state_name varchar(40) NOT NULL, capital varchar(40), population int, area double, PRIMARY KEY (state_name));
-CREATE TABLE city (city_name varchar(40) NOT NULL, state_name varchar(40) NOT NULL, population int);
-INSERT INTO state VALUES ('arizona', 'phoenix', 2718215, 114000), ('texas', 'austin', 14229191, 266807), ('new mexico', 'santa fe', 1302894, 121593);
-INSERT INTO city VALUES ('phoenix', 'arizona', 789704), ('tucson', 'arizona', 330537), ('houston', 'texas', 1595138),
-  ('dallas', 'texas', 904078), ('austin', 'texas', 345496), ('albuquerque', 'new mexico', 331767), ('santa fe', 'new mexico', 48953);
+CREATE TABLE depot (depot_name varchar(40) NOT NULL, flagship varchar(40), capacity int, area double, PRIMARY KEY (depot_name));
+CREATE TABLE truck (truck_name varchar(40) NOT NULL, depot_name varchar(40) NOT NULL, capacity int);
+INSERT INTO depot VALUES ('eastport', 'atlas', 12700, 11400), ('northfield', 'falcon', 28500, 26680), ('west hill', 'kestrel', 3790, 12159);
+INSERT INTO truck VALUES ('atlas', 'eastport', 7900), ('bison', 'eastport', 3300), ('drake', 'northfield', 16000),
+  ('ember', 'northfield', 9000), ('falcon', 'northfield', 3500), ('jaguar', 'west hill', 3300), ('kestrel', 'west hill', 490);
 `
 
 // evalQuestions: four questions (one tagged, one whose gold fails) and a broken line 3.
-const evalQuestions = `{"id": "e1", "question": "how many cities are there", "gold_sql": "SELECT COUNT(*) FROM city", "ordered": false, "tags": ["count"]}
-{"id": "e2", "question": "what is the area of new mexico", "gold_sql": "SELECT area FROM state WHERE state_name = 'new mexico'", "ordered": false}
+const evalQuestions = `{"id": "e1", "question": "how many trucks are there", "gold_sql": "SELECT COUNT(*) FROM truck", "ordered": false, "tags": ["count"]}
+{"id": "e2", "question": "how large an area is west hill", "gold_sql": "SELECT area FROM depot WHERE depot_name = 'west hill'", "ordered": false}
 {"id": "e3", "question": "broken
-{"id": "e4", "question": "what are the cities in texas", "gold_sql": "SELECT city_name FROM city WHERE state_name = 'texas'", "ordered": false, "user": "ana"}
-{"id": "e5", "question": "how many rivers are there", "gold_sql": "SELECT COUNT(*) FROM river", "ordered": false}
+{"id": "e4", "question": "list the trucks kept in northfield", "gold_sql": "SELECT truck_name FROM truck WHERE depot_name = 'northfield'", "ordered": false, "user": "ana"}
+{"id": "e5", "question": "how many routes are there", "gold_sql": "SELECT COUNT(*) FROM route", "ordered": false}
 `
 
 func evalDir(t *testing.T, files map[string]string) string {
@@ -256,12 +256,12 @@ func TestEvalWithTheModelEngine(t *testing.T) {
 		if strings.Contains(c.System(), "review") || strings.Contains(c.User(), "ambigu") {
 			return llmtest.Text(`{"ambiguous": false}`)
 		}
-		return llmtest.SQL("SELECT COUNT(*) FROM city")
+		return llmtest.SQL("SELECT COUNT(*) FROM truck")
 	})
 	t.Setenv("OPENAI_BASE_URL", srv.URL)
 	t.Setenv("OPENAI_API_KEY", "sk-test")
 	t.Setenv("OPENAI_MODEL", "gpt-4o-mini")
-	dir := evalDir(t, map[string]string{eval.SchemaFile: evalSchema, eval.QuestionsFile: `{"id": "e1", "question": "how many cities are there", "gold_sql": "SELECT COUNT(*) FROM city", "ordered": false}` + "\n"})
+	dir := evalDir(t, map[string]string{eval.SchemaFile: evalSchema, eval.QuestionsFile: `{"id": "e1", "question": "how many trucks are there", "gold_sql": "SELECT COUNT(*) FROM truck", "ordered": false}` + "\n"})
 	code, out, errOut := runEvalCmd(t, "--dataset", dir, "--engine", "llm")
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)

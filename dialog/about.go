@@ -222,7 +222,7 @@ func (m *Manager) describeSubject(s subject, loc colfmt.Locale) string {
 	return line + "."
 }
 
-// aboutCount writes a table size: exact when small, rounded to two
+// aboutCount formats a table size: exact when small, rounded to two
 // significant digits with "about" when large (servers estimate them).
 func aboutCount(n int64, loc colfmt.Locale) string {
 	if n < 1000 {

@@ -120,7 +120,7 @@ func appendUsed(list []UsedFact, f UsedFact) []UsedFact {
 	return append(list, f)
 }
 
-// formatRows writes rows[from:from+n] for people (n <= 0: all of them).
+// formatRows renders rows[from:from+n] for people (n <= 0: all of them).
 func formatRows(rows [][]any, formats []colfmt.Format, loc colfmt.Locale, from, n int) [][]string {
 	to := len(rows)
 	if n > 0 {
@@ -341,7 +341,7 @@ func durationUnit(expr string) string {
 	return ""
 }
 
-// changeFormats writes a period-over-period change (the offline engine's
+// changeFormats renders a period-over-period change (the offline engine's
 // change_from_previous and change_percent beside a figure) as the figure it
 // changes and as a percentage; the first period's, which has no period
 // before it, reads "–" rather than NULL.

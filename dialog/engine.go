@@ -81,7 +81,7 @@ type Proposal struct {
 	// calibrates how likely each interpretation is (calibrate.go).
 	Samples int
 	// Prompt lists the "table.column" names (lower-case) the model was
-	// shown, for the linking gold-check of the evaluation.
+	// shown, for the eval harness's linking gold-check.
 	Prompt []string
 }
 

@@ -10,7 +10,7 @@ import (
 
 func TestEvalParseQuestions(t *testing.T) {
 	input := strings.Join([]string{
-		`{"id": "q1", "question": "how many cities?", "gold_sql": "SELECT COUNT(*) FROM city", "ordered": false, "tags": ["a"]}`,
+		`{"id": "q1", "question": "how many trucks?", "gold_sql": "SELECT COUNT(*) FROM truck", "ordered": false, "tags": ["a"]}`,
 		``,
 		`{"id": "q2", "question": "broken", "gold_sql": "SELECT 1"`,
 		`{"id": "q3", "question": "no gold"}`,

@@ -24,7 +24,7 @@ type Executor interface {
 
 var _ Executor = (*warehouse.DB)(nil)
 
-// Dialog is the conversation under evaluation: a *dialog.Manager.
+// Dialog is the conversation being scored: a *dialog.Manager.
 type Dialog interface {
 	Handle(ctx context.Context, ev dialog.Event) ([]dialog.Reply, error)
 	Trace(ctx context.Context, who dialog.Who, conversation string) (*dialog.Trace, error)

@@ -13,9 +13,9 @@ import (
 )
 
 func TestEvalCanonValue(t *testing.T) {
-	snap := &warehouse.Snapshot{Aliases: []warehouse.ValueAlias{{Table: "states", CodeColumn: "code", NameColumn: "name", Code: "TX", Name: "Texas"}}}
+	snap := &warehouse.Snapshot{Aliases: []warehouse.ValueAlias{{Table: "depots", CodeColumn: "code", NameColumn: "name", Code: "NF", Name: "Northfield"}}}
 	canon := CanonValue(snap)
-	cases := map[string]string{"tx": "texas", "TX": "texas", "Texas": "texas", "ohio": "ohio", "2024": "2024", "": ""}
+	cases := map[string]string{"nf": "northfield", "NF": "northfield", "Northfield": "northfield", "lakeside": "lakeside", "2024": "2024", "": ""}
 	for in, want := range cases {
 		t.Run(in, func(t *testing.T) {
 			if got := canon(in); got != want {
@@ -23,7 +23,7 @@ func TestEvalCanonValue(t *testing.T) {
 			}
 		})
 	}
-	if got := CanonValue(nil)("Ohio"); got != "ohio" {
+	if got := CanonValue(nil)("Lakeside"); got != "lakeside" {
 		t.Fatalf("without a snapshot: %q", got)
 	}
 }
@@ -67,15 +67,15 @@ func TestEvalAnswer(t *testing.T) {
 		t.Run(target.Name, func(t *testing.T) {
 			e := newTiny(t, target)
 			const (
-				biggestGeo   = `SELECT CITYalias0.CITY_NAME FROM city AS CITYalias0 WHERE CITYalias0.POPULATION = ( SELECT MAX( CITYalias1.POPULATION ) FROM city AS CITYalias1 WHERE CITYalias1.STATE_NAME = "arizona" ) AND CITYalias0.STATE_NAME = "arizona"`
-				biggestTop   = "SELECT city.city_name FROM city WHERE city.state_name = 'arizona' ORDER BY city.population DESC LIMIT 1"
-				biggestAll   = "SELECT city.city_name FROM city WHERE city.state_name = 'arizona'"
-				biggestNear  = "SELECT DISTINCT city.city_name FROM border_info JOIN city ON city.state_name = border_info.state_name WHERE border_info.border = 'arizona' ORDER BY city.population DESC LIMIT 1"
-				biggestNear2 = "SELECT DISTINCT city.city_name FROM border_info JOIN city ON city.state_name = border_info.border WHERE border_info.state_name = 'arizona' ORDER BY city.population DESC LIMIT 1"
-				biggestIn    = "SELECT city_name FROM city WHERE city_name IN (SELECT city_name FROM city WHERE state_name = 'arizona' AND population > 700000)"
-				viaState     = "SELECT city.city_name FROM city JOIN state ON state.state_name = city.state_name WHERE state.state_name = 'arizona' AND city.population > 500000"
-				viaCity      = "SELECT city_name FROM city WHERE state_name = 'arizona' AND population > 500000"
-				broken       = "SELECT nope FROM city"
+				biggestAliased = `SELECT TRUCKalias0.TRUCK_NAME FROM truck AS TRUCKalias0 WHERE TRUCKalias0.CAPACITY = ( SELECT MAX( TRUCKalias1.CAPACITY ) FROM truck AS TRUCKalias1 WHERE TRUCKalias1.DEPOT_NAME = "eastport" ) AND TRUCKalias0.DEPOT_NAME = "eastport"`
+				biggestTop     = "SELECT truck.truck_name FROM truck WHERE truck.depot_name = 'eastport' ORDER BY truck.capacity DESC LIMIT 1"
+				biggestAll     = "SELECT truck.truck_name FROM truck WHERE truck.depot_name = 'eastport'"
+				biggestNear    = "SELECT DISTINCT truck.truck_name FROM neighbour_info JOIN truck ON truck.depot_name = neighbour_info.depot_name WHERE neighbour_info.neighbour = 'eastport' ORDER BY truck.capacity DESC LIMIT 1"
+				biggestNear2   = "SELECT DISTINCT truck.truck_name FROM neighbour_info JOIN truck ON truck.depot_name = neighbour_info.neighbour WHERE neighbour_info.depot_name = 'eastport' ORDER BY truck.capacity DESC LIMIT 1"
+				biggestIn      = "SELECT truck_name FROM truck WHERE truck_name IN (SELECT truck_name FROM truck WHERE depot_name = 'eastport' AND capacity > 7000)"
+				viaDepot       = "SELECT truck.truck_name FROM truck JOIN depot ON depot.depot_name = truck.depot_name WHERE depot.depot_name = 'eastport' AND truck.capacity > 5000"
+				viaTruck       = "SELECT truck_name FROM truck WHERE depot_name = 'eastport' AND capacity > 5000"
+				broken         = "SELECT nope FROM truck"
 			)
 			cases := []struct {
 				name string
@@ -90,14 +90,14 @@ func TestEvalAnswer(t *testing.T) {
 			}{
 				{
 					name: "slot decides without running anything",
-					gold: Question{ID: "slot", GoldSQL: biggestGeo},
-					c:    clar("filteron:arizona", opt("border_info.border =", broken), opt("city.state_name =", broken), opt("border_info.state_name =", broken)),
+					gold: Question{ID: "slot", GoldSQL: biggestAliased},
+					c:    clar("filteron:eastport", opt("neighbour_info.neighbour =", broken), opt("truck.depot_name =", broken), opt("neighbour_info.depot_name =", broken)),
 					want: 1, by: BySlot, runs: 0,
 				},
 				{
 					name: "slot literal case and quoting do not matter",
-					gold: Question{ID: "slot-case", GoldSQL: `SELECT city_name FROM city WHERE state_name = "Arizona"`},
-					c:    clar("filteron:arizona", opt("border_info.border ="), opt("city.state_name =")),
+					gold: Question{ID: "slot-case", GoldSQL: `SELECT truck_name FROM truck WHERE depot_name = "Eastport"`},
+					c:    clar("filteron:eastport", opt("neighbour_info.neighbour ="), opt("truck.depot_name =")),
 					want: 1, by: BySlot, runs: 0,
 				},
 				{
@@ -110,31 +110,31 @@ func TestEvalAnswer(t *testing.T) {
 				},
 				{
 					name: "no option agrees: the gold's column is typed",
-					gold: Question{ID: "none", GoldSQL: biggestGeo},
-					c:    clar("filteron:arizona", opt("border_info.border =", biggestNear), opt("border_info.state_name =", biggestNear2)),
-					want: -1, by: ByTyped, typed: "city state name", runs: -1,
+					gold: Question{ID: "none", GoldSQL: biggestAliased},
+					c:    clar("filteron:eastport", opt("neighbour_info.neighbour =", biggestNear), opt("neighbour_info.depot_name =", biggestNear2)),
+					want: -1, by: ByTyped, typed: "truck depot name", runs: -1,
 				},
 				{
 					name: "no option agrees and nothing to type: none of these",
-					gold: Question{ID: "none2", GoldSQL: biggestGeo},
+					gold: Question{ID: "none2", GoldSQL: biggestAliased},
 					c:    clar("limit", opt("7", biggestNear), opt("9", biggestNear2)),
 					want: -1, by: ByNone, runs: -1,
 				},
 				{
 					name: "alternative golds disagree on the slot: results decide",
-					gold: Question{ID: "alt", GoldSQL: viaCity, AltGold: []string{viaState}},
-					c:    clar("filteron:arizona", opt("city.state_name =", biggestAll), opt("state.state_name =", viaState)),
+					gold: Question{ID: "alt", GoldSQL: viaTruck, AltGold: []string{viaDepot}},
+					c:    clar("filteron:eastport", opt("truck.depot_name =", biggestAll), opt("depot.depot_name =", viaDepot)),
 					want: 1, by: ByResult, runs: -1,
 				},
 				{
 					name: "failing readings are not chosen",
 					gold: Question{ID: "fail", GoldSQL: biggestIn},
-					c:    clar("order", opt("city.population asc", broken), opt("city.population desc", broken, biggestTop)),
+					c:    clar("order", opt("truck.capacity asc", broken), opt("truck.capacity desc", broken, biggestTop)),
 					want: 1, by: ByResult, runs: -1,
 				},
 				{
 					name: "gold lacks the part and no reading matches: the option without it",
-					gold: Question{ID: "distinct", GoldSQL: "SELECT city_name FROM city WHERE state_name = 'texas'"},
+					gold: Question{ID: "distinct", GoldSQL: "SELECT truck_name FROM truck WHERE depot_name = 'northfield'"},
 					c:    clar("distinct", opt("distinct", biggestTop), opt("", biggestAll)),
 					want: 1, by: BySlot, runs: -1,
 				},
@@ -179,10 +179,10 @@ func TestEvalPrepareGold(t *testing.T) {
 		problems []string
 		err      bool
 	}{
-		{name: "runs", q: Question{ID: "ok", Line: 3, GoldSQL: "SELECT COUNT(*) FROM city"}, results: 1},
-		{name: "failing gold", q: Question{ID: "bad", Line: 7, GoldSQL: "SELECT nope FROM city"}, problems: []string{"q.jsonl:7: bad: gold_sql fails: "}, err: true},
+		{name: "runs", q: Question{ID: "ok", Line: 3, GoldSQL: "SELECT COUNT(*) FROM truck"}, results: 1},
+		{name: "failing gold", q: Question{ID: "bad", Line: 7, GoldSQL: "SELECT nope FROM truck"}, problems: []string{"q.jsonl:7: bad: gold_sql fails: "}, err: true},
 		{name: "failing alternative", q: Question{ID: "alt", Line: 9, GoldSQL: "SELECT 1", AltGold: []string{"SELECT * FROM nowhere"}}, results: 1, problems: []string{"q.jsonl:9: alt: alt_gold_sql[0] fails: "}},
-		{name: "write refused", q: Question{ID: "w", Line: 2, GoldSQL: "DELETE FROM city"}, problems: []string{"q.jsonl:2: w: gold_sql fails: "}, err: true},
+		{name: "write refused", q: Question{ID: "w", Line: 2, GoldSQL: "DELETE FROM truck"}, problems: []string{"q.jsonl:2: w: gold_sql fails: "}, err: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -200,18 +200,18 @@ func TestEvalPrepareGold(t *testing.T) {
 			}
 		})
 	}
-	if n := e.mustQuery(t, "SELECT COUNT(*) FROM city").Rows[0][0]; n != int64(15) {
-		t.Fatalf("the refused DELETE must not have run: %v cities", n)
+	if n := e.mustQuery(t, "SELECT COUNT(*) FROM truck").Rows[0][0]; n != int64(15) {
+		t.Fatalf("the refused DELETE must not have run: %v trucks", n)
 	}
 }
 
 func TestEvalLinkingGoldCheck(t *testing.T) {
 	e := newTiny(t, testwh.Targets()[0])
-	needs, ok := e.harness.Needs("WITH big AS (SELECT state_name FROM state WHERE area > 100000) SELECT c.city_name FROM city c WHERE c.state_name IN (SELECT state_name FROM big)")
+	needs, ok := e.harness.Needs("WITH big AS (SELECT depot_name FROM depot WHERE area > 12000) SELECT c.truck_name FROM truck c WHERE c.depot_name IN (SELECT depot_name FROM big)")
 	if !ok {
 		t.Fatal("gold did not parse")
 	}
-	for _, want := range []string{"state.*", "city.*", "state.state_name", "state.area", "city.city_name", "city.state_name"} {
+	for _, want := range []string{"depot.*", "truck.*", "depot.depot_name", "depot.area", "truck.truck_name", "truck.depot_name"} {
 		if !slices.Contains(needs, want) {
 			t.Errorf("needs %v lack %s", needs, want)
 		}
@@ -221,12 +221,12 @@ func TestEvalLinkingGoldCheck(t *testing.T) {
 			t.Errorf("a CTE is not a table of the warehouse: %v", needs)
 		}
 	}
-	g := &Gold{Question: Question{ID: "q", GoldSQL: "SELECT area FROM state WHERE state_name = 'texas'", AltGold: []string{"SELECT s.area FROM state s JOIN city c ON c.state_name = s.state_name WHERE c.city_name = 'austin'"}}}
-	if miss, ok := e.harness.MissingFromPrompt(g, []string{"state.area", "state.state_name"}); !ok || len(miss) != 0 {
+	g := &Gold{Question: Question{ID: "q", GoldSQL: "SELECT area FROM depot WHERE depot_name = 'northfield'", AltGold: []string{"SELECT s.area FROM depot s JOIN truck c ON c.depot_name = s.depot_name WHERE c.truck_name = 'falcon'"}}}
+	if miss, ok := e.harness.MissingFromPrompt(g, []string{"depot.area", "depot.depot_name"}); !ok || len(miss) != 0 {
 		t.Fatalf("the prompt shows what the gold reads: missing %v", miss)
 	}
-	miss, ok := e.harness.MissingFromPrompt(g, []string{"state.area", "city.city_name"})
-	if !ok || !slices.Equal(miss, []string{"state.state_name"}) {
-		t.Fatalf("missing %v, want state.state_name", miss)
+	miss, ok := e.harness.MissingFromPrompt(g, []string{"depot.area", "truck.truck_name"})
+	if !ok || !slices.Equal(miss, []string{"depot.depot_name"}) {
+		t.Fatalf("missing %v, want depot.depot_name", miss)
 	}
 }

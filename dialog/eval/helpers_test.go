@@ -21,53 +21,53 @@ import (
 // now is the fixed clock of test managers.
 func now() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
 
-// tinySchema is a small US-geography warehouse in the style of GeoQuery:
-// a state's name appears in city, state and border_info, so "in arizona"
-// needs a clarification.
+// tinySchema is a small truck fleet of our own: a depot's name appears in
+// truck, depot, neighbour_info and route, so "in eastport" needs a
+// clarification.
 const tinySchema = `
-CREATE TABLE state (
-  state_name varchar(40) NOT NULL,
-  capital varchar(40),
-  population int,
+CREATE TABLE depot (
+  depot_name varchar(40) NOT NULL,
+  flagship varchar(40),
+  capacity int,
   area double,
-  density double,
-  PRIMARY KEY (state_name)
+  occupancy double,
+  PRIMARY KEY (depot_name)
 );
-CREATE TABLE city (
-  city_name varchar(40) NOT NULL,
-  state_name varchar(40) NOT NULL,
-  population int
+CREATE TABLE truck (
+  truck_name varchar(40) NOT NULL,
+  depot_name varchar(40) NOT NULL,
+  capacity int
 );
-CREATE TABLE border_info (
-  state_name varchar(40) NOT NULL,
-  border varchar(40) NOT NULL
+CREATE TABLE neighbour_info (
+  depot_name varchar(40) NOT NULL,
+  neighbour varchar(40) NOT NULL
 );
-CREATE TABLE river (
-  river_name varchar(40) NOT NULL,
+CREATE TABLE route (
+  route_name varchar(40) NOT NULL,
   length int,
-  traverse varchar(40) NOT NULL
+  passes varchar(40) NOT NULL
 );
-INSERT INTO state VALUES
-  ('arizona', 'phoenix', 2718215, 114000, 23.8),
-  ('texas', 'austin', 14229191, 266807, 53.3),
-  ('california', 'sacramento', 23667902, 158706, 151.4),
-  ('new mexico', 'santa fe', 1302894, 121593, 10.7),
-  ('oklahoma', 'oklahoma city', 3025290, 69919, 43.2),
-  ('wyoming', 'cheyenne', 469557, 97809, 4.8);
-INSERT INTO city VALUES
-  ('phoenix', 'arizona', 789704), ('tucson', 'arizona', 330537), ('mesa', 'arizona', 152453),
-  ('houston', 'texas', 1595138), ('dallas', 'texas', 904078), ('austin', 'texas', 345496),
-  ('los angeles', 'california', 2966850), ('san diego', 'california', 875538), ('sacramento', 'california', 275741),
-  ('albuquerque', 'new mexico', 331767), ('santa fe', 'new mexico', 48953),
-  ('oklahoma city', 'oklahoma', 404014), ('tulsa', 'oklahoma', 360919),
-  ('cheyenne', 'wyoming', 47283), ('casper', 'wyoming', 51016);
-INSERT INTO border_info VALUES
-  ('arizona', 'california'), ('arizona', 'new mexico'), ('california', 'arizona'),
-  ('new mexico', 'arizona'), ('new mexico', 'texas'), ('new mexico', 'oklahoma'),
-  ('texas', 'new mexico'), ('texas', 'oklahoma'), ('oklahoma', 'texas'), ('oklahoma', 'new mexico');
-INSERT INTO river VALUES
-  ('colorado', 2333, 'arizona'), ('colorado', 2333, 'california'), ('rio grande', 3033, 'new mexico'),
-  ('rio grande', 3033, 'texas'), ('red', 1638, 'texas'), ('red', 1638, 'oklahoma'), ('green', 1175, 'wyoming');
+INSERT INTO depot VALUES
+  ('eastport', 'atlas', 12700, 11400, 0.24),
+  ('northfield', 'falcon', 28500, 26680, 0.53),
+  ('southgate', 'ibis', 40600, 15870, 0.91),
+  ('west hill', 'kestrel', 3790, 12159, 0.11),
+  ('ridgeway', 'lynx', 7600, 6992, 0.43),
+  ('lakeside', 'nomad', 980, 9781, 0.05);
+INSERT INTO truck VALUES
+  ('atlas', 'eastport', 7900), ('bison', 'eastport', 3300), ('comet', 'eastport', 1500),
+  ('drake', 'northfield', 16000), ('ember', 'northfield', 9000), ('falcon', 'northfield', 3500),
+  ('grizzly', 'southgate', 29000), ('harrier', 'southgate', 8800), ('ibis', 'southgate', 2800),
+  ('jaguar', 'west hill', 3300), ('kestrel', 'west hill', 490),
+  ('lynx', 'ridgeway', 4000), ('marlin', 'ridgeway', 3600),
+  ('nomad', 'lakeside', 470), ('osprey', 'lakeside', 510);
+INSERT INTO neighbour_info VALUES
+  ('eastport', 'southgate'), ('eastport', 'west hill'), ('southgate', 'eastport'),
+  ('west hill', 'eastport'), ('west hill', 'northfield'), ('west hill', 'ridgeway'),
+  ('northfield', 'west hill'), ('northfield', 'ridgeway'), ('ridgeway', 'northfield'), ('ridgeway', 'west hill');
+INSERT INTO route VALUES
+  ('coastal', 2333, 'eastport'), ('coastal', 2333, 'southgate'), ('highland', 3033, 'west hill'),
+  ('highland', 3033, 'northfield'), ('valley', 1638, 'northfield'), ('valley', 1638, 'ridgeway'), ('lake loop', 1175, 'lakeside');
 `
 
 // tinyEnv is the tiny warehouse with a harness over it.

@@ -18,18 +18,18 @@ import (
 // tinyQuestions are the tiny dataset's questions.jsonl: ten questions with
 // known golds, and two malformed lines (5 and 8).
 var tinyQuestions = strings.Join([]string{
-	`{"id": "t01", "question": "how many cities are there", "gold_sql": "SELECT COUNT(*) FROM city", "ordered": false}`,
-	`{"id": "t02", "question": "what is the biggest city in arizona", "gold_sql": "SELECT CITYalias0.CITY_NAME FROM city AS CITYalias0 WHERE CITYalias0.POPULATION = ( SELECT MAX( CITYalias1.POPULATION ) FROM city AS CITYalias1 WHERE CITYalias1.STATE_NAME = \"arizona\" ) AND CITYalias0.STATE_NAME = \"arizona\"", "ordered": false}`,
-	`{"id": "t03", "question": "what are the cities in texas", "gold_sql": "SELECT city_name FROM city WHERE state_name = 'texas'", "ordered": false}`,
-	`{"id": "t04", "question": "what are the cities in texas", "gold_sql": "SELECT city_name FROM city WHERE state_name = 'texas' ORDER BY population", "ordered": true, "user": "bo"}`,
-	`{"id": "t05", "question": "what cities in wyoming have more than`,
-	`{"id": "t05", "question": "what cities in wyoming have more than 1000000 people", "gold_sql": "SELECT city_name FROM city WHERE state_name = 'wyoming' AND population > 1000000", "ordered": false, "tags": ["empty-gold"]}`,
-	`{"id": "t06", "question": "which state has the largest area", "gold_sql": "SELECT state_name, area FROM state WHERE area = (SELECT MAX(area) FROM state)", "alt_gold_sql": ["SELECT STATEalias0.STATE_NAME FROM state AS STATEalias0 WHERE STATEalias0.AREA = (SELECT MAX(STATEalias1.AREA) FROM state AS STATEalias1)"], "ordered": false}`,
+	`{"id": "t01", "question": "how many trucks are there", "gold_sql": "SELECT COUNT(*) FROM truck", "ordered": false}`,
+	`{"id": "t02", "question": "what is the biggest truck in eastport", "gold_sql": "SELECT TRUCKalias0.TRUCK_NAME FROM truck AS TRUCKalias0 WHERE TRUCKalias0.CAPACITY = ( SELECT MAX( TRUCKalias1.CAPACITY ) FROM truck AS TRUCKalias1 WHERE TRUCKalias1.DEPOT_NAME = \"eastport\" ) AND TRUCKalias0.DEPOT_NAME = \"eastport\"", "ordered": false}`,
+	`{"id": "t03", "question": "list the trucks kept in northfield", "gold_sql": "SELECT truck_name FROM truck WHERE depot_name = 'northfield'", "ordered": false}`,
+	`{"id": "t04", "question": "list the trucks kept in northfield", "gold_sql": "SELECT truck_name FROM truck WHERE depot_name = 'northfield' ORDER BY capacity", "ordered": true, "user": "bo"}`,
+	`{"id": "t05", "question": "which trucks in lakeside have a capacity over`,
+	`{"id": "t05", "question": "which trucks in lakeside have a capacity over 10000", "gold_sql": "SELECT truck_name FROM truck WHERE depot_name = 'lakeside' AND capacity > 10000", "ordered": false, "tags": ["empty-gold"]}`,
+	`{"id": "t06", "question": "which depot has the largest area", "gold_sql": "SELECT depot_name, area FROM depot WHERE area = (SELECT MAX(area) FROM depot)", "alt_gold_sql": ["SELECT DEPOTalias0.DEPOT_NAME FROM depot AS DEPOTalias0 WHERE DEPOTalias0.AREA = (SELECT MAX(DEPOTalias1.AREA) FROM depot AS DEPOTalias1)"], "ordered": false}`,
 	`{"id": "t99", "question": "a question without gold"}`,
-	`{"id": "t07", "question": "how many rivers are there", "gold_sql": "SELECT COUNT(*) FROM rivers", "ordered": false}`,
+	`{"id": "t07", "question": "how many routes are there", "gold_sql": "SELECT COUNT(*) FROM routes", "ordered": false}`,
 	`{"id": "t08", "question": "purple monkey dishwasher", "gold_sql": "SELECT 1", "ordered": false}`,
-	`{"id": "t09", "question": "what is the longest river", "gold_sql": "SELECT river_name FROM river WHERE length < 1200", "ordered": false, "user": "bo"}`,
-	`{"id": "t10", "question": "what is the area of new mexico", "gold_sql": "SELECT area FROM state WHERE state_name = 'new mexico'", "ordered": false}`,
+	`{"id": "t09", "question": "what is the longest route", "gold_sql": "SELECT route_name FROM route WHERE length < 1200", "ordered": false, "user": "bo"}`,
+	`{"id": "t10", "question": "how large an area is west hill", "gold_sql": "SELECT area FROM depot WHERE depot_name = 'west hill'", "ordered": false}`,
 }, "\n") + "\n"
 
 // makeDataset writes a dataset directory and returns it.
@@ -135,13 +135,13 @@ func TestEvalRunTiny(t *testing.T) {
 			// The same rows in another order: right unordered (t03), wrong
 			// when the gold's order matters (t04) — unless the bot ordered them.
 			if r := byID["t04"]; r.Correct && !strings.Contains(strings.ToUpper(r.AnswerSQL), "ORDER BY") {
-				t.Errorf("t04 is ordered by population ascending; an unordered answer cannot match: %+v", r)
+				t.Errorf("t04 is ordered by capacity ascending; an unordered answer cannot match: %+v", r)
 			}
 			if r := byID["t09"]; r.GoldAmong != "no" {
 				t.Errorf("t09: gold among candidates = %q, want no", r.GoldAmong)
 			}
 			if r := byID["t10"]; r.Questions == 0 || r.Asked[0].By != BySlot {
-				t.Errorf("t10 should need a clarification (area or name?) that the gold's slots decide: %+v", r)
+				t.Errorf("t10 should need a clarification (which column holds the depot?) that the gold's slots decide: %+v", r)
 			}
 			checkChoices(t, e, golds, run)
 			checkArithmetic(t, run)
@@ -227,7 +227,7 @@ func checkArithmetic(t *testing.T, run *Run) {
 func TestEvalRunWrongPick(t *testing.T) {
 	e := newTiny(t, testwh.Targets()[0])
 	ctx := context.Background()
-	const question = "what is the biggest city in arizona"
+	const question = "which truck of eastport has the biggest capacity"
 	m := e.manager(t, dialog.Config{Tau: 1e-9})
 	who := dialog.Who{Platform: "probe", Workspace: "tiny", User: "probe"}
 	replies, err := m.Handle(ctx, dialog.Event{Kind: dialog.EventMessage, Conversation: "probe", Who: who, Text: question})
@@ -314,9 +314,9 @@ func clarification(key string, opts ...rawOpt) dialog.Reply {
 func TestEvalFailureKinds(t *testing.T) {
 	e := newTiny(t, testwh.Targets()[0])
 	const (
-		gold  = "SELECT city_name FROM city WHERE state_name = 'texas'"
-		wrong = "SELECT city_name FROM city WHERE state_name = 'arizona'"
-		other = "SELECT river_name FROM river"
+		gold  = "SELECT truck_name FROM truck WHERE depot_name = 'northfield'"
+		wrong = "SELECT truck_name FROM truck WHERE depot_name = 'eastport'"
+		other = "SELECT route_name FROM route"
 	)
 	notice := dialog.Reply{Kind: dialog.ReplyNotice, Text: "I couldn't match that question to the data."}
 	failed := dialog.Reply{Kind: dialog.ReplyNotice, Text: "Every way I found to answer that took too long."}
@@ -337,16 +337,16 @@ func TestEvalFailureKinds(t *testing.T) {
 			s:       &script{first: []dialog.Reply{clarification("distinct", opt("distinct", other))}, after: []dialog.Reply{notice}, trace: &dialog.Trace{Candidates: 2, Interpretations: 2}},
 			failure: FailNoCandidate, asked: 1, detail: "no other reading after"},
 		{name: "wrong pick", goldSQL: gold, s: &script{first: []dialog.Reply{answerReply(t, e, wrong)}, trace: &dialog.Trace{Candidates: 2, Interpretations: 2, SQL: []string{wrong, gold}}}, failure: FailWrongPick, among: "yes"},
-		{name: "gold not among candidates", goldSQL: gold, s: &script{first: []dialog.Reply{answerReply(t, e, wrong)}, trace: &dialog.Trace{Candidates: 2, Interpretations: 2, SQL: []string{wrong, other, "SELECT broken FROM city"}}}, failure: FailGoldMissing, among: "no"},
-		{name: "gold fails", goldSQL: "SELECT nope FROM city", s: &script{}, failure: FailExecution, detail: "gold failed"},
+		{name: "gold not among candidates", goldSQL: gold, s: &script{first: []dialog.Reply{answerReply(t, e, wrong)}, trace: &dialog.Trace{Candidates: 2, Interpretations: 2, SQL: []string{wrong, other, "SELECT broken FROM truck"}}}, failure: FailGoldMissing, among: "no"},
+		{name: "gold fails", goldSQL: "SELECT nope FROM truck", s: &script{}, failure: FailExecution, detail: "gold failed"},
 		{name: "bot error", goldSQL: gold, s: &script{err: errors.New("disk full")}, failure: FailExecution, detail: "bot error: disk full"},
 		{name: "asks forever", goldSQL: gold,
-			s:       &script{first: []dialog.Reply{clarification("output", opt("city.city_name", gold))}, after: []dialog.Reply{clarification("output", opt("city.city_name", gold))}, trace: &dialog.Trace{Candidates: 2, Interpretations: 2}},
+			s:       &script{first: []dialog.Reply{clarification("output", opt("truck.truck_name", gold))}, after: []dialog.Reply{clarification("output", opt("truck.truck_name", gold))}, trace: &dialog.Trace{Candidates: 2, Interpretations: 2}},
 			failure: FailNoCandidate, asked: 2 + extraTurns, detail: "still asking"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			g, _ := e.harness.PrepareGold(context.Background(), "test", Question{ID: "k-" + strings.ReplaceAll(tc.name, " ", "-"), Question: "which cities are in texas", GoldSQL: tc.goldSQL})
+			g, _ := e.harness.PrepareGold(context.Background(), "test", Question{ID: "k-" + strings.ReplaceAll(tc.name, " ", "-"), Question: "which trucks are kept in northfield", GoldSQL: tc.goldSQL})
 			run, err := e.harness.Run(context.Background(), tc.s.dialog(), []*Gold{g}, RunConfig{Dataset: "fake", MaxRounds: 2})
 			if err != nil {
 				t.Fatal(err)
@@ -379,18 +379,18 @@ func TestEvalFailureKinds(t *testing.T) {
 		}
 	})
 	t.Run("the gold's meaning is typed when no option has it", func(t *testing.T) {
-		s := &script{first: []dialog.Reply{clarification("filteron:texas", opt("river.traverse =", other))}, after: []dialog.Reply{notice}}
+		s := &script{first: []dialog.Reply{clarification("filteron:northfield", opt("route.passes =", other))}, after: []dialog.Reply{notice}}
 		g := e.gold(t, Question{ID: "typed-text", GoldSQL: gold})
 		run, err := e.harness.Run(context.Background(), s.dialog(), []*Gold{g}, RunConfig{Dataset: "fake"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ev := s.events[1]; ev.Kind != dialog.EventOther || ev.Text != "city state name" || ev.Target != "c1" {
+		if ev := s.events[1]; ev.Kind != dialog.EventOther || ev.Text != "truck depot name" || ev.Target != "c1" {
 			t.Fatalf("answer event %+v", ev)
 		}
 		// The dialog declined the words (a notice, no answer): the user
 		// answers the still open question with its options instead.
-		if a := run.Results[0].Asked; len(a) != 2 || a[0].By != ByTyped || a[0].Typed != "city state name" || a[1].By != ByNone {
+		if a := run.Results[0].Asked; len(a) != 2 || a[0].By != ByTyped || a[0].Typed != "truck depot name" || a[1].By != ByNone {
 			t.Fatalf("asked %+v", a)
 		}
 		if ev := s.events[2]; ev.Kind != dialog.EventOther || ev.Text != NoneOfThese {

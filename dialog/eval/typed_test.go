@@ -16,21 +16,21 @@ func TestTypedMeaningWordsTheGold(t *testing.T) {
 	for _, tc := range []struct {
 		name, question, gold, key, want string
 	}{
-		{"measure", "how many people live in texas", "SELECT SUM(population) FROM city WHERE state_name = 'texas'", "measure", "sum of population"},
-		{"count of rows", "how many cities in texas", "SELECT COUNT(*) FROM city WHERE state_name = 'texas'", "measure", "number of city"},
-		{"difference of measures", "how big is texas", "SELECT SUM(area) - SUM(density) FROM state WHERE state_name = 'texas'", "measure", "sum of area minus sum of density"},
-		{"ranking", "which is the best state", "SELECT state_name FROM state ORDER BY SUM(population) DESC LIMIT 1", "order", "highest sum of population"},
-		{"ranking asked as a measure", "which is the best state", "SELECT state_name FROM state GROUP BY state_name ORDER BY AVG(area) ASC LIMIT 1", "measure", "average of area"},
-		{"column of a value", "cities in arizona", "SELECT city_name FROM city WHERE state_name = 'arizona'", "filteron:arizona", "city state name"},
-		{"column only one table has", "cities bigger than 100", "SELECT city_name FROM city WHERE population > 100", "output", "city name"},
-		{"columns to show", "list the big states", "SELECT state_name, capital, area FROM state WHERE area > 100000", "output", "state name, capital and area"},
-		{"a total where rows were offered", "population of big states", "SELECT SUM(population) FROM state WHERE area > 100000", "output", "sum of population"},
-		{"values the question does not name", "how many busy cities in texas", "SELECT COUNT(*) FROM city WHERE state_name = 'texas' AND city_name IN ('houston', 'dallas')", "definition:busy", "city name is houston or dallas"},
-		{"negated values", "how many quiet states", "SELECT COUNT(*) FROM state WHERE capital NOT IN ('austin')", "definition:quiet", "capital is not austin"},
-		{"related rows", "how many watered states", "SELECT COUNT(*) FROM state s WHERE EXISTS (SELECT 1 FROM river r WHERE r.traverse = s.state_name)", "definition:watered", "has river"},
-		{"no related rows", "how many dry states", "SELECT COUNT(*) FROM state s WHERE NOT EXISTS (SELECT 1 FROM river r WHERE r.traverse = s.state_name)", "definition:dry", "has no river"},
-		{"nothing to say", "how many cities in texas", "SELECT COUNT(*) FROM city WHERE state_name = 'texas'", "definition:any", ""},
-		{"no typing for joins", "cities in arizona", "SELECT city_name FROM city WHERE state_name = 'arizona'", "tables", ""},
+		{"measure", "how much can northfield carry", "SELECT SUM(capacity) FROM truck WHERE depot_name = 'northfield'", "measure", "sum of capacity"},
+		{"count of rows", "how many trucks in northfield", "SELECT COUNT(*) FROM truck WHERE depot_name = 'northfield'", "measure", "number of truck"},
+		{"difference of measures", "how roomy is northfield", "SELECT SUM(area) - SUM(occupancy) FROM depot WHERE depot_name = 'northfield'", "measure", "sum of area minus sum of occupancy"},
+		{"ranking", "which is the best depot", "SELECT depot_name FROM depot ORDER BY SUM(capacity) DESC LIMIT 1", "order", "highest sum of capacity"},
+		{"ranking asked as a measure", "which is the best depot", "SELECT depot_name FROM depot GROUP BY depot_name ORDER BY AVG(area) ASC LIMIT 1", "measure", "average of area"},
+		{"column of a value", "trucks in eastport", "SELECT truck_name FROM truck WHERE depot_name = 'eastport'", "filteron:eastport", "truck depot name"},
+		{"column only one table has", "trucks bigger than 100", "SELECT truck_name FROM truck WHERE capacity > 100", "output", "truck name"},
+		{"columns to show", "list the big depots", "SELECT depot_name, flagship, area FROM depot WHERE area > 12000", "output", "depot name, flagship and area"},
+		{"a total where rows were offered", "capacity of big depots", "SELECT SUM(capacity) FROM depot WHERE area > 12000", "output", "sum of capacity"},
+		{"values the question does not name", "how many busy trucks in northfield", "SELECT COUNT(*) FROM truck WHERE depot_name = 'northfield' AND truck_name IN ('drake', 'ember')", "definition:busy", "truck name is drake or ember"},
+		{"negated values", "how many quiet depots", "SELECT COUNT(*) FROM depot WHERE flagship NOT IN ('falcon')", "definition:quiet", "flagship is not falcon"},
+		{"related rows", "how many served depots", "SELECT COUNT(*) FROM depot s WHERE EXISTS (SELECT 1 FROM route r WHERE r.passes = s.depot_name)", "definition:served", "has route"},
+		{"no related rows", "how many idle depots", "SELECT COUNT(*) FROM depot s WHERE NOT EXISTS (SELECT 1 FROM route r WHERE r.passes = s.depot_name)", "definition:idle", "has no route"},
+		{"nothing to say", "how many trucks in northfield", "SELECT COUNT(*) FROM truck WHERE depot_name = 'northfield'", "definition:any", ""},
+		{"no typing for joins", "trucks in eastport", "SELECT truck_name FROM truck WHERE depot_name = 'eastport'", "tables", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := e.gold(t, Question{ID: tc.name, Question: tc.question, GoldSQL: tc.gold})

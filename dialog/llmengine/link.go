@@ -689,7 +689,7 @@ func profileNote(c warehouse.Column, p *warehouse.Profile) string {
 	var parts []string
 	switch {
 	case len(p.Top) > 0 && p.Rows > 0 && p.Distinct >= p.Rows && c.Kind() == warehouse.KindText:
-		// Every row has its own value (names, codes, addresses): two
+		// Every row has its own value (names, codes, plate numbers): two
 		// examples show its form; listing more says nothing more.
 		var vs []string
 		for i, v := range p.Top {
