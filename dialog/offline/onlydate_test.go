@@ -66,3 +66,33 @@ func TestAVerbOfTheOnlyDate(t *testing.T) {
 		})
 	}
 }
+
+// TestToDate: "year to date", "quarter to date", "mtd" run from the start
+// of the period (the test clock's 22 November 2026) to now, with no end.
+func TestToDate(t *testing.T) {
+	e, _ := engineOn(t, millDump())
+	cases := []struct{ question, from string }{
+		{"total repair cost year to date", "'2026-01-01'"},
+		{"total repair cost quarter to date", "'2026-10-01'"},
+		{"repair cost mtd", "'2026-11-01'"},
+		{"how many repairs ytd?", "'2026-01-01'"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.question, func(t *testing.T) {
+			p, err := e.Candidates(context.Background(), dialog.Request{Question: tc.question})
+			if err != nil || len(p.Candidates) == 0 {
+				t.Fatalf("no reading (%v)", err)
+			}
+			sql := p.Candidates[0].SQL
+			if !strings.Contains(sql, "repairs.repaired_on >= "+tc.from) {
+				t.Errorf("likeliest reading does not start at %s:\n%s", tc.from, sql)
+			}
+			if strings.Contains(sql, "repaired_on <") {
+				t.Errorf("a to-date period has no end:\n%s", sql)
+			}
+			if len(p.Candidates[0].Unused) > 0 {
+				t.Errorf("words left out: %v", p.Candidates[0].Unused)
+			}
+		})
+	}
+}
