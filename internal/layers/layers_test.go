@@ -82,3 +82,57 @@ func TestImportsPointDown(t *testing.T) {
 		t.Fatalf("no go.mod at %s", root)
 	}
 }
+
+// offlineStages are the offline engine's stage packages in pipeline order
+// (docs/ARCHITECTURE.md): each may import only the stages before it, so
+// the data flows forward and a stage can be read without the ones after.
+var offlineStages = []string{"dialog/offline/words", "dialog/offline/token", "dialog/offline/schema", "dialog/offline/sqlexpr", "dialog/offline"}
+
+// TestOfflineStagesPointForward fails when a stage of the offline engine
+// imports a stage after it (or one not in the list).
+func TestOfflineStagesPointForward(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	place := map[string]int{}
+	for i, s := range offlineStages {
+		place[s] = i
+	}
+	fset := token.NewFileSet()
+	checked := 0
+	err = filepath.WalkDir(filepath.Join(root, "dialog", "offline"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		rel = filepath.ToSlash(rel)
+		from, ok := place[rel]
+		if !ok {
+			t.Errorf("%s is no stage of the offline engine: add it to offlineStages in pipeline order", rel)
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		checked++
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			target := strings.TrimPrefix(p, module)
+			if !strings.HasPrefix(target, "dialog/offline") {
+				continue
+			}
+			if to, ok := place[target]; !ok || to >= from {
+				t.Errorf("%s imports %s: a stage imports only the stages before it", rel, target)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 20 {
+		t.Fatalf("checked %d files; is the root right?", checked)
+	}
+}
