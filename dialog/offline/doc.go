@@ -8,18 +8,21 @@
 // dialog manager to run, compare and ask about.
 //
 // The engine is a pipeline; each stage is a package that imports only the
-// ones before it and hands the next a typed value:
+// ones before it (internal/layers checks) and hands the next a typed value:
 //
-//	token    the question's text → tokens (words, numbers, quoted strings)
 //	words    the closed-class English the engine reads (superlatives,
-//	         measures, how-adjectives…), as embedded data files
+//	         measures, negations, grammar words, numbers, periods…), as
+//	         embedded data files
+//	token    the question's text → tokens (words, numbers written in
+//	         digits or words, quoted strings)
 //	schema   the catalog as the engine sees it: tables, labels, keys,
 //	         measures, the words that name them
+//	sqlexpr  the typed parts plans are made of (columns, aggregates,
+//	         calls, comparisons, subqueries) and their rendering to SQL:
+//	         a reading becomes text only there, and nothing reads it back
 //	offline  links words to the schema (stored values, tables, columns,
 //	         times, comparisons), recognises elements (conditions,
 //	         measures, groups, orders, outputs), composes them into typed
 //	         plans (grain, events), accounts for every word and scores
 //	         each reading
-//	sqlexpr  a plan's typed parts rendered to SQL; nothing after it reads
-//	         SQL text
 package offline
