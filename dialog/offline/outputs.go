@@ -150,7 +150,7 @@ type listItem struct {
 }
 
 // listVerbs open a list of outputs.
-var listVerbs = map[string]bool{"return": true, "show": true, "give": true, "display": true, "include": true, "list": true, "output": true, "provide": true, "returning": true, "showing": true}
+var listVerbs = words.Set("listverb")
 
 // returnList reads the outputs a question lists after a verb such as
 // "return" ("Return the genre, number of loans, and total fee
