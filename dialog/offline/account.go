@@ -465,7 +465,7 @@ func numberOfAt(a *analysis, i int) bool {
 }
 
 // splitVerbs say a measure is shown per group: "split by", "broken down by".
-var splitVerbs = setOf(`split broken grouped group segmented bucketed`)
+var splitVerbs = words.Set("split")
 
 // unexplained lists the words of the question (not the feedback) that the
 // reading does not account for, adjacent words joined into one phrase, in

@@ -31,13 +31,7 @@ var directionWords = words.Flags("direction", "highest", "lowest")
 
 // unitWords are units of measure: "in square kilometers", "people per
 // square mile" describe a number, they do not group or name columns.
-var unitWords = map[string]bool{
-	"meter": true, "metre": true, "kilometer": true, "kilometre": true, "km": true, "mile": true, "square": true, "cm": true,
-	"centimeter": true, "millimeter": true, "mm": true, "kg": true, "kilogram": true, "gram": true, "pound": true, "lb": true,
-	"lbs": true, "foot": true, "feet": true, "ft": true, "inch": true, "percent": true, "dollar": true, "usd": true, "euro": true,
-	"liter": true, "litre": true, "gallon": true, "hectare": true, "acre": true, "cubic": true, "mph": true, "kph": true, "kmh": true,
-	"knot": true, "ton": true, "tonne": true, "ounce": true, "oz": true, "yard": true,
-}
+var unitWords = words.Set("unit")
 
 func isDirection(w string) bool { _, ok := directionWords[w]; return ok }
 

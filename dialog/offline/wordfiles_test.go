@@ -29,6 +29,8 @@ func TestWordFilesMatter(t *testing.T) {
 		{"comparisons", "comparison", "exceeding", "choir", "list the singers with a fee paid exceeding 50", []string{"WHERE singers.fee_paid > 50"}, "exceeding"},
 		{"numbers", "number", "fifty", "choir", "list the singers with a fee paid over fifty", []string{"WHERE singers.fee_paid > 50"}, "fifty"},
 		{"periods", "month", "march", "lending", "how many loans were borrowed in march 2024", []string{"WHERE loans.borrowed_on >= '2024-03-01'"}, "march"},
+		{"listverbs", "split", "broken", "choir", "average fee paid broken down by voice", []string{"GROUP BY singers.voice"}, "down"},
+		{"units", "unit", "dollar", "choir", "list the singers with a fee paid over 50 dollars", []string{"WHERE singers.fee_paid > 50"}, "dollars"},
 		{"stopwords", "function", "relevant", "choir", "list the relevant singers", []string{"SELECT singers.singer_name\nFROM singers"}, "relevant"},
 	}
 	engines := map[string]*offline.Engine{}
