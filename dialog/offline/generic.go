@@ -1,6 +1,10 @@
 package offline
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/clarify-bot/clarify/dialog/offline/words"
+)
 
 // Nouns that name no kind of thing — "people", "places", "ones" — stand
 // for the rows the question is about: "the people with a tenor voice"
@@ -8,7 +12,7 @@ import "strings"
 // shows (or counts) the rows of one table that no other word names, and
 // a word judging them ("good places") qualifies that table.
 
-var genericNouns = setOf(`people persons person place places one ones thing things spot spots`)
+var genericNouns = words.Set("generic")
 
 // shownTables are the tables whose rows a reading lists or counts.
 func shownTables(p *plan) map[string]bool {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Text patterns: "authors whose names begin with the letter 'J'",
@@ -48,7 +49,7 @@ func patternVerb(a *analysis, i int) (prefix, suffix string, ok bool) {
 }
 
 // patternNouns name a piece of text looked for inside a value.
-var patternNouns = setOf(`word substring string phrase text`)
+var patternNouns = words.Set("patternnoun")
 
 // patternNounAfter says whether an article and a pattern noun start at
 // token j ("the word", "a substring").
