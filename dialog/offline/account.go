@@ -1739,7 +1739,7 @@ func (e *Engine) onlyExists(a *analysis, parts *readingParts, i int) bool {
 var determiners = words.Set("determiner")
 
 // rowNouns name a table's rows in general.
-var rowNouns = setOf(`record records entry entries row rows event events item items instance instances case cases`)
+var rowNouns = words.Set("rownoun")
 
 // copulaFillers stand between a verb and what it says its subject is:
 // "ended up being", "turned out to be", "ended up as".

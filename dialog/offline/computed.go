@@ -188,12 +188,12 @@ func (e *Engine) ages() []colAlt {
 }
 
 // marginWords name what is left of a price or revenue after its cost.
-var marginWords = setOf("margin margins profit profits markup markups")
+var marginWords = words.Set("margin")
 
 // costWords and priceWords find the two sides of a margin in column names.
 var (
-	costWords  = []string{"cost", "cogs", "expense"}
-	priceWords = []string{"price", "revenue", "amount", "sales", "sale", "gross", "net", "total", "value"}
+	costWords  = words.List("cost")
+	priceWords = words.List("price")
 )
 
 // margins are price or revenue minus cost, for each table that stores
@@ -463,7 +463,7 @@ func timeSpan(from, to expr, kind warehouse.ColumnKind, dataType, unit string) e
 }
 
 // quantityWords find how many units a row sells.
-var quantityWords = []string{"quantity", "qty", "units", "count"}
+var quantityWords = words.List("quantity")
 
 // salesMargins are what was earned on the rows that sell things: a line's
 // amount (or its quantity times its price) minus its quantity times the

@@ -68,7 +68,7 @@ var haveWords = words.Set("have")
 
 // stateWords name columns that hold a row's state, which is what most
 // adjectives about rows ("active", "open", "new") are about.
-var stateWords = setOf(`status state stage phase condition kind type category class flag active enabled`)
+var stateWords = words.Set("state")
 
 // findTerms finds the unexplained words right before (or predicated of)
 // an entity: "active plants", "plants that are active".

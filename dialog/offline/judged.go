@@ -9,6 +9,7 @@ import (
 
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -23,7 +24,7 @@ var goodWords = setOf(`good great excellent fine nice decent superb outstanding`
 var badWords = setOf(`bad poor terrible awful mediocre lousy`)
 
 // ratingWords name columns that rate their rows.
-var ratingWords = setOf(`rating ratings rated score scores stars star grade review reviews`)
+var ratingWords = words.Set("rating")
 
 // judgedMeanings are the cuts of the subject's rating columns a word
 // judging quality may mean.

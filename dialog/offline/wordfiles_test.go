@@ -14,7 +14,7 @@ import (
 // way the set says, so a word added to a file is known to reach the
 // engine. Every file has a case.
 func TestWordFilesMatter(t *testing.T) {
-	dumps := map[string]func() string{"choir": choirDump, "lending": lendingDump, "library": libraryDump, "vans": vanFleetDump}
+	dumps := map[string]func() string{"choir": choirDump, "guide": guideDump, "lending": lendingDump, "library": libraryDump, "vans": vanFleetDump}
 	cases := []struct {
 		file, set, word string
 		dump, question  string
@@ -31,6 +31,8 @@ func TestWordFilesMatter(t *testing.T) {
 		{"periods", "month", "march", "lending", "how many loans were borrowed in march 2024", []string{"WHERE loans.borrowed_on >= '2024-03-01'"}, "march"},
 		{"listverbs", "split", "broken", "choir", "average fee paid broken down by voice", []string{"GROUP BY singers.voice"}, "down"},
 		{"units", "unit", "dollar", "choir", "list the singers with a fee paid over 50 dollars", []string{"WHERE singers.fee_paid > 50"}, "dollars"},
+		{"nouns", "generic", "places", "guide", "list the good places in Dunmore", []string{"guesthouses.star_rating > 2.5"}, "places"},
+		{"columns", "notid", "paid", "choir", "what is the total fee paid of the singers", []string{"SUM(singers.fee_paid)"}, "fee"},
 		{"stopwords", "function", "relevant", "choir", "list the relevant singers", []string{"SELECT singers.singer_name\nFROM singers"}, "relevant"},
 	}
 	engines := map[string]*offline.Engine{}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
@@ -159,17 +160,14 @@ func tableTerms(cat *catalog.Catalog, name string) []string {
 }
 
 // TableQualifiers end table names without naming what the rows are.
-var TableQualifiers = map[string]bool{"daily": true, "weekly": true, "monthly": true, "hourly": true, "snapshot": true, "history": true,
-	"hist": true, "log": true, "logs": true, "agg": true, "summary": true, "stat": true, "stats": true, "current": true, "latest": true,
-	"raw": true, "stage": true, "staging": true, "stg": true, "detail": true, "details": true, "archive": true, "v1": true, "v2": true,
-	"info": true, "data": true, "record": true, "records": true, "table": true, "list": true, "map": true, "mapping": true, "xref": true}
+var TableQualifiers = words.Set("tablequalifier")
 
 func (m *Model) Profile(table, column string) *warehouse.Profile {
 	return m.Profiles[strings.ToLower(table+"."+column)]
 }
 
 // idWords end in "id" and name no identifier: "amount_paid" is money.
-var idWords = wordSet("paid unpaid prepaid repaid overpaid valid invalid void rapid liquid solid fluid hybrid humid")
+var idWords = words.Set("notid")
 
 func (m *Model) IsKeyish(t *warehouse.Table, c *warehouse.Column) bool {
 	n := strings.ToLower(c.Name)
@@ -378,11 +376,3 @@ func NameWord(name string) string {
 
 // ColumnRef names one column of one table.
 type ColumnRef struct{ Table, Column string }
-
-func wordSet(words string) map[string]bool {
-	out := map[string]bool{}
-	for _, w := range strings.Fields(words) {
-		out[w] = true
-	}
-	return out
-}
