@@ -60,7 +60,7 @@ type existMention struct {
 }
 
 // smallWords are adjectives of smallness: their threshold is below average.
-var smallWords = setOf(`small little low cheap short few tiny minor`)
+var smallWords = words.Set("small")
 
 var negations = words.Set("negating")
 

@@ -19,9 +19,9 @@ import (
 // the scale the ratings are given on, or their average. Which of the two
 // is the person's to say, so both are options of the same question.
 
-var goodWords = setOf(`good great excellent fine nice decent superb outstanding`)
+var goodWords = words.Set("good")
 
-var badWords = setOf(`bad poor terrible awful mediocre lousy`)
+var badWords = words.Set("bad")
 
 // ratingWords name columns that rate their rows.
 var ratingWords = words.Set("rating")
