@@ -8,6 +8,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Row superlatives and top-k: "the longest river", "which branch lends the most books", "top 5 products by list price".
@@ -569,7 +570,7 @@ func (r *reader) subjectBefore(at int) *schema.Table {
 }
 
 // ageWords rank by age as well as by date.
-var ageWords = setOf(`oldest youngest eldest`)
+var ageWords = words.Set("age")
 
 // hintMeasures fills the ranking for a superlative without a noun: "the
 // biggest city" (size columns), "our best customer" (most orders or most
