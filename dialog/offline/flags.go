@@ -6,6 +6,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Flags: "books with illustrations", "rooms that have a projector",
@@ -267,8 +268,8 @@ func (r *reader) verbMention(cm *colMention) bool {
 
 // yesWords and noWords are how text columns store yes and no.
 var (
-	yesWords = setOf(`yes y true t`)
-	noWords  = setOf(`no n false f`)
+	yesWords = words.Set("yes")
+	noWords  = words.Set("no")
 )
 
 // yesNo finds the stored yes and no of a text column that holds nothing
