@@ -65,11 +65,7 @@ func participle(w string) bool {
 
 // irregularParticiples maps the past participles of everyday business
 // verbs that do not end in -ed to their base form.
-var irregularParticiples = map[string]string{
-	"sold": "sell", "sent": "send", "paid": "pay", "bought": "buy", "made": "make", "built": "build",
-	"taken": "take", "given": "give", "written": "write", "done": "do", "held": "hold", "won": "win",
-	"lost": "lose", "begun": "begin", "spent": "spend", "shown": "show", "seen": "see", "kept": "keep",
-}
+var irregularParticiples = words.Map("participle")
 
 // verbStems are the forms a participle's verb takes in names: "shipped" →
 // shipped, shipp, ship; "placed" → placed, place; "sold" → sold, sell.

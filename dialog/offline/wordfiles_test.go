@@ -1,6 +1,7 @@
 package offline_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ import (
 // way the set says, so a word added to a file is known to reach the
 // engine. Every file has a case.
 func TestWordFilesMatter(t *testing.T) {
-	dumps := map[string]func() string{"choir": choirDump, "guide": guideDump, "lending": lendingDump, "library": libraryDump, "vans": vanFleetDump}
+	dumps := map[string]func() string{"choir": choirDump, "guide": guideDump, "rooms": roomsDump, "lending": lendingDump, "library": libraryDump, "vans": vanFleetDump}
 	cases := []struct {
 		file, set, word string
 		dump, question  string
@@ -33,6 +34,9 @@ func TestWordFilesMatter(t *testing.T) {
 		{"units", "unit", "dollar", "choir", "list the singers with a fee paid over 50 dollars", []string{"WHERE singers.fee_paid > 50"}, "dollars"},
 		{"nouns", "generic", "places", "guide", "list the good places in Dunmore", []string{"guesthouses.star_rating > 2.5"}, "places"},
 		{"columns", "notid", "paid", "choir", "what is the total fee paid of the singers", []string{"SUM(singers.fee_paid)"}, "fee"},
+		{"adjectives", "good", "great", "guide", "list great walks in Dunmore", []string{"walks.score > 5"}, "great"},
+		{"flags", "yes", "y", "rooms", "list the rooms that have a projector", []string{"rooms.has_projector = 'Y'"}, "projector"},
+		{"verbs", "participle", "sold", "rooms", "how many chairs were sold in 2024", []string{"WHERE chairs.sell_date >= '2024-01-01'"}, "sold"},
 		{"stopwords", "function", "relevant", "choir", "list the relevant singers", []string{"SELECT singers.singer_name\nFROM singers"}, "relevant"},
 	}
 	engines := map[string]*offline.Engine{}
@@ -70,4 +74,21 @@ func TestWordFilesMatter(t *testing.T) {
 			covered[f] = true
 		}
 	}
+}
+
+// roomsDump is a venue's meeting rooms of our own, whose flags are
+// stored as text ('Y'/'N'), and the old chairs it sells, dated by the
+// base form of their verb (sell_date).
+func roomsDump() string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE rooms (room_id INT PRIMARY KEY, room_name VARCHAR(20), seats INT, has_projector VARCHAR(3));
+CREATE TABLE chairs (chair_id INT PRIMARY KEY, room_id INT, bought_on DATE, sell_date DATE, FOREIGN KEY (room_id) REFERENCES rooms(room_id));
+`)
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&b, "INSERT INTO rooms VALUES (%d, 'Room %02d', %d, '%s');\n", i, i, 4+i*3, []string{"Y", "N", "N"}[i%3])
+	}
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&b, "INSERT INTO chairs VALUES (%d, %d, '2019-%02d-03', '%d-%02d-20');\n", i, 1+i%12, 1+i%12, 2023+i%3, 1+i%12)
+	}
+	return b.String()
 }
