@@ -25,14 +25,6 @@ import (
 // auxiliaries, question words) and the verbs of asking.
 var functionWords = words.Set("function")
 
-func setOf(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-	return m
-}
-
 // isFunctionWord says whether a token needs no explaining.
 func isFunctionWord(t token.Token) bool {
 	return t.IsNum && !t.Quoted || functionWords[t.Low] || stopWords[t.Low] || len([]rune(t.Low)) < 2
