@@ -1219,7 +1219,10 @@ func (a *analysis) outputSentence(k int) bool {
 	return listVerbs[w]
 }
 
-func isNameWord(w string) bool { return w == "name" || w == "names" }
+func isNameWord(w string) bool { return nameWords[w] }
+
+// nameWords ask for what a row is called.
+var nameWords = words.Set("name")
 
 // showsLabel says whether the reading shows a name: a column called a name
 // or title, or a table's label no column mention asks for by its own name

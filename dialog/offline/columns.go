@@ -12,7 +12,11 @@ import (
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/token"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
+
+// idNames ask for a row's key: "the ids of chapters".
+var idNames = words.Set("idname")
 
 // colAlt is one column a phrase may mean.
 type colAlt struct {
@@ -159,7 +163,7 @@ func (e *Engine) addColumnMention(a *analysis, from, to int) {
 	wantsID := strings.Contains(strings.ToLower(phrase), "number")
 	for _, w := range strings.Fields(strings.ToLower(phrase)) {
 		// "the ids of chapters" asks for the key as much as "the id" does.
-		wantsID = wantsID || w == "id" || w == "ids" || w == "identifier" || w == "identifiers"
+		wantsID = wantsID || idNames[w]
 	}
 	for _, h := range hits {
 		if h.Score < top*0.7 {

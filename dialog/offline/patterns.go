@@ -29,17 +29,21 @@ type likeMention struct {
 	owner int
 }
 
+// patternVerbs place a text at the start or end of a value ("starts
+// with", before "with") or anywhere in it ("contains").
+var patternVerbs = words.Map("pattern")
+
 // patternVerb returns how a verb places its text: "%s%" for contains,
 // "%s" + "%" for starts, "%" + "%s" for ends.
 func patternVerb(a *analysis, i int) (prefix, suffix string, ok bool) {
 	w := a.word(i)
 	next := a.word(i + 1)
 	switch {
-	case (w == "start" || w == "starts" || w == "starting" || w == "begin" || w == "begins" || w == "beginning") && next == "with":
+	case patternVerbs[w] == "start" && next == "with":
 		return "", "%", true
-	case (w == "end" || w == "ends" || w == "ending") && next == "with":
+	case patternVerbs[w] == "end" && next == "with":
 		return "%", "", true
-	case w == "contain" || w == "contains" || w == "containing" || w == "include" || w == "includes" || w == "including":
+	case patternVerbs[w] == "contain":
 		return "%", "%", true
 	case (w == "has" || w == "have" || w == "having" || w == "with") && patternNounAfter(a, i+1):
 		// "whose title has the word harbour", "with the substring 'ta'".

@@ -15,6 +15,9 @@ import (
 // the previous date of the same row, or the date of the row it belongs to
 // (an order's shipment starts when the order was placed).
 
+// lastingVerbs say how long an event took: "how many days do loans last".
+var lastingVerbs = words.Set("lasting")
+
 // spanWords measure the time of an event.
 var spanWords = words.Set("span")
 
@@ -34,7 +37,7 @@ func (e *Engine) eventSpans(a *analysis, i int) ([]colAlt, int, int) {
 				continue
 			}
 			end := k + 1
-			if w := a.word(end); w == "take" || w == "takes" || w == "took" || w == "last" || w == "lasts" {
+			if lastingVerbs[a.word(end)] {
 				end++
 			}
 			return alts, i - 1, end

@@ -37,6 +37,7 @@ func TestWordFilesMatter(t *testing.T) {
 		{"adjectives", "good", "great", "guide", "list great walks in Dunmore", []string{"walks.score > 5"}, "great"},
 		{"flags", "yes", "y", "rooms", "list the rooms that have a projector", []string{"rooms.has_projector = 'Y'"}, "projector"},
 		{"verbs", "participle", "sold", "rooms", "how many chairs were sold in 2024", []string{"WHERE chairs.sell_date >= '2024-01-01'"}, "sold"},
+		{"verbs", "pattern", "starts", "choir", "list the singers whose name starts with 'Singer 1'", []string{"WHERE singers.singer_name LIKE 'Singer 1%'"}, "starts"},
 		{"stopwords", "function", "relevant", "choir", "list the relevant singers", []string{"SELECT singers.singer_name\nFROM singers"}, "relevant"},
 	}
 	engines := map[string]*offline.Engine{}
