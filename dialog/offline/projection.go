@@ -5,6 +5,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Projections: "what is the X of Y", "list customers in Ohio", "where is X".
@@ -242,6 +243,13 @@ func (r *reader) valueTables() []*schema.Table {
 	return out
 }
 
+// placeNames and coordinateNames are in the names of the text and number
+// columns that say where a row is.
+var (
+	placeNames      = words.List("place")
+	coordinateNames = words.List("coordinate")
+)
+
 // hintColumns are the columns of t a size word or "where" asks for.
 func (r *reader) hintColumns(t *schema.Table, hint string, where bool) []*warehouse.Column {
 	var out []*warehouse.Column
@@ -249,14 +257,14 @@ func (r *reader) hintColumns(t *schema.Table, hint string, where bool) []*wareho
 		for ci := range t.Def.Columns {
 			c := &t.Def.Columns[ci]
 			n := strings.ToLower(c.Name)
-			words := []string{"state", "city", "country", "location", "address", "region", "place", "street", "zip", "postal", "county", "province", "hometown", "home", "origin", "birthplace"}
+			names := placeNames
 			if c.Kind() == warehouse.KindNumber {
 				// Coordinates: "where is the plant" → its latitude and longitude.
-				words = []string{"latitude", "longitude", "lat", "lon", "lng", "coord"}
+				names = coordinateNames
 			} else if c.Kind() != warehouse.KindText {
 				continue
 			}
-			for _, w := range words {
+			for _, w := range names {
 				if n == w || strings.Contains(n, w) && len(w) > 3 {
 					out = append(out, c)
 					break

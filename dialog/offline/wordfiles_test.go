@@ -38,6 +38,7 @@ func TestWordFilesMatter(t *testing.T) {
 		{"flags", "yes", "y", "rooms", "list the rooms that have a projector", []string{"rooms.has_projector = 'Y'"}, "projector"},
 		{"verbs", "participle", "sold", "rooms", "how many chairs were sold in 2024", []string{"WHERE chairs.sell_date >= '2024-01-01'"}, "sold"},
 		{"verbs", "pattern", "starts", "choir", "list the singers whose name starts with 'Singer 1'", []string{"WHERE singers.singer_name LIKE 'Singer 1%'"}, "starts"},
+		{"columns", "place", "address", "rooms", "where is Rowan?", []string{"rooms.address\nFROM rooms\nWHERE rooms.room_name = 'Rowan'"}, "where"},
 		{"stopwords", "function", "relevant", "choir", "list the relevant singers", []string{"SELECT singers.singer_name\nFROM singers"}, "relevant"},
 	}
 	engines := map[string]*offline.Engine{}
@@ -78,15 +79,16 @@ func TestWordFilesMatter(t *testing.T) {
 }
 
 // roomsDump is a venue's meeting rooms of our own, whose flags are
-// stored as text ('Y'/'N'), and the old chairs it sells, dated by the
+// stored as text ('Y'/'N'), at an address, and the old chairs it sells, dated by the
 // base form of their verb (sell_date).
 func roomsDump() string {
 	var b strings.Builder
-	b.WriteString(`CREATE TABLE rooms (room_id INT PRIMARY KEY, room_name VARCHAR(20), seats INT, has_projector VARCHAR(3));
+	b.WriteString(`CREATE TABLE rooms (room_id INT PRIMARY KEY, room_name VARCHAR(20), seats INT, has_projector VARCHAR(3), address VARCHAR(30));
 CREATE TABLE chairs (chair_id INT PRIMARY KEY, room_id INT, bought_on DATE, sell_date DATE, FOREIGN KEY (room_id) REFERENCES rooms(room_id));
 `)
+	trees := []string{"Larch", "Birch", "Cedar", "Alder", "Rowan", "Hazel", "Maple", "Aspen", "Holly", "Laurel", "Willow", "Yew"}
 	for i := 1; i <= 12; i++ {
-		fmt.Fprintf(&b, "INSERT INTO rooms VALUES (%d, 'Room %02d', %d, '%s');\n", i, i, 4+i*3, []string{"Y", "N", "N"}[i%3])
+		fmt.Fprintf(&b, "INSERT INTO rooms VALUES (%d, '%s', %d, '%s', '%d Mill Lane');\n", i, trees[i-1], 4+i*3, []string{"Y", "N", "N"}[i%3], i%4+1)
 	}
 	for i := 1; i <= 30; i++ {
 		fmt.Fprintf(&b, "INSERT INTO chairs VALUES (%d, %d, '2019-%02d-03', '%d-%02d-20');\n", i, 1+i%12, 1+i%12, 2023+i%3, 1+i%12)
