@@ -335,12 +335,18 @@ func stopWord(t token.Token) bool {
 // ("written by", "sent by", "taken by") rather than a grouping ("grouped
 // by", "split by").
 func passiveAgent(w string) bool {
-	switch w {
-	case "grouped", "split", "broken", "segmented", "partitioned", "bucketed", "categorized", "categorised", "sorted", "ordered", "ranked", "organized", "organised":
+	if groupingVerbs[w] {
 		return false
 	}
-	return len(w) > 3 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en")) || w == "sent" || w == "made" || w == "held" || w == "sold" || w == "built" || w == "paid" || w == "taught" || w == "bought" || w == "won" || w == "led"
+	return len(w) > 3 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en")) || agentParticiples[w]
 }
+
+// groupingVerbs group by what follows "by"; agentParticiples take an
+// agent after "by" though they end in neither -ed nor -en.
+var (
+	groupingVerbs    = words.Set("grouping")
+	agentParticiples = words.Set("agent")
+)
 
 // kindWords ask for distinct values: "how many kinds of", "different".
 var kindWords = words.Set("kind")

@@ -39,6 +39,7 @@ func TestWordFilesMatter(t *testing.T) {
 		{"verbs", "participle", "sold", "rooms", "how many chairs were sold in 2024", []string{"WHERE chairs.sell_date >= '2024-01-01'"}, "sold"},
 		{"verbs", "pattern", "starts", "choir", "list the singers whose name starts with 'Singer 1'", []string{"WHERE singers.singer_name LIKE 'Singer 1%'"}, "starts"},
 		{"columns", "place", "address", "rooms", "where is Rowan?", []string{"rooms.address\nFROM rooms\nWHERE rooms.room_name = 'Rowan'"}, "where"},
+		{"verbs", "agent", "sent", "lending", "which tools were sent by Vans", []string{"SELECT DISTINCT tools.tool_name", "WHERE loans.courier = 'Vans'"}, "sent"},
 		{"stopwords", "function", "relevant", "choir", "list the relevant singers", []string{"SELECT singers.singer_name\nFROM singers"}, "relevant"},
 	}
 	engines := map[string]*offline.Engine{}
