@@ -145,12 +145,11 @@ func (e *Engine) exprParts(rp *readingParts, xs []expr) []string {
 			switch v := v.(type) {
 			case colRef:
 				rp.columns[strings.ToLower(v.table+"."+v.column)] = true
-			case sqlText:
+			case subquery:
 				for _, c := range v.cols {
 					rp.columns[strings.ToLower(c.table+"."+c.column)] = true
 				}
-				up := strings.ToUpper(v.render(e.m))
-				rp.negated = rp.negated || strings.Contains(up, "NOT ") || strings.Contains(up, "<>") || strings.Contains(up, "!=")
+				rp.negated = rp.negated || negatesRows(v.q)
 			case aggExpr:
 				name := v.fn
 				if v.distinct {
@@ -194,6 +193,28 @@ func (e *Engine) exprParts(rp *readingParts, xs []expr) []string {
 		})
 	}
 	return existsIn
+}
+
+// negatesRows says whether a subquery keeps its rows by a negation: a
+// NOT, an inequality, a missing value or related rows that do not exist.
+func negatesRows(q selectQuery) bool {
+	found := false
+	for _, x := range append(append([]expr(nil), q.where...), q.having...) {
+		walk(x, func(v expr) bool {
+			switch v := v.(type) {
+			case prefix:
+				found = found || strings.EqualFold(v.op, "NOT")
+			case binary:
+				found = found || v.op == "<>" || v.op == "!=" || strings.HasPrefix(strings.ToUpper(v.op), "NOT")
+			case isNull:
+				found = found || !v.not
+			case exists:
+				found = found || v.not
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // binaryParts records a comparison: the value compared with, the number, a

@@ -81,7 +81,7 @@ type plan struct {
 	covered []string
 	// shares are joins to the totals a measure is split by, and allocated
 	// what was split (grain.go).
-	shares    []string
+	shares    []joinClause
 	allocated []allocation
 	// onceEach are tables read as their distinct rows of the columns
 	// listed (grain.go): a measure grouped by them counts each of its
@@ -89,15 +89,31 @@ type plan struct {
 	onceEach map[string][]string
 }
 
-// derivedJoin is a JOIN to a grouped subquery, with the condition it needs
-// in WHERE, if any: the related rows counted per subject.
+// derivedJoin is a JOIN to a grouped subquery on its key column equal to
+// the subject's; left: a LEFT JOIN that keeps the subjects missing from it
+// (the condition in WHERE that they are): the related rows counted per
+// subject.
 type derivedJoin struct {
-	sql, cond string
+	left    bool
+	sub     selectQuery
+	key     string
+	subject colRef
 	// tables are the tables the subquery counts rows of; count is the
 	// number its HAVING compares the count with.
 	tables []string
 	count  float64
 	cols   []colRef
+}
+
+// join is the JOIN under the name alias, and the condition it needs in
+// WHERE, if any.
+func (d derivedJoin) join(alias string) (joinClause, expr) {
+	sub := d.sub
+	j := joinClause{left: d.left, to: source{sub: &sub, alias: alias}, on: cmp(col(alias, d.key), "=", d.subject)}
+	if d.left {
+		return j, isNull{x: col(alias, d.key)}
+	}
+	return j, nil
 }
 
 func (p *plan) use(tables ...string) {
@@ -134,7 +150,7 @@ func (p *plan) clone() *plan {
 	c.defines = append([]dialog.Definition(nil), p.defines...)
 	c.derived = append([]derivedJoin(nil), p.derived...)
 	c.covered = append([]string(nil), p.covered...)
-	c.shares = append([]string(nil), p.shares...)
+	c.shares = append([]joinClause(nil), p.shares...)
 	c.allocated = append([]allocation(nil), p.allocated...)
 	c.phrases = make(map[sqlshape.SlotKey]string, len(p.phrases))
 	for k, v := range p.phrases {
@@ -365,11 +381,10 @@ func rankedWithoutGroups(p *plan) bool {
 // shown column is not a plain column.
 func (e *Engine) groupShownRows(p *plan) *plan {
 	q := p.clone()
-	seen := map[string]bool{}
+	var added []expr
 	add := func(x expr) {
-		k := x.render(e.m)
-		if !seen[k] {
-			seen[k] = true
+		if !slices.ContainsFunc(added, func(y expr) bool { return sameExpr(e.m, x, y) }) {
+			added = append(added, x)
 			q.groups = append(q.groups, sel{x: x})
 		}
 	}
@@ -779,8 +794,6 @@ func (r *reader) perRow(p *plan) bool {
 	return true
 }
 
-func unquoteIdent(s string) string { return strings.ReplaceAll(strings.Trim(s, "`"), "``", "`") }
-
 // showsIdentity says whether a reading shows what tells its rows apart:
 // a key, a label or a contact column. "Which cities…" over members shows
 // an attribute many rows share, each value once.
@@ -917,9 +930,10 @@ const contradictionPenalty = 0.01
 // or bounds on one column that leave nothing between them.
 func contradicts(m *schema.Model, p *plan) bool {
 	// "customers who never ordered" joined to their orders: no related
-	// row can both exist and not exist.
+	// row can both exist and not exist (the related rows have no other
+	// condition than being related).
 	for _, f := range p.filters {
-		if ex, ok := f.x.(exists); ok && ex.not && len(ex.tables) == 1 && !strings.Contains(ex.sub, " AND ") && p.tables[strings.ToLower(ex.tables[0])] {
+		if ex, ok := f.x.(exists); ok && ex.not && len(ex.tables) == 1 && len(ex.sub.where) == 1 && len(ex.sub.from.joins) == 0 && !isConj(ex.sub.where[0]) && p.tables[strings.ToLower(ex.tables[0])] {
 			return true
 		}
 	}
@@ -957,7 +971,7 @@ func contradicts(m *schema.Model, p *plan) bool {
 		default:
 			continue
 		}
-		k := strings.ToLower(c.render(m))
+		k := strings.ToLower(c.table + "." + c.column)
 		switch op {
 		case "=", "in":
 			set := map[string]bool{}

@@ -844,23 +844,24 @@ func (e *Engine) valueMeaning(tm *termMention, c *warehouse.Column, values []str
 // existence is the condition "has (no) related rows [in the last days]".
 func (e *Engine) existence(x *existMention, now time.Time, days int) definition {
 	j := x.via
-	from := e.m.Ident(j.FromTable)
+	from := fromList{first: source{table: j.FromTable}}
 	joins := []ontology.Join{{Left: strings.ToLower(j.FromTable + "." + j.FromColumn), Right: strings.ToLower(j.ToTable + "." + j.ToColumn)}}
 	if h := x.hop; h != nil {
-		from = fmt.Sprintf("%s JOIN %s ON %s = %s", e.m.Ident(h.FromTable), e.m.Ident(h.ToTable), e.m.Col(h.FromTable, h.FromColumn), e.m.Col(h.ToTable, h.ToColumn))
+		on := and(cmp(col(h.FromTable, h.FromColumn), "=", col(h.ToTable, h.ToColumn)), e.whenExpr(*h))
+		from = fromList{first: source{table: h.FromTable}, joins: []joinClause{{to: source{table: h.ToTable}, on: on}}}
 		joins = append([]ontology.Join{{Left: strings.ToLower(h.FromTable + "." + h.FromColumn), Right: strings.ToLower(h.ToTable + "." + h.ToColumn)}}, joins...)
 	}
-	if h := x.hop; h != nil && h.When != nil {
-		from += e.whenCond(*h)
+	sub := selectQuery{selects: []expr{numLit("1")}, from: from, where: []expr{cmp(col(j.FromTable, j.FromColumn), "=", col(j.ToTable, j.ToColumn))}}
+	if w := e.whenExpr(j); w != nil {
+		sub.where = append(sub.where, w)
 	}
-	sub := fmt.Sprintf("SELECT 1 FROM %s WHERE %s = %s%s", from, e.m.Col(j.FromTable, j.FromColumn), e.m.Col(j.ToTable, j.ToColumn), e.whenCond(j))
 	var quals []string
 	cols := []colRef{col(j.FromTable, j.FromColumn), col(j.ToTable, j.ToColumn)}
 	if j.When != nil {
 		cols = append(cols, col(j.FromTable, j.When.Column))
 	}
 	for _, v := range x.values {
-		sub += fmt.Sprintf(" AND %s = %s", e.m.Col(v.table, v.column), quote(v.value))
+		sub.where = append(sub.where, cmp(col(v.table, v.column), "=", strLit(v.value)))
 		quals = append(quals, v.value)
 		cols = append(cols, col(v.table, v.column))
 	}
@@ -879,7 +880,7 @@ func (e *Engine) existence(x *existMention, now time.Time, days int) definition 
 	label := verb + " " + noun
 	if days > 0 && len(x.related.Dates) > 0 {
 		d := x.related.Dates[0]
-		sub += fmt.Sprintf(" AND %s >= %s", e.m.Col(x.related.Name, d.Name), quote(now.AddDate(0, 0, -days).Format(time.DateOnly)))
+		sub.where = append(sub.where, cmp(col(x.related.Name, d.Name), ">=", strLit(now.AddDate(0, 0, -days).Format(time.DateOnly))))
 		term.Column, term.Days = strings.ToLower(x.related.Name+"."+d.Name), days
 		label = fmt.Sprintf("%s %s in the last %d days", verb, singularOf(humanize(x.related.Name)), days)
 	}

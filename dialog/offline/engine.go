@@ -221,16 +221,15 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		}
 		aliases = append(aliases, alias)
 	}
-	from := e.fromClause(tree)
+	sources := e.fromOf(tree)
 	for t, cols := range p.onceEach {
 		// "loans" read as their distinct (tool, courier) pairs, under
 		// the same name, so every reference to it stays as written.
-		id := e.m.Ident(t)
-		quoted := make([]string, len(cols))
-		for i, c := range cols {
-			quoted[i] = e.m.Ident(c)
+		sub := &selectQuery{distinct: true, from: fromList{first: source{table: t}}}
+		for _, c := range cols {
+			sub.selects = append(sub.selects, unqualified(c))
 		}
-		from = replaceTable(from, id, "(SELECT DISTINCT "+strings.Join(quoted, ", ")+" FROM "+id+") AS "+id)
+		sources.replace(t, source{sub: sub, alias: t})
 	}
 	var conds []string
 	for i, d := range p.derived {
@@ -239,14 +238,14 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		if i > 0 {
 			alias = fmt.Sprintf("%s_%d", groupAlias, i+1)
 		}
-		from += "\n" + strings.ReplaceAll(d.sql, aliasSlot, alias)
-		if d.cond != "" {
-			conds = append(conds, strings.ReplaceAll(d.cond, aliasSlot, alias))
+		j, cond := d.join(alias)
+		sources.joins = append(sources.joins, j)
+		if cond != nil {
+			conds = append(conds, cond.render(e.m))
 		}
 	}
-	for _, sh := range p.shares {
-		from += "\n" + sh
-	}
+	sources.joins = append(sources.joins, p.shares...)
+	from := "FROM " + sources.render(e.m, "\n")
 	b.WriteString("\n" + from)
 	for _, f := range p.filters {
 		if text := f.x.render(e.m); !slices.Contains(conds, text) {
@@ -354,22 +353,19 @@ func (e *Engine) counted(p *plan, tree *catalog.JoinTree, x expr) expr {
 	return x
 }
 
-// replaceTable puts with in place of the table id where the FROM clause
-// names it as a table (after FROM or JOIN), not where it qualifies a column.
-func replaceTable(from, id, with string) string {
-	for _, kw := range []string{"FROM ", "JOIN "} {
-		i := strings.Index(from, kw+id+" ")
-		if i < 0 && strings.HasSuffix(from, kw+id) {
-			i = len(from) - len(kw+id)
-		}
-		if i < 0 {
-			i = strings.Index(from, kw+id+"\n")
-		}
-		if i >= 0 {
-			return from[:i+len(kw)] + with + from[i+len(kw)+len(id):]
+// replace puts with in place of the source that is the table named
+// table: the first, else the first join to it.
+func (f *fromList) replace(table string, with source) {
+	if f.first.sub == nil && f.first.table == table {
+		f.first = with
+		return
+	}
+	for i, j := range f.joins {
+		if j.to.sub == nil && j.to.table == table {
+			f.joins[i].to = with
+			return
 		}
 	}
-	return from
 }
 
 // multiplied says whether the join tree holds a table with several rows
@@ -385,13 +381,15 @@ func (e *Engine) multiplied(tree *catalog.JoinTree, t *schema.Table) bool {
 	return false
 }
 
-func (e *Engine) fromClause(tree *catalog.JoinTree) string {
-	var b strings.Builder
-	b.WriteString("FROM " + e.m.Ident(tree.Tables[0]))
+// fromOf is the FROM list of a join tree: each table joined on its
+// reference, and on the kind a typed reference names.
+func (e *Engine) fromOf(tree *catalog.JoinTree) fromList {
+	f := fromList{first: source{table: tree.Tables[0]}}
 	for i, edge := range tree.Edges {
-		fmt.Fprintf(&b, "\nJOIN %s ON %s = %s%s", e.m.Ident(tree.Tables[i+1]), e.m.Col(edge.FromTable, edge.FromColumn), e.m.Col(edge.ToTable, edge.ToColumn), e.whenCond(edge))
+		on := and(cmp(col(edge.FromTable, edge.FromColumn), "=", col(edge.ToTable, edge.ToColumn)), e.whenExpr(edge))
+		f.joins = append(f.joins, joinClause{to: source{table: tree.Tables[i+1]}, on: on})
 	}
-	return b.String()
+	return f
 }
 
 // Slot keys of the parts a reading's words decide.
@@ -482,9 +480,9 @@ func (e *Engine) pinned(p *plan, tree *catalog.JoinTree) bool {
 		return false
 	}
 	// Columns equal to each other through the joins.
-	same := map[string][]string{}
+	same := map[colRef][]colRef{}
 	for _, edge := range tree.Edges {
-		a, b := strings.ToLower(e.m.Col(edge.FromTable, edge.FromColumn)), strings.ToLower(e.m.Col(edge.ToTable, edge.ToColumn))
+		a, b := lowerCol(edge.FromTable, edge.FromColumn), lowerCol(edge.ToTable, edge.ToColumn)
 		same[a] = append(same[a], b)
 		same[b] = append(same[b], a)
 	}
@@ -502,14 +500,17 @@ func (e *Engine) pinned(p *plan, tree *catalog.JoinTree) bool {
 		default:
 			continue
 		}
-		first := strings.ToLower(fc.render(e.m))
-		cols := append([]string{first}, same[first]...)
-		for _, c := range cols {
-			table, column, ok := strings.Cut(c, ".")
-			if ok && strings.EqualFold(unquoteIdent(table), t.Name) && e.m.Unique(t.Name, unquoteIdent(column)) {
+		first := lowerCol(fc.table, fc.column)
+		for _, c := range append([]colRef{first}, same[first]...) {
+			if strings.EqualFold(c.table, t.Name) && e.m.Unique(t.Name, c.column) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// lowerCol is a column named in lower case, for comparing names.
+func lowerCol(table, column string) colRef {
+	return col(strings.ToLower(table), strings.ToLower(column))
 }

@@ -137,11 +137,11 @@ func (l inList) render(m *schema.Model) string {
 	return l.x.render(m) + " IN (" + strings.Join(parts, ", ") + ")"
 }
 
-// exists is "[NOT ]EXISTS (SELECT 1 …)": whether related rows exist. The
-// subquery is written whole; tables are those it reads.
+// exists is "[NOT ]EXISTS (SELECT 1 …)": whether related rows exist;
+// tables are those the subquery reads.
 type exists struct {
 	not    bool
-	sub    string
+	sub    selectQuery
 	tables []string
 	// values are the stored values the related rows are compared with;
 	// cols the columns the subquery reads.
@@ -149,11 +149,11 @@ type exists struct {
 	cols   []colRef
 }
 
-func (x exists) render(*schema.Model) string {
+func (x exists) render(m *schema.Model) string {
 	if x.not {
-		return "NOT EXISTS (" + x.sub + ")"
+		return "NOT EXISTS (" + x.sub.render(m) + ")"
 	}
-	return "EXISTS (" + x.sub + ")"
+	return "EXISTS (" + x.sub.render(m) + ")"
 }
 
 // strLit is a string literal; it renders quoted.
@@ -166,15 +166,133 @@ type numLit string
 
 func (n numLit) render(*schema.Model) string { return string(n) }
 
-// sqlText is SQL a recogniser writes whole because its structure is not
-// a reading's (a correlated subquery, an EXISTS): it keeps the columns it
-// reads so that what reads the plan still sees them.
-type sqlText struct {
-	text string
+// unqualified is a column named without its table, inside a subquery
+// over that one table.
+type unqualified string
+
+func (u unqualified) render(m *schema.Model) string { return m.Ident(string(u)) }
+
+// aliased is "x AS name": a column of a subquery named for the query
+// around it.
+type aliased struct {
+	x    expr
+	name string
+}
+
+func (a aliased) render(m *schema.Model) string { return a.x.render(m) + " AS " + m.Ident(a.name) }
+
+// subquery is "(SELECT …)", a value computed per row of the reading from
+// other rows; cols are the reading's own columns it reads.
+type subquery struct {
+	q    selectQuery
 	cols []colRef
 }
 
-func (s sqlText) render(*schema.Model) string { return s.text }
+func (s subquery) render(m *schema.Model) string { return "(" + s.q.render(m) + ")" }
+
+// selectQuery is a SELECT inside another query: the rows of an EXISTS, a
+// subquery's value, a grouped table joined. Conditions are ANDed.
+type selectQuery struct {
+	distinct bool
+	selects  []expr
+	from     fromList
+	where    []expr
+	groupBy  []expr
+	having   []expr
+}
+
+func (q selectQuery) render(m *schema.Model) string {
+	var b strings.Builder
+	b.WriteString("SELECT ")
+	if q.distinct {
+		b.WriteString("DISTINCT ")
+	}
+	b.WriteString(joinRendered(m, q.selects, ", "))
+	b.WriteString(" FROM " + q.from.render(m, " "))
+	if len(q.where) > 0 {
+		b.WriteString(" WHERE " + joinRendered(m, q.where, " AND "))
+	}
+	if len(q.groupBy) > 0 {
+		b.WriteString(" GROUP BY " + joinRendered(m, q.groupBy, ", "))
+	}
+	if len(q.having) > 0 {
+		b.WriteString(" HAVING " + joinRendered(m, q.having, " AND "))
+	}
+	return b.String()
+}
+
+// joinRendered renders xs separated by sep.
+func joinRendered(m *schema.Model, xs []expr, sep string) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = x.render(m)
+	}
+	return strings.Join(parts, sep)
+}
+
+// fromList is a FROM clause: the first source and the joins after it.
+type fromList struct {
+	first source
+	joins []joinClause
+}
+
+// render writes the sources without the FROM keyword, each join after
+// sep.
+func (f fromList) render(m *schema.Model, sep string) string {
+	var b strings.Builder
+	b.WriteString(f.first.render(m))
+	for _, j := range f.joins {
+		b.WriteString(sep + j.render(m))
+	}
+	return b.String()
+}
+
+// source is a table by name, or a subquery under an alias.
+type source struct {
+	table string
+	sub   *selectQuery
+	alias string
+}
+
+func (s source) render(m *schema.Model) string {
+	if s.sub != nil {
+		return "(" + s.sub.render(m) + ") AS " + m.Ident(s.alias)
+	}
+	if s.alias != "" {
+		return m.Ident(s.table) + " AS " + m.Ident(s.alias)
+	}
+	return m.Ident(s.table)
+}
+
+// joinClause is "[LEFT ]JOIN source ON cond".
+type joinClause struct {
+	left bool
+	to   source
+	on   expr
+}
+
+func (j joinClause) render(m *schema.Model) string {
+	kw := "JOIN "
+	if j.left {
+		kw = "LEFT JOIN "
+	}
+	return kw + j.to.render(m) + " ON " + j.on.render(m)
+}
+
+// and is the conjunction of conds, nil for none.
+func and(conds ...expr) expr {
+	var out expr
+	for _, c := range conds {
+		switch {
+		case c == nil:
+		case out == nil:
+			out = c
+		default:
+			out = binary{op: "AND", l: out, r: c}
+		}
+	}
+	return out
+}
 
 // subExprs are an expression's direct parts.
 func subExprs(x expr) []expr {
@@ -224,7 +342,7 @@ func columnsOf(x expr) []colRef {
 		switch v := e.(type) {
 		case colRef:
 			out = append(out, v)
-		case sqlText:
+		case subquery:
 			out = append(out, v.cols...)
 		}
 		return true
@@ -282,13 +400,113 @@ func literals(x expr) []expr {
 	return out
 }
 
-// sameExpr says whether two expressions are the same part, compared as the
-// SQL they render to (quoting is the model's, so it is the same for both).
+// sameExpr says whether two expressions are the same part: the same
+// tree of parts, compared part by part.
 func sameExpr(m *schema.Model, a, b expr) bool {
+	return equalExpr(a, b)
+}
+
+// equalExpr compares two trees part by part; a list left empty is the same
+// as no list, as both render alike.
+func equalExpr(a, b expr) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
-	return a.render(m) == b.render(m)
+	switch x := a.(type) {
+	case colRef:
+		y, ok := b.(colRef)
+		return ok && x == y
+	case aggExpr:
+		y, ok := b.(aggExpr)
+		return ok && x.fn == y.fn && x.distinct == y.distinct && equalExpr(x.arg, y.arg)
+	case call:
+		y, ok := b.(call)
+		return ok && x.fn == y.fn && equalExprs(x.args, y.args)
+	case keyword:
+		y, ok := b.(keyword)
+		return ok && x == y
+	case binary:
+		y, ok := b.(binary)
+		return ok && x.op == y.op && equalExpr(x.l, y.l) && equalExpr(x.r, y.r)
+	case paren:
+		y, ok := b.(paren)
+		return ok && equalExpr(x.x, y.x)
+	case prefix:
+		y, ok := b.(prefix)
+		return ok && x.op == y.op && equalExpr(x.x, y.x)
+	case isNull:
+		y, ok := b.(isNull)
+		return ok && x.not == y.not && equalExpr(x.x, y.x)
+	case between:
+		y, ok := b.(between)
+		return ok && equalExpr(x.x, y.x) && equalExpr(x.lo, y.lo) && equalExpr(x.hi, y.hi)
+	case caseWhen:
+		y, ok := b.(caseWhen)
+		return ok && equalExpr(x.cond, y.cond) && equalExpr(x.then, y.then)
+	case scalarSub:
+		y, ok := b.(scalarSub)
+		return ok && x.table == y.table && equalExpr(x.x, y.x)
+	case inList:
+		y, ok := b.(inList)
+		return ok && equalExpr(x.x, y.x) && equalExprs(x.vals, y.vals)
+	case exists:
+		y, ok := b.(exists)
+		return ok && x.not == y.not && equalQuery(x.sub, y.sub)
+	case strLit:
+		y, ok := b.(strLit)
+		return ok && x == y
+	case numLit:
+		y, ok := b.(numLit)
+		return ok && x == y
+	case unqualified:
+		y, ok := b.(unqualified)
+		return ok && x == y
+	case aliased:
+		y, ok := b.(aliased)
+		return ok && x.name == y.name && equalExpr(x.x, y.x)
+	case subquery:
+		y, ok := b.(subquery)
+		return ok && equalQuery(x.q, y.q)
+	}
+	return false
+}
+
+func equalExprs(a, b []expr) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !equalExpr(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalQuery compares two subqueries part by part.
+func equalQuery(a, b selectQuery) bool {
+	return a.distinct == b.distinct && equalExprs(a.selects, b.selects) && equalFrom(a.from, b.from) &&
+		equalExprs(a.where, b.where) && equalExprs(a.groupBy, b.groupBy) && equalExprs(a.having, b.having)
+}
+
+func equalFrom(a, b fromList) bool {
+	if !equalSource(a.first, b.first) || len(a.joins) != len(b.joins) {
+		return false
+	}
+	for i, j := range a.joins {
+		k := b.joins[i]
+		if j.left != k.left || !equalSource(j.to, k.to) || !equalExpr(j.on, k.on) {
+			return false
+		}
+	}
+	return true
+}
+
+func equalSource(a, b source) bool {
+	if a.table != b.table || a.alias != b.alias || (a.sub == nil) != (b.sub == nil) {
+		return false
+	}
+	return a.sub == nil || equalQuery(*a.sub, *b.sub)
 }
 
 // col is a column reference.
@@ -331,7 +549,7 @@ func arithmeticNoCall(x expr) bool {
 	ok := true
 	walk(x, func(e expr) bool {
 		switch e.(type) {
-		case aggExpr, call, paren, scalarSub, caseWhen, sqlText:
+		case aggExpr, call, paren, scalarSub, caseWhen, subquery:
 			ok = false
 		}
 		return ok
@@ -347,7 +565,7 @@ func outerColumns(x expr) []colRef {
 		switch v := v.(type) {
 		case colRef:
 			out = append(out, v)
-		case scalarSub, exists, sqlText:
+		case scalarSub, exists, subquery:
 			return false
 		}
 		return true
@@ -374,6 +592,12 @@ func (p *plan) outerParts() []expr {
 		out = append(out, h.x)
 	}
 	return out
+}
+
+// isConj says whether x is a conjunction of conditions.
+func isConj(x expr) bool {
+	b, ok := x.(binary)
+	return ok && b.op == "AND"
 }
 
 // quote makes a SQL string literal.

@@ -1,7 +1,6 @@
 package offline
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -472,17 +471,18 @@ func (e *Engine) semiJoin(p *plan, tree *catalog.JoinTree, fo *fanout) (*plan, *
 		}
 	}
 	sub := e.subtree(tree, fo.far, fo.beyond)
-	var b strings.Builder
-	b.WriteString("SELECT 1 FROM " + e.fromClauseInline(sub))
 	near, far := fo.edge.ToTable, fo.edge.FromTable
 	nearCol, farCol := fo.edge.ToColumn, fo.edge.FromColumn
 	if strings.EqualFold(fo.edge.FromTable, fo.near) {
 		near, far, nearCol, farCol = fo.edge.FromTable, fo.edge.ToTable, fo.edge.FromColumn, fo.edge.ToColumn
 	}
-	fmt.Fprintf(&b, " WHERE %s = %s%s", e.m.Col(far, farCol), e.m.Col(near, nearCol), e.whenCond(fo.edge))
 	ex := exists{tables: sub.Tables, cols: []colRef{col(far, farCol), col(near, nearCol)}}
+	ex.sub = selectQuery{selects: []expr{numLit("1")}, from: e.fromOf(sub), where: []expr{cmp(col(far, farCol), "=", col(near, nearCol))}}
+	if w := e.whenExpr(fo.edge); w != nil {
+		ex.sub.where = append(ex.sub.where, w)
+	}
 	for _, f := range inside {
-		b.WriteString(" AND " + f.x.render(e.m))
+		ex.sub.where = append(ex.sub.where, f.x)
 		ex.cols = append(ex.cols, columnsOf(f.x)...)
 		for _, l := range literals(f.x) {
 			if s, ok := l.(strLit); ok {
@@ -490,7 +490,6 @@ func (e *Engine) semiJoin(p *plan, tree *catalog.JoinTree, fo *fanout) (*plan, *
 			}
 		}
 	}
-	ex.sub = b.String()
 	q.filters = append(outside, cond{x: ex})
 	rest := map[string]bool{}
 	for _, t := range tree.Tables {
@@ -544,11 +543,6 @@ func (e *Engine) subtree(tree *catalog.JoinTree, root string, tables map[string]
 	return out
 }
 
-// fromClauseInline is the FROM list of a tree on one line.
-func (e *Engine) fromClauseInline(tree *catalog.JoinTree) string {
-	return strings.ReplaceAll(strings.TrimPrefix(e.fromClause(tree), "FROM "), "\n", " ")
-}
-
 // shareAlias names the grouped table of a measure's shares.
 const shareAlias = "shares"
 
@@ -598,13 +592,13 @@ func (e *Engine) allocate(p *plan, tree *catalog.JoinTree, u measureUse, fo *fan
 	for i := range q.having {
 		q.having[i].x = rewrite(q.having[i].x)
 	}
-	sum := "COUNT(*)"
+	var sum expr = countAll
 	if weight != nil {
-		sum = "SUM(" + e.m.Col(far.Name, weight.Name) + ")"
+		sum = aggOver("SUM", col(far.Name, weight.Name))
 	}
-	q.shares = append(q.shares, fmt.Sprintf("JOIN (SELECT %s, %s AS total FROM %s GROUP BY %s) AS %s ON %s = %s",
-		e.m.Col(far.Name, farCol), sum, e.m.Ident(far.Name), e.m.Col(far.Name, farCol), shareAlias,
-		e.m.Col(shareAlias, farCol), e.m.Col(nearName, nearCol)))
+	key := col(far.Name, farCol)
+	totals := &selectQuery{selects: []expr{key, aliased{x: sum, name: "total"}}, from: fromList{first: source{table: far.Name}}, groupBy: []expr{key}}
+	q.shares = append(q.shares, joinClause{to: source{sub: totals, alias: shareAlias}, on: cmp(col(shareAlias, farCol), "=", col(nearName, nearCol))})
 	q.allocated = append(q.allocated, allocation{measured: nearName, by: far.Name, weight: weight})
 	return q, tree, true
 }

@@ -79,7 +79,8 @@ func TestRankedWithoutGroups(t *testing.T) {
 	// "the exists-and-joined" contradiction: a negated relation over a
 	// table the reading also joins.
 	p := &plan{tables: map[string]bool{"trips": true, "vehicles": true}}
-	p.filters = []cond{{x: exists{not: true, sub: "SELECT 1 FROM trips WHERE trips.vehicle_id = vehicles.vehicle_id", tables: []string{"trips"}}}}
+	p.filters = []cond{{x: exists{not: true, sub: selectQuery{selects: []expr{numLit("1")}, from: fromList{first: source{table: "trips"}},
+		where: []expr{cmp(col("trips", "vehicle_id"), "=", col("vehicles", "vehicle_id"))}}, tables: []string{"trips"}}}}
 	if !contradicts(&schema.Model{Reserved: map[string]bool{}}, p) {
 		t.Error("no trips and a join to trips should contradict")
 	}

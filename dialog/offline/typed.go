@@ -153,8 +153,8 @@ func (e *Engine) computedRowExpr(t ontology.Term) (table, column string, x expr,
 			}
 			// The related rows' total per row of the first table, so that
 			// no join repeats a row.
-			sub := sqlText{text: "(SELECT SUM(" + e.m.Col(j.FromTable, name) + ") FROM " + e.m.Ident(j.FromTable) +
-				" WHERE " + e.m.Col(j.FromTable, j.FromColumn) + " = " + e.m.Col(j.ToTable, j.ToColumn) + ")",
+			sub := subquery{q: selectQuery{selects: []expr{aggOver("SUM", col(j.FromTable, name))}, from: fromList{first: source{table: j.FromTable}},
+				where: []expr{cmp(col(j.FromTable, j.FromColumn), "=", col(j.ToTable, j.ToColumn))}},
 				cols: []colRef{col(j.ToTable, j.ToColumn)}}
 			part = fn1("COALESCE", sub, numLit("0"))
 		}
