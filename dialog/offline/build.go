@@ -109,9 +109,9 @@ type derivedJoin struct {
 // WHERE, if any.
 func (d derivedJoin) join(alias string) (joinClause, expr) {
 	sub := d.sub
-	j := joinClause{left: d.left, to: source{sub: &sub, alias: alias}, on: cmp(col(alias, d.key), "=", d.subject)}
+	j := joinClause{Left: d.left, To: source{Sub: &sub, Alias: alias}, On: cmp(col(alias, d.key), "=", d.subject)}
 	if d.left {
-		return j, isNull{x: col(alias, d.key)}
+		return j, isNull{X: col(alias, d.key)}
 	}
 	return j, nil
 }
@@ -282,7 +282,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 		// from an order's date to its shipment's reads both).
 		for _, x := range p.outerParts() {
 			for _, c := range outerColumns(x) {
-				p.use(c.table)
+				p.use(c.Table)
 			}
 		}
 		p.weight *= math.Pow(joinPenalty, float64(len(p.tables)-1))
@@ -396,7 +396,7 @@ func (e *Engine) groupShownRows(p *plan) *plan {
 		if !ok {
 			return nil
 		}
-		if t := e.m.ByName[strings.ToLower(c.table)]; t != nil && t.Key != nil {
+		if t := e.m.ByName[strings.ToLower(c.Table)]; t != nil && t.Key != nil {
 			add(col(t.Name, t.Key.Name))
 		}
 		add(c)
@@ -750,7 +750,7 @@ func (r *reader) perRow(p *plan) bool {
 		if !ok {
 			return false
 		}
-		unique = unique || r.e.m.Unique(c.table, c.column)
+		unique = unique || r.e.m.Unique(c.Table, c.Column)
 	}
 	if !unique {
 		return false
@@ -767,12 +767,12 @@ func (r *reader) perRow(p *plan) bool {
 		if _, plain := isColumn(s.x); grouped(s.x) || plain {
 			return s, true // the row's own column: one value per group
 		}
-		if ag, ok := aggOf(s.x); ok && ag.arg != nil && !ag.distinct && ag.fn != "COUNT" {
+		if ag, ok := aggOf(s.x); ok && ag.Arg != nil && !ag.Distinct && ag.Fn != "COUNT" {
 			alias := s.alias
-			if _, rest, ok := strings.Cut(alias, "_"); ok && alias == aliasFor(ag.fn, rest) {
+			if _, rest, ok := strings.Cut(alias, "_"); ok && alias == aliasFor(ag.Fn, rest) {
 				alias = rest
 			}
-			return sel{x: ag.arg, alias: alias}, true
+			return sel{x: ag.Arg, alias: alias}, true
 		}
 		return s, false
 	}
@@ -803,12 +803,12 @@ func (r *reader) showsIdentity(p *plan) bool {
 		if !ok {
 			return true // an expression: keep every row
 		}
-		t := r.e.m.ByName[strings.ToLower(sc.table)]
+		t := r.e.m.ByName[strings.ToLower(sc.Table)]
 		if t == nil {
 			return true
 		}
 		for _, c := range t.Details {
-			if strings.EqualFold(c.Name, sc.column) {
+			if strings.EqualFold(c.Name, sc.Column) {
 				return true
 			}
 		}
@@ -883,8 +883,8 @@ func (e *Engine) eachValue(p *plan) *plan {
 	var rest []cond
 	for _, f := range p.filters {
 		b, ok := f.x.(binary)
-		if c, isCol := isColumn(b.l); ok && b.op == "=" && isCol && (len(vals) == 0 || sameExpr(e.m, c, on)) {
-			if lit, isLit := b.r.(strLit); isLit {
+		if c, isCol := isColumn(b.L); ok && b.Op == "=" && isCol && (len(vals) == 0 || sameExpr(e.m, c, on)) {
+			if lit, isLit := b.R.(strLit); isLit {
 				on = c
 				vals = append(vals, lit)
 				continue
@@ -897,18 +897,18 @@ func (e *Engine) eachValue(p *plan) *plan {
 	}
 	for _, s := range p.selects {
 		c, ok := isColumn(s.x)
-		if !ok || strings.EqualFold(c.table, on.table) {
+		if !ok || strings.EqualFold(c.Table, on.Table) {
 			return nil
 		}
 	}
 	q := p.clone()
-	q.filters = append(rest, cond{x: inList{x: on, vals: vals}})
+	q.filters = append(rest, cond{x: inList{X: on, Vals: vals}})
 	q.groups = nil
 	// Grouped by each shown thing's key too: two members may share a name.
 	keyed := map[string]bool{}
 	for _, s := range p.selects {
 		c, _ := isColumn(s.x)
-		if t := e.m.ByName[strings.ToLower(c.table)]; t != nil && t.Key != nil && !keyed[t.Name] {
+		if t := e.m.ByName[strings.ToLower(c.Table)]; t != nil && t.Key != nil && !keyed[t.Name] {
 			keyed[t.Name] = true
 			if k := col(t.Name, t.Key.Name); !slices.ContainsFunc(p.selects, func(s sel) bool { return sameExpr(e.m, s.x, k) }) {
 				q.groups = append(q.groups, sel{x: k})
@@ -916,7 +916,7 @@ func (e *Engine) eachValue(p *plan) *plan {
 		}
 	}
 	q.groups = append(q.groups, p.selects...)
-	q.having = append(q.having, cond{x: binary{l: aggExpr{fn: "COUNT", distinct: true, arg: on}, op: "=", r: numLit("2")}})
+	q.having = append(q.having, cond{x: binary{L: aggExpr{Fn: "COUNT", Distinct: true, Arg: on}, Op: "=", R: numLit("2")}})
 	q.distinct, q.distinctForJoins = false, false
 	return q
 }
@@ -933,7 +933,7 @@ func contradicts(m *schema.Model, p *plan) bool {
 	// row can both exist and not exist (the related rows have no other
 	// condition than being related).
 	for _, f := range p.filters {
-		if ex, ok := f.x.(exists); ok && ex.not && len(ex.tables) == 1 && len(ex.sub.where) == 1 && len(ex.sub.from.joins) == 0 && !isConj(ex.sub.where[0]) && p.tables[strings.ToLower(ex.tables[0])] {
+		if ex, ok := f.x.(exists); ok && ex.Not && len(ex.Tables) == 1 && len(ex.Sub.Where) == 1 && len(ex.Sub.From.Joins) == 0 && !isConj(ex.Sub.Where[0]) && p.tables[strings.ToLower(ex.Tables[0])] {
 			return true
 		}
 	}
@@ -945,19 +945,19 @@ func contradicts(m *schema.Model, p *plan) bool {
 		op := "in"
 		switch x := f.x.(type) {
 		case binary:
-			col, ok := isColumn(x.l)
-			v, lit := literal(x.r)
+			col, ok := isColumn(x.L)
+			v, lit := literal(x.R)
 			if !ok || !lit {
 				continue
 			}
-			c, vals, op = col, []string{v}, x.op
+			c, vals, op = col, []string{v}, x.Op
 		case inList:
-			col, ok := isColumn(x.x)
+			col, ok := isColumn(x.X)
 			if !ok {
 				continue
 			}
 			c = col
-			for _, e := range x.vals {
+			for _, e := range x.Vals {
 				v, lit := literal(e)
 				if !lit {
 					vals = nil
@@ -971,7 +971,7 @@ func contradicts(m *schema.Model, p *plan) bool {
 		default:
 			continue
 		}
-		k := strings.ToLower(c.table + "." + c.column)
+		k := strings.ToLower(c.Table + "." + c.Column)
 		switch op {
 		case "=", "in":
 			set := map[string]bool{}

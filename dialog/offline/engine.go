@@ -182,9 +182,9 @@ func (e *Engine) repeatsShown(p *plan, tree *catalog.JoinTree) bool {
 		for _, c := range columnsOf(s.x) {
 			// A column that refers to another table's rows shows those
 			// rows, which many of its own may share.
-			t := e.m.ByName[strings.ToLower(c.table)]
-			ref := e.m.JoinCols[strings.ToLower(c.table+"."+c.column)] && (t == nil || t.Key == nil || !strings.EqualFold(t.Key.Name, c.column))
-			if ref || e.firstFanout(tree, strings.ToLower(c.table), nil) != nil {
+			t := e.m.ByName[strings.ToLower(c.Table)]
+			ref := e.m.JoinCols[strings.ToLower(c.Table+"."+c.Column)] && (t == nil || t.Key == nil || !strings.EqualFold(t.Key.Name, c.Column))
+			if ref || e.firstFanout(tree, strings.ToLower(c.Table), nil) != nil {
 				return true
 			}
 		}
@@ -202,7 +202,7 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 	seen := map[string]bool{}
 	var aliases []string // every column's name, for a query around this one
 	for _, s := range p.selects {
-		text := s.x.render(e.m)
+		text := s.x.Render(e.m)
 		// The same column twice is one column shown twice: once is enough.
 		if seen[text] {
 			continue
@@ -211,7 +211,7 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 			b.WriteString(", ")
 		}
 		seen[text] = true
-		b.WriteString(e.counted(p, tree, s.x).render(e.m))
+		b.WriteString(e.counted(p, tree, s.x).Render(e.m))
 		alias := s.alias
 		if alias == "" && p.wrap != "" {
 			alias = columnAlias(s.x, aliases)
@@ -225,11 +225,11 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 	for t, cols := range p.onceEach {
 		// "loans" read as their distinct (tool, courier) pairs, under
 		// the same name, so every reference to it stays as written.
-		sub := &selectQuery{distinct: true, from: fromList{first: source{table: t}}}
+		sub := &selectQuery{Distinct: true, From: fromList{First: source{Table: t}}}
 		for _, c := range cols {
-			sub.selects = append(sub.selects, unqualified(c))
+			sub.Selects = append(sub.Selects, unqualified(c))
 		}
-		sources.replace(t, source{sub: sub, alias: t})
+		sources.Replace(t, source{Sub: sub, Alias: t})
 	}
 	var conds []string
 	for i, d := range p.derived {
@@ -239,22 +239,22 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 			alias = fmt.Sprintf("%s_%d", groupAlias, i+1)
 		}
 		j, cond := d.join(alias)
-		sources.joins = append(sources.joins, j)
+		sources.Joins = append(sources.Joins, j)
 		if cond != nil {
-			conds = append(conds, cond.render(e.m))
+			conds = append(conds, cond.Render(e.m))
 		}
 	}
-	sources.joins = append(sources.joins, p.shares...)
-	from := "FROM " + sources.render(e.m, "\n")
+	sources.Joins = append(sources.Joins, p.shares...)
+	from := "FROM " + sources.Render(e.m, "\n")
 	b.WriteString("\n" + from)
 	for _, f := range p.filters {
-		if text := f.x.render(e.m); !slices.Contains(conds, text) {
+		if text := f.x.Render(e.m); !slices.Contains(conds, text) {
 			conds = append(conds, text)
 		}
 	}
 	var groups []string
 	for _, g := range p.groups {
-		if text := g.x.render(e.m); !slices.Contains(groups, text) {
+		if text := g.x.Render(e.m); !slices.Contains(groups, text) {
 			groups = append(groups, text)
 		}
 	}
@@ -264,7 +264,7 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		if p.desc {
 			fn = "MAX"
 		}
-		order := p.order.x.render(e.m)
+		order := p.order.x.Render(e.m)
 		sub := "SELECT " + fn + "(" + order + ") " + from
 		if len(conds) > 0 {
 			sub += " WHERE " + strings.Join(conds, " AND ")
@@ -276,7 +276,7 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		if p.desc {
 			fn = "MAX"
 		}
-		order := p.order.x.render(e.m)
+		order := p.order.x.Render(e.m)
 		sub := "SELECT " + strings.Join(groups, ", ") + ", " + fn + "(" + order + ") " + from
 		if len(conds) > 0 {
 			sub += " WHERE " + strings.Join(conds, " AND ")
@@ -293,17 +293,17 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 	if len(p.having) > 0 {
 		var hs []string
 		for _, h := range p.having {
-			hs = append(hs, h.x.render(e.m))
+			hs = append(hs, h.x.Render(e.m))
 		}
 		b.WriteString("\nHAVING " + strings.Join(hs, " AND "))
 	}
 	if p.order != nil && !extremum && !perGroup {
-		b.WriteString("\nORDER BY " + e.counted(p, tree, p.order.x).render(e.m))
+		b.WriteString("\nORDER BY " + e.counted(p, tree, p.order.x).Render(e.m))
 		if p.desc {
 			b.WriteString(" DESC")
 		}
 		if p.thenBy != nil {
-			b.WriteString(", " + e.counted(p, tree, p.thenBy.x).render(e.m))
+			b.WriteString(", " + e.counted(p, tree, p.thenBy.x).Render(e.m))
 			if p.desc {
 				b.WriteString(" DESC")
 			}
@@ -329,8 +329,8 @@ func (p *plan) extremes() (extremum, perGroup bool) {
 // column's own name, made unique.
 func columnAlias(x expr, taken []string) string {
 	name := "value"
-	if c, ok := isColumn(x); ok && !strings.ContainsAny(c.column, "( .`") {
-		name = c.column
+	if c, ok := isColumn(x); ok && !strings.ContainsAny(c.Column, "( .`") {
+		name = c.Column
 	}
 	alias := name
 	for n := 2; slices.Contains(taken, alias); n++ {
@@ -342,30 +342,15 @@ func columnAlias(x expr, taken []string) string {
 // counted rewrites COUNT(*) of a joined plan: joined rows repeat what is
 // counted, so each is counted once by its key.
 func (e *Engine) counted(p *plan, tree *catalog.JoinTree, x expr) expr {
-	if ag, ok := aggOf(x); ok && ag.fn == "COUNT" && ag.arg == nil && p.countOf != nil && p.countOf.Key != nil && len(tree.Tables) > 1 {
-		return aggExpr{fn: "COUNT", distinct: true, arg: col(p.countOf.Name, p.countOf.Key.Name)}
+	if ag, ok := aggOf(x); ok && ag.Fn == "COUNT" && ag.Arg == nil && p.countOf != nil && p.countOf.Key != nil && len(tree.Tables) > 1 {
+		return aggExpr{Fn: "COUNT", Distinct: true, Arg: col(p.countOf.Name, p.countOf.Key.Name)}
 	}
 	// "tools by number of members" joined through the members' loans:
 	// each member is counted once, not once per loan.
-	if ag, ok := aggOf(x); ok && ag.fn == "COUNT" && ag.arg == nil && p.countRows != nil && p.countRows.Key != nil && e.multiplied(tree, p.countRows) {
-		return aggExpr{fn: "COUNT", distinct: true, arg: col(p.countRows.Name, p.countRows.Key.Name)}
+	if ag, ok := aggOf(x); ok && ag.Fn == "COUNT" && ag.Arg == nil && p.countRows != nil && p.countRows.Key != nil && e.multiplied(tree, p.countRows) {
+		return aggExpr{Fn: "COUNT", Distinct: true, Arg: col(p.countRows.Name, p.countRows.Key.Name)}
 	}
 	return x
-}
-
-// replace puts with in place of the source that is the table named
-// table: the first, else the first join to it.
-func (f *fromList) replace(table string, with source) {
-	if f.first.sub == nil && f.first.table == table {
-		f.first = with
-		return
-	}
-	for i, j := range f.joins {
-		if j.to.sub == nil && j.to.table == table {
-			f.joins[i].to = with
-			return
-		}
-	}
 }
 
 // multiplied says whether the join tree holds a table with several rows
@@ -384,10 +369,10 @@ func (e *Engine) multiplied(tree *catalog.JoinTree, t *schema.Table) bool {
 // fromOf is the FROM list of a join tree: each table joined on its
 // reference, and on the kind a typed reference names.
 func (e *Engine) fromOf(tree *catalog.JoinTree) fromList {
-	f := fromList{first: source{table: tree.Tables[0]}}
+	f := fromList{First: source{Table: tree.Tables[0]}}
 	for i, edge := range tree.Edges {
 		on := and(cmp(col(edge.FromTable, edge.FromColumn), "=", col(edge.ToTable, edge.ToColumn)), e.whenExpr(edge))
-		f.joins = append(f.joins, joinClause{to: source{table: tree.Tables[i+1]}, on: on})
+		f.Joins = append(f.Joins, joinClause{To: source{Table: tree.Tables[i+1]}, On: on})
 	}
 	return f
 }
@@ -474,7 +459,7 @@ func (e *Engine) pinned(p *plan, tree *catalog.JoinTree) bool {
 		if !ok {
 			return false
 		}
-		t = e.m.ByName[strings.ToLower(oc.table)]
+		t = e.m.ByName[strings.ToLower(oc.Table)]
 	}
 	if t == nil {
 		return false
@@ -488,21 +473,21 @@ func (e *Engine) pinned(p *plan, tree *catalog.JoinTree) bool {
 	}
 	for _, f := range p.filters {
 		eq, ok := f.x.(binary)
-		if !ok || eq.op != "=" {
+		if !ok || eq.Op != "=" {
 			continue
 		}
-		fc, ok := isColumn(eq.l)
+		fc, ok := isColumn(eq.L)
 		if !ok {
 			continue
 		}
-		switch eq.r.(type) {
+		switch eq.R.(type) {
 		case strLit, numLit:
 		default:
 			continue
 		}
-		first := lowerCol(fc.table, fc.column)
+		first := lowerCol(fc.Table, fc.Column)
 		for _, c := range append([]colRef{first}, same[first]...) {
-			if strings.EqualFold(c.table, t.Name) && e.m.Unique(t.Name, c.column) {
+			if strings.EqualFold(c.Table, t.Name) && e.m.Unique(t.Name, c.Column) {
 				return true
 			}
 		}

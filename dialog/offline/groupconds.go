@@ -104,10 +104,10 @@ func (r *reader) groupCondition(el *element, cp *compMention) bool {
 	if !ok {
 		return false
 	}
-	from := fromList{first: source{table: via.FromTable}}
+	from := fromList{First: source{Table: via.FromTable}}
 	if hop != nil {
 		on := and(cmp(col(hop.FromTable, hop.FromColumn), "=", col(hop.ToTable, hop.ToColumn)), r.e.whenExpr(*hop))
-		from = fromList{first: source{table: hop.FromTable}, joins: []joinClause{{to: source{table: hop.ToTable}, on: on}}}
+		from = fromList{First: source{Table: hop.FromTable}, Joins: []joinClause{{To: source{Table: hop.ToTable}, On: on}}}
 	}
 	// A typed reference counts only the rows of the subject's kind.
 	kind := r.e.whenExpr(via)
@@ -151,12 +151,12 @@ func groupJoin(key colRef, from fromList, kind expr, op string, n float64, subje
 	if inv, ok := complement[op]; ok {
 		op, left = inv, true
 	}
-	sub := selectQuery{selects: []expr{key}, from: from, groupBy: []expr{key},
-		having: []expr{cmp(countAll, op, numLit(strconv.FormatFloat(n, 'f', -1, 64)))}}
+	sub := selectQuery{Selects: []expr{key}, From: from, GroupBy: []expr{key},
+		Having: []expr{cmp(countAll, op, numLit(strconv.FormatFloat(n, 'f', -1, 64)))}}
 	if kind != nil {
-		sub.where = []expr{kind}
+		sub.Where = []expr{kind}
 	}
-	return derivedJoin{left: left, sub: sub, key: key.column, subject: subject}
+	return derivedJoin{left: left, sub: sub, key: key.Column, subject: subject}
 }
 
 // groupAlias names the grouped table of a group condition; each grouped
@@ -189,8 +189,8 @@ func (r *reader) valueGroupCondition(el *element, cp *compMention, em *entityMen
 			continue
 		}
 		c := col(al.table, al.column)
-		dj := groupJoin(c, fromList{first: source{table: t.Name}}, nil, cp.op, cp.value, c)
-		dj.tables, dj.count, dj.cols = []string{t.Name}, cp.value, []colRef{{table: al.table, column: al.column}}
+		dj := groupJoin(c, fromList{First: source{Table: t.Name}}, nil, cp.op, cp.value, c)
+		dj.tables, dj.count, dj.cols = []string{t.Name}, cp.value, []colRef{{Table: al.table, Column: al.column}}
 		key := sqlshape.WhereKey(strings.ToLower(t.Name + ".count"))
 		phrase := cp.phrase + " " + em.phrase
 		el.add(2*al.weight, func(p *plan) {
