@@ -79,7 +79,7 @@ func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
 		tables: map[string]int{}, read: map[string]bool{}, joined: map[string]bool{}, shown: map[string]bool{}, counted: map[string]bool{}, wrap: p.wrap}
 	for _, s := range p.selects {
 		for _, c := range columnsOf(s.x) {
-			rp.shown[strings.ToLower(c.table+"."+c.column)] = true
+			rp.shown[strings.ToLower(c.Table+"."+c.Column)] = true
 		}
 	}
 	extremum, perGroup := p.extremes()
@@ -136,51 +136,50 @@ func (e *Engine) exprParts(rp *readingParts, xs []expr) []string {
 		walk(x, func(v expr) bool {
 			switch v := v.(type) {
 			case colRef:
-				rp.columns[strings.ToLower(v.table+"."+v.column)] = true
-			case sqlText:
-				for _, c := range v.cols {
-					rp.columns[strings.ToLower(c.table+"."+c.column)] = true
+				rp.columns[strings.ToLower(v.Table+"."+v.Column)] = true
+			case subquery:
+				for _, c := range v.Cols {
+					rp.columns[strings.ToLower(c.Table+"."+c.Column)] = true
 				}
-				up := strings.ToUpper(v.render(e.m))
-				rp.negated = rp.negated || strings.Contains(up, "NOT ") || strings.Contains(up, "<>") || strings.Contains(up, "!=")
+				rp.negated = rp.negated || negatesRows(v.Q)
 			case aggExpr:
-				name := v.fn
-				if v.distinct {
+				name := v.Fn
+				if v.Distinct {
 					name += " DISTINCT"
 				}
 				rp.aggs[name] = true
 			case strLit:
 				rp.values[strings.ToLower(string(v))] = true
 			case inList:
-				for _, x := range v.vals {
-					rp.compare(v.x, x)
+				for _, x := range v.Vals {
+					rp.compare(v.X, x)
 				}
 			case binary:
 				rp.binaryParts(v)
 			case between:
-				for _, b := range []expr{v.lo, v.hi} {
+				for _, b := range []expr{v.Lo, v.Hi} {
 					if n, ok := b.(numLit); ok {
 						rp.numbers[string(n)] = true
 					}
 				}
 			case prefix:
-				rp.negated = rp.negated || strings.EqualFold(v.op, "NOT")
+				rp.negated = rp.negated || strings.EqualFold(v.Op, "NOT")
 			case isNull:
-				rp.negated = rp.negated || !v.not
+				rp.negated = rp.negated || !v.Not
 			case exists:
-				rp.negated = rp.negated || v.not
-				for _, t := range v.tables {
+				rp.negated = rp.negated || v.Not
+				for _, t := range v.Tables {
 					rp.tables[strings.ToLower(t)]++
 					existsIn = append(existsIn, strings.ToLower(t))
 				}
-				for _, c := range v.cols {
-					rp.columns[strings.ToLower(c.table+"."+c.column)] = true
+				for _, c := range v.Cols {
+					rp.columns[strings.ToLower(c.Table+"."+c.Column)] = true
 				}
-				for _, val := range v.values {
+				for _, val := range v.Values {
 					rp.values[strings.ToLower(val)] = true
 				}
 			case scalarSub:
-				rp.tables[strings.ToLower(v.table)]++
+				rp.tables[strings.ToLower(v.Table)]++
 			}
 			return true
 		})
@@ -188,25 +187,47 @@ func (e *Engine) exprParts(rp *readingParts, xs []expr) []string {
 	return existsIn
 }
 
+// negatesRows says whether a subquery keeps its rows by a negation: a
+// NOT, an inequality, a missing value or related rows that do not exist.
+func negatesRows(q selectQuery) bool {
+	found := false
+	for _, x := range append(append([]expr(nil), q.Where...), q.Having...) {
+		walk(x, func(v expr) bool {
+			switch v := v.(type) {
+			case prefix:
+				found = found || strings.EqualFold(v.Op, "NOT")
+			case binary:
+				found = found || v.Op == "<>" || v.Op == "!=" || strings.HasPrefix(strings.ToUpper(v.Op), "NOT")
+			case isNull:
+				found = found || !v.Not
+			case exists:
+				found = found || v.Not
+			}
+			return !found
+		})
+	}
+	return found
+}
+
 // binaryParts records a comparison: the value compared with, the number, a
 // negation, text matched whole or by a pattern.
 func (rp *readingParts) binaryParts(v binary) {
-	if v.op == "=" {
-		rp.compare(v.l, v.r)
+	if v.Op == "=" {
+		rp.compare(v.L, v.R)
 	}
-	rp.negated = rp.negated || v.op == "<>" || v.op == "!=" || strings.HasPrefix(strings.ToUpper(v.op), "NOT")
-	switch v.op {
+	rp.negated = rp.negated || v.Op == "<>" || v.Op == "!=" || strings.HasPrefix(strings.ToUpper(v.Op), "NOT")
+	switch v.Op {
 	case "=", "<>", "<", "<=", ">", ">=":
-		if n, ok := v.r.(numLit); ok {
+		if n, ok := v.R.(numLit); ok {
 			rp.numbers[string(n)] = true
 		}
-		if _, ok := v.r.(strLit); ok && v.op == "=" {
+		if _, ok := v.R.(strLit); ok && v.Op == "=" {
 			rp.likeOrEqual = true
 		}
 	case "LIKE":
 		rp.likeOrEqual = true
 	}
-	rp.like = rp.like || strings.HasSuffix(strings.ToUpper(v.op), "LIKE")
+	rp.like = rp.like || strings.HasSuffix(strings.ToUpper(v.Op), "LIKE")
 }
 
 // treeParts records the tables the join tree and (NOT) EXISTS read, the join
@@ -252,7 +273,7 @@ func (e *Engine) treeParts(rp *readingParts, p *plan, tree *catalog.JoinTree, ex
 			rp.counted[strings.ToLower(t)] = true
 		}
 		for _, c := range d.cols {
-			rp.columns[strings.ToLower(c.table+"."+c.column)] = true
+			rp.columns[strings.ToLower(c.Table+"."+c.Column)] = true
 		}
 	}
 }
@@ -267,7 +288,7 @@ func (e *Engine) referenceParts(rp *readingParts, xs []expr) {
 	refs := map[string]bool{}
 	for _, x := range xs {
 		for _, c := range columnsOf(x) {
-			refs[strings.ToLower(c.table+"."+c.column)] = true
+			refs[strings.ToLower(c.Table+"."+c.Column)] = true
 		}
 	}
 	for t, n := range rp.tables {
@@ -290,7 +311,7 @@ func (rp *readingParts) compare(l, r expr) {
 	c, ok := l.(colRef)
 	s, ok2 := r.(strLit)
 	if ok && ok2 {
-		rp.compared[strings.ToLower(c.table+"."+c.column+"="+string(s))] = true
+		rp.compared[strings.ToLower(c.Table+"."+c.Column+"="+string(s))] = true
 	}
 }
 
@@ -320,9 +341,9 @@ func (rp *readingParts) spanIn(u string) bool {
 	found := false
 	for _, part := range rp.exprs {
 		walk(part, func(v expr) bool {
-			if c, ok := v.(call); ok && len(c.args) > 0 {
-				k, isKey := c.args[0].(keyword)
-				found = found || c.fn == "TIMESTAMPDIFF" && isKey && string(k) == u || c.fn == "DATEDIFF" && u == "DAY"
+			if c, ok := v.(call); ok && len(c.Args) > 0 {
+				k, isKey := c.Args[0].(keyword)
+				found = found || c.Fn == "TIMESTAMPDIFF" && isKey && string(k) == u || c.Fn == "DATEDIFF" && u == "DAY"
 			}
 			return !found
 		})
@@ -347,7 +368,7 @@ func (e *Engine) unitNotCompared(a *analysis, p *plan, parts *readingParts, cp *
 	n := strconv.FormatFloat(cp.value, 'f', -1, 64)
 	compared := map[string]bool{}
 	for _, l := range comparedWith(p, n) {
-		compared[strings.ToLower(l.table+"."+l.column)] = true
+		compared[strings.ToLower(l.Table+"."+l.Column)] = true
 	}
 	for _, em := range a.entities {
 		if em.at != end {
@@ -402,8 +423,8 @@ func (e *Engine) onlyIdentityCompared(a *analysis, p *plan, cp *compMention) boo
 	n := strconv.FormatFloat(cp.value, 'f', -1, 64)
 	identity, other := false, false
 	for _, l := range comparedWith(p, n) {
-		t := e.m.ByName[strings.ToLower(l.table)]
-		if c := e.m.Column(l.table, l.column); t != nil && c != nil && e.m.IsKeyish(t.Def, c) {
+		t := e.m.ByName[strings.ToLower(l.Table)]
+		if c := e.m.Column(l.Table, l.Column); t != nil && c != nil && e.m.IsKeyish(t.Def, c) {
 			identity = true
 		} else {
 			other = true
@@ -421,8 +442,8 @@ func comparedWith(p *plan, n string) []colRef {
 	for _, c := range conds {
 		walk(c.x, func(x expr) bool {
 			if b, ok := x.(binary); ok {
-				l, lok := b.l.(colRef)
-				if r, rok := b.r.(numLit); lok && rok && (n == "" || string(r) == n) {
+				l, lok := b.L.(colRef)
+				if r, rok := b.R.(numLit); lok && rok && (n == "" || string(r) == n) {
 					out = append(out, l)
 				}
 			}
@@ -437,8 +458,8 @@ func (rp *readingParts) spanEnds() []colRef {
 	var out []colRef
 	for _, part := range rp.exprs {
 		walk(part, func(v expr) bool {
-			if c, ok := v.(call); ok && (c.fn == "TIMESTAMPDIFF" || c.fn == "DATEDIFF") {
-				for _, arg := range c.args {
+			if c, ok := v.(call); ok && (c.Fn == "TIMESTAMPDIFF" || c.Fn == "DATEDIFF") {
+				for _, arg := range c.Args {
 					if r, ok := arg.(colRef); ok {
 						out = append(out, r)
 					}
@@ -926,7 +947,7 @@ func (e *Engine) accountSpanUnits(ac *wordAccount) {
 		// after "since", "from" or "to" that names an end of the span.
 		if w := a.word(i + 1); (a.word(i) == "since" || a.word(i) == "from" || a.word(i) == "to" || a.word(i) == "until") && e.words != nil && i+1 < len(a.toks) && !explained[i+1] {
 			for _, c := range parts.spanEnds() {
-				if slices.ContainsFunc(strings.Split(strings.ToLower(c.column), "_"), func(n string) bool { return len(n) > 3 && e.words.RelatedTo(w, n) }) {
+				if slices.ContainsFunc(strings.Split(strings.ToLower(c.Column), "_"), func(n string) bool { return len(n) > 3 && e.words.RelatedTo(w, n) }) {
 					mark(i, i+2)
 				}
 			}
@@ -1123,8 +1144,8 @@ func (e *Engine) showsNumber(p *plan) bool {
 	for _, s := range p.selects {
 		switch x := s.x.(type) {
 		case colRef:
-			t := e.m.ByName[strings.ToLower(x.table)]
-			if c := e.m.Column(x.table, x.column); t != nil && c != nil && c.Kind() == warehouse.KindNumber && !e.m.IsKeyish(t.Def, c) {
+			t := e.m.ByName[strings.ToLower(x.Table)]
+			if c := e.m.Column(x.Table, x.Column); t != nil && c != nil && c.Kind() == warehouse.KindNumber && !e.m.IsKeyish(t.Def, c) {
 				return true
 			}
 		default:
@@ -1399,7 +1420,7 @@ func (e *Engine) shownByKin(a *analysis, p *plan, parts *readingParts, explained
 	}
 	if p.order != nil {
 		for _, c := range columnsOf(p.order.x) {
-			add(c.column)
+			add(c.Column)
 		}
 	}
 	for i, t := range a.toks {
@@ -1449,13 +1470,13 @@ func (e *Engine) describedColumn(a *analysis, p *plan, parts *readingParts, expl
 	}
 	if p.order != nil {
 		for _, c := range columnsOf(p.order.x) {
-			add(c.table, c.column)
+			add(c.Table, c.Column)
 		}
 	}
 	// …or compares with a number ("more than 3 nurses" over a column
 	// described as the nurses assigned).
 	for _, l := range comparedWith(p, "") {
-		add(l.table, l.column)
+		add(l.Table, l.Column)
 	}
 	neighbour := func(i, step int) string {
 		for k := i + step; k >= 0 && k < len(a.toks); k += step {

@@ -53,13 +53,13 @@ func (a *analysis) listAggregates(p *plan) {
 	at := -1
 	for i, s := range p.selects {
 		ag, ok := s.x.(aggExpr)
-		if !ok || ag.arg == nil || ag.distinct || !slices.ContainsFunc(a.aggList, func(it aggItem) bool { return it.fn == ag.fn }) {
+		if !ok || ag.Arg == nil || ag.Distinct || !slices.ContainsFunc(a.aggList, func(it aggItem) bool { return it.fn == ag.Fn }) {
 			continue
 		}
 		if x != nil {
 			return // two already
 		}
-		x, at = ag.arg, i
+		x, at = ag.Arg, i
 	}
 	if x == nil {
 		return

@@ -89,7 +89,7 @@ func (a *analysis) bothRows(m *schema.Model, p *plan) *plan {
 	}
 	for _, s := range p.selects {
 		c, ok := s.x.(colRef)
-		if !ok || !strings.EqualFold(c.table, t.Name) || t.Key != nil && strings.EqualFold(c.column, t.Key.Name) {
+		if !ok || !strings.EqualFold(c.Table, t.Name) || t.Key != nil && strings.EqualFold(c.Column, t.Key.Name) {
 			return nil
 		}
 	}
@@ -125,9 +125,9 @@ func (a *analysis) bothRows(m *schema.Model, p *plan) *plan {
 	for _, half := range [][]expr{c1, c2} {
 		x := half[0]
 		for _, y := range half[1:] {
-			x = cmp(paren{x}, "AND", paren{y})
+			x = cmp(paren{X: x}, "AND", paren{X: y})
 		}
-		q.having = append(q.having, cond{x: cmp(aggOver("SUM", caseWhen{cond: x, then: numLit("1")}), ">", numLit("0"))})
+		q.having = append(q.having, cond{x: cmp(aggOver("SUM", caseWhen{Cond: x, Then: numLit("1")}), ">", numLit("0"))})
 	}
 	q.both = true
 	return q

@@ -81,7 +81,7 @@ type plan struct {
 	covered []string
 	// shares are joins to the totals a measure is split by, and allocated
 	// what was split (grain.go).
-	shares    []string
+	shares    []joinClause
 	allocated []allocation
 	// onceEach are tables read as their distinct rows of the columns
 	// listed (grain.go): a measure grouped by them counts each of its
@@ -89,15 +89,31 @@ type plan struct {
 	onceEach map[string][]string
 }
 
-// derivedJoin is a JOIN to a grouped subquery, with the condition it needs
-// in WHERE, if any: the related rows counted per subject.
+// derivedJoin is a JOIN to a grouped subquery on its key column equal to
+// the subject's; left: a LEFT JOIN that keeps the subjects missing from it
+// (the condition in WHERE that they are): the related rows counted per
+// subject.
 type derivedJoin struct {
-	sql, cond string
+	left    bool
+	sub     selectQuery
+	key     string
+	subject colRef
 	// tables are the tables the subquery counts rows of; count is the
 	// number its HAVING compares the count with.
 	tables []string
 	count  float64
 	cols   []colRef
+}
+
+// join is the JOIN under the name alias, and the condition it needs in
+// WHERE, if any.
+func (d derivedJoin) join(alias string) (joinClause, expr) {
+	sub := d.sub
+	j := joinClause{Left: d.left, To: source{Sub: &sub, Alias: alias}, On: cmp(col(alias, d.key), "=", d.subject)}
+	if d.left {
+		return j, isNull{X: col(alias, d.key)}
+	}
+	return j, nil
 }
 
 func (p *plan) use(tables ...string) {
@@ -134,7 +150,7 @@ func (p *plan) clone() *plan {
 	c.defines = append([]dialog.Definition(nil), p.defines...)
 	c.derived = append([]derivedJoin(nil), p.derived...)
 	c.covered = append([]string(nil), p.covered...)
-	c.shares = append([]string(nil), p.shares...)
+	c.shares = append([]joinClause(nil), p.shares...)
 	c.allocated = append([]allocation(nil), p.allocated...)
 	c.phrases = make(map[sqlshape.SlotKey]string, len(p.phrases))
 	for k, v := range p.phrases {
@@ -266,7 +282,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 		// from an order's date to its shipment's reads both).
 		for _, x := range p.outerParts() {
 			for _, c := range outerColumns(x) {
-				p.use(c.table)
+				p.use(c.Table)
 			}
 		}
 		p.weight *= math.Pow(joinPenalty, float64(len(p.tables)-1))
@@ -365,11 +381,10 @@ func rankedWithoutGroups(p *plan) bool {
 // shown column is not a plain column.
 func (e *Engine) groupShownRows(p *plan) *plan {
 	q := p.clone()
-	seen := map[string]bool{}
+	var added []expr
 	add := func(x expr) {
-		k := x.render(e.m)
-		if !seen[k] {
-			seen[k] = true
+		if !slices.ContainsFunc(added, func(y expr) bool { return sameExpr(e.m, x, y) }) {
+			added = append(added, x)
 			q.groups = append(q.groups, sel{x: x})
 		}
 	}
@@ -381,7 +396,7 @@ func (e *Engine) groupShownRows(p *plan) *plan {
 		if !ok {
 			return nil
 		}
-		if t := e.m.ByName[strings.ToLower(c.table)]; t != nil && t.Key != nil {
+		if t := e.m.ByName[strings.ToLower(c.Table)]; t != nil && t.Key != nil {
 			add(col(t.Name, t.Key.Name))
 		}
 		add(c)
@@ -735,7 +750,7 @@ func (r *reader) perRow(p *plan) bool {
 		if !ok {
 			return false
 		}
-		unique = unique || r.e.m.Unique(c.table, c.column)
+		unique = unique || r.e.m.Unique(c.Table, c.Column)
 	}
 	if !unique {
 		return false
@@ -752,12 +767,12 @@ func (r *reader) perRow(p *plan) bool {
 		if _, plain := isColumn(s.x); grouped(s.x) || plain {
 			return s, true // the row's own column: one value per group
 		}
-		if ag, ok := aggOf(s.x); ok && ag.arg != nil && !ag.distinct && ag.fn != "COUNT" {
+		if ag, ok := aggOf(s.x); ok && ag.Arg != nil && !ag.Distinct && ag.Fn != "COUNT" {
 			alias := s.alias
-			if _, rest, ok := strings.Cut(alias, "_"); ok && alias == aliasFor(ag.fn, rest) {
+			if _, rest, ok := strings.Cut(alias, "_"); ok && alias == aliasFor(ag.Fn, rest) {
 				alias = rest
 			}
-			return sel{x: ag.arg, alias: alias}, true
+			return sel{x: ag.Arg, alias: alias}, true
 		}
 		return s, false
 	}
@@ -779,8 +794,6 @@ func (r *reader) perRow(p *plan) bool {
 	return true
 }
 
-func unquoteIdent(s string) string { return strings.ReplaceAll(strings.Trim(s, "`"), "``", "`") }
-
 // showsIdentity says whether a reading shows what tells its rows apart:
 // a key, a label or a contact column. "Which cities…" over members shows
 // an attribute many rows share, each value once.
@@ -790,12 +803,12 @@ func (r *reader) showsIdentity(p *plan) bool {
 		if !ok {
 			return true // an expression: keep every row
 		}
-		t := r.e.m.ByName[strings.ToLower(sc.table)]
+		t := r.e.m.ByName[strings.ToLower(sc.Table)]
 		if t == nil {
 			return true
 		}
 		for _, c := range t.Details {
-			if strings.EqualFold(c.Name, sc.column) {
+			if strings.EqualFold(c.Name, sc.Column) {
 				return true
 			}
 		}
@@ -870,8 +883,8 @@ func (e *Engine) eachValue(p *plan) *plan {
 	var rest []cond
 	for _, f := range p.filters {
 		b, ok := f.x.(binary)
-		if c, isCol := isColumn(b.l); ok && b.op == "=" && isCol && (len(vals) == 0 || sameExpr(e.m, c, on)) {
-			if lit, isLit := b.r.(strLit); isLit {
+		if c, isCol := isColumn(b.L); ok && b.Op == "=" && isCol && (len(vals) == 0 || sameExpr(e.m, c, on)) {
+			if lit, isLit := b.R.(strLit); isLit {
 				on = c
 				vals = append(vals, lit)
 				continue
@@ -884,18 +897,18 @@ func (e *Engine) eachValue(p *plan) *plan {
 	}
 	for _, s := range p.selects {
 		c, ok := isColumn(s.x)
-		if !ok || strings.EqualFold(c.table, on.table) {
+		if !ok || strings.EqualFold(c.Table, on.Table) {
 			return nil
 		}
 	}
 	q := p.clone()
-	q.filters = append(rest, cond{x: inList{x: on, vals: vals}})
+	q.filters = append(rest, cond{x: inList{X: on, Vals: vals}})
 	q.groups = nil
 	// Grouped by each shown thing's key too: two members may share a name.
 	keyed := map[string]bool{}
 	for _, s := range p.selects {
 		c, _ := isColumn(s.x)
-		if t := e.m.ByName[strings.ToLower(c.table)]; t != nil && t.Key != nil && !keyed[t.Name] {
+		if t := e.m.ByName[strings.ToLower(c.Table)]; t != nil && t.Key != nil && !keyed[t.Name] {
 			keyed[t.Name] = true
 			if k := col(t.Name, t.Key.Name); !slices.ContainsFunc(p.selects, func(s sel) bool { return sameExpr(e.m, s.x, k) }) {
 				q.groups = append(q.groups, sel{x: k})
@@ -903,7 +916,7 @@ func (e *Engine) eachValue(p *plan) *plan {
 		}
 	}
 	q.groups = append(q.groups, p.selects...)
-	q.having = append(q.having, cond{x: binary{l: aggExpr{fn: "COUNT", distinct: true, arg: on}, op: "=", r: numLit("2")}})
+	q.having = append(q.having, cond{x: binary{L: aggExpr{Fn: "COUNT", Distinct: true, Arg: on}, Op: "=", R: numLit("2")}})
 	q.distinct, q.distinctForJoins = false, false
 	return q
 }
@@ -917,9 +930,10 @@ const contradictionPenalty = 0.01
 // or bounds on one column that leave nothing between them.
 func contradicts(m *schema.Model, p *plan) bool {
 	// "customers who never ordered" joined to their orders: no related
-	// row can both exist and not exist.
+	// row can both exist and not exist (the related rows have no other
+	// condition than being related).
 	for _, f := range p.filters {
-		if ex, ok := f.x.(exists); ok && ex.not && len(ex.tables) == 1 && !strings.Contains(ex.sub, " AND ") && p.tables[strings.ToLower(ex.tables[0])] {
+		if ex, ok := f.x.(exists); ok && ex.Not && len(ex.Tables) == 1 && len(ex.Sub.Where) == 1 && len(ex.Sub.From.Joins) == 0 && !isConj(ex.Sub.Where[0]) && p.tables[strings.ToLower(ex.Tables[0])] {
 			return true
 		}
 	}
@@ -931,19 +945,19 @@ func contradicts(m *schema.Model, p *plan) bool {
 		op := "in"
 		switch x := f.x.(type) {
 		case binary:
-			col, ok := isColumn(x.l)
-			v, lit := literal(x.r)
+			col, ok := isColumn(x.L)
+			v, lit := literal(x.R)
 			if !ok || !lit {
 				continue
 			}
-			c, vals, op = col, []string{v}, x.op
+			c, vals, op = col, []string{v}, x.Op
 		case inList:
-			col, ok := isColumn(x.x)
+			col, ok := isColumn(x.X)
 			if !ok {
 				continue
 			}
 			c = col
-			for _, e := range x.vals {
+			for _, e := range x.Vals {
 				v, lit := literal(e)
 				if !lit {
 					vals = nil
@@ -957,7 +971,7 @@ func contradicts(m *schema.Model, p *plan) bool {
 		default:
 			continue
 		}
-		k := strings.ToLower(c.render(m))
+		k := strings.ToLower(c.Table + "." + c.Column)
 		switch op {
 		case "=", "in":
 			set := map[string]bool{}

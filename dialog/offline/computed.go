@@ -180,7 +180,7 @@ func (e *Engine) ages() []colAlt {
 			n := strings.ToLower(c.Name)
 			if strings.Contains(n, "birth") || strings.Contains(n, "dob") || strings.Contains(n, "born") {
 				out = append(out, colAlt{table: t.Name, column: "age", weight: 1.5,
-					x: call{fn: "TIMESTAMPDIFF", args: []expr{keyword("YEAR"), col(t.Name, c.Name), call{fn: "CURDATE"}}}})
+					x: call{Fn: "TIMESTAMPDIFF", Args: []expr{keyword("YEAR"), col(t.Name, c.Name), call{Fn: "CURDATE"}}}})
 			}
 		}
 	}
@@ -228,7 +228,7 @@ func (e *Engine) margins(word string) []colAlt {
 				out = append(out, colAlt{table: t.Name, column: "margin", weight: 1.5, x: cmp(p, "-", c)})
 				if strings.HasPrefix(word, "margin") {
 					out = append(out, colAlt{table: t.Name, column: "margin_percent", weight: 0.8,
-						x: percentOf(paren{cmp(p, "-", c)}, p)})
+						x: percentOf(paren{X: cmp(p, "-", c)}, p)})
 				}
 			}
 		}
@@ -355,7 +355,7 @@ func (e *Engine) columnPairs(num, den *colMention, difference bool) []colAlt {
 			switch {
 			case difference && cx.Kind() == warehouse.KindTime:
 				// "the difference between the ship date and the order date", in days
-				alts = append(alts, colAlt{table: x.table, column: "difference", weight: w, x: call{fn: "DATEDIFF", args: []expr{vx, vy}}})
+				alts = append(alts, colAlt{table: x.table, column: "difference", weight: w, x: call{Fn: "DATEDIFF", Args: []expr{vx, vy}}})
 			case difference && cx.Kind() == warehouse.KindNumber:
 				alts = append(alts, colAlt{table: x.table, column: "difference", weight: w, x: cmp(vx, "-", vy)})
 			case !difference && cx.Kind() == warehouse.KindNumber:
@@ -414,7 +414,7 @@ func (e *Engine) ratioOfRows(a *analysis, num, den *colMention, from, sep int) (
 			}
 			measure := col(x.table, x.column)
 			part := func(v *valueAlt) expr {
-				return aggOver("SUM", caseWhen{cond: cmp(col(v.table, v.column), "=", strLit(v.value)), then: measure})
+				return aggOver("SUM", caseWhen{Cond: cmp(col(v.table, v.column), "=", strLit(v.value)), Then: measure})
 			}
 			out = append(out, colAlt{table: x.table, column: "ratio", weight: 2 * x.weight * y.weight, x: ratio(part(c1), part(c2))})
 		}
@@ -451,15 +451,15 @@ func timeSpan(from, to expr, kind warehouse.ColumnKind, dataType, unit string) e
 	case kind == warehouse.KindNumber:
 		var x expr = cmp(to, "-", from)
 		if unit == "MINUTE" {
-			x = cmp(paren{x}, "/", numLit("60"))
+			x = cmp(paren{X: x}, "/", numLit("60"))
 		}
 		return x
 	case unit != "":
-		return call{fn: "TIMESTAMPDIFF", args: []expr{keyword(unit), from, to}}
+		return call{Fn: "TIMESTAMPDIFF", Args: []expr{keyword(unit), from, to}}
 	case dataType == "datetime" || dataType == "timestamp":
-		return call{fn: "TIMESTAMPDIFF", args: []expr{keyword("SECOND"), from, to}}
+		return call{Fn: "TIMESTAMPDIFF", Args: []expr{keyword("SECOND"), from, to}}
 	}
-	return call{fn: "DATEDIFF", args: []expr{to, from}}
+	return call{Fn: "DATEDIFF", Args: []expr{to, from}}
 }
 
 // quantityWords find how many units a row sells.
@@ -504,7 +504,7 @@ func (e *Engine) salesMargins(has func(string, []string) bool, weight float64) [
 				if amount != nil {
 					x = cmp(col(t.Name, amount.Name), "-", cmp(q, "*", c))
 				} else {
-					x = cmp(q, "*", paren{cmp(col(t.Name, price.Name), "-", c)})
+					x = cmp(q, "*", paren{X: cmp(col(t.Name, price.Name), "-", c)})
 				}
 				out = append(out, colAlt{table: t.Name, column: "margin", weight: 2 * weight, x: x})
 			}

@@ -84,20 +84,20 @@ func (r *reader) conditionalShare(p *plan) bool {
 	}
 	var measure expr
 	for _, s := range p.selects {
-		if ag, ok := aggOf(s.x); ok && ag.fn == "SUM" && ag.arg != nil {
-			measure = ag.arg
+		if ag, ok := aggOf(s.x); ok && ag.Fn == "SUM" && ag.Arg != nil {
+			measure = ag.Arg
 		}
 	}
 	var share expr
 	switch {
 	case measure != nil:
 		// "what share of revenue came from Texas"
-		share = percentOf(aggOver("SUM", caseWhen{cond: c, then: measure}), aggOver("SUM", measure))
+		share = percentOf(aggOver("SUM", caseWhen{Cond: c, Then: measure}), aggOver("SUM", measure))
 	case r.h.t != nil && r.h.t.Key != nil:
 		// "what % of orders were cancelled": distinct keys, so that a join
 		// for a condition cannot count a row twice.
 		key := col(r.h.t.Name, r.h.t.Key.Name)
-		share = percentOf(aggExpr{fn: "COUNT", distinct: true, arg: caseWhen{cond: c, then: key}}, aggExpr{fn: "COUNT", distinct: true, arg: key})
+		share = percentOf(aggExpr{Fn: "COUNT", Distinct: true, Arg: caseWhen{Cond: c, Then: key}}, aggExpr{Fn: "COUNT", Distinct: true, Arg: key})
 		p.use(r.h.t.Name)
 	default:
 		return false

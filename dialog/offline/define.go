@@ -687,7 +687,7 @@ func (e *Engine) meanings(a *analysis, tm *termMention, facts []ontology.Fact, n
 		}
 		term := ontology.Term{Kind: ontology.TermPredicate, Subject: t.Name, Column: strings.ToLower(t.Name + "." + c.Name), Op: op}
 		out = append(out, definition{
-			cond:   cmp(x, rel, scalarSub{x: aggOver("AVG", x), table: t.Name}),
+			cond:   cmp(x, rel, scalarSub{X: aggOver("AVG", x), Table: t.Name}),
 			def:    dialog.Definition{Phrase: tm.phrase, Term: term, Label: fmt.Sprintf("%s %s", upper(e.columnWords(t, c)), words)},
 			weight: 0.15 + size/float64(i+1) + e.similarity(tm.phrase, c.Name+" "+c.Comment),
 		})
@@ -770,7 +770,7 @@ func (e *Engine) fromTerm(tm *termMention, term ontology.Term, label string, now
 			rel = "<"
 		}
 		return definition{
-			cond: cmp(q, rel, scalarSub{x: aggOver("AVG", q), table: t.Name}),
+			cond: cmp(q, rel, scalarSub{X: aggOver("AVG", q), Table: t.Name}),
 			def:  dialog.Definition{Phrase: tm.phrase, Term: term, Label: label},
 		}, true
 	case term.Kind == ontology.TermPredicate && (term.Op == ">" || term.Op == "<") && len(term.Values) == 1:
@@ -835,7 +835,7 @@ func (e *Engine) valueMeaning(tm *termMention, c *warehouse.Column, values []str
 		for _, v := range values {
 			q = append(q, strLit(v))
 		}
-		cond = inList{x: x, vals: q}
+		cond = inList{X: x, Vals: q}
 		label = fmt.Sprintf("%s is %s", upper(e.columnWords(t, c)), strings.Join(values, " or "))
 	}
 	return definition{cond: cond, def: dialog.Definition{Phrase: tm.phrase, Term: term, Label: label}, weight: w}
@@ -844,23 +844,24 @@ func (e *Engine) valueMeaning(tm *termMention, c *warehouse.Column, values []str
 // existence is the condition "has (no) related rows [in the last days]".
 func (e *Engine) existence(x *existMention, now time.Time, days int) definition {
 	j := x.via
-	from := e.m.Ident(j.FromTable)
+	from := fromList{First: source{Table: j.FromTable}}
 	joins := []ontology.Join{{Left: strings.ToLower(j.FromTable + "." + j.FromColumn), Right: strings.ToLower(j.ToTable + "." + j.ToColumn)}}
 	if h := x.hop; h != nil {
-		from = fmt.Sprintf("%s JOIN %s ON %s = %s", e.m.Ident(h.FromTable), e.m.Ident(h.ToTable), e.m.Col(h.FromTable, h.FromColumn), e.m.Col(h.ToTable, h.ToColumn))
+		on := and(cmp(col(h.FromTable, h.FromColumn), "=", col(h.ToTable, h.ToColumn)), e.whenExpr(*h))
+		from = fromList{First: source{Table: h.FromTable}, Joins: []joinClause{{To: source{Table: h.ToTable}, On: on}}}
 		joins = append([]ontology.Join{{Left: strings.ToLower(h.FromTable + "." + h.FromColumn), Right: strings.ToLower(h.ToTable + "." + h.ToColumn)}}, joins...)
 	}
-	if h := x.hop; h != nil && h.When != nil {
-		from += e.whenCond(*h)
+	sub := selectQuery{Selects: []expr{numLit("1")}, From: from, Where: []expr{cmp(col(j.FromTable, j.FromColumn), "=", col(j.ToTable, j.ToColumn))}}
+	if w := e.whenExpr(j); w != nil {
+		sub.Where = append(sub.Where, w)
 	}
-	sub := fmt.Sprintf("SELECT 1 FROM %s WHERE %s = %s%s", from, e.m.Col(j.FromTable, j.FromColumn), e.m.Col(j.ToTable, j.ToColumn), e.whenCond(j))
 	var quals []string
 	cols := []colRef{col(j.FromTable, j.FromColumn), col(j.ToTable, j.ToColumn)}
 	if j.When != nil {
 		cols = append(cols, col(j.FromTable, j.When.Column))
 	}
 	for _, v := range x.values {
-		sub += fmt.Sprintf(" AND %s = %s", e.m.Col(v.table, v.column), quote(v.value))
+		sub.Where = append(sub.Where, cmp(col(v.table, v.column), "=", strLit(v.value)))
 		quals = append(quals, v.value)
 		cols = append(cols, col(v.table, v.column))
 	}
@@ -879,7 +880,7 @@ func (e *Engine) existence(x *existMention, now time.Time, days int) definition 
 	label := verb + " " + noun
 	if days > 0 && len(x.related.Dates) > 0 {
 		d := x.related.Dates[0]
-		sub += fmt.Sprintf(" AND %s >= %s", e.m.Col(x.related.Name, d.Name), quote(now.AddDate(0, 0, -days).Format(time.DateOnly)))
+		sub.Where = append(sub.Where, cmp(col(x.related.Name, d.Name), ">=", strLit(now.AddDate(0, 0, -days).Format(time.DateOnly))))
 		term.Column, term.Days = strings.ToLower(x.related.Name+"."+d.Name), days
 		label = fmt.Sprintf("%s %s in the last %d days", verb, singularOf(humanize(x.related.Name)), days)
 	}
@@ -887,7 +888,7 @@ func (e *Engine) existence(x *existMention, now time.Time, days int) definition 
 	if h := x.hop; h != nil {
 		tables = []string{h.FromTable, h.ToTable}
 	}
-	return definition{cond: exists{not: x.negated, sub: sub, tables: tables, values: quals, cols: cols}, def: dialog.Definition{Phrase: x.phrase, Term: term, Label: label}, weight: 1}
+	return definition{cond: exists{Not: x.negated, Sub: sub, Tables: tables, Values: quals, Cols: cols}, def: dialog.Definition{Phrase: x.phrase, Term: term, Label: label}, weight: 1}
 }
 
 // columnWords is how a column is called in options: its name in words

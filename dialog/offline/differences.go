@@ -39,7 +39,7 @@ func (e *Engine) findDifferences(a *analysis) {
 					continue
 				}
 				alts = append(alts, colAlt{table: ax.table, column: ax.column + "_minus_" + ay.column, weight: ax.weight * ay.weight,
-					x: binary{l: col(ax.table, ax.column), op: "-", r: col(ay.table, ay.column)}})
+					x: binary{L: col(ax.table, ax.column), Op: "-", R: col(ay.table, ay.column)}})
 			}
 		}
 		if len(alts) == 0 {

@@ -182,9 +182,9 @@ func (e *Engine) repeatsShown(p *plan, tree *catalog.JoinTree) bool {
 		for _, c := range columnsOf(s.x) {
 			// A column that refers to another table's rows shows those
 			// rows, which many of its own may share.
-			t := e.m.ByName[strings.ToLower(c.table)]
-			ref := e.m.JoinCols[strings.ToLower(c.table+"."+c.column)] && (t == nil || t.Key == nil || !strings.EqualFold(t.Key.Name, c.column))
-			if ref || e.firstFanout(tree, strings.ToLower(c.table), nil) != nil {
+			t := e.m.ByName[strings.ToLower(c.Table)]
+			ref := e.m.JoinCols[strings.ToLower(c.Table+"."+c.Column)] && (t == nil || t.Key == nil || !strings.EqualFold(t.Key.Name, c.Column))
+			if ref || e.firstFanout(tree, strings.ToLower(c.Table), nil) != nil {
 				return true
 			}
 		}
@@ -202,7 +202,7 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 	seen := map[string]bool{}
 	var aliases []string // every column's name, for a query around this one
 	for _, s := range p.selects {
-		text := s.x.render(e.m)
+		text := s.x.Render(e.m)
 		// The same column twice is one column shown twice: once is enough.
 		if seen[text] {
 			continue
@@ -211,7 +211,7 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 			b.WriteString(", ")
 		}
 		seen[text] = true
-		b.WriteString(e.counted(p, tree, s.x).render(e.m))
+		b.WriteString(e.counted(p, tree, s.x).Render(e.m))
 		alias := s.alias
 		if alias == "" && p.wrap != "" {
 			alias = columnAlias(s.x, aliases)
@@ -221,16 +221,15 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		}
 		aliases = append(aliases, alias)
 	}
-	from := e.fromClause(tree)
+	sources := e.fromOf(tree)
 	for t, cols := range p.onceEach {
 		// "loans" read as their distinct (tool, courier) pairs, under
 		// the same name, so every reference to it stays as written.
-		id := e.m.Ident(t)
-		quoted := make([]string, len(cols))
-		for i, c := range cols {
-			quoted[i] = e.m.Ident(c)
+		sub := &selectQuery{Distinct: true, From: fromList{First: source{Table: t}}}
+		for _, c := range cols {
+			sub.Selects = append(sub.Selects, unqualified(c))
 		}
-		from = replaceTable(from, id, "(SELECT DISTINCT "+strings.Join(quoted, ", ")+" FROM "+id+") AS "+id)
+		sources.Replace(t, source{Sub: sub, Alias: t})
 	}
 	var conds []string
 	for i, d := range p.derived {
@@ -239,23 +238,23 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		if i > 0 {
 			alias = fmt.Sprintf("%s_%d", groupAlias, i+1)
 		}
-		from += "\n" + strings.ReplaceAll(d.sql, aliasSlot, alias)
-		if d.cond != "" {
-			conds = append(conds, strings.ReplaceAll(d.cond, aliasSlot, alias))
+		j, cond := d.join(alias)
+		sources.Joins = append(sources.Joins, j)
+		if cond != nil {
+			conds = append(conds, cond.Render(e.m))
 		}
 	}
-	for _, sh := range p.shares {
-		from += "\n" + sh
-	}
+	sources.Joins = append(sources.Joins, p.shares...)
+	from := "FROM " + sources.Render(e.m, "\n")
 	b.WriteString("\n" + from)
 	for _, f := range p.filters {
-		if text := f.x.render(e.m); !slices.Contains(conds, text) {
+		if text := f.x.Render(e.m); !slices.Contains(conds, text) {
 			conds = append(conds, text)
 		}
 	}
 	var groups []string
 	for _, g := range p.groups {
-		if text := g.x.render(e.m); !slices.Contains(groups, text) {
+		if text := g.x.Render(e.m); !slices.Contains(groups, text) {
 			groups = append(groups, text)
 		}
 	}
@@ -265,7 +264,7 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		if p.desc {
 			fn = "MAX"
 		}
-		order := p.order.x.render(e.m)
+		order := p.order.x.Render(e.m)
 		sub := "SELECT " + fn + "(" + order + ") " + from
 		if len(conds) > 0 {
 			sub += " WHERE " + strings.Join(conds, " AND ")
@@ -277,7 +276,7 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		if p.desc {
 			fn = "MAX"
 		}
-		order := p.order.x.render(e.m)
+		order := p.order.x.Render(e.m)
 		sub := "SELECT " + strings.Join(groups, ", ") + ", " + fn + "(" + order + ") " + from
 		if len(conds) > 0 {
 			sub += " WHERE " + strings.Join(conds, " AND ")
@@ -294,17 +293,17 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 	if len(p.having) > 0 {
 		var hs []string
 		for _, h := range p.having {
-			hs = append(hs, h.x.render(e.m))
+			hs = append(hs, h.x.Render(e.m))
 		}
 		b.WriteString("\nHAVING " + strings.Join(hs, " AND "))
 	}
 	if p.order != nil && !extremum && !perGroup {
-		b.WriteString("\nORDER BY " + e.counted(p, tree, p.order.x).render(e.m))
+		b.WriteString("\nORDER BY " + e.counted(p, tree, p.order.x).Render(e.m))
 		if p.desc {
 			b.WriteString(" DESC")
 		}
 		if p.thenBy != nil {
-			b.WriteString(", " + e.counted(p, tree, p.thenBy.x).render(e.m))
+			b.WriteString(", " + e.counted(p, tree, p.thenBy.x).Render(e.m))
 			if p.desc {
 				b.WriteString(" DESC")
 			}
@@ -330,8 +329,8 @@ func (p *plan) extremes() (extremum, perGroup bool) {
 // column's own name, made unique.
 func columnAlias(x expr, taken []string) string {
 	name := "value"
-	if c, ok := isColumn(x); ok && !strings.ContainsAny(c.column, "( .`") {
-		name = c.column
+	if c, ok := isColumn(x); ok && !strings.ContainsAny(c.Column, "( .`") {
+		name = c.Column
 	}
 	alias := name
 	for n := 2; slices.Contains(taken, alias); n++ {
@@ -343,33 +342,15 @@ func columnAlias(x expr, taken []string) string {
 // counted rewrites COUNT(*) of a joined plan: joined rows repeat what is
 // counted, so each is counted once by its key.
 func (e *Engine) counted(p *plan, tree *catalog.JoinTree, x expr) expr {
-	if ag, ok := aggOf(x); ok && ag.fn == "COUNT" && ag.arg == nil && p.countOf != nil && p.countOf.Key != nil && len(tree.Tables) > 1 {
-		return aggExpr{fn: "COUNT", distinct: true, arg: col(p.countOf.Name, p.countOf.Key.Name)}
+	if ag, ok := aggOf(x); ok && ag.Fn == "COUNT" && ag.Arg == nil && p.countOf != nil && p.countOf.Key != nil && len(tree.Tables) > 1 {
+		return aggExpr{Fn: "COUNT", Distinct: true, Arg: col(p.countOf.Name, p.countOf.Key.Name)}
 	}
 	// "tools by number of members" joined through the members' loans:
 	// each member is counted once, not once per loan.
-	if ag, ok := aggOf(x); ok && ag.fn == "COUNT" && ag.arg == nil && p.countRows != nil && p.countRows.Key != nil && e.multiplied(tree, p.countRows) {
-		return aggExpr{fn: "COUNT", distinct: true, arg: col(p.countRows.Name, p.countRows.Key.Name)}
+	if ag, ok := aggOf(x); ok && ag.Fn == "COUNT" && ag.Arg == nil && p.countRows != nil && p.countRows.Key != nil && e.multiplied(tree, p.countRows) {
+		return aggExpr{Fn: "COUNT", Distinct: true, Arg: col(p.countRows.Name, p.countRows.Key.Name)}
 	}
 	return x
-}
-
-// replaceTable puts with in place of the table id where the FROM clause
-// names it as a table (after FROM or JOIN), not where it qualifies a column.
-func replaceTable(from, id, with string) string {
-	for _, kw := range []string{"FROM ", "JOIN "} {
-		i := strings.Index(from, kw+id+" ")
-		if i < 0 && strings.HasSuffix(from, kw+id) {
-			i = len(from) - len(kw+id)
-		}
-		if i < 0 {
-			i = strings.Index(from, kw+id+"\n")
-		}
-		if i >= 0 {
-			return from[:i+len(kw)] + with + from[i+len(kw)+len(id):]
-		}
-	}
-	return from
 }
 
 // multiplied says whether the join tree holds a table with several rows
@@ -385,13 +366,15 @@ func (e *Engine) multiplied(tree *catalog.JoinTree, t *schema.Table) bool {
 	return false
 }
 
-func (e *Engine) fromClause(tree *catalog.JoinTree) string {
-	var b strings.Builder
-	b.WriteString("FROM " + e.m.Ident(tree.Tables[0]))
+// fromOf is the FROM list of a join tree: each table joined on its
+// reference, and on the kind a typed reference names.
+func (e *Engine) fromOf(tree *catalog.JoinTree) fromList {
+	f := fromList{First: source{Table: tree.Tables[0]}}
 	for i, edge := range tree.Edges {
-		fmt.Fprintf(&b, "\nJOIN %s ON %s = %s%s", e.m.Ident(tree.Tables[i+1]), e.m.Col(edge.FromTable, edge.FromColumn), e.m.Col(edge.ToTable, edge.ToColumn), e.whenCond(edge))
+		on := and(cmp(col(edge.FromTable, edge.FromColumn), "=", col(edge.ToTable, edge.ToColumn)), e.whenExpr(edge))
+		f.Joins = append(f.Joins, joinClause{To: source{Table: tree.Tables[i+1]}, On: on})
 	}
-	return b.String()
+	return f
 }
 
 // Slot keys of the parts a reading's words decide.
@@ -476,40 +459,43 @@ func (e *Engine) pinned(p *plan, tree *catalog.JoinTree) bool {
 		if !ok {
 			return false
 		}
-		t = e.m.ByName[strings.ToLower(oc.table)]
+		t = e.m.ByName[strings.ToLower(oc.Table)]
 	}
 	if t == nil {
 		return false
 	}
 	// Columns equal to each other through the joins.
-	same := map[string][]string{}
+	same := map[colRef][]colRef{}
 	for _, edge := range tree.Edges {
-		a, b := strings.ToLower(e.m.Col(edge.FromTable, edge.FromColumn)), strings.ToLower(e.m.Col(edge.ToTable, edge.ToColumn))
+		a, b := lowerCol(edge.FromTable, edge.FromColumn), lowerCol(edge.ToTable, edge.ToColumn)
 		same[a] = append(same[a], b)
 		same[b] = append(same[b], a)
 	}
 	for _, f := range p.filters {
 		eq, ok := f.x.(binary)
-		if !ok || eq.op != "=" {
+		if !ok || eq.Op != "=" {
 			continue
 		}
-		fc, ok := isColumn(eq.l)
+		fc, ok := isColumn(eq.L)
 		if !ok {
 			continue
 		}
-		switch eq.r.(type) {
+		switch eq.R.(type) {
 		case strLit, numLit:
 		default:
 			continue
 		}
-		first := strings.ToLower(fc.render(e.m))
-		cols := append([]string{first}, same[first]...)
-		for _, c := range cols {
-			table, column, ok := strings.Cut(c, ".")
-			if ok && strings.EqualFold(unquoteIdent(table), t.Name) && e.m.Unique(t.Name, unquoteIdent(column)) {
+		first := lowerCol(fc.Table, fc.Column)
+		for _, c := range append([]colRef{first}, same[first]...) {
+			if strings.EqualFold(c.Table, t.Name) && e.m.Unique(t.Name, c.Column) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// lowerCol is a column named in lower case, for comparing names.
+func lowerCol(table, column string) colRef {
+	return col(strings.ToLower(table), strings.ToLower(column))
 }

@@ -203,7 +203,7 @@ func (e *Engine) factDates(p *plan, a *analysis) float64 {
 	// placed an order in 2025").
 	named := map[colRef]bool{}
 	for dc := range p.dateCols {
-		if c := e.m.Column(dc.table, dc.column); c != nil && a.eventDate(c.Name, c.Comment) > 1 {
+		if c := e.m.Column(dc.Table, dc.Column); c != nil && a.eventDate(c.Name, c.Comment) > 1 {
 			named[dc] = true
 		}
 	}
@@ -237,7 +237,7 @@ func (e *Engine) factDates(p *plan, a *analysis) float64 {
 	}
 	w := 1.0
 	for dc := range p.dateCols {
-		if !facts[strings.ToLower(dc.table)] && !named[dc] {
+		if !facts[strings.ToLower(dc.Table)] && !named[dc] {
 			w *= foreignDatePenalty
 		}
 	}
@@ -255,7 +255,7 @@ func (p *plan) aggregatedTables() map[string]bool {
 	}
 	for _, x := range p.aggregateParts() {
 		for _, c := range columnsOf(x) {
-			out[strings.ToLower(c.table)] = true
+			out[strings.ToLower(c.Table)] = true
 		}
 	}
 	return out
@@ -282,7 +282,7 @@ func (e *Engine) eventVerbBefore(a *analysis, at int, p *plan) (int, bool) {
 	}
 	stems := verbStems(a.word(k))
 	for dc := range p.dateCols {
-		c := e.m.Column(dc.table, dc.column)
+		c := e.m.Column(dc.Table, dc.Column)
 		if c != nil && namesVerb(c.Name+" "+c.Comment, stems) {
 			return k, true
 		}

@@ -188,7 +188,7 @@ func (r *reader) compareElement(cp *compMention) *element {
 		key := sqlshape.WhereKey(strings.ToLower(al.table + "." + al.column))
 		var c expr = cmp(x, cp.op, numLit(strconv.FormatFloat(cp.value, 'f', -1, 64)))
 		if cp.op == "between" {
-			c = between{x: x, lo: numLit(strconv.FormatFloat(cp.value, 'f', -1, 64)), hi: numLit(strconv.FormatFloat(cp.upper, 'f', -1, 64))}
+			c = between{X: x, Lo: numLit(strconv.FormatFloat(cp.value, 'f', -1, 64)), Hi: numLit(strconv.FormatFloat(cp.upper, 'f', -1, 64))}
 		}
 		w := al.weight * r.rangeFit(al, cp)
 		if t := r.e.m.ByName[strings.ToLower(al.table)]; t != nil && !al.computed() && r.e.m.IsKeyish(t.Def, r.e.m.Column(al.table, al.column)) {
@@ -542,9 +542,9 @@ func (r *reader) eitherAlts(el *element, vm *valueMention, others []*valueMentio
 		if len(vals) < 2 {
 			continue
 		}
-		x := expr(inList{x: col(ax.table, ax.column), vals: vals})
+		x := expr(inList{X: col(ax.table, ax.column), Vals: vals})
 		if vm.negated {
-			x = prefix{op: "NOT", x: paren{x}}
+			x = prefix{Op: "NOT", X: paren{X: x}}
 		}
 		table := ax.table
 		el.add(2*w, func(p *plan) {

@@ -146,9 +146,9 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 		var conds []flagCond
 		if f.presence {
 			al := f.cm.alts[0]
-			fc := flagCond{x: isNull{x: col(al.table, al.column), not: true}, tables: []string{al.table}, weight: 1}
+			fc := flagCond{x: isNull{X: col(al.table, al.column), Not: true}, tables: []string{al.table}, weight: 1}
 			if f.negated {
-				fc.x = isNull{x: col(al.table, al.column)}
+				fc.x = isNull{X: col(al.table, al.column)}
 			}
 			conds = append(conds, fc)
 		}
@@ -163,7 +163,7 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 			x := col(al.table, al.column)
 			fc := flagCond{x: cmp(x, "=", keyword("TRUE")), tables: []string{al.table}, weight: al.weight}
 			if f.negated {
-				fc.x = prefix{op: "NOT", x: x}
+				fc.x = prefix{Op: "NOT", X: x}
 			}
 			if yes, no, ok := yesNo(r.e.m, al.table, c); ok {
 				// A text column of 'Yes' and 'No': compared with the stored word.
@@ -184,7 +184,7 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 			for _, x := range prev {
 				for _, y := range conds {
 					if !sameExpr(r.e.m, x.x, y.x) {
-						either = append(either, flagCond{x: paren{cmp(x.x, "OR", y.x)}, tables: append(slices.Clone(x.tables), y.tables...), weight: x.weight * y.weight})
+						either = append(either, flagCond{x: paren{X: cmp(x.x, "OR", y.x)}, tables: append(slices.Clone(x.tables), y.tables...), weight: x.weight * y.weight})
 					}
 				}
 			}

@@ -25,7 +25,7 @@ func shownTables(p *plan) map[string]bool {
 	}
 	for _, s := range p.selects {
 		if c, ok := s.x.(colRef); ok {
-			out[strings.ToLower(c.table)] = true
+			out[strings.ToLower(c.Table)] = true
 		}
 	}
 	return out
@@ -49,7 +49,7 @@ func (e *Engine) genericStandsFor(a *analysis, p *plan, parts *readingParts, k i
 		if !ok {
 			continue
 		}
-		prefix := strings.ToLower(c.table + "." + c.column + "=")
+		prefix := strings.ToLower(c.Table + "." + c.Column + "=")
 		for k := range parts.compared {
 			if strings.HasPrefix(k, prefix) {
 				return false

@@ -1,7 +1,6 @@
 package offline
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -143,9 +142,9 @@ func (e *Engine) measureUses(p *plan) []measureUse {
 				_, sub := v.(scalarSub)
 				return !sub
 			}
-			if (a.fn == "SUM" || a.fn == "AVG") && !a.distinct && a.arg != nil {
-				if t := singleTable(a.arg); t != "" && !slices.ContainsFunc(out, func(u measureUse) bool { return u.table == t && u.fn == a.fn }) {
-					out = append(out, measureUse{table: t, fn: a.fn})
+			if (a.Fn == "SUM" || a.Fn == "AVG") && !a.Distinct && a.Arg != nil {
+				if t := singleTable(a.Arg); t != "" && !slices.ContainsFunc(out, func(u measureUse) bool { return u.table == t && u.fn == a.Fn }) {
+					out = append(out, measureUse{table: t, fn: a.Fn})
 				}
 			}
 			return false
@@ -178,7 +177,7 @@ func (p *plan) outputParts() []expr {
 func singleTable(x expr) string {
 	t := ""
 	for _, c := range columnsOf(x) {
-		n := strings.ToLower(c.table)
+		n := strings.ToLower(c.Table)
 		if t != "" && n != t {
 			return ""
 		}
@@ -286,12 +285,12 @@ func beyond(tree *catalog.JoinTree, near, far string) map[string]bool {
 // reads says whether x reads a column of one of the tables.
 func reads(x expr, tables map[string]bool) bool {
 	for _, c := range columnsOf(x) {
-		if tables[strings.ToLower(c.table)] {
+		if tables[strings.ToLower(c.Table)] {
 			return true
 		}
 	}
 	if ex, ok := x.(exists); ok {
-		for _, t := range ex.tables {
+		for _, t := range ex.Tables {
 			if tables[strings.ToLower(t)] {
 				return true
 			}
@@ -371,8 +370,8 @@ func (e *Engine) onceEachGroup(p *plan, tree *catalog.JoinTree, u measureUse, fo
 	}
 	for _, x := range p.outerParts() {
 		for _, c := range columnsOf(x) {
-			if strings.EqualFold(c.table, fo.far) {
-				add(c.column)
+			if strings.EqualFold(c.Table, fo.far) {
+				add(c.Column)
 			}
 		}
 	}
@@ -442,7 +441,7 @@ func (p *plan) aggregateParts() []expr {
 	add := func(x expr) {
 		walk(x, func(v expr) bool {
 			if a, ok := v.(aggExpr); ok {
-				if a.arg != nil {
+				if a.Arg != nil {
 					out = append(out, a)
 				}
 				return false
@@ -472,25 +471,25 @@ func (e *Engine) semiJoin(p *plan, tree *catalog.JoinTree, fo *fanout) (*plan, *
 		}
 	}
 	sub := e.subtree(tree, fo.far, fo.beyond)
-	var b strings.Builder
-	b.WriteString("SELECT 1 FROM " + e.fromClauseInline(sub))
 	near, far := fo.edge.ToTable, fo.edge.FromTable
 	nearCol, farCol := fo.edge.ToColumn, fo.edge.FromColumn
 	if strings.EqualFold(fo.edge.FromTable, fo.near) {
 		near, far, nearCol, farCol = fo.edge.FromTable, fo.edge.ToTable, fo.edge.FromColumn, fo.edge.ToColumn
 	}
-	fmt.Fprintf(&b, " WHERE %s = %s%s", e.m.Col(far, farCol), e.m.Col(near, nearCol), e.whenCond(fo.edge))
-	ex := exists{tables: sub.Tables, cols: []colRef{col(far, farCol), col(near, nearCol)}}
+	ex := exists{Tables: sub.Tables, Cols: []colRef{col(far, farCol), col(near, nearCol)}}
+	ex.Sub = selectQuery{Selects: []expr{numLit("1")}, From: e.fromOf(sub), Where: []expr{cmp(col(far, farCol), "=", col(near, nearCol))}}
+	if w := e.whenExpr(fo.edge); w != nil {
+		ex.Sub.Where = append(ex.Sub.Where, w)
+	}
 	for _, f := range inside {
-		b.WriteString(" AND " + f.x.render(e.m))
-		ex.cols = append(ex.cols, columnsOf(f.x)...)
+		ex.Sub.Where = append(ex.Sub.Where, f.x)
+		ex.Cols = append(ex.Cols, columnsOf(f.x)...)
 		for _, l := range literals(f.x) {
 			if s, ok := l.(strLit); ok {
-				ex.values = append(ex.values, string(s))
+				ex.Values = append(ex.Values, string(s))
 			}
 		}
 	}
-	ex.sub = b.String()
 	q.filters = append(outside, cond{x: ex})
 	rest := map[string]bool{}
 	for _, t := range tree.Tables {
@@ -504,7 +503,7 @@ func (e *Engine) semiJoin(p *plan, tree *catalog.JoinTree, fo *fanout) (*plan, *
 // readsOnly says whether every column x reads is of one of the tables.
 func readsOnly(x expr, tables map[string]bool) bool {
 	for _, c := range columnsOf(x) {
-		if !tables[strings.ToLower(c.table)] {
+		if !tables[strings.ToLower(c.Table)] {
 			return false
 		}
 	}
@@ -544,11 +543,6 @@ func (e *Engine) subtree(tree *catalog.JoinTree, root string, tables map[string]
 	return out
 }
 
-// fromClauseInline is the FROM list of a tree on one line.
-func (e *Engine) fromClauseInline(tree *catalog.JoinTree) string {
-	return strings.ReplaceAll(strings.TrimPrefix(e.fromClause(tree), "FROM "), "\n", " ")
-}
-
 // shareAlias names the grouped table of a measure's shares.
 const shareAlias = "shares"
 
@@ -575,18 +569,18 @@ func (e *Engine) allocate(p *plan, tree *catalog.JoinTree, u measureUse, fo *fan
 		nearName = t.Name
 	}
 	q := p.clone()
-	total := colRef{table: shareAlias, column: "total"}
+	total := colRef{Table: shareAlias, Column: "total"}
 	rewrite := func(x expr) expr {
 		return mapExpr(x, func(v expr) expr {
 			a, ok := v.(aggExpr)
-			if !ok || a.fn != u.fn || a.distinct || a.arg == nil || singleTable(a.arg) != u.table {
+			if !ok || a.Fn != u.fn || a.Distinct || a.Arg == nil || singleTable(a.Arg) != u.table {
 				return nil
 			}
-			arg := a.arg
+			arg := a.Arg
 			if _, ok := arg.(binary); ok {
-				arg = paren{arg}
+				arg = paren{X: arg}
 			}
-			return aggExpr{fn: "SUM", arg: cmp(cmp(arg, "*", w), "/", fn1("NULLIF", total, numLit("0")))}
+			return aggExpr{Fn: "SUM", Arg: cmp(cmp(arg, "*", w), "/", fn1("NULLIF", total, numLit("0")))}
 		})
 	}
 	for i := range q.selects {
@@ -598,13 +592,13 @@ func (e *Engine) allocate(p *plan, tree *catalog.JoinTree, u measureUse, fo *fan
 	for i := range q.having {
 		q.having[i].x = rewrite(q.having[i].x)
 	}
-	sum := "COUNT(*)"
+	var sum expr = countAll
 	if weight != nil {
-		sum = "SUM(" + e.m.Col(far.Name, weight.Name) + ")"
+		sum = aggOver("SUM", col(far.Name, weight.Name))
 	}
-	q.shares = append(q.shares, fmt.Sprintf("JOIN (SELECT %s, %s AS total FROM %s GROUP BY %s) AS %s ON %s = %s",
-		e.m.Col(far.Name, farCol), sum, e.m.Ident(far.Name), e.m.Col(far.Name, farCol), shareAlias,
-		e.m.Col(shareAlias, farCol), e.m.Col(nearName, nearCol)))
+	key := col(far.Name, farCol)
+	totals := &selectQuery{Selects: []expr{key, aliased{X: sum, Name: "total"}}, From: fromList{First: source{Table: far.Name}}, GroupBy: []expr{key}}
+	q.shares = append(q.shares, joinClause{To: source{Sub: totals, Alias: shareAlias}, On: cmp(col(shareAlias, farCol), "=", col(nearName, nearCol))})
 	q.allocated = append(q.allocated, allocation{measured: nearName, by: far.Name, weight: weight})
 	return q, tree, true
 }
@@ -641,26 +635,26 @@ func mapExpr(x expr, f func(expr) expr) expr {
 	}
 	switch v := x.(type) {
 	case aggExpr:
-		v.arg = mapExpr(v.arg, f)
+		v.Arg = mapExpr(v.Arg, f)
 		return v
 	case call:
-		args := make([]expr, len(v.args))
-		for i, a := range v.args {
+		args := make([]expr, len(v.Args))
+		for i, a := range v.Args {
 			args[i] = mapExpr(a, f)
 		}
-		v.args = args
+		v.Args = args
 		return v
 	case binary:
-		v.l, v.r = mapExpr(v.l, f), mapExpr(v.r, f)
+		v.L, v.R = mapExpr(v.L, f), mapExpr(v.R, f)
 		return v
 	case paren:
-		v.x = mapExpr(v.x, f)
+		v.X = mapExpr(v.X, f)
 		return v
 	case prefix:
-		v.x = mapExpr(v.x, f)
+		v.X = mapExpr(v.X, f)
 		return v
 	case caseWhen:
-		v.cond, v.then = mapExpr(v.cond, f), mapExpr(v.then, f)
+		v.Cond, v.Then = mapExpr(v.Cond, f), mapExpr(v.Then, f)
 		return v
 	}
 	return x

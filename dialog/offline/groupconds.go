@@ -1,7 +1,6 @@
 package offline
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -105,22 +104,14 @@ func (r *reader) groupCondition(el *element, cp *compMention) bool {
 	if !ok {
 		return false
 	}
-	keyCol := r.e.m.Col(via.FromTable, via.FromColumn)
-	from := r.e.m.Ident(via.FromTable)
+	from := fromList{First: source{Table: via.FromTable}}
 	if hop != nil {
-		from = fmt.Sprintf("%s JOIN %s ON %s = %s", r.e.m.Ident(hop.FromTable), r.e.m.Ident(hop.ToTable), r.e.m.Col(hop.FromTable, hop.FromColumn), r.e.m.Col(hop.ToTable, hop.ToColumn))
-	}
-	if hop != nil && hop.When != nil {
-		from += r.e.whenCond(*hop)
+		on := and(cmp(col(hop.FromTable, hop.FromColumn), "=", col(hop.ToTable, hop.ToColumn)), r.e.whenExpr(*hop))
+		from = fromList{First: source{Table: hop.FromTable}, Joins: []joinClause{{To: source{Table: hop.ToTable}, On: on}}}
 	}
 	// A typed reference counts only the rows of the subject's kind.
-	kind := "1 = 1"
-	if via.When != nil {
-		kind = strings.TrimPrefix(r.e.whenCond(via), " AND ")
-	}
-	n := strconv.FormatFloat(cp.value, 'f', -1, 64)
-	subject := r.e.m.Col(via.ToTable, via.ToColumn)
-	dj := groupJoin(keyCol, from, kind, cp.op, n, subject)
+	kind := r.e.whenExpr(via)
+	dj := groupJoin(col(via.FromTable, via.FromColumn), from, kind, cp.op, cp.value, col(via.ToTable, via.ToColumn))
 	dj.tables = []string{via.FromTable}
 	if hop != nil {
 		dj.tables = []string{hop.FromTable, hop.ToTable}
@@ -151,39 +142,26 @@ func (r *reader) groupCondition(el *element, cp *compMention) bool {
 // A join to a grouped table is computed once, where IN (SELECT … GROUP BY
 // …) is re-evaluated per row by some engines (seconds on the demo's
 // embedded server).
-func groupJoin(keyCol, from, kind, op, n, subject string) derivedJoin {
+func groupJoin(key colRef, from fromList, kind expr, op string, n float64, subject colRef) derivedJoin {
 	complement := map[string]string{"<": ">=", "<=": ">", "=0": ">"}
-	if op == "=" && n == "0" {
+	if op == "=" && n == 0 {
 		op = "=0"
 	}
-	where := ""
-	if kind != "1 = 1" {
-		where = " WHERE " + kind
-	}
+	left := false
 	if inv, ok := complement[op]; ok {
-		return derivedJoin{
-			sql:  fmt.Sprintf("LEFT JOIN (SELECT %s FROM %s%s GROUP BY %s HAVING COUNT(*) %s %s) AS %s ON %s.%s = %s", keyCol, from, where, keyCol, inv, n, aliasSlot, aliasSlot, lastPart(keyCol), subject),
-			cond: aliasSlot + "." + lastPart(keyCol) + " IS NULL",
-		}
+		op, left = inv, true
 	}
-	return derivedJoin{sql: fmt.Sprintf("JOIN (SELECT %s FROM %s%s GROUP BY %s HAVING COUNT(*) %s %s) AS %s ON %s.%s = %s", keyCol, from, where, keyCol, op, n, aliasSlot, aliasSlot, lastPart(keyCol), subject)}
+	sub := selectQuery{Selects: []expr{key}, From: from, GroupBy: []expr{key},
+		Having: []expr{cmp(countAll, op, numLit(strconv.FormatFloat(n, 'f', -1, 64)))}}
+	if kind != nil {
+		sub.Where = []expr{kind}
+	}
+	return derivedJoin{left: left, sub: sub, key: key.Column, subject: subject}
 }
 
-// groupAlias names the grouped table of a group condition; aliasSlot
-// stands for it in a derivedJoin until the reading is written, where each
-// grouped table gets its own name.
-const (
-	groupAlias = "counted"
-	aliasSlot  = "{alias}"
-)
-
-// lastPart is the column of "table.column".
-func lastPart(col string) string {
-	if i := strings.LastIndexByte(col, '.'); i >= 0 {
-		return col[i+1:]
-	}
-	return col
-}
+// groupAlias names the grouped table of a group condition; each grouped
+// table of a reading gets its own name when the reading is written.
+const groupAlias = "counted"
 
 // valueGroupCondition reads "towns holding more than one depot"
 // where the subject is a column of the counted rows: the values of that
@@ -205,15 +183,14 @@ func (r *reader) valueGroupCondition(el *element, cp *compMention, em *entityMen
 		}
 	}
 	t := em.tables[0]
-	n := strconv.FormatFloat(cp.value, 'f', -1, 64)
 	added := false
 	for _, al := range cm.alts {
 		if !strings.EqualFold(al.table, t.Name) || al.computed() {
 			continue
 		}
-		col := r.e.m.Col(al.table, al.column)
-		dj := groupJoin(col, r.e.m.Ident(t.Name), "1 = 1", cp.op, n, col)
-		dj.tables, dj.count, dj.cols = []string{t.Name}, cp.value, []colRef{{table: al.table, column: al.column}}
+		c := col(al.table, al.column)
+		dj := groupJoin(c, fromList{First: source{Table: t.Name}}, nil, cp.op, cp.value, c)
+		dj.tables, dj.count, dj.cols = []string{t.Name}, cp.value, []colRef{{Table: al.table, Column: al.column}}
 		key := sqlshape.WhereKey(strings.ToLower(t.Name + ".count"))
 		phrase := cp.phrase + " " + em.phrase
 		el.add(2*al.weight, func(p *plan) {

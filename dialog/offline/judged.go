@@ -69,7 +69,7 @@ func (e *Engine) judgedMeanings(tm *termMention) []definition {
 		}
 		avg := side + " average"
 		out = append(out, definition{
-			cond:   cmp(col(t.Name, c.Name), op, scalarSub{x: aggOver("AVG", col(t.Name, c.Name)), table: t.Name}),
+			cond:   cmp(col(t.Name, c.Name), op, scalarSub{X: aggOver("AVG", col(t.Name, c.Name)), Table: t.Name}),
 			def:    dialog.Definition{Phrase: tm.phrase, Term: ontology.Term{Kind: ontology.TermPredicate, Subject: t.Name, Column: column, Op: avg}, Label: fmt.Sprintf("%s %s its average", words, side)},
 			weight: 0.8,
 		})

@@ -27,7 +27,7 @@ func (r *reader) countKinds() []*element {
 			phrase := cm.phrase
 			r.measureTables[strings.ToLower(al.table)] = true
 			el.add(al.weight*r.boost(al.table, al.column), func(p *plan) {
-				p.selects = append(p.selects, sel{x: aggExpr{fn: "COUNT", distinct: true, arg: x}, alias: "count_" + strings.ToLower(al.column)})
+				p.selects = append(p.selects, sel{x: aggExpr{Fn: "COUNT", Distinct: true, Arg: x}, alias: "count_" + strings.ToLower(al.column)})
 				p.aggregated = true
 				p.use(al.table)
 				p.phrases[keyMeasure] = phrase
@@ -44,7 +44,7 @@ func (r *reader) countKinds() []*element {
 			label, phrase := col(t.Name, t.Label.Name), em.phrase
 			r.measureTables[strings.ToLower(t.Name)] = true
 			el.add(1, func(p *plan) {
-				p.selects = append(p.selects, sel{x: aggExpr{fn: "COUNT", distinct: true, arg: label}, alias: "count_" + strings.ToLower(t.Label.Name)})
+				p.selects = append(p.selects, sel{x: aggExpr{Fn: "COUNT", Distinct: true, Arg: label}, alias: "count_" + strings.ToLower(t.Label.Name)})
 				p.aggregated = true
 				p.use(t.Name)
 				p.phrases[keyMeasure] = phrase
@@ -53,7 +53,7 @@ func (r *reader) countKinds() []*element {
 			// once, when their label is no name of their own.
 			if k := t.Key; k != nil && !r.uniqueLabel(t) {
 				el.add(0.8, func(p *plan) {
-					p.selects = append(p.selects, sel{x: aggExpr{fn: "COUNT", distinct: true, arg: col(t.Name, k.Name)}, alias: "count_" + strings.ToLower(k.Name)})
+					p.selects = append(p.selects, sel{x: aggExpr{Fn: "COUNT", Distinct: true, Arg: col(t.Name, k.Name)}, alias: "count_" + strings.ToLower(k.Name)})
 					p.aggregated = true
 					p.use(t.Name)
 					p.phrases[keyMeasure] = phrase

@@ -28,14 +28,14 @@ func aliasFor(fn, column string) string {
 // anything else.
 func measureAlias(x expr) string {
 	a, ok := x.(aggExpr)
-	if !ok || a.distinct {
+	if !ok || a.Distinct {
 		return ""
 	}
-	c, ok := a.arg.(colRef)
+	c, ok := a.Arg.(colRef)
 	if !ok {
 		return ""
 	}
-	return aliasFor(a.fn, c.column)
+	return aliasFor(a.Fn, c.Column)
 }
 
 // count builds "how many X".

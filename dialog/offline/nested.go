@@ -194,7 +194,7 @@ func (r *reader) nestedElement(nm *nestedMention) *element {
 	phrase := r.a.phrase(nm.at, nm.end)
 	for i, c := range cols {
 		x := col(t.Name, c.Name)
-		where := cmp(x, "=", scalarSub{x: aggOver(fn, x), table: t.Name})
+		where := cmp(x, "=", scalarSub{X: aggOver(fn, x), Table: t.Name})
 		el.add(1/float64(i+1), func(p *plan) {
 			p.filters = append(p.filters, cond{x: where})
 			p.use(t.Name)

@@ -294,7 +294,7 @@ func (r *reader) sortKey(p *plan, key *colMention, aggs []aggRead, alpha bool) e
 	if !alpha {
 		for _, s := range p.selects {
 			if c, ok := isColumn(s.x); ok {
-				if col := m.Column(c.table, c.column); col != nil && col.Kind() == warehouse.KindNumber {
+				if col := m.Column(c.Table, c.Column); col != nil && col.Kind() == warehouse.KindNumber {
 					return s.x
 				}
 			}
@@ -340,7 +340,7 @@ func (a *analysis) tieBreak(m *schema.Model, p *plan) expr {
 	}
 	var found expr
 	for _, s := range p.selects {
-		if ag, ok := aggOf(s.x); ok && ag.fn == fn && !sameExpr(m, s.x, p.order.x) {
+		if ag, ok := aggOf(s.x); ok && ag.Fn == fn && !sameExpr(m, s.x, p.order.x) {
 			if found != nil {
 				return nil
 			}

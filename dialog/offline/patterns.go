@@ -188,7 +188,7 @@ func (r *reader) patternElements() []*element {
 			for _, a := range each[i] {
 				for _, b := range each[i+1] {
 					el.add(a.w*b.w, func(p *plan) {
-						p.filters = append(p.filters, cond{x: paren{cmp(a.x, "OR", b.x)}})
+						p.filters = append(p.filters, cond{x: paren{X: cmp(a.x, "OR", b.x)}})
 						p.use(a.table, b.table)
 					})
 				}

@@ -44,15 +44,15 @@ func TestTypedPartsRender(t *testing.T) {
 	}{
 		{aggOver("SUM", col("orders", "net_amount")), "SUM(orders.net_amount)"},
 		{countAll, "COUNT(*)"},
-		{aggExpr{fn: "COUNT", distinct: true, arg: col("order", "id")}, "COUNT(DISTINCT `order`.id)"},
+		{aggExpr{Fn: "COUNT", Distinct: true, Arg: col("order", "id")}, "COUNT(DISTINCT `order`.id)"},
 		{cmp(fn1("LOWER", col("t", "c")), "LIKE", strLit("%o'k%")), "LOWER(t.c) LIKE '%o''k%'"},
 		{ratio(col("t", "a"), col("t", "b")), "t.a * 1e0 / NULLIF(t.b, 0)"},
 		{timeBucket(col("t", "d"), "quarter", false), "CONCAT(YEAR(t.d), '-Q', QUARTER(t.d))"},
-		{inList{x: col("t", "s"), vals: []expr{strLit("a"), strLit("b")}}, "t.s IN ('a', 'b')"},
-		{caseWhen{cond: cmp(col("t", "s"), "=", strLit("x")), then: numLit("1")}, "CASE WHEN t.s = 'x' THEN 1 END"},
+		{inList{X: col("t", "s"), Vals: []expr{strLit("a"), strLit("b")}}, "t.s IN ('a', 'b')"},
+		{caseWhen{Cond: cmp(col("t", "s"), "=", strLit("x")), Then: numLit("1")}, "CASE WHEN t.s = 'x' THEN 1 END"},
 	}
 	for _, tc := range cases {
-		if got := tc.x.render(m); got != tc.want {
+		if got := tc.x.Render(m); got != tc.want {
 			t.Errorf("render = %q, want %q", got, tc.want)
 		}
 	}
@@ -79,7 +79,8 @@ func TestRankedWithoutGroups(t *testing.T) {
 	// "the exists-and-joined" contradiction: a negated relation over a
 	// table the reading also joins.
 	p := &plan{tables: map[string]bool{"trips": true, "vehicles": true}}
-	p.filters = []cond{{x: exists{not: true, sub: "SELECT 1 FROM trips WHERE trips.vehicle_id = vehicles.vehicle_id", tables: []string{"trips"}}}}
+	p.filters = []cond{{x: exists{Not: true, Sub: selectQuery{Selects: []expr{numLit("1")}, From: fromList{First: source{Table: "trips"}},
+		Where: []expr{cmp(col("trips", "vehicle_id"), "=", col("vehicles", "vehicle_id"))}}, Tables: []string{"trips"}}}}
 	if !contradicts(&schema.Model{Reserved: map[string]bool{}}, p) {
 		t.Error("no trips and a join to trips should contradict")
 	}

@@ -55,7 +55,7 @@ func (r *reader) columnAt(i int) *colMention {
 func (r *reader) countRead(t *schema.Table, distinct bool, phrase string) aggRead {
 	alias := "number_of_" + strings.ToLower(t.Name)
 	if distinct && t.Key != nil {
-		return aggRead{x: aggExpr{fn: "COUNT", distinct: true, arg: col(t.Name, t.Key.Name)}, alias: alias, tables: []string{t.Name}, phrase: phrase, weight: 1}
+		return aggRead{x: aggExpr{Fn: "COUNT", Distinct: true, Arg: col(t.Name, t.Key.Name)}, alias: alias, tables: []string{t.Name}, phrase: phrase, weight: 1}
 	}
 	return aggRead{x: countAll, alias: alias, tables: []string{t.Name}, countOf: t, phrase: phrase, weight: 1}
 }
@@ -169,7 +169,7 @@ func (r *reader) aggregatesOver(fn string, distinct bool, alts []colAlt, phrase 
 		read := func(x expr, alias string, weight float64) aggRead {
 			return aggRead{x: x, alias: alias, tables: []string{al.table}, phrase: phrase, weight: weight}
 		}
-		countDistinct := aggExpr{fn: "COUNT", distinct: true, arg: x}
+		countDistinct := aggExpr{Fn: "COUNT", Distinct: true, Arg: x}
 		switch {
 		case fn == "COUNT" && distinct:
 			out = append(out, read(countDistinct, "number_of_"+strings.ToLower(al.column), al.weight))
@@ -438,7 +438,7 @@ func (r *reader) listedOutputs(output *element, groupAlts []colAlt) {
 					if ag.x == expr(countAll) && p.countOf != nil && ag.countOf != p.countOf {
 						// Two counts of different rows: count each by its key.
 						if ag.countOf != nil && ag.countOf.Key != nil {
-							ag.x = aggExpr{fn: "COUNT", distinct: true, arg: col(ag.countOf.Name, ag.countOf.Key.Name)}
+							ag.x = aggExpr{Fn: "COUNT", Distinct: true, Arg: col(ag.countOf.Name, ag.countOf.Key.Name)}
 						}
 					}
 					p.selects = append(p.selects, sel{x: ag.x, alias: ag.alias})

@@ -145,8 +145,8 @@ func listsUnder(p *plan, t *schema.Table) bool {
 		for _, c := range cols {
 			// Only what names the rows: a column shown would account for
 			// words the condition leaves out ("gross minus net amount").
-			if !strings.EqualFold(c.table, t.Name) || !slices.ContainsFunc(t.Details, func(d *warehouse.Column) bool { return strings.EqualFold(d.Name, c.column) }) &&
-				(t.Key == nil || !strings.EqualFold(t.Key.Name, c.column)) && (t.Label == nil || !strings.EqualFold(t.Label.Name, c.column)) {
+			if !strings.EqualFold(c.Table, t.Name) || !slices.ContainsFunc(t.Details, func(d *warehouse.Column) bool { return strings.EqualFold(d.Name, c.Column) }) &&
+				(t.Key == nil || !strings.EqualFold(t.Key.Name, c.Column)) && (t.Label == nil || !strings.EqualFold(t.Label.Name, c.Column)) {
 				return false
 			}
 		}

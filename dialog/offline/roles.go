@@ -129,18 +129,18 @@ func (e *Engine) treeRoles(a *analysis, tree *catalog.JoinTree) []roleTree {
 	return out
 }
 
-// whenCond is the condition of a typed join, " AND t.type = 1", or "".
-func (e *Engine) whenCond(j warehouse.Join) string {
+// whenExpr is the condition of a typed join, t.type = 1, or nil.
+func (e *Engine) whenExpr(j warehouse.Join) expr {
 	if j.When == nil {
-		return ""
+		return nil
 	}
-	v := quote(j.When.Value)
+	var v expr = strLit(j.When.Value)
 	if c := e.m.Column(j.FromTable, j.When.Column); c != nil && c.Kind() == warehouse.KindNumber {
 		if _, err := strconv.ParseFloat(j.When.Value, 64); err == nil {
-			v = j.When.Value
+			v = numLit(j.When.Value)
 		}
 	}
-	return " AND " + e.m.Col(j.FromTable, j.When.Column) + " = " + v
+	return cmp(col(j.FromTable, j.When.Column), "=", v)
 }
 
 // bestJoin picks among joins from one table to another the one whose

@@ -408,7 +408,7 @@ func (r *reader) valueOutputs(output *element, rk *superlativeRank, hp string) {
 			}
 			name := ""
 			if cols := columnsOf(p.order.x); len(cols) > 0 {
-				name = cols[len(cols)-1].column
+				name = cols[len(cols)-1].Column
 			}
 			p.selects = append(p.selects[:0], sel{x: aggOver(fn, p.order.x), alias: aliasFor(fn, name)})
 			p.order, p.aggregated, p.extremeValue = nil, true, true
@@ -589,7 +589,7 @@ func (r *reader) hintMeasures(el *element, h *schema.Table, s *superMention) {
 				switch {
 				case slices.ContainsFunc(h.Measures, func(m *warehouse.Column) bool { return m.Name == c.Name }):
 				case c.Kind() == warehouse.KindText && r.wholeNumbers(h.Name, c.Name):
-					x = binary{op: "+", l: x, r: numLit("0")} // ages kept as text, compared as numbers
+					x = binary{Op: "+", L: x, R: numLit("0")} // ages kept as text, compared as numbers
 				default:
 					continue
 				}

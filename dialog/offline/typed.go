@@ -153,9 +153,9 @@ func (e *Engine) computedRowExpr(t ontology.Term) (table, column string, x expr,
 			}
 			// The related rows' total per row of the first table, so that
 			// no join repeats a row.
-			sub := sqlText{text: "(SELECT SUM(" + e.m.Col(j.FromTable, name) + ") FROM " + e.m.Ident(j.FromTable) +
-				" WHERE " + e.m.Col(j.FromTable, j.FromColumn) + " = " + e.m.Col(j.ToTable, j.ToColumn) + ")",
-				cols: []colRef{col(j.ToTable, j.ToColumn)}}
+			sub := subquery{Q: selectQuery{Selects: []expr{aggOver("SUM", col(j.FromTable, name))}, From: fromList{First: source{Table: j.FromTable}},
+				Where: []expr{cmp(col(j.FromTable, j.FromColumn), "=", col(j.ToTable, j.ToColumn))}},
+				Cols: []colRef{col(j.ToTable, j.ToColumn)}}
 			part = fn1("COALESCE", sub, numLit("0"))
 		}
 		if part == nil {
@@ -283,7 +283,7 @@ func (e *Engine) typedCondition(tm *termMention, d typedDef, now time.Time) (def
 			q[i] = strLit(v)
 		}
 		return definition{
-			cond:   prefix{op: "NOT", x: paren{inList{x: col(tm.subject.Name, c.Name), vals: q}}},
+			cond:   prefix{Op: "NOT", X: paren{X: inList{X: col(tm.subject.Name, c.Name), Vals: q}}},
 			def:    dialog.Definition{Phrase: tm.phrase, Term: t, Label: d.label},
 			weight: 1,
 		}, true

@@ -131,7 +131,7 @@ func isAggregateItem(x expr) bool {
 		case aggExpr:
 			return true
 		case binary:
-			x = v.l
+			x = v.L
 		default:
 			return false
 		}
@@ -168,16 +168,16 @@ func (r *reader) averageOfTotals(p *plan, aggregates int) bool {
 		if !ok {
 			return false
 		}
-		t := r.e.m.ByName[strings.ToLower(c.table)]
+		t := r.e.m.ByName[strings.ToLower(c.Table)]
 		if t == nil {
 			return false
 		}
-		col := t.Def.Column(c.column)
+		col := t.Def.Column(c.Column)
 		switch {
-		case t.Key != nil && strings.EqualFold(t.Key.Name, c.column), t.Label != nil && strings.EqualFold(t.Label.Name, c.column):
+		case t.Key != nil && strings.EqualFold(t.Key.Name, c.Column), t.Label != nil && strings.EqualFold(t.Label.Name, c.Column):
 			things[strings.ToLower(t.Name)] = true
-		case col != nil && r.e.m.JoinCols[strings.ToLower(c.table+"."+c.column)] && r.e.m.IsKeyish(t.Def, col):
-			things["ref:"+strings.ToLower(c.table+"."+c.column)] = true
+		case col != nil && r.e.m.JoinCols[strings.ToLower(c.Table+"."+c.Column)] && r.e.m.IsKeyish(t.Def, col):
+			things["ref:"+strings.ToLower(c.Table+"."+c.Column)] = true
 		default:
 			return false
 		}
@@ -206,8 +206,8 @@ func (r *reader) averageOfTotals(p *plan, aggregates int) bool {
 		}
 	}
 	for i, s := range p.selects {
-		if ag, ok := aggOf(s.x); ok && ag.fn == "AVG" && ag.arg != nil {
-			p.selects[i] = sel{x: aggOver("SUM", ag.arg), alias: "total"}
+		if ag, ok := aggOf(s.x); ok && ag.Fn == "AVG" && ag.Arg != nil {
+			p.selects[i] = sel{x: aggOver("SUM", ag.Arg), alias: "total"}
 		}
 	}
 	return true
