@@ -937,72 +937,89 @@ func contradicts(m *schema.Model, p *plan) bool {
 			return true
 		}
 	}
-	allowed := map[string]map[string]bool{}
-	lower, upper := map[string]bound{}, map[string]bound{}
+	r := columnRanges{allowed: map[string]map[string]bool{}, lower: map[string]bound{}, upper: map[string]bound{}}
 	for _, f := range p.filters {
-		var c colRef
-		var vals []string
-		op := "in"
-		switch x := f.x.(type) {
-		case binary:
-			col, ok := isColumn(x.L)
-			v, lit := literal(x.R)
-			if !ok || !lit {
-				continue
-			}
-			c, vals, op = col, []string{v}, x.Op
-		case inList:
-			col, ok := isColumn(x.X)
-			if !ok {
-				continue
-			}
-			c = col
-			for _, e := range x.Vals {
-				v, lit := literal(e)
-				if !lit {
-					vals = nil
-					break
-				}
-				vals = append(vals, v)
-			}
-			if vals == nil {
-				continue
-			}
-		default:
-			continue
-		}
-		k := strings.ToLower(c.Table + "." + c.Column)
-		switch op {
-		case "=", "in":
-			set := map[string]bool{}
-			for _, v := range vals {
-				if prev, ok := allowed[k]; !ok || prev[v] {
-					set[v] = true
-				}
-			}
-			if len(set) == 0 {
-				return true
-			}
-			allowed[k] = set
-		case ">", ">=":
-			if b := (bound{v: vals[0], strict: op == ">"}); tighter(b, lower[k], true) {
-				lower[k] = b
-			}
-		case "<", "<=":
-			if b := (bound{v: vals[0], strict: op == "<"}); tighter(b, upper[k], false) {
-				upper[k] = b
-			}
+		c, op, vals, ok := literalCondition(f.x)
+		if ok && !r.add(strings.ToLower(c.Table+"."+c.Column), op, vals) {
+			return true
 		}
 	}
-	for k, lo := range lower {
-		if hi, ok := upper[k]; ok && lo.v != "" && hi.v != "" {
+	return r.empty()
+}
+
+// literalCondition reads a condition that compares a column with literals:
+// column op value, or column IN (values).
+func literalCondition(x expr) (c colRef, op string, vals []string, ok bool) {
+	switch x := x.(type) {
+	case binary:
+		col, ok := isColumn(x.L)
+		v, lit := literal(x.R)
+		if !ok || !lit {
+			return c, "", nil, false
+		}
+		return col, x.Op, []string{v}, true
+	case inList:
+		col, ok := isColumn(x.X)
+		if !ok {
+			return c, "", nil, false
+		}
+		for _, e := range x.Vals {
+			v, lit := literal(e)
+			if !lit {
+				return c, "", nil, false
+			}
+			vals = append(vals, v)
+		}
+		return col, "in", vals, len(vals) > 0
+	}
+	return c, "", nil, false
+}
+
+// columnRanges are what the conditions of one reading leave each column:
+// the values allowed, and the bounds below and above.
+type columnRanges struct {
+	allowed      map[string]map[string]bool
+	lower, upper map[string]bound
+}
+
+// add narrows column k by one condition; false when no value is left.
+func (r *columnRanges) add(k, op string, vals []string) bool {
+	switch op {
+	case "=", "in":
+		set := map[string]bool{}
+		for _, v := range vals {
+			if prev, ok := r.allowed[k]; !ok || prev[v] {
+				set[v] = true
+			}
+		}
+		if len(set) == 0 {
+			return false
+		}
+		r.allowed[k] = set
+	case ">", ">=":
+		if b := (bound{v: vals[0], strict: op == ">"}); tighter(b, r.lower[k], true) {
+			r.lower[k] = b
+		}
+	case "<", "<=":
+		if b := (bound{v: vals[0], strict: op == "<"}); tighter(b, r.upper[k], false) {
+			r.upper[k] = b
+		}
+	}
+	return true
+}
+
+// empty: bounds that leave nothing between them, or allowed values all
+// outside the bounds.
+func (r *columnRanges) empty() bool {
+	for k, lo := range r.lower {
+		if hi, ok := r.upper[k]; ok && lo.v != "" && hi.v != "" {
 			if c := compareLit(lo.v, hi.v); c > 0 || c == 0 && (lo.strict || hi.strict) {
 				return true
 			}
 		}
 	}
-	for k, set := range allowed {
-		lo, hi := lower[k], upper[k]
+	for k, set := range r.allowed {
+		lo, hi := r.lower[k], r.upper[k]
 		if lo.v == "" && hi.v == "" {
 			continue
 		}
