@@ -1,7 +1,6 @@
 package offline
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -704,11 +703,6 @@ func (r *reader) isComparisonTarget(cm *colMention) bool {
 		}
 	}
 	return false
-}
-
-// String helps debugging.
-func (p *plan) String() string {
-	return fmt.Sprintf("%.3f %v %v", p.weight, p.selects, p.filters)
 }
 
 // numberIsStored says whether "number of X" at i names a numeric column
