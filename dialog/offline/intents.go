@@ -88,7 +88,7 @@ func (a *analysis) findCountsAndAggregates() {
 			}
 			// "the number of different specialties" counts values ("the
 			// count of distinct type of…" is left to the column "type").
-			if w := a.word(i + 2); (a.countAt == i || restated) && a.word(i+1) == "of" && (w == "different" || w == "distinct" || w == "unique") && !kindWords[a.word(i+3)] {
+			if w := a.word(i + 2); (a.countAt == i || restated) && a.word(i+1) == "of" && distinctWords[w] && !kindWords[a.word(i+3)] {
 				a.findCountKinds(i + 2)
 			}
 			a.toks[i].Used = true
@@ -350,6 +350,10 @@ var (
 
 // kindWords ask for distinct values: "how many kinds of", "different".
 var kindWords = words.Set("kind")
+
+// distinctWords ask for each value once: "the number of different
+// specialties".
+var distinctWords = words.Set("distinct")
 
 // findCountKinds reads "kinds of", "different" right after "how many".
 func (a *analysis) findCountKinds(j int) {
