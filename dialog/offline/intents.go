@@ -98,7 +98,7 @@ func (a *analysis) findCountsAndAggregates() {
 		case a.seq(i, "how", "much"):
 			a.agg, a.aggAt = "SUM", i
 			a.toks[i].Used, a.toks[i+1].Used = true, true
-		case t.Low == "total" || t.Low == "sum" || t.Low == "overall" || t.Low == "combined" || t.Low == "altogether":
+		case sumWords[t.Low]:
 			if a.agg == "" {
 				a.agg, a.aggAt = "SUM", i
 			}
@@ -350,6 +350,9 @@ var (
 
 // kindWords ask for distinct values: "how many kinds of", "different".
 var kindWords = words.Set("kind")
+
+// sumWords ask for a total: "total sales", "how many altogether".
+var sumWords = words.Set("sum")
 
 // distinctWords ask for each value once: "the number of different
 // specialties".
