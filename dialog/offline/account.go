@@ -1007,7 +1007,7 @@ func (e *Engine) accountDistinct(ac *wordAccount) {
 	// groups are shown once too. "two different towns" is a count.
 	if !p.aggregated || len(p.groups) > 0 || parts.aggs["COUNT DISTINCT"] {
 		for i, t := range a.toks {
-			if (t.Low == "distinct" || t.Low == "unique" || t.Low == "different") && (i == 0 || !a.toks[i-1].IsNum) {
+			if distinctWords[t.Low] && (i == 0 || !a.toks[i-1].IsNum) {
 				mark(i, i+1)
 			}
 		}
@@ -1158,7 +1158,7 @@ func (e *Engine) showsNumber(p *plan) bool {
 // countsRowsOf says whether a table is named at token k, or after a word
 // asking for distinct things there ("how many different towns").
 func (e *Engine) countsRowsOf(a *analysis, k int) bool {
-	if w := a.word(k); w == "distinct" || w == "different" || w == "unique" {
+	if w := a.word(k); distinctWords[w] {
 		k++
 	}
 	for _, em := range a.entities {
@@ -1799,7 +1799,7 @@ var negationWords = words.Set("negation")
 // "number of", "count of", "how many", "most", "fewest" (with "distinct"
 // or "different" between).
 func countedAt(a *analysis, k int) bool {
-	if w := a.word(k - 1); w == "distinct" || w == "different" || w == "unique" {
+	if w := a.word(k - 1); distinctWords[w] {
 		k--
 	}
 	switch a.word(k - 1) {

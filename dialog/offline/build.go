@@ -723,7 +723,7 @@ func (a *analysis) inRelativeClause(i int) bool {
 		if a.toks[k].Break != 0 {
 			return false
 		}
-		if negations[w] || ((w == "that" || w == "who" || w == "which") && haveWords[a.word(k+1)]) {
+		if negations[w] || (relativeWords[w] && haveWords[a.word(k+1)]) {
 			return true
 		}
 	}

@@ -66,6 +66,9 @@ var negations = words.Set("negating")
 
 var haveWords = words.Set("have")
 
+// relativeWords start a relative clause: "singers that have solos".
+var relativeWords = words.Set("relative")
+
 // stateWords name columns that hold a row's state, which is what most
 // adjectives about rows ("active", "open", "new") are about.
 var stateWords = words.Set("state")
@@ -94,7 +97,7 @@ func (e *Engine) findTerms(a *analysis) []*termMention {
 		// "plants that are active".
 		end := a.spanOf(em.at, em.phrase)
 		j := end
-		if w := a.word(j); w == "that" || w == "which" || w == "who" {
+		if relativeWords[a.word(j)] {
 			j++
 		}
 		// "clinics good for children": a word judging the thing right
@@ -171,7 +174,7 @@ func (e *Engine) findExistence(a *analysis, subject *schema.Table) []*existMenti
 // is used in ("forms used for claims", "tools listed in loans").
 func (e *Engine) existsSaid(a *analysis, i int, subject *schema.Table) bool {
 	t := a.toks[i]
-	if (t.Low == "that" || t.Low == "who" || t.Low == "which") && haveWords[a.word(i+1)] && !negations[a.word(i+2)] {
+	if relativeWords[t.Low] && haveWords[a.word(i+1)] && !negations[a.word(i+2)] {
 		return true
 	}
 	return i > 0 && (participle(t.Low) || t.Low == "used") && !t.Used && a.mentionCovers(i-1) && e.tableNamed(a, i-1) == subject &&

@@ -88,7 +88,7 @@ func (a *analysis) findCountsAndAggregates() {
 			}
 			// "the number of different specialties" counts values ("the
 			// count of distinct type of…" is left to the column "type").
-			if w := a.word(i + 2); (a.countAt == i || restated) && a.word(i+1) == "of" && (w == "different" || w == "distinct" || w == "unique") && !kindWords[a.word(i+3)] {
+			if w := a.word(i + 2); (a.countAt == i || restated) && a.word(i+1) == "of" && distinctWords[w] && !kindWords[a.word(i+3)] {
 				a.findCountKinds(i + 2)
 			}
 			a.toks[i].Used = true
@@ -98,7 +98,7 @@ func (a *analysis) findCountsAndAggregates() {
 		case a.seq(i, "how", "much"):
 			a.agg, a.aggAt = "SUM", i
 			a.toks[i].Used, a.toks[i+1].Used = true, true
-		case t.Low == "total" || t.Low == "sum" || t.Low == "overall" || t.Low == "combined" || t.Low == "altogether":
+		case sumWords[t.Low]:
 			if a.agg == "" {
 				a.agg, a.aggAt = "SUM", i
 			}
@@ -350,6 +350,13 @@ var (
 
 // kindWords ask for distinct values: "how many kinds of", "different".
 var kindWords = words.Set("kind")
+
+// sumWords ask for a total: "total sales", "how many altogether".
+var sumWords = words.Set("sum")
+
+// distinctWords ask for each value once: "the number of different
+// specialties".
+var distinctWords = words.Set("distinct")
 
 // findCountKinds reads "kinds of", "different" right after "how many".
 func (a *analysis) findCountKinds(j int) {

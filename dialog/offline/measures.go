@@ -200,7 +200,7 @@ func (r *reader) storedCounts(el *element, t *schema.Table, phrase string) {
 			break
 		}
 	}
-	if at < 0 || !(a.word(at) == "who" || a.word(at) == "that" || a.word(at) == "which") {
+	if at < 0 || !relativeWords[a.word(at)] {
 		return
 	}
 	forms := map[string]bool{}

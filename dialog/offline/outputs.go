@@ -233,7 +233,7 @@ func (r *reader) listItemAt(j int, items []listItem) (listItem, int, bool) {
 // a short relative clause on an item does not end the list; j moves past
 // it when a comma or "and" follows it.
 func (a *analysis) pastRelativeClause(j int) int {
-	if w := a.word(j); (w == "who" || w == "that" || w == "which") && j > 0 && a.toks[j-1].Break == 0 {
+	if relativeWords[a.word(j)] && j > 0 && a.toks[j-1].Break == 0 {
 		k := j
 		for k < len(a.toks) && k < j+4 && a.toks[k].Break == 0 && a.word(k+1) != "and" {
 			k++

@@ -323,7 +323,7 @@ func (r *reader) rankedGroup(s *superMention) (*colMention, bool) {
 			g = nil
 		}
 	}
-	if g == nil && (s.phrase == "most" || s.phrase == "fewest" || s.phrase == "least") {
+	if g == nil && countSuperlatives[s.phrase] {
 		// Only the question's subject: "which street has…", "which
 		// format is used by…" (one word of its own between at most), not
 		// a verb ("which canal crosses the most towns").

@@ -50,7 +50,7 @@ func (r *reader) superlative() []*element {
 	if em != nil && h != nil && em.tables[0] == h {
 		// "which carrier handled the most shipments": the head's rows are
 		// counted per value of a column named before the superlative.
-		if gc := r.groupingColumnBefore(s.at, h); gc != nil && (s.phrase == "most" || s.phrase == "fewest" || s.phrase == "least") {
+		if gc := r.groupingColumnBefore(s.at, h); gc != nil && countSuperlatives[s.phrase] {
 			return r.mostPerColumn(gc, h, s, s.phrase+" "+em.phrase)
 		}
 		em = nil
@@ -568,6 +568,10 @@ func (r *reader) subjectBefore(at int) *schema.Table {
 	}
 	return nil
 }
+
+// countSuperlatives rank by how many of a thing there are: "the most
+// loans", "the fewest members".
+var countSuperlatives = words.Set("bycount")
 
 // ageWords rank by age as well as by date.
 var ageWords = words.Set("age")
