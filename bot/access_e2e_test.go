@@ -112,6 +112,7 @@ func assertNoneShown(t *testing.T, text string, values []string) {
 }
 
 func TestAccessRulesWithTheOfflineEngine(t *testing.T) {
+	t.Parallel()
 	m, _, _ := startMain(t, Config{Warehouses: []WarehouseConfig{shopWarehouse()}})
 	emails := hiddenEmails(t)
 	snap := m.slots[0].Current().Catalog.Snapshot()
@@ -151,6 +152,7 @@ func TestAccessRulesWithTheOfflineEngine(t *testing.T) {
 }
 
 func TestAccessRulesWhoMayAsk(t *testing.T) {
+	t.Parallel()
 	m, _, _ := startMain(t, Config{Warehouses: []WarehouseConfig{shopWarehouse()}})
 	ctx := context.Background()
 	elsewhere := dialog.Who{Platform: "slack", Workspace: "T2", Channel: "C7", User: "U1"}
@@ -171,6 +173,7 @@ func TestAccessRulesWhoMayAsk(t *testing.T) {
 // preferences there (issue 24: "couldn't read your preferences"), but a
 // person the rules do not let ask may not.
 func TestPreferencesOutsideTheAllowedChannels(t *testing.T) {
+	t.Parallel()
 	wc := shopWarehouse()
 	wc.Access.Channels = []string{"slack:T1:C1"}
 	wc.Access.Users = []string{"slack:T1:U1"}
@@ -194,6 +197,7 @@ func TestPreferencesOutsideTheAllowedChannels(t *testing.T) {
 }
 
 func TestAccessRulesWithAModel(t *testing.T) {
+	t.Parallel()
 	emails := hiddenEmails(t)
 	cases := []struct {
 		name, question, modelSQL string

@@ -33,6 +33,7 @@ func accessConfig(t *testing.T) string {
 }
 
 func TestSQLCommandAppliesAccessRules(t *testing.T) {
+	t.Parallel()
 	cfg := accessConfig(t)
 	as := []string{"sql", "--config", cfg, "--as", "slack:T1:U1", "--channel", "slack:T1:C1"}
 	cases := []struct {
@@ -91,6 +92,7 @@ func TestSQLCommandAppliesAccessRules(t *testing.T) {
 // TestAccessRulesNamesCheckedAtStartUp: a name the schema lacks stops the
 // bot with an error that names it.
 func TestAccessRulesNamesCheckedAtStartUp(t *testing.T) {
+	t.Parallel()
 	cfg := Config{DataDir: t.TempDir(), HTTP: HTTPConfig{Addr: "127.0.0.1:0"}, Warehouses: []WarehouseConfig{{
 		Name: "shop", Demo: true, DemoOrders: 200, Access: access.Rules{Hidden: []string{"customers.e_mail"}},
 	}}}

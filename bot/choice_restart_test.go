@@ -15,6 +15,7 @@ import (
 // that after a restart its questions still go to the warehouse it chose;
 // and every answer from a warehouse other than the default names it.
 func TestChannelChoiceSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	stores := []struct {
 		name string
 		dsn  func(t *testing.T) string

@@ -14,6 +14,7 @@ import (
 )
 
 func TestDiscordNotConfigured(t *testing.T) {
+	t.Parallel()
 	p, err := buildDiscord(context.Background(), Config{}, platformDeps{})
 	if p != nil || err != nil {
 		t.Fatalf("without a token: %v, %v", p, err)
@@ -21,6 +22,7 @@ func TestDiscordNotConfigured(t *testing.T) {
 }
 
 func TestDiscordBuildChecksShards(t *testing.T) {
+	t.Parallel()
 	cfg := Config{Discord: DiscordConfig{Token: "test-token", ShardID: 2, ShardCount: 2}}
 	if p, err := buildDiscord(context.Background(), cfg, platformDeps{Dialog: &router.Router{}}); err == nil || p != nil {
 		t.Fatalf("shard 2 of 2 accepted: %v", p)
@@ -32,6 +34,7 @@ func TestDiscordBuildChecksShards(t *testing.T) {
 // data channel is answered in a thread, /healthz reports Discord up, and
 // shutdown drains.
 func TestDiscordServe(t *testing.T) {
+	t.Parallel()
 	const guild, channel, user = "1200000000000000001", "1200000000000000010", "1000000000000000001"
 	fake := discordtest.New(t, discordtest.Options{Guilds: []discordtest.Guild{{ID: guild, Channels: []string{channel}}}})
 	m, cancel, wait := startMain(t, Config{Discord: DiscordConfig{
@@ -76,6 +79,7 @@ func TestDiscordServe(t *testing.T) {
 // 4014 stops the Discord platform only, once, with the fix in /healthz;
 // the bot and its other platforms keep serving.
 func TestDiscordIntentsRefusedServeGoesOn(t *testing.T) {
+	t.Parallel()
 	fake := discordtest.New(t, discordtest.Options{CloseCode: 4014, Guilds: []discordtest.Guild{{ID: "1200000000000000001", Channels: []string{"1200000000000000010"}}}})
 	slack := slackfake.New(t)
 	m, cancel, wait := startMain(t, Config{

@@ -32,6 +32,7 @@ func writeFile(t *testing.T, name, text string) string {
 }
 
 func TestGlossaryCheckCommand(t *testing.T) {
+	t.Parallel()
 	testwh.Quiet()
 	bad := writeFile(t, "team.yml", `name: team
 measures:
@@ -90,6 +91,7 @@ func glossaryFacts(t *testing.T, dir, owner string) map[string]ontology.Fact {
 }
 
 func TestGlossaryLoadReplacesThePreviousLoad(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	v1 := writeFile(t, "team.yml", `name: team
 warehouse: sales
@@ -151,6 +153,7 @@ measures:
 // checked under the warehouse's access rules, and nothing of one that
 // uses a hidden column is loaded.
 func TestGlossaryLoadAppliesTheAccessRules(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := writeFile(t, "clarify.yaml", "data_dir: "+dir+"\nwarehouses:\n  - name: shop\n    demo: true\n    demo_orders: 300\n    access:\n      hidden: [customers.email]\n      sensitive: [customers.segment]\n")
 	secret := writeFile(t, "team.yml", `name: team
@@ -187,6 +190,7 @@ verified_queries:
 // does) applies a changed file and keeps the previous load when the new
 // one has problems.
 func TestServeLoadsAndReloadsTheGlossary(t *testing.T) {
+	t.Parallel()
 	path := writeFile(t, "team.yml", `name: team
 workspaces: ["slack:T1"]
 measures:
@@ -246,6 +250,7 @@ relationships:
 // glossary that makes 'revenue' net revenue decides the measure, so only
 // the date is asked.
 func TestEvalWithGlossary(t *testing.T) {
+	t.Parallel()
 	jsonPath := filepath.Join(t.TempDir(), "report.json")
 	path := writeFile(t, "team.yml", "name: team\nmeasures:\n  - {name: net revenue, expr: SUM(orders.net_amount), synonyms: [revenue]}\n")
 	code, out, errOut := runEvalCmd(t, "--dataset", "demo", "--filter", "demo-020-ana", "--glossary", path, "--json", jsonPath)
@@ -259,6 +264,7 @@ func TestEvalWithGlossary(t *testing.T) {
 }
 
 func TestPrefsVerify(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s, err := ontologyfile.Open(filepath.Join(dir, ontologyFile), ontology.Options{})
 	if err != nil {
@@ -313,6 +319,7 @@ func TestPrefsVerify(t *testing.T) {
 // a word by a hidden column's values stops the start, so the definition
 // never reaches a prompt.
 func TestServeRefusesAGlossaryThatUsesAHiddenColumn(t *testing.T) {
+	t.Parallel()
 	testwh.Quiet()
 	path := writeFile(t, "team.yml", `name: team
 workspaces: ["slack:T1"]

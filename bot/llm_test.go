@@ -21,6 +21,7 @@ import (
 )
 
 func TestLLMNotConfigured(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		llm  LLMConfig
@@ -53,6 +54,7 @@ func sqlSamples(sql string) llmtest.Step {
 }
 
 func TestLLMEngineFromConfig(t *testing.T) {
+	t.Parallel()
 	demo := demotest.Start(t, 300)
 	tests := []struct {
 		name  string
@@ -119,6 +121,7 @@ func TestLLMEngineFromConfig(t *testing.T) {
 }
 
 func TestLLMConfigFromEnvironment(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"OPENAI_API_KEY": "sk-env", "OPENAI_BASE_URL": "http://localhost:8000/v1", "OPENAI_MODEL": "llama3.1", "CLARIFY_DATA_DIR": t.TempDir()}
 	cfg, err := LoadConfig("", func(k string) string { return env[k] })
 	if err != nil {
@@ -148,6 +151,7 @@ func runUsageCmd(t *testing.T, args ...string) (int, string, string) {
 }
 
 func TestUsageCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	store, err := llmusage.Open(filepath.Join(dir, llmusage.File), llmusage.Options{Prices: map[string]llmusage.Price{"gpt-4o": {Prompt: 2.5, Completion: 10}}})
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 // answered in its thread, /clarify reaches the warehouse router, and
 // shutdown is clean.
 func TestSlackHTTPModeServe(t *testing.T) {
+	t.Parallel()
 	fake := slackfake.New(t)
 	m, cancel, wait := startMain(t, Config{
 		Warehouses: []WarehouseConfig{{Name: "sales", Demo: true, DemoOrders: 300}, {Name: "finance", Demo: true, DemoOrders: 300}},
@@ -95,6 +96,7 @@ func TestSlackHTTPModeServe(t *testing.T) {
 // platform only: the bot starts and serves, the log and /healthz name the
 // setting and the fix, and the token is not tried again and again.
 func TestSlackBadTokenStopsServe(t *testing.T) {
+	t.Parallel()
 	fake := slackfake.New(t)
 	fake.FailAuth("invalid_auth")
 	m, cancel, wait := startMain(t, Config{Slack: SlackConfig{BotToken: slackfake.BotToken, SigningSecret: slackfake.Secret, Mode: "http", APIURL: fake.APIURL()}})
@@ -116,6 +118,7 @@ func TestSlackBadTokenStopsServe(t *testing.T) {
 
 // TestSlackNotConfigured: no Slack tokens, no Slack platform.
 func TestSlackNotConfigured(t *testing.T) {
+	t.Parallel()
 	p, err := buildSlack(context.Background(), Config{}, platformDeps{})
 	if p != nil || err != nil {
 		t.Fatalf("buildSlack without tokens: %v %v", p, err)
@@ -131,6 +134,7 @@ func slackWho(channel string) dialog.Who {
 // continues that conversation, with two warehouses to route between; a
 // reply in a thread the bot is not in is left alone.
 func TestSlackThreadFollowUpServe(t *testing.T) {
+	t.Parallel()
 	fake := slackfake.New(t)
 	m, _, _ := startMain(t, Config{
 		Warehouses: []WarehouseConfig{{Name: "sales", Demo: true, DemoOrders: 300}, {Name: "finance", Demo: true, DemoOrders: 300}},

@@ -13,6 +13,7 @@ import (
 // warehouse's currency, plain headings, paging, questions about the data,
 // and each used definition said once.
 func TestDemoAnswersReadWell(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 3000, dialog.Config{})
 	loadDemoGlossary(t, env)
 	ana := newChat(t, env, "ana")

@@ -93,6 +93,7 @@ func send(t *testing.T, m *dialog.Manager, ev dialog.Event) dialog.Reply {
 // is ranked by beside the name, says it in a sentence, and keeps the
 // reading's own result for what was asked.
 func TestRankingShowsItsFigure(t *testing.T) {
+	t.Parallel()
 	m := libraryManager(t, dialog.Config{})
 	r := converse(t, m, "most", "which member has the most loans?", "")
 	a := mustAnswer(t, r)
@@ -130,6 +131,7 @@ func TestRankingShowsItsFigure(t *testing.T) {
 // TestPlainHeadings: headings come from the select list and the catalog,
 // never the SQL; no heading holds a bracket or a dot.
 func TestPlainHeadings(t *testing.T) {
+	t.Parallel()
 	m := libraryManager(t, dialog.Config{})
 	cases := []struct {
 		q    string
@@ -166,6 +168,7 @@ func TestPlainHeadings(t *testing.T) {
 // and raw values; past the end it says so. Without the kept result the
 // answer's statement runs again, and the reply says so.
 func TestPagingThroughAnAnswer(t *testing.T) {
+	t.Parallel()
 	for _, kept := range []int{0, -1} {
 		m := libraryManager(t, dialog.Config{DisplayRows: 2, KeptCells: kept})
 		a := mustAnswer(t, converse(t, m, "loans", "list the loans", ""))
@@ -223,6 +226,7 @@ func fmtRow(r []string) string { return strings.Join(r, "|") }
 // TestQuestionsAboutTheData: what the warehouse holds, what to ask and
 // what a word means are answered from the catalog, generically.
 func TestQuestionsAboutTheData(t *testing.T) {
+	t.Parallel()
 	m := libraryManager(t, dialog.Config{})
 	for _, q := range []string{"what tables are there?", "What can I ask?", "what data do you have", "examples"} {
 		r := send(t, m, dialog.Event{Kind: dialog.EventMessage, Conversation: "about", Text: q})

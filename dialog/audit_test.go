@@ -127,6 +127,7 @@ func labels(c *dialog.Clarification) []string {
 // conversation with two clarifications holds every step, in order; the
 // same question again holds the facts that decided it instead.
 func TestAuditTwoClarifications(t *testing.T) {
+	t.Parallel()
 	e := newAuditEnv(t, dialog.Config{})
 	const conv = "C7:1700000000.000100"
 	q1 := e.send(conv, dialog.Event{Kind: dialog.EventMessage, Text: "what was revenue in 2024?"})
@@ -265,6 +266,7 @@ func assertNoValues(t *testing.T, e *auditEnv, a *dialog.Answer) {
 }
 
 func TestAuditNoResultValues(t *testing.T) {
+	t.Parallel()
 	e := newAuditEnv(t, dialog.Config{})
 	const conv = "C7:1700000000.000300"
 	r := e.send(conv, dialog.Event{Kind: dialog.EventMessage, Text: "list customers in Ohio"})
@@ -284,6 +286,7 @@ func TestAuditNoResultValues(t *testing.T) {
 // TestAuditFollowUpsAndFeedback: every answer is a record of its own,
 // holding the steps since the previous record.
 func TestAuditFollowUpsAndFeedback(t *testing.T) {
+	t.Parallel()
 	e := newAuditEnv(t, dialog.Config{})
 	const conv = "C7:1700000000.000400"
 	answerAll := func(r dialog.Reply) dialog.Reply {
@@ -356,6 +359,7 @@ func TestAuditFollowUpsAndFeedback(t *testing.T) {
 }
 
 func TestAuditRefusedAndTyped(t *testing.T) {
+	t.Parallel()
 	e := newAuditEnv(t, dialog.Config{MaxQuestionLength: 300})
 	long := strings.Repeat("how much revenue did we make ", 20)
 	tests := []struct {
@@ -401,6 +405,7 @@ func TestAuditRefusedAndTyped(t *testing.T) {
 
 // Without a question log nothing is recorded and nothing fails.
 func TestAuditOff(t *testing.T) {
+	t.Parallel()
 	e := newAuditEnv(t, dialog.Config{})
 	e.deps.Questions = nil
 	e.restart()
@@ -415,6 +420,7 @@ func TestAuditOff(t *testing.T) {
 
 // A team glossary's fact is recorded with its source.
 func TestAuditNamesTheGlossary(t *testing.T) {
+	t.Parallel()
 	e := newAuditEnv(t, dialog.Config{})
 	team := ontology.Fact{Scope: ontology.ScopeWorkspace, Owner: "slack:T1", Warehouse: "demo", Phrase: "sales region", Kind: ontology.KindAggregate,
 		Target: ontology.Target{Slot: "group", Choice: ontology.ColumnTerm("regions.name")}, Meaning: "the sales rep's region"}

@@ -10,6 +10,7 @@ import (
 // An answer that left words out is recorded with them, so that the
 // admin console can list caveated answers.
 func TestAuditRecordsLeftOutWords(t *testing.T) {
+	t.Parallel()
 	e := newAuditEnv(t, dialog.Config{})
 	const conv = "C7:1700000000.000200"
 	r := e.send(conv, dialog.Event{Kind: dialog.EventMessage, Text: "list the customers chronologically"})

@@ -23,6 +23,7 @@ func pointPrior(q float64) [qGrid]float64 {
 }
 
 func TestEwens(t *testing.T) {
+	t.Parallel()
 	// With concentration a, the second sample repeats the first with
 	// probability 1/(1+a).
 	if got, want := ewens([]float64{2}), 1/(1+errorSpread); math.Abs(got-want) > 1e-12 {
@@ -37,6 +38,7 @@ func TestEwens(t *testing.T) {
 }
 
 func TestVoteBeliefDependsOnTheModel(t *testing.T) {
+	t.Parallel()
 	// Four of five samples agree. From a model right on 90% of its
 	// samples that is near certain; from one right on 35% it is not,
 	// because its mistakes repeat.
@@ -60,6 +62,7 @@ func TestVoteBeliefDependsOnTheModel(t *testing.T) {
 }
 
 func TestCalibratorLearnsTheModelFromAgreement(t *testing.T) {
+	t.Parallel()
 	var strong, weak calibrator
 	start := strong.accuracy()
 	for range 40 {
@@ -88,6 +91,7 @@ func TestCalibratorLearnsTheModelFromAgreement(t *testing.T) {
 }
 
 func TestBeliefWeighsEvidence(t *testing.T) {
+	t.Parallel()
 	prior := pointPrior(0.5)
 	base, _ := belief([]groupEvidence{{votes: 3}, {votes: 2}}, nil, prior)
 	// The offline engine's reading landing in the second interpretation
@@ -115,6 +119,7 @@ func TestBeliefWeighsEvidence(t *testing.T) {
 }
 
 func TestEmptyResultAndReadingKey(t *testing.T) {
+	t.Parallel()
 	empty := &warehouse.Result{}
 	nulls := &warehouse.Result{Rows: [][]any{{nil, nil}}}
 	rows := &warehouse.Result{Rows: [][]any{{nil, int64(3)}}}
@@ -135,6 +140,7 @@ func TestEmptyResultAndReadingKey(t *testing.T) {
 // scanner listed before, which split a literal at a doubled or escaped
 // quote and read strings inside quoted names and comments.
 func TestSQLLiterals(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, sql string
 		want      []string

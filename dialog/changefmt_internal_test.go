@@ -12,6 +12,7 @@ import (
 // its change as money like the figure it changes and as a percentage, and
 // "–" (not NULL) for the first month, which has none before it.
 func TestMonthOverMonthReads(t *testing.T) {
+	t.Parallel()
 	res := &sqlresult.Result{
 		Columns: []sqlresult.Column{{Name: "MONTH(borrowed_on)", Type: "BIGINT"}, {Name: "late_fees", Type: "DECIMAL"}, {Name: "change_from_previous", Type: "DECIMAL"}, {Name: "change_percent", Type: "DOUBLE"}},
 		Rows:    [][]any{{int64(1), "18723.81", nil, nil}, {int64(2), "14327.76", "-4396.05", -23.478}},
@@ -25,6 +26,7 @@ func TestMonthOverMonthReads(t *testing.T) {
 }
 
 func TestDurationUnit(t *testing.T) {
+	t.Parallel()
 	for expr, want := range map[string]string{
 		"AVG(DATEDIFF(shipments.delivered_at, shipments.shipped_at))": "days",
 		"AVG(TIMESTAMPDIFF(HOUR, visits.arrived_at, visits.left_at))": "hours",

@@ -17,6 +17,7 @@ import (
 // once, and from then on their own definition answers without asking,
 // also on a related question ("active customers in Ohio").
 func TestDefinitionsArePersonal(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 3000, dialog.Config{})
 	since := dialogtest.Now().AddDate(0, 0, -90).Format("2006-01-02")
 	// What each meaning the demo data offers for "active customers" counts.
@@ -89,6 +90,7 @@ func TestDefinitionsArePersonal(t *testing.T) {
 }
 
 func TestNeverOrderedIsTheAbsenceOfOrders(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 3000, dialog.Config{})
 	c := newChat(t, env, "ana")
 	a := mustAnswer(t, c.ask("how many customers never ordered?"))
@@ -121,6 +123,7 @@ INSERT INTO nuclear_power_plants VALUES
 // "active plants" on a table the engine was not built for: the question is
 // built from the status column's values, and the choice is remembered.
 func TestTermQuestionFromTheData(t *testing.T) {
+	t.Parallel()
 	for _, target := range testwh.Targets() {
 		t.Run(target.Name, func(t *testing.T) {
 			db := testwh.NewDatabase(t, target, nuclearDump)
@@ -165,6 +168,7 @@ func TestTermQuestionFromTheData(t *testing.T) {
 
 // A word no reading can use is said, not dropped.
 func TestLeftOutWordsAreSaid(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 3000, dialog.Config{})
 	c := newChat(t, env, "ana")
 	r := c.ask("list the customers chronologically")

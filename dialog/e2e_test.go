@@ -111,6 +111,7 @@ func scalar(t *testing.T, env *dialogtest.Env, sql string) string {
 }
 
 func TestClarifyRememberAndReuse(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 3000, dialog.Config{})
 	ana := newChat(t, env, "ana")
 
@@ -183,6 +184,7 @@ func TestClarifyRememberAndReuse(t *testing.T) {
 }
 
 func TestRestartBetweenQuestionAndClick(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 2000, dialog.Config{})
 	c := newChat(t, env, "cy")
 	r := c.ask("list customers in Ohio")
@@ -206,6 +208,7 @@ func TestRestartBetweenQuestionAndClick(t *testing.T) {
 }
 
 func TestClickedTwiceAndExpired(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 1500, dialog.Config{})
 	c := newChat(t, env, "dee")
 	r := c.ask("who is our best customer?")
@@ -228,6 +231,7 @@ func TestClickedTwiceAndExpired(t *testing.T) {
 func first2[A, B any](a A, _ B) A { return a }
 
 func TestNotWhatIMeantAsksAgain(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 2000, dialog.Config{})
 	c := newChat(t, env, "eve")
 	r, _ := c.answerUntil(c.ask("what was revenue in 2024?"), map[string]string{"measure": "net", "filteron:2024": "placed"})
@@ -260,6 +264,7 @@ func TestNotWhatIMeantAsksAgain(t *testing.T) {
 }
 
 func TestGarbageGetsAClearReplyAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 500, dialog.Config{})
 	cases := []struct{ name, text, want string }{
 		{"empty", "   ", "Ask me a question"},
@@ -294,6 +299,7 @@ func TestGarbageGetsAClearReplyAndChangesNothing(t *testing.T) {
 }
 
 func TestANewQuestionWhilePendingStartsOver(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 1000, dialog.Config{})
 	c := newChat(t, env, "fay")
 	r := c.ask("what was revenue in 2024?")
@@ -336,6 +342,7 @@ func (e askingEngine) Candidates(_ context.Context, req dialog.Request) (*dialog
 }
 
 func TestEngineQuestionIsAskedWhenCandidatesAgree(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 800, dialog.Config{})
 	eng := askingEngine{
 		first:  "SELECT COUNT(*) FROM orders WHERE YEAR(ordered_at) = 2024",
@@ -358,6 +365,7 @@ func TestEngineQuestionIsAskedWhenCandidatesAgree(t *testing.T) {
 }
 
 func TestFollowUpsRefineTheAnswer(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 1500, dialog.Config{})
 	c := newChat(t, env, "hal")
 	r, _ := c.answerUntil(c.ask("what was revenue in 2024?"), map[string]string{"measure": "net revenue", "filteron:2024": "placed"})
@@ -379,6 +387,7 @@ func TestFollowUpsRefineTheAnswer(t *testing.T) {
 }
 
 func TestUnusableTypedAnswersKeepTheQuestionOpen(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 500, dialog.Config{})
 	c := newChat(t, env, "gus")
 	q := c.ask("what was revenue in 2024?")
@@ -415,6 +424,7 @@ func TestUnusableTypedAnswersKeepTheQuestionOpen(t *testing.T) {
 // was shipped, and a 'Texas' learned about orders does not decide a
 // question about customers.
 func TestTheQuestionsOwnWordsBeatAFact(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 2000, dialog.Config{})
 	cy := newChat(t, env, "cy")
 	r, _ := cy.answerUntil(cy.ask("how many orders in 2024?"), map[string]string{"filteron:2024": "placed"})
@@ -453,6 +463,7 @@ func TestTheQuestionsOwnWordsBeatAFact(t *testing.T) {
 // customers are counted once each, and "count the customers once each" remembered from a question over orders does not
 // pick a join for a question that counts customers anyway.
 func TestCountingChoices(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 2000, dialog.Config{})
 	dee := newChat(t, env, "dee")
 	r := dee.ask("how many customers placed an order in 2025?")

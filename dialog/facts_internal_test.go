@@ -12,6 +12,7 @@ import (
 // A remembered column decides a point only while its reading stays
 // plausible beside the best one the question's own words give.
 func TestRememberedReadingMustStayPlausible(t *testing.T) {
+	t.Parallel()
 	value := func(col string, p float64) pointValue {
 		return pointValue{Value: sqlshape.SlotValue{Parts: []sqlshape.Part{{Expr: col}}}, P: p}
 	}
@@ -36,6 +37,7 @@ func TestRememberedReadingMustStayPlausible(t *testing.T) {
 // which thing's, not what the word means: a remembered meaning of the
 // word does not decide it.
 func TestRememberedColumnDoesNotChooseTheTable(t *testing.T) {
+	t.Parallel()
 	value := func(p float64, cols ...string) pointValue {
 		var parts []sqlshape.Part
 		for _, c := range cols {
@@ -67,6 +69,7 @@ func TestRememberedColumnDoesNotChooseTheTable(t *testing.T) {
 // A definition learned for one kind of thing does not decide a phrase the
 // question also puts before another kind.
 func TestDefinitionNotForAnotherThing(t *testing.T) {
+	t.Parallel()
 	snap := &warehouse.Snapshot{Schema: warehouse.Schema{Tables: []warehouse.Table{
 		{Name: "clinics", Columns: []warehouse.Column{{Name: "id"}, {Name: "beds"}}},
 		{Name: "wards", Columns: []warehouse.Column{{Name: "id"}, {Name: "clinic_id"}, {Name: "beds"}}},
@@ -90,6 +93,7 @@ func TestDefinitionNotForAnotherThing(t *testing.T) {
 
 // A choice about a condition holds for the same column's condition only.
 func TestConditionChoiceStaysOnItsColumn(t *testing.T) {
+	t.Parallel()
 	learned := ontology.Target{Slot: string(sqlshape.SlotWhere), Arg: "depots.floor_area"}
 	for _, tc := range []struct {
 		key       sqlshape.SlotKey

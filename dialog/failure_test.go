@@ -86,6 +86,7 @@ func ask(t *testing.T, m *dialog.Manager, q string) []dialog.Reply {
 }
 
 func TestUnknownDatabaseReadsPlainly(t *testing.T) {
+	t.Parallel()
 	for _, target := range testwh.Targets() {
 		t.Run(target.Name, func(t *testing.T) {
 			db := testwh.NewDatabase(t, target, plantsDump)
@@ -107,6 +108,7 @@ func TestUnknownDatabaseReadsPlainly(t *testing.T) {
 }
 
 func TestAccessDeniedReadsPlainly(t *testing.T) {
+	t.Parallel()
 	var target testwh.Target
 	for _, tg := range testwh.Targets() {
 		if tg.Real {

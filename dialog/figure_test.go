@@ -13,6 +13,7 @@ import (
 // list, as written, only where that cannot change the rows (a fleet's
 // vehicles and trips: a schema in no evaluation set).
 func TestFigureSQL(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, sql, want string
 	}{
@@ -59,6 +60,7 @@ func TestFigureSQL(t *testing.T) {
 // TestFigureStatement: the figure statement reads past the reading's
 // limit, so that rows tied at it are there too.
 func TestFigureStatement(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ sql, want string }{
 		{"SELECT plate FROM trips GROUP BY plate ORDER BY SUM(km) DESC LIMIT 3",
 			"SELECT plate, SUM(km) AS total_km FROM trips GROUP BY plate ORDER BY SUM(km) DESC\nLIMIT 203"},
@@ -80,6 +82,7 @@ func TestFigureStatement(t *testing.T) {
 // in the figure statement's rows, rows that look the same in order; a row
 // without one leaves the answer without figures.
 func TestAttachFigure(t *testing.T) {
+	t.Parallel()
 	cols := func(names ...string) []warehouse.ResultColumn {
 		var out []warehouse.ResultColumn
 		for _, n := range names {
@@ -113,6 +116,7 @@ func TestAttachFigure(t *testing.T) {
 }
 
 func TestAnswerReading(t *testing.T) {
+	t.Parallel()
 	res := &warehouse.Result{Columns: []warehouse.ResultColumn{{Name: "plate"}, {Name: "n"}}, Rows: [][]any{{"AB-12", int64(4)}, {"CD-34", int64(2)}}}
 	a := &Answer{Result: res, Added: 1}
 	r := a.Reading()
@@ -128,6 +132,7 @@ func TestAnswerReading(t *testing.T) {
 }
 
 func TestPageCommand(t *testing.T) {
+	t.Parallel()
 	cases := map[string]EventKind{
 		"more": EventMore, "Show more": EventMore, "next page.": EventMore, "please show more rows": EventMore,
 		"all": EventAllRows, "show all rows": EventAllRows, "the rest": EventAllRows,
@@ -142,6 +147,7 @@ func TestPageCommand(t *testing.T) {
 }
 
 func TestAboutQuestion(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		text string
 		kind aboutKind
@@ -171,6 +177,7 @@ func TestAboutQuestion(t *testing.T) {
 }
 
 func TestKeptResults(t *testing.T) {
+	t.Parallel()
 	res := func(rows int) *warehouse.Result {
 		r := &warehouse.Result{Columns: []warehouse.ResultColumn{{Name: "a"}, {Name: "b"}}}
 		for i := range rows {
@@ -203,6 +210,7 @@ func TestKeptResults(t *testing.T) {
 }
 
 func TestHeadingWords(t *testing.T) {
+	t.Parallel()
 	heads := map[string]string{
 		"Net revenue after discounts (excludes shipping)":   "Net revenue",
 		"Gross revenue: order lines plus shipping":          "Gross revenue",

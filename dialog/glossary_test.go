@@ -30,6 +30,7 @@ func loadDemoGlossary(t *testing.T, env *dialogtest.Env) {
 }
 
 func TestTeamGlossaryDecidesAndAPersonsOwnChoiceWins(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 3000, dialog.Config{})
 	loadDemoGlossary(t, env)
 	ana := newChat(t, env, "ana")
@@ -86,6 +87,7 @@ func TestTeamGlossaryDecidesAndAPersonsOwnChoiceWins(t *testing.T) {
 }
 
 func TestVerifiedQueryAnswersDirectly(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 3000, dialog.Config{})
 	loadDemoGlossary(t, env)
 	c := newChat(t, env, "carl")
@@ -124,6 +126,7 @@ func TestVerifiedQueryAnswersDirectly(t *testing.T) {
 // admin promotes it to the workspace, which makes it a verified query
 // that answers everyone's same question directly, naming the verifier.
 func TestConfirmedAnswerBecomesAVerifiedQuery(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 3000, dialog.Config{})
 	ctx := context.Background()
 	ana := newChat(t, env, "ana")
@@ -179,6 +182,7 @@ func TestConfirmedAnswerBecomesAVerifiedQuery(t *testing.T) {
 // is linked whole: the answer groups by it and says it used the team's
 // definition; 'change' sets it aside and reads the question again.
 func TestTeamDimensionLinksItsPhrase(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 3000, dialog.Config{})
 	loadDemoGlossary(t, env)
 	ana := newChat(t, env, "ana")
@@ -214,6 +218,7 @@ func TestTeamDimensionLinksItsPhrase(t *testing.T) {
 // what any statement passes now: one the guard refuses is declined and
 // answers nobody.
 func TestVerifyChecksTheStatement(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 3000, dialog.Config{})
 	ctx := context.Background()
 	const q = "which orders went out last week?"

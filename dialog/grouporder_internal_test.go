@@ -12,6 +12,7 @@ import (
 // by its figure, largest first (NULL last); grouped by time, in time
 // order; a reading's own ORDER BY or LIMIT is left alone.
 func TestOrderGroups(t *testing.T) {
+	t.Parallel()
 	rows := func(vals ...any) [][]any {
 		var out [][]any
 		for i := 0; i < len(vals); i += 2 {

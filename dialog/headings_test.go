@@ -14,6 +14,7 @@ import (
 // statements are sqlshape's (the repository's own tests) and a few that
 // take parts of dates.
 func TestOutputPeriodFromTrees(t *testing.T) {
+	t.Parallel()
 	qs := []string{
 		"SELECT YEAR(o.ordered_at), MONTH(o.ordered_at), COUNT(*) FROM orders o GROUP BY 1, 2",
 		"SELECT DATE_FORMAT(orders.ordered_at, '%Y-%m') AS m, SUM(orders.net_amount) FROM orders GROUP BY m",

@@ -7,6 +7,7 @@ import (
 )
 
 func TestCommentsThatNameTheColumn(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		comment string
 		names   bool
@@ -29,6 +30,7 @@ func TestCommentsThatNameTheColumn(t *testing.T) {
 // Leaving out a stored value that is also a verb's participle reads as
 // the event ("returned" loans), not as a bare "don't filter".
 func TestNoFilterOptionNamesTheEvent(t *testing.T) {
+	t.Parallel()
 	l := NewLabels(nil)
 	for _, tc := range []struct{ word, want string }{
 		{"returned", "'returned' as what happened (no filter on a stored 'returned')"},

@@ -20,6 +20,7 @@ import (
 //
 // The current build resumes all of them.
 func TestConversationsOfTheLastFormatResume(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 3000, dialog.Config{})
 	env.RestartWith(map[string]string{
 		"conversations.db": "testdata/conversations-v1.db",

@@ -155,6 +155,7 @@ const (
 )
 
 func TestEmptyReadingsStayApart(t *testing.T) {
+	t.Parallel()
 	onEveryTarget(t, func(t *testing.T, target testwh.Target) {
 		eng := &scripted{name: "test", fn: func(dialog.Request) *dialog.Proposal {
 			return weighed(map[string]float64{hydrogenFuel: 0.5, hydrogenPlate: 0.4, dieselFuel: 0.1})
@@ -171,6 +172,7 @@ func TestEmptyReadingsStayApart(t *testing.T) {
 }
 
 func TestAnEmptyAnswerBesideRowsIsAsked(t *testing.T) {
+	t.Parallel()
 	onEveryTarget(t, func(t *testing.T, target testwh.Target) {
 		for _, tc := range []struct {
 			name   string
@@ -210,6 +212,7 @@ func history(t *testing.T, f *fleet, n int) {
 }
 
 func TestStoppingFollowsTheModelsAgreement(t *testing.T) {
+	t.Parallel()
 	onEveryTarget(t, func(t *testing.T, target testwh.Target) {
 		probe := map[string]float64{heaviest: 4, strongest: 1}
 		for _, tc := range []struct {
@@ -241,6 +244,7 @@ func TestStoppingFollowsTheModelsAgreement(t *testing.T) {
 }
 
 func TestUnsureOfTheOnlyReadingItConfirms(t *testing.T) {
+	t.Parallel()
 	onEveryTarget(t, func(t *testing.T, target testwh.Target) {
 		widened := 0
 		eng := &scripted{name: "llm"}
@@ -280,6 +284,7 @@ func TestUnsureOfTheOnlyReadingItConfirms(t *testing.T) {
 }
 
 func TestNeverAskAnswersTheLikeliest(t *testing.T) {
+	t.Parallel()
 	onEveryTarget(t, func(t *testing.T, target testwh.Target) {
 		eng := &scripted{name: "test", fn: func(dialog.Request) *dialog.Proposal {
 			return weighed(map[string]float64{heaviest: 0.55, strongest: 0.45})
@@ -293,6 +298,7 @@ func TestNeverAskAnswersTheLikeliest(t *testing.T) {
 }
 
 func TestPooledReadingsAreEvidence(t *testing.T) {
+	t.Parallel()
 	onEveryTarget(t, func(t *testing.T, target testwh.Target) {
 		eng := &scripted{name: "llm", fn: func(dialog.Request) *dialog.Proposal {
 			return sampled(map[string]float64{heaviest: 3, strongest: 2})
@@ -318,6 +324,7 @@ func TestPooledReadingsAreEvidence(t *testing.T) {
 }
 
 func TestReadingQuestionOffersWholeReadings(t *testing.T) {
+	t.Parallel()
 	onEveryTarget(t, func(t *testing.T, target testwh.Target) {
 		eng := &scripted{name: "llm", fn: func(dialog.Request) *dialog.Proposal {
 			// Each wrong sample differs from the others in a part of its own.
@@ -351,6 +358,7 @@ func TestReadingQuestionOffersWholeReadings(t *testing.T) {
 }
 
 func TestDifferencesInsideASubqueryAreAsked(t *testing.T) {
+	t.Parallel()
 	onEveryTarget(t, func(t *testing.T, target testwh.Target) {
 		eng := &scripted{name: "test", fn: func(dialog.Request) *dialog.Proposal {
 			return weighed(map[string]float64{
@@ -371,6 +379,7 @@ func TestDifferencesInsideASubqueryAreAsked(t *testing.T) {
 }
 
 func TestACaveatAnotherReadingAvoidsIsAsked(t *testing.T) {
+	t.Parallel()
 	onEveryTarget(t, func(t *testing.T, target testwh.Target) {
 		const all = "SELECT plate FROM vehicles"
 		const north = "SELECT v.plate FROM vehicles v JOIN depots d ON d.id = v.depot_id WHERE d.name = 'north yard'"

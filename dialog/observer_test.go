@@ -57,6 +57,7 @@ func (g *oneQuestion) Admit(context.Context, dialog.Who) *dialog.Refusal {
 // open clarification (typed or clicked) still go through, a new question
 // is refused with the gate's words, and the observer hears each step.
 func TestGateOnlyHoldsNewQuestions(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 300, dialog.Config{})
 	rec, gate := &recorder{}, &oneQuestion{}
 	m, err := dialog.New(dialog.Config{Now: dialogtest.Now, MaxQuestionLength: 200}, dialog.Deps{

@@ -18,6 +18,7 @@ func slotsOf(m map[string]string) sqlshape.Slots {
 }
 
 func TestInformationGain(t *testing.T) {
+	t.Parallel()
 	// Four equally likely interpretations; slot a splits them 2/2 (1 bit),
 	// slot b separates one from the rest (0.81 bits), slot c does not
 	// separate interpretations at all (same value within each group pair).
@@ -44,6 +45,7 @@ func TestInformationGain(t *testing.T) {
 }
 
 func TestInformationGainWithinOneInterpretationIsZero(t *testing.T) {
+	t.Parallel()
 	cands := []alive{
 		{p: 0.5, group: 7, slots: slotsOf(map[string]string{"tables": "a"})},
 		{p: 0.5, group: 7, slots: slotsOf(map[string]string{"tables": "b"})},
@@ -54,6 +56,7 @@ func TestInformationGainWithinOneInterpretationIsZero(t *testing.T) {
 }
 
 func TestOtherLumpsTheRest(t *testing.T) {
+	t.Parallel()
 	// Five interpretations, one slot with five values: only three can be
 	// shown, so the answer distinguishes 3 values + "other".
 	var cands []alive

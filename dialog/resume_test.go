@@ -11,6 +11,7 @@ import (
 // not the question text read as its answer), and a click it already took
 // is not "stale" but finished with what came after it.
 func TestResumedTurnFinishesWhereItStopped(t *testing.T) {
+	t.Parallel()
 	l := newLibrary(t)
 	r, conv := l.ask("ada", "how many loans in 2024?")
 	if r.Kind != dialog.ReplyClarification {

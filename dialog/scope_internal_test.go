@@ -10,6 +10,7 @@ import (
 // when the alias names a thing; an engine's "grouped" or a "t1" is worded
 // as the step worked out first.
 func TestScopeWordsNameTheStep(t *testing.T) {
+	t.Parallel()
 	l := NewLabels(&warehouse.Snapshot{})
 	for scope, want := range map[string]string{
 		"from:grouped":       "in the step worked out first",

@@ -38,6 +38,7 @@ func (c *countingExec) count() int {
 }
 
 func TestPlanScans(t *testing.T) {
+	t.Parallel()
 	const from = " FROM sales JOIN stores ON stores.id = sales.store_id WHERE sales.qty > 0"
 	tests := []struct {
 		name  string
@@ -237,6 +238,7 @@ var sharedCases = []sharedCase{
 // TestSharedScansMatchOwnResults runs each round with shared scans and
 // each statement on its own, and compares what the dialog sees.
 func TestSharedScansMatchOwnResults(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, target := range testwh.Targets() {
 		t.Run(target.Name, func(t *testing.T) {
@@ -353,6 +355,7 @@ func (f scanFailing) Query(ctx context.Context, s string, lim warehouse.Limits) 
 // TestSharedScanFallsBack: a shared scan that fails or reaches its row cap
 // leaves each candidate to run on its own, with the same results.
 func TestSharedScanFallsBack(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testwh.NewDatabase(t, testwh.Targets()[0], salesDump)
 	wh := db.Open(t, warehouse.Config{})
@@ -431,6 +434,7 @@ func readStatements(tb testing.TB, path string) []string {
 // TestSharedScansOnDemo: the readings of "top 5 customers by revenue in
 // 2025" on a small demo warehouse, shared and on their own.
 func TestSharedScansOnDemo(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	demo := demotest.Start(t, 4000)
 	stmts := readStatements(t, "testdata/top5-customers-2025.sql")
@@ -461,6 +465,7 @@ func TestSharedScansOnDemo(t *testing.T) {
 // TestDerive cuts candidates' results from a made-up shared result: what
 // the server would return, or nothing where that is not certain.
 func TestDerive(t *testing.T) {
+	t.Parallel()
 	shared := &warehouse.Result{
 		Columns: []warehouse.ResultColumn{
 			{Name: "name", Type: "VARCHAR"}, {Name: "total", Type: "DECIMAL"}, {Name: "n", Type: "BIGINT"},

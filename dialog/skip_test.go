@@ -15,6 +15,7 @@ import (
 // option, the answer says what was assumed, the question's message shows
 // the assumption, and nothing is remembered as the person's choice.
 func TestSkipClarification(t *testing.T) {
+	t.Parallel()
 	l := newLibrary(t)
 	for _, word := range []string{"skip", "Skip.", "not sure", "you choose"} {
 		t.Run(word, func(t *testing.T) {

@@ -170,6 +170,7 @@ func answerValue(t *testing.T, r dialog.Reply) string {
 // The return date remembered for 'in 2024' cannot count lost loans, which
 // never come back: asked, saying why, for this time only.
 func TestLibraryRememberedReturnDateAndLostLoans(t *testing.T) {
+	t.Parallel()
 	l := newLibrary(t)
 	r, conv := l.ask("ada", "how many loans in 2024?")
 	if r.Kind != dialog.ReplyClarification || r.Clarification.Key.Name != sqlshape.SlotFilterOn {
@@ -202,6 +203,7 @@ func TestLibraryRememberedReturnDateAndLostLoans(t *testing.T) {
 // A fee minus what was refunded, typed under Other…, is the answer, and
 // next time the definition decides.
 func TestLibraryTypedFeeMinusRefunds(t *testing.T) {
+	t.Parallel()
 	l := newLibrary(t)
 	r, conv := l.ask("bo", "what were fees in 2024?")
 	for r.Kind == dialog.ReplyClarification && r.Clarification.Key.Name != sqlshape.SlotMeasure {
@@ -231,6 +233,7 @@ func TestLibraryTypedFeeMinusRefunds(t *testing.T) {
 // Two statuses meant together are typed; every meaning turned down leaves
 // the word out, saying so.
 func TestLibraryDefinitions(t *testing.T) {
+	t.Parallel()
 	l := newLibrary(t)
 	r, conv := l.ask("cleo", "how many active loans are there?")
 	if r.Kind != dialog.ReplyClarification || r.Clarification.Key != sqlshape.DefineKey("active") {
@@ -255,6 +258,7 @@ func TestLibraryDefinitions(t *testing.T) {
 // A word the person chose to leave out is no caveat on the answer: they
 // were asked and know.
 func TestLibraryLeftOutByChoiceIsNoCaveat(t *testing.T) {
+	t.Parallel()
 	l := newLibrary(t)
 	r, conv := l.ask("eli", "how many active loans are there?")
 	if r.Kind != dialog.ReplyClarification || r.Clarification.Key != sqlshape.DefineKey("active") {

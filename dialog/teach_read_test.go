@@ -70,6 +70,7 @@ func definitionsOf(t *testing.T, facts *ontology.Store, owner, phrase string) []
 // said back in plain words, answered exactly, remembered and used next
 // time without asking.
 func TestTypedDefinitionIsReadAsAQuestion(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, typed, confirm, want string
 	}{
@@ -117,6 +118,7 @@ func TestTypedDefinitionIsReadAsAQuestion(t *testing.T) {
 // the rows — a date alone, a word the data does not have — are declined
 // plainly, the question stays open, and nothing is remembered.
 func TestUnreadableDefinitionIsNotStored(t *testing.T) {
+	t.Parallel()
 	c := newClinic(t)
 	for _, typed := range []string{"2026-06-01", "value", "42"} {
 		r, conv := c.ask("ida", "how many regular patients are there?")
@@ -138,6 +140,7 @@ func TestUnreadableDefinitionIsNotStored(t *testing.T) {
 // "has at least one order", and answers what SQL counts; "loyal means …"
 // after an answer reads the same way.
 func TestDemoLoyalCustomers(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 3000, dialog.Config{})
 	ana := newChat(t, env, "ana")
 	r := ana.ask("how many loyal customers are there?")
@@ -214,6 +217,7 @@ func dateFact(t *testing.T, l *library, owner string) (column string, active boo
 // "not what I meant" to is not kept; and a choice that replaced a good
 // one, rejected, gives the good one back instead of overwriting it.
 func TestNotWhatIMeantTakesBackWhatItTaught(t *testing.T) {
+	t.Parallel()
 	l := newLibrary(t)
 	// A new choice, rejected: nothing is kept.
 	r, conv := l.ask("bo", "how many loans in 2024?")
@@ -254,6 +258,7 @@ func TestNotWhatIMeantTakesBackWhatItTaught(t *testing.T) {
 // TestANewQuestionIsNoAnswer: a new question typed while a word is being
 // asked about is a new question, and teaches nothing about the word.
 func TestANewQuestionIsNoAnswer(t *testing.T) {
+	t.Parallel()
 	c := newClinic(t)
 	r, conv := c.ask("ida", "how many regular patients are there?")
 	if r.Kind != dialog.ReplyClarification {
@@ -274,6 +279,7 @@ func TestANewQuestionIsNoAnswer(t *testing.T) {
 // TestOnlyTheWordsNamingTheThingAreLearned: a verb swept into the phrase
 // asked about ("revenue came") is not part of what is remembered.
 func TestOnlyTheWordsNamingTheThingAreLearned(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 2000, dialog.Config{})
 	ana := newChat(t, env, "ana")
 	r := ana.ask("how much revenue came from Texas in 2024?")

@@ -35,6 +35,7 @@ func factOf(t *testing.T, env *dialogtest.Env, user, phrase string) ontology.Fac
 // which never ship: the bot asks, saying why, instead of answering 0, and
 // the answer is for this question only.
 func TestRememberedChoiceThatCannotHoldIsAsked(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 3000, dialog.Config{})
 	ana := newChat(t, env, "ana")
 	learnDates(t, ana)
@@ -69,6 +70,7 @@ func TestRememberedChoiceThatCannotHoldIsAsked(t *testing.T) {
 // Each answer a remembered choice decides counts one use, and prefs show
 // it with the phrase, the meaning, the scope and the source.
 func TestUsesAreCountedAndShown(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 2000, dialog.Config{})
 	ana := newChat(t, env, "ana")
 	learnDates(t, ana)
@@ -89,6 +91,7 @@ func TestUsesAreCountedAndShown(t *testing.T) {
 // A date, measure or output choice is reused by follow-ups and later
 // questions about the same things, and the answer says so.
 func TestChoicesAreReused(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 3000, dialog.Config{})
 	ana := newChat(t, env, "ana")
 	learnDates(t, ana)
@@ -120,6 +123,7 @@ func TestChoicesAreReused(t *testing.T) {
 // refunded" is a measure minus another, confirmed in plain words, and the
 // answer is that difference; the person's definition is used next time.
 func TestTypedMeasureMinusAnother(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 3000, dialog.Config{})
 	for _, typed := range []string{"net revenue minus the amount refunded", "sum of net amount minus refunds"} {
 		t.Run(typed, func(t *testing.T) {
@@ -149,6 +153,7 @@ func TestTypedMeasureMinusAnother(t *testing.T) {
 // A word meant as two values of a status column: the person types them;
 // "returned means …" after an answer is a definition, applied.
 func TestTypedDefinitions(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 3000, dialog.Config{})
 	ana := newChat(t, env, "ana")
 	r := ana.ask("how many active orders are there?")
@@ -184,6 +189,7 @@ func TestTypedDefinitions(t *testing.T) {
 // Words that are no meaning of what was asked are declined plainly, and
 // the question stays open; they are never acknowledged and then ignored.
 func TestTypedWordsThatCannotBeUsedAreDeclined(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 2000, dialog.Config{})
 	ana := newChat(t, env, "ana")
 	r := ana.ask("how many active orders are there?")
@@ -205,6 +211,7 @@ func TestTypedWordsThatCannotBeUsedAreDeclined(t *testing.T) {
 // the word out and says so: it never uses a meaning the person was not
 // shown.
 func TestNoMeaningThePersonWasNotShown(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 3000, dialog.Config{})
 	ana := newChat(t, env, "ana")
 	r := ana.ask("how many active orders are there?")
@@ -233,6 +240,7 @@ func TestNoMeaningThePersonWasNotShown(t *testing.T) {
 
 // Options are worded for people: no SQL in them.
 func TestOptionsAreWordedForPeople(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 2000, dialog.Config{})
 	ana := newChat(t, env, "ana")
 	r := ana.ask("revenue by month in 2025")
@@ -249,6 +257,7 @@ func TestOptionsAreWordedForPeople(t *testing.T) {
 // One row per glossary meaning: a measure the glossary stores as two
 // facts is listed once, with its source.
 func TestPrefsListAGlossaryMeaningOnce(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 1000, dialog.Config{})
 	loadDemoGlossary(t, env)
 	ana := newChat(t, env, "ana")
@@ -264,6 +273,7 @@ func TestPrefsListAGlossaryMeaningOnce(t *testing.T) {
 // Only the asker's "not what I meant" weakens their facts; someone else's
 // in the asker's thread reopens the question but changes nobody's meaning.
 func TestNotWhatIMeantWeakensOnlyTheAskersFacts(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 2000, dialog.Config{})
 	ana := newChat(t, env, "ana")
 	learnDates(t, ana)
@@ -298,6 +308,7 @@ func TestNotWhatIMeantWeakensOnlyTheAskersFacts(t *testing.T) {
 // A team (glossary) meaning turned down by one person is set aside for
 // them only: everyone else keeps it, and admins see it.
 func TestTeamMeaningSetAsideForOnePerson(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 2000, dialog.Config{})
 	loadDemoGlossary(t, env)
 	ana, ben := newChat(t, env, "ana"), newChat(t, env, "ben")
@@ -334,6 +345,7 @@ func TestTeamMeaningSetAsideForOnePerson(t *testing.T) {
 // What someone types in another person's thread is theirs: a definition
 // ben gives in ana's conversation is ben's, never announced to ana.
 func TestTextInSomeoneElsesThreadIsItsAuthors(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 2000, dialog.Config{})
 	ana := newChat(t, env, "ana")
 	r := ana.ask("how many lost orders are there?")
@@ -364,6 +376,7 @@ func (c *chat) answerTo(r dialog.Reply, label string) dialog.Reply {
 // One word, two subjects: 'active' orders and 'active' customers are two
 // definitions of the same person, each used for its own rows.
 func TestOneWordTwoSubjects(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 2000, dialog.Config{})
 	ana := newChat(t, env, "ana")
 	r := ana.ask("how many active orders are there?")
@@ -384,6 +397,7 @@ func TestOneWordTwoSubjects(t *testing.T) {
 // start like a question ("average …"); two measures typed together are
 // read as two.
 func TestTypedAnswerThatLooksLikeAQuestion(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 1000, dialog.Config{})
 	ana := newChat(t, env, "ana")
 	r := ana.ask("what was revenue in 2024?")
@@ -399,6 +413,7 @@ func TestTypedAnswerThatLooksLikeAQuestion(t *testing.T) {
 // A remembered 'revenue' = net revenue does not decide a question whose
 // own words only the other reading takes into account.
 func TestAFactNeverLeavesTheQuestionsWordsOut(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 3000, dialog.Config{})
 	bo := newChat(t, env, "bo")
 	learnDates(t, bo)

@@ -69,6 +69,7 @@ func askBilling(t *testing.T, m *dialog.Manager, conv, q string) dialog.Reply {
 // ("bill" as visits.bill_amount, a word of its name) is not asked about,
 // though the lexicon also relates it to another table (invoices).
 func TestWordPlacedByTheReadingsIsNotAsked(t *testing.T) {
+	t.Parallel()
 	m, _ := newBillingClinic(t)
 	r := askBilling(t, m, "c1", "what is the average bill per ward?")
 	for n := 0; r.Kind == dialog.ReplyClarification; n++ {
@@ -94,6 +95,7 @@ func TestWordPlacedByTheReadingsIsNotAsked(t *testing.T) {
 // "bill" once taken for invoices still reads visits.bill_amount where
 // the schema says bill, and the answer does not claim the word.
 func TestRememberedWordDoesNotRewriteASchemaWord(t *testing.T) {
+	t.Parallel()
 	m, facts := newBillingClinic(t)
 	_, err := facts.Learn(context.Background(), ontology.Fact{Scope: ontology.ScopeUser, Owner: clinicDesk.Identity().Owners().User, Warehouse: "clinic",
 		Phrase: "bill", Kind: ontology.KindWord, Target: ontology.Target{Slot: ontology.SlotWord, Choice: ontology.TableTerm("invoices")}, Meaning: "invoices"})
@@ -122,6 +124,7 @@ func TestRememberedWordDoesNotRewriteASchemaWord(t *testing.T) {
 // another word: here the readings count the customers' orders, grouped
 // by the customers' city. Once answered, the question reads customers.
 func TestSynonymOfATableIsAsked(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString(`CREATE TABLE customers (id INT PRIMARY KEY, name VARCHAR(40), city VARCHAR(20));
 CREATE TABLE orders (id INT PRIMARY KEY, customer_id INT, ordered_on DATE, FOREIGN KEY (customer_id) REFERENCES customers(id));

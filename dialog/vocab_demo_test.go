@@ -45,6 +45,7 @@ func (c *chat) untilAnswer(r dialog.Reply, pick string) (dialog.Reply, int) {
 // use are asked about once, answered right, and after a restart (the bbolt
 // stores reopened) used without asking, with "Using your word".
 func TestDemoWordsAskedOnceAndRemembered(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 2000, dialog.Config{})
 	tests := []struct {
 		question, again, pick string
@@ -105,6 +106,7 @@ func TestDemoWordsAskedOnceAndRemembered(t *testing.T) {
 // TestDemoChangeAWord: "change" on a remembered word asks about it again,
 // and the new answer is used from then on.
 func TestDemoChangeAWord(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 1500, dialog.Config{})
 	c := newChat(t, env, "hal")
 	r, _ := c.untilAnswer(c.ask("how many clients do we have?"), "Customers")
@@ -129,6 +131,7 @@ func TestDemoChangeAWord(t *testing.T) {
 // TestUnmatchedQuestionNamesUnknownWords: a question nothing links to the
 // data says which words it did not know.
 func TestUnmatchedQuestionNamesUnknownWords(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 1500, dialog.Config{MaxRounds: dialog.NeverAsk})
 	c := newChat(t, env, "ivy")
 	r := c.ask("what is the typical wibble of the glorps?")
@@ -141,6 +144,7 @@ func TestUnmatchedQuestionNamesUnknownWords(t *testing.T) {
 // words, used without asking and said as such; a person's own answer
 // for the word wins over them.
 func TestTeamSynonymsFromTheGlossary(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 1500, dialog.Config{})
 	g, err := glossary.Parse("team.yaml", []byte("synonyms:\n  customers: [clients]\n  shipments.carrier: [courier]\n"))
 	if err != nil {

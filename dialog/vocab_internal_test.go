@@ -3,6 +3,7 @@ package dialog
 import "testing"
 
 func TestProperName(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		q, span string
 		want    bool

@@ -27,6 +27,7 @@ func (c *countingExec) Query(ctx context.Context, stmt string, lim warehouse.Lim
 // words, gets "I only read data" and runs nothing; questions that merely
 // mention such verbs are answered.
 func TestWriteRequestsAreTold(t *testing.T) {
+	t.Parallel()
 	wh := testwh.NewDatabase(t, testwh.Targets()[0], plantsDump).Open(t, warehouse.Config{})
 	exec := &countingExec{db: wh}
 	var log logbuf.Buffer

@@ -32,6 +32,7 @@ func (l *linker) LinkTTL() time.Duration { return 10 * time.Minute }
 // Server, or the admin role) with a private sign-in link as the first
 // response, and refuses others and direct messages plainly.
 func TestClarifyAdmin(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, demoOrders, dialog.Config{})
 	fake := newFake(t, discordtest.Options{})
 	l := &linker{}

@@ -47,6 +47,7 @@ func askUntilAnswer(t *testing.T, h *harness, question string) (string, *discord
 // whose click brings the next rows; "csv" typed in the thread brings the
 // whole result as a file with plain headings.
 func TestAnswersReadWellInDiscord(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, demoOrders, dialog.Config{})
 	fake := newFake(t, discordtest.Options{})
 	h := start(t, fake, testConfig(t, fake), env.Manager)
@@ -95,6 +96,7 @@ func TestAnswersReadWellInDiscord(t *testing.T) {
 // evaluation question as a Discord message: every figure written the one
 // way, ids and years without separators, no heading that reads as SQL.
 func TestDemoAnswersReadWellInDiscord(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 2000, dialog.Config{})
 	// The quick tier renders a third of the questions here, the other
 	// adapters the other thirds.

@@ -15,6 +15,7 @@ import (
 // thread with its table in the text and a PNG chart attached to the same
 // message.
 func TestChartAttachment(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, demoOrders, dialog.Config{})
 	fake := newFake(t, discordtest.Options{})
 	h := start(t, fake, testConfig(t, fake), env.Manager)

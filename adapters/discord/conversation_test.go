@@ -103,6 +103,7 @@ func answerOf(t *testing.T, m *discordtest.Message, conv string) string {
 }
 
 func TestGuildConversationWithButtons(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, demoOrders, dialog.Config{})
 	fake := newFake(t, discordtest.Options{})
 	h := start(t, fake, testConfig(t, fake), env.Manager)
@@ -204,6 +205,7 @@ func TestGuildConversationWithButtons(t *testing.T) {
 }
 
 func TestAskWithOtherModalAndCSV(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, demoOrders, dialog.Config{})
 	fake := newFake(t, discordtest.Options{})
 	h := start(t, fake, testConfig(t, fake), env.Manager)
@@ -298,6 +300,7 @@ func tableRows(t *testing.T, content string) int {
 }
 
 func TestDMConversation(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, demoOrders, dialog.Config{})
 	fake := newFake(t, discordtest.Options{})
 	h := start(t, fake, testConfig(t, fake), env.Manager)
@@ -369,6 +372,7 @@ func learn(t *testing.T, env *dialogtest.Env) ontology.Fact {
 }
 
 func TestPrefsAndAdminPromotion(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, demoOrders, dialog.Config{})
 	fact := learn(t, env)
 	fake := newFake(t, discordtest.Options{})
@@ -459,6 +463,7 @@ func TestPrefsAndAdminPromotion(t *testing.T) {
 }
 
 func TestClickAfterRestart(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, demoOrders, dialog.Config{})
 	fake := newFake(t, discordtest.Options{})
 	h := start(t, fake, testConfig(t, fake), env.Manager)
@@ -489,6 +494,7 @@ func TestClickAfterRestart(t *testing.T) {
 }
 
 func TestIgnoresWhatIsNotForTheBot(t *testing.T) {
+	t.Parallel()
 	fake := newFake(t, discordtest.Options{})
 	var asked []dialog.Event
 	d := dialogFunc(func(_ context.Context, ev dialog.Event) ([]dialog.Reply, error) {
@@ -532,6 +538,7 @@ func (f dialogFunc) Handle(ctx context.Context, ev dialog.Event) ([]dialog.Reply
 }
 
 func TestHugeRepliesPassDiscordsChecks(t *testing.T) {
+	t.Parallel()
 	fake := newFake(t, discordtest.Options{})
 	long := strings.Repeat("ŵörd ", 60)
 	d := dialogFunc(func(_ context.Context, ev dialog.Event) ([]dialog.Reply, error) {
@@ -626,6 +633,7 @@ func TestHugeRepliesPassDiscordsChecks(t *testing.T) {
 }
 
 func TestNoThreadPermissionRepliesInChannel(t *testing.T) {
+	t.Parallel()
 	fake := newFake(t, discordtest.Options{NoThreads: true})
 	d := dialogFunc(func(_ context.Context, ev dialog.Event) ([]dialog.Reply, error) {
 		return []dialog.Reply{{Kind: dialog.ReplyNotice, Conversation: ev.Conversation, Text: "one"}, {Kind: dialog.ReplyNotice, Conversation: ev.Conversation, Text: "two"}}, nil
@@ -670,6 +678,7 @@ func onlyTyping(calls []*discordtest.Call, channel string) *discordtest.Call {
 }
 
 func TestShutdownDrainsInFlightWork(t *testing.T) {
+	t.Parallel()
 	fake := newFake(t, discordtest.Options{})
 	started, release := make(chan string, 2), make(chan struct{})
 	d := dialogFunc(func(ctx context.Context, ev dialog.Event) ([]dialog.Reply, error) {
@@ -707,6 +716,7 @@ func TestShutdownDrainsInFlightWork(t *testing.T) {
 // A shutdown while the slash commands are still being registered ends Run
 // cleanly: it is a shutdown, not a failed start.
 func TestShutdownDuringCommandRegistration(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	defer close(hold)
 	fake := newFake(t, discordtest.Options{HoldCommands: hold})

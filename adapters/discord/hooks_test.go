@@ -11,6 +11,7 @@ import (
 // TestHookedTransportClassifiesResponses: failures are API errors, the
 // statuses discordgo sends again are retries, and the route leaves out ids.
 func TestHookedTransportClassifiesResponses(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		code, _ := strconv.Atoi(r.URL.Query().Get("status"))
 		w.WriteHeader(code)

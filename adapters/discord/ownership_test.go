@@ -19,6 +19,7 @@ import (
 // thread is Bob's; a server-wide meaning Alice turns down is set aside
 // for her only.
 func TestNobodyChangesAnotherPersonsMeanings(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, demoOrders, dialog.Config{})
 	server := Platform + ":" + guildID
 	team := ontology.Fact{Scope: ontology.ScopeWorkspace, Owner: server, Warehouse: "demo", Phrase: "turnover", Kind: ontology.KindColumn,

@@ -17,6 +17,7 @@ import (
 // 4014 (disallowed intents) or 4004 (bad token) ends Run with an error
 // that names the fix, after one attempt: retrying cannot help.
 func TestRefusedGatewayStopsWithTheFix(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		code int
 		want []string
@@ -69,6 +70,9 @@ func TestRefusedGatewayStopsWithTheFix(t *testing.T) {
 // first response reaches Discord within its 3 seconds (the fake refuses
 // later ones, as Discord does), and every click's work still runs.
 func TestBurstOfClicksDeferredInTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: a load test of sixty clicks with injected latency (runs in the full suite)")
+	}
 	const clicks, latency = 60, 250 * time.Millisecond
 	fake := newFake(t, discordtest.Options{Latency: latency})
 	worked := make(chan string, clicks)
@@ -112,6 +116,7 @@ func TestBurstOfClicksDeferredInTime(t *testing.T) {
 // TestReconnectsAfterADrop: a gateway connection that drops is opened
 // again (the adapter reconnects itself; discordgo's own loop is off).
 func TestReconnectsAfterADrop(t *testing.T) {
+	t.Parallel()
 	fake := newFake(t, discordtest.Options{})
 	cfg := testConfig(t, fake)
 	cfg.RetryMin, cfg.RetryMax = time.Millisecond, 5*time.Millisecond

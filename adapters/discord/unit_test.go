@@ -16,6 +16,7 @@ import (
 )
 
 func TestRefRoundTrip(t *testing.T) {
+	t.Parallel()
 	dm := dmConv("1200000000000000020", "1300000000000000007")
 	tests := []struct {
 		name string
@@ -54,6 +55,7 @@ func TestRefRoundTrip(t *testing.T) {
 }
 
 func TestRefRejects(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		r    ref
@@ -93,6 +95,7 @@ func offline(t *testing.T, cfg Config) *Adapter {
 }
 
 func TestWhoOfInteractions(t *testing.T) {
+	t.Parallel()
 	a := offline(t, Config{AdminRoles: []string{adminRole}, Admins: []string{"1000000000000000009"}})
 	user := func(id string) *discordgo.User { return &discordgo.User{ID: id} }
 	tests := []struct {
@@ -126,6 +129,7 @@ func TestWhoOfInteractions(t *testing.T) {
 }
 
 func TestQuestionOf(t *testing.T) {
+	t.Parallel()
 	a := offline(t, Config{DataChannels: []Channel{{ID: dataCh}, {ID: anyCh, AnyMessage: true}}, Admins: []string{bob}})
 	bot := a.bot()
 	const thread, foreignThread = "1300000000000000100", "1300000000000000101"
@@ -247,6 +251,7 @@ func checkLimits(t *testing.T, m out) {
 }
 
 func TestRenderRespectsLimits(t *testing.T) {
+	t.Parallel()
 	a := offline(t, Config{})
 	long := strings.Repeat("ŵörd ", 60) // 300 characters, multi-byte
 	emoji := strings.Repeat("😀", 120)   // each counts twice
@@ -401,6 +406,7 @@ func TestRenderRespectsLimits(t *testing.T) {
 }
 
 func TestFitTableKeepsTheCodeBlockClosed(t *testing.T) {
+	t.Parallel()
 	text, shown := fitTable([]string{"a"}, [][]string{{"```"}, {"x"}}, 1000)
 	if shown != 2 || strings.Contains(text, "```") {
 		t.Fatalf("shown %d:\n%s", shown, text)
@@ -411,6 +417,7 @@ func TestFitTableKeepsTheCodeBlockClosed(t *testing.T) {
 }
 
 func TestInvitePermissions(t *testing.T) {
+	t.Parallel()
 	// The README's invite URL uses this number.
 	if Permissions != 309237746688 {
 		t.Fatalf("Permissions = %d", Permissions)

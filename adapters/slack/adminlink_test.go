@@ -33,6 +33,7 @@ func (l *linker) LinkTTL() time.Duration { return 10 * time.Minute }
 // (the response_url's ephemeral reply); anyone else a plain refusal and no
 // link.
 func TestAdminCommand(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 1500, dialog.Config{})
 	fake := slackfake.New(t)
 	fake.SetAdmin("U0BOSS")

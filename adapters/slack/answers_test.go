@@ -17,6 +17,7 @@ import (
 // which brings the next rows into the thread, and a CSV; "csv" typed in
 // the thread brings the whole result as a file with plain headings.
 func TestAnswersReadWellInSlack(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 2000, dialog.Config{})
 	fake := slackfake.New(t)
 	h := start(t, fake, env.Manager, ModeHTTP, nil)
@@ -86,6 +87,7 @@ func atoi(s string) int {
 // evaluation question as a Slack message: every figure written the one
 // way, ids and years without separators, no heading that reads as SQL.
 func TestDemoAnswersReadWellInSlack(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 2000, dialog.Config{})
 	// The quick tier renders a third of the questions here, the other
 	// adapters the other thirds.

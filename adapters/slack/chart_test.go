@@ -14,6 +14,7 @@ import (
 // TestChartInThread: a breakdown answer keeps its table and is followed by
 // a PNG chart uploaded (files upload v2) into the same thread.
 func TestChartInThread(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 1500, dialog.Config{})
 	fake := slackfake.New(t)
 	h := start(t, fake, env.Manager, ModeHTTP, nil)
@@ -53,6 +54,7 @@ func TestChartInThread(t *testing.T) {
 
 // TestNoChartForOneNumber: a single figure is a sentence, not a picture.
 func TestNoChartForOneNumber(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 1500, dialog.Config{})
 	fake := slackfake.New(t)
 	h := start(t, fake, env.Manager, ModeHTTP, nil)

@@ -37,6 +37,7 @@ func noViolations(t *testing.T, fake *slackfake.Server) {
 // answer in the thread → Correct; the same person asks again and is not
 // asked; a second click on the answered question gets an ephemeral note.
 func TestConversationInThread(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 2000, dialog.Config{})
 	fake := slackfake.New(t)
 	h := start(t, fake, env.Manager, ModeHTTP, nil)
@@ -111,6 +112,7 @@ func TestConversationInThread(t *testing.T) {
 // its text answers the question; a result too big for the message comes
 // with a CSV file in the thread.
 func TestOtherModalFreeTextAndCSV(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 1500, dialog.Config{})
 	fake := slackfake.New(t)
 	h := start(t, fake, env.Manager, ModeHTTP, nil)
@@ -199,6 +201,7 @@ func TestOtherModalFreeTextAndCSV(t *testing.T) {
 // TestClickAfterRestart: the bot restarts between the question and the
 // click; the click still answers (the button carries the conversation).
 func TestClickAfterRestart(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 1500, dialog.Config{})
 	fake := slackfake.New(t)
 	h := start(t, fake, env.Manager, ModeHTTP, nil)
@@ -225,6 +228,7 @@ func TestClickAfterRestart(t *testing.T) {
 
 // TestFollowUpInThread: a mention in the thread continues the conversation.
 func TestFollowUpInThread(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 1500, dialog.Config{})
 	fake := slackfake.New(t)
 	h := start(t, fake, env.Manager, ModeHTTP, nil)

@@ -97,6 +97,7 @@ func (m msg) factAction(phrase string) string {
 // the App Home; admins also see everyone's and promote, edit and delete
 // them, and every admin change is recorded (who, when, before, after).
 func TestAppHomeReviewAndAudit(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 1500, dialog.Config{})
 	fake := slackfake.New(t)
 	fake.SetAdmin("U0BOSS")
@@ -244,6 +245,7 @@ func TestAppHomeReviewAndAudit(t *testing.T) {
 // TestPrefsCommandWithDeleteButtons: /clarify prefs lists the person's
 // preferences ephemerally with delete buttons that work.
 func TestPrefsCommandWithDeleteButtons(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 1500, dialog.Config{})
 	fake := slackfake.New(t)
 	h := start(t, fake, env.Manager, ModeHTTP, nil)

@@ -35,6 +35,7 @@ func (c *hookCounts) hooks() Hooks {
 // TestHooksHearRetriesAndDuplicates: a 429 on posting is one retry of
 // chat.postMessage, and Slack's resending of an event is one duplicate.
 func TestHooksHearRetriesAndDuplicates(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 300, dialog.Config{})
 	fake := slackfake.New(t)
 	var counts hookCounts
@@ -59,6 +60,7 @@ func TestHooksHearRetriesAndDuplicates(t *testing.T) {
 // TestCallReportsErrorsOnce: a call that fails for good is one API error
 // under its method; one that succeeds after a rate limit is a retry only.
 func TestCallReportsErrorsOnce(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		fails       []error // what each attempt returns; nil succeeds

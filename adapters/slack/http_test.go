@@ -61,6 +61,7 @@ func threadCalls(fake *slackfake.Server, since int, thread string) int {
 // retry in the same second has the same signature) is answered 200 and
 // handled once, by its event id; a replayed command is refused.
 func TestHTTPRequestsAreVerified(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 300, dialog.Config{})
 	fake := slackfake.New(t)
 	h := start(t, fake, env.Manager, ModeHTTP, func(c *Config) { c.Workers = 1 })
@@ -156,6 +157,7 @@ func TestHTTPRequestsAreVerified(t *testing.T) {
 }
 
 func TestURLVerification(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 300, dialog.Config{})
 	h := start(t, slackfake.New(t), env.Manager, ModeHTTP, nil)
 	p := fixture(t, "url_verification.json")
@@ -168,6 +170,7 @@ func TestURLVerification(t *testing.T) {
 // TestRetriedEventHandledOnce: Slack sends an event again (X-Slack-Retry-Num,
 // fresh signature, same event_id); it is acknowledged and not handled twice.
 func TestRetriedEventHandledOnce(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 300, dialog.Config{})
 	fake := slackfake.New(t)
 	h := start(t, fake, env.Manager, ModeHTTP, func(c *Config) { c.Workers = 1 })
@@ -193,6 +196,7 @@ func TestRetriedEventHandledOnce(t *testing.T) {
 // TestIgnoresBotsAndItself: the bot's own messages and other bots' are
 // not questions (no reply loops).
 func TestIgnoresBotsAndItself(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 300, dialog.Config{})
 	fake := slackfake.New(t)
 	h := start(t, fake, env.Manager, ModeHTTP, func(c *Config) { c.Workers = 1 })
@@ -224,6 +228,7 @@ func TestIgnoresBotsAndItself(t *testing.T) {
 // TestRateLimitIsWaitedOut: a 429 on posting is waited out (Retry-After)
 // and the message still arrives.
 func TestRateLimitIsWaitedOut(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 300, dialog.Config{})
 	fake := slackfake.New(t)
 	h := start(t, fake, env.Manager, ModeHTTP, nil)
@@ -246,6 +251,7 @@ func TestRateLimitIsWaitedOut(t *testing.T) {
 // TestSlashCommand: /clarify help, prefs, forget and warehouse answer
 // ephemerally through the command's response_url.
 func TestSlashCommand(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 300, dialog.Config{})
 	fake := slackfake.New(t)
 	wh := &warehouses{names: []string{"sales", "finance"}}
@@ -291,6 +297,7 @@ func TestSlashCommand(t *testing.T) {
 // admin reaches the router as an admin, whose access rules may allow only
 // the "admin" role.
 func TestSlashWarehouseKnowsTheAdmin(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 300, dialog.Config{})
 	fake := slackfake.New(t)
 	wh := &warehouses{names: []string{"sales", "finance"}}
@@ -340,6 +347,7 @@ func (e *noWarehouse) Error() string { return "there is no warehouse called " + 
 
 // TestBadTokenFailsAtStart: auth.test refusing the token is a clear error.
 func TestBadTokenFailsAtStart(t *testing.T) {
+	t.Parallel()
 	fake := slackfake.New(t)
 	fake.FailAuth("invalid_auth")
 	_, err := New(context.Background(), Config{BotToken: slackfake.BotToken, Mode: ModeHTTP, SigningSecret: "s", APIURL: fake.APIURL()}, nopDialog{})

@@ -18,6 +18,7 @@ import (
 )
 
 func TestSeenSetRemembersForTTL(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	s := newSeenSet(time.Hour, func() time.Time { return now })
 	if !s.first("Ev1") || s.first("Ev1") {
@@ -38,6 +39,7 @@ func TestSeenSetRemembersForTTL(t *testing.T) {
 }
 
 func TestAdminsConfiguredOrFromUsersInfo(t *testing.T) {
+	t.Parallel()
 	var lookups atomic.Int32
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	a := &admins{
@@ -76,6 +78,7 @@ func TestAdminsConfiguredOrFromUsersInfo(t *testing.T) {
 // TestShutdownDrains: work acknowledged before shutdown is finished
 // before Run returns.
 func TestShutdownDrains(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 300, dialog.Config{})
 	fake := slackfake.New(t)
 	h := start(t, fake, env.Manager, ModeHTTP, func(c *Config) { c.Workers = 1 })
@@ -126,6 +129,7 @@ func (p *panicky) Handle(ctx context.Context, ev dialog.Event) ([]dialog.Reply, 
 // TestPanicBecomesApology: a panic while handling an event is recovered,
 // the person gets a short apology, and the next event is answered.
 func TestPanicBecomesApology(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 300, dialog.Config{})
 	fake := slackfake.New(t)
 	h := start(t, fake, &panicky{Dialog: env.Manager}, ModeHTTP, func(c *Config) { c.Workers = 1 })

@@ -53,6 +53,7 @@ type manifest struct {
 // events it handles, the scopes its calls need (and no more), the command,
 // App Home, Socket Mode, and the HTTP variant's endpoints.
 func TestManifest(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("../../manifest.yml")
 	if err != nil {
 		t.Fatal(err)

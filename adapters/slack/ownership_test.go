@@ -16,6 +16,7 @@ import (
 // were; Ana's own weakens hers; a definition Ben types in Ana's thread is
 // Ben's, and is never announced to Ana as hers.
 func TestNobodyChangesAnotherPersonsMeanings(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 1500, dialog.Config{})
 	fake := slackfake.New(t)
 	h := start(t, fake, env.Manager, ModeHTTP, nil)
@@ -111,6 +112,7 @@ func TestNobodyChangesAnotherPersonsMeanings(t *testing.T) {
 // A workspace (glossary) meaning that one person says is not what they
 // meant is set aside for them only, and admins see it.
 func TestSharedMeaningSetAsideForOnePerson(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 1500, dialog.Config{})
 	ws := "slack:" + slackfake.TeamID
 	team := ontology.Fact{Scope: ontology.ScopeWorkspace, Owner: ws, Warehouse: "demo", Phrase: "revenue", Kind: ontology.KindColumn,

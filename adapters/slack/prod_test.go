@@ -50,6 +50,7 @@ func channelMessage(t *testing.T, user, channel, ts, thread, text string) map[st
 // that mention the bot (Slack sends those as app_mention too) are not
 // handled from this event.
 func TestThreadFollowUpWithoutMention(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 300, dialog.Config{})
 	fake := slackfake.New(t)
 	h := start(t, fake, knowing{env.Manager}, ModeHTTP, nil)
@@ -121,6 +122,7 @@ func (d *failingDedup) Forget(_ context.Context, key string) error {
 // store cannot check is not handled and not acknowledged (503), so that
 // Slack sends it again; once the store is back the retry is handled, once.
 func TestDedupStoreDownLeavesEventForRetry(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 300, dialog.Config{})
 	fake := slackfake.New(t)
 	dd := &failingDedup{seen: map[string]bool{}}
@@ -175,6 +177,7 @@ func (d *blockingDialog) Handle(ctx context.Context, ev dialog.Event) ([]dialog.
 // from the intake lane, not by a worker), and the first-message and
 // answer hooks hear both.
 func TestPlaceholderAtAckTime(t *testing.T) {
+	t.Parallel()
 	fake := slackfake.New(t)
 	d := &blockingDialog{release: make(chan struct{}), started: make(chan string, 4)}
 	var firsts, answers atomic.Int32
@@ -211,6 +214,7 @@ func TestPlaceholderAtAckTime(t *testing.T) {
 // reached (events get 503 meanwhile, so Slack retries them) and serves
 // once it answers; the status hook hears both.
 func TestSlackUnreachableAtStart(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 300, dialog.Config{})
 	fake := slackfake.New(t)
 	var up atomic.Bool
@@ -269,6 +273,7 @@ func TestSlackUnreachableAtStart(t *testing.T) {
 // TestRefusedTokenEndsRun: a token Slack refuses is not retried: Run ends
 // with an error that names the variable and the fix.
 func TestRefusedTokenEndsRun(t *testing.T) {
+	t.Parallel()
 	fake := slackfake.New(t)
 	fake.FailAuth("token_revoked")
 	a, err := Build(Config{BotToken: slackfake.BotToken, SigningSecret: "s", Mode: ModeHTTP, APIURL: fake.APIURL(), RetryMin: time.Millisecond}, nopDialog{})
@@ -310,6 +315,7 @@ func (r *recordingInflight) Done(_ context.Context, p inflight.Placeholder) erro
 // while its turn runs and forgotten once delivered; one a dead process
 // left is replaced with a note that says to try again.
 func TestPlaceholdersTrackedAndOrphansReplaced(t *testing.T) {
+	t.Parallel()
 	fake := slackfake.New(t)
 	d := &blockingDialog{release: make(chan struct{}), started: make(chan string, 4)}
 	rec := &recordingInflight{tracked: map[string]inflight.Placeholder{}}
@@ -361,6 +367,7 @@ func (d *resumingDialog) Handle(_ context.Context, ev dialog.Event) ([]dialog.Re
 // "Looking…" placeholder in the same thread; the taken-over placeholder
 // is forgotten once delivered.
 func TestOrphanedTurnIsFinished(t *testing.T) {
+	t.Parallel()
 	fake := slackfake.New(t)
 	d := &resumingDialog{events: make(chan dialog.Event, 4)}
 	rec := &recordingInflight{tracked: map[string]inflight.Placeholder{}}
@@ -431,6 +438,7 @@ func (p *prechecked) Handle(ctx context.Context, ev dialog.Event) ([]dialog.Repl
 // TestRefusalIsOneEphemeralMessage: a question the rate limits refuse
 // costs one chat.postEphemeral: no placeholder, no dialog turn.
 func TestRefusalIsOneEphemeralMessage(t *testing.T) {
+	t.Parallel()
 	fake := slackfake.New(t)
 	d := &prechecked{}
 	h := start(t, fake, d, ModeHTTP, nil)

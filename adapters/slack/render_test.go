@@ -117,6 +117,7 @@ func checkView(t *testing.T, v any) {
 
 // TestBlockKitGolden pins the exact JSON sent for each kind of message and view.
 func TestBlockKitGolden(t *testing.T) {
+	t.Parallel()
 	admin := *somePrefs
 	admin.CanAdmin = true
 	admin.Subject = "everyone"
@@ -151,6 +152,7 @@ func TestBlockKitGolden(t *testing.T) {
 }
 
 func TestClarificationButtonsCarryTheConversation(t *testing.T) {
+	t.Parallel()
 	m := clarificationMessage(revenueQuestion, conv, "text")
 	actions := m.Blocks[1].(*slack.ActionBlock)
 	if n := len(actions.Elements.ElementSet); n != 4 {
@@ -206,6 +208,7 @@ func bigResult(rows, cols int, colName func(int) string, val func(r, c int) stri
 // TestLimitsForHugeResults renders results that break every naive
 // rendering and checks each block against Slack's limits.
 func TestLimitsForHugeResults(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("Lorem ipsum dolor sit amet, & <consectetur> adipiscing elit. ", 90)[:5000]
 	zalgo := "Z" + strings.Repeat("\u0301\u0302\u0303", 2000)
 	cases := []struct {
@@ -277,6 +280,7 @@ func TestLimitsForHugeResults(t *testing.T) {
 }
 
 func TestLimitsForLongQuestionsAndLists(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("revenue 🚀 <b> & ", 400)
 	q := &dialog.Clarification{ID: "q", Prompt: long, Options: []dialog.Option{
 		{Label: long, Example: long}, {Label: "👨‍👩‍👧‍👦" + long, Example: long}, {Label: "x", Example: ""},
@@ -311,6 +315,7 @@ func TestLimitsForLongQuestionsAndLists(t *testing.T) {
 }
 
 func TestClip(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in   string
 		n    int
@@ -339,6 +344,7 @@ func TestClip(t *testing.T) {
 }
 
 func TestEscClipNeverOverflows(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{strings.Repeat("&", 100), strings.Repeat("<a>", 50), "plain text", strings.Repeat("🚀&", 40)} {
 		for n := 1; n < 60; n++ {
 			got := escClip(s, n)
@@ -353,6 +359,7 @@ func TestEscClipNeverOverflows(t *testing.T) {
 }
 
 func TestPlainText(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ in, want string }{
 		{"<@U0CLARIFY> what was revenue in 2024?", "what was revenue in 2024?"},
 		{"<@U0CLARIFY|clarify> revenue &amp; costs &lt; 5", "revenue & costs < 5"},
@@ -369,6 +376,7 @@ func TestPlainText(t *testing.T) {
 }
 
 func TestUserArgAndActionName(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"<@U0ANA|ana>": "U0ANA", "@U0BEN": "U0BEN", "*": "*", "me": "", "": ""} {
 		if got := userArg(in); got != want {
 			t.Errorf("userArg(%q) = %q, want %q", in, got, want)
@@ -382,6 +390,7 @@ func TestUserArgAndActionName(t *testing.T) {
 }
 
 func TestCSVDefusesFormulas(t *testing.T) {
+	t.Parallel()
 	a := &dialog.Answer{Result: &warehouse.Result{
 		Columns: []warehouse.ResultColumn{{Name: "=cmd"}, {Name: "n"}, {Name: "x"}},
 		Rows:    [][]any{{"=HYPERLINK(\"http://x\")", int64(-5), nil}, {"@SUM(A1)", "-12.50", 1.5}},

@@ -14,6 +14,7 @@ import (
 // events, a retried envelope, a click, a refused modal submission and a
 // slash command are each acknowledged, and the work shows up in Slack.
 func TestSocketMode(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 1500, dialog.Config{})
 	fake := slackfake.New(t)
 	h := start(t, fake, env.Manager, ModeSocket, func(c *Config) { c.Workers = 1 })
@@ -100,6 +101,7 @@ func TestSocketMode(t *testing.T) {
 
 // TestSocketModeRefusedAppToken: a refused app-level token ends Run with a clear error.
 func TestSocketModeRefusedAppToken(t *testing.T) {
+	t.Parallel()
 	env := dialogtest.New(t, 300, dialog.Config{})
 	fake := slackfake.New(t)
 	h := start(t, fake, env.Manager, ModeSocket, func(c *Config) { c.AppToken = "xapp-1-revoked" })

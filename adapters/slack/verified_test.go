@@ -11,6 +11,7 @@ import (
 // An answer someone marked correct shows admins one way to make it a
 // verified query; other preferences keep the promote menu.
 func TestHomeOffersToVerifyConfirmedAnswers(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		fact      dialog.FactView

@@ -588,6 +588,9 @@ func FuzzAccessOracle(f *testing.F) {
 // of them show protected data (DEFAULT(email) reads none), so it must see
 // most, and every one of the issue's own cases.
 func TestOracleFindsLeaks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: runs the whole leak corpus through the oracle (runs in the full suite)")
+	}
 	mustFlag := map[string]bool{
 		"SELECT c.name, x.email FROM customers c NATURAL JOIN (SELECT 'zqhid1@secret.test' AS email UNION ALL SELECT 'x') x":                               true,
 		"SELECT name AS email FROM customers ORDER BY email LIKE 'zqh%' DESC LIMIT 1":                                                                      true,
