@@ -370,6 +370,9 @@ func (e *Engine) multiplied(tree *catalog.JoinTree, t *schema.Table) bool {
 // reference, and on the kind a typed reference names.
 func (e *Engine) fromOf(tree *catalog.JoinTree) fromList {
 	f := fromList{First: source{Table: tree.Tables[0]}}
+	if len(tree.Edges) > 0 {
+		f.Joins = make([]joinClause, 0, len(tree.Edges))
+	}
 	for i, edge := range tree.Edges {
 		on := and(cmp(col(edge.FromTable, edge.FromColumn), "=", col(edge.ToTable, edge.ToColumn)), e.whenExpr(edge))
 		f.Joins = append(f.Joins, joinClause{To: source{Table: tree.Tables[i+1]}, On: on})
