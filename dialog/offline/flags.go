@@ -121,8 +121,8 @@ func (a *analysis) flagGovernor(cm *colMention, presence bool, prev *flagMention
 	return governed, negated, false
 }
 
-// bothWays: "… and how many do not": the question asks for the rows with
-// the flag and those without.
+// bothWays: a negation a few words after "and how many" asks for the rows
+// with the flag and, beside them, those without it.
 func (a *analysis) bothWays(cm *colMention) bool {
 	both := false
 	for k := cm.end; k+3 < len(a.toks) && k <= cm.end+1; k++ {
