@@ -72,6 +72,16 @@ var alphaWords = words.Set("alphabetical")
 
 var sortFollows = words.Set("sortfollow")
 
+// The words of an ordering clause (words/ordering.tsv).
+var (
+	sortVerbs    = words.Set("sortverb")
+	sortNouns    = words.Set("sortnoun")
+	sortedList   = words.Set("sortedlist")
+	reverseWords = words.Set("reverse")
+	sortFillers  = words.Set("sortfiller")
+	sortWays     = words.Map("sortway")
+)
+
 func (a *analysis) findOrdering() {
 	for i := 0; i < len(a.toks); i++ {
 		if a.alphabeticalOrder(i) {
@@ -118,10 +128,10 @@ func (a *analysis) alphabeticalOrder(i int) bool {
 	}
 	a.order = &orderMention{phrase: a.phrase(i, end), at: i, by: -1, alpha: true}
 	a.markUsed(i, end)
-	if a.word(i-1) == "ordered" || a.word(i-1) == "sorted" || a.word(i-1) == "listed" {
+	if sortedList[a.word(i-1)] {
 		a.markUsed(i-1, i)
 	}
-	if a.word(i-1) == "reverse" || a.word(i-1) == "reversed" || a.word(i-1) == "descending" {
+	if reverseWords[a.word(i-1)] {
 		a.order.desc = true
 		a.markUsed(i-1, i)
 	}
@@ -133,8 +143,8 @@ func (a *analysis) alphabeticalOrder(i int) bool {
 func (a *analysis) opensOrdering(i int) bool {
 	w := a.word(i)
 	switch {
-	case (w == "ordered" || w == "sorted" || w == "ranked" || w == "arranged") && sortFollows[a.word(i+1)] ||
-		(w == "order" || w == "sort" || w == "rank") && (a.word(i+1) == "by" || a.word(i+1) == "the" || a.word(i+1) == "them" || a.word(i+1) == "results"):
+	case sortVerbs[w] && sortFollows[a.word(i+1)] ||
+		sortNouns[w] && (a.word(i+1) == "by" || a.word(i+1) == "the" || a.word(i+1) == "them" || a.word(i+1) == "results"):
 		return true
 	case a.seq(i, "in", "descending") || a.seq(i, "in", "ascending"):
 		return true
@@ -174,8 +184,8 @@ func (a *analysis) orderWord(om *orderMention, i, end int) bool {
 		for a.word(om.by) == "the" || a.word(om.by) == "their" || a.word(om.by) == "its" {
 			om.by++
 		}
-	case x == "from" || x == "to" || x == "in" || x == "order" || x == "the" || x == "results" || x == "them" || x == "starting" || x == "with":
-	case x == "descending" || x == "ascending" || x == "desc" || x == "asc":
+	case sortFillers[x]:
+	case sortWays[x] != "":
 		om.desc = directionWords[x]
 	case isDirection(x) && (a.word(end-1) == "from" || a.word(end-1) == "to" || a.word(end-1) == "the"):
 		if a.word(end-1) != "to" {
@@ -183,7 +193,7 @@ func (a *analysis) orderWord(om *orderMention, i, end int) bool {
 		}
 	case x == "alphabetically" || x == "alphabetical":
 		om.alpha, om.desc = true, false
-	case om.by < 0 && a.word(end-1) == "the" && (a.word(i) == "sort" || a.word(i) == "order" || a.word(i) == "rank"):
+	case om.by < 0 && a.word(end-1) == "the" && sortNouns[a.word(i)]:
 		om.by = end // "sort the product codes in ascending order"
 	default:
 		return om.by >= 0 && end >= om.by

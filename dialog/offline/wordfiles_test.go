@@ -26,6 +26,8 @@ func TestWordFilesMatter(t *testing.T) {
 		{"grammar", "have", "have", "choir", "list the singers that have solos", []string{"WHERE EXISTS (SELECT 1 FROM solos WHERE solos.singer_id = singers.singer_id)"}, "solos"},
 		{"aggregates", "kind", "different", "choir", "how many different voices are there", []string{"COUNT(DISTINCT singers.voice)"}, "different"},
 		{"ordering", "direction", "descending", "choir", "list the venues ordered by rating descending", []string{"ORDER BY venues.rating DESC"}, "descending"},
+		{"ordering", "sortverb", "arranged", "choir", "list the venues arranged by rating", []string{"ORDER BY venues.rating"}, "arranged"},
+		{"ordering", "reverse", "reverse", "choir", "list the venues in reverse alphabetical order", []string{"ORDER BY venues.venue_name DESC"}, "reverse"},
 		{"prepositions", "relationprep", "in", "choir", "which venues are located in Brill", []string{"WHERE venues.town = 'Brill'"}, "located"},
 		{"comparisons", "comparison", "exceeding", "choir", "list the singers with a fee paid exceeding 50", []string{"WHERE singers.fee_paid > 50"}, "exceeding"},
 		{"numbers", "number", "fifty", "choir", "list the singers with a fee paid over fifty", []string{"WHERE singers.fee_paid > 50"}, "fifty"},
