@@ -90,6 +90,13 @@ func (r *reader) flagKind(cm *colMention) (flag, presence bool) {
 	return flag, presence
 }
 
+// The words that govern a yes/no column (words/grammar.tsv).
+var (
+	flagHave    = words.Set("flaghave")
+	flagLack    = words.Set("flaglack")
+	flagFillers = words.Set("flagfiller")
+)
+
 // flagGovernor reads the words before a flag mention (or its own first
 // word: "without illustrations") that say it is asked for (with, have…)
 // or negated (without, no, lacking…); a flag coordinated with the one
@@ -103,12 +110,12 @@ func (a *analysis) flagGovernor(cm *colMention, presence bool, prev *flagMention
 		if w := a.word(k); (w == "and" || w == "or") && prev != nil && prev.cm.end == k {
 			return true, prev.negated, w == "or"
 		}
-		switch a.word(k) {
-		case "with", "have", "has", "having", "had", "offering", "offer", "offers", "include", "includes":
+		switch w := a.word(k); {
+		case flagHave[w]:
 			governed = true
-		case "without", "no", "not", "lack", "lacking", "lacks":
+		case flagLack[w]:
 			governed, negated = true, true
-		case "a", "an", "the", "any", "do", "does", "did", "don't", "doesn't":
+		case flagFillers[w]:
 			continue
 		}
 		// "have declared a minor": one participle between.

@@ -28,6 +28,8 @@ func TestWordFilesMatter(t *testing.T) {
 		{"ordering", "direction", "descending", "choir", "list the venues ordered by rating descending", []string{"ORDER BY venues.rating DESC"}, "descending"},
 		{"ordering", "sortverb", "arranged", "choir", "list the venues arranged by rating", []string{"ORDER BY venues.rating"}, "arranged"},
 		{"ordering", "reverse", "reverse", "choir", "list the venues in reverse alphabetical order", []string{"ORDER BY venues.venue_name DESC"}, "reverse"},
+		{"grammar", "flaghave", "offering", "rooms", "list the rooms offering a projector", []string{"rooms.has_projector = 'Y'"}, "offering"},
+		{"grammar", "flaglack", "lacks", "rooms", "which room lacks a projector", []string{"rooms.has_projector = 'N'"}, "lacks"},
 		{"prepositions", "relationprep", "in", "choir", "which venues are located in Brill", []string{"WHERE venues.town = 'Brill'"}, "located"},
 		{"comparisons", "comparison", "exceeding", "choir", "list the singers with a fee paid exceeding 50", []string{"WHERE singers.fee_paid > 50"}, "exceeding"},
 		{"numbers", "number", "fifty", "choir", "list the singers with a fee paid over fifty", []string{"WHERE singers.fee_paid > 50"}, "fifty"},
