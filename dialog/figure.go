@@ -25,7 +25,7 @@ import (
 // beside it, at the same time, the reading with the ordering expression
 // added to its select list and its limit widened; each row of the
 // reading takes the figure of its equal there. Answer.Reading() gives the
-// reading's own result back (what evaluation compares with a gold
+// reading's own result back (what `bot eval` compares with a gold
 // query); without a figure for every row the answer is the reading alone.
 
 // figureMargin widens a ranking's limit in the figure statement, so that

@@ -338,7 +338,7 @@ type DatasetReport struct {
 	Headline int `json:"headline"`
 }
 
-// Report is a whole evaluation.
+// Report is the whole of one `bot eval` run.
 type Report struct {
 	Engine     string           `json:"engine"`
 	MaxRounds  int              `json:"max_rounds"`

@@ -1969,7 +1969,7 @@ func (e *Engine) verbRelates(a *analysis, parts *readingParts, v verbSite, expla
 }
 
 // verbsOfNames: "depots used for storage" read through usage_kind, "where
-// is it located" through a location column: a verb the lexicon relates to
+// is it situated" through a site column: a verb the lexicon relates to
 // the name of a column or table the reading reads is what the reading
 // does with it.
 func (e *Engine) verbsOfNames(a *analysis, parts *readingParts, explained, claimed, pending []bool, mark func(from, to int)) {

@@ -333,7 +333,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 }
 
 // namesColumnsOfEach says whether the question names columns of the
-// things it says "each" of ("the location and usage of every depot"):
+// things it says "each" of ("the site and usage of every depot"):
 // a list of those things, not a count per thing.
 func (r *reader) namesColumnsOfEach() bool {
 	for _, g := range r.a.groups {
@@ -650,7 +650,7 @@ func (r *reader) freeColumns() []*colMention {
 }
 
 // namesItsValue says whether a participle names the column of the value right
-// after it ("depots located in Ashby", 'Ashby' a location): the column is
+// after it ("depots situated in Ashby", 'Ashby' a town): the column is
 // the condition's, not what to show. A noun naming its value ("the
 // department of Computer Science") may still be shown.
 func (r *reader) namesItsValue(cm *colMention) bool {

@@ -445,8 +445,8 @@ func guessedDefined(p *plan) int {
 }
 
 // pinnedPenalty discounts a count or a ranking over rows that a condition
-// pins to one thing: "how many countries neighbour Celmar" read as the
-// countries named Celmar (always one) is not what anybody asks.
+// pins to one thing: "how many depots border Ashby" read as the depots
+// named Ashby (always one) is not what anybody asks.
 const pinnedPenalty = 0.15
 
 // pinned says whether the plan counts or ranks the rows of a table whose

@@ -45,7 +45,7 @@ func TestWordFilesMatter(t *testing.T) {
 		{"columns", "place", "address", "rooms", "where is Rowan?", []string{"rooms.address\nFROM rooms\nWHERE rooms.room_name = 'Rowan'"}, "where"},
 		{"verbs", "agent", "sent", "lending", "which tools were sent by Vans", []string{"SELECT DISTINCT tools.tool_name", "WHERE loans.courier = 'Vans'"}, "sent"},
 		{"grammar", "relative", "that", "choir", "list the singers that have solos", []string{"WHERE EXISTS (SELECT 1 FROM solos WHERE solos.singer_id = singers.singer_id)"}, "solos"},
-		{"aggregates", "distinct", "distinct", "choir", "what is the number of distinct voices", []string{"COUNT(DISTINCT singers.voice)"}, "distinct"},
+		{"aggregates", "distinct", "distinct", "choir", "give the number of distinct voices among singers", []string{"COUNT(DISTINCT singers.voice)"}, "distinct"},
 		{"aggregates", "sum", "combined", "choir", "what is the fee paid of all singers combined", []string{"SELECT SUM(singers.fee_paid)"}, "combined"},
 		{"stopwords", "function", "relevant", "choir", "list the relevant singers", []string{"SELECT singers.singer_name\nFROM singers"}, "relevant"},
 	}
