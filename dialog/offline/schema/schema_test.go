@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,26 +92,14 @@ func TestClassify(t *testing.T) {
 			if label != tc.label || key != tc.key {
 				t.Errorf("label %q key %q, want %q %q", label, key, tc.label, tc.key)
 			}
-			if got := names(info.Measures); !equal(got, tc.measures) {
+			if got := names(info.Measures); !slices.Equal(got, tc.measures) {
 				t.Errorf("measures %v, want %v", got, tc.measures)
 			}
-			if got := names(info.Details); !equal(got, tc.details) {
+			if got := names(info.Details); !slices.Equal(got, tc.details) {
 				t.Errorf("details %v, want %v", got, tc.details)
 			}
 		})
 	}
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestTermsAndNameWords(t *testing.T) {
@@ -129,7 +118,7 @@ func TestTermsAndNameWords(t *testing.T) {
 	for _, n := range m.Named {
 		named = append(named, n.Word)
 	}
-	if !equal(named, []string{"members", "loans", "fines", "branches"}) {
+	if !slices.Equal(named, []string{"members", "loans", "fines", "branches"}) {
 		t.Errorf("named tables %v", named)
 	}
 }
