@@ -158,28 +158,43 @@ func (r *Replica) ReplaceOrphans(ctx context.Context, t Takeover) {
 			mine.Turn = nil
 		}
 		resumed, err := rep.Orphaned(ctx, mine)
-		var se slack.SlackErrorResponse
-		if err != nil && !(errors.As(err, &se) && (se.Err == "message_not_found" || se.Err == "channel_not_found" || se.Err == "cant_update_message")) {
-			t.Logger.Warn("cannot replace a placeholder left by a stopped replica; retrying later", "platform", p.Platform, "channel", p.Channel, "err", err)
-			if err := r.Store.Release(ctx, mine, p); err != nil {
-				t.Logger.Warn("cannot give back a placeholder", "err", err)
-			}
-			continue
-		}
-		if resumed {
-			t.Resumed(p.Platform)
-			t.Logger.Info("took over a turn left by a stopped replica; finishing it in its thread",
-				"platform", p.Platform, "channel", p.Channel, "thread", p.Thread, "replica", p.Replica, "click", p.Click)
-			continue
-		}
-		if err := r.Store.Done(ctx, mine); err != nil {
-			t.Logger.Warn("cannot forget a replaced placeholder", "err", err)
-			continue
-		}
-		t.Replaced(p.Platform)
-		t.Logger.Info("replaced a placeholder left by a stopped replica; the person was asked to try again",
-			"platform", p.Platform, "channel", p.Channel, "thread", p.Thread, "replica", p.Replica, "click", p.Click)
+		// Once the platform has been told, the record must follow even if
+		// the process is stopping now: a record left behind would replace
+		// the same message again at the next start.
+		settle, cancel := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
+		r.settle(settle, t, mine, p, resumed, err)
+		cancel()
 	}
+}
+
+// settleTimeout bounds the store write that follows a takeover when the
+// process is stopping.
+const settleTimeout = 5 * time.Second
+
+// settle records what became of a claimed placeholder: given back when the
+// platform could not be reached, forgotten once replaced by the note.
+func (r *Replica) settle(ctx context.Context, t Takeover, mine, p inflight.Placeholder, resumed bool, err error) {
+	var se slack.SlackErrorResponse
+	if err != nil && !(errors.As(err, &se) && (se.Err == "message_not_found" || se.Err == "channel_not_found" || se.Err == "cant_update_message")) {
+		t.Logger.Warn("cannot replace a placeholder left by a stopped replica; retrying later", "platform", p.Platform, "channel", p.Channel, "err", err)
+		if err := r.Store.Release(ctx, mine, p); err != nil {
+			t.Logger.Warn("cannot give back a placeholder", "err", err)
+		}
+		return
+	}
+	if resumed {
+		t.Resumed(p.Platform)
+		t.Logger.Info("took over a turn left by a stopped replica; finishing it in its thread",
+			"platform", p.Platform, "channel", p.Channel, "thread", p.Thread, "replica", p.Replica, "click", p.Click)
+		return
+	}
+	if err := r.Store.Done(ctx, mine); err != nil {
+		t.Logger.Warn("cannot forget a replaced placeholder", "err", err)
+		return
+	}
+	t.Replaced(p.Platform)
+	t.Logger.Info("replaced a placeholder left by a stopped replica; the person was asked to try again",
+		"platform", p.Platform, "channel", p.Channel, "thread", p.Thread, "replica", p.Replica, "click", p.Click)
 }
 
 // Janitor looks for orphaned placeholders at start and then every tick.

@@ -123,3 +123,40 @@ func TestReplaceOrphansOnFiles(t *testing.T) {
 		t.Errorf("orphans left %v, want the failed one given back and discord's", msgs)
 	}
 }
+
+// TestReplacedWhileStopping: the process is told to stop while the
+// platform replaces a placeholder with the note. The note went out, so
+// the record is forgotten all the same; left behind, it would replace the
+// same message again at the next start.
+func TestReplacedWhileStopping(t *testing.T) {
+	dir := t.TempDir()
+	leave(t, dir, inflight.Placeholder{Platform: "slack", Channel: "C1", Thread: "1.0", Message: "1.1"})
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	r, err := OpenReplica(ctx, &Stores{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+
+	// The stop arrives after the platform has the note.
+	rep := &fakeReplacer{fail: func(inflight.Placeholder) error { stop(); return nil }}
+	replaced := 0
+	r.ReplaceOrphans(ctx, Takeover{
+		Replacers: map[string]OrphanReplacer{"slack": rep},
+		Health:    healthz.New(nil),
+		Resumed:   func(string) {},
+		Replaced:  func(string) { replaced++ },
+		Logger:    slog.New(slog.DiscardHandler),
+	})
+	if len(rep.got) != 1 || replaced != 1 {
+		t.Fatalf("platform got %d placeholders, %d counted replaced; want 1 and 1", len(rep.got), replaced)
+	}
+	left, err := r.Store.Orphans(context.Background(), func(context.Context, string) (bool, error) { return false, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 0 {
+		t.Errorf("records left after the note went out: %+v", left)
+	}
+}
