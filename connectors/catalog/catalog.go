@@ -13,9 +13,9 @@ import (
 
 // Options tunes a Catalog.
 type Options struct {
-	// Synonyms adds phrase → words equivalences on top of the built-in ones,
-	// e.g. "revenue": {"sales", "amount", "income"}. Keys and values
-	// lower-case. Each pair works both ways; keys may be several words.
+	// Synonyms adds phrase → words equivalences on top of the built-in ones
+	// of synonyms.tsv, e.g. "revenue": {"sales", "amount", "income"}. Keys
+	// and values lower-case. Each pair works both ways; keys may be several words.
 	Synonyms map[string][]string
 }
 

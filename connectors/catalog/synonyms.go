@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	_ "embed"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -12,50 +14,64 @@ const synonymWeight = 0.5
 // maxSynonymWords is the longest phrase key looked up in a question.
 const maxSynonymWords = 3
 
-// builtinSynonyms is a short, general analytics vocabulary plus the
-// abbreviations schemas commonly use. It returns a fresh map so that no
-// package state can be mutated. Price and cost are deliberately not
-// equated: a unit price is not what an item cost the company.
+// synonymFile is the built-in vocabulary; see its header for the format.
+// A string, not a []byte, so that nothing can change it.
+//
+//go:embed synonyms.tsv
+var synonymFile string
+
+// builtinSynonyms is the embedded vocabulary, parsed at each call so that
+// every catalog gets a fresh map and no package state can be mutated;
+// parsing its few dozen lines costs nothing next to indexing a schema. A
+// broken file is as good as a build error, and the package's tests parse
+// it.
 func builtinSynonyms() map[string][]string {
-	return map[string][]string{
-		"revenue":     {"sales", "income", "amount", "turnover"},
-		"sales":       {"amount"},
-		"amount":      {"amt", "total"},
-		"date":        {"day", "time", "at", "on", "when", "timestamp"},
-		"when":        {"time", "at", "on"},
-		"time":        {"at", "timestamp"},
-		"customer":    {"client", "buyer", "shopper", "cust"},
-		"product":     {"item", "sku", "prod"},
-		"quantity":    {"qty", "units"},
-		"number":      {"num", "no", "nbr"},
-		"state":       {"province"},
-		"rep":         {"representative", "salesperson", "agent"},
-		"employee":    {"staff", "emp", "worker"},
-		"department":  {"dept"},
-		"description": {"desc", "descr"},
-		"address":     {"addr"},
-		"phone":       {"telephone", "tel", "mobile"},
-		"email":       {"mail"},
-		"discount":    {"rebate", "markdown"},
-		"profit":      {"margin", "earnings"},
-		"cost":        {"expense", "spend"},
-		"category":    {"type", "class"},
-		"ship":        {"deliver", "dispatch"},
-		"order":       {"purchase"},
-		"country":     {"nation"},
-		"city":        {"town"},
-		"zip":         {"postcode", "postal"},
-		"company":     {"organization", "org", "firm"},
-		"supplier":    {"vendor"},
-		"start":       {"begin"},
-		"population":  {"people", "inhabitants", "residents", "citizens"},
-		"value":       {"amount", "revenue"},
-		"area":        {"size"},
-		"sold":        {"sales", "order", "quantity"},
-		"sell":        {"sales", "quantity"},
-		"elevation":   {"height", "altitude"},
-		"end":         {"finish"},
+	m, err := parseSynonyms(synonymFile)
+	if err != nil {
+		panic(fmt.Sprintf("catalog: synonyms.tsv: %v", err))
 	}
+	return m
+}
+
+// parseSynonyms reads a synonym file: per line a phrase, a tab and its
+// equivalents separated by commas; "#" lines and blank lines are skipped.
+// A phrase has one line and no equivalent is empty or given twice, so that
+// a slip in the file is an error naming its line rather than a silently
+// merged or lost entry.
+func parseSynonyms(content string) (map[string][]string, error) {
+	out := make(map[string][]string)
+	lineOf := make(map[string]int)
+	for i, line := range strings.Split(content, "\n") {
+		n := i + 1
+		if t := strings.TrimSpace(line); t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		row := strings.Split(strings.TrimRight(line, "\r"), "\t")
+		if len(row) != 2 {
+			return nil, fmt.Errorf("line %d: want 2 tab-separated fields (a phrase and its equivalents), got %d", n, len(row))
+		}
+		phrase := strings.Join(strings.Fields(row[0]), " ")
+		if phrase == "" {
+			return nil, fmt.Errorf("line %d: empty phrase", n)
+		}
+		if at, dup := lineOf[phrase]; dup {
+			return nil, fmt.Errorf("line %d: %q has a line already (line %d)", n, phrase, at)
+		}
+		lineOf[phrase] = n
+		var tos []string
+		for _, f := range strings.Split(row[1], ",") {
+			to := strings.Join(strings.Fields(f), " ")
+			switch {
+			case to == "":
+				return nil, fmt.Errorf("line %d: %q has an empty equivalent", n, phrase)
+			case slices.Contains(tos, to):
+				return nil, fmt.Errorf("line %d: %q lists %q twice", n, phrase, to)
+			}
+			tos = append(tos, to)
+		}
+		out[phrase] = tos
+	}
+	return out, nil
 }
 
 // synonyms maps an analysed phrase (stemmed terms joined by one space) to
