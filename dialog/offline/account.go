@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
@@ -19,26 +21,6 @@ import (
 // words they consume; a reading explains a mention's words only when its
 // SQL carries what the mention stands for (the column, the value, the
 // table, the count). What is left is reported per reading.
-
-// functionWords carry no meaning of their own in a question about data:
-// closed-class words (articles, pronouns, prepositions, conjunctions,
-// auxiliaries, question words) and the verbs of asking.
-var functionWords = words.Set("function")
-
-// isFunctionWord says whether a token needs no explaining.
-func isFunctionWord(t token.Token) bool {
-	return t.IsNum && !t.Quoted || functionWords[t.Low] || stopWords[t.Low] || len([]rune(t.Low)) < 2
-}
-
-// spanOf is where a mention's phrase ends when it starts at token at.
-func (a *analysis) spanOf(at int, phrase string) int {
-	for end := at + 1; end <= len(a.toks); end++ {
-		if a.phrase(at, end) == phrase {
-			return end
-		}
-	}
-	return at + 1
-}
 
 // readingParts is what a reading holds, gathered from its typed plan and
 // its join tree, for accounting: the values it compares with, the columns
@@ -356,71 +338,71 @@ func (rp *readingParts) spanIn(u string) bool {
 // the reading neither compares one of its columns with the number nor
 // counts its rows, else the end of the comparison. "Therapies with more
 // least 3 towns" read as a length of at least 3 is not what was asked.
-func (e *Engine) unitNotCompared(a *analysis, p *plan, parts *readingParts, cp *compMention) int {
-	end := a.spanOf(cp.at, cp.phrase)
-	if cp.keyOf != nil || end >= len(a.toks) || countedThings[a.word(end)] || a.toks[end-1].Break != 0 {
+func (e *Engine) unitNotCompared(a *read.Analysis, p *plan, parts *readingParts, cp *read.CompMention) int {
+	end := a.SpanOf(cp.At, cp.Phrase)
+	if cp.KeyOf != nil || end >= len(a.Toks) || countedThings[a.Word(end)] || a.Toks[end-1].Break != 0 {
 		return end
 	}
 	// "more than 3 boat models": past the schema's own subject.
-	if e.domainWord(a.word(end)) && end+1 < len(a.toks) && a.toks[end].Break == 0 {
+	if e.domainWord(a.Word(end)) && end+1 < len(a.Toks) && a.Toks[end].Break == 0 {
 		end++
 	}
-	n := strconv.FormatFloat(cp.value, 'f', -1, 64)
+	n := strconv.FormatFloat(cp.Value, 'f', -1, 64)
 	compared := map[string]bool{}
 	for _, l := range comparedWith(p, n) {
 		compared[strings.ToLower(l.Table+"."+l.Column)] = true
 	}
-	for _, em := range a.entities {
-		if em.at != end {
+	for _, em := range a.Entities {
+		if em.At != end {
 			continue
 		}
 		// Things named after a number are counted: a number of theirs
 		// compared is no count of them ("fewer than three books" as
 		// book_id < 3).
-		for _, t := range em.tables {
+		for _, t := range em.Tables {
 			if parts.counted[strings.ToLower(t.Name)] {
-				return a.spanOf(cp.at, cp.phrase)
+				return a.SpanOf(cp.At, cp.Phrase)
 			}
 		}
-		return a.spanOf(em.at, em.phrase)
+		return a.SpanOf(em.At, em.Phrase)
 	}
-	for _, cm := range a.columns {
-		if cm.at != end {
+	for _, cm := range a.Columns {
+		if cm.At != end {
 			continue
 		}
-		for _, al := range cm.alts {
-			if compared[strings.ToLower(al.table+"."+al.column)] || parts.counted[strings.ToLower(al.table)] || al.computed() {
-				return a.spanOf(cp.at, cp.phrase)
+		for _, al := range cm.Alts {
+			if compared[strings.ToLower(al.Table+"."+al.Column)] || parts.counted[strings.ToLower(al.Table)] || al.Computed() {
+				return a.SpanOf(cp.At, cp.Phrase)
 			}
 		}
 		// The mention kept its likeliest columns; any column the words
 		// find ("people" → population) may be the one compared.
-		for _, h := range e.searchColumns(a, cm.phrase) {
+		for _, h := range e.searchColumns(a, cm.Phrase) {
 			if compared[strings.ToLower(h.Table+"."+h.Column)] {
-				return a.spanOf(cp.at, cp.phrase)
+				return a.SpanOf(cp.At, cp.Phrase)
 			}
 		}
-		return cm.end
+		return cm.End
 	}
-	return a.spanOf(cp.at, cp.phrase)
+	return a.SpanOf(cp.At, cp.Phrase)
 }
 
 // onlyIdentityCompared says whether the reading compares the number of
 // cp only with keys and references ("more than 3 boat models" read as
 // builder_id > 3), which the question does not name: an identifier is no
 // quantity, so the comparison is not what was asked.
-func (e *Engine) onlyIdentityCompared(a *analysis, p *plan, cp *compMention) bool {
-	if cp.keyOf != nil {
+func (e *Engine) onlyIdentityCompared(a *read.Analysis, p *plan, cp *read.CompMention) bool {
+	if cp.KeyOf != nil {
 		return false
 	}
 	// "a builder id over 2", "id 2 or above": the id is named next to it.
-	for _, k := range []int{cp.at - 1, a.spanOf(cp.at, cp.phrase)} {
-		switch singularOf(a.word(k)) {
+	for _, k := range []int{cp.At - 1, a.SpanOf(cp.At, cp.Phrase)} {
+		switch read.SingularOf(a.Word(k)) {
 		case "id", "identifier", "key", "code", "number", "no":
 			return false
 		}
 	}
-	n := strconv.FormatFloat(cp.value, 'f', -1, 64)
+	n := strconv.FormatFloat(cp.Value, 'f', -1, 64)
 	identity, other := false, false
 	for _, l := range comparedWith(p, n) {
 		t := e.m.ByName[strings.ToLower(l.Table)]
@@ -473,8 +455,8 @@ func (rp *readingParts) spanEnds() []colRef {
 
 // numberOfAt says whether "no. of", the abbreviation of "number of",
 // starts at token i.
-func numberOfAt(a *analysis, i int) bool {
-	return a.word(i) == "no" && a.word(i+1) == "of" && i < len(a.toks) && a.toks[i].Break == '.'
+func numberOfAt(a *read.Analysis, i int) bool {
+	return a.Word(i) == "no" && a.Word(i+1) == "of" && i < len(a.Toks) && a.Toks[i].Break == '.'
 }
 
 // splitVerbs say a measure is shown per group: "split by", "broken down by".
@@ -485,7 +467,7 @@ var splitVerbs = words.Set("split")
 // question order. A mention's words are explained when the reading's plan
 // holds what the mention stands for: the value compared with, the column
 // read, the table joined, the number compared, the count or aggregate.
-func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string {
+func (e *Engine) unexplained(a *read.Analysis, p *plan, parts *readingParts) []string {
 	ac := newWordAccount(a, p, parts)
 	e.accountValues(ac)
 	e.accountEntities(ac)
@@ -519,7 +501,7 @@ func (e *Engine) unexplained(a *analysis, p *plan, parts *readingParts) []string
 // wordAccount is unexplained's ledger of the question's tokens, shared by
 // the checks each kind of mention gets so that each check stays small.
 type wordAccount struct {
-	a     *analysis
+	a     *read.Analysis
 	p     *plan
 	parts *readingParts
 	// explained words are accounted for by the reading.
@@ -542,8 +524,8 @@ type wordAccount struct {
 }
 
 // newWordAccount starts the ledger of a reading with no word explained.
-func newWordAccount(a *analysis, p *plan, parts *readingParts) *wordAccount {
-	n := len(a.toks)
+func newWordAccount(a *read.Analysis, p *plan, parts *readingParts) *wordAccount {
+	n := len(a.Toks)
 	return &wordAccount{
 		a: a, p: p, parts: parts,
 		explained: make([]bool, n),
@@ -586,11 +568,11 @@ func (ac *wordAccount) unexplainedRuns() []string {
 			run = nil
 		}
 	}
-	for i, t := range a.toks {
+	for i, t := range a.Toks {
 		if t.Clause != 0 {
 			break
 		}
-		covered := !reported[i] && (explained[i] || t.Used && !claimed[i] || isFunctionWord(t) && !period[i])
+		covered := !reported[i] && (explained[i] || t.Used && !claimed[i] || read.IsFunctionWord(t) && !period[i])
 		if covered {
 			flush()
 			continue
@@ -604,13 +586,13 @@ func (ac *wordAccount) unexplainedRuns() []string {
 // accountValues explains a value mention when the reading compares with one of its values.
 func (e *Engine) accountValues(ac *wordAccount) {
 	a, parts, claim := ac.a, ac.parts, ac.claim
-	for _, vm := range a.values {
+	for _, vm := range a.Values {
 		realised := false
-		for _, al := range vm.alts {
-			v := strings.ToLower(al.value)
-			realised = realised || parts.values[v] || parts.values["%"+strings.ToLower(likeEscape(al.value))+"%"]
+		for _, al := range vm.Alts {
+			v := strings.ToLower(al.Value)
+			realised = realised || parts.values[v] || parts.values["%"+strings.ToLower(likeEscape(al.Value))+"%"]
 		}
-		claim(vm.at, a.spanOf(vm.at, vm.phrase), realised)
+		claim(vm.At, a.SpanOf(vm.At, vm.Phrase), realised)
 	}
 }
 
@@ -634,43 +616,43 @@ func (e *Engine) accountEntities(ac *wordAccount) {
 	// drivers": a later sentence saying what to show names the things
 	// already asked about, no new instance of them.
 	saidAt := map[string]int{}
-	for _, em := range a.entities {
+	for _, em := range a.Entities {
 		realised := false
-		for _, t := range em.tables {
+		for _, t := range em.Tables {
 			// The join tree may bring the table in ("lent" → loans), or a
 			// subquery read it.
 			realised = realised || parts.joined[strings.ToLower(t.Name)] || parts.read[strings.ToLower(t.Name)]
 		}
-		if len(em.tables) > 0 && realised && e.qualifiesColumn(a, em, parts) {
+		if len(em.Tables) > 0 && realised && e.qualifiesColumn(a, em, parts) {
 			// "book format", "the writer name": the table's noun says
 			// whose column the reading reads; no instance of its own.
-			claim(em.at, a.spanOf(em.at, em.phrase), true)
+			claim(em.At, a.SpanOf(em.At, em.Phrase), true)
 			continue
 		}
-		if len(em.tables) > 0 {
-			phrase := strings.ToLower(em.phrase)
-			k := mentionKey{em.tables[0], singularOf(phrase)}
+		if len(em.Tables) > 0 {
+			phrase := strings.ToLower(em.Phrase)
+			k := mentionKey{em.Tables[0], read.SingularOf(phrase)}
 			mentioned[k]++
-			again := said[phrase] && singularOf(phrase) == phrase && definite[a.word(em.at-1)]
+			again := said[phrase] && read.SingularOf(phrase) == phrase && definite[a.Word(em.At-1)]
 			// "the most loans … return the number of loans": a count
 			// said again is the same count.
-			counted := counts && countedAt(a, em.at)
+			counted := counts && countedAt(a, em.At)
 			again = again || counted && saidCounted[phrase]
 			first, ok := saidAt[k.noun]
-			again = again || ok && a.sentenceBreak(first, em.at) && !e.namesOwnColumn(a, em)
+			again = again || ok && sentenceBreak(a, first, em.At) && !e.namesOwnColumn(a, em)
 			realised = realised && (mentioned[k] <= max(parts.tables[strings.ToLower(k.t.Name)], 1) || again || p.both)
 			said[phrase] = said[phrase] || realised
 			saidCounted[phrase] = saidCounted[phrase] || realised && counted
 			if _, ok := saidAt[k.noun]; !ok && realised {
-				saidAt[k.noun] = em.at
+				saidAt[k.noun] = em.At
 			}
 		}
-		claim(em.at, a.spanOf(em.at, em.phrase), realised)
+		claim(em.At, a.SpanOf(em.At, em.Phrase), realised)
 		// "therapies offered by …" where therapy_offering is a table the reading
 		// does not read: relationVerbs may find the verb only says how the
 		// therapies have an attribute of their own.
-		if w := a.word(em.at); !realised && !strings.Contains(em.phrase, " ") && e.words != nil && (e.words.MostlyVerb(w) || participle(w)) {
-			tableVerb[em.at] = true
+		if w := a.Word(em.At); !realised && !strings.Contains(em.Phrase, " ") && e.words != nil && (e.words.MostlyVerb(w) || read.Participle(w)) {
+			tableVerb[em.At] = true
 		}
 	}
 }
@@ -678,39 +660,39 @@ func (e *Engine) accountEntities(ac *wordAccount) {
 // accountColumns explains a column mention when the reading reads, shows or measures the column.
 func (e *Engine) accountColumns(ac *wordAccount) {
 	a, p, parts, pending, claim := ac.a, ac.p, ac.parts, ac.pending, ac.claim
-	for _, cm := range a.columns {
+	for _, cm := range a.Columns {
 		realised := false
-		for _, al := range cm.alts {
-			if al.computed() {
-				realised = realised || parts.holds(e.m, al.x)
+		for _, al := range cm.Alts {
+			if al.Computed() {
+				realised = realised || parts.holds(e.m, al.X)
 				continue
 			}
 			// A column that refers to other rows names the relation itself
 			// ("towns twinned with Ashby" → twins.twin_town): reading its
 			// table through the join uses it.
-			key := strings.ToLower(al.table + "." + al.column)
-			relation := e.m.JoinCols[key] && parts.joins && parts.joined[strings.ToLower(al.table)]
-			realised = realised || relation || parts.columns[key] || e.measuredBySibling(a, al, parts) || e.countsLabelAt(a, p, parts, al, cm.at) ||
-				e.comparedCount(a, parts, al, cm.at)
+			key := strings.ToLower(al.Table + "." + al.Column)
+			relation := e.m.JoinCols[key] && parts.joins && parts.joined[strings.ToLower(al.Table)]
+			realised = realised || relation || parts.columns[key] || e.measuredBySibling(a, al, parts) || e.countsLabelAt(a, p, parts, al, cm.At) ||
+				e.comparedCount(a, parts, al, cm.At)
 		}
 		// "… Return the district and the owner": a column a later
 		// sentence asks to be shown is used only when shown.
-		w := a.word(cm.at)
+		w := a.Word(cm.At)
 		verb := strings.HasSuffix(w, "ed") || e.words != nil && e.words.MostlyVerb(w)
-		if realised && !verb && a.outputSentence(cm.at) && !slices.ContainsFunc(cm.alts, func(al colAlt) bool {
-			return al.computed() || parts.shown[strings.ToLower(al.table+"."+al.column)]
+		if realised && !verb && outputSentence(a, cm.At) && !slices.ContainsFunc(cm.Alts, func(al read.ColAlt) bool {
+			return al.Computed() || parts.shown[strings.ToLower(al.Table+"."+al.Column)]
 		}) {
 			realised = false
 		}
 		// A verb only comments or texts of tables the reading leaves alone
 		// speak of is a word like any other.
-		if realised || !cm.described || slices.ContainsFunc(cm.alts, func(al colAlt) bool {
-			return parts.joined[strings.ToLower(al.table)] || parts.read[strings.ToLower(al.table)]
+		if realised || !cm.Described || slices.ContainsFunc(cm.Alts, func(al read.ColAlt) bool {
+			return parts.joined[strings.ToLower(al.Table)] || parts.read[strings.ToLower(al.Table)]
 		}) {
-			claim(cm.at, cm.end, realised)
+			claim(cm.At, cm.End, realised)
 		}
-		if !realised && cm.verb {
-			pending[cm.at] = true // relationVerbs may find it names the join taken
+		if !realised && cm.Verb {
+			pending[cm.At] = true // relationVerbs may find it names the join taken
 		}
 	}
 }
@@ -720,26 +702,26 @@ func (e *Engine) accountAroundEntities(ac *wordAccount) {
 	a, parts, explained, mark := ac.a, ac.parts, ac.explained, ac.mark
 	// "the trip records", "the death events": a noun for rows in general
 	// after a table's noun names that table's rows.
-	for _, em := range a.entities {
-		if end := a.spanOf(em.at, em.phrase); explained[em.at] && end < len(a.toks) && rowNouns[a.word(end)] && !a.toks[end].Used {
+	for _, em := range a.Entities {
+		if end := a.SpanOf(em.At, em.Phrase); explained[em.At] && end < len(a.Toks) && rowNouns[a.Word(end)] && !a.Toks[end].Used {
 			mark(end, end+1)
 		}
 	}
 	// "how many boat models", "the boat builder": the schema's own subject
 	// before a thing the reading reads.
-	for _, em := range a.entities {
-		if end := a.spanOf(em.at, em.phrase); !explained[em.at] && end == em.at+1 && end < len(a.toks) && explained[end] && a.toks[em.at].Break == 0 && e.domainWord(a.word(em.at)) {
-			mark(em.at, end)
+	for _, em := range a.Entities {
+		if end := a.SpanOf(em.At, em.Phrase); !explained[em.At] && end == em.At+1 && end < len(a.Toks) && explained[end] && a.Toks[em.At].Break == 0 && e.domainWord(a.Word(em.At)) {
+			mark(em.At, end)
 		}
 	}
 	// "the total depot amount of trips" read as van_trips.tot_depot_amt:
 	// a table's noun and the column words after it may together name one
 	// column of another table, which the reading reads.
-	for _, em := range a.entities {
-		if end := a.spanOf(em.at, em.phrase); !explained[em.at] {
-			for _, cm := range a.columns {
-				if cm.at == end && e.namedTogether(a, parts, em, cm) {
-					mark(em.at, cm.end)
+	for _, em := range a.Entities {
+		if end := a.SpanOf(em.At, em.Phrase); !explained[em.At] {
+			for _, cm := range a.Columns {
+				if cm.At == end && e.namedTogether(a, parts, em, cm) {
+					mark(em.At, cm.End)
 				}
 			}
 		}
@@ -751,8 +733,8 @@ func (e *Engine) accountNamesAsked(ac *wordAccount) {
 	a, parts, reported := ac.a, ac.parts, ac.reported
 	// "… Give me the description, drug id and name": a name asked for
 	// on its own is some table's label, shown.
-	for i := range a.toks {
-		if isNameWord(a.word(i)) && (a.word(i-1) == "and" || i > 0 && a.toks[i-1].Break == ',') && a.outputSentence(i) && !e.showsLabel(a, parts) {
+	for i := range a.Toks {
+		if isNameWord(a.Word(i)) && (a.Word(i-1) == "and" || i > 0 && a.Toks[i-1].Break == ',') && outputSentence(a, i) && !e.showsLabel(a, parts) {
 			reported[i] = true
 		}
 	}
@@ -761,41 +743,41 @@ func (e *Engine) accountNamesAsked(ac *wordAccount) {
 // accountOrderAndPatterns explains an ordering or text pattern mention when the reading sorts or matches that pattern.
 func (e *Engine) accountOrderAndPatterns(ac *wordAccount) {
 	a, parts, claim := ac.a, ac.parts, ac.claim
-	if om := a.order; om != nil {
-		claim(om.at, a.spanOf(om.at, om.phrase), parts.order)
+	if om := a.Order; om != nil {
+		claim(om.At, a.SpanOf(om.At, om.Phrase), parts.order)
 	}
-	for _, lm := range a.likes {
-		claim(lm.at, a.spanOf(lm.at, lm.phrase), parts.values[strings.ToLower(lm.pattern)])
+	for _, lm := range a.Likes {
+		claim(lm.At, a.SpanOf(lm.At, lm.Phrase), parts.values[strings.ToLower(lm.Pattern)])
 	}
 }
 
 // accountTimes explains a time mention, its event verb and its window's wording when the reading compares with its dates.
 func (e *Engine) accountTimes(ac *wordAccount) {
 	a, p, parts, mark, claim := ac.a, ac.p, ac.parts, ac.mark, ac.claim
-	for _, tm := range a.times {
-		realised := tm.from != "" && parts.values[tm.from] || tm.to != "" && parts.values[tm.to] ||
-			tm.year != "" && parts.numbers[tm.year]
-		claim(tm.at, a.spanOf(tm.at, tm.phrase), realised)
+	for _, tm := range a.Times {
+		realised := tm.From != "" && parts.values[tm.From] || tm.To != "" && parts.values[tm.To] ||
+			tm.Year != "" && parts.numbers[tm.Year]
+		claim(tm.At, a.SpanOf(tm.At, tm.Phrase), realised)
 		// "signed up in 2024", "hired in 2023": the verb names the event
 		// whose date the condition is on.
-		if from, ok := e.eventVerbBefore(a, tm.at, p); realised && ok {
-			mark(from, tm.at)
-		} else if k, ok := e.onlyEventBefore(a, parts, tm.at); realised && ok {
+		if from, ok := e.eventVerbBefore(a, tm.At, p); realised && ok {
+			mark(from, tm.At)
+		} else if k, ok := e.onlyEventBefore(a, parts, tm.At); realised && ok {
 			mark(k, k+1)
 		}
 	}
 	// "joined in the last 30 days, inclusive of today", "(inclusive of
 	// 30 days ago)": a window ending now already holds its first day and today.
-	for _, tm := range a.times {
-		if tm.days == 0 || !(tm.from != "" && parts.values[tm.from]) {
+	for _, tm := range a.Times {
+		if tm.Days == 0 || !(tm.From != "" && parts.values[tm.From]) {
 			continue
 		}
-		for k := a.spanOf(tm.at, tm.phrase); k < len(a.toks) && k < a.spanOf(tm.at, tm.phrase)+8 && a.toks[k].Clause == tm.clause; k++ {
-			switch a.word(k) {
+		for k := a.SpanOf(tm.At, tm.Phrase); k < len(a.Toks) && k < a.SpanOf(tm.At, tm.Phrase)+8 && a.Toks[k].Clause == tm.Clause; k++ {
+			switch a.Word(k) {
 			case "inclusive", "inclusively", "ago", "today":
 				mark(k, k+1)
 			case "days", "day":
-				if a.word(k+1) == "ago" {
+				if a.Word(k+1) == "ago" {
 					mark(k, k+1)
 				}
 			}
@@ -806,12 +788,12 @@ func (e *Engine) accountTimes(ac *wordAccount) {
 // accountComparisons explains a number compared when the reading compares with it, and reports a unit or identity it misses.
 func (e *Engine) accountComparisons(ac *wordAccount) {
 	a, p, parts, reported, claim := ac.a, ac.p, ac.parts, ac.reported, ac.claim
-	for _, cp := range a.comps {
-		end := a.spanOf(cp.at, cp.phrase)
+	for _, cp := range a.Comps {
+		end := a.SpanOf(cp.At, cp.Phrase)
 		identity := e.onlyIdentityCompared(a, p, cp)
 		unit := e.unitNotCompared(a, p, parts, cp)
-		claim(cp.at, end, parts.numbers[strconv.FormatFloat(cp.value, 'f', -1, 64)] && !identity && unit == end)
-		for k := cp.at; (identity || unit > end) && k < max(end, unit); k++ {
+		claim(cp.At, end, parts.numbers[strconv.FormatFloat(cp.Value, 'f', -1, 64)] && !identity && unit == end)
+		for k := cp.At; (identity || unit > end) && k < max(end, unit); k++ {
 			reported[k] = true
 		}
 	}
@@ -824,23 +806,23 @@ func (e *Engine) accountCountsAndAggregates(ac *wordAccount) {
 	// named right after and shows no number answers with a list; it leaves the question's
 	// function words out, and says so. A count a column stores ("the
 	// number of citations", "how many people live") is no table named.
-	if a.count && a.countAt >= 0 {
-		claim(a.countAt, a.countAt+2, counts)
-		for k := a.countAt; !counts && e.countsRowsOf(a, a.countAt+2) && !e.showsNumber(p) && k < a.countAt+2 && k < len(reported); k++ {
+	if a.Count && a.CountAt >= 0 {
+		claim(a.CountAt, a.CountAt+2, counts)
+		for k := a.CountAt; !counts && e.countsRowsOf(a, a.CountAt+2) && !e.showsNumber(p) && k < a.CountAt+2 && k < len(reported); k++ {
 			reported[k] = true
 		}
 	}
-	if a.agg != "" && a.aggAt >= 0 {
-		realised := parts.aggs[a.agg] || a.agg == "COUNT" && counts
-		claim(a.aggAt, a.aggAt+1, realised)
+	if a.Agg != "" && a.AggAt >= 0 {
+		realised := parts.aggs[a.Agg] || a.Agg == "COUNT" && counts
+		claim(a.AggAt, a.AggAt+1, realised)
 		// "the total amount of deposit": the aggregate's own noun.
-		if w := a.word(a.aggAt + 1); realised && (w == "amount" || w == "sum" || w == "value") && a.word(a.aggAt+2) == "of" {
-			mark(a.aggAt+1, a.aggAt+2)
+		if w := a.Word(a.AggAt + 1); realised && (w == "amount" || w == "sum" || w == "value") && a.Word(a.AggAt+2) == "of" {
+			mark(a.AggAt+1, a.AggAt+2)
 		}
 	}
-	for _, it := range a.aggList {
-		if parts.aggs[it.fn] {
-			mark(it.at, it.at+1)
+	for _, it := range a.AggList {
+		if parts.aggs[it.Fn] {
+			mark(it.At, it.At+1)
 		}
 	}
 }
@@ -848,14 +830,14 @@ func (e *Engine) accountCountsAndAggregates(ac *wordAccount) {
 // accountWraps explains share, change and superlative mentions when the reading has the wrap, order or extreme they ask for.
 func (e *Engine) accountWraps(ac *wordAccount) {
 	a, p, parts, claim := ac.a, ac.p, ac.parts, ac.claim
-	if sp := a.share; sp != nil {
-		claim(sp.at, sp.end, parts.wrap == "share")
+	if sp := a.Share; sp != nil {
+		claim(sp.At, sp.End, parts.wrap == "share")
 	}
-	if c := a.change; c != nil {
-		claim(c.at, c.end, parts.wrap == "change")
+	if c := a.Change; c != nil {
+		claim(c.At, c.End, parts.wrap == "change")
 	}
-	if s := a.sup; s != nil {
-		claim(s.at, a.spanOf(s.at, s.phrase), p.order != nil || parts.aggs["MAX"] || parts.aggs["MIN"])
+	if s := a.Sup; s != nil {
+		claim(s.At, a.SpanOf(s.At, s.Phrase), p.order != nil || parts.aggs["MAX"] || parts.aggs["MIN"])
 	}
 }
 
@@ -863,11 +845,11 @@ func (e *Engine) accountWraps(ac *wordAccount) {
 func (e *Engine) accountGroups(ac *wordAccount) {
 	a, parts, period, mark, claim := ac.a, ac.parts, ac.period, ac.mark, ac.claim
 	// "in each year": a period is no function word when it groups.
-	for _, g := range a.groups {
-		claim(g.at, a.spanOf(g.at, g.phrase), parts.group)
-		if g.timeUnit != "" {
-			period[g.at] = true
-			if k, ok := e.onlyEventBefore(a, parts, g.at); parts.group && ok {
+	for _, g := range a.Groups {
+		claim(g.At, a.SpanOf(g.At, g.Phrase), parts.group)
+		if g.TimeUnit != "" {
+			period[g.At] = true
+			if k, ok := e.onlyEventBefore(a, parts, g.At); parts.group && ok {
 				mark(k, k+1)
 			}
 		}
@@ -879,7 +861,7 @@ func (e *Engine) accountShownCounts(ac *wordAccount) {
 	a, counts, mark := ac.a, ac.counts, ac.mark
 	// "and their counts": the reading shows a count.
 	if counts {
-		for i, t := range a.toks {
+		for i, t := range a.Toks {
 			if t.Low == "count" || t.Low == "counts" {
 				mark(i, i+1)
 			}
@@ -895,7 +877,7 @@ func (e *Engine) accountJoinRoles(ac *wordAccount) {
 		if j.When == nil || !parts.columns[strings.ToLower(j.FromTable+"."+j.FromColumn)] {
 			continue
 		}
-		for i, t := range a.toks {
+		for i, t := range a.Toks {
 			if e.roleToken(t, roleWord(j.FromColumn)) {
 				mark(i, i+1)
 			}
@@ -913,8 +895,8 @@ func (e *Engine) accountDefinedPhrases(ac *wordAccount) {
 		phrases = append(phrases, d.Phrase)
 	}
 	for _, phrase := range phrases {
-		for i := range a.toks {
-			if end := a.spanOf(i, phrase); a.phrase(i, end) == phrase {
+		for i := range a.Toks {
+			if end := a.SpanOf(i, phrase); a.Phrase(i, end) == phrase {
 				mark(i, end)
 			}
 		}
@@ -926,8 +908,8 @@ func (e *Engine) accountCaseInsensitive(ac *wordAccount) {
 	a, parts, mark := ac.a, ac.parts, ac.mark
 	// "case-insensitive": the warehouse's text comparisons already are.
 	if parts.likeOrEqual {
-		for i := range a.toks {
-			if a.word(i) == "case" && (a.word(i+1) == "insensitive" || a.word(i+1) == "insensitively") {
+		for i := range a.Toks {
+			if a.Word(i) == "case" && (a.Word(i+1) == "insensitive" || a.Word(i+1) == "insensitively") {
 				mark(i, i+2)
 			}
 		}
@@ -939,13 +921,13 @@ func (e *Engine) accountSpanUnits(ac *wordAccount) {
 	a, parts, explained, mark := ac.a, ac.parts, ac.explained, ac.mark
 	// "the average trip time in minutes": the unit the reading measures a
 	// time span in.
-	for i := range a.toks {
-		if u := strings.ToUpper(singularOf(a.word(i + 1))); a.word(i) == "in" && parts.spanIn(u) {
+	for i := range a.Toks {
+		if u := strings.ToUpper(read.SingularOf(a.Word(i + 1))); a.Word(i) == "in" && parts.spanIn(u) {
 			mark(i, i+2)
 		}
 		// "the time to arrival since departure" over departed_on: a word
 		// after "since", "from" or "to" that names an end of the span.
-		if w := a.word(i + 1); (a.word(i) == "since" || a.word(i) == "from" || a.word(i) == "to" || a.word(i) == "until") && e.words != nil && i+1 < len(a.toks) && !explained[i+1] {
+		if w := a.Word(i + 1); (a.Word(i) == "since" || a.Word(i) == "from" || a.Word(i) == "to" || a.Word(i) == "until") && e.words != nil && i+1 < len(a.Toks) && !explained[i+1] {
 			for _, c := range parts.spanEnds() {
 				if slices.ContainsFunc(strings.Split(strings.ToLower(c.Column), "_"), func(n string) bool { return len(n) > 3 && e.words.RelatedTo(w, n) }) {
 					mark(i, i+2)
@@ -961,15 +943,15 @@ func (e *Engine) accountSplitVerbs(ac *wordAccount) {
 	// "split by district", "broken down by model": the verb of a grouping
 	// the reading groups by.
 	if parts.group {
-		for _, g := range a.groups {
-			by := g.at - 1
-			if a.word(by) != "by" {
+		for _, g := range a.Groups {
+			by := g.At - 1
+			if a.Word(by) != "by" {
 				continue
 			}
 			switch {
-			case splitVerbs[a.word(by-1)]:
+			case splitVerbs[a.Word(by-1)]:
 				mark(by-1, by)
-			case a.word(by-1) == "down" && splitVerbs[a.word(by-2)]:
+			case a.Word(by-1) == "down" && splitVerbs[a.Word(by-2)]:
 				mark(by-2, by)
 			}
 		}
@@ -982,13 +964,13 @@ func (e *Engine) accountExactMatch(ac *wordAccount) {
 	// "match names exactly", "exact match": text compared whole, by no
 	// pattern, is matched exactly.
 	if parts.likeOrEqual && !parts.like {
-		for i := range a.toks {
-			switch w := a.word(i); {
-			case w == "exact" && strings.HasPrefix(a.word(i+1), "match"):
+		for i := range a.Toks {
+			switch w := a.Word(i); {
+			case w == "exact" && strings.HasPrefix(a.Word(i+1), "match"):
 				mark(i, i+2)
 			case strings.HasPrefix(w, "match"):
-				for k := i + 1; k < len(a.toks) && k <= i+3; k++ {
-					if a.word(k) == "exactly" {
+				for k := i + 1; k < len(a.Toks) && k <= i+3; k++ {
+					if a.Word(k) == "exactly" {
 						mark(i, k+1)
 						break
 					}
@@ -1006,8 +988,8 @@ func (e *Engine) accountDistinct(ac *wordAccount) {
 	// "the different publishers and the number of writers with each":
 	// groups are shown once too. "two different towns" is a count.
 	if !p.aggregated || len(p.groups) > 0 || parts.aggs["COUNT DISTINCT"] {
-		for i, t := range a.toks {
-			if distinctWords[t.Low] && (i == 0 || !a.toks[i-1].IsNum) {
+		for i, t := range a.Toks {
+			if read.DistinctWords[t.Low] && (i == 0 || !a.Toks[i-1].IsNum) {
 				mark(i, i+1)
 			}
 		}
@@ -1018,11 +1000,11 @@ func (e *Engine) accountDistinct(ac *wordAccount) {
 func (e *Engine) accountPresentation(ac *wordAccount) {
 	a, parts, mark := ac.a, ac.parts, ac.mark
 	// "sort by age", "as well": how to show what the reading shows.
-	for i, t := range a.toks {
+	for i, t := range a.Toks {
 		switch {
 		case parts.order && (t.Low == "sort" || t.Low == "sorted" || t.Low == "sorting"):
 			mark(i, i+1)
-		case t.Low == "well" && a.word(i-1) == "as":
+		case t.Low == "well" && a.Word(i-1) == "as":
 			mark(i, i+1)
 		}
 	}
@@ -1034,7 +1016,7 @@ func (e *Engine) accountNegation(ac *wordAccount) {
 	// "seasons with no injured players" read without any negation
 	// answers the opposite question: the word is reported.
 	if !parts.negated && len(p.derived) == 0 {
-		for i, t := range a.toks {
+		for i, t := range a.Toks {
 			if t.Clause == 0 && !t.Used && negationWords[t.Low] && !numberOfAt(a, i) {
 				reported[i] = true
 			}
@@ -1055,17 +1037,17 @@ func (e *Engine) accountExcludedRoles(ac *wordAccount) {
 			if s.When == nil || !strings.EqualFold(s.FromTable, j.FromTable) || !strings.EqualFold(s.FromColumn, j.FromColumn) || s.When.Value == j.When.Value {
 				continue
 			}
-			for _, em := range a.entities {
-				if !slices.ContainsFunc(em.tables, func(t *schema.Table) bool { return strings.EqualFold(t.Name, s.ToTable) }) {
+			for _, em := range a.Entities {
+				if !slices.ContainsFunc(em.Tables, func(t *schema.Table) bool { return strings.EqualFold(t.Name, s.ToTable) }) {
 					continue
 				}
-				k := em.at - 1
-				if determiners[a.word(k)] {
+				k := em.At - 1
+				if determiners[a.Word(k)] {
 					k--
 				}
-				if a.word(k) == "not" {
+				if a.Word(k) == "not" {
 					reported[k] = false
-					mark(k, a.spanOf(em.at, em.phrase))
+					mark(k, a.SpanOf(em.At, em.Phrase))
 				}
 			}
 		}
@@ -1075,7 +1057,7 @@ func (e *Engine) accountExcludedRoles(ac *wordAccount) {
 // accountGeneric explains unclaimed generic words that stand for something the reading holds.
 func (e *Engine) accountGeneric(ac *wordAccount) {
 	a, p, parts, claimed, mark := ac.a, ac.p, ac.parts, ac.claimed, ac.mark
-	for k := range a.toks {
+	for k := range a.Toks {
 		if !claimed[k] && e.genericStandsFor(a, p, parts, k) {
 			mark(k, k+1)
 		}
@@ -1086,15 +1068,15 @@ func (e *Engine) accountGeneric(ac *wordAccount) {
 // mention cm after it name, as one phrase, a column of another table the
 // reading reads, whose own name holds the noun (tot_depot_amt for "depot
 // amount"); a column of the noun's own table is qualifiesColumn's case.
-func (e *Engine) namedTogether(a *analysis, parts *readingParts, em *entityMention, cm *colMention) bool {
-	noun := singularOf(a.word(em.at))
-	hits := e.searchColumns(a, a.phrase(em.at, cm.end))
+func (e *Engine) namedTogether(a *read.Analysis, parts *readingParts, em *read.EntityMention, cm *read.ColMention) bool {
+	noun := read.SingularOf(a.Word(em.At))
+	hits := e.searchColumns(a, a.Phrase(em.At, cm.End))
 	for _, h := range hits[:min(4, len(hits))] {
-		if slices.ContainsFunc(em.tables, func(t *schema.Table) bool { return strings.EqualFold(t.Name, h.Table) }) ||
+		if slices.ContainsFunc(em.Tables, func(t *schema.Table) bool { return strings.EqualFold(t.Name, h.Table) }) ||
 			!slices.Contains(strings.Split(strings.ToLower(h.Column), "_"), noun) || !parts.columns[strings.ToLower(h.Table+"."+h.Column)] {
 			continue
 		}
-		if slices.ContainsFunc(h.Matched, func(w string) bool { return w != a.word(em.at) && strings.Contains(strings.ToLower(cm.phrase), w) }) {
+		if slices.ContainsFunc(h.Matched, func(w string) bool { return w != a.Word(em.At) && strings.Contains(strings.ToLower(cm.Phrase), w) }) {
 			return true
 		}
 	}
@@ -1106,12 +1088,12 @@ func (e *Engine) namedTogether(a *analysis, parts *readingParts, em *entityMenti
 // (highest_elevation) that the reading reads, in a question that ranks or
 // asks how much: "the moor with the highest hill", "how high is the
 // highest point of X".
-func (e *Engine) measuredBySibling(a *analysis, al colAlt, parts *readingParts) bool {
-	if a.sup == nil && !a.asksHow() {
+func (e *Engine) measuredBySibling(a *read.Analysis, al read.ColAlt, parts *readingParts) bool {
+	if a.Sup == nil && !asksHow(a) {
 		return false
 	}
-	c := e.m.Column(al.table, al.column)
-	t := e.m.ByName[strings.ToLower(al.table)]
+	c := e.m.Column(al.Table, al.Column)
+	t := e.m.ByName[strings.ToLower(al.Table)]
 	if c == nil || t == nil || c.Kind() != warehouse.KindText {
 		return false
 	}
@@ -1129,9 +1111,9 @@ func (e *Engine) measuredBySibling(a *analysis, al colAlt, parts *readingParts) 
 
 // asksHow says whether the question asks "how high", "how long"… of
 // something.
-func (a *analysis) asksHow() bool {
-	for i := range a.toks {
-		if a.word(i) == "how" && howAdjectives[a.word(i+1)] != "" {
+func asksHow(a *read.Analysis) bool {
+	for i := range a.Toks {
+		if a.Word(i) == "how" && read.HowAdjectives[a.Word(i+1)] != "" {
 			return true
 		}
 	}
@@ -1157,12 +1139,12 @@ func (e *Engine) showsNumber(p *plan) bool {
 
 // countsRowsOf says whether a table is named at token k, or after a word
 // asking for distinct things there ("how many different towns").
-func (e *Engine) countsRowsOf(a *analysis, k int) bool {
-	if w := a.word(k); distinctWords[w] {
+func (e *Engine) countsRowsOf(a *read.Analysis, k int) bool {
+	if w := a.Word(k); read.DistinctWords[w] {
 		k++
 	}
-	for _, em := range a.entities {
-		if em.at == k && len(em.tables) > 0 {
+	for _, em := range a.Entities {
+		if em.At == k && len(em.Tables) > 0 {
 			return true
 		}
 	}
@@ -1172,47 +1154,47 @@ func (e *Engine) countsRowsOf(a *analysis, k int) bool {
 // qualifiesColumn says whether an entity mention stands right before a
 // mention of one of its table's columns that the reading reads, or of a
 // value of it that the reading compares with.
-func (e *Engine) qualifiesColumn(a *analysis, em *entityMention, parts *readingParts) bool {
-	end := a.spanOf(em.at, em.phrase)
-	for _, cm := range a.columns {
-		if cm.at != end {
+func (e *Engine) qualifiesColumn(a *read.Analysis, em *read.EntityMention, parts *readingParts) bool {
+	end := a.SpanOf(em.At, em.Phrase)
+	for _, cm := range a.Columns {
+		if cm.At != end {
 			continue
 		}
-		for _, al := range cm.alts {
-			if !al.computed() && strings.EqualFold(al.table, em.tables[0].Name) && parts.columns[strings.ToLower(al.table+"."+al.column)] {
+		for _, al := range cm.Alts {
+			if !al.Computed() && strings.EqualFold(al.Table, em.Tables[0].Name) && parts.columns[strings.ToLower(al.Table+"."+al.Column)] {
 				return true
 			}
 		}
 	}
 	// "member names": the table's noun before "name", and its label shown.
-	if t := em.tables[0]; t.Label != nil && (a.word(end) == "name" || a.word(end) == "names") && parts.columns[strings.ToLower(t.Name+"."+t.Label.Name)] {
+	if t := em.Tables[0]; t.Label != nil && (a.Word(end) == "name" || a.Word(end) == "names") && parts.columns[strings.ToLower(t.Name+"."+t.Label.Name)] {
 		return true
 	}
 	// "the publishers of writers": the table's noun after "of" and its
 	// column.
-	of := em.at - 1
-	if definite[a.word(of)] {
+	of := em.At - 1
+	if definite[a.Word(of)] {
 		of--
 	}
-	if a.word(of) == "of" {
-		for _, cm := range a.columns {
-			if cm.end != of {
+	if a.Word(of) == "of" {
+		for _, cm := range a.Columns {
+			if cm.End != of {
 				continue
 			}
-			for _, al := range cm.alts {
-				if !al.computed() && strings.EqualFold(al.table, em.tables[0].Name) && parts.columns[strings.ToLower(al.table+"."+al.column)] {
+			for _, al := range cm.Alts {
+				if !al.Computed() && strings.EqualFold(al.Table, em.Tables[0].Name) && parts.columns[strings.ToLower(al.Table+"."+al.Column)] {
 					return true
 				}
 			}
 		}
 	}
 	// "book format ebook": the value after its column's name.
-	for _, vm := range a.values {
-		if vm.at != end && (vm.at != end+1 || !a.toks[end].Used) {
+	for _, vm := range a.Values {
+		if vm.At != end && (vm.At != end+1 || !a.Toks[end].Used) {
 			continue
 		}
-		for _, al := range vm.alts {
-			if strings.EqualFold(al.table, em.tables[0].Name) && parts.values[strings.ToLower(al.value)] {
+		for _, al := range vm.Alts {
+			if strings.EqualFold(al.Table, em.Tables[0].Name) && parts.values[strings.ToLower(al.Value)] {
 				return true
 			}
 		}
@@ -1222,22 +1204,22 @@ func (e *Engine) qualifiesColumn(a *analysis, em *entityMention, parts *readingP
 
 // outputSentence says whether token k is in a sentence after the first
 // that opens with a verb saying what to show ("… ? Return the names").
-func (a *analysis) outputSentence(k int) bool {
+func outputSentence(a *read.Analysis, k int) bool {
 	start := -1
 	for j := k - 1; j >= 0; j-- {
-		if token.BreakRank(a.toks[j].Break) == 3 {
+		if token.BreakRank(a.Toks[j].Break) == 3 {
 			start = j + 1
 			break
 		}
 	}
-	if start <= 0 || a.toks[k].Clause != a.toks[start].Clause {
+	if start <= 0 || a.Toks[k].Clause != a.Toks[start].Clause {
 		return false
 	}
-	w := a.word(start)
+	w := a.Word(start)
 	if w == "please" || w == "also" || w == "and" {
-		w = a.word(start + 1)
+		w = a.Word(start + 1)
 	}
-	return listVerbs[w]
+	return read.ListVerbs[w]
 }
 
 func isNameWord(w string) bool { return nameWords[w] }
@@ -1248,15 +1230,15 @@ var nameWords = words.Set("name")
 // showsLabel says whether the reading shows a name: a column called a name
 // or title, or a table's label no column mention asks for by its own name
 // ("the description … and name" shows a description and no name).
-func (e *Engine) showsLabel(a *analysis, parts *readingParts) bool {
+func (e *Engine) showsLabel(a *read.Analysis, parts *readingParts) bool {
 	for k := range parts.shown {
 		t, c, _ := strings.Cut(k, ".")
 		if strings.Contains(c, "name") || strings.Contains(c, "title") {
 			return true
 		}
 		if info := e.m.ByName[t]; info != nil && info.Label != nil && strings.EqualFold(info.Label.Name, c) && info.Label.Kind() == warehouse.KindText && !e.m.IsKeyish(info.Def, info.Label) &&
-			!slices.ContainsFunc(a.columns, func(cm *colMention) bool {
-				return slices.ContainsFunc(cm.alts, func(al colAlt) bool { return strings.EqualFold(al.table+"."+al.column, k) })
+			!slices.ContainsFunc(a.Columns, func(cm *read.ColMention) bool {
+				return slices.ContainsFunc(cm.Alts, func(al read.ColAlt) bool { return strings.EqualFold(al.Table+"."+al.Column, k) })
 			}) {
 			return true
 		}
@@ -1267,40 +1249,40 @@ func (e *Engine) showsLabel(a *analysis, parts *readingParts) bool {
 // countsLabelAt says whether the column al, named at token k after a
 // counting phrase ("how many bike models" over model_range.model), is the label of the table whose
 // rows the reading counts: counting the rows counts the things named.
-func (e *Engine) countsLabelAt(a *analysis, p *plan, parts *readingParts, al colAlt, k int) bool {
+func (e *Engine) countsLabelAt(a *read.Analysis, p *plan, parts *readingParts, al read.ColAlt, k int) bool {
 	t := p.countRows
 	if t == nil {
 		t = p.countOf
 	}
-	if t == nil && parts.aggs["COUNT"] && parts.joined[strings.ToLower(al.table)] {
+	if t == nil && parts.aggs["COUNT"] && parts.joined[strings.ToLower(al.Table)] {
 		// COUNT(*) over a join counts the rows of the table no other
 		// joined table refers to.
-		t = e.m.ByName[strings.ToLower(al.table)]
+		t = e.m.ByName[strings.ToLower(al.Table)]
 		for j := range parts.joined {
-			if e.m.Refs[j][strings.ToLower(al.table)] {
+			if e.m.Refs[j][strings.ToLower(al.Table)] {
 				t = nil
 			}
 		}
 	}
-	if t == nil || t.Label == nil || !strings.EqualFold(t.Name, al.table) || !strings.EqualFold(t.Label.Name, al.column) {
+	if t == nil || t.Label == nil || !strings.EqualFold(t.Name, al.Table) || !strings.EqualFold(t.Label.Name, al.Column) {
 		return false
 	}
 	// "how many boat models": after the schema's own subject.
-	return countedAt(a, k) || e.domainWord(a.word(k-1)) && countedAt(a, k-1)
+	return countedAt(a, k) || e.domainWord(a.Word(k-1)) && countedAt(a, k-1)
 }
 
 // comparedCount says whether the column al, named at token k right after
 // a comparison's number ("more than 2 models", "over 3 boat models"), is
 // the label of a table whose rows the reading counts per subject: the
 // things counted.
-func (e *Engine) comparedCount(a *analysis, parts *readingParts, al colAlt, k int) bool {
-	t := e.m.ByName[strings.ToLower(al.table)]
-	if t == nil || t.Label == nil || !strings.EqualFold(t.Label.Name, al.column) || !parts.counted[strings.ToLower(t.Name)] {
+func (e *Engine) comparedCount(a *read.Analysis, parts *readingParts, al read.ColAlt, k int) bool {
+	t := e.m.ByName[strings.ToLower(al.Table)]
+	if t == nil || t.Label == nil || !strings.EqualFold(t.Label.Name, al.Column) || !parts.counted[strings.ToLower(t.Name)] {
 		return false
 	}
-	for _, cp := range a.comps {
-		end := a.spanOf(cp.at, cp.phrase)
-		if end == k || end == k-1 && e.domainWord(a.word(end)) {
+	for _, cp := range a.Comps {
+		end := a.SpanOf(cp.At, cp.Phrase)
+		if end == k || end == k-1 && e.domainWord(a.Word(end)) {
 			return true
 		}
 	}
@@ -1312,14 +1294,14 @@ func (e *Engine) comparedCount(a *analysis, parts *readingParts, al colAlt, k in
 // (boat_builders, boat_names, boats_data). Before another thing's noun
 // ("boat models") it adds nothing the schema does not already say.
 func (e *Engine) domainWord(w string) bool {
-	w = singularOf(w)
+	w = read.SingularOf(w)
 	if len(w) < 3 {
 		return false
 	}
 	n := 0
 	for _, t := range e.m.Snap.Schema.Tables {
 		first, _, _ := strings.Cut(strings.ToLower(t.Name), "_")
-		if singularOf(first) == w {
+		if read.SingularOf(first) == w {
 			n++
 		}
 	}
@@ -1329,13 +1311,13 @@ func (e *Engine) domainWord(w string) bool {
 // namesOwnColumn says whether a mention of a table comes right before its
 // label ("shop names") or a mention of another of its columns: that is a
 // column to show, which the mention alone does not account for.
-func (e *Engine) namesOwnColumn(a *analysis, em *entityMention) bool {
-	end := a.spanOf(em.at, em.phrase)
-	if isNameWord(a.word(end)) {
+func (e *Engine) namesOwnColumn(a *read.Analysis, em *read.EntityMention) bool {
+	end := a.SpanOf(em.At, em.Phrase)
+	if isNameWord(a.Word(end)) {
 		return true
 	}
-	for _, cm := range a.columns {
-		if cm.at == end && slices.ContainsFunc(cm.alts, func(al colAlt) bool { return strings.EqualFold(al.table, em.tables[0].Name) }) {
+	for _, cm := range a.Columns {
+		if cm.At == end && slices.ContainsFunc(cm.Alts, func(al read.ColAlt) bool { return strings.EqualFold(al.Table, em.Tables[0].Name) }) {
 			return true
 		}
 	}
@@ -1343,9 +1325,9 @@ func (e *Engine) namesOwnColumn(a *analysis, em *entityMention) bool {
 }
 
 // entityAt says whether token k is part of a mention of a table.
-func (e *Engine) entityAt(a *analysis, k int) bool {
-	for _, em := range a.entities {
-		if em.at <= k && k < a.spanOf(em.at, em.phrase) && len(em.tables) > 0 {
+func (e *Engine) entityAt(a *read.Analysis, k int) bool {
+	for _, em := range a.Entities {
+		if em.At <= k && k < a.SpanOf(em.At, em.Phrase) && len(em.Tables) > 0 {
 			return true
 		}
 	}
@@ -1354,24 +1336,24 @@ func (e *Engine) entityAt(a *analysis, k int) bool {
 
 // realisedAt is the table (and, for a value, the column) the reading
 // reads for the mention covering token k; "" when none does.
-func (e *Engine) realisedAt(a *analysis, parts *readingParts, k int) (table, column string) {
-	for _, em := range a.entities {
-		if em.at > k || k >= a.spanOf(em.at, em.phrase) {
+func (e *Engine) realisedAt(a *read.Analysis, parts *readingParts, k int) (table, column string) {
+	for _, em := range a.Entities {
+		if em.At > k || k >= a.SpanOf(em.At, em.Phrase) {
 			continue
 		}
-		for _, t := range em.tables {
+		for _, t := range em.Tables {
 			if n := strings.ToLower(t.Name); parts.joined[n] || parts.read[n] {
 				return n, ""
 			}
 		}
 	}
-	for _, vm := range a.values {
-		if vm.at > k || k >= a.spanOf(vm.at, vm.phrase) {
+	for _, vm := range a.Values {
+		if vm.At > k || k >= a.SpanOf(vm.At, vm.Phrase) {
 			continue
 		}
-		for _, al := range vm.alts {
-			if parts.compared[strings.ToLower(al.table+"."+al.column+"="+al.value)] {
-				return strings.ToLower(al.table), strings.ToLower(al.column)
+		for _, al := range vm.Alts {
+			if parts.compared[strings.ToLower(al.Table+"."+al.Column+"="+al.Value)] {
+				return strings.ToLower(al.Table), strings.ToLower(al.Column)
 			}
 		}
 	}
@@ -1382,7 +1364,7 @@ func (e *Engine) realisedAt(a *analysis, parts *readingParts, k int) (table, col
 // that is the only reference from the table named at token bk to another
 // table: "roads that run through Ashby" compares roads.crosses, the one way
 // a road refers to a town, so the verb names that reference.
-func (e *Engine) onlyReference(a *analysis, parts *readingParts, bk, ak int) bool {
+func (e *Engine) onlyReference(a *read.Analysis, parts *readingParts, bk, ak int) bool {
 	subject, _ := e.realisedAt(a, parts, bk)
 	table, column := e.realisedAt(a, parts, ak)
 	if column == "" || subject != table {
@@ -1402,7 +1384,7 @@ func (e *Engine) onlyReference(a *analysis, parts *readingParts, bk, ak int) boo
 // applications. The column's own words were found by
 // the catalog; these
 // are its derivations the catalog's stemming does not reach.
-func (e *Engine) shownByKin(a *analysis, p *plan, parts *readingParts, explained, claimed []bool, mark func(from, to int)) {
+func (e *Engine) shownByKin(a *read.Analysis, p *plan, parts *readingParts, explained, claimed []bool, mark func(from, to int)) {
 	if e.words == nil {
 		return
 	}
@@ -1423,11 +1405,11 @@ func (e *Engine) shownByKin(a *analysis, p *plan, parts *readingParts, explained
 			add(c.Column)
 		}
 	}
-	for i, t := range a.toks {
+	for i, t := range a.Toks {
 		if t.Clause != 0 {
 			break
 		}
-		if explained[i] || claimed[i] || isFunctionWord(t) || t.IsNum || t.Quoted || len(t.Low) < 4 {
+		if explained[i] || claimed[i] || read.IsFunctionWord(t) || t.IsNum || t.Quoted || len(t.Low) < 4 {
 			continue
 		}
 		if slices.ContainsFunc(names, func(n string) bool { return e.kin(t.Low, n) }) {
@@ -1442,7 +1424,7 @@ func (e *Engine) shownByKin(a *analysis, p *plan, parts *readingParts, explained
 // minimum time needed for a transfer at the clinic" over a column so
 // described names no transfer of its own. Verbs are left: a comment
 // listing stored states ("placed, shipped") is no reading of an event.
-func (e *Engine) describedColumn(a *analysis, p *plan, parts *readingParts, explained []bool, mark func(from, to int)) {
+func (e *Engine) describedColumn(a *read.Analysis, p *plan, parts *readingParts, explained []bool, mark func(from, to int)) {
 	// Word pairs of the comments, articles dropped: a word is the
 	// comment's only with a neighbour it has there too ("before
 	// discounts" is not said of a column "after discounts").
@@ -1457,7 +1439,7 @@ func (e *Engine) describedColumn(a *analysis, p *plan, parts *readingParts, expl
 		var seq []string
 		for _, w := range strings.FieldsFunc(strings.ToLower(c.Comment), func(r rune) bool { return !unicode.IsLetter(r) }) {
 			if w != "a" && w != "an" && w != "the" {
-				seq = append(seq, singularOf(w))
+				seq = append(seq, read.SingularOf(w))
 			}
 		}
 		for k := 1; k < len(seq); k++ {
@@ -1479,21 +1461,21 @@ func (e *Engine) describedColumn(a *analysis, p *plan, parts *readingParts, expl
 		add(l.Table, l.Column)
 	}
 	neighbour := func(i, step int) string {
-		for k := i + step; k >= 0 && k < len(a.toks); k += step {
-			if w := a.word(k); w != "a" && w != "an" && w != "the" {
-				return singularOf(w)
+		for k := i + step; k >= 0 && k < len(a.Toks); k += step {
+			if w := a.Word(k); w != "a" && w != "an" && w != "the" {
+				return read.SingularOf(w)
 			}
 		}
 		return ""
 	}
-	for i, t := range a.toks {
+	for i, t := range a.Toks {
 		if t.Clause != 0 {
 			break
 		}
-		if explained[i] || isFunctionWord(t) || t.IsNum || t.Quoted || len(t.Low) < 4 || e.words != nil && e.words.MostlyVerb(t.Low) || participle(t.Low) {
+		if explained[i] || read.IsFunctionWord(t) || t.IsNum || t.Quoted || len(t.Low) < 4 || e.words != nil && e.words.MostlyVerb(t.Low) || read.Participle(t.Low) {
 			continue
 		}
-		w := singularOf(t.Low)
+		w := read.SingularOf(t.Low)
 		if pairs[[2]string{neighbour(i, -1), w}] || pairs[[2]string{w, neighbour(i, 1)}] {
 			mark(i, i+1)
 		}
@@ -1522,10 +1504,10 @@ func (e *Engine) kin(w, n string) bool {
 
 // subjectAt is where the question's subject is named: its first mention
 // of a table in the main clause, or -1.
-func (e *Engine) subjectAt(a *analysis) int {
-	for _, em := range a.entities {
-		if len(em.tables) > 0 && a.toks[em.at].Clause == 0 {
-			return em.at
+func (e *Engine) subjectAt(a *read.Analysis) int {
+	for _, em := range a.Entities {
+		if len(em.Tables) > 0 && a.Toks[em.At].Clause == 0 {
+			return em.At
 		}
 	}
 	return -1
@@ -1535,15 +1517,15 @@ func (e *Engine) subjectAt(a *analysis) int {
 // subject (its first table named) are two tables with exactly one join
 // between them in the schema, or (viaLink) one table of links between
 // them, and the reading joins them by it.
-func (e *Engine) onlyEdge(a *analysis, parts *readingParts, bk int, viaLink bool) bool {
+func (e *Engine) onlyEdge(a *read.Analysis, parts *readingParts, bk int, viaLink bool) bool {
 	if !parts.joins {
 		return false
 	}
 	table, _ := e.realisedAt(a, parts, bk)
 	subject := ""
-	for _, em := range a.entities {
-		if len(em.tables) > 0 && a.toks[em.at].Clause == 0 {
-			subject, _ = e.realisedAt(a, parts, em.at)
+	for _, em := range a.Entities {
+		if len(em.Tables) > 0 && a.Toks[em.At].Clause == 0 {
+			subject, _ = e.realisedAt(a, parts, em.At)
 			break
 		}
 	}
@@ -1575,7 +1557,7 @@ func (e *Engine) onlyEdge(a *analysis, parts *readingParts, bk int, viaLink bool
 // at bk and ak, is no choice between joins: those two tables relate in one
 // way only, or the join the reading takes is named by the verb or the
 // preposition after it ("sail from" → from_port).
-func (e *Engine) saysWhichEdge(a *analysis, parts *readingParts, bk, ak, i int) bool {
+func (e *Engine) saysWhichEdge(a *read.Analysis, parts *readingParts, bk, ak, i int) bool {
 	x, _ := e.realisedAt(a, parts, bk)
 	y, _ := e.realisedAt(a, parts, ak)
 	if x == "" || y == "" || x == y {
@@ -1594,7 +1576,7 @@ func (e *Engine) saysWhichEdge(a *analysis, parts *readingParts, bk, ak, i int) 
 				continue
 			}
 			for _, w := range strings.Split(l, "_") {
-				if len(w) > 3 && e.words.RelatedTo(w, a.word(i)) {
+				if len(w) > 3 && e.words.RelatedTo(w, a.Word(i)) {
 					return true
 				}
 			}
@@ -1609,7 +1591,7 @@ func (e *Engine) saysWhichEdge(a *analysis, parts *readingParts, bk, ak, i int) 
 			continue
 		}
 		for _, w := range strings.Split(strings.ToLower(j.FromColumn), "_") {
-			if w == a.word(i+1) || len(w) > 3 && e.words.RelatedTo(w, a.word(i)) {
+			if w == a.Word(i+1) || len(w) > 3 && e.words.RelatedTo(w, a.Word(i)) {
 				return true
 			}
 		}
@@ -1623,7 +1605,7 @@ func (e *Engine) saysWhichEdge(a *analysis, parts *readingParts, bk, ak, i int) 
 // column of that table is a reading of the same words. A verb between the
 // two ("depots run by the north district", "tours that cover the coast
 // region") then only says how the thing has that attribute.
-func (e *Engine) ownAttribute(a *analysis, parts *readingParts, subject, k int) bool {
+func (e *Engine) ownAttribute(a *read.Analysis, parts *readingParts, subject, k int) bool {
 	if subject < 0 || k < 0 {
 		return false
 	}
@@ -1634,33 +1616,33 @@ func (e *Engine) ownAttribute(a *analysis, parts *readingParts, subject, k int) 
 	own := func(table, column string) bool {
 		return strings.EqualFold(table, t) && parts.columns[strings.ToLower(table+"."+column)]
 	}
-	for _, vm := range a.values {
-		if vm.at > k || k >= a.spanOf(vm.at, vm.phrase) {
+	for _, vm := range a.Values {
+		if vm.At > k || k >= a.SpanOf(vm.At, vm.Phrase) {
 			continue
 		}
 		n, read := 0, false
-		for _, al := range vm.alts {
-			if strings.EqualFold(al.table, t) {
+		for _, al := range vm.Alts {
+			if strings.EqualFold(al.Table, t) {
 				n++
-				read = read || parts.compared[strings.ToLower(al.table+"."+al.column+"="+al.value)]
+				read = read || parts.compared[strings.ToLower(al.Table+"."+al.Column+"="+al.Value)]
 			}
 		}
 		return n == 1 && read
 	}
-	for _, lm := range a.likes {
-		if lm.at <= k && k < a.spanOf(lm.at, lm.phrase) {
-			return lm.table != "" && own(lm.table, lm.column) && parts.values[strings.ToLower(lm.pattern)]
+	for _, lm := range a.Likes {
+		if lm.At <= k && k < a.SpanOf(lm.At, lm.Phrase) {
+			return lm.Table != "" && own(lm.Table, lm.Column) && parts.values[strings.ToLower(lm.Pattern)]
 		}
 	}
-	for _, cm := range a.columns {
-		if cm.at > k || k >= cm.end {
+	for _, cm := range a.Columns {
+		if cm.At > k || k >= cm.End {
 			continue
 		}
 		n, read := 0, false
-		for _, al := range cm.alts {
-			if !al.computed() && strings.EqualFold(al.table, t) {
+		for _, al := range cm.Alts {
+			if !al.Computed() && strings.EqualFold(al.Table, t) {
 				n++
-				read = read || own(al.table, al.column)
+				read = read || own(al.Table, al.Column)
 			}
 		}
 		return n == 1 && read
@@ -1671,11 +1653,11 @@ func (e *Engine) ownAttribute(a *analysis, parts *readingParts, subject, k int) 
 // joinsTwo says whether the things named at bk and at the verb's object
 // (ok, or ak after a preposition) are two different tables the reading
 // joins; a stranded verb (no object) is left to onlyEdge.
-func (e *Engine) joinsTwo(a *analysis, parts *readingParts, bk, ok, ak int, prep bool) bool {
+func (e *Engine) joinsTwo(a *read.Analysis, parts *readingParts, bk, ok, ak int, prep bool) bool {
 	if prep {
 		ok = ak
 	}
-	if ok < 0 || ok >= len(a.toks) {
+	if ok < 0 || ok >= len(a.Toks) {
 		return true
 	}
 	x, y := e.tableAt(a, parts, bk), e.tableAt(a, parts, ok)
@@ -1685,10 +1667,10 @@ func (e *Engine) joinsTwo(a *analysis, parts *readingParts, bk, ok, ak int, prep
 // plainObject says whether only determiners and counting words stand
 // between tokens from and to: "hold the north district", not "painted
 // for storage", where the preposition leaves the verb's sense open.
-func (e *Engine) plainObject(a *analysis, from, to int) bool {
+func (e *Engine) plainObject(a *read.Analysis, from, to int) bool {
 	for k := from; k < to; k++ {
 		// "offers the largest number of bays": a count's "of".
-		if !determiners[a.word(k)] && !countingWords[a.word(k)] && !copulaFillers[a.word(k)] && (a.word(k) != "of" || !countingWords[a.word(k-1)]) {
+		if !determiners[a.Word(k)] && !countingWords[a.Word(k)] && !copulaFillers[a.Word(k)] && (a.Word(k) != "of" || !countingWords[a.Word(k-1)]) {
 			return false
 		}
 	}
@@ -1697,16 +1679,16 @@ func (e *Engine) plainObject(a *analysis, from, to int) bool {
 
 // tableAt is the table the reading reads for the mention at token k: a
 // table's, a value's, or a column's ("how many bike models" → model_range).
-func (e *Engine) tableAt(a *analysis, parts *readingParts, k int) string {
+func (e *Engine) tableAt(a *read.Analysis, parts *readingParts, k int) string {
 	if t, _ := e.realisedAt(a, parts, k); t != "" {
 		return t
 	}
-	for _, cm := range a.columns {
-		if cm.at > k || k >= cm.end {
+	for _, cm := range a.Columns {
+		if cm.At > k || k >= cm.End {
 			continue
 		}
-		for _, al := range cm.alts {
-			if t := strings.ToLower(al.table); !al.computed() && parts.joined[t] {
+		for _, al := range cm.Alts {
+			if t := strings.ToLower(al.Table); !al.Computed() && parts.joined[t] {
 				return t
 			}
 		}
@@ -1716,9 +1698,9 @@ func (e *Engine) tableAt(a *analysis, parts *readingParts, k int) string {
 
 // objectBetween says whether only function words and counting words
 // ("the most", "number of", "largest") stand between tokens from and to.
-func (e *Engine) objectBetween(a *analysis, from, to int) bool {
+func (e *Engine) objectBetween(a *read.Analysis, from, to int) bool {
 	for k := from; k < to; k++ {
-		if !isFunctionWord(a.toks[k]) && !countingWords[a.word(k)] {
+		if !read.IsFunctionWord(a.Toks[k]) && !countingWords[a.Word(k)] {
 			return false
 		}
 	}
@@ -1730,20 +1712,20 @@ func (e *Engine) objectBetween(a *analysis, from, to int) bool {
 // only says its subject's rows exist: nothing in the schema is named by
 // the verb (no column, comment or table), so no reading could make more
 // of it.
-func (e *Engine) onlyExists(a *analysis, parts *readingParts, i int) bool {
-	w := a.word(i)
-	if !participle(w) || i+1 < len(a.toks) && a.toks[i+1].Clause == a.toks[i].Clause {
+func (e *Engine) onlyExists(a *read.Analysis, parts *readingParts, i int) bool {
+	w := a.Word(i)
+	if !read.Participle(w) || i+1 < len(a.Toks) && a.Toks[i+1].Clause == a.Toks[i].Clause {
 		return false
 	}
-	stems := verbStems(w)
+	stems := read.VerbStems(w)
 	for _, t := range e.m.Snap.Schema.Tables {
 		for _, n := range strings.Split(strings.ToLower(t.Name), "_") {
-			if len(n) > 3 && e.words.RelatedTo(w, n) || namesVerb(n, stems) {
+			if len(n) > 3 && e.words.RelatedTo(w, n) || read.NamesVerb(n, stems) {
 				return false
 			}
 		}
 		for _, c := range t.Columns {
-			if namesVerb(c.Name+" "+c.Comment, stems) {
+			if read.NamesVerb(c.Name+" "+c.Comment, stems) {
 				return false
 			}
 		}
@@ -1768,7 +1750,7 @@ var countingWords = words.Set("counting")
 func (e *Engine) linkTables(x, y string) []string {
 	refs := e.m.Refs
 	var out []string
-	for _, name := range sortedNames(toSet(refs)) {
+	for _, name := range read.SortedNames(toSet(refs)) {
 		if name != x && name != y && refs[name][x] && refs[name][y] {
 			out = append(out, name)
 		}
@@ -1798,17 +1780,17 @@ var negationWords = words.Set("negation")
 // countedAt says whether a counting phrase comes right before token k:
 // "number of", "count of", "how many", "most", "fewest" (with "distinct"
 // or "different" between).
-func countedAt(a *analysis, k int) bool {
-	if w := a.word(k - 1); distinctWords[w] {
+func countedAt(a *read.Analysis, k int) bool {
+	if w := a.Word(k - 1); read.DistinctWords[w] {
 		k--
 	}
-	switch a.word(k - 1) {
+	switch a.Word(k - 1) {
 	case "most", "fewest", "least":
 		return true
 	case "many":
-		return a.word(k-2) == "how"
+		return a.Word(k-2) == "how"
 	case "of":
-		return a.word(k-2) == "number" || a.word(k-2) == "count"
+		return a.Word(k-2) == "number" || a.Word(k-2) == "count"
 	}
 	return false
 }
@@ -1835,16 +1817,16 @@ var relationPreps = words.Set("relationprep")
 // is left to be reported too, unless it is pending: a verb linked to a
 // column only through the lexicon ("produced" → make), which may name the
 // join the reading takes instead.
-func (e *Engine) relationVerbs(a *analysis, parts *readingParts, explained, claimed, pending, tableVerb []bool, mark func(from, to int)) {
+func (e *Engine) relationVerbs(a *read.Analysis, parts *readingParts, explained, claimed, pending, tableVerb []bool, mark func(from, to int)) {
 	if e.words == nil {
 		return
 	}
-	for i := 1; i < len(a.toks); i++ {
-		t := a.toks[i]
+	for i := 1; i < len(a.Toks); i++ {
+		t := a.Toks[i]
 		if t.Clause != 0 {
 			break
 		}
-		if explained[i] || claimed[i] && !pending[i] && !tableVerb[i] || isFunctionWord(t) || t.IsNum || t.Quoted {
+		if explained[i] || claimed[i] && !pending[i] && !tableVerb[i] || read.IsFunctionWord(t) || t.IsNum || t.Quoted {
 			continue
 		}
 		v, ok := e.verbAt(a, i, explained)
@@ -1877,8 +1859,8 @@ type verbSite struct {
 // verbAt finds the verb site at i: a word after an explained thing that is
 // mostly a verb (or a past participle, or often a verb right after a thing
 // named).
-func (e *Engine) verbAt(a *analysis, i int, explained []bool) (verbSite, bool) {
-	content := func(k int) bool { return !isFunctionWord(a.toks[k]) }
+func (e *Engine) verbAt(a *read.Analysis, i int, explained []bool) (verbSite, bool) {
+	content := func(k int) bool { return !read.IsFunctionWord(a.Toks[k]) }
 	v := verbSite{at: i, before: -1, after: -1}
 	for k := i - 1; k >= 0; k-- {
 		if content(k) {
@@ -1892,28 +1874,28 @@ func (e *Engine) verbAt(a *analysis, i int, explained []bool) (verbSite, bool) {
 	// "in the united kingdom": after an article, a word is no verb;
 	// "the depot that holds…": right after the thing, "that" is no
 	// article.
-	if determiners[a.word(i-1)] && (a.word(i-1) != "that" || v.before != i-2) {
+	if determiners[a.Word(i-1)] && (a.Word(i-1) != "that" || v.before != i-2) {
 		return v, false
 	}
 	// "canals flow through": right after the things named, a word that
 	// is often a verb is one.
-	w := a.word(i)
+	w := a.Word(i)
 	if !e.words.MostlyVerb(w) && !strings.HasSuffix(w, "ed") && (v.before != i-1 || !e.entityAt(a, v.before) || !e.words.OftenVerb(w)) {
 		return v, false
 	}
-	v.prep = i+1 < len(a.toks) && relationPreps[a.word(i+1)]
+	v.prep = i+1 < len(a.Toks) && relationPreps[a.Word(i+1)]
 	from := i + 1
 	if v.prep {
 		from = i + 2
 	}
-	for k := from; k < len(a.toks) && a.toks[k].Clause == 0; k++ {
+	for k := from; k < len(a.Toks) && a.Toks[k].Clause == 0; k++ {
 		if content(k) {
 			v.after = k
 			break
 		}
 		// "the members enjoying it, and the name…": the verb
 		// ends before what is coordinated with it.
-		if a.word(k) == "and" || a.word(k) == "or" || a.toks[k].Break != 0 {
+		if a.Word(k) == "and" || a.Word(k) == "or" || a.Toks[k].Break != 0 {
 			break
 		}
 	}
@@ -1921,17 +1903,17 @@ func (e *Engine) verbAt(a *analysis, i int, explained []bool) (verbSite, bool) {
 	// store any van": a verb and its object, a few function or
 	// counting words away.
 	v.object = v.after
-	for v.object >= 0 && v.object < len(a.toks) && (countingWords[a.word(v.object)] || a.word(v.object) == "of" && countingWords[a.word(v.object-1)]) {
+	for v.object >= 0 && v.object < len(a.Toks) && (countingWords[a.Word(v.object)] || a.Word(v.object) == "of" && countingWords[a.Word(v.object-1)]) {
 		v.object++
 	}
 	// "therapies running more than 7 sessions": past a comparison the
 	// reading holds, to the thing it counts or measures.
-	for _, cp := range a.comps {
-		if end := a.spanOf(cp.at, cp.phrase); cp.at > i && cp.at <= i+2 && explained[cp.at] && v.after >= 0 && v.after <= end {
+	for _, cp := range a.Comps {
+		if end := a.SpanOf(cp.At, cp.Phrase); cp.At > i && cp.At <= i+2 && explained[cp.At] && v.after >= 0 && v.after <= end {
 			v.object, v.compared = end, true
 		}
 	}
-	v.hasObject = !v.prep && v.after >= 0 && v.object < len(a.toks) && (v.object <= i+5 || v.compared) && explained[v.object] &&
+	v.hasObject = !v.prep && v.after >= 0 && v.object < len(a.Toks) && (v.object <= i+5 || v.compared) && explained[v.object] &&
 		(v.compared || e.objectBetween(a, i+1, v.object))
 	return v, true
 }
@@ -1941,9 +1923,9 @@ func (e *Engine) verbAt(a *analysis, i int, explained []bool) (verbSite, bool) {
 // thing has its own attribute: by an agent that is one ("offered by the
 // cardiology ward"), or after one, stranded ("how many therapies does
 // each ward offer").
-func (e *Engine) tableVerbSaysOwn(a *analysis, parts *readingParts, v verbSite, explained []bool) bool {
+func (e *Engine) tableVerbSaysOwn(a *read.Analysis, parts *readingParts, v verbSite, explained []bool) bool {
 	subject := e.subjectAt(a)
-	return v.prep && a.word(v.at+1) == "by" && v.after >= 0 && explained[v.after] && e.ownAttribute(a, parts, v.before, v.after) ||
+	return v.prep && a.Word(v.at+1) == "by" && v.after >= 0 && explained[v.after] && e.ownAttribute(a, parts, v.before, v.after) ||
 		v.after < 0 && subject >= 0 && subject < v.before && e.ownAttribute(a, parts, subject, v.before)
 }
 
@@ -1951,7 +1933,7 @@ func (e *Engine) tableVerbSaysOwn(a *analysis, parts *readingParts, v verbSite, 
 // things around it, that one thing refers to the other, that the thing
 // is the only one of its kind joined, that it exists ("is stocked"), or
 // that the thing has its object as its own attribute.
-func (e *Engine) verbRelates(a *analysis, parts *readingParts, v verbSite, explained []bool) bool {
+func (e *Engine) verbRelates(a *read.Analysis, parts *readingParts, v verbSite, explained []bool) bool {
 	afterExplained := v.prep && v.after >= 0 && explained[v.after]
 	switch {
 	case v.hasObject && parts.joins && e.saysWhichEdge(a, parts, v.before, v.object, v.at):
@@ -1959,7 +1941,7 @@ func (e *Engine) verbRelates(a *analysis, parts *readingParts, v verbSite, expla
 	case afterExplained && parts.joins && e.saysWhichEdge(a, parts, v.before, v.after, v.at):
 	case afterExplained && e.onlyReference(a, parts, v.before, v.after):
 	case v.after < 0 && e.onlyEdge(a, parts, v.before, !v.prep):
-	case v.after < 0 && passiveAux[a.word(v.at-1)] && e.onlyExists(a, parts, v.at):
+	case v.after < 0 && passiveAux[a.Word(v.at-1)] && e.onlyExists(a, parts, v.at):
 	case v.hasObject && (v.compared || e.plainObject(a, v.at+1, v.object)) && e.ownAttribute(a, parts, v.before, v.object):
 	case afterExplained && e.ownAttribute(a, parts, v.before, v.after):
 	default:
@@ -1972,7 +1954,7 @@ func (e *Engine) verbRelates(a *analysis, parts *readingParts, v verbSite, expla
 // is it situated" through a site column: a verb the lexicon relates to
 // the name of a column or table the reading reads is what the reading
 // does with it.
-func (e *Engine) verbsOfNames(a *analysis, parts *readingParts, explained, claimed, pending []bool, mark func(from, to int)) {
+func (e *Engine) verbsOfNames(a *read.Analysis, parts *readingParts, explained, claimed, pending []bool, mark func(from, to int)) {
 	var names []string
 	for k := range parts.columns {
 		_, c, _ := strings.Cut(k, ".")
@@ -1981,15 +1963,15 @@ func (e *Engine) verbsOfNames(a *analysis, parts *readingParts, explained, claim
 	for k := range parts.joined {
 		names = append(names, strings.Split(k, "_")...)
 	}
-	for i, t := range a.toks {
+	for i, t := range a.Toks {
 		if t.Clause != 0 {
 			break
 		}
-		if explained[i] || claimed[i] && !pending[i] || isFunctionWord(t) || t.IsNum || t.Quoted {
+		if explained[i] || claimed[i] && !pending[i] || read.IsFunctionWord(t) || t.IsNum || t.Quoted {
 			continue
 		}
-		w := a.word(i)
-		if !e.words.MostlyVerb(w) && !participle(w) {
+		w := a.Word(i)
+		if !e.words.MostlyVerb(w) && !read.Participle(w) {
 			continue
 		}
 		for _, n := range names {

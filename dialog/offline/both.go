@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 )
 
@@ -17,14 +19,14 @@ import (
 // bothHalves finds "both <things> … and <things> …": where each half
 // starts, and the table named twice; nil when the question has no such
 // pair.
-func (a *analysis) bothHalves() (first, second int, t *schema.Table) {
-	for b, tk := range a.toks {
+func bothHalves(a *read.Analysis) (first, second int, t *schema.Table) {
+	for b, tk := range a.Toks {
 		if tk.Clause != 0 || tk.Low != "both" {
 			continue
 		}
-		var em1 *entityMention
-		for _, em := range a.entities {
-			if em.at > b && em.at <= b+2 && len(em.tables) > 0 {
+		var em1 *read.EntityMention
+		for _, em := range a.Entities {
+			if em.At > b && em.At <= b+2 && len(em.Tables) > 0 {
 				em1 = em
 				break
 			}
@@ -32,9 +34,9 @@ func (a *analysis) bothHalves() (first, second int, t *schema.Table) {
 		if em1 == nil {
 			return -1, -1, nil
 		}
-		for _, em := range a.entities {
-			if em.at > em1.at && len(em.tables) > 0 && em.tables[0] == em1.tables[0] && (a.word(em.at-1) == "and" || a.word(em.at-2) == "and") {
-				return em1.at, em.at, em1.tables[0]
+		for _, em := range a.Entities {
+			if em.At > em1.At && len(em.Tables) > 0 && em.Tables[0] == em1.Tables[0] && (a.Word(em.At-1) == "and" || a.Word(em.At-2) == "and") {
+				return em1.At, em.At, em1.Tables[0]
 			}
 		}
 		return -1, -1, nil
@@ -44,23 +46,23 @@ func (a *analysis) bothHalves() (first, second int, t *schema.Table) {
 
 // literalsBetween are the literals the question's comparisons, values
 // and patterns between tokens from and to stand for, as rendered.
-func (a *analysis) literalsBetween(from, to int) map[string]bool {
+func literalsBetween(a *read.Analysis, from, to int) map[string]bool {
 	out := map[string]bool{}
-	for _, cp := range a.comps {
-		if cp.at >= from && cp.at < to {
-			out[strconv.FormatFloat(cp.value, 'f', -1, 64)] = true
+	for _, cp := range a.Comps {
+		if cp.At >= from && cp.At < to {
+			out[strconv.FormatFloat(cp.Value, 'f', -1, 64)] = true
 		}
 	}
-	for _, vm := range a.values {
-		if vm.at >= from && vm.at < to {
-			for _, al := range vm.alts {
-				out["'"+strings.ToLower(al.value)+"'"] = true
+	for _, vm := range a.Values {
+		if vm.At >= from && vm.At < to {
+			for _, al := range vm.Alts {
+				out["'"+strings.ToLower(al.Value)+"'"] = true
 			}
 		}
 	}
-	for _, lm := range a.likes {
-		if lm.at >= from && lm.at < to {
-			out["'"+strings.ToLower(lm.pattern)+"'"] = true
+	for _, lm := range a.Likes {
+		if lm.At >= from && lm.At < to {
+			out["'"+strings.ToLower(lm.Pattern)+"'"] = true
 		}
 	}
 	return out
@@ -82,8 +84,8 @@ func literalKey(x expr) string {
 // value (GROUP BY the shown columns, HAVING a count of each half's rows).
 // Nil when the reading is not of that shape or a condition belongs to
 // both halves.
-func (a *analysis) bothRows(m *schema.Model, p *plan) *plan {
-	first, second, t := a.bothHalves()
+func bothRows(a *read.Analysis, m *schema.Model, p *plan) *plan {
+	first, second, t := bothHalves(a)
 	if t == nil || len(p.groups) > 0 || p.aggregated || len(p.derived) > 0 || p.order != nil || len(p.selects) == 0 || len(p.having) > 0 {
 		return nil
 	}
@@ -93,7 +95,7 @@ func (a *analysis) bothRows(m *schema.Model, p *plan) *plan {
 			return nil
 		}
 	}
-	h1, h2 := a.literalsBetween(first, second), a.literalsBetween(second, len(a.toks))
+	h1, h2 := literalsBetween(a, first, second), literalsBetween(a, second, len(a.Toks))
 	var common, c1, c2 []expr
 	for _, f := range p.filters {
 		in1, in2 := false, false

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
@@ -218,18 +220,18 @@ const joinPenalty = 0.5
 // readings enumerates plans: one alternative per element, every combination,
 // weighted by the product of the alternatives' weights and a penalty per
 // joined table.
-func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan {
+func (e *Engine) readings(a *read.Analysis, widen int, facts []ontology.Fact) []*plan {
 	cap := 3 + 2*widen
-	e.typedMeasures(a, a.typed)
+	e.typedMeasures(a, a.Typed)
 	r := &reader{e: e, a: a, prefer: e.feedbackColumns(a), facts: facts}
-	a.nested = e.findNested(a)
+	a.Nested = e.findNested(a)
 	r.h = e.findHead(a)
 	// An everyday word weakly matched to a stored name may be a term: its
 	// words are free for the definitions too ("good shops").
-	for _, vm := range a.values {
-		if vm.weak = r.weakValue(vm); vm.weak {
-			for k := vm.at; k < a.spanOf(vm.at, vm.phrase); k++ {
-				a.toks[k].Used = false
+	for _, vm := range a.Values {
+		if vm.Weak = r.weakValue(vm); vm.Weak {
+			for k := vm.At; k < a.SpanOf(vm.At, vm.Phrase); k++ {
+				a.Toks[k].Used = false
 			}
 		}
 	}
@@ -238,7 +240,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 	terms := e.findTerms(a)
 	terms = append(terms, e.genericTerms(a, r.h, terms)...)
 	r.terms, r.stated = e.statedTerms(a, terms, r.h.t, e.now())
-	r.terms, r.stated = e.typedTerms(a, r.terms, r.stated, r.h.t, a.typed, e.now())
+	r.terms, r.stated = e.typedTerms(a, r.terms, r.stated, r.h.t, a.Typed, e.now())
 	els := r.elements()
 	if len(els) == 0 {
 		return nil
@@ -297,7 +299,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 			if q := r.e.eachValue(p); q != nil {
 				out = append(out, q)
 			}
-			if _, _, t := r.a.bothHalves(); t == nil {
+			if _, _, t := bothHalves(r.a); t == nil {
 				continue // never proposed
 			}
 			// "both X … and X …" may read as two rows of X (both.go);
@@ -310,7 +312,7 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 			// A computed measure may aggregate itself (a ratio of totals).
 			p.aggregated = p.aggregated || aggregates(s.x) && len(p.groups) == 0
 		}
-		r.a.listAggregates(p)
+		listAggregates(r.a, p)
 		shared := r.conditionalShare(p)
 		rowWise := !shared && r.perRow(p)
 		if !rowWise && !p.aggregated && len(p.groups) == 0 && (len(p.tables) > 1 || !r.keyed(p) || !r.showsIdentity(p)) && !r.sortedByUnshown(p) {
@@ -336,20 +338,20 @@ func (e *Engine) readings(a *analysis, widen int, facts []ontology.Fact) []*plan
 // things it says "each" of ("the site and usage of every depot"):
 // a list of those things, not a count per thing.
 func (r *reader) namesColumnsOfEach() bool {
-	for _, g := range r.a.groups {
-		if g.timeUnit != "" || g.per {
+	for _, g := range r.a.Groups {
+		if g.TimeUnit != "" || g.Per {
 			continue
 		}
-		em, _ := r.mentionAt(g.at)
+		em, _ := r.mentionAt(g.At)
 		if em == nil {
 			continue
 		}
-		for _, cm := range r.a.columns {
-			if cm.at >= g.at || cm.clause != 0 {
+		for _, cm := range r.a.Columns {
+			if cm.At >= g.At || cm.Clause != 0 {
 				continue
 			}
-			for _, al := range cm.alts {
-				if strings.EqualFold(al.table, em.tables[0].Name) && !al.computed() {
+			for _, al := range cm.Alts {
+				if strings.EqualFold(al.Table, em.Tables[0].Name) && !al.Computed() {
 					return true
 				}
 			}
@@ -434,14 +436,14 @@ func (r *reader) keyed(p *plan) bool {
 // reader holds the state of building elements for one analysis.
 type reader struct {
 	e      *Engine
-	a      *analysis
+	a      *read.Analysis
 	h      head
 	prefer map[string]bool // table.column named in feedback ("use ship date")
 	// measureTables are the tables a measure may come from, for date filters.
 	measureTables map[string]bool
-	usedCols      map[*colMention]bool
+	usedCols      map[*read.ColMention]bool
 	// pendingOutput is a column the ranking itself asks to show.
-	pendingOutput *colAlt
+	pendingOutput *read.ColAlt
 	// countedVia is the table whose rows a superlative counts per head.
 	countedVia *schema.Table
 	// terms and exists are the words the schema does not name that qualify
@@ -458,11 +460,11 @@ type reader struct {
 
 // feedbackColumns are the columns named in feedback: they win wherever
 // they are an alternative.
-func (e *Engine) feedbackColumns(a *analysis) map[string]bool {
+func (e *Engine) feedbackColumns(a *read.Analysis) map[string]bool {
 	out := map[string]bool{}
-	for _, cm := range a.columns {
-		if cm.clause > 0 && len(cm.alts) > 0 {
-			out[strings.ToLower(cm.alts[0].table+"."+cm.alts[0].column)] = true
+	for _, cm := range a.Columns {
+		if cm.Clause > 0 && len(cm.Alts) > 0 {
+			out[strings.ToLower(cm.Alts[0].Table+"."+cm.Alts[0].Column)] = true
 		}
 	}
 	return out
@@ -478,40 +480,40 @@ func (r *reader) boost(table, column string) float64 {
 // findHead picks the table the question is about: the first entity named
 // (not the noun a superlative ranks by), else the table of the first
 // column or value named.
-func (e *Engine) findHead(a *analysis) head {
-	var related *entityMention
+func (e *Engine) findHead(a *read.Analysis) head {
+	var related *read.EntityMention
 	// The thing a nested superlative picks out is a condition, not the
 	// subject ("the longest route of the smallest depot").
 	// Nor is the thing a grouping names ("the most expensive product in
 	// each category").
-	grouping := func(em *entityMention) bool {
-		for _, g := range a.groups {
-			if g.at == em.at {
+	grouping := func(em *read.EntityMention) bool {
+		for _, g := range a.Groups {
+			if g.At == em.At {
 				return true
 			}
 		}
 		return false
 	}
 	outside := 0
-	for _, em := range a.entities {
-		if (a.nested == nil || em.at < a.nested.at || em.at >= a.nested.end) && !grouping(em) {
+	for _, em := range a.Entities {
+		if (a.Nested == nil || em.At < a.Nested.At || em.At >= a.Nested.End) && !grouping(em) {
 			outside++
 		}
 	}
-	for _, em := range a.entities {
-		if a.nested != nil && em.at >= a.nested.at && em.at < a.nested.end {
+	for _, em := range a.Entities {
+		if a.Nested != nil && em.At >= a.Nested.At && em.At < a.Nested.End {
 			continue
 		}
-		if grouping(em) && len(a.entities) > 1 {
+		if grouping(em) && len(a.Entities) > 1 {
 			continue
 		}
-		if a.sup != nil && em.at >= a.sup.nounAt && em.at <= a.sup.nounAt+1 && outside > 1 {
+		if a.Sup != nil && em.At >= a.Sup.NounAt && em.At <= a.Sup.NounAt+1 && outside > 1 {
 			continue
 		}
-		if a.toks[em.at].Clause > 0 {
+		if a.Toks[em.At].Clause > 0 {
 			continue
 		}
-		if a.inRelativeClause(em.at) {
+		if inRelativeClause(a, em.At) {
 			// "customer IDs that have placed orders": the rows
 			// the clause is about are the subject's condition, not it.
 			if related == nil {
@@ -521,22 +523,22 @@ func (e *Engine) findHead(a *analysis) head {
 		}
 		// "Return the shop IDs that …. Consider all sale
 		// types…": identifiers named in an earlier sentence are the rows.
-		if km := e.keyMention(a); km != nil && km.at < em.at && a.sentenceBreak(km.end, em.at) {
-			return head{t: e.m.ByName[strings.ToLower(km.alts[0].table)], phrase: km.phrase, at: km.at, entity: true}
+		if km := e.keyMention(a); km != nil && km.At < em.At && sentenceBreak(a, km.End, em.At) {
+			return head{t: e.m.ByName[strings.ToLower(km.Alts[0].Table)], phrase: km.Phrase, at: km.At, entity: true}
 		}
-		return head{t: em.tables[0], phrase: em.phrase, at: em.at, entity: true}
+		return head{t: em.Tables[0], phrase: em.Phrase, at: em.At, entity: true}
 	}
-	for _, cm := range a.columns {
-		if cm.clause == 0 && len(cm.alts) > 0 && (related == nil || cm.at < related.at) {
-			return head{t: e.m.ByName[strings.ToLower(cm.alts[0].table)], phrase: cm.phrase, at: cm.at}
+	for _, cm := range a.Columns {
+		if cm.Clause == 0 && len(cm.Alts) > 0 && (related == nil || cm.At < related.At) {
+			return head{t: e.m.ByName[strings.ToLower(cm.Alts[0].Table)], phrase: cm.Phrase, at: cm.At}
 		}
 	}
 	if related != nil {
-		return head{t: related.tables[0], phrase: related.phrase, at: related.at, entity: true}
+		return head{t: related.Tables[0], phrase: related.Phrase, at: related.At, entity: true}
 	}
-	for _, vm := range a.values {
-		if len(vm.alts) > 0 {
-			return head{t: e.m.ByName[strings.ToLower(vm.alts[0].table)], phrase: "", at: vm.at}
+	for _, vm := range a.Values {
+		if len(vm.Alts) > 0 {
+			return head{t: e.m.ByName[strings.ToLower(vm.Alts[0].Table)], phrase: "", at: vm.At}
 		}
 	}
 	return head{}
@@ -544,15 +546,15 @@ func (e *Engine) findHead(a *analysis) head {
 
 // mentionAt returns the entity or column mention starting within two
 // tokens of i.
-func (r *reader) mentionAt(i int) (*entityMention, *colMention) {
+func (r *reader) mentionAt(i int) (*read.EntityMention, *read.ColMention) {
 	for d := 0; d <= 2; d++ {
-		for _, em := range r.a.entities {
-			if em.at == i+d {
+		for _, em := range r.a.Entities {
+			if em.At == i+d {
 				return em, nil
 			}
 		}
-		for _, cm := range r.a.columns {
-			if cm.at == i+d {
+		for _, cm := range r.a.Columns {
+			if cm.At == i+d {
 				return nil, cm
 			}
 		}
@@ -560,14 +562,14 @@ func (r *reader) mentionAt(i int) (*entityMention, *colMention) {
 	return nil, nil
 }
 
-func (r *reader) numericAlts(cm *colMention) []colAlt {
-	var out []colAlt
-	for _, al := range cm.alts {
-		if al.computed() {
+func (r *reader) numericAlts(cm *read.ColMention) []read.ColAlt {
+	var out []read.ColAlt
+	for _, al := range cm.Alts {
+		if al.Computed() {
 			out = append(out, al)
 			continue
 		}
-		if c := r.e.m.Column(al.table, al.column); c != nil && c.Kind() == warehouse.KindNumber && !r.e.m.IsKeyish(r.e.m.ByName[strings.ToLower(al.table)].Def, c) {
+		if c := r.e.m.Column(al.Table, al.Column); c != nil && c.Kind() == warehouse.KindNumber && !r.e.m.IsKeyish(r.e.m.ByName[strings.ToLower(al.Table)].Def, c) {
 			out = append(out, al)
 		}
 	}
@@ -578,39 +580,39 @@ func (r *reader) numericAlts(cm *colMention) []colAlt {
 func (r *reader) elements() []*element {
 	a := r.a
 	r.measureTables = map[string]bool{}
-	r.usedCols = map[*colMention]bool{}
+	r.usedCols = map[*read.ColMention]bool{}
 	flags := r.findFlags()
 	var els []*element
 	// "the greatest mileage in the fleet": a column named with a superlative
 	// ranks unless a value picks out the row ("… at Leeds").
-	if a.sup == nil && a.supCol != nil && !r.valueNamesRowOf(a.supCol.at) && !a.count && a.agg == "" {
-		a.sup = a.supCol
+	if a.Sup == nil && a.SupCol != nil && !r.valueNamesRowOf(a.SupCol.At) && !a.Count && a.Agg == "" {
+		a.Sup = a.SupCol
 	}
 	switch {
-	case a.sup != nil:
+	case a.Sup != nil:
 		if g := r.groupRanking(); g != nil {
 			r.groupRankingUsed = true
 			els = append(els, g...)
 		} else {
 			els = append(els, r.superlative()...)
 		}
-	case a.count && a.agg != "" && a.aggAt == a.countAt-1 && r.numberIsStored(a.countAt+2):
+	case a.Count && a.Agg != "" && a.AggAt == a.CountAt-1 && r.numberIsStored(a.CountAt+2):
 		// "the average number of pages": a stored number, averaged.
-		els = append(els, r.aggregate(a.agg, a.countAt)...)
-	case a.count:
+		els = append(els, r.aggregate(a.Agg, a.CountAt)...)
+	case a.Count:
 		els = append(els, r.count()...)
-	case a.agg != "":
-		els = append(els, r.aggregate(a.agg, a.aggAt)...)
-	case len(a.groups) > 0 && r.hasNumericMention():
+	case a.Agg != "":
+		els = append(els, r.aggregate(a.Agg, a.AggAt)...)
+	case len(a.Groups) > 0 && r.hasNumericMention():
 		els = append(els, r.aggregate("SUM", -1)...)
-	case len(a.groups) > 0 && !r.namesColumnsOfEach():
+	case len(a.Groups) > 0 && !r.namesColumnsOfEach():
 		// "customers by state": how many per group.
 		els = append(els, r.count()...)
 	default:
 		els = append(els, r.projection()...)
 	}
-	if a.nested != nil {
-		if el := r.nestedElement(a.nested); el != nil {
+	if a.Nested != nil {
+		if el := r.nestedElement(a.Nested); el != nil {
 			els = append(els, el)
 		}
 	}
@@ -630,8 +632,8 @@ func (r *reader) elements() []*element {
 }
 
 func (r *reader) hasNumericMention() bool {
-	for _, cm := range r.a.columns {
-		if cm.clause == 0 && len(r.numericAlts(cm)) > 0 {
+	for _, cm := range r.a.Columns {
+		if cm.Clause == 0 && len(r.numericAlts(cm)) > 0 {
 			return true
 		}
 	}
@@ -639,10 +641,10 @@ func (r *reader) hasNumericMention() bool {
 }
 
 // freeColumns are question column mentions not yet given a role.
-func (r *reader) freeColumns() []*colMention {
-	var out []*colMention
-	for _, cm := range r.a.columns {
-		if cm.clause == 0 && !r.usedCols[cm] && !r.isGroupMention(cm) && !r.isComparisonTarget(cm) && !r.isOrderKey(cm) && !r.namesItsValue(cm) {
+func (r *reader) freeColumns() []*read.ColMention {
+	var out []*read.ColMention
+	for _, cm := range r.a.Columns {
+		if cm.Clause == 0 && !r.usedCols[cm] && !r.isGroupMention(cm) && !r.isComparisonTarget(cm) && !r.isOrderKey(cm) && !r.namesItsValue(cm) {
 			out = append(out, cm)
 		}
 	}
@@ -653,17 +655,17 @@ func (r *reader) freeColumns() []*colMention {
 // after it ("depots situated in Ashby", 'Ashby' a town): the column is
 // the condition's, not what to show. A noun naming its value ("the
 // department of Computer Science") may still be shown.
-func (r *reader) namesItsValue(cm *colMention) bool {
-	if cm.end-cm.at != 1 || !participle(r.a.word(cm.at)) {
+func (r *reader) namesItsValue(cm *read.ColMention) bool {
+	if cm.End-cm.At != 1 || !read.Participle(r.a.Word(cm.At)) {
 		return false
 	}
-	for _, vm := range r.a.values {
-		if vm.at < cm.end || vm.at > cm.end+2 {
+	for _, vm := range r.a.Values {
+		if vm.At < cm.End || vm.At > cm.End+2 {
 			continue
 		}
-		for _, va := range vm.alts {
-			for _, ca := range cm.alts {
-				if strings.EqualFold(va.table, ca.table) && strings.EqualFold(va.column, ca.column) {
+		for _, va := range vm.Alts {
+			for _, ca := range cm.Alts {
+				if strings.EqualFold(va.Table, ca.Table) && strings.EqualFold(va.Column, ca.Column) {
 					return true
 				}
 			}
@@ -674,31 +676,31 @@ func (r *reader) namesItsValue(cm *colMention) bool {
 
 // isOrderKey says whether a column is what the question sorts by ("in
 // ascending order of age"): it orders the rows, it is not what they show.
-func (r *reader) isOrderKey(cm *colMention) bool {
-	om := r.a.order
-	return om != nil && om.by >= 0 && cm.at >= om.by && cm.at < max(r.a.spanOf(om.at, om.phrase), om.by+1)
+func (r *reader) isOrderKey(cm *read.ColMention) bool {
+	om := r.a.Order
+	return om != nil && om.By >= 0 && cm.At >= om.By && cm.At < max(r.a.SpanOf(om.At, om.Phrase), om.By+1)
 }
 
-func (r *reader) isGroupMention(cm *colMention) bool {
-	for _, g := range r.a.groups {
-		if g.at == cm.at {
+func (r *reader) isGroupMention(cm *read.ColMention) bool {
+	for _, g := range r.a.Groups {
+		if g.At == cm.At {
 			return true
 		}
 	}
 	return false
 }
 
-func (r *reader) isComparisonTarget(cm *colMention) bool {
-	for _, c := range r.a.comps {
-		if c.target != "" && strings.Contains(c.target, strings.ToLower(cm.phrase)) {
+func (r *reader) isComparisonTarget(cm *read.ColMention) bool {
+	for _, c := range r.a.Comps {
+		if c.Target != "" && strings.Contains(c.Target, strings.ToLower(cm.Phrase)) {
 			return true
 		}
 		// "more than 2 models": the rows counted, no column to show;
 		// "more than 7 sessions": the number compared.
-		if em, _ := r.relatedCounted(c); em != nil && em.at == cm.at {
+		if em, _ := r.relatedCounted(c); em != nil && em.At == cm.At {
 			return true
 		}
-		if cm.at == r.a.spanOf(c.at, c.phrase) && len(r.measuredAfter(c)) > 0 {
+		if cm.At == r.a.SpanOf(c.At, c.Phrase) && len(r.measuredAfter(c)) > 0 {
 			return true
 		}
 	}
@@ -708,7 +710,7 @@ func (r *reader) isComparisonTarget(cm *colMention) bool {
 // numberIsStored says whether "number of X" at i names a numeric column
 // (pages, citations) rather than rows to count (shops).
 func (r *reader) numberIsStored(i int) bool {
-	if r.a.word(i) == "the" {
+	if r.a.Word(i) == "the" {
 		i++
 	}
 	cm := r.columnAt(i)
@@ -717,13 +719,13 @@ func (r *reader) numberIsStored(i int) bool {
 
 // inRelativeClause says whether token i ends "that have …", "who never …",
 // "without …": a clause saying which related rows the subject has.
-func (a *analysis) inRelativeClause(i int) bool {
+func inRelativeClause(a *read.Analysis, i int) bool {
 	for k := i - 1; k >= 0 && k >= i-6; k-- {
-		w := a.toks[k].Low
-		if a.toks[k].Break != 0 {
+		w := a.Toks[k].Low
+		if a.Toks[k].Break != 0 {
 			return false
 		}
-		if negations[w] || (relativeWords[w] && haveWords[a.word(k+1)]) {
+		if read.Negations[w] || (relativeWords[w] && haveWords[a.Word(k+1)]) {
 			return true
 		}
 	}
@@ -812,12 +814,12 @@ func (r *reader) showsIdentity(p *plan) bool {
 
 // keyMention is the first mention of a table's identifiers in the
 // question ("shop IDs"), or nil.
-func (e *Engine) keyMention(a *analysis) *colMention {
-	for _, cm := range a.columns {
-		if cm.clause != 0 || len(cm.alts) == 0 || !namesIdentifier(cm.phrase) {
+func (e *Engine) keyMention(a *read.Analysis) *read.ColMention {
+	for _, cm := range a.Columns {
+		if cm.Clause != 0 || len(cm.Alts) == 0 || !namesIdentifier(cm.Phrase) {
 			continue
 		}
-		if t := e.m.ByName[strings.ToLower(cm.alts[0].table)]; t != nil && t.Key != nil && strings.EqualFold(t.Key.Name, cm.alts[0].column) {
+		if t := e.m.ByName[strings.ToLower(cm.Alts[0].Table)]; t != nil && t.Key != nil && strings.EqualFold(t.Key.Name, cm.Alts[0].Column) {
 			return cm
 		}
 	}
@@ -825,9 +827,9 @@ func (e *Engine) keyMention(a *analysis) *colMention {
 }
 
 // sentenceBreak says whether a sentence ends between tokens from and to.
-func (a *analysis) sentenceBreak(from, to int) bool {
-	for k := max(from, 0); k < to && k < len(a.toks); k++ {
-		if token.BreakRank(a.toks[k].Break) == 3 {
+func sentenceBreak(a *read.Analysis, from, to int) bool {
+	for k := max(from, 0); k < to && k < len(a.Toks); k++ {
+		if token.BreakRank(a.Toks[k].Break) == 3 {
 			return true
 		}
 	}

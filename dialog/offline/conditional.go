@@ -1,8 +1,9 @@
 package offline
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/clarify-bot/clarify/dialog/offline/read"
 
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
@@ -15,21 +16,18 @@ import (
 // the subject's rows, or its measure, with and without the part's
 // condition.
 
-// percentSign is a "%" that stands for a word ("what % of orders").
-var percentSign = regexp.MustCompile(`(^|[^0-9])%\s*of\b`)
-
 // predicateWords start the part of a conditional share after its whole.
 var predicateWords = words.Set("predicate")
 
 // shareParts finds, after a share word, the value mentions that name the
 // part: those after the first predicate word that follows the whole.
-func (a *analysis) shareParts() []*valueMention {
-	if a.share == nil || len(a.groups) > 0 {
+func shareParts(a *read.Analysis) []*read.ValueMention {
+	if a.Share == nil || len(a.Groups) > 0 {
 		return nil
 	}
 	pred := -1
-	for k := a.share.end + 1; k < len(a.toks) && a.toks[k].Clause == 0; k++ {
-		if predicateWords[a.word(k)] {
+	for k := a.Share.End + 1; k < len(a.Toks) && a.Toks[k].Clause == 0; k++ {
+		if predicateWords[a.Word(k)] {
 			pred = k
 			break
 		}
@@ -37,9 +35,9 @@ func (a *analysis) shareParts() []*valueMention {
 	if pred < 0 {
 		return nil
 	}
-	var out []*valueMention
-	for _, vm := range a.values {
-		if vm.at > pred && !vm.event {
+	var out []*read.ValueMention
+	for _, vm := range a.Values {
+		if vm.At > pred && !vm.Event {
 			out = append(out, vm)
 		}
 	}
@@ -50,14 +48,14 @@ func (a *analysis) shareParts() []*valueMention {
 // the conditions on the part's values leave WHERE and become the
 // numerator. It says whether the reading was rewritten.
 func (r *reader) conditionalShare(p *plan) bool {
-	parts := r.a.shareParts()
+	parts := shareParts(r.a)
 	if len(parts) == 0 || len(p.groups) > 0 {
 		return false
 	}
 	values := map[string]bool{}
 	for _, vm := range parts {
-		for _, al := range vm.alts {
-			values[strings.ToLower(al.value)] = true
+		for _, al := range vm.Alts {
+			values[strings.ToLower(al.Value)] = true
 		}
 	}
 	var part []expr
@@ -92,12 +90,12 @@ func (r *reader) conditionalShare(p *plan) bool {
 	switch {
 	case measure != nil:
 		// "what share of revenue came from Texas"
-		share = percentOf(aggOver("SUM", caseWhen{Cond: c, Then: measure}), aggOver("SUM", measure))
+		share = read.PercentOf(aggOver("SUM", caseWhen{Cond: c, Then: measure}), aggOver("SUM", measure))
 	case r.h.t != nil && r.h.t.Key != nil:
 		// "what % of orders were cancelled": distinct keys, so that a join
 		// for a condition cannot count a row twice.
 		key := col(r.h.t.Name, r.h.t.Key.Name)
-		share = percentOf(aggExpr{Fn: "COUNT", Distinct: true, Arg: caseWhen{Cond: c, Then: key}}, aggExpr{Fn: "COUNT", Distinct: true, Arg: key})
+		share = read.PercentOf(aggExpr{Fn: "COUNT", Distinct: true, Arg: caseWhen{Cond: c, Then: key}}, aggExpr{Fn: "COUNT", Distinct: true, Arg: key})
 		p.use(r.h.t.Name)
 	default:
 		return false
@@ -106,7 +104,7 @@ func (r *reader) conditionalShare(p *plan) bool {
 	p.selects = []sel{{x: share, alias: "percent"}}
 	p.order, p.limit, p.distinct, p.countOf = nil, 0, false, nil
 	p.aggregated = true
-	p.covered = append(p.covered, r.a.phrase(r.a.share.at, r.a.share.end))
-	p.phrases[keyMeasure] = r.a.phrase(r.a.share.at, r.a.share.end)
+	p.covered = append(p.covered, r.a.Phrase(r.a.Share.At, r.a.Share.End))
+	p.phrases[keyMeasure] = r.a.Phrase(r.a.Share.At, r.a.Share.End)
 	return true
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
@@ -52,17 +54,15 @@ type existMention struct {
 	negated bool
 	// values qualify the related rows: "who have received transaction
 	// alerts" looks for alerts of type 'transaction'.
-	values []valueAlt
+	values []read.ValueAlt
 	// maybe is a stored value that is also the clause's verb ("never
 	// placed an order", 'placed' a status): the relation itself first,
 	// the status a reading to ask about.
-	maybe []valueAlt
+	maybe []read.ValueAlt
 }
 
 // smallWords are adjectives of smallness: their threshold is below average.
 var smallWords = words.Set("small")
-
-var negations = words.Set("negating")
 
 var haveWords = words.Set("have")
 
@@ -75,45 +75,45 @@ var stateWords = words.Set("state")
 
 // findTerms finds the unexplained words right before (or predicated of)
 // an entity: "active plants", "plants that are active".
-func (e *Engine) findTerms(a *analysis) []*termMention {
+func (e *Engine) findTerms(a *read.Analysis) []*termMention {
 	var out []*termMention
-	for _, em := range a.entities {
-		if a.toks[em.at].Clause != 0 {
+	for _, em := range a.Entities {
+		if a.Toks[em.At].Clause != 0 {
 			continue
 		}
 		// Words before the entity.
-		start := em.at
-		for start > 0 && termWord(a.toks[start-1]) {
+		start := em.At
+		for start > 0 && termWord(a.Toks[start-1]) {
 			start--
 		}
-		_, afterSuperlative := superlatives[a.word(start-1)]
+		_, afterSuperlative := read.Superlatives[a.Word(start-1)]
 		// "publishers print books": a verb between two things named is the
 		// relation between them, not a quality of the second.
-		relating := start > 0 && a.mentionCovers(start-1) && e.words != nil && e.words.MostlyVerb(a.word(start))
-		if start < em.at && !negations[a.word(start-1)] && !afterSuperlative && a.word(start-1) != "how" && !relating {
-			out = append(out, &termMention{phrase: a.phrase(start, em.at), at: start, end: em.at, subject: em.tables[0]})
+		relating := start > 0 && mentionCovers(a, start-1) && e.words != nil && e.words.MostlyVerb(a.Word(start))
+		if start < em.At && !read.Negations[a.Word(start-1)] && !afterSuperlative && a.Word(start-1) != "how" && !relating {
+			out = append(out, &termMention{phrase: a.Phrase(start, em.At), at: start, end: em.At, subject: em.Tables[0]})
 			continue
 		}
 		// "plants that are active".
-		end := a.spanOf(em.at, em.phrase)
+		end := a.SpanOf(em.At, em.Phrase)
 		j := end
-		if relativeWords[a.word(j)] {
+		if relativeWords[a.Word(j)] {
 			j++
 		}
 		// "clinics good for children": a word judging the thing right
 		// after it, before what it is judged for.
-		if j == end && j < len(a.toks) && termWord(a.toks[j]) && gradingWord(a.word(j)) && (j+1 == len(a.toks) || a.word(j+1) == "for" || relationPreps[a.word(j+1)]) {
-			out = append(out, &termMention{phrase: a.phrase(j, j+1), at: j, end: j + 1, subject: em.tables[0]})
+		if j == end && j < len(a.Toks) && termWord(a.Toks[j]) && gradingWord(a.Word(j)) && (j+1 == len(a.Toks) || a.Word(j+1) == "for" || relationPreps[a.Word(j+1)]) {
+			out = append(out, &termMention{phrase: a.Phrase(j, j+1), at: j, end: j + 1, subject: em.Tables[0]})
 			continue
 		}
-		if w := a.word(j); w == "is" || w == "are" || w == "was" || w == "were" {
+		if w := a.Word(j); w == "is" || w == "are" || w == "was" || w == "were" {
 			j++
 			k := j
-			for k < len(a.toks) && termWord(a.toks[k]) {
+			for k < len(a.Toks) && termWord(a.Toks[k]) {
 				k++
 			}
 			if k > j && j > end+1 {
-				out = append(out, &termMention{phrase: a.phrase(j, k), at: j, end: k, subject: em.tables[0]})
+				out = append(out, &termMention{phrase: a.Phrase(j, k), at: j, end: k, subject: em.Tables[0]})
 			}
 		}
 	}
@@ -124,7 +124,7 @@ func (e *Engine) findTerms(a *analysis) []*termMention {
 // meaning.
 func termWord(t token.Token) bool {
 	// "distinct users" asks to count each once; it says nothing of them.
-	if t.Used || t.IsNum || t.Quoted || t.Clause != 0 || isFunctionWord(t) || negations[t.Low] || t.Low == "distinct" || t.Low == "unique" {
+	if t.Used || t.IsNum || t.Quoted || t.Clause != 0 || read.IsFunctionWord(t) || read.Negations[t.Low] || t.Low == "distinct" || t.Low == "unique" {
 		return false
 	}
 	for _, r := range t.Low {
@@ -138,23 +138,23 @@ func termWord(t token.Token) bool {
 // findExistence reads "never ordered", "without refunds", "with no
 // orders", "who have not ordered": a negation, then words naming a table
 // whose rows point at the subject's.
-func (e *Engine) findExistence(a *analysis, subject *schema.Table) []*existMention {
+func (e *Engine) findExistence(a *read.Analysis, subject *schema.Table) []*existMention {
 	if subject == nil {
 		return nil
 	}
 	var out []*existMention
-	for i, t := range a.toks {
+	for i, t := range a.Toks {
 		if t.Clause != 0 {
 			continue
 		}
 		positive := e.existsSaid(a, i, subject)
-		if !negations[t.Low] && !positive {
+		if !read.Negations[t.Low] && !positive {
 			continue
 		}
 		// "have never been lent in any loans": a verb phrase may come
 		// between the negation and the related rows.
-		for j := i + 1; j < len(a.toks) && j <= i+6; j++ {
-			if a.toks[j].IsNum || a.toks[j-1].Break != 0 {
+		for j := i + 1; j < len(a.Toks) && j <= i+6; j++ {
+			if a.Toks[j].IsNum || a.Toks[j-1].Break != 0 {
 				break
 			}
 			x, ok := e.existsAt(a, subject, i, j)
@@ -172,20 +172,20 @@ func (e *Engine) findExistence(a *analysis, subject *schema.Table) []*existMenti
 // existsSaid: "that have placed orders", "who had loans" (some rows), or a
 // participle right after the subject, then a preposition and the rows it
 // is used in ("forms used for claims", "tools listed in loans").
-func (e *Engine) existsSaid(a *analysis, i int, subject *schema.Table) bool {
-	t := a.toks[i]
-	if relativeWords[t.Low] && haveWords[a.word(i+1)] && !negations[a.word(i+2)] {
+func (e *Engine) existsSaid(a *read.Analysis, i int, subject *schema.Table) bool {
+	t := a.Toks[i]
+	if relativeWords[t.Low] && haveWords[a.Word(i+1)] && !read.Negations[a.Word(i+2)] {
 		return true
 	}
-	return i > 0 && (participle(t.Low) || t.Low == "used") && !t.Used && a.mentionCovers(i-1) && e.tableNamed(a, i-1) == subject &&
-		(relationPreps[a.word(i+1)] || a.word(i+1) == "for")
+	return i > 0 && (read.Participle(t.Low) || t.Low == "used") && !t.Used && mentionCovers(a, i-1) && e.reader.TableNamed(a, i-1) == subject &&
+		(relationPreps[a.Word(i+1)] || a.Word(i+1) == "for")
 }
 
 // existsAt reads the related rows named at j of an existence said at i:
 // a table joined to the subject (not the subject itself), the last noun
 // of a compound ("transaction alerts"), and the rest of its noun phrase
 // ("customer reviews").
-func (e *Engine) existsAt(a *analysis, subject *schema.Table, i, j int) (*existMention, bool) {
+func (e *Engine) existsAt(a *read.Analysis, subject *schema.Table, i, j int) (*existMention, bool) {
 	var related *schema.Table
 	var via warehouse.Join
 	var hop *warehouse.Join
@@ -206,8 +206,8 @@ func (e *Engine) existsAt(a *analysis, subject *schema.Table, i, j int) (*existM
 	if related == nil {
 		return nil, false
 	}
-	for j+1 < len(a.toks) && a.toks[j].Break == 0 {
-		next := e.tableNamed(a, j+1)
+	for j+1 < len(a.Toks) && a.Toks[j].Break == 0 {
+		next := e.reader.TableNamed(a, j+1)
 		if next == nil || next == subject || next == related {
 			break
 		}
@@ -218,10 +218,10 @@ func (e *Engine) existsAt(a *analysis, subject *schema.Table, i, j int) (*existM
 		j, related, via, hop = j+1, next, v, h
 	}
 	end := j + 1
-	for end < len(a.toks) && end < j+3 && a.toks[end-1].Break == 0 && !a.toks[end].Used && !a.toks[end].IsNum && !isFunctionWord(a.toks[end]) {
+	for end < len(a.Toks) && end < j+3 && a.Toks[end-1].Break == 0 && !a.Toks[end].Used && !a.Toks[end].IsNum && !read.IsFunctionWord(a.Toks[end]) {
 		end++
 	}
-	x := &existMention{phrase: a.phrase(i, end), at: i, end: end, subject: subject, related: related, via: via, hop: hop}
+	x := &existMention{phrase: a.Phrase(i, end), at: i, end: end, subject: subject, related: related, via: via, hop: hop}
 	e.qualifyRelated(a, x, j)
 	return x, true
 }
@@ -231,16 +231,16 @@ func (e *Engine) existsAt(a *analysis, subject *schema.Table, i, j int) (*existM
 // them: 'transaction' in "received transaction alerts", 'unread'
 // in "without unread messages". A value mention found there leaves the
 // outer query for the clause.
-func (e *Engine) qualifyRelated(a *analysis, x *existMention, j int) {
-	has := func(al valueAlt) bool { return strings.EqualFold(al.table, x.related.Name) }
-	ofSubject := func(al valueAlt) bool { return strings.EqualFold(al.table, x.subject.Name) }
-	kept := a.values[:0]
-	for _, vm := range a.values {
-		if vm.at > x.at && vm.at < j && verbOfObject(a, vm.at, vm.phrase) && slices.ContainsFunc(vm.alts, has) {
+func (e *Engine) qualifyRelated(a *read.Analysis, x *existMention, j int) {
+	has := func(al read.ValueAlt) bool { return strings.EqualFold(al.Table, x.related.Name) }
+	ofSubject := func(al read.ValueAlt) bool { return strings.EqualFold(al.Table, x.subject.Name) }
+	kept := a.Values[:0]
+	for _, vm := range a.Values {
+		if vm.At > x.at && vm.At < j && verbOfObject(a, vm.At, vm.Phrase) && slices.ContainsFunc(vm.Alts, has) {
 			// "never placed an order": the verb is the relation itself,
 			// the stored status of that name a reading beside it.
-			a.toks[vm.at].Used = true
-			for _, al := range vm.alts {
+			a.Toks[vm.At].Used = true
+			for _, al := range vm.Alts {
 				if has(al) {
 					x.maybe = append(x.maybe, al)
 					break
@@ -248,8 +248,8 @@ func (e *Engine) qualifyRelated(a *analysis, x *existMention, j int) {
 			}
 			continue
 		}
-		if (vm.at > x.at && vm.at < j || e.qualifiesAfter(a, x, vm)) && slices.ContainsFunc(vm.alts, has) && !slices.ContainsFunc(vm.alts, ofSubject) {
-			for _, al := range vm.alts {
+		if (vm.At > x.at && vm.At < j || e.qualifiesAfter(a, x, vm)) && slices.ContainsFunc(vm.Alts, has) && !slices.ContainsFunc(vm.Alts, ofSubject) {
+			for _, al := range vm.Alts {
 				if has(al) {
 					x.values = append(x.values, al)
 					break
@@ -259,17 +259,17 @@ func (e *Engine) qualifyRelated(a *analysis, x *existMention, j int) {
 		}
 		kept = append(kept, vm)
 	}
-	a.values = kept
+	a.Values = kept
 	for k := x.at + 1; k < j; k++ {
-		t := a.toks[k]
-		if t.IsNum || t.Quoted || isFunctionWord(t) || verbOfObject(a, k, t.Raw) || slices.ContainsFunc(a.values, func(vm *valueMention) bool { return vm.at == k }) {
+		t := a.Toks[k]
+		if t.IsNum || t.Quoted || read.IsFunctionWord(t) || verbOfObject(a, k, t.Raw) || slices.ContainsFunc(a.Values, func(vm *read.ValueMention) bool { return vm.At == k }) {
 			continue
 		}
-		if al, ok := e.storedWordIn(t, x.related); ok && !slices.ContainsFunc(x.values, func(v valueAlt) bool { return v.column == al.column }) {
+		if al, ok := e.storedWordIn(t, x.related); ok && !slices.ContainsFunc(x.values, func(v read.ValueAlt) bool { return v.Column == al.Column }) {
 			x.values = append(x.values, al)
-			a.toks[k].Used = true
+			a.Toks[k].Used = true
 			// A table's name used as a value names no table here.
-			a.entities = slices.DeleteFunc(a.entities, func(em *entityMention) bool { return em.at == k })
+			a.Entities = slices.DeleteFunc(a.Entities, func(em *read.EntityMention) bool { return em.At == k })
 		}
 	}
 }
@@ -283,11 +283,11 @@ const eventShare = 0.35
 // orders"): the verb of the relation, not a stored status 'placed' of
 // its rows. "without cancelled orders" keeps the value: no article
 // between.
-func verbOfObject(a *analysis, k int, phrase string) bool {
-	if strings.Contains(phrase, " ") || !participle(a.word(k)) {
+func verbOfObject(a *read.Analysis, k int, phrase string) bool {
+	if strings.Contains(phrase, " ") || !read.Participle(a.Word(k)) {
 		return false
 	}
-	switch a.word(k + 1) {
+	switch a.Word(k + 1) {
 	case "a", "an", "any", "the", "some":
 		return true
 	}
@@ -298,15 +298,15 @@ func verbOfObject(a *analysis, k int, phrase string) bool {
 // noun qualifies its rows: "did not write any book with format 'ebook'",
 // "without books in ebook format" — a few words on, in the same clause,
 // with no other thing named between.
-func (e *Engine) qualifiesAfter(a *analysis, x *existMention, vm *valueMention) bool {
-	if vm.at < x.end || vm.at > x.end+3 || vm.negated {
+func (e *Engine) qualifiesAfter(a *read.Analysis, x *existMention, vm *read.ValueMention) bool {
+	if vm.At < x.end || vm.At > x.end+3 || vm.Negated {
 		return false
 	}
-	for k := x.end - 1; k < vm.at; k++ {
-		if a.toks[k].Break != 0 || a.toks[k].Clause != a.toks[x.at].Clause {
+	for k := x.end - 1; k < vm.At; k++ {
+		if a.Toks[k].Break != 0 || a.Toks[k].Clause != a.Toks[x.at].Clause {
 			return false
 		}
-		if t := e.tableNamed(a, k); t != nil && t != x.related && k >= x.end {
+		if t := e.reader.TableNamed(a, k); t != nil && t != x.related && k >= x.end {
 			return false
 		}
 	}
@@ -316,7 +316,7 @@ func (e *Engine) qualifiesAfter(a *analysis, x *existMention, vm *valueMention) 
 // storedWordIn finds a word as a value of one of t's text columns: the
 // same word, or (with the lexicon) a derived form of it ("promotional"
 // for 'promotion').
-func (e *Engine) storedWordIn(w token.Token, t *schema.Table) (valueAlt, bool) {
+func (e *Engine) storedWordIn(w token.Token, t *schema.Table) (read.ValueAlt, bool) {
 	for _, h := range e.m.Cat.SearchValues(w.Raw, 24) {
 		if !strings.EqualFold(h.Table, t.Name) {
 			continue
@@ -326,36 +326,22 @@ func (e *Engine) storedWordIn(w token.Token, t *schema.Table) (valueAlt, bool) {
 		}
 		same := h.Match == catalog.Exact || h.Match == catalog.CaseInsensitive
 		if same || e.words != nil && len(w.Low) > 3 && !strings.Contains(h.Value, " ") && e.words.RelatedTo(w.Low, strings.ToLower(h.Value)) {
-			return valueAlt{table: h.Table, column: h.Column, value: h.Value, weight: 1}, true
+			return read.ValueAlt{Table: h.Table, Column: h.Column, Value: h.Value, Weight: 1}, true
 		}
 	}
-	return valueAlt{}, false
-}
-
-// tableNamed is the table token j names, as an entity mention or by its
-// stem ("ordered" → orders).
-func (e *Engine) tableNamed(a *analysis, j int) *schema.Table {
-	for _, em := range a.entities {
-		if em.at == j {
-			return em.tables[0]
-		}
-	}
-	if ts := e.m.ByTerm[strings.Join(e.m.Cat.Terms(a.toks[j].Raw), " ")]; len(ts) > 0 {
-		return ts[0]
-	}
-	return nil
+	return read.ValueAlt{}, false
 }
 
 // valueOfIn says whether a value or a column of table t is mentioned
 // between tokens from and to.
-func (e *Engine) valueOfIn(a *analysis, t *schema.Table, from, to int) bool {
-	for _, vm := range a.values {
-		if vm.at > from && vm.at < to && slices.ContainsFunc(vm.alts, func(al valueAlt) bool { return strings.EqualFold(al.table, t.Name) }) {
+func (e *Engine) valueOfIn(a *read.Analysis, t *schema.Table, from, to int) bool {
+	for _, vm := range a.Values {
+		if vm.At > from && vm.At < to && slices.ContainsFunc(vm.Alts, func(al read.ValueAlt) bool { return strings.EqualFold(al.Table, t.Name) }) {
 			return true
 		}
 	}
-	for _, cm := range a.columns {
-		if cm.at > from && cm.at < to && slices.ContainsFunc(cm.alts, func(al colAlt) bool { return strings.EqualFold(al.table, t.Name) }) {
+	for _, cm := range a.Columns {
+		if cm.At > from && cm.At < to && slices.ContainsFunc(cm.Alts, func(al read.ColAlt) bool { return strings.EqualFold(al.Table, t.Name) }) {
 			return true
 		}
 	}
@@ -367,17 +353,17 @@ func (e *Engine) valueOfIn(a *analysis, t *schema.Table, from, to int) bool {
 // ("hired" → hires, then hire_items, whose rows are what was
 // hired of a tool; "no players" → players, then
 // player_registrations).
-func (e *Engine) tablesNamed(a *analysis, j int) []*schema.Table {
-	first := e.tableNamed(a, j)
+func (e *Engine) tablesNamed(a *read.Analysis, j int) []*schema.Table {
+	first := e.reader.TableNamed(a, j)
 	if first == nil {
 		return nil
 	}
 	out := []*schema.Table{first}
-	terms := e.m.Cat.Terms(a.toks[j].Raw)
+	terms := e.m.Cat.Terms(a.Toks[j].Raw)
 	if len(terms) != 1 {
 		return out
 	}
-	for _, name := range sortedNames(toSet(e.m.ByName)) {
+	for _, name := range read.SortedNames(toSet(e.m.ByName)) {
 		t := e.m.ByName[name]
 		if t != first && slices.Contains(e.m.Cat.NameTerms(t.Name), terms[0]) {
 			out = append(out, t)
@@ -388,7 +374,7 @@ func (e *Engine) tablesNamed(a *analysis, j int) []*schema.Table {
 
 // joinTo finds a join from related's rows to subject's key; of several
 // (a sender and a receiver), the one whose role the question names.
-func (e *Engine) joinTo(a *analysis, related, subject *schema.Table) (warehouse.Join, bool) {
+func (e *Engine) joinTo(a *read.Analysis, related, subject *schema.Table) (warehouse.Join, bool) {
 	var joins []warehouse.Join
 	for _, j := range e.m.Snap.Schema.Joins {
 		if strings.EqualFold(j.FromTable, related.Name) && strings.EqualFold(j.ToTable, subject.Name) {
@@ -403,7 +389,7 @@ func (e *Engine) joinTo(a *analysis, related, subject *schema.Table) (warehouse.
 
 // existsRoute finds how related's rows point at subject's: directly, or
 // through one table both are joined to (reviews → orders → customers).
-func (e *Engine) existsRoute(a *analysis, related, subject *schema.Table) (warehouse.Join, *warehouse.Join, bool) {
+func (e *Engine) existsRoute(a *read.Analysis, related, subject *schema.Table) (warehouse.Join, *warehouse.Join, bool) {
 	if via, ok := e.joinTo(a, related, subject); ok {
 		return via, nil, true
 	}
@@ -443,9 +429,9 @@ type definition struct {
 // statedTerms finds the phrases the person defined in feedback ("active"
 // answered with "ordered in the last 90 days") and reads those clauses as
 // definitions, taking their words out of the other readings.
-func (e *Engine) statedTerms(a *analysis, terms []*termMention, head *schema.Table, now time.Time) ([]*termMention, map[*termMention]definition) {
+func (e *Engine) statedTerms(a *read.Analysis, terms []*termMention, head *schema.Table, now time.Time) ([]*termMention, map[*termMention]definition) {
 	stated := map[*termMention]definition{}
-	for clause, phrase := range a.about {
+	for clause, phrase := range a.About {
 		var tm *termMention
 		for _, t := range terms {
 			if strings.EqualFold(t.phrase, phrase) {
@@ -453,18 +439,18 @@ func (e *Engine) statedTerms(a *analysis, terms []*termMention, head *schema.Tab
 			}
 		}
 		if tm == nil && head != nil {
-			for i := range a.toks {
-				end := a.spanOf(i, phrase)
-				if a.toks[i].Clause != 0 || !strings.EqualFold(a.phrase(i, end), phrase) {
+			for i := range a.Toks {
+				end := a.SpanOf(i, phrase)
+				if a.Toks[i].Clause != 0 || !strings.EqualFold(a.Phrase(i, end), phrase) {
 					continue
 				}
 				// Only words the schema does not name can be defined.
 				unnamed := true
 				for k := i; k < end; k++ {
-					unnamed = unnamed && termWord(a.toks[k])
+					unnamed = unnamed && termWord(a.Toks[k])
 				}
 				if unnamed {
-					tm = &termMention{phrase: a.phrase(i, end), at: i, end: end, subject: head}
+					tm = &termMention{phrase: a.Phrase(i, end), at: i, end: end, subject: head}
 					terms = append(terms, tm)
 					break
 				}
@@ -483,19 +469,19 @@ func (e *Engine) statedTerms(a *analysis, terms []*termMention, head *schema.Tab
 // statedMeaning reads one feedback clause as the meaning of tm: related
 // rows (or none) in a window, a window on the subject's own date, or a
 // value of one of its columns.
-func (e *Engine) statedMeaning(a *analysis, tm *termMention, clause int, now time.Time) (definition, bool) {
+func (e *Engine) statedMeaning(a *read.Analysis, tm *termMention, clause int, now time.Time) (definition, bool) {
 	negated := false
 	var related *schema.Table
 	var via warehouse.Join
-	for i, t := range a.toks {
+	for i, t := range a.Toks {
 		if t.Clause != clause {
 			continue
 		}
-		if negations[t.Low] {
+		if read.Negations[t.Low] {
 			negated = true
 		}
 		if related == nil {
-			if rel := e.tableNamed(a, i); rel != nil && rel != tm.subject {
+			if rel := e.reader.TableNamed(a, i); rel != nil && rel != tm.subject {
 				if j, ok := e.joinTo(a, rel, tm.subject); ok {
 					related, via = rel, j
 				}
@@ -503,16 +489,16 @@ func (e *Engine) statedMeaning(a *analysis, tm *termMention, clause int, now tim
 		}
 	}
 	days := 0
-	for _, tmn := range a.times {
-		if tmn.clause == clause && tmn.days > 0 {
-			days = tmn.days
+	for _, tmn := range a.Times {
+		if tmn.Clause == clause && tmn.Days > 0 {
+			days = tmn.Days
 		}
 	}
 	drop := func() {
-		a.times = slices.DeleteFunc(a.times, func(t *timeMention) bool { return t.clause == clause })
-		a.values = slices.DeleteFunc(a.values, func(v *valueMention) bool { return a.toks[v.at].Clause == clause })
-		a.entities = slices.DeleteFunc(a.entities, func(m *entityMention) bool { return a.toks[m.at].Clause == clause })
-		a.columns = slices.DeleteFunc(a.columns, func(m *colMention) bool { return m.clause == clause })
+		a.Times = slices.DeleteFunc(a.Times, func(t *read.TimeMention) bool { return t.Clause == clause })
+		a.Values = slices.DeleteFunc(a.Values, func(v *read.ValueMention) bool { return a.Toks[v.At].Clause == clause })
+		a.Entities = slices.DeleteFunc(a.Entities, func(m *read.EntityMention) bool { return a.Toks[m.At].Clause == clause })
+		a.Columns = slices.DeleteFunc(a.Columns, func(m *read.ColMention) bool { return m.Clause == clause })
 	}
 	if related != nil {
 		d := e.existence(&existMention{phrase: tm.phrase, subject: tm.subject, related: related, via: via, negated: negated}, now, days)
@@ -529,19 +515,19 @@ func (e *Engine) statedMeaning(a *analysis, tm *termMention, clause int, now tim
 			def:  dialog.Definition{Phrase: tm.phrase, Term: term, Label: fmt.Sprintf("%s in the last %d days", upper(e.columnWords(tm.subject, c)), days), Stated: true},
 		}, true
 	}
-	for _, vm := range a.values {
-		if a.toks[vm.at].Clause != clause {
+	for _, vm := range a.Values {
+		if a.Toks[vm.At].Clause != clause {
 			continue
 		}
-		for _, al := range vm.alts {
-			if !strings.EqualFold(al.table, tm.subject.Name) {
+		for _, al := range vm.Alts {
+			if !strings.EqualFold(al.Table, tm.subject.Name) {
 				continue
 			}
-			c := e.m.Column(al.table, al.column)
+			c := e.m.Column(al.Table, al.Column)
 			if c == nil {
 				continue
 			}
-			d := e.valueMeaning(tm, c, []string{al.value}, 1)
+			d := e.valueMeaning(tm, c, []string{al.Value}, 1)
 			d.def.Stated = true
 			drop()
 			return d, true
@@ -615,7 +601,7 @@ func (r *reader) defineElements(now time.Time) []*element {
 // plausible first: values of the subject's few-valued text columns (one,
 // or the two most alike), related rows (some, none, recent), and recent
 // rows by the subject's own dates.
-func (e *Engine) meanings(a *analysis, tm *termMention, facts []ontology.Fact, now time.Time) []definition {
+func (e *Engine) meanings(a *read.Analysis, tm *termMention, facts []ontology.Fact, now time.Time) []definition {
 	t := tm.subject
 	var out []definition
 	for _, c := range t.Texts {
@@ -668,7 +654,7 @@ func (e *Engine) meanings(a *analysis, tm *termMention, facts []ontology.Fact, n
 	// a cut that holds on any data.
 	size, small := 0.0, false
 	for _, w := range strings.Fields(strings.ToLower(tm.phrase)) {
-		if _, ok := howAdjectives[w]; ok {
+		if _, ok := read.HowAdjectives[w]; ok {
 			size = 0.7
 		}
 		if smallWords[w] {
@@ -805,20 +791,20 @@ func (e *Engine) fromTerm(tm *termMention, term ontology.Term, label string, now
 
 // namedInQuestion says whether the question already names a value of
 // the column or the column itself: then the term means something else.
-func (e *Engine) namedInQuestion(a *analysis, t *schema.Table, c *warehouse.Column) bool {
+func (e *Engine) namedInQuestion(a *read.Analysis, t *schema.Table, c *warehouse.Column) bool {
 	same := func(table, column string) bool {
 		return strings.EqualFold(table, t.Name) && strings.EqualFold(column, c.Name)
 	}
-	for _, vm := range a.values {
-		for _, al := range vm.alts {
-			if same(al.table, al.column) {
+	for _, vm := range a.Values {
+		for _, al := range vm.Alts {
+			if same(al.Table, al.Column) {
 				return true
 			}
 		}
 	}
-	for _, cm := range a.columns {
-		for _, al := range cm.alts {
-			if same(al.table, al.column) {
+	for _, cm := range a.Columns {
+		for _, al := range cm.Alts {
+			if same(al.Table, al.Column) {
 				return true
 			}
 		}
@@ -864,16 +850,16 @@ func (e *Engine) existence(x *existMention, now time.Time, days int) definition 
 		cols = append(cols, col(j.FromTable, j.When.Column))
 	}
 	for _, v := range x.values {
-		sub.Where = append(sub.Where, cmp(col(v.table, v.column), "=", strLit(v.value)))
-		quals = append(quals, v.value)
-		cols = append(cols, col(v.table, v.column))
+		sub.Where = append(sub.Where, cmp(col(v.Table, v.Column), "=", strLit(v.Value)))
+		quals = append(quals, v.Value)
+		cols = append(cols, col(v.Table, v.Column))
 	}
 	op, verb := "exists", "Has at least one"
 	if x.negated {
 		op, verb = "not exists", "Has no"
 	}
 	term := ontology.Term{Kind: ontology.TermPredicate, Subject: x.subject.Name, Related: x.related.Name, Op: op, Joins: joins}
-	noun := singularOf(humanize(x.related.Name))
+	noun := read.SingularOf(humanize(x.related.Name))
 	if x.negated {
 		noun = humanize(x.related.Name)
 	}
@@ -885,7 +871,7 @@ func (e *Engine) existence(x *existMention, now time.Time, days int) definition 
 		d := x.related.Dates[0]
 		sub.Where = append(sub.Where, cmp(col(x.related.Name, d.Name), ">=", strLit(now.AddDate(0, 0, -days).Format(time.DateOnly))))
 		term.Column, term.Days = strings.ToLower(x.related.Name+"."+d.Name), days
-		label = fmt.Sprintf("%s %s in the last %d days", verb, singularOf(humanize(x.related.Name)), days)
+		label = fmt.Sprintf("%s %s in the last %d days", verb, read.SingularOf(humanize(x.related.Name)), days)
 	}
 	tables := []string{j.FromTable}
 	if h := x.hop; h != nil {
@@ -965,14 +951,14 @@ func upper(s string) string {
 
 // mentionCovers says whether token k is part of a mention of a table or a
 // column.
-func (a *analysis) mentionCovers(k int) bool {
-	for _, em := range a.entities {
-		if em.at <= k && k < a.spanOf(em.at, em.phrase) {
+func mentionCovers(a *read.Analysis, k int) bool {
+	for _, em := range a.Entities {
+		if em.At <= k && k < a.SpanOf(em.At, em.Phrase) {
 			return true
 		}
 	}
-	for _, cm := range a.columns {
-		if cm.at <= k && k < cm.end {
+	for _, cm := range a.Columns {
+		if cm.At <= k && k < cm.End {
 			return true
 		}
 	}

@@ -4,9 +4,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
-	"github.com/clarify-bot/clarify/dialog/offline/token"
-	"github.com/clarify-bot/clarify/ontology"
 )
 
 // Phrases a person or the team defined as one column — a glossary
@@ -19,99 +19,14 @@ import (
 // the fact (Candidate.Linked), so the answer says so, and 'change' sets
 // the fact aside and reads the question again without it.
 
-// definedColumn is a multi-word phrase a fact ties to one column.
-type definedColumn struct {
-	factID        string
-	words         []string
-	table, column string
-}
-
-// linkedFact is a defined phrase the question spelled.
-type linkedFact struct {
-	factID string
-	// column is the defined column as table.column; x, when set, is the
-	// computed measure a definition stands for instead.
-	column string
-	x      expr
-}
-
-// definedColumns are the facts that tie a phrase of two or more words to
-// one column the engine knows, on the measure or the grouping.
-func (e *Engine) definedColumns(facts []ontology.Fact) []definedColumn {
-	var out []definedColumn
-	for _, f := range facts {
-		if !f.Active() || f.Target.Choice.Kind != ontology.TermColumn {
-			continue
-		}
-		switch {
-		case f.Kind == ontology.KindAggregate && f.Target.Slot == "group":
-		case f.Kind == ontology.KindColumn && f.Target.Slot == "measure":
-		default:
-			continue
-		}
-		words := strings.Fields(f.Phrase)
-		table, column, ok := strings.Cut(f.Target.Choice.Column, ".")
-		if len(words) < 2 || !ok || e.m.Column(table, column) == nil {
-			continue
-		}
-		out = append(out, definedColumn{factID: f.ID, words: words, table: table, column: column})
-	}
-	return out
-}
-
-// findDefinedPhrases links each defined phrase the question spells (its
-// last word possibly plural: "sales regions"), longest first.
-func (e *Engine) findDefinedPhrases(a *analysis, facts []ontology.Fact) {
-	defs := e.definedColumns(facts)
-	if len(defs) == 0 {
-		return
-	}
-	for n := 5; n >= 2; n-- {
-		for _, d := range defs {
-			if len(d.words) != n {
-				continue
-			}
-			for i := 0; i+n <= len(a.toks); i++ {
-				if !a.spells(i, d.words) {
-					continue
-				}
-				cm := &colMention{phrase: a.phrase(i, i+n), at: i, end: i + n, clause: a.toks[i].Clause,
-					alts: []colAlt{{table: d.table, column: d.column, weight: 1}}}
-				a.columns = append(a.columns, cm)
-				a.linked = append(a.linked, linkedFact{factID: d.factID, column: d.table + "." + d.column})
-				a.markUsed(i, i+n)
-			}
-		}
-	}
-}
-
-// spells reports whether the free tokens from i spell words, in one
-// clause and without punctuation between them.
-func (a *analysis) spells(i int, words []string) bool {
-	n := len(words)
-	if !token.Unbroken(a.toks, i, i+n) {
-		return false
-	}
-	for k, w := range words {
-		t := a.toks[i+k]
-		if t.Used || t.IsNum || t.Quoted || t.Clause != a.toks[i].Clause {
-			return false
-		}
-		if t.Low != w && !(k == n-1 && (t.Low == w+"s" || t.Low == w+"es")) {
-			return false
-		}
-	}
-	return true
-}
-
 // linkedIn are the facts whose defined column a reading's SQL uses: the
 // reading took the phrase as the definition says.
-func (a *analysis) linkedIn(m *schema.Model, parts *readingParts) []string {
+func linkedIn(a *read.Analysis, m *schema.Model, parts *readingParts) []string {
 	var out []string
-	for _, l := range a.linked {
-		used := l.x != nil && parts.holds(m, l.x) || l.x == nil && parts.columns[strings.ToLower(l.column)]
-		if used && !slices.Contains(out, l.factID) {
-			out = append(out, l.factID)
+	for _, l := range a.Linked {
+		used := l.X != nil && parts.holds(m, l.X) || l.X == nil && parts.columns[strings.ToLower(l.Column)]
+		if used && !slices.Contains(out, l.FactID) {
+			out = append(out, l.FactID)
 		}
 	}
 	return out

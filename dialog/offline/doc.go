@@ -20,9 +20,10 @@
 //	sqlexpr  the typed parts plans are made of (columns, aggregates,
 //	         calls, comparisons, subqueries) and their rendering to SQL:
 //	         a reading becomes text only there, and nothing reads it back
-//	offline  links words to the schema (stored values, tables, columns,
-//	         times, comparisons), recognises elements (conditions,
-//	         measures, groups, orders, outputs), composes them into typed
-//	         plans (grain, events), accounts for every word and scores
-//	         each reading
+//	read     tokens, the person's feedback and facts → read.Analysis: the
+//	         words linked to the schema (stored values, tables, columns,
+//	         times) and the elements asked for (counts, aggregates,
+//	         superlatives, comparisons, groups, orderings, patterns)
+//	offline  composes the elements into typed plans (grain, events),
+//	         accounts for every word and scores each reading
 package offline

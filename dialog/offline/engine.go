@@ -12,6 +12,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
@@ -26,30 +27,17 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Words is what the engine asks an English lexicon: how common a word is
-// (0 for words a dictionary does not know, such as names; about 3 to 9
-// for everyday words), and whether two words are related (the same lemma,
-// synonyms, derived forms: "operating" and "operational"), and whether it
-// is mostly a verb.
-type Words interface {
-	Commonness(word string) float64
-	RelatedTo(a, b string) bool
-	// Related lists the lemmas related to the word's own.
-	Related(word string) []string
-	// MostlyVerb says whether most senses of the word are verbs.
-	MostlyVerb(word string) bool
-	// OftenVerb says whether a fair share of its senses are verbs
-	// ("flow"), for frames that already say verb.
-	OftenVerb(word string) bool
-}
+// Words is what the engine asks an English lexicon (see read.Words).
+type Words = read.Words
 
 // Engine is the offline interpreter. It is safe for concurrent use.
 type Engine struct {
-	m     *schema.Model
-	words Words
-	now   func() time.Time
-	log   *slog.Logger
-	name  string
+	m      *schema.Model
+	reader *read.Reader
+	words  Words
+	now    func() time.Time
+	log    *slog.Logger
+	name   string
 }
 
 var _ dialog.Engine = (*Engine)(nil)
@@ -62,7 +50,8 @@ func New(cat *catalog.Catalog, opts Options) *Engine {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Engine{m: schema.New(cat), now: opts.Now, words: opts.Words, log: opts.Logger, name: "offline"}
+	m := schema.New(cat)
+	return &Engine{m: m, reader: read.NewReader(m, opts.Words), now: opts.Now, words: opts.Words, log: opts.Logger, name: "offline"}
 }
 
 // Name is "offline".
@@ -74,7 +63,7 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	a := e.analyse(req.Question, req.Feedback, req.Facts, e.now())
+	a := e.reader.Analyse(req.Question, req.Feedback, req.Facts, e.now())
 	plans := e.readings(a, req.Widen, req.Facts)
 	byKey := map[string]int{}
 	var out []dialog.Candidate
@@ -102,7 +91,7 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 			}
 			for _, g := range e.atGrain(p, tree) {
 				p, tree, w := g.p, g.tree, w*g.weight
-				if a.typedUnaggregated(e.m, p) {
+				if typedUnaggregated(a, e.m, p) {
 					continue
 				}
 				if rankedWithoutGroups(p) {
@@ -119,13 +108,13 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 					p = p.clone()
 					p.distinct = false
 				}
-				if q := a.bothRows(e.m, p); q != nil {
+				if q := bothRows(a, e.m, p); q != nil {
 					p = q
 				}
 				if contradicts(e.m, p) {
 					continue // no row can meet it: never proposed
 				}
-				if x := a.tieBreak(e.m, p); x != nil {
+				if x := tieBreak(a, e.m, p); x != nil {
 					p = p.clone()
 					p.thenBy = &sel{x: x}
 				}
@@ -145,7 +134,7 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 				}
 				parts := e.partsOf(p, tree)
 				unused := e.unexplained(a, p, parts)
-				c := dialog.Candidate{SQL: sql, Prior: w, Phrases: phrases, Unused: unused, Defines: a.withTyped(e.m, p.defines, parts), Linked: a.linkedIn(e.m, parts)}
+				c := dialog.Candidate{SQL: sql, Prior: w, Phrases: phrases, Unused: unused, Defines: withTyped(a, e.m, p.defines, parts), Linked: linkedIn(a, e.m, parts)}
 				if g.counts != nil {
 					c.Readings = []dialog.Reading{*g.counts}
 				}
@@ -415,15 +404,15 @@ func wordCount(phrases []string) int {
 // weakRealised counts the words of uncorroborated value matches ("good" as
 // the shop 'good heavens') a reading filters on: using a word that
 // way explains it no better than leaving it out.
-func weakRealised(a *analysis, parts *readingParts) int {
+func weakRealised(a *read.Analysis, parts *readingParts) int {
 	n := 0
-	for _, vm := range a.values {
-		if !vm.weak {
+	for _, vm := range a.Values {
+		if !vm.Weak {
 			continue
 		}
-		for _, al := range vm.alts {
-			if parts.values[strings.ToLower(al.value)] {
-				n += len(strings.Fields(vm.phrase))
+		for _, al := range vm.Alts {
+			if parts.values[strings.ToLower(al.Value)] {
+				n += len(strings.Fields(vm.Phrase))
 				break
 			}
 		}
@@ -501,4 +490,17 @@ func (e *Engine) pinned(p *plan, tree *catalog.JoinTree) bool {
 // lowerCol is a column named in lower case, for comparing names.
 func lowerCol(table, column string) colRef {
 	return col(strings.ToLower(table), strings.ToLower(column))
+}
+
+// searchColumns is the catalog's column search for phrase, once per
+// question.
+func (e *Engine) searchColumns(a *read.Analysis, phrase string) []catalog.ColumnHit {
+	if hits, ok := a.Hits[phrase]; ok {
+		return hits
+	}
+	if a.Hits == nil {
+		a.Hits = map[string][]catalog.ColumnHit{}
+	}
+	a.Hits[phrase] = e.m.Cat.SearchColumns(phrase, 8)
+	return a.Hits[phrase]
 }

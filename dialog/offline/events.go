@@ -3,6 +3,8 @@ package offline
 import (
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
@@ -26,161 +28,11 @@ import (
 // followed by a time, an agent or a place is than the stored status.
 const eventWeight = 1.5
 
-// findEvents marks the value mentions that are events and records the
-// verbs, for the time conditions to prefer the event's own date.
-func (e *Engine) findEvents(a *analysis) {
-	for _, vm := range a.values {
-		if vm.negated || len(vm.alts) == 0 {
-			continue
-		}
-		end := a.spanOf(vm.at, vm.phrase)
-		verb := a.word(end - 1)
-		// "members made payments in 2025": the value read with its
-		// table's noun, used as the verb of the thing named before it; after
-		// a function word it qualifies the noun ("how many failed
-		// payments", "the lost loans").
-		if !participle(verb) && participle(a.word(vm.at)) && e.tableNamed(a, end-1) != nil && vm.at > 0 && !isFunctionWord(a.toks[vm.at-1]) {
-			verb = a.word(vm.at)
-		}
-		if !participle(verb) || !a.eventFollows(end) {
-			continue
-		}
-		stems := verbStems(verb)
-		if !e.schemaNamesEvent(stems, vm) {
-			continue
-		}
-		vm.event = true
-		a.eventVerbs = append(a.eventVerbs, stems...)
-	}
-}
-
-// participle says whether a word looks like a past participle: regular
-// ("placed", "shipped") or one of the common irregular ones of data.
-func participle(w string) bool {
-	if len(w) > 4 && strings.HasSuffix(w, "ed") {
-		return true
-	}
-	return irregularParticiples[w] != ""
-}
-
-// irregularParticiples maps the past participles of everyday business
-// verbs that do not end in -ed to their base form.
-var irregularParticiples = words.Map("participle")
-
-// verbStems are the forms a participle's verb takes in names: "shipped" →
-// shipped, shipp, ship; "placed" → placed, place; "sold" → sold, sell.
-func verbStems(w string) []string {
-	out := []string{w}
-	if base := irregularParticiples[w]; base != "" {
-		return append(out, base)
-	}
-	stem := strings.TrimSuffix(w, "ed")
-	out = append(out, stem, stem+"e")
-	if n := len(stem); n > 2 && stem[n-1] == stem[n-2] {
-		out = append(out, stem[:n-1]) // shipp → ship
-	}
-	if strings.HasSuffix(stem, "i") {
-		out = append(out, strings.TrimSuffix(stem, "i")+"y") // applied → apply
-	}
-	var kept []string
-	for _, s := range out {
-		if len(s) >= 4 {
-			kept = append(kept, s)
-		}
-	}
-	return kept
-}
-
-// eventFollows says whether a time ("in 2025", "last month"), an agent
-// ("by UPS") or a place or recipient ("to California") follows token i.
-func (a *analysis) eventFollows(i int) bool {
-	for _, tm := range a.times {
-		// "placed in 2025", "borrowed the most tools in 2024"
-		if tm.at >= i && tm.at <= i+5 && !a.verbBetween(i, tm.at) {
-			return true
-		}
-	}
-	switch a.word(i) {
-	case "by", "to", "from", "via", "through", "with", "in", "at", "on", "during", "since", "before", "after":
-	default:
-		return false
-	}
-	for _, vm := range a.values {
-		if vm.at == i+1 || vm.at == i+2 && a.word(i+1) == "the" {
-			return true
-		}
-	}
-	return false
-}
-
-// verbBetween says whether another participle or a clause break lies in
-// [from, to): the time then belongs to another event.
-func (a *analysis) verbBetween(from, to int) bool {
-	for k := from; k < to && k < len(a.toks); k++ {
-		if participle(a.word(k)) || a.toks[k].Break != 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// schemaNamesEvent says whether a column other than the value's own is
-// named by the verb: a date "shipped_at", a comment "Date the order was
-// placed", a "Shipping carrier", in the value's table or one related to it.
-func (e *Engine) schemaNamesEvent(stems []string, vm *valueMention) bool {
-	tables := map[string]bool{}
-	for _, al := range vm.alts {
-		t := strings.ToLower(al.table)
-		tables[t] = true
-		for _, j := range e.m.Snap.Schema.Joins {
-			if strings.EqualFold(j.ToTable, t) {
-				tables[strings.ToLower(j.FromTable)] = true
-			}
-			if strings.EqualFold(j.FromTable, t) {
-				tables[strings.ToLower(j.ToTable)] = true
-			}
-		}
-	}
-	for name := range tables {
-		t := e.m.ByName[name]
-		if t == nil {
-			continue
-		}
-		for ci := range t.Def.Columns {
-			c := &t.Def.Columns[ci]
-			own := false
-			for _, al := range vm.alts {
-				own = own || strings.EqualFold(al.table, t.Name) && strings.EqualFold(al.column, c.Name)
-			}
-			if !own && namesVerb(c.Name+" "+c.Comment, stems) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// namesVerb says whether a column's name or comment holds a word starting
-// with one of the verb's stems ("shipped_at", "Shipping carrier").
-func namesVerb(text string, stems []string) bool {
-	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z')
-	})
-	for _, w := range words {
-		for _, s := range stems {
-			if strings.HasPrefix(w, s) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // eventDate weighs a date column by the event verbs of the question: 12
 // (more than a related table's date is discounted) when its name or comment is the event's ("placed in 2025" →
 // ordered_at, "Date the order was placed").
-func (a *analysis) eventDate(name, comment string) float64 {
-	if len(a.eventVerbs) > 0 && namesVerb(name+" "+comment, a.eventVerbs) {
+func eventDate(a *read.Analysis, name, comment string) float64 {
+	if len(a.EventVerbs) > 0 && read.NamesVerb(name+" "+comment, a.EventVerbs) {
 		return 12
 	}
 	return 1
@@ -194,7 +46,7 @@ const foreignDatePenalty = 0.02
 // factDates weighs a reading by whether its time conditions are on the
 // dates of the rows it aggregates (the fact's own event dates) rather than
 // on a related table's.
-func (e *Engine) factDates(p *plan, a *analysis) float64 {
+func (e *Engine) factDates(p *plan, a *read.Analysis) float64 {
 	facts := p.aggregatedTables()
 	if len(facts) == 0 || len(p.dateCols) == 0 {
 		return 1
@@ -203,7 +55,7 @@ func (e *Engine) factDates(p *plan, a *analysis) float64 {
 	// placed an order in 2025").
 	named := map[colRef]bool{}
 	for dc := range p.dateCols {
-		if c := e.m.Column(dc.Table, dc.Column); c != nil && a.eventDate(c.Name, c.Comment) > 1 {
+		if c := e.m.Column(dc.Table, dc.Column); c != nil && eventDate(a, c.Name, c.Comment) > 1 {
 			named[dc] = true
 		}
 	}
@@ -268,22 +120,22 @@ var particles = words.Set("particle")
 // eventVerbBefore finds a participle right before token at (a time
 // condition), possibly with its particle, that names a date column the
 // reading's conditions use: the tokens from it to at are the event.
-func (e *Engine) eventVerbBefore(a *analysis, at int, p *plan) (int, bool) {
+func (e *Engine) eventVerbBefore(a *read.Analysis, at int, p *plan) (int, bool) {
 	k := at - 1
-	switch a.word(k) {
+	switch a.Word(k) {
 	case "in", "during", "on", "since", "before", "after", "by", "at", "from":
 		k--
 	}
-	if particles[a.word(k)] {
+	if particles[a.Word(k)] {
 		k--
 	}
-	if k < 0 || !participle(a.word(k)) {
+	if k < 0 || !read.Participle(a.Word(k)) {
 		return 0, false
 	}
-	stems := verbStems(a.word(k))
+	stems := read.VerbStems(a.Word(k))
 	for dc := range p.dateCols {
 		c := e.m.Column(dc.Table, dc.Column)
-		if c != nil && namesVerb(c.Name+" "+c.Comment, stems) {
+		if c != nil && read.NamesVerb(c.Name+" "+c.Comment, stems) {
 			return k, true
 		}
 	}
@@ -297,7 +149,7 @@ func (e *Engine) linking(a, b string) *schema.Table {
 		return nil
 	}
 	refs := e.m.Refs
-	for _, name := range sortedNames(toSet(refs)) {
+	for _, name := range read.SortedNames(toSet(refs)) {
 		if refs[name][strings.ToLower(a)] && refs[name][strings.ToLower(b)] {
 			return e.m.ByName[name]
 		}
@@ -319,15 +171,15 @@ var passiveAux = words.Set("passiveaux")
 // anywhere names the verb, so the verb chooses nothing. at is where the
 // time (or period) is said; the participle is right before it, or closes
 // a passive clause after it.
-func (e *Engine) onlyEventBefore(a *analysis, parts *readingParts, at int) (int, bool) {
+func (e *Engine) onlyEventBefore(a *read.Analysis, parts *readingParts, at int) (int, bool) {
 	k := at - 1
-	for n := 0; n < 3 && timeLead[a.word(k)]; n++ {
+	for n := 0; n < 3 && timeLead[a.Word(k)]; n++ {
 		k--
 	}
-	if !participle(a.word(k)) {
+	if !read.Participle(a.Word(k)) {
 		k = -1
-		for i := at + 1; i < len(a.toks) && a.toks[i].Clause == a.toks[at].Clause; i++ {
-			if participle(a.word(i)) && passiveAux[a.word(i-1)] && (i+1 == len(a.toks) || a.toks[i+1].Clause != a.toks[at].Clause || isFunctionWord(a.toks[i+1]) && !relationPreps[a.word(i+1)]) {
+		for i := at + 1; i < len(a.Toks) && a.Toks[i].Clause == a.Toks[at].Clause; i++ {
+			if read.Participle(a.Word(i)) && passiveAux[a.Word(i-1)] && (i+1 == len(a.Toks) || a.Toks[i+1].Clause != a.Toks[at].Clause || read.IsFunctionWord(a.Toks[i+1]) && !relationPreps[a.Word(i+1)]) {
 				k = i
 			}
 		}
@@ -346,7 +198,7 @@ func (e *Engine) onlyEventBefore(a *analysis, parts *readingParts, at int) (int,
 		return 0, false
 	}
 	n := 0
-	stems := verbStems(a.word(k))
+	stems := read.VerbStems(a.Word(k))
 	for _, t := range e.m.Snap.Schema.Tables {
 		for _, c := range t.Columns {
 			if !e.dateLike(t.Name, &c) {
@@ -354,7 +206,7 @@ func (e *Engine) onlyEventBefore(a *analysis, parts *readingParts, at int) (int,
 			}
 			if strings.EqualFold(t.Name, dated[0]) {
 				n++
-			} else if namesVerb(c.Name+" "+c.Comment, stems) {
+			} else if read.NamesVerb(c.Name+" "+c.Comment, stems) {
 				return 0, false
 			}
 		}

@@ -1,9 +1,9 @@
 package offline
 
 import (
+	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
-	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
 // A reading is a plan of typed parts — column references, aggregates over
@@ -97,4 +97,22 @@ func (p *plan) outerParts() []expr {
 	return out
 }
 
-func singularOf(w string) string { return sqlshape.Singular(w) }
+// Computed measures: a word that names no column but a quantity the schema
+// has the parts of. "age" is the years since a birth date; "duration",
+// "lifespan", "length of stay" the difference between a start and an end
+// column of one table (start/end, departure/arrival, opened/closed…).
+// They are offered as columns of their own, so every shape that takes a
+// measure (averages, totals, rankings, sorting) takes them too.
+
+// exprOf is a column alternative as a part of a reading: the column, or
+// the computed expression.
+func (r *reader) exprOf(al read.ColAlt) expr { return exprOf(al) }
+
+func exprOf(al read.ColAlt) expr {
+	if al.X != nil {
+		return al.X
+	}
+	return col(al.Table, al.Column)
+}
+
+// costWords and priceWords find the two sides of a margin in column names.

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
@@ -15,7 +17,7 @@ import (
 func (r *reader) filterElements() []*element {
 	var els []*element
 	either := r.eitherValues()
-	for _, vm := range r.a.values {
+	for _, vm := range r.a.Values {
 		if either.second[vm] {
 			continue // read with the value before "or"
 		}
@@ -28,7 +30,7 @@ func (r *reader) filterElements() []*element {
 			els = append(els, el)
 		}
 	}
-	for _, cp := range r.a.comps {
+	for _, cp := range r.a.Comps {
 		if el := r.compareElement(cp); len(el.alts) > 0 {
 			els = append(els, el)
 		}
@@ -39,54 +41,54 @@ func (r *reader) filterElements() []*element {
 // valueElement reads a stored value as a condition on a column holding it
 // (or its words, for a value others contain), with the values said with it
 // after "or", an event's verb, or nothing when the value may be no condition.
-func (r *reader) valueElement(vm *valueMention, others []*valueMention) *element {
+func (r *reader) valueElement(vm *read.ValueMention, others []*read.ValueMention) *element {
 	el := &element{name: "value"}
 	if len(others) > 0 {
 		r.eitherAlts(el, vm, others)
 	}
-	weak := vm.weak
-	for _, al := range vm.alts {
+	weak := vm.Weak
+	for _, al := range vm.Alts {
 		w := r.valueWeight(vm, al, weak)
 		op := "="
-		if vm.negated {
+		if vm.Negated {
 			op = "<>"
 		}
-		key := sqlshape.FilterOnKey([]string{al.value}, r.e.m.Canon)
+		key := sqlshape.FilterOnKey([]string{al.Value}, r.e.m.Canon)
 		el.add(w, func(p *plan) {
-			p.filters = append(p.filters, cond{x: cmp(col(al.table, al.column), op, strLit(al.value))})
-			p.use(al.table)
-			p.phrases[key] = vm.phrase
+			p.filters = append(p.filters, cond{x: cmp(col(al.Table, al.Column), op, strLit(al.Value))})
+			p.use(al.Table)
+			p.phrases[key] = vm.Phrase
 		})
 		// "retail shops" where categories are 'Retail' and
 		// 'retail (hardware)': every value holding the word is retail.
-		if !vm.negated && len(containing(r.e.m, al.table, al.column, al.value)) > 0 {
-			pattern := "%" + strings.ToLower(likeEscape(al.value)) + "%"
+		if !vm.Negated && len(containing(r.e.m, al.Table, al.Column, al.Value)) > 0 {
+			pattern := "%" + strings.ToLower(likeEscape(al.Value)) + "%"
 			lkey := sqlshape.FilterOnKey([]string{pattern}, nil)
 			el.add(w*0.8, func(p *plan) {
-				p.filters = append(p.filters, cond{x: cmp(fn1("LOWER", col(al.table, al.column)), "LIKE", strLit(pattern))})
-				p.use(al.table)
-				p.phrases[lkey] = vm.phrase
+				p.filters = append(p.filters, cond{x: cmp(fn1("LOWER", col(al.Table, al.Column)), "LIKE", strLit(pattern))})
+				p.use(al.Table)
+				p.phrases[lkey] = vm.Phrase
 			})
 		}
 	}
 	switch {
 	case weak:
 		el.add(1, func(p *plan) {})
-	case vm.event:
+	case vm.Event:
 		// The event itself, its status an option (events.go).
 		most := 0.0
 		for _, al := range el.alts {
 			most = max(most, al.weight)
 		}
-		verb := r.a.word(r.a.spanOf(vm.at, vm.phrase) - 1)
-		if !participle(verb) {
-			verb = r.a.word(vm.at) // "made payments": the value, then its table's noun
+		verb := r.a.Word(r.a.SpanOf(vm.At, vm.Phrase) - 1)
+		if !read.Participle(verb) {
+			verb = r.a.Word(vm.At) // "made payments": the value, then its table's noun
 		}
 		el.add(eventWeight*most, func(p *plan) {
 			// The participle is the event itself: its date, agent or place.
 			p.covered = append(p.covered, verb)
 		})
-	case vm.optional:
+	case vm.Optional:
 		el.add(0.3, func(p *plan) {})
 	}
 	return el
@@ -94,32 +96,32 @@ func (r *reader) valueElement(vm *valueMention, others []*valueMention) *element
 
 // valueWeight weighs the column a value is stored in by where the question
 // puts it: the head's, a measured table's, the preposition's, a noun's nearby.
-func (r *reader) valueWeight(vm *valueMention, al valueAlt, weak bool) float64 {
-	w := al.weight
+func (r *reader) valueWeight(vm *read.ValueMention, al read.ValueAlt, weak bool) float64 {
+	w := al.Weight
 	if weak {
 		w *= weakValueFactor
 	}
-	if r.h.t != nil && strings.EqualFold(al.table, r.h.t.Name) {
+	if r.h.t != nil && strings.EqualFold(al.Table, r.h.t.Name) {
 		w *= 1.5
 	}
 	// 'Texas' in the states table, joined through the code, reads
 	// the same as 'TX' where the code is stored.
-	if r.e.m.AliasTables[strings.ToLower(al.table)] && len(vm.alts) > 1 && (r.h.t == nil || !strings.EqualFold(al.table, r.h.t.Name)) {
+	if r.e.m.AliasTables[strings.ToLower(al.Table)] && len(vm.Alts) > 1 && (r.h.t == nil || !strings.EqualFold(al.Table, r.h.t.Name)) {
 		w *= 0.2
 	}
-	if r.measureTables[strings.ToLower(al.table)] {
+	if r.measureTables[strings.ToLower(al.Table)] {
 		w *= 1.5
 	}
-	w *= directionFit(r.a, vm.at, al.column)
+	w *= directionFit(r.a, vm.At, al.Column)
 	// "active retail shops": an adjective is the next noun's.
-	if t := r.qualifiedEntity(vm); t != nil && strings.EqualFold(t.Name, al.table) {
+	if t := r.qualifiedEntity(vm); t != nil && strings.EqualFold(t.Name, al.Table) {
 		w *= 2
 	}
 	// "users from the US": a place-like value right after a table
 	// the question names is that table's.
-	for _, em := range r.a.entities {
-		if em.tables[0] != r.h.t && strings.EqualFold(em.tables[0].Name, al.table) && vm.at > em.at && vm.at-em.at <= 4 && !weak {
-			if prep := r.a.word(vm.at - 1); prep == "from" || prep == "in" || prep == "at" || prep == "the" && (r.a.word(vm.at-2) == "from" || r.a.word(vm.at-2) == "in") {
+	for _, em := range r.a.Entities {
+		if em.Tables[0] != r.h.t && strings.EqualFold(em.Tables[0].Name, al.Table) && vm.At > em.At && vm.At-em.At <= 4 && !weak {
+			if prep := r.a.Word(vm.At - 1); prep == "from" || prep == "in" || prep == "at" || prep == "the" && (r.a.Word(vm.At-2) == "from" || r.a.Word(vm.At-2) == "in") {
 				w *= 1.5
 				break
 			}
@@ -130,10 +132,10 @@ func (r *reader) valueWeight(vm *valueMention, al valueAlt, weak bool) float64 {
 
 // latestTimes keeps the time conditions that hold: the latest one said in a
 // later clause wins ("only 2023" after "in 2024").
-func (r *reader) latestTimes() []*timeMention {
+func (r *reader) latestTimes() []*read.TimeMention {
 	// The latest time condition wins: "only 2023" after "in 2024".
-	times := r.a.times
-	if n := len(times); n > 1 && times[n-1].clause > times[0].clause {
+	times := r.a.Times
+	if n := len(times); n > 1 && times[n-1].Clause > times[0].Clause {
 		times = times[n-1:]
 	}
 	return times
@@ -141,33 +143,33 @@ func (r *reader) latestTimes() []*timeMention {
 
 // timeElement reads a time mention as a range on a date column, or a year
 // compared with a numeric year column.
-func (r *reader) timeElement(tm *timeMention) *element {
+func (r *reader) timeElement(tm *read.TimeMention) *element {
 	el := &element{name: "time"}
 	for _, dc := range r.dateColumns() {
-		dcol := col(dc.table, dc.column)
-		key := sqlshape.FilterOnKey([]string{tm.year}, nil)
-		el.add(dc.weight, func(p *plan) {
-			p.dateCols[col(dc.table, dc.column)] = true
-			if tm.from != "" {
-				p.filters = append(p.filters, cond{x: cmp(dcol, ">=", strLit(tm.from))})
+		dcol := col(dc.Table, dc.Column)
+		key := sqlshape.FilterOnKey([]string{tm.Year}, nil)
+		el.add(dc.Weight, func(p *plan) {
+			p.dateCols[col(dc.Table, dc.Column)] = true
+			if tm.From != "" {
+				p.filters = append(p.filters, cond{x: cmp(dcol, ">=", strLit(tm.From))})
 			}
-			if tm.to != "" {
-				p.filters = append(p.filters, cond{x: cmp(dcol, "<", strLit(tm.to))})
+			if tm.To != "" {
+				p.filters = append(p.filters, cond{x: cmp(dcol, "<", strLit(tm.To))})
 			}
-			p.use(dc.table)
-			if tm.year != "" {
-				p.phrases[key] = tm.phrase
+			p.use(dc.Table)
+			if tm.Year != "" {
+				p.phrases[key] = tm.Phrase
 			}
 		})
 	}
 	// A numeric year column ("year = 2024").
-	if tm.year != "" {
+	if tm.Year != "" {
 		for _, t := range r.e.m.Tables {
 			for ci := range t.Def.Columns {
 				c := &t.Def.Columns[ci]
 				if strings.EqualFold(c.Name, "year") || strings.HasSuffix(strings.ToLower(c.Name), "_year") {
 					el.add(0.5, func(p *plan) {
-						p.filters = append(p.filters, cond{x: cmp(col(t.Name, c.Name), "=", numLit(tm.year))})
+						p.filters = append(p.filters, cond{x: cmp(col(t.Name, c.Name), "=", numLit(tm.Year))})
 						p.use(t.Name)
 					})
 				}
@@ -179,19 +181,19 @@ func (r *reader) timeElement(tm *timeMention) *element {
 
 // compareElement reads a number compared ("more than 20", "between 3 and 5")
 // as a condition on each column it may be about, or on a count of related rows.
-func (r *reader) compareElement(cp *compMention) *element {
+func (r *reader) compareElement(cp *read.CompMention) *element {
 	el := &element{name: "compare"}
 	// "at least 3 loans": how many related rows each subject has.
 	counted := r.groupCondition(el, cp)
 	for _, al := range r.comparedColumns(cp) {
 		x := r.exprOf(al)
-		key := sqlshape.WhereKey(strings.ToLower(al.table + "." + al.column))
-		var c expr = cmp(x, cp.op, numLit(strconv.FormatFloat(cp.value, 'f', -1, 64)))
-		if cp.op == "between" {
-			c = between{X: x, Lo: numLit(strconv.FormatFloat(cp.value, 'f', -1, 64)), Hi: numLit(strconv.FormatFloat(cp.upper, 'f', -1, 64))}
+		key := sqlshape.WhereKey(strings.ToLower(al.Table + "." + al.Column))
+		var c expr = cmp(x, cp.Op, numLit(strconv.FormatFloat(cp.Value, 'f', -1, 64)))
+		if cp.Op == "between" {
+			c = between{X: x, Lo: numLit(strconv.FormatFloat(cp.Value, 'f', -1, 64)), Hi: numLit(strconv.FormatFloat(cp.Upper, 'f', -1, 64))}
 		}
-		w := al.weight * r.rangeFit(al, cp)
-		if t := r.e.m.ByName[strings.ToLower(al.table)]; t != nil && !al.computed() && r.e.m.IsKeyish(t.Def, r.e.m.Column(al.table, al.column)) {
+		w := al.Weight * r.rangeFit(al, cp)
+		if t := r.e.m.ByName[strings.ToLower(al.Table)]; t != nil && !al.Computed() && r.e.m.IsKeyish(t.Def, r.e.m.Column(al.Table, al.Column)) {
 			// Keys identify rows; "more than one shop" is no
 			// threshold on their ids.
 			w *= 0.2
@@ -201,8 +203,8 @@ func (r *reader) compareElement(cp *compMention) *element {
 		}
 		el.add(w, func(p *plan) {
 			p.filters = append(p.filters, cond{x: c})
-			p.use(al.table)
-			p.phrases[key] = cp.phrase
+			p.use(al.Table)
+			p.phrases[key] = cp.Phrase
 		})
 	}
 	return el
@@ -211,40 +213,40 @@ func (r *reader) compareElement(cp *compMention) *element {
 // comparedColumns lists the columns a compared number may be about: a key
 // (or a reference to it), a difference, the columns its words name, the
 // noun after it first, else the head's measures.
-func (r *reader) comparedColumns(cp *compMention) []colAlt {
-	var alts []colAlt
-	if t := cp.keyOf; t != nil {
+func (r *reader) comparedColumns(cp *read.CompMention) []read.ColAlt {
+	var alts []read.ColAlt
+	if t := cp.KeyOf; t != nil {
 		// The key, or a column that refers to it (no join needed).
-		alts = append(alts, colAlt{table: t.Name, column: t.Key.Name, weight: 1})
+		alts = append(alts, read.ColAlt{Table: t.Name, Column: t.Key.Name, Weight: 1})
 		for _, j := range r.e.m.Snap.Schema.Joins {
 			if j.When == nil && strings.EqualFold(j.ToTable, t.Name) && strings.EqualFold(j.ToColumn, t.Key.Name) && r.namedTable(j.FromTable) {
-				alts = append(alts, colAlt{table: j.FromTable, column: j.FromColumn, weight: 1})
+				alts = append(alts, read.ColAlt{Table: j.FromTable, Column: j.FromColumn, Weight: 1})
 			}
 		}
 	} else if d := r.differenceBefore(cp); d != nil {
-		alts = append(alts, d.alts...) // "gross minus net amount is more than 20"
-	} else if cp.target != "" {
-		for _, h := range r.e.m.Cat.SearchColumns(cp.target, 6) {
+		alts = append(alts, d.Alts...) // "gross minus net amount is more than 20"
+	} else if cp.Target != "" {
+		for _, h := range r.e.m.Cat.SearchColumns(cp.Target, 6) {
 			if c := r.e.m.Column(h.Table, h.Column); c != nil && c.Kind() == warehouse.KindNumber {
-				alts = append(alts, colAlt{table: h.Table, column: h.Column, weight: h.Score})
+				alts = append(alts, read.ColAlt{Table: h.Table, Column: h.Column, Weight: h.Score})
 			}
 		}
 	}
-	if after := r.measuredAfter(cp); cp.keyOf == nil && len(after) > 0 {
+	if after := r.measuredAfter(cp); cp.KeyOf == nil && len(after) > 0 {
 		// The noun after the number comes first; the words before
 		// stay readings.
 		top := 1.0
 		for _, al := range alts {
-			top = max(top, al.weight)
+			top = max(top, al.Weight)
 		}
 		for _, al := range after {
-			al.weight *= 2 * top
-			alts = append([]colAlt{al}, alts...)
+			al.Weight *= 2 * top
+			alts = append([]read.ColAlt{al}, alts...)
 		}
 	}
 	if len(alts) == 0 && r.h.t != nil {
 		for _, c := range r.h.t.Measures {
-			alts = append(alts, colAlt{table: r.h.t.Name, column: c.Name, weight: 1})
+			alts = append(alts, read.ColAlt{Table: r.h.t.Name, Column: c.Name, Weight: 1})
 		}
 	}
 	return alts
@@ -253,10 +255,10 @@ func (r *reader) comparedColumns(cp *compMention) []colAlt {
 // directionFit weighs a value's column by the preposition before it:
 // "from LAX" is an origin (from_airport, origin, sender), "to ORD" a
 // destination (to_airport, destination, receiver).
-func directionFit(a *analysis, at int, column string) float64 {
-	prep := a.word(at - 1)
+func directionFit(a *read.Analysis, at int, column string) float64 {
+	prep := a.Word(at - 1)
 	if prep == "the" {
-		prep = a.word(at - 2)
+		prep = a.Word(at - 2)
 	}
 	name := "_" + strings.ToLower(column) + "_"
 	origin := strings.Contains(name, "_from_") || strings.Contains(name, "origin") || strings.Contains(name, "source") ||
@@ -275,11 +277,11 @@ func directionFit(a *analysis, at int, column string) float64 {
 // rangeFit weighs a comparison by the column's profiled range: a threshold
 // beyond every stored value ("fewer than 100,000" on a density that never
 // exceeds 1,000) keeps all rows or none, which nobody asks for.
-func (r *reader) rangeFit(al colAlt, cp *compMention) float64 {
-	if al.computed() {
+func (r *reader) rangeFit(al read.ColAlt, cp *read.CompMention) float64 {
+	if al.Computed() {
 		return 1
 	}
-	pr := r.e.m.Profile(al.table, al.column)
+	pr := r.e.m.Profile(al.Table, al.Column)
 	if pr == nil {
 		return 1
 	}
@@ -292,10 +294,10 @@ func (r *reader) rangeFit(al colAlt, cp *compMention) float64 {
 		// One stored value: any threshold keeps all rows or none.
 		return 0.1
 	}
-	v := cp.value
-	switch cp.op {
+	v := cp.Value
+	switch cp.Op {
 	case "between":
-		if cp.upper < lo || v > hi {
+		if cp.Upper < lo || v > hi {
 			return 0.1
 		}
 	case "<", "<=":
@@ -312,12 +314,12 @@ func (r *reader) rangeFit(al colAlt, cp *compMention) float64 {
 
 // qualifiedEntity is the table of the noun a value mention stands before,
 // with only other values between ("active retail shops"), or nil.
-func (r *reader) qualifiedEntity(vm *valueMention) *schema.Table {
+func (r *reader) qualifiedEntity(vm *read.ValueMention) *schema.Table {
 	a := r.a
-	k := a.spanOf(vm.at, vm.phrase)
-	for k < len(a.toks) && a.toks[k-1].Break == 0 {
+	k := a.SpanOf(vm.At, vm.Phrase)
+	for k < len(a.Toks) && a.Toks[k-1].Break == 0 {
 		if em := r.entityAt(k); em != nil {
-			return em.tables[0]
+			return em.Tables[0]
 		}
 		if !r.inValueMention(k) {
 			return nil
@@ -360,78 +362,9 @@ func (r *reader) namedTable(table string) bool {
 	if r.h.t != nil && strings.EqualFold(r.h.t.Name, table) || r.measureTables[strings.ToLower(table)] {
 		return true
 	}
-	for _, em := range r.a.entities {
-		if strings.EqualFold(em.tables[0].Name, table) {
+	for _, em := range r.a.Entities {
+		if strings.EqualFold(em.Tables[0].Name, table) {
 			return true
-		}
-	}
-	return false
-}
-
-// bindNamedColumns reads "the ward of Intensive Care", "the
-// "Intensive Care" ward", "the city York": a column named right
-// before or after a value it stores says which column the value is in; it
-// is no further output. The value keeps only its matches in that column
-// and its phrase takes the column's words.
-func (e *Engine) bindNamedColumns(a *analysis) {
-	var kept []*colMention
-	for _, cm := range a.columns {
-		if vm := a.valueNamedBy(cm); vm != nil {
-			var in []valueAlt
-			for _, al := range vm.alts {
-				for _, c := range cm.alts {
-					if !c.computed() && strings.EqualFold(al.table, c.table) && strings.EqualFold(al.column, c.column) {
-						in = append(in, al)
-						break
-					}
-				}
-			}
-			if len(in) > 0 {
-				end := a.spanOf(vm.at, vm.phrase)
-				from, to := min(vm.at, cm.at), max(end, cm.end)
-				vm.alts, vm.optional, vm.weak, vm.named = in, false, false, true
-				vm.at, vm.phrase = from, a.phrase(from, to)
-				a.markUsed(from, to)
-				continue
-			}
-		}
-		kept = append(kept, cm)
-	}
-	a.columns = kept
-}
-
-// valueNamedBy is the value mention right after a column mention ("the
-// department of Computer Science") or right before it ("Computer Science
-// department"), if any.
-func (a *analysis) valueNamedBy(cm *colMention) *valueMention {
-	if cm.clause != 0 || negations[a.word(cm.at-1)] {
-		return nil // "does not border Texas" is no value of border
-	}
-	next := cm.end
-	of := a.word(next) == "of"
-	if of || a.word(next) == "named" || a.word(next) == "called" {
-		next++
-	}
-	for _, vm := range a.values {
-		if strings.Contains(vm.phrase, "(") {
-			continue
-		}
-		if vm.at == next && a.toks[cm.end-1].Break == 0 && !(of && otherColumnOfTable(vm, cm)) || a.spanOf(vm.at, vm.phrase) == cm.at && a.toks[cm.at-1].Break == 0 {
-			return vm
-		}
-	}
-	return nil
-}
-
-// otherColumnOfTable says whether the value is also stored in another
-// column of the mentioned column's table: "the manager of Leeds" may
-// be the manager of the depot named Leeds.
-func otherColumnOfTable(vm *valueMention, cm *colMention) bool {
-	for _, al := range vm.alts {
-		for _, c := range cm.alts {
-			if strings.EqualFold(al.table, c.table) && !strings.EqualFold(al.column, c.column) {
-				return true
-			}
 		}
 	}
 	return false
@@ -441,8 +374,8 @@ func otherColumnOfTable(vm *valueMention, cm *colMention) bool {
 // commas: "format is paperback or ebook", "shipped by UPS, FedEx or DHL"
 // are one column with any of the values, not all of them.
 type orPair struct {
-	first  map[*valueMention][]*valueMention // first value → the ones listed after it
-	second map[*valueMention]bool
+	first  map[*read.ValueMention][]*read.ValueMention // first value → the ones listed after it
+	second map[*read.ValueMention]bool
 }
 
 // eitherValues finds lists of values joined by "or" or commas (with only
@@ -450,17 +383,17 @@ type orPair struct {
 // condition, any of the values.
 func (r *reader) eitherValues() orPair {
 	a := r.a
-	out := orPair{first: map[*valueMention][]*valueMention{}, second: map[*valueMention]bool{}}
-	for i := 0; i+1 < len(a.values); i++ {
-		head := a.values[i]
-		if head.weak || out.second[head] {
+	out := orPair{first: map[*read.ValueMention][]*read.ValueMention{}, second: map[*read.ValueMention]bool{}}
+	for i := 0; i+1 < len(a.Values); i++ {
+		head := a.Values[i]
+		if head.Weak || out.second[head] {
 			continue
 		}
-		var list []*valueMention
-		for j := i; j+1 < len(a.values); j++ {
-			vm, next := a.values[j], a.values[j+1]
+		var list []*read.ValueMention
+		for j := i; j+1 < len(a.Values); j++ {
+			vm, next := a.Values[j], a.Values[j+1]
 			// "not paperback or ebook": the negation covers the list.
-			if !head.negated && next.negated || next.weak || !joinedAsAlternatives(a, vm, next) || !sharesColumn(head, next) {
+			if !head.Negated && next.Negated || next.Weak || !joinedAsAlternatives(a, vm, next) || !sharesColumn(head, next) {
 				break
 			}
 			list = append(list, next)
@@ -478,21 +411,21 @@ func (r *reader) eitherValues() orPair {
 
 // joinedAsAlternatives says whether only "or", a comma, "either" or an
 // article stand between two values, and "or" or a comma does.
-func joinedAsAlternatives(a *analysis, vm, next *valueMention) bool {
-	end := a.spanOf(vm.at, vm.phrase)
-	if end > next.at {
+func joinedAsAlternatives(a *read.Analysis, vm, next *read.ValueMention) bool {
+	end := a.SpanOf(vm.At, vm.Phrase)
+	if end > next.At {
 		return false
 	}
-	sep := end > 0 && a.toks[end-1].Break == ','
-	for k := end; k < next.at; k++ {
-		switch a.word(k) {
+	sep := end > 0 && a.Toks[end-1].Break == ','
+	for k := end; k < next.At; k++ {
+		switch a.Word(k) {
 		case "or":
 			sep = true
 		case "the", "a", "an", "either":
 		default:
 			return false
 		}
-		if k+1 < next.at && a.toks[k].Break == ',' {
+		if k+1 < next.At && a.Toks[k].Break == ',' {
 			sep = true
 		}
 	}
@@ -501,10 +434,10 @@ func joinedAsAlternatives(a *analysis, vm, next *valueMention) bool {
 
 // sharesColumn says whether two value mentions have a reading in the same
 // column.
-func sharesColumn(x, y *valueMention) bool {
-	for _, ax := range x.alts {
-		for _, ay := range y.alts {
-			if strings.EqualFold(ax.table, ay.table) && strings.EqualFold(ax.column, ay.column) && !strings.EqualFold(ax.value, ay.value) {
+func sharesColumn(x, y *read.ValueMention) bool {
+	for _, ax := range x.Alts {
+		for _, ay := range y.Alts {
+			if strings.EqualFold(ax.Table, ay.Table) && strings.EqualFold(ax.Column, ay.Column) && !strings.EqualFold(ax.Value, ay.Value) {
 				return true
 			}
 		}
@@ -516,16 +449,16 @@ func sharesColumn(x, y *valueMention) bool {
 // all of them are stored in, the column is any of them. These come before
 // the single values' own readings, which remain (the words may name
 // values of two columns).
-func (r *reader) eitherAlts(el *element, vm *valueMention, others []*valueMention) {
-	for _, ax := range vm.alts {
-		vals := []expr{strLit(ax.value)}
-		keys := []sqlshape.SlotKey{sqlshape.FilterOnKey([]string{ax.value}, r.e.m.Canon)}
-		phrases := []string{vm.phrase}
-		w := ax.weight
+func (r *reader) eitherAlts(el *element, vm *read.ValueMention, others []*read.ValueMention) {
+	for _, ax := range vm.Alts {
+		vals := []expr{strLit(ax.Value)}
+		keys := []sqlshape.SlotKey{sqlshape.FilterOnKey([]string{ax.Value}, r.e.m.Canon)}
+		phrases := []string{vm.Phrase}
+		w := ax.Weight
 		for _, o := range others {
-			var found *valueAlt
-			for _, ay := range o.alts {
-				if strings.EqualFold(ax.table, ay.table) && strings.EqualFold(ax.column, ay.column) && !strings.EqualFold(ax.value, ay.value) {
+			var found *read.ValueAlt
+			for _, ay := range o.Alts {
+				if strings.EqualFold(ax.Table, ay.Table) && strings.EqualFold(ax.Column, ay.Column) && !strings.EqualFold(ax.Value, ay.Value) {
 					found = &ay
 					break
 				}
@@ -534,19 +467,19 @@ func (r *reader) eitherAlts(el *element, vm *valueMention, others []*valueMentio
 				vals = nil
 				break
 			}
-			vals = append(vals, strLit(found.value))
-			keys = append(keys, sqlshape.FilterOnKey([]string{found.value}, r.e.m.Canon))
-			phrases = append(phrases, o.phrase)
-			w += found.weight
+			vals = append(vals, strLit(found.Value))
+			keys = append(keys, sqlshape.FilterOnKey([]string{found.Value}, r.e.m.Canon))
+			phrases = append(phrases, o.Phrase)
+			w += found.Weight
 		}
 		if len(vals) < 2 {
 			continue
 		}
-		x := expr(inList{X: col(ax.table, ax.column), Vals: vals})
-		if vm.negated {
+		x := expr(inList{X: col(ax.Table, ax.Column), Vals: vals})
+		if vm.Negated {
 			x = prefix{Op: "NOT", X: paren{X: x}}
 		}
-		table := ax.table
+		table := ax.Table
 		el.add(2*w, func(p *plan) {
 			p.filters = append(p.filters, cond{x: x})
 			p.use(table)
@@ -560,21 +493,21 @@ func (r *reader) eitherAlts(el *element, vm *valueMention, others []*valueMentio
 // measuredAfter are the numeric columns the noun right after a
 // comparison's number names ("more than 7 sessions", "over 20 fleet
 // size"): what the number measures.
-func (r *reader) measuredAfter(cp *compMention) []colAlt {
-	cm := r.columnAt(r.a.spanOf(cp.at, cp.phrase))
-	if cm == nil || cm.at != r.a.spanOf(cp.at, cp.phrase) {
+func (r *reader) measuredAfter(cp *read.CompMention) []read.ColAlt {
+	cm := r.columnAt(r.a.SpanOf(cp.At, cp.Phrase))
+	if cm == nil || cm.At != r.a.SpanOf(cp.At, cp.Phrase) {
 		return nil
 	}
-	var out []colAlt
-	for _, al := range cm.alts {
-		t := r.e.m.ByName[strings.ToLower(al.table)]
-		c := r.e.m.Column(al.table, al.column)
-		if al.computed() || c == nil || t == nil || c.Kind() != warehouse.KindNumber || r.e.m.IsKeyish(t.Def, c) {
+	var out []read.ColAlt
+	for _, al := range cm.Alts {
+		t := r.e.m.ByName[strings.ToLower(al.Table)]
+		c := r.e.m.Column(al.Table, al.Column)
+		if al.Computed() || c == nil || t == nil || c.Kind() != warehouse.KindNumber || r.e.m.IsKeyish(t.Def, c) {
 			continue
 		}
 		// "fewer than 100000 people" counts people; a column of people
 		// per square mile is a rate of them, no count.
-		if strings.Contains(strings.ToLower(c.Comment), strings.ToLower(cm.phrase)+" per ") {
+		if strings.Contains(strings.ToLower(c.Comment), strings.ToLower(cm.Phrase)+" per ") {
 			continue
 		}
 		out = append(out, al)

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
@@ -17,7 +19,7 @@ import (
 
 // flagMention is a column mention read as a yes/no condition.
 type flagMention struct {
-	cm      *colMention
+	cm      *read.ColMention
 	negated bool
 	// or: joined to the previous flag by "or" ("a referral or scan").
 	or bool
@@ -49,8 +51,8 @@ func isFlag(m *schema.Model, table string, c *warehouse.Column) bool {
 func (r *reader) findFlags() []flagMention {
 	a := r.a
 	var out []flagMention
-	for _, cm := range a.columns {
-		if cm.clause != 0 || r.usedCols[cm] {
+	for _, cm := range a.Columns {
+		if cm.Clause != 0 || r.usedCols[cm] {
 			continue
 		}
 		flag, presence := r.flagKind(cm)
@@ -61,7 +63,7 @@ func (r *reader) findFlags() []flagMention {
 		if len(out) > 0 {
 			prev = &out[len(out)-1]
 		}
-		governed, negated, or := a.flagGovernor(cm, presence, prev)
+		governed, negated, or := flagGovernor(a, cm, presence, prev)
 		if !governed && flag && r.verbOfFlag(cm) {
 			governed = true // "loans that require a deposit": deposit_required
 		}
@@ -70,7 +72,7 @@ func (r *reader) findFlags() []flagMention {
 		}
 		if governed {
 			r.usedCols[cm] = true
-			out = append(out, flagMention{cm: cm, negated: negated, or: or, both: a.bothWays(cm), presence: presence})
+			out = append(out, flagMention{cm: cm, negated: negated, or: or, both: bothWays(a, cm), presence: presence})
 		}
 	}
 	return out
@@ -78,14 +80,14 @@ func (r *reader) findFlags() []flagMention {
 
 // flagKind: the mention names a yes/no column (flag), or a column that is
 // sometimes empty, whose presence can be asked about.
-func (r *reader) flagKind(cm *colMention) (flag, presence bool) {
-	for _, al := range cm.alts {
-		if c := r.e.m.Column(al.table, al.column); c != nil && isFlag(r.e.m, al.table, c) {
+func (r *reader) flagKind(cm *read.ColMention) (flag, presence bool) {
+	for _, al := range cm.Alts {
+		if c := r.e.m.Column(al.Table, al.Column); c != nil && isFlag(r.e.m, al.Table, c) {
 			flag = true
 		}
 	}
-	if !flag && len(cm.alts) > 0 && !r.verbMention(cm) {
-		presence = sometimesEmpty(r.e.m, cm.alts[0].table, cm.alts[0].column)
+	if !flag && len(cm.Alts) > 0 && !r.verbMention(cm) {
+		presence = sometimesEmpty(r.e.m, cm.Alts[0].Table, cm.Alts[0].Column)
 	}
 	return flag, presence
 }
@@ -101,16 +103,16 @@ var (
 // word: "without illustrations") that say it is asked for (with, have…)
 // or negated (without, no, lacking…); a flag coordinated with the one
 // before ("a referral and a follow-up scan") is governed as that one.
-func (a *analysis) flagGovernor(cm *colMention, presence bool, prev *flagMention) (governed, negated, or bool) {
+func flagGovernor(a *read.Analysis, cm *read.ColMention, presence bool, prev *flagMention) (governed, negated, or bool) {
 	verb := false
-	for k := cm.at; k >= 0 && k >= cm.at-3; k-- {
-		if k == cm.at && a.word(k) != "without" && a.word(k) != "with" && a.word(k) != "no" {
+	for k := cm.At; k >= 0 && k >= cm.At-3; k-- {
+		if k == cm.At && a.Word(k) != "without" && a.Word(k) != "with" && a.Word(k) != "no" {
 			continue
 		}
-		if w := a.word(k); (w == "and" || w == "or") && prev != nil && prev.cm.end == k {
+		if w := a.Word(k); (w == "and" || w == "or") && prev != nil && prev.cm.End == k {
 			return true, prev.negated, w == "or"
 		}
-		switch w := a.word(k); {
+		switch w := a.Word(k); {
 		case flagHave[w]:
 			governed = true
 		case flagLack[w]:
@@ -119,7 +121,7 @@ func (a *analysis) flagGovernor(cm *colMention, presence bool, prev *flagMention
 			continue
 		}
 		// "have declared a minor": one participle between.
-		if w := a.word(k); presence && !verb && k < cm.at && len(w) > 4 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en")) {
+		if w := a.Word(k); presence && !verb && k < cm.At && len(w) > 4 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en")) {
 			verb = true
 			continue
 		}
@@ -130,14 +132,14 @@ func (a *analysis) flagGovernor(cm *colMention, presence bool, prev *flagMention
 
 // bothWays: a negation a few words after "and how many" asks for the rows
 // with the flag and, beside them, those without it.
-func (a *analysis) bothWays(cm *colMention) bool {
+func bothWays(a *read.Analysis, cm *read.ColMention) bool {
 	both := false
-	for k := cm.end; k+3 < len(a.toks) && k <= cm.end+1; k++ {
-		if a.seq(k, "and", "how", "many") {
-			for j := k + 3; j < len(a.toks) && j <= k+5; j++ {
-				if w := a.word(j); w == "not" || w == "don't" || w == "doesn't" || w == "without" {
+	for k := cm.End; k+3 < len(a.Toks) && k <= cm.End+1; k++ {
+		if a.Seq(k, "and", "how", "many") {
+			for j := k + 3; j < len(a.Toks) && j <= k+5; j++ {
+				if w := a.Word(j); w == "not" || w == "don't" || w == "doesn't" || w == "without" {
 					both = true
-					a.markUsed(k, j+1)
+					a.MarkUsed(k, j+1)
 				}
 			}
 		}
@@ -152,27 +154,27 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 	for _, f := range flags {
 		var conds []flagCond
 		if f.presence {
-			al := f.cm.alts[0]
-			fc := flagCond{x: isNull{X: col(al.table, al.column), Not: true}, tables: []string{al.table}, weight: 1}
+			al := f.cm.Alts[0]
+			fc := flagCond{x: isNull{X: col(al.Table, al.Column), Not: true}, tables: []string{al.Table}, weight: 1}
 			if f.negated {
-				fc.x = isNull{X: col(al.table, al.column)}
+				fc.x = isNull{X: col(al.Table, al.Column)}
 			}
 			conds = append(conds, fc)
 		}
-		for _, al := range f.cm.alts {
+		for _, al := range f.cm.Alts {
 			if f.presence {
 				break
 			}
-			c := r.e.m.Column(al.table, al.column)
-			if c == nil || !isFlag(r.e.m, al.table, c) {
+			c := r.e.m.Column(al.Table, al.Column)
+			if c == nil || !isFlag(r.e.m, al.Table, c) {
 				continue
 			}
-			x := col(al.table, al.column)
-			fc := flagCond{x: cmp(x, "=", keyword("TRUE")), tables: []string{al.table}, weight: al.weight}
+			x := col(al.Table, al.Column)
+			fc := flagCond{x: cmp(x, "=", keyword("TRUE")), tables: []string{al.Table}, weight: al.Weight}
 			if f.negated {
 				fc.x = prefix{Op: "NOT", X: x}
 			}
-			if yes, no, ok := yesNo(r.e.m, al.table, c); ok {
+			if yes, no, ok := yesNo(r.e.m, al.Table, c); ok {
 				// A text column of 'Yes' and 'No': compared with the stored word.
 				fc.x = cmp(x, "=", strLit(yes))
 				if f.negated {
@@ -200,13 +202,13 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 		el := &element{name: "flag"}
 		if f.both {
 			// One row per answer, yes and no, each with its count.
-			for _, al := range f.cm.alts {
-				if c := r.e.m.Column(al.table, al.column); c != nil && isFlag(r.e.m, al.table, c) {
-					x := col(al.table, al.column)
-					el.add(al.weight, func(p *plan) {
+			for _, al := range f.cm.Alts {
+				if c := r.e.m.Column(al.Table, al.Column); c != nil && isFlag(r.e.m, al.Table, c) {
+					x := col(al.Table, al.Column)
+					el.add(al.Weight, func(p *plan) {
 						p.groups = append(p.groups, sel{x: x})
 						p.selects = append([]sel{{x: x}}, p.selects...)
-						p.use(al.table)
+						p.use(al.Table)
 					})
 				}
 			}
@@ -246,9 +248,9 @@ func sometimesEmpty(m *schema.Model, table, column string) bool {
 
 // valueAfter says whether a stored value follows the mention closely
 // ("a minor in Physics").
-func (r *reader) valueAfter(cm *colMention) bool {
-	for _, vm := range r.a.values {
-		if vm.at >= cm.end && vm.at <= cm.end+2 {
+func (r *reader) valueAfter(cm *read.ColMention) bool {
+	for _, vm := range r.a.Values {
+		if vm.At >= cm.End && vm.At <= cm.End+2 {
 			return true
 		}
 	}
@@ -257,9 +259,9 @@ func (r *reader) valueAfter(cm *colMention) bool {
 
 // comparedAfter says whether a comparison follows the mention closely
 // ("with a score over 7").
-func (r *reader) comparedAfter(cm *colMention) bool {
-	for _, cp := range r.a.comps {
-		if cp.at >= cm.end && cp.at <= cm.end+2 {
+func (r *reader) comparedAfter(cm *read.ColMention) bool {
+	for _, cp := range r.a.Comps {
+		if cp.At >= cm.End && cp.At <= cm.End+2 {
 			return true
 		}
 	}
@@ -268,8 +270,8 @@ func (r *reader) comparedAfter(cm *colMention) bool {
 
 // verbMention says whether a column mention is a verb form ("have
 // ended"), which says what happened rather than naming a thing.
-func (r *reader) verbMention(cm *colMention) bool {
-	w := r.a.word(cm.at)
+func (r *reader) verbMention(cm *read.ColMention) bool {
+	w := r.a.Word(cm.At)
 	return strings.HasSuffix(w, "ed") || r.e.words != nil && r.e.words.MostlyVerb(w)
 }
 
@@ -310,21 +312,21 @@ func yesNo(m *schema.Model, table string, c *warehouse.Column) (yes, no string, 
 // after ("require" of round_trip_required): the verb states the flag.
 // Mentions right after it that name the same column are part of it ("a
 // round trip").
-func (r *reader) verbOfFlag(cm *colMention) bool {
-	w := r.a.word(cm.at)
-	if cm.end-cm.at != 1 || len(w) < 4 || r.e.words == nil || !r.e.words.MostlyVerb(w) {
+func (r *reader) verbOfFlag(cm *read.ColMention) bool {
+	w := r.a.Word(cm.At)
+	if cm.End-cm.At != 1 || len(w) < 4 || r.e.words == nil || !r.e.words.MostlyVerb(w) {
 		return false
 	}
 	stem := strings.TrimSuffix(strings.TrimSuffix(w, "s"), "e")
-	for _, al := range cm.alts {
-		c := r.e.m.Column(al.table, al.column)
-		if c == nil || !isFlag(r.e.m, al.table, c) || !strings.Contains(strings.ToLower(al.column), stem) {
+	for _, al := range cm.Alts {
+		c := r.e.m.Column(al.Table, al.Column)
+		if c == nil || !isFlag(r.e.m, al.Table, c) || !strings.Contains(strings.ToLower(al.Column), stem) {
 			continue
 		}
-		for _, next := range r.a.columns {
-			if next.at > cm.at && next.at <= cm.end+2 && next.clause == 0 {
-				for _, x := range next.alts {
-					if x.table == al.table && x.column == al.column {
+		for _, next := range r.a.Columns {
+			if next.At > cm.At && next.At <= cm.End+2 && next.Clause == 0 {
+				for _, x := range next.Alts {
+					if x.Table == al.Table && x.Column == al.Column {
 						r.usedCols[next] = true
 					}
 				}

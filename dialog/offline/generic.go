@@ -3,6 +3,8 @@ package offline
 import (
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
@@ -34,8 +36,8 @@ func shownTables(p *plan) map[string]bool {
 // genericStandsFor says whether the generic noun at token k stands for
 // the one table the reading shows, which no realised mention of a table
 // names.
-func (e *Engine) genericStandsFor(a *analysis, p *plan, parts *readingParts, k int) bool {
-	if !genericNouns[a.word(k)] || a.toks[k].Used {
+func (e *Engine) genericStandsFor(a *read.Analysis, p *plan, parts *readingParts, k int) bool {
+	if !genericNouns[a.Word(k)] || a.Toks[k].Used {
 		return false
 	}
 	shown := shownTables(p)
@@ -56,8 +58,8 @@ func (e *Engine) genericStandsFor(a *analysis, p *plan, parts *readingParts, k i
 			}
 		}
 	}
-	for _, em := range a.entities {
-		for _, t := range em.tables {
+	for _, em := range a.Entities {
+		for _, t := range em.Tables {
 			if shown[strings.ToLower(t.Name)] {
 				return false
 			}
@@ -68,21 +70,21 @@ func (e *Engine) genericStandsFor(a *analysis, p *plan, parts *readingParts, k i
 
 // genericTerms are the words judging a generic noun ("good places"),
 // qualifying the head table.
-func (e *Engine) genericTerms(a *analysis, h head, terms []*termMention) []*termMention {
+func (e *Engine) genericTerms(a *read.Analysis, h head, terms []*termMention) []*termMention {
 	if h.t == nil || h.entity {
 		return nil
 	}
 	var out []*termMention
-	for k, t := range a.toks {
+	for k, t := range a.Toks {
 		if t.Clause != 0 || !genericNouns[t.Low] || t.Used {
 			continue
 		}
 		s := k
-		for s > 0 && termWord(a.toks[s-1]) && gradingWord(a.word(s-1)) {
+		for s > 0 && termWord(a.Toks[s-1]) && gradingWord(a.Word(s-1)) {
 			s--
 		}
-		if s < k && !negations[a.word(s-1)] && !termAt(terms, s) {
-			out = append(out, &termMention{phrase: a.phrase(s, k), at: s, end: k, subject: h.t})
+		if s < k && !read.Negations[a.Word(s-1)] && !termAt(terms, s) {
+			out = append(out, &termMention{phrase: a.Phrase(s, k), at: s, end: k, subject: h.t})
 		}
 	}
 	return out

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
@@ -76,7 +78,7 @@ func (e *Engine) atGrain(p *plan, tree *catalog.JoinTree) []grainReading {
 	}
 	out := []grainReading{{p: q, tree: t, weight: 1}}
 	if semi != nil {
-		thing, per := humanize(semi.near), singularOf(humanize(semi.far))
+		thing, per := humanize(semi.near), read.SingularOf(humanize(semi.far))
 		if t := e.m.ByName[semi.near]; t != nil {
 			thing = humanize(t.Name)
 		}
@@ -422,12 +424,12 @@ func (e *Engine) linkRepeats(tree *catalog.JoinTree, fo *fanout) bool {
 // lines, an invoice's items): its name carries near's, or it keeps no
 // date while near does (the parts happen when their whole does).
 func (e *Engine) detailOf(far, near *schema.Table) bool {
-	nearWord := singularOf(strings.ToLower(schema.NameWord(near.Name)))
+	nearWord := read.SingularOf(strings.ToLower(schema.NameWord(near.Name)))
 	if nearWord == "" {
-		nearWord = singularOf(strings.ToLower(near.Name))
+		nearWord = read.SingularOf(strings.ToLower(near.Name))
 	}
 	for _, w := range e.m.Cat.NameTerms(far.Name) {
-		if singularOf(w) == nearWord {
+		if read.SingularOf(w) == nearWord {
 			return true
 		}
 	}

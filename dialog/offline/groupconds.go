@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
@@ -24,35 +26,35 @@ var countedThings = words.Set("counted")
 // relatedCounted finds the table whose rows the comparison counts: the
 // thing named right after the number ("3 loans", "2 different genres"),
 // or for "N times" the thing the verb before it names.
-func (r *reader) relatedCounted(cp *compMention) (*entityMention, bool) {
+func (r *reader) relatedCounted(cp *read.CompMention) (*read.EntityMention, bool) {
 	a := r.a
-	num := a.spanOf(cp.at, cp.phrase) - 1
+	num := a.SpanOf(cp.At, cp.Phrase) - 1
 	next := num + 1
-	for a.word(next) == "other" || a.word(next) == "different" || a.word(next) == "distinct" || a.word(next) == "separate" {
+	for a.Word(next) == "other" || a.Word(next) == "different" || a.Word(next) == "distinct" || a.Word(next) == "separate" {
 		next++
 	}
 	// "more than 3 boat models": past the schema's own subject.
-	if r.e.domainWord(a.word(next)) && r.columnAt(next+1) != nil {
+	if r.e.domainWord(a.Word(next)) && r.columnAt(next+1) != nil {
 		next++
 	}
-	for _, em := range a.entities {
-		if em.at == next {
+	for _, em := range a.Entities {
+		if em.At == next {
 			return em, false
 		}
 	}
 	// "more than 2 models": a table's label names its rows.
-	if cm := r.columnAt(next); cm != nil && cm.at == next {
-		for _, al := range cm.alts {
-			if t := r.e.m.ByName[strings.ToLower(al.table)]; t != nil && t.Label != nil && strings.EqualFold(t.Label.Name, al.column) {
-				return &entityMention{phrase: cm.phrase, at: cm.at, tables: []*schema.Table{t}}, false
+	if cm := r.columnAt(next); cm != nil && cm.At == next {
+		for _, al := range cm.Alts {
+			if t := r.e.m.ByName[strings.ToLower(al.Table)]; t != nil && t.Label != nil && strings.EqualFold(t.Label.Name, al.Column) {
+				return &read.EntityMention{Phrase: cm.Phrase, At: cm.At, Tables: []*schema.Table{t}}, false
 			}
 		}
 	}
-	if countedThings[a.word(num+1)] {
+	if countedThings[a.Word(num+1)] {
 		// The nearest thing named before: the verb's table ("lent" → loans).
-		var near *entityMention
-		for _, em := range a.entities {
-			if em.at < cp.at && em.at >= cp.at-3 && (near == nil || em.at > near.at) {
+		var near *read.EntityMention
+		for _, em := range a.Entities {
+			if em.At < cp.At && em.At >= cp.At-3 && (near == nil || em.At > near.At) {
 				near = em
 			}
 		}
@@ -65,9 +67,9 @@ func (r *reader) relatedCounted(cp *compMention) (*entityMention, bool) {
 // at ("book ids with two or more loans"): the subject when no table
 // is named as one.
 func (r *reader) listedTable(at int) *schema.Table {
-	for _, cm := range r.a.columns {
-		if cm.at < at && cm.clause == 0 && len(cm.alts) > 0 {
-			return r.e.m.ByName[strings.ToLower(cm.alts[0].table)]
+	for _, cm := range r.a.Columns {
+		if cm.At < at && cm.Clause == 0 && len(cm.Alts) > 0 {
+			return r.e.m.ByName[strings.ToLower(cm.Alts[0].Table)]
 		}
 	}
 	return nil
@@ -75,12 +77,12 @@ func (r *reader) listedTable(at int) *schema.Table {
 
 // groupCondition adds to el the reading of cp as a count of related rows
 // per subject, and says whether it did.
-func (r *reader) groupCondition(el *element, cp *compMention) bool {
+func (r *reader) groupCondition(el *element, cp *read.CompMention) bool {
 	h := r.h.t
 	if h == nil {
-		h = r.listedTable(cp.at)
+		h = r.listedTable(cp.At)
 	}
-	if h == nil || cp.op == "between" {
+	if h == nil || cp.Op == "between" {
 		return false
 	}
 	em, times := r.relatedCounted(cp)
@@ -90,16 +92,16 @@ func (r *reader) groupCondition(el *element, cp *compMention) bool {
 	if r.valueGroupCondition(el, cp, em) {
 		return true
 	}
-	if em.tables[0] == h {
+	if em.Tables[0] == h {
 		// "book ids with two or more loans": the counted thing was
 		// taken for the subject; the listed column's table is.
-		lt := r.listedTable(cp.at)
+		lt := r.listedTable(cp.At)
 		if lt == nil || lt == h {
 			return false
 		}
 		h = lt
 	}
-	related := em.tables[0]
+	related := em.Tables[0]
 	via, hop, ok := r.e.existsRoute(r.a, related, h)
 	if !ok {
 		return false
@@ -111,12 +113,12 @@ func (r *reader) groupCondition(el *element, cp *compMention) bool {
 	}
 	// A typed reference counts only the rows of the subject's kind.
 	kind := r.e.whenExpr(via)
-	dj := groupJoin(col(via.FromTable, via.FromColumn), from, kind, cp.op, cp.value, col(via.ToTable, via.ToColumn))
+	dj := groupJoin(col(via.FromTable, via.FromColumn), from, kind, cp.Op, cp.Value, col(via.ToTable, via.ToColumn))
 	dj.tables = []string{via.FromTable}
 	if hop != nil {
 		dj.tables = []string{hop.FromTable, hop.ToTable}
 	}
-	dj.count = cp.value
+	dj.count = cp.Value
 	dj.cols = []colRef{col(via.FromTable, via.FromColumn), col(via.ToTable, via.ToColumn)}
 	if via.When != nil {
 		dj.cols = append(dj.cols, col(via.FromTable, via.When.Column))
@@ -126,7 +128,7 @@ func (r *reader) groupCondition(el *element, cp *compMention) bool {
 		w = 1.5
 	}
 	key := sqlshape.WhereKey(strings.ToLower(related.Name + ".count"))
-	phrase := cp.phrase + " " + em.phrase
+	phrase := cp.Phrase + " " + em.Phrase
 	el.add(w, func(p *plan) {
 		p.derived = append(p.derived, dj)
 		p.use(h.Name)
@@ -166,34 +168,34 @@ const groupAlias = "counted"
 // valueGroupCondition reads "towns holding more than one depot"
 // where the subject is a column of the counted rows: the values of that
 // column shared by enough rows.
-func (r *reader) valueGroupCondition(el *element, cp *compMention, em *entityMention) bool {
+func (r *reader) valueGroupCondition(el *element, cp *read.CompMention, em *read.EntityMention) bool {
 	// The subject is the first thing named, and it is a column.
-	var cm *colMention
-	for _, c := range r.a.columns {
-		if c.clause == 0 && c.at < cp.at && (cm == nil || c.at < cm.at) {
+	var cm *read.ColMention
+	for _, c := range r.a.Columns {
+		if c.Clause == 0 && c.At < cp.At && (cm == nil || c.At < cm.At) {
 			cm = c
 		}
 	}
 	if cm == nil {
 		return false
 	}
-	for _, e := range r.a.entities {
-		if e.at < cm.at {
+	for _, e := range r.a.Entities {
+		if e.At < cm.At {
 			return false
 		}
 	}
-	t := em.tables[0]
+	t := em.Tables[0]
 	added := false
-	for _, al := range cm.alts {
-		if !strings.EqualFold(al.table, t.Name) || al.computed() {
+	for _, al := range cm.Alts {
+		if !strings.EqualFold(al.Table, t.Name) || al.Computed() {
 			continue
 		}
-		c := col(al.table, al.column)
-		dj := groupJoin(c, fromList{First: source{Table: t.Name}}, nil, cp.op, cp.value, c)
-		dj.tables, dj.count, dj.cols = []string{t.Name}, cp.value, []colRef{{Table: al.table, Column: al.column}}
+		c := col(al.Table, al.Column)
+		dj := groupJoin(c, fromList{First: source{Table: t.Name}}, nil, cp.Op, cp.Value, c)
+		dj.tables, dj.count, dj.cols = []string{t.Name}, cp.Value, []colRef{{Table: al.Table, Column: al.Column}}
 		key := sqlshape.WhereKey(strings.ToLower(t.Name + ".count"))
-		phrase := cp.phrase + " " + em.phrase
-		el.add(2*al.weight, func(p *plan) {
+		phrase := cp.Phrase + " " + em.Phrase
+		el.add(2*al.Weight, func(p *plan) {
 			p.derived = append(p.derived, dj)
 			p.use(t.Name)
 			p.phrases[key] = phrase

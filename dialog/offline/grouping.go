@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 )
@@ -14,44 +16,44 @@ import (
 // groupElement builds "per X", "by month".
 func (r *reader) groupElement() []*element {
 	var els []*element
-	for _, g := range r.a.groups {
+	for _, g := range r.a.Groups {
 		el := &element{name: "group"}
-		if g.timeUnit != "" {
+		if g.TimeUnit != "" {
 			yearFiltered := false
-			for _, t := range r.a.times {
-				if t.year != "" {
+			for _, t := range r.a.Times {
+				if t.Year != "" {
 					yearFiltered = true
 				}
 			}
 			// Per period, in time order.
 			byPeriod := func(p *plan, x expr, table string) {
 				p.groups = append(p.groups, sel{x: x})
-				p.selects = append([]sel{{x: x, alias: g.timeUnit}}, p.selects...)
+				p.selects = append([]sel{{x: x, alias: g.TimeUnit}}, p.selects...)
 				p.order = &sel{x: x}
 				p.desc = false
 				p.use(table)
-				p.phrases[keyGroup] = g.phrase
+				p.phrases[keyGroup] = g.Phrase
 			}
 			// "in each year" over a table that stores the year itself.
-			for _, pc := range r.periodColumns(g.timeUnit) {
-				el.add(2*pc.weight, func(p *plan) {
-					byPeriod(p, col(pc.table, pc.column), pc.table)
+			for _, pc := range r.periodColumns(g.TimeUnit) {
+				el.add(2*pc.Weight, func(p *plan) {
+					byPeriod(p, col(pc.Table, pc.Column), pc.Table)
 				})
 			}
 			for _, dc := range r.dateColumns() {
-				bucket := timeBucket(col(dc.table, dc.column), g.timeUnit, yearFiltered)
-				el.add(dc.weight, func(p *plan) {
-					p.dateCols[col(dc.table, dc.column)] = true
-					byPeriod(p, bucket, dc.table)
+				bucket := timeBucket(col(dc.Table, dc.Column), g.TimeUnit, yearFiltered)
+				el.add(dc.Weight, func(p *plan) {
+					p.dateCols[col(dc.Table, dc.Column)] = true
+					byPeriod(p, bucket, dc.Table)
 				})
 			}
 		} else {
-			em, cm := r.mentionAt(g.at)
+			em, cm := r.mentionAt(g.At)
 			if em != nil {
 				// "across car makers": the table's column.
-				if next := r.columnAt(r.a.spanOf(em.at, em.phrase)); next != nil {
-					for _, al := range next.alts {
-						if strings.EqualFold(al.table, em.tables[0].Name) {
+				if next := r.columnAt(r.a.SpanOf(em.At, em.Phrase)); next != nil {
+					for _, al := range next.Alts {
+						if strings.EqualFold(al.Table, em.Tables[0].Name) {
 							em, cm = nil, next
 							break
 						}
@@ -59,23 +61,23 @@ func (r *reader) groupElement() []*element {
 				}
 			}
 			if em != nil && r.pairGroups(el, em, g) {
-				r.a.markUsed(r.a.spanOf(em.at, em.phrase), r.a.spanOf(em.at, em.phrase)+1)
+				r.a.MarkUsed(r.a.SpanOf(em.At, em.Phrase), r.a.SpanOf(em.At, em.Phrase)+1)
 				em = nil
 			}
 			switch {
 			case em != nil:
-				t := em.tables[0]
-				if g.per && r.a.agg == "AVG" && r.measureTables[strings.ToLower(t.Name)] {
+				t := em.Tables[0]
+				if g.Per && r.a.Agg == "AVG" && r.measureTables[strings.ToLower(t.Name)] {
 					// "average shipping fee per order" where the fee is the
 					// order's own: the average over orders, not one group
 					// per order (each a single row).
 					el.add(2, func(p *plan) {
-						p.covered = append(p.covered, g.phrase)
+						p.covered = append(p.covered, g.Phrase)
 					})
 				}
-				var named []colAlt
-				if r.a.count || r.a.agg != "" {
-					named = r.namedColumnsOf(t, g.at)
+				var named []read.ColAlt
+				if r.a.Count || r.a.Agg != "" {
+					named = r.namedColumnsOf(t, g.At)
 				}
 				w := 1.0
 				if len(named) > 0 {
@@ -85,45 +87,45 @@ func (r *reader) groupElement() []*element {
 					el.add(1, func(p *plan) {
 						r.prependGroupShowing(p, t, named)
 						p.perEntity = t
-						p.phrases[keyGroup] = g.phrase
+						p.phrases[keyGroup] = g.Phrase
 					})
 				}
 				el.add(w, func(p *plan) {
 					r.prependGroup(p, t)
 					p.perEntity = t
-					p.phrases[keyGroup] = g.phrase
+					p.phrases[keyGroup] = g.Phrase
 				})
 				// "lakes in each state": the measured rows may carry the
 				// group's name themselves (lake.state_name), no join needed.
 				for _, fk := range r.namingColumns(t) {
 					el.add(0.8, func(p *plan) {
-						x := col(fk.table, fk.column)
+						x := col(fk.Table, fk.Column)
 						p.groups = append(p.groups, sel{x: x})
 						p.selects = append([]sel{{x: x}}, p.selects...)
-						p.use(fk.table)
-						p.phrases[keyGroup] = g.phrase
+						p.use(fk.Table)
+						p.phrases[keyGroup] = g.Phrase
 					})
 				}
 			case cm != nil:
 				r.usedCols[cm] = true
-				for _, al := range cm.alts {
-					c := r.e.m.Column(al.table, al.column)
+				for _, al := range cm.Alts {
+					c := r.e.m.Column(al.Table, al.Column)
 					// Ids make poor groups unless named ("for each product ID").
-					if c == nil || c.Kind() == warehouse.KindNumber && r.e.m.IsKeyish(r.e.m.ByName[strings.ToLower(al.table)].Def, c) && !namesIdentifier(cm.phrase) {
+					if c == nil || c.Kind() == warehouse.KindNumber && r.e.m.IsKeyish(r.e.m.ByName[strings.ToLower(al.Table)].Def, c) && !namesIdentifier(cm.Phrase) {
 						continue
 					}
-					w := al.weight * r.boost(al.table, al.column)
+					w := al.Weight * r.boost(al.Table, al.Column)
 					// "length of routes in each region": the region
 					// column of the routes, not of some other table.
-					if r.measureTables[strings.ToLower(al.table)] || r.h.t != nil && strings.EqualFold(al.table, r.h.t.Name) {
+					if r.measureTables[strings.ToLower(al.Table)] || r.h.t != nil && strings.EqualFold(al.Table, r.h.t.Name) {
 						w *= 2.5
 					}
 					el.add(w, func(p *plan) {
 						x := r.exprOf(al)
 						p.groups = append(p.groups, sel{x: x})
 						p.selects = append([]sel{{x: x}}, p.selects...)
-						p.use(al.table)
-						p.phrases[keyGroup] = g.phrase
+						p.use(al.Table)
+						p.phrases[keyGroup] = g.Phrase
 					})
 				}
 			}
@@ -137,14 +139,14 @@ func (r *reader) groupElement() []*element {
 
 // namingColumns are the columns of the measured tables that hold t's
 // label through a join (lake.state_name for state.state_name).
-func (r *reader) namingColumns(t *schema.Table) []colAlt {
+func (r *reader) namingColumns(t *schema.Table) []read.ColAlt {
 	if t.Label == nil {
 		return nil
 	}
-	var out []colAlt
+	var out []read.ColAlt
 	for _, j := range r.e.m.Snap.Schema.Joins {
 		if strings.EqualFold(j.ToTable, t.Name) && strings.EqualFold(j.ToColumn, t.Label.Name) && r.measureTables[strings.ToLower(j.FromTable)] && !strings.EqualFold(j.FromTable, t.Name) {
-			out = append(out, colAlt{table: j.FromTable, column: j.FromColumn, weight: 1})
+			out = append(out, read.ColAlt{Table: j.FromTable, Column: j.FromColumn, Weight: 1})
 		}
 	}
 	return out
@@ -153,14 +155,14 @@ func (r *reader) namingColumns(t *schema.Table) []colAlt {
 // namedColumnsOf are the columns of t the question names before its
 // grouping phrase and no other part reads ("book ids … in each book"):
 // what the person wants each group shown by.
-func (r *reader) namedColumnsOf(t *schema.Table, before int) []colAlt {
-	var out []colAlt
-	for _, cm := range r.a.columns {
-		if cm.at >= before || cm.clause != 0 || r.isGroupMention(cm) || r.isComparisonTarget(cm) || r.isOrderKey(cm) {
+func (r *reader) namedColumnsOf(t *schema.Table, before int) []read.ColAlt {
+	var out []read.ColAlt
+	for _, cm := range r.a.Columns {
+		if cm.At >= before || cm.Clause != 0 || r.isGroupMention(cm) || r.isComparisonTarget(cm) || r.isOrderKey(cm) {
 			continue
 		}
-		for _, al := range cm.alts {
-			if strings.EqualFold(al.table, t.Name) && !al.computed() {
+		for _, al := range cm.Alts {
+			if strings.EqualFold(al.Table, t.Name) && !al.Computed() {
 				r.usedCols[cm] = true
 				out = append(out, al)
 				break
@@ -172,15 +174,15 @@ func (r *reader) namedColumnsOf(t *schema.Table, before int) []colAlt {
 
 // prependGroupShowing groups by t's rows and shows the named columns of
 // t in front instead of its label.
-func (r *reader) prependGroupShowing(p *plan, t *schema.Table, named []colAlt) {
+func (r *reader) prependGroupShowing(p *plan, t *schema.Table, named []read.ColAlt) {
 	var keys, shown []sel
 	if t.Key != nil {
 		keys = append(keys, sel{x: col(t.Name, t.Key.Name)})
 	}
 	for _, al := range named {
-		x := col(al.table, al.column)
+		x := col(al.Table, al.Column)
 		shown = append(shown, sel{x: x})
-		if t.Key == nil || !strings.EqualFold(al.column, t.Key.Name) {
+		if t.Key == nil || !strings.EqualFold(al.Column, t.Key.Name) {
 			keys = append(keys, sel{x: x})
 		}
 	}
@@ -227,8 +229,8 @@ func timeBucket(c expr, unit string, withinYear bool) expr {
 // dateColumns are the date columns a time condition may apply to: those of
 // the measure's tables and the head first, then of tables that refer to
 // the head.
-func (r *reader) dateColumns() []colAlt {
-	var out []colAlt
+func (r *reader) dateColumns() []read.ColAlt {
+	var out []read.ColAlt
 	seen := map[string]bool{}
 	add := func(t *schema.Table, w float64) {
 		for _, c := range t.Dates {
@@ -237,10 +239,10 @@ func (r *reader) dateColumns() []colAlt {
 				continue
 			}
 			seen[k] = true
-			out = append(out, colAlt{table: t.Name, column: c.Name, weight: w * r.boost(t.Name, c.Name) * r.mentioned(t.Name, c.Name) * r.a.eventDate(c.Name, c.Comment)})
+			out = append(out, read.ColAlt{Table: t.Name, Column: c.Name, Weight: w * r.boost(t.Name, c.Name) * r.mentioned(t.Name, c.Name) * eventDate(r.a, c.Name, c.Comment)})
 		}
 	}
-	for _, name := range sortedNames(r.measureTables) {
+	for _, name := range read.SortedNames(r.measureTables) {
 		if t := r.e.m.ByName[name]; t != nil {
 			add(t, 1)
 			// Order lines have no date; the orders they belong to do.
@@ -267,7 +269,7 @@ func (r *reader) dateColumns() []colAlt {
 			add(t, 0.2)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].weight > out[j].weight })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Weight > out[j].Weight })
 	return out
 }
 
@@ -284,27 +286,18 @@ func (r *reader) referenced(t *schema.Table) []*schema.Table {
 	return out
 }
 
-func sortedNames(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // mentioned favours a date column the question itself names ("shipped in 2024").
 func (r *reader) mentioned(table, column string) float64 {
-	for _, cm := range r.a.columns {
-		for i, al := range cm.alts {
-			if i < 2 && strings.EqualFold(al.table, table) && strings.EqualFold(al.column, column) {
+	for _, cm := range r.a.Columns {
+		for i, al := range cm.Alts {
+			if i < 2 && strings.EqualFold(al.Table, table) && strings.EqualFold(al.Column, column) {
 				r.usedCols[cm] = true
 				return 4
 			}
 		}
 	}
 	name := strings.ToLower(column)
-	for _, t := range r.a.toks {
+	for _, t := range r.a.Toks {
 		if len(t.Low) > 3 && !t.IsNum && strings.HasPrefix(name, strings.TrimSuffix(strings.TrimSuffix(t.Low, "ed"), "ped")) && strings.Contains(name, "_") {
 			return 3
 		}
@@ -326,12 +319,12 @@ func namesIdentifier(phrase string) bool {
 // pairGroups reads "for each city pair": the measured rows point at
 // the thing twice (transfers.from_city, transfers.to_city → city), and each
 // pair of those references is a group.
-func (r *reader) pairGroups(el *element, em *entityMention, g *groupMention) bool {
-	end := r.a.spanOf(em.at, em.phrase)
-	if w := r.a.word(end); w != "pair" && w != "pairs" {
+func (r *reader) pairGroups(el *element, em *read.EntityMention, g *read.GroupMention) bool {
+	end := r.a.SpanOf(em.At, em.Phrase)
+	if w := r.a.Word(end); w != "pair" && w != "pairs" {
 		return false
 	}
-	t := em.tables[0]
+	t := em.Tables[0]
 	refs := map[string][]colRef{}
 	for _, j := range r.e.m.Snap.Schema.Joins {
 		if strings.EqualFold(j.ToTable, t.Name) && r.measureTables[strings.ToLower(j.FromTable)] && !strings.EqualFold(j.FromTable, t.Name) {
@@ -342,7 +335,7 @@ func (r *reader) pairGroups(el *element, em *entityMention, g *groupMention) boo
 		}
 	}
 	found := false
-	for _, from := range sortedNames(toSet(refs)) {
+	for _, from := range read.SortedNames(toSet(refs)) {
 		cols := refs[from]
 		if len(cols) != 2 {
 			continue
@@ -356,7 +349,7 @@ func (r *reader) pairGroups(el *element, em *entityMention, g *groupMention) boo
 			}
 			p.selects = append(shown, p.selects...)
 			p.use(from)
-			p.phrases[keyGroup] = g.phrase
+			p.phrases[keyGroup] = g.Phrase
 		})
 	}
 	return found
@@ -374,9 +367,9 @@ func toSet[V any](m map[string]V) map[string]bool {
 // periodColumns are columns that store a period itself ("year",
 // "fiscal_year", "month_no") in the tables the question measures or is
 // about.
-func (r *reader) periodColumns(unit string) []colAlt {
+func (r *reader) periodColumns(unit string) []read.ColAlt {
 	var tables []*schema.Table
-	for _, name := range sortedNames(r.measureTables) {
+	for _, name := range read.SortedNames(r.measureTables) {
 		if t := r.e.m.ByName[name]; t != nil {
 			tables = append(tables, t)
 		}
@@ -384,7 +377,7 @@ func (r *reader) periodColumns(unit string) []colAlt {
 	if r.h.t != nil {
 		tables = append(tables, r.h.t)
 	}
-	var out []colAlt
+	var out []read.ColAlt
 	seen := map[string]bool{}
 	for _, t := range tables {
 		for ci := range t.Def.Columns {
@@ -396,7 +389,7 @@ func (r *reader) periodColumns(unit string) []colAlt {
 			k := strings.ToLower(t.Name + "." + c.Name)
 			if !seen[k] {
 				seen[k] = true
-				out = append(out, colAlt{table: t.Name, column: c.Name, weight: 1})
+				out = append(out, read.ColAlt{Table: t.Name, Column: c.Name, Weight: 1})
 			}
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
@@ -100,32 +102,32 @@ func (e *Engine) scaleMiddle(table, column string) (mid, top float64, ok bool) {
 
 // gradingWord judges a thing or its size.
 func gradingWord(w string) bool {
-	_, size := howAdjectives[w]
+	_, size := read.HowAdjectives[w]
 	return goodWords[w] || badWords[w] || smallWords[w] || size
 }
 
 // judgedValues finds the words judging a thing or its size right before
 // values of it ("good arabic restaurants", "serves good arabic food",
 // "cheap red vans"), other than those terms already has.
-func (e *Engine) judgedValues(a *analysis, terms []*termMention) []*termMention {
+func (e *Engine) judgedValues(a *read.Analysis, terms []*termMention) []*termMention {
 	var out []*termMention
-	for _, vm := range a.values {
-		if vm.weak || len(vm.alts) == 0 || a.toks[vm.at].Clause != 0 {
+	for _, vm := range a.Values {
+		if vm.Weak || len(vm.Alts) == 0 || a.Toks[vm.At].Clause != 0 {
 			continue
 		}
-		t := e.m.ByName[strings.ToLower(vm.alts[0].table)]
+		t := e.m.ByName[strings.ToLower(vm.Alts[0].Table)]
 		if t == nil {
 			continue
 		}
-		lead := a.valuesBefore(vm.at+1, t)
+		lead := valuesBefore(a, vm.At+1, t)
 		s := lead
-		for s > 0 && termWord(a.toks[s-1]) && gradingWord(a.word(s-1)) {
+		for s > 0 && termWord(a.Toks[s-1]) && gradingWord(a.Word(s-1)) {
 			s--
 		}
-		if s == lead || negations[a.word(s-1)] || termAt(terms, s) || termAt(out, s) {
+		if s == lead || read.Negations[a.Word(s-1)] || termAt(terms, s) || termAt(out, s) {
 			continue
 		}
-		out = append(out, &termMention{phrase: a.phrase(s, lead), at: s, end: lead, subject: t})
+		out = append(out, &termMention{phrase: a.Phrase(s, lead), at: s, end: lead, subject: t})
 	}
 	return out
 }
@@ -137,16 +139,16 @@ func termAt(terms []*termMention, k int) bool {
 
 // valuesBefore is where the run of values of t that covers token k-1
 // starts ("arabic" in "good arabic restaurants"); k when there is none.
-func (a *analysis) valuesBefore(k int, t *schema.Table) int {
+func valuesBefore(a *read.Analysis, k int, t *schema.Table) int {
 	for {
 		moved := false
-		for _, vm := range a.values {
-			if vm.weak || vm.at >= k || a.spanOf(vm.at, vm.phrase) < k {
+		for _, vm := range a.Values {
+			if vm.Weak || vm.At >= k || a.SpanOf(vm.At, vm.Phrase) < k {
 				continue
 			}
-			for _, al := range vm.alts {
-				if strings.EqualFold(al.table, t.Name) {
-					k, moved = vm.at, true
+			for _, al := range vm.Alts {
+				if strings.EqualFold(al.Table, t.Name) {
+					k, moved = vm.At, true
 					break
 				}
 			}

@@ -13,35 +13,35 @@ import (
 func (r *reader) countKinds() []*element {
 	a := r.a
 	el := &element{name: "measure"}
-	for _, cm := range a.columns {
-		if cm.clause != 0 || cm.at <= a.countAt || r.usedCols[cm] {
+	for _, cm := range a.Columns {
+		if cm.Clause != 0 || cm.At <= a.CountAt || r.usedCols[cm] {
 			continue
 		}
 		r.usedCols[cm] = true
-		for _, al := range cm.alts {
-			c := r.e.m.Column(al.table, al.column)
+		for _, al := range cm.Alts {
+			c := r.e.m.Column(al.Table, al.Column)
 			if c == nil || c.Kind() == warehouse.KindTime {
 				continue
 			}
 			x := r.exprOf(al)
-			phrase := cm.phrase
-			r.measureTables[strings.ToLower(al.table)] = true
-			el.add(al.weight*r.boost(al.table, al.column), func(p *plan) {
-				p.selects = append(p.selects, sel{x: aggExpr{Fn: "COUNT", Distinct: true, Arg: x}, alias: "count_" + strings.ToLower(al.column)})
+			phrase := cm.Phrase
+			r.measureTables[strings.ToLower(al.Table)] = true
+			el.add(al.Weight*r.boost(al.Table, al.Column), func(p *plan) {
+				p.selects = append(p.selects, sel{x: aggExpr{Fn: "COUNT", Distinct: true, Arg: x}, alias: "count_" + strings.ToLower(al.Column)})
 				p.aggregated = true
-				p.use(al.table)
+				p.use(al.Table)
 				p.phrases[keyMeasure] = phrase
 			})
 		}
 		break
 	}
 	if len(el.alts) == 0 {
-		for _, em := range a.entities {
-			t := em.tables[0]
-			if em.at <= a.countAt || t.Label == nil || t.Label == t.Key {
+		for _, em := range a.Entities {
+			t := em.Tables[0]
+			if em.At <= a.CountAt || t.Label == nil || t.Label == t.Key {
 				continue
 			}
-			label, phrase := col(t.Name, t.Label.Name), em.phrase
+			label, phrase := col(t.Name, t.Label.Name), em.Phrase
 			r.measureTables[strings.ToLower(t.Name)] = true
 			el.add(1, func(p *plan) {
 				p.selects = append(p.selects, sel{x: aggExpr{Fn: "COUNT", Distinct: true, Arg: label}, alias: "count_" + strings.ToLower(t.Label.Name)})

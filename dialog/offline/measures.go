@@ -3,7 +3,9 @@ package offline
 import (
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Counts and aggregates: "how many X", "total/average X [per Y]".
@@ -41,7 +43,7 @@ func measureAlias(x expr) string {
 // count builds "how many X".
 func (r *reader) count() []*element {
 	a := r.a
-	if a.countKinds {
+	if a.CountKinds {
 		if els := r.countKinds(); els != nil {
 			return els
 		}
@@ -49,21 +51,21 @@ func (r *reader) count() []*element {
 	el := &element{name: "measure"}
 	phrase := ""
 	var target *schema.Table
-	if a.countAt >= 0 {
-		em, cm := r.mentionAt(a.countAt + 2)
+	if a.CountAt >= 0 {
+		em, cm := r.mentionAt(a.CountAt + 2)
 		if em == nil && cm == nil {
-			em, cm = r.mentionAt(a.countAt + 1)
+			em, cm = r.mentionAt(a.CountAt + 1)
 		}
 		switch {
 		case em != nil:
-			target, phrase = em.tables[0], em.phrase
+			target, phrase = em.Tables[0], em.Phrase
 		case cm != nil && len(r.numericAlts(cm)) > 0:
 			// "how many beds does the north ward have": the number is a column.
 			r.usedCols[cm] = true
 			for _, al := range r.numericAlts(cm) {
-				w := al.weight * r.boost(al.table, al.column)
-				r.measureTables[strings.ToLower(al.table)] = true
-				if t := r.e.m.ByName[strings.ToLower(al.table)]; !al.computed() && t != nil && r.e.m.Unique(al.table, al.column) {
+				w := al.Weight * r.boost(al.Table, al.Column)
+				r.measureTables[strings.ToLower(al.Table)] = true
+				if t := r.e.m.ByName[strings.ToLower(al.Table)]; !al.Computed() && t != nil && r.e.m.Unique(al.Table, al.Column) {
 					// "how many meals" of meal_number: a number of its own in
 					// every row names the rows, it is no quantity.
 					el.add(w*1.2, func(p *plan) {
@@ -71,20 +73,20 @@ func (r *reader) count() []*element {
 						p.aggregated = true
 						p.countOf = t
 						p.use(t.Name)
-						p.phrases[keyMeasure] = cm.phrase
-						p.covered = append(p.covered, cm.phrase)
+						p.phrases[keyMeasure] = cm.Phrase
+						p.covered = append(p.covered, cm.Phrase)
 					})
 				}
 				el.add(w*0.6, func(p *plan) {
 					p.selects = append(p.selects, sel{x: r.exprOf(al)})
-					p.use(al.table)
-					p.phrases[keyOutput] = cm.phrase
+					p.use(al.Table)
+					p.phrases[keyOutput] = cm.Phrase
 				})
 				el.add(w*0.4, func(p *plan) {
-					p.selects = append(p.selects, sel{x: aggOver("SUM", r.exprOf(al)), alias: aliasFor("SUM", al.column)})
+					p.selects = append(p.selects, sel{x: aggOver("SUM", r.exprOf(al)), alias: aliasFor("SUM", al.Column)})
 					p.aggregated = true
-					p.use(al.table)
-					p.phrases[keyMeasure] = cm.phrase
+					p.use(al.Table)
+					p.phrases[keyMeasure] = cm.Phrase
 				})
 			}
 			return []*element{el}
@@ -114,14 +116,14 @@ func (r *reader) count() []*element {
 	// "how many depots supply Leeds": what is counted may be the rows of
 	// another table the question names.
 	for _, cm := range r.freeColumns() {
-		if len(cm.alts) == 0 || strings.EqualFold(cm.alts[0].table, t.Name) {
+		if len(cm.Alts) == 0 || strings.EqualFold(cm.Alts[0].Table, t.Name) {
 			continue
 		}
-		other := cm.alts[0]
+		other := cm.Alts[0]
 		el.add(0.35, func(p *plan) {
 			p.selects = append(p.selects, sel{x: countAll, alias: "count"})
 			p.aggregated = true
-			p.use(other.table)
+			p.use(other.Table)
 			p.phrases[keyMeasure] = phrase
 		})
 		r.usedCols[cm] = true
@@ -132,10 +134,10 @@ func (r *reader) count() []*element {
 
 // measureAlts finds the numeric columns a measure phrase after position at
 // may mean; without one, the head table's measures.
-func (r *reader) measureAlts(at int) ([]colAlt, string) {
-	var best *colMention
-	for _, cm := range r.a.columns {
-		if cm.clause != 0 || r.usedCols[cm] || cm.at < at || r.isGroupMention(cm) {
+func (r *reader) measureAlts(at int) ([]read.ColAlt, string) {
+	var best *read.ColMention
+	for _, cm := range r.a.Columns {
+		if cm.Clause != 0 || r.usedCols[cm] || cm.At < at || r.isGroupMention(cm) {
 			continue
 		}
 		if len(r.numericAlts(cm)) > 0 {
@@ -144,8 +146,8 @@ func (r *reader) measureAlts(at int) ([]colAlt, string) {
 		}
 	}
 	if best == nil {
-		for _, cm := range r.a.columns {
-			if cm.clause == 0 && !r.usedCols[cm] && !r.isGroupMention(cm) && len(r.numericAlts(cm)) > 0 {
+		for _, cm := range r.a.Columns {
+			if cm.Clause == 0 && !r.usedCols[cm] && !r.isGroupMention(cm) && len(r.numericAlts(cm)) > 0 {
 				best = cm
 				break
 			}
@@ -153,12 +155,12 @@ func (r *reader) measureAlts(at int) ([]colAlt, string) {
 	}
 	if best != nil {
 		r.usedCols[best] = true
-		return r.numericAlts(best), best.phrase
+		return r.numericAlts(best), best.Phrase
 	}
-	var out []colAlt
+	var out []read.ColAlt
 	if r.h.t != nil {
 		for _, c := range r.h.t.Measures {
-			out = append(out, colAlt{table: r.h.t.Name, column: c.Name, weight: 1})
+			out = append(out, read.ColAlt{Table: r.h.t.Name, Column: c.Name, Weight: 1})
 		}
 	}
 	return out, ""
@@ -169,11 +171,11 @@ func (r *reader) aggregate(fn string, at int) []*element {
 	alts, phrase := r.measureAlts(at)
 	el := &element{name: "measure"}
 	for _, al := range alts {
-		r.measureTables[strings.ToLower(al.table)] = true
-		el.add(al.weight*r.boost(al.table, al.column), func(p *plan) {
-			p.selects = append(p.selects, sel{x: aggOver(fn, r.exprOf(al)), alias: aliasFor(fn, al.column)})
+		r.measureTables[strings.ToLower(al.Table)] = true
+		el.add(al.Weight*r.boost(al.Table, al.Column), func(p *plan) {
+			p.selects = append(p.selects, sel{x: aggOver(fn, r.exprOf(al)), alias: aliasFor(fn, al.Column)})
 			p.aggregated = true
-			p.use(al.table)
+			p.use(al.Table)
 			if phrase != "" {
 				p.phrases[keyMeasure] = phrase
 			}
@@ -194,40 +196,40 @@ func (r *reader) aggregate(fn string, at int) []*element {
 func (r *reader) storedCounts(el *element, t *schema.Table, phrase string) {
 	a := r.a
 	at := -1
-	for _, em := range a.entities {
-		if em.at > a.countAt && em.tables[0] == t {
-			at = a.spanOf(em.at, em.phrase)
+	for _, em := range a.Entities {
+		if em.At > a.CountAt && em.Tables[0] == t {
+			at = a.SpanOf(em.At, em.Phrase)
 			break
 		}
 	}
-	if at < 0 || !relativeWords[a.word(at)] {
+	if at < 0 || !relativeWords[a.Word(at)] {
 		return
 	}
 	forms := map[string]bool{}
 	for _, w := range strings.Fields(strings.ToLower(phrase)) {
-		forms[w], forms[singularOf(w)] = true, true
+		forms[w], forms[read.SingularOf(w)] = true, true
 	}
 	score := map[string]int{}
-	byKey := map[string]colAlt{}
-	var clause []*colMention
-	for _, cm := range a.columns {
-		if cm.clause != 0 || cm.at < at || r.usedCols[cm] || r.isGroupMention(cm) {
+	byKey := map[string]read.ColAlt{}
+	var clause []*read.ColMention
+	for _, cm := range a.Columns {
+		if cm.Clause != 0 || cm.At < at || r.usedCols[cm] || r.isGroupMention(cm) {
 			continue
 		}
-		if cm.at > at+12 || a.toks[max(cm.at-1, 0)].Break != 0 && cm.at > at {
+		if cm.At > at+12 || a.Toks[max(cm.At-1, 0)].Break != 0 && cm.At > at {
 			break
 		}
 		named := false
 		for _, al := range r.numericAlts(cm) {
-			c := r.e.m.Column(al.table, al.column)
-			if al.computed() || c == nil {
+			c := r.e.m.Column(al.Table, al.Column)
+			if al.Computed() || c == nil {
 				continue
 			}
 			words := strings.Fields(strings.ToLower(c.Comment))
 			if len(words) < 3 || words[0] != "number" || words[1] != "of" || !forms[words[2]] {
 				continue
 			}
-			k := strings.ToLower(al.table + "." + al.column)
+			k := strings.ToLower(al.Table + "." + al.Column)
 			score[k]++
 			byKey[k] = al
 			named = true
@@ -243,13 +245,13 @@ func (r *reader) storedCounts(el *element, t *schema.Table, phrase string) {
 	if best == 0 {
 		return
 	}
-	for _, k := range sortedNames(map[string]bool(keysOf(score, best))) {
+	for _, k := range read.SortedNames(map[string]bool(keysOf(score, best))) {
 		al := byKey[k]
-		r.measureTables[strings.ToLower(al.table)] = true
+		r.measureTables[strings.ToLower(al.Table)] = true
 		el.add(1.5, func(p *plan) {
-			p.selects = append(p.selects, sel{x: aggOver("SUM", r.exprOf(al)), alias: aliasFor("SUM", al.column)})
+			p.selects = append(p.selects, sel{x: aggOver("SUM", r.exprOf(al)), alias: aliasFor("SUM", al.Column)})
 			p.aggregated = true
-			p.use(al.table)
+			p.use(al.Table)
 			p.phrases[keyMeasure] = phrase
 			p.covered = append(p.covered, phrase)
 		})
@@ -269,3 +271,11 @@ func keysOf(m map[string]int, n int) map[string]bool {
 	}
 	return out
 }
+
+// hintStems are data: words/measures.tsv.
+var (
+	hintStems = words.Measures()
+)
+
+// groupingVerbs group by what follows "by"; agentParticiples take an
+// agent after "by" though they end in neither -ed nor -en.

@@ -3,6 +3,8 @@ package offline
 import (
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
@@ -17,17 +19,6 @@ import (
 // answer; the answer's own shape (a list, a count, another superlative)
 // is read as if the phrase named one thing.
 
-// nestedMention is a superlative phrase that names one related thing.
-type nestedMention struct {
-	sup *superMention
-	// subject is the table whose top row is meant; measure, when set, is
-	// the column named after the superlative ("with the largest population").
-	subject *schema.Table
-	measure *colMention
-	// at..end are the phrase's tokens ("the depot with the most vans").
-	at, end int
-}
-
 // nestingWords link the subject of a question to a thing it belongs to or
 // runs through; after "with", "has" or "is" a superlative ranks the
 // subject itself.
@@ -37,18 +28,18 @@ var nestingWords = words.Set("nesting")
 // any: the second superlative of the question, or the only one when the
 // subject comes before it. It takes the mention out of a.sup when the
 // question has no other superlative.
-func (e *Engine) findNested(a *analysis) *nestedMention {
-	var sups []*superMention
-	if a.sup != nil {
-		sups = append(sups, a.sup)
+func (e *Engine) findNested(a *read.Analysis) *read.NestedMention {
+	var sups []*read.SuperMention
+	if a.Sup != nil {
+		sups = append(sups, a.Sup)
 	}
 	// A second superlative, after the first.
-	if a.sup != nil {
-		for i := a.sup.nounAt + 1; i < len(a.toks); i++ {
-			if s, ok := superlatives[a.toks[i].Low]; ok && !a.toks[i].Used && a.toks[i].Clause == 0 {
-				sm := &superMention{phrase: a.toks[i].Raw, desc: s.desc, limit: 1, hint: s.hint, at: i, nounAt: i + 1}
-				for sm.nounAt < len(a.toks) && (a.word(sm.nounAt) == "the" || a.word(sm.nounAt) == "a") {
-					sm.nounAt++
+	if a.Sup != nil {
+		for i := a.Sup.NounAt + 1; i < len(a.Toks); i++ {
+			if s, ok := read.Superlatives[a.Toks[i].Low]; ok && !a.Toks[i].Used && a.Toks[i].Clause == 0 {
+				sm := &read.SuperMention{Phrase: a.Toks[i].Raw, Desc: s.Desc, Limit: 1, Hint: s.Hint, At: i, NounAt: i + 1}
+				for sm.NounAt < len(a.Toks) && (a.Word(sm.NounAt) == "the" || a.Word(sm.NounAt) == "a") {
+					sm.NounAt++
 				}
 				sups = append(sups, sm)
 				break
@@ -56,7 +47,7 @@ func (e *Engine) findNested(a *analysis) *nestedMention {
 		}
 	}
 	for k, s := range sups {
-		if s.explicitLimit {
+		if s.ExplicitLimit {
 			continue
 		}
 		nm := e.nestedAt(a, s)
@@ -69,10 +60,10 @@ func (e *Engine) findNested(a *analysis) *nestedMention {
 			if len(sups) > 1 {
 				continue
 			}
-			a.sup = nil
+			a.Sup = nil
 		}
-		for i := s.at; i < nm.end; i++ {
-			a.toks[i].Used = true
+		for i := s.At; i < nm.End; i++ {
+			a.Toks[i].Used = true
 		}
 		return nm
 	}
@@ -82,43 +73,43 @@ func (e *Engine) findNested(a *analysis) *nestedMention {
 // nestedAt reads the superlative s as "<link> the <sup> <thing>" or
 // "<link> the <thing> with the <sup> <column>", where something of the
 // question's comes before the link.
-func (e *Engine) nestedAt(a *analysis, s *superMention) *nestedMention {
+func (e *Engine) nestedAt(a *read.Analysis, s *read.SuperMention) *read.NestedMention {
 	before := func(j int) int {
-		for j >= 0 && (a.word(j) == "the" || a.word(j) == "a") {
+		for j >= 0 && (a.Word(j) == "the" || a.Word(j) == "a") {
 			j--
 		}
 		return j
 	}
-	entityAt := func(i int) *entityMention {
-		for _, em := range a.entities {
-			if em.at == i {
+	entityAt := func(i int) *read.EntityMention {
+		for _, em := range a.Entities {
+			if em.At == i {
 				return em
 			}
 		}
 		return nil
 	}
-	columnAt := func(i int) *colMention {
-		for _, cm := range a.columns {
-			if cm.at == i && cm.clause == 0 {
+	columnAt := func(i int) *read.ColMention {
+		for _, cm := range a.Columns {
+			if cm.At == i && cm.Clause == 0 {
 				return cm
 			}
 		}
 		return nil
 	}
 	mentionedBefore := func(i int, not *schema.Table) bool {
-		for _, em := range a.entities {
-			if em.at < i && em.tables[0] != not {
+		for _, em := range a.Entities {
+			if em.At < i && em.Tables[0] != not {
 				return true
 			}
 		}
-		for _, cm := range a.columns {
-			if cm.at >= i || cm.clause != 0 || len(cm.alts) == 0 {
+		for _, cm := range a.Columns {
+			if cm.At >= i || cm.Clause != 0 || len(cm.Alts) == 0 {
 				continue
 			}
 			// "the capacity of the biggest depot" may be the state's own.
 			own := false
-			for _, al := range cm.alts {
-				own = own || strings.EqualFold(al.table, not.Name)
+			for _, al := range cm.Alts {
+				own = own || strings.EqualFold(al.Table, not.Name)
 			}
 			if !own {
 				return true
@@ -127,21 +118,21 @@ func (e *Engine) nestedAt(a *analysis, s *superMention) *nestedMention {
 		return false
 	}
 	// "stops at the most depots" counts them: a ranking, not one thing.
-	switch s.phrase {
+	switch s.Phrase {
 	case "most", "least", "fewest", "more", "fewer":
 		return nil
 	}
 	// "in the smallest state"
-	if em := entityAt(s.nounAt); em != nil {
-		link := before(s.at - 1)
-		if link >= 0 && nestingWords[a.word(link)] && mentionedBefore(link, em.tables[0]) {
-			return &nestedMention{sup: s, subject: em.tables[0], at: link + 1, end: a.spanOf(em.at, em.phrase)}
+	if em := entityAt(s.NounAt); em != nil {
+		link := before(s.At - 1)
+		if link >= 0 && nestingWords[a.Word(link)] && mentionedBefore(link, em.Tables[0]) {
+			return &read.NestedMention{Sup: s, Subject: em.Tables[0], At: link + 1, End: a.SpanOf(em.At, em.Phrase)}
 		}
 	}
 	// "at the depot with the largest fleet"
-	if cm := columnAt(s.nounAt); cm != nil && len(cm.alts) > 0 {
-		with := before(s.at - 1)
-		if a.word(with) != "with" && a.word(with) != "having" {
+	if cm := columnAt(s.NounAt); cm != nil && len(cm.Alts) > 0 {
+		with := before(s.At - 1)
+		if a.Word(with) != "with" && a.Word(with) != "having" {
 			return nil
 		}
 		em := entityAt(with - 1)
@@ -149,15 +140,15 @@ func (e *Engine) nestedAt(a *analysis, s *superMention) *nestedMention {
 			return nil
 		}
 		own := false
-		for _, al := range cm.alts {
-			own = own || strings.EqualFold(al.table, em.tables[0].Name)
+		for _, al := range cm.Alts {
+			own = own || strings.EqualFold(al.Table, em.Tables[0].Name)
 		}
 		if !own {
 			return nil
 		}
-		link := before(em.at - 1)
-		if link >= 0 && nestingWords[a.word(link)] && mentionedBefore(link, em.tables[0]) {
-			return &nestedMention{sup: s, subject: em.tables[0], measure: cm, at: link + 1, end: cm.end}
+		link := before(em.At - 1)
+		if link >= 0 && nestingWords[a.Word(link)] && mentionedBefore(link, em.Tables[0]) {
+			return &read.NestedMention{Sup: s, Subject: em.Tables[0], Measure: cm, At: link + 1, End: cm.End}
 		}
 	}
 	return nil
@@ -166,19 +157,19 @@ func (e *Engine) nestedAt(a *analysis, s *superMention) *nestedMention {
 // nestedElement makes the condition: the related thing's rows are those
 // with the top value of a measure (the one named, else those the
 // superlative's adjective suggests, else the thing's measures).
-func (r *reader) nestedElement(nm *nestedMention) *element {
-	t := nm.subject
+func (r *reader) nestedElement(nm *read.NestedMention) *element {
+	t := nm.Subject
 	var cols []*warehouse.Column
-	if nm.measure != nil {
-		r.usedCols[nm.measure] = true
-		for _, al := range nm.measure.alts {
-			if c := r.e.m.Column(al.table, al.column); c != nil && strings.EqualFold(al.table, t.Name) && c.Kind() == warehouse.KindNumber {
+	if nm.Measure != nil {
+		r.usedCols[nm.Measure] = true
+		for _, al := range nm.Measure.Alts {
+			if c := r.e.m.Column(al.Table, al.Column); c != nil && strings.EqualFold(al.Table, t.Name) && c.Kind() == warehouse.KindNumber {
 				cols = append(cols, c)
 			}
 		}
 	}
 	if len(cols) == 0 {
-		cols = r.hintColumns(t, nm.sup.hint, false)
+		cols = r.hintColumns(t, nm.Sup.Hint, false)
 	}
 	if len(cols) == 0 {
 		cols = t.Measures
@@ -187,11 +178,11 @@ func (r *reader) nestedElement(nm *nestedMention) *element {
 		return nil
 	}
 	fn := "MIN"
-	if nm.sup.desc {
+	if nm.Sup.Desc {
 		fn = "MAX"
 	}
 	el := &element{name: "nested"}
-	phrase := r.a.phrase(nm.at, nm.end)
+	phrase := r.a.Phrase(nm.At, nm.End)
 	for i, c := range cols {
 		x := col(t.Name, c.Name)
 		where := cmp(x, "=", scalarSub{X: aggOver(fn, x), Table: t.Name})

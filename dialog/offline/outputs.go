@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
@@ -13,7 +15,7 @@ import (
 // the titles and years": columns named in a row, joined by "and" or
 // commas, are all shown, in the question's order. Each mention's likeliest
 // column stands for it; a mention of the head table's column is preferred.
-func (r *reader) severalOutputs(el *element, free []*colMention) {
+func (r *reader) severalOutputs(el *element, free []*read.ColMention) {
 	if len(free) < 1 {
 		return
 	}
@@ -21,7 +23,7 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 	if !ok {
 		return
 	}
-	r.labelBeforeList(&ol, free[0].at)
+	r.labelBeforeList(&ol, free[0].At)
 	r.labelClosingList(&ol)
 	if len(ol.picked) < 2 {
 		return
@@ -34,7 +36,7 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 	el.add(w, func(p *plan) {
 		for _, al := range picked {
 			p.selects = append(p.selects, sel{x: r.exprOf(al)})
-			p.use(al.table)
+			p.use(al.Table)
 		}
 		p.phrases[keyOutput] = phrase
 	})
@@ -43,7 +45,7 @@ func (r *reader) severalOutputs(el *element, free []*colMention) {
 // outputList is the columns a row of mentions lists, with their words;
 // enumerated when "and" or a comma joins them.
 type outputList struct {
-	picked     []colAlt
+	picked     []read.ColAlt
 	phrases    []string
 	enumerated bool
 	lastEnd    int
@@ -52,32 +54,32 @@ type outputList struct {
 // columnsInRow takes each mention's likeliest column (the head table's
 // when nearly as likely) until two mentions are far apart; false when a
 // mention has no column that can be shown.
-func (r *reader) columnsInRow(free []*colMention) (outputList, bool) {
+func (r *reader) columnsInRow(free []*read.ColMention) (outputList, bool) {
 	a := r.a
 	ol := outputList{lastEnd: -1}
 	for i, cm := range free {
-		if len(cm.alts) == 0 {
+		if len(cm.Alts) == 0 {
 			return ol, false
 		}
-		if i > 0 && cm.at-free[i-1].end > 3 {
+		if i > 0 && cm.At-free[i-1].End > 3 {
 			break // far apart: the list has ended
 		}
-		best := cm.alts[0]
-		for _, al := range cm.alts {
-			if r.h.t != nil && strings.EqualFold(al.table, r.h.t.Name) && al.weight >= 0.8*cm.alts[0].weight {
+		best := cm.Alts[0]
+		for _, al := range cm.Alts {
+			if r.h.t != nil && strings.EqualFold(al.Table, r.h.t.Name) && al.Weight >= 0.8*cm.Alts[0].Weight {
 				best = al
 				break
 			}
 		}
-		if c := r.e.m.Column(best.table, best.column); c == nil || c.Kind() == warehouse.KindOther {
+		if c := r.e.m.Column(best.Table, best.Column); c == nil || c.Kind() == warehouse.KindOther {
 			return ol, false
 		}
 		ol.picked = append(ol.picked, best)
-		ol.phrases = append(ol.phrases, cm.phrase)
-		ol.lastEnd = cm.end
+		ol.phrases = append(ol.phrases, cm.Phrase)
+		ol.lastEnd = cm.End
 		if i > 0 {
-			for k := free[i-1].end - 1; k < cm.at; k++ {
-				if a.word(k) == "and" || a.toks[k].Break == ',' {
+			for k := free[i-1].End - 1; k < cm.At; k++ {
+				if a.Word(k) == "and" || a.Toks[k].Break == ',' {
 					ol.enumerated = true
 				}
 			}
@@ -92,11 +94,11 @@ func (r *reader) columnsInRow(free []*colMention) (outputList, bool) {
 func (r *reader) labelBeforeList(ol *outputList, first int) {
 	a := r.a
 	j := first - 1
-	for j >= 0 && (a.toks[j].Break == ',' || a.word(j) == "and" || a.word(j) == "the" || a.word(j) == "their") {
-		if a.word(j) != "the" && a.word(j) != "their" {
+	for j >= 0 && (a.Toks[j].Break == ',' || a.Word(j) == "and" || a.Word(j) == "the" || a.Word(j) == "their") {
+		if a.Word(j) != "the" && a.Word(j) != "their" {
 			ol.enumerated = true
 		}
-		if a.toks[j].Break == ',' && a.word(j) != "and" && a.word(j) != "the" && a.word(j) != "their" {
+		if a.Toks[j].Break == ',' && a.Word(j) != "and" && a.Word(j) != "the" && a.Word(j) != "their" {
 			break // "name, email": j is the list's first item
 		}
 		j--
@@ -105,12 +107,12 @@ func (r *reader) labelBeforeList(ol *outputList, first int) {
 	if h == nil || h.Label == nil {
 		return
 	}
-	label := colAlt{table: h.Name, column: h.Label.Name, weight: 1}
-	if isNameWord(a.word(j)) {
-		ol.picked = append([]colAlt{label}, ol.picked...)
-		ol.phrases = append([]string{a.toks[j].Raw}, ol.phrases...)
-	} else if r.h.entity && (a.seq(first-2, "and", "their") || a.seq(first-2, "and", "its") || a.seq(first-3, "along", "with", "their")) {
-		ol.picked = append([]colAlt{label}, ol.picked...)
+	label := read.ColAlt{Table: h.Name, Column: h.Label.Name, Weight: 1}
+	if isNameWord(a.Word(j)) {
+		ol.picked = append([]read.ColAlt{label}, ol.picked...)
+		ol.phrases = append([]string{a.Toks[j].Raw}, ol.phrases...)
+	} else if r.h.entity && (a.Seq(first-2, "and", "their") || a.Seq(first-2, "and", "its") || a.Seq(first-3, "along", "with", "their")) {
+		ol.picked = append([]read.ColAlt{label}, ol.picked...)
 		ol.phrases = append([]string{r.h.phrase}, ol.phrases...)
 		ol.enumerated = true
 	}
@@ -125,17 +127,17 @@ func (r *reader) labelClosingList(ol *outputList) {
 		return
 	}
 	k := ol.lastEnd
-	if !(a.word(k) == "and" || a.toks[k-1].Break == ',' && a.word(k) != "and") {
+	if !(a.Word(k) == "and" || a.Toks[k-1].Break == ',' && a.Word(k) != "and") {
 		return
 	}
-	if a.word(k) == "and" {
+	if a.Word(k) == "and" {
 		k++
 	}
-	if isNameWord(a.word(k)) && !slices.ContainsFunc(ol.picked, func(al colAlt) bool {
-		return strings.EqualFold(al.column, h.Label.Name) && strings.EqualFold(al.table, h.Name)
+	if isNameWord(a.Word(k)) && !slices.ContainsFunc(ol.picked, func(al read.ColAlt) bool {
+		return strings.EqualFold(al.Column, h.Label.Name) && strings.EqualFold(al.Table, h.Name)
 	}) {
-		ol.picked = append(ol.picked, colAlt{table: h.Name, column: h.Label.Name, weight: 1})
-		ol.phrases = append(ol.phrases, a.toks[k].Raw)
+		ol.picked = append(ol.picked, read.ColAlt{Table: h.Name, Column: h.Label.Name, Weight: 1})
+		ol.phrases = append(ol.phrases, a.Toks[k].Raw)
 		ol.enumerated = true
 	}
 }
@@ -144,13 +146,10 @@ func (r *reader) labelClosingList(ol *outputList) {
 // an aggregate ("number of loans", "total amount") or a table's rows.
 type listItem struct {
 	phrase string
-	col    *colMention
+	col    *read.ColMention
 	aggs   []aggRead
-	entity *entityMention
+	entity *read.EntityMention
 }
-
-// listVerbs open a list of outputs.
-var listVerbs = words.Set("listverb")
 
 // returnList reads the outputs a question lists after a verb such as
 // "return" ("Return the genre, number of loans, and total fee
@@ -159,15 +158,15 @@ var listVerbs = words.Set("listverb")
 func (r *reader) returnList() []listItem {
 	a := r.a
 	var single []listItem
-	for k := range a.toks {
-		if !listVerbs[a.word(k)] || a.toks[k].Clause != 0 {
+	for k := range a.Toks {
+		if !read.ListVerbs[a.Word(k)] || a.Toks[k].Clause != 0 {
 			continue
 		}
 		items := r.listAfter(k + 1)
 		if len(items) >= 2 {
 			return items
 		}
-		if len(items) == 1 && single == nil && a.outputSentence(k+1) {
+		if len(items) == 1 && single == nil && outputSentence(a, k+1) {
 			single = items
 		}
 	}
@@ -182,8 +181,8 @@ var listFillers = words.Set("listfiller")
 func (r *reader) listAfter(j int) []listItem {
 	a := r.a
 	var items []listItem
-	for j < len(a.toks) {
-		for listFillers[a.word(j)] {
+	for j < len(a.Toks) {
+		for listFillers[a.Word(j)] {
 			j++
 		}
 		it, end, ok := r.listItemAt(j, items)
@@ -191,11 +190,11 @@ func (r *reader) listAfter(j int) []listItem {
 			break
 		}
 		items = append(items, it)
-		j = a.pastRelativeClause(end)
-		if j == 0 || j >= len(a.toks) || a.toks[j-1].Break != 0 && a.toks[j-1].Break != ',' {
+		j = pastRelativeClause(a, end)
+		if j == 0 || j >= len(a.Toks) || a.Toks[j-1].Break != 0 && a.Toks[j-1].Break != ',' {
 			break
 		}
-		if a.toks[j-1].Break != ',' && a.word(j) != "and" {
+		if a.Toks[j-1].Break != ',' && a.Word(j) != "and" {
 			break
 		}
 	}
@@ -208,37 +207,37 @@ func (r *reader) listAfter(j int) []listItem {
 func (r *reader) listItemAt(j int, items []listItem) (listItem, int, bool) {
 	a := r.a
 	start := j
-	explicit := a.word(j) == "number" || a.word(j) == "count" || aggWords[a.word(j)] != ""
+	explicit := a.Word(j) == "number" || a.Word(j) == "count" || read.AggWords[a.Word(j)] != ""
 	var it listItem
 	if aggs, end := r.aggregateAt(j); explicit && len(aggs) > 0 {
 		it.aggs, j = aggs, end
 	} else if cm := r.columnAt(j); cm != nil {
-		it.col, j = cm, cm.end
+		it.col, j = cm, cm.End
 	} else if em := r.entityAt(j); em != nil {
-		it.entity, j = em, j+len(strings.Fields(em.phrase))
-		if t := em.tables[0]; t.Label != nil && isNameWord(a.word(j)) && a.toks[j-1].Break == 0 {
-			it.entity, it.col = nil, &colMention{phrase: a.phrase(start, j+1), at: start, end: j + 1, alts: []colAlt{{table: t.Name, column: t.Label.Name, weight: 1}}}
+		it.entity, j = em, j+len(strings.Fields(em.Phrase))
+		if t := em.Tables[0]; t.Label != nil && isNameWord(a.Word(j)) && a.Toks[j-1].Break == 0 {
+			it.entity, it.col = nil, &read.ColMention{Phrase: a.Phrase(start, j+1), At: start, End: j + 1, Alts: []read.ColAlt{{Table: t.Name, Column: t.Label.Name, Weight: 1}}}
 			j++
 		}
-	} else if t := r.lastItemTable(items); t != nil && t.Label != nil && isNameWord(a.word(j)) {
-		it.col, j = &colMention{phrase: a.toks[j].Raw, at: j, end: j + 1, alts: []colAlt{{table: t.Name, column: t.Label.Name, weight: 1}}}, j+1
+	} else if t := r.lastItemTable(items); t != nil && t.Label != nil && isNameWord(a.Word(j)) {
+		it.col, j = &read.ColMention{Phrase: a.Toks[j].Raw, At: j, End: j + 1, Alts: []read.ColAlt{{Table: t.Name, Column: t.Label.Name, Weight: 1}}}, j+1
 	} else {
 		return it, j, false
 	}
-	it.phrase = a.phrase(start, j)
+	it.phrase = a.Phrase(start, j)
 	return it, j, true
 }
 
 // pastRelativeClause: "number of distinct members who borrowed, and …" —
 // a short relative clause on an item does not end the list; j moves past
 // it when a comma or "and" follows it.
-func (a *analysis) pastRelativeClause(j int) int {
-	if relativeWords[a.word(j)] && j > 0 && a.toks[j-1].Break == 0 {
+func pastRelativeClause(a *read.Analysis, j int) int {
+	if relativeWords[a.Word(j)] && j > 0 && a.Toks[j-1].Break == 0 {
 		k := j
-		for k < len(a.toks) && k < j+4 && a.toks[k].Break == 0 && a.word(k+1) != "and" {
+		for k < len(a.Toks) && k < j+4 && a.Toks[k].Break == 0 && a.Word(k+1) != "and" {
 			k++
 		}
-		if k < len(a.toks) && k < j+4 && (a.toks[k].Break == ',' || a.word(k+1) == "and") {
+		if k < len(a.Toks) && k < j+4 && (a.Toks[k].Break == ',' || a.Word(k+1) == "and") {
 			return k + 1
 		}
 	}
@@ -250,27 +249,27 @@ func (a *analysis) pastRelativeClause(j int) int {
 func (r *reader) lastItemTable(items []listItem) *schema.Table {
 	// A bare "ids and names" says nothing of whose: the head's, read
 	// elsewhere.
-	if len(items) == 0 || items[len(items)-1].col == nil || len(items[len(items)-1].col.alts) == 0 || len(strings.Fields(items[len(items)-1].col.phrase)) < 2 {
+	if len(items) == 0 || items[len(items)-1].col == nil || len(items[len(items)-1].col.Alts) == 0 || len(strings.Fields(items[len(items)-1].col.Phrase)) < 2 {
 		return nil
 	}
-	al := items[len(items)-1].col.alts[0]
+	al := items[len(items)-1].col.Alts[0]
 	// "the model id and name": an id referring to another table's rows
 	// is that table's, and so is the name.
 	for _, j := range r.e.m.Snap.Schema.Joins {
-		if strings.EqualFold(j.FromTable, al.table) && strings.EqualFold(j.FromColumn, al.column) {
+		if strings.EqualFold(j.FromTable, al.Table) && strings.EqualFold(j.FromColumn, al.Column) {
 			return r.e.m.ByName[strings.ToLower(j.ToTable)]
 		}
 	}
-	return r.e.m.ByName[strings.ToLower(al.table)]
+	return r.e.m.ByName[strings.ToLower(al.Table)]
 }
 
 // sameColumn says whether a list item names the column al.
-func (it listItem) sameColumn(al colAlt) bool {
+func (it listItem) sameColumn(al read.ColAlt) bool {
 	if it.col == nil {
 		return false
 	}
-	for _, c := range it.col.alts {
-		if strings.EqualFold(c.table, al.table) && strings.EqualFold(c.column, al.column) {
+	for _, c := range it.col.Alts {
+		if strings.EqualFold(c.Table, al.Table) && strings.EqualFold(c.Column, al.Column) {
 			return true
 		}
 	}
@@ -323,25 +322,25 @@ func (r *reader) listElement() []*element {
 			case it.col != nil:
 				var found expr
 				for _, g := range p.groups {
-					for _, al := range it.col.alts {
+					for _, al := range it.col.Alts {
 						if sameExpr(r.e.m, g.x, r.exprOf(al)) {
 							found = g.x
 						}
 					}
 				}
-				if found == nil && len(p.groups) == 0 && len(it.col.alts) > 0 {
+				if found == nil && len(p.groups) == 0 && len(it.col.Alts) > 0 {
 					// "How many wards have beds? Give the ward
 					// name and the count of beds": a count per name.
-					al := it.col.alts[0]
-					for _, c := range it.col.alts {
-						if p.tables[strings.ToLower(c.table)] {
+					al := it.col.Alts[0]
+					for _, c := range it.col.Alts {
+						if p.tables[strings.ToLower(c.Table)] {
 							al = c
 							break
 						}
 					}
 					found = r.exprOf(al)
 					groups = append(groups, sel{x: found})
-					p.use(al.table)
+					p.use(al.Table)
 				}
 				if found == nil {
 					return // a column the reading does not group by: keep its own outputs
@@ -363,60 +362,60 @@ func (r *reader) listElement() []*element {
 // columns to show, in order; "name" is the rows' label, "ID" their key.
 func (r *reader) parenthesisedOutputs(el *element) {
 	a := r.a
-	for _, em := range a.entities {
-		t := em.tables[0]
-		last := a.spanOf(em.at, em.phrase) - 1
-		if a.toks[last].Break != '(' || a.toks[last].Clause != 0 {
+	for _, em := range a.Entities {
+		t := em.Tables[0]
+		last := a.SpanOf(em.At, em.Phrase) - 1
+		if a.Toks[last].Break != '(' || a.Toks[last].Clause != 0 {
 			continue
 		}
-		var picked []colAlt
-		var used []*colMention
+		var picked []read.ColAlt
+		var used []*read.ColMention
 		k := last + 1
-		for k < len(a.toks) {
-			switch w := a.word(k); {
+		for k < len(a.Toks) {
+			switch w := a.Word(k); {
 			case w == "and" || w == "the" || w == "its" || w == "their":
 				k++
 				continue
 			case (w == "name" || w == "names") && t.Label != nil:
-				picked = append(picked, colAlt{table: t.Name, column: t.Label.Name, weight: 1})
+				picked = append(picked, read.ColAlt{Table: t.Name, Column: t.Label.Name, Weight: 1})
 				k++
 			case (w == "id" || w == "ids") && t.Key != nil:
-				picked = append(picked, colAlt{table: t.Name, column: t.Key.Name, weight: 1})
+				picked = append(picked, read.ColAlt{Table: t.Name, Column: t.Key.Name, Weight: 1})
 				k++
 			default:
 				cm := r.columnAt(k)
-				if cm == nil || len(cm.alts) == 0 {
+				if cm == nil || len(cm.Alts) == 0 {
 					return
 				}
-				best := cm.alts[0]
-				for _, al := range cm.alts {
-					if strings.EqualFold(al.table, t.Name) {
+				best := cm.Alts[0]
+				for _, al := range cm.Alts {
+					if strings.EqualFold(al.Table, t.Name) {
 						best = al
 						break
 					}
 				}
 				picked = append(picked, best)
 				used = append(used, cm)
-				k = cm.end
+				k = cm.End
 			}
-			if b := a.toks[k-1].Break; b == ')' {
+			if b := a.Toks[k-1].Break; b == ')' {
 				break
 			} else if b != 0 && b != ',' {
 				return
 			}
 		}
-		if len(picked) < 2 || k > len(a.toks) || a.toks[k-1].Break != ')' {
+		if len(picked) < 2 || k > len(a.Toks) || a.Toks[k-1].Break != ')' {
 			return
 		}
 		for _, cm := range used {
 			r.usedCols[cm] = true
 		}
-		phrase := a.phrase(last+1, k)
-		a.markUsed(last+1, k)
+		phrase := a.Phrase(last+1, k)
+		a.MarkUsed(last+1, k)
 		el.add(3, func(p *plan) {
 			for _, al := range picked {
 				p.selects = append(p.selects, sel{x: r.exprOf(al)})
-				p.use(al.table)
+				p.use(al.Table)
 			}
 			p.phrases[keyOutput] = phrase
 		})
@@ -437,16 +436,16 @@ func (r *reader) listedColumns(el *element) {
 	if len(list) < 2 {
 		return
 	}
-	var picked []colAlt
+	var picked []read.ColAlt
 	var phrases []string
 	for _, it := range list {
 		switch {
 		case len(it.aggs) > 0:
 			return
-		case it.col != nil && len(it.col.alts) > 0:
+		case it.col != nil && len(it.col.Alts) > 0:
 			picked = append(picked, r.listedAlt(it.col))
 		case it.entity != nil:
-			t := it.entity.tables[0]
+			t := it.entity.Tables[0]
 			c := t.Label
 			if c == nil {
 				c = t.Key
@@ -454,7 +453,7 @@ func (r *reader) listedColumns(el *element) {
 			if c == nil {
 				return
 			}
-			picked = append(picked, colAlt{table: t.Name, column: c.Name, weight: 1})
+			picked = append(picked, read.ColAlt{Table: t.Name, Column: c.Name, Weight: 1})
 		default:
 			return
 		}
@@ -469,7 +468,7 @@ func (r *reader) listedColumns(el *element) {
 	el.add(3, func(p *plan) {
 		for _, al := range picked {
 			p.selects = append(p.selects, sel{x: r.exprOf(al)})
-			p.use(al.table)
+			p.use(al.Table)
 		}
 		p.phrases[keyOutput] = phrase
 	})
@@ -480,14 +479,14 @@ func (r *reader) listedColumns(el *element) {
 // question is about shows them (their label) and that column.
 func (r *reader) alsoShown(el *element, it listItem) {
 	h := r.h.t
-	if h == nil || !r.h.entity || h.Label == nil || it.col == nil || !r.a.outputSentence(it.col.at) {
+	if h == nil || !r.h.entity || h.Label == nil || it.col == nil || !outputSentence(r.a, it.col.At) {
 		return
 	}
-	i := slices.IndexFunc(it.col.alts, func(al colAlt) bool { return !al.computed() && strings.EqualFold(al.table, h.Name) })
-	if i < 0 || strings.EqualFold(it.col.alts[i].column, h.Label.Name) {
+	i := slices.IndexFunc(it.col.Alts, func(al read.ColAlt) bool { return !al.Computed() && strings.EqualFold(al.Table, h.Name) })
+	if i < 0 || strings.EqualFold(it.col.Alts[i].Column, h.Label.Name) {
 		return
 	}
-	al := it.col.alts[i]
+	al := it.col.Alts[i]
 	el.add(3, func(p *plan) {
 		p.selects = append(p.selects, sel{x: col(h.Name, h.Label.Name)}, sel{x: r.exprOf(al)})
 		p.use(h.Name)
@@ -498,21 +497,21 @@ func (r *reader) alsoShown(el *element, it listItem) {
 // listedAlt is the column a listed item stands for: the one an earlier
 // mention of the question named, else one of the subject's table nearly as
 // likely as the first, else the first.
-func (r *reader) listedAlt(cm *colMention) colAlt {
-	for _, prev := range r.a.columns {
-		if prev.at >= cm.at || prev.clause != 0 || len(prev.alts) == 0 {
+func (r *reader) listedAlt(cm *read.ColMention) read.ColAlt {
+	for _, prev := range r.a.Columns {
+		if prev.At >= cm.At || prev.Clause != 0 || len(prev.Alts) == 0 {
 			continue
 		}
-		for _, al := range cm.alts {
-			if strings.EqualFold(al.table, prev.alts[0].table) && strings.EqualFold(al.column, prev.alts[0].column) && sameExpr(r.e.m, al.x, prev.alts[0].x) {
+		for _, al := range cm.Alts {
+			if strings.EqualFold(al.Table, prev.Alts[0].Table) && strings.EqualFold(al.Column, prev.Alts[0].Column) && sameExpr(r.e.m, al.X, prev.Alts[0].X) {
 				return al
 			}
 		}
 	}
-	for _, al := range cm.alts {
-		if r.h.t != nil && strings.EqualFold(al.table, r.h.t.Name) && al.weight >= 0.8*cm.alts[0].weight {
+	for _, al := range cm.Alts {
+		if r.h.t != nil && strings.EqualFold(al.Table, r.h.t.Name) && al.Weight >= 0.8*cm.Alts[0].Weight {
 			return al
 		}
 	}
-	return cm.alts[0]
+	return cm.Alts[0]
 }

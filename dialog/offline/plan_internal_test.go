@@ -3,6 +3,8 @@ package offline
 import (
 	"testing"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
@@ -46,7 +48,7 @@ func TestTypedPartsRender(t *testing.T) {
 		{countAll, "COUNT(*)"},
 		{aggExpr{Fn: "COUNT", Distinct: true, Arg: col("order", "id")}, "COUNT(DISTINCT `order`.id)"},
 		{cmp(fn1("LOWER", col("t", "c")), "LIKE", strLit("%o'k%")), "LOWER(t.c) LIKE '%o''k%'"},
-		{ratio(col("t", "a"), col("t", "b")), "t.a * 1e0 / NULLIF(t.b, 0)"},
+		{read.Ratio(col("t", "a"), col("t", "b")), "t.a * 1e0 / NULLIF(t.b, 0)"},
 		{timeBucket(col("t", "d"), "quarter", false), "CONCAT(YEAR(t.d), '-Q', QUARTER(t.d))"},
 		{inList{X: col("t", "s"), Vals: []expr{strLit("a"), strLit("b")}}, "t.s IN ('a', 'b')"},
 		{caseWhen{Cond: cmp(col("t", "s"), "=", strLit("x")), Then: numLit("1")}, "CASE WHEN t.s = 'x' THEN 1 END"},

@@ -3,6 +3,8 @@ package offline
 import (
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
@@ -32,10 +34,10 @@ func (r *reader) projection() []*element {
 
 // nounColumns keeps the column mentions that are nouns, if any, since a
 // verb names no output when a noun does.
-func (r *reader) nounColumns(free []*colMention) []*colMention {
+func (r *reader) nounColumns(free []*read.ColMention) []*read.ColMention {
 	// "trains that run … the train numbers": a verb names no output
 	// when a noun does.
-	var nouns []*colMention
+	var nouns []*read.ColMention
 	for _, cm := range free {
 		if !r.verbMention(cm) {
 			nouns = append(nouns, cm)
@@ -48,37 +50,37 @@ func (r *reader) nounColumns(free []*colMention) []*colMention {
 }
 
 // freeColumnOutputs shows the first column named, summed when it measures many rows ("what was revenue in 2024").
-func (r *reader) freeColumnOutputs(el *element, free []*colMention) {
+func (r *reader) freeColumnOutputs(el *element, free []*read.ColMention) {
 	if len(free) > 0 {
 		cm := free[0] // the first free column is the answer
 		// A column of the head's own name ("state" in "which state…") is the head, not an attribute.
 		r.usedCols[cm] = true
-		for _, al := range cm.alts {
-			w := al.weight * r.boost(al.table, al.column)
-			if r.h.t != nil && strings.EqualFold(al.table, r.h.t.Name) {
+		for _, al := range cm.Alts {
+			w := al.Weight * r.boost(al.Table, al.Column)
+			if r.h.t != nil && strings.EqualFold(al.Table, r.h.t.Name) {
 				w *= 1.5
 			}
-			if r.valueTable(al.table) {
+			if r.valueTable(al.Table) {
 				w *= 1.5
 			}
-			phrase := cm.phrase
+			phrase := cm.Phrase
 			plainW, sumW := w, 0.0
-			if c := r.e.m.Column(al.table, al.column); c != nil && c.Kind() == warehouse.KindNumber && !r.namesOneRow(al.table) &&
-				(!r.h.entity || !strings.EqualFold(al.table, r.h.t.Name)) && !r.isIdentifier(al) {
+			if c := r.e.m.Column(al.Table, al.Column); c != nil && c.Kind() == warehouse.KindNumber && !r.namesOneRow(al.Table) &&
+				(!r.h.entity || !strings.EqualFold(al.Table, r.h.t.Name)) && !r.isIdentifier(al) {
 				// "what was revenue in 2024", "net revenue from Texas
 				// customers": a measure over many rows is a total.
 				plainW, sumW = w*0.3, w*0.7
-				r.measureTables[strings.ToLower(al.table)] = true
+				r.measureTables[strings.ToLower(al.Table)] = true
 			}
 			el.add(plainW, func(p *plan) {
 				p.selects = append(p.selects, sel{x: r.exprOf(al)})
-				p.use(al.table)
+				p.use(al.Table)
 				p.phrases[keyOutput] = phrase
 			})
 			el.add(sumW, func(p *plan) {
-				p.selects = append(p.selects, sel{x: aggOver("SUM", r.exprOf(al)), alias: aliasFor("SUM", al.column)})
+				p.selects = append(p.selects, sel{x: aggOver("SUM", r.exprOf(al)), alias: aliasFor("SUM", al.Column)})
 				p.aggregated = true
-				p.use(al.table)
+				p.use(al.Table)
 				p.phrases[keyMeasure] = phrase
 			})
 		}
@@ -86,16 +88,16 @@ func (r *reader) freeColumnOutputs(el *element, free []*colMention) {
 }
 
 // hintOutputs shows what "how big" or "where" asks of the rows the values name ("where is Ohio").
-func (r *reader) hintOutputs(el *element, free []*colMention) {
+func (r *reader) hintOutputs(el *element, free []*read.ColMention) {
 	a := r.a
-	hint := a.howAdj
-	if hint != "" || a.where {
+	hint := a.HowAdj
+	if hint != "" || a.Where {
 		// "how big is the north depot", "how tall is the tallest van of the fleet":
 		// the adjective names the measure; columns of the table the value
 		// names a row of come first, and those sharing words with the
 		// question's other column words.
 		tables := r.valueTables()
-		if a.where {
+		if a.Where {
 			// "where is New Hampshire": where the thing the value names
 			// is — columns of the table whose rows it names.
 			var named []*schema.Table
@@ -109,7 +111,7 @@ func (r *reader) hintOutputs(el *element, free []*colMention) {
 			}
 		}
 		for _, t := range tables {
-			if a.where {
+			if a.Where {
 				// Where a thing is: all its location columns, in the
 				// table's order (city and state, or latitude and
 				// longitude); each alone stays an option.
@@ -132,8 +134,8 @@ func (r *reader) hintOutputs(el *element, free []*colMention) {
 					})
 				}
 			}
-			for i, c := range r.hintColumns(t, hint, a.where) {
-				if a.where && r.valueColumn(t.Name, c.Name) {
+			for i, c := range r.hintColumns(t, hint, a.Where) {
+				if a.Where && r.valueColumn(t.Name, c.Name) {
 					continue // "where is Ohio" is not answered by "Ohio"
 				}
 				w := 1.6 / float64(i+1)
@@ -141,7 +143,7 @@ func (r *reader) hintOutputs(el *element, free []*colMention) {
 					w *= 2
 				}
 				for _, fc := range free {
-					for _, word := range strings.Fields(strings.ToLower(fc.phrase)) {
+					for _, word := range strings.Fields(strings.ToLower(fc.Phrase)) {
 						if len(word) > 3 && strings.Contains(strings.ToLower(c.Name), word) {
 							w *= 1.5
 						}
@@ -205,9 +207,9 @@ func (r *reader) namesOneRow(table string) bool {
 	if t == nil || t.Label == nil {
 		return false
 	}
-	for _, vm := range r.a.values {
-		for _, al := range vm.alts {
-			if strings.EqualFold(al.table, table) && strings.EqualFold(al.column, t.Label.Name) {
+	for _, vm := range r.a.Values {
+		for _, al := range vm.Alts {
+			if strings.EqualFold(al.Table, table) && strings.EqualFold(al.Column, t.Label.Name) {
 				return true
 			}
 		}
@@ -216,9 +218,9 @@ func (r *reader) namesOneRow(table string) bool {
 }
 
 func (r *reader) valueTable(table string) bool {
-	for _, vm := range r.a.values {
-		for _, al := range vm.alts {
-			if strings.EqualFold(al.table, table) {
+	for _, vm := range r.a.Values {
+		for _, al := range vm.Alts {
+			if strings.EqualFold(al.Table, table) {
 				return true
 			}
 		}
@@ -229,9 +231,9 @@ func (r *reader) valueTable(table string) bool {
 func (r *reader) valueTables() []*schema.Table {
 	seen := map[string]bool{}
 	var out []*schema.Table
-	for _, vm := range r.a.values {
-		for _, al := range vm.alts {
-			k := strings.ToLower(al.table)
+	for _, vm := range r.a.Values {
+		for _, al := range vm.Alts {
+			k := strings.ToLower(al.Table)
 			if !seen[k] {
 				seen[k] = true
 				if t := r.e.m.ByName[k]; t != nil {
@@ -312,18 +314,18 @@ func (r *reader) relatedFacts(t *schema.Table) []*schema.Table {
 
 // isIdentifier says whether a column mention names row identifiers
 // ("member IDs"), which are listed, never added up.
-func (r *reader) isIdentifier(al colAlt) bool {
-	t := r.e.m.ByName[strings.ToLower(al.table)]
-	c := r.e.m.Column(al.table, al.column)
-	return !al.computed() && t != nil && c != nil && r.e.m.IsKeyish(t.Def, c)
+func (r *reader) isIdentifier(al read.ColAlt) bool {
+	t := r.e.m.ByName[strings.ToLower(al.Table)]
+	c := r.e.m.Column(al.Table, al.Column)
+	return !al.Computed() && t != nil && c != nil && r.e.m.IsKeyish(t.Def, c)
 }
 
 // valueColumn says whether the question names a stored value of
 // table.column.
 func (r *reader) valueColumn(table, column string) bool {
-	for _, vm := range r.a.values {
-		for _, al := range vm.alts {
-			if strings.EqualFold(al.table, table) && strings.EqualFold(al.column, column) {
+	for _, vm := range r.a.Values {
+		for _, al := range vm.Alts {
+			if strings.EqualFold(al.Table, table) && strings.EqualFold(al.Column, column) {
 				return true
 			}
 		}

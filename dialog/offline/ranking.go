@@ -3,9 +3,10 @@ package offline
 import (
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
-	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Per-group rankings: "top 2 genres by number of books", "which
@@ -27,24 +28,18 @@ type aggRead struct {
 	weight  float64
 }
 
-// aggWords name an aggregate function before a measure.
-var aggWords = words.Map("aggregate")
-
-// commonWords ask how often a value occurs: "most common status".
-var commonWords = words.Set("common")
-
-func (r *reader) entityAt(i int) *entityMention {
-	for _, em := range r.a.entities {
-		if em.at == i {
+func (r *reader) entityAt(i int) *read.EntityMention {
+	for _, em := range r.a.Entities {
+		if em.At == i {
 			return em
 		}
 	}
 	return nil
 }
 
-func (r *reader) columnAt(i int) *colMention {
-	for _, cm := range r.a.columns {
-		if cm.at == i && cm.clause == 0 {
+func (r *reader) columnAt(i int) *read.ColMention {
+	for _, cm := range r.a.Columns {
+		if cm.At == i && cm.Clause == 0 {
 			return cm
 		}
 	}
@@ -67,19 +62,19 @@ func (r *reader) countRead(t *schema.Table, distinct bool, phrase string) aggRea
 // the phrase; none when i starts no aggregate.
 func (r *reader) aggregateAt(i int) ([]aggRead, int) {
 	a := r.a
-	for a.word(i) == "the" || a.word(i) == "a" || a.word(i) == "their" {
+	for a.Word(i) == "the" || a.Word(i) == "a" || a.Word(i) == "their" {
 		i++
 	}
 	start := i
-	fn, i, counts := a.aggregateWordAt(i)
+	fn, i, counts := aggregateWordAt(a, i)
 	if counts {
 		return nil, i // "their counts": the caller knows what is counted
 	}
-	for a.word(i) == "the" {
+	for a.Word(i) == "the" {
 		i++
 	}
 	distinct := false
-	if kindWords[a.word(i)] && fn == "COUNT" {
+	if read.KindWords[a.Word(i)] && fn == "COUNT" {
 		distinct = true
 		i++
 	}
@@ -87,62 +82,62 @@ func (r *reader) aggregateAt(i int) ([]aggRead, int) {
 	// the rows counted (they are conditions of their own).
 	if fn == "COUNT" {
 		k := i
-		for k < len(a.toks) && r.entityAt(k) == nil && r.inValueMention(k) {
+		for k < len(a.Toks) && r.entityAt(k) == nil && r.inValueMention(k) {
 			k++
 		}
 		if k > i && r.entityAt(k) != nil {
 			i = k
 		}
 	}
-	phraseOf := func(end int) string { return a.phrase(start, end) }
+	phraseOf := func(end int) string { return a.Phrase(start, end) }
 	if em := r.entityAt(i); em != nil && (fn == "" || fn == "COUNT") {
-		end := i + len(strings.Fields(em.phrase))
-		return []aggRead{r.countRead(em.tables[0], distinct, phraseOf(end))}, end
+		end := i + len(strings.Fields(em.Phrase))
+		return []aggRead{r.countRead(em.Tables[0], distinct, phraseOf(end))}, end
 	}
 	// "average member age", "total loan fee": a table word may
 	// qualify the measure, or be part of its column's name (tot_drug_amt).
-	var qualifier *entityMention
+	var qualifier *read.EntityMention
 	if em := r.entityAt(i); em != nil && fn != "" {
 		qualifier = em
-		i += len(strings.Fields(em.phrase))
-		if a.word(i) == "count" || a.word(i) == "counts" {
+		i += len(strings.Fields(em.Phrase))
+		if a.Word(i) == "count" || a.Word(i) == "counts" {
 			// "total transaction count": how many of them.
-			return []aggRead{r.countRead(em.tables[0], false, phraseOf(i+1))}, i + 1
+			return []aggRead{r.countRead(em.Tables[0], false, phraseOf(i+1))}, i + 1
 		}
 	}
 	cm := r.columnAt(i)
 	if cm == nil {
 		return nil, start
 	}
-	alts := cm.alts
+	alts := cm.Alts
 	if qualifier != nil {
 		alts = r.qualifiedAlts(qualifier, cm)
 	}
-	out := r.aggregatesOver(fn, distinct, alts, phraseOf(cm.end))
+	out := r.aggregatesOver(fn, distinct, alts, phraseOf(cm.End))
 	if len(out) == 0 {
 		return nil, start
 	}
 	r.usedCols[cm] = true
-	return out, cm.end
+	return out, cm.End
 }
 
 // aggregateWordAt reads the words that say which aggregate ("number of",
 // "count of", an aggregate word such as "average", "total number of"); fn
 // is "" when none does. counts: a bare "count(s)", whose thing the caller
 // knows.
-func (a *analysis) aggregateWordAt(i int) (fn string, next int, counts bool) {
+func aggregateWordAt(a *read.Analysis, i int) (fn string, next int, counts bool) {
 	switch {
-	case (a.word(i) == "number" || a.word(i) == "count" || a.word(i) == "no") && a.word(i+1) == "of":
+	case (a.Word(i) == "number" || a.Word(i) == "count" || a.Word(i) == "no") && a.Word(i+1) == "of":
 		return "COUNT", i + 2, false
-	case a.word(i) == "counts" || a.word(i) == "count":
+	case a.Word(i) == "counts" || a.Word(i) == "count":
 		return "", i + 1, true
-	case aggWords[a.word(i)] != "":
-		fn = aggWords[a.word(i)]
+	case read.AggWords[a.Word(i)] != "":
+		fn = read.AggWords[a.Word(i)]
 		i++
-		if a.word(i) == "of" {
+		if a.Word(i) == "of" {
 			i++
 		}
-		if fn == "SUM" && a.word(i) == "number" && a.word(i+1) == "of" {
+		if fn == "SUM" && a.Word(i) == "number" && a.Word(i+1) == "of" {
 			fn, i = "COUNT", i+2 // "total number of"
 		}
 	}
@@ -153,37 +148,37 @@ func (a *analysis) aggregateWordAt(i int) (fn string, next int, counts bool) {
 // distinct values (or the sum of a stored count: "number of citations" may
 // be citation_num), the aggregate named, or for a bare measure its sum and
 // (less likely) its average. Only numbers that are no keys are added up.
-func (r *reader) aggregatesOver(fn string, distinct bool, alts []colAlt, phrase string) []aggRead {
+func (r *reader) aggregatesOver(fn string, distinct bool, alts []read.ColAlt, phrase string) []aggRead {
 	var out []aggRead
 	for _, al := range alts {
-		c := r.e.m.Column(al.table, al.column)
-		if c == nil && !al.computed() {
+		c := r.e.m.Column(al.Table, al.Column)
+		if c == nil && !al.Computed() {
 			continue
 		}
 		x := r.exprOf(al)
-		t := r.e.m.ByName[strings.ToLower(al.table)]
-		numeric := al.computed() || c.Kind() == warehouse.KindNumber && t != nil && !r.e.m.IsKeyish(t.Def, c)
-		if al.computed() {
-			c = &warehouse.Column{Name: al.column}
+		t := r.e.m.ByName[strings.ToLower(al.Table)]
+		numeric := al.Computed() || c.Kind() == warehouse.KindNumber && t != nil && !r.e.m.IsKeyish(t.Def, c)
+		if al.Computed() {
+			c = &warehouse.Column{Name: al.Column}
 		}
 		read := func(x expr, alias string, weight float64) aggRead {
-			return aggRead{x: x, alias: alias, tables: []string{al.table}, phrase: phrase, weight: weight}
+			return aggRead{x: x, alias: alias, tables: []string{al.Table}, phrase: phrase, weight: weight}
 		}
 		countDistinct := aggExpr{Fn: "COUNT", Distinct: true, Arg: x}
 		switch {
 		case fn == "COUNT" && distinct:
-			out = append(out, read(countDistinct, "number_of_"+strings.ToLower(al.column), al.weight))
+			out = append(out, read(countDistinct, "number_of_"+strings.ToLower(al.Column), al.Weight))
 		case fn == "COUNT":
 			if n := strings.ToLower(c.Name); numeric && (strings.Contains(n, "num") || strings.HasPrefix(n, "total")) {
-				out = append(out, read(aggOver("SUM", x), aliasFor("SUM", al.column), al.weight))
+				out = append(out, read(aggOver("SUM", x), aliasFor("SUM", al.Column), al.Weight))
 			}
-			out = append(out, read(countDistinct, "number_of_"+strings.ToLower(al.column), al.weight*0.6))
+			out = append(out, read(countDistinct, "number_of_"+strings.ToLower(al.Column), al.Weight*0.6))
 		case !numeric:
 		case fn != "":
-			out = append(out, read(aggOver(fn, x), aliasFor(fn, al.column), al.weight))
+			out = append(out, read(aggOver(fn, x), aliasFor(fn, al.Column), al.Weight))
 		default:
-			out = append(out, read(aggOver("SUM", x), aliasFor("SUM", al.column), al.weight*0.7),
-				read(aggOver("AVG", x), aliasFor("AVG", al.column), al.weight*0.3))
+			out = append(out, read(aggOver("SUM", x), aliasFor("SUM", al.Column), al.Weight*0.7),
+				read(aggOver("AVG", x), aliasFor("AVG", al.Column), al.Weight*0.3))
 		}
 	}
 	return out
@@ -191,9 +186,9 @@ func (r *reader) aggregatesOver(fn string, distinct bool, alts []colAlt, phrase 
 
 // groupable says whether a column can name groups: text or a few-valued
 // code, not a key or a free-form measure.
-func (r *reader) groupable(al colAlt) bool {
-	c := r.e.m.Column(al.table, al.column)
-	t := r.e.m.ByName[strings.ToLower(al.table)]
+func (r *reader) groupable(al read.ColAlt) bool {
+	c := r.e.m.Column(al.Table, al.Column)
+	t := r.e.m.ByName[strings.ToLower(al.Table)]
 	// A label names its own rows, unless it refers to another table's
 	// (beds labelled by their ward's code): its values are groups then.
 	ref := c != nil && t != nil && r.e.m.JoinCols[strings.ToLower(t.Name+"."+c.Name)]
@@ -204,39 +199,39 @@ func (r *reader) groupable(al colAlt) bool {
 	case warehouse.KindText, warehouse.KindBool:
 		return true
 	case warehouse.KindNumber:
-		pr := r.e.m.Profile(al.table, al.column)
+		pr := r.e.m.Profile(al.Table, al.Column)
 		return pr != nil && pr.Distinct > 0 && pr.Distinct <= 50
 	}
 	return false
 }
 
 // whichBefore says whether "which" or "what" comes right before token k.
-func whichBefore(a *analysis, k int) bool {
-	return a.word(k-1) == "which" || a.word(k-1) == "what"
+func whichBefore(a *read.Analysis, k int) bool {
+	return a.Word(k-1) == "which" || a.Word(k-1) == "what"
 }
 
 // qualifiedStart is where a column mention starts counting the name of
 // its own table said right before it ("room type code" → the code of
 // rooms): the qualifier is part of the column's name.
-func (r *reader) qualifiedStart(cm *colMention) int {
+func (r *reader) qualifiedStart(cm *read.ColMention) int {
 	// "which canal crosses the most towns": a verb after the table's
 	// noun is what it does, not a column qualified by it.
-	if r.e.words != nil && r.e.words.MostlyVerb(r.a.word(cm.end-1)) {
-		return cm.at
+	if r.e.words != nil && r.e.words.MostlyVerb(r.a.Word(cm.End-1)) {
+		return cm.At
 	}
-	for _, em := range r.a.entities {
-		if r.a.spanOf(em.at, em.phrase) != cm.at {
+	for _, em := range r.a.Entities {
+		if r.a.SpanOf(em.At, em.Phrase) != cm.At {
 			continue
 		}
-		for _, t := range em.tables {
-			for _, al := range cm.alts {
-				if strings.EqualFold(al.table, t.Name) {
-					return em.at
+		for _, t := range em.Tables {
+			for _, al := range cm.Alts {
+				if strings.EqualFold(al.Table, t.Name) {
+					return em.At
 				}
 			}
 		}
 	}
-	return cm.at
+	return cm.At
 }
 
 // groupRanking builds a per-group ranking when the ranked things are a
@@ -244,7 +239,7 @@ func (r *reader) qualifiedStart(cm *colMention) int {
 // table's entities (superlative() reads those).
 func (r *reader) groupRanking() []*element {
 	a := r.a
-	s := a.sup
+	s := a.Sup
 	if s == nil {
 		return nil
 	}
@@ -252,8 +247,8 @@ func (r *reader) groupRanking() []*element {
 	if g == nil {
 		return nil
 	}
-	var groupAlts []colAlt
-	for _, al := range g.alts {
+	var groupAlts []read.ColAlt
+	for _, al := range g.Alts {
 		if r.groupable(al) {
 			groupAlts = append(groupAlts, al)
 		}
@@ -264,9 +259,9 @@ func (r *reader) groupRanking() []*element {
 	// What the groups are ranked by.
 	var aggs []aggRead
 	if !common {
-		from := s.nounAt
-		if from == g.at {
-			from = g.end
+		from := s.NounAt
+		if from == g.At {
+			from = g.End
 		}
 		aggs, _ = r.aggregateAt(from)
 	}
@@ -276,17 +271,17 @@ func (r *reader) groupRanking() []*element {
 		}
 		// "most common status": how many rows carry each value, in the
 		// grouped column's own table.
-		aggs = append(aggs, aggRead{x: countAll, alias: "count", phrase: a.phrase(s.at, g.end), weight: 1})
+		aggs = append(aggs, aggRead{x: countAll, alias: "count", phrase: a.Phrase(s.At, g.End), weight: 1})
 	}
 	r.usedCols[g] = true
-	rankPhrase := a.phrase(s.at, g.end)
+	rankPhrase := a.Phrase(s.At, g.End)
 	measure := r.groupRankMeasure(aggs)
 	output := r.rankOutput(g, groupAlts, aggs)
 	r.listedOutputs(output, groupAlts)
 	direction := &element{name: "order"}
 	direction.add(1, func(p *plan) {
-		p.desc = s.desc
-		p.limit = s.limit
+		p.desc = s.Desc
+		p.limit = s.Limit
 		p.phrases[keyOrder] = rankPhrase
 		p.phrases[keyLimit] = rankPhrase
 	})
@@ -297,38 +292,38 @@ func (r *reader) groupRanking() []*element {
 // [most common]", or before "has/have the most" ("which road has the most
 // depots"); common when the ranking counts rows per value ("the most
 // common genres").
-func (r *reader) rankedGroup(s *superMention) (*colMention, bool) {
+func (r *reader) rankedGroup(s *read.SuperMention) (*read.ColMention, bool) {
 	a := r.a
-	j := s.at + 1
-	if s.explicitLimit {
+	j := s.At + 1
+	if s.ExplicitLimit {
 		j++
 	}
 	common := false
-	for (a.word(j) == "most" || a.word(j) == "least" || commonWords[a.word(j)]) && r.columnAt(j) == nil {
-		if commonWords[a.word(j)] {
+	for (a.Word(j) == "most" || a.Word(j) == "least" || read.CommonWords[a.Word(j)]) && r.columnAt(j) == nil {
+		if read.CommonWords[a.Word(j)] {
 			common = true
 		}
 		j++
 	}
-	var g *colMention
-	if em := r.entityAt(j); em != nil && r.columnAt(j+len(strings.Fields(em.phrase))) != nil && a.toks[a.spanOf(em.at, em.phrase)-1].Break == 0 {
-		j += len(strings.Fields(em.phrase)) // "top 3 book genres", not "top 2 shops (receiver type 1)"
+	var g *read.ColMention
+	if em := r.entityAt(j); em != nil && r.columnAt(j+len(strings.Fields(em.Phrase))) != nil && a.Toks[a.SpanOf(em.At, em.Phrase)-1].Break == 0 {
+		j += len(strings.Fields(em.Phrase)) // "top 3 book genres", not "top 2 shops (receiver type 1)"
 	}
-	if cm := r.columnAt(j); cm != nil && commonWords[a.word(j)] {
+	if cm := r.columnAt(j); cm != nil && read.CommonWords[a.Word(j)] {
 		common = true // "common genres" linked as one phrase
 	}
-	if cm := r.columnAt(j); cm != nil && (s.nounAt > cm.at || common) {
+	if cm := r.columnAt(j); cm != nil && (s.NounAt > cm.At || common) {
 		g = cm
 		if r.entityAt(j) != nil {
 			g = nil
 		}
 	}
-	if g == nil && countSuperlatives[s.phrase] {
+	if g == nil && countSuperlatives[s.Phrase] {
 		// Only the question's subject: "which street has…", "which
 		// format is used by…" (one word of its own between at most), not
 		// a verb ("which canal crosses the most towns").
-		for _, cm := range a.columns {
-			if cm.clause == 0 && cm.at < s.at && a.contentWords(cm.end, s.at) <= 1 && whichBefore(a, r.qualifiedStart(cm)) {
+		for _, cm := range a.Columns {
+			if cm.Clause == 0 && cm.At < s.At && contentWords(a, cm.End, s.At) <= 1 && whichBefore(a, r.qualifiedStart(cm)) {
 				g = cm
 			}
 		}
@@ -362,20 +357,20 @@ func (r *reader) groupRankMeasure(aggs []aggRead) *element {
 // rankOutput shows the grouped column, with the measure beside it when
 // the question asks for it, likelier for a column of the measured table
 // or a table the question names.
-func (r *reader) rankOutput(g *colMention, groupAlts []colAlt, aggs []aggRead) *element {
+func (r *reader) rankOutput(g *read.ColMention, groupAlts []read.ColAlt, aggs []aggRead) *element {
 	withCount := r.asksForTheMeasure()
 	output := &element{name: "output"}
 	for _, al := range groupAlts {
-		w := al.weight
-		if r.measureTables[strings.ToLower(al.table)] || r.namedTable(al.table) {
+		w := al.Weight
+		if r.measureTables[strings.ToLower(al.Table)] || r.namedTable(al.Table) {
 			w *= 1.5
 		}
 		x := r.exprOf(al)
 		group := func(p *plan) {
 			p.groups = append(p.groups, sel{x: x})
 			p.selects = append(p.selects, sel{x: x})
-			p.use(al.table)
-			p.phrases[keyOutput] = g.phrase
+			p.use(al.Table)
+			p.phrases[keyOutput] = g.Phrase
 		}
 		plainW, countW := w, w*0.15
 		if withCount {
@@ -396,7 +391,7 @@ func (r *reader) rankOutput(g *colMention, groupAlts []colAlt, aggs []aggRead) *
 // list names, in its order, when one of its items is a grouping column:
 // aggregates as listed (the ranking's own when it is the one named),
 // other columns grouped too.
-func (r *reader) listedOutputs(output *element, groupAlts []colAlt) {
+func (r *reader) listedOutputs(output *element, groupAlts []read.ColAlt) {
 	list := r.returnList()
 	if len(list) < 2 {
 		return
@@ -416,8 +411,8 @@ func (r *reader) listedOutputs(output *element, groupAlts []colAlt) {
 				r.usedCols[it.col] = true
 			}
 		}
-		w := al.weight
-		if r.namedTable(al.table) {
+		w := al.Weight
+		if r.namedTable(al.Table) {
 			w *= 1.5
 		}
 		output.add(3*w, func(p *plan) {
@@ -427,7 +422,7 @@ func (r *reader) listedOutputs(output *element, groupAlts []colAlt) {
 					x := r.exprOf(al)
 					p.groups = append(p.groups, sel{x: x})
 					p.selects = append(p.selects, sel{x: x})
-					p.use(al.table)
+					p.use(al.Table)
 				case len(it.aggs) > 0:
 					ag := it.aggs[0]
 					for _, o := range it.aggs {
@@ -443,14 +438,14 @@ func (r *reader) listedOutputs(output *element, groupAlts []colAlt) {
 					}
 					p.selects = append(p.selects, sel{x: ag.x, alias: ag.alias})
 					p.use(ag.tables...)
-				case it.col != nil && len(it.col.alts) > 0:
-					c := it.col.alts[0]
-					x := col(c.table, c.column)
+				case it.col != nil && len(it.col.Alts) > 0:
+					c := it.col.Alts[0]
+					x := col(c.Table, c.Column)
 					p.groups = append(p.groups, sel{x: x})
 					p.selects = append(p.selects, sel{x: x})
-					p.use(c.table)
-				case it.entity != nil && it.entity.tables[0].Label != nil:
-					t := it.entity.tables[0]
+					p.use(c.Table)
+				case it.entity != nil && it.entity.Tables[0].Label != nil:
+					t := it.entity.Tables[0]
 					x := col(t.Name, t.Label.Name)
 					p.groups = append(p.groups, sel{x: x})
 					p.selects = append(p.selects, sel{x: x})
@@ -476,16 +471,16 @@ func (r *reader) aliasOfOrder(aggs []aggRead, x expr) string {
 // "return the status and the count".
 func (r *reader) asksForTheMeasure() bool {
 	a := r.a
-	for i := range a.toks {
+	for i := range a.Toks {
 		switch {
-		case a.word(i) == "counts" || a.word(i) == "count" && i > 0,
-			a.seq(i, "and", "how", "many"), a.seq(i, "and", "how", "much"),
-			a.seq(i, "and", "the", "number"), a.seq(i, "and", "number"), a.seq(i, "with", "the", "number"),
-			a.seq(i, "along", "with"):
+		case a.Word(i) == "counts" || a.Word(i) == "count" && i > 0,
+			a.Seq(i, "and", "how", "many"), a.Seq(i, "and", "how", "much"),
+			a.Seq(i, "and", "the", "number"), a.Seq(i, "and", "number"), a.Seq(i, "with", "the", "number"),
+			a.Seq(i, "along", "with"):
 			return true
-		case a.word(i) == "return" || a.word(i) == "show" || a.word(i) == "include":
-			for k := i + 1; k < len(a.toks) && k < i+12; k++ {
-				if _, ok := aggWords[a.word(k)]; ok || a.seq(k, "number", "of") || a.word(k) == "count" {
+		case a.Word(i) == "return" || a.Word(i) == "show" || a.Word(i) == "include":
+			for k := i + 1; k < len(a.Toks) && k < i+12; k++ {
+				if _, ok := read.AggWords[a.Word(k)]; ok || a.Seq(k, "number", "of") || a.Word(k) == "count" {
 					return true
 				}
 			}
@@ -497,22 +492,22 @@ func (r *reader) asksForTheMeasure() bool {
 // qualifiedAlts re-reads a column phrase with the table word before it:
 // columns whose own name holds the word come first ("drug amount" is
 // tot_drug_amt before drugs.dos_amt), then the phrase's own columns.
-func (r *reader) qualifiedAlts(q *entityMention, cm *colMention) []colAlt {
-	var out []colAlt
+func (r *reader) qualifiedAlts(q *read.EntityMention, cm *read.ColMention) []read.ColAlt {
+	var out []read.ColAlt
 	seen := map[string]bool{}
-	word := singularOf(strings.ToLower(strings.Fields(q.phrase)[0]))
+	word := read.SingularOf(strings.ToLower(strings.Fields(q.Phrase)[0]))
 	top := 1.0
-	for _, al := range cm.alts {
-		top = max(top, al.weight)
+	for _, al := range cm.Alts {
+		top = max(top, al.Weight)
 	}
-	for _, h := range r.e.m.Cat.SearchColumns(q.phrase+" "+cm.phrase, 8) {
+	for _, h := range r.e.m.Cat.SearchColumns(q.Phrase+" "+cm.Phrase, 8) {
 		if strings.Contains(strings.ToLower(h.Column), word) {
-			out = append(out, colAlt{table: h.Table, column: h.Column, weight: 1.2 * top})
+			out = append(out, read.ColAlt{Table: h.Table, Column: h.Column, Weight: 1.2 * top})
 			seen[strings.ToLower(h.Table+"."+h.Column)] = true
 		}
 	}
-	for _, al := range cm.alts {
-		if !seen[strings.ToLower(al.table+"."+al.column)] {
+	for _, al := range cm.Alts {
+		if !seen[strings.ToLower(al.Table+"."+al.Column)] {
 			out = append(out, al)
 		}
 	}
@@ -521,8 +516,8 @@ func (r *reader) qualifiedAlts(q *entityMention, cm *colMention) []colAlt {
 
 // inValueMention says whether token k belongs to a value mention.
 func (r *reader) inValueMention(k int) bool {
-	for _, vm := range r.a.values {
-		if vm.at <= k && k < r.a.spanOf(vm.at, vm.phrase) {
+	for _, vm := range r.a.Values {
+		if vm.At <= k && k < r.a.SpanOf(vm.At, vm.Phrase) {
 			return true
 		}
 	}
@@ -530,10 +525,10 @@ func (r *reader) inValueMention(k int) bool {
 }
 
 // contentWords counts the words in [from, to) that are no function words.
-func (a *analysis) contentWords(from, to int) int {
+func contentWords(a *read.Analysis, from, to int) int {
 	n := 0
-	for k := max(from, 0); k < to && k < len(a.toks); k++ {
-		if !isFunctionWord(a.toks[k]) {
+	for k := max(from, 0); k < to && k < len(a.Toks); k++ {
+		if !read.IsFunctionWord(a.Toks[k]) {
 			n++
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
@@ -90,7 +92,7 @@ func (e *Engine) readCondition(subject, words string, facts []ontology.Fact) (co
 	noun := strings.ToLower(humanize(t.Name))
 	low := strings.ToLower(words)
 	var framings []string
-	if strings.HasPrefix(low, noun+" ") || strings.HasPrefix(low, singularOf(noun)+" ") {
+	if strings.HasPrefix(low, noun+" ") || strings.HasPrefix(low, read.SingularOf(noun)+" ") {
 		framings = []string{"list " + words}
 	} else {
 		framings = []string{"list " + noun + " " + words, "list " + noun + " that " + words, "list " + noun + " with " + words, "list " + noun + " whose " + words}
@@ -104,7 +106,7 @@ func (e *Engine) readCondition(subject, words string, facts []ontology.Fact) (co
 	var best conditionReading
 	bestW := 0.0
 	for _, q := range framings {
-		a := e.analyse(q, nil, facts, e.now())
+		a := e.reader.Analyse(q, nil, facts, e.now())
 		for _, p := range e.readings(a, 0, facts) {
 			if p.weight <= bestW || !listsUnder(p, t) {
 				continue

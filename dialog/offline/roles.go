@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/token"
@@ -28,7 +30,7 @@ func roleWord(column string) string {
 // roleFit weighs a typed join by the question's words: 2 when a word
 // names its role, 0.3 when a word names another role of the same
 // reference and none its own, else 1.
-func (e *Engine) roleFit(a *analysis, j warehouse.Join, siblings []warehouse.Join) float64 {
+func (e *Engine) roleFit(a *read.Analysis, j warehouse.Join, siblings []warehouse.Join) float64 {
 	if a == nil {
 		return 1
 	}
@@ -45,11 +47,11 @@ func (e *Engine) roleFit(a *analysis, j warehouse.Join, siblings []warehouse.Joi
 
 // namesRole says whether a word of the question is the role or related
 // to it in the lexicon ("sent" and "sender").
-func (e *Engine) namesRole(a *analysis, role string) bool {
+func (e *Engine) namesRole(a *read.Analysis, role string) bool {
 	if len(role) < 3 {
 		return false
 	}
-	for _, t := range a.toks {
+	for _, t := range a.Toks {
 		if e.roleToken(t, role) {
 			return true
 		}
@@ -62,7 +64,7 @@ func (e *Engine) roleToken(t token.Token, role string) bool {
 	if t.IsNum || len(t.Low) < 3 || len(role) < 3 {
 		return false
 	}
-	return t.Low == role || singularOf(t.Low) == role || e.words != nil && e.words.RelatedTo(t.Low, role)
+	return t.Low == role || read.SingularOf(t.Low) == role || e.words != nil && e.words.RelatedTo(t.Low, role)
 }
 
 // typedSiblings are the typed joins between the same two tables as j
@@ -89,7 +91,7 @@ type roleTree struct {
 // roleVariants are the readings of each join tree's typed edges, one per
 // role, sharing the tree's weight by fit; a tree without typed edges is
 // itself.
-func (e *Engine) roleVariants(a *analysis, trees []*catalog.JoinTree) []roleTree {
+func (e *Engine) roleVariants(a *read.Analysis, trees []*catalog.JoinTree) []roleTree {
 	var all []roleTree
 	for _, tree := range trees {
 		all = append(all, e.treeRoles(a, tree)...)
@@ -97,7 +99,7 @@ func (e *Engine) roleVariants(a *analysis, trees []*catalog.JoinTree) []roleTree
 	return all
 }
 
-func (e *Engine) treeRoles(a *analysis, tree *catalog.JoinTree) []roleTree {
+func (e *Engine) treeRoles(a *read.Analysis, tree *catalog.JoinTree) []roleTree {
 	out := []roleTree{{tree: tree, weight: 1}}
 	for i, edge := range tree.Edges {
 		sibs := e.typedSiblings(edge)
@@ -145,7 +147,7 @@ func (e *Engine) whenExpr(j warehouse.Join) expr {
 
 // bestJoin picks among joins from one table to another the one whose
 // role the question names.
-func (e *Engine) bestJoin(a *analysis, joins []warehouse.Join) warehouse.Join {
+func (e *Engine) bestJoin(a *read.Analysis, joins []warehouse.Join) warehouse.Join {
 	best, bestW := joins[0], -1.0
 	for _, j := range joins {
 		if w := e.roleFit(a, j, e.typedSiblings(j)); w > bestW {

@@ -3,6 +3,8 @@ package offline
 import (
 	"slices"
 	"unicode"
+
+	"github.com/clarify-bot/clarify/dialog/offline/read"
 )
 
 // An ordinary word that happens to be a stored name — "pounds" a last
@@ -22,28 +24,28 @@ const commonWord = 3.5
 const weakValueFactor = 0.3
 
 // weakValue says whether a value mention lacks corroboration.
-func (r *reader) weakValue(vm *valueMention) bool {
-	if r.e.words == nil || len(vm.alts) == 0 || vm.named {
+func (r *reader) weakValue(vm *read.ValueMention) bool {
+	if r.e.words == nil || len(vm.Alts) == 0 || vm.Named {
 		return false
 	}
 	a := r.a
-	end := a.spanOf(vm.at, vm.phrase)
+	end := a.SpanOf(vm.At, vm.Phrase)
 	everyday := true
-	for k := vm.at; k < end; k++ {
-		t := a.toks[k]
-		if t.Quoted || k > 0 && startsUpper(t.Raw) && !a.titleCase() {
+	for k := vm.At; k < end; k++ {
+		t := a.Toks[k]
+		if t.Quoted || k > 0 && startsUpper(t.Raw) && !titleCase(a) {
 			return false
 		}
-		if !isFunctionWord(t) && r.e.words.Commonness(t.Low) < commonWord {
+		if !read.IsFunctionWord(t) && r.e.words.Commonness(t.Low) < commonWord {
 			everyday = false
 		}
 	}
 	loose := true // matched only by prefix or a typo
-	for _, al := range vm.alts {
-		if !r.freeText(al.table, al.column) || r.columnWordNear(vm.at, end, al.table, al.column) {
+	for _, al := range vm.Alts {
+		if !r.freeText(al.Table, al.Column) || r.columnWordNear(vm.At, end, al.Table, al.Column) {
 			return false
 		}
-		loose = loose && al.weight < 0.9
+		loose = loose && al.Weight < 0.9
 	}
 	return everyday || loose
 }
@@ -59,11 +61,11 @@ func (r *reader) freeText(table, column string) bool {
 // two words of the value ("the city of Payson", "last name Pounds").
 func (r *reader) columnWordNear(from, to int, table, column string) bool {
 	terms := r.e.m.Cat.NameTerms(column)
-	for k := max(from-2, 0); k < min(to+2, len(r.a.toks)); k++ {
+	for k := max(from-2, 0); k < min(to+2, len(r.a.Toks)); k++ {
 		if k >= from && k < to {
 			continue
 		}
-		for _, t := range r.e.m.Cat.Terms(r.a.toks[k].Raw) {
+		for _, t := range r.e.m.Cat.Terms(r.a.Toks[k].Raw) {
 			if t != "" && slices.Contains(terms, t) {
 				return true
 			}
@@ -74,9 +76,9 @@ func (r *reader) columnWordNear(from, to int, table, column string) bool {
 
 // titleCase says whether the question capitalises most of its words, so
 // that capitals say nothing about names.
-func (a *analysis) titleCase() bool {
+func titleCase(a *read.Analysis) bool {
 	upper, words := 0, 0
-	for _, t := range a.toks {
+	for _, t := range a.Toks {
 		if t.Clause != 0 || t.IsNum || len(t.Raw) < 4 {
 			continue
 		}

@@ -38,7 +38,7 @@ func TestRefTarget(t *testing.T) {
 // feedback, and not without a head.
 func TestSpelledTerm(t *testing.T) {
 	e := fleetEngine(t)
-	a := e.analyse("how many long haul trips last week?", nil, nil, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC))
+	a := e.reader.Analyse("how many long haul trips last week?", nil, nil, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC))
 	head := e.m.ByName["trips"]
 	tm := e.spelledTerm(a, "long haul", head)
 	if tm == nil || tm.at != 2 || tm.end != 4 || tm.subject != head || tm.phrase != "long haul" {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
@@ -43,15 +45,15 @@ func (r *reader) groupByHead(p *plan, h *schema.Table, details bool) {
 // ranked rows are books and the answer is their branch).
 func (r *reader) superlative() []*element {
 	a := r.a
-	s := a.sup
+	s := a.Sup
 	h := r.h.t
-	rankPhrase := s.phrase
+	rankPhrase := s.Phrase
 	em, cm := r.superlativeNoun(s)
-	if em != nil && h != nil && em.tables[0] == h {
+	if em != nil && h != nil && em.Tables[0] == h {
 		// "which carrier handled the most shipments": the head's rows are
 		// counted per value of a column named before the superlative.
-		if gc := r.groupingColumnBefore(s.at, h); gc != nil && countSuperlatives[s.phrase] {
-			return r.mostPerColumn(gc, h, s, s.phrase+" "+em.phrase)
+		if gc := r.groupingColumnBefore(s.At, h); gc != nil && countSuperlatives[s.Phrase] {
+			return r.mostPerColumn(gc, h, s, s.Phrase+" "+em.Phrase)
 		}
 		em = nil
 	}
@@ -78,21 +80,21 @@ func (r *reader) superlative() []*element {
 // steps: the mention, the rows ranked, the head shown and the mentions after
 // the superlative; the measure's step may still change them.
 type superlativeRank struct {
-	s          *superMention
+	s          *read.SuperMention
 	h, ranked  *schema.Table
-	em         *entityMention
-	cm         *colMention
+	em         *read.EntityMention
+	cm         *read.ColMention
 	rankPhrase string
 }
 
 // superlativeNoun finds the thing or column the superlative is about: the
 // mention after it in the same sentence, else a measure named before it.
-func (r *reader) superlativeNoun(s *superMention) (*entityMention, *colMention) {
-	var em *entityMention
-	var cm *colMention
+func (r *reader) superlativeNoun(s *read.SuperMention) (*read.EntityMention, *read.ColMention) {
+	var em *read.EntityMention
+	var cm *read.ColMention
 	// "…paid the most? Give the name": no noun after the sentence ends.
-	if !r.a.sentenceBetween(s.at, s.nounAt) {
-		em, cm = r.mentionAt(s.nounAt)
+	if !sentenceBetween(r.a, s.At, s.NounAt) {
+		em, cm = r.mentionAt(s.NounAt)
 	}
 	if em == nil && cm == nil {
 		cm = r.measureBefore(s)
@@ -102,19 +104,19 @@ func (r *reader) superlativeNoun(s *superMention) (*entityMention, *colMention) 
 
 // rankedRows picks the rows being ranked, which may differ from the head
 // shown, and drops the entity mention when it names those rows by size.
-func (r *reader) rankedRows(s *superMention, h *schema.Table, em *entityMention, cm *colMention) (*schema.Table, *entityMention) {
-	sized := s.hint != "" && s.hint != "value"
+func (r *reader) rankedRows(s *read.SuperMention, h *schema.Table, em *read.EntityMention, cm *read.ColMention) (*schema.Table, *read.EntityMention) {
+	sized := s.Hint != "" && s.Hint != "value"
 	// The rows being ranked: the entity just before the superlative ("the
 	// branch with the largest stock"), or a sized noun after it ("the
 	// longest river"), when that is not the head.
 	ranked := h
-	if subj := r.subjectBefore(s.at); subj != nil && h != nil && subj != h {
+	if subj := r.subjectBefore(s.At); subj != nil && h != nil && subj != h {
 		ranked = subj
 	} else if em != nil && sized {
-		ranked, em = em.tables[0], nil
+		ranked, em = em.Tables[0], nil
 	}
-	if ranked == nil && cm != nil && len(cm.alts) > 0 {
-		ranked = r.e.m.ByName[strings.ToLower(cm.alts[0].table)]
+	if ranked == nil && cm != nil && len(cm.Alts) > 0 {
+		ranked = r.e.m.ByName[strings.ToLower(cm.Alts[0].Table)]
 	}
 	return ranked, em
 }
@@ -124,8 +126,8 @@ func (r *reader) rankedRows(s *superMention, h *schema.Table, em *entityMention,
 func (r *reader) rankMeasure(rk *superlativeRank) *element {
 	s := rk.s
 	measure := &element{name: "rank"}
-	aggs, _ := r.aggregateAt(s.nounAt)
-	if w := r.a.word(s.nounAt); aggWords[w] == "" || aggWords[w] == "MAX" || aggWords[w] == "MIN" || len(aggs) == 0 || isCount(aggs[0].x) {
+	aggs, _ := r.aggregateAt(s.NounAt)
+	if w := r.a.Word(s.NounAt); read.AggWords[w] == "" || read.AggWords[w] == "MAX" || read.AggWords[w] == "MIN" || len(aggs) == 0 || isCount(aggs[0].x) {
 		aggs = nil
 	}
 	switch {
@@ -169,10 +171,10 @@ func (r *reader) rankByAggregates(measure *element, aggs []aggRead) {
 // rankByCount ranks by how many of another table's rows each head has ("the
 // branch with the most books").
 func (r *reader) rankByCount(measure *element, rk *superlativeRank) {
-	e2 := rk.em.tables[0]
+	e2 := rk.em.Tables[0]
 	r.countedVia = e2
 	r.measureTables[strings.ToLower(e2.Name)] = true
-	rk.rankPhrase = rk.s.phrase + " " + rk.em.phrase
+	rk.rankPhrase = rk.s.Phrase + " " + rk.em.Phrase
 	rankPhrase := rk.rankPhrase
 	measure.add(1, func(p *plan) {
 		p.order = &sel{x: countAll}
@@ -188,16 +190,16 @@ func (r *reader) rankByCount(measure *element, rk *superlativeRank) {
 func (r *reader) rankBySibling(measure *element, rk *superlativeRank) {
 	cm, rankPhrase := rk.cm, rk.rankPhrase
 	r.usedCols[cm] = true
-	out := cm.alts[0]
+	out := cm.Alts[0]
 	for _, sib := range r.siblingMeasures(cm, rk.s) {
 		measure.add(1, func(p *plan) {
-			p.order = &sel{x: col(sib.table, sib.column)}
-			p.use(sib.table)
+			p.order = &sel{x: col(sib.Table, sib.Column)}
+			p.use(sib.Table)
 			p.phrases[keyOrder] = rankPhrase
 		})
 	}
 	if rk.ranked == nil || rk.ranked == rk.h {
-		rk.ranked = r.e.m.ByName[strings.ToLower(out.table)]
+		rk.ranked = r.e.m.ByName[strings.ToLower(out.Table)]
 		if r.h.t == nil || !r.h.entity {
 			rk.h = rk.ranked
 		}
@@ -211,17 +213,17 @@ func (r *reader) rankByColumn(measure *element, rk *superlativeRank) {
 	cm, h, ranked, rankPhrase := rk.cm, rk.h, rk.ranked, rk.rankPhrase
 	r.usedCols[cm] = true
 	for _, al := range r.numericAlts(cm) {
-		r.measureTables[strings.ToLower(al.table)] = true
-		w := al.weight * r.boost(al.table, al.column)
-		if ranked != h && strings.EqualFold(al.table, ranked.Name) {
+		r.measureTables[strings.ToLower(al.Table)] = true
+		w := al.Weight * r.boost(al.Table, al.Column)
+		if ranked != h && strings.EqualFold(al.Table, ranked.Name) {
 			w *= 2
 		}
-		if strings.EqualFold(al.table, ranked.Name) || ranked == h && strings.EqualFold(al.table, h.Name) {
+		if strings.EqualFold(al.Table, ranked.Name) || ranked == h && strings.EqualFold(al.Table, h.Name) {
 			measure.add(w, func(p *plan) {
 				p.order = &sel{x: r.exprOf(al)}
-				p.use(al.table)
+				p.use(al.Table)
 				p.phrases[keyOrder] = rankPhrase
-				p.phrases[keyMeasure] = cm.phrase
+				p.phrases[keyMeasure] = cm.Phrase
 			})
 		} else {
 			if ranked != h {
@@ -230,8 +232,8 @@ func (r *reader) rankByColumn(measure *element, rk *superlativeRank) {
 			measure.add(w, func(p *plan) {
 				p.order = &sel{x: aggOver("SUM", r.exprOf(al))}
 				p.aggregated = true
-				p.use(al.table)
-				p.phrases[keyMeasure] = cm.phrase
+				p.use(al.Table)
+				p.phrases[keyMeasure] = cm.Phrase
 			})
 		}
 	}
@@ -277,8 +279,8 @@ func (r *reader) headOutputs(output *element, rk *superlativeRank, hp string) {
 	h, ranked := rk.h, rk.ranked
 	if po := r.pendingOutput; po != nil {
 		output.add(1.5, func(p *plan) {
-			p.selects = append(p.selects, sel{x: col(po.table, po.column)})
-			p.use(po.table)
+			p.selects = append(p.selects, sel{x: col(po.Table, po.Column)})
+			p.use(po.Table)
 		})
 	}
 	output.add(1, r.headOutput(h, hp, false))
@@ -324,10 +326,10 @@ func (r *reader) askedColumnOutputs(output *element, rk *superlativeRank) {
 	// "the id and title of the book with the most chapters", "who is the
 	// first member to join? List the first name and last name": the
 	// columns listed together are one answer.
-	var listed []*colMention
+	var listed []*read.ColMention
 	for _, fc := range r.freeColumns() {
-		if (fc.at < s.at || a.sentenceBetween(s.at, fc.at)) && slices.ContainsFunc(fc.alts, func(al colAlt) bool {
-			return strings.EqualFold(al.table, h.Name) || strings.EqualFold(al.table, ranked.Name)
+		if (fc.At < s.At || sentenceBetween(a, s.At, fc.At)) && slices.ContainsFunc(fc.Alts, func(al read.ColAlt) bool {
+			return strings.EqualFold(al.Table, h.Name) || strings.EqualFold(al.Table, ranked.Name)
 		}) {
 			listed = append(listed, fc)
 		}
@@ -336,19 +338,19 @@ func (r *reader) askedColumnOutputs(output *element, rk *superlativeRank) {
 		r.severalOutputs(output, listed)
 	}
 	if len(listed) == 1 {
-		r.alsoShown(output, listItem{phrase: listed[0].phrase, col: listed[0]})
+		r.alsoShown(output, listItem{phrase: listed[0].Phrase, col: listed[0]})
 	}
 	// "the address of the biggest branch": another column of the head is the answer.
 	for _, fc := range r.freeColumns() {
-		for _, al := range fc.alts {
-			if !strings.EqualFold(al.table, h.Name) && !strings.EqualFold(al.table, ranked.Name) {
+		for _, al := range fc.Alts {
+			if !strings.EqualFold(al.Table, h.Name) && !strings.EqualFold(al.Table, ranked.Name) {
 				continue
 			}
 			r.usedCols[fc] = true
-			output.add(1.3*al.weight, func(p *plan) {
+			output.add(1.3*al.Weight, func(p *plan) {
 				p.selects = append(p.selects, sel{x: r.exprOf(al)})
-				p.use(al.table)
-				p.phrases[keyOutput] = fc.phrase
+				p.use(al.Table)
+				p.phrases[keyOutput] = fc.Phrase
 			})
 		}
 	}
@@ -358,7 +360,7 @@ func (r *reader) askedColumnOutputs(output *element, rk *superlativeRank) {
 // live") or its size ("how long is the longest route").
 func (r *reader) sizeOutputs(output *element, ranked *schema.Table) {
 	a := r.a
-	if a.where {
+	if a.Where {
 		// "where does the newest nurse live": where the thing ranked is.
 		for i, c := range r.hintColumns(ranked, "", true) {
 			output.add(2/float64(i+1), func(p *plan) {
@@ -367,9 +369,9 @@ func (r *reader) sizeOutputs(output *element, ranked *schema.Table) {
 			})
 		}
 	}
-	if a.howAdj != "" {
+	if a.HowAdj != "" {
 		// "how long is the longest route of the fleet": the size itself.
-		for i, c := range r.hintColumns(ranked, a.howAdj, false) {
+		for i, c := range r.hintColumns(ranked, a.HowAdj, false) {
 			output.add(1.5/float64(i+1), func(p *plan) {
 				p.selects = append(p.selects, sel{x: col(ranked.Name, c.Name)})
 				p.use(ranked.Name)
@@ -382,10 +384,10 @@ func (r *reader) sizeOutputs(output *element, ranked *schema.Table) {
 // number?") or alone ("what is the lowest list price").
 func (r *reader) valueOutputs(output *element, rk *superlativeRank, hp string) {
 	a, s, h, cm := r.a, rk.s, rk.h, rk.cm
-	if s.explicitLimit && s.limit > 1 || a.order != nil || r.asksForTheValue(s.at) {
+	if s.ExplicitLimit && s.Limit > 1 || a.Order != nil || r.asksForTheValue(s.At) {
 		// "Which genre has the most books, and what is that number?"
 		w := 0.6
-		if r.asksForTheValue(s.at) {
+		if r.asksForTheValue(s.At) {
 			w = 2
 		}
 		output.add(w, func(p *plan) {
@@ -395,13 +397,13 @@ func (r *reader) valueOutputs(output *element, rk *superlativeRank, hp string) {
 			}
 		})
 	}
-	if cm != nil && len(r.numericAlts(cm)) > 0 && !s.explicitLimit {
+	if cm != nil && len(r.numericAlts(cm)) > 0 && !s.ExplicitLimit {
 		// "what is the lowest list price": the value, not the product.
 		fn := "MIN"
-		if s.desc {
+		if s.Desc {
 			fn = "MAX"
 		}
-		phrase := s.phrase + " " + cm.phrase
+		phrase := s.Phrase + " " + cm.Phrase
 		output.add(r.extremeValueWeight(s), func(p *plan) {
 			if p.order == nil || !arithmetic(p.order.x) || len(p.groups) > 0 {
 				return
@@ -419,16 +421,16 @@ func (r *reader) valueOutputs(output *element, rk *superlativeRank, hp string) {
 
 // rankDirection sorts by the ranking, highest or lowest first, and keeps as
 // many rows as the superlative asks for (all when an order is also asked).
-func (r *reader) rankDirection(s *superMention, rankPhrase string) *element {
+func (r *reader) rankDirection(s *read.SuperMention, rankPhrase string) *element {
 	a := r.a
 	direction := &element{name: "order"}
 	direction.add(1, func(p *plan) {
 		if p.extremeValue {
 			return
 		}
-		p.desc = s.desc != p.invert
-		p.limit = s.limit
-		if a.order != nil && !s.explicitLimit {
+		p.desc = s.Desc != p.invert
+		p.limit = s.Limit
+		if a.Order != nil && !s.ExplicitLimit {
 			// "the longest routes, listed from longest down": all
 			// of them, sorted.
 			p.limit = 0
@@ -443,20 +445,20 @@ func (r *reader) rankDirection(s *superMention, rankPhrase string) *element {
 // rather than the row holding it: "maximum quantity" and "what is the
 // highest price" ask for the value; "which product has the highest price"
 // for the row.
-func (r *reader) extremeValueWeight(s *superMention) float64 {
+func (r *reader) extremeValueWeight(s *read.SuperMention) float64 {
 	a := r.a
-	prev := a.word(s.at - 1)
+	prev := a.Word(s.At - 1)
 	if prev == "the" || prev == "a" {
-		prev = a.word(s.at - 2)
+		prev = a.Word(s.At - 2)
 	}
 	switch {
 	case prev == "with" || prev == "has" || prev == "have" || prev == "had" || prev == "whose":
 		return 0.15
-	case s.phrase == "maximum" || s.phrase == "minimum":
+	case s.Phrase == "maximum" || s.Phrase == "minimum":
 		return 1.6
-	case a.word(0) == "what" || a.word(0) == "how":
+	case a.Word(0) == "what" || a.Word(0) == "how":
 		return 1
-	case a.word(0) == "which" || a.word(0) == "who" || a.word(0) == "list" || a.word(0) == "name":
+	case a.Word(0) == "which" || a.Word(0) == "who" || a.Word(0) == "list" || a.Word(0) == "name":
 		return 0.3
 	}
 	return 0.5
@@ -464,14 +466,14 @@ func (r *reader) extremeValueWeight(s *superMention) float64 {
 
 // groupingColumnBefore finds a descriptive (text) column of the head named
 // before the superlative: the thing whose values are ranked.
-func (r *reader) groupingColumnBefore(at int, h *schema.Table) *colMention {
-	for _, cm := range r.a.columns {
-		if cm.clause != 0 || cm.at >= at || r.usedCols[cm] {
+func (r *reader) groupingColumnBefore(at int, h *schema.Table) *read.ColMention {
+	for _, cm := range r.a.Columns {
+		if cm.Clause != 0 || cm.At >= at || r.usedCols[cm] {
 			continue
 		}
-		for _, al := range cm.alts {
-			c := r.e.m.Column(al.table, al.column)
-			if c != nil && strings.EqualFold(al.table, h.Name) && c.Kind() == warehouse.KindText && c != h.Key && c != h.Label {
+		for _, al := range cm.Alts {
+			c := r.e.m.Column(al.Table, al.Column)
+			if c != nil && strings.EqualFold(al.Table, h.Name) && c.Kind() == warehouse.KindText && c != h.Key && c != h.Label {
 				return cm
 			}
 		}
@@ -481,7 +483,7 @@ func (r *reader) groupingColumnBefore(at int, h *schema.Table) *colMention {
 
 // mostPerColumn ranks the values of a column by how many of the head's
 // rows carry each.
-func (r *reader) mostPerColumn(cm *colMention, h *schema.Table, s *superMention, rankPhrase string) []*element {
+func (r *reader) mostPerColumn(cm *read.ColMention, h *schema.Table, s *read.SuperMention, rankPhrase string) []*element {
 	r.usedCols[cm] = true
 	r.countedVia = h
 	measure := &element{name: "rank"}
@@ -492,22 +494,22 @@ func (r *reader) mostPerColumn(cm *colMention, h *schema.Table, s *superMention,
 		p.phrases[keyMeasure] = rankPhrase
 	})
 	output := &element{name: "output"}
-	for _, al := range cm.alts {
-		c := r.e.m.Column(al.table, al.column)
-		if c == nil || !strings.EqualFold(al.table, h.Name) || c.Kind() != warehouse.KindText {
+	for _, al := range cm.Alts {
+		c := r.e.m.Column(al.Table, al.Column)
+		if c == nil || !strings.EqualFold(al.Table, h.Name) || c.Kind() != warehouse.KindText {
 			continue
 		}
-		output.add(al.weight, func(p *plan) {
+		output.add(al.Weight, func(p *plan) {
 			x := r.exprOf(al)
 			p.groups = append(p.groups, sel{x: x})
 			p.selects = append(p.selects, sel{x: x})
-			p.phrases[keyOutput] = cm.phrase
+			p.phrases[keyOutput] = cm.Phrase
 		})
 	}
 	direction := &element{name: "order"}
 	direction.add(1, func(p *plan) {
-		p.desc = s.desc
-		p.limit = s.limit
+		p.desc = s.Desc
+		p.limit = s.Limit
 		p.phrases[keyOrder] = rankPhrase
 		p.phrases[keyLimit] = rankPhrase
 	})
@@ -516,19 +518,19 @@ func (r *reader) mostPerColumn(cm *colMention, h *schema.Table, s *superMention,
 
 // siblingMeasures are the numeric columns of a column's table whose name
 // shares the superlative word ("highest_elevation" for "highest point").
-func (r *reader) siblingMeasures(cm *colMention, s *superMention) []colAlt {
-	if len(cm.alts) == 0 {
+func (r *reader) siblingMeasures(cm *read.ColMention, s *read.SuperMention) []read.ColAlt {
+	if len(cm.Alts) == 0 {
 		return nil
 	}
-	t := r.e.m.ByName[strings.ToLower(cm.alts[0].table)]
+	t := r.e.m.ByName[strings.ToLower(cm.Alts[0].Table)]
 	if t == nil {
 		return nil
 	}
-	word := strings.ToLower(strings.Fields(s.phrase)[0])
-	var out []colAlt
+	word := strings.ToLower(strings.Fields(s.Phrase)[0])
+	var out []read.ColAlt
 	for _, c := range t.Measures {
 		if strings.Contains(strings.ToLower(c.Name), word) {
-			out = append(out, colAlt{table: t.Name, column: c.Name, weight: 1})
+			out = append(out, read.ColAlt{Table: t.Name, Column: c.Name, Weight: 1})
 		}
 	}
 	return out
@@ -537,9 +539,9 @@ func (r *reader) siblingMeasures(cm *colMention, s *superMention) []colAlt {
 // valueNamesRowOf says whether a value in the question names a row of the
 // table of the column mentioned at position at.
 func (r *reader) valueNamesRowOf(at int) bool {
-	for _, cm := range r.a.columns {
-		if cm.at == at && len(cm.alts) > 0 {
-			return r.namesOneRow(cm.alts[0].table)
+	for _, cm := range r.a.Columns {
+		if cm.At == at && len(cm.Alts) > 0 {
+			return r.namesOneRow(cm.Alts[0].Table)
 		}
 	}
 	return false
@@ -550,20 +552,20 @@ func (r *reader) valueNamesRowOf(at int) bool {
 // stock" ranks branches.
 func (r *reader) subjectBefore(at int) *schema.Table {
 	j := at - 1
-	for j >= 0 && (r.a.word(j) == "the" || r.a.word(j) == "a") {
+	for j >= 0 && (r.a.Word(j) == "the" || r.a.Word(j) == "a") {
 		j--
 	}
-	switch r.a.word(j) {
+	switch r.a.Word(j) {
 	case "with", "having", "has", "have", "containing":
 	default:
 		return nil
 	}
-	if r.a.word(j-1) == "that" || r.a.word(j-1) == "which" {
+	if r.a.Word(j-1) == "that" || r.a.Word(j-1) == "which" {
 		j--
 	}
-	for _, em := range r.a.entities {
-		if em.at == j-1 || em.at == j-2 {
-			return em.tables[0]
+	for _, em := range r.a.Entities {
+		if em.At == j-1 || em.At == j-2 {
+			return em.Tables[0]
 		}
 	}
 	return nil
@@ -579,12 +581,12 @@ var ageWords = words.Set("age")
 // hintMeasures fills the ranking for a superlative without a noun: "the
 // biggest city" (size columns), "our best customer" (most orders or most
 // revenue), "our first customer" (earliest own date or earliest order).
-func (r *reader) hintMeasures(el *element, h *schema.Table, s *superMention) {
-	switch s.hint {
+func (r *reader) hintMeasures(el *element, h *schema.Table, s *read.SuperMention) {
+	switch s.Hint {
 	case "date":
 		// "the oldest warden" by an age: the largest age is the
 		// earliest birth.
-		if ageWords[strings.ToLower(s.phrase)] {
+		if ageWords[strings.ToLower(s.Phrase)] {
 			for _, c := range h.Def.Columns {
 				if !slices.Contains(r.e.m.Cat.NameTerms(c.Name), "age") {
 					continue
@@ -601,7 +603,7 @@ func (r *reader) hintMeasures(el *element, h *schema.Table, s *superMention) {
 					p.order = &sel{x: x}
 					p.invert = true
 					p.use(h.Name)
-					p.phrases[keyMeasure] = s.phrase
+					p.phrases[keyMeasure] = s.Phrase
 				})
 			}
 		}
@@ -609,21 +611,21 @@ func (r *reader) hintMeasures(el *element, h *schema.Table, s *superMention) {
 			el.add(1, func(p *plan) {
 				p.order = &sel{x: col(h.Name, c.Name)}
 				p.use(h.Name)
-				p.phrases[keyMeasure] = s.phrase
+				p.phrases[keyMeasure] = s.Phrase
 			})
 		}
 		for _, f := range r.relatedFacts(h) {
 			if len(f.Dates) > 0 {
 				c := f.Dates[0] // the first date of the related rows
 				fn := "MIN"
-				if s.desc {
+				if s.Desc {
 					fn = "MAX"
 				}
 				el.add(0.8, func(p *plan) {
 					p.order = &sel{x: aggOver(fn, col(f.Name, c.Name))}
 					p.aggregated = true
 					p.use(f.Name)
-					p.phrases[keyMeasure] = s.phrase
+					p.phrases[keyMeasure] = s.Phrase
 				})
 			}
 		}
@@ -644,7 +646,7 @@ func (r *reader) hintMeasures(el *element, h *schema.Table, s *superMention) {
 					p.aggregated = true
 					p.countRows = f
 					p.use(f.Name)
-					p.phrases[keyMeasure] = s.phrase
+					p.phrases[keyMeasure] = s.Phrase
 				})
 			}
 			for k, c := range moneyFirst(f.Measures) {
@@ -655,7 +657,7 @@ func (r *reader) hintMeasures(el *element, h *schema.Table, s *superMention) {
 					p.order = &sel{x: aggOver("SUM", col(f.Name, c.Name))}
 					p.aggregated = true
 					p.use(f.Name)
-					p.phrases[keyMeasure] = s.phrase
+					p.phrases[keyMeasure] = s.Phrase
 				})
 			}
 		}
@@ -664,12 +666,12 @@ func (r *reader) hintMeasures(el *element, h *schema.Table, s *superMention) {
 				el.add(1, func(p *plan) {
 					p.order = &sel{x: col(h.Name, c.Name)}
 					p.use(h.Name)
-					p.phrases[keyMeasure] = s.phrase
+					p.phrases[keyMeasure] = s.Phrase
 				})
 			}
 		}
 	default:
-		cols := r.hintColumns(h, s.hint, false)
+		cols := r.hintColumns(h, s.Hint, false)
 		if len(cols) == 0 {
 			cols = h.Measures
 		}
@@ -677,7 +679,7 @@ func (r *reader) hintMeasures(el *element, h *schema.Table, s *superMention) {
 			el.add(1/float64(i+1), func(p *plan) {
 				p.order = &sel{x: col(h.Name, c.Name)}
 				p.use(h.Name)
-				p.phrases[keyMeasure] = s.phrase
+				p.phrases[keyMeasure] = s.Phrase
 			})
 		}
 	}
@@ -708,11 +710,11 @@ func moneyFirst(cols []*warehouse.Column) []*warehouse.Column {
 // how many".
 func (r *reader) asksForTheValue(at int) bool {
 	a := r.a
-	for i := at + 1; i+2 < len(a.toks); i++ {
-		if a.toks[i].Clause != 0 {
+	for i := at + 1; i+2 < len(a.Toks); i++ {
+		if a.Toks[i].Clause != 0 {
 			break
 		}
-		if a.seq(i, "and", "what") && (a.word(i+2) == "is" || a.word(i+2) == "was" || a.word(i+2) == "are") || a.seq(i, "and", "how", "many") || a.seq(i, "and", "how", "much") {
+		if a.Seq(i, "and", "what") && (a.Word(i+2) == "is" || a.Word(i+2) == "was" || a.Word(i+2) == "are") || a.Seq(i, "and", "how", "many") || a.Seq(i, "and", "how", "much") {
 			return true
 		}
 	}
@@ -722,17 +724,17 @@ func (r *reader) asksForTheValue(at int) bool {
 // measureBefore is the number a superlative ending its clause ranks by
 // when it names none after it: "the member who has paid the most", "the
 // van that weighs the least" (a numeric column named right before it).
-func (r *reader) measureBefore(s *superMention) *colMention {
+func (r *reader) measureBefore(s *read.SuperMention) *read.ColMention {
 	a := r.a
-	if s.nounAt < len(a.toks) && s.nounAt >= 0 && a.toks[s.nounAt].Clause == a.toks[s.at].Clause && !isFunctionWord(a.toks[s.nounAt]) && !a.sentenceBetween(s.at, s.nounAt) {
+	if s.NounAt < len(a.Toks) && s.NounAt >= 0 && a.Toks[s.NounAt].Clause == a.Toks[s.At].Clause && !read.IsFunctionWord(a.Toks[s.NounAt]) && !sentenceBetween(a, s.At, s.NounAt) {
 		return nil
 	}
-	end := s.at
-	if a.word(end-1) == "the" {
+	end := s.At
+	if a.Word(end-1) == "the" {
 		end--
 	}
-	for _, cm := range a.columns {
-		if cm.end == end && len(r.numericAlts(cm)) > 0 {
+	for _, cm := range a.Columns {
+		if cm.End == end && len(r.numericAlts(cm)) > 0 {
 			return cm
 		}
 	}
@@ -755,9 +757,9 @@ func (r *reader) wholeNumbers(table, column string) bool {
 }
 
 // sentenceBetween says whether a sentence ends between tokens from and to.
-func (a *analysis) sentenceBetween(from, to int) bool {
-	for k := from; k < to && k < len(a.toks); k++ {
-		if b := a.toks[k].Break; b == '?' || b == '.' || b == '!' || b == ';' {
+func sentenceBetween(a *read.Analysis, from, to int) bool {
+	for k := from; k < to && k < len(a.Toks); k++ {
+		if b := a.Toks[k].Break; b == '?' || b == '.' || b == '!' || b == ';' {
 			return true
 		}
 	}

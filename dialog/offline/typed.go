@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
@@ -30,58 +32,23 @@ import (
 // typedTerms (build.go), and Candidates adds withTyped's definitions
 // (engine.go).
 
-// typedDef is one typed meaning of a phrase.
-type typedDef struct {
-	phrase string
-	term   ontology.Term
-	label  string
-	// factID is set for a person's remembered definition: readings that
-	// use it name the fact (Candidate.Linked).
-	factID string
-}
-
-// typedMeasure is a computed measure built into readings: a reading whose
-// parts hold marker uses it.
-type typedMeasure struct {
-	marker expr
-	def    dialog.Definition
-}
-
-// typedDefs collects the typed meanings of a request: feedback the dialog
-// read, and the active computed-measure definitions among the facts.
-func typedDefs(feedback []dialog.Feedback, facts []ontology.Fact) []typedDef {
-	var out []typedDef
-	for _, fb := range feedback {
-		if fb.Term != nil && fb.About != "" {
-			out = append(out, typedDef{phrase: strings.ToLower(fb.About), term: *fb.Term, label: fb.Text})
-		}
-	}
-	for _, f := range facts {
-		if f.Active() && f.Kind == ontology.KindDefinition && f.Target.Choice.Kind == ontology.TermComputed &&
-			!slices.ContainsFunc(out, func(d typedDef) bool { return d.phrase == f.Phrase }) {
-			out = append(out, typedDef{phrase: f.Phrase, term: f.Target.Choice, label: f.Meaning, factID: f.ID})
-		}
-	}
-	return out
-}
-
 // typedMeasures gives each computed measure's phrase, where a column
 // mention spells it, the computed expression as its only alternative; a
 // typed total of one column likewise that column, aggregated.
-func (e *Engine) typedMeasures(a *analysis, defs []typedDef) {
+func (e *Engine) typedMeasures(a *read.Analysis, defs []read.TypedDef) {
 	for _, d := range defs {
 		var table, column string
 		var x expr
 		switch {
-		case d.term.Kind == ontology.TermComputed:
+		case d.Term.Kind == ontology.TermComputed:
 			var ok bool
-			if table, column, x, ok = e.computedRowExpr(d.term); !ok {
+			if table, column, x, ok = e.computedRowExpr(d.Term); !ok {
 				continue
 			}
-		case d.term.Kind == ontology.TermMeasure && d.factID == "" && d.term.Fn != "COUNT":
+		case d.Term.Kind == ontology.TermMeasure && d.FactID == "" && d.Term.Fn != "COUNT":
 			// A total typed for a phrase read as rows: that column,
 			// aggregated.
-			tbl, name, ok := strings.Cut(d.term.Expr, ".")
+			tbl, name, ok := strings.Cut(d.Term.Expr, ".")
 			c := e.m.Column(tbl, name)
 			if !ok || c == nil {
 				continue
@@ -91,35 +58,35 @@ func (e *Engine) typedMeasures(a *analysis, defs []typedDef) {
 		default:
 			continue
 		}
-		for _, cm := range a.columns {
-			if !strings.EqualFold(cm.phrase, d.phrase) && !strings.EqualFold(singularOf(cm.phrase), singularOf(d.phrase)) {
+		for _, cm := range a.Columns {
+			if !strings.EqualFold(cm.Phrase, d.Phrase) && !strings.EqualFold(read.SingularOf(cm.Phrase), read.SingularOf(d.Phrase)) {
 				continue
 			}
 			// Named by its first measure's column, which every shape
 			// that takes a measure checks (a number, not a key).
-			alt := colAlt{table: table, column: column, weight: 1}
+			alt := read.ColAlt{Table: table, Column: column, Weight: 1}
 			if _, plain := isColumn(x); !plain {
-				alt.x = x
+				alt.X = x
 			}
-			cm.alts = []colAlt{alt}
-			a.typedMarkers = appendNewExpr(e.m, a.typedMarkers, x)
-			if a.sup == nil && !a.count && a.agg == "" && len(a.groups) == 0 {
+			cm.Alts = []read.ColAlt{alt}
+			a.TypedMarkers = appendNewExpr(e.m, a.TypedMarkers, x)
+			if a.Sup == nil && !a.Count && a.Agg == "" && len(a.Groups) == 0 {
 				// Nothing else in the question aggregates: the measure
 				// is a total ("revenue of active orders").
-				fn := d.term.Fn
-				if d.term.Kind == ontology.TermComputed {
+				fn := d.Term.Fn
+				if d.Term.Kind == ontology.TermComputed {
 					fn = "SUM"
 				}
-				a.agg, a.aggAt = fn, cm.at
+				a.Agg, a.AggAt = fn, cm.At
 			}
 			switch {
-			case d.term.Kind == ontology.TermMeasure:
+			case d.Term.Kind == ontology.TermMeasure:
 				// A plain column: the readings say so by their SQL.
-			case d.factID != "":
-				a.linked = append(a.linked, linkedFact{factID: d.factID, x: x})
+			case d.FactID != "":
+				a.Linked = append(a.Linked, read.LinkedFact{FactID: d.FactID, X: x})
 			default:
-				a.typedMeasures = append(a.typedMeasures, typedMeasure{marker: x,
-					def: dialog.Definition{Phrase: d.phrase, Term: d.term, Label: d.label, Stated: true}})
+				a.TypedMeasures = append(a.TypedMeasures, read.TypedMeasure{Marker: x,
+					Def: dialog.Definition{Phrase: d.Phrase, Term: d.Term, Label: d.Label, Stated: true}})
 			}
 		}
 	}
@@ -172,8 +139,8 @@ func (e *Engine) computedRowExpr(t ontology.Term) (table, column string, x expr,
 // typedUnaggregated reports whether a reading lists a computed measure row
 // by row: a measure computed from totals is only ever a total (or an
 // average, a ranking) of them.
-func (a *analysis) typedUnaggregated(m *schema.Model, p *plan) bool {
-	if len(a.typedMarkers) == 0 {
+func typedUnaggregated(a *read.Analysis, m *schema.Model, p *plan) bool {
+	if len(a.TypedMarkers) == 0 {
 		return false
 	}
 	found := false
@@ -182,7 +149,7 @@ func (a *analysis) typedUnaggregated(m *schema.Model, p *plan) bool {
 		if x == nil || found {
 			return
 		}
-		if !inAgg && slices.ContainsFunc(a.typedMarkers, func(mk expr) bool { return sameExpr(m, mk, x) }) {
+		if !inAgg && slices.ContainsFunc(a.TypedMarkers, func(mk expr) bool { return sameExpr(m, mk, x) }) {
 			found = true
 			return
 		}
@@ -206,10 +173,10 @@ func appendNewExpr(m *schema.Model, list []expr, x expr) []expr {
 
 // withTyped adds to a reading's definitions the computed measures its
 // parts use.
-func (a *analysis) withTyped(m *schema.Model, defs []dialog.Definition, parts *readingParts) []dialog.Definition {
-	for _, tm := range a.typedMeasures {
-		if parts.holds(m, tm.marker) && !slices.ContainsFunc(defs, func(d dialog.Definition) bool { return d.Phrase == tm.def.Phrase }) {
-			defs = append(slices.Clip(defs), tm.def)
+func withTyped(a *read.Analysis, m *schema.Model, defs []dialog.Definition, parts *readingParts) []dialog.Definition {
+	for _, tm := range a.TypedMeasures {
+		if parts.holds(m, tm.Marker) && !slices.ContainsFunc(defs, func(d dialog.Definition) bool { return d.Phrase == tm.Def.Phrase }) {
+			defs = append(slices.Clip(defs), tm.Def)
 		}
 	}
 	return defs
@@ -217,26 +184,26 @@ func (a *analysis) withTyped(m *schema.Model, defs []dialog.Definition, parts *r
 
 // typedTerms makes each typed condition the stated definition of its
 // phrase, on the subject the phrase qualifies.
-func (e *Engine) typedTerms(a *analysis, terms []*termMention, stated map[*termMention]definition, head *schema.Table, defs []typedDef, now time.Time) ([]*termMention, map[*termMention]definition) {
+func (e *Engine) typedTerms(a *read.Analysis, terms []*termMention, stated map[*termMention]definition, head *schema.Table, defs []read.TypedDef, now time.Time) ([]*termMention, map[*termMention]definition) {
 	for _, d := range defs {
-		if d.factID != "" || d.term.Kind != ontology.TermValues && d.term.Kind != ontology.TermPredicate {
+		if d.FactID != "" || d.Term.Kind != ontology.TermValues && d.Term.Kind != ontology.TermPredicate {
 			continue
 		}
 		var tm *termMention
 		for _, t := range terms {
-			if strings.EqualFold(t.phrase, d.phrase) {
+			if strings.EqualFold(t.phrase, d.Phrase) {
 				tm = t
 			}
 		}
 		if tm == nil {
-			tm = e.spelledTerm(a, d.phrase, head)
+			tm = e.spelledTerm(a, d.Phrase, head)
 			if tm == nil {
 				continue
 			}
 			terms = append(terms, tm)
 		}
-		if !strings.EqualFold(tm.subject.Name, d.term.Subject) {
-			if s := e.m.ByName[strings.ToLower(d.term.Subject)]; s != nil {
+		if !strings.EqualFold(tm.subject.Name, d.Term.Subject) {
+			if s := e.m.ByName[strings.ToLower(d.Term.Subject)]; s != nil {
 				tm.subject = s
 			} else {
 				continue
@@ -254,24 +221,24 @@ func (e *Engine) typedTerms(a *analysis, terms []*termMention, stated map[*termM
 
 // spelledTerm is the mention of phrase where the question spells it with
 // words the schema does not name, qualifying head.
-func (e *Engine) spelledTerm(a *analysis, phrase string, head *schema.Table) *termMention {
+func (e *Engine) spelledTerm(a *read.Analysis, phrase string, head *schema.Table) *termMention {
 	if head == nil {
 		return nil
 	}
-	for i := range a.toks {
-		end := a.spanOf(i, phrase)
-		if a.toks[i].Clause != 0 || !strings.EqualFold(a.phrase(i, end), phrase) {
+	for i := range a.Toks {
+		end := a.SpanOf(i, phrase)
+		if a.Toks[i].Clause != 0 || !strings.EqualFold(a.Phrase(i, end), phrase) {
 			continue
 		}
-		return &termMention{phrase: a.phrase(i, end), at: i, end: end, subject: head}
+		return &termMention{phrase: a.Phrase(i, end), at: i, end: end, subject: head}
 	}
 	return nil
 }
 
 // typedCondition builds a typed condition on the mention's subject, in
 // the forms fromTerm rebuilds, and "not in" for values.
-func (e *Engine) typedCondition(tm *termMention, d typedDef, now time.Time) (definition, bool) {
-	t := d.term
+func (e *Engine) typedCondition(tm *termMention, d read.TypedDef, now time.Time) (definition, bool) {
+	t := d.Term
 	if t.Kind == ontology.TermValues && t.Op == "not in" {
 		_, name, _ := strings.Cut(t.Column, ".")
 		c := tm.subject.Def.Column(name)
@@ -284,13 +251,13 @@ func (e *Engine) typedCondition(tm *termMention, d typedDef, now time.Time) (def
 		}
 		return definition{
 			cond:   prefix{Op: "NOT", X: paren{X: inList{X: col(tm.subject.Name, c.Name), Vals: q}}},
-			def:    dialog.Definition{Phrase: tm.phrase, Term: t, Label: d.label},
+			def:    dialog.Definition{Phrase: tm.phrase, Term: t, Label: d.Label},
 			weight: 1,
 		}, true
 	}
-	def, ok := e.fromTerm(tm, t, d.label, now)
-	if ok && d.label != "" {
-		def.def.Label = d.label
+	def, ok := e.fromTerm(tm, t, d.Label, now)
+	if ok && d.Label != "" {
+		def.def.Label = d.Label
 	}
 	return def, ok
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/clarify-bot/clarify/dialog/offline/words"
+	"github.com/clarify-bot/clarify/dialog/offline/read"
 )
 
 // Measures over the groups of a result: "what share of revenue comes from
@@ -12,60 +12,6 @@ import (
 // "month-over-month revenue in 2024" (each period's change from the one
 // before). Both are computed over the grouped result, as a query around
 // the grouped one, so they combine with every shape that groups.
-
-// shareWords ask for a part of the whole.
-var shareWords = words.Set("share")
-
-// changeMention is a request for the change between consecutive periods.
-type changeMention struct {
-	unit    string // "month", "quarter", "year", "week", "day"
-	at, end int
-}
-
-// findShares reads "share of", "percentage of", "% of" and
-// "month-over-month", "year over year", "compared to the previous month".
-func (a *analysis) findShares() {
-	for i, t := range a.toks {
-		if t.Used || t.Clause != 0 {
-			continue
-		}
-		if shareWords[t.Low] && (a.word(i+1) == "of" || a.word(i+1) == "by") && !a.withinGroups(i+2) {
-			a.share = &span{at: i, end: i + 2}
-			a.markUsed(i, i+2)
-			continue
-		}
-		unit := singularOf(t.Low)
-		if !timeUnits[unit] {
-			continue
-		}
-		switch {
-		case a.word(i+1) == "over" && singularOf(a.word(i+2)) == unit:
-			// "month-over-month", "year over year"
-			a.change = &changeMention{unit: unit, at: i, end: i + 3}
-			a.markUsed(i, i+3)
-		case (a.word(i-1) == "previous" || a.word(i-1) == "prior" || a.word(i-1) == "last") &&
-			(a.word(i-2) == "the" && (a.word(i-3) == "to" || a.word(i-3) == "from" || a.word(i-3) == "with" || a.word(i-3) == "over")):
-			// "compared to the previous month", "change from the prior year"
-			a.change = &changeMention{unit: unit, at: i - 3, end: i + 1}
-			a.markUsed(i-3, i+1)
-		}
-	}
-	if c := a.change; c != nil {
-		// The change is between periods: the result is per period.
-		has := false
-		for _, g := range a.groups {
-			has = has || g.timeUnit != ""
-		}
-		if !has {
-			a.groups = append(a.groups, &groupMention{phrase: a.phrase(c.at, c.end), at: c.at, timeUnit: c.unit})
-		}
-	}
-}
-
-var timeUnits = words.Set("timeunit")
-
-// span is a run of tokens a recogniser took.
-type span struct{ at, end int }
 
 // wrap returns the query around a grouped reading that the question's
 // share or change asks for, or sql unchanged. aliases name the inner
@@ -115,9 +61,9 @@ func (r *reader) wrapFor(p *plan) string {
 		return "average"
 	}
 	switch {
-	case r.a.share != nil && p.aggregated && len(p.groups) > 0 && aggregates == 1 && !isAggregateItem(p.selects[0].x):
+	case r.a.Share != nil && p.aggregated && len(p.groups) > 0 && aggregates == 1 && !isAggregateItem(p.selects[0].x):
 		return "share"
-	case r.a.change != nil && p.aggregated && len(p.groups) > 0 && aggregates == 1 && len(p.selects) > 0 && p.selects[0].alias == r.a.change.unit:
+	case r.a.Change != nil && p.aggregated && len(p.groups) > 0 && aggregates == 1 && len(p.selects) > 0 && p.selects[0].alias == r.a.Change.Unit:
 		return "change"
 	}
 	return ""
@@ -138,18 +84,6 @@ func isAggregateItem(x expr) bool {
 	}
 }
 
-// withinGroups says whether a share asks for a part of each group's own
-// rows ("the proportion of loans with fees out of all loans"), which
-// is no share of the total over groups.
-func (a *analysis) withinGroups(from int) bool {
-	for k := from; k < len(a.toks) && a.toks[k].Clause == 0; k++ {
-		if a.word(k) == "out" && a.word(k+1) == "of" || a.word(k) == "among" {
-			return true
-		}
-	}
-	return false
-}
-
 // averageOfTotals says whether a reading that totals or counts per thing
 // asks for the average of those totals: "the average number of units per
 // order", "how many orders per customer on average" — one figure over
@@ -158,7 +92,7 @@ func (a *analysis) withinGroups(from int) bool {
 // total replaces the average inside.
 func (r *reader) averageOfTotals(p *plan, aggregates int) bool {
 	a := r.a
-	if a.agg != "AVG" || !a.count && !a.pluralMeasure() || aggregates != 1 || len(p.groups) == 0 || p.wrap != "" || p.order != nil {
+	if a.Agg != "AVG" || !a.Count && !pluralMeasure(a) || aggregates != 1 || len(p.groups) == 0 || p.wrap != "" || p.order != nil {
 		return false
 	}
 	// Grouped by one thing: its key, label, or a column naming its rows.
@@ -215,11 +149,11 @@ func (r *reader) averageOfTotals(p *plan, aggregates int) bool {
 
 // pluralMeasure says whether the averaged measure is named by a plural
 // noun ("units", "items"): a quantity that adds up per thing.
-func (a *analysis) pluralMeasure() bool {
-	for _, cm := range a.columns {
-		if cm.at > a.aggAt && cm.clause == 0 {
-			w := strings.ToLower(cm.phrase)
-			return singularOf(w) != w
+func pluralMeasure(a *read.Analysis) bool {
+	for _, cm := range a.Columns {
+		if cm.At > a.AggAt && cm.Clause == 0 {
+			w := strings.ToLower(cm.Phrase)
+			return read.SingularOf(w) != w
 		}
 	}
 	return false

@@ -1,10 +1,11 @@
-package offline
+package read
 
 import (
 	"slices"
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
@@ -15,20 +16,9 @@ import (
 // They are offered as columns of their own, so every shape that takes a
 // measure (averages, totals, rankings, sorting) takes them too.
 
-// exprOf is a column alternative as a part of a reading: the column, or
-// the computed expression.
-func (r *reader) exprOf(al colAlt) expr { return al.exprOf() }
-
-func (al colAlt) exprOf() expr {
-	if al.x != nil {
-		return al.x
-	}
-	return col(al.table, al.column)
-}
-
-// computed says whether the alternative is a computed measure rather than
+// Computed says whether the alternative is a computed measure rather than
 // a stored column.
-func (al colAlt) computed() bool { return al.x != nil }
+func (al ColAlt) Computed() bool { return al.X != nil }
 
 // durationWords name the time between two events of one row.
 var durationWords = words.Set("duration")
@@ -44,9 +34,9 @@ var pairWords = func() [][2]string {
 }()
 
 // timeUnitOf reads the unit a question wants a duration in.
-func timeUnitOf(a *analysis) string {
-	for i := range a.toks {
-		switch singularOf(a.word(i)) {
+func timeUnitOf(a *Analysis) string {
+	for i := range a.Toks {
+		switch SingularOf(a.Word(i)) {
 		case "second":
 			return "SECOND"
 		case "minute":
@@ -56,7 +46,7 @@ func timeUnitOf(a *analysis) string {
 		case "day":
 			return "DAY"
 		case "year":
-			if a.word(i-1) == "in" {
+			if a.Word(i-1) == "in" {
 				return "YEAR"
 			}
 		}
@@ -65,45 +55,45 @@ func timeUnitOf(a *analysis) string {
 }
 
 // findComputed adds the computed measures the question's words name.
-func (e *Engine) findComputed(a *analysis) {
+func (e *Reader) findComputed(a *Analysis) {
 	unit := timeUnitOf(a)
-	for i, t := range a.toks {
+	for i, t := range a.Toks {
 		if t.Clause != 0 || t.Quoted {
 			continue
 		}
-		var alts []colAlt
+		var alts []ColAlt
 		if spanWords[t.Low] {
 			// "delivery time", "days to ship", "time from pickup to delivery"
 			if spans, from, to := e.eventSpans(a, i); len(spans) > 0 {
-				if t.Low == "long" && a.agg == "" && !a.count {
+				if t.Low == "long" && a.Agg == "" && !a.Count {
 					// "how long does delivery take": typically, an average.
-					a.agg, a.aggAt = "AVG", from
+					a.Agg, a.AggAt = "AVG", from
 				}
-				cm := &colMention{phrase: a.phrase(from, to), at: from, end: to, alts: spans}
-				var kept []*colMention
-				for _, other := range a.columns {
-					if other.at >= to || other.end <= from {
+				cm := &ColMention{Phrase: a.Phrase(from, to), At: from, End: to, Alts: spans}
+				var kept []*ColMention
+				for _, other := range a.Columns {
+					if other.At >= to || other.End <= from {
 						kept = append(kept, other)
 					}
 				}
-				a.columns = append(kept, cm)
-				a.markUsed(from, to)
+				a.Columns = append(kept, cm)
+				a.MarkUsed(from, to)
 				// The event's words are the span's, not a stored value
 				// ("delivery" is no status 'delivered' here).
-				var values []*valueMention
-				for _, vm := range a.values {
-					if vm.at >= to || a.spanOf(vm.at, vm.phrase) <= from {
+				var values []*ValueMention
+				for _, vm := range a.Values {
+					if vm.At >= to || a.SpanOf(vm.At, vm.Phrase) <= from {
 						values = append(values, vm)
 					}
 				}
-				a.values = values
+				a.Values = values
 				continue
 			}
 		}
 		switch {
 		case t.Low == "age" || t.Low == "ages":
 			alts = e.ages()
-		case durationWords[t.Low] || t.Low == "time" && (a.word(i+1) == "between" || a.word(i+1) == "from" || a.word(i+1) == "to"):
+		case durationWords[t.Low] || t.Low == "time" && (a.Word(i+1) == "between" || a.Word(i+1) == "from" || a.Word(i+1) == "to"):
 			alts = e.durations(unit)
 		case marginWords[t.Low] && columnCovering(a, i) == nil:
 			alts = e.margins(t.Low)
@@ -114,14 +104,14 @@ func (e *Engine) findComputed(a *analysis) {
 		// The computed reading comes first; a column that merely shares
 		// the word stays an option.
 		if cm := columnCovering(a, i); cm != nil {
-			cm.alts = append(alts, cm.alts...)
+			cm.Alts = append(alts, cm.Alts...)
 			e.absorbParts(a, cm)
 			continue
 		}
-		a.toks[i].Used = true
-		cm := &colMention{phrase: t.Raw, at: i, end: i + 1, alts: alts, clause: 0}
+		a.Toks[i].Used = true
+		cm := &ColMention{Phrase: t.Raw, At: i, End: i + 1, Alts: alts, Clause: 0}
 		e.absorbParts(a, cm)
-		a.columns = append(a.columns, cm)
+		a.Columns = append(a.Columns, cm)
 	}
 	sortMentions(a)
 }
@@ -129,58 +119,58 @@ func (e *Engine) findComputed(a *analysis) {
 // absorbParts takes the columns a computed measure names as its parts
 // ("the time between check-in and discharge") into its mention:
 // they are what it is computed from, not more outputs.
-func (e *Engine) absorbParts(a *analysis, cm *colMention) {
-	if w := a.word(cm.end); w != "between" && w != "from" {
+func (e *Reader) absorbParts(a *Analysis, cm *ColMention) {
+	if w := a.Word(cm.End); w != "between" && w != "from" {
 		return
 	}
-	var kept []*colMention
-	for _, part := range a.columns {
-		inside := part.at > cm.at && part.at <= cm.end+6
+	var kept []*ColMention
+	for _, part := range a.Columns {
+		inside := part.At > cm.At && part.At <= cm.End+6
 		used := false
-		for _, al := range part.alts {
-			for _, x := range cm.alts {
-				used = used || !al.computed() && x.computed() && slices.Contains(columnsOf(x.x), col(al.table, al.column))
+		for _, al := range part.Alts {
+			for _, x := range cm.Alts {
+				used = used || !al.Computed() && x.Computed() && slices.Contains(sqlexpr.Columns(x.X), sqlexpr.Col(al.Table, al.Column))
 			}
 		}
 		if inside && used {
-			cm.end = max(cm.end, part.end)
+			cm.End = max(cm.End, part.End)
 			continue
 		}
 		kept = append(kept, part)
 	}
-	if cm.end > cm.at+1 {
-		cm.phrase = a.phrase(cm.at, cm.end)
-		a.markUsed(cm.at, cm.end)
+	if cm.End > cm.At+1 {
+		cm.Phrase = a.Phrase(cm.At, cm.End)
+		a.MarkUsed(cm.At, cm.End)
 	}
-	a.columns = kept
+	a.Columns = kept
 }
 
-func columnCovering(a *analysis, i int) *colMention {
-	for _, cm := range a.columns {
-		if cm.at <= i && i < cm.end {
+func columnCovering(a *Analysis, i int) *ColMention {
+	for _, cm := range a.Columns {
+		if cm.At <= i && i < cm.End {
 			return cm
 		}
 	}
 	return nil
 }
 
-func sortMentions(a *analysis) {
-	for i := 1; i < len(a.columns); i++ {
-		for j := i; j > 0 && a.columns[j].at < a.columns[j-1].at; j-- {
-			a.columns[j], a.columns[j-1] = a.columns[j-1], a.columns[j]
+func sortMentions(a *Analysis) {
+	for i := 1; i < len(a.Columns); i++ {
+		for j := i; j > 0 && a.Columns[j].At < a.Columns[j-1].At; j-- {
+			a.Columns[j], a.Columns[j-1] = a.Columns[j-1], a.Columns[j]
 		}
 	}
 }
 
 // ages are the years since each birth date column.
-func (e *Engine) ages() []colAlt {
-	var out []colAlt
+func (e *Reader) ages() []ColAlt {
+	var out []ColAlt
 	for _, t := range e.m.Tables {
 		for _, c := range t.Dates {
 			n := strings.ToLower(c.Name)
 			if strings.Contains(n, "birth") || strings.Contains(n, "dob") || strings.Contains(n, "born") {
-				out = append(out, colAlt{table: t.Name, column: "age", weight: 1.5,
-					x: call{Fn: "TIMESTAMPDIFF", Args: []expr{keyword("YEAR"), col(t.Name, c.Name), call{Fn: "CURDATE"}}}})
+				out = append(out, ColAlt{Table: t.Name, Column: "age", Weight: 1.5,
+					X: sqlexpr.Call{Fn: "TIMESTAMPDIFF", Args: []sqlexpr.Expr{sqlexpr.Keyword("YEAR"), sqlexpr.Col(t.Name, c.Name), sqlexpr.Call{Fn: "CURDATE"}}}})
 			}
 		}
 	}
@@ -190,16 +180,14 @@ func (e *Engine) ages() []colAlt {
 // marginWords name what is left of a price or revenue after its cost.
 var marginWords = words.Set("margin")
 
-// costWords and priceWords find the two sides of a margin in column names.
-var (
-	costWords  = words.List("cost")
-	priceWords = words.List("price")
-)
+var costWords = words.List("cost")
+
+var priceWords = words.List("price")
 
 // margins are price or revenue minus cost, for each table that stores
 // both; "margin" also as a percentage of the price.
-func (e *Engine) margins(word string) []colAlt {
-	var out []colAlt
+func (e *Reader) margins(word string) []ColAlt {
+	var out []ColAlt
 	has := func(name string, words []string) bool {
 		for _, w := range words {
 			if strings.Contains(name, w) {
@@ -224,11 +212,11 @@ func (e *Engine) margins(word string) []colAlt {
 				if price == cost || !has(n, priceWords) || has(n, costWords) {
 					continue
 				}
-				p, c := col(t.Name, price.Name), col(t.Name, cost.Name)
-				out = append(out, colAlt{table: t.Name, column: "margin", weight: 1.5, x: cmp(p, "-", c)})
+				p, c := sqlexpr.Col(t.Name, price.Name), sqlexpr.Col(t.Name, cost.Name)
+				out = append(out, ColAlt{Table: t.Name, Column: "margin", Weight: 1.5, X: sqlexpr.Cmp(p, "-", c)})
 				if strings.HasPrefix(word, "margin") {
-					out = append(out, colAlt{table: t.Name, column: "margin_percent", weight: 0.8,
-						x: percentOf(paren{X: cmp(p, "-", c)}, p)})
+					out = append(out, ColAlt{Table: t.Name, Column: "margin_percent", Weight: 0.8,
+						X: PercentOf(sqlexpr.Paren{X: sqlexpr.Cmp(p, "-", c)}, p)})
 				}
 			}
 		}
@@ -237,8 +225,8 @@ func (e *Engine) margins(word string) []colAlt {
 }
 
 // durations are the spans between paired columns of a table.
-func (e *Engine) durations(unit string) []colAlt {
-	var out []colAlt
+func (e *Reader) durations(unit string) []ColAlt {
+	var out []ColAlt
 	for _, t := range e.m.Tables {
 		for _, c := range t.Def.Columns {
 			for _, pw := range pairWords {
@@ -250,8 +238,8 @@ func (e *Engine) durations(unit string) []colAlt {
 				if c2 == nil || c2.Kind() != c.Kind() || c.Kind() != warehouse.KindTime && c.Kind() != warehouse.KindNumber {
 					continue
 				}
-				from, to := col(t.Name, c.Name), col(t.Name, c2.Name)
-				out = append(out, colAlt{table: t.Name, column: "duration", weight: 1.5, x: timeSpan(from, to, c.Kind(), c.DataType, unit)})
+				from, to := sqlexpr.Col(t.Name, c.Name), sqlexpr.Col(t.Name, c2.Name)
+				out = append(out, ColAlt{Table: t.Name, Column: "duration", Weight: 1.5, X: timeSpan(from, to, c.Kind(), c.DataType, unit)})
 			}
 		}
 	}
@@ -276,14 +264,14 @@ func partnerName(name string, pw [2]string) string {
 // where A and B are numeric columns of one table: their quotient per row,
 // computed in floating point so that it is exact, with no division by
 // zero. The two column mentions become one.
-func (e *Engine) findRatio(a *analysis) {
-	for i := range a.toks {
-		difference := a.word(i) == "difference" || a.word(i) == "gap"
-		if a.word(i) != "ratio" && a.word(i) != "proportion" && !difference || a.toks[i].Clause != 0 {
+func (e *Reader) findRatio(a *Analysis) {
+	for i := range a.Toks {
+		difference := a.Word(i) == "difference" || a.Word(i) == "gap"
+		if a.Word(i) != "ratio" && a.Word(i) != "proportion" && !difference || a.Toks[i].Clause != 0 {
 			continue
 		}
 		j := i + 1
-		if a.word(j) != "of" && a.word(j) != "between" {
+		if a.Word(j) != "of" && a.Word(j) != "between" {
 			continue
 		}
 		sep := a.ratioSeparator(j)
@@ -294,10 +282,10 @@ func (e *Engine) findRatio(a *analysis) {
 		if num == nil || den == nil {
 			continue
 		}
-		var alts []colAlt
+		var alts []ColAlt
 		// "the ratio of the mileage of van A to the mileage of
 		// van B": one column, two rows named by values.
-		end := den.end
+		end := den.End
 		if !difference {
 			if rows, vend := e.ratioOfRows(a, num, den, j+1, sep); len(rows) > 0 {
 				alts = append(alts, rows...)
@@ -308,19 +296,19 @@ func (e *Engine) findRatio(a *analysis) {
 		if len(alts) == 0 {
 			continue
 		}
-		var kept []*colMention
-		for _, cm := range a.columns {
+		var kept []*ColMention
+		for _, cm := range a.Columns {
 			if cm != num && cm != den {
 				kept = append(kept, cm)
 			}
 		}
-		a.columns = append(kept, &colMention{phrase: a.phrase(i, end), at: i, end: end, alts: alts})
-		a.markUsed(i, end)
-		if a.sup != nil && a.sup.at > i && a.sup.at < den.end {
-			a.sup = nil // "the ratio of the top payload to …" names columns
+		a.Columns = append(kept, &ColMention{Phrase: a.Phrase(i, end), At: i, End: end, Alts: alts})
+		a.MarkUsed(i, end)
+		if a.Sup != nil && a.Sup.At > i && a.Sup.At < den.End {
+			a.Sup = nil // "the ratio of the top payload to …" names columns
 		}
-		if a.count && a.countAt > i && a.countAt < den.end {
-			a.count, a.countAt = false, -1 // "the ratio of A to the count of loans" names a column
+		if a.Count && a.CountAt > i && a.CountAt < den.End {
+			a.Count, a.CountAt = false, -1 // "the ratio of A to the count of loans" names a column
 		}
 		sortMentions(a)
 		return
@@ -329,9 +317,9 @@ func (e *Engine) findRatio(a *analysis) {
 
 // ratioSeparator is the word between a ratio's two sides ("to", "per",
 // "over", "and" after "between"), -1 when none follows within ten words.
-func (a *analysis) ratioSeparator(j int) int {
-	for k := j + 1; k < len(a.toks) && k < j+10; k++ {
-		if w := a.word(k); w == "to" || w == "per" || w == "and" && a.word(j) == "between" || w == "over" {
+func (a *Analysis) ratioSeparator(j int) int {
+	for k := j + 1; k < len(a.Toks) && k < j+10; k++ {
+		if w := a.Word(k); w == "to" || w == "per" || w == "and" && a.Word(j) == "between" || w == "over" {
 			return k
 		}
 	}
@@ -341,25 +329,25 @@ func (a *analysis) ratioSeparator(j int) int {
 // columnPairs are the computed columns two columns of one table make: the
 // difference of two dates (in days) or two numbers, or the ratio of two
 // numbers.
-func (e *Engine) columnPairs(num, den *colMention, difference bool) []colAlt {
-	var alts []colAlt
-	for _, x := range num.alts {
-		for _, y := range den.alts {
-			cx, cy := e.m.Column(x.table, x.column), e.m.Column(y.table, y.column)
-			if x.computed() || y.computed() || cx == nil || cy == nil || cx.Kind() != cy.Kind() ||
-				!strings.EqualFold(x.table, y.table) || strings.EqualFold(x.column, y.column) {
+func (e *Reader) columnPairs(num, den *ColMention, difference bool) []ColAlt {
+	var alts []ColAlt
+	for _, x := range num.Alts {
+		for _, y := range den.Alts {
+			cx, cy := e.m.Column(x.Table, x.Column), e.m.Column(y.Table, y.Column)
+			if x.Computed() || y.Computed() || cx == nil || cy == nil || cx.Kind() != cy.Kind() ||
+				!strings.EqualFold(x.Table, y.Table) || strings.EqualFold(x.Column, y.Column) {
 				continue
 			}
-			vx, vy := col(x.table, x.column), col(y.table, y.column)
-			w := x.weight * y.weight * 1.5
+			vx, vy := sqlexpr.Col(x.Table, x.Column), sqlexpr.Col(y.Table, y.Column)
+			w := x.Weight * y.Weight * 1.5
 			switch {
 			case difference && cx.Kind() == warehouse.KindTime:
 				// "the difference between the ship date and the order date", in days
-				alts = append(alts, colAlt{table: x.table, column: "difference", weight: w, x: call{Fn: "DATEDIFF", Args: []expr{vx, vy}}})
+				alts = append(alts, ColAlt{Table: x.Table, Column: "difference", Weight: w, X: sqlexpr.Call{Fn: "DATEDIFF", Args: []sqlexpr.Expr{vx, vy}}})
 			case difference && cx.Kind() == warehouse.KindNumber:
-				alts = append(alts, colAlt{table: x.table, column: "difference", weight: w, x: cmp(vx, "-", vy)})
+				alts = append(alts, ColAlt{Table: x.Table, Column: "difference", Weight: w, X: sqlexpr.Cmp(vx, "-", vy)})
 			case !difference && cx.Kind() == warehouse.KindNumber:
-				alts = append(alts, colAlt{table: x.table, column: "ratio", weight: w, x: ratio(vx, vy)})
+				alts = append(alts, ColAlt{Table: x.Table, Column: "ratio", Weight: w, X: Ratio(vx, vy)})
 			}
 		}
 	}
@@ -367,9 +355,9 @@ func (e *Engine) columnPairs(num, den *colMention, difference bool) []colAlt {
 }
 
 // ratioSide is the first column mention in [from, to).
-func (e *Engine) ratioSide(a *analysis, from, to int) *colMention {
-	for _, cm := range a.columns {
-		if cm.at >= from && cm.at < to && cm.clause == 0 {
+func (e *Reader) ratioSide(a *Analysis, from, to int) *ColMention {
+	for _, cm := range a.Columns {
+		if cm.At >= from && cm.At < to && cm.Clause == 0 {
 			return cm
 		}
 	}
@@ -380,86 +368,86 @@ func (e *Engine) ratioSide(a *analysis, from, to int) *colMention {
 // named by a value after the column ("the mileage of the north region
 // to the mileage of Leeds"): the column summed over each set.
 // It takes the two values out of the question's conditions.
-func (e *Engine) ratioOfRows(a *analysis, num, den *colMention, from, sep int) ([]colAlt, int) {
-	valueIn := func(lo, hi int) *valueMention {
-		for _, vm := range a.values {
-			if vm.at >= lo && vm.at < hi && !vm.negated {
+func (e *Reader) ratioOfRows(a *Analysis, num, den *ColMention, from, sep int) ([]ColAlt, int) {
+	valueIn := func(lo, hi int) *ValueMention {
+		for _, vm := range a.Values {
+			if vm.At >= lo && vm.At < hi && !vm.Negated {
 				return vm
 			}
 		}
 		return nil
 	}
-	v1, v2 := valueIn(from, sep), valueIn(den.end, den.end+4)
+	v1, v2 := valueIn(from, sep), valueIn(den.End, den.End+4)
 	if v1 == nil || v2 == nil {
 		return nil, 0
 	}
-	inTable := func(vm *valueMention, table string) *valueAlt {
-		for i := range vm.alts {
-			if strings.EqualFold(vm.alts[i].table, table) {
-				return &vm.alts[i]
+	inTable := func(vm *ValueMention, table string) *ValueAlt {
+		for i := range vm.Alts {
+			if strings.EqualFold(vm.Alts[i].Table, table) {
+				return &vm.Alts[i]
 			}
 		}
 		return nil
 	}
-	var out []colAlt
-	for _, x := range num.alts {
-		for _, y := range den.alts {
-			c := e.m.Column(x.table, x.column)
-			if x.computed() || c == nil || c.Kind() != warehouse.KindNumber || !strings.EqualFold(x.table, y.table) || !strings.EqualFold(x.column, y.column) {
+	var out []ColAlt
+	for _, x := range num.Alts {
+		for _, y := range den.Alts {
+			c := e.m.Column(x.Table, x.Column)
+			if x.Computed() || c == nil || c.Kind() != warehouse.KindNumber || !strings.EqualFold(x.Table, y.Table) || !strings.EqualFold(x.Column, y.Column) {
 				continue
 			}
-			c1, c2 := inTable(v1, x.table), inTable(v2, x.table)
+			c1, c2 := inTable(v1, x.Table), inTable(v2, x.Table)
 			if c1 == nil || c2 == nil {
 				continue
 			}
-			measure := col(x.table, x.column)
-			part := func(v *valueAlt) expr {
-				return aggOver("SUM", caseWhen{Cond: cmp(col(v.table, v.column), "=", strLit(v.value)), Then: measure})
+			measure := sqlexpr.Col(x.Table, x.Column)
+			part := func(v *ValueAlt) sqlexpr.Expr {
+				return sqlexpr.AggOver("SUM", sqlexpr.CaseWhen{Cond: sqlexpr.Cmp(sqlexpr.Col(v.Table, v.Column), "=", sqlexpr.Str(v.Value)), Then: measure})
 			}
-			out = append(out, colAlt{table: x.table, column: "ratio", weight: 2 * x.weight * y.weight, x: ratio(part(c1), part(c2))})
+			out = append(out, ColAlt{Table: x.Table, Column: "ratio", Weight: 2 * x.Weight * y.Weight, X: Ratio(part(c1), part(c2))})
 		}
 	}
 	if len(out) == 0 {
 		return nil, 0
 	}
 	// The two values are the ratio's, not conditions of the question.
-	var kept []*valueMention
-	for _, vm := range a.values {
+	var kept []*ValueMention
+	for _, vm := range a.Values {
 		if vm != v1 && vm != v2 {
 			kept = append(kept, vm)
 		}
 	}
-	a.values = kept
-	return out, a.spanOf(v2.at, v2.phrase)
+	a.Values = kept
+	return out, a.SpanOf(v2.At, v2.Phrase)
 }
 
-// ratio is x / y in floating point, with no division by zero.
-func ratio(x, y expr) expr {
-	return cmp(cmp(x, "*", numLit("1e0")), "/", fn1("NULLIF", y, numLit("0")))
+// Ratio is x / y in floating point, with no division by zero.
+func Ratio(x, y sqlexpr.Expr) sqlexpr.Expr {
+	return sqlexpr.Cmp(sqlexpr.Cmp(x, "*", sqlexpr.Num("1e0")), "/", sqlexpr.Fn("NULLIF", y, sqlexpr.Num("0")))
 }
 
-// percentOf is x as a percentage of y.
-func percentOf(x, y expr) expr {
-	return cmp(cmp(x, "*", numLit("100e0")), "/", fn1("NULLIF", y, numLit("0")))
+// PercentOf is x as a percentage of y.
+func PercentOf(x, y sqlexpr.Expr) sqlexpr.Expr {
+	return sqlexpr.Cmp(sqlexpr.Cmp(x, "*", sqlexpr.Num("100e0")), "/", sqlexpr.Fn("NULLIF", y, sqlexpr.Num("0")))
 }
 
 // timeSpan is the time from one column to another of the same kind: a
 // difference of numbers, or of dates in the unit asked for (days unless
 // the columns hold times).
-func timeSpan(from, to expr, kind warehouse.ColumnKind, dataType, unit string) expr {
+func timeSpan(from, to sqlexpr.Expr, kind warehouse.ColumnKind, dataType, unit string) sqlexpr.Expr {
 	switch {
 	case kind == warehouse.KindNumber:
-		var x expr = cmp(to, "-", from)
+		var x sqlexpr.Expr = sqlexpr.Cmp(to, "-", from)
 		if unit == "MINUTE" {
-			x = cmp(paren{X: x}, "/", numLit("60"))
+			x = sqlexpr.Cmp(sqlexpr.Paren{X: x}, "/", sqlexpr.Num("60"))
 		}
 		return x
 	case unit != "":
-		return call{Fn: "TIMESTAMPDIFF", Args: []expr{keyword(unit), from, to}}
+		return sqlexpr.Call{Fn: "TIMESTAMPDIFF", Args: []sqlexpr.Expr{sqlexpr.Keyword(unit), from, to}}
 	case dataType == "datetime" || dataType == "timestamp":
-		return call{Fn: "TIMESTAMPDIFF", Args: []expr{keyword("SECOND"), from, to}}
+		return sqlexpr.Call{Fn: "TIMESTAMPDIFF", Args: []sqlexpr.Expr{sqlexpr.Keyword("SECOND"), from, to}}
 	}
-	return call{Fn: "DATEDIFF", Args: []expr{to, from}}
+	return sqlexpr.Call{Fn: "DATEDIFF", Args: []sqlexpr.Expr{to, from}}
 }
 
 // quantityWords find how many units a row sells.
@@ -469,8 +457,8 @@ var quantityWords = words.List("quantity")
 // amount (or its quantity times its price) minus its quantity times the
 // unit cost of the thing it refers to — "profit by category" over the
 // order lines, not the catalogue's price minus cost once per product.
-func (e *Engine) salesMargins(has func(string, []string) bool, weight float64) []colAlt {
-	var out []colAlt
+func (e *Reader) salesMargins(has func(string, []string) bool, weight float64) []ColAlt {
+	var out []ColAlt
 	for _, t := range e.m.Tables {
 		var qty, amount, price *warehouse.Column
 		for _, c := range t.Measures {
@@ -499,14 +487,14 @@ func (e *Engine) salesMargins(has func(string, []string) bool, weight float64) [
 				if !has(strings.ToLower(cost.Name), costWords) {
 					continue
 				}
-				q, c := col(t.Name, qty.Name), col(ref.Name, cost.Name)
-				var x expr
+				q, c := sqlexpr.Col(t.Name, qty.Name), sqlexpr.Col(ref.Name, cost.Name)
+				var x sqlexpr.Expr
 				if amount != nil {
-					x = cmp(col(t.Name, amount.Name), "-", cmp(q, "*", c))
+					x = sqlexpr.Cmp(sqlexpr.Col(t.Name, amount.Name), "-", sqlexpr.Cmp(q, "*", c))
 				} else {
-					x = cmp(q, "*", paren{X: cmp(col(t.Name, price.Name), "-", c)})
+					x = sqlexpr.Cmp(q, "*", sqlexpr.Paren{X: sqlexpr.Cmp(sqlexpr.Col(t.Name, price.Name), "-", c)})
 				}
-				out = append(out, colAlt{table: t.Name, column: "margin", weight: 2 * weight, x: x})
+				out = append(out, ColAlt{Table: t.Name, Column: "margin", Weight: 2 * weight, X: x})
 			}
 		}
 	}

@@ -1,8 +1,4 @@
-package offline
-
-// Recognising time conditions: years, months, quarters, ranges and windows
-// ending now ("the last 90 days"); the conditions are built in filters.go,
-// the buckets in grouping.go and the events' dates chosen in events.go.
+package read
 
 import (
 	"fmt"
@@ -14,22 +10,22 @@ import (
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
-// timeMention is a date condition: [from, to) as YYYY-MM-DD, either open.
-type timeMention struct {
-	phrase   string
-	from, to string
-	year     string // set when the range is exactly one calendar year
-	// days is set for a window ending now ("the last 90 days").
-	days   int
-	at     int
-	clause int
+// TimeMention is a date condition: [from, to) as YYYY-MM-DD, either open.
+type TimeMention struct {
+	Phrase   string
+	From, To string
+	Year     string // set when the range is exactly one calendar year
+	// Days is set for a window ending now ("the last 90 days").
+	Days   int
+	At     int
+	Clause int
 }
 
 // windowUnit reads the unit of "the last N days/weeks/months/years".
 func windowUnit(w string) string {
-	switch singularOf(w) {
+	switch SingularOf(w) {
 	case "day", "week", "month", "year":
-		return singularOf(w)
+		return SingularOf(w)
 	}
 	return ""
 }
@@ -41,35 +37,35 @@ func ymd(y, m, d int) string { return fmt.Sprintf("%04d-%02d-%02d", y, m, d) }
 func yearRange(y int) (string, string) { return ymd(y, 1, 1), ymd(y+1, 1, 1) }
 
 // findTimes recognises years, ranges and relative periods.
-func (a *analysis) findTimes(now time.Time) {
-	for i := 0; i < len(a.toks); i++ {
-		t := a.toks[i]
+func (a *Analysis) findTimes(now time.Time) {
+	for i := 0; i < len(a.Toks); i++ {
+		t := a.Toks[i]
 		if t.Used {
 			continue
 		}
 		switch {
-		case t.Low == "between" && a.toks[min(i+1, len(a.toks)-1)].IsYear() && a.word(i+2) == "and" && i+3 < len(a.toks) && a.toks[i+3].IsYear():
-			y1, y2 := int(a.toks[i+1].Num), int(a.toks[i+3].Num)
+		case t.Low == "between" && a.Toks[min(i+1, len(a.Toks)-1)].IsYear() && a.Word(i+2) == "and" && i+3 < len(a.Toks) && a.Toks[i+3].IsYear():
+			y1, y2 := int(a.Toks[i+1].Num), int(a.Toks[i+3].Num)
 			from, _ := yearRange(min(y1, y2))
 			_, to := yearRange(max(y1, y2))
-			a.addTime(i, t.Clause, a.phrase(i, i+4), from, to)
+			a.addTime(i, t.Clause, a.Phrase(i, i+4), from, to)
 			for k := i; k <= i+3; k++ {
-				a.toks[k].Used = true
+				a.Toks[k].Used = true
 			}
-		case (t.Low == "last" || t.Low == "past" || t.Low == "previous") && i+2 < len(a.toks) && a.toks[i+1].IsNum && a.toks[i+1].Num >= 1 && windowUnit(a.word(i+2+windowFiller(a, i+2))) != "":
+		case (t.Low == "last" || t.Low == "past" || t.Low == "previous") && i+2 < len(a.Toks) && a.Toks[i+1].IsNum && a.Toks[i+1].Num >= 1 && windowUnit(a.Word(i+2+windowFiller(a, i+2))) != "":
 			i = a.findWindow(i, t, now)
-		case t.Low == "past" && a.word(i+1) == "week":
+		case t.Low == "past" && a.Word(i+1) == "week":
 			// "the past week": the seven days up to today, as "the past 7 days".
 			start := now.AddDate(0, 0, -7)
-			a.addTime(i, t.Clause, a.phrase(i, i+2), start.Format("2006-01-02"), "")
-			a.times[len(a.times)-1].days = 7
-			a.toks[i].Used, a.toks[i+1].Used = true, true
+			a.addTime(i, t.Clause, a.Phrase(i, i+2), start.Format("2006-01-02"), "")
+			a.Times[len(a.Times)-1].Days = 7
+			a.Toks[i].Used, a.Toks[i+1].Used = true, true
 			i++
-		case (t.Low == "last" || t.Low == "this" || t.Low == "past" || t.Low == "previous") && (a.word(i+1) == "year" || a.word(i+1) == "month" || a.word(i+1) == "quarter"):
+		case (t.Low == "last" || t.Low == "this" || t.Low == "past" || t.Low == "previous") && (a.Word(i+1) == "year" || a.Word(i+1) == "month" || a.Word(i+1) == "quarter"):
 			a.findCalendarPeriod(i, t, now)
-		case a.seq(i, "year", "to", "date") || a.seq(i, "month", "to", "date") || a.seq(i, "quarter", "to", "date") || t.Low == "ytd" || t.Low == "mtd" || t.Low == "qtd":
+		case a.Seq(i, "year", "to", "date") || a.Seq(i, "month", "to", "date") || a.Seq(i, "quarter", "to", "date") || t.Low == "ytd" || t.Low == "mtd" || t.Low == "qtd":
 			i = a.findToDate(i, t, now)
-		case t.IsYear() && !comparedNumber(a.word(i-1)):
+		case t.IsYear() && !comparedNumber(a.Word(i-1)):
 			a.findYear(i, t)
 		}
 	}
@@ -77,31 +73,31 @@ func (a *analysis) findTimes(now time.Time) {
 
 // addTime records a time condition from..to, and its year when the range is
 // exactly one calendar year, so "in 2024" can also read a year column.
-func (a *analysis) addTime(at, clause int, phrase, from, to string) {
-	tm := &timeMention{phrase: phrase, from: from, to: to, at: at, clause: clause}
+func (a *Analysis) addTime(at, clause int, phrase, from, to string) {
+	tm := &TimeMention{Phrase: phrase, From: from, To: to, At: at, Clause: clause}
 	if len(from) == 10 && len(to) == 10 && from[4:] == "-01-01" && to[4:] == "-01-01" {
 		fy, _ := strconv.Atoi(from[:4])
 		ty, _ := strconv.Atoi(to[:4])
 		if ty == fy+1 {
-			tm.year = from[:4]
+			tm.Year = from[:4]
 		}
 	}
-	a.times = append(a.times, tm)
+	a.Times = append(a.Times, tm)
 }
 
 // findWindow recognises "the last 3 (calendar) weeks" at token i, a window
 // ending now or at the start of the period under way, and returns the index
 // of its last token so the caller goes on after it.
-func (a *analysis) findWindow(i int, t token.Token, now time.Time) int {
-	n := int(a.toks[i+1].Num)
+func (a *Analysis) findWindow(i int, t token.Token, now time.Time) int {
+	n := int(a.Toks[i+1].Num)
 	start := now
 	// "the last 3 calendar weeks": a filler word before the unit.
 	st := i
 	if f := windowFiller(a, i+2); f > 0 {
-		a.toks[i+2].Used = true
+		a.Toks[i+2].Used = true
 		i += f
 	}
-	switch windowUnit(a.word(i + 2)) {
+	switch windowUnit(a.Word(i + 2)) {
 	case "day":
 		start = now.AddDate(0, 0, -n)
 	case "week":
@@ -113,10 +109,10 @@ func (a *analysis) findWindow(i int, t token.Token, now time.Time) int {
 	}
 	// "…, leaving out the month under way": whole periods before
 	// the one under way.
-	if unit, end := excludedPeriod(a, i+3); unit != "" && unit == windowUnit(a.word(i+2)) || unit == "day" {
+	if unit, end := excludedPeriod(a, i+3); unit != "" && unit == windowUnit(a.Word(i+2)) || unit == "day" {
 		to := periodStart(now, unit)
 		from := to
-		switch windowUnit(a.word(i + 2)) {
+		switch windowUnit(a.Word(i + 2)) {
 		case "day":
 			from = to.AddDate(0, 0, -n)
 		case "week":
@@ -126,22 +122,22 @@ func (a *analysis) findWindow(i int, t token.Token, now time.Time) int {
 		case "year":
 			from = to.AddDate(-n, 0, 0)
 		}
-		a.addTime(st, t.Clause, a.phrase(st, end), from.Format("2006-01-02"), to.Format("2006-01-02"))
-		a.markUsed(st, end)
+		a.addTime(st, t.Clause, a.Phrase(st, end), from.Format("2006-01-02"), to.Format("2006-01-02"))
+		a.MarkUsed(st, end)
 		return end - 1
 	}
-	a.addTime(st, t.Clause, a.phrase(st, i+3), start.Format("2006-01-02"), "")
-	a.times[len(a.times)-1].days = int(now.Sub(start).Hours() / 24)
-	a.toks[st].Used, a.toks[st+1].Used, a.toks[i+2].Used = true, true, true
+	a.addTime(st, t.Clause, a.Phrase(st, i+3), start.Format("2006-01-02"), "")
+	a.Times[len(a.Times)-1].Days = int(now.Sub(start).Hours() / 24)
+	a.Toks[st].Used, a.Toks[st+1].Used, a.Toks[i+2].Used = true, true, true
 	return i + 2
 }
 
 // findCalendarPeriod recognises "this/last year", "last month", "this
 // quarter" at token i: a whole calendar period, current or previous.
-func (a *analysis) findCalendarPeriod(i int, t token.Token, now time.Time) {
+func (a *Analysis) findCalendarPeriod(i int, t token.Token, now time.Time) {
 	y, mo := now.Year(), int(now.Month())
 	var from, to string
-	switch a.word(i + 1) {
+	switch a.Word(i + 1) {
 	case "year":
 		if t.Low == "this" {
 			from, to = yearRange(y)
@@ -162,13 +158,13 @@ func (a *analysis) findCalendarPeriod(i int, t token.Token, now time.Time) {
 		}
 		from, to = start.Format("2006-01-02"), start.AddDate(0, 3, 0).Format("2006-01-02")
 	}
-	a.addTime(i, t.Clause, a.phrase(i, i+2), from, to)
-	a.toks[i].Used, a.toks[i+1].Used = true, true
+	a.addTime(i, t.Clause, a.Phrase(i, i+2), from, to)
+	a.Toks[i].Used, a.Toks[i+1].Used = true, true
 }
 
 // findToDate recognises "year to date", "mtd" at token i: from the start of
 // the period to now; it returns the index of its last token.
-func (a *analysis) findToDate(i int, t token.Token, now time.Time) int {
+func (a *Analysis) findToDate(i int, t token.Token, now time.Time) int {
 	// From the start of the period to now.
 	y, mo := now.Year(), int(now.Month())
 	start := time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -182,21 +178,21 @@ func (a *analysis) findToDate(i int, t token.Token, now time.Time) int {
 	if !strings.HasSuffix(t.Low, "td") {
 		end = i + 3
 	}
-	a.addTime(i, t.Clause, a.phrase(i, end), start.Format("2006-01-02"), "")
-	a.markUsed(i, end)
+	a.addTime(i, t.Clause, a.Phrase(i, end), start.Format("2006-01-02"), "")
+	a.MarkUsed(i, end)
 	return end - 1
 }
 
 // findYear recognises a year at token i, with the month before it ("March
 // 2024") and an open end said by "since", "after" or "before".
-func (a *analysis) findYear(i int, t token.Token) {
+func (a *Analysis) findYear(i int, t token.Token) {
 	y := int(t.Num)
-	prev := a.word(i - 1)
-	if mo, ok := monthNames[prev]; ok && !(prev == "may" && i >= 2 && a.word(i-2) == "i") {
+	prev := a.Word(i - 1)
+	if mo, ok := monthNames[prev]; ok && !(prev == "may" && i >= 2 && a.Word(i-2) == "i") {
 		start := time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
 		from, to := start.Format("2006-01-02"), start.AddDate(0, 1, 0).Format("2006-01-02")
 		at := i - 1
-		switch a.word(i - 2) {
+		switch a.Word(i - 2) {
 		case "since", "from":
 			to, at = "", i-2 // "since March 2024": open-ended
 		case "after":
@@ -205,8 +201,8 @@ func (a *analysis) findYear(i int, t token.Token) {
 		case "before", "until", "till":
 			from, to, at = "", from, i-2
 		}
-		a.addTime(at, t.Clause, a.phrase(at, i+1), from, to)
-		a.markUsed(at, i)
+		a.addTime(at, t.Clause, a.Phrase(at, i+1), from, to)
+		a.MarkUsed(at, i)
 	} else {
 		from, to := yearRange(y)
 		switch prev {
@@ -217,15 +213,15 @@ func (a *analysis) findYear(i int, t token.Token) {
 		case "before", "until", "till":
 			from, to = "", ymd(y, 1, 1)
 		}
-		a.addTime(i, t.Clause, a.phrase(max(i-1, 0), i+1), from, to)
+		a.addTime(i, t.Clause, a.Phrase(max(i-1, 0), i+1), from, to)
 	}
-	a.toks[i].Used = true
+	a.Toks[i].Used = true
 }
 
 // windowFiller is 1 when the word at i only qualifies the time unit after
 // it ("calendar months", "full weeks"), else 0.
-func windowFiller(a *analysis, i int) int {
-	switch a.word(i) {
+func windowFiller(a *Analysis, i int) int {
+	switch a.Word(i) {
 	case "calendar", "full", "complete", "whole", "entire":
 		return 1
 	}
@@ -236,25 +232,25 @@ func windowFiller(a *analysis, i int) int {
 // this week", "excluding today" from token i: the period left out (day,
 // week, month, year) and the token after the phrase, or "" when there is
 // none.
-func excludedPeriod(a *analysis, i int) (string, int) {
+func excludedPeriod(a *Analysis, i int) (string, int) {
 	switch {
-	case a.seq(i, "not", "including") || a.seq(i, "not", "counting"):
+	case a.Seq(i, "not", "including") || a.Seq(i, "not", "counting"):
 		i += 2
-	case a.word(i) == "excluding" || a.word(i) == "except" || a.word(i) == "without":
+	case a.Word(i) == "excluding" || a.Word(i) == "except" || a.Word(i) == "without":
 		i++
 	default:
 		return "", 0
 	}
-	if a.word(i) == "today" {
+	if a.Word(i) == "today" {
 		return "day", i + 1
 	}
-	if w := a.word(i); w == "the" || w == "this" {
+	if w := a.Word(i); w == "the" || w == "this" {
 		i++
 	}
-	if w := a.word(i); w == "current" || w == "present" || w == "ongoing" {
+	if w := a.Word(i); w == "current" || w == "present" || w == "ongoing" {
 		i++
 	}
-	if u := windowUnit(a.word(i)); u != "" && singularOf(a.word(i)) == a.word(i) {
+	if u := windowUnit(a.Word(i)); u != "" && SingularOf(a.Word(i)) == a.Word(i) {
 		return u, i + 1
 	}
 	return "", 0

@@ -1,9 +1,10 @@
-package offline
+package read
 
 import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
@@ -23,12 +24,12 @@ var spanWords = words.Set("span")
 
 // eventSpans reads the span named around token i (a word of spanWords),
 // and the tokens it covers.
-func (e *Engine) eventSpans(a *analysis, i int) ([]colAlt, int, int) {
+func (e *Reader) eventSpans(a *Analysis, i int) ([]ColAlt, int, int) {
 	unit := timeUnitOf(a)
 	// "how long does delivery take", "how long did shipping take"
-	if a.word(i) == "long" && a.word(i-1) == "how" {
-		for k := i + 1; k < len(a.toks) && k <= i+4; k++ {
-			ends := e.eventDates(a.word(k))
+	if a.Word(i) == "long" && a.Word(i-1) == "how" {
+		for k := i + 1; k < len(a.Toks) && k <= i+4; k++ {
+			ends := e.eventDates(a.Word(k))
 			if len(ends) == 0 {
 				continue
 			}
@@ -37,7 +38,7 @@ func (e *Engine) eventSpans(a *analysis, i int) ([]colAlt, int, int) {
 				continue
 			}
 			end := k + 1
-			if lastingVerbs[a.word(end)] {
+			if lastingVerbs[a.Word(end)] {
 				end++
 			}
 			return alts, i - 1, end
@@ -45,20 +46,20 @@ func (e *Engine) eventSpans(a *analysis, i int) ([]colAlt, int, int) {
 		return nil, 0, 0
 	}
 	// "time from pickup to delivery", "days between order and shipment"
-	if k := i + 1; a.word(k) == "from" || a.word(k) == "between" {
-		for sep := k + 2; sep < len(a.toks) && sep <= k+4; sep++ {
-			if a.word(sep) != "to" && a.word(sep) != "and" && a.word(sep) != "until" {
+	if k := i + 1; a.Word(k) == "from" || a.Word(k) == "between" {
+		for sep := k + 2; sep < len(a.Toks) && sep <= k+4; sep++ {
+			if a.Word(sep) != "to" && a.Word(sep) != "and" && a.Word(sep) != "until" {
 				continue
 			}
-			from, to := e.eventDates(a.word(sep-1)), e.eventDates(a.word(sep+1))
+			from, to := e.eventDates(a.Word(sep-1)), e.eventDates(a.Word(sep+1))
 			if alts := e.spansBetween(from, to, unit); len(alts) > 0 {
 				return alts, i, sep + 2
 			}
 		}
 	}
 	// "days to ship", "time to delivery"
-	if a.word(i+1) == "to" || a.word(i+1) == "until" {
-		if ends := e.eventDates(a.word(i + 2)); len(ends) > 0 {
+	if a.Word(i+1) == "to" || a.Word(i+1) == "until" {
+		if ends := e.eventDates(a.Word(i + 2)); len(ends) > 0 {
 			if alts := e.spansTo(ends, unit); len(alts) > 0 {
 				return alts, i, i + 3
 			}
@@ -66,7 +67,7 @@ func (e *Engine) eventSpans(a *analysis, i int) ([]colAlt, int, int) {
 	}
 	// "delivery time", "shipping days"
 	if i > 0 {
-		if ends := e.eventDates(a.word(i - 1)); len(ends) > 0 {
+		if ends := e.eventDates(a.Word(i - 1)); len(ends) > 0 {
 			if alts := e.spansTo(ends, unit); len(alts) > 0 {
 				return alts, i - 1, i + 1
 			}
@@ -78,8 +79,8 @@ func (e *Engine) eventSpans(a *analysis, i int) ([]colAlt, int, int) {
 // eventStems are the forms an event word takes in names: "delivery" →
 // deliver, "shipping" → ship, "pickup" → pick, "placed" → place.
 func eventStems(w string) []string {
-	if participle(w) {
-		return verbStems(w)
+	if Participle(w) {
+		return VerbStems(w)
 	}
 	var out []string
 	add := func(s string) {
@@ -103,28 +104,28 @@ func eventStems(w string) []string {
 }
 
 // eventDates are the date columns an event word names.
-func (e *Engine) eventDates(w string) []colAlt {
+func (e *Reader) eventDates(w string) []ColAlt {
 	if len(w) < 4 {
 		return nil
 	}
 	stems := eventStems(w)
-	var out []colAlt
+	var out []ColAlt
 	for _, t := range e.m.Tables {
 		// A comment names its row's thing too ("Date the order left the
 		// warehouse"): those words are the subject, not the event.
 		own := map[string]bool{}
 		for _, w := range e.m.Cat.NameTerms(t.Name) {
-			own[w], own[singularOf(w)] = true, true
+			own[w], own[SingularOf(w)] = true, true
 		}
 		for _, c := range t.Dates {
 			var comment []string
 			for _, w := range strings.Fields(strings.ToLower(c.Comment)) {
-				if w = strings.Trim(w, ".,;:()'\""); !own[w] && !own[singularOf(w)] {
+				if w = strings.Trim(w, ".,;:()'\""); !own[w] && !own[SingularOf(w)] {
 					comment = append(comment, w)
 				}
 			}
-			if namesVerb(c.Name+" "+strings.Join(comment, " "), stems) {
-				out = append(out, colAlt{table: t.Name, column: c.Name, weight: 1})
+			if NamesVerb(c.Name+" "+strings.Join(comment, " "), stems) {
+				out = append(out, ColAlt{Table: t.Name, Column: c.Name, Weight: 1})
 			}
 		}
 	}
@@ -133,11 +134,11 @@ func (e *Engine) eventDates(w string) []colAlt {
 
 // spansBetween are the spans from one named event to another, of one row
 // or of a row and the row it belongs to.
-func (e *Engine) spansBetween(from, to []colAlt, unit string) []colAlt {
-	var out []colAlt
+func (e *Reader) spansBetween(from, to []ColAlt, unit string) []ColAlt {
+	var out []ColAlt
 	for _, f := range from {
 		for _, t := range to {
-			if f == t || !e.sameThing(f.table, t.table) {
+			if f == t || !e.sameThing(f.Table, t.Table) {
 				continue
 			}
 			if alt, ok := e.spanAlt(f, t, unit); ok {
@@ -150,8 +151,8 @@ func (e *Engine) spansBetween(from, to []colAlt, unit string) []colAlt {
 
 // spansTo are the spans ending at a named event: from its pair's start,
 // the previous date of its row, or the date of the row it belongs to.
-func (e *Engine) spansTo(ends []colAlt, unit string) []colAlt {
-	var out []colAlt
+func (e *Reader) spansTo(ends []ColAlt, unit string) []ColAlt {
+	var out []ColAlt
 	for _, end := range ends {
 		if start, ok := e.eventBefore(end); ok {
 			if alt, ok := e.spanAlt(start, end, unit); ok {
@@ -163,20 +164,20 @@ func (e *Engine) spansTo(ends []colAlt, unit string) []colAlt {
 }
 
 // eventBefore is the event a span ending at end starts from.
-func (e *Engine) eventBefore(end colAlt) (colAlt, bool) {
-	t := e.m.ByName[strings.ToLower(end.table)]
+func (e *Reader) eventBefore(end ColAlt) (ColAlt, bool) {
+	t := e.m.ByName[strings.ToLower(end.Table)]
 	if t == nil {
-		return colAlt{}, false
+		return ColAlt{}, false
 	}
 	for _, pw := range pairWords {
 		for _, c := range t.Dates {
-			if partner := partnerName(c.Name, pw); partner != "" && strings.EqualFold(partner, end.column) {
-				return colAlt{table: t.Name, column: c.Name, weight: 1}, true
+			if partner := partnerName(c.Name, pw); partner != "" && strings.EqualFold(partner, end.Column) {
+				return ColAlt{Table: t.Name, Column: c.Name, Weight: 1}, true
 			}
 		}
 	}
 	// The previous date of the row, as the columns are laid out.
-	endCol := t.Def.Column(end.column)
+	endCol := t.Def.Column(end.Column)
 	var prev *warehouse.Column
 	for _, c := range t.Dates {
 		if endCol != nil && c.Position < endCol.Position && (prev == nil || c.Position > prev.Position) {
@@ -184,7 +185,7 @@ func (e *Engine) eventBefore(end colAlt) (colAlt, bool) {
 		}
 	}
 	if prev != nil {
-		return colAlt{table: t.Name, column: prev.Name, weight: 1}, true
+		return ColAlt{Table: t.Name, Column: prev.Name, Weight: 1}, true
 	}
 	// The row it belongs to: a shipment starts when its order was placed.
 	for _, j := range e.m.Snap.Schema.Joins {
@@ -192,15 +193,15 @@ func (e *Engine) eventBefore(end colAlt) (colAlt, bool) {
 			continue
 		}
 		if h := e.m.ByName[strings.ToLower(j.ToTable)]; h != nil && len(h.Dates) > 0 && e.m.Unique(j.ToTable, j.ToColumn) {
-			return colAlt{table: h.Name, column: h.Dates[0].Name, weight: 1}, true
+			return ColAlt{Table: h.Name, Column: h.Dates[0].Name, Weight: 1}, true
 		}
 	}
-	return colAlt{}, false
+	return ColAlt{}, false
 }
 
 // sameThing says whether two tables' rows are one thing's: the same table,
 // or one refers to the other's key.
-func (e *Engine) sameThing(a, b string) bool {
+func (e *Reader) sameThing(a, b string) bool {
 	if strings.EqualFold(a, b) {
 		return true
 	}
@@ -214,11 +215,11 @@ func (e *Engine) sameThing(a, b string) bool {
 
 // spanAlt is the span from start to end as a computed column of end's
 // table, in days unless the question asks for another unit.
-func (e *Engine) spanAlt(start, end colAlt, unit string) (colAlt, bool) {
-	cs, ce := e.m.Column(start.table, start.column), e.m.Column(end.table, end.column)
+func (e *Reader) spanAlt(start, end ColAlt, unit string) (ColAlt, bool) {
+	cs, ce := e.m.Column(start.Table, start.Column), e.m.Column(end.Table, end.Column)
 	if cs == nil || ce == nil {
-		return colAlt{}, false
+		return ColAlt{}, false
 	}
-	x := timeSpan(col(start.table, start.column), col(end.table, end.column), ce.Kind(), ce.DataType, unit)
-	return colAlt{table: end.table, column: "duration", weight: 1.6, x: x}, true
+	x := timeSpan(sqlexpr.Col(start.Table, start.Column), sqlexpr.Col(end.Table, end.Column), ce.Kind(), ce.DataType, unit)
+	return ColAlt{Table: end.Table, Column: "duration", Weight: 1.6, X: x}, true
 }

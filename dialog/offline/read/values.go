@@ -1,7 +1,4 @@
-package offline
-
-// Recognising stored values the question names ("Texas", 'Data base',
-// "retail"); the conditions are built in filters.go.
+package read
 
 import (
 	"math"
@@ -16,37 +13,39 @@ import (
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
-// valueMention is a phrase that names stored values.
-type valueMention struct {
-	phrase string
-	at     int // first token
-	alts   []valueAlt
-	// negated: "without", "not", "excluding" before it.
-	negated bool
-	// optional: the words also name a column, so ignoring the value is a reading too.
-	optional bool
-	// weak: an everyday word matched to a name without corroboration; not
+// ValueMention is a phrase that names stored values.
+type ValueMention struct {
+	Phrase string
+	At     int // first token
+	Alts   []ValueAlt
+	// Negated: "without", "not", "excluding" before it.
+	Negated bool
+	// Optional: the words also name a column, so ignoring the value is a reading too.
+	Optional bool
+	// Weak: an everyday word matched to a name without corroboration; not
 	// filtering is the likelier reading (spurious.go).
-	weak bool
-	// named: the question names the value's column next to it ("the
+	Weak bool
+	// Named: the question names the value's column next to it ("the
 	// department of Computer Science"), which corroborates it.
-	named bool
-	// event: a participle naming something that happened ("placed in
+	Named bool
+	// Event: a participle naming something that happened ("placed in
 	// 2025"), whose event is the likelier reading (events.go).
-	event bool
+	Event bool
 }
 
-type valueAlt struct {
-	table, column, value string
-	weight               float64
+// ValueAlt is a column that stores a value a phrase spells, weighted by
+// how well it matches.
+type ValueAlt struct {
+	Table, Column, Value string
+	Weight               float64
 }
 
 // findNamedValues reads "the colorado river", "mount whitney", "lake
 // erie": a value next to the name of its table is looked for in that
 // table first, and the table word is taken as the entity.
-func (e *Engine) findNamedValues(a *analysis) {
-	for i := range a.toks {
-		t := a.toks[i]
+func (e *Reader) findNamedValues(a *Analysis) {
+	for i := range a.Toks {
+		t := a.Toks[i]
 		if t.Used || t.IsNum || stopWords[t.Low] {
 			continue
 		}
@@ -61,12 +60,12 @@ func (e *Engine) findNamedValues(a *analysis) {
 		}
 		for _, span := range [][2]int{{i - 1, i}, {i - 2, i}, {i + 1, i + 2}, {i + 1, i + 3}} {
 			from, to := span[0], span[1]
-			if from < 0 || to > len(a.toks) || from >= to {
+			if from < 0 || to > len(a.Toks) || from >= to {
 				continue
 			}
 			ok := true
 			for k := from; k < to; k++ {
-				if a.toks[k].Used || a.toks[k].IsNum || stopWords[a.toks[k].Low] {
+				if a.Toks[k].Used || a.Toks[k].IsNum || stopWords[a.Toks[k].Low] {
 					ok = false
 				}
 			}
@@ -77,11 +76,11 @@ func (e *Engine) findNamedValues(a *analysis) {
 			if vm == nil {
 				continue
 			}
-			var in []valueAlt
-			for _, al := range vm.alts {
+			var in []ValueAlt
+			for _, al := range vm.Alts {
 				for _, tb := range tables {
-					if strings.EqualFold(al.table, tb.Name) {
-						al.weight *= 2
+					if strings.EqualFold(al.Table, tb.Name) {
+						al.Weight *= 2
 						in = append(in, al)
 					}
 				}
@@ -89,42 +88,42 @@ func (e *Engine) findNamedValues(a *analysis) {
 			if len(in) == 0 {
 				continue
 			}
-			vm.alts, vm.optional = in, false
+			vm.Alts, vm.Optional = in, false
 			// Remembered as "colorado river", not "colorado": the state of
 			// Colorado is another question.
 			if i >= to {
-				vm.phrase = a.phrase(from, i+1)
+				vm.Phrase = a.Phrase(from, i+1)
 			} else {
-				vm.phrase = a.phrase(i, to)
+				vm.Phrase = a.Phrase(i, to)
 			}
-			a.values = append(a.values, vm)
+			a.Values = append(a.Values, vm)
 			for k := from; k < to; k++ {
-				a.toks[k].Used = true
+				a.Toks[k].Used = true
 			}
-			a.entities = append(a.entities, &entityMention{phrase: t.Raw, at: i, tables: tables})
-			a.toks[i].Used = true
+			a.Entities = append(a.Entities, &EntityMention{Phrase: t.Raw, At: i, Tables: tables})
+			a.Toks[i].Used = true
 			break
 		}
 	}
 }
 
 // findValues links phrases to stored values, longest phrases first.
-func (e *Engine) findValues(a *analysis) {
-	for i := range a.toks {
-		if a.toks[i].Quoted && !a.toks[i].Used {
+func (e *Reader) findValues(a *Analysis) {
+	for i := range a.Toks {
+		if a.Toks[i].Quoted && !a.Toks[i].Used {
 			if vm := e.valueMention(a, i, i+1, true); vm != nil {
-				a.values = append(a.values, vm)
+				a.Values = append(a.Values, vm)
 			}
-			a.toks[i].Used = true
+			a.Toks[i].Used = true
 		}
 	}
 	for n := 4; n >= 1; n-- {
-		for i := 0; i+n <= len(a.toks); i++ {
+		for i := 0; i+n <= len(a.Toks); i++ {
 			ok := true
 			content := 0
 			for k := i; k < i+n; k++ {
-				t := a.toks[k]
-				if t.Used || t.IsNum || t.Quoted || t.Clause != a.toks[i].Clause {
+				t := a.Toks[k]
+				if t.Used || t.IsNum || t.Quoted || t.Clause != a.Toks[i].Clause {
 					ok = false
 					break
 				}
@@ -132,28 +131,28 @@ func (e *Engine) findValues(a *analysis) {
 					content++
 				}
 			}
-			if !ok || content == 0 || stopWord(a.toks[i]) || stopWord(a.toks[i+n-1]) || !token.Unbroken(a.toks, i, i+n) {
+			if !ok || content == 0 || stopWord(a.Toks[i]) || stopWord(a.Toks[i+n-1]) || !token.Unbroken(a.Toks, i, i+n) {
 				continue
 			}
 			vm := e.valueMention(a, i, i+n, false)
 			if nv := e.valueOfNamedColumn(a, i, i+n); nv != nil {
 				if vm != nil {
-					nv.alts = append(nv.alts, vm.alts...)
+					nv.Alts = append(nv.Alts, vm.Alts...)
 				}
 				vm = nv
 			}
 			if vm == nil {
 				continue
 			}
-			a.values = append(a.values, vm)
-			if !vm.optional {
+			a.Values = append(a.Values, vm)
+			if !vm.Optional {
 				for k := i; k < i+n; k++ {
-					a.toks[k].Used = true
+					a.Toks[k].Used = true
 				}
 			}
 		}
 	}
-	sort.SliceStable(a.values, func(i, j int) bool { return a.values[i].at < a.values[j].at })
+	sort.SliceStable(a.Values, func(i, j int) bool { return a.Values[i].At < a.Values[j].At })
 	a.mergeParenthesised()
 	a.wholeStoredValues()
 }
@@ -163,26 +162,26 @@ func (e *Engine) findValues(a *analysis) {
 // ("Ballpoint Pens, 12-Pack" is one product, not "Ballpoint Pens" and a
 // value "Pack" matches elsewhere): the longer stored value is what was
 // typed, and the mentions inside it are dropped.
-func (a *analysis) wholeStoredValues() {
+func (a *Analysis) wholeStoredValues() {
 	norm := func(s string) string {
 		return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 			return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 		}), " ")
 	}
-	var dropped []*valueMention
-	for _, vm := range a.values {
-		end := a.spanOf(vm.at, vm.phrase)
-		if a.phrase(vm.at, end) != vm.phrase {
+	var dropped []*ValueMention
+	for _, vm := range a.Values {
+		end := a.SpanOf(vm.At, vm.Phrase)
+		if a.Phrase(vm.At, end) != vm.Phrase {
 			continue // a mention merged from parts ("Los Angeles (LAX)")
 		}
-		best, bestEnd := []valueAlt(nil), end
-		for _, al := range vm.alts {
-			want := norm(al.value)
-			for k := end + 1; k <= len(a.toks) && k <= end+6; k++ {
-				if a.toks[k-1].Clause != a.toks[vm.at].Clause {
+		best, bestEnd := []ValueAlt(nil), end
+		for _, al := range vm.Alts {
+			want := norm(al.Value)
+			for k := end + 1; k <= len(a.Toks) && k <= end+6; k++ {
+				if a.Toks[k-1].Clause != a.Toks[vm.At].Clause {
 					break
 				}
-				got := norm(a.phrase(vm.at, k))
+				got := norm(a.Phrase(vm.At, k))
 				if !strings.HasPrefix(want, got) {
 					break
 				}
@@ -197,10 +196,10 @@ func (a *analysis) wholeStoredValues() {
 		if bestEnd == end {
 			continue
 		}
-		vm.phrase, vm.alts, vm.weak, vm.optional = a.phrase(vm.at, bestEnd), best, false, false
-		a.markUsed(vm.at, bestEnd)
-		for _, other := range a.values {
-			if other != vm && other.at >= vm.at && other.at < bestEnd {
+		vm.Phrase, vm.Alts, vm.Weak, vm.Optional = a.Phrase(vm.At, bestEnd), best, false, false
+		a.MarkUsed(vm.At, bestEnd)
+		for _, other := range a.Values {
+			if other != vm && other.At >= vm.At && other.At < bestEnd {
 				dropped = append(dropped, other)
 			}
 		}
@@ -208,74 +207,74 @@ func (a *analysis) wholeStoredValues() {
 	if len(dropped) == 0 {
 		return
 	}
-	var kept []*valueMention
-	for _, vm := range a.values {
+	var kept []*ValueMention
+	for _, vm := range a.Values {
 		if !slices.Contains(dropped, vm) {
 			kept = append(kept, vm)
 		}
 	}
-	a.values = kept
+	a.Values = kept
 }
 
 // mergeParenthesised reads "Los Angeles (LAX)" as one value: the name and
 // its code in brackets are the same thing, either may be what is stored.
-func (a *analysis) mergeParenthesised() {
-	var out []*valueMention
-	for _, vm := range a.values {
+func (a *Analysis) mergeParenthesised() {
+	var out []*ValueMention
+	for _, vm := range a.Values {
 		if n := len(out); n > 0 {
 			prev := out[n-1]
-			end := a.spanOf(prev.at, prev.phrase)
-			if vm.at == end && end > 0 && a.toks[end-1].Break == '(' {
-				vm.alts = append(vm.alts, prev.alts...)
-				vm.at, vm.phrase = prev.at, prev.phrase+" ("+vm.phrase+")"
-				vm.negated = vm.negated || prev.negated
+			end := a.SpanOf(prev.At, prev.Phrase)
+			if vm.At == end && end > 0 && a.Toks[end-1].Break == '(' {
+				vm.Alts = append(vm.Alts, prev.Alts...)
+				vm.At, vm.Phrase = prev.At, prev.Phrase+" ("+vm.Phrase+")"
+				vm.Negated = vm.Negated || prev.Negated
 				out[n-1] = vm
 				continue
 			}
 		}
 		out = append(out, vm)
 	}
-	a.values = out
+	a.Values = out
 }
 
 // valueOfNamedColumn reads "chinese food" as the value 'chinese' of the
 // column the last word names (food_type), beside any stored value that is
 // the whole phrase (a shop called "Green Grocer").
-func (e *Engine) valueOfNamedColumn(a *analysis, from, to int) *valueMention {
+func (e *Reader) valueOfNamedColumn(a *Analysis, from, to int) *ValueMention {
 	if to-from < 2 {
 		return nil
 	}
-	word := e.m.Cat.Terms(a.toks[to-1].Raw)
+	word := e.m.Cat.Terms(a.Toks[to-1].Raw)
 	if len(word) != 1 {
 		return nil
 	}
 	// "all transaction types": every value, none in particular.
-	if w := a.word(from - 1); (w == "all" || w == "every" || w == "any") && singularOf(a.toks[to-1].Low) != a.toks[to-1].Low {
+	if w := a.Word(from - 1); (w == "all" || w == "every" || w == "any") && SingularOf(a.Toks[to-1].Low) != a.Toks[to-1].Low {
 		return nil
 	}
-	var alts []valueAlt
+	var alts []ValueAlt
 	var values []catalog.ValueHit
-	for _, h := range e.m.Cat.SearchColumns(a.toks[to-1].Raw, 5) {
+	for _, h := range e.m.Cat.SearchColumns(a.Toks[to-1].Raw, 5) {
 		if !slices.Contains(e.m.Cat.NameTerms(h.Column), word[0]) {
 			continue
 		}
 		if values == nil {
-			values = e.m.Cat.SearchValues(a.phrase(from, to-1), 24)
+			values = e.m.Cat.SearchValues(a.Phrase(from, to-1), 24)
 		}
 		for _, v := range values {
 			if (v.Match == catalog.Exact || v.Match == catalog.CaseInsensitive) && strings.EqualFold(v.Table, h.Table) && strings.EqualFold(v.Column, h.Column) {
-				alts = append(alts, valueAlt{table: v.Table, column: v.Column, value: v.Value, weight: 1.2})
+				alts = append(alts, ValueAlt{Table: v.Table, Column: v.Column, Value: v.Value, Weight: 1.2})
 			}
 		}
 	}
 	if len(alts) == 0 {
 		return nil
 	}
-	return &valueMention{phrase: a.phrase(from, to), at: from, alts: alts}
+	return &ValueMention{Phrase: a.Phrase(from, to), At: from, Alts: alts}
 }
 
 // schemaWord says whether a phrase names a table or a column outright.
-func (e *Engine) schemaWord(phrase string) (table, column bool) {
+func (e *Reader) schemaWord(phrase string) (table, column bool) {
 	terms := e.m.Cat.Terms(phrase)
 	if len(terms) == 0 {
 		return false, false
@@ -311,7 +310,7 @@ func wholeWordPrefix(phrase, value string) bool {
 }
 
 // storedIn says whether phrase is one of the column's stored values.
-func (e *Engine) storedIn(phrase, table, column string) bool {
+func (e *Reader) storedIn(phrase, table, column string) bool {
 	for _, h := range e.m.Cat.SearchValues(phrase, 24) {
 		if (h.Match == catalog.Exact || h.Match == catalog.CaseInsensitive) && strings.EqualFold(h.Table, table) && strings.EqualFold(h.Column, column) {
 			return true
@@ -324,8 +323,8 @@ func (e *Engine) storedIn(phrase, table, column string) bool {
 // visited".
 var auxiliaries = words.Set("auxiliary")
 
-func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMention {
-	phrase := a.phrase(from, to)
+func (e *Reader) valueMention(a *Analysis, from, to int, quoted bool) *ValueMention {
+	phrase := a.Phrase(from, to)
 	if len([]rune(phrase)) < 2 {
 		return nil
 	}
@@ -339,23 +338,23 @@ func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMent
 	hits := e.m.Cat.SearchValues(phrase, 24)
 	// "cats and dogs": a plural of a stored 'cat', when nothing is stored
 	// as written.
-	if last := a.toks[to-1].Low; !quoted && singularOf(last) != last && !slices.ContainsFunc(hits, exactHit) {
-		for _, h := range e.m.Cat.SearchValues(strings.TrimSpace(a.phrase(from, to-1)+" "+singularOf(last)), 24) {
+	if last := a.Toks[to-1].Low; !quoted && SingularOf(last) != last && !slices.ContainsFunc(hits, exactHit) {
+		for _, h := range e.m.Cat.SearchValues(strings.TrimSpace(a.Phrase(from, to-1)+" "+SingularOf(last)), 24) {
 			if exactHit(h) {
 				h.Match = catalog.Abbreviation // as sure as an abbreviation, less than the word itself
 				hits = append(hits, h)
 			}
 		}
 	}
-	vm := &valueMention{phrase: phrase, at: from, optional: isColumn}
+	vm := &ValueMention{Phrase: phrase, At: from, Optional: isColumn}
 	// "did not write", "never visited": a verb after an auxiliary is the
 	// predicate; only the same word stored ('write') can be a value.
-	predicate := !quoted && to-from == 1 && from > 0 && auxiliaries[a.word(from-1)] && e.words != nil && e.words.MostlyVerb(a.word(from))
+	predicate := !quoted && to-from == 1 && from > 0 && auxiliaries[a.Word(from-1)] && e.words != nil && e.words.MostlyVerb(a.Word(from))
 	byCol := e.valueHits(hits, phrase, quoted, isColumn, predicate)
 	if len(byCol) == 0 {
 		return nil
 	}
-	vm.alts = bestValueAlts(byCol)
+	vm.Alts = bestValueAlts(byCol)
 	e.valueNegation(a, vm, from)
 	return vm
 }
@@ -363,8 +362,8 @@ func (e *Engine) valueMention(a *analysis, from, to int, quoted bool) *valueMent
 // valueHits weighs the catalog's hits by how they match (exact, an
 // abbreviation, a whole-word prefix, a typo), the best per text column;
 // a predicate verb matches only as stored.
-func (e *Engine) valueHits(hits []catalog.ValueHit, phrase string, quoted, isColumn, predicate bool) map[string]*valueAlt {
-	byCol := map[string]*valueAlt{}
+func (e *Reader) valueHits(hits []catalog.ValueHit, phrase string, quoted, isColumn, predicate bool) map[string]*ValueAlt {
+	byCol := map[string]*ValueAlt{}
 	for _, h := range hits {
 		w := 0.0
 		switch h.Match {
@@ -391,33 +390,33 @@ func (e *Engine) valueHits(hits []catalog.ValueHit, phrase string, quoted, isCol
 		}
 		k := strings.ToLower(h.Table + "." + h.Column)
 		if prev, ok := byCol[k]; ok {
-			if w <= prev.weight {
+			if w <= prev.Weight {
 				continue
 			}
 		}
-		byCol[k] = &valueAlt{table: h.Table, column: h.Column, value: h.Value, weight: w}
+		byCol[k] = &ValueAlt{Table: h.Table, Column: h.Column, Value: h.Value, Weight: w}
 	}
 	return byCol
 }
 
 // bestValueAlts keeps only matches as good as the best kind found (an
 // exact 'Texas' makes a typo 'Texos' noise), likeliest first.
-func bestValueAlts(byCol map[string]*valueAlt) []valueAlt {
-	var out []valueAlt
+func bestValueAlts(byCol map[string]*ValueAlt) []ValueAlt {
+	var out []ValueAlt
 	best := 0.0
 	for _, v := range byCol {
-		best = math.Max(best, v.weight)
+		best = math.Max(best, v.Weight)
 	}
 	for _, v := range byCol {
-		if v.weight >= best*0.9 {
+		if v.Weight >= best*0.9 {
 			out = append(out, *v)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].weight != out[j].weight {
-			return out[i].weight > out[j].weight
+		if out[i].Weight != out[j].Weight {
+			return out[i].Weight > out[j].Weight
 		}
-		return out[i].table+"."+out[i].column < out[j].table+"."+out[j].column
+		return out[i].Table+"."+out[i].Column < out[j].Table+"."+out[j].Column
 	})
 	return out
 }
@@ -425,18 +424,18 @@ func bestValueAlts(byCol map[string]*valueAlt) []valueAlt {
 // valueNegation: "not", "without", "excluding" right before a value, or
 // the negation of its verb a few words before ("do not have the specialty
 // 'Cardiology'", "are not in Leeds").
-func (e *Engine) valueNegation(a *analysis, vm *valueMention, from int) {
+func (e *Reader) valueNegation(a *Analysis, vm *ValueMention, from int) {
 	if from > 0 {
-		switch a.word(from - 1) {
+		switch a.Word(from - 1) {
 		case "not", "without", "excluding", "except", "exclude", "non":
-			vm.negated = true
-			a.toks[from-1].Used = true
+			vm.Negated = true
+			a.Toks[from-1].Used = true
 		default:
 			// "do not have the specialty 'Cardiology'", "are not in Leeds":
 			// the negation of the verb, a few words before the value.
-			if k := e.negatedBefore(a, from, vm.alts); k >= 0 {
-				vm.negated = true
-				a.toks[k].Used = true
+			if k := e.negatedBefore(a, from, vm.Alts); k >= 0 {
+				vm.Negated = true
+				a.Toks[k].Used = true
 			}
 		}
 	}
@@ -457,16 +456,16 @@ var negationLinks = words.Set("negationlink")
 // the voice tenor"). "do not own a van" (rows of a related table) and
 // "does not border Texas" are absences, read elsewhere. -1 when there is
 // none.
-func (e *Engine) negatedBefore(a *analysis, from int, alts []valueAlt) int {
+func (e *Reader) negatedBefore(a *Analysis, from int, alts []ValueAlt) int {
 	names := map[string]bool{}
 	for _, al := range alts {
-		for _, w := range e.m.Cat.NameTerms(al.column) {
+		for _, w := range e.m.Cat.NameTerms(al.Column) {
 			names[w] = true
 		}
 	}
 	have, named := false, false
-	for k := from - 1; k >= 0 && k >= from-5 && a.toks[k].Clause == a.toks[from].Clause; k-- {
-		w := a.word(k)
+	for k := from - 1; k >= 0 && k >= from-5 && a.Toks[k].Clause == a.Toks[from].Clause; k-- {
+		w := a.Word(k)
 		switch {
 		case w == "not" || w == "never":
 			if k < from-1 && have == named {
@@ -476,7 +475,7 @@ func (e *Engine) negatedBefore(a *analysis, from int, alts []valueAlt) int {
 		case w == "have" || w == "has" || w == "had":
 			have = true
 		case negationLinks[w]:
-		case a.toks[k].Break == 0 && slices.ContainsFunc(e.m.Cat.NameTerms(w), func(t string) bool { return names[t] }):
+		case a.Toks[k].Break == 0 && slices.ContainsFunc(e.m.Cat.NameTerms(w), func(t string) bool { return names[t] }):
 			named = true
 		default:
 			return -1

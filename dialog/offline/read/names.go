@@ -1,4 +1,4 @@
-package offline
+package read
 
 import (
 	"strings"
@@ -17,36 +17,36 @@ import (
 // protectStoredValues takes a phrase that starts with a superlative word
 // and is, as a whole, a stored text value ("First Class", "Best Western")
 // as that value before the superlative is read.
-func (e *Engine) protectStoredValues(a *analysis) {
-	for i := range a.toks {
-		if _, ok := superlatives[a.toks[i].Low]; !ok || a.toks[i].Used || a.toks[i].Clause != 0 {
+func (e *Reader) protectStoredValues(a *Analysis) {
+	for i := range a.Toks {
+		if _, ok := Superlatives[a.Toks[i].Low]; !ok || a.Toks[i].Used || a.Toks[i].Clause != 0 {
 			continue
 		}
 		for n := 3; n >= 2; n-- {
-			if i+n > len(a.toks) || !token.Unbroken(a.toks, i, i+n) || !a.free(i, i+n) {
+			if i+n > len(a.Toks) || !token.Unbroken(a.Toks, i, i+n) || !a.free(i, i+n) {
 				continue
 			}
-			phrase := a.phrase(i, i+n)
-			var alts []valueAlt
+			phrase := a.Phrase(i, i+n)
+			var alts []ValueAlt
 			for _, h := range e.m.Cat.SearchValues(phrase, 24) {
 				if (h.Match == catalog.Exact || h.Match == catalog.CaseInsensitive) && strings.EqualFold(h.Value, phrase) {
-					alts = append(alts, valueAlt{table: h.Table, column: h.Column, value: h.Value, weight: 1})
+					alts = append(alts, ValueAlt{Table: h.Table, Column: h.Column, Value: h.Value, Weight: 1})
 				}
 			}
 			if len(alts) == 0 {
 				continue
 			}
-			a.values = append(a.values, &valueMention{phrase: phrase, at: i, alts: alts})
-			a.markUsed(i, i+n)
+			a.Values = append(a.Values, &ValueMention{Phrase: phrase, At: i, Alts: alts})
+			a.MarkUsed(i, i+n)
 			break
 		}
 	}
 }
 
 // free says whether the tokens [from, to) are unused plain words.
-func (a *analysis) free(from, to int) bool {
+func (a *Analysis) free(from, to int) bool {
 	for k := from; k < to; k++ {
-		if a.toks[k].Used || a.toks[k].IsNum || a.toks[k].Quoted {
+		if a.Toks[k].Used || a.Toks[k].IsNum || a.Toks[k].Quoted {
 			return false
 		}
 	}
@@ -56,17 +56,17 @@ func (a *analysis) free(from, to int) bool {
 // protectColumnPhrases links a two-word phrase that is exactly a column's
 // name ("meal description") to that column when its last word alone would
 // name another table (a description table).
-func (e *Engine) protectColumnPhrases(a *analysis) {
-	for i := 0; i+2 <= len(a.toks); i++ {
-		if !a.free(i, i+2) || !token.Unbroken(a.toks, i, i+2) || stopWords[a.toks[i].Low] || stopWords[a.toks[i+1].Low] || a.toks[i].Clause != a.toks[i+1].Clause {
+func (e *Reader) protectColumnPhrases(a *Analysis) {
+	for i := 0; i+2 <= len(a.Toks); i++ {
+		if !a.free(i, i+2) || !token.Unbroken(a.Toks, i, i+2) || stopWords[a.Toks[i].Low] || stopWords[a.Toks[i+1].Low] || a.Toks[i].Clause != a.Toks[i+1].Clause {
 			continue
 		}
-		last := e.m.ByTerm[strings.Join(e.m.Cat.Terms(a.toks[i+1].Raw), " ")]
+		last := e.m.ByTerm[strings.Join(e.m.Cat.Terms(a.Toks[i+1].Raw), " ")]
 		if len(last) == 0 {
 			continue
 		}
-		want := strings.Join(e.m.Cat.NameTerms(a.phrase(i, i+2)), " ")
-		for _, h := range e.m.Cat.SearchColumns(a.phrase(i, i+2), 5) {
+		want := strings.Join(e.m.Cat.NameTerms(a.Phrase(i, i+2)), " ")
+		for _, h := range e.m.Cat.SearchColumns(a.Phrase(i, i+2), 5) {
 			if strings.Join(e.m.Cat.NameTerms(h.Column), " ") != want {
 				continue
 			}
@@ -88,37 +88,37 @@ func (e *Engine) protectColumnPhrases(a *analysis) {
 // of the measure named right after it is part of that name, not a
 // ranking, when a value picks out the row it is read from. ("The highest
 // peak", a name, still ranks.)
-func (e *Engine) superlativeOfColumn(a *analysis) {
-	s := a.sup
-	if s == nil || s.explicitLimit || strings.Contains(s.phrase, " ") {
+func (e *Reader) superlativeOfColumn(a *Analysis) {
+	s := a.Sup
+	if s == nil || s.ExplicitLimit || strings.Contains(s.Phrase, " ") {
 		return
 	}
-	word := e.m.Cat.NameTerms(a.toks[s.at].Raw)
+	word := e.m.Cat.NameTerms(a.Toks[s.At].Raw)
 	if len(word) != 1 {
 		return
 	}
-	for _, cm := range a.columns {
-		if cm.at != s.at+1 || cm.clause != 0 || len(cm.alts) == 0 || cm.alts[0].computed() {
+	for _, cm := range a.Columns {
+		if cm.At != s.At+1 || cm.Clause != 0 || len(cm.Alts) == 0 || cm.Alts[0].Computed() {
 			continue
 		}
-		al := cm.alts[0]
-		c := e.m.Column(al.table, al.column)
-		if c == nil || c.Kind() != warehouse.KindNumber || !a.valueIn(al.table) {
+		al := cm.Alts[0]
+		c := e.m.Column(al.Table, al.Column)
+		if c == nil || c.Kind() != warehouse.KindNumber || !a.valueIn(al.Table) {
 			return
 		}
-		if name := e.m.Cat.NameTerms(al.column); len(name) > 1 && name[0] == word[0] {
-			a.sup = nil
-			cm.at, cm.phrase = s.at, a.phrase(s.at, cm.end)
+		if name := e.m.Cat.NameTerms(al.Column); len(name) > 1 && name[0] == word[0] {
+			a.Sup = nil
+			cm.At, cm.Phrase = s.At, a.Phrase(s.At, cm.End)
 		}
 		return
 	}
 }
 
 // valueIn says whether a value of the question may be stored in table.
-func (a *analysis) valueIn(table string) bool {
-	for _, vm := range a.values {
-		for _, al := range vm.alts {
-			if strings.EqualFold(al.table, table) {
+func (a *Analysis) valueIn(table string) bool {
+	for _, vm := range a.Values {
+		for _, al := range vm.Alts {
+			if strings.EqualFold(al.Table, table) {
 				return true
 			}
 		}

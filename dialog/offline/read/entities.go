@@ -1,7 +1,4 @@
-package offline
-
-// Recognising the tables the question names ("customers", "lent" →
-// loans); the head is picked in build.go.
+package read
 
 import (
 	"sort"
@@ -9,52 +6,55 @@ import (
 
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/token"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
-type entityMention struct {
-	phrase string
-	at     int
-	tables []*schema.Table
+// EntityMention is a phrase that names a table's rows ("vans",
+// "patients"), with the tables it may name.
+type EntityMention struct {
+	Phrase string
+	At     int
+	Tables []*schema.Table
 }
 
 // preferNamedTable reads "refund amount" as the amount of refunds: a
 // column named right after a table's name is first looked for there.
-func (e *Engine) preferNamedTable(a *analysis) {
-	for _, cm := range a.columns {
-		for _, em := range a.entities {
-			if em.at+len(strings.Fields(em.phrase)) != cm.at {
+func (e *Reader) preferNamedTable(a *Analysis) {
+	for _, cm := range a.Columns {
+		for _, em := range a.Entities {
+			if em.At+len(strings.Fields(em.Phrase)) != cm.At {
 				continue
 			}
 			named := false
-			for i := range cm.alts {
-				for _, t := range em.tables {
-					named = named || strings.EqualFold(cm.alts[i].table, t.Name)
+			for i := range cm.Alts {
+				for _, t := range em.Tables {
+					named = named || strings.EqualFold(cm.Alts[i].Table, t.Name)
 				}
 			}
-			for i := range cm.alts {
+			for i := range cm.Alts {
 				w := 0.6 // another table's column leaves the table's name unused
 				if !named {
 					w = 1
 				}
-				for _, t := range em.tables {
-					if strings.EqualFold(cm.alts[i].table, t.Name) {
+				for _, t := range em.Tables {
+					if strings.EqualFold(cm.Alts[i].Table, t.Name) {
 						w = 1.5
 					}
 				}
-				cm.alts[i].weight *= w
+				cm.Alts[i].Weight *= w
 			}
-			sort.SliceStable(cm.alts, func(i, j int) bool { return cm.alts[i].weight > cm.alts[j].weight })
+			sort.SliceStable(cm.Alts, func(i, j int) bool { return cm.Alts[i].Weight > cm.Alts[j].Weight })
 		}
 	}
 }
 
 // findEntities links words to tables ("customers", "sales reps").
-func (e *Engine) findEntities(a *analysis) {
+func (e *Reader) findEntities(a *Analysis) {
 	for n := 3; n >= 1; n-- {
-		for i := 0; i+n <= len(a.toks); i++ {
-			ok := !stopWords[a.toks[i].Low] && !stopWords[a.toks[i+n-1].Low] && token.Unbroken(a.toks, i, i+n) && !listVerbs[a.toks[i].Low]
+		for i := 0; i+n <= len(a.Toks); i++ {
+			ok := !stopWords[a.Toks[i].Low] && !stopWords[a.Toks[i+n-1].Low] && token.Unbroken(a.Toks, i, i+n) && !ListVerbs[a.Toks[i].Low]
 			for k := i; ok && k < i+n; k++ {
-				if a.toks[k].Used || a.toks[k].IsNum {
+				if a.Toks[k].Used || a.Toks[k].IsNum {
 					ok = false
 				}
 			}
@@ -63,10 +63,10 @@ func (e *Engine) findEntities(a *analysis) {
 			}
 			// "books printed by the publisher": a participle with its
 			// agent is a verb of the clause, not part of the noun.
-			if n > 1 && a.word(i+n) == "by" && passiveAgent(a.word(i+n-1)) {
+			if n > 1 && a.Word(i+n) == "by" && passiveAgent(a.Word(i+n-1)) {
 				continue
 			}
-			terms := e.m.Cat.Terms(a.phrase(i, i+n))
+			terms := e.m.Cat.Terms(a.Phrase(i, i+n))
 			if len(terms) == 0 {
 				continue
 			}
@@ -74,39 +74,39 @@ func (e *Engine) findEntities(a *analysis) {
 			if len(tables) == 0 {
 				continue
 			}
-			a.entities = append(a.entities, &entityMention{phrase: a.phrase(i, i+n), at: i, tables: tables})
+			a.Entities = append(a.Entities, &EntityMention{Phrase: a.Phrase(i, i+n), At: i, Tables: tables})
 			for k := i; k < i+n; k++ {
-				a.toks[k].Used = true
+				a.Toks[k].Used = true
 			}
 		}
 	}
-	sort.SliceStable(a.entities, func(i, j int) bool { return a.entities[i].at < a.entities[j].at })
+	sort.SliceStable(a.Entities, func(i, j int) bool { return a.Entities[i].At < a.Entities[j].At })
 	e.compoundEntities(a)
 }
 
 // compoundEntities reads two table nouns in a row whose first table's rows
 // refer to the second's ("product category": a product's category) as the
 // second thing, named with its owner: the question is about categories.
-func (e *Engine) compoundEntities(a *analysis) {
-	var kept []*entityMention
-	for i := 0; i < len(a.entities); i++ {
-		em := a.entities[i]
-		if i+1 < len(a.entities) {
-			next := a.entities[i+1]
-			end := a.spanOf(em.at, em.phrase)
-			if next.at == end && a.toks[end-1].Break == 0 && e.refersTo(em.tables[0], next.tables[0]) {
-				kept = append(kept, &entityMention{phrase: a.phrase(em.at, a.spanOf(next.at, next.phrase)), at: em.at, tables: next.tables})
+func (e *Reader) compoundEntities(a *Analysis) {
+	var kept []*EntityMention
+	for i := 0; i < len(a.Entities); i++ {
+		em := a.Entities[i]
+		if i+1 < len(a.Entities) {
+			next := a.Entities[i+1]
+			end := a.SpanOf(em.At, em.Phrase)
+			if next.At == end && a.Toks[end-1].Break == 0 && e.refersTo(em.Tables[0], next.Tables[0]) {
+				kept = append(kept, &EntityMention{Phrase: a.Phrase(em.At, a.SpanOf(next.At, next.Phrase)), At: em.At, Tables: next.Tables})
 				i++
 				continue
 			}
 		}
 		kept = append(kept, em)
 	}
-	a.entities = kept
+	a.Entities = kept
 }
 
 // refersTo says whether t's rows point at other's rows (a key of other).
-func (e *Engine) refersTo(t, other *schema.Table) bool {
+func (e *Reader) refersTo(t, other *schema.Table) bool {
 	if t == other {
 		return false
 	}
@@ -121,19 +121,19 @@ func (e *Engine) refersTo(t, other *schema.Table) bool {
 // findRelatedEntities links a word left unlinked to a table or column
 // whose name is one word it is related to in the lexicon ("which states
 // adjoin alabama" → border): the same lemma, a synonym or a derived form.
-func (e *Engine) findRelatedEntities(a *analysis) {
+func (e *Reader) findRelatedEntities(a *Analysis) {
 	if e.words == nil {
 		return
 	}
-	for i, t := range a.toks {
+	for i, t := range a.Toks {
 		// Only verbs ("adjoin", "surrounding"): a noun related through
 		// one of its verb senses ("places" → rating) would mislead, and
 		// the word after a superlative belongs to it ("most populated").
-		if t.Used || t.IsNum || t.Quoted || isFunctionWord(t) || len(t.Low) < 4 || !e.words.MostlyVerb(t.Low) ||
-			a.sup != nil && i == a.sup.nounAt {
+		if t.Used || t.IsNum || t.Quoted || IsFunctionWord(t) || len(t.Low) < 4 || !e.words.MostlyVerb(t.Low) ||
+			a.Sup != nil && i == a.Sup.NounAt {
 			continue
 		}
-		cm := &colMention{phrase: t.Raw, at: i, end: i + 1, clause: t.Clause, verb: true}
+		cm := &ColMention{Phrase: t.Raw, At: i, End: i + 1, Clause: t.Clause, Verb: true}
 		var tables []*schema.Table
 		for _, info := range e.m.Tables {
 			if w := schema.NameWord(info.Name); w != "" && e.words.RelatedTo(t.Low, w) {
@@ -141,28 +141,28 @@ func (e *Engine) findRelatedEntities(a *analysis) {
 			}
 			for _, c := range info.Def.Columns {
 				if w := schema.NameWord(c.Name); w != "" && !e.m.IsKeyish(info.Def, &c) && e.words.RelatedTo(t.Low, w) {
-					cm.alts = append(cm.alts, colAlt{table: info.Name, column: c.Name, weight: 0.8})
+					cm.Alts = append(cm.Alts, ColAlt{Table: info.Name, Column: c.Name, Weight: 0.8})
 				}
 			}
 		}
 		// A column of that name is the more specific link (neighbour_info.neighbour).
 		switch {
-		case len(cm.alts) > 0:
-			a.columns = append(a.columns, cm)
+		case len(cm.Alts) > 0:
+			a.Columns = append(a.Columns, cm)
 		case len(tables) > 0:
-			a.entities = append(a.entities, &entityMention{phrase: t.Raw, at: i, tables: tables})
+			a.Entities = append(a.Entities, &EntityMention{Phrase: t.Raw, At: i, Tables: tables})
 		default:
 			continue
 		}
-		a.toks[i].Used = true
+		a.Toks[i].Used = true
 	}
-	sort.SliceStable(a.entities, func(i, j int) bool { return a.entities[i].at < a.entities[j].at })
-	sort.SliceStable(a.columns, func(i, j int) bool { return a.columns[i].at < a.columns[j].at })
+	sort.SliceStable(a.Entities, func(i, j int) bool { return a.Entities[i].At < a.Entities[j].At })
+	sort.SliceStable(a.Columns, func(i, j int) bool { return a.Columns[i].At < a.Columns[j].At })
 }
 
 // relatedTables are the tables with a one-word name the lexicon relates
 // to word (a synonym or derived form).
-func (e *Engine) relatedTables(word string) []*schema.Table {
+func (e *Reader) relatedTables(word string) []*schema.Table {
 	if e.words == nil || len(word) < 2 {
 		return nil
 	}
@@ -188,4 +188,21 @@ func inflectionOf(word, base string) bool {
 		}
 	}
 	return false
+}
+
+// Negations negate what follows ("not", "never"): words/negations.tsv.
+var Negations = words.Set("negating")
+
+// TableNamed is the table token j names, as an entity mention or by its
+// stem ("ordered" → orders).
+func (e *Reader) TableNamed(a *Analysis, j int) *schema.Table {
+	for _, em := range a.Entities {
+		if em.At == j {
+			return em.Tables[0]
+		}
+	}
+	if ts := e.m.ByTerm[strings.Join(e.m.Cat.Terms(a.Toks[j].Raw), " ")]; len(ts) > 0 {
+		return ts[0]
+	}
+	return nil
 }

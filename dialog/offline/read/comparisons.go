@@ -1,0 +1,156 @@
+package read
+
+import (
+	"strings"
+
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
+)
+
+// CompMention is a comparison of a number: its phrase, operator and
+// the number compared with ("more than 20").
+type CompMention struct {
+	Phrase string
+	Op     string
+	Value  float64
+	Upper  float64 // the second bound of "between"
+	At     int
+	// Target words before (or after) the comparison.
+	Target string
+	// KeyOf is set for "shop with ID 1": the named table, whose key
+	// (or a column referring to it) equals the value.
+	KeyOf *schema.Table
+}
+
+// compPhrases are the comparisons of words/comparisons.tsv, tried in its
+// order.
+var compPhrases = func() []compPhrase {
+	var out []compPhrase
+	for _, e := range words.Entries("comparison") {
+		out = append(out, compPhrase{words: strings.Fields(e.Word), op: e.Fields[0]})
+	}
+	return out
+}()
+
+type compPhrase struct {
+	words []string
+	op    string
+}
+
+// findComparisons recognises "more than 100", "over 500", "at least 3".
+func (a *Analysis) findComparisons() {
+	for i := 0; i < len(a.Toks); i++ {
+		for _, cp := range compPhrases {
+			n := len(cp.words)
+			// "writers above age 40": the column's word between the
+			// comparison and its number.
+			if a.Seq(i, cp.words...) && i+n+1 < len(a.Toks) && a.Toks[i+n+1].IsNum && !a.Toks[i+n+1].Used && a.columnWordAt(i+n) {
+				c := &CompMention{Phrase: a.Phrase(i, i+n+2), Op: cp.op, Value: a.Toks[i+n+1].Num, At: i, Target: a.Toks[i+n].Low}
+				a.Comps = append(a.Comps, c)
+				for k := i; k <= i+n+1; k++ {
+					a.Toks[k].Used = true
+				}
+				break
+			}
+			if !a.Seq(i, cp.words...) || i+n >= len(a.Toks) || !a.Toks[i+n].IsNum || a.Toks[i+n].Used {
+				continue
+			}
+			c := &CompMention{Phrase: a.Phrase(i, i+n+1), Op: cp.op, Value: a.Toks[i+n].Num, At: i}
+			c.Target = a.comparisonTarget(i, i+n+1)
+			a.Comps = append(a.Comps, c)
+			for k := i; k <= i+n; k++ {
+				a.Toks[k].Used = true
+			}
+			break
+		}
+	}
+	// "between 100 and 200", both included as in SQL.
+	for i := 0; i+3 < len(a.Toks); i++ {
+		if a.Word(i) != "between" || !a.Toks[i+1].IsNum || a.Word(i+2) != "and" || !a.Toks[i+3].IsNum || a.Toks[i+1].Used || a.Toks[i+3].Used {
+			continue
+		}
+		lo, hi := a.Toks[i+1].Num, a.Toks[i+3].Num
+		if lo > hi {
+			lo, hi = hi, lo
+		}
+		target := a.comparisonTarget(i, i+4)
+		phrase := a.Phrase(i, i+4)
+		a.Comps = append(a.Comps, &CompMention{Phrase: phrase, Op: "between", Value: lo, Upper: hi, At: i, Target: target})
+		for k := i; k < i+4; k++ {
+			a.Toks[k].Used = true
+		}
+	}
+	a.findOrMore()
+}
+
+// columnWordAt says whether token k is a plain word that may name a
+// column: no number, no quoted text, no function word, not yet read.
+func (a *Analysis) columnWordAt(k int) bool {
+	t := a.Toks[k]
+	return !t.IsNum && !t.Quoted && !t.Used && !stopWords[t.Low] && !IsFunctionWord(t) && t.Break == 0 && t.Clause == a.Toks[k+1].Clause
+}
+
+// comparisonTarget finds the words a comparison at [i, end) is about:
+// content words just before ("population over 100000"), else just after
+// ("over 500 in revenue", "more than 10 orders").
+func (a *Analysis) comparisonTarget(i, end int) string {
+	var before []string
+	start := i - 1
+	if a.Word(start) == "of" {
+		start-- // "a top speed of over 90 mph"
+	}
+	for j := start; j >= 0 && j >= start-2; j-- {
+		w := a.Word(j)
+		if w == "with" || w == "whose" || w == "that" || w == "have" || w == "has" || w == "is" || w == "are" || w == "of" || a.Toks[j].Used {
+			break
+		}
+		if !stopWords[w] {
+			before = append([]string{a.Toks[j].Low}, before...)
+		}
+	}
+	var after []string
+	for j := end; j < len(a.Toks) && j <= end+2; j++ {
+		w := a.Word(j)
+		if a.Toks[j].Used || a.Toks[j].IsNum {
+			break
+		}
+		if stopWords[w] && len(after) > 0 {
+			break
+		}
+		if !stopWords[w] {
+			after = append(after, a.Toks[j].Low)
+		}
+	}
+	if len(after) > 0 && (len(before) == 0 || a.Word(i-1) == "with" || a.Word(i-1) == "have" || a.Word(i-1) == "has") {
+		return strings.Join(after, " ")
+	}
+	return strings.Join(before, " ")
+}
+
+// findOrMore reads "N or more" / "N or less".
+func (a *Analysis) findOrMore() {
+	for i := 0; i+2 < len(a.Toks); i++ {
+		if a.Toks[i].IsNum && !a.Toks[i].Used && a.Word(i+1) == "or" && (a.Word(i+2) == "more" || a.Word(i+2) == "less" || a.Word(i+2) == "fewer") {
+			op := ">="
+			if a.Word(i+2) != "more" {
+				op = "<="
+			}
+			target := ""
+			if i+3 < len(a.Toks) {
+				target = a.Toks[i+3].Low
+			}
+			a.Comps = append(a.Comps, &CompMention{Phrase: a.Phrase(i, i+3), Op: op, Value: a.Toks[i].Num, At: i, Target: target})
+			a.Toks[i].Used, a.Toks[i+1].Used, a.Toks[i+2].Used = true, true, true
+		}
+	}
+}
+
+// comparedNumber says whether a number after this word is compared with
+// ("of over 2010", "more than 2000"), which makes it no calendar year.
+func comparedNumber(prev string) bool {
+	switch prev {
+	case "over", "above", "under", "below", "than", "least", "exceeding", "exceeds":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,458 @@
+package read
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/token"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
+)
+
+// Recognising what a question asks for: counts, aggregates, superlatives
+// and rankings, groupings. The plan stage builds them (package offline:
+// measures.go, ranking.go, superlative.go and grouping.go).
+
+// SuperMention is a superlative phrase ("the three oldest"): its
+// direction, how many rows it keeps, and the measure it hints at.
+type SuperMention struct {
+	Phrase string
+	Desc   bool
+	Limit  int
+	Hint   string // "size", "length", "height", "population", "date", "value", "" (any measure)
+	NounAt int
+	At     int
+	// ExplicitLimit is true for "top 5", "3 largest".
+	ExplicitLimit bool
+	// numberOf is where "number of" follows the superlative ("the
+	// greatest number of writers"), 0 if it does not.
+	numberOf int
+}
+
+// GroupMention is a grouping phrase ("per depot", "by month").
+type GroupMention struct {
+	Phrase   string
+	At       int
+	TimeUnit string // "month", "year", "quarter", "week", "day" for time buckets
+	// Per: "per order", which after an average may name what is averaged
+	// over rather than groups.
+	Per bool
+}
+
+// Superlatives are the ranking words by spelling (words/superlatives.tsv).
+var Superlatives = superlativesOf(words.Superlatives())
+
+// HowAdjectives map the adjective of "how big/long/old" to the measure it
+// asks for (words/how.tsv).
+var HowAdjectives = words.HowAdjectives()
+
+// superlative is a ranking word: its direction and the measure it ranks
+// by when the question names none ("" for what the question counts).
+type superlative struct {
+	Desc bool
+	Hint string
+}
+
+func superlativesOf(ws map[string]words.Superlative) map[string]superlative {
+	out := map[string]superlative{}
+	for w, s := range ws {
+		out[w] = superlative{Desc: s.Desc, Hint: s.Measure}
+	}
+	return out
+}
+
+// findIntents recognises counting, aggregates, superlatives, grouping and
+// how-adjectives.
+func (a *Analysis) findIntents() {
+	a.findCountsAndAggregates()
+	a.findSuperlative()
+	a.findGroupings()
+}
+
+// findCountsAndAggregates recognises "how many", "number of", "total", "average", "how big", "where is": what the answer computes.
+func (a *Analysis) findCountsAndAggregates() {
+	for i := 0; i < len(a.Toks); i++ {
+		t := a.Toks[i]
+		if t.Used {
+			continue
+		}
+		switch {
+		case a.Seq(i, "how", "many"):
+			a.Count, a.CountAt = true, i
+			a.Toks[i].Used, a.Toks[i+1].Used = true, true
+			a.findCountKinds(i + 2)
+		case a.Seq(i, "number", "of") || a.Seq(i, "count", "of") || t.Low == "count" && i == 0:
+			// The first count asks; a later one ("… Give the id and the
+			// number of X") lists what to show.
+			// "Count the number of…" is one count.
+			restated := a.Count && a.Word(a.CountAt) == "count" && i-a.CountAt <= 2
+			if !a.Count {
+				a.Count, a.CountAt = true, i
+			}
+			// "the number of different specialties" counts values ("the
+			// count of distinct type of…" is left to the column "type").
+			if w := a.Word(i + 2); (a.CountAt == i || restated) && a.Word(i+1) == "of" && DistinctWords[w] && !KindWords[a.Word(i+3)] {
+				a.findCountKinds(i + 2)
+			}
+			a.Toks[i].Used = true
+			if a.Word(i+1) == "of" {
+				a.Toks[i+1].Used = true
+			}
+		case a.Seq(i, "how", "much"):
+			a.Agg, a.AggAt = "SUM", i
+			a.Toks[i].Used, a.Toks[i+1].Used = true, true
+		case sumWords[t.Low]:
+			if a.Agg == "" {
+				a.Agg, a.AggAt = "SUM", i
+			}
+			a.Toks[i].Used = true
+		case t.Low == "average" || t.Low == "avg" || t.Low == "mean":
+			a.Agg, a.AggAt = "AVG", i
+			a.Toks[i].Used = true
+		case a.Word(i-1) == "how" && HowAdjectives[t.Low] != "":
+			a.HowAdj = HowAdjectives[t.Low]
+			a.Toks[i].Used, a.Toks[i-1].Used = true, true
+		case t.Low == "where" && (a.Word(i+1) == "is" || a.Word(i+1) == "are"):
+			a.Where = true
+			a.Toks[i].Used = true
+		}
+	}
+}
+
+// findSuperlative recognises the first superlative or top-k ("the 3 largest"), with its limit, direction and the noun it ranks by.
+func (a *Analysis) findSuperlative() {
+	// Superlatives and top-k.
+	for i := 0; i < len(a.Toks) && a.Sup == nil; i++ {
+		sm, last, ok := a.superlativeAt(i)
+		if !ok {
+			continue
+		}
+		i = a.superlativeModifiers(sm, last)
+		a.rankedNoun(sm, i)
+		a.Sup = sm
+	}
+}
+
+// superlativeAt reads a superlative at i ("highest", "top 5", "5 most"),
+// with the number that limits it; last is its last token.
+func (a *Analysis) superlativeAt(i int) (sm *SuperMention, last int, ok bool) {
+	t := a.Toks[i]
+	if t.Used {
+		return nil, i, false
+	}
+	s, ok := Superlatives[t.Low]
+	limit, explicit := 1, false
+	start := i
+	if t.IsNum && !t.Used && t.Num >= 1 && t.Num <= 1000 && t.Num == math.Trunc(t.Num) && i+1 < len(a.Toks) {
+		if s2, ok2 := Superlatives[a.Word(i+1)]; ok2 {
+			s, ok, limit, explicit = s2, true, int(t.Num), true
+			a.Toks[i].Used = true
+			i++
+		}
+	}
+	if !ok {
+		return nil, i, false
+	}
+	// "first/last" only rank when they qualify a noun, not in "first 2024"…
+	if (t.Low == "max" || t.Low == "maximum" || t.Low == "minimum") && a.Agg == "" && a.Word(i+1) == "of" {
+		return nil, i, false
+	}
+	if i+1 < len(a.Toks) && a.Toks[i+1].IsNum && !a.Toks[i+1].IsYear() && !a.Toks[i+1].Used {
+		limit, explicit = int(a.Toks[i+1].Num), true
+		a.Toks[i+1].Used = true
+	}
+	sm = &SuperMention{Phrase: a.Toks[i].Raw, Desc: s.Desc, Limit: limit, Hint: s.Hint, At: start, ExplicitLimit: explicit}
+	a.Toks[i].Used = true
+	return sm, i, true
+}
+
+// superlativeModifiers reads what follows a superlative's word at i: "the
+// greatest number of" (maybe a count), "most populous" (the adjective sets
+// the measure), "top 3 most often borrowed" (how often, not a column). It
+// returns the superlative's last token.
+func (a *Analysis) superlativeModifiers(sm *SuperMention, i int) int {
+	if n := i + 1; a.Seq(n, "number", "of") && a.Word(i) != "most" && a.Word(i) != "least" && a.Word(i) != "top" {
+		sm.numberOf = n
+	}
+	if (a.Toks[i].Low == "most" || a.Toks[i].Low == "least") && HowAdjectives[a.Word(i+1)] != "" {
+		sm.Hint = HowAdjectives[a.Word(i+1)]
+		sm.Phrase += " " + a.Toks[i+1].Raw
+		a.Toks[i+1].Used = true
+		i++
+	}
+	from := i + 1
+	if sm.ExplicitLimit && i+1 < len(a.Toks) && a.Toks[i+1].IsNum {
+		from++ // past the "2" of "top 2"
+	}
+	for k := from; k < len(a.Toks) && k <= from+3 && !a.Toks[k].Used; k++ {
+		if w := a.Word(k); w != "most" && w != "least" {
+			if !CommonWords[w] {
+				break
+			}
+			a.Toks[k].Used = true
+		}
+	}
+	return i
+}
+
+// rankedNoun finds the noun a superlative ranks by: "highest revenue",
+// "most orders", "top 5 products by units sold", or a second superlative
+// ("top 3 shops with the highest ratings") that says what ranks them and
+// which way.
+func (a *Analysis) rankedNoun(sm *SuperMention, i int) {
+	j := i + 1
+	for j < len(a.Toks) && (a.Word(j) == "the" || a.Word(j) == "a") {
+		j++
+	}
+	sm.NounAt = j
+	if by := a.indexOf("by", i+1); by >= 0 && by+1 < len(a.Toks) {
+		sm.NounAt = by + 1
+		a.Toks[by].Used = true
+	} else if at, s2 := a.rankedWith(j); at > 0 {
+		sm.NounAt, sm.Desc = at+1, s2.Desc
+		sm.Phrase += " " + a.Toks[at].Raw
+		a.Toks[at].Used = true
+	}
+}
+
+// findGroupings recognises groupings ("per X", "by X", "for each X", "monthly"), which split the answer into one row per group.
+func (a *Analysis) findGroupings() {
+	for i := 0; i < len(a.Toks); i++ {
+		t := a.Toks[i]
+		if t.Used || a.periodAdverb(i) || a.ofEach(i) {
+			continue
+		}
+		at, ok := a.groupedAfter(i)
+		if !ok {
+			continue
+		}
+		for at < len(a.Toks) && (a.Word(at) == "the" || a.Word(at) == "a" || a.Word(at) == "each") {
+			at++
+		}
+		if at >= len(a.Toks) || a.Toks[at].Used || a.Toks[at].IsNum {
+			continue
+		}
+		a.Toks[i].Used = true
+		g := &GroupMention{Phrase: a.Toks[at].Raw, At: at, Per: t.Low == "per"}
+		switch SingularOf(a.Word(at)) {
+		case "month", "year", "quarter", "week", "day":
+			g.TimeUnit = SingularOf(a.Word(at))
+			a.Toks[at].Used = true
+		}
+		a.Groups = append(a.Groups, g)
+	}
+}
+
+// periodUnits are the adverbs that group by a period.
+var periodUnits = words.Map("periodadverb")
+
+// periodAdverb: "monthly", "yearly"… group by that period.
+func (a *Analysis) periodAdverb(i int) bool {
+	unit, ok := periodUnits[a.Toks[i].Low]
+	if ok {
+		a.Groups = append(a.Groups, &GroupMention{Phrase: a.Toks[i].Raw, At: i, TimeUnit: unit})
+		a.Toks[i].Used = true
+	}
+	return ok
+}
+
+// ofEach: "what are the refund reasons and how many of each" — each of the
+// things named before, the last word that is not a function word. True
+// when "of each" ends the clause (read or not).
+func (a *Analysis) ofEach(i int) bool {
+	t := a.Toks[i]
+	if !((t.Low == "each" || t.Low == "every") && a.Word(i-1) == "of" && (i+1 >= len(a.Toks) || t.Break != 0 || a.Toks[i+1].Clause != t.Clause)) {
+		return false
+	}
+	for k := i - 2; k >= 0; k-- {
+		if a.Toks[k].Clause != t.Clause {
+			break
+		}
+		if !IsFunctionWord(a.Toks[k]) && !a.Toks[k].IsNum {
+			a.Toks[i].Used, a.Toks[i-1].Used = true, true
+			a.Groups = append(a.Groups, &GroupMention{Phrase: a.Toks[k].Raw, At: k})
+			break
+		}
+	}
+	return true
+}
+
+// groupedAfter reads a word that opens a grouping ("per", "by", "for
+// each", "each", "across different") and where the grouped thing starts;
+// not "the ratio of loans per member" (a quotient) or "cited by
+// publications" (an agent).
+func (a *Analysis) groupedAfter(i int) (int, bool) {
+	t := a.Toks[i]
+	switch {
+	case t.Low == "per" && a.indexOf("ratio", max(i-5, 0)) >= 0 && a.indexOf("ratio", max(i-5, 0)) < i:
+		return 0, false
+	case t.Low == "by" && passiveAgent(a.Word(i-1)):
+		return 0, false
+	case t.Low == "per" || t.Low == "by" && !a.Toks[min(i+1, len(a.Toks)-1)].IsNum:
+		return i + 1, true
+	case a.Seq(i, "for", "each") || a.Seq(i, "for", "every"):
+		a.Toks[i+1].Used = true
+		return i + 2, true
+	case t.Low == "each" || t.Low == "every":
+		return i + 1, true
+	case t.Low == "across" && (a.Word(i+1) == "different" || a.Word(i+1) == "all" || a.Word(i+1) == "the" || a.Word(i-1) == "vary" || a.Word(i-1) == "varies"):
+		// "how does X vary across (different) manufacturers"
+		at := i + 1
+		if a.Word(at) == "different" || a.Word(at) == "all" {
+			a.Toks[at].Used = true
+			at++
+		}
+		return at, true
+	}
+	return 0, false
+}
+
+// rankedWith finds "with/having/has the highest" within a few words after
+// from: the superlative that names what a top-N ranks by.
+func (a *Analysis) rankedWith(from int) (int, superlative) {
+	for k := from; k < from+5 && k < len(a.Toks); k++ {
+		switch a.Word(k) {
+		case "with", "having", "has", "have", "had":
+			j := k + 1
+			for a.Word(j) == "the" || a.Word(j) == "received" || a.Word(j) == "got" {
+				j++
+			}
+			if s, ok := Superlatives[a.Word(j)]; ok && !a.Toks[j].Used {
+				return j, s
+			}
+		}
+	}
+	return -1, Superlatives["top"]
+}
+
+// stopWord is a stop word written as one: "US" in capitals is a country,
+// not "us".
+func stopWord(t token.Token) bool {
+	return stopWords[t.Low] && !(len(t.Raw) >= 2 && t.Raw == strings.ToUpper(t.Raw) && t.Raw != t.Low)
+}
+
+// passiveAgent says whether "by" after w introduces who did something
+// ("written by", "sent by", "taken by") rather than a grouping ("grouped
+// by", "split by").
+func passiveAgent(w string) bool {
+	if groupingVerbs[w] {
+		return false
+	}
+	return len(w) > 3 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en")) || agentParticiples[w]
+}
+
+var groupingVerbs = words.Set("grouping")
+
+var agentParticiples = words.Set("agent")
+
+// KindWords ask for distinct values: "how many kinds of", "different".
+var KindWords = words.Set("kind")
+
+// sumWords ask for a total: "total sales", "how many altogether".
+var sumWords = words.Set("sum")
+
+// DistinctWords ask for each value once: "the number of different
+// specialties".
+var DistinctWords = words.Set("distinct")
+
+// findCountKinds reads "kinds of", "different" right after "how many".
+func (a *Analysis) findCountKinds(j int) {
+	for j < len(a.Toks) && KindWords[a.Word(j)] {
+		a.CountKinds = true
+		a.Toks[j].Used = true
+		j++
+	}
+	if a.CountKinds && a.Word(j) == "of" {
+		a.Toks[j].Used = true
+	}
+}
+
+func (a *Analysis) indexOf(w string, from int) int {
+	for i := from; i < len(a.Toks); i++ {
+		if a.Toks[i].Low == w && !a.Toks[i].Used {
+			return i
+		}
+	}
+	return -1
+}
+
+// countRanking reads "the greatest number of writers", "the smallest
+// number of books" as "most"/"fewest": a count of the things named,
+// ranked. A stored number ("the greatest number of seats", a column) stays
+// that column's extreme.
+func (e *Reader) countRanking(a *Analysis) {
+	sm := a.Sup
+	if sm == nil || sm.numberOf == 0 {
+		return
+	}
+	noun := sm.numberOf + 2
+	for a.Word(noun) == "the" {
+		noun++
+	}
+	counted := false
+	for _, em := range a.Entities {
+		counted = counted || em.At == noun
+	}
+	for _, cm := range a.Columns {
+		if cm.At == noun {
+			counted = false
+		}
+	}
+	if !counted {
+		return
+	}
+	sm.Phrase, sm.Hint = "fewest", ""
+	if sm.Desc {
+		sm.Phrase = "most"
+	}
+	a.Toks[sm.numberOf].Used, a.Toks[sm.numberOf+1].Used = true, true
+	sm.NounAt = noun
+}
+
+// NestedMention is a superlative phrase that names one related thing.
+type NestedMention struct {
+	Sup *SuperMention
+	// Subject is the table whose top row is meant; measure, when set, is
+	// the column named after the superlative ("with the largest population").
+	Subject *schema.Table
+	Measure *ColMention
+	// At..end are the phrase's tokens ("the depot with the most vans").
+	At, End int
+}
+
+// AggItem is one aggregate word of a list and where it stands.
+type AggItem struct {
+	Fn string
+	At int
+}
+
+// findAggList finds two or more aggregate words joined by commas, "and"
+// or "or", ending right before the measure's words.
+func (a *Analysis) findAggList() {
+	for i := 0; i < len(a.Toks); i++ {
+		fn := AggWords[a.Word(i)]
+		if fn == "" || a.Toks[i].Clause != 0 {
+			continue
+		}
+		list := []AggItem{{fn, i}}
+		k := i
+		for {
+			j := k + 1
+			for a.Word(j) == "and" || a.Word(j) == "or" || a.Word(j) == "the" {
+				j++
+			}
+			if j == k+1 && a.Toks[k].Break != ',' || AggWords[a.Word(j)] == "" {
+				break
+			}
+			k = j
+			if !slices.ContainsFunc(list, func(it AggItem) bool { return it.Fn == AggWords[a.Word(k)] }) {
+				list = append(list, AggItem{AggWords[a.Word(k)], k})
+			}
+		}
+		if len(list) > 1 {
+			a.AggList = list
+			return
+		}
+	}
+}

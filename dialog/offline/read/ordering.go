@@ -1,0 +1,209 @@
+package read
+
+import (
+	"strings"
+
+	"github.com/clarify-bot/clarify/dialog/offline/words"
+)
+
+// Ordering clauses: "ordered by the count of loans in descending
+// order", "sorted from highest to lowest", "sort the rows by the
+// region name", "alphabetically", "starting from the top scores". They
+// sort whatever the rest of the question computes; they never rank or cut
+// by themselves.
+
+// OrderMention is an ordering clause.
+type OrderMention struct {
+	Phrase string
+	At     int
+	// By is the first token of what to sort by, -1 when unnamed.
+	By   int
+	Desc bool
+	// Alpha: by name, A to Z.
+	Alpha bool
+}
+
+// directionWords say which way a sort goes; the rank tells the first of
+// "from X to Y".
+var directionWords = words.Flags("direction", "highest", "lowest")
+
+// unitWords are units of measure: "in square kilometers", "people per
+// square mile" describe a number, they do not group or name columns.
+var unitWords = words.Set("unit")
+
+func isDirection(w string) bool { _, ok := directionWords[w]; return ok }
+
+func isUnit(w string) bool { return unitWords[w] || unitWords[SingularOf(w)] }
+
+// findUnits marks unit phrases used: "in meters", "per square kilometer",
+// "in loans per member per year".
+func (a *Analysis) findUnits() {
+	for i := range a.Toks {
+		if !isUnit(a.Word(i)) || a.Toks[i].Used || a.Toks[i].Quoted {
+			continue
+		}
+		// Only after a number or "in"/"per": "named pounds" is a name.
+		if prev := a.Word(i - 1); !(i > 0 && a.Toks[i-1].IsNum) && prev != "in" && prev != "per" && !(prev == "square" || prev == "cubic") {
+			continue
+		}
+		a.Toks[i].Used = true
+		for j := i + 1; isUnit(a.Word(j)); j++ {
+			a.Toks[j].Used = true
+		}
+		// "per square kilometer", "in meters": the connective goes too.
+		if w := a.Word(i - 1); w == "per" || w == "in" {
+			a.Toks[i-1].Used = true
+			if w == "per" && a.Word(i-3) == "in" {
+				a.Toks[i-2].Used, a.Toks[i-3].Used = true, true // "in people per km"
+			}
+		}
+	}
+}
+
+// findOrdering reads an ordering clause; its words are then no
+// superlative ("from highest to lowest") and no grouping ("ordered by").
+// sortFollows are the words after "ordered" or "sorted" that make it a
+// sort ("ordered by age", "sorted in descending order"); "tools never
+// ranked" is no sort.
+// alphaWords say text is sorted by its letters.
+var alphaWords = words.Set("alphabetical")
+
+var sortFollows = words.Set("sortfollow")
+
+var sortVerbs = words.Set("sortverb")
+
+var sortNouns = words.Set("sortnoun")
+
+var sortedList = words.Set("sortedlist")
+
+var reverseWords = words.Set("reverse")
+
+var sortFillers = words.Set("sortfiller")
+
+var sortWays = words.Map("sortway")
+
+func (a *Analysis) findOrdering() {
+	for i := 0; i < len(a.Toks); i++ {
+		if a.alphabeticalOrder(i) {
+			return
+		}
+		if !a.opensOrdering(i) {
+			continue
+		}
+		om, end := a.orderClause(i)
+		// "starting from the top scores": a sort key after the direction.
+		if om.By < 0 && a.Word(i) == "starting" {
+			for k := i + 1; k < end; k++ {
+				if !isDirection(a.Word(k)) && !stopWords[a.Word(k)] && a.Word(k) != "starting" {
+					om.By = k
+					break
+				}
+			}
+		}
+		om.Phrase = a.Phrase(i, end)
+		for k := i; k < end; k++ {
+			if om.By >= 0 && k >= om.By && !isDirection(a.Word(k)) && !stopWords[a.Word(k)] && AggWords[a.Word(k)] == "" && a.Word(k) != "order" {
+				continue // the sort key's words are linked as columns
+			}
+			a.Toks[k].Used = true
+		}
+		a.Order = om
+		return
+	}
+}
+
+// alphabeticalOrder reads "alphabetically", "(in) alphabetical order" and
+// "in reverse alphabetical order" (Z to A) at i.
+func (a *Analysis) alphabeticalOrder(i int) bool {
+	w := a.Word(i)
+	if !(alphaWords[w] && (strings.HasSuffix(w, "ly") || a.Word(i+1) == "order") || w == "in" && alphaWords[a.Word(i+1)]) {
+		return false
+	}
+	end := i + 1
+	if w == "in" {
+		end++
+	}
+	if a.Word(end) == "order" {
+		end++
+	}
+	a.Order = &OrderMention{Phrase: a.Phrase(i, end), At: i, By: -1, Alpha: true}
+	a.MarkUsed(i, end)
+	if sortedList[a.Word(i-1)] {
+		a.MarkUsed(i-1, i)
+	}
+	if reverseWords[a.Word(i-1)] {
+		a.Order.Desc = true
+		a.MarkUsed(i-1, i)
+	}
+	return true
+}
+
+// opensOrdering: "ordered by", "sort the…", "in descending", "starting
+// from", "from highest to…".
+func (a *Analysis) opensOrdering(i int) bool {
+	w := a.Word(i)
+	switch {
+	case sortVerbs[w] && sortFollows[a.Word(i+1)] ||
+		sortNouns[w] && (a.Word(i+1) == "by" || a.Word(i+1) == "the" || a.Word(i+1) == "them" || a.Word(i+1) == "results"):
+		return true
+	case a.Seq(i, "in", "descending") || a.Seq(i, "in", "ascending"):
+		return true
+	case w == "starting" && a.Word(i+1) == "from" || w == "from" && isDirection(a.Word(i+1)) && a.Word(i+2) == "to":
+		return true
+	}
+	return false
+}
+
+// orderClause reads the clause an ordering opens at i, up to the
+// punctuation that ends it: its direction and where its sort key starts.
+// Ascending unless the words say otherwise, as SQL.
+func (a *Analysis) orderClause(i int) (*OrderMention, int) {
+	om := &OrderMention{At: i, By: -1}
+	end := i + 1
+	for end < len(a.Toks) && end < i+14 {
+		if !a.orderWord(om, i, end) {
+			break // the clause has ended
+		}
+		brk := a.Toks[end].Break
+		end++
+		if brk != 0 && (brk != ',' || om.By >= 0 && end > om.By) {
+			break
+		}
+	}
+	return om, end
+}
+
+// orderWord reads the word at end of the ordering clause opened at i into
+// om; false when the word is past the clause.
+func (a *Analysis) orderWord(om *OrderMention, i, end int) bool {
+	x := a.Word(end)
+	switch {
+	case (x == "by" || x == "of" && a.Word(end-1) == "order") && om.By < 0:
+		// "ordered by price", "in ascending order of price"
+		om.By = end + 1
+		for a.Word(om.By) == "the" || a.Word(om.By) == "their" || a.Word(om.By) == "its" {
+			om.By++
+		}
+	case sortFillers[x]:
+	case sortWays[x] != "":
+		om.Desc = directionWords[x]
+	case isDirection(x) && (a.Word(end-1) == "from" || a.Word(end-1) == "to" || a.Word(end-1) == "the"):
+		if a.Word(end-1) != "to" {
+			om.Desc = directionWords[x]
+		}
+	case x == "alphabetically" || x == "alphabetical":
+		om.Alpha, om.Desc = true, false
+	case om.By < 0 && a.Word(end-1) == "the" && sortNouns[a.Word(i)]:
+		om.By = end // "sort the product codes in ascending order"
+	default:
+		return om.By >= 0 && end >= om.By
+	}
+	return true
+}
+
+// MarkUsed marks tokens from..to as taken by a recogniser.
+func (a *Analysis) MarkUsed(from, to int) {
+	for k := max(from, 0); k < to && k < len(a.Toks); k++ {
+		a.Toks[k].Used = true
+	}
+}

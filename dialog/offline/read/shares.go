@@ -1,0 +1,71 @@
+package read
+
+import (
+	"github.com/clarify-bot/clarify/dialog/offline/words"
+)
+
+// shareWords ask for a part of the whole.
+var shareWords = words.Set("share")
+
+// ChangeMention is a request for the change between consecutive periods.
+type ChangeMention struct {
+	Unit    string // "month", "quarter", "year", "week", "day"
+	At, End int
+}
+
+// findShares reads "share of", "percentage of", "% of" and
+// "month-over-month", "year over year", "compared to the previous month".
+func (a *Analysis) findShares() {
+	for i, t := range a.Toks {
+		if t.Used || t.Clause != 0 {
+			continue
+		}
+		if shareWords[t.Low] && (a.Word(i+1) == "of" || a.Word(i+1) == "by") && !a.withinGroups(i+2) {
+			a.Share = &Span{At: i, End: i + 2}
+			a.MarkUsed(i, i+2)
+			continue
+		}
+		unit := SingularOf(t.Low)
+		if !timeUnits[unit] {
+			continue
+		}
+		switch {
+		case a.Word(i+1) == "over" && SingularOf(a.Word(i+2)) == unit:
+			// "month-over-month", "year over year"
+			a.Change = &ChangeMention{Unit: unit, At: i, End: i + 3}
+			a.MarkUsed(i, i+3)
+		case (a.Word(i-1) == "previous" || a.Word(i-1) == "prior" || a.Word(i-1) == "last") &&
+			(a.Word(i-2) == "the" && (a.Word(i-3) == "to" || a.Word(i-3) == "from" || a.Word(i-3) == "with" || a.Word(i-3) == "over")):
+			// "compared to the previous month", "change from the prior year"
+			a.Change = &ChangeMention{Unit: unit, At: i - 3, End: i + 1}
+			a.MarkUsed(i-3, i+1)
+		}
+	}
+	if c := a.Change; c != nil {
+		// The change is between periods: the result is per period.
+		has := false
+		for _, g := range a.Groups {
+			has = has || g.TimeUnit != ""
+		}
+		if !has {
+			a.Groups = append(a.Groups, &GroupMention{Phrase: a.Phrase(c.At, c.End), At: c.At, TimeUnit: c.Unit})
+		}
+	}
+}
+
+var timeUnits = words.Set("timeunit")
+
+// Span is a run of tokens a recogniser took.
+type Span struct{ At, End int }
+
+// withinGroups says whether a share asks for a part of each group's own
+// rows ("the proportion of loans with fees out of all loans"), which
+// is no share of the total over groups.
+func (a *Analysis) withinGroups(from int) bool {
+	for k := from; k < len(a.Toks) && a.Toks[k].Clause == 0; k++ {
+		if a.Word(k) == "out" && a.Word(k+1) == "of" || a.Word(k) == "among" {
+			return true
+		}
+	}
+	return false
+}
