@@ -6,12 +6,13 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/clarify-bot/clarify/dialog/offline/plan"
+
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
-	"github.com/clarify-bot/clarify/dialog/offline/token"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
@@ -56,54 +57,54 @@ type readingParts struct {
 }
 
 // partsOf gathers a reading's parts over its join tree.
-func (e *Engine) partsOf(p *plan, tree *catalog.JoinTree) *readingParts {
+func (e *Engine) partsOf(p *plan.Plan, tree *catalog.JoinTree) *readingParts {
 	rp := &readingParts{values: map[string]bool{}, compared: map[string]bool{}, numbers: map[string]bool{}, columns: map[string]bool{}, aggs: map[string]bool{},
-		tables: map[string]int{}, read: map[string]bool{}, joined: map[string]bool{}, shown: map[string]bool{}, counted: map[string]bool{}, wrap: p.wrap}
-	for _, s := range p.selects {
-		for _, c := range columnsOf(s.x) {
+		tables: map[string]int{}, read: map[string]bool{}, joined: map[string]bool{}, shown: map[string]bool{}, counted: map[string]bool{}, wrap: p.Wrap}
+	for _, s := range p.Selects {
+		for _, c := range columnsOf(s.X) {
 			rp.shown[strings.ToLower(c.Table+"."+c.Column)] = true
 		}
 	}
-	extremum, perGroup := p.extremes()
+	extremum, perGroup := extremes(p)
 	xs := e.readingExprs(p, tree)
 	rp.exprs = xs
 	existsIn := e.exprParts(rp, xs)
 	e.treeParts(rp, p, tree, existsIn)
 	if extremum || perGroup {
 		fn := "MIN"
-		if p.desc {
+		if p.Desc {
 			fn = "MAX"
 		}
 		rp.aggs[fn] = true
 	}
-	rp.order = p.order != nil && !extremum && !perGroup || p.wrap == "change"
-	if p.wrap == "average" {
+	rp.order = p.Order != nil && !extremum && !perGroup || p.Wrap == "change"
+	if p.Wrap == "average" {
 		rp.aggs["AVG"] = true // the average of the totals, around them
 	}
-	rp.group = rp.group || len(p.groups) > 0
+	rp.group = rp.group || len(p.Groups) > 0
 	e.referenceParts(rp, xs)
 	return rp
 }
 
 // readingExprs lists every expression of a plan's output, groups, order and
 // conditions, counts standing for the rows they count, so all are accounted.
-func (e *Engine) readingExprs(p *plan, tree *catalog.JoinTree) []expr {
+func (e *Engine) readingExprs(p *plan.Plan, tree *catalog.JoinTree) []expr {
 	var xs []expr
-	for _, s := range p.selects {
-		xs = append(xs, e.counted(p, tree, s.x))
+	for _, s := range p.Selects {
+		xs = append(xs, e.counted(p, tree, s.X))
 	}
-	for _, g := range p.groups {
-		xs = append(xs, g.x)
+	for _, g := range p.Groups {
+		xs = append(xs, g.X)
 	}
-	if p.order != nil {
-		xs = append(xs, e.counted(p, tree, p.order.x))
+	if p.Order != nil {
+		xs = append(xs, e.counted(p, tree, p.Order.X))
 	}
 	var conds []expr
-	for _, f := range p.filters {
-		conds = append(conds, f.x)
+	for _, f := range p.Filters {
+		conds = append(conds, f.X)
 	}
-	for _, h := range p.having {
-		conds = append(conds, h.x)
+	for _, h := range p.Having {
+		conds = append(conds, h.X)
 	}
 	xs = append(xs, conds...)
 	return xs
@@ -214,12 +215,12 @@ func (rp *readingParts) binaryParts(v binary) {
 
 // treeParts records the tables the join tree and (NOT) EXISTS read, the join
 // columns and typed roles, and the counts of related rows conditions take.
-func (e *Engine) treeParts(rp *readingParts, p *plan, tree *catalog.JoinTree, existsIn []string) {
+func (e *Engine) treeParts(rp *readingParts, p *plan.Plan, tree *catalog.JoinTree, existsIn []string) {
 	for _, t := range tree.Tables {
 		rp.joined[strings.ToLower(t)] = true
 		rp.tables[strings.ToLower(t)]++
 	}
-	for t := range p.tables {
+	for t := range p.Tables {
 		rp.joined[t] = true
 	}
 	// "crews that never sailed ships": the rows a (NOT) EXISTS
@@ -232,7 +233,7 @@ func (e *Engine) treeParts(rp *readingParts, p *plan, tree *catalog.JoinTree, ex
 			}
 		}
 	}
-	rp.joins = len(tree.Tables) > 1 || len(p.derived) > 0
+	rp.joins = len(tree.Tables) > 1 || len(p.Derived) > 0
 	for _, edge := range tree.Edges {
 		rp.columns[strings.ToLower(edge.FromTable+"."+edge.FromColumn)] = true
 		rp.columns[strings.ToLower(edge.ToTable+"."+edge.ToColumn)] = true
@@ -246,15 +247,15 @@ func (e *Engine) treeParts(rp *readingParts, p *plan, tree *catalog.JoinTree, ex
 			}
 		}
 	}
-	for _, d := range p.derived {
+	for _, d := range p.Derived {
 		rp.aggs["COUNT"] = true
 		rp.group = true
-		rp.numbers[strconv.FormatFloat(d.count, 'f', -1, 64)] = true
-		for _, t := range d.tables {
+		rp.numbers[strconv.FormatFloat(d.Count, 'f', -1, 64)] = true
+		for _, t := range d.Tables {
 			rp.tables[strings.ToLower(t)]++
 			rp.counted[strings.ToLower(t)] = true
 		}
-		for _, c := range d.cols {
+		for _, c := range d.Cols {
 			rp.columns[strings.ToLower(c.Table+"."+c.Column)] = true
 		}
 	}
@@ -302,7 +303,7 @@ func (rp *readingParts) holds(m *schema.Model, x expr) bool {
 	for _, part := range rp.exprs {
 		found := false
 		walk(part, func(v expr) bool {
-			found = found || sameExpr(m, v, x)
+			found = found || plan.SameExpr(m, v, x)
 			return !found
 		})
 		if found {
@@ -338,13 +339,13 @@ func (rp *readingParts) spanIn(u string) bool {
 // the reading neither compares one of its columns with the number nor
 // counts its rows, else the end of the comparison. "Therapies with more
 // least 3 towns" read as a length of at least 3 is not what was asked.
-func (e *Engine) unitNotCompared(a *read.Analysis, p *plan, parts *readingParts, cp *read.CompMention) int {
+func (e *Engine) unitNotCompared(a *read.Analysis, p *plan.Plan, parts *readingParts, cp *read.CompMention) int {
 	end := a.SpanOf(cp.At, cp.Phrase)
-	if cp.KeyOf != nil || end >= len(a.Toks) || countedThings[a.Word(end)] || a.Toks[end-1].Break != 0 {
+	if cp.KeyOf != nil || end >= len(a.Toks) || plan.CountedThings[a.Word(end)] || a.Toks[end-1].Break != 0 {
 		return end
 	}
 	// "more than 3 boat models": past the schema's own subject.
-	if e.domainWord(a.Word(end)) && end+1 < len(a.Toks) && a.Toks[end].Break == 0 {
+	if e.planner.DomainWord(a.Word(end)) && end+1 < len(a.Toks) && a.Toks[end].Break == 0 {
 		end++
 	}
 	n := strconv.FormatFloat(cp.Value, 'f', -1, 64)
@@ -391,7 +392,7 @@ func (e *Engine) unitNotCompared(a *read.Analysis, p *plan, parts *readingParts,
 // cp only with keys and references ("more than 3 boat models" read as
 // builder_id > 3), which the question does not name: an identifier is no
 // quantity, so the comparison is not what was asked.
-func (e *Engine) onlyIdentityCompared(a *read.Analysis, p *plan, cp *read.CompMention) bool {
+func (e *Engine) onlyIdentityCompared(a *read.Analysis, p *plan.Plan, cp *read.CompMention) bool {
 	if cp.KeyOf != nil {
 		return false
 	}
@@ -417,12 +418,12 @@ func (e *Engine) onlyIdentityCompared(a *read.Analysis, p *plan, cp *read.CompMe
 
 // comparedWith are the columns the reading's conditions compare with the
 // number n ("" for any number).
-func comparedWith(p *plan, n string) []colRef {
+func comparedWith(p *plan.Plan, n string) []colRef {
 	var out []colRef
-	var conds []cond
-	conds = append(append(conds, p.filters...), p.having...)
+	var conds []plan.Cond
+	conds = append(append(conds, p.Filters...), p.Having...)
 	for _, c := range conds {
-		walk(c.x, func(x expr) bool {
+		walk(c.X, func(x expr) bool {
 			if b, ok := x.(binary); ok {
 				l, lok := b.L.(colRef)
 				if r, rok := b.R.(numLit); lok && rok && (n == "" || string(r) == n) {
@@ -467,7 +468,7 @@ var splitVerbs = words.Set("split")
 // question order. A mention's words are explained when the reading's plan
 // holds what the mention stands for: the value compared with, the column
 // read, the table joined, the number compared, the count or aggregate.
-func (e *Engine) unexplained(a *read.Analysis, p *plan, parts *readingParts) []string {
+func (e *Engine) unexplained(a *read.Analysis, p *plan.Plan, parts *readingParts) []string {
 	ac := newWordAccount(a, p, parts)
 	e.accountValues(ac)
 	e.accountEntities(ac)
@@ -502,7 +503,7 @@ func (e *Engine) unexplained(a *read.Analysis, p *plan, parts *readingParts) []s
 // the checks each kind of mention gets so that each check stays small.
 type wordAccount struct {
 	a     *read.Analysis
-	p     *plan
+	p     *plan.Plan
 	parts *readingParts
 	// explained words are accounted for by the reading.
 	explained []bool
@@ -524,7 +525,7 @@ type wordAccount struct {
 }
 
 // newWordAccount starts the ledger of a reading with no word explained.
-func newWordAccount(a *read.Analysis, p *plan, parts *readingParts) *wordAccount {
+func newWordAccount(a *read.Analysis, p *plan.Plan, parts *readingParts) *wordAccount {
 	n := len(a.Toks)
 	return &wordAccount{
 		a: a, p: p, parts: parts,
@@ -590,7 +591,7 @@ func (e *Engine) accountValues(ac *wordAccount) {
 		realised := false
 		for _, al := range vm.Alts {
 			v := strings.ToLower(al.Value)
-			realised = realised || parts.values[v] || parts.values["%"+strings.ToLower(likeEscape(al.Value))+"%"]
+			realised = realised || parts.values[v] || parts.values["%"+strings.ToLower(plan.LikeEscape(al.Value))+"%"]
 		}
 		claim(vm.At, a.SpanOf(vm.At, vm.Phrase), realised)
 	}
@@ -639,8 +640,8 @@ func (e *Engine) accountEntities(ac *wordAccount) {
 			counted := counts && countedAt(a, em.At)
 			again = again || counted && saidCounted[phrase]
 			first, ok := saidAt[k.noun]
-			again = again || ok && sentenceBreak(a, first, em.At) && !e.namesOwnColumn(a, em)
-			realised = realised && (mentioned[k] <= max(parts.tables[strings.ToLower(k.t.Name)], 1) || again || p.both)
+			again = again || ok && plan.SentenceBreak(a, first, em.At) && !e.namesOwnColumn(a, em)
+			realised = realised && (mentioned[k] <= max(parts.tables[strings.ToLower(k.t.Name)], 1) || again || p.Both)
 			said[phrase] = said[phrase] || realised
 			saidCounted[phrase] = saidCounted[phrase] || realised && counted
 			if _, ok := saidAt[k.noun]; !ok && realised {
@@ -679,7 +680,7 @@ func (e *Engine) accountColumns(ac *wordAccount) {
 		// sentence asks to be shown is used only when shown.
 		w := a.Word(cm.At)
 		verb := strings.HasSuffix(w, "ed") || e.words != nil && e.words.MostlyVerb(w)
-		if realised && !verb && outputSentence(a, cm.At) && !slices.ContainsFunc(cm.Alts, func(al read.ColAlt) bool {
+		if realised && !verb && plan.OutputSentence(a, cm.At) && !slices.ContainsFunc(cm.Alts, func(al read.ColAlt) bool {
 			return al.Computed() || parts.shown[strings.ToLower(al.Table+"."+al.Column)]
 		}) {
 			realised = false
@@ -710,7 +711,7 @@ func (e *Engine) accountAroundEntities(ac *wordAccount) {
 	// "how many boat models", "the boat builder": the schema's own subject
 	// before a thing the reading reads.
 	for _, em := range a.Entities {
-		if end := a.SpanOf(em.At, em.Phrase); !explained[em.At] && end == em.At+1 && end < len(a.Toks) && explained[end] && a.Toks[em.At].Break == 0 && e.domainWord(a.Word(em.At)) {
+		if end := a.SpanOf(em.At, em.Phrase); !explained[em.At] && end == em.At+1 && end < len(a.Toks) && explained[end] && a.Toks[em.At].Break == 0 && e.planner.DomainWord(a.Word(em.At)) {
 			mark(em.At, end)
 		}
 	}
@@ -734,7 +735,7 @@ func (e *Engine) accountNamesAsked(ac *wordAccount) {
 	// "… Give me the description, drug id and name": a name asked for
 	// on its own is some table's label, shown.
 	for i := range a.Toks {
-		if isNameWord(a.Word(i)) && (a.Word(i-1) == "and" || i > 0 && a.Toks[i-1].Break == ',') && outputSentence(a, i) && !e.showsLabel(a, parts) {
+		if plan.IsNameWord(a.Word(i)) && (a.Word(i-1) == "and" || i > 0 && a.Toks[i-1].Break == ',') && plan.OutputSentence(a, i) && !e.showsLabel(a, parts) {
 			reported[i] = true
 		}
 	}
@@ -837,7 +838,7 @@ func (e *Engine) accountWraps(ac *wordAccount) {
 		claim(c.At, c.End, parts.wrap == "change")
 	}
 	if s := a.Sup; s != nil {
-		claim(s.At, a.SpanOf(s.At, s.Phrase), p.order != nil || parts.aggs["MAX"] || parts.aggs["MIN"])
+		claim(s.At, a.SpanOf(s.At, s.Phrase), p.Order != nil || parts.aggs["MAX"] || parts.aggs["MIN"])
 	}
 }
 
@@ -878,7 +879,7 @@ func (e *Engine) accountJoinRoles(ac *wordAccount) {
 			continue
 		}
 		for i, t := range a.Toks {
-			if e.roleToken(t, roleWord(j.FromColumn)) {
+			if e.planner.RoleToken(t, plan.RoleWord(j.FromColumn)) {
 				mark(i, i+1)
 			}
 		}
@@ -890,8 +891,8 @@ func (e *Engine) accountDefinedPhrases(ac *wordAccount) {
 	a, p, mark := ac.a, ac.p, ac.mark
 	// Words given a meaning: the term, or the negated related table; and
 	// those a stored count stands for.
-	phrases := p.covered
-	for _, d := range p.defines {
+	phrases := p.Covered
+	for _, d := range p.Defines {
 		phrases = append(phrases, d.Phrase)
 	}
 	for _, phrase := range phrases {
@@ -987,7 +988,7 @@ func (e *Engine) accountDistinct(ac *wordAccount) {
 	// shown once, either by DISTINCT or because each has its own key.
 	// "the different publishers and the number of writers with each":
 	// groups are shown once too. "two different towns" is a count.
-	if !p.aggregated || len(p.groups) > 0 || parts.aggs["COUNT DISTINCT"] {
+	if !p.Aggregated || len(p.Groups) > 0 || parts.aggs["COUNT DISTINCT"] {
 		for i, t := range a.Toks {
 			if read.DistinctWords[t.Low] && (i == 0 || !a.Toks[i-1].IsNum) {
 				mark(i, i+1)
@@ -1015,7 +1016,7 @@ func (e *Engine) accountNegation(ac *wordAccount) {
 	a, p, parts, reported := ac.a, ac.p, ac.parts, ac.reported
 	// "seasons with no injured players" read without any negation
 	// answers the opposite question: the word is reported.
-	if !parts.negated && len(p.derived) == 0 {
+	if !parts.negated && len(p.Derived) == 0 {
 		for i, t := range a.Toks {
 			if t.Clause == 0 && !t.Used && negationWords[t.Low] && !numberOfAt(a, i) {
 				reported[i] = true
@@ -1122,9 +1123,9 @@ func asksHow(a *read.Analysis) bool {
 
 // showsNumber says whether a reading shows a number: an aggregate, or a
 // numeric column that is not a key.
-func (e *Engine) showsNumber(p *plan) bool {
-	for _, s := range p.selects {
-		switch x := s.x.(type) {
+func (e *Engine) showsNumber(p *plan.Plan) bool {
+	for _, s := range p.Selects {
+		switch x := s.X.(type) {
 		case colRef:
 			t := e.m.ByName[strings.ToLower(x.Table)]
 			if c := e.m.Column(x.Table, x.Column); t != nil && c != nil && c.Kind() == warehouse.KindNumber && !e.m.IsKeyish(t.Def, c) {
@@ -1202,31 +1203,6 @@ func (e *Engine) qualifiesColumn(a *read.Analysis, em *read.EntityMention, parts
 	return false
 }
 
-// outputSentence says whether token k is in a sentence after the first
-// that opens with a verb saying what to show ("… ? Return the names").
-func outputSentence(a *read.Analysis, k int) bool {
-	start := -1
-	for j := k - 1; j >= 0; j-- {
-		if token.BreakRank(a.Toks[j].Break) == 3 {
-			start = j + 1
-			break
-		}
-	}
-	if start <= 0 || a.Toks[k].Clause != a.Toks[start].Clause {
-		return false
-	}
-	w := a.Word(start)
-	if w == "please" || w == "also" || w == "and" {
-		w = a.Word(start + 1)
-	}
-	return read.ListVerbs[w]
-}
-
-func isNameWord(w string) bool { return nameWords[w] }
-
-// nameWords ask for what a row is called.
-var nameWords = words.Set("name")
-
 // showsLabel says whether the reading shows a name: a column called a name
 // or title, or a table's label no column mention asks for by its own name
 // ("the description … and name" shows a description and no name).
@@ -1249,10 +1225,10 @@ func (e *Engine) showsLabel(a *read.Analysis, parts *readingParts) bool {
 // countsLabelAt says whether the column al, named at token k after a
 // counting phrase ("how many bike models" over model_range.model), is the label of the table whose
 // rows the reading counts: counting the rows counts the things named.
-func (e *Engine) countsLabelAt(a *read.Analysis, p *plan, parts *readingParts, al read.ColAlt, k int) bool {
-	t := p.countRows
+func (e *Engine) countsLabelAt(a *read.Analysis, p *plan.Plan, parts *readingParts, al read.ColAlt, k int) bool {
+	t := p.CountRows
 	if t == nil {
-		t = p.countOf
+		t = p.CountOf
 	}
 	if t == nil && parts.aggs["COUNT"] && parts.joined[strings.ToLower(al.Table)] {
 		// COUNT(*) over a join counts the rows of the table no other
@@ -1268,7 +1244,7 @@ func (e *Engine) countsLabelAt(a *read.Analysis, p *plan, parts *readingParts, a
 		return false
 	}
 	// "how many boat models": after the schema's own subject.
-	return countedAt(a, k) || e.domainWord(a.Word(k-1)) && countedAt(a, k-1)
+	return countedAt(a, k) || e.planner.DomainWord(a.Word(k-1)) && countedAt(a, k-1)
 }
 
 // comparedCount says whether the column al, named at token k right after
@@ -1282,30 +1258,11 @@ func (e *Engine) comparedCount(a *read.Analysis, parts *readingParts, al read.Co
 	}
 	for _, cp := range a.Comps {
 		end := a.SpanOf(cp.At, cp.Phrase)
-		if end == k || end == k-1 && e.domainWord(a.Word(end)) {
+		if end == k || end == k-1 && e.planner.DomainWord(a.Word(end)) {
 			return true
 		}
 	}
 	return false
-}
-
-// domainWord says whether w names what the whole schema is about: the
-// first word of the names of at least half of its tables, three or more
-// (boat_builders, boat_names, boats_data). Before another thing's noun
-// ("boat models") it adds nothing the schema does not already say.
-func (e *Engine) domainWord(w string) bool {
-	w = read.SingularOf(w)
-	if len(w) < 3 {
-		return false
-	}
-	n := 0
-	for _, t := range e.m.Snap.Schema.Tables {
-		first, _, _ := strings.Cut(strings.ToLower(t.Name), "_")
-		if read.SingularOf(first) == w {
-			n++
-		}
-	}
-	return n >= 3 && 2*n >= len(e.m.Snap.Schema.Tables)
 }
 
 // namesOwnColumn says whether a mention of a table comes right before its
@@ -1313,7 +1270,7 @@ func (e *Engine) domainWord(w string) bool {
 // column to show, which the mention alone does not account for.
 func (e *Engine) namesOwnColumn(a *read.Analysis, em *read.EntityMention) bool {
 	end := a.SpanOf(em.At, em.Phrase)
-	if isNameWord(a.Word(end)) {
+	if plan.IsNameWord(a.Word(end)) {
 		return true
 	}
 	for _, cm := range a.Columns {
@@ -1384,7 +1341,7 @@ func (e *Engine) onlyReference(a *read.Analysis, parts *readingParts, bk, ak int
 // applications. The column's own words were found by
 // the catalog; these
 // are its derivations the catalog's stemming does not reach.
-func (e *Engine) shownByKin(a *read.Analysis, p *plan, parts *readingParts, explained, claimed []bool, mark func(from, to int)) {
+func (e *Engine) shownByKin(a *read.Analysis, p *plan.Plan, parts *readingParts, explained, claimed []bool, mark func(from, to int)) {
 	if e.words == nil {
 		return
 	}
@@ -1400,8 +1357,8 @@ func (e *Engine) shownByKin(a *read.Analysis, p *plan, parts *readingParts, expl
 		_, c, _ := strings.Cut(k, ".")
 		add(c)
 	}
-	if p.order != nil {
-		for _, c := range columnsOf(p.order.x) {
+	if p.Order != nil {
+		for _, c := range columnsOf(p.Order.X) {
 			add(c.Column)
 		}
 	}
@@ -1424,7 +1381,7 @@ func (e *Engine) shownByKin(a *read.Analysis, p *plan, parts *readingParts, expl
 // minimum time needed for a transfer at the clinic" over a column so
 // described names no transfer of its own. Verbs are left: a comment
 // listing stored states ("placed, shipped") is no reading of an event.
-func (e *Engine) describedColumn(a *read.Analysis, p *plan, parts *readingParts, explained []bool, mark func(from, to int)) {
+func (e *Engine) describedColumn(a *read.Analysis, p *plan.Plan, parts *readingParts, explained []bool, mark func(from, to int)) {
 	// Word pairs of the comments, articles dropped: a word is the
 	// comment's only with a neighbour it has there too ("before
 	// discounts" is not said of a column "after discounts").
@@ -1450,8 +1407,8 @@ func (e *Engine) describedColumn(a *read.Analysis, p *plan, parts *readingParts,
 		t, c, _ := strings.Cut(k, ".")
 		add(t, c)
 	}
-	if p.order != nil {
-		for _, c := range columnsOf(p.order.x) {
+	if p.Order != nil {
+		for _, c := range columnsOf(p.Order.X) {
 			add(c.Table, c.Column)
 		}
 	}
@@ -1750,7 +1707,7 @@ var countingWords = words.Set("counting")
 func (e *Engine) linkTables(x, y string) []string {
 	refs := e.m.Refs
 	var out []string
-	for _, name := range read.SortedNames(toSet(refs)) {
+	for _, name := range read.SortedNames(plan.ToSet(refs)) {
 		if name != x && name != y && refs[name][x] && refs[name][y] {
 			out = append(out, name)
 		}
@@ -1798,10 +1755,6 @@ func countedAt(a *read.Analysis, k int) bool {
 // definite are the words before a noun that point back at a thing
 // already named.
 var definite = words.Set("definite")
-
-// relationPreps are the prepositions after which a verb names how two
-// things relate ("runs through", "owned by", "located in").
-var relationPreps = words.Set("relationprep")
 
 // relationVerbs marks the verbs that name the relation a reading joins:
 // "vans that run between depots", "tools kept by members". A verb
@@ -1883,7 +1836,7 @@ func (e *Engine) verbAt(a *read.Analysis, i int, explained []bool) (verbSite, bo
 	if !e.words.MostlyVerb(w) && !strings.HasSuffix(w, "ed") && (v.before != i-1 || !e.entityAt(a, v.before) || !e.words.OftenVerb(w)) {
 		return v, false
 	}
-	v.prep = i+1 < len(a.Toks) && relationPreps[a.Word(i+1)]
+	v.prep = i+1 < len(a.Toks) && plan.RelationPreps[a.Word(i+1)]
 	from := i + 1
 	if v.prep {
 		from = i + 2

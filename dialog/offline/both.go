@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/plan"
+
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
@@ -15,34 +17,6 @@ import (
 // row with both conditions it is a contradiction that answers "none"
 // with confidence; read per shown value, it asks whether some row meets
 // the first conditions and some row the second.
-
-// bothHalves finds "both <things> … and <things> …": where each half
-// starts, and the table named twice; nil when the question has no such
-// pair.
-func bothHalves(a *read.Analysis) (first, second int, t *schema.Table) {
-	for b, tk := range a.Toks {
-		if tk.Clause != 0 || tk.Low != "both" {
-			continue
-		}
-		var em1 *read.EntityMention
-		for _, em := range a.Entities {
-			if em.At > b && em.At <= b+2 && len(em.Tables) > 0 {
-				em1 = em
-				break
-			}
-		}
-		if em1 == nil {
-			return -1, -1, nil
-		}
-		for _, em := range a.Entities {
-			if em.At > em1.At && len(em.Tables) > 0 && em.Tables[0] == em1.Tables[0] && (a.Word(em.At-1) == "and" || a.Word(em.At-2) == "and") {
-				return em1.At, em.At, em1.Tables[0]
-			}
-		}
-		return -1, -1, nil
-	}
-	return -1, -1, nil
-}
 
 // literalsBetween are the literals the question's comparisons, values
 // and patterns between tokens from and to stand for, as rendered.
@@ -84,22 +58,22 @@ func literalKey(x expr) string {
 // value (GROUP BY the shown columns, HAVING a count of each half's rows).
 // Nil when the reading is not of that shape or a condition belongs to
 // both halves.
-func bothRows(a *read.Analysis, m *schema.Model, p *plan) *plan {
-	first, second, t := bothHalves(a)
-	if t == nil || len(p.groups) > 0 || p.aggregated || len(p.derived) > 0 || p.order != nil || len(p.selects) == 0 || len(p.having) > 0 {
+func bothRows(a *read.Analysis, m *schema.Model, p *plan.Plan) *plan.Plan {
+	first, second, t := plan.BothHalves(a)
+	if t == nil || len(p.Groups) > 0 || p.Aggregated || len(p.Derived) > 0 || p.Order != nil || len(p.Selects) == 0 || len(p.Having) > 0 {
 		return nil
 	}
-	for _, s := range p.selects {
-		c, ok := s.x.(colRef)
+	for _, s := range p.Selects {
+		c, ok := s.X.(colRef)
 		if !ok || !strings.EqualFold(c.Table, t.Name) || t.Key != nil && strings.EqualFold(c.Column, t.Key.Name) {
 			return nil
 		}
 	}
 	h1, h2 := literalsBetween(a, first, second), literalsBetween(a, second, len(a.Toks))
 	var common, c1, c2 []expr
-	for _, f := range p.filters {
+	for _, f := range p.Filters {
 		in1, in2 := false, false
-		for _, l := range literals(f.x) {
+		for _, l := range literals(f.X) {
 			k := literalKey(l)
 			in1, in2 = in1 || h1[k], in2 || h2[k]
 		}
@@ -107,30 +81,30 @@ func bothRows(a *read.Analysis, m *schema.Model, p *plan) *plan {
 		case in1 && in2:
 			return nil
 		case in1:
-			c1 = append(c1, f.x)
+			c1 = append(c1, f.X)
 		case in2:
-			c2 = append(c2, f.x)
+			c2 = append(c2, f.X)
 		default:
-			common = append(common, f.x)
+			common = append(common, f.X)
 		}
 	}
 	if len(c1) == 0 || len(c2) == 0 {
 		return nil
 	}
-	q := p.clone()
-	q.filters = nil
+	q := p.Clone()
+	q.Filters = nil
 	for _, x := range common {
-		q.filters = append(q.filters, cond{x: x})
+		q.Filters = append(q.Filters, plan.Cond{X: x})
 	}
-	q.groups = append([]sel(nil), p.selects...)
-	q.distinct, q.distinctForJoins = false, false
+	q.Groups = append([]plan.Sel(nil), p.Selects...)
+	q.Distinct, q.DistinctForJoins = false, false
 	for _, half := range [][]expr{c1, c2} {
 		x := half[0]
 		for _, y := range half[1:] {
 			x = cmp(paren{X: x}, "AND", paren{X: y})
 		}
-		q.having = append(q.having, cond{x: cmp(aggOver("SUM", caseWhen{Cond: x, Then: numLit("1")}), ">", numLit("0"))})
+		q.Having = append(q.Having, plan.Cond{X: cmp(aggOver("SUM", caseWhen{Cond: x, Then: numLit("1")}), ">", numLit("0"))})
 	}
-	q.both = true
+	q.Both = true
 	return q
 }

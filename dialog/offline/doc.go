@@ -24,6 +24,9 @@
 //	         words linked to the schema (stored values, tables, columns,
 //	         times) and the elements asked for (counts, aggregates,
 //	         superlatives, comparisons, groups, orderings, patterns)
-//	offline  composes the elements into typed plans (grain, events),
-//	         accounts for every word and scores each reading
+//	plan     read.Analysis → plans: typed queries made of sqlexpr
+//	         parts, one per reading, with weights (elements and their
+//	         alternatives, composition, terms the schema does not name)
+//	offline  joins each plan's tables, keeps measures at their grain,
+//	         accounts for every word, scores each reading and renders it
 package offline

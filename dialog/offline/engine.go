@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clarify-bot/clarify/dialog/offline/plan"
+
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/offline/read"
@@ -32,12 +34,13 @@ type Words = read.Words
 
 // Engine is the offline interpreter. It is safe for concurrent use.
 type Engine struct {
-	m      *schema.Model
-	reader *read.Reader
-	words  Words
-	now    func() time.Time
-	log    *slog.Logger
-	name   string
+	m       *schema.Model
+	reader  *read.Reader
+	planner *plan.Builder
+	words   Words
+	now     func() time.Time
+	log     *slog.Logger
+	name    string
 }
 
 var _ dialog.Engine = (*Engine)(nil)
@@ -51,7 +54,10 @@ func New(cat *catalog.Catalog, opts Options) *Engine {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	m := schema.New(cat)
-	return &Engine{m: m, reader: read.NewReader(m, opts.Words), now: opts.Now, words: opts.Words, log: opts.Logger, name: "offline"}
+	r := read.NewReader(m, opts.Words)
+	e := &Engine{m: m, reader: r, planner: plan.NewBuilder(m, opts.Words, r, opts.Now), now: opts.Now, words: opts.Words, log: opts.Logger, name: "offline"}
+	e.planner.SetConditions(e.readCondition)
+	return e
 }
 
 // Name is "offline".
@@ -64,13 +70,13 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 		return nil, err
 	}
 	a := e.reader.Analyse(req.Question, req.Feedback, req.Facts, e.now())
-	plans := e.readings(a, req.Widen, req.Facts)
+	plans := e.planner.Readings(a, req.Widen, req.Facts)
 	byKey := map[string]int{}
 	var out []dialog.Candidate
 	var uncovered []int // per candidate: the question's words it does not account for
 	var total float64
 	for _, p := range plans {
-		trees, err := e.m.Cat.JoinPaths(2+req.Widen, p.tableList()...)
+		trees, err := e.m.Cat.JoinPaths(2+req.Widen, p.TableList()...)
 		if err != nil {
 			continue
 		}
@@ -85,7 +91,7 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 			if cost > best+0.6 || edges > len(trees[0].Edges)+1 {
 				continue
 			}
-			w := p.weight * rt.weight / (1 + 2*(cost-best))
+			w := p.Weight * rt.weight / (1 + 2*(cost-best))
 			if e.pinned(p, tree) {
 				w *= pinnedPenalty
 			}
@@ -101,22 +107,22 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 						continue
 					}
 				}
-				if p.distinct && p.distinctForJoins && !e.repeatsShown(p, tree) {
+				if p.Distinct && p.DistinctForJoins && !e.repeatsShown(p, tree) {
 					// "the chapter headings of Book 09": each chapter
 					// has one book, so no join repeats a chapter; two
 					// chapters with one heading are two rows.
-					p = p.clone()
-					p.distinct = false
+					p = p.Clone()
+					p.Distinct = false
 				}
 				if q := bothRows(a, e.m, p); q != nil {
 					p = q
 				}
-				if contradicts(e.m, p) {
+				if plan.Contradicts(e.m, p) {
 					continue // no row can meet it: never proposed
 				}
 				if x := tieBreak(a, e.m, p); x != nil {
-					p = p.clone()
-					p.thenBy = &sel{x: x}
+					p = p.Clone()
+					p.ThenBy = &plan.Sel{X: x}
 				}
 				sql := e.render(p, tree)
 				if i, ok := byKey[sql]; ok {
@@ -126,15 +132,15 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 				}
 				byKey[sql] = len(out)
 				phrases := map[sqlshape.SlotKey]string{}
-				for k, v := range p.phrases {
+				for k, v := range p.Phrases {
 					phrases[k] = v
 				}
-				if len(trees) > 1 && p.headPhrase != "" {
-					phrases[keyTables] = p.headPhrase
+				if len(trees) > 1 && p.HeadPhrase != "" {
+					phrases[keyTables] = p.HeadPhrase
 				}
 				parts := e.partsOf(p, tree)
 				unused := e.unexplained(a, p, parts)
-				c := dialog.Candidate{SQL: sql, Prior: w, Phrases: phrases, Unused: unused, Defines: withTyped(a, e.m, p.defines, parts), Linked: linkedIn(a, e.m, parts)}
+				c := dialog.Candidate{SQL: sql, Prior: w, Phrases: phrases, Unused: unused, Defines: withTyped(a, e.m, p.Defines, parts), Linked: linkedIn(a, e.m, parts)}
 				if g.counts != nil {
 					c.Readings = []dialog.Reading{*g.counts}
 				}
@@ -166,9 +172,9 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 // repeatsShown says whether the join tree may repeat the rows of a table
 // whose columns the plan shows: some join goes from it to rows that are
 // not one per row of it.
-func (e *Engine) repeatsShown(p *plan, tree *catalog.JoinTree) bool {
-	for _, s := range p.selects {
-		for _, c := range columnsOf(s.x) {
+func (e *Engine) repeatsShown(p *plan.Plan, tree *catalog.JoinTree) bool {
+	for _, s := range p.Selects {
+		for _, c := range columnsOf(s.X) {
 			// A column that refers to another table's rows shows those
 			// rows, which many of its own may share.
 			t := e.m.ByName[strings.ToLower(c.Table)]
@@ -182,16 +188,16 @@ func (e *Engine) repeatsShown(p *plan, tree *catalog.JoinTree) bool {
 }
 
 // render renders a plan over a join tree as MySQL.
-func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
+func (e *Engine) render(p *plan.Plan, tree *catalog.JoinTree) string {
 	var b strings.Builder
 	b.WriteString("SELECT ")
-	if p.distinct {
+	if p.Distinct {
 		b.WriteString("DISTINCT ")
 	}
 	seen := map[string]bool{}
 	var aliases []string // every column's name, for a query around this one
-	for _, s := range p.selects {
-		text := s.x.Render(e.m)
+	for _, s := range p.Selects {
+		text := s.X.Render(e.m)
 		// The same column twice is one column shown twice: once is enough.
 		if seen[text] {
 			continue
@@ -200,10 +206,10 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 			b.WriteString(", ")
 		}
 		seen[text] = true
-		b.WriteString(e.counted(p, tree, s.x).Render(e.m))
-		alias := s.alias
-		if alias == "" && p.wrap != "" {
-			alias = columnAlias(s.x, aliases)
+		b.WriteString(e.counted(p, tree, s.X).Render(e.m))
+		alias := s.Alias
+		if alias == "" && p.Wrap != "" {
+			alias = columnAlias(s.X, aliases)
 		}
 		if alias != "" {
 			b.WriteString(" AS " + e.m.Ident(alias))
@@ -211,7 +217,7 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		aliases = append(aliases, alias)
 	}
 	sources := e.fromOf(tree)
-	for t, cols := range p.onceEach {
+	for t, cols := range p.OnceEach {
 		// "loans" read as their distinct (tool, courier) pairs, under
 		// the same name, so every reference to it stays as written.
 		sub := &selectQuery{Distinct: true, From: fromList{First: source{Table: t}}}
@@ -221,39 +227,39 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 		sources.Replace(t, source{Sub: sub, Alias: t})
 	}
 	var conds []string
-	for i, d := range p.derived {
+	for i, d := range p.Derived {
 		// Each grouped table has its own name: counted, counted_2, …
 		alias := groupAlias
 		if i > 0 {
 			alias = fmt.Sprintf("%s_%d", groupAlias, i+1)
 		}
-		j, cond := d.join(alias)
+		j, cond := join(d, alias)
 		sources.Joins = append(sources.Joins, j)
 		if cond != nil {
 			conds = append(conds, cond.Render(e.m))
 		}
 	}
-	sources.Joins = append(sources.Joins, p.shares...)
+	sources.Joins = append(sources.Joins, p.Shares...)
 	from := "FROM " + sources.Render(e.m, "\n")
 	b.WriteString("\n" + from)
-	for _, f := range p.filters {
-		if text := f.x.Render(e.m); !slices.Contains(conds, text) {
+	for _, f := range p.Filters {
+		if text := f.X.Render(e.m); !slices.Contains(conds, text) {
 			conds = append(conds, text)
 		}
 	}
 	var groups []string
-	for _, g := range p.groups {
-		if text := g.x.Render(e.m); !slices.Contains(groups, text) {
+	for _, g := range p.Groups {
+		if text := g.X.Render(e.m); !slices.Contains(groups, text) {
 			groups = append(groups, text)
 		}
 	}
-	extremum, perGroup := p.extremes()
+	extremum, perGroup := extremes(p)
 	if extremum {
 		fn := "MIN"
-		if p.desc {
+		if p.Desc {
 			fn = "MAX"
 		}
-		order := p.order.x.Render(e.m)
+		order := p.Order.X.Render(e.m)
 		sub := "SELECT " + fn + "(" + order + ") " + from
 		if len(conds) > 0 {
 			sub += " WHERE " + strings.Join(conds, " AND ")
@@ -262,10 +268,10 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 	}
 	if perGroup {
 		fn := "MIN"
-		if p.desc {
+		if p.Desc {
 			fn = "MAX"
 		}
-		order := p.order.x.Render(e.m)
+		order := p.Order.X.Render(e.m)
 		sub := "SELECT " + strings.Join(groups, ", ") + ", " + fn + "(" + order + ") " + from
 		if len(conds) > 0 {
 			sub += " WHERE " + strings.Join(conds, " AND ")
@@ -276,30 +282,30 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 	if len(conds) > 0 {
 		b.WriteString("\nWHERE " + strings.Join(conds, "\n  AND "))
 	}
-	if len(p.groups) > 0 && !perGroup {
+	if len(p.Groups) > 0 && !perGroup {
 		b.WriteString("\nGROUP BY " + strings.Join(groups, ", "))
 	}
-	if len(p.having) > 0 {
+	if len(p.Having) > 0 {
 		var hs []string
-		for _, h := range p.having {
-			hs = append(hs, h.x.Render(e.m))
+		for _, h := range p.Having {
+			hs = append(hs, h.X.Render(e.m))
 		}
 		b.WriteString("\nHAVING " + strings.Join(hs, " AND "))
 	}
-	if p.order != nil && !extremum && !perGroup {
-		b.WriteString("\nORDER BY " + e.counted(p, tree, p.order.x).Render(e.m))
-		if p.desc {
+	if p.Order != nil && !extremum && !perGroup {
+		b.WriteString("\nORDER BY " + e.counted(p, tree, p.Order.X).Render(e.m))
+		if p.Desc {
 			b.WriteString(" DESC")
 		}
-		if p.thenBy != nil {
-			b.WriteString(", " + e.counted(p, tree, p.thenBy.x).Render(e.m))
-			if p.desc {
+		if p.ThenBy != nil {
+			b.WriteString(", " + e.counted(p, tree, p.ThenBy.X).Render(e.m))
+			if p.Desc {
 				b.WriteString(" DESC")
 			}
 		}
 	}
-	if p.limit > 0 && !extremum && !perGroup {
-		fmt.Fprintf(&b, "\nLIMIT %d", p.limit)
+	if p.Limit > 0 && !extremum && !perGroup {
+		fmt.Fprintf(&b, "\nLIMIT %d", p.Limit)
 	}
 	return e.wrap(p, b.String(), aliases)
 }
@@ -309,9 +315,9 @@ func (e *Engine) render(p *plan, tree *catalog.JoinTree) string {
 // MAX (MIN) so that ties are all shown. perGroup: "the longest book in each
 // genre", per group the rows holding the group's largest (smallest)
 // value, ties included.
-func (p *plan) extremes() (extremum, perGroup bool) {
-	top := p.order != nil && p.limit == 1 && !p.aggregated && arithmetic(p.order.x)
-	return top && len(p.groups) == 0, top && len(p.groups) > 0
+func extremes(p *plan.Plan) (extremum, perGroup bool) {
+	top := p.Order != nil && p.Limit == 1 && !p.Aggregated && arithmetic(p.Order.X)
+	return top && len(p.Groups) == 0, top && len(p.Groups) > 0
 }
 
 // columnAlias names a select item for a query around this one: the
@@ -330,14 +336,14 @@ func columnAlias(x expr, taken []string) string {
 
 // counted rewrites COUNT(*) of a joined plan: joined rows repeat what is
 // counted, so each is counted once by its key.
-func (e *Engine) counted(p *plan, tree *catalog.JoinTree, x expr) expr {
-	if ag, ok := aggOf(x); ok && ag.Fn == "COUNT" && ag.Arg == nil && p.countOf != nil && p.countOf.Key != nil && len(tree.Tables) > 1 {
-		return aggExpr{Fn: "COUNT", Distinct: true, Arg: col(p.countOf.Name, p.countOf.Key.Name)}
+func (e *Engine) counted(p *plan.Plan, tree *catalog.JoinTree, x expr) expr {
+	if ag, ok := aggOf(x); ok && ag.Fn == "COUNT" && ag.Arg == nil && p.CountOf != nil && p.CountOf.Key != nil && len(tree.Tables) > 1 {
+		return aggExpr{Fn: "COUNT", Distinct: true, Arg: col(p.CountOf.Name, p.CountOf.Key.Name)}
 	}
 	// "tools by number of members" joined through the members' loans:
 	// each member is counted once, not once per loan.
-	if ag, ok := aggOf(x); ok && ag.Fn == "COUNT" && ag.Arg == nil && p.countRows != nil && p.countRows.Key != nil && e.multiplied(tree, p.countRows) {
-		return aggExpr{Fn: "COUNT", Distinct: true, Arg: col(p.countRows.Name, p.countRows.Key.Name)}
+	if ag, ok := aggOf(x); ok && ag.Fn == "COUNT" && ag.Arg == nil && p.CountRows != nil && p.CountRows.Key != nil && e.multiplied(tree, p.CountRows) {
+		return aggExpr{Fn: "COUNT", Distinct: true, Arg: col(p.CountRows.Name, p.CountRows.Key.Name)}
 	}
 	return x
 }
@@ -363,7 +369,7 @@ func (e *Engine) fromOf(tree *catalog.JoinTree) fromList {
 		f.Joins = make([]joinClause, 0, len(tree.Edges))
 	}
 	for i, edge := range tree.Edges {
-		on := and(cmp(col(edge.FromTable, edge.FromColumn), "=", col(edge.ToTable, edge.ToColumn)), e.whenExpr(edge))
+		on := and(cmp(col(edge.FromTable, edge.FromColumn), "=", col(edge.ToTable, edge.ToColumn)), e.planner.WhenExpr(edge))
 		f.Joins = append(f.Joins, joinClause{To: source{Table: tree.Tables[i+1]}, On: on})
 	}
 	return f
@@ -371,12 +377,7 @@ func (e *Engine) fromOf(tree *catalog.JoinTree) fromList {
 
 // Slot keys of the parts a reading's words decide.
 var (
-	keyMeasure = sqlshape.Key(sqlshape.SlotMeasure)
-	keyOutput  = sqlshape.Key(sqlshape.SlotOutput)
-	keyOrder   = sqlshape.Key(sqlshape.SlotOrder)
-	keyLimit   = sqlshape.Key(sqlshape.SlotLimit)
-	keyGroup   = sqlshape.Key(sqlshape.SlotGroup)
-	keyTables  = sqlshape.Key(sqlshape.SlotTables)
+	keyTables = sqlshape.Key(sqlshape.SlotTables)
 )
 
 // uncoveredPenalty is how much likelier a reading is for each more word of
@@ -423,9 +424,9 @@ func weakRealised(a *read.Analysis, parts *readingParts) int {
 // guessedDefined counts the words a reading explains only by a meaning the
 // engine proposes for a term (the options of a question about it), which
 // is no evidence that the reading is the one meant.
-func guessedDefined(p *plan) int {
+func guessedDefined(p *plan.Plan) int {
 	n := 0
-	for _, d := range p.defines {
+	for _, d := range p.Defines {
 		if !d.Stated {
 			n += len(strings.Fields(d.Phrase))
 		}
@@ -441,13 +442,13 @@ const pinnedPenalty = 0.15
 // pinned says whether the plan counts or ranks the rows of a table whose
 // unique key a condition fixes to one value, directly or through the
 // join's equalities.
-func (e *Engine) pinned(p *plan, tree *catalog.JoinTree) bool {
+func (e *Engine) pinned(p *plan.Plan, tree *catalog.JoinTree) bool {
 	var t *schema.Table
 	switch {
-	case p.countOf != nil && len(p.groups) == 0:
-		t = p.countOf
-	case p.order != nil && !p.aggregated && len(p.groups) == 0:
-		oc, ok := isColumn(p.order.x)
+	case p.CountOf != nil && len(p.Groups) == 0:
+		t = p.CountOf
+	case p.Order != nil && !p.Aggregated && len(p.Groups) == 0:
+		oc, ok := isColumn(p.Order.X)
 		if !ok {
 			return false
 		}
@@ -463,8 +464,8 @@ func (e *Engine) pinned(p *plan, tree *catalog.JoinTree) bool {
 		same[a] = append(same[a], b)
 		same[b] = append(same[b], a)
 	}
-	for _, f := range p.filters {
-		eq, ok := f.x.(binary)
+	for _, f := range p.Filters {
+		eq, ok := f.X.(binary)
 		if !ok || eq.Op != "=" {
 			continue
 		}

@@ -1,7 +1,6 @@
 package offline
 
 import (
-	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 )
@@ -66,53 +65,11 @@ var (
 	cmp              = sqlexpr.Cmp
 )
 
-// sameExpr says whether two expressions are the same part: the same
-// tree of parts, compared part by part.
-func sameExpr(m *schema.Model, a, b expr) bool {
-	return sqlexpr.Equal(a, b)
-}
-
-// aggregatesOver says whether x applies a function or an aggregate to
-// exactly y somewhere: SUM(y), YEAR(y).
-func aggregatesOver(x, y expr, m *schema.Model) bool { return sqlexpr.AggregatesOver(x, y) }
-
-// outerParts are the plan's selects, groupings, ordering and conditions.
-func (p *plan) outerParts() []expr {
-	var out []expr
-	for _, s := range p.selects {
-		out = append(out, s.x)
-	}
-	for _, g := range p.groups {
-		out = append(out, g.x)
-	}
-	if p.order != nil {
-		out = append(out, p.order.x)
-	}
-	for _, f := range p.filters {
-		out = append(out, f.x)
-	}
-	for _, h := range p.having {
-		out = append(out, h.x)
-	}
-	return out
-}
-
 // Computed measures: a word that names no column but a quantity the schema
 // has the parts of. "age" is the years since a birth date; "duration",
 // "lifespan", "length of stay" the difference between a start and an end
 // column of one table (start/end, departure/arrival, opened/closed…).
 // They are offered as columns of their own, so every shape that takes a
 // measure (averages, totals, rankings, sorting) takes them too.
-
-// exprOf is a column alternative as a part of a reading: the column, or
-// the computed expression.
-func (r *reader) exprOf(al read.ColAlt) expr { return exprOf(al) }
-
-func exprOf(al read.ColAlt) expr {
-	if al.X != nil {
-		return al.X
-	}
-	return col(al.Table, al.Column)
-}
 
 // costWords and priceWords find the two sides of a margin in column names.

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/plan"
+
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
@@ -54,7 +56,7 @@ type measureUse struct {
 // grainReading is a reading written at its measures' grain, and how much
 // likelier than the reading it came from it is.
 type grainReading struct {
-	p      *plan
+	p      *plan.Plan
 	tree   *catalog.JoinTree
 	weight float64
 	// counts words how often the measured thing counts, when that is a
@@ -71,16 +73,16 @@ const repeatedWeight = 0.3
 // atGrain writes a reading so that no measure is aggregated over a join
 // that repeats its rows: none when that cannot be done. A measure filtered
 // through related rows is also offered once per related row, as written.
-func (e *Engine) atGrain(p *plan, tree *catalog.JoinTree) []grainReading {
+func (e *Engine) atGrain(p *plan.Plan, tree *catalog.JoinTree) []grainReading {
 	q, t, semi, ok := e.grain(p, tree)
 	if !ok {
 		return nil
 	}
 	out := []grainReading{{p: q, tree: t, weight: 1}}
 	if semi != nil {
-		thing, per := humanize(semi.near), read.SingularOf(humanize(semi.far))
+		thing, per := plan.Humanize(semi.near), read.SingularOf(plan.Humanize(semi.far))
 		if t := e.m.ByName[semi.near]; t != nil {
-			thing = humanize(t.Name)
+			thing = plan.Humanize(t.Name)
 		}
 		key := sqlshape.SlotKey{Name: sqlshape.SlotCount, Arg: strings.ToLower(thing)}
 		out[0].counts = &dialog.Reading{Key: key, Value: "once", Label: "Each of the " + thing + " once", Phrase: thing}
@@ -92,7 +94,7 @@ func (e *Engine) atGrain(p *plan, tree *catalog.JoinTree) []grainReading {
 
 // grain rewrites a reading at its measures' grain; semi says whether it
 // turned a repeating join into EXISTS, ok is false when it could not.
-func (e *Engine) grain(p *plan, tree *catalog.JoinTree) (q *plan, t *catalog.JoinTree, semi *fanout, ok bool) {
+func (e *Engine) grain(p *plan.Plan, tree *catalog.JoinTree) (q *plan.Plan, t *catalog.JoinTree, semi *fanout, ok bool) {
 	if len(tree.Edges) == 0 {
 		return p, tree, nil, true
 	}
@@ -121,7 +123,7 @@ func (e *Engine) grain(p *plan, tree *catalog.JoinTree) (q *plan, t *catalog.Joi
 		if q, t, filtered, ok = e.resolveFanout(q, t, u, fo); !ok {
 			return nil, nil, nil, false
 		}
-		if q.onceEach[fo.far] != nil {
+		if q.OnceEach[fo.far] != nil {
 			right[u.table+"|"+edgeKey(fo.edge)] = true // read once per thing now
 		}
 		if filtered && semi == nil {
@@ -135,7 +137,7 @@ func (e *Engine) grain(p *plan, tree *catalog.JoinTree) (q *plan, t *catalog.Joi
 // reads one table: those count a row once per time it appears. COUNT(*)
 // counts its table's keys once already (counted); MIN, MAX and
 // COUNT(DISTINCT) do not change when rows repeat.
-func (e *Engine) measureUses(p *plan) []measureUse {
+func (e *Engine) measureUses(p *plan.Plan) []measureUse {
 	var out []measureUse
 	add := func(x expr) {
 		walk(x, func(v expr) bool {
@@ -152,24 +154,8 @@ func (e *Engine) measureUses(p *plan) []measureUse {
 			return false
 		})
 	}
-	for _, x := range p.outputParts() {
+	for _, x := range p.OutputParts() {
 		add(x)
-	}
-	return out
-}
-
-// outputParts are the parts of a plan where aggregates may be: what it
-// shows, what it is sorted by, and its group conditions.
-func (p *plan) outputParts() []expr {
-	var out []expr
-	for _, s := range p.selects {
-		out = append(out, s.x)
-	}
-	if p.order != nil {
-		out = append(out, p.order.x)
-	}
-	for _, h := range p.having {
-		out = append(out, h.x)
 	}
 	return out
 }
@@ -196,23 +182,23 @@ func edgeKey(j warehouse.Join) string {
 // (authors ↔ papers) to the groups: each thing of a group is related once,
 // so a paper's citations count fully for each of its authors and the sum
 // per group is right as written.
-func (e *Engine) linkGroups(p *plan, tree *catalog.JoinTree, u measureUse, fo *fanout) bool {
+func (e *Engine) linkGroups(p *plan.Plan, tree *catalog.JoinTree, u measureUse, fo *fanout) bool {
 	far := e.m.ByName[fo.far]
-	return far != nil && fo.near == u.table && e.isLink(far) && !e.linkRepeats(tree, fo) && len(p.derived) == 0 && p.wrap == "" && !groupsBy(p, fo.far)
+	return far != nil && fo.near == u.table && e.isLink(far) && !e.linkRepeats(tree, fo) && len(p.Derived) == 0 && p.Wrap == "" && !groupsBy(p, fo.far)
 }
 
 // groupsBy says whether a reading shows or groups by a column of table t
 // itself (the couriers of the loans, not the members beyond them): a
 // thing linked several times is then in one group several times.
-func groupsBy(p *plan, t string) bool {
+func groupsBy(p *plan.Plan, t string) bool {
 	only := map[string]bool{t: true}
-	for _, g := range p.groups {
-		if reads(g.x, only) {
+	for _, g := range p.Groups {
+		if reads(g.X, only) {
 			return true
 		}
 	}
-	for _, s := range p.selects {
-		if !aggregates(s.x) && reads(s.x, only) {
+	for _, s := range p.Selects {
+		if !aggregates(s.X) && reads(s.X, only) {
 			return true
 		}
 	}
@@ -303,28 +289,28 @@ func reads(x expr, tables map[string]bool) bool {
 
 // resolveFanout rewrites one repeating join of a measured table; semi says
 // it became EXISTS.
-func (e *Engine) resolveFanout(p *plan, tree *catalog.JoinTree, u measureUse, fo *fanout) (q *plan, t *catalog.JoinTree, semi, ok bool) {
+func (e *Engine) resolveFanout(p *plan.Plan, tree *catalog.JoinTree, u measureUse, fo *fanout) (q *plan.Plan, t *catalog.JoinTree, semi, ok bool) {
 	shown := false // a select, grouping or ordering reads the repeated side
-	for _, s := range p.selects {
-		if !aggregates(s.x) && reads(s.x, fo.beyond) {
+	for _, s := range p.Selects {
+		if !aggregates(s.X) && reads(s.X, fo.beyond) {
 			shown = true
 		}
 	}
-	for _, g := range p.groups {
-		shown = shown || reads(g.x, fo.beyond)
+	for _, g := range p.Groups {
+		shown = shown || reads(g.X, fo.beyond)
 	}
-	if p.order != nil && !aggregates(p.order.x) && reads(p.order.x, fo.beyond) {
+	if p.Order != nil && !aggregates(p.Order.X) && reads(p.Order.X, fo.beyond) {
 		shown = true
 	}
 	// Another aggregate of the repeated side in the same reading is a
 	// second grain; so is a count of its rows.
-	other := p.countOf != nil && fo.beyond[strings.ToLower(p.countOf.Name)]
-	for _, x := range p.aggregateParts() {
+	other := p.CountOf != nil && fo.beyond[strings.ToLower(p.CountOf.Name)]
+	for _, x := range p.AggregateParts() {
 		if reads(x, fo.beyond) {
 			other = true
 		}
 	}
-	if len(p.derived) > 0 || p.wrap != "" || other {
+	if len(p.Derived) > 0 || p.Wrap != "" || other {
 		return nil, nil, false, false
 	}
 	if !shown {
@@ -335,7 +321,7 @@ func (e *Engine) resolveFanout(p *plan, tree *catalog.JoinTree, u measureUse, fo
 	if far == nil || near == nil {
 		return nil, nil, false, false
 	}
-	if fo.near != u.table || u.fn != "SUM" || !e.detailOf(far, near) {
+	if fo.near != u.table || u.fn != "SUM" || !e.planner.DetailOf(far, near) {
 		// Repeated two joins away, an average, or rows of another thing
 		// that merely refer to the measured one (prescriptions of a
 		// drug, loans of a tool): no share of the measure belongs to each
@@ -355,8 +341,8 @@ func (e *Engine) resolveFanout(p *plan, tree *catalog.JoinTree, u measureUse, fo
 // thing appears once per group it belongs to: the total deposit of the
 // tools each courier carried, a tool carried by two couriers in both. Only a table at the end of the tree, joined straight to the
 // measured one.
-func (e *Engine) onceEachGroup(p *plan, tree *catalog.JoinTree, u measureUse, fo *fanout) (*plan, *catalog.JoinTree, bool) {
-	if fo.near != u.table || len(fo.beyond) != 1 || len(p.derived) > 0 || len(p.shares) > 0 || p.onceEach[fo.far] != nil {
+func (e *Engine) onceEachGroup(p *plan.Plan, tree *catalog.JoinTree, u measureUse, fo *fanout) (*plan.Plan, *catalog.JoinTree, bool) {
+	if fo.near != u.table || len(fo.beyond) != 1 || len(p.Derived) > 0 || len(p.Shares) > 0 || p.OnceEach[fo.far] != nil {
 		return nil, nil, false
 	}
 	var cols []string
@@ -370,19 +356,19 @@ func (e *Engine) onceEachGroup(p *plan, tree *catalog.JoinTree, u measureUse, fo
 	} else {
 		add(fo.edge.ToColumn)
 	}
-	for _, x := range p.outerParts() {
+	for _, x := range p.OuterParts() {
 		for _, c := range columnsOf(x) {
 			if strings.EqualFold(c.Table, fo.far) {
 				add(c.Column)
 			}
 		}
 	}
-	q := p.clone()
-	q.onceEach = map[string][]string{}
-	for k, v := range p.onceEach {
-		q.onceEach[k] = v
+	q := p.Clone()
+	q.OnceEach = map[string][]string{}
+	for k, v := range p.OnceEach {
+		q.OnceEach[k] = v
 	}
-	q.onceEach[fo.far] = cols
+	q.OnceEach[fo.far] = cols
 	return q, tree, true
 }
 
@@ -420,53 +406,16 @@ func (e *Engine) linkRepeats(tree *catalog.JoinTree, fo *fanout) bool {
 	return false
 }
 
-// detailOf says whether far's rows are the parts of near's (an order's
-// lines, an invoice's items): its name carries near's, or it keeps no
-// date while near does (the parts happen when their whole does).
-func (e *Engine) detailOf(far, near *schema.Table) bool {
-	nearWord := read.SingularOf(strings.ToLower(schema.NameWord(near.Name)))
-	if nearWord == "" {
-		nearWord = read.SingularOf(strings.ToLower(near.Name))
-	}
-	for _, w := range e.m.Cat.NameTerms(far.Name) {
-		if read.SingularOf(w) == nearWord {
-			return true
-		}
-	}
-	return len(far.Dates) == 0 && len(near.Dates) > 0
-}
-
-// aggregateParts are the aggregates of the plan's selects, ordering and
-// HAVING, each as a whole expression.
-func (p *plan) aggregateParts() []expr {
-	var out []expr
-	add := func(x expr) {
-		walk(x, func(v expr) bool {
-			if a, ok := v.(aggExpr); ok {
-				if a.Arg != nil {
-					out = append(out, a)
-				}
-				return false
-			}
-			return true
-		})
-	}
-	for _, x := range p.outputParts() {
-		add(x)
-	}
-	return out
-}
-
 // semiJoin turns the repeated side, used only by conditions, into EXISTS:
 // the measured rows that have such related rows, each once.
-func (e *Engine) semiJoin(p *plan, tree *catalog.JoinTree, fo *fanout) (*plan, *catalog.JoinTree, bool) {
-	q := p.clone()
-	var inside, outside []cond
-	for _, f := range p.filters {
+func (e *Engine) semiJoin(p *plan.Plan, tree *catalog.JoinTree, fo *fanout) (*plan.Plan, *catalog.JoinTree, bool) {
+	q := p.Clone()
+	var inside, outside []plan.Cond
+	for _, f := range p.Filters {
 		switch {
-		case !reads(f.x, fo.beyond):
+		case !reads(f.X, fo.beyond):
 			outside = append(outside, f)
-		case readsOnly(f.x, fo.beyond):
+		case readsOnly(f.X, fo.beyond):
 			inside = append(inside, f)
 		default:
 			return nil, nil, false // a condition across both sides
@@ -480,19 +429,19 @@ func (e *Engine) semiJoin(p *plan, tree *catalog.JoinTree, fo *fanout) (*plan, *
 	}
 	ex := exists{Tables: sub.Tables, Cols: []colRef{col(far, farCol), col(near, nearCol)}}
 	ex.Sub = selectQuery{Selects: []expr{numLit("1")}, From: e.fromOf(sub), Where: []expr{cmp(col(far, farCol), "=", col(near, nearCol))}}
-	if w := e.whenExpr(fo.edge); w != nil {
+	if w := e.planner.WhenExpr(fo.edge); w != nil {
 		ex.Sub.Where = append(ex.Sub.Where, w)
 	}
 	for _, f := range inside {
-		ex.Sub.Where = append(ex.Sub.Where, f.x)
-		ex.Cols = append(ex.Cols, columnsOf(f.x)...)
-		for _, l := range literals(f.x) {
+		ex.Sub.Where = append(ex.Sub.Where, f.X)
+		ex.Cols = append(ex.Cols, columnsOf(f.X)...)
+		for _, l := range literals(f.X) {
 			if s, ok := l.(strLit); ok {
 				ex.Values = append(ex.Values, string(s))
 			}
 		}
 	}
-	q.filters = append(outside, cond{x: ex})
+	q.Filters = append(outside, plan.Cond{X: ex})
 	rest := map[string]bool{}
 	for _, t := range tree.Tables {
 		if !fo.beyond[strings.ToLower(t)] {
@@ -552,7 +501,7 @@ const shareAlias = "shares"
 // by each far row's share of its near row: an order's net amount split
 // across its lines in proportion to their line amounts, so that every
 // order counts once in all and the groups add up to the total.
-func (e *Engine) allocate(p *plan, tree *catalog.JoinTree, u measureUse, fo *fanout) (*plan, *catalog.JoinTree, bool) {
+func (e *Engine) allocate(p *plan.Plan, tree *catalog.JoinTree, u measureUse, fo *fanout) (*plan.Plan, *catalog.JoinTree, bool) {
 	far := e.m.ByName[fo.far]
 	if far == nil {
 		return nil, nil, false
@@ -570,7 +519,7 @@ func (e *Engine) allocate(p *plan, tree *catalog.JoinTree, u measureUse, fo *fan
 	if t := e.m.ByName[fo.near]; t != nil {
 		nearName = t.Name
 	}
-	q := p.clone()
+	q := p.Clone()
 	total := colRef{Table: shareAlias, Column: "total"}
 	rewrite := func(x expr) expr {
 		return mapExpr(x, func(v expr) expr {
@@ -585,14 +534,14 @@ func (e *Engine) allocate(p *plan, tree *catalog.JoinTree, u measureUse, fo *fan
 			return aggExpr{Fn: "SUM", Arg: cmp(cmp(arg, "*", w), "/", fn1("NULLIF", total, numLit("0")))}
 		})
 	}
-	for i := range q.selects {
-		q.selects[i].x = rewrite(q.selects[i].x)
+	for i := range q.Selects {
+		q.Selects[i].X = rewrite(q.Selects[i].X)
 	}
-	if q.order != nil {
-		q.order.x = rewrite(q.order.x)
+	if q.Order != nil {
+		q.Order.X = rewrite(q.Order.X)
 	}
-	for i := range q.having {
-		q.having[i].x = rewrite(q.having[i].x)
+	for i := range q.Having {
+		q.Having[i].X = rewrite(q.Having[i].X)
 	}
 	var sum expr = countAll
 	if weight != nil {
@@ -600,16 +549,9 @@ func (e *Engine) allocate(p *plan, tree *catalog.JoinTree, u measureUse, fo *fan
 	}
 	key := col(far.Name, farCol)
 	totals := &selectQuery{Selects: []expr{key, aliased{X: sum, Name: "total"}}, From: fromList{First: source{Table: far.Name}}, GroupBy: []expr{key}}
-	q.shares = append(q.shares, joinClause{To: source{Sub: totals, Alias: shareAlias}, On: cmp(col(shareAlias, farCol), "=", col(nearName, nearCol))})
-	q.allocated = append(q.allocated, allocation{measured: nearName, by: far.Name, weight: weight})
+	q.Shares = append(q.Shares, joinClause{To: source{Sub: totals, Alias: shareAlias}, On: cmp(col(shareAlias, farCol), "=", col(nearName, nearCol))})
+	q.Allocated = append(q.Allocated, plan.Allocation{Measured: nearName, By: far.Name, Weight: weight})
 	return q, tree, true
-}
-
-// allocation records that a measure of one table was split across the
-// rows of another.
-type allocation struct {
-	measured, by string
-	weight       *warehouse.Column // nil: equal shares
 }
 
 // shareWeight is the measure of a table by which a related thing's

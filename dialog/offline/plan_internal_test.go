@@ -3,6 +3,8 @@ package offline
 import (
 	"testing"
 
+	"github.com/clarify-bot/clarify/dialog/offline/plan"
+
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
@@ -26,11 +28,11 @@ func TestContradicts(t *testing.T) {
 		{[]expr{cmp(col("visits", "units"), "=", numLit("2")), cmp(col("visits", "units"), "=", numLit("3"))}, true},
 	}
 	for _, tc := range cases {
-		p := &plan{}
+		p := &plan.Plan{}
 		for _, c := range tc.conds {
-			p.filters = append(p.filters, cond{x: c})
+			p.Filters = append(p.Filters, plan.Cond{X: c})
 		}
-		if got := contradicts(m, p); got != tc.want {
+		if got := plan.Contradicts(m, p); got != tc.want {
 			t.Errorf("%v: contradicts = %v, want %v", tc.conds, got, tc.want)
 		}
 	}
@@ -49,7 +51,6 @@ func TestTypedPartsRender(t *testing.T) {
 		{aggExpr{Fn: "COUNT", Distinct: true, Arg: col("order", "id")}, "COUNT(DISTINCT `order`.id)"},
 		{cmp(fn1("LOWER", col("t", "c")), "LIKE", strLit("%o'k%")), "LOWER(t.c) LIKE '%o''k%'"},
 		{read.Ratio(col("t", "a"), col("t", "b")), "t.a * 1e0 / NULLIF(t.b, 0)"},
-		{timeBucket(col("t", "d"), "quarter", false), "CONCAT(YEAR(t.d), '-Q', QUARTER(t.d))"},
 		{inList{X: col("t", "s"), Vals: []expr{strLit("a"), strLit("b")}}, "t.s IN ('a', 'b')"},
 		{caseWhen{Cond: cmp(col("t", "s"), "=", strLit("x")), Then: numLit("1")}, "CASE WHEN t.s = 'x' THEN 1 END"},
 	}
@@ -66,13 +67,13 @@ func TestRankedWithoutGroups(t *testing.T) {
 	code := col("vehicles", "model_code")
 	for _, tc := range []struct {
 		name string
-		p    plan
+		p    plan.Plan
 		want bool
 	}{
-		{"plain column by a count, no groups", plan{selects: []sel{{x: code}}, order: &sel{x: countAll}}, true},
-		{"grouped", plan{selects: []sel{{x: code}}, groups: []sel{{x: code}}, order: &sel{x: countAll}}, false},
-		{"totals only", plan{selects: []sel{{x: countAll}}, order: &sel{x: countAll}}, false},
-		{"ordered by a column", plan{selects: []sel{{x: code}}, order: &sel{x: code}}, false},
+		{"plain column by a count, no groups", plan.Plan{Selects: []plan.Sel{{X: code}}, Order: &plan.Sel{X: countAll}}, true},
+		{"grouped", plan.Plan{Selects: []plan.Sel{{X: code}}, Groups: []plan.Sel{{X: code}}, Order: &plan.Sel{X: countAll}}, false},
+		{"totals only", plan.Plan{Selects: []plan.Sel{{X: countAll}}, Order: &plan.Sel{X: countAll}}, false},
+		{"ordered by a column", plan.Plan{Selects: []plan.Sel{{X: code}}, Order: &plan.Sel{X: code}}, false},
 	} {
 		if got := rankedWithoutGroups(&tc.p); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
@@ -80,14 +81,14 @@ func TestRankedWithoutGroups(t *testing.T) {
 	}
 	// "the exists-and-joined" contradiction: a negated relation over a
 	// table the reading also joins.
-	p := &plan{tables: map[string]bool{"trips": true, "vehicles": true}}
-	p.filters = []cond{{x: exists{Not: true, Sub: selectQuery{Selects: []expr{numLit("1")}, From: fromList{First: source{Table: "trips"}},
+	p := &plan.Plan{Tables: map[string]bool{"trips": true, "vehicles": true}}
+	p.Filters = []plan.Cond{{X: exists{Not: true, Sub: selectQuery{Selects: []expr{numLit("1")}, From: fromList{First: source{Table: "trips"}},
 		Where: []expr{cmp(col("trips", "vehicle_id"), "=", col("vehicles", "vehicle_id"))}}, Tables: []string{"trips"}}}}
-	if !contradicts(&schema.Model{Reserved: map[string]bool{}}, p) {
+	if !plan.Contradicts(&schema.Model{Reserved: map[string]bool{}}, p) {
 		t.Error("no trips and a join to trips should contradict")
 	}
-	p.tables = map[string]bool{"vehicles": true}
-	if contradicts(&schema.Model{Reserved: map[string]bool{}}, p) {
+	p.Tables = map[string]bool{"vehicles": true}
+	if plan.Contradicts(&schema.Model{Reserved: map[string]bool{}}, p) {
 		t.Error("no trips alone is no contradiction")
 	}
 }
@@ -117,7 +118,7 @@ func TestRepeatsShown(t *testing.T) {
 		{col("beds", "ward_id"), true},
 		{col("wards", "ward_name"), true},
 	} {
-		p := &plan{selects: []sel{{x: tc.shown}}}
+		p := &plan.Plan{Selects: []plan.Sel{{X: tc.shown}}}
 		if got := e.repeatsShown(p, tree); got != tc.repeats {
 			t.Errorf("%v: repeats %v, want %v", tc.shown, got, tc.repeats)
 		}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/plan"
+
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
@@ -26,33 +28,6 @@ import (
 // questions by reading the same words again (fromTerm), so a relative
 // period ("in the last 90 days") stays relative.
 
-// readOp is the predicate operator of a meaning read from words: Items[0]
-// holds the words, Expr the condition they were read as.
-const readOp = "read"
-
-// readParts are the conditions a definition read from words adds to a
-// reading.
-type readParts struct {
-	filters []cond
-	derived []derivedJoin
-	tables  []string
-	defines []dialog.Definition
-}
-
-// apply adds the definition's condition to p: a single condition, or the
-// parts read from the person's words.
-func (d definition) apply(p *plan, subject string) {
-	p.use(subject)
-	if d.parts == nil {
-		p.filters = append(p.filters, cond{x: d.cond})
-		return
-	}
-	p.filters = append(p.filters, d.parts.filters...)
-	p.derived = append(p.derived, d.parts.derived...)
-	p.use(d.parts.tables...)
-	p.defines = append(p.defines, d.parts.defines...)
-}
-
 var _ dialog.ConditionReader = (*Engine)(nil)
 
 // ReadCondition reads words as a condition on subject's rows with the
@@ -67,29 +42,22 @@ func (e *Engine) ReadCondition(ctx context.Context, subject, words string, facts
 		return dialog.ConditionRead{}, false
 	}
 	var labels []string
-	for _, d := range rd.parts.defines {
+	for _, d := range rd.Parts.Defines {
 		labels = append(labels, strings.ToLower(d.Label[:1])+d.Label[1:])
 	}
-	return dialog.ConditionRead{Term: rd.term, SQL: rd.listing, Label: sqlshape.JoinAnd(labels)}, true
-}
-
-// conditionReading is one accepted reading of a definition's words.
-type conditionReading struct {
-	parts   *readParts
-	term    ontology.Term
-	listing string
+	return dialog.ConditionRead{Term: rd.Term, SQL: rd.Listing, Label: sqlshape.JoinAnd(labels)}, true
 }
 
 // readCondition frames the words as a question about subject's rows
 // ("customers with …", "customers that …") and keeps the likeliest
 // reading of any framing that accounts for every word.
-func (e *Engine) readCondition(subject, words string, facts []ontology.Fact) (conditionReading, bool) {
+func (e *Engine) readCondition(subject, words string, facts []ontology.Fact) (plan.ConditionReading, bool) {
 	t := e.m.ByName[strings.ToLower(subject)]
 	words = strings.Join(strings.Fields(strings.TrimRight(words, " .!?")), " ")
 	if t == nil || t.Key == nil || words == "" {
-		return conditionReading{}, false
+		return plan.ConditionReading{}, false
 	}
-	noun := strings.ToLower(humanize(t.Name))
+	noun := strings.ToLower(plan.Humanize(t.Name))
 	low := strings.ToLower(words)
 	var framings []string
 	if strings.HasPrefix(low, noun+" ") || strings.HasPrefix(low, read.SingularOf(noun)+" ") {
@@ -103,15 +71,15 @@ func (e *Engine) readCondition(subject, words string, facts []ontology.Fact) (co
 			}
 		}
 	}
-	var best conditionReading
+	var best plan.ConditionReading
 	bestW := 0.0
 	for _, q := range framings {
 		a := e.reader.Analyse(q, nil, facts, e.now())
-		for _, p := range e.readings(a, 0, facts) {
-			if p.weight <= bestW || !listsUnder(p, t) {
+		for _, p := range e.planner.Readings(a, 0, facts) {
+			if p.Weight <= bestW || !listsUnder(p, t) {
 				continue
 			}
-			trees, err := e.m.Cat.JoinPaths(2, p.tableList()...)
+			trees, err := e.m.Cat.JoinPaths(2, p.TableList()...)
 			if err != nil {
 				continue
 			}
@@ -119,12 +87,12 @@ func (e *Engine) readCondition(subject, words string, facts []ontology.Fact) (co
 				continue
 			}
 			listing := e.listing(p, t, trees[0])
-			best, bestW = conditionReading{
-				parts: &readParts{filters: slices.Clone(p.filters), derived: slices.Clone(p.derived), tables: p.tableList(), defines: slices.Clone(p.defines)},
-				term: ontology.Term{Kind: ontology.TermPredicate, Subject: strings.ToLower(t.Name), Op: readOp, Items: []string{words},
+			best, bestW = plan.ConditionReading{
+				Parts: &plan.ReadParts{Filters: slices.Clone(p.Filters), Derived: slices.Clone(p.Derived), Tables: p.TableList(), Defines: slices.Clone(p.Defines)},
+				Term: ontology.Term{Kind: ontology.TermPredicate, Subject: strings.ToLower(t.Name), Op: plan.ReadOp, Items: []string{words},
 					Expr: strings.ToLower(t.Name+"."+t.Key.Name) + " IN (" + strings.Join(strings.Fields(listing), " ") + ")"},
-				listing: listing,
-			}, p.weight
+				Listing: listing,
+			}, p.Weight
 		}
 	}
 	return best, bestW > 0
@@ -132,16 +100,16 @@ func (e *Engine) readCondition(subject, words string, facts []ontology.Fact) (co
 
 // listsUnder says whether p lists rows of t, and nothing else, under at
 // least one condition: no totals, groups, order or limit.
-func listsUnder(p *plan, t *schema.Table) bool {
-	if p.aggregated || len(p.groups) > 0 || len(p.having) > 0 || p.order != nil || p.limit > 0 || p.wrap != "" || p.perEntity != nil {
+func listsUnder(p *plan.Plan, t *schema.Table) bool {
+	if p.Aggregated || len(p.Groups) > 0 || len(p.Having) > 0 || p.Order != nil || p.Limit > 0 || p.Wrap != "" || p.PerEntity != nil {
 		return false
 	}
-	if len(p.filters)+len(p.derived) == 0 || len(p.selects) == 0 {
+	if len(p.Filters)+len(p.Derived) == 0 || len(p.Selects) == 0 {
 		return false
 	}
-	for _, s := range p.selects {
-		cols := columnsOf(s.x)
-		if len(cols) == 0 || aggregates(s.x) {
+	for _, s := range p.Selects {
+		cols := columnsOf(s.X)
+		if len(cols) == 0 || aggregates(s.X) {
 			return false
 		}
 		for _, c := range cols {
@@ -157,9 +125,9 @@ func listsUnder(p *plan, t *schema.Table) bool {
 }
 
 // listing renders the subject's keys that meet p's conditions.
-func (e *Engine) listing(p *plan, t *schema.Table, tree *catalog.JoinTree) string {
-	q := p.clone()
-	q.selects = []sel{{x: col(t.Name, t.Key.Name)}}
-	q.distinct, q.distinctForJoins = len(tree.Edges) > 0, false
+func (e *Engine) listing(p *plan.Plan, t *schema.Table, tree *catalog.JoinTree) string {
+	q := p.Clone()
+	q.Selects = []plan.Sel{{X: col(t.Name, t.Key.Name)}}
+	q.Distinct, q.DistinctForJoins = len(tree.Edges) > 0, false
 	return e.render(q, tree)
 }

@@ -2,14 +2,12 @@ package offline
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
-	"github.com/clarify-bot/clarify/dialog/offline/token"
 )
 
 // Roles of a polymorphic reference: a transaction's sender_id and
@@ -18,69 +16,6 @@ import (
 // tables, so which role joins is read from the question: a word the
 // lexicon relates to the role ("sent by users" → sender, "received" →
 // receiver) picks it; without one, each role is a reading.
-
-// roleWord is the role a referencing column plays: "sender" for
-// sender_id.
-func roleWord(column string) string {
-	w := strings.ToLower(column)
-	w = strings.TrimSuffix(w, "id")
-	return strings.TrimSuffix(w, "_")
-}
-
-// roleFit weighs a typed join by the question's words: 2 when a word
-// names its role, 0.3 when a word names another role of the same
-// reference and none its own, else 1.
-func (e *Engine) roleFit(a *read.Analysis, j warehouse.Join, siblings []warehouse.Join) float64 {
-	if a == nil {
-		return 1
-	}
-	if e.namesRole(a, roleWord(j.FromColumn)) {
-		return 2
-	}
-	for _, s := range siblings {
-		if !strings.EqualFold(s.FromColumn, j.FromColumn) && e.namesRole(a, roleWord(s.FromColumn)) {
-			return 0.3
-		}
-	}
-	return 1
-}
-
-// namesRole says whether a word of the question is the role or related
-// to it in the lexicon ("sent" and "sender").
-func (e *Engine) namesRole(a *read.Analysis, role string) bool {
-	if len(role) < 3 {
-		return false
-	}
-	for _, t := range a.Toks {
-		if e.roleToken(t, role) {
-			return true
-		}
-	}
-	return false
-}
-
-// roleToken says whether one word names the role.
-func (e *Engine) roleToken(t token.Token, role string) bool {
-	if t.IsNum || len(t.Low) < 3 || len(role) < 3 {
-		return false
-	}
-	return t.Low == role || read.SingularOf(t.Low) == role || e.words != nil && e.words.RelatedTo(t.Low, role)
-}
-
-// typedSiblings are the typed joins between the same two tables as j
-// through another column: the other roles j may be read as.
-func (e *Engine) typedSiblings(j warehouse.Join) []warehouse.Join {
-	if j.When == nil {
-		return nil
-	}
-	var out []warehouse.Join
-	for _, s := range e.m.Snap.Schema.Joins {
-		if s.When != nil && strings.EqualFold(s.FromTable, j.FromTable) && strings.EqualFold(s.ToTable, j.ToTable) && !strings.EqualFold(s.FromColumn, j.FromColumn) {
-			out = append(out, s)
-		}
-	}
-	return out
-}
 
 // roleTree is a join tree with its roles chosen, and how well they fit.
 type roleTree struct {
@@ -102,7 +37,7 @@ func (e *Engine) roleVariants(a *read.Analysis, trees []*catalog.JoinTree) []rol
 func (e *Engine) treeRoles(a *read.Analysis, tree *catalog.JoinTree) []roleTree {
 	out := []roleTree{{tree: tree, weight: 1}}
 	for i, edge := range tree.Edges {
-		sibs := e.typedSiblings(edge)
+		sibs := e.planner.TypedSiblings(edge)
 		if len(sibs) == 0 {
 			continue
 		}
@@ -112,7 +47,7 @@ func (e *Engine) treeRoles(a *read.Analysis, tree *catalog.JoinTree) []roleTree 
 				t := *rt.tree
 				t.Edges = append([]warehouse.Join(nil), rt.tree.Edges...)
 				t.Edges[i] = j
-				next = append(next, roleTree{tree: &t, weight: rt.weight * e.roleFit(a, j, sibs)})
+				next = append(next, roleTree{tree: &t, weight: rt.weight * e.planner.RoleFit(a, j, sibs)})
 			}
 		}
 		out = next
@@ -129,32 +64,6 @@ func (e *Engine) treeRoles(a *read.Analysis, tree *catalog.JoinTree) []roleTree 
 		out[i].weight /= total
 	}
 	return out
-}
-
-// whenExpr is the condition of a typed join, t.type = 1, or nil.
-func (e *Engine) whenExpr(j warehouse.Join) expr {
-	if j.When == nil {
-		return nil
-	}
-	var v expr = strLit(j.When.Value)
-	if c := e.m.Column(j.FromTable, j.When.Column); c != nil && c.Kind() == warehouse.KindNumber {
-		if _, err := strconv.ParseFloat(j.When.Value, 64); err == nil {
-			v = numLit(j.When.Value)
-		}
-	}
-	return cmp(col(j.FromTable, j.When.Column), "=", v)
-}
-
-// bestJoin picks among joins from one table to another the one whose
-// role the question names.
-func (e *Engine) bestJoin(a *read.Analysis, joins []warehouse.Join) warehouse.Join {
-	best, bestW := joins[0], -1.0
-	for _, j := range joins {
-		if w := e.roleFit(a, j, e.typedSiblings(j)); w > bestW {
-			best, bestW = j, w
-		}
-	}
-	return best
 }
 
 // contradictory says whether two typed edges of a tree read the same

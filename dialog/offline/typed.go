@@ -2,15 +2,13 @@ package offline
 
 import (
 	"slices"
-	"strings"
-	"time"
+
+	"github.com/clarify-bot/clarify/dialog/offline/plan"
 
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
-	"github.com/clarify-bot/clarify/dialog/sqlshape"
-	"github.com/clarify-bot/clarify/ontology"
 )
 
 // Typed meanings: what the dialog understood from words a person typed
@@ -32,114 +30,10 @@ import (
 // typedTerms (build.go), and Candidates adds withTyped's definitions
 // (engine.go).
 
-// typedMeasures gives each computed measure's phrase, where a column
-// mention spells it, the computed expression as its only alternative; a
-// typed total of one column likewise that column, aggregated.
-func (e *Engine) typedMeasures(a *read.Analysis, defs []read.TypedDef) {
-	for _, d := range defs {
-		var table, column string
-		var x expr
-		switch {
-		case d.Term.Kind == ontology.TermComputed:
-			var ok bool
-			if table, column, x, ok = e.computedRowExpr(d.Term); !ok {
-				continue
-			}
-		case d.Term.Kind == ontology.TermMeasure && d.FactID == "" && d.Term.Fn != "COUNT":
-			// A total typed for a phrase read as rows: that column,
-			// aggregated.
-			tbl, name, ok := strings.Cut(d.Term.Expr, ".")
-			c := e.m.Column(tbl, name)
-			if !ok || c == nil {
-				continue
-			}
-			table, column = e.m.ByName[strings.ToLower(tbl)].Name, c.Name
-			x = col(table, column)
-		default:
-			continue
-		}
-		for _, cm := range a.Columns {
-			if !strings.EqualFold(cm.Phrase, d.Phrase) && !strings.EqualFold(read.SingularOf(cm.Phrase), read.SingularOf(d.Phrase)) {
-				continue
-			}
-			// Named by its first measure's column, which every shape
-			// that takes a measure checks (a number, not a key).
-			alt := read.ColAlt{Table: table, Column: column, Weight: 1}
-			if _, plain := isColumn(x); !plain {
-				alt.X = x
-			}
-			cm.Alts = []read.ColAlt{alt}
-			a.TypedMarkers = appendNewExpr(e.m, a.TypedMarkers, x)
-			if a.Sup == nil && !a.Count && a.Agg == "" && len(a.Groups) == 0 {
-				// Nothing else in the question aggregates: the measure
-				// is a total ("revenue of active orders").
-				fn := d.Term.Fn
-				if d.Term.Kind == ontology.TermComputed {
-					fn = "SUM"
-				}
-				a.Agg, a.AggAt = fn, cm.At
-			}
-			switch {
-			case d.Term.Kind == ontology.TermMeasure:
-				// A plain column: the readings say so by their SQL.
-			case d.FactID != "":
-				a.Linked = append(a.Linked, read.LinkedFact{FactID: d.FactID, X: x})
-			default:
-				a.TypedMeasures = append(a.TypedMeasures, read.TypedMeasure{Marker: x,
-					Def: dialog.Definition{Phrase: d.Phrase, Term: d.Term, Label: d.Label, Stated: true}})
-			}
-		}
-	}
-}
-
-// computedRowExpr is a computed measure per row of its first measure's
-// table: SUM(orders.net_amount) - SUM(refunds.amount) is, per order,
-// orders.net_amount - COALESCE((SELECT SUM(refunds.amount) FROM refunds
-// WHERE refunds.order_id = orders.id), 0). Only totals combine this way,
-// and only over a table that points at the first one.
-func (e *Engine) computedRowExpr(t ontology.Term) (table, column string, x expr, ok bool) {
-	var base *schema.Table
-	for i, item := range t.Items {
-		fn, arg := sqlshape.SplitAggregate(item)
-		tbl, name, ok := strings.Cut(arg, ".")
-		if fn != "SUM" || !ok || e.m.Column(tbl, name) == nil {
-			return "", "", nil, false
-		}
-		if i == 0 {
-			base, column = e.m.ByName[strings.ToLower(tbl)], e.m.Column(tbl, name).Name
-			x = col(base.Name, column)
-			continue
-		}
-		var part expr
-		if strings.EqualFold(tbl, base.Name) {
-			part = col(base.Name, e.m.Column(tbl, name).Name)
-		}
-		for _, j := range e.m.Snap.Schema.Joins {
-			if part != nil || j.When != nil || !strings.EqualFold(j.FromTable, tbl) || !strings.EqualFold(j.ToTable, base.Name) {
-				continue
-			}
-			// The related rows' total per row of the first table, so that
-			// no join repeats a row.
-			sub := subquery{Q: selectQuery{Selects: []expr{aggOver("SUM", col(j.FromTable, name))}, From: fromList{First: source{Table: j.FromTable}},
-				Where: []expr{cmp(col(j.FromTable, j.FromColumn), "=", col(j.ToTable, j.ToColumn))}},
-				Cols: []colRef{col(j.ToTable, j.ToColumn)}}
-			part = fn1("COALESCE", sub, numLit("0"))
-		}
-		if part == nil {
-			return "", "", nil, false
-		}
-		x = cmp(x, t.Op, part)
-	}
-	if base == nil {
-		return "", "", nil, false
-	}
-	return base.Name, column, x, true
-}
-
 // typedUnaggregated reports whether a reading lists a computed measure row
 // by row: a measure computed from totals is only ever a total (or an
 // average, a ranking) of them.
-func typedUnaggregated(a *read.Analysis, m *schema.Model, p *plan) bool {
+func typedUnaggregated(a *read.Analysis, m *schema.Model, p *plan.Plan) bool {
 	if len(a.TypedMarkers) == 0 {
 		return false
 	}
@@ -149,7 +43,7 @@ func typedUnaggregated(a *read.Analysis, m *schema.Model, p *plan) bool {
 		if x == nil || found {
 			return
 		}
-		if !inAgg && slices.ContainsFunc(a.TypedMarkers, func(mk expr) bool { return sameExpr(m, mk, x) }) {
+		if !inAgg && slices.ContainsFunc(a.TypedMarkers, func(mk expr) bool { return plan.SameExpr(m, mk, x) }) {
 			found = true
 			return
 		}
@@ -158,17 +52,10 @@ func typedUnaggregated(a *read.Analysis, m *schema.Model, p *plan) bool {
 			visit(sub, inAgg || agg)
 		}
 	}
-	for _, x := range p.outerParts() {
+	for _, x := range p.OuterParts() {
 		visit(x, false)
 	}
 	return found
-}
-
-func appendNewExpr(m *schema.Model, list []expr, x expr) []expr {
-	if slices.ContainsFunc(list, func(y expr) bool { return sameExpr(m, x, y) }) {
-		return list
-	}
-	return append(list, x)
 }
 
 // withTyped adds to a reading's definitions the computed measures its
@@ -180,84 +67,4 @@ func withTyped(a *read.Analysis, m *schema.Model, defs []dialog.Definition, part
 		}
 	}
 	return defs
-}
-
-// typedTerms makes each typed condition the stated definition of its
-// phrase, on the subject the phrase qualifies.
-func (e *Engine) typedTerms(a *read.Analysis, terms []*termMention, stated map[*termMention]definition, head *schema.Table, defs []read.TypedDef, now time.Time) ([]*termMention, map[*termMention]definition) {
-	for _, d := range defs {
-		if d.FactID != "" || d.Term.Kind != ontology.TermValues && d.Term.Kind != ontology.TermPredicate {
-			continue
-		}
-		var tm *termMention
-		for _, t := range terms {
-			if strings.EqualFold(t.phrase, d.Phrase) {
-				tm = t
-			}
-		}
-		if tm == nil {
-			tm = e.spelledTerm(a, d.Phrase, head)
-			if tm == nil {
-				continue
-			}
-			terms = append(terms, tm)
-		}
-		if !strings.EqualFold(tm.subject.Name, d.Term.Subject) {
-			if s := e.m.ByName[strings.ToLower(d.Term.Subject)]; s != nil {
-				tm.subject = s
-			} else {
-				continue
-			}
-		}
-		def, ok := e.typedCondition(tm, d, now)
-		if !ok {
-			continue
-		}
-		def.def.Stated = true
-		stated[tm] = def
-	}
-	return terms, stated
-}
-
-// spelledTerm is the mention of phrase where the question spells it with
-// words the schema does not name, qualifying head.
-func (e *Engine) spelledTerm(a *read.Analysis, phrase string, head *schema.Table) *termMention {
-	if head == nil {
-		return nil
-	}
-	for i := range a.Toks {
-		end := a.SpanOf(i, phrase)
-		if a.Toks[i].Clause != 0 || !strings.EqualFold(a.Phrase(i, end), phrase) {
-			continue
-		}
-		return &termMention{phrase: a.Phrase(i, end), at: i, end: end, subject: head}
-	}
-	return nil
-}
-
-// typedCondition builds a typed condition on the mention's subject, in
-// the forms fromTerm rebuilds, and "not in" for values.
-func (e *Engine) typedCondition(tm *termMention, d read.TypedDef, now time.Time) (definition, bool) {
-	t := d.Term
-	if t.Kind == ontology.TermValues && t.Op == "not in" {
-		_, name, _ := strings.Cut(t.Column, ".")
-		c := tm.subject.Def.Column(name)
-		if c == nil || len(t.Values) == 0 {
-			return definition{}, false
-		}
-		q := make([]expr, len(t.Values))
-		for i, v := range t.Values {
-			q[i] = strLit(v)
-		}
-		return definition{
-			cond:   prefix{Op: "NOT", X: paren{X: inList{X: col(tm.subject.Name, c.Name), Vals: q}}},
-			def:    dialog.Definition{Phrase: tm.phrase, Term: t, Label: d.Label},
-			weight: 1,
-		}, true
-	}
-	def, ok := e.fromTerm(tm, t, d.Label, now)
-	if ok && d.Label != "" {
-		def.def.Label = d.Label
-	}
-	return def, ok
 }

@@ -1,10 +1,11 @@
-package offline
+package plan
 
 import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
@@ -28,12 +29,12 @@ func aliasFor(fn, column string) string {
 // ("total_net_amount"), so its header reads as the measure even when the
 // plan later rewrites the aggregate (a split across detail rows); "" for
 // anything else.
-func measureAlias(x expr) string {
-	a, ok := x.(aggExpr)
+func measureAlias(x sqlexpr.Expr) string {
+	a, ok := x.(sqlexpr.Agg)
 	if !ok || a.Distinct {
 		return ""
 	}
-	c, ok := a.Arg.(colRef)
+	c, ok := a.Arg.(sqlexpr.ColRef)
 	if !ok {
 		return ""
 	}
@@ -68,25 +69,25 @@ func (r *reader) count() []*element {
 				if t := r.e.m.ByName[strings.ToLower(al.Table)]; !al.Computed() && t != nil && r.e.m.Unique(al.Table, al.Column) {
 					// "how many meals" of meal_number: a number of its own in
 					// every row names the rows, it is no quantity.
-					el.add(w*1.2, func(p *plan) {
-						p.selects = append(p.selects, sel{x: countAll, alias: "count"})
-						p.aggregated = true
-						p.countOf = t
+					el.add(w*1.2, func(p *Plan) {
+						p.Selects = append(p.Selects, Sel{X: sqlexpr.CountAll, Alias: "count"})
+						p.Aggregated = true
+						p.CountOf = t
 						p.use(t.Name)
-						p.phrases[keyMeasure] = cm.Phrase
-						p.covered = append(p.covered, cm.Phrase)
+						p.Phrases[keyMeasure] = cm.Phrase
+						p.Covered = append(p.Covered, cm.Phrase)
 					})
 				}
-				el.add(w*0.6, func(p *plan) {
-					p.selects = append(p.selects, sel{x: r.exprOf(al)})
+				el.add(w*0.6, func(p *Plan) {
+					p.Selects = append(p.Selects, Sel{X: r.exprOf(al)})
 					p.use(al.Table)
-					p.phrases[keyOutput] = cm.Phrase
+					p.Phrases[keyOutput] = cm.Phrase
 				})
-				el.add(w*0.4, func(p *plan) {
-					p.selects = append(p.selects, sel{x: aggOver("SUM", r.exprOf(al)), alias: aliasFor("SUM", al.Column)})
-					p.aggregated = true
+				el.add(w*0.4, func(p *Plan) {
+					p.Selects = append(p.Selects, Sel{X: sqlexpr.AggOver("SUM", r.exprOf(al)), Alias: aliasFor("SUM", al.Column)})
+					p.Aggregated = true
 					p.use(al.Table)
-					p.phrases[keyMeasure] = cm.Phrase
+					p.Phrases[keyMeasure] = cm.Phrase
 				})
 			}
 			return []*element{el}
@@ -104,13 +105,13 @@ func (r *reader) count() []*element {
 	}
 	r.measureTables[strings.ToLower(target.Name)] = true
 	t := target
-	el.add(1, func(p *plan) {
-		p.selects = append(p.selects, sel{x: countAll, alias: "count"})
-		p.aggregated = true
-		p.countOf = t
+	el.add(1, func(p *Plan) {
+		p.Selects = append(p.Selects, Sel{X: sqlexpr.CountAll, Alias: "count"})
+		p.Aggregated = true
+		p.CountOf = t
 		p.use(t.Name)
 		if phrase != "" {
-			p.phrases[keyMeasure] = phrase
+			p.Phrases[keyMeasure] = phrase
 		}
 	})
 	// "how many depots supply Leeds": what is counted may be the rows of
@@ -120,11 +121,11 @@ func (r *reader) count() []*element {
 			continue
 		}
 		other := cm.Alts[0]
-		el.add(0.35, func(p *plan) {
-			p.selects = append(p.selects, sel{x: countAll, alias: "count"})
-			p.aggregated = true
+		el.add(0.35, func(p *Plan) {
+			p.Selects = append(p.Selects, Sel{X: sqlexpr.CountAll, Alias: "count"})
+			p.Aggregated = true
 			p.use(other.Table)
-			p.phrases[keyMeasure] = phrase
+			p.Phrases[keyMeasure] = phrase
 		})
 		r.usedCols[cm] = true
 		break
@@ -172,12 +173,12 @@ func (r *reader) aggregate(fn string, at int) []*element {
 	el := &element{name: "measure"}
 	for _, al := range alts {
 		r.measureTables[strings.ToLower(al.Table)] = true
-		el.add(al.Weight*r.boost(al.Table, al.Column), func(p *plan) {
-			p.selects = append(p.selects, sel{x: aggOver(fn, r.exprOf(al)), alias: aliasFor(fn, al.Column)})
-			p.aggregated = true
+		el.add(al.Weight*r.boost(al.Table, al.Column), func(p *Plan) {
+			p.Selects = append(p.Selects, Sel{X: sqlexpr.AggOver(fn, r.exprOf(al)), Alias: aliasFor(fn, al.Column)})
+			p.Aggregated = true
 			p.use(al.Table)
 			if phrase != "" {
-				p.phrases[keyMeasure] = phrase
+				p.Phrases[keyMeasure] = phrase
 			}
 		})
 	}
@@ -248,12 +249,12 @@ func (r *reader) storedCounts(el *element, t *schema.Table, phrase string) {
 	for _, k := range read.SortedNames(map[string]bool(keysOf(score, best))) {
 		al := byKey[k]
 		r.measureTables[strings.ToLower(al.Table)] = true
-		el.add(1.5, func(p *plan) {
-			p.selects = append(p.selects, sel{x: aggOver("SUM", r.exprOf(al)), alias: aliasFor("SUM", al.Column)})
-			p.aggregated = true
+		el.add(1.5, func(p *Plan) {
+			p.Selects = append(p.Selects, Sel{X: sqlexpr.AggOver("SUM", r.exprOf(al)), Alias: aliasFor("SUM", al.Column)})
+			p.Aggregated = true
 			p.use(al.Table)
-			p.phrases[keyMeasure] = phrase
-			p.covered = append(p.covered, phrase)
+			p.Phrases[keyMeasure] = phrase
+			p.Covered = append(p.Covered, phrase)
 		})
 	}
 	for _, cm := range clause {
@@ -276,6 +277,3 @@ func keysOf(m map[string]int, n int) map[string]bool {
 var (
 	hintStems = words.Measures()
 )
-
-// groupingVerbs group by what follows "by"; agentParticiples take an
-// agent after "by" though they end in neither -ed nor -en.

@@ -1,13 +1,13 @@
-package offline
+package plan
 
 import (
 	"strconv"
 	"strings"
 
-	"github.com/clarify-bot/clarify/dialog/offline/read"
-
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
@@ -54,26 +54,26 @@ func (r *reader) valueElement(vm *read.ValueMention, others []*read.ValueMention
 			op = "<>"
 		}
 		key := sqlshape.FilterOnKey([]string{al.Value}, r.e.m.Canon)
-		el.add(w, func(p *plan) {
-			p.filters = append(p.filters, cond{x: cmp(col(al.Table, al.Column), op, strLit(al.Value))})
+		el.add(w, func(p *Plan) {
+			p.Filters = append(p.Filters, Cond{X: sqlexpr.Cmp(sqlexpr.Col(al.Table, al.Column), op, sqlexpr.Str(al.Value))})
 			p.use(al.Table)
-			p.phrases[key] = vm.Phrase
+			p.Phrases[key] = vm.Phrase
 		})
 		// "retail shops" where categories are 'Retail' and
 		// 'retail (hardware)': every value holding the word is retail.
 		if !vm.Negated && len(containing(r.e.m, al.Table, al.Column, al.Value)) > 0 {
-			pattern := "%" + strings.ToLower(likeEscape(al.Value)) + "%"
+			pattern := "%" + strings.ToLower(LikeEscape(al.Value)) + "%"
 			lkey := sqlshape.FilterOnKey([]string{pattern}, nil)
-			el.add(w*0.8, func(p *plan) {
-				p.filters = append(p.filters, cond{x: cmp(fn1("LOWER", col(al.Table, al.Column)), "LIKE", strLit(pattern))})
+			el.add(w*0.8, func(p *Plan) {
+				p.Filters = append(p.Filters, Cond{X: sqlexpr.Cmp(sqlexpr.Fn("LOWER", sqlexpr.Col(al.Table, al.Column)), "LIKE", sqlexpr.Str(pattern))})
 				p.use(al.Table)
-				p.phrases[lkey] = vm.Phrase
+				p.Phrases[lkey] = vm.Phrase
 			})
 		}
 	}
 	switch {
 	case weak:
-		el.add(1, func(p *plan) {})
+		el.add(1, func(p *Plan) {})
 	case vm.Event:
 		// The event itself, its status an option (events.go).
 		most := 0.0
@@ -84,12 +84,12 @@ func (r *reader) valueElement(vm *read.ValueMention, others []*read.ValueMention
 		if !read.Participle(verb) {
 			verb = r.a.Word(vm.At) // "made payments": the value, then its table's noun
 		}
-		el.add(eventWeight*most, func(p *plan) {
+		el.add(eventWeight*most, func(p *Plan) {
 			// The participle is the event itself: its date, agent or place.
-			p.covered = append(p.covered, verb)
+			p.Covered = append(p.Covered, verb)
 		})
 	case vm.Optional:
-		el.add(0.3, func(p *plan) {})
+		el.add(0.3, func(p *Plan) {})
 	}
 	return el
 }
@@ -146,19 +146,19 @@ func (r *reader) latestTimes() []*read.TimeMention {
 func (r *reader) timeElement(tm *read.TimeMention) *element {
 	el := &element{name: "time"}
 	for _, dc := range r.dateColumns() {
-		dcol := col(dc.Table, dc.Column)
+		dcol := sqlexpr.Col(dc.Table, dc.Column)
 		key := sqlshape.FilterOnKey([]string{tm.Year}, nil)
-		el.add(dc.Weight, func(p *plan) {
-			p.dateCols[col(dc.Table, dc.Column)] = true
+		el.add(dc.Weight, func(p *Plan) {
+			p.DateCols[sqlexpr.Col(dc.Table, dc.Column)] = true
 			if tm.From != "" {
-				p.filters = append(p.filters, cond{x: cmp(dcol, ">=", strLit(tm.From))})
+				p.Filters = append(p.Filters, Cond{X: sqlexpr.Cmp(dcol, ">=", sqlexpr.Str(tm.From))})
 			}
 			if tm.To != "" {
-				p.filters = append(p.filters, cond{x: cmp(dcol, "<", strLit(tm.To))})
+				p.Filters = append(p.Filters, Cond{X: sqlexpr.Cmp(dcol, "<", sqlexpr.Str(tm.To))})
 			}
 			p.use(dc.Table)
 			if tm.Year != "" {
-				p.phrases[key] = tm.Phrase
+				p.Phrases[key] = tm.Phrase
 			}
 		})
 	}
@@ -168,8 +168,8 @@ func (r *reader) timeElement(tm *read.TimeMention) *element {
 			for ci := range t.Def.Columns {
 				c := &t.Def.Columns[ci]
 				if strings.EqualFold(c.Name, "year") || strings.HasSuffix(strings.ToLower(c.Name), "_year") {
-					el.add(0.5, func(p *plan) {
-						p.filters = append(p.filters, cond{x: cmp(col(t.Name, c.Name), "=", numLit(tm.Year))})
+					el.add(0.5, func(p *Plan) {
+						p.Filters = append(p.Filters, Cond{X: sqlexpr.Cmp(sqlexpr.Col(t.Name, c.Name), "=", sqlexpr.Num(tm.Year))})
 						p.use(t.Name)
 					})
 				}
@@ -188,9 +188,9 @@ func (r *reader) compareElement(cp *read.CompMention) *element {
 	for _, al := range r.comparedColumns(cp) {
 		x := r.exprOf(al)
 		key := sqlshape.WhereKey(strings.ToLower(al.Table + "." + al.Column))
-		var c expr = cmp(x, cp.Op, numLit(strconv.FormatFloat(cp.Value, 'f', -1, 64)))
+		var c sqlexpr.Expr = sqlexpr.Cmp(x, cp.Op, sqlexpr.Num(strconv.FormatFloat(cp.Value, 'f', -1, 64)))
 		if cp.Op == "between" {
-			c = between{X: x, Lo: numLit(strconv.FormatFloat(cp.Value, 'f', -1, 64)), Hi: numLit(strconv.FormatFloat(cp.Upper, 'f', -1, 64))}
+			c = sqlexpr.Between{X: x, Lo: sqlexpr.Num(strconv.FormatFloat(cp.Value, 'f', -1, 64)), Hi: sqlexpr.Num(strconv.FormatFloat(cp.Upper, 'f', -1, 64))}
 		}
 		w := al.Weight * r.rangeFit(al, cp)
 		if t := r.e.m.ByName[strings.ToLower(al.Table)]; t != nil && !al.Computed() && r.e.m.IsKeyish(t.Def, r.e.m.Column(al.Table, al.Column)) {
@@ -201,10 +201,10 @@ func (r *reader) compareElement(cp *read.CompMention) *element {
 		if counted {
 			w *= 0.3
 		}
-		el.add(w, func(p *plan) {
-			p.filters = append(p.filters, cond{x: c})
+		el.add(w, func(p *Plan) {
+			p.Filters = append(p.Filters, Cond{X: c})
 			p.use(al.Table)
-			p.phrases[key] = cp.Phrase
+			p.Phrases[key] = cp.Phrase
 		})
 	}
 	return el
@@ -351,8 +351,8 @@ func containing(m *schema.Model, table, column, value string) []string {
 	return out
 }
 
-// likeEscape protects LIKE's wildcards in a literal.
-func likeEscape(s string) string {
+// LikeEscape protects LIKE's wildcards in a literal.
+func LikeEscape(s string) string {
 	return strings.NewReplacer("%", `\%`, "_", `\_`).Replace(s)
 }
 
@@ -451,7 +451,7 @@ func sharesColumn(x, y *read.ValueMention) bool {
 // values of two columns).
 func (r *reader) eitherAlts(el *element, vm *read.ValueMention, others []*read.ValueMention) {
 	for _, ax := range vm.Alts {
-		vals := []expr{strLit(ax.Value)}
+		vals := []sqlexpr.Expr{sqlexpr.Str(ax.Value)}
 		keys := []sqlshape.SlotKey{sqlshape.FilterOnKey([]string{ax.Value}, r.e.m.Canon)}
 		phrases := []string{vm.Phrase}
 		w := ax.Weight
@@ -467,7 +467,7 @@ func (r *reader) eitherAlts(el *element, vm *read.ValueMention, others []*read.V
 				vals = nil
 				break
 			}
-			vals = append(vals, strLit(found.Value))
+			vals = append(vals, sqlexpr.Str(found.Value))
 			keys = append(keys, sqlshape.FilterOnKey([]string{found.Value}, r.e.m.Canon))
 			phrases = append(phrases, o.Phrase)
 			w += found.Weight
@@ -475,16 +475,16 @@ func (r *reader) eitherAlts(el *element, vm *read.ValueMention, others []*read.V
 		if len(vals) < 2 {
 			continue
 		}
-		x := expr(inList{X: col(ax.Table, ax.Column), Vals: vals})
+		x := sqlexpr.Expr(sqlexpr.InList{X: sqlexpr.Col(ax.Table, ax.Column), Vals: vals})
 		if vm.Negated {
-			x = prefix{Op: "NOT", X: paren{X: x}}
+			x = sqlexpr.Prefix{Op: "NOT", X: sqlexpr.Paren{X: x}}
 		}
 		table := ax.Table
-		el.add(2*w, func(p *plan) {
-			p.filters = append(p.filters, cond{x: x})
+		el.add(2*w, func(p *Plan) {
+			p.Filters = append(p.Filters, Cond{X: x})
 			p.use(table)
 			for i, k := range keys {
-				p.phrases[k] = phrases[i]
+				p.Phrases[k] = phrases[i]
 			}
 		})
 	}

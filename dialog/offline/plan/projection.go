@@ -1,12 +1,12 @@
-package offline
+package plan
 
 import (
 	"strings"
 
-	"github.com/clarify-bot/clarify/dialog/offline/read"
-
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
@@ -72,16 +72,16 @@ func (r *reader) freeColumnOutputs(el *element, free []*read.ColMention) {
 				plainW, sumW = w*0.3, w*0.7
 				r.measureTables[strings.ToLower(al.Table)] = true
 			}
-			el.add(plainW, func(p *plan) {
-				p.selects = append(p.selects, sel{x: r.exprOf(al)})
+			el.add(plainW, func(p *Plan) {
+				p.Selects = append(p.Selects, Sel{X: r.exprOf(al)})
 				p.use(al.Table)
-				p.phrases[keyOutput] = phrase
+				p.Phrases[keyOutput] = phrase
 			})
-			el.add(sumW, func(p *plan) {
-				p.selects = append(p.selects, sel{x: aggOver("SUM", r.exprOf(al)), alias: aliasFor("SUM", al.Column)})
-				p.aggregated = true
+			el.add(sumW, func(p *Plan) {
+				p.Selects = append(p.Selects, Sel{X: sqlexpr.AggOver("SUM", r.exprOf(al)), Alias: aliasFor("SUM", al.Column)})
+				p.Aggregated = true
 				p.use(al.Table)
-				p.phrases[keyMeasure] = phrase
+				p.Phrases[keyMeasure] = phrase
 			})
 		}
 	}
@@ -126,9 +126,9 @@ func (r *reader) hintOutputs(el *element, free []*read.ColMention) {
 					if r.namesOneRow(t.Name) {
 						w *= 2
 					}
-					el.add(w, func(p *plan) {
+					el.add(w, func(p *Plan) {
 						for _, c := range all {
-							p.selects = append(p.selects, sel{x: col(t.Name, c.Name)})
+							p.Selects = append(p.Selects, Sel{X: sqlexpr.Col(t.Name, c.Name)})
 						}
 						p.use(t.Name)
 					})
@@ -149,8 +149,8 @@ func (r *reader) hintOutputs(el *element, free []*read.ColMention) {
 						}
 					}
 				}
-				el.add(w, func(p *plan) {
-					p.selects = append(p.selects, sel{x: col(t.Name, c.Name)})
+				el.add(w, func(p *Plan) {
+					p.Selects = append(p.Selects, Sel{X: sqlexpr.Col(t.Name, c.Name)})
 					p.use(t.Name)
 				})
 			}
@@ -166,18 +166,18 @@ func (r *reader) headLabelOutputs(el *element) {
 			w = 0.5
 		}
 		hp := r.h.phrase
-		el.add(w, func(p *plan) {
-			p.selects = append(p.selects, sel{x: col(h.Name, h.Label.Name)})
+		el.add(w, func(p *Plan) {
+			p.Selects = append(p.Selects, Sel{X: sqlexpr.Col(h.Name, h.Label.Name)})
 			p.use(h.Name)
-			p.phrases[keyOutput] = hp
+			p.Phrases[keyOutput] = hp
 		})
 		if len(h.Details) > 1 {
-			el.add(w*0.7, func(p *plan) {
+			el.add(w*0.7, func(p *Plan) {
 				for _, c := range h.Details {
-					p.selects = append(p.selects, sel{x: col(h.Name, c.Name)})
+					p.Selects = append(p.Selects, Sel{X: sqlexpr.Col(h.Name, c.Name)})
 				}
 				p.use(h.Name)
-				p.phrases[keyOutput] = hp
+				p.Phrases[keyOutput] = hp
 			})
 		}
 	}
@@ -187,13 +187,13 @@ func (r *reader) headLabelOutputs(el *element) {
 func (r *reader) valueRowOutputs(el *element) {
 	// Only values were named ("texas"): show their rows.
 	for _, t := range r.valueTables() {
-		el.add(1, func(p *plan) {
+		el.add(1, func(p *Plan) {
 			cols := t.Details
 			if len(cols) == 0 && t.Label != nil {
 				cols = []*warehouse.Column{t.Label}
 			}
 			for _, c := range cols {
-				p.selects = append(p.selects, sel{x: col(t.Name, c.Name)})
+				p.Selects = append(p.Selects, Sel{X: sqlexpr.Col(t.Name, c.Name)})
 			}
 			p.use(t.Name)
 		})
@@ -245,12 +245,9 @@ func (r *reader) valueTables() []*schema.Table {
 	return out
 }
 
-// placeNames and coordinateNames are in the names of the text and number
-// columns that say where a row is.
-var (
-	placeNames      = words.List("place")
-	coordinateNames = words.List("coordinate")
-)
+var placeNames = words.List("place")
+
+var coordinateNames = words.List("coordinate")
 
 // hintColumns are the columns of t a size word or "where" asks for.
 func (r *reader) hintColumns(t *schema.Table, hint string, where bool) []*warehouse.Column {

@@ -1,10 +1,11 @@
-package offline
+package plan
 
 import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 )
 
 // countKinds builds "how many kinds of reactor model", "how many different
@@ -26,11 +27,11 @@ func (r *reader) countKinds() []*element {
 			x := r.exprOf(al)
 			phrase := cm.Phrase
 			r.measureTables[strings.ToLower(al.Table)] = true
-			el.add(al.Weight*r.boost(al.Table, al.Column), func(p *plan) {
-				p.selects = append(p.selects, sel{x: aggExpr{Fn: "COUNT", Distinct: true, Arg: x}, alias: "count_" + strings.ToLower(al.Column)})
-				p.aggregated = true
+			el.add(al.Weight*r.boost(al.Table, al.Column), func(p *Plan) {
+				p.Selects = append(p.Selects, Sel{X: sqlexpr.Agg{Fn: "COUNT", Distinct: true, Arg: x}, Alias: "count_" + strings.ToLower(al.Column)})
+				p.Aggregated = true
 				p.use(al.Table)
-				p.phrases[keyMeasure] = phrase
+				p.Phrases[keyMeasure] = phrase
 			})
 		}
 		break
@@ -41,22 +42,22 @@ func (r *reader) countKinds() []*element {
 			if em.At <= a.CountAt || t.Label == nil || t.Label == t.Key {
 				continue
 			}
-			label, phrase := col(t.Name, t.Label.Name), em.Phrase
+			label, phrase := sqlexpr.Col(t.Name, t.Label.Name), em.Phrase
 			r.measureTables[strings.ToLower(t.Name)] = true
-			el.add(1, func(p *plan) {
-				p.selects = append(p.selects, sel{x: aggExpr{Fn: "COUNT", Distinct: true, Arg: label}, alias: "count_" + strings.ToLower(t.Label.Name)})
-				p.aggregated = true
+			el.add(1, func(p *Plan) {
+				p.Selects = append(p.Selects, Sel{X: sqlexpr.Agg{Fn: "COUNT", Distinct: true, Arg: label}, Alias: "count_" + strings.ToLower(t.Label.Name)})
+				p.Aggregated = true
 				p.use(t.Name)
-				p.phrases[keyMeasure] = phrase
+				p.Phrases[keyMeasure] = phrase
 			})
 			// "different forms" may be the forms themselves, each
 			// once, when their label is no name of their own.
 			if k := t.Key; k != nil && !r.uniqueLabel(t) {
-				el.add(0.8, func(p *plan) {
-					p.selects = append(p.selects, sel{x: aggExpr{Fn: "COUNT", Distinct: true, Arg: col(t.Name, k.Name)}, alias: "count_" + strings.ToLower(k.Name)})
-					p.aggregated = true
+				el.add(0.8, func(p *Plan) {
+					p.Selects = append(p.Selects, Sel{X: sqlexpr.Agg{Fn: "COUNT", Distinct: true, Arg: sqlexpr.Col(t.Name, k.Name)}, Alias: "count_" + strings.ToLower(k.Name)})
+					p.Aggregated = true
 					p.use(t.Name)
-					p.phrases[keyMeasure] = phrase
+					p.Phrases[keyMeasure] = phrase
 				})
 			}
 			break

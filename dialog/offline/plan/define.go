@@ -1,4 +1,4 @@
-package offline
+package plan
 
 import (
 	"fmt"
@@ -9,12 +9,12 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/clarify-bot/clarify/dialog/offline/read"
-
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/token"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 	"github.com/clarify-bot/clarify/internal/tables"
@@ -75,7 +75,7 @@ var stateWords = words.Set("state")
 
 // findTerms finds the unexplained words right before (or predicated of)
 // an entity: "active plants", "plants that are active".
-func (e *Engine) findTerms(a *read.Analysis) []*termMention {
+func (e *Builder) findTerms(a *read.Analysis) []*termMention {
 	var out []*termMention
 	for _, em := range a.Entities {
 		if a.Toks[em.At].Clause != 0 {
@@ -102,7 +102,7 @@ func (e *Engine) findTerms(a *read.Analysis) []*termMention {
 		}
 		// "clinics good for children": a word judging the thing right
 		// after it, before what it is judged for.
-		if j == end && j < len(a.Toks) && termWord(a.Toks[j]) && gradingWord(a.Word(j)) && (j+1 == len(a.Toks) || a.Word(j+1) == "for" || relationPreps[a.Word(j+1)]) {
+		if j == end && j < len(a.Toks) && termWord(a.Toks[j]) && gradingWord(a.Word(j)) && (j+1 == len(a.Toks) || a.Word(j+1) == "for" || RelationPreps[a.Word(j+1)]) {
 			out = append(out, &termMention{phrase: a.Phrase(j, j+1), at: j, end: j + 1, subject: em.Tables[0]})
 			continue
 		}
@@ -138,7 +138,7 @@ func termWord(t token.Token) bool {
 // findExistence reads "never ordered", "without refunds", "with no
 // orders", "who have not ordered": a negation, then words naming a table
 // whose rows point at the subject's.
-func (e *Engine) findExistence(a *read.Analysis, subject *schema.Table) []*existMention {
+func (e *Builder) findExistence(a *read.Analysis, subject *schema.Table) []*existMention {
 	if subject == nil {
 		return nil
 	}
@@ -172,20 +172,20 @@ func (e *Engine) findExistence(a *read.Analysis, subject *schema.Table) []*exist
 // existsSaid: "that have placed orders", "who had loans" (some rows), or a
 // participle right after the subject, then a preposition and the rows it
 // is used in ("forms used for claims", "tools listed in loans").
-func (e *Engine) existsSaid(a *read.Analysis, i int, subject *schema.Table) bool {
+func (e *Builder) existsSaid(a *read.Analysis, i int, subject *schema.Table) bool {
 	t := a.Toks[i]
 	if relativeWords[t.Low] && haveWords[a.Word(i+1)] && !read.Negations[a.Word(i+2)] {
 		return true
 	}
 	return i > 0 && (read.Participle(t.Low) || t.Low == "used") && !t.Used && mentionCovers(a, i-1) && e.reader.TableNamed(a, i-1) == subject &&
-		(relationPreps[a.Word(i+1)] || a.Word(i+1) == "for")
+		(RelationPreps[a.Word(i+1)] || a.Word(i+1) == "for")
 }
 
 // existsAt reads the related rows named at j of an existence said at i:
 // a table joined to the subject (not the subject itself), the last noun
 // of a compound ("transaction alerts"), and the rest of its noun phrase
 // ("customer reviews").
-func (e *Engine) existsAt(a *read.Analysis, subject *schema.Table, i, j int) (*existMention, bool) {
+func (e *Builder) existsAt(a *read.Analysis, subject *schema.Table, i, j int) (*existMention, bool) {
 	var related *schema.Table
 	var via warehouse.Join
 	var hop *warehouse.Join
@@ -231,7 +231,7 @@ func (e *Engine) existsAt(a *read.Analysis, subject *schema.Table, i, j int) (*e
 // them: 'transaction' in "received transaction alerts", 'unread'
 // in "without unread messages". A value mention found there leaves the
 // outer query for the clause.
-func (e *Engine) qualifyRelated(a *read.Analysis, x *existMention, j int) {
+func (e *Builder) qualifyRelated(a *read.Analysis, x *existMention, j int) {
 	has := func(al read.ValueAlt) bool { return strings.EqualFold(al.Table, x.related.Name) }
 	ofSubject := func(al read.ValueAlt) bool { return strings.EqualFold(al.Table, x.subject.Name) }
 	kept := a.Values[:0]
@@ -298,7 +298,7 @@ func verbOfObject(a *read.Analysis, k int, phrase string) bool {
 // noun qualifies its rows: "did not write any book with format 'ebook'",
 // "without books in ebook format" — a few words on, in the same clause,
 // with no other thing named between.
-func (e *Engine) qualifiesAfter(a *read.Analysis, x *existMention, vm *read.ValueMention) bool {
+func (e *Builder) qualifiesAfter(a *read.Analysis, x *existMention, vm *read.ValueMention) bool {
 	if vm.At < x.end || vm.At > x.end+3 || vm.Negated {
 		return false
 	}
@@ -316,7 +316,7 @@ func (e *Engine) qualifiesAfter(a *read.Analysis, x *existMention, vm *read.Valu
 // storedWordIn finds a word as a value of one of t's text columns: the
 // same word, or (with the lexicon) a derived form of it ("promotional"
 // for 'promotion').
-func (e *Engine) storedWordIn(w token.Token, t *schema.Table) (read.ValueAlt, bool) {
+func (e *Builder) storedWordIn(w token.Token, t *schema.Table) (read.ValueAlt, bool) {
 	for _, h := range e.m.Cat.SearchValues(w.Raw, 24) {
 		if !strings.EqualFold(h.Table, t.Name) {
 			continue
@@ -334,7 +334,7 @@ func (e *Engine) storedWordIn(w token.Token, t *schema.Table) (read.ValueAlt, bo
 
 // valueOfIn says whether a value or a column of table t is mentioned
 // between tokens from and to.
-func (e *Engine) valueOfIn(a *read.Analysis, t *schema.Table, from, to int) bool {
+func (e *Builder) valueOfIn(a *read.Analysis, t *schema.Table, from, to int) bool {
 	for _, vm := range a.Values {
 		if vm.At > from && vm.At < to && slices.ContainsFunc(vm.Alts, func(al read.ValueAlt) bool { return strings.EqualFold(al.Table, t.Name) }) {
 			return true
@@ -353,7 +353,7 @@ func (e *Engine) valueOfIn(a *read.Analysis, t *schema.Table, from, to int) bool
 // ("hired" → hires, then hire_items, whose rows are what was
 // hired of a tool; "no players" → players, then
 // player_registrations).
-func (e *Engine) tablesNamed(a *read.Analysis, j int) []*schema.Table {
+func (e *Builder) tablesNamed(a *read.Analysis, j int) []*schema.Table {
 	first := e.reader.TableNamed(a, j)
 	if first == nil {
 		return nil
@@ -363,7 +363,7 @@ func (e *Engine) tablesNamed(a *read.Analysis, j int) []*schema.Table {
 	if len(terms) != 1 {
 		return out
 	}
-	for _, name := range read.SortedNames(toSet(e.m.ByName)) {
+	for _, name := range read.SortedNames(ToSet(e.m.ByName)) {
 		t := e.m.ByName[name]
 		if t != first && slices.Contains(e.m.Cat.NameTerms(t.Name), terms[0]) {
 			out = append(out, t)
@@ -374,7 +374,7 @@ func (e *Engine) tablesNamed(a *read.Analysis, j int) []*schema.Table {
 
 // joinTo finds a join from related's rows to subject's key; of several
 // (a sender and a receiver), the one whose role the question names.
-func (e *Engine) joinTo(a *read.Analysis, related, subject *schema.Table) (warehouse.Join, bool) {
+func (e *Builder) joinTo(a *read.Analysis, related, subject *schema.Table) (warehouse.Join, bool) {
 	var joins []warehouse.Join
 	for _, j := range e.m.Snap.Schema.Joins {
 		if strings.EqualFold(j.FromTable, related.Name) && strings.EqualFold(j.ToTable, subject.Name) {
@@ -389,7 +389,7 @@ func (e *Engine) joinTo(a *read.Analysis, related, subject *schema.Table) (wareh
 
 // existsRoute finds how related's rows point at subject's: directly, or
 // through one table both are joined to (reviews → orders → customers).
-func (e *Engine) existsRoute(a *read.Analysis, related, subject *schema.Table) (warehouse.Join, *warehouse.Join, bool) {
+func (e *Builder) existsRoute(a *read.Analysis, related, subject *schema.Table) (warehouse.Join, *warehouse.Join, bool) {
 	if via, ok := e.joinTo(a, related, subject); ok {
 		return via, nil, true
 	}
@@ -418,10 +418,10 @@ func (e *Engine) existsRoute(a *read.Analysis, related, subject *schema.Table) (
 // definition is one meaning of a term: the condition on the subject's
 // rows, its term for the ontology and its wording.
 type definition struct {
-	cond expr
+	cond sqlexpr.Expr
 	// parts, when set, are the conditions read from a person's words
 	// (readdef.go), in place of cond.
-	parts  *readParts
+	parts  *ReadParts
 	def    dialog.Definition
 	weight float64
 }
@@ -429,7 +429,7 @@ type definition struct {
 // statedTerms finds the phrases the person defined in feedback ("active"
 // answered with "ordered in the last 90 days") and reads those clauses as
 // definitions, taking their words out of the other readings.
-func (e *Engine) statedTerms(a *read.Analysis, terms []*termMention, head *schema.Table, now time.Time) ([]*termMention, map[*termMention]definition) {
+func (e *Builder) statedTerms(a *read.Analysis, terms []*termMention, head *schema.Table, now time.Time) ([]*termMention, map[*termMention]definition) {
 	stated := map[*termMention]definition{}
 	for clause, phrase := range a.About {
 		var tm *termMention
@@ -469,7 +469,7 @@ func (e *Engine) statedTerms(a *read.Analysis, terms []*termMention, head *schem
 // statedMeaning reads one feedback clause as the meaning of tm: related
 // rows (or none) in a window, a window on the subject's own date, or a
 // value of one of its columns.
-func (e *Engine) statedMeaning(a *read.Analysis, tm *termMention, clause int, now time.Time) (definition, bool) {
+func (e *Builder) statedMeaning(a *read.Analysis, tm *termMention, clause int, now time.Time) (definition, bool) {
 	negated := false
 	var related *schema.Table
 	var via warehouse.Join
@@ -511,7 +511,7 @@ func (e *Engine) statedMeaning(a *read.Analysis, tm *termMention, clause int, no
 		term := ontology.Term{Kind: ontology.TermPredicate, Subject: tm.subject.Name, Column: strings.ToLower(tm.subject.Name + "." + c.Name), Op: "within", Days: days}
 		drop()
 		return definition{
-			cond: cmp(col(tm.subject.Name, c.Name), ">=", strLit(now.AddDate(0, 0, -days).Format(time.DateOnly))),
+			cond: sqlexpr.Cmp(sqlexpr.Col(tm.subject.Name, c.Name), ">=", sqlexpr.Str(now.AddDate(0, 0, -days).Format(time.DateOnly))),
 			def:  dialog.Definition{Phrase: tm.phrase, Term: term, Label: fmt.Sprintf("%s in the last %d days", upper(e.columnWords(tm.subject, c)), days), Stated: true},
 		}, true
 	}
@@ -543,9 +543,9 @@ func (r *reader) defineElements(now time.Time) []*element {
 	for _, tm := range r.terms {
 		if d, ok := r.stated[tm]; ok {
 			el := &element{name: "define"}
-			el.add(1, func(p *plan) {
+			el.add(1, func(p *Plan) {
 				d.apply(p, tm.subject.Name)
-				p.defines = append(p.defines, d.def)
+				p.Defines = append(p.Defines, d.def)
 			})
 			els = append(els, el)
 			continue
@@ -560,9 +560,9 @@ func (r *reader) defineElements(now time.Time) []*element {
 			supported = supported || d.weight >= 0.7
 		}
 		for _, d := range defs {
-			el.add(d.weight, func(p *plan) {
+			el.add(d.weight, func(p *Plan) {
 				d.apply(p, tm.subject.Name)
-				p.defines = append(p.defines, d.def)
+				p.Defines = append(p.Defines, d.def)
 			})
 		}
 		// Leaving the word out stays a reading, said as such; when nothing
@@ -571,25 +571,25 @@ func (r *reader) defineElements(now time.Time) []*element {
 		if !supported {
 			leaveOut = 0.5
 		}
-		el.add(leaveOut, func(p *plan) {})
+		el.add(leaveOut, func(p *Plan) {})
 		els = append(els, el)
 	}
 	for _, x := range r.exists {
 		el := &element{name: "exists"}
 		d := r.e.existence(x, now, 0)
-		el.add(1, func(p *plan) {
-			p.filters = append(p.filters, cond{x: d.cond})
+		el.add(1, func(p *Plan) {
+			p.Filters = append(p.Filters, Cond{X: d.cond})
 			p.use(x.subject.Name)
-			p.defines = append(p.defines, d.def)
+			p.Defines = append(p.Defines, d.def)
 		})
 		if len(x.maybe) > 0 {
 			y := *x
 			y.values = append(slices.Clone(x.values), x.maybe...)
 			ds := r.e.existence(&y, now, 0)
-			el.add(eventShare, func(p *plan) {
-				p.filters = append(p.filters, cond{x: ds.cond})
+			el.add(eventShare, func(p *Plan) {
+				p.Filters = append(p.Filters, Cond{X: ds.cond})
 				p.use(x.subject.Name)
-				p.defines = append(p.defines, ds.def)
+				p.Defines = append(p.Defines, ds.def)
 			})
 		}
 		els = append(els, el)
@@ -601,7 +601,7 @@ func (r *reader) defineElements(now time.Time) []*element {
 // plausible first: values of the subject's few-valued text columns (one,
 // or the two most alike), related rows (some, none, recent), and recent
 // rows by the subject's own dates.
-func (e *Engine) meanings(a *read.Analysis, tm *termMention, facts []ontology.Fact, now time.Time) []definition {
+func (e *Builder) meanings(a *read.Analysis, tm *termMention, facts []ontology.Fact, now time.Time) []definition {
 	t := tm.subject
 	var out []definition
 	for _, c := range t.Texts {
@@ -669,14 +669,14 @@ func (e *Engine) meanings(a *read.Analysis, tm *termMention, facts []ontology.Fa
 		if i == 2 || len(judged) > 0 {
 			break
 		}
-		x := col(t.Name, c.Name)
+		x := sqlexpr.Col(t.Name, c.Name)
 		op, rel, words := "above average", ">", "above its average"
 		if small {
 			op, rel, words = "below average", "<", "below its average"
 		}
 		term := ontology.Term{Kind: ontology.TermPredicate, Subject: t.Name, Column: strings.ToLower(t.Name + "." + c.Name), Op: op}
 		out = append(out, definition{
-			cond:   cmp(x, rel, scalarSub{X: aggOver("AVG", x), Table: t.Name}),
+			cond:   sqlexpr.Cmp(x, rel, sqlexpr.ScalarSub{X: sqlexpr.AggOver("AVG", x), Table: t.Name}),
 			def:    dialog.Definition{Phrase: tm.phrase, Term: term, Label: fmt.Sprintf("%s %s", upper(e.columnWords(t, c)), words)},
 			weight: 0.15 + size/float64(i+1) + e.similarity(tm.phrase, c.Name+" "+c.Comment),
 		})
@@ -684,7 +684,7 @@ func (e *Engine) meanings(a *read.Analysis, tm *termMention, facts []ontology.Fa
 	for _, c := range t.Dates {
 		term := ontology.Term{Kind: ontology.TermPredicate, Subject: t.Name, Column: strings.ToLower(t.Name + "." + c.Name), Op: "within", Days: recentDays}
 		out = append(out, definition{
-			cond:   cmp(col(t.Name, c.Name), ">=", strLit(now.AddDate(0, 0, -recentDays).Format(time.DateOnly))),
+			cond:   sqlexpr.Cmp(sqlexpr.Col(t.Name, c.Name), ">=", sqlexpr.Str(now.AddDate(0, 0, -recentDays).Format(time.DateOnly))),
 			def:    dialog.Definition{Phrase: tm.phrase, Term: term, Label: fmt.Sprintf("%s in the last %d days", upper(e.columnWords(t, c)), recentDays)},
 			weight: 0.2 + e.similarity(tm.phrase, c.Name+" "+c.Comment),
 		})
@@ -716,10 +716,10 @@ func (e *Engine) meanings(a *read.Analysis, tm *termMention, facts []ontology.Fa
 }
 
 // fromTerm rebuilds a remembered meaning as a condition on the subject.
-func (e *Engine) fromTerm(tm *termMention, term ontology.Term, label string, now time.Time) (definition, bool) {
+func (e *Builder) fromTerm(tm *termMention, term ontology.Term, label string, now time.Time) (definition, bool) {
 	t := tm.subject
 	switch {
-	case term.Kind == ontology.TermPredicate && term.Op == readOp:
+	case term.Kind == ontology.TermPredicate && term.Op == ReadOp:
 		// The person's words, read again: a period stays relative.
 		if len(term.Items) == 0 {
 			return definition{}, false
@@ -728,7 +728,7 @@ func (e *Engine) fromTerm(tm *termMention, term ontology.Term, label string, now
 		if !ok {
 			return definition{}, false
 		}
-		return definition{parts: rd.parts, def: dialog.Definition{Phrase: tm.phrase, Term: term, Label: label}}, true
+		return definition{parts: rd.Parts, def: dialog.Definition{Phrase: tm.phrase, Term: term, Label: label}}, true
 	case term.Kind == ontology.TermValues:
 		_, col, _ := strings.Cut(term.Column, ".")
 		c := t.Def.Column(col)
@@ -754,12 +754,12 @@ func (e *Engine) fromTerm(tm *termMention, term ontology.Term, label string, now
 		if c == nil {
 			return definition{}, false
 		}
-		q, rel := col(t.Name, c.Name), ">"
+		q, rel := sqlexpr.Col(t.Name, c.Name), ">"
 		if term.Op == "below average" {
 			rel = "<"
 		}
 		return definition{
-			cond: cmp(q, rel, scalarSub{X: aggOver("AVG", q), Table: t.Name}),
+			cond: sqlexpr.Cmp(q, rel, sqlexpr.ScalarSub{X: sqlexpr.AggOver("AVG", q), Table: t.Name}),
 			def:  dialog.Definition{Phrase: tm.phrase, Term: term, Label: label},
 		}, true
 	case term.Kind == ontology.TermPredicate && (term.Op == ">" || term.Op == "<") && len(term.Values) == 1:
@@ -772,7 +772,7 @@ func (e *Engine) fromTerm(tm *termMention, term ontology.Term, label string, now
 			return definition{}, false
 		}
 		return definition{
-			cond: cmp(col(t.Name, c.Name), term.Op, numLit(term.Values[0])),
+			cond: sqlexpr.Cmp(sqlexpr.Col(t.Name, c.Name), term.Op, sqlexpr.Num(term.Values[0])),
 			def:  dialog.Definition{Phrase: tm.phrase, Term: term, Label: label},
 		}, true
 	case term.Kind == ontology.TermPredicate && term.Op == "within":
@@ -782,7 +782,7 @@ func (e *Engine) fromTerm(tm *termMention, term ontology.Term, label string, now
 			return definition{}, false
 		}
 		return definition{
-			cond: cmp(col(t.Name, c.Name), ">=", strLit(now.AddDate(0, 0, -term.Days).Format(time.DateOnly))),
+			cond: sqlexpr.Cmp(sqlexpr.Col(t.Name, c.Name), ">=", sqlexpr.Str(now.AddDate(0, 0, -term.Days).Format(time.DateOnly))),
 			def:  dialog.Definition{Phrase: tm.phrase, Term: term, Label: label},
 		}, true
 	}
@@ -791,7 +791,7 @@ func (e *Engine) fromTerm(tm *termMention, term ontology.Term, label string, now
 
 // namedInQuestion says whether the question already names a value of
 // the column or the column itself: then the term means something else.
-func (e *Engine) namedInQuestion(a *read.Analysis, t *schema.Table, c *warehouse.Column) bool {
+func (e *Builder) namedInQuestion(a *read.Analysis, t *schema.Table, c *warehouse.Column) bool {
 	same := func(table, column string) bool {
 		return strings.EqualFold(table, t.Name) && strings.EqualFold(column, c.Name)
 	}
@@ -812,56 +812,56 @@ func (e *Engine) namedInQuestion(a *read.Analysis, t *schema.Table, c *warehouse
 	return false
 }
 
-func (e *Engine) valueMeaning(tm *termMention, c *warehouse.Column, values []string, w float64) definition {
+func (e *Builder) valueMeaning(tm *termMention, c *warehouse.Column, values []string, w float64) definition {
 	t := tm.subject
-	x := col(t.Name, c.Name)
+	x := sqlexpr.Col(t.Name, c.Name)
 	term := ontology.Term{Kind: ontology.TermValues, Subject: t.Name, Column: strings.ToLower(t.Name + "." + c.Name), Op: "=", Values: values}
-	var cond expr = cmp(x, "=", strLit(values[0]))
+	var cond sqlexpr.Expr = sqlexpr.Cmp(x, "=", sqlexpr.Str(values[0]))
 	label := fmt.Sprintf("%s is %s", upper(e.columnWords(t, c)), values[0])
 	if len(values) > 1 {
 		term.Op = "in"
-		var q []expr
+		var q []sqlexpr.Expr
 		for _, v := range values {
-			q = append(q, strLit(v))
+			q = append(q, sqlexpr.Str(v))
 		}
-		cond = inList{X: x, Vals: q}
+		cond = sqlexpr.InList{X: x, Vals: q}
 		label = fmt.Sprintf("%s is %s", upper(e.columnWords(t, c)), strings.Join(values, " or "))
 	}
 	return definition{cond: cond, def: dialog.Definition{Phrase: tm.phrase, Term: term, Label: label}, weight: w}
 }
 
 // existence is the condition "has (no) related rows [in the last days]".
-func (e *Engine) existence(x *existMention, now time.Time, days int) definition {
+func (e *Builder) existence(x *existMention, now time.Time, days int) definition {
 	j := x.via
-	from := fromList{First: source{Table: j.FromTable}}
+	from := sqlexpr.From{First: sqlexpr.Source{Table: j.FromTable}}
 	joins := []ontology.Join{{Left: strings.ToLower(j.FromTable + "." + j.FromColumn), Right: strings.ToLower(j.ToTable + "." + j.ToColumn)}}
 	if h := x.hop; h != nil {
-		on := and(cmp(col(h.FromTable, h.FromColumn), "=", col(h.ToTable, h.ToColumn)), e.whenExpr(*h))
-		from = fromList{First: source{Table: h.FromTable}, Joins: []joinClause{{To: source{Table: h.ToTable}, On: on}}}
+		on := sqlexpr.And(sqlexpr.Cmp(sqlexpr.Col(h.FromTable, h.FromColumn), "=", sqlexpr.Col(h.ToTable, h.ToColumn)), e.WhenExpr(*h))
+		from = sqlexpr.From{First: sqlexpr.Source{Table: h.FromTable}, Joins: []sqlexpr.Join{{To: sqlexpr.Source{Table: h.ToTable}, On: on}}}
 		joins = append([]ontology.Join{{Left: strings.ToLower(h.FromTable + "." + h.FromColumn), Right: strings.ToLower(h.ToTable + "." + h.ToColumn)}}, joins...)
 	}
-	sub := selectQuery{Selects: []expr{numLit("1")}, From: from, Where: []expr{cmp(col(j.FromTable, j.FromColumn), "=", col(j.ToTable, j.ToColumn))}}
-	if w := e.whenExpr(j); w != nil {
+	sub := sqlexpr.Select{Selects: []sqlexpr.Expr{sqlexpr.Num("1")}, From: from, Where: []sqlexpr.Expr{sqlexpr.Cmp(sqlexpr.Col(j.FromTable, j.FromColumn), "=", sqlexpr.Col(j.ToTable, j.ToColumn))}}
+	if w := e.WhenExpr(j); w != nil {
 		sub.Where = append(sub.Where, w)
 	}
 	var quals []string
-	cols := []colRef{col(j.FromTable, j.FromColumn), col(j.ToTable, j.ToColumn)}
+	cols := []sqlexpr.ColRef{sqlexpr.Col(j.FromTable, j.FromColumn), sqlexpr.Col(j.ToTable, j.ToColumn)}
 	if j.When != nil {
-		cols = append(cols, col(j.FromTable, j.When.Column))
+		cols = append(cols, sqlexpr.Col(j.FromTable, j.When.Column))
 	}
 	for _, v := range x.values {
-		sub.Where = append(sub.Where, cmp(col(v.Table, v.Column), "=", strLit(v.Value)))
+		sub.Where = append(sub.Where, sqlexpr.Cmp(sqlexpr.Col(v.Table, v.Column), "=", sqlexpr.Str(v.Value)))
 		quals = append(quals, v.Value)
-		cols = append(cols, col(v.Table, v.Column))
+		cols = append(cols, sqlexpr.Col(v.Table, v.Column))
 	}
 	op, verb := "exists", "Has at least one"
 	if x.negated {
 		op, verb = "not exists", "Has no"
 	}
 	term := ontology.Term{Kind: ontology.TermPredicate, Subject: x.subject.Name, Related: x.related.Name, Op: op, Joins: joins}
-	noun := read.SingularOf(humanize(x.related.Name))
+	noun := read.SingularOf(Humanize(x.related.Name))
 	if x.negated {
-		noun = humanize(x.related.Name)
+		noun = Humanize(x.related.Name)
 	}
 	if len(quals) > 0 {
 		noun = strings.Join(quals, " ") + " " + noun
@@ -869,21 +869,21 @@ func (e *Engine) existence(x *existMention, now time.Time, days int) definition 
 	label := verb + " " + noun
 	if days > 0 && len(x.related.Dates) > 0 {
 		d := x.related.Dates[0]
-		sub.Where = append(sub.Where, cmp(col(x.related.Name, d.Name), ">=", strLit(now.AddDate(0, 0, -days).Format(time.DateOnly))))
+		sub.Where = append(sub.Where, sqlexpr.Cmp(sqlexpr.Col(x.related.Name, d.Name), ">=", sqlexpr.Str(now.AddDate(0, 0, -days).Format(time.DateOnly))))
 		term.Column, term.Days = strings.ToLower(x.related.Name+"."+d.Name), days
-		label = fmt.Sprintf("%s %s in the last %d days", verb, read.SingularOf(humanize(x.related.Name)), days)
+		label = fmt.Sprintf("%s %s in the last %d days", verb, read.SingularOf(Humanize(x.related.Name)), days)
 	}
 	tables := []string{j.FromTable}
 	if h := x.hop; h != nil {
 		tables = []string{h.FromTable, h.ToTable}
 	}
-	return definition{cond: exists{Not: x.negated, Sub: sub, Tables: tables, Values: quals, Cols: cols}, def: dialog.Definition{Phrase: x.phrase, Term: term, Label: label}, weight: 1}
+	return definition{cond: sqlexpr.Exists{Not: x.negated, Sub: sub, Tables: tables, Values: quals, Cols: cols}, def: dialog.Definition{Phrase: x.phrase, Term: term, Label: label}, weight: 1}
 }
 
 // columnWords is how a column is called in options: its name in words
 // when that is short ("status"), else its short comment.
-func (e *Engine) columnWords(t *schema.Table, c *warehouse.Column) string {
-	if name := humanize(c.Name); len(strings.Fields(name)) <= 2 && len(name) >= 4 {
+func (e *Builder) columnWords(t *schema.Table, c *warehouse.Column) string {
+	if name := Humanize(c.Name); len(strings.Fields(name)) <= 2 && len(name) >= 4 {
 		return name
 	}
 	if c.Comment != "" {
@@ -895,12 +895,12 @@ func (e *Engine) columnWords(t *schema.Table, c *warehouse.Column) string {
 			return strings.TrimSpace(short)
 		}
 	}
-	return humanize(c.Name)
+	return Humanize(c.Name)
 }
 
 // similarity is how much a term and a text share: the same stem, a long
 // common prefix ("operating" and "Operational"), or a synonym.
-func (e *Engine) similarity(term, text string) float64 {
+func (e *Builder) similarity(term, text string) float64 {
 	best := 0.0
 	tw := e.m.Cat.Terms(term)
 	for _, w := range e.m.Cat.Terms(text) {
@@ -937,8 +937,8 @@ func commonPrefix(a, b string) int {
 	return n
 }
 
-// humanize turns an identifier into words.
-func humanize(id string) string { return tables.Humanize(id) }
+// Humanize turns an identifier into words.
+func Humanize(id string) string { return tables.Humanize(id) }
 
 func upper(s string) string {
 	if s == "" {

@@ -1,4 +1,4 @@
-package offline
+package plan
 
 import (
 	"slices"
@@ -6,35 +6,35 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/clarify-bot/clarify/dialog/offline/read"
-
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Row superlatives and top-k: "the longest river", "which branch lends the most books", "top 5 products by list price".
 
 // groupByHead groups by the head's key and label and shows the label.
-func (r *reader) groupByHead(p *plan, h *schema.Table, details bool) {
+func (r *reader) groupByHead(p *Plan, h *schema.Table, details bool) {
 	if h.Key != nil && h.Key != h.Label {
-		p.groups = append(p.groups, sel{x: col(h.Name, h.Key.Name)})
+		p.Groups = append(p.Groups, Sel{X: sqlexpr.Col(h.Name, h.Key.Name)})
 	}
 	if h.Label != nil {
-		p.groups = append(p.groups, sel{x: col(h.Name, h.Label.Name)})
+		p.Groups = append(p.Groups, Sel{X: sqlexpr.Col(h.Name, h.Label.Name)})
 	}
 	cols := []*warehouse.Column{h.Label}
 	if details {
 		cols = h.Details
 		for _, c := range h.Details {
 			if c != h.Key && c != h.Label {
-				p.groups = append(p.groups, sel{x: col(h.Name, c.Name)})
+				p.Groups = append(p.Groups, Sel{X: sqlexpr.Col(h.Name, c.Name)})
 			}
 		}
 	}
 	for _, c := range cols {
 		if c != nil {
-			p.selects = append(p.selects, sel{x: col(h.Name, c.Name)})
+			p.Selects = append(p.Selects, Sel{X: sqlexpr.Col(h.Name, c.Name)})
 		}
 	}
 	p.use(h.Name)
@@ -127,7 +127,7 @@ func (r *reader) rankMeasure(rk *superlativeRank) *element {
 	s := rk.s
 	measure := &element{name: "rank"}
 	aggs, _ := r.aggregateAt(s.NounAt)
-	if w := r.a.Word(s.NounAt); read.AggWords[w] == "" || read.AggWords[w] == "MAX" || read.AggWords[w] == "MIN" || len(aggs) == 0 || isCount(aggs[0].x) {
+	if w := r.a.Word(s.NounAt); read.AggWords[w] == "" || read.AggWords[w] == "MAX" || read.AggWords[w] == "MIN" || len(aggs) == 0 || sqlexpr.IsCount(aggs[0].x) {
 		aggs = nil
 	}
 	switch {
@@ -159,11 +159,11 @@ func (r *reader) rankByAggregates(measure *element, aggs []aggRead) {
 				r.measureTables[strings.ToLower(t)] = true
 			}
 		}
-		measure.add(ag.weight, func(p *plan) {
-			p.order = &sel{x: ag.x}
-			p.aggregated = true
+		measure.add(ag.weight, func(p *Plan) {
+			p.Order = &Sel{X: ag.x}
+			p.Aggregated = true
 			p.use(ag.tables...)
-			p.phrases[keyMeasure] = ag.phrase
+			p.Phrases[keyMeasure] = ag.phrase
 		})
 	}
 }
@@ -176,12 +176,12 @@ func (r *reader) rankByCount(measure *element, rk *superlativeRank) {
 	r.measureTables[strings.ToLower(e2.Name)] = true
 	rk.rankPhrase = rk.s.Phrase + " " + rk.em.Phrase
 	rankPhrase := rk.rankPhrase
-	measure.add(1, func(p *plan) {
-		p.order = &sel{x: countAll}
-		p.aggregated = true
-		p.countRows = e2
+	measure.add(1, func(p *Plan) {
+		p.Order = &Sel{X: sqlexpr.CountAll}
+		p.Aggregated = true
+		p.CountRows = e2
 		p.use(e2.Name)
-		p.phrases[keyMeasure] = rankPhrase
+		p.Phrases[keyMeasure] = rankPhrase
 	})
 }
 
@@ -192,10 +192,10 @@ func (r *reader) rankBySibling(measure *element, rk *superlativeRank) {
 	r.usedCols[cm] = true
 	out := cm.Alts[0]
 	for _, sib := range r.siblingMeasures(cm, rk.s) {
-		measure.add(1, func(p *plan) {
-			p.order = &sel{x: col(sib.Table, sib.Column)}
+		measure.add(1, func(p *Plan) {
+			p.Order = &Sel{X: sqlexpr.Col(sib.Table, sib.Column)}
 			p.use(sib.Table)
-			p.phrases[keyOrder] = rankPhrase
+			p.Phrases[keyOrder] = rankPhrase
 		})
 	}
 	if rk.ranked == nil || rk.ranked == rk.h {
@@ -219,21 +219,21 @@ func (r *reader) rankByColumn(measure *element, rk *superlativeRank) {
 			w *= 2
 		}
 		if strings.EqualFold(al.Table, ranked.Name) || ranked == h && strings.EqualFold(al.Table, h.Name) {
-			measure.add(w, func(p *plan) {
-				p.order = &sel{x: r.exprOf(al)}
+			measure.add(w, func(p *Plan) {
+				p.Order = &Sel{X: r.exprOf(al)}
 				p.use(al.Table)
-				p.phrases[keyOrder] = rankPhrase
-				p.phrases[keyMeasure] = cm.Phrase
+				p.Phrases[keyOrder] = rankPhrase
+				p.Phrases[keyMeasure] = cm.Phrase
 			})
 		} else {
 			if ranked != h {
 				w *= 0.7
 			}
-			measure.add(w, func(p *plan) {
-				p.order = &sel{x: aggOver("SUM", r.exprOf(al))}
-				p.aggregated = true
+			measure.add(w, func(p *Plan) {
+				p.Order = &Sel{X: sqlexpr.AggOver("SUM", r.exprOf(al))}
+				p.Aggregated = true
 				p.use(al.Table)
-				p.phrases[keyMeasure] = cm.Phrase
+				p.Phrases[keyMeasure] = cm.Phrase
 			})
 		}
 	}
@@ -253,22 +253,22 @@ func (r *reader) superlativeOutput(rk *superlativeRank) *element {
 
 // headOutput shows the head: grouped by when the plan aggregates, with its
 // details or its label otherwise.
-func (r *reader) headOutput(h *schema.Table, hp string, details bool) func(p *plan) {
-	return func(p *plan) {
+func (r *reader) headOutput(h *schema.Table, hp string, details bool) func(p *Plan) {
+	return func(p *Plan) {
 		switch {
-		case p.aggregated:
+		case p.Aggregated:
 			r.groupByHead(p, h, details)
 		case details:
 			for _, c := range h.Details {
-				p.selects = append(p.selects, sel{x: col(h.Name, c.Name)})
+				p.Selects = append(p.Selects, Sel{X: sqlexpr.Col(h.Name, c.Name)})
 			}
 			p.use(h.Name)
 		case h.Label != nil:
-			p.selects = append(p.selects, sel{x: col(h.Name, h.Label.Name)})
+			p.Selects = append(p.Selects, Sel{X: sqlexpr.Col(h.Name, h.Label.Name)})
 			p.use(h.Name)
 		}
 		if hp != "" {
-			p.phrases[keyOutput] = hp
+			p.Phrases[keyOutput] = hp
 		}
 	}
 }
@@ -278,8 +278,8 @@ func (r *reader) headOutput(h *schema.Table, hp string, details bool) func(p *pl
 func (r *reader) headOutputs(output *element, rk *superlativeRank, hp string) {
 	h, ranked := rk.h, rk.ranked
 	if po := r.pendingOutput; po != nil {
-		output.add(1.5, func(p *plan) {
-			p.selects = append(p.selects, sel{x: col(po.Table, po.Column)})
+		output.add(1.5, func(p *Plan) {
+			p.Selects = append(p.Selects, Sel{X: sqlexpr.Col(po.Table, po.Column)})
 			p.use(po.Table)
 		})
 	}
@@ -292,10 +292,10 @@ func (r *reader) headOutputs(output *element, rk *superlativeRank, hp string) {
 		// answers without the states table.
 		for _, j := range r.e.m.Snap.Schema.Joins {
 			if strings.EqualFold(j.FromTable, f.Name) && strings.EqualFold(j.ToTable, h.Name) && strings.EqualFold(j.ToColumn, h.Key.Name) && j.When == nil {
-				output.add(0.6, func(p *plan) {
-					x := col(j.FromTable, j.FromColumn)
-					p.groups = append(p.groups, sel{x: x})
-					p.selects = append(p.selects, sel{x: x})
+				output.add(0.6, func(p *Plan) {
+					x := sqlexpr.Col(j.FromTable, j.FromColumn)
+					p.Groups = append(p.Groups, Sel{X: x})
+					p.Selects = append(p.Selects, Sel{X: x})
 					p.use(j.FromTable)
 				})
 				break
@@ -307,11 +307,11 @@ func (r *reader) headOutputs(output *element, rk *superlativeRank, hp string) {
 		// state names): show that column without the join.
 		for _, j := range r.e.m.Snap.Schema.Joins {
 			if strings.EqualFold(j.FromTable, ranked.Name) && strings.EqualFold(j.ToTable, h.Name) && h.Label != nil && strings.EqualFold(j.ToColumn, h.Label.Name) {
-				output.add(1.2, func(p *plan) {
-					p.selects = append(p.selects, sel{x: col(j.FromTable, j.FromColumn)})
+				output.add(1.2, func(p *Plan) {
+					p.Selects = append(p.Selects, Sel{X: sqlexpr.Col(j.FromTable, j.FromColumn)})
 					p.use(j.FromTable)
 					if hp != "" {
-						p.phrases[keyOutput] = hp
+						p.Phrases[keyOutput] = hp
 					}
 				})
 			}
@@ -347,10 +347,10 @@ func (r *reader) askedColumnOutputs(output *element, rk *superlativeRank) {
 				continue
 			}
 			r.usedCols[fc] = true
-			output.add(1.3*al.Weight, func(p *plan) {
-				p.selects = append(p.selects, sel{x: r.exprOf(al)})
+			output.add(1.3*al.Weight, func(p *Plan) {
+				p.Selects = append(p.Selects, Sel{X: r.exprOf(al)})
 				p.use(al.Table)
-				p.phrases[keyOutput] = fc.Phrase
+				p.Phrases[keyOutput] = fc.Phrase
 			})
 		}
 	}
@@ -363,8 +363,8 @@ func (r *reader) sizeOutputs(output *element, ranked *schema.Table) {
 	if a.Where {
 		// "where does the newest nurse live": where the thing ranked is.
 		for i, c := range r.hintColumns(ranked, "", true) {
-			output.add(2/float64(i+1), func(p *plan) {
-				p.selects = append(p.selects, sel{x: col(ranked.Name, c.Name)})
+			output.add(2/float64(i+1), func(p *Plan) {
+				p.Selects = append(p.Selects, Sel{X: sqlexpr.Col(ranked.Name, c.Name)})
 				p.use(ranked.Name)
 			})
 		}
@@ -372,8 +372,8 @@ func (r *reader) sizeOutputs(output *element, ranked *schema.Table) {
 	if a.HowAdj != "" {
 		// "how long is the longest route of the fleet": the size itself.
 		for i, c := range r.hintColumns(ranked, a.HowAdj, false) {
-			output.add(1.5/float64(i+1), func(p *plan) {
-				p.selects = append(p.selects, sel{x: col(ranked.Name, c.Name)})
+			output.add(1.5/float64(i+1), func(p *Plan) {
+				p.Selects = append(p.Selects, Sel{X: sqlexpr.Col(ranked.Name, c.Name)})
 				p.use(ranked.Name)
 			})
 		}
@@ -390,10 +390,10 @@ func (r *reader) valueOutputs(output *element, rk *superlativeRank, hp string) {
 		if r.asksForTheValue(s.At) {
 			w = 2
 		}
-		output.add(w, func(p *plan) {
+		output.add(w, func(p *Plan) {
 			r.headOutput(h, hp, false)(p)
-			if p.order != nil {
-				p.selects = append(p.selects, sel{x: p.order.x, alias: measureAlias(p.order.x)})
+			if p.Order != nil {
+				p.Selects = append(p.Selects, Sel{X: p.Order.X, Alias: measureAlias(p.Order.X)})
 			}
 		})
 	}
@@ -404,17 +404,17 @@ func (r *reader) valueOutputs(output *element, rk *superlativeRank, hp string) {
 			fn = "MAX"
 		}
 		phrase := s.Phrase + " " + cm.Phrase
-		output.add(r.extremeValueWeight(s), func(p *plan) {
-			if p.order == nil || !arithmetic(p.order.x) || len(p.groups) > 0 {
+		output.add(r.extremeValueWeight(s), func(p *Plan) {
+			if p.Order == nil || !sqlexpr.Arithmetic(p.Order.X) || len(p.Groups) > 0 {
 				return
 			}
 			name := ""
-			if cols := columnsOf(p.order.x); len(cols) > 0 {
+			if cols := sqlexpr.Columns(p.Order.X); len(cols) > 0 {
 				name = cols[len(cols)-1].Column
 			}
-			p.selects = append(p.selects[:0], sel{x: aggOver(fn, p.order.x), alias: aliasFor(fn, name)})
-			p.order, p.aggregated, p.extremeValue = nil, true, true
-			p.phrases[keyOutput] = phrase
+			p.Selects = append(p.Selects[:0], Sel{X: sqlexpr.AggOver(fn, p.Order.X), Alias: aliasFor(fn, name)})
+			p.Order, p.Aggregated, p.extremeValue = nil, true, true
+			p.Phrases[keyOutput] = phrase
 		})
 	}
 }
@@ -424,19 +424,19 @@ func (r *reader) valueOutputs(output *element, rk *superlativeRank, hp string) {
 func (r *reader) rankDirection(s *read.SuperMention, rankPhrase string) *element {
 	a := r.a
 	direction := &element{name: "order"}
-	direction.add(1, func(p *plan) {
+	direction.add(1, func(p *Plan) {
 		if p.extremeValue {
 			return
 		}
-		p.desc = s.Desc != p.invert
-		p.limit = s.Limit
+		p.Desc = s.Desc != p.invert
+		p.Limit = s.Limit
 		if a.Order != nil && !s.ExplicitLimit {
 			// "the longest routes, listed from longest down": all
 			// of them, sorted.
-			p.limit = 0
+			p.Limit = 0
 		}
-		p.phrases[keyOrder] = rankPhrase
-		p.phrases[keyLimit] = rankPhrase
+		p.Phrases[keyOrder] = rankPhrase
+		p.Phrases[keyLimit] = rankPhrase
 	})
 	return direction
 }
@@ -487,11 +487,11 @@ func (r *reader) mostPerColumn(cm *read.ColMention, h *schema.Table, s *read.Sup
 	r.usedCols[cm] = true
 	r.countedVia = h
 	measure := &element{name: "rank"}
-	measure.add(1, func(p *plan) {
-		p.order = &sel{x: countAll}
-		p.aggregated = true
+	measure.add(1, func(p *Plan) {
+		p.Order = &Sel{X: sqlexpr.CountAll}
+		p.Aggregated = true
 		p.use(h.Name)
-		p.phrases[keyMeasure] = rankPhrase
+		p.Phrases[keyMeasure] = rankPhrase
 	})
 	output := &element{name: "output"}
 	for _, al := range cm.Alts {
@@ -499,19 +499,19 @@ func (r *reader) mostPerColumn(cm *read.ColMention, h *schema.Table, s *read.Sup
 		if c == nil || !strings.EqualFold(al.Table, h.Name) || c.Kind() != warehouse.KindText {
 			continue
 		}
-		output.add(al.Weight, func(p *plan) {
+		output.add(al.Weight, func(p *Plan) {
 			x := r.exprOf(al)
-			p.groups = append(p.groups, sel{x: x})
-			p.selects = append(p.selects, sel{x: x})
-			p.phrases[keyOutput] = cm.Phrase
+			p.Groups = append(p.Groups, Sel{X: x})
+			p.Selects = append(p.Selects, Sel{X: x})
+			p.Phrases[keyOutput] = cm.Phrase
 		})
 	}
 	direction := &element{name: "order"}
-	direction.add(1, func(p *plan) {
-		p.desc = s.Desc
-		p.limit = s.Limit
-		p.phrases[keyOrder] = rankPhrase
-		p.phrases[keyLimit] = rankPhrase
+	direction.add(1, func(p *Plan) {
+		p.Desc = s.Desc
+		p.Limit = s.Limit
+		p.Phrases[keyOrder] = rankPhrase
+		p.Phrases[keyLimit] = rankPhrase
 	})
 	return []*element{measure, output, direction}
 }
@@ -591,27 +591,27 @@ func (r *reader) hintMeasures(el *element, h *schema.Table, s *read.SuperMention
 				if !slices.Contains(r.e.m.Cat.NameTerms(c.Name), "age") {
 					continue
 				}
-				var x expr = col(h.Name, c.Name)
+				var x sqlexpr.Expr = sqlexpr.Col(h.Name, c.Name)
 				switch {
 				case slices.ContainsFunc(h.Measures, func(m *warehouse.Column) bool { return m.Name == c.Name }):
 				case c.Kind() == warehouse.KindText && r.wholeNumbers(h.Name, c.Name):
-					x = binary{Op: "+", L: x, R: numLit("0")} // ages kept as text, compared as numbers
+					x = sqlexpr.Binary{Op: "+", L: x, R: sqlexpr.Num("0")} // ages kept as text, compared as numbers
 				default:
 					continue
 				}
-				el.add(1, func(p *plan) {
-					p.order = &sel{x: x}
+				el.add(1, func(p *Plan) {
+					p.Order = &Sel{X: x}
 					p.invert = true
 					p.use(h.Name)
-					p.phrases[keyMeasure] = s.Phrase
+					p.Phrases[keyMeasure] = s.Phrase
 				})
 			}
 		}
 		for _, c := range h.Dates {
-			el.add(1, func(p *plan) {
-				p.order = &sel{x: col(h.Name, c.Name)}
+			el.add(1, func(p *Plan) {
+				p.Order = &Sel{X: sqlexpr.Col(h.Name, c.Name)}
 				p.use(h.Name)
-				p.phrases[keyMeasure] = s.Phrase
+				p.Phrases[keyMeasure] = s.Phrase
 			})
 		}
 		for _, f := range r.relatedFacts(h) {
@@ -621,11 +621,11 @@ func (r *reader) hintMeasures(el *element, h *schema.Table, s *read.SuperMention
 				if s.Desc {
 					fn = "MAX"
 				}
-				el.add(0.8, func(p *plan) {
-					p.order = &sel{x: aggOver(fn, col(f.Name, c.Name))}
-					p.aggregated = true
+				el.add(0.8, func(p *Plan) {
+					p.Order = &Sel{X: sqlexpr.AggOver(fn, sqlexpr.Col(f.Name, c.Name))}
+					p.Aggregated = true
 					p.use(f.Name)
-					p.phrases[keyMeasure] = s.Phrase
+					p.Phrases[keyMeasure] = s.Phrase
 				})
 			}
 		}
@@ -641,32 +641,32 @@ func (r *reader) hintMeasures(el *element, h *schema.Table, s *read.SuperMention
 			// Counting rows two joins away (refunds of a customer's orders)
 			// is rarely what "best" means; adding up their amounts may be.
 			if direct[strings.ToLower(f.Name)] {
-				el.add(w, func(p *plan) {
-					p.order = &sel{x: countAll}
-					p.aggregated = true
-					p.countRows = f
+				el.add(w, func(p *Plan) {
+					p.Order = &Sel{X: sqlexpr.CountAll}
+					p.Aggregated = true
+					p.CountRows = f
 					p.use(f.Name)
-					p.phrases[keyMeasure] = s.Phrase
+					p.Phrases[keyMeasure] = s.Phrase
 				})
 			}
 			for k, c := range moneyFirst(f.Measures) {
 				if k == 2 {
 					break
 				}
-				el.add(w*0.8/float64(k+1), func(p *plan) {
-					p.order = &sel{x: aggOver("SUM", col(f.Name, c.Name))}
-					p.aggregated = true
+				el.add(w*0.8/float64(k+1), func(p *Plan) {
+					p.Order = &Sel{X: sqlexpr.AggOver("SUM", sqlexpr.Col(f.Name, c.Name))}
+					p.Aggregated = true
 					p.use(f.Name)
-					p.phrases[keyMeasure] = s.Phrase
+					p.Phrases[keyMeasure] = s.Phrase
 				})
 			}
 		}
 		if len(el.alts) == 0 {
 			for _, c := range h.Measures {
-				el.add(1, func(p *plan) {
-					p.order = &sel{x: col(h.Name, c.Name)}
+				el.add(1, func(p *Plan) {
+					p.Order = &Sel{X: sqlexpr.Col(h.Name, c.Name)}
 					p.use(h.Name)
-					p.phrases[keyMeasure] = s.Phrase
+					p.Phrases[keyMeasure] = s.Phrase
 				})
 			}
 		}
@@ -676,10 +676,10 @@ func (r *reader) hintMeasures(el *element, h *schema.Table, s *read.SuperMention
 			cols = h.Measures
 		}
 		for i, c := range cols {
-			el.add(1/float64(i+1), func(p *plan) {
-				p.order = &sel{x: col(h.Name, c.Name)}
+			el.add(1/float64(i+1), func(p *Plan) {
+				p.Order = &Sel{X: sqlexpr.Col(h.Name, c.Name)}
 				p.use(h.Name)
-				p.phrases[keyMeasure] = s.Phrase
+				p.Phrases[keyMeasure] = s.Phrase
 			})
 		}
 	}

@@ -1,12 +1,12 @@
-package offline
+package plan
 
 import (
 	"strings"
 
-	"github.com/clarify-bot/clarify/dialog/offline/read"
-
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 )
 
 // Per-group rankings: "top 2 genres by number of books", "which
@@ -20,7 +20,7 @@ import (
 
 // aggRead is one way to compute an aggregate phrase.
 type aggRead struct {
-	x       expr
+	x       sqlexpr.Expr
 	alias   string
 	tables  []string
 	countOf *schema.Table
@@ -50,9 +50,9 @@ func (r *reader) columnAt(i int) *read.ColMention {
 func (r *reader) countRead(t *schema.Table, distinct bool, phrase string) aggRead {
 	alias := "number_of_" + strings.ToLower(t.Name)
 	if distinct && t.Key != nil {
-		return aggRead{x: aggExpr{Fn: "COUNT", Distinct: true, Arg: col(t.Name, t.Key.Name)}, alias: alias, tables: []string{t.Name}, phrase: phrase, weight: 1}
+		return aggRead{x: sqlexpr.Agg{Fn: "COUNT", Distinct: true, Arg: sqlexpr.Col(t.Name, t.Key.Name)}, alias: alias, tables: []string{t.Name}, phrase: phrase, weight: 1}
 	}
-	return aggRead{x: countAll, alias: alias, tables: []string{t.Name}, countOf: t, phrase: phrase, weight: 1}
+	return aggRead{x: sqlexpr.CountAll, alias: alias, tables: []string{t.Name}, countOf: t, phrase: phrase, weight: 1}
 }
 
 // aggregateAt reads an aggregate phrase starting at token i: "number of
@@ -161,24 +161,24 @@ func (r *reader) aggregatesOver(fn string, distinct bool, alts []read.ColAlt, ph
 		if al.Computed() {
 			c = &warehouse.Column{Name: al.Column}
 		}
-		read := func(x expr, alias string, weight float64) aggRead {
+		read := func(x sqlexpr.Expr, alias string, weight float64) aggRead {
 			return aggRead{x: x, alias: alias, tables: []string{al.Table}, phrase: phrase, weight: weight}
 		}
-		countDistinct := aggExpr{Fn: "COUNT", Distinct: true, Arg: x}
+		countDistinct := sqlexpr.Agg{Fn: "COUNT", Distinct: true, Arg: x}
 		switch {
 		case fn == "COUNT" && distinct:
 			out = append(out, read(countDistinct, "number_of_"+strings.ToLower(al.Column), al.Weight))
 		case fn == "COUNT":
 			if n := strings.ToLower(c.Name); numeric && (strings.Contains(n, "num") || strings.HasPrefix(n, "total")) {
-				out = append(out, read(aggOver("SUM", x), aliasFor("SUM", al.Column), al.Weight))
+				out = append(out, read(sqlexpr.AggOver("SUM", x), aliasFor("SUM", al.Column), al.Weight))
 			}
 			out = append(out, read(countDistinct, "number_of_"+strings.ToLower(al.Column), al.Weight*0.6))
 		case !numeric:
 		case fn != "":
-			out = append(out, read(aggOver(fn, x), aliasFor(fn, al.Column), al.Weight))
+			out = append(out, read(sqlexpr.AggOver(fn, x), aliasFor(fn, al.Column), al.Weight))
 		default:
-			out = append(out, read(aggOver("SUM", x), aliasFor("SUM", al.Column), al.Weight*0.7),
-				read(aggOver("AVG", x), aliasFor("AVG", al.Column), al.Weight*0.3))
+			out = append(out, read(sqlexpr.AggOver("SUM", x), aliasFor("SUM", al.Column), al.Weight*0.7),
+				read(sqlexpr.AggOver("AVG", x), aliasFor("AVG", al.Column), al.Weight*0.3))
 		}
 	}
 	return out
@@ -271,7 +271,7 @@ func (r *reader) groupRanking() []*element {
 		}
 		// "most common status": how many rows carry each value, in the
 		// grouped column's own table.
-		aggs = append(aggs, aggRead{x: countAll, alias: "count", phrase: a.Phrase(s.At, g.End), weight: 1})
+		aggs = append(aggs, aggRead{x: sqlexpr.CountAll, alias: "count", phrase: a.Phrase(s.At, g.End), weight: 1})
 	}
 	r.usedCols[g] = true
 	rankPhrase := a.Phrase(s.At, g.End)
@@ -279,11 +279,11 @@ func (r *reader) groupRanking() []*element {
 	output := r.rankOutput(g, groupAlts, aggs)
 	r.listedOutputs(output, groupAlts)
 	direction := &element{name: "order"}
-	direction.add(1, func(p *plan) {
-		p.desc = s.Desc
-		p.limit = s.Limit
-		p.phrases[keyOrder] = rankPhrase
-		p.phrases[keyLimit] = rankPhrase
+	direction.add(1, func(p *Plan) {
+		p.Desc = s.Desc
+		p.Limit = s.Limit
+		p.Phrases[keyOrder] = rankPhrase
+		p.Phrases[keyLimit] = rankPhrase
 	})
 	return []*element{measure, output, direction}
 }
@@ -335,15 +335,15 @@ func (r *reader) rankedGroup(s *read.SuperMention) (*read.ColMention, bool) {
 func (r *reader) groupRankMeasure(aggs []aggRead) *element {
 	measure := &element{name: "rank"}
 	for _, ag := range aggs {
-		measure.add(ag.weight, func(p *plan) {
-			p.order = &sel{x: ag.x}
-			p.aggregated = true
-			p.countOf = ag.countOf
+		measure.add(ag.weight, func(p *Plan) {
+			p.Order = &Sel{X: ag.x}
+			p.Aggregated = true
+			p.CountOf = ag.countOf
 			p.use(ag.tables...)
 			for _, t := range ag.tables {
 				r.measureTables[strings.ToLower(t)] = true
 			}
-			p.phrases[keyMeasure] = ag.phrase
+			p.Phrases[keyMeasure] = ag.phrase
 		})
 	}
 	for _, ag := range aggs {
@@ -366,21 +366,21 @@ func (r *reader) rankOutput(g *read.ColMention, groupAlts []read.ColAlt, aggs []
 			w *= 1.5
 		}
 		x := r.exprOf(al)
-		group := func(p *plan) {
-			p.groups = append(p.groups, sel{x: x})
-			p.selects = append(p.selects, sel{x: x})
+		group := func(p *Plan) {
+			p.Groups = append(p.Groups, Sel{X: x})
+			p.Selects = append(p.Selects, Sel{X: x})
 			p.use(al.Table)
-			p.phrases[keyOutput] = g.Phrase
+			p.Phrases[keyOutput] = g.Phrase
 		}
 		plainW, countW := w, w*0.15
 		if withCount {
 			plainW, countW = w*0.3, w*1.5
 		}
 		output.add(plainW, group)
-		output.add(countW, func(p *plan) {
+		output.add(countW, func(p *Plan) {
 			group(p)
-			if p.order != nil {
-				p.selects = append(p.selects, sel{x: p.order.x, alias: r.aliasOfOrder(aggs, p.order.x)})
+			if p.Order != nil {
+				p.Selects = append(p.Selects, Sel{X: p.Order.X, Alias: r.aliasOfOrder(aggs, p.Order.X)})
 			}
 		})
 	}
@@ -415,51 +415,51 @@ func (r *reader) listedOutputs(output *element, groupAlts []read.ColAlt) {
 		if r.namedTable(al.Table) {
 			w *= 1.5
 		}
-		output.add(3*w, func(p *plan) {
+		output.add(3*w, func(p *Plan) {
 			for _, it := range list {
 				switch {
 				case it.sameColumn(al):
 					x := r.exprOf(al)
-					p.groups = append(p.groups, sel{x: x})
-					p.selects = append(p.selects, sel{x: x})
+					p.Groups = append(p.Groups, Sel{X: x})
+					p.Selects = append(p.Selects, Sel{X: x})
 					p.use(al.Table)
 				case len(it.aggs) > 0:
 					ag := it.aggs[0]
 					for _, o := range it.aggs {
-						if p.order != nil && sameExpr(r.e.m, o.x, p.order.x) {
+						if p.Order != nil && SameExpr(r.e.m, o.x, p.Order.X) {
 							ag = o
 						}
 					}
-					if ag.x == expr(countAll) && p.countOf != nil && ag.countOf != p.countOf {
+					if ag.x == sqlexpr.Expr(sqlexpr.CountAll) && p.CountOf != nil && ag.countOf != p.CountOf {
 						// Two counts of different rows: count each by its key.
 						if ag.countOf != nil && ag.countOf.Key != nil {
-							ag.x = aggExpr{Fn: "COUNT", Distinct: true, Arg: col(ag.countOf.Name, ag.countOf.Key.Name)}
+							ag.x = sqlexpr.Agg{Fn: "COUNT", Distinct: true, Arg: sqlexpr.Col(ag.countOf.Name, ag.countOf.Key.Name)}
 						}
 					}
-					p.selects = append(p.selects, sel{x: ag.x, alias: ag.alias})
+					p.Selects = append(p.Selects, Sel{X: ag.x, Alias: ag.alias})
 					p.use(ag.tables...)
 				case it.col != nil && len(it.col.Alts) > 0:
 					c := it.col.Alts[0]
-					x := col(c.Table, c.Column)
-					p.groups = append(p.groups, sel{x: x})
-					p.selects = append(p.selects, sel{x: x})
+					x := sqlexpr.Col(c.Table, c.Column)
+					p.Groups = append(p.Groups, Sel{X: x})
+					p.Selects = append(p.Selects, Sel{X: x})
 					p.use(c.Table)
 				case it.entity != nil && it.entity.Tables[0].Label != nil:
 					t := it.entity.Tables[0]
-					x := col(t.Name, t.Label.Name)
-					p.groups = append(p.groups, sel{x: x})
-					p.selects = append(p.selects, sel{x: x})
+					x := sqlexpr.Col(t.Name, t.Label.Name)
+					p.Groups = append(p.Groups, Sel{X: x})
+					p.Selects = append(p.Selects, Sel{X: x})
 					p.use(t.Name)
 				}
 			}
-			p.phrases[keyOutput] = strings.Join(phrases, ", ")
+			p.Phrases[keyOutput] = strings.Join(phrases, ", ")
 		})
 	}
 }
 
-func (r *reader) aliasOfOrder(aggs []aggRead, x expr) string {
+func (r *reader) aliasOfOrder(aggs []aggRead, x sqlexpr.Expr) string {
 	for _, ag := range aggs {
-		if sameExpr(r.e.m, ag.x, x) {
+		if SameExpr(r.e.m, ag.x, x) {
 			return ag.alias
 		}
 	}

@@ -1,9 +1,9 @@
-package offline
+package plan
 
 import (
-	"github.com/clarify-bot/clarify/dialog/offline/read"
-
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 )
 
 // Text patterns: "authors whose names begin with the letter 'J'",
@@ -16,7 +16,7 @@ import (
 // verb name, else the subject's label, else any text column of the head.
 func (r *reader) patternElements() []*element {
 	type option struct {
-		x     expr
+		x     sqlexpr.Expr
 		table string
 		w     float64
 	}
@@ -28,7 +28,7 @@ func (r *reader) patternElements() []*element {
 			if c == nil || c.Kind() != warehouse.KindText {
 				return
 			}
-			opts = append(opts, option{x: cmp(col(table, column), "LIKE", strLit(lm.Pattern)), table: table, w: w})
+			opts = append(opts, option{x: sqlexpr.Cmp(sqlexpr.Col(table, column), "LIKE", sqlexpr.Str(lm.Pattern)), table: table, w: w})
 		}
 		if lm.Column != "" {
 			add(lm.Table, lm.Column, 2)
@@ -85,8 +85,8 @@ func (r *reader) patternElements() []*element {
 		if i+1 < len(each) && len(each[i+1]) > 0 && r.joinedByOr(r.a.Likes[i], r.a.Likes[i+1]) {
 			for _, a := range each[i] {
 				for _, b := range each[i+1] {
-					el.add(a.w*b.w, func(p *plan) {
-						p.filters = append(p.filters, cond{x: paren{X: cmp(a.x, "OR", b.x)}})
+					el.add(a.w*b.w, func(p *Plan) {
+						p.Filters = append(p.Filters, Cond{X: sqlexpr.Paren{X: sqlexpr.Cmp(a.x, "OR", b.x)}})
 						p.use(a.table, b.table)
 					})
 				}
@@ -96,8 +96,8 @@ func (r *reader) patternElements() []*element {
 			continue
 		}
 		for _, a := range each[i] {
-			el.add(a.w, func(p *plan) {
-				p.filters = append(p.filters, cond{x: a.x})
+			el.add(a.w, func(p *Plan) {
+				p.Filters = append(p.Filters, Cond{X: a.x})
 				p.use(a.table)
 			})
 		}

@@ -1,13 +1,13 @@
-package offline
+package plan
 
 import (
 	"slices"
 	"strings"
 
-	"github.com/clarify-bot/clarify/dialog/offline/read"
-
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
@@ -33,12 +33,12 @@ func (r *reader) severalOutputs(el *element, free []*read.ColMention) {
 		w = 2
 	}
 	picked, phrase := ol.picked, strings.Join(ol.phrases, ", ")
-	el.add(w, func(p *plan) {
+	el.add(w, func(p *Plan) {
 		for _, al := range picked {
-			p.selects = append(p.selects, sel{x: r.exprOf(al)})
+			p.Selects = append(p.Selects, Sel{X: r.exprOf(al)})
 			p.use(al.Table)
 		}
-		p.phrases[keyOutput] = phrase
+		p.Phrases[keyOutput] = phrase
 	})
 }
 
@@ -108,7 +108,7 @@ func (r *reader) labelBeforeList(ol *outputList, first int) {
 		return
 	}
 	label := read.ColAlt{Table: h.Name, Column: h.Label.Name, Weight: 1}
-	if isNameWord(a.Word(j)) {
+	if IsNameWord(a.Word(j)) {
 		ol.picked = append([]read.ColAlt{label}, ol.picked...)
 		ol.phrases = append([]string{a.Toks[j].Raw}, ol.phrases...)
 	} else if r.h.entity && (a.Seq(first-2, "and", "their") || a.Seq(first-2, "and", "its") || a.Seq(first-3, "along", "with", "their")) {
@@ -133,7 +133,7 @@ func (r *reader) labelClosingList(ol *outputList) {
 	if a.Word(k) == "and" {
 		k++
 	}
-	if isNameWord(a.Word(k)) && !slices.ContainsFunc(ol.picked, func(al read.ColAlt) bool {
+	if IsNameWord(a.Word(k)) && !slices.ContainsFunc(ol.picked, func(al read.ColAlt) bool {
 		return strings.EqualFold(al.Column, h.Label.Name) && strings.EqualFold(al.Table, h.Name)
 	}) {
 		ol.picked = append(ol.picked, read.ColAlt{Table: h.Name, Column: h.Label.Name, Weight: 1})
@@ -166,7 +166,7 @@ func (r *reader) returnList() []listItem {
 		if len(items) >= 2 {
 			return items
 		}
-		if len(items) == 1 && single == nil && outputSentence(a, k+1) {
+		if len(items) == 1 && single == nil && OutputSentence(a, k+1) {
 			single = items
 		}
 	}
@@ -215,11 +215,11 @@ func (r *reader) listItemAt(j int, items []listItem) (listItem, int, bool) {
 		it.col, j = cm, cm.End
 	} else if em := r.entityAt(j); em != nil {
 		it.entity, j = em, j+len(strings.Fields(em.Phrase))
-		if t := em.Tables[0]; t.Label != nil && isNameWord(a.Word(j)) && a.Toks[j-1].Break == 0 {
+		if t := em.Tables[0]; t.Label != nil && IsNameWord(a.Word(j)) && a.Toks[j-1].Break == 0 {
 			it.entity, it.col = nil, &read.ColMention{Phrase: a.Phrase(start, j+1), At: start, End: j + 1, Alts: []read.ColAlt{{Table: t.Name, Column: t.Label.Name, Weight: 1}}}
 			j++
 		}
-	} else if t := r.lastItemTable(items); t != nil && t.Label != nil && isNameWord(a.Word(j)) {
+	} else if t := r.lastItemTable(items); t != nil && t.Label != nil && IsNameWord(a.Word(j)) {
 		it.col, j = &read.ColMention{Phrase: a.Toks[j].Raw, At: j, End: j + 1, Alts: []read.ColAlt{{Table: t.Name, Column: t.Label.Name, Weight: 1}}}, j+1
 	} else {
 		return it, j, false
@@ -297,62 +297,62 @@ func (r *reader) listElement() []*element {
 		phrases = append(phrases, it.phrase)
 	}
 	el := &element{name: "listed"}
-	el.add(0.5, func(p *plan) {})
-	el.add(1.5, func(p *plan) {
-		if !p.aggregated {
+	el.add(0.5, func(p *Plan) {})
+	el.add(1.5, func(p *Plan) {
+		if !p.Aggregated {
 			return
 		}
-		var selects, groups []sel
+		var selects, groups []Sel
 		for _, it := range list {
 			switch {
 			case len(it.aggs) > 0:
 				ag := it.aggs[0]
-				for _, s := range p.selects {
+				for _, s := range p.Selects {
 					for _, o := range it.aggs {
-						if sameExpr(r.e.m, s.x, o.x) {
+						if SameExpr(r.e.m, s.X, o.x) {
 							ag = o
 						}
 					}
 				}
-				selects = append(selects, sel{x: ag.x, alias: ag.alias})
+				selects = append(selects, Sel{X: ag.x, Alias: ag.alias})
 				p.use(ag.tables...)
 				if ag.countOf != nil {
-					p.countOf = ag.countOf
+					p.CountOf = ag.countOf
 				}
 			case it.col != nil:
-				var found expr
-				for _, g := range p.groups {
+				var found sqlexpr.Expr
+				for _, g := range p.Groups {
 					for _, al := range it.col.Alts {
-						if sameExpr(r.e.m, g.x, r.exprOf(al)) {
-							found = g.x
+						if SameExpr(r.e.m, g.X, r.exprOf(al)) {
+							found = g.X
 						}
 					}
 				}
-				if found == nil && len(p.groups) == 0 && len(it.col.Alts) > 0 {
+				if found == nil && len(p.Groups) == 0 && len(it.col.Alts) > 0 {
 					// "How many wards have beds? Give the ward
 					// name and the count of beds": a count per name.
 					al := it.col.Alts[0]
 					for _, c := range it.col.Alts {
-						if p.tables[strings.ToLower(c.Table)] {
+						if p.Tables[strings.ToLower(c.Table)] {
 							al = c
 							break
 						}
 					}
 					found = r.exprOf(al)
-					groups = append(groups, sel{x: found})
+					groups = append(groups, Sel{X: found})
 					p.use(al.Table)
 				}
 				if found == nil {
 					return // a column the reading does not group by: keep its own outputs
 				}
-				selects = append(selects, sel{x: found})
+				selects = append(selects, Sel{X: found})
 			default:
 				return
 			}
 		}
-		p.selects = selects
-		p.groups = append(p.groups, groups...)
-		p.phrases[keyOutput] = strings.Join(phrases, ", ")
+		p.Selects = selects
+		p.Groups = append(p.Groups, groups...)
+		p.Phrases[keyOutput] = strings.Join(phrases, ", ")
 	})
 	return []*element{el}
 }
@@ -412,12 +412,12 @@ func (r *reader) parenthesisedOutputs(el *element) {
 		}
 		phrase := a.Phrase(last+1, k)
 		a.MarkUsed(last+1, k)
-		el.add(3, func(p *plan) {
+		el.add(3, func(p *Plan) {
 			for _, al := range picked {
-				p.selects = append(p.selects, sel{x: r.exprOf(al)})
+				p.Selects = append(p.Selects, Sel{X: r.exprOf(al)})
 				p.use(al.Table)
 			}
-			p.phrases[keyOutput] = phrase
+			p.Phrases[keyOutput] = phrase
 		})
 		return
 	}
@@ -465,12 +465,12 @@ func (r *reader) listedColumns(el *element) {
 		}
 	}
 	phrase := strings.Join(phrases, ", ")
-	el.add(3, func(p *plan) {
+	el.add(3, func(p *Plan) {
 		for _, al := range picked {
-			p.selects = append(p.selects, sel{x: r.exprOf(al)})
+			p.Selects = append(p.Selects, Sel{X: r.exprOf(al)})
 			p.use(al.Table)
 		}
-		p.phrases[keyOutput] = phrase
+		p.Phrases[keyOutput] = phrase
 	})
 }
 
@@ -479,7 +479,7 @@ func (r *reader) listedColumns(el *element) {
 // question is about shows them (their label) and that column.
 func (r *reader) alsoShown(el *element, it listItem) {
 	h := r.h.t
-	if h == nil || !r.h.entity || h.Label == nil || it.col == nil || !outputSentence(r.a, it.col.At) {
+	if h == nil || !r.h.entity || h.Label == nil || it.col == nil || !OutputSentence(r.a, it.col.At) {
 		return
 	}
 	i := slices.IndexFunc(it.col.Alts, func(al read.ColAlt) bool { return !al.Computed() && strings.EqualFold(al.Table, h.Name) })
@@ -487,10 +487,10 @@ func (r *reader) alsoShown(el *element, it listItem) {
 		return
 	}
 	al := it.col.Alts[i]
-	el.add(3, func(p *plan) {
-		p.selects = append(p.selects, sel{x: col(h.Name, h.Label.Name)}, sel{x: r.exprOf(al)})
+	el.add(3, func(p *Plan) {
+		p.Selects = append(p.Selects, Sel{X: sqlexpr.Col(h.Name, h.Label.Name)}, Sel{X: r.exprOf(al)})
 		p.use(h.Name)
-		p.phrases[keyOutput] = it.phrase
+		p.Phrases[keyOutput] = it.phrase
 	})
 }
 
@@ -503,7 +503,7 @@ func (r *reader) listedAlt(cm *read.ColMention) read.ColAlt {
 			continue
 		}
 		for _, al := range cm.Alts {
-			if strings.EqualFold(al.Table, prev.Alts[0].Table) && strings.EqualFold(al.Column, prev.Alts[0].Column) && sameExpr(r.e.m, al.X, prev.Alts[0].X) {
+			if strings.EqualFold(al.Table, prev.Alts[0].Table) && strings.EqualFold(al.Column, prev.Alts[0].Column) && SameExpr(r.e.m, al.X, prev.Alts[0].X) {
 				return al
 			}
 		}

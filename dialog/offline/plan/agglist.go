@@ -1,9 +1,10 @@
-package offline
+package plan
 
 import (
 	"slices"
 
 	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 )
 
 // Several aggregates of one measure: "the mean, lowest and highest
@@ -13,14 +14,14 @@ import (
 
 // listAggregates makes a reading that shows one aggregate of a measure,
 // listed with others in the question, show them all.
-func listAggregates(a *read.Analysis, p *plan) {
+func listAggregates(a *read.Analysis, p *Plan) {
 	if len(a.AggList) < 2 {
 		return
 	}
-	var x expr
+	var x sqlexpr.Expr
 	at := -1
-	for i, s := range p.selects {
-		ag, ok := s.x.(aggExpr)
+	for i, s := range p.Selects {
+		ag, ok := s.X.(sqlexpr.Agg)
 		if !ok || ag.Arg == nil || ag.Distinct || !slices.ContainsFunc(a.AggList, func(it read.AggItem) bool { return it.Fn == ag.Fn }) {
 			continue
 		}
@@ -32,13 +33,13 @@ func listAggregates(a *read.Analysis, p *plan) {
 	if x == nil {
 		return
 	}
-	var list []sel
+	var list []Sel
 	for _, it := range a.AggList {
-		ag := aggOver(it.Fn, x)
-		list = append(list, sel{x: ag, alias: measureAlias(ag)})
+		ag := sqlexpr.AggOver(it.Fn, x)
+		list = append(list, Sel{X: ag, Alias: measureAlias(ag)})
 	}
-	p.selects = slices.Concat(p.selects[:at:at], list, p.selects[at+1:])
-	p.aggregated = true
+	p.Selects = slices.Concat(p.Selects[:at:at], list, p.Selects[at+1:])
+	p.Aggregated = true
 	p.extremeValue = true
-	p.order, p.limit = nil, 0
+	p.Order, p.Limit = nil, 0
 }

@@ -1,12 +1,12 @@
-package offline
+package plan
 
 import (
 	"strings"
 
-	"github.com/clarify-bot/clarify/dialog/offline/read"
-
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
@@ -28,7 +28,7 @@ var nestingWords = words.Set("nesting")
 // any: the second superlative of the question, or the only one when the
 // subject comes before it. It takes the mention out of a.sup when the
 // question has no other superlative.
-func (e *Engine) findNested(a *read.Analysis) *read.NestedMention {
+func (e *Builder) findNested(a *read.Analysis) *read.NestedMention {
 	var sups []*read.SuperMention
 	if a.Sup != nil {
 		sups = append(sups, a.Sup)
@@ -73,7 +73,7 @@ func (e *Engine) findNested(a *read.Analysis) *read.NestedMention {
 // nestedAt reads the superlative s as "<link> the <sup> <thing>" or
 // "<link> the <thing> with the <sup> <column>", where something of the
 // question's comes before the link.
-func (e *Engine) nestedAt(a *read.Analysis, s *read.SuperMention) *read.NestedMention {
+func (e *Builder) nestedAt(a *read.Analysis, s *read.SuperMention) *read.NestedMention {
 	before := func(j int) int {
 		for j >= 0 && (a.Word(j) == "the" || a.Word(j) == "a") {
 			j--
@@ -184,12 +184,12 @@ func (r *reader) nestedElement(nm *read.NestedMention) *element {
 	el := &element{name: "nested"}
 	phrase := r.a.Phrase(nm.At, nm.End)
 	for i, c := range cols {
-		x := col(t.Name, c.Name)
-		where := cmp(x, "=", scalarSub{X: aggOver(fn, x), Table: t.Name})
-		el.add(1/float64(i+1), func(p *plan) {
-			p.filters = append(p.filters, cond{x: where})
+		x := sqlexpr.Col(t.Name, c.Name)
+		where := sqlexpr.Cmp(x, "=", sqlexpr.ScalarSub{X: sqlexpr.AggOver(fn, x), Table: t.Name})
+		el.add(1/float64(i+1), func(p *Plan) {
+			p.Filters = append(p.Filters, Cond{X: where})
 			p.use(t.Name)
-			p.phrases[sqlshape.WhereKey(strings.ToLower(t.Name+"."+c.Name))] = phrase
+			p.Phrases[sqlshape.WhereKey(strings.ToLower(t.Name+"."+c.Name))] = phrase
 		})
 	}
 	return el

@@ -1,14 +1,14 @@
-package offline
+package plan
 
 import (
 	"slices"
 	"sort"
 	"strings"
 
-	"github.com/clarify-bot/clarify/dialog/offline/read"
-
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 )
 
 // Grouping: "per segment", "in each country", "monthly", and the date columns buckets and time conditions use.
@@ -26,24 +26,24 @@ func (r *reader) groupElement() []*element {
 				}
 			}
 			// Per period, in time order.
-			byPeriod := func(p *plan, x expr, table string) {
-				p.groups = append(p.groups, sel{x: x})
-				p.selects = append([]sel{{x: x, alias: g.TimeUnit}}, p.selects...)
-				p.order = &sel{x: x}
-				p.desc = false
+			byPeriod := func(p *Plan, x sqlexpr.Expr, table string) {
+				p.Groups = append(p.Groups, Sel{X: x})
+				p.Selects = append([]Sel{{X: x, Alias: g.TimeUnit}}, p.Selects...)
+				p.Order = &Sel{X: x}
+				p.Desc = false
 				p.use(table)
-				p.phrases[keyGroup] = g.Phrase
+				p.Phrases[keyGroup] = g.Phrase
 			}
 			// "in each year" over a table that stores the year itself.
 			for _, pc := range r.periodColumns(g.TimeUnit) {
-				el.add(2*pc.Weight, func(p *plan) {
-					byPeriod(p, col(pc.Table, pc.Column), pc.Table)
+				el.add(2*pc.Weight, func(p *Plan) {
+					byPeriod(p, sqlexpr.Col(pc.Table, pc.Column), pc.Table)
 				})
 			}
 			for _, dc := range r.dateColumns() {
-				bucket := timeBucket(col(dc.Table, dc.Column), g.TimeUnit, yearFiltered)
-				el.add(dc.Weight, func(p *plan) {
-					p.dateCols[col(dc.Table, dc.Column)] = true
+				bucket := timeBucket(sqlexpr.Col(dc.Table, dc.Column), g.TimeUnit, yearFiltered)
+				el.add(dc.Weight, func(p *Plan) {
+					p.DateCols[sqlexpr.Col(dc.Table, dc.Column)] = true
 					byPeriod(p, bucket, dc.Table)
 				})
 			}
@@ -71,8 +71,8 @@ func (r *reader) groupElement() []*element {
 					// "average shipping fee per order" where the fee is the
 					// order's own: the average over orders, not one group
 					// per order (each a single row).
-					el.add(2, func(p *plan) {
-						p.covered = append(p.covered, g.Phrase)
+					el.add(2, func(p *Plan) {
+						p.Covered = append(p.Covered, g.Phrase)
 					})
 				}
 				var named []read.ColAlt
@@ -84,26 +84,26 @@ func (r *reader) groupElement() []*element {
 					// "book ids and the count of loans of each book":
 					// the columns the question names show the group.
 					w = 0.3
-					el.add(1, func(p *plan) {
+					el.add(1, func(p *Plan) {
 						r.prependGroupShowing(p, t, named)
-						p.perEntity = t
-						p.phrases[keyGroup] = g.Phrase
+						p.PerEntity = t
+						p.Phrases[keyGroup] = g.Phrase
 					})
 				}
-				el.add(w, func(p *plan) {
+				el.add(w, func(p *Plan) {
 					r.prependGroup(p, t)
-					p.perEntity = t
-					p.phrases[keyGroup] = g.Phrase
+					p.PerEntity = t
+					p.Phrases[keyGroup] = g.Phrase
 				})
 				// "lakes in each state": the measured rows may carry the
 				// group's name themselves (lake.state_name), no join needed.
 				for _, fk := range r.namingColumns(t) {
-					el.add(0.8, func(p *plan) {
-						x := col(fk.Table, fk.Column)
-						p.groups = append(p.groups, sel{x: x})
-						p.selects = append([]sel{{x: x}}, p.selects...)
+					el.add(0.8, func(p *Plan) {
+						x := sqlexpr.Col(fk.Table, fk.Column)
+						p.Groups = append(p.Groups, Sel{X: x})
+						p.Selects = append([]Sel{{X: x}}, p.Selects...)
 						p.use(fk.Table)
-						p.phrases[keyGroup] = g.Phrase
+						p.Phrases[keyGroup] = g.Phrase
 					})
 				}
 			case cm != nil:
@@ -120,12 +120,12 @@ func (r *reader) groupElement() []*element {
 					if r.measureTables[strings.ToLower(al.Table)] || r.h.t != nil && strings.EqualFold(al.Table, r.h.t.Name) {
 						w *= 2.5
 					}
-					el.add(w, func(p *plan) {
+					el.add(w, func(p *Plan) {
 						x := r.exprOf(al)
-						p.groups = append(p.groups, sel{x: x})
-						p.selects = append([]sel{{x: x}}, p.selects...)
+						p.Groups = append(p.Groups, Sel{X: x})
+						p.Selects = append([]Sel{{X: x}}, p.Selects...)
 						p.use(al.Table)
-						p.phrases[keyGroup] = g.Phrase
+						p.Phrases[keyGroup] = g.Phrase
 					})
 				}
 			}
@@ -174,56 +174,56 @@ func (r *reader) namedColumnsOf(t *schema.Table, before int) []read.ColAlt {
 
 // prependGroupShowing groups by t's rows and shows the named columns of
 // t in front instead of its label.
-func (r *reader) prependGroupShowing(p *plan, t *schema.Table, named []read.ColAlt) {
-	var keys, shown []sel
+func (r *reader) prependGroupShowing(p *Plan, t *schema.Table, named []read.ColAlt) {
+	var keys, shown []Sel
 	if t.Key != nil {
-		keys = append(keys, sel{x: col(t.Name, t.Key.Name)})
+		keys = append(keys, Sel{X: sqlexpr.Col(t.Name, t.Key.Name)})
 	}
 	for _, al := range named {
-		x := col(al.Table, al.Column)
-		shown = append(shown, sel{x: x})
+		x := sqlexpr.Col(al.Table, al.Column)
+		shown = append(shown, Sel{X: x})
 		if t.Key == nil || !strings.EqualFold(al.Column, t.Key.Name) {
-			keys = append(keys, sel{x: x})
+			keys = append(keys, Sel{X: x})
 		}
 	}
-	p.selects = append(shown, p.selects...)
-	p.groups = append(p.groups, keys...)
+	p.Selects = append(shown, p.Selects...)
+	p.Groups = append(p.Groups, keys...)
 	p.use(t.Name)
 }
 
-func (r *reader) prependGroup(p *plan, t *schema.Table) {
-	var keys []sel
+func (r *reader) prependGroup(p *Plan, t *schema.Table) {
+	var keys []Sel
 	if t.Key != nil && t.Key != t.Label {
-		keys = append(keys, sel{x: col(t.Name, t.Key.Name)})
+		keys = append(keys, Sel{X: sqlexpr.Col(t.Name, t.Key.Name)})
 	}
 	if t.Label != nil {
-		keys = append(keys, sel{x: col(t.Name, t.Label.Name)})
-		p.selects = append([]sel{{x: col(t.Name, t.Label.Name)}}, p.selects...)
+		keys = append(keys, Sel{X: sqlexpr.Col(t.Name, t.Label.Name)})
+		p.Selects = append([]Sel{{X: sqlexpr.Col(t.Name, t.Label.Name)}}, p.Selects...)
 	}
-	p.groups = append(p.groups, keys...)
+	p.Groups = append(p.Groups, keys...)
 	p.use(t.Name)
 }
 
 // timeBucket is the period of a date: its year, quarter, month, week or
 // day; within one year the quarter or month number alone.
-func timeBucket(c expr, unit string, withinYear bool) expr {
+func timeBucket(c sqlexpr.Expr, unit string, withinYear bool) sqlexpr.Expr {
 	switch unit {
 	case "year":
-		return fn1("YEAR", c)
+		return sqlexpr.Fn("YEAR", c)
 	case "quarter":
 		if withinYear {
-			return fn1("QUARTER", c)
+			return sqlexpr.Fn("QUARTER", c)
 		}
-		return fn1("CONCAT", fn1("YEAR", c), strLit("-Q"), fn1("QUARTER", c))
+		return sqlexpr.Fn("CONCAT", sqlexpr.Fn("YEAR", c), sqlexpr.Str("-Q"), sqlexpr.Fn("QUARTER", c))
 	case "month":
 		if withinYear {
-			return fn1("MONTH", c)
+			return sqlexpr.Fn("MONTH", c)
 		}
-		return fn1("DATE_FORMAT", c, strLit("%Y-%m"))
+		return sqlexpr.Fn("DATE_FORMAT", c, sqlexpr.Str("%Y-%m"))
 	case "week":
-		return fn1("YEARWEEK", c)
+		return sqlexpr.Fn("YEARWEEK", c)
 	}
-	return fn1("DATE", c)
+	return sqlexpr.Fn("DATE", c)
 }
 
 // dateColumns are the date columns a time condition may apply to: those of
@@ -325,38 +325,38 @@ func (r *reader) pairGroups(el *element, em *read.EntityMention, g *read.GroupMe
 		return false
 	}
 	t := em.Tables[0]
-	refs := map[string][]colRef{}
+	refs := map[string][]sqlexpr.ColRef{}
 	for _, j := range r.e.m.Snap.Schema.Joins {
 		if strings.EqualFold(j.ToTable, t.Name) && r.measureTables[strings.ToLower(j.FromTable)] && !strings.EqualFold(j.FromTable, t.Name) {
-			ref := col(j.FromTable, j.FromColumn)
+			ref := sqlexpr.Col(j.FromTable, j.FromColumn)
 			if !slices.Contains(refs[j.FromTable], ref) {
 				refs[j.FromTable] = append(refs[j.FromTable], ref)
 			}
 		}
 	}
 	found := false
-	for _, from := range read.SortedNames(toSet(refs)) {
+	for _, from := range read.SortedNames(ToSet(refs)) {
 		cols := refs[from]
 		if len(cols) != 2 {
 			continue
 		}
 		found = true
-		el.add(1, func(p *plan) {
-			var shown []sel
+		el.add(1, func(p *Plan) {
+			var shown []Sel
 			for _, c := range cols {
-				p.groups = append(p.groups, sel{x: c})
-				shown = append(shown, sel{x: c})
+				p.Groups = append(p.Groups, Sel{X: c})
+				shown = append(shown, Sel{X: c})
 			}
-			p.selects = append(shown, p.selects...)
+			p.Selects = append(shown, p.Selects...)
 			p.use(from)
-			p.phrases[keyGroup] = g.Phrase
+			p.Phrases[keyGroup] = g.Phrase
 		})
 	}
 	return found
 }
 
-// toSet is the set of m's keys.
-func toSet[V any](m map[string]V) map[string]bool {
+// ToSet is the set of m's keys.
+func ToSet[V any](m map[string]V) map[string]bool {
 	out := make(map[string]bool, len(m))
 	for k := range m {
 		out[k] = true

@@ -1,10 +1,10 @@
-package offline
+package plan
 
 import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/dialog/offline/read"
-
+	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
@@ -47,9 +47,9 @@ func shareParts(a *read.Analysis) []*read.ValueMention {
 // conditionalShare rewrites a reading as its part's share of the whole:
 // the conditions on the part's values leave WHERE and become the
 // numerator. It says whether the reading was rewritten.
-func (r *reader) conditionalShare(p *plan) bool {
+func (r *reader) conditionalShare(p *Plan) bool {
 	parts := shareParts(r.a)
-	if len(parts) == 0 || len(p.groups) > 0 {
+	if len(parts) == 0 || len(p.Groups) > 0 {
 		return false
 	}
 	values := map[string]bool{}
@@ -58,17 +58,17 @@ func (r *reader) conditionalShare(p *plan) bool {
 			values[strings.ToLower(al.Value)] = true
 		}
 	}
-	var part []expr
-	var rest []cond
-	for _, f := range p.filters {
+	var part []sqlexpr.Expr
+	var rest []Cond
+	for _, f := range p.Filters {
 		named := false
-		for _, l := range literals(f.x) {
-			if s, ok := l.(strLit); ok && values[strings.ToLower(string(s))] {
+		for _, l := range sqlexpr.Literals(f.X) {
+			if s, ok := l.(sqlexpr.Str); ok && values[strings.ToLower(string(s))] {
 				named = true
 			}
 		}
 		if named {
-			part = append(part, f.x)
+			part = append(part, f.X)
 		} else {
 			rest = append(rest, f)
 		}
@@ -78,33 +78,33 @@ func (r *reader) conditionalShare(p *plan) bool {
 	}
 	c := part[0]
 	for _, x := range part[1:] {
-		c = cmp(c, "AND", x)
+		c = sqlexpr.Cmp(c, "AND", x)
 	}
-	var measure expr
-	for _, s := range p.selects {
-		if ag, ok := aggOf(s.x); ok && ag.Fn == "SUM" && ag.Arg != nil {
+	var measure sqlexpr.Expr
+	for _, s := range p.Selects {
+		if ag, ok := sqlexpr.AggOf(s.X); ok && ag.Fn == "SUM" && ag.Arg != nil {
 			measure = ag.Arg
 		}
 	}
-	var share expr
+	var share sqlexpr.Expr
 	switch {
 	case measure != nil:
 		// "what share of revenue came from Texas"
-		share = read.PercentOf(aggOver("SUM", caseWhen{Cond: c, Then: measure}), aggOver("SUM", measure))
+		share = read.PercentOf(sqlexpr.AggOver("SUM", sqlexpr.CaseWhen{Cond: c, Then: measure}), sqlexpr.AggOver("SUM", measure))
 	case r.h.t != nil && r.h.t.Key != nil:
 		// "what % of orders were cancelled": distinct keys, so that a join
 		// for a condition cannot count a row twice.
-		key := col(r.h.t.Name, r.h.t.Key.Name)
-		share = read.PercentOf(aggExpr{Fn: "COUNT", Distinct: true, Arg: caseWhen{Cond: c, Then: key}}, aggExpr{Fn: "COUNT", Distinct: true, Arg: key})
+		key := sqlexpr.Col(r.h.t.Name, r.h.t.Key.Name)
+		share = read.PercentOf(sqlexpr.Agg{Fn: "COUNT", Distinct: true, Arg: sqlexpr.CaseWhen{Cond: c, Then: key}}, sqlexpr.Agg{Fn: "COUNT", Distinct: true, Arg: key})
 		p.use(r.h.t.Name)
 	default:
 		return false
 	}
-	p.filters = rest
-	p.selects = []sel{{x: share, alias: "percent"}}
-	p.order, p.limit, p.distinct, p.countOf = nil, 0, false, nil
-	p.aggregated = true
-	p.covered = append(p.covered, r.a.Phrase(r.a.Share.At, r.a.Share.End))
-	p.phrases[keyMeasure] = r.a.Phrase(r.a.Share.At, r.a.Share.End)
+	p.Filters = rest
+	p.Selects = []Sel{{X: share, Alias: "percent"}}
+	p.Order, p.Limit, p.Distinct, p.CountOf = nil, 0, false, nil
+	p.Aggregated = true
+	p.Covered = append(p.Covered, r.a.Phrase(r.a.Share.At, r.a.Share.End))
+	p.Phrases[keyMeasure] = r.a.Phrase(r.a.Share.At, r.a.Share.End)
 	return true
 }

@@ -1,4 +1,4 @@
-package offline
+package plan
 
 import (
 	"slices"
@@ -32,7 +32,7 @@ type scoredValue struct {
 // valueMeanings are the meanings of tm over the few-valued column c with
 // these values, colSim being how much the column's name and comment relate
 // to the word.
-func (e *Engine) valueMeanings(tm *termMention, c *warehouse.Column, values []string, colSim float64) []definition {
+func (e *Builder) valueMeanings(tm *termMention, c *warehouse.Column, values []string, colSim float64) []definition {
 	var vals []scoredValue
 	for _, v := range values {
 		vals = append(vals, scoredValue{value: v, sim: e.similarity(tm.phrase, v), opposite: e.opposed(tm.phrase, v)})
@@ -76,7 +76,7 @@ func (e *Engine) valueMeanings(tm *termMention, c *warehouse.Column, values []st
 // opposed reports whether value negates word, or the lexicon relates it
 // to the word's negation: "inactive", "dormant" for "active"; "unpaid"
 // for "paid".
-func (e *Engine) opposed(word, value string) bool {
+func (e *Builder) opposed(word, value string) bool {
 	w := strings.ToLower(strings.TrimSpace(word))
 	v := strings.ToLower(strings.TrimSpace(value))
 	if w == "" || v == "" || w == v {

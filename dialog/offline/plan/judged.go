@@ -1,4 +1,4 @@
-package offline
+package plan
 
 import (
 	"fmt"
@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/clarify-bot/clarify/dialog/offline/read"
-
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 	"github.com/clarify-bot/clarify/ontology"
 )
@@ -30,7 +30,7 @@ var ratingWords = words.Set("rating")
 
 // judgedMeanings are the cuts of the subject's rating columns a word
 // judging quality may mean.
-func (e *Engine) judgedMeanings(tm *termMention) []definition {
+func (e *Builder) judgedMeanings(tm *termMention) []definition {
 	good, bad := false, false
 	for _, w := range strings.Fields(strings.ToLower(tm.phrase)) {
 		good = good || goodWords[w]
@@ -64,14 +64,14 @@ func (e *Engine) judgedMeanings(tm *termMention) []definition {
 		if mid, top, ok := e.scaleMiddle(t.Name, c.Name); ok {
 			v := strconv.FormatFloat(mid, 'f', -1, 64)
 			out = append(out, definition{
-				cond:   cmp(col(t.Name, c.Name), op, numLit(v)),
+				cond:   sqlexpr.Cmp(sqlexpr.Col(t.Name, c.Name), op, sqlexpr.Num(v)),
 				def:    dialog.Definition{Phrase: tm.phrase, Term: ontology.Term{Kind: ontology.TermPredicate, Subject: t.Name, Column: column, Op: op, Values: []string{v}}, Label: fmt.Sprintf("%s %s %s, the middle of its 0–%s scale", words, side, v, strconv.FormatFloat(top, 'f', -1, 64))},
 				weight: 1,
 			})
 		}
 		avg := side + " average"
 		out = append(out, definition{
-			cond:   cmp(col(t.Name, c.Name), op, scalarSub{X: aggOver("AVG", col(t.Name, c.Name)), Table: t.Name}),
+			cond:   sqlexpr.Cmp(sqlexpr.Col(t.Name, c.Name), op, sqlexpr.ScalarSub{X: sqlexpr.AggOver("AVG", sqlexpr.Col(t.Name, c.Name)), Table: t.Name}),
 			def:    dialog.Definition{Phrase: tm.phrase, Term: ontology.Term{Kind: ontology.TermPredicate, Subject: t.Name, Column: column, Op: avg}, Label: fmt.Sprintf("%s %s its average", words, side)},
 			weight: 0.8,
 		})
@@ -82,7 +82,7 @@ func (e *Engine) judgedMeanings(tm *termMention) []definition {
 // scaleMiddle is the middle of the scale a rating column's values are
 // given on: the smallest of 0–1, 0–5, 0–10 and 0–100 that holds every
 // value. Ratings below zero have no such scale.
-func (e *Engine) scaleMiddle(table, column string) (mid, top float64, ok bool) {
+func (e *Builder) scaleMiddle(table, column string) (mid, top float64, ok bool) {
 	p := e.m.Profile(table, column)
 	if p == nil {
 		return 0, 0, false
@@ -109,7 +109,7 @@ func gradingWord(w string) bool {
 // judgedValues finds the words judging a thing or its size right before
 // values of it ("good arabic restaurants", "serves good arabic food",
 // "cheap red vans"), other than those terms already has.
-func (e *Engine) judgedValues(a *read.Analysis, terms []*termMention) []*termMention {
+func (e *Builder) judgedValues(a *read.Analysis, terms []*termMention) []*termMention {
 	var out []*termMention
 	for _, vm := range a.Values {
 		if vm.Weak || len(vm.Alts) == 0 || a.Toks[vm.At].Clause != 0 {

@@ -1,13 +1,13 @@
-package offline
+package plan
 
 import (
 	"slices"
 	"strings"
 
-	"github.com/clarify-bot/clarify/dialog/offline/read"
-
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
@@ -92,12 +92,11 @@ func (r *reader) flagKind(cm *read.ColMention) (flag, presence bool) {
 	return flag, presence
 }
 
-// The words that govern a yes/no column (words/grammar.tsv).
-var (
-	flagHave    = words.Set("flaghave")
-	flagLack    = words.Set("flaglack")
-	flagFillers = words.Set("flagfiller")
-)
+var flagHave = words.Set("flaghave")
+
+var flagLack = words.Set("flaglack")
+
+var flagFillers = words.Set("flagfiller")
 
 // flagGovernor reads the words before a flag mention (or its own first
 // word: "without illustrations") that say it is asked for (with, have…)
@@ -155,9 +154,9 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 		var conds []flagCond
 		if f.presence {
 			al := f.cm.Alts[0]
-			fc := flagCond{x: isNull{X: col(al.Table, al.Column), Not: true}, tables: []string{al.Table}, weight: 1}
+			fc := flagCond{x: sqlexpr.IsNull{X: sqlexpr.Col(al.Table, al.Column), Not: true}, tables: []string{al.Table}, weight: 1}
 			if f.negated {
-				fc.x = isNull{X: col(al.Table, al.Column)}
+				fc.x = sqlexpr.IsNull{X: sqlexpr.Col(al.Table, al.Column)}
 			}
 			conds = append(conds, fc)
 		}
@@ -169,16 +168,16 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 			if c == nil || !isFlag(r.e.m, al.Table, c) {
 				continue
 			}
-			x := col(al.Table, al.Column)
-			fc := flagCond{x: cmp(x, "=", keyword("TRUE")), tables: []string{al.Table}, weight: al.Weight}
+			x := sqlexpr.Col(al.Table, al.Column)
+			fc := flagCond{x: sqlexpr.Cmp(x, "=", sqlexpr.Keyword("TRUE")), tables: []string{al.Table}, weight: al.Weight}
 			if f.negated {
-				fc.x = prefix{Op: "NOT", X: x}
+				fc.x = sqlexpr.Prefix{Op: "NOT", X: x}
 			}
 			if yes, no, ok := yesNo(r.e.m, al.Table, c); ok {
 				// A text column of 'Yes' and 'No': compared with the stored word.
-				fc.x = cmp(x, "=", strLit(yes))
+				fc.x = sqlexpr.Cmp(x, "=", sqlexpr.Str(yes))
 				if f.negated {
-					fc.x = cmp(x, "=", strLit(no))
+					fc.x = sqlexpr.Cmp(x, "=", sqlexpr.Str(no))
 				}
 			}
 			conds = append(conds, fc)
@@ -192,8 +191,8 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 			var either []flagCond
 			for _, x := range prev {
 				for _, y := range conds {
-					if !sameExpr(r.e.m, x.x, y.x) {
-						either = append(either, flagCond{x: paren{X: cmp(x.x, "OR", y.x)}, tables: append(slices.Clone(x.tables), y.tables...), weight: x.weight * y.weight})
+					if !SameExpr(r.e.m, x.x, y.x) {
+						either = append(either, flagCond{x: sqlexpr.Paren{X: sqlexpr.Cmp(x.x, "OR", y.x)}, tables: append(slices.Clone(x.tables), y.tables...), weight: x.weight * y.weight})
 					}
 				}
 			}
@@ -204,10 +203,10 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 			// One row per answer, yes and no, each with its count.
 			for _, al := range f.cm.Alts {
 				if c := r.e.m.Column(al.Table, al.Column); c != nil && isFlag(r.e.m, al.Table, c) {
-					x := col(al.Table, al.Column)
-					el.add(al.Weight, func(p *plan) {
-						p.groups = append(p.groups, sel{x: x})
-						p.selects = append([]sel{{x: x}}, p.selects...)
+					x := sqlexpr.Col(al.Table, al.Column)
+					el.add(al.Weight, func(p *Plan) {
+						p.Groups = append(p.Groups, Sel{X: x})
+						p.Selects = append([]Sel{{X: x}}, p.Selects...)
 						p.use(al.Table)
 					})
 				}
@@ -217,8 +216,8 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 			continue
 		}
 		for _, fc := range conds {
-			el.add(fc.weight, func(p *plan) {
-				p.filters = append(p.filters, cond{x: fc.x})
+			el.add(fc.weight, func(p *Plan) {
+				p.Filters = append(p.Filters, Cond{X: fc.x})
 				p.use(fc.tables...)
 			})
 		}
@@ -230,7 +229,7 @@ func (r *reader) flagElements(flags []flagMention) []*element {
 
 // flagCond is one way to write a yes/no condition.
 type flagCond struct {
-	x      expr
+	x      sqlexpr.Expr
 	tables []string
 	weight float64
 }
@@ -275,11 +274,9 @@ func (r *reader) verbMention(cm *read.ColMention) bool {
 	return strings.HasSuffix(w, "ed") || r.e.words != nil && r.e.words.MostlyVerb(w)
 }
 
-// yesWords and noWords are how text columns store yes and no.
-var (
-	yesWords = words.Set("yes")
-	noWords  = words.Set("no")
-)
+var yesWords = words.Set("yes")
+
+var noWords = words.Set("no")
 
 // yesNo finds the stored yes and no of a text column that holds nothing
 // else ('Yes'/'No', 'Y'/'N', 'true'/'false').
