@@ -46,23 +46,19 @@ var countAll = sqlexpr.CountAll
 
 // What the engine asks of parts, and how it builds them.
 var (
-	subExprs         = sqlexpr.Parts
-	walk             = sqlexpr.Walk
-	columnsOf        = sqlexpr.Columns
-	isColumn         = sqlexpr.IsColumn
-	arithmetic       = sqlexpr.Arithmetic
-	aggregates       = sqlexpr.Aggregates
-	aggOf            = sqlexpr.AggOf
-	literals         = sqlexpr.Literals
-	isCount          = sqlexpr.IsCount
-	arithmeticNoCall = sqlexpr.ArithmeticNoCall
-	outerColumns     = sqlexpr.OuterColumns
-	isConj           = sqlexpr.IsAnd
-	and              = sqlexpr.And
-	col              = sqlexpr.Col
-	fn1              = sqlexpr.Fn
-	aggOver          = sqlexpr.AggOver
-	cmp              = sqlexpr.Cmp
+	subExprs   = sqlexpr.Parts
+	walk       = sqlexpr.Walk
+	columnsOf  = sqlexpr.Columns
+	isColumn   = sqlexpr.IsColumn
+	arithmetic = sqlexpr.Arithmetic
+	aggregates = sqlexpr.Aggregates
+	aggOf      = sqlexpr.AggOf
+	literals   = sqlexpr.Literals
+	and        = sqlexpr.And
+	col        = sqlexpr.Col
+	fn1        = sqlexpr.Fn
+	aggOver    = sqlexpr.AggOver
+	cmp        = sqlexpr.Cmp
 )
 
 // Computed measures: a word that names no column but a quantity the schema

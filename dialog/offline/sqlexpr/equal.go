@@ -7,22 +7,22 @@ func Equal(a, b Expr) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
+	switch a.(type) {
+	case ColRef, Keyword, Str, Num, Unqualified:
+		// Leaves are values: equal when of one type and equal fields.
+		return a == b
+	case Agg, Paren, Prefix, IsNull, ScalarSub, Aliased:
+		return equalWrapper(a, b)
+	}
+	return equalCompound(a, b)
+}
+
+// equalWrapper compares the parts that wrap one expression.
+func equalWrapper(a, b Expr) bool {
 	switch x := a.(type) {
-	case ColRef:
-		y, ok := b.(ColRef)
-		return ok && x == y
 	case Agg:
 		y, ok := b.(Agg)
 		return ok && x.Fn == y.Fn && x.Distinct == y.Distinct && Equal(x.Arg, y.Arg)
-	case Call:
-		y, ok := b.(Call)
-		return ok && x.Fn == y.Fn && equalAll(x.Args, y.Args)
-	case Keyword:
-		y, ok := b.(Keyword)
-		return ok && x == y
-	case Binary:
-		y, ok := b.(Binary)
-		return ok && x.Op == y.Op && Equal(x.L, y.L) && Equal(x.R, y.R)
 	case Paren:
 		y, ok := b.(Paren)
 		return ok && Equal(x.X, y.X)
@@ -32,33 +32,38 @@ func Equal(a, b Expr) bool {
 	case IsNull:
 		y, ok := b.(IsNull)
 		return ok && x.Not == y.Not && Equal(x.X, y.X)
+	case ScalarSub:
+		y, ok := b.(ScalarSub)
+		return ok && x.Table == y.Table && Equal(x.X, y.X)
+	case Aliased:
+		y, ok := b.(Aliased)
+		return ok && x.Name == y.Name && Equal(x.X, y.X)
+	}
+	return false
+}
+
+// equalCompound compares the parts made of several expressions or a
+// subquery.
+func equalCompound(a, b Expr) bool {
+	switch x := a.(type) {
+	case Call:
+		y, ok := b.(Call)
+		return ok && x.Fn == y.Fn && equalAll(x.Args, y.Args)
+	case Binary:
+		y, ok := b.(Binary)
+		return ok && x.Op == y.Op && Equal(x.L, y.L) && Equal(x.R, y.R)
 	case Between:
 		y, ok := b.(Between)
 		return ok && Equal(x.X, y.X) && Equal(x.Lo, y.Lo) && Equal(x.Hi, y.Hi)
 	case CaseWhen:
 		y, ok := b.(CaseWhen)
 		return ok && Equal(x.Cond, y.Cond) && Equal(x.Then, y.Then)
-	case ScalarSub:
-		y, ok := b.(ScalarSub)
-		return ok && x.Table == y.Table && Equal(x.X, y.X)
 	case InList:
 		y, ok := b.(InList)
 		return ok && Equal(x.X, y.X) && equalAll(x.Vals, y.Vals)
 	case Exists:
 		y, ok := b.(Exists)
 		return ok && x.Not == y.Not && equalSelect(x.Sub, y.Sub)
-	case Str:
-		y, ok := b.(Str)
-		return ok && x == y
-	case Num:
-		y, ok := b.(Num)
-		return ok && x == y
-	case Unqualified:
-		y, ok := b.(Unqualified)
-		return ok && x == y
-	case Aliased:
-		y, ok := b.(Aliased)
-		return ok && x.Name == y.Name && Equal(x.X, y.X)
 	case Subquery:
 		y, ok := b.(Subquery)
 		return ok && equalSelect(x.Q, y.Q)
