@@ -7,6 +7,7 @@
 //	bot serve --config FILE  Slack and/or Discord
 //	bot sql  --demo|--dsn DSN "SELECT …"   run one statement through the guard
 //	bot eval --dataset DIR   accuracy against a simulated user
+//	bot readings --demo|--dsn DSN "question"   what each stage of the offline engine made of it
 //	bot prefs list|show|delete|promote|export|import
 //	bot usage [--user KEY] [--days 7]   model tokens and cost per user, model and day
 //	bot doctor --config FILE  check tokens, scopes, warehouses, model, store
@@ -34,6 +35,7 @@ import (
 	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/bot/internal/democmd"
 	"github.com/clarify-bot/clarify/bot/internal/healthz"
+	"github.com/clarify-bot/clarify/bot/internal/readingscmd"
 )
 
 func main() {
@@ -64,6 +66,7 @@ func commands() []command {
 		{"serve", "run the bot on Slack and/or Discord", runServe},
 		{"sql", "run one statement through the read-only guard and print the result (bot sql --demo \"SELECT …\" on the demo)", runSQL},
 		{"eval", "measure accuracy against a simulated user", runEval},
+		{"readings", "show what the offline engine made of a question, stage by stage (bot readings --demo \"…\")", readingscmd.Run},
 		{"prefs", "review, correct and promote learned preferences", runPrefs},
 		{"usage", "show language model tokens and cost per user, model and day", runUsage},
 		{"doctor", "check tokens, scopes, warehouses, the model and the data directory", runDoctorCmd},
