@@ -91,6 +91,9 @@ func (a *Analysis) findOrdering() {
 			continue
 		}
 		om, end := a.orderClause(i)
+		if !a.saysHow(om, i, end) {
+			continue // "ordered in 2024", "ordered from Leeds": an event
+		}
 		// "starting from the top scores": a sort key after the direction.
 		if om.By < 0 && a.Word(i) == "starting" {
 			for k := i + 1; k < end; k++ {
@@ -110,6 +113,21 @@ func (a *Analysis) findOrdering() {
 		a.Order = om
 		return
 	}
+}
+
+// saysHow: a sort verb asks for a sort only when its clause says how — a
+// sort key, a direction or alphabetically. "Ordered in 2024" and "ordered
+// from Leeds" name what happened, not a sort.
+func (a *Analysis) saysHow(om *OrderMention, i, end int) bool {
+	if !sortVerbs[a.Word(i)] || om.By >= 0 || om.Alpha {
+		return true
+	}
+	for k := i + 1; k < end; k++ {
+		if isDirection(a.Word(k)) || sortWays[a.Word(k)] != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // alphabeticalOrder reads "alphabetically", "(in) alphabetical order" and
