@@ -7,7 +7,7 @@
 //	bot serve --config FILE  Slack and/or Discord
 //	bot sql  --demo|--dsn DSN "SELECT …"   run one statement through the guard
 //	bot eval --dataset DIR   accuracy against a simulated user
-//	bot readings --demo|--dsn DSN "question"   what each stage of the offline engine made of it
+//	bot readings --demo|--dsn DSN|--schema FILE "question"   what each stage of the offline engine made of it
 //	bot prefs list|show|delete|promote|export|import
 //	bot usage [--user KEY] [--days 7]   model tokens and cost per user, model and day
 //	bot doctor --config FILE  check tokens, scopes, warehouses, model, store

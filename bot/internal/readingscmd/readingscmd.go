@@ -4,16 +4,19 @@
 package readingscmd
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 
 	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"github.com/clarify-bot/clarify/bot/internal/demo"
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/demodata"
+	"github.com/clarify-bot/clarify/connectors/embedded"
 	"github.com/clarify-bot/clarify/connectors/lexicon"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
@@ -23,21 +26,22 @@ import (
 // Run is `bot readings`.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := cli.NewFlagSet("bot readings", stderr,
-		"usage: bot readings (--demo | --dsn DSN) [--top 5] \"question\"",
+		"usage: bot readings (--demo | --dsn DSN | --schema FILE) [--top 5] \"question\"",
 		"       prints what each stage of the offline engine made of the question: the words,",
 		"       what they were linked to (dialog/offline/read), the plans built (dialog/offline/plan)",
 		"       and the readings proposed, with their SQL, weight and the words each leaves unused",
 	)
 	dsn := fs.String("dsn", "", "warehouse DSN, e.g. user:pass@tcp(host:3306)/db")
 	useDemo := fs.Bool("demo", false, "read against the built-in demo warehouse")
+	schemaFile := fs.String("schema", "", "a SQL dump (CREATE TABLE, INSERT) to load into the embedded server and read against")
 	orders := fs.Int("orders", demodata.DefaultOrders, "with --demo: how many orders to generate")
 	top := fs.Int("top", 5, "readings to show")
 	verbose := fs.Bool("v", false, "log progress to stderr")
 	if code, ok := cli.ParseFlags(fs, args, stdout); !ok {
 		return code
 	}
-	if cli.Btoi(*useDemo)+cli.Btoi(*dsn != "") != 1 {
-		fmt.Fprintln(stderr, "bot readings: give exactly one of --demo or --dsn")
+	if cli.Btoi(*useDemo)+cli.Btoi(*dsn != "")+cli.Btoi(*schemaFile != "") != 1 {
+		fmt.Fprintln(stderr, "bot readings: give exactly one of --demo, --dsn or --schema")
 		return cli.ExitUsage
 	}
 	question := strings.TrimSpace(strings.Join(fs.Args(), " "))
@@ -50,25 +54,12 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	wcfg := warehouse.Config{Logger: logger}
-	var db *warehouse.DB
-	if *useDemo {
-		dw, err := demo.Start(ctx, logger, *orders, wcfg)
-		if err != nil {
-			fmt.Fprintf(stderr, "bot readings: %v\n", err)
-			return cli.ExitFailure
-		}
-		defer dw.Close()
-		db = dw.DB
-	} else {
-		wcfg.DSN = *dsn
-		var err error
-		if db, err = warehouse.Open(ctx, wcfg); err != nil {
-			fmt.Fprintf(stderr, "bot readings: %v\n", err)
-			return cli.ExitFailure
-		}
-		defer db.Close()
+	db, closeDB, err := open(ctx, logger, *useDemo, *dsn, *schemaFile, *orders)
+	if err != nil {
+		fmt.Fprintf(stderr, "bot readings: %v\n", err)
+		return cli.ExitFailure
 	}
+	defer closeDB()
 	snap, err := db.TakeSnapshot(ctx, warehouse.ProfileOptions{})
 	if err != nil {
 		fmt.Fprintf(stderr, "bot readings: read the schema: %v\n", err)
@@ -87,6 +78,51 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	Print(stdout, x, *top)
 	return cli.ExitOK
+}
+
+// open starts or opens the warehouse to read against: the demo, a
+// server, or a dump loaded into the embedded server.
+func open(ctx context.Context, logger *slog.Logger, useDemo bool, dsn, schemaFile string, orders int) (*warehouse.DB, func(), error) {
+	wcfg := warehouse.Config{Logger: logger}
+	switch {
+	case useDemo:
+		dw, err := demo.Start(ctx, logger, orders, wcfg)
+		if err != nil {
+			return nil, nil, err
+		}
+		return dw.DB, func() { dw.Close() }, nil
+	case schemaFile != "":
+		dump, err := os.ReadFile(schemaFile)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read the schema: %w", err)
+		}
+		if logger.Enabled(ctx, slog.LevelDebug) {
+			embedded.QuietEngineLogs(os.Stderr, slog.LevelDebug)
+		} else {
+			embedded.QuietEngineLogs(io.Discard, slog.LevelError)
+		}
+		srv, err := embedded.Start(ctx, logger)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := srv.LoadDump(ctx, "readings", bytes.NewReader(dump)); err != nil {
+			srv.Close()
+			return nil, nil, fmt.Errorf("load %s: %w", schemaFile, err)
+		}
+		wcfg.MySQL = srv.Config("readings")
+		db, err := warehouse.Open(ctx, wcfg)
+		if err != nil {
+			srv.Close()
+			return nil, nil, err
+		}
+		return db, func() { db.Close(); srv.Close() }, nil
+	}
+	wcfg.DSN = dsn
+	db, err := warehouse.Open(ctx, wcfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return db, func() { db.Close() }, nil
 }
 
 // Print writes the explanation, stage by stage, with at most top readings.

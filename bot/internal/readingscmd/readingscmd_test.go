@@ -3,6 +3,8 @@ package readingscmd
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -27,6 +29,35 @@ func TestRunOnDemo(t *testing.T) {
 	}
 }
 
+// TestRunOnSchema: a dump of our own is loaded into the embedded server
+// and read against; a dump that does not load says which file.
+func TestRunOnSchema(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "fleet.sql")
+	dump := "CREATE TABLE vans (van_id INT PRIMARY KEY, plate VARCHAR(10), depot VARCHAR(20));\n" +
+		"INSERT INTO vans VALUES (1, 'AB12', 'Leeds'), (2, 'CD34', 'York'), (3, 'EF56', 'Leeds');\n"
+	if err := os.WriteFile(good, []byte(dump), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if code := Run(context.Background(), []string{"--schema", good, "how many vans are in Leeds?"}, nil, &out, &errs); code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	for _, want := range []string{`value       "Leeds" → vans.depot = "Leeds"`, "SELECT COUNT(*)", "WHERE vans.depot = 'Leeds'"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	bad := filepath.Join(dir, "broken.sql")
+	if err := os.WriteFile(bad, []byte("CREATE TABLE vans (van_id INT PRIMARY KEY,"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errs.Reset()
+	if code := Run(context.Background(), []string{"--schema", bad, "how many vans?"}, nil, &out, &errs); code != cli.ExitFailure || !strings.Contains(errs.String(), "broken.sql") {
+		t.Errorf("a dump that does not load: exit %d, %q", code, errs.String())
+	}
+}
+
 // TestRunUsage: a missing warehouse or question is a usage error that
 // says what is missing.
 func TestRunUsage(t *testing.T) {
@@ -34,8 +65,8 @@ func TestRunUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"how many customers?"}, "give exactly one of --demo or --dsn"},
-		{[]string{"--demo", "--dsn", "x", "how many?"}, "give exactly one of --demo or --dsn"},
+		{[]string{"how many customers?"}, "give exactly one of --demo, --dsn or --schema"},
+		{[]string{"--demo", "--dsn", "x", "how many?"}, "give exactly one of --demo, --dsn or --schema"},
 		{[]string{"--demo"}, "no question given"},
 	} {
 		var out, errs bytes.Buffer
