@@ -291,7 +291,7 @@ func (m *Manager) wordQuestion(ctx context.Context, st *convState) *pendingQ {
 	links := m.linker.Question(st.Question, vocabulary(facts, st.Skipped))
 	left, defined := st.troubled()
 	for _, lk := range links {
-		if lk.Confident() || st.word(lk.Span) != nil || slices.Contains(st.WordsAsked, lk.Span) || !m.linker.Noun(lk.Span) || m.linker.Measure(lk.Span) || properName(st.Question, lk.Span) || m.schemaWord(lk) {
+		if lk.Confident() || st.word(lk.Span) != nil || slices.Contains(st.WordsAsked, lk.Span) || !m.linker.NounIn(st.Question, lk.Span) || m.linker.Measure(lk.Span) || properName(st.Question, lk.Span) || m.schemaWord(lk) {
 			continue
 		}
 		// Evidence of its own (the lexicon, a synonym, a comment) makes a
@@ -404,7 +404,7 @@ func (m *Manager) askWord(ctx context.Context, st *convState, conv string) ([]Re
 func (m *Manager) unknownWords(st *convState) string {
 	var out []string
 	for _, lk := range m.linker.Question(st.Question, nil) {
-		if len(lk.Candidates) == 0 && m.linker.Noun(lk.Span) {
+		if len(lk.Candidates) == 0 && m.linker.NounIn(st.Question, lk.Span) {
 			out = append(out, "'"+lk.Span+"'")
 		}
 	}

@@ -9,6 +9,7 @@
 package link
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -533,6 +534,51 @@ func (l *Linker) Measure(span string) bool {
 	w := ws[len(ws)-1]
 	for _, kind := range []string{"time period", "time unit", "unit of measurement", "number"} {
 		if l.lex.Broader(w, kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// NounIn reports whether span may name a thing where question says it:
+// Noun says so, or its last word has a noun sense, is not mostly an
+// adjective itself, and the word before it is ("the highest mark", "how
+// many marks", "the lowest charge"): a word that is mostly a verb is a
+// noun after an adjective. An adjective after another ("many active
+// customers") stays one.
+func (l *Linker) NounIn(question, span string) bool {
+	if l.Noun(span) {
+		return true
+	}
+	sp := words(span)
+	if l.lex == nil || len(sp) == 0 {
+		return false
+	}
+	if w := sp[len(sp)-1]; !l.lex.Is(w, lexicon.Noun) || l.lex.Share(w, lexicon.Adj) >= 0.5 || l.verbForm(w) {
+		return false
+	}
+	ws := words(question)
+	for i := 1; i+len(sp) <= len(ws); i++ {
+		if slices.Equal(ws[i:i+len(sp)], sp) && l.lex.Share(ws[i-1], lexicon.Adj) >= 0.5 {
+			return true
+		}
+	}
+	return false
+}
+
+// verbForm reports whether w is a form of a verb whose base is not one of
+// w's nouns: "lost" (lose), "given" (give) are verbs and adjectives
+// wherever they stand; "marks" (mark) is either.
+func (l *Linker) verbForm(w string) bool {
+	nouns := map[string]bool{}
+	ss := l.lex.Senses(w)
+	for _, s := range ss {
+		if s.POS == lexicon.Noun {
+			nouns[s.Lemma] = true
+		}
+	}
+	for _, s := range ss {
+		if s.POS == lexicon.Verb && !nouns[s.Lemma] {
 			return true
 		}
 	}

@@ -139,3 +139,29 @@ func TestSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestNounIn: a word that is mostly a verb ("mark", "charge") names a
+// thing after an adjective ("the lowest mark", "how many charges"), not
+// elsewhere; a word with no noun sense never does.
+func TestNounIn(t *testing.T) {
+	l := library(t)
+	for _, c := range []struct {
+		question, span string
+		want, noun     bool // noun: Noun alone says so
+	}{
+		{"what is the lowest mark?", "mark", true, false},
+		{"how many charges were made?", "charges", true, false},
+		{"mark the books as lost", "mark", false, false},
+		{"which patrons were charged most", "charged", false, false},
+		{"list the books", "books", true, true},
+		{"how many active patrons are there", "active", false, false},
+		{"how many lost books are there", "lost", false, false},
+	} {
+		if l.Noun(c.span) != c.noun {
+			t.Errorf("Noun(%q) = %v, want %v", c.span, !c.noun, c.noun)
+		}
+		if got := l.NounIn(c.question, c.span); got != c.want {
+			t.Errorf("NounIn(%q, %q) = %v, want %v (Noun alone: %v)", c.question, c.span, got, c.want, l.Noun(c.span))
+		}
+	}
+}
