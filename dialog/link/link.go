@@ -292,6 +292,9 @@ func (l *Linker) schemaLinks(span string) []Candidate {
 			add(n.el, Hyponym)
 		}
 	}
+	for _, c := range l.compoundHeads(span) {
+		add(c, Hypernym)
+	}
 	for _, n := range l.comments {
 		switch {
 		case l.same(span, n.words):
@@ -324,6 +327,38 @@ func (l *Linker) schemaLinks(span string) []Candidate {
 		l.cache.Store(span, out)
 	}
 	return out
+}
+
+// compoundHeads are the elements named by the last word of a compound the
+// lexicon relates to a one-word span: "farmhand" is a "farm worker", a
+// kind of worker, so a workers table is what it names. Compounds with a
+// function word ("plot of land") put their head first and are skipped.
+func (l *Linker) compoundHeads(span string) []Element {
+	if l.lex == nil || strings.Contains(span, " ") {
+		return nil
+	}
+	var out []Element
+	for _, r := range l.lex.Related(span) {
+		ws := strings.Fields(r)
+		if len(ws) < 2 || !all(ws, Content) {
+			continue
+		}
+		for _, n := range l.names {
+			if l.same(ws[len(ws)-1], n.words) && !slices.Contains(out, n.el) {
+				out = append(out, n.el)
+			}
+		}
+	}
+	return out
+}
+
+func all(ws []string, f func(string) bool) bool {
+	for _, w := range ws {
+		if !f(w) {
+			return false
+		}
+	}
+	return true
 }
 
 // maxCached bounds the spans a Linker remembers (the words of questions

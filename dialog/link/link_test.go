@@ -165,3 +165,22 @@ func TestNounIn(t *testing.T) {
 		}
 	}
 }
+
+// TestCompoundHead: a word the lexicon relates to a compound ("farmhand"
+// → "farm worker") names what the compound's last word names: a kind of
+// worker is in the workers table.
+func TestCompoundHead(t *testing.T) {
+	snap := &warehouse.Snapshot{Schema: warehouse.Schema{Tables: []warehouse.Table{
+		{Name: "workers", Columns: []warehouse.Column{{Table: "workers", Name: "id", DataType: "int"}, {Table: "workers", Name: "name", DataType: "varchar"}}},
+		{Name: "fields", Columns: []warehouse.Column{{Table: "fields", Name: "id", DataType: "int"}, {Table: "fields", Name: "hectares", DataType: "decimal"}}},
+	}}}
+	lex, err := lexicon.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := New(catalog.New(snap, catalog.Options{}), lex)
+	lk := l.Span("farmhands", nil)
+	if len(lk.Candidates) == 0 || lk.Candidates[0].Element.Name() != "workers" || lk.Candidates[0].Evidence != Hypernym {
+		t.Errorf("farmhands: %v, want workers by hypernym", lk.Candidates)
+	}
+}
