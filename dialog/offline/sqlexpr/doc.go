@@ -1,6 +1,7 @@
 // Package sqlexpr holds the typed parts of a reading — column references,
-// aggregates, calls, comparisons, literals, subqueries and the joins of a
-// FROM list — and their rendering to MySQL SQL.
+// aggregates, calls, comparisons, literals, subqueries, window calls and
+// the joins of a FROM list — the whole query they make (Select, with its
+// ORDER BY and LIMIT), and their rendering to MySQL SQL.
 //
 // It is the last stage of the offline pipeline: the engine builds a
 // reading from these parts, asks them what the reading does (the columns

@@ -1,5 +1,7 @@
 package sqlexpr
 
+import "slices"
+
 // Equal says whether two expressions are the same part: the same tree of
 // parts, compared part by part, so that two parts that render alike are
 // equal and quoting plays no role.
@@ -67,8 +69,18 @@ func equalCompound(a, b Expr) bool {
 	case Subquery:
 		y, ok := b.(Subquery)
 		return ok && equalSelect(x.Q, y.Q)
+	case Over:
+		y, ok := b.(Over)
+		return ok && Equal(x.X, y.X) && equalOrder(x.OrderBy, y.OrderBy)
+	case Tuple:
+		y, ok := b.(Tuple)
+		return ok && equalAll(x.Xs, y.Xs)
 	}
 	return false
+}
+
+func equalOrder(a, b []Order) bool {
+	return slices.EqualFunc(a, b, func(x, y Order) bool { return x.Desc == y.Desc && Equal(x.X, y.X) })
 }
 
 func equalAll(a, b []Expr) bool {
@@ -83,10 +95,11 @@ func equalAll(a, b []Expr) bool {
 	return true
 }
 
-// equalSelect compares two subqueries part by part.
+// equalSelect compares two queries part by part.
 func equalSelect(a, b Select) bool {
 	return a.Distinct == b.Distinct && equalAll(a.Selects, b.Selects) && equalFrom(a.From, b.From) &&
-		equalAll(a.Where, b.Where) && equalAll(a.GroupBy, b.GroupBy) && equalAll(a.Having, b.Having)
+		equalAll(a.Where, b.Where) && equalAll(a.GroupBy, b.GroupBy) && equalAll(a.Having, b.Having) &&
+		equalOrder(a.OrderBy, b.OrderBy) && a.Limit == b.Limit
 }
 
 func equalFrom(a, b From) bool {
@@ -103,7 +116,7 @@ func equalFrom(a, b From) bool {
 }
 
 func equalSource(a, b Source) bool {
-	if a.Table != b.Table || a.Alias != b.Alias || (a.Sub == nil) != (b.Sub == nil) {
+	if a.Table != b.Table || a.Alias != b.Alias || a.Lines != b.Lines || (a.Sub == nil) != (b.Sub == nil) {
 		return false
 	}
 	return a.Sub == nil || equalSelect(*a.Sub, *b.Sub)

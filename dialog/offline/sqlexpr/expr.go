@@ -151,6 +151,26 @@ func (x Exists) Render(n Namer) string {
 	return "EXISTS (" + x.Sub.Render(n) + ")"
 }
 
+// Over is a window call, computed over the rows of the result: "SUM(x)
+// OVER ()", "LAG(x) OVER (ORDER BY p)".
+type Over struct {
+	X       Expr // an aggregate or a call
+	OrderBy []Order
+}
+
+func (w Over) Render(n Namer) string {
+	if len(w.OrderBy) == 0 {
+		return w.X.Render(n) + " OVER ()"
+	}
+	return w.X.Render(n) + " OVER (ORDER BY " + renderOrder(n, w.OrderBy) + ")"
+}
+
+// Tuple is "(a, b)": a row of values, compared with the rows of a
+// subquery by IN.
+type Tuple struct{ Xs []Expr }
+
+func (t Tuple) Render(n Namer) string { return "(" + renderAll(n, t.Xs, ", ") + ")" }
+
 // Str is a string literal; it renders quoted.
 type Str string
 

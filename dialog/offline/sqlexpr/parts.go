@@ -37,6 +37,14 @@ func Parts(x Expr) []Expr {
 		return []Expr{v.X}
 	case InList:
 		return append([]Expr{v.X}, v.Vals...)
+	case Over:
+		out := []Expr{v.X}
+		for _, o := range v.OrderBy {
+			out = append(out, o.X)
+		}
+		return out
+	case Tuple:
+		return v.Xs
 	}
 	return nil
 }

@@ -1,6 +1,9 @@
 package sqlexpr
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Subquery is "(SELECT …)", a value computed per row of the reading from
 // other rows; Cols are the reading's own columns it reads.
@@ -11,8 +14,9 @@ type Subquery struct {
 
 func (s Subquery) Render(n Namer) string { return "(" + s.Q.Render(n) + ")" }
 
-// Select is a SELECT inside another query: the rows of an EXISTS, a
-// subquery's value, a grouped table joined. Conditions are ANDed.
+// Select is a query: a reading on its own (Statement), or a SELECT inside
+// another query — the rows of an EXISTS, a subquery's value, a grouped
+// table joined (Render). Conditions are ANDed.
 type Select struct {
 	Distinct bool
 	Selects  []Expr
@@ -20,26 +24,75 @@ type Select struct {
 	Where    []Expr
 	GroupBy  []Expr
 	Having   []Expr
+	OrderBy  []Order
+	Limit    int // 0: no limit
 }
 
-func (q Select) Render(n Namer) string {
+// layout is how a query is spread over lines: what goes before each
+// clause, between joins and between the conditions of WHERE.
+type layout struct{ clause, join, and string }
+
+var (
+	// inline is a query inside another, on one line.
+	inline = layout{clause: " ", join: " ", and: " AND "}
+	// lines is a query on its own: a line for each clause, join and
+	// condition of WHERE.
+	lines = layout{clause: "\n", join: "\n", and: "\n  AND "}
+)
+
+// Render writes the query on one line, as it reads inside another.
+func (q Select) Render(n Namer) string { return q.render(n, inline) }
+
+// Statement writes the query on its own, a line for each clause, each
+// join and each condition of WHERE.
+func (q Select) Statement(n Namer) string { return q.render(n, lines) }
+
+func (q Select) render(n Namer, l layout) string {
 	var b strings.Builder
 	b.WriteString("SELECT ")
 	if q.Distinct {
 		b.WriteString("DISTINCT ")
 	}
 	b.WriteString(renderAll(n, q.Selects, ", "))
-	b.WriteString(" FROM " + q.From.Render(n, " "))
+	b.WriteString(l.clause + "FROM " + q.From.Render(n, l.join))
 	if len(q.Where) > 0 {
-		b.WriteString(" WHERE " + renderAll(n, q.Where, " AND "))
+		b.WriteString(l.clause + "WHERE " + renderAll(n, q.Where, l.and))
 	}
 	if len(q.GroupBy) > 0 {
-		b.WriteString(" GROUP BY " + renderAll(n, q.GroupBy, ", "))
+		b.WriteString(l.clause + "GROUP BY " + renderAll(n, q.GroupBy, ", "))
 	}
 	if len(q.Having) > 0 {
-		b.WriteString(" HAVING " + renderAll(n, q.Having, " AND "))
+		b.WriteString(l.clause + "HAVING " + renderAll(n, q.Having, " AND "))
+	}
+	if len(q.OrderBy) > 0 {
+		b.WriteString(l.clause + "ORDER BY " + renderOrder(n, q.OrderBy))
+	}
+	if q.Limit > 0 {
+		b.WriteString(l.clause + "LIMIT " + strconv.Itoa(q.Limit))
 	}
 	return b.String()
+}
+
+// Order is an item of ORDER BY: "x" or "x DESC".
+type Order struct {
+	X    Expr
+	Desc bool
+}
+
+func (o Order) Render(n Namer) string {
+	if o.Desc {
+		return o.X.Render(n) + " DESC"
+	}
+	return o.X.Render(n)
+}
+
+// renderOrder renders ORDER BY items, without the keywords.
+func renderOrder(n Namer, os []Order) string {
+	parts := make([]string, len(os))
+	for i, o := range os {
+		parts[i] = o.Render(n)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // renderAll renders xs separated by sep.
@@ -83,18 +136,23 @@ func (f *From) Replace(table string, with Source) {
 	}
 }
 
-// Source is a table by name, or a subquery under an alias.
+// Source is a table by name, or a subquery under an alias. A subquery
+// in Lines is written as a statement of its own, on lines between its
+// parentheses: the derived table a query around a whole reading reads.
 type Source struct {
 	Table string
 	Sub   *Select
 	Alias string
+	Lines bool
 }
 
 func (s Source) Render(n Namer) string {
-	if s.Sub != nil {
+	switch {
+	case s.Sub != nil && s.Lines:
+		return "(\n" + s.Sub.Statement(n) + "\n) AS " + n.Ident(s.Alias)
+	case s.Sub != nil:
 		return "(" + s.Sub.Render(n) + ") AS " + n.Ident(s.Alias)
-	}
-	if s.Alias != "" {
+	case s.Alias != "":
 		return n.Ident(s.Table) + " AS " + n.Ident(s.Alias)
 	}
 	return n.Ident(s.Table)

@@ -70,12 +70,68 @@ func TestRender(t *testing.T) {
 			From:    From{First: Source{Table: "fines"}},
 			Where:   []Expr{Cmp(Col("fines", "loan_id"), "=", Col("loans", "loan_id"))},
 		}, Cols: []ColRef{Col("loans", "loan_id")}}, Num("0")), "COALESCE((SELECT SUM(fines.amount) FROM fines WHERE fines.loan_id = loans.loan_id), 0)"},
+		{"window over all rows", Cmp(Cmp(Col("totals", "fines"), "*", Num("100e0")), "/", Over{X: AggOver("SUM", Col("totals", "fines"))}),
+			"totals.fines * 100e0 / SUM(totals.fines) OVER ()"},
+		{"window in order", Over{X: Fn("LAG", Col("totals", "fines")), OrderBy: []Order{{X: Col("totals", "month")}, {X: Col("totals", "key"), Desc: true}}},
+			"LAG(totals.fines) OVER (ORDER BY totals.month, totals.`key` DESC)"},
+		{"row in a subquery's rows", Cmp(Tuple{Xs: []Expr{Col("books", "genre"), Col("books", "pages")}}, "IN", Subquery{Q: Select{
+			Selects: []Expr{Col("books", "genre"), AggOver("MAX", Col("books", "pages"))},
+			From:    From{First: Source{Table: "books"}},
+			GroupBy: []Expr{Col("books", "genre")},
+		}}), "(books.genre, books.pages) IN (SELECT books.genre, MAX(books.pages) FROM books GROUP BY books.genre)"},
+		{"subquery in order with a limit", Subquery{Q: Select{
+			Selects: []Expr{Col("loans", "loan_id")},
+			From:    From{First: Source{Table: "loans"}},
+			OrderBy: []Order{{X: Col("loans", "due_on"), Desc: true}, {X: Col("loans", "loan_id")}},
+			Limit:   1,
+		}}, "(SELECT loans.loan_id FROM loans ORDER BY loans.due_on DESC, loans.loan_id LIMIT 1)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tc.x.Render(library); got != tc.want {
 				t.Errorf("got  %s\nwant %s", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestStatement writes a query on its own: a line for each clause, join
+// and condition of WHERE, and a derived table's query on lines of its own
+// between its parentheses; the same query inside another is one line.
+func TestStatement(t *testing.T) {
+	genre := Col("books", "genre")
+	loans := Select{
+		Distinct: true,
+		Selects:  []Expr{genre, Aliased{X: CountAll, Name: "loans"}},
+		From:     From{First: Source{Table: "books"}, Joins: []Join{{To: Source{Table: "loans"}, On: Cmp(Col("loans", "book_id"), "=", Col("books", "book_id"))}}},
+		Where:    []Expr{Cmp(Col("loans", "due_on"), ">=", Str("2026-01-01")), IsNull{X: Col("loans", "returned_on")}},
+		GroupBy:  []Expr{genre},
+		Having:   []Expr{Cmp(CountAll, ">", Num("2")), Cmp(CountAll, "<", Num("9"))},
+		OrderBy:  []Order{{X: CountAll, Desc: true}, {X: genre}},
+		Limit:    5,
+	}
+	if got, want := loans.Statement(library), "SELECT DISTINCT books.genre, COUNT(*) AS loans\nFROM books\nJOIN loans ON loans.book_id = books.book_id"+
+		"\nWHERE loans.due_on >= '2026-01-01'\n  AND loans.returned_on IS NULL\nGROUP BY books.genre\nHAVING COUNT(*) > 2 AND COUNT(*) < 9"+
+		"\nORDER BY COUNT(*) DESC, books.genre\nLIMIT 5"; got != want {
+		t.Errorf("statement:\ngot  %q\nwant %q", got, want)
+	}
+	if got, want := loans.Render(library), "SELECT DISTINCT books.genre, COUNT(*) AS loans FROM books JOIN loans ON loans.book_id = books.book_id"+
+		" WHERE loans.due_on >= '2026-01-01' AND loans.returned_on IS NULL GROUP BY books.genre HAVING COUNT(*) > 2 AND COUNT(*) < 9"+
+		" ORDER BY COUNT(*) DESC, books.genre LIMIT 5"; got != want {
+		t.Errorf("inline:\ngot  %q\nwant %q", got, want)
+	}
+	inner := Select{Selects: []Expr{genre, Aliased{X: CountAll, Name: "loans"}}, From: From{First: Source{Table: "books"}}, GroupBy: []Expr{genre}}
+	loaned := Col("grouped", "loans")
+	around := Select{
+		Selects: []Expr{Col("grouped", "genre"), Aliased{X: Cmp(loaned, "-", Over{X: Fn("LAG", loaned), OrderBy: []Order{{X: Col("grouped", "genre")}}}), Name: "change"}},
+		From:    From{First: Source{Sub: &inner, Alias: "grouped", Lines: true}},
+		OrderBy: []Order{{X: Col("grouped", "genre")}},
+	}
+	if got, want := around.Statement(library), "SELECT grouped.genre, grouped.loans - LAG(grouped.loans) OVER (ORDER BY grouped.genre) AS change"+
+		"\nFROM (\nSELECT books.genre, COUNT(*) AS loans\nFROM books\nGROUP BY books.genre\n) AS grouped\nORDER BY grouped.genre"; got != want {
+		t.Errorf("around a derived table:\ngot  %q\nwant %q", got, want)
+	}
+	if got, want := (Select{Selects: []Expr{CountAll}, From: From{First: Source{Table: "books"}}}).Statement(library), "SELECT COUNT(*)\nFROM books"; got != want {
+		t.Errorf("no clauses but FROM: got %q, want %q", got, want)
 	}
 }
 
@@ -140,6 +196,16 @@ func TestEqual(t *testing.T) {
 		return Select{Selects: []Expr{Num("1")}, From: From{First: Source{Table: "visits"}}, Where: where}
 	}
 	ofPatient := Cmp(Col("visits", "patient_id"), "=", Col("patients", "patient_id"))
+	ordered := func(desc bool, limit int) Select {
+		q := sub()
+		q.OrderBy, q.Limit = []Order{{X: fee, Desc: desc}}, limit
+		return q
+	}
+	derived := func(lines bool) Select {
+		q := sub()
+		q.From.First = Source{Sub: &Select{Selects: []Expr{fee}, From: From{First: Source{Table: "visits"}}}, Alias: "v", Lines: lines}
+		return q
+	}
 	for _, tc := range []struct {
 		name string
 		a, b Expr
@@ -170,6 +236,19 @@ func TestEqual(t *testing.T) {
 		{"same subquery", Subquery{Q: sub(ofPatient)}, Subquery{Q: sub(ofPatient)}, true},
 		{"subquery over another table", Subquery{Q: sub(ofPatient)}, Subquery{Q: Select{Selects: []Expr{Num("1")}, From: From{First: Source{Table: "refunds"}}, Where: []Expr{ofPatient}}}, false},
 		{"same case", CaseWhen{Cond: Cmp(fee, ">", Num("0")), Then: Num("1")}, CaseWhen{Cond: Cmp(fee, ">", Num("0")), Then: Num("1")}, true},
+		{"same window", Over{X: Fn("LAG", fee), OrderBy: []Order{{X: Col("visits", "seen_on")}}}, Over{X: Fn("LAG", fee), OrderBy: []Order{{X: Col("visits", "seen_on")}}}, true},
+		{"window and its call", Over{X: AggOver("SUM", fee)}, AggOver("SUM", fee), false},
+		{"window in another order", Over{X: Fn("LAG", fee), OrderBy: []Order{{X: Col("visits", "seen_on")}}}, Over{X: Fn("LAG", fee), OrderBy: []Order{{X: Col("visits", "seen_on"), Desc: true}}}, false},
+		{"window in order or over all", Over{X: Fn("LAG", fee), OrderBy: []Order{{X: Col("visits", "seen_on")}}}, Over{X: Fn("LAG", fee)}, false},
+		{"same tuple", Tuple{Xs: []Expr{fee, Num("1")}}, Tuple{Xs: []Expr{fee, Num("1")}}, true},
+		{"tuple and a value in parentheses", Tuple{Xs: []Expr{fee}}, Paren{X: fee}, false},
+		{"longer tuple", Tuple{Xs: []Expr{fee}}, Tuple{Xs: []Expr{fee, Num("1")}}, false},
+		{"tuple of other values", Tuple{Xs: []Expr{fee, Num("1")}}, Tuple{Xs: []Expr{fee, Num("2")}}, false},
+		{"subquery in another order", Subquery{Q: ordered(false, 0)}, Subquery{Q: ordered(true, 0)}, false},
+		{"subquery in order or not", Subquery{Q: ordered(false, 0)}, Subquery{Q: sub()}, false},
+		{"subquery with a limit", Subquery{Q: ordered(false, 0)}, Subquery{Q: ordered(false, 1)}, false},
+		{"same subquery in order", Subquery{Q: ordered(true, 2)}, Subquery{Q: ordered(true, 2)}, true},
+		{"derived table on its lines or not", Exists{Sub: derived(false)}, Exists{Sub: derived(true)}, false},
 		{"scalar subqueries of two tables", ScalarSub{X: AggOver("AVG", fee), Table: "visits"}, ScalarSub{X: AggOver("AVG", fee), Table: "refunds"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -218,6 +297,17 @@ func TestParts(t *testing.T) {
 	}
 	if !IsAnd(And(Num("1"), Num("2"))) || IsAnd(And(Num("1"))) || And() != nil {
 		t.Error("And of one part is the part, of none nil")
+	}
+	month := Col("totals", "month")
+	window := Cmp(Col("totals", "fines"), "-", Over{X: Fn("LAG", Col("totals", "fines")), OrderBy: []Order{{X: month, Desc: true}}})
+	if got := Columns(window); len(got) != 3 || got[1] != Col("totals", "fines") || got[2] != month {
+		t.Errorf("Columns of a window = %v: its call's column and the column it is ordered by", got)
+	}
+	if got := Parts(Tuple{Xs: []Expr{month, Num("1")}}); len(got) != 2 || got[0] != month || got[1] != Num("1") {
+		t.Errorf("Parts of a tuple = %v", got)
+	}
+	if !Aggregates(Over{X: AggOver("SUM", month)}) || Aggregates(Over{X: Fn("LAG", month), OrderBy: []Order{{X: month}}}) {
+		t.Error("a window over a total holds an aggregate; LAG does not")
 	}
 	var seen []string
 	Walk(ratio, func(e Expr) bool {
