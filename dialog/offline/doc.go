@@ -18,8 +18,10 @@
 //	schema   the catalog as the engine sees it: tables, labels, keys,
 //	         measures, the words that name them
 //	sqlexpr  the typed parts plans are made of (columns, aggregates,
-//	         calls, comparisons, subqueries) and their rendering to SQL:
-//	         a reading becomes text only there, and nothing reads it back
+//	         calls, comparisons, subqueries) and whole queries (FROM,
+//	         ORDER BY, LIMIT, windows, derived tables), and their
+//	         rendering to SQL: a reading becomes text only there, and
+//	         nothing reads it back
 //	read     tokens, the person's feedback and facts → read.Analysis: the
 //	         words linked to the schema (stored values, tables, columns,
 //	         times) and the elements asked for (counts, aggregates,

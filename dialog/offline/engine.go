@@ -16,6 +16,7 @@ import (
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
@@ -187,36 +188,82 @@ func (e *Engine) repeatsShown(p *plan.Plan, tree *catalog.JoinTree) bool {
 	return false
 }
 
-// render renders a plan over a join tree as MySQL.
+// render renders a plan over a join tree as MySQL: one typed query,
+// wrapped in the query around it that a share or change asks for, written
+// once.
 func (e *Engine) render(p *plan.Plan, tree *catalog.JoinTree) string {
-	var b strings.Builder
-	b.WriteString("SELECT ")
-	if p.Distinct {
-		b.WriteString("DISTINCT ")
+	q, aliases := e.query(p, tree)
+	return e.wrap(p, q, aliases).Statement(e.m)
+}
+
+// query is a plan over a join tree as one query, and the names of its
+// columns for a query around it.
+func (e *Engine) query(p *plan.Plan, tree *catalog.JoinTree) (selectQuery, []string) {
+	q := selectQuery{Distinct: p.Distinct}
+	var aliases []string
+	q.Selects, aliases = e.selectList(p, tree)
+	var conds []expr
+	q.From, conds = e.sources(p, tree)
+	for _, f := range p.Filters {
+		conds = appendNew(conds, f.X, e.m)
 	}
-	seen := map[string]bool{}
+	var groups []expr
+	for _, g := range p.Groups {
+		groups = appendNew(groups, g.X, e.m)
+	}
+	extremum, perGroup := extremes(p)
+	if extremum || perGroup {
+		conds = append(conds, topRows(p, q.From, conds, groups))
+	}
+	q.Where = conds
+	if !perGroup {
+		q.GroupBy = groups
+	}
+	for _, h := range p.Having {
+		q.Having = append(q.Having, h.X)
+	}
+	if p.Order != nil && !extremum && !perGroup {
+		q.OrderBy = []orderItem{{X: e.counted(p, tree, p.Order.X), Desc: p.Desc}}
+		if p.ThenBy != nil {
+			q.OrderBy = append(q.OrderBy, orderItem{X: e.counted(p, tree, p.ThenBy.X), Desc: p.Desc})
+		}
+	}
+	if !extremum && !perGroup {
+		q.Limit = p.Limit
+	}
+	return q, aliases
+}
+
+// selectList is what a plan shows, each column once, and each column's
+// name (empty when it needs none).
+func (e *Engine) selectList(p *plan.Plan, tree *catalog.JoinTree) ([]expr, []string) {
+	var items []expr
+	var shown []expr
 	var aliases []string // every column's name, for a query around this one
 	for _, s := range p.Selects {
-		text := s.X.Render(e.m)
 		// The same column twice is one column shown twice: once is enough.
-		if seen[text] {
+		before := len(shown)
+		if shown = appendNew(shown, s.X, e.m); len(shown) == before {
 			continue
 		}
-		if len(seen) > 0 {
-			b.WriteString(", ")
-		}
-		seen[text] = true
-		b.WriteString(e.counted(p, tree, s.X).Render(e.m))
+		x := e.counted(p, tree, s.X)
 		alias := s.Alias
 		if alias == "" && p.Wrap != "" {
 			alias = columnAlias(s.X, aliases)
 		}
 		if alias != "" {
-			b.WriteString(" AS " + e.m.Ident(alias))
+			x = aliased{X: x, Name: alias}
 		}
+		items = append(items, x)
 		aliases = append(aliases, alias)
 	}
-	sources := e.fromOf(tree)
+	return items, aliases
+}
+
+// sources is the FROM list of a plan over a join tree, and the conditions
+// its grouped tables add.
+func (e *Engine) sources(p *plan.Plan, tree *catalog.JoinTree) (fromList, []expr) {
+	from := e.fromOf(tree)
 	for t, cols := range p.OnceEach {
 		// "loans" read as their distinct (tool, courier) pairs, under
 		// the same name, so every reference to it stays as written.
@@ -224,9 +271,9 @@ func (e *Engine) render(p *plan.Plan, tree *catalog.JoinTree) string {
 		for _, c := range cols {
 			sub.Selects = append(sub.Selects, unqualified(c))
 		}
-		sources.Replace(t, source{Sub: sub, Alias: t})
+		from.Replace(t, source{Sub: sub, Alias: t})
 	}
-	var conds []string
+	var conds []expr
 	for i, d := range p.Derived {
 		// Each grouped table has its own name: counted, counted_2, …
 		alias := groupAlias
@@ -234,80 +281,44 @@ func (e *Engine) render(p *plan.Plan, tree *catalog.JoinTree) string {
 			alias = fmt.Sprintf("%s_%d", groupAlias, i+1)
 		}
 		j, cond := join(d, alias)
-		sources.Joins = append(sources.Joins, j)
+		from.Joins = append(from.Joins, j)
 		if cond != nil {
-			conds = append(conds, cond.Render(e.m))
+			conds = append(conds, cond)
 		}
 	}
-	sources.Joins = append(sources.Joins, p.Shares...)
-	from := "FROM " + sources.Render(e.m, "\n")
-	b.WriteString("\n" + from)
-	for _, f := range p.Filters {
-		if text := f.X.Render(e.m); !slices.Contains(conds, text) {
-			conds = append(conds, text)
+	from.Joins = append(from.Joins, p.Shares...)
+	return from, conds
+}
+
+// topRows is the condition that keeps a plan's top rows (see extremes):
+// the order's value equal to its largest (smallest) over the rows that
+// meet conds, or per group, the group and value among each group's
+// largest (smallest).
+func topRows(p *plan.Plan, from fromList, conds, groups []expr) expr {
+	fn := "MIN"
+	if p.Desc {
+		fn = "MAX"
+	}
+	order := p.Order.X
+	sub := selectQuery{Selects: []expr{aggOver(fn, order)}, From: from, Where: slices.Clone(conds)}
+	if len(groups) == 0 {
+		return cmp(order, "=", subquery{Q: sub})
+	}
+	sub.Selects = append(slices.Clone(groups), sub.Selects...)
+	sub.GroupBy = groups
+	return cmp(tuple{Xs: append(slices.Clone(groups), order)}, "IN", subquery{Q: sub})
+}
+
+// appendNew appends x to xs unless a part written alike is there: the
+// same condition or group twice, however built, is written once.
+func appendNew(xs []expr, x expr, n sqlexpr.Namer) []expr {
+	text := x.Render(n)
+	for _, y := range xs {
+		if y.Render(n) == text {
+			return xs
 		}
 	}
-	var groups []string
-	for _, g := range p.Groups {
-		if text := g.X.Render(e.m); !slices.Contains(groups, text) {
-			groups = append(groups, text)
-		}
-	}
-	extremum, perGroup := extremes(p)
-	if extremum {
-		fn := "MIN"
-		if p.Desc {
-			fn = "MAX"
-		}
-		order := p.Order.X.Render(e.m)
-		sub := "SELECT " + fn + "(" + order + ") " + from
-		if len(conds) > 0 {
-			sub += " WHERE " + strings.Join(conds, " AND ")
-		}
-		conds = append(conds, order+" = ("+strings.ReplaceAll(sub, "\n", " ")+")")
-	}
-	if perGroup {
-		fn := "MIN"
-		if p.Desc {
-			fn = "MAX"
-		}
-		order := p.Order.X.Render(e.m)
-		sub := "SELECT " + strings.Join(groups, ", ") + ", " + fn + "(" + order + ") " + from
-		if len(conds) > 0 {
-			sub += " WHERE " + strings.Join(conds, " AND ")
-		}
-		sub += " GROUP BY " + strings.Join(groups, ", ")
-		conds = append(conds, "("+strings.Join(groups, ", ")+", "+order+") IN ("+strings.ReplaceAll(sub, "\n", " ")+")")
-	}
-	if len(conds) > 0 {
-		b.WriteString("\nWHERE " + strings.Join(conds, "\n  AND "))
-	}
-	if len(p.Groups) > 0 && !perGroup {
-		b.WriteString("\nGROUP BY " + strings.Join(groups, ", "))
-	}
-	if len(p.Having) > 0 {
-		var hs []string
-		for _, h := range p.Having {
-			hs = append(hs, h.X.Render(e.m))
-		}
-		b.WriteString("\nHAVING " + strings.Join(hs, " AND "))
-	}
-	if p.Order != nil && !extremum && !perGroup {
-		b.WriteString("\nORDER BY " + e.counted(p, tree, p.Order.X).Render(e.m))
-		if p.Desc {
-			b.WriteString(" DESC")
-		}
-		if p.ThenBy != nil {
-			b.WriteString(", " + e.counted(p, tree, p.ThenBy.X).Render(e.m))
-			if p.Desc {
-				b.WriteString(" DESC")
-			}
-		}
-	}
-	if p.Limit > 0 && !extremum && !perGroup {
-		fmt.Fprintf(&b, "\nLIMIT %d", p.Limit)
-	}
-	return e.wrap(p, b.String(), aliases)
+	return append(xs, x)
 }
 
 // extremes says how a plan's single top row is written. extremum: the

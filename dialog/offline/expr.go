@@ -36,6 +36,9 @@ type (
 	fromList    = sqlexpr.From
 	source      = sqlexpr.Source
 	joinClause  = sqlexpr.Join
+	orderItem   = sqlexpr.Order
+	window      = sqlexpr.Over
+	tuple       = sqlexpr.Tuple
 )
 
 // The schema's model quotes its names for rendering.

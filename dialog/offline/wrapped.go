@@ -1,7 +1,6 @@
 package offline
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/clarify-bot/clarify/dialog/offline/plan"
@@ -13,34 +12,45 @@ import (
 // before). Both are computed over the grouped result, as a query around
 // the grouped one, so they combine with every shape that groups.
 
+// wrappedAlias names the grouped result in the query around it.
+const wrappedAlias = "grouped"
+
 // wrap returns the query around a grouped reading that the question's
-// share or change asks for, or sql unchanged. aliases name the inner
-// query's columns, in order.
-func (e *Engine) wrap(p *plan.Plan, sql string, aliases []string) string {
+// share or change asks for, or the reading unchanged. aliases name the
+// inner query's columns, in order.
+func (e *Engine) wrap(p *plan.Plan, inner selectQuery, aliases []string) selectQuery {
 	if p.Wrap == "" || len(aliases) < 2 {
-		return sql
+		return inner
+	}
+	// The grouped result is a table of its own, written on its lines.
+	from := fromList{First: source{Sub: &inner, Alias: wrappedAlias, Lines: true}}
+	var cols []expr
+	for _, a := range aliases {
+		cols = append(cols, col(wrappedAlias, a))
 	}
 	measure := aliases[len(aliases)-1]
-	inner := "(\n" + sql + "\n) AS grouped"
-	var cols []string
-	for _, a := range aliases {
-		cols = append(cols, "grouped."+e.m.Ident(a))
-	}
-	m := "grouped." + e.m.Ident(measure)
+	m := col(wrappedAlias, measure)
+	percent := func(x expr) expr { return cmp(x, "*", numLit("100e0")) }
 	switch p.Wrap {
 	case "share":
-		return fmt.Sprintf("SELECT %s, %s * 100e0 / SUM(%s) OVER () AS share_of_total_percent\nFROM %s", strings.Join(cols, ", "), m, m, inner)
+		share := cmp(percent(m), "/", window{X: aggOver("SUM", m)})
+		return selectQuery{Selects: append(cols, aliased{X: share, Name: "share_of_total_percent"}), From: from}
 	case "average":
 		alias := "average_" + measure
 		if measure == "count" && p.CountOf != nil {
 			alias = "average_number_of_" + strings.ToLower(p.CountOf.Name) // "Average number of loans", not "Average count"
 		}
-		return fmt.Sprintf("SELECT AVG(%s) AS %s\nFROM %s", m, e.m.Ident(alias), inner)
+		return selectQuery{Selects: []expr{aliased{X: aggOver("AVG", m), Name: alias}}, From: from}
 	case "change":
-		period := "grouped." + e.m.Ident(aliases[0])
-		prev := fmt.Sprintf("LAG(%s) OVER (ORDER BY %s)", m, period)
-		return fmt.Sprintf("SELECT %s, %s - %s AS change_from_previous, (%s - %s) * 100e0 / NULLIF(%s, 0) AS change_percent\nFROM %s\nORDER BY %s",
-			strings.Join(cols, ", "), m, prev, m, prev, prev, inner, period)
+		period := []orderItem{{X: col(wrappedAlias, aliases[0])}}
+		prev := window{X: fn1("LAG", m), OrderBy: period}
+		change := cmp(m, "-", prev)
+		ratio := cmp(percent(paren{X: change}), "/", fn1("NULLIF", prev, numLit("0")))
+		return selectQuery{
+			Selects: append(cols, aliased{X: change, Name: "change_from_previous"}, aliased{X: ratio, Name: "change_percent"}),
+			From:    from,
+			OrderBy: period,
+		}
 	}
-	return sql
+	return inner
 }
