@@ -138,6 +138,10 @@ func (e *Reader) findSpelledColumns(a *Analysis) {
 	}
 }
 
+// idNouns name a thing's key itself: "member id" is its own key column
+// (nouns.tsv).
+var idNouns = words.Set("idnoun")
+
 func (e *Reader) addColumnMention(a *Analysis, from, to int) {
 	phrase := a.Phrase(from, to)
 	hits := e.m.Cat.SearchColumns(phrase, 8)
@@ -176,7 +180,7 @@ func (e *Reader) addColumnMention(a *Analysis, from, to int) {
 		}
 		cm.Alts = append(cm.Alts, ColAlt{Table: h.Table, Column: h.Column, Weight: h.Score / top})
 	}
-	if w := SingularOf(strings.ToLower(phrase)); w == "id" || w == "identifier" {
+	if idNouns[SingularOf(strings.ToLower(phrase))] {
 		cm.Alts = e.ownKeys(cm.Alts)
 	}
 	a.Columns = append(a.Columns, cm)
@@ -205,6 +209,9 @@ func (e *Reader) ownKeys(alts []ColAlt) []ColAlt {
 	return out
 }
 
+// idLeads may stand between a table's noun and "id 7" (grammar.tsv).
+var idLeads = words.Set("idlead")
+
 // findKeyEquals reads "shop with ID 1", "the user ID 42": the row of
 // the named table whose key is the number.
 func (e *Reader) findKeyEquals(a *Analysis) {
@@ -213,7 +220,7 @@ func (e *Reader) findKeyEquals(a *Analysis) {
 			continue
 		}
 		j := i - 2
-		if w := a.Word(j); w == "with" || w == "whose" || w == "having" || w == "of" || w == "the" || w == "an" || w == "a" {
+		if idLeads[a.Word(j)] {
 			j--
 		}
 		if j >= 0 && a.Word(j) == "the" && a.Word(j+1) != "the" {
@@ -231,6 +238,9 @@ func (e *Reader) findKeyEquals(a *Analysis) {
 	}
 }
 
+// keyNouns after a thing's noun name its identifying column (nouns.tsv).
+var keyNouns = words.Set("keynoun")
+
 // findKeyColumns links "<thing> ID(s)", "<thing> code", "<thing> number"
 // to the identifying column of the thing ("member IDs" →
 // members.member_id, "supplier IDs" → suppliers.sup_id, "branch code" →
@@ -242,7 +252,7 @@ func (e *Reader) findKeyColumns(a *Analysis) {
 		if ident == "ids" {
 			ident = "id"
 		}
-		if ident != "id" && ident != "code" && ident != "number" {
+		if !keyNouns[ident] {
 			continue
 		}
 		prev := a.Toks[i-1]
@@ -327,6 +337,9 @@ func (e *Reader) bindNamedColumns(a *Analysis) {
 	a.Columns = kept
 }
 
+// namingVerbs come between a column and the value it names (verbs.tsv).
+var namingVerbs = words.Set("naming")
+
 // valueNamedBy is the value mention right after a column mention ("the
 // department of Computer Science") or right before it ("Computer Science
 // department"), if any.
@@ -336,7 +349,7 @@ func (a *Analysis) valueNamedBy(cm *ColMention) *ValueMention {
 	}
 	next := cm.End
 	of := a.Word(next) == "of"
-	if of || a.Word(next) == "named" || a.Word(next) == "called" {
+	if of || namingVerbs[a.Word(next)] {
 		next++
 	}
 	for _, vm := range a.Values {

@@ -90,6 +90,13 @@ func (a *Analysis) columnWordAt(k int) bool {
 	return !t.IsNum && !t.Quoted && !t.Used && !stopWords[t.Low] && !IsFunctionWord(t) && t.Break == 0 && t.Clause == a.Toks[k+1].Clause
 }
 
+// comparisonStops end, going back, the words a comparison is about, and
+// comparisonAfter point it at the words after it (grammar.tsv).
+var (
+	comparisonStops = words.Set("comparisonstop")
+	comparisonAfter = words.Set("comparisonafter")
+)
+
 // comparisonTarget finds the words a comparison at [i, end) is about:
 // content words just before ("population over 100000"), else just after
 // ("over 500 in revenue", "more than 10 orders").
@@ -101,7 +108,7 @@ func (a *Analysis) comparisonTarget(i, end int) string {
 	}
 	for j := start; j >= 0 && j >= start-2; j-- {
 		w := a.Word(j)
-		if w == "with" || w == "whose" || w == "that" || w == "have" || w == "has" || w == "is" || w == "are" || w == "of" || a.Toks[j].Used {
+		if comparisonStops[w] || a.Toks[j].Used {
 			break
 		}
 		if !stopWords[w] {
@@ -121,16 +128,19 @@ func (a *Analysis) comparisonTarget(i, end int) string {
 			after = append(after, a.Toks[j].Low)
 		}
 	}
-	if len(after) > 0 && (len(before) == 0 || a.Word(i-1) == "with" || a.Word(i-1) == "have" || a.Word(i-1) == "has") {
+	if len(after) > 0 && (len(before) == 0 || comparisonAfter[a.Word(i-1)]) {
 		return strings.Join(after, " ")
 	}
 	return strings.Join(before, " ")
 }
 
+// orMore open a bound after "N or" (comparisons.tsv).
+var orMore = words.Set("ormore")
+
 // findOrMore reads "N or more" / "N or less".
 func (a *Analysis) findOrMore() {
 	for i := 0; i+2 < len(a.Toks); i++ {
-		if a.Toks[i].IsNum && !a.Toks[i].Used && a.Word(i+1) == "or" && (a.Word(i+2) == "more" || a.Word(i+2) == "less" || a.Word(i+2) == "fewer") {
+		if a.Toks[i].IsNum && !a.Toks[i].Used && a.Word(i+1) == "or" && orMore[a.Word(i+2)] {
 			op := ">="
 			if a.Word(i+2) != "more" {
 				op = "<="
@@ -148,9 +158,8 @@ func (a *Analysis) findOrMore() {
 // comparedNumber says whether a number after this word is compared with
 // ("of over 2010", "more than 2000"), which makes it no calendar year.
 func comparedNumber(prev string) bool {
-	switch prev {
-	case "over", "above", "under", "below", "than", "least", "exceeding", "exceeds":
-		return true
-	}
-	return false
+	return comparedBefore[prev]
 }
+
+// comparedBefore are the words comparedNumber looks for (comparisons.tsv).
+var comparedBefore = words.Set("comparednumber")

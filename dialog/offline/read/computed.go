@@ -23,6 +23,13 @@ func (al ColAlt) Computed() bool { return al.X != nil }
 // durationWords name the time between two events of one row.
 var durationWords = words.Set("duration")
 
+// ageNouns are computed from a birth date (nouns.tsv); durationPreps after
+// "time" make it a duration (prepositions.tsv).
+var (
+	ageNouns      = words.Set("agenoun")
+	durationPreps = words.Set("durationprep")
+)
+
 // pairWords are the two ends of a span, as column names spell them.
 var pairWords = func() [][2]string {
 	var out [][2]string
@@ -91,9 +98,9 @@ func (e *Reader) findComputed(a *Analysis) {
 			}
 		}
 		switch {
-		case t.Low == "age" || t.Low == "ages":
+		case ageNouns[t.Low]:
 			alts = e.ages()
-		case durationWords[t.Low] || t.Low == "time" && (a.Word(i+1) == "between" || a.Word(i+1) == "from" || a.Word(i+1) == "to"):
+		case durationWords[t.Low] || t.Low == "time" && durationPreps[a.Word(i+1)]:
 			alts = e.durations(unit)
 		case marginWords[t.Low] && columnCovering(a, i) == nil:
 			alts = e.margins(t.Low)
@@ -120,7 +127,7 @@ func (e *Reader) findComputed(a *Analysis) {
 // ("the time between check-in and discharge") into its mention:
 // they are what it is computed from, not more outputs.
 func (e *Reader) absorbParts(a *Analysis, cm *ColMention) {
-	if w := a.Word(cm.End); w != "between" && w != "from" {
+	if !spanOpens[a.Word(cm.End)] {
 		return
 	}
 	var kept []*ColMention
@@ -260,18 +267,28 @@ func partnerName(name string, pw [2]string) string {
 	return ""
 }
 
+// gapNouns and ratioNouns name a difference or a quotient of two
+// measures (nouns.tsv); ratioOpens open its terms and ratioJoins join
+// them (prepositions.tsv).
+var (
+	gapNouns   = words.Set("gapnoun")
+	ratioNouns = words.Set("rationoun")
+	ratioOpens = words.Set("ratioopen")
+	ratioJoins = words.Set("ratiojoin")
+)
+
 // findRatio reads "the ratio of A to B" (also "A per B" after "ratio")
 // where A and B are numeric columns of one table: their quotient per row,
 // computed in floating point so that it is exact, with no division by
 // zero. The two column mentions become one.
 func (e *Reader) findRatio(a *Analysis) {
 	for i := range a.Toks {
-		difference := a.Word(i) == "difference" || a.Word(i) == "gap"
-		if a.Word(i) != "ratio" && a.Word(i) != "proportion" && !difference || a.Toks[i].Clause != 0 {
+		difference := gapNouns[a.Word(i)]
+		if !ratioNouns[a.Word(i)] && !difference || a.Toks[i].Clause != 0 {
 			continue
 		}
 		j := i + 1
-		if a.Word(j) != "of" && a.Word(j) != "between" {
+		if !ratioOpens[a.Word(j)] {
 			continue
 		}
 		sep := a.ratioSeparator(j)
@@ -319,7 +336,7 @@ func (e *Reader) findRatio(a *Analysis) {
 // "over", "and" after "between"), -1 when none follows within ten words.
 func (a *Analysis) ratioSeparator(j int) int {
 	for k := j + 1; k < len(a.Toks) && k < j+10; k++ {
-		if w := a.Word(k); w == "to" || w == "per" || w == "and" && a.Word(j) == "between" || w == "over" {
+		if w := a.Word(k); ratioJoins[w] || w == "and" && a.Word(j) == "between" {
 			return k
 		}
 	}

@@ -85,6 +85,10 @@ func VerbStems(w string) []string {
 	return kept
 }
 
+// eventPreps may follow an event's verb before its time, agent or place
+// (prepositions.tsv).
+var eventPreps = words.Set("eventprep")
+
 // eventFollows says whether a time ("in 2025", "last month"), an agent
 // ("by UPS") or a place or recipient ("to California") follows token i.
 func (a *Analysis) eventFollows(i int) bool {
@@ -94,9 +98,7 @@ func (a *Analysis) eventFollows(i int) bool {
 			return true
 		}
 	}
-	switch a.Word(i) {
-	case "by", "to", "from", "via", "through", "with", "in", "at", "on", "during", "since", "before", "after":
-	default:
+	if !eventPreps[a.Word(i)] {
 		return false
 	}
 	for _, vm := range a.Values {

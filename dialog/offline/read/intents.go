@@ -70,6 +70,13 @@ func (a *Analysis) findIntents() {
 	a.findGroupings()
 }
 
+// averageWords ask for the mean (aggregates.tsv); whereVerbs after
+// "where" ask for a place (grammar.tsv).
+var (
+	averageWords = words.Set("average")
+	whereVerbs   = words.Set("isare")
+)
+
 // findCountsAndAggregates recognises "how many", "number of", "total", "average", "how big", "where is": what the answer computes.
 func (a *Analysis) findCountsAndAggregates() {
 	for i := 0; i < len(a.Toks); i++ {
@@ -107,13 +114,13 @@ func (a *Analysis) findCountsAndAggregates() {
 				a.Agg, a.AggAt = "SUM", i
 			}
 			a.Toks[i].Used = true
-		case t.Low == "average" || t.Low == "avg" || t.Low == "mean":
+		case averageWords[t.Low]:
 			a.Agg, a.AggAt = "AVG", i
 			a.Toks[i].Used = true
 		case a.Word(i-1) == "how" && HowAdjectives[t.Low] != "":
 			a.HowAdj = HowAdjectives[t.Low]
 			a.Toks[i].Used, a.Toks[i-1].Used = true, true
-		case t.Low == "where" && (a.Word(i+1) == "is" || a.Word(i+1) == "are"):
+		case t.Low == "where" && whereVerbs[a.Word(i+1)]:
 			a.Where = true
 			a.Toks[i].Used = true
 		}
@@ -133,6 +140,10 @@ func (a *Analysis) findSuperlative() {
 		a.Sup = sm
 	}
 }
+
+// extremeOf before "of" take the largest or smallest of a measure, no
+// ranking (aggregates.tsv).
+var extremeOf = words.Set("extremeof")
 
 // superlativeAt reads a superlative at i ("highest", "top 5", "5 most"),
 // with the number that limits it; last is its last token.
@@ -155,7 +166,7 @@ func (a *Analysis) superlativeAt(i int) (sm *SuperMention, last int, ok bool) {
 		return nil, i, false
 	}
 	// "first/last" only rank when they qualify a noun, not in "first 2024"…
-	if (t.Low == "max" || t.Low == "maximum" || t.Low == "minimum") && a.Agg == "" && a.Word(i+1) == "of" {
+	if extremeOf[t.Low] && a.Agg == "" && a.Word(i+1) == "of" {
 		return nil, i, false
 	}
 	if i+1 < len(a.Toks) && a.Toks[i+1].IsNum && !a.Toks[i+1].IsYear() && !a.Toks[i+1].Used {
@@ -167,15 +178,22 @@ func (a *Analysis) superlativeAt(i int) (sm *SuperMention, last int, ok bool) {
 	return sm, i, true
 }
 
+// countRanks before "number of" rank by the count, and mostLeast before a
+// how-adjective rank by it (superlatives.tsv).
+var (
+	countRanks = words.Set("countrank")
+	mostLeast  = words.Set("mostleast")
+)
+
 // superlativeModifiers reads what follows a superlative's word at i: "the
 // greatest number of" (maybe a count), "most populous" (the adjective sets
 // the measure), "top 3 most often borrowed" (how often, not a column). It
 // returns the superlative's last token.
 func (a *Analysis) superlativeModifiers(sm *SuperMention, i int) int {
-	if n := i + 1; a.Seq(n, "number", "of") && a.Word(i) != "most" && a.Word(i) != "least" && a.Word(i) != "top" {
+	if n := i + 1; a.Seq(n, "number", "of") && !countRanks[a.Word(i)] {
 		sm.numberOf = n
 	}
-	if (a.Toks[i].Low == "most" || a.Toks[i].Low == "least") && HowAdjectives[a.Word(i+1)] != "" {
+	if mostLeast[a.Toks[i].Low] && HowAdjectives[a.Word(i+1)] != "" {
 		sm.Hint = HowAdjectives[a.Word(i+1)]
 		sm.Phrase += " " + a.Toks[i+1].Raw
 		a.Toks[i+1].Used = true
@@ -186,7 +204,7 @@ func (a *Analysis) superlativeModifiers(sm *SuperMention, i int) int {
 		from++ // past the "2" of "top 2"
 	}
 	for k := from; k < len(a.Toks) && k <= from+3 && !a.Toks[k].Used; k++ {
-		if w := a.Word(k); w != "most" && w != "least" {
+		if w := a.Word(k); !mostLeast[w] {
 			if !CommonWords[w] {
 				break
 			}
@@ -196,13 +214,16 @@ func (a *Analysis) superlativeModifiers(sm *SuperMention, i int) int {
 	return i
 }
 
+// articles are skipped before the noun a superlative ranks by (grammar.tsv).
+var articles = words.Set("article")
+
 // rankedNoun finds the noun a superlative ranks by: "highest revenue",
 // "most orders", "top 5 products by units sold", or a second superlative
 // ("top 3 shops with the highest ratings") that says what ranks them and
 // which way.
 func (a *Analysis) rankedNoun(sm *SuperMention, i int) {
 	j := i + 1
-	for j < len(a.Toks) && (a.Word(j) == "the" || a.Word(j) == "a") {
+	for j < len(a.Toks) && articles[a.Word(j)] {
 		j++
 	}
 	sm.NounAt = j
@@ -216,6 +237,9 @@ func (a *Analysis) rankedNoun(sm *SuperMention, i int) {
 	}
 }
 
+// groupFillers are skipped after a grouping word (grammar.tsv).
+var groupFillers = words.Set("groupfiller")
+
 // findGroupings recognises groupings ("per X", "by X", "for each X", "monthly"), which split the answer into one row per group.
 func (a *Analysis) findGroupings() {
 	for i := 0; i < len(a.Toks); i++ {
@@ -227,7 +251,7 @@ func (a *Analysis) findGroupings() {
 		if !ok {
 			continue
 		}
-		for at < len(a.Toks) && (a.Word(at) == "the" || a.Word(at) == "a" || a.Word(at) == "each") {
+		for at < len(a.Toks) && groupFillers[a.Word(at)] {
 			at++
 		}
 		if at >= len(a.Toks) || a.Toks[at].Used || a.Toks[at].IsNum {
@@ -235,8 +259,7 @@ func (a *Analysis) findGroupings() {
 		}
 		a.Toks[i].Used = true
 		g := &GroupMention{Phrase: a.Toks[at].Raw, At: at, Per: t.Low == "per"}
-		switch SingularOf(a.Word(at)) {
-		case "month", "year", "quarter", "week", "day":
+		if timeUnits[SingularOf(a.Word(at))] {
 			g.TimeUnit = SingularOf(a.Word(at))
 			a.Toks[at].Used = true
 		}
@@ -257,12 +280,15 @@ func (a *Analysis) periodAdverb(i int) bool {
 	return ok
 }
 
+// distributive words take each of the things named (grammar.tsv).
+var distributive = words.Set("distributive")
+
 // ofEach: "what are the refund reasons and how many of each" — each of the
 // things named before, the last word that is not a function word. True
 // when "of each" ends the clause (read or not).
 func (a *Analysis) ofEach(i int) bool {
 	t := a.Toks[i]
-	if !((t.Low == "each" || t.Low == "every") && a.Word(i-1) == "of" && (i+1 >= len(a.Toks) || t.Break != 0 || a.Toks[i+1].Clause != t.Clause)) {
+	if !(distributive[t.Low] && a.Word(i-1) == "of" && (i+1 >= len(a.Toks) || t.Break != 0 || a.Toks[i+1].Clause != t.Clause)) {
 		return false
 	}
 	for k := i - 2; k >= 0; k-- {
@@ -277,6 +303,14 @@ func (a *Analysis) ofEach(i int) bool {
 	}
 	return true
 }
+
+// acrossAll after "across" and varyVerbs before it open a grouping,
+// acrossSkips are taken with "across" (aggregates.tsv, verbs.tsv).
+var (
+	acrossAll   = words.Set("acrossall")
+	acrossSkips = words.Set("acrossskip")
+	varyVerbs   = words.Set("vary")
+)
 
 // groupedAfter reads a word that opens a grouping ("per", "by", "for
 // each", "each", "across different") and where the grouped thing starts;
@@ -294,12 +328,12 @@ func (a *Analysis) groupedAfter(i int) (int, bool) {
 	case a.Seq(i, "for", "each") || a.Seq(i, "for", "every"):
 		a.Toks[i+1].Used = true
 		return i + 2, true
-	case t.Low == "each" || t.Low == "every":
+	case distributive[t.Low]:
 		return i + 1, true
-	case t.Low == "across" && (a.Word(i+1) == "different" || a.Word(i+1) == "all" || a.Word(i+1) == "the" || a.Word(i-1) == "vary" || a.Word(i-1) == "varies"):
+	case t.Low == "across" && (acrossAll[a.Word(i+1)] || varyVerbs[a.Word(i-1)]):
 		// "how does X vary across (different) manufacturers"
 		at := i + 1
-		if a.Word(at) == "different" || a.Word(at) == "all" {
+		if acrossSkips[a.Word(at)] {
 			a.Toks[at].Used = true
 			at++
 		}
@@ -308,19 +342,26 @@ func (a *Analysis) groupedAfter(i int) (int, bool) {
 	return 0, false
 }
 
+// possessionWords say a top-N's things have what ranks them, and
+// possessionFillers may follow before the superlative (grammar.tsv).
+var (
+	possessionWords   = words.Set("possession")
+	possessionFillers = words.Set("possessionfiller")
+)
+
 // rankedWith finds "with/having/has the highest" within a few words after
 // from: the superlative that names what a top-N ranks by.
 func (a *Analysis) rankedWith(from int) (int, superlative) {
 	for k := from; k < from+5 && k < len(a.Toks); k++ {
-		switch a.Word(k) {
-		case "with", "having", "has", "have", "had":
-			j := k + 1
-			for a.Word(j) == "the" || a.Word(j) == "received" || a.Word(j) == "got" {
-				j++
-			}
-			if s, ok := Superlatives[a.Word(j)]; ok && !a.Toks[j].Used {
-				return j, s
-			}
+		if !possessionWords[a.Word(k)] {
+			continue
+		}
+		j := k + 1
+		for possessionFillers[a.Word(j)] {
+			j++
+		}
+		if s, ok := Superlatives[a.Word(j)]; ok && !a.Toks[j].Used {
+			return j, s
 		}
 	}
 	return -1, Superlatives["top"]
@@ -427,6 +468,9 @@ type AggItem struct {
 	At int
 }
 
+// listJoins join aggregates listed together (grammar.tsv).
+var listJoins = words.Set("listjoin")
+
 // findAggList finds two or more aggregate words joined by commas, "and"
 // or "or", ending right before the measure's words.
 func (a *Analysis) findAggList() {
@@ -439,7 +483,7 @@ func (a *Analysis) findAggList() {
 		k := i
 		for {
 			j := k + 1
-			for a.Word(j) == "and" || a.Word(j) == "or" || a.Word(j) == "the" {
+			for listJoins[a.Word(j)] {
 				j++
 			}
 			if j == k+1 && a.Toks[k].Break != ',' || AggWords[a.Word(j)] == "" {

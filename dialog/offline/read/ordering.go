@@ -35,6 +35,13 @@ func isDirection(w string) bool { _, ok := directionWords[w]; return ok }
 
 func isUnit(w string) bool { return unitWords[w] || unitWords[SingularOf(w)] }
 
+// perUnit before a unit make it a rate's (prepositions.tsv); areaUnits
+// raise it to a power (units.tsv).
+var (
+	perUnit   = words.Set("perunit")
+	areaUnits = words.Set("areaunit")
+)
+
 // findUnits marks unit phrases used: "in meters", "per square kilometer",
 // "in loans per member per year".
 func (a *Analysis) findUnits() {
@@ -43,7 +50,7 @@ func (a *Analysis) findUnits() {
 			continue
 		}
 		// Only after a number or "in"/"per": "named pounds" is a name.
-		if prev := a.Word(i - 1); !(i > 0 && a.Toks[i-1].IsNum) && prev != "in" && prev != "per" && !(prev == "square" || prev == "cubic") {
+		if prev := a.Word(i - 1); !(i > 0 && a.Toks[i-1].IsNum) && !perUnit[prev] && !areaUnits[prev] {
 			continue
 		}
 		a.Toks[i].Used = true
@@ -51,7 +58,7 @@ func (a *Analysis) findUnits() {
 			a.Toks[j].Used = true
 		}
 		// "per square kilometer", "in meters": the connective goes too.
-		if w := a.Word(i - 1); w == "per" || w == "in" {
+		if w := a.Word(i - 1); perUnit[w] {
 			a.Toks[i-1].Used = true
 			if w == "per" && a.Word(i-3) == "in" {
 				a.Toks[i-2].Used, a.Toks[i-3].Used = true, true // "in people per km"
@@ -73,6 +80,18 @@ var sortFollows = words.Set("sortfollow")
 var sortVerbs = words.Set("sortverb")
 
 var sortNouns = words.Set("sortnoun")
+
+// sortNounFollows after a sort noun open an ordering (nouns.tsv).
+var sortNounFollows = words.Set("sortnounfollow")
+
+// orderByFillers are skipped after "by" (grammar.tsv), directionLeads
+// come before a direction word (prepositions.tsv) and alphaOrder sorts by
+// name (ordering.tsv), in an ordering clause.
+var (
+	orderByFillers = words.Set("orderbyfiller")
+	directionLeads = words.Set("directionlead")
+	alphaOrder     = words.Set("alphaorder")
+)
 
 var sortedList = words.Set("sortedlist")
 
@@ -162,7 +181,7 @@ func (a *Analysis) opensOrdering(i int) bool {
 	w := a.Word(i)
 	switch {
 	case sortVerbs[w] && sortFollows[a.Word(i+1)] ||
-		sortNouns[w] && (a.Word(i+1) == "by" || a.Word(i+1) == "the" || a.Word(i+1) == "them" || a.Word(i+1) == "results"):
+		sortNouns[w] && sortNounFollows[a.Word(i+1)]:
 		return true
 	case a.Seq(i, "in", "descending") || a.Seq(i, "in", "ascending"):
 		return true
@@ -199,17 +218,17 @@ func (a *Analysis) orderWord(om *OrderMention, i, end int) bool {
 	case (x == "by" || x == "of" && a.Word(end-1) == "order") && om.By < 0:
 		// "ordered by price", "in ascending order of price"
 		om.By = end + 1
-		for a.Word(om.By) == "the" || a.Word(om.By) == "their" || a.Word(om.By) == "its" {
+		for orderByFillers[a.Word(om.By)] {
 			om.By++
 		}
 	case sortFillers[x]:
 	case sortWays[x] != "":
 		om.Desc = directionWords[x]
-	case isDirection(x) && (a.Word(end-1) == "from" || a.Word(end-1) == "to" || a.Word(end-1) == "the"):
+	case isDirection(x) && directionLeads[a.Word(end-1)]:
 		if a.Word(end-1) != "to" {
 			om.Desc = directionWords[x]
 		}
-	case x == "alphabetically" || x == "alphabetical":
+	case alphaOrder[x]:
 		om.Alpha, om.Desc = true, false
 	case om.By < 0 && a.Word(end-1) == "the" && sortNouns[a.Word(i)]:
 		om.By = end // "sort the product codes in ascending order"

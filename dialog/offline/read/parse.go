@@ -142,25 +142,32 @@ func (e *Reader) Analyse(question string, feedback []dialog.Feedback, facts []on
 	return a
 }
 
+// dropVerbs take a column out of the answer (verbs.tsv); columnNouns end
+// what they name (nouns.tsv).
+var (
+	dropVerbs   = words.Set("dropverb")
+	columnNouns = words.Set("columnnoun")
+)
+
 // findRemovals notes "drop/remove/without the X column" feedback.
 func (a *Analysis) findRemovals() {
 	for i, t := range a.Toks {
 		if t.Clause == 0 {
 			continue
 		}
-		switch t.Low {
-		case "drop", "remove", "hide":
+		switch {
+		case dropVerbs[t.Low]:
 			j := i + 1
 			for a.Word(j) == "the" {
 				j++
 			}
 			var words []string
-			for ; j < len(a.Toks) && a.Toks[j].Clause == t.Clause && a.Word(j) != "column" && a.Word(j) != "columns" && a.Word(j) != "field"; j++ {
+			for ; j < len(a.Toks) && a.Toks[j].Clause == t.Clause && !columnNouns[a.Word(j)]; j++ {
 				words = append(words, a.Toks[j].Low)
 				a.Toks[j].Used = true
 			}
 			a.Toks[i].Used = true
-			if a.Word(j) == "column" || a.Word(j) == "columns" || a.Word(j) == "field" {
+			if columnNouns[a.Word(j)] {
 				a.Toks[j].Used = true
 			}
 			if len(words) > 0 {

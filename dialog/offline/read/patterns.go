@@ -32,6 +32,9 @@ type LikeMention struct {
 // with", before "with") or anywhere in it ("contains").
 var patternVerbs = words.Map("pattern")
 
+// patternHave before a pattern noun say a column matches it (grammar.tsv).
+var patternHave = words.Set("patternhave")
+
 // patternVerb returns how a verb places its text: "%s%" for contains,
 // "%s" + "%" for starts, "%" + "%s" for ends.
 func patternVerb(a *Analysis, i int) (prefix, suffix string, ok bool) {
@@ -44,7 +47,7 @@ func patternVerb(a *Analysis, i int) (prefix, suffix string, ok bool) {
 		return "%", "", true
 	case patternVerbs[w] == "contain":
 		return "%", "%", true
-	case (w == "has" || w == "have" || w == "having" || w == "with") && patternNounAfter(a, i+1):
+	case patternHave[w] && patternNounAfter(a, i+1):
 		// "whose title has the word harbour", "with the substring 'ta'".
 		return "%", "%", true
 	}
@@ -57,11 +60,20 @@ var patternNouns = words.Set("patternnoun")
 // patternNounAfter says whether an article and a pattern noun start at
 // token j ("the word", "a substring").
 func patternNounAfter(a *Analysis, j int) bool {
-	if a.Word(j) == "the" || a.Word(j) == "a" {
+	if articles[a.Word(j)] {
 		j++
 	}
 	return patternNouns[a.Word(j)]
 }
+
+// patternFillers come between a pattern verb and its text, patternStops
+// end the words naming its column going back, and patternOwners stand
+// between that column and its owner (nouns.tsv, grammar.tsv).
+var (
+	patternFillers = words.Set("patternfiller")
+	patternStops   = words.Set("patternstop")
+	patternOwners  = words.Set("patternowner")
+)
 
 // findPatterns reads text patterns whose text is quoted or a single
 // letter; their words are then no value to look up.
@@ -78,7 +90,7 @@ func (a *Analysis) findPatterns() {
 		if a.Word(j) == "with" {
 			j++
 		}
-		for a.Word(j) == "the" || a.Word(j) == "a" || a.Word(j) == "letter" || a.Word(j) == "letters" || a.Word(j) == "word" || a.Word(j) == "string" || a.Word(j) == "text" || a.Word(j) == "prefix" || a.Word(j) == "substring" {
+		for patternFillers[a.Word(j)] {
 			j++
 		}
 		if j >= len(a.Toks) {
@@ -100,12 +112,12 @@ func (a *Analysis) findPatterns() {
 		// The words naming the column: up to four before the verb,
 		// after "whose/that/which/with".
 		for k := i - 1; k >= 0 && k >= i-4; k-- {
-			if w := a.Word(k); w == "whose" || w == "that" || w == "which" || w == "where" || w == "with" || w == "have" || w == "has" || a.Toks[k].Break != 0 && k < i-1 {
+			if patternStops[a.Word(k)] || a.Toks[k].Break != 0 && k < i-1 {
 				break
 			}
 			lm.Target = k
 		}
-		if lm.Target > 1 && (a.Word(lm.Target-1) == "whose" || a.Word(lm.Target-1) == "with") {
+		if lm.Target > 1 && patternOwners[a.Word(lm.Target-1)] {
 			lm.Owner = lm.Target - 2
 		}
 		a.MarkUsed(i, j+1)

@@ -7,6 +7,15 @@ import (
 // shareWords ask for a part of the whole.
 var shareWords = words.Set("share")
 
+// shareOf follow a share word (prepositions.tsv); changeFrom and
+// priorPeriod read "compared to the previous month" (prepositions.tsv,
+// periods.tsv).
+var (
+	shareOf     = words.Set("shareof")
+	changeFrom  = words.Set("changefrom")
+	priorPeriod = words.Set("priorperiod")
+)
+
 // ChangeMention is a request for the change between consecutive periods.
 type ChangeMention struct {
 	Unit    string // "month", "quarter", "year", "week", "day"
@@ -20,7 +29,7 @@ func (a *Analysis) findShares() {
 		if t.Used || t.Clause != 0 {
 			continue
 		}
-		if shareWords[t.Low] && (a.Word(i+1) == "of" || a.Word(i+1) == "by") && !a.withinGroups(i+2) {
+		if shareWords[t.Low] && shareOf[a.Word(i+1)] && !a.withinGroups(i+2) {
 			a.Share = &Span{At: i, End: i + 2}
 			a.MarkUsed(i, i+2)
 			continue
@@ -34,8 +43,7 @@ func (a *Analysis) findShares() {
 			// "month-over-month", "year over year"
 			a.Change = &ChangeMention{Unit: unit, At: i, End: i + 3}
 			a.MarkUsed(i, i+3)
-		case (a.Word(i-1) == "previous" || a.Word(i-1) == "prior" || a.Word(i-1) == "last") &&
-			(a.Word(i-2) == "the" && (a.Word(i-3) == "to" || a.Word(i-3) == "from" || a.Word(i-3) == "with" || a.Word(i-3) == "over")):
+		case priorPeriod[a.Word(i-1)] && a.Word(i-2) == "the" && changeFrom[a.Word(i-3)]:
 			// "compared to the previous month", "change from the prior year"
 			a.Change = &ChangeMention{Unit: unit, At: i - 3, End: i + 1}
 			a.MarkUsed(i-3, i+1)

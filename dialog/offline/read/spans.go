@@ -19,6 +19,14 @@ import (
 // lastingVerbs say how long an event took: "how many days do loans last".
 var lastingVerbs = words.Set("lasting")
 
+// spanOpens open a span's two events and spanJoins join them; spanTo
+// name its end alone (prepositions.tsv).
+var (
+	spanOpens = words.Set("spanopen")
+	spanJoins = words.Set("spanjoin")
+	spanTo    = words.Set("spanto")
+)
+
 // spanWords measure the time of an event.
 var spanWords = words.Set("span")
 
@@ -46,9 +54,9 @@ func (e *Reader) eventSpans(a *Analysis, i int) ([]ColAlt, int, int) {
 		return nil, 0, 0
 	}
 	// "time from pickup to delivery", "days between order and shipment"
-	if k := i + 1; a.Word(k) == "from" || a.Word(k) == "between" {
+	if k := i + 1; spanOpens[a.Word(k)] {
 		for sep := k + 2; sep < len(a.Toks) && sep <= k+4; sep++ {
-			if a.Word(sep) != "to" && a.Word(sep) != "and" && a.Word(sep) != "until" {
+			if !spanJoins[a.Word(sep)] {
 				continue
 			}
 			from, to := e.eventDates(a.Word(sep-1)), e.eventDates(a.Word(sep+1))
@@ -58,7 +66,7 @@ func (e *Reader) eventSpans(a *Analysis, i int) ([]ColAlt, int, int) {
 		}
 	}
 	// "days to ship", "time to delivery"
-	if a.Word(i+1) == "to" || a.Word(i+1) == "until" {
+	if spanTo[a.Word(i+1)] {
 		if ends := e.eventDates(a.Word(i + 2)); len(ends) > 0 {
 			if alts := e.spansTo(ends, unit); len(alts) > 0 {
 				return alts, i, i + 3

@@ -23,18 +23,30 @@ type TimeMention struct {
 
 // windowUnit reads the unit of "the last N days/weeks/months/years".
 func windowUnit(w string) string {
-	switch SingularOf(w) {
-	case "day", "week", "month", "year":
+	if windowUnits[SingularOf(w)] {
 		return SingularOf(w)
 	}
 	return ""
 }
+
+// windowUnits are the units of a window of time (periods.tsv).
+var windowUnits = words.Set("windowunit")
 
 var monthNames = words.Ints("month")
 
 func ymd(y, m, d int) string { return fmt.Sprintf("%04d-%02d-%02d", y, m, d) }
 
 func yearRange(y int) (string, string) { return ymd(y, 1, 1), ymd(y+1, 1, 1) }
+
+// lastN open a window of N units up to now; periodLeads before a
+// relativePeriod name one relative to now; toDate run from the period's
+// start to now (periods.tsv).
+var (
+	lastN           = words.Set("lastn")
+	periodLeads     = words.Set("periodlead")
+	relativePeriods = words.Set("relativeperiod")
+	toDate          = words.Set("todate")
+)
 
 // findTimes recognises years, ranges and relative periods.
 func (a *Analysis) findTimes(now time.Time) {
@@ -52,7 +64,7 @@ func (a *Analysis) findTimes(now time.Time) {
 			for k := i; k <= i+3; k++ {
 				a.Toks[k].Used = true
 			}
-		case (t.Low == "last" || t.Low == "past" || t.Low == "previous") && i+2 < len(a.Toks) && a.Toks[i+1].IsNum && a.Toks[i+1].Num >= 1 && windowUnit(a.Word(i+2+windowFiller(a, i+2))) != "":
+		case lastN[t.Low] && i+2 < len(a.Toks) && a.Toks[i+1].IsNum && a.Toks[i+1].Num >= 1 && windowUnit(a.Word(i+2+windowFiller(a, i+2))) != "":
 			i = a.findWindow(i, t, now)
 		case t.Low == "past" && a.Word(i+1) == "week":
 			// "the past week": the seven days up to today, as "the past 7 days".
@@ -61,9 +73,9 @@ func (a *Analysis) findTimes(now time.Time) {
 			a.Times[len(a.Times)-1].Days = 7
 			a.Toks[i].Used, a.Toks[i+1].Used = true, true
 			i++
-		case (t.Low == "last" || t.Low == "this" || t.Low == "past" || t.Low == "previous") && (a.Word(i+1) == "year" || a.Word(i+1) == "month" || a.Word(i+1) == "quarter"):
+		case periodLeads[t.Low] && relativePeriods[a.Word(i+1)]:
 			a.findCalendarPeriod(i, t, now)
-		case a.Seq(i, "year", "to", "date") || a.Seq(i, "month", "to", "date") || a.Seq(i, "quarter", "to", "date") || t.Low == "ytd" || t.Low == "mtd" || t.Low == "qtd":
+		case a.Seq(i, "year", "to", "date") || a.Seq(i, "month", "to", "date") || a.Seq(i, "quarter", "to", "date") || toDate[t.Low]:
 			i = a.findToDate(i, t, now)
 		case t.IsYear() && !comparedNumber(a.Word(i-1)):
 			a.findYear(i, t)
@@ -183,6 +195,13 @@ func (a *Analysis) findToDate(i int, t token.Token, now time.Time) int {
 	return end - 1
 }
 
+// sincePreps before a date leave its end open and untilPreps its start
+// (prepositions.tsv).
+var (
+	sincePreps = words.Set("since")
+	untilPreps = words.Set("until")
+)
+
 // findYear recognises a year at token i, with the month before it ("March
 // 2024") and an open end said by "since", "after" or "before".
 func (a *Analysis) findYear(i int, t token.Token) {
@@ -192,25 +211,25 @@ func (a *Analysis) findYear(i int, t token.Token) {
 		start := time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
 		from, to := start.Format("2006-01-02"), start.AddDate(0, 1, 0).Format("2006-01-02")
 		at := i - 1
-		switch a.Word(i - 2) {
-		case "since", "from":
+		switch w := a.Word(i - 2); {
+		case sincePreps[w]:
 			to, at = "", i-2 // "since March 2024": open-ended
-		case "after":
+		case w == "after":
 			from, at = to, i-2
 			to = ""
-		case "before", "until", "till":
+		case untilPreps[w]:
 			from, to, at = "", from, i-2
 		}
 		a.addTime(at, t.Clause, a.Phrase(at, i+1), from, to)
 		a.MarkUsed(at, i)
 	} else {
 		from, to := yearRange(y)
-		switch prev {
-		case "since", "from":
+		switch {
+		case sincePreps[prev]:
 			to = ""
-		case "after":
+		case prev == "after":
 			from, to = ymd(y+1, 1, 1), ""
-		case "before", "until", "till":
+		case untilPreps[prev]:
 			from, to = "", ymd(y, 1, 1)
 		}
 		a.addTime(i, t.Clause, a.Phrase(max(i-1, 0), i+1), from, to)
@@ -221,12 +240,22 @@ func (a *Analysis) findYear(i int, t token.Token) {
 // windowFiller is 1 when the word at i only qualifies the time unit after
 // it ("calendar months", "full weeks"), else 0.
 func windowFiller(a *Analysis, i int) int {
-	switch a.Word(i) {
-	case "calendar", "full", "complete", "whole", "entire":
+	if wholePeriod[a.Word(i)] {
 		return 1
 	}
 	return 0
 }
+
+// wholePeriod qualify a time unit as taken whole (periods.tsv).
+var wholePeriod = words.Set("wholeperiod")
+
+// periodExclusions leave out the period after them (negations.tsv);
+// thisPeriod and currentPeriod come before it (periods.tsv).
+var (
+	periodExclusions = words.Set("periodexclusion")
+	thisPeriod       = words.Set("thisperiod")
+	currentPeriod    = words.Set("currentperiod")
+)
 
 // excludedPeriod reads "not counting this month", "excluding
 // this week", "excluding today" from token i: the period left out (day,
@@ -236,7 +265,7 @@ func excludedPeriod(a *Analysis, i int) (string, int) {
 	switch {
 	case a.Seq(i, "not", "including") || a.Seq(i, "not", "counting"):
 		i += 2
-	case a.Word(i) == "excluding" || a.Word(i) == "except" || a.Word(i) == "without":
+	case periodExclusions[a.Word(i)]:
 		i++
 	default:
 		return "", 0
@@ -244,10 +273,10 @@ func excludedPeriod(a *Analysis, i int) (string, int) {
 	if a.Word(i) == "today" {
 		return "day", i + 1
 	}
-	if w := a.Word(i); w == "the" || w == "this" {
+	if thisPeriod[a.Word(i)] {
 		i++
 	}
-	if w := a.Word(i); w == "current" || w == "present" || w == "ongoing" {
+	if currentPeriod[a.Word(i)] {
 		i++
 	}
 	if u := windowUnit(a.Word(i)); u != "" && SingularOf(a.Word(i)) == a.Word(i) {

@@ -237,6 +237,9 @@ func (a *Analysis) mergeParenthesised() {
 	a.Values = out
 }
 
+// universal before a plural noun take all of a kind, no value (grammar.tsv).
+var universal = words.Set("universal")
+
 // valueOfNamedColumn reads "chinese food" as the value 'chinese' of the
 // column the last word names (food_type), beside any stored value that is
 // the whole phrase (a shop called "Green Grocer").
@@ -249,7 +252,7 @@ func (e *Reader) valueOfNamedColumn(a *Analysis, from, to int) *ValueMention {
 		return nil
 	}
 	// "all transaction types": every value, none in particular.
-	if w := a.Word(from - 1); (w == "all" || w == "every" || w == "any") && SingularOf(a.Toks[to-1].Low) != a.Toks[to-1].Low {
+	if universal[a.Word(from-1)] && SingularOf(a.Toks[to-1].Low) != a.Toks[to-1].Low {
 		return nil
 	}
 	var alts []ValueAlt
@@ -421,13 +424,16 @@ func bestValueAlts(byCol map[string]*ValueAlt) []ValueAlt {
 	return out
 }
 
+// valueNegations right before a value exclude it (negations.tsv).
+var valueNegations = words.Set("valuenegation")
+
 // valueNegation: "not", "without", "excluding" right before a value, or
 // the negation of its verb a few words before ("do not have the specialty
 // 'Cardiology'", "are not in Leeds").
 func (e *Reader) valueNegation(a *Analysis, vm *ValueMention, from int) {
 	if from > 0 {
-		switch a.Word(from - 1) {
-		case "not", "without", "excluding", "except", "exclude", "non":
+		switch {
+		case valueNegations[a.Word(from-1)]:
 			vm.Negated = true
 			a.Toks[from-1].Used = true
 		default:
@@ -450,6 +456,13 @@ func exactHit(h catalog.ValueHit) bool {
 // in", "is not from".
 var negationLinks = words.Set("negationlink")
 
+// verbNegations negate a verb before the value (negations.tsv); haveVerbs
+// are the forms of "have" (grammar.tsv).
+var (
+	verbNegations = words.Set("verbnegation")
+	haveVerbs     = words.Set("have")
+)
+
 // negatedBefore finds a "not" or "never" at most five words before token
 // from that negates the value: with only linking words between ("are not
 // in Brill"), or "have" and words of the value's own column ("do not have
@@ -467,12 +480,12 @@ func (e *Reader) negatedBefore(a *Analysis, from int, alts []ValueAlt) int {
 	for k := from - 1; k >= 0 && k >= from-5 && a.Toks[k].Clause == a.Toks[from].Clause; k-- {
 		w := a.Word(k)
 		switch {
-		case w == "not" || w == "never":
+		case verbNegations[w]:
 			if k < from-1 && have == named {
 				return k
 			}
 			return -1
-		case w == "have" || w == "has" || w == "had":
+		case haveVerbs[w]:
 			have = true
 		case negationLinks[w]:
 		case a.Toks[k].Break == 0 && slices.ContainsFunc(e.m.Cat.NameTerms(w), func(t string) bool { return names[t] }):
