@@ -90,12 +90,9 @@ func (a *Analysis) columnWordAt(k int) bool {
 	return !t.IsNum && !t.Quoted && !t.Used && !stopWords[t.Low] && !IsFunctionWord(t) && t.Break == 0 && t.Clause == a.Toks[k+1].Clause
 }
 
-// comparisonStops end, going back, the words a comparison is about, and
-// comparisonAfter point it at the words after it (grammar.tsv).
-var (
-	comparisonStops = words.Set("comparisonstop")
-	comparisonAfter = words.Set("comparisonafter")
-)
+// comparisonStops end, going back, the words a comparison is about
+// (grammar.tsv).
+var comparisonStops = words.Set("comparisonstop")
 
 // comparisonTarget finds the words a comparison at [i, end) is about:
 // content words just before ("population over 100000"), else just after
@@ -128,7 +125,9 @@ func (a *Analysis) comparisonTarget(i, end int) string {
 			after = append(after, a.Toks[j].Low)
 		}
 	}
-	if len(after) > 0 && (len(before) == 0 || comparisonAfter[a.Word(i-1)]) {
+	// A comparison right after "with", "have" or "has" finds nothing before
+	// it: those words are comparisonStops.
+	if len(after) > 0 && len(before) == 0 {
 		return strings.Join(after, " ")
 	}
 	return strings.Join(before, " ")
