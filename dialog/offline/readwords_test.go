@@ -39,6 +39,7 @@ func TestReadingWordSets(t *testing.T) {
 		{"negations", "valuenegation", "except", "library", "list the members except Leeds", "", []string{"WHERE members.city <> 'Leeds'"}, "except"},
 		{"negations", "verbnegation", "never", "choir", "list the singers who never have the voice tenor", "", []string{"WHERE singers.voice <> 'tenor'"}, "never"},
 		{"negations", "periodexclusion", "excluding", "lending", "how many loans were borrowed in the last 3 months excluding this month", "", []string{"loans.borrowed_on >= '2026-08-01'", "loans.borrowed_on < '2026-11-01'"}, "excluding"},
+		{"prepositions", "eventprep", "by", "lending", "which tools were returned by Vans", "", []string{"WHERE loans.courier = 'Vans'"}, "returned"},
 		{"prepositions", "spanopen", "between", "lending", "average days between borrowing and return of loans", "", []string{"AVG(TIMESTAMPDIFF(DAY, loans.borrowed_on, loans.returned_on))"}, "days"},
 		{"prepositions", "spanjoin", "until", "lending", "average days from borrowing until return of loans", "", []string{"AVG(TIMESTAMPDIFF(DAY, loans.borrowed_on, loans.returned_on))"}, "days"},
 		{"prepositions", "spanto", "until", "lending", "average days until return of loans", "", []string{"AVG(TIMESTAMPDIFF(DAY, loans.borrowed_on, loans.returned_on))"}, "days"},
