@@ -1,6 +1,7 @@
 package read_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -23,6 +24,10 @@ func clinic(t *testing.T) *read.Reader {
 		}
 		return out
 	}
+	var names []string
+	for i := 1; i <= 12; i++ {
+		names = append(names, fmt.Sprintf("Guest %02d", i))
+	}
 	snap := &warehouse.Snapshot{
 		Schema: warehouse.Schema{
 			Tables: []warehouse.Table{
@@ -42,6 +47,7 @@ func clinic(t *testing.T) *read.Reader {
 			{Table: "patients", Column: "city", Rows: 200, Distinct: 3, Values: []string{"Leeds", "York", "Hull"}, ValuesComplete: true},
 			{Table: "wards", Column: "ward_name", Rows: 4, Distinct: 4, Values: []string{"Intensive Care", "Maternity", "Oncology", "Surgery"}, ValuesComplete: true},
 			{Table: "visits", Column: "fee", Rows: 900, Distinct: 300, Min: "5", Max: "900"},
+			{Table: "patients", Column: "patient_name", Rows: 12, Distinct: 12, Values: names, ValuesComplete: true},
 		},
 	}
 	return read.NewReader(schema.New(catalog.New(snap, catalog.Options{})), nil)
@@ -101,6 +107,14 @@ func TestAnalyse(t *testing.T) {
 		{"a superlative keeps a number of rows", "the three oldest patients", nil, func(t *testing.T, a *read.Analysis) {
 			if a.Sup == nil || a.Sup.Limit != 3 {
 				t.Errorf("superlative %+v, want one keeping 3 rows", a.Sup)
+			}
+		}},
+		{"a name with a number is one value", "show the patient named Guest 07", nil, func(t *testing.T, a *read.Analysis) {
+			if len(a.Values) != 1 || len(a.Values[0].Alts) != 1 || a.Values[0].Alts[0].Value != "Guest 07" {
+				t.Fatalf("values %v, want Guest 07 alone", a.Mentions())
+			}
+			if !a.Toks[len(a.Toks)-1].Used {
+				t.Error("the number is not taken with the name")
 			}
 		}},
 		{"feedback is read after the question, in its own clause", "how many visits?", []dialog.Feedback{{Text: "only in York"}}, func(t *testing.T, a *read.Analysis) {

@@ -155,6 +155,40 @@ func (e *Reader) findValues(a *Analysis) {
 	sort.SliceStable(a.Values, func(i, j int) bool { return a.Values[i].At < a.Values[j].At })
 	a.mergeParenthesised()
 	a.wholeStoredValues()
+	e.withNumber(a)
+}
+
+// withNumber extends a value mention over the number right after it when
+// its words and the number spell a stored value of a column it matched
+// ("Bed 07", "Room 101"): a name with a number is one value, and its
+// words alone match only the start of several values.
+func (e *Reader) withNumber(a *Analysis) {
+	for _, vm := range a.Values {
+		end := a.SpanOf(vm.At, vm.Phrase)
+		if a.Phrase(vm.At, end) != vm.Phrase || end >= len(a.Toks) || !a.Toks[end].IsNum || a.Toks[end].Used ||
+			a.Toks[end].Clause != a.Toks[vm.At].Clause || !token.Unbroken(a.Toks, vm.At, end+1) {
+			continue
+		}
+		cols := map[string]bool{}
+		for _, al := range vm.Alts {
+			cols[strings.ToLower(al.Table+"."+al.Column)] = true
+		}
+		// The value may start after the mention's first words ("named
+		// Bed 07" is the value "Bed 07").
+		for from := vm.At; from < end; from++ {
+			var alts []ValueAlt
+			for _, h := range e.m.Cat.SearchValues(a.Phrase(from, end+1), 8) {
+				if exactHit(h) && cols[strings.ToLower(h.Table+"."+h.Column)] {
+					alts = append(alts, ValueAlt{Table: h.Table, Column: h.Column, Value: h.Value, Weight: 2})
+				}
+			}
+			if len(alts) > 0 {
+				vm.Phrase, vm.Alts, vm.Weak, vm.Optional = a.Phrase(vm.At, end+1), alts, false, false
+				a.MarkUsed(vm.At, end+1)
+				break
+			}
+		}
+	}
 }
 
 // wholeStoredValues extends a value mention over the words after it when
