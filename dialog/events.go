@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/pingcap/tidb/pkg/parser"
+
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/internal/tables"
 	"github.com/clarify-bot/clarify/ontology"
@@ -482,21 +484,17 @@ func unusableAnswer(text string) string {
 }
 
 // looksLikeSQL spots statements and injection fragments typed as answers.
+// A statement is what the SQL parser reads as one: "drop the city column"
+// and "with the largest amount" start like statements but are requests.
 func looksLikeSQL(text string) bool {
 	t := " " + strings.ToLower(text) + " "
-	first := strings.Fields(t)[0]
-	switch first {
-	case "select", "insert", "update", "delete", "drop", "create", "alter", "truncate", "with", "grant", "replace":
-		if len(strings.Fields(t)) > 2 {
-			return true
-		}
-	}
 	for _, frag := range []string{";", "--", "/*", " union select ", " from information_schema", "sleep(", "benchmark("} {
 		if strings.Contains(t, frag) {
 			return true
 		}
 	}
-	return false
+	_, err := parser.New().ParseOneStmt(strings.TrimSpace(text), "", "")
+	return err == nil && len(strings.Fields(text)) > 1
 }
 
 func stillWaiting(q *pendingQ) string {

@@ -20,15 +20,16 @@ import (
 // 2024" as a follow-up) are not among them; as SQL they are caught by the
 // parser.
 var writeVerbs = map[string]bool{
-	"drop": true, "delete": true, "truncate": true, "insert": true, "update": true, "alter": true,
+	"delete": true, "truncate": true, "insert": true, "update": true, "alter": true,
 	"grant": true, "revoke": true, "erase": true, "wipe": true, "purge": true, "destroy": true,
 	"overwrite": true, "upsert": true, "rename": true,
 }
 
 // removeVerbs ask to take rows out of the data when they start a new
-// request ("please remove customer 58"); after an answer they take
-// something out of it ("remove 2024"), which is a read.
-var removeVerbs = map[string]bool{"remove": true, "eliminate": true}
+// request ("please remove customer 58", "drop the customers table"); after
+// an answer they take something out of it ("remove 2024", "drop the city
+// column"), which is a read.
+var removeVerbs = map[string]bool{"remove": true, "eliminate": true, "drop": true}
 
 // politeOpeners may come before the verb of a request.
 var politeOpeners = map[string]bool{"please": true, "pls": true, "can": true, "could": true, "would": true, "will": true,

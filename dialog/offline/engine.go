@@ -77,6 +77,7 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 	var uncovered []int // per candidate: the question's words it does not account for
 	var total float64
 	for _, p := range plans {
+		p = withoutRemoved(a, e.m, p)
 		trees, err := e.m.Cat.JoinPaths(2+req.Widen, p.TableList()...)
 		if err != nil {
 			continue

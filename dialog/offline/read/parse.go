@@ -59,7 +59,9 @@ type Analysis struct {
 	// ("shipped" → ship…), whose dates time conditions prefer.
 	EventVerbs []string
 	Where      bool // "where is…"
-	removes    []string
+	// Removes are what feedback asked to leave out of the answer ("drop
+	// the city column" → "city").
+	Removes []string
 	// About maps a feedback clause to the phrase it answered ("active").
 	About map[int]string
 	// Typed are the typed meanings of the request, and typedMeasures the
@@ -171,7 +173,7 @@ func (a *Analysis) findRemovals() {
 				a.Toks[j].Used = true
 			}
 			if len(words) > 0 {
-				a.removes = append(a.removes, strings.Join(words, " "))
+				a.Removes = append(a.Removes, strings.Join(words, " "))
 			}
 		}
 	}
