@@ -376,3 +376,23 @@ func otherColumnOfTable(vm *ValueMention, cm *ColMention) bool {
 	}
 	return false
 }
+
+// findColumnNumbers reads a number column's name followed by a number as
+// that value of the column: "on floor 2", "in row 12", "bay 4". The number
+// must follow the name directly, in its clause, with no comparison word
+// (those are comparisons, read before).
+func (e *Reader) findColumnNumbers(a *Analysis) {
+	for _, cm := range a.Columns {
+		n := cm.End
+		if len(cm.Alts) == 0 || n >= len(a.Toks) || !a.Toks[n].IsNum || a.Toks[n].Used || a.Toks[n].Quoted ||
+			a.Toks[n].Clause != cm.Clause || !token.Unbroken(a.Toks, cm.At, n+1) {
+			continue
+		}
+		al := cm.Alts[0]
+		if c := e.m.Column(al.Table, al.Column); al.X != nil || c == nil || c.Kind() != warehouse.KindNumber {
+			continue
+		}
+		a.Comps = append(a.Comps, &CompMention{Phrase: a.Phrase(cm.At, n+1), Op: "=", Value: a.Toks[n].Num, At: cm.At, Target: cm.Phrase})
+		a.Toks[n].Used = true
+	}
+}

@@ -131,6 +131,7 @@ func (e *Reader) Analyse(question string, feedback []dialog.Feedback, facts []on
 	e.protectColumnPhrases(a)
 	e.findEntities(a)
 	e.findColumns(a)
+	e.findColumnNumbers(a)
 	e.countRanking(a)
 	e.findListItems(a)
 	e.superlativeOfColumn(a)

@@ -34,7 +34,7 @@ func clinic(t *testing.T) *read.Reader {
 				{Name: "patients", PrimaryKey: []string{"patient_id"}, RowCount: 200,
 					Columns: cols("patients", "patient_id", "int", "patient_name", "varchar", "city", "varchar", "birth_date", "date")},
 				{Name: "wards", PrimaryKey: []string{"ward_id"}, RowCount: 4,
-					Columns: cols("wards", "ward_id", "int", "ward_name", "varchar")},
+					Columns: cols("wards", "ward_id", "int", "ward_name", "varchar", "floor", "int")},
 				{Name: "visits", PrimaryKey: []string{"visit_id"}, RowCount: 900,
 					Columns: cols("visits", "visit_id", "int", "patient_id", "int", "ward_id", "int", "fee", "decimal", "visited_on", "date")},
 			},
@@ -115,6 +115,16 @@ func TestAnalyse(t *testing.T) {
 			}
 			if !a.Toks[len(a.Toks)-1].Used {
 				t.Error("the number is not taken with the name")
+			}
+		}},
+		{"a number column's name and a number are a condition", "which wards are on floor 2", nil, func(t *testing.T, a *read.Analysis) {
+			if len(a.Comps) != 1 || a.Comps[0].Op != "=" || a.Comps[0].Value != 2 || a.Comps[0].Target != "floor" {
+				t.Fatalf("comparisons %v, want floor = 2", a.Mentions())
+			}
+		}},
+		{"a text column's name and a number are not", "which wards named Ward 2", nil, func(t *testing.T, a *read.Analysis) {
+			if len(a.Comps) != 0 {
+				t.Fatalf("comparisons %v, want none", a.Mentions())
 			}
 		}},
 		{"feedback is read after the question, in its own clause", "how many visits?", []dialog.Feedback{{Text: "only in York"}}, func(t *testing.T, a *read.Analysis) {
