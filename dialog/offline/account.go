@@ -388,6 +388,10 @@ func (e *Engine) unitNotCompared(a *read.Analysis, p *plan.Plan, parts *readingP
 	return a.SpanOf(cp.At, cp.Phrase)
 }
 
+// keyNouns name a row's identity next to a number: "a builder id over 2",
+// "vehicle number 7" (countnouns.tsv).
+var keyNouns = words.Set("identitynoun")
+
 // onlyIdentityCompared says whether the reading compares the number of
 // cp only with keys and references ("more than 3 boat models" read as
 // builder_id > 3), which the question does not name: an identifier is no
@@ -398,8 +402,7 @@ func (e *Engine) onlyIdentityCompared(a *read.Analysis, p *plan.Plan, cp *read.C
 	}
 	// "a builder id over 2", "id 2 or above": the id is named next to it.
 	for _, k := range []int{cp.At - 1, a.SpanOf(cp.At, cp.Phrase)} {
-		switch read.SingularOf(a.Word(k)) {
-		case "id", "identifier", "key", "code", "number", "no":
+		if keyNouns[read.SingularOf(a.Word(k))] {
 			return false
 		}
 	}
@@ -752,6 +755,10 @@ func (e *Engine) accountOrderAndPatterns(ac *wordAccount) {
 	}
 }
 
+// windowEnds say a window ending now holds its ends: "in the last 30 days,
+// inclusive of today" (windows.tsv).
+var windowEnds = words.Set("windowend")
+
 // accountTimes explains a time mention, its event verb and its window's wording when the reading compares with its dates.
 func (e *Engine) accountTimes(ac *wordAccount) {
 	a, p, parts, mark, claim := ac.a, ac.p, ac.parts, ac.mark, ac.claim
@@ -774,10 +781,10 @@ func (e *Engine) accountTimes(ac *wordAccount) {
 			continue
 		}
 		for k := a.SpanOf(tm.At, tm.Phrase); k < len(a.Toks) && k < a.SpanOf(tm.At, tm.Phrase)+8 && a.Toks[k].Clause == tm.Clause; k++ {
-			switch a.Word(k) {
-			case "inclusive", "inclusively", "ago", "today":
+			switch w := a.Word(k); {
+			case windowEnds[w]:
 				mark(k, k+1)
-			case "days", "day":
+			case w == "days" || w == "day":
 				if a.Word(k+1) == "ago" {
 					mark(k, k+1)
 				}
@@ -800,6 +807,10 @@ func (e *Engine) accountComparisons(ac *wordAccount) {
 	}
 }
 
+// aggregateNouns are an aggregate's own noun before "of": "the total
+// amount of fines" (countnouns.tsv).
+var aggregateNouns = words.Set("aggnoun")
+
 // accountCountsAndAggregates explains count and aggregate words the reading computes; a count answered by a list is reported.
 func (e *Engine) accountCountsAndAggregates(ac *wordAccount) {
 	a, p, parts, reported, counts, mark, claim := ac.a, ac.p, ac.parts, ac.reported, ac.counts, ac.mark, ac.claim
@@ -817,7 +828,7 @@ func (e *Engine) accountCountsAndAggregates(ac *wordAccount) {
 		realised := parts.aggs[a.Agg] || a.Agg == "COUNT" && counts
 		claim(a.AggAt, a.AggAt+1, realised)
 		// "the total amount of deposit": the aggregate's own noun.
-		if w := a.Word(a.AggAt + 1); realised && (w == "amount" || w == "sum" || w == "value") && a.Word(a.AggAt+2) == "of" {
+		if w := a.Word(a.AggAt + 1); realised && aggregateNouns[w] && a.Word(a.AggAt+2) == "of" {
 			mark(a.AggAt+1, a.AggAt+2)
 		}
 	}
@@ -857,13 +868,17 @@ func (e *Engine) accountGroups(ac *wordAccount) {
 	}
 }
 
+// countWords ask for a count to be shown: "and their counts"
+// (countnouns.tsv).
+var countWords = words.Set("countnoun")
+
 // accountShownCounts explains "count" words when the reading shows a count.
 func (e *Engine) accountShownCounts(ac *wordAccount) {
 	a, counts, mark := ac.a, ac.counts, ac.mark
 	// "and their counts": the reading shows a count.
 	if counts {
 		for i, t := range a.Toks {
-			if t.Low == "count" || t.Low == "counts" {
+			if countWords[t.Low] {
 				mark(i, i+1)
 			}
 		}
@@ -905,12 +920,16 @@ func (e *Engine) accountDefinedPhrases(ac *wordAccount) {
 }
 
 // accountCaseInsensitive explains "case-insensitive", since the warehouse's text comparisons already are.
+// insensitiveWords after "case" ask for what text comparisons already do:
+// "title matches 'dune', case insensitive" (requests.tsv).
+var insensitiveWords = words.Set("insensitive")
+
 func (e *Engine) accountCaseInsensitive(ac *wordAccount) {
 	a, parts, mark := ac.a, ac.parts, ac.mark
 	// "case-insensitive": the warehouse's text comparisons already are.
 	if parts.likeOrEqual {
 		for i := range a.Toks {
-			if a.Word(i) == "case" && (a.Word(i+1) == "insensitive" || a.Word(i+1) == "insensitively") {
+			if a.Word(i) == "case" && insensitiveWords[a.Word(i+1)] {
 				mark(i, i+2)
 			}
 		}
@@ -997,13 +1016,17 @@ func (e *Engine) accountDistinct(ac *wordAccount) {
 	}
 }
 
+// sortWords ask for the order the reading gives: "sorted by due date"
+// (requests.tsv).
+var sortWords = words.Set("sortword")
+
 // accountPresentation explains words about how to show the result ("sort by", "as well").
 func (e *Engine) accountPresentation(ac *wordAccount) {
 	a, parts, mark := ac.a, ac.parts, ac.mark
 	// "sort by age", "as well": how to show what the reading shows.
 	for i, t := range a.Toks {
 		switch {
-		case parts.order && (t.Low == "sort" || t.Low == "sorted" || t.Low == "sorting"):
+		case parts.order && sortWords[t.Low]:
 			mark(i, i+1)
 		case t.Low == "well" && a.Word(i-1) == "as":
 			mark(i, i+1)
@@ -1168,7 +1191,7 @@ func (e *Engine) qualifiesColumn(a *read.Analysis, em *read.EntityMention, parts
 		}
 	}
 	// "member names": the table's noun before "name", and its label shown.
-	if t := em.Tables[0]; t.Label != nil && (a.Word(end) == "name" || a.Word(end) == "names") && parts.columns[strings.ToLower(t.Name+"."+t.Label.Name)] {
+	if t := em.Tables[0]; t.Label != nil && plan.IsNameWord(a.Word(end)) && parts.columns[strings.ToLower(t.Name+"."+t.Label.Name)] {
 		return true
 	}
 	// "the publishers of writers": the table's noun after "of" and its
@@ -1734,6 +1757,13 @@ func (e *Engine) joinsBoth(j warehouse.Join, x, y string) bool {
 // negationWords say no; a reading with no negation leaves them out.
 var negationWords = words.Set("negation")
 
+// countSuperlatives count what follows: "most loans" (superlatives.tsv);
+// numberCountNouns before "of" do: "number of loans" (countnouns.tsv).
+var (
+	countSuperlatives = words.Set("bycount")
+	numberCountNouns  = words.Set("numbercount")
+)
+
 // countedAt says whether a counting phrase comes right before token k:
 // "number of", "count of", "how many", "most", "fewest" (with "distinct"
 // or "different" between).
@@ -1741,13 +1771,13 @@ func countedAt(a *read.Analysis, k int) bool {
 	if w := a.Word(k - 1); read.DistinctWords[w] {
 		k--
 	}
-	switch a.Word(k - 1) {
-	case "most", "fewest", "least":
+	switch w := a.Word(k - 1); {
+	case countSuperlatives[w]:
 		return true
-	case "many":
+	case w == "many":
 		return a.Word(k-2) == "how"
-	case "of":
-		return a.Word(k-2) == "number" || a.Word(k-2) == "count"
+	case w == "of":
+		return numberCountNouns[a.Word(k-2)]
 	}
 	return false
 }
@@ -1799,6 +1829,10 @@ func (e *Engine) relationVerbs(a *read.Analysis, parts *readingParts, explained,
 	e.verbsOfNames(a, parts, explained, claimed, pending, mark)
 }
 
+// coordinators end a verb's reach: "the members enjoying it, and the
+// name…" (connectives.tsv).
+var coordinators = words.Set("coordinator")
+
 // verbSite is a verb of the question between two explained things: the
 // content word before it, the one after it (or after its preposition) and
 // its object, past counting words and a comparison the reading holds.
@@ -1848,7 +1882,7 @@ func (e *Engine) verbAt(a *read.Analysis, i int, explained []bool) (verbSite, bo
 		}
 		// "the members enjoying it, and the name…": the verb
 		// ends before what is coordinated with it.
-		if a.Word(k) == "and" || a.Word(k) == "or" || a.Toks[k].Break != 0 {
+		if coordinators[a.Word(k)] || a.Toks[k].Break != 0 {
 			break
 		}
 	}

@@ -106,7 +106,7 @@ func (e *Builder) findTerms(a *read.Analysis) []*termMention {
 			out = append(out, &termMention{phrase: a.Phrase(j, j+1), at: j, end: j + 1, subject: em.Tables[0]})
 			continue
 		}
-		if w := a.Word(j); w == "is" || w == "are" || w == "was" || w == "were" {
+		if beForms[a.Word(j)] {
 			j++
 			k := j
 			for k < len(a.Toks) && termWord(a.Toks[k]) {
@@ -120,11 +120,19 @@ func (e *Builder) findTerms(a *read.Analysis) []*termMention {
 	return append(out, e.judgedValues(a, out)...)
 }
 
+// beForms link a thing to what is said of it: "plants that are
+// active" (copulas.tsv).
+var beForms = words.Set("beform")
+
+// uniqueWords ask to count each thing once and say nothing of it:
+// "distinct borrowers" (quantifiers.tsv).
+var uniqueWords = words.Set("uniqueness")
+
 // termWord: a word of the question no recogniser took and that carries
 // meaning.
 func termWord(t token.Token) bool {
 	// "distinct users" asks to count each once; it says nothing of them.
-	if t.Used || t.IsNum || t.Quoted || t.Clause != 0 || read.IsFunctionWord(t) || read.Negations[t.Low] || t.Low == "distinct" || t.Low == "unique" {
+	if t.Used || t.IsNum || t.Quoted || t.Clause != 0 || read.IsFunctionWord(t) || read.Negations[t.Low] || uniqueWords[t.Low] {
 		return false
 	}
 	for _, r := range t.Low {
@@ -287,12 +295,12 @@ func verbOfObject(a *read.Analysis, k int, phrase string) bool {
 	if strings.Contains(phrase, " ") || !read.Participle(a.Word(k)) {
 		return false
 	}
-	switch a.Word(k + 1) {
-	case "a", "an", "any", "the", "some":
-		return true
-	}
-	return false
+	return objectArticles[a.Word(k+1)]
 }
+
+// objectArticles open the object of a verb: "patients who received a
+// prescription" (articles.tsv).
+var objectArticles = words.Set("objectarticle")
 
 // qualifiesAfter says whether a value right after an existence clause's
 // noun qualifies its rows: "did not write any book with format 'ebook'",

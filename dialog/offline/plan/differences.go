@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Differences of two numbers of one row: "gross amount minus net amount",
@@ -12,6 +13,10 @@ import (
 // of one table are one computed column, their difference, so that every
 // shape that takes a number — a comparison ("… is more than 20"), a total,
 // an average, a ranking — takes it too.
+
+// differenceLinks may stand between a difference and the comparison
+// after it: "fine minus paid is more than 5" (copulas.tsv).
+var differenceLinks = words.Set("differencelink")
 
 // differenceBefore is the difference a comparison right after it
 // compares: "gross amount minus net amount (is) more than 20".
@@ -22,9 +27,7 @@ func (r *reader) differenceBefore(cp *read.CompMention) *read.ColMention {
 		}
 		between := true
 		for k := cm.End; k < cp.At; k++ {
-			switch r.a.Word(k) {
-			case "is", "are", "was", "were", "be", "of":
-			default:
+			if !differenceLinks[r.a.Word(k)] {
 				between = false
 			}
 		}

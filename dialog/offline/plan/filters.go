@@ -8,6 +8,7 @@ import (
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 )
 
@@ -409,6 +410,10 @@ func (r *reader) eitherValues() orPair {
 	return out
 }
 
+// valueListFillers may stand between two values read as alternatives:
+// "either Leeds or the York branch" (connectives.tsv).
+var valueListFillers = words.Set("eitherarticle")
+
 // joinedAsAlternatives says whether only "or", a comma, "either" or an
 // article stand between two values, and "or" or a comma does.
 func joinedAsAlternatives(a *read.Analysis, vm, next *read.ValueMention) bool {
@@ -418,10 +423,10 @@ func joinedAsAlternatives(a *read.Analysis, vm, next *read.ValueMention) bool {
 	}
 	sep := end > 0 && a.Toks[end-1].Break == ','
 	for k := end; k < next.At; k++ {
-		switch a.Word(k) {
-		case "or":
+		switch {
+		case a.Word(k) == "or":
 			sep = true
-		case "the", "a", "an", "either":
+		case valueListFillers[a.Word(k)]:
 		default:
 			return false
 		}

@@ -98,6 +98,14 @@ var flagLack = words.Set("flaglack")
 
 var flagFillers = words.Set("flagfiller")
 
+// flagPreps govern a flag from its own first word: "without
+// illustrations", "with a referral", "no parking" (possession.tsv).
+var flagPreps = words.Set("flagprep")
+
+// coordinators join a flag to the one before it, which governs both:
+// "a referral and a follow-up scan" (connectives.tsv).
+var coordinators = words.Set("coordinator")
+
 // flagGovernor reads the words before a flag mention (or its own first
 // word: "without illustrations") that say it is asked for (with, have…)
 // or negated (without, no, lacking…); a flag coordinated with the one
@@ -105,10 +113,10 @@ var flagFillers = words.Set("flagfiller")
 func flagGovernor(a *read.Analysis, cm *read.ColMention, presence bool, prev *flagMention) (governed, negated, or bool) {
 	verb := false
 	for k := cm.At; k >= 0 && k >= cm.At-3; k-- {
-		if k == cm.At && a.Word(k) != "without" && a.Word(k) != "with" && a.Word(k) != "no" {
+		if k == cm.At && !flagPreps[a.Word(k)] {
 			continue
 		}
-		if w := a.Word(k); (w == "and" || w == "or") && prev != nil && prev.cm.End == k {
+		if w := a.Word(k); coordinators[w] && prev != nil && prev.cm.End == k {
 			return true, prev.negated, w == "or"
 		}
 		switch w := a.Word(k); {
@@ -129,6 +137,10 @@ func flagGovernor(a *read.Analysis, cm *read.ColMention, presence bool, prev *fl
 	return governed, negated, false
 }
 
+// bothWaysNegations, a few words after "and how many", ask for the rows
+// without the flag too: "… and how many do not" (possession.tsv).
+var bothWaysNegations = words.Set("bothwaysneg")
+
 // bothWays: a negation a few words after "and how many" asks for the rows
 // with the flag and, beside them, those without it.
 func bothWays(a *read.Analysis, cm *read.ColMention) bool {
@@ -136,7 +148,7 @@ func bothWays(a *read.Analysis, cm *read.ColMention) bool {
 	for k := cm.End; k+3 < len(a.Toks) && k <= cm.End+1; k++ {
 		if a.Seq(k, "and", "how", "many") {
 			for j := k + 3; j < len(a.Toks) && j <= k+5; j++ {
-				if w := a.Word(j); w == "not" || w == "don't" || w == "doesn't" || w == "without" {
+				if bothWaysNegations[a.Word(j)] {
 					both = true
 					a.MarkUsed(k, j+1)
 				}

@@ -23,6 +23,10 @@ import (
 // named before it ("ordered more than ten times").
 var CountedThings = words.Set("counted")
 
+// othernessWords between a number and what it counts say each is
+// another one: "more than 3 different borrowers" (quantifiers.tsv).
+var othernessWords = words.Set("otherness")
+
 // relatedCounted finds the table whose rows the comparison counts: the
 // thing named right after the number ("3 loans", "2 different genres"),
 // or for "N times" the thing the verb before it names.
@@ -30,7 +34,7 @@ func (r *reader) relatedCounted(cp *read.CompMention) (*read.EntityMention, bool
 	a := r.a
 	num := a.SpanOf(cp.At, cp.Phrase) - 1
 	next := num + 1
-	for a.Word(next) == "other" || a.Word(next) == "different" || a.Word(next) == "distinct" || a.Word(next) == "separate" {
+	for othernessWords[a.Word(next)] {
 		next++
 	}
 	// "more than 3 boat models": past the schema's own subject.

@@ -9,6 +9,7 @@ import (
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Grouping: "per segment", "in each country", "monthly", and the date columns buckets and time conditions use.
@@ -305,23 +306,31 @@ func (r *reader) mentioned(table, column string) float64 {
 	return 1
 }
 
+// identifierNouns ask for identifiers: "the book ids", "patient
+// codes" (countnouns.tsv).
+var identifierNouns = words.Set("idcode")
+
 // namesIdentifier says whether a phrase asks for identifiers ("product ID",
 // "product codes").
 func namesIdentifier(phrase string) bool {
 	for _, w := range strings.Fields(strings.ToLower(phrase)) {
-		if w == "id" || w == "ids" || w == "code" || w == "codes" {
+		if identifierNouns[w] {
 			return true
 		}
 	}
 	return false
 }
 
+// pairNouns after a thing group by two references to it: "for each
+// depot pair" (countnouns.tsv).
+var pairNouns = words.Set("pairnoun")
+
 // pairGroups reads "for each city pair": the measured rows point at
 // the thing twice (transfers.from_city, transfers.to_city → city), and each
 // pair of those references is a group.
 func (r *reader) pairGroups(el *element, em *read.EntityMention, g *read.GroupMention) bool {
 	end := r.a.SpanOf(em.At, em.Phrase)
-	if w := r.a.Word(end); w != "pair" && w != "pairs" {
+	if !pairNouns[r.a.Word(end)] {
 		return false
 	}
 	t := em.Tables[0]

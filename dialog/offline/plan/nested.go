@@ -38,7 +38,7 @@ func (e *Builder) findNested(a *read.Analysis) *read.NestedMention {
 		for i := a.Sup.NounAt + 1; i < len(a.Toks); i++ {
 			if s, ok := read.Superlatives[a.Toks[i].Low]; ok && !a.Toks[i].Used && a.Toks[i].Clause == 0 {
 				sm := &read.SuperMention{Phrase: a.Toks[i].Raw, Desc: s.Desc, Limit: 1, Hint: s.Hint, At: i, NounAt: i + 1}
-				for sm.NounAt < len(a.Toks) && (a.Word(sm.NounAt) == "the" || a.Word(sm.NounAt) == "a") {
+				for sm.NounAt < len(a.Toks) && articles[a.Word(sm.NounAt)] {
 					sm.NounAt++
 				}
 				sups = append(sups, sm)
@@ -70,12 +70,25 @@ func (e *Builder) findNested(a *read.Analysis) *read.NestedMention {
 	return nil
 }
 
+// articles are skipped between a superlative and its noun or link:
+// "in the busiest depot", "the driver with the longest trip"
+// (articles.tsv).
+var articles = words.Set("superlativearticle")
+
+// countingQuantifiers rank by a count, never name one thing: "stops at
+// the most depots" (quantifiers.tsv).
+var countingQuantifiers = words.Set("countquantifier")
+
+// nestedWith lead a superlative of the thing before them: "the depot
+// with the largest fleet" (possession.tsv).
+var nestedWith = words.Set("withhaving")
+
 // nestedAt reads the superlative s as "<link> the <sup> <thing>" or
 // "<link> the <thing> with the <sup> <column>", where something of the
 // question's comes before the link.
 func (e *Builder) nestedAt(a *read.Analysis, s *read.SuperMention) *read.NestedMention {
 	before := func(j int) int {
-		for j >= 0 && (a.Word(j) == "the" || a.Word(j) == "a") {
+		for j >= 0 && articles[a.Word(j)] {
 			j--
 		}
 		return j
@@ -118,8 +131,7 @@ func (e *Builder) nestedAt(a *read.Analysis, s *read.SuperMention) *read.NestedM
 		return false
 	}
 	// "stops at the most depots" counts them: a ranking, not one thing.
-	switch s.Phrase {
-	case "most", "least", "fewest", "more", "fewer":
+	if countingQuantifiers[s.Phrase] {
 		return nil
 	}
 	// "in the smallest state"
@@ -132,7 +144,7 @@ func (e *Builder) nestedAt(a *read.Analysis, s *read.SuperMention) *read.NestedM
 	// "at the depot with the largest fleet"
 	if cm := columnAt(s.NounAt); cm != nil && len(cm.Alts) > 0 {
 		with := before(s.At - 1)
-		if a.Word(with) != "with" && a.Word(with) != "having" {
+		if !nestedWith[a.Word(with)] {
 			return nil
 		}
 		em := entityAt(with - 1)

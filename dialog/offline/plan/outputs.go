@@ -201,13 +201,17 @@ func (r *reader) listAfter(j int) []listItem {
 	return items
 }
 
+// countNouns open an aggregate said outright: "number of loans",
+// "count of visits" (countnouns.tsv).
+var countNouns = words.Set("numbercount")
+
 // listItemAt reads one item at j: an aggregate said outright ("number of
 // loans", "total fee"), a column, a table's rows ("the shop name": its
 // label), or "name" after an item of a table ("the drug id and name").
 func (r *reader) listItemAt(j int, items []listItem) (listItem, int, bool) {
 	a := r.a
 	start := j
-	explicit := a.Word(j) == "number" || a.Word(j) == "count" || read.AggWords[a.Word(j)] != ""
+	explicit := countNouns[a.Word(j)] || read.AggWords[a.Word(j)] != ""
 	var it listItem
 	if aggs, end := r.aggregateAt(j); explicit && len(aggs) > 0 {
 		it.aggs, j = aggs, end
@@ -357,6 +361,14 @@ func (r *reader) listElement() []*element {
 	return []*element{el}
 }
 
+// labelFillers sit between the columns a bracket lists: "vehicles
+// (plate and its depot)" (connectives.tsv).
+var labelFillers = words.Set("labelfiller")
+
+// idNouns in brackets ask for the rows' key: "patients (id and name)"
+// (countnouns.tsv).
+var idNouns = words.Set("bracketid")
+
 // parenthesisedOutputs reads "shops (shop ID and name)": a list
 // in brackets right after the noun naming the rows says which of their
 // columns to show, in order; "name" is the rows' label, "ID" their key.
@@ -373,13 +385,13 @@ func (r *reader) parenthesisedOutputs(el *element) {
 		k := last + 1
 		for k < len(a.Toks) {
 			switch w := a.Word(k); {
-			case w == "and" || w == "the" || w == "its" || w == "their":
+			case labelFillers[w]:
 				k++
 				continue
-			case (w == "name" || w == "names") && t.Label != nil:
+			case nameWords[w] && t.Label != nil:
 				picked = append(picked, read.ColAlt{Table: t.Name, Column: t.Label.Name, Weight: 1})
 				k++
-			case (w == "id" || w == "ids") && t.Key != nil:
+			case idNouns[w] && t.Key != nil:
 				picked = append(picked, read.ColAlt{Table: t.Name, Column: t.Key.Name, Weight: 1})
 				k++
 			default:

@@ -7,6 +7,7 @@ import (
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
+	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // Per-group rankings: "top 2 genres by number of books", "which
@@ -55,6 +56,10 @@ func (r *reader) countRead(t *schema.Table, distinct bool, phrase string) aggRea
 	return aggRead{x: sqlexpr.CountAll, alias: alias, tables: []string{t.Name}, countOf: t, phrase: phrase, weight: 1}
 }
 
+// countWords ask for how many: "total visit count", "and their counts"
+// (countnouns.tsv).
+var countWords = words.Set("countnoun")
+
 // aggregateAt reads an aggregate phrase starting at token i: "number of
 // [distinct] X", "total/average/maximum M", "the count of X", a bare
 // measure M (a total, or its average), a bare table noun ("most
@@ -100,7 +105,7 @@ func (r *reader) aggregateAt(i int) ([]aggRead, int) {
 	if em := r.entityAt(i); em != nil && fn != "" {
 		qualifier = em
 		i += len(strings.Fields(em.Phrase))
-		if a.Word(i) == "count" || a.Word(i) == "counts" {
+		if countWords[a.Word(i)] {
 			// "total transaction count": how many of them.
 			return []aggRead{r.countRead(em.Tables[0], false, phraseOf(i+1))}, i + 1
 		}
@@ -121,15 +126,19 @@ func (r *reader) aggregateAt(i int) ([]aggRead, int) {
 	return out, cm.End
 }
 
+// countOfNouns before "of" ask for a count: "number of trips", "no. of
+// drivers" (countnouns.tsv).
+var countOfNouns = words.Set("countof")
+
 // aggregateWordAt reads the words that say which aggregate ("number of",
 // "count of", an aggregate word such as "average", "total number of"); fn
 // is "" when none does. counts: a bare "count(s)", whose thing the caller
 // knows.
 func aggregateWordAt(a *read.Analysis, i int) (fn string, next int, counts bool) {
 	switch {
-	case (a.Word(i) == "number" || a.Word(i) == "count" || a.Word(i) == "no") && a.Word(i+1) == "of":
+	case countOfNouns[a.Word(i)] && a.Word(i+1) == "of":
 		return "COUNT", i + 2, false
-	case a.Word(i) == "counts" || a.Word(i) == "count":
+	case countWords[a.Word(i)]:
 		return "", i + 1, true
 	case read.AggWords[a.Word(i)] != "":
 		fn = read.AggWords[a.Word(i)]
@@ -205,9 +214,13 @@ func (r *reader) groupable(al read.ColAlt) bool {
 	return false
 }
 
+// whichWords ask which things: "which depot", "what vehicles"
+// (questionwords.tsv).
+var whichWords = words.Set("whichwhat")
+
 // whichBefore says whether "which" or "what" comes right before token k.
 func whichBefore(a *read.Analysis, k int) bool {
-	return a.Word(k-1) == "which" || a.Word(k-1) == "what"
+	return whichWords[a.Word(k-1)]
 }
 
 // qualifiedStart is where a column mention starts counting the name of
@@ -288,6 +301,10 @@ func (r *reader) groupRanking() []*element {
 	return []*element{measure, output, direction}
 }
 
+// mostLeast may stand between a ranking's count and its grouped column:
+// "top 3 most common genres" (quantifiers.tsv).
+var mostLeast = words.Set("rankquantifier")
+
 // rankedGroup finds the grouped column of a ranking: right after "top N
 // [most common]", or before "has/have the most" ("which road has the most
 // depots"); common when the ranking counts rows per value ("the most
@@ -299,7 +316,7 @@ func (r *reader) rankedGroup(s *read.SuperMention) (*read.ColMention, bool) {
 		j++
 	}
 	common := false
-	for (a.Word(j) == "most" || a.Word(j) == "least" || read.CommonWords[a.Word(j)]) && r.columnAt(j) == nil {
+	for (mostLeast[a.Word(j)] || read.CommonWords[a.Word(j)]) && r.columnAt(j) == nil {
 		if read.CommonWords[a.Word(j)] {
 			common = true
 		}
@@ -466,6 +483,10 @@ func (r *reader) aliasOfOrder(aggs []aggRead, x sqlexpr.Expr) string {
 	return ""
 }
 
+// measureListVerbs ask for what follows them to be shown, the ranking's
+// number among them: "return the genre and the count" (requests.tsv).
+var measureListVerbs = words.Set("showverb")
+
 // asksForTheMeasure says whether the question wants the ranking's numbers
 // shown too: "and their counts", "and how many", "with the number of",
 // "return the status and the count".
@@ -478,7 +499,7 @@ func (r *reader) asksForTheMeasure() bool {
 			a.Seq(i, "and", "the", "number"), a.Seq(i, "and", "number"), a.Seq(i, "with", "the", "number"),
 			a.Seq(i, "along", "with"):
 			return true
-		case a.Word(i) == "return" || a.Word(i) == "show" || a.Word(i) == "include":
+		case measureListVerbs[a.Word(i)]:
 			for k := i + 1; k < len(a.Toks) && k < i+12; k++ {
 				if _, ok := read.AggWords[a.Word(k)]; ok || a.Seq(k, "number", "of") || a.Word(k) == "count" {
 					return true

@@ -441,6 +441,22 @@ func (r *reader) rankDirection(s *read.SuperMention, rankPhrase string) *element
 	return direction
 }
 
+// rowHave before a superlative rank rows by it: "the depot with the
+// largest fleet", "a patient whose highest dose" (possession.tsv).
+var rowHave = words.Set("superlativehave")
+
+// valueSuperlatives name the value itself: "maximum fine"
+// (quantifiers.tsv).
+var valueSuperlatives = words.Set("valuesuperlative")
+
+// valueLeads open a question asking for a value: "what is the latest due
+// date" (questionwords.tsv).
+var valueLeads = words.Set("whatlead")
+
+// rowLeads open a question asking for rows: "which author wrote the
+// longest book" (questionwords.tsv).
+var rowLeads = words.Set("rowlead")
+
 // extremeValueWeight says how likely a superlative asks for the top value
 // rather than the row holding it: "maximum quantity" and "what is the
 // highest price" ask for the value; "which product has the highest price"
@@ -448,17 +464,17 @@ func (r *reader) rankDirection(s *read.SuperMention, rankPhrase string) *element
 func (r *reader) extremeValueWeight(s *read.SuperMention) float64 {
 	a := r.a
 	prev := a.Word(s.At - 1)
-	if prev == "the" || prev == "a" {
+	if articles[prev] {
 		prev = a.Word(s.At - 2)
 	}
 	switch {
-	case prev == "with" || prev == "has" || prev == "have" || prev == "had" || prev == "whose":
+	case rowHave[prev]:
 		return 0.15
-	case s.Phrase == "maximum" || s.Phrase == "minimum":
+	case valueSuperlatives[s.Phrase]:
 		return 1.6
-	case a.Word(0) == "what" || a.Word(0) == "how":
+	case valueLeads[a.Word(0)]:
 		return 1
-	case a.Word(0) == "which" || a.Word(0) == "who" || a.Word(0) == "list" || a.Word(0) == "name":
+	case rowLeads[a.Word(0)]:
 		return 0.3
 	}
 	return 0.5
@@ -547,20 +563,26 @@ func (r *reader) valueNamesRowOf(at int) bool {
 	return false
 }
 
+// subjectWith come between a thing and the superlative that ranks it:
+// "the branch having the largest stock" (possession.tsv).
+var subjectWith = words.Set("superlativewith")
+
+// thatWhich may open the clause: "the depot that has the most vans"
+// (questionwords.tsv).
+var thatWhich = words.Set("relativewhich")
+
 // subjectBefore finds the entity a superlative qualifies when it follows
 // "with the", "that has the", "having the": "the branch with the largest
 // stock" ranks branches.
 func (r *reader) subjectBefore(at int) *schema.Table {
 	j := at - 1
-	for j >= 0 && (r.a.Word(j) == "the" || r.a.Word(j) == "a") {
+	for j >= 0 && articles[r.a.Word(j)] {
 		j--
 	}
-	switch r.a.Word(j) {
-	case "with", "having", "has", "have", "containing":
-	default:
+	if !subjectWith[r.a.Word(j)] {
 		return nil
 	}
-	if r.a.Word(j-1) == "that" || r.a.Word(j-1) == "which" {
+	if thatWhich[r.a.Word(j-1)] {
 		j--
 	}
 	for _, em := range r.a.Entities {
@@ -705,6 +727,10 @@ func moneyFirst(cols []*warehouse.Column) []*warehouse.Column {
 	return out
 }
 
+// andWhatVerbs follow "and what" asking for the ranked value: "…, and
+// what is its fine?" (copulas.tsv).
+var andWhatVerbs = words.Set("andwhatverb")
+
 // asksForTheValue says whether a clause after the superlative at asks for
 // the ranked value too: "…, and what is its bed count?", "… and
 // how many".
@@ -714,7 +740,7 @@ func (r *reader) asksForTheValue(at int) bool {
 		if a.Toks[i].Clause != 0 {
 			break
 		}
-		if a.Seq(i, "and", "what") && (a.Word(i+2) == "is" || a.Word(i+2) == "was" || a.Word(i+2) == "are") || a.Seq(i, "and", "how", "many") || a.Seq(i, "and", "how", "much") {
+		if a.Seq(i, "and", "what") && andWhatVerbs[a.Word(i+2)] || a.Seq(i, "and", "how", "many") || a.Seq(i, "and", "how", "much") {
 			return true
 		}
 	}

@@ -11,6 +11,10 @@ import (
 // What the plan stage and the engine's word accounting both ask of a
 // question's words.
 
+// politeLeads may come before the verb that opens a sentence: "please
+// list…", "also show…" (requests.tsv).
+var politeLeads = words.Set("politeword")
+
 // OutputSentence says whether token k is in a sentence after the first
 // that opens with a verb saying what to show ("… ? Return the names").
 func OutputSentence(a *read.Analysis, k int) bool {
@@ -25,7 +29,7 @@ func OutputSentence(a *read.Analysis, k int) bool {
 		return false
 	}
 	w := a.Word(start)
-	if w == "please" || w == "also" || w == "and" {
+	if politeLeads[w] {
 		w = a.Word(start + 1)
 	}
 	return read.ListVerbs[w]
