@@ -72,8 +72,8 @@ func (e *Builder) findNested(a *read.Analysis) *read.NestedMention {
 
 // articles are skipped between a superlative and its noun or link:
 // "in the busiest depot", "the driver with the longest trip"
-// (articles.tsv).
-var articles = words.Set("superlativearticle")
+// (grammar.tsv).
+var articles = words.Set("article")
 
 // countingQuantifiers rank by a count, never name one thing: "stops at
 // the most depots" (quantifiers.tsv).

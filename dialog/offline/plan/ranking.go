@@ -302,8 +302,8 @@ func (r *reader) groupRanking() []*element {
 }
 
 // mostLeast may stand between a ranking's count and its grouped column:
-// "top 3 most common genres" (quantifiers.tsv).
-var mostLeast = words.Set("rankquantifier")
+// "top 3 most common genres" (superlatives.tsv).
+var mostLeast = words.Set("mostleast")
 
 // rankedGroup finds the grouped column of a ranking: right after "top N
 // [most common]", or before "has/have the most" ("which road has the most
