@@ -60,6 +60,10 @@ func (r *reader) countRead(t *schema.Table, distinct bool, phrase string) aggRea
 // (countnouns.tsv).
 var countWords = words.Set("countnoun")
 
+// aggregateArticles may open an aggregate phrase: "top 3 depots by the
+// total mileage", "their total fine" (articles.tsv).
+var aggregateArticles = words.Set("leadarticle")
+
 // aggregateAt reads an aggregate phrase starting at token i: "number of
 // [distinct] X", "total/average/maximum M", "the count of X", a bare
 // measure M (a total, or its average), a bare table noun ("most
@@ -67,7 +71,7 @@ var countWords = words.Set("countnoun")
 // the phrase; none when i starts no aggregate.
 func (r *reader) aggregateAt(i int) ([]aggRead, int) {
 	a := r.a
-	for a.Word(i) == "the" || a.Word(i) == "a" || a.Word(i) == "their" {
+	for aggregateArticles[a.Word(i)] {
 		i++
 	}
 	start := i
