@@ -55,6 +55,8 @@ var planWordCases = []struct {
 		ahead: "SELECT members.member_id\nFROM members", behind: "SELECT members.full_name\nFROM members"},
 	{file: "articles", set: "objectarticle", word: "a", dump: "courier", question: "which trucks never returned a delivery",
 		want: []string{"WHERE NOT EXISTS (SELECT 1 FROM deliveries WHERE deliveries.truck_id = trucks.truck_id)"}},
+	{file: "connectives", set: "listarticle", word: "the", dump: "library", question: "show the name, and the city of the members",
+		want: []string{"SELECT members.full_name, members.city"}},
 	{file: "connectives", set: "labelfiller", word: "its", dump: "library", question: "list the members (name and its city)",
 		want: []string{"SELECT members.full_name, members.city"}, none: "SELECT DISTINCT members.city"},
 	{file: "connectives", set: "politeword", word: "please", dump: "vans", question: "Which depots have the largest fleet size? Please show the district.",

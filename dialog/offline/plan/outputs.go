@@ -88,17 +88,21 @@ func (r *reader) columnsInRow(free []*read.ColMention) (outputList, bool) {
 	return ol, true
 }
 
+// listArticles come before a list's items without being one: "show the
+// name, and the plate of the vans" (connectives.tsv).
+var listArticles = words.Set("listarticle")
+
 // labelBeforeList: "the name, email and city" — "name" is the head's
 // label; "the cities in Texas and their population" — the things, then
 // theirs.
 func (r *reader) labelBeforeList(ol *outputList, first int) {
 	a := r.a
 	j := first - 1
-	for j >= 0 && (a.Toks[j].Break == ',' || a.Word(j) == "and" || a.Word(j) == "the" || a.Word(j) == "their") {
-		if a.Word(j) != "the" && a.Word(j) != "their" {
+	for j >= 0 && (a.Toks[j].Break == ',' || a.Word(j) == "and" || listArticles[a.Word(j)]) {
+		if !listArticles[a.Word(j)] {
 			ol.enumerated = true
 		}
-		if a.Toks[j].Break == ',' && a.Word(j) != "and" && a.Word(j) != "the" && a.Word(j) != "their" {
+		if a.Toks[j].Break == ',' && a.Word(j) != "and" && !listArticles[a.Word(j)] {
 			break // "name, email": j is the list's first item
 		}
 		j--
