@@ -1398,6 +1398,11 @@ func (e *Engine) shownByKin(a *read.Analysis, p *plan.Plan, parts *readingParts,
 	}
 }
 
+// anyArticles carry nothing of a column's comment or of a noun's
+// neighbours: "the courier that delivered a tool" over a comment "Courier
+// that delivered the tool" (articles.tsv).
+var anyArticles = words.Set("anyarticle")
+
 // describedColumn marks the nouns of the question that the comment of a
 // column the reading shows, orders by or compares with a number uses to
 // describe it: "the
@@ -1418,7 +1423,7 @@ func (e *Engine) describedColumn(a *read.Analysis, p *plan.Plan, parts *readingP
 		}
 		var seq []string
 		for _, w := range strings.FieldsFunc(strings.ToLower(c.Comment), func(r rune) bool { return !unicode.IsLetter(r) }) {
-			if w != "a" && w != "an" && w != "the" {
+			if !anyArticles[w] {
 				seq = append(seq, read.SingularOf(w))
 			}
 		}
@@ -1442,7 +1447,7 @@ func (e *Engine) describedColumn(a *read.Analysis, p *plan.Plan, parts *readingP
 	}
 	neighbour := func(i, step int) string {
 		for k := i + step; k >= 0 && k < len(a.Toks); k += step {
-			if w := a.Word(k); w != "a" && w != "an" && w != "the" {
+			if w := a.Word(k); !anyArticles[w] {
 				return read.SingularOf(w)
 			}
 		}

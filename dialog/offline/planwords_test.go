@@ -33,6 +33,8 @@ var planWordCases = []struct {
 		want: []string{"WHERE venues.rating = (SELECT MAX(venues.rating) FROM venues)"}},
 	{file: "articles", set: "leadarticle", word: "the", dump: "library", question: "top 3 genres by the total pages",
 		want: []string{"ORDER BY SUM(books.pages) DESC"}},
+	{file: "articles", set: "anyarticle", word: "a", dump: "lending", question: "show the courier that delivered a tool for each loan",
+		want: []string{"loans.courier"}, used: "tool"},
 	{file: "connectives", set: "coordinator", word: "and", dump: "library", question: "list the books with illustrations and audio",
 		want: []string{"WHERE books.has_illustrations = TRUE\n  AND books.has_audio = TRUE"}},
 	{file: "connectives", set: "eitherarticle", word: "the", dump: "courier", question: "list deliveries with carrier UPS or the DHL",
