@@ -18,13 +18,16 @@ func hostelDump() string {
 }
 
 // TestColumnAndNumber: a number column's name followed by a number is a
-// condition on the column ("on floor 2"), in every shape that takes one.
+// condition on the column ("on floor 2"), in every shape that takes one; a
+// sign between them says which ("nightly price > 20").
 func TestColumnAndNumber(t *testing.T) {
 	e, _ := engineOn(t, hostelDump())
 	for _, c := range []struct{ question, want string }{
 		{"how many beds are on floor 2", "WHERE beds.floor = 2"},
 		{"list the dorms of the beds on floor 3", "WHERE beds.floor = 3"},
 		{"average nightly price of beds on floor 1", "WHERE beds.floor = 1"},
+		{"how many beds have a nightly price > 20", "WHERE beds.nightly_price > 20"},
+		{"list the dorms of beds with floor != 2", "WHERE beds.floor <> 2"},
 	} {
 		first := proposal(t, e, c.question).Candidates[0]
 		if !strings.Contains(first.SQL, c.want) || len(first.Unused) > 0 {

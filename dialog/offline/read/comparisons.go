@@ -37,8 +37,28 @@ type compPhrase struct {
 	op    string
 }
 
-// findComparisons recognises "more than 100", "over 500", "at least 3".
+// signs are the comparison signs a question may type between what it
+// compares and a number, and the SQL operator each means.
+var signs = map[string]string{">": ">", ">=": ">=", "≥": ">=", "<": "<", "<=": "<=", "≤": "<=", "=": "=", "==": "=", "!=": "<>", "<>": "<>", "≠": "<>"}
+
+// findSigned reads a comparison typed as a sign: "rating > 4.5",
+// "party size >= 3". What is compared is the words before the sign.
+func (a *Analysis) findSigned() {
+	for i := 0; i+1 < len(a.Toks); i++ {
+		op, ok := signs[a.Toks[i].Sign]
+		if !ok || !a.Toks[i+1].IsNum || a.Toks[i+1].Used || a.Toks[i+1].Clause != a.Toks[i].Clause {
+			continue
+		}
+		phrase := a.Toks[i].Raw + " " + a.Toks[i].Sign + " " + a.Toks[i+1].Raw
+		a.Comps = append(a.Comps, &CompMention{Phrase: phrase, Op: op, Value: a.Toks[i+1].Num, At: i + 1, Target: a.comparisonTarget(i+1, i+2)})
+		a.Toks[i+1].Used = true
+	}
+}
+
+// findComparisons recognises "more than 100", "over 500", "at least 3",
+// and comparisons typed as signs.
 func (a *Analysis) findComparisons() {
+	a.findSigned()
 	for i := 0; i < len(a.Toks); i++ {
 		for _, cp := range compPhrases {
 			n := len(cp.words)

@@ -122,6 +122,11 @@ func TestAnalyse(t *testing.T) {
 				t.Fatalf("comparisons %v, want floor = 2", a.Mentions())
 			}
 		}},
+		{"a comparison typed as a sign", "visits with a fee >= 20", nil, func(t *testing.T, a *read.Analysis) {
+			if len(a.Comps) != 1 || a.Comps[0].Op != ">=" || a.Comps[0].Value != 20 || a.Comps[0].Target != "fee" {
+				t.Fatalf("comparisons %v, want fee >= 20", a.Mentions())
+			}
+		}},
 		{"a text column's name and a number are not", "which wards named Ward 2", nil, func(t *testing.T, a *read.Analysis) {
 			if len(a.Comps) != 0 {
 				t.Fatalf("comparisons %v, want none", a.Mentions())

@@ -26,6 +26,9 @@ type Token struct {
 	// Break is the punctuation right after the token (',', '.', '?', ';',
 	// '(', ')'…), 0 for none: phrases do not span it, lists are split at it.
 	Break rune
+	// Sign is a comparison sign typed right after the token: "rating > 4.5"
+	// gives "rating" the sign ">".
+	Sign string
 }
 
 // Lex splits text into tokens: words (with inner apostrophes and hyphens),
@@ -135,7 +138,11 @@ func innerMark(rs []rune, i, j int) bool {
 
 // punctuation records the strongest break after the last token.
 func (l *lexer) punctuation(r rune) {
-	if n := len(l.out); n > 0 && strings.ContainsRune(",.?!;:()", r) && BreakRank(r) > BreakRank(l.out[n-1].Break) {
+	n := len(l.out)
+	switch {
+	case n > 0 && strings.ContainsRune("<>=≤≥≠", r), n > 0 && r == '!' && l.i+1 < len(l.rs) && l.rs[l.i+1] == '=':
+		l.out[n-1].Sign += string(r)
+	case n > 0 && strings.ContainsRune(",.?!;:()", r) && BreakRank(r) > BreakRank(l.out[n-1].Break):
 		l.out[n-1].Break = r
 	}
 	l.i++

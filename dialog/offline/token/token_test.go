@@ -44,6 +44,11 @@ func TestLex(t *testing.T) {
 			t.Errorf("Lex(%q) = %s, want %s", tc.in, got, tc.want)
 		}
 	}
+	for in, want := range map[string]string{"rating > 4.5": ">", "rating >= 4.5": ">=", "rating != 4": "!=", "rating ≤ 4": "≤", "rating 4!": ""} {
+		if got := Lex(in, 0)[0].Sign; got != want {
+			t.Errorf("Lex(%q): sign %q after the first word, want %q", in, got, want)
+		}
+	}
 	if toks := Lex("a b", 3); toks[0].Clause != 3 || toks[1].Clause != 3 {
 		t.Error("tokens carry the clause they were read in")
 	}
