@@ -1107,11 +1107,11 @@ func (e *Engine) namedTogether(a *read.Analysis, parts *readingParts, em *read.E
 	return false
 }
 
-// measuredBySibling says whether a named thing's column (highest_point, a
+// measuredBySibling says whether a named thing's column (summit_name, a
 // name) is measured by a number of its own table sharing its first word
-// (highest_elevation) that the reading reads, in a question that ranks or
-// asks how much: "the moor with the highest hill", "how high is the
-// highest point of X".
+// (summit_height) that the reading reads, in a question that ranks or
+// asks how much: "the moor with the highest summit", "how tall is the
+// summit of X".
 func (e *Engine) measuredBySibling(a *read.Analysis, al read.ColAlt, parts *readingParts) bool {
 	if a.Sup == nil && !asksHow(a) {
 		return false

@@ -39,7 +39,7 @@ var planWordCases = []struct {
 		want: []string{"WHERE books.has_illustrations = TRUE\n  AND books.has_audio = TRUE"}},
 	{file: "connectives", set: "eitherarticle", word: "the", dump: "courier", question: "list deliveries with carrier UPS or the DHL",
 		want: []string{"WHERE deliveries.carrier IN ('UPS', 'DHL')"}},
-	{file: "possession", set: "bothwaysneg", word: "not", dump: "rooms", question: "how many rooms have a projector and how many do not",
+	{file: "possession", set: "bothwaysneg", word: "not", dump: "rooms", question: "how many rooms have a projector and how many rooms do not",
 		want: []string{"GROUP BY rooms.has_projector"}, used: "not"},
 	{file: "possession", set: "withhaving", word: "with", dump: "choir", question: "list the singers at the venue with the highest rating",
 		want: []string{"WHERE venues.rating = (SELECT MAX(venues.rating) FROM venues)"}},

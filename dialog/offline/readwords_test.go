@@ -74,7 +74,7 @@ func TestReadingWordSets(t *testing.T) {
 		{"periods", "priorperiod", "prior", "library", "loans compared to the prior month", "", []string{"LAG(grouped.count) OVER (ORDER BY grouped.month)"}, "prior"},
 		{"periods", "wholeperiod", "full", "lending", "how many loans were borrowed in the last 3 full months", "", []string{"WHERE loans.borrowed_on >= '2026-08-22'"}, "full"},
 		{"periods", "thisperiod", "this", "lending", "how many loans were borrowed in the last 3 months excluding this month", "", []string{"loans.borrowed_on >= '2026-08-01'", "loans.borrowed_on < '2026-11-01'"}, "excluding"},
-		{"periods", "currentperiod", "current", "lending", "how many loans were borrowed in the last 3 months excluding the current month", "", []string{"loans.borrowed_on >= '2026-08-01'", "loans.borrowed_on < '2026-11-01'"}, "current"},
+		{"periods", "currentperiod", "current", "lending", "how many loans were borrowed in the last 3 months except the current month", "", []string{"loans.borrowed_on >= '2026-08-01'", "loans.borrowed_on < '2026-11-01'"}, "current"},
 		{"ordering", "alphaorder", "alphabetically", "choir", "list the venues ordered alphabetically", "", []string{"ORDER BY venues.venue_name"}, "alphabetically"},
 	}
 	engines := map[string]*offline.Engine{}

@@ -138,7 +138,8 @@ func flagGovernor(a *read.Analysis, cm *read.ColMention, presence bool, prev *fl
 }
 
 // bothWaysNegations, a few words after "and how many", ask for the rows
-// without the flag too: "… and how many do not" (possession.tsv).
+// without the flag too: "how many rooms have a projector and how many
+// don't" (possession.tsv).
 var bothWaysNegations = words.Set("bothwaysneg")
 
 // bothWays: a negation a few words after "and how many" asks for the rows
