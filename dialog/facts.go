@@ -372,9 +372,8 @@ func (m *Manager) questionNamesAnother(asked map[string]bool, tok ontology.Term,
 }
 
 // namesOtherColumns reports whether the question names the columns of
-// another offered output more than the remembered ones: "what are the age
-// and hometown of teachers" asks for those, whatever 'teachers' showed
-// before. Only the columns' own words count (they share the table).
+// another offered output more than the remembered ones: "what are the plate
+// and depot of vans" asks for those, whatever 'vans' showed before. Only the columns' own words count (they share the table).
 func (m *Manager) namesOtherColumns(asked map[string]bool, tok ontology.Term, pt point) bool {
 	score := func(cols []string) int {
 		n := 0

@@ -599,7 +599,7 @@ func (r *reader) freeColumns() []*read.ColMention {
 // namesItsValue says whether a participle names the column of the value right
 // after it ("depots situated in Ashby", 'Ashby' a town): the column is
 // the condition's, not what to show. A noun naming its value ("the
-// department of Computer Science") may still be shown.
+// ward of Intensive Care") may still be shown.
 func (r *reader) namesItsValue(cm *read.ColMention) bool {
 	if cm.End-cm.At != 1 || !read.Participle(r.a.Word(cm.At)) {
 		return false
@@ -620,7 +620,7 @@ func (r *reader) namesItsValue(cm *read.ColMention) bool {
 }
 
 // isOrderKey says whether a column is what the question sorts by ("in
-// ascending order of age"): it orders the rows, it is not what they show.
+// ascending order of weight"): it orders the rows, it is not what they show.
 func (r *reader) isOrderKey(cm *read.ColMention) bool {
 	om := r.a.Order
 	return om != nil && om.By >= 0 && cm.At >= om.By && cm.At < max(r.a.SpanOf(om.At, om.Phrase), om.By+1)

@@ -89,7 +89,7 @@ func (r *reader) columnsInRow(free []*read.ColMention) (outputList, bool) {
 }
 
 // listArticles come before a list's items without being one: "show the
-// name, and the plate of the vans" (connectives.tsv).
+// plate, and the depot of the vans" (connectives.tsv).
 var listArticles = words.Set("listarticle")
 
 // labelBeforeList: "the name, email and city" — "name" is the head's

@@ -341,8 +341,8 @@ func (e *Reader) bindNamedColumns(a *Analysis) {
 var namingVerbs = words.Set("naming")
 
 // valueNamedBy is the value mention right after a column mention ("the
-// department of Computer Science") or right before it ("Computer Science
-// department"), if any.
+// ward of Intensive Care") or right before it ("Intensive Care ward"),
+// if any.
 func (a *Analysis) valueNamedBy(cm *ColMention) *ValueMention {
 	if cm.Clause != 0 || Negations[a.Word(cm.At-1)] {
 		return nil // "does not border Texas" is no value of border

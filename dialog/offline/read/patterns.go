@@ -23,7 +23,7 @@ type LikeMention struct {
 	Target int
 	// Table and column, when set, are the column the pattern is read in.
 	Table, Column string
-	// Owner is the token of the noun before "whose" ("journals whose
+	// Owner is the token of the noun before "whose" ("depots whose
 	// names start with…"), -1 for none.
 	Owner int
 }

@@ -26,7 +26,7 @@ type ValueMention struct {
 	// filtering is the likelier reading (spurious.go).
 	Weak bool
 	// Named: the question names the value's column next to it ("the
-	// department of Computer Science"), which corroborates it.
+	// ward of Intensive Care"), which corroborates it.
 	Named bool
 	// Event: a participle naming something that happened ("placed in
 	// 2025"), whose event is the likelier reading (events.go).
