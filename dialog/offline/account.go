@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/plan"
 
 	"github.com/clarify-bot/clarify/dialog/offline/read"
@@ -339,7 +340,7 @@ func (rp *readingParts) spanIn(u string) bool {
 // the reading neither compares one of its columns with the number nor
 // counts its rows, else the end of the comparison. "Therapies with more
 // least 3 towns" read as a length of at least 3 is not what was asked.
-func (e *Engine) unitNotCompared(a *read.Analysis, p *plan.Plan, parts *readingParts, cp *read.CompMention) int {
+func (e *Engine) unitNotCompared(a *links.Analysis, p *plan.Plan, parts *readingParts, cp *links.CompMention) int {
 	end := a.SpanOf(cp.At, cp.Phrase)
 	if cp.KeyOf != nil || end >= len(a.Toks) || plan.CountedThings[a.Word(end)] || a.Toks[end-1].Break != 0 {
 		return end
@@ -396,13 +397,13 @@ var keyNouns = words.Set("identitynoun")
 // cp only with keys and references ("more than 3 boat models" read as
 // builder_id > 3), which the question does not name: an identifier is no
 // quantity, so the comparison is not what was asked.
-func (e *Engine) onlyIdentityCompared(a *read.Analysis, p *plan.Plan, cp *read.CompMention) bool {
+func (e *Engine) onlyIdentityCompared(a *links.Analysis, p *plan.Plan, cp *links.CompMention) bool {
 	if cp.KeyOf != nil {
 		return false
 	}
 	// "a builder id over 2", "id 2 or above": the id is named next to it.
 	for _, k := range []int{cp.At - 1, a.SpanOf(cp.At, cp.Phrase)} {
-		if keyNouns[read.SingularOf(a.Word(k))] {
+		if keyNouns[links.SingularOf(a.Word(k))] {
 			return false
 		}
 	}
@@ -459,7 +460,7 @@ func (rp *readingParts) spanEnds() []colRef {
 
 // numberOfAt says whether "no. of", the abbreviation of "number of",
 // starts at token i.
-func numberOfAt(a *read.Analysis, i int) bool {
+func numberOfAt(a *links.Analysis, i int) bool {
 	return a.Word(i) == "no" && a.Word(i+1) == "of" && i < len(a.Toks) && a.Toks[i].Break == '.'
 }
 
@@ -471,7 +472,7 @@ var splitVerbs = words.Set("split")
 // question order. A mention's words are explained when the reading's plan
 // holds what the mention stands for: the value compared with, the column
 // read, the table joined, the number compared, the count or aggregate.
-func (e *Engine) unexplained(a *read.Analysis, p *plan.Plan, parts *readingParts) []string {
+func (e *Engine) unexplained(a *links.Analysis, p *plan.Plan, parts *readingParts) []string {
 	ac := newWordAccount(a, p, parts)
 	e.accountValues(ac)
 	e.accountEntities(ac)
@@ -505,7 +506,7 @@ func (e *Engine) unexplained(a *read.Analysis, p *plan.Plan, parts *readingParts
 // wordAccount is unexplained's ledger of the question's tokens, shared by
 // the checks each kind of mention gets so that each check stays small.
 type wordAccount struct {
-	a     *read.Analysis
+	a     *links.Analysis
 	p     *plan.Plan
 	parts *readingParts
 	// explained words are accounted for by the reading.
@@ -528,7 +529,7 @@ type wordAccount struct {
 }
 
 // newWordAccount starts the ledger of a reading with no word explained.
-func newWordAccount(a *read.Analysis, p *plan.Plan, parts *readingParts) *wordAccount {
+func newWordAccount(a *links.Analysis, p *plan.Plan, parts *readingParts) *wordAccount {
 	n := len(a.Toks)
 	return &wordAccount{
 		a: a, p: p, parts: parts,
@@ -576,7 +577,7 @@ func (ac *wordAccount) unexplainedRuns() []string {
 		if t.Clause != 0 {
 			break
 		}
-		covered := !reported[i] && (explained[i] || t.Used && !claimed[i] || read.IsFunctionWord(t) && !period[i])
+		covered := !reported[i] && (explained[i] || t.Used && !claimed[i] || links.IsFunctionWord(t) && !period[i])
 		if covered {
 			flush()
 			continue
@@ -635,9 +636,9 @@ func (e *Engine) accountEntities(ac *wordAccount) {
 		}
 		if len(em.Tables) > 0 {
 			phrase := strings.ToLower(em.Phrase)
-			k := mentionKey{em.Tables[0], read.SingularOf(phrase)}
+			k := mentionKey{em.Tables[0], links.SingularOf(phrase)}
 			mentioned[k]++
-			again := said[phrase] && read.SingularOf(phrase) == phrase && definite[a.Word(em.At-1)]
+			again := said[phrase] && links.SingularOf(phrase) == phrase && definite[a.Word(em.At-1)]
 			// "the most loans … return the number of loans": a count
 			// said again is the same count.
 			counted := counts && countedAt(a, em.At)
@@ -655,7 +656,7 @@ func (e *Engine) accountEntities(ac *wordAccount) {
 		// "therapies offered by …" where therapy_offering is a table the reading
 		// does not read: relationVerbs may find the verb only says how the
 		// therapies have an attribute of their own.
-		if w := a.Word(em.At); !realised && !strings.Contains(em.Phrase, " ") && e.words != nil && (e.words.MostlyVerb(w) || read.Participle(w)) {
+		if w := a.Word(em.At); !realised && !strings.Contains(em.Phrase, " ") && e.words != nil && (e.words.MostlyVerb(w) || links.Participle(w)) {
 			tableVerb[em.At] = true
 		}
 	}
@@ -683,14 +684,14 @@ func (e *Engine) accountColumns(ac *wordAccount) {
 		// sentence asks to be shown is used only when shown.
 		w := a.Word(cm.At)
 		verb := strings.HasSuffix(w, "ed") || e.words != nil && e.words.MostlyVerb(w)
-		if realised && !verb && plan.OutputSentence(a, cm.At) && !slices.ContainsFunc(cm.Alts, func(al read.ColAlt) bool {
+		if realised && !verb && plan.OutputSentence(a, cm.At) && !slices.ContainsFunc(cm.Alts, func(al links.ColAlt) bool {
 			return al.Computed() || parts.shown[strings.ToLower(al.Table+"."+al.Column)]
 		}) {
 			realised = false
 		}
 		// A verb only comments or texts of tables the reading leaves alone
 		// speak of is a word like any other.
-		if realised || !cm.Described || slices.ContainsFunc(cm.Alts, func(al read.ColAlt) bool {
+		if realised || !cm.Described || slices.ContainsFunc(cm.Alts, func(al links.ColAlt) bool {
 			return parts.joined[strings.ToLower(al.Table)] || parts.read[strings.ToLower(al.Table)]
 		}) {
 			claim(cm.At, cm.End, realised)
@@ -942,7 +943,7 @@ func (e *Engine) accountSpanUnits(ac *wordAccount) {
 	// "the average trip time in minutes": the unit the reading measures a
 	// time span in.
 	for i := range a.Toks {
-		if u := strings.ToUpper(read.SingularOf(a.Word(i + 1))); a.Word(i) == "in" && parts.spanIn(u) {
+		if u := strings.ToUpper(links.SingularOf(a.Word(i + 1))); a.Word(i) == "in" && parts.spanIn(u) {
 			mark(i, i+2)
 		}
 		// "the time to arrival since departure" over departed_on: a word
@@ -1092,8 +1093,8 @@ func (e *Engine) accountGeneric(ac *wordAccount) {
 // mention cm after it name, as one phrase, a column of another table the
 // reading reads, whose own name holds the noun (tot_depot_amt for "depot
 // amount"); a column of the noun's own table is qualifiesColumn's case.
-func (e *Engine) namedTogether(a *read.Analysis, parts *readingParts, em *read.EntityMention, cm *read.ColMention) bool {
-	noun := read.SingularOf(a.Word(em.At))
+func (e *Engine) namedTogether(a *links.Analysis, parts *readingParts, em *links.EntityMention, cm *links.ColMention) bool {
+	noun := links.SingularOf(a.Word(em.At))
 	hits := e.searchColumns(a, a.Phrase(em.At, cm.End))
 	for _, h := range hits[:min(4, len(hits))] {
 		if slices.ContainsFunc(em.Tables, func(t *schema.Table) bool { return strings.EqualFold(t.Name, h.Table) }) ||
@@ -1112,7 +1113,7 @@ func (e *Engine) namedTogether(a *read.Analysis, parts *readingParts, em *read.E
 // (summit_height) that the reading reads, in a question that ranks or
 // asks how much: "the moor with the highest summit", "how tall is the
 // summit of X".
-func (e *Engine) measuredBySibling(a *read.Analysis, al read.ColAlt, parts *readingParts) bool {
+func (e *Engine) measuredBySibling(a *links.Analysis, al links.ColAlt, parts *readingParts) bool {
 	if a.Sup == nil && !asksHow(a) {
 		return false
 	}
@@ -1135,7 +1136,7 @@ func (e *Engine) measuredBySibling(a *read.Analysis, al read.ColAlt, parts *read
 
 // asksHow says whether the question asks "how high", "how long"… of
 // something.
-func asksHow(a *read.Analysis) bool {
+func asksHow(a *links.Analysis) bool {
 	for i := range a.Toks {
 		if a.Word(i) == "how" && read.HowAdjectives[a.Word(i+1)] != "" {
 			return true
@@ -1163,7 +1164,7 @@ func (e *Engine) showsNumber(p *plan.Plan) bool {
 
 // countsRowsOf says whether a table is named at token k, or after a word
 // asking for distinct things there ("how many different towns").
-func (e *Engine) countsRowsOf(a *read.Analysis, k int) bool {
+func (e *Engine) countsRowsOf(a *links.Analysis, k int) bool {
 	if w := a.Word(k); read.DistinctWords[w] {
 		k++
 	}
@@ -1178,7 +1179,7 @@ func (e *Engine) countsRowsOf(a *read.Analysis, k int) bool {
 // qualifiesColumn says whether an entity mention stands right before a
 // mention of one of its table's columns that the reading reads, or of a
 // value of it that the reading compares with.
-func (e *Engine) qualifiesColumn(a *read.Analysis, em *read.EntityMention, parts *readingParts) bool {
+func (e *Engine) qualifiesColumn(a *links.Analysis, em *links.EntityMention, parts *readingParts) bool {
 	end := a.SpanOf(em.At, em.Phrase)
 	for _, cm := range a.Columns {
 		if cm.At != end {
@@ -1229,15 +1230,15 @@ func (e *Engine) qualifiesColumn(a *read.Analysis, em *read.EntityMention, parts
 // showsLabel says whether the reading shows a name: a column called a name
 // or title, or a table's label no column mention asks for by its own name
 // ("the description … and name" shows a description and no name).
-func (e *Engine) showsLabel(a *read.Analysis, parts *readingParts) bool {
+func (e *Engine) showsLabel(a *links.Analysis, parts *readingParts) bool {
 	for k := range parts.shown {
 		t, c, _ := strings.Cut(k, ".")
 		if strings.Contains(c, "name") || strings.Contains(c, "title") {
 			return true
 		}
 		if info := e.m.ByName[t]; info != nil && info.Label != nil && strings.EqualFold(info.Label.Name, c) && info.Label.Kind() == warehouse.KindText && !e.m.IsKeyish(info.Def, info.Label) &&
-			!slices.ContainsFunc(a.Columns, func(cm *read.ColMention) bool {
-				return slices.ContainsFunc(cm.Alts, func(al read.ColAlt) bool { return strings.EqualFold(al.Table+"."+al.Column, k) })
+			!slices.ContainsFunc(a.Columns, func(cm *links.ColMention) bool {
+				return slices.ContainsFunc(cm.Alts, func(al links.ColAlt) bool { return strings.EqualFold(al.Table+"."+al.Column, k) })
 			}) {
 			return true
 		}
@@ -1248,7 +1249,7 @@ func (e *Engine) showsLabel(a *read.Analysis, parts *readingParts) bool {
 // countsLabelAt says whether the column al, named at token k after a
 // counting phrase ("how many bike models" over model_range.model), is the label of the table whose
 // rows the reading counts: counting the rows counts the things named.
-func (e *Engine) countsLabelAt(a *read.Analysis, p *plan.Plan, parts *readingParts, al read.ColAlt, k int) bool {
+func (e *Engine) countsLabelAt(a *links.Analysis, p *plan.Plan, parts *readingParts, al links.ColAlt, k int) bool {
 	t := p.CountRows
 	if t == nil {
 		t = p.CountOf
@@ -1274,7 +1275,7 @@ func (e *Engine) countsLabelAt(a *read.Analysis, p *plan.Plan, parts *readingPar
 // a comparison's number ("more than 2 models", "over 3 boat models"), is
 // the label of a table whose rows the reading counts per subject: the
 // things counted.
-func (e *Engine) comparedCount(a *read.Analysis, parts *readingParts, al read.ColAlt, k int) bool {
+func (e *Engine) comparedCount(a *links.Analysis, parts *readingParts, al links.ColAlt, k int) bool {
 	t := e.m.ByName[strings.ToLower(al.Table)]
 	if t == nil || t.Label == nil || !strings.EqualFold(t.Label.Name, al.Column) || !parts.counted[strings.ToLower(t.Name)] {
 		return false
@@ -1291,13 +1292,13 @@ func (e *Engine) comparedCount(a *read.Analysis, parts *readingParts, al read.Co
 // namesOwnColumn says whether a mention of a table comes right before its
 // label ("shop names") or a mention of another of its columns: that is a
 // column to show, which the mention alone does not account for.
-func (e *Engine) namesOwnColumn(a *read.Analysis, em *read.EntityMention) bool {
+func (e *Engine) namesOwnColumn(a *links.Analysis, em *links.EntityMention) bool {
 	end := a.SpanOf(em.At, em.Phrase)
 	if plan.IsNameWord(a.Word(end)) {
 		return true
 	}
 	for _, cm := range a.Columns {
-		if cm.At == end && slices.ContainsFunc(cm.Alts, func(al read.ColAlt) bool { return strings.EqualFold(al.Table, em.Tables[0].Name) }) {
+		if cm.At == end && slices.ContainsFunc(cm.Alts, func(al links.ColAlt) bool { return strings.EqualFold(al.Table, em.Tables[0].Name) }) {
 			return true
 		}
 	}
@@ -1305,7 +1306,7 @@ func (e *Engine) namesOwnColumn(a *read.Analysis, em *read.EntityMention) bool {
 }
 
 // entityAt says whether token k is part of a mention of a table.
-func (e *Engine) entityAt(a *read.Analysis, k int) bool {
+func (e *Engine) entityAt(a *links.Analysis, k int) bool {
 	for _, em := range a.Entities {
 		if em.At <= k && k < a.SpanOf(em.At, em.Phrase) && len(em.Tables) > 0 {
 			return true
@@ -1316,7 +1317,7 @@ func (e *Engine) entityAt(a *read.Analysis, k int) bool {
 
 // realisedAt is the table (and, for a value, the column) the reading
 // reads for the mention covering token k; "" when none does.
-func (e *Engine) realisedAt(a *read.Analysis, parts *readingParts, k int) (table, column string) {
+func (e *Engine) realisedAt(a *links.Analysis, parts *readingParts, k int) (table, column string) {
 	for _, em := range a.Entities {
 		if em.At > k || k >= a.SpanOf(em.At, em.Phrase) {
 			continue
@@ -1344,7 +1345,7 @@ func (e *Engine) realisedAt(a *read.Analysis, parts *readingParts, k int) (table
 // that is the only reference from the table named at token bk to another
 // table: "roads that run through Ashby" compares roads.crosses, the one way
 // a road refers to a town, so the verb names that reference.
-func (e *Engine) onlyReference(a *read.Analysis, parts *readingParts, bk, ak int) bool {
+func (e *Engine) onlyReference(a *links.Analysis, parts *readingParts, bk, ak int) bool {
 	subject, _ := e.realisedAt(a, parts, bk)
 	table, column := e.realisedAt(a, parts, ak)
 	if column == "" || subject != table {
@@ -1364,7 +1365,7 @@ func (e *Engine) onlyReference(a *read.Analysis, parts *readingParts, bk, ak int
 // applications. The column's own words were found by
 // the catalog; these
 // are its derivations the catalog's stemming does not reach.
-func (e *Engine) shownByKin(a *read.Analysis, p *plan.Plan, parts *readingParts, explained, claimed []bool, mark func(from, to int)) {
+func (e *Engine) shownByKin(a *links.Analysis, p *plan.Plan, parts *readingParts, explained, claimed []bool, mark func(from, to int)) {
 	if e.words == nil {
 		return
 	}
@@ -1389,7 +1390,7 @@ func (e *Engine) shownByKin(a *read.Analysis, p *plan.Plan, parts *readingParts,
 		if t.Clause != 0 {
 			break
 		}
-		if explained[i] || claimed[i] || read.IsFunctionWord(t) || t.IsNum || t.Quoted || len(t.Low) < 4 {
+		if explained[i] || claimed[i] || links.IsFunctionWord(t) || t.IsNum || t.Quoted || len(t.Low) < 4 {
 			continue
 		}
 		if slices.ContainsFunc(names, func(n string) bool { return e.kin(t.Low, n) }) {
@@ -1409,7 +1410,7 @@ var anyArticles = words.Set("anyarticle")
 // minimum time needed for a transfer at the clinic" over a column so
 // described names no transfer of its own. Verbs are left: a comment
 // listing stored states ("placed, shipped") is no reading of an event.
-func (e *Engine) describedColumn(a *read.Analysis, p *plan.Plan, parts *readingParts, explained []bool, mark func(from, to int)) {
+func (e *Engine) describedColumn(a *links.Analysis, p *plan.Plan, parts *readingParts, explained []bool, mark func(from, to int)) {
 	// Word pairs of the comments, articles dropped: a word is the
 	// comment's only with a neighbour it has there too ("before
 	// discounts" is not said of a column "after discounts").
@@ -1424,7 +1425,7 @@ func (e *Engine) describedColumn(a *read.Analysis, p *plan.Plan, parts *readingP
 		var seq []string
 		for _, w := range strings.FieldsFunc(strings.ToLower(c.Comment), func(r rune) bool { return !unicode.IsLetter(r) }) {
 			if !anyArticles[w] {
-				seq = append(seq, read.SingularOf(w))
+				seq = append(seq, links.SingularOf(w))
 			}
 		}
 		for k := 1; k < len(seq); k++ {
@@ -1448,7 +1449,7 @@ func (e *Engine) describedColumn(a *read.Analysis, p *plan.Plan, parts *readingP
 	neighbour := func(i, step int) string {
 		for k := i + step; k >= 0 && k < len(a.Toks); k += step {
 			if w := a.Word(k); !anyArticles[w] {
-				return read.SingularOf(w)
+				return links.SingularOf(w)
 			}
 		}
 		return ""
@@ -1457,10 +1458,10 @@ func (e *Engine) describedColumn(a *read.Analysis, p *plan.Plan, parts *readingP
 		if t.Clause != 0 {
 			break
 		}
-		if explained[i] || read.IsFunctionWord(t) || t.IsNum || t.Quoted || len(t.Low) < 4 || e.words != nil && e.words.MostlyVerb(t.Low) || read.Participle(t.Low) {
+		if explained[i] || links.IsFunctionWord(t) || t.IsNum || t.Quoted || len(t.Low) < 4 || e.words != nil && e.words.MostlyVerb(t.Low) || links.Participle(t.Low) {
 			continue
 		}
-		w := read.SingularOf(t.Low)
+		w := links.SingularOf(t.Low)
 		if pairs[[2]string{neighbour(i, -1), w}] || pairs[[2]string{w, neighbour(i, 1)}] {
 			mark(i, i+1)
 		}
@@ -1489,7 +1490,7 @@ func (e *Engine) kin(w, n string) bool {
 
 // subjectAt is where the question's subject is named: its first mention
 // of a table in the main clause, or -1.
-func (e *Engine) subjectAt(a *read.Analysis) int {
+func (e *Engine) subjectAt(a *links.Analysis) int {
 	for _, em := range a.Entities {
 		if len(em.Tables) > 0 && a.Toks[em.At].Clause == 0 {
 			return em.At
@@ -1502,7 +1503,7 @@ func (e *Engine) subjectAt(a *read.Analysis) int {
 // subject (its first table named) are two tables with exactly one join
 // between them in the schema, or (viaLink) one table of links between
 // them, and the reading joins them by it.
-func (e *Engine) onlyEdge(a *read.Analysis, parts *readingParts, bk int, viaLink bool) bool {
+func (e *Engine) onlyEdge(a *links.Analysis, parts *readingParts, bk int, viaLink bool) bool {
 	if !parts.joins {
 		return false
 	}
@@ -1542,7 +1543,7 @@ func (e *Engine) onlyEdge(a *read.Analysis, parts *readingParts, bk int, viaLink
 // at bk and ak, is no choice between joins: those two tables relate in one
 // way only, or the join the reading takes is named by the verb or the
 // preposition after it ("sail from" → from_port).
-func (e *Engine) saysWhichEdge(a *read.Analysis, parts *readingParts, bk, ak, i int) bool {
+func (e *Engine) saysWhichEdge(a *links.Analysis, parts *readingParts, bk, ak, i int) bool {
 	x, _ := e.realisedAt(a, parts, bk)
 	y, _ := e.realisedAt(a, parts, ak)
 	if x == "" || y == "" || x == y {
@@ -1590,7 +1591,7 @@ func (e *Engine) saysWhichEdge(a *read.Analysis, parts *readingParts, bk, ak, i 
 // column of that table is a reading of the same words. A verb between the
 // two ("depots run by the north district", "tours that cover the coast
 // region") then only says how the thing has that attribute.
-func (e *Engine) ownAttribute(a *read.Analysis, parts *readingParts, subject, k int) bool {
+func (e *Engine) ownAttribute(a *links.Analysis, parts *readingParts, subject, k int) bool {
 	if subject < 0 || k < 0 {
 		return false
 	}
@@ -1638,7 +1639,7 @@ func (e *Engine) ownAttribute(a *read.Analysis, parts *readingParts, subject, k 
 // joinsTwo says whether the things named at bk and at the verb's object
 // (ok, or ak after a preposition) are two different tables the reading
 // joins; a stranded verb (no object) is left to onlyEdge.
-func (e *Engine) joinsTwo(a *read.Analysis, parts *readingParts, bk, ok, ak int, prep bool) bool {
+func (e *Engine) joinsTwo(a *links.Analysis, parts *readingParts, bk, ok, ak int, prep bool) bool {
 	if prep {
 		ok = ak
 	}
@@ -1652,7 +1653,7 @@ func (e *Engine) joinsTwo(a *read.Analysis, parts *readingParts, bk, ok, ak int,
 // plainObject says whether only determiners and counting words stand
 // between tokens from and to: "hold the north district", not "painted
 // for storage", where the preposition leaves the verb's sense open.
-func (e *Engine) plainObject(a *read.Analysis, from, to int) bool {
+func (e *Engine) plainObject(a *links.Analysis, from, to int) bool {
 	for k := from; k < to; k++ {
 		// "offers the largest number of bays": a count's "of".
 		if !determiners[a.Word(k)] && !countingWords[a.Word(k)] && !copulaFillers[a.Word(k)] && (a.Word(k) != "of" || !countingWords[a.Word(k-1)]) {
@@ -1664,7 +1665,7 @@ func (e *Engine) plainObject(a *read.Analysis, from, to int) bool {
 
 // tableAt is the table the reading reads for the mention at token k: a
 // table's, a value's, or a column's ("how many bike models" → model_range).
-func (e *Engine) tableAt(a *read.Analysis, parts *readingParts, k int) string {
+func (e *Engine) tableAt(a *links.Analysis, parts *readingParts, k int) string {
 	if t, _ := e.realisedAt(a, parts, k); t != "" {
 		return t
 	}
@@ -1683,9 +1684,9 @@ func (e *Engine) tableAt(a *read.Analysis, parts *readingParts, k int) string {
 
 // objectBetween says whether only function words and counting words
 // ("the most", "number of", "largest") stand between tokens from and to.
-func (e *Engine) objectBetween(a *read.Analysis, from, to int) bool {
+func (e *Engine) objectBetween(a *links.Analysis, from, to int) bool {
 	for k := from; k < to; k++ {
-		if !read.IsFunctionWord(a.Toks[k]) && !countingWords[a.Word(k)] {
+		if !links.IsFunctionWord(a.Toks[k]) && !countingWords[a.Word(k)] {
 			return false
 		}
 	}
@@ -1697,9 +1698,9 @@ func (e *Engine) objectBetween(a *read.Analysis, from, to int) bool {
 // only says its subject's rows exist: nothing in the schema is named by
 // the verb (no column, comment or table), so no reading could make more
 // of it.
-func (e *Engine) onlyExists(a *read.Analysis, parts *readingParts, i int) bool {
+func (e *Engine) onlyExists(a *links.Analysis, parts *readingParts, i int) bool {
 	w := a.Word(i)
-	if !read.Participle(w) || i+1 < len(a.Toks) && a.Toks[i+1].Clause == a.Toks[i].Clause {
+	if !links.Participle(w) || i+1 < len(a.Toks) && a.Toks[i+1].Clause == a.Toks[i].Clause {
 		return false
 	}
 	stems := read.VerbStems(w)
@@ -1772,7 +1773,7 @@ var (
 // countedAt says whether a counting phrase comes right before token k:
 // "number of", "count of", "how many", "most", "fewest" (with "distinct"
 // or "different" between).
-func countedAt(a *read.Analysis, k int) bool {
+func countedAt(a *links.Analysis, k int) bool {
 	if w := a.Word(k - 1); read.DistinctWords[w] {
 		k--
 	}
@@ -1805,7 +1806,7 @@ var definite = words.Set("definite")
 // is left to be reported too, unless it is pending: a verb linked to a
 // column only through the lexicon ("produced" → make), which may name the
 // join the reading takes instead.
-func (e *Engine) relationVerbs(a *read.Analysis, parts *readingParts, explained, claimed, pending, tableVerb []bool, mark func(from, to int)) {
+func (e *Engine) relationVerbs(a *links.Analysis, parts *readingParts, explained, claimed, pending, tableVerb []bool, mark func(from, to int)) {
 	if e.words == nil {
 		return
 	}
@@ -1814,7 +1815,7 @@ func (e *Engine) relationVerbs(a *read.Analysis, parts *readingParts, explained,
 		if t.Clause != 0 {
 			break
 		}
-		if explained[i] || claimed[i] && !pending[i] && !tableVerb[i] || read.IsFunctionWord(t) || t.IsNum || t.Quoted {
+		if explained[i] || claimed[i] && !pending[i] && !tableVerb[i] || links.IsFunctionWord(t) || t.IsNum || t.Quoted {
 			continue
 		}
 		v, ok := e.verbAt(a, i, explained)
@@ -1851,8 +1852,8 @@ type verbSite struct {
 // verbAt finds the verb site at i: a word after an explained thing that is
 // mostly a verb (or a past participle, or often a verb right after a thing
 // named).
-func (e *Engine) verbAt(a *read.Analysis, i int, explained []bool) (verbSite, bool) {
-	content := func(k int) bool { return !read.IsFunctionWord(a.Toks[k]) }
+func (e *Engine) verbAt(a *links.Analysis, i int, explained []bool) (verbSite, bool) {
+	content := func(k int) bool { return !links.IsFunctionWord(a.Toks[k]) }
 	v := verbSite{at: i, before: -1, after: -1}
 	for k := i - 1; k >= 0; k-- {
 		if content(k) {
@@ -1915,7 +1916,7 @@ func (e *Engine) verbAt(a *read.Analysis, i int, explained []bool) (verbSite, bo
 // thing has its own attribute: by an agent that is one ("offered by the
 // cardiology ward"), or after one, stranded ("how many therapies does
 // each ward offer").
-func (e *Engine) tableVerbSaysOwn(a *read.Analysis, parts *readingParts, v verbSite, explained []bool) bool {
+func (e *Engine) tableVerbSaysOwn(a *links.Analysis, parts *readingParts, v verbSite, explained []bool) bool {
 	subject := e.subjectAt(a)
 	return v.prep && a.Word(v.at+1) == "by" && v.after >= 0 && explained[v.after] && e.ownAttribute(a, parts, v.before, v.after) ||
 		v.after < 0 && subject >= 0 && subject < v.before && e.ownAttribute(a, parts, subject, v.before)
@@ -1925,7 +1926,7 @@ func (e *Engine) tableVerbSaysOwn(a *read.Analysis, parts *readingParts, v verbS
 // things around it, that one thing refers to the other, that the thing
 // is the only one of its kind joined, that it exists ("is stocked"), or
 // that the thing has its object as its own attribute.
-func (e *Engine) verbRelates(a *read.Analysis, parts *readingParts, v verbSite, explained []bool) bool {
+func (e *Engine) verbRelates(a *links.Analysis, parts *readingParts, v verbSite, explained []bool) bool {
 	afterExplained := v.prep && v.after >= 0 && explained[v.after]
 	switch {
 	case v.hasObject && parts.joins && e.saysWhichEdge(a, parts, v.before, v.object, v.at):
@@ -1946,7 +1947,7 @@ func (e *Engine) verbRelates(a *read.Analysis, parts *readingParts, v verbSite, 
 // is it situated" through a site column: a verb the lexicon relates to
 // the name of a column or table the reading reads is what the reading
 // does with it.
-func (e *Engine) verbsOfNames(a *read.Analysis, parts *readingParts, explained, claimed, pending []bool, mark func(from, to int)) {
+func (e *Engine) verbsOfNames(a *links.Analysis, parts *readingParts, explained, claimed, pending []bool, mark func(from, to int)) {
 	var names []string
 	for k := range parts.columns {
 		_, c, _ := strings.Cut(k, ".")
@@ -1959,11 +1960,11 @@ func (e *Engine) verbsOfNames(a *read.Analysis, parts *readingParts, explained, 
 		if t.Clause != 0 {
 			break
 		}
-		if explained[i] || claimed[i] && !pending[i] || read.IsFunctionWord(t) || t.IsNum || t.Quoted {
+		if explained[i] || claimed[i] && !pending[i] || links.IsFunctionWord(t) || t.IsNum || t.Quoted {
 			continue
 		}
 		w := a.Word(i)
-		if !e.words.MostlyVerb(w) && !read.Participle(w) {
+		if !e.words.MostlyVerb(w) && !links.Participle(w) {
 			continue
 		}
 		for _, n := range names {

@@ -4,9 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/plan"
-
-	"github.com/clarify-bot/clarify/dialog/offline/read"
 
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 )
@@ -20,7 +19,7 @@ import (
 
 // literalsBetween are the literals the question's comparisons, values
 // and patterns between tokens from and to stand for, as rendered.
-func literalsBetween(a *read.Analysis, from, to int) map[string]bool {
+func literalsBetween(a *links.Analysis, from, to int) map[string]bool {
 	out := map[string]bool{}
 	for _, cp := range a.Comps {
 		if cp.At >= from && cp.At < to {
@@ -58,7 +57,7 @@ func literalKey(x expr) string {
 // value (GROUP BY the shown columns, HAVING a count of each half's rows).
 // Nil when the reading is not of that shape or a condition belongs to
 // both halves.
-func bothRows(a *read.Analysis, m *schema.Model, p *plan.Plan) *plan.Plan {
+func bothRows(a *links.Analysis, m *schema.Model, p *plan.Plan) *plan.Plan {
 	first, second, t := plan.BothHalves(a)
 	if t == nil || len(p.Groups) > 0 || p.Aggregated || len(p.Derived) > 0 || p.Order != nil || len(p.Selects) == 0 || len(p.Having) > 0 {
 		return nil

@@ -4,8 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/clarify-bot/clarify/dialog/offline/read"
-
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 )
 
@@ -21,7 +20,7 @@ import (
 
 // linkedIn are the facts whose defined column a reading's SQL uses: the
 // reading took the phrase as the definition says.
-func linkedIn(a *read.Analysis, m *schema.Model, parts *readingParts) []string {
+func linkedIn(a *links.Analysis, m *schema.Model, parts *readingParts) []string {
 	var out []string
 	for _, l := range a.Linked {
 		used := l.X != nil && parts.holds(m, l.X) || l.X == nil && parts.columns[strings.ToLower(l.Column)]

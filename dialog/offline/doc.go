@@ -22,11 +22,13 @@
 //	         ORDER BY, LIMIT, windows, derived tables), and their
 //	         rendering to SQL: a reading becomes text only there, and
 //	         nothing reads it back
-//	read     tokens, the person's feedback and facts → read.Analysis: the
-//	         words linked to the schema (stored values, tables, columns,
-//	         times) and the elements asked for (counts, aggregates,
+//	links    the question's words linked to the schema (stored values,
+//	         tables, columns, times), held in links.Analysis with the
+//	         elements the next stage finds
+//	read     tokens, the person's feedback and facts → links.Analysis:
+//	         the links, and the elements asked for (counts, aggregates,
 //	         superlatives, comparisons, groups, orderings, patterns)
-//	plan     read.Analysis → plans: typed queries made of sqlexpr
+//	plan     links.Analysis → plans: typed queries made of sqlexpr
 //	         parts, one per reading, with weights (elements and their
 //	         alternatives, composition, terms the schema does not name)
 //	offline  joins each plan's tables, keeps measures at their grain,

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/plan"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
@@ -30,13 +31,13 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Words is what the engine asks an English lexicon (see read.Words).
-type Words = read.Words
+// Words is what the engine asks an English lexicon (see links.Words).
+type Words = links.Words
 
 // Engine is the offline interpreter. It is safe for concurrent use.
 type Engine struct {
 	m       *schema.Model
-	reader  *read.Reader
+	reader  *links.Reader
 	planner *plan.Builder
 	words   Words
 	now     func() time.Time
@@ -55,7 +56,7 @@ func New(cat *catalog.Catalog, opts Options) *Engine {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	m := schema.New(cat)
-	r := read.NewReader(m, opts.Words)
+	r := links.NewReader(m, opts.Words)
 	e := &Engine{m: m, reader: r, planner: plan.NewBuilder(m, opts.Words, r, opts.Now), now: opts.Now, words: opts.Words, log: opts.Logger, name: "offline"}
 	e.planner.SetConditions(e.readCondition)
 	return e
@@ -70,7 +71,7 @@ func (e *Engine) Candidates(ctx context.Context, req dialog.Request) (*dialog.Pr
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	a := e.reader.Analyse(req.Question, req.Feedback, req.Facts, e.now())
+	a := read.Analyse(e.reader, req.Question, req.Feedback, req.Facts, e.now())
 	plans := e.planner.Readings(a, req.Widen, req.Facts)
 	byKey := map[string]int{}
 	var out []dialog.Candidate
@@ -417,7 +418,7 @@ func wordCount(phrases []string) int {
 // weakRealised counts the words of uncorroborated value matches ("good" as
 // the shop 'good heavens') a reading filters on: using a word that
 // way explains it no better than leaving it out.
-func weakRealised(a *read.Analysis, parts *readingParts) int {
+func weakRealised(a *links.Analysis, parts *readingParts) int {
 	n := 0
 	for _, vm := range a.Values {
 		if !vm.Weak {
@@ -507,7 +508,7 @@ func lowerCol(table, column string) colRef {
 
 // searchColumns is the catalog's column search for phrase, once per
 // question.
-func (e *Engine) searchColumns(a *read.Analysis, phrase string) []catalog.ColumnHit {
+func (e *Engine) searchColumns(a *links.Analysis, phrase string) []catalog.ColumnHit {
 	if hits, ok := a.Hits[phrase]; ok {
 		return hits
 	}

@@ -3,6 +3,7 @@ package offline
 import (
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/plan"
 
 	"github.com/clarify-bot/clarify/dialog/offline/read"
@@ -32,7 +33,7 @@ var particles = words.Set("particle")
 // eventVerbBefore finds a participle right before token at (a time
 // condition), possibly with its particle, that names a date column the
 // reading's conditions use: the tokens from it to at are the event.
-func (e *Engine) eventVerbBefore(a *read.Analysis, at int, p *plan.Plan) (int, bool) {
+func (e *Engine) eventVerbBefore(a *links.Analysis, at int, p *plan.Plan) (int, bool) {
 	k := at - 1
 	switch a.Word(k) {
 	case "in", "during", "on", "since", "before", "after", "by", "at", "from":
@@ -41,7 +42,7 @@ func (e *Engine) eventVerbBefore(a *read.Analysis, at int, p *plan.Plan) (int, b
 	if particles[a.Word(k)] {
 		k--
 	}
-	if k < 0 || !read.Participle(a.Word(k)) {
+	if k < 0 || !links.Participle(a.Word(k)) {
 		return 0, false
 	}
 	stems := read.VerbStems(a.Word(k))
@@ -68,15 +69,15 @@ var passiveAux = words.Set("passiveaux")
 // anywhere names the verb, so the verb chooses nothing. at is where the
 // time (or period) is said; the participle is right before it, or closes
 // a passive clause after it.
-func (e *Engine) onlyEventBefore(a *read.Analysis, parts *readingParts, at int) (int, bool) {
+func (e *Engine) onlyEventBefore(a *links.Analysis, parts *readingParts, at int) (int, bool) {
 	k := at - 1
 	for n := 0; n < 3 && timeLead[a.Word(k)]; n++ {
 		k--
 	}
-	if !read.Participle(a.Word(k)) {
+	if !links.Participle(a.Word(k)) {
 		k = -1
 		for i := at + 1; i < len(a.Toks) && a.Toks[i].Clause == a.Toks[at].Clause; i++ {
-			if read.Participle(a.Word(i)) && passiveAux[a.Word(i-1)] && (i+1 == len(a.Toks) || a.Toks[i+1].Clause != a.Toks[at].Clause || read.IsFunctionWord(a.Toks[i+1]) && !plan.RelationPreps[a.Word(i+1)]) {
+			if links.Participle(a.Word(i)) && passiveAux[a.Word(i-1)] && (i+1 == len(a.Toks) || a.Toks[i+1].Clause != a.Toks[at].Clause || links.IsFunctionWord(a.Toks[i+1]) && !plan.RelationPreps[a.Word(i+1)]) {
 				k = i
 			}
 		}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/clarify-bot/clarify/dialog"
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 )
 
 // TestExplain: the explanation says what the reading stage linked each
@@ -21,7 +21,7 @@ func TestExplain(t *testing.T) {
 		t.Fatal(err)
 	}
 	has := func(kind, phrase, means string) bool {
-		return slices.ContainsFunc(x.Mentions, func(m read.Mention) bool {
+		return slices.ContainsFunc(x.Mentions, func(m links.Mention) bool {
 			return m.Kind == kind && m.Phrase == phrase && (means == "" || slices.Contains(m.Means, means))
 		})
 	}

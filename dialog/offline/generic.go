@@ -3,9 +3,8 @@ package offline
 import (
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/plan"
-
-	"github.com/clarify-bot/clarify/dialog/offline/read"
 )
 
 // Nouns that name no kind of thing — "people", "places", "ones" — stand
@@ -34,7 +33,7 @@ func shownTables(p *plan.Plan) map[string]bool {
 // genericStandsFor says whether the generic noun at token k stands for
 // the one table the reading shows, which no realised mention of a table
 // names.
-func (e *Engine) genericStandsFor(a *read.Analysis, p *plan.Plan, parts *readingParts, k int) bool {
+func (e *Engine) genericStandsFor(a *links.Analysis, p *plan.Plan, parts *readingParts, k int) bool {
 	if !plan.GenericNouns[a.Word(k)] || a.Toks[k].Used {
 		return false
 	}

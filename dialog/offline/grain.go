@@ -4,9 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/plan"
-
-	"github.com/clarify-bot/clarify/dialog/offline/read"
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
@@ -80,7 +79,7 @@ func (e *Engine) atGrain(p *plan.Plan, tree *catalog.JoinTree) []grainReading {
 	}
 	out := []grainReading{{p: q, tree: t, weight: 1}}
 	if semi != nil {
-		thing, per := plan.Humanize(semi.near), read.SingularOf(plan.Humanize(semi.far))
+		thing, per := plan.Humanize(semi.near), links.SingularOf(plan.Humanize(semi.far))
 		if t := e.m.ByName[semi.near]; t != nil {
 			thing = plan.Humanize(t.Name)
 		}

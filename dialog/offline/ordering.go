@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/plan"
 
 	"github.com/clarify-bot/clarify/dialog/offline/read"
@@ -20,7 +21,7 @@ import (
 // makers by number of models and average production": the one aggregate
 // of that kind the reading shows besides the one it orders by. Nil when
 // the ranking names one measure.
-func tieBreak(a *read.Analysis, m *schema.Model, p *plan.Plan) expr {
+func tieBreak(a *links.Analysis, m *schema.Model, p *plan.Plan) expr {
 	if p.Order == nil || p.ThenBy != nil || a.Sup == nil {
 		return nil
 	}

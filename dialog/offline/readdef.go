@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/plan"
 
 	"github.com/clarify-bot/clarify/dialog/offline/read"
@@ -60,7 +61,7 @@ func (e *Engine) readCondition(subject, words string, facts []ontology.Fact) (pl
 	noun := strings.ToLower(plan.Humanize(t.Name))
 	low := strings.ToLower(words)
 	var framings []string
-	if strings.HasPrefix(low, noun+" ") || strings.HasPrefix(low, read.SingularOf(noun)+" ") {
+	if strings.HasPrefix(low, noun+" ") || strings.HasPrefix(low, links.SingularOf(noun)+" ") {
 		framings = []string{"list " + words}
 	} else {
 		framings = []string{"list " + noun + " " + words, "list " + noun + " that " + words, "list " + noun + " with " + words, "list " + noun + " whose " + words}
@@ -74,7 +75,7 @@ func (e *Engine) readCondition(subject, words string, facts []ontology.Fact) (pl
 	var best plan.ConditionReading
 	bestW := 0.0
 	for _, q := range framings {
-		a := e.reader.Analyse(q, nil, facts, e.now())
+		a := read.Analyse(e.reader, q, nil, facts, e.now())
 		for _, p := range e.planner.Readings(a, 0, facts) {
 			if p.Weight <= bestW || !listsUnder(p, t) {
 				continue

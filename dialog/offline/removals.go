@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/plan"
-	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 )
@@ -14,7 +14,7 @@ import (
 // drop ("drop the city column"): a shown column whose name has every word
 // of the removal. A reading shows at least one thing, so a removal that
 // names all it shows is not applied; p itself is not changed.
-func withoutRemoved(a *read.Analysis, m *schema.Model, p *plan.Plan) *plan.Plan {
+func withoutRemoved(a *links.Analysis, m *schema.Model, p *plan.Plan) *plan.Plan {
 	if len(a.Removes) == 0 {
 		return p
 	}

@@ -4,10 +4,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/clarify-bot/clarify/dialog/offline/read"
-
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 )
 
 // Roles of a polymorphic reference: a transaction's sender_id and
@@ -26,7 +25,7 @@ type roleTree struct {
 // roleVariants are the readings of each join tree's typed edges, one per
 // role, sharing the tree's weight by fit; a tree without typed edges is
 // itself.
-func (e *Engine) roleVariants(a *read.Analysis, trees []*catalog.JoinTree) []roleTree {
+func (e *Engine) roleVariants(a *links.Analysis, trees []*catalog.JoinTree) []roleTree {
 	var all []roleTree
 	for _, tree := range trees {
 		all = append(all, e.treeRoles(a, tree)...)
@@ -34,7 +33,7 @@ func (e *Engine) roleVariants(a *read.Analysis, trees []*catalog.JoinTree) []rol
 	return all
 }
 
-func (e *Engine) treeRoles(a *read.Analysis, tree *catalog.JoinTree) []roleTree {
+func (e *Engine) treeRoles(a *links.Analysis, tree *catalog.JoinTree) []roleTree {
 	out := []roleTree{{tree: tree, weight: 1}}
 	for i, edge := range tree.Edges {
 		sibs := e.planner.TypedSiblings(edge)

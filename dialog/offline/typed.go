@@ -3,9 +3,8 @@ package offline
 import (
 	"slices"
 
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/plan"
-
-	"github.com/clarify-bot/clarify/dialog/offline/read"
 
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
@@ -33,7 +32,7 @@ import (
 // typedUnaggregated reports whether a reading lists a computed measure row
 // by row: a measure computed from totals is only ever a total (or an
 // average, a ranking) of them.
-func typedUnaggregated(a *read.Analysis, m *schema.Model, p *plan.Plan) bool {
+func typedUnaggregated(a *links.Analysis, m *schema.Model, p *plan.Plan) bool {
 	if len(a.TypedMarkers) == 0 {
 		return false
 	}
@@ -60,7 +59,7 @@ func typedUnaggregated(a *read.Analysis, m *schema.Model, p *plan.Plan) bool {
 
 // withTyped adds to a reading's definitions the computed measures its
 // parts use.
-func withTyped(a *read.Analysis, m *schema.Model, defs []dialog.Definition, parts *readingParts) []dialog.Definition {
+func withTyped(a *links.Analysis, m *schema.Model, defs []dialog.Definition, parts *readingParts) []dialog.Definition {
 	for _, tm := range a.TypedMeasures {
 		if parts.holds(m, tm.Marker) && !slices.ContainsFunc(defs, func(d dialog.Definition) bool { return d.Phrase == tm.Def.Phrase }) {
 			defs = append(slices.Clip(defs), tm.Def)

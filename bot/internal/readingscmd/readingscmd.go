@@ -128,7 +128,7 @@ func open(ctx context.Context, logger *slog.Logger, useDemo bool, dsn, schemaFil
 // Print writes the explanation, stage by stage, with at most top readings.
 func Print(w io.Writer, x *offline.Explanation, top int) {
 	fmt.Fprintf(w, "Words (token):  %s\n\n", strings.Join(x.Words, " · "))
-	fmt.Fprintln(w, "Read (read):")
+	fmt.Fprintln(w, "Linked and read (links, read):")
 	if len(x.Mentions) == 0 {
 		fmt.Fprintln(w, "  nothing linked")
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/clarify-bot/clarify/bot/internal/cli"
 	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/offline"
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 )
 
 // TestRunOnDemo: on the demo warehouse the command shows each stage: the
@@ -81,7 +81,7 @@ func TestRunUsage(t *testing.T) {
 func TestPrint(t *testing.T) {
 	x := &offline.Explanation{
 		Words:    []string{"list", "the", "vans"},
-		Mentions: []read.Mention{{Kind: "table", Phrase: "vans", At: 2, End: 3, Means: []string{"vans"}}},
+		Mentions: []links.Mention{{Kind: "table", Phrase: "vans", At: 2, End: 3, Means: []string{"vans"}}},
 		Plans:    3,
 		Candidates: []dialog.Candidate{
 			{SQL: "SELECT vans.plate\nFROM vans", Prior: 0.7},

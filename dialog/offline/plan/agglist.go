@@ -3,7 +3,7 @@ package plan
 import (
 	"slices"
 
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 )
 
@@ -14,7 +14,7 @@ import (
 
 // listAggregates makes a reading that shows one aggregate of a measure,
 // listed with others in the question, show them all.
-func listAggregates(a *read.Analysis, p *Plan) {
+func listAggregates(a *links.Analysis, p *Plan) {
 	if len(a.AggList) < 2 {
 		return
 	}
@@ -22,7 +22,7 @@ func listAggregates(a *read.Analysis, p *Plan) {
 	at := -1
 	for i, s := range p.Selects {
 		ag, ok := s.X.(sqlexpr.Agg)
-		if !ok || ag.Arg == nil || ag.Distinct || !slices.ContainsFunc(a.AggList, func(it read.AggItem) bool { return it.Fn == ag.Fn }) {
+		if !ok || ag.Arg == nil || ag.Distinct || !slices.ContainsFunc(a.AggList, func(it links.AggItem) bool { return it.Fn == ag.Fn }) {
 			continue
 		}
 		if x != nil {

@@ -1,7 +1,7 @@
 package plan
 
 import (
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 )
 
@@ -15,12 +15,12 @@ import (
 // BothHalves finds "both <things> … and <things> …": where each half
 // starts, and the table named twice; nil when the question has no such
 // pair.
-func BothHalves(a *read.Analysis) (first, second int, t *schema.Table) {
+func BothHalves(a *links.Analysis) (first, second int, t *schema.Table) {
 	for b, tk := range a.Toks {
 		if tk.Clause != 0 || tk.Low != "both" {
 			continue
 		}
-		var em1 *read.EntityMention
+		var em1 *links.EntityMention
 		for _, em := range a.Entities {
 			if em.At > b && em.At <= b+2 && len(em.Tables) > 0 {
 				em1 = em

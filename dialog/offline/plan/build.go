@@ -9,7 +9,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/token"
@@ -211,7 +211,7 @@ const joinPenalty = 0.5
 // Readings enumerates plans: one alternative per element, every combination,
 // weighted by the product of the alternatives' weights and a penalty per
 // joined table.
-func (e *Builder) Readings(a *read.Analysis, widen int, facts []ontology.Fact) []*Plan {
+func (e *Builder) Readings(a *links.Analysis, widen int, facts []ontology.Fact) []*Plan {
 	cap := 3 + 2*widen
 	e.typedMeasures(a, a.Typed)
 	r := &reader{e: e, a: a, prefer: e.feedbackColumns(a), facts: facts}
@@ -381,14 +381,14 @@ func (r *reader) keyed(p *Plan) bool {
 // reader holds the state of building elements for one analysis.
 type reader struct {
 	e      *Builder
-	a      *read.Analysis
+	a      *links.Analysis
 	h      head
 	prefer map[string]bool // table.column named in feedback ("use ship date")
 	// measureTables are the tables a measure may come from, for date filters.
 	measureTables map[string]bool
-	usedCols      map[*read.ColMention]bool
+	usedCols      map[*links.ColMention]bool
 	// pendingOutput is a column the ranking itself asks to show.
-	pendingOutput *read.ColAlt
+	pendingOutput *links.ColAlt
 	// countedVia is the table whose rows a superlative counts per head.
 	countedVia *schema.Table
 	// terms and exists are the words the schema does not name that qualify
@@ -405,7 +405,7 @@ type reader struct {
 
 // feedbackColumns are the columns named in feedback: they win wherever
 // they are an alternative.
-func (e *Builder) feedbackColumns(a *read.Analysis) map[string]bool {
+func (e *Builder) feedbackColumns(a *links.Analysis) map[string]bool {
 	out := map[string]bool{}
 	for _, cm := range a.Columns {
 		if cm.Clause > 0 && len(cm.Alts) > 0 {
@@ -425,13 +425,13 @@ func (r *reader) boost(table, column string) float64 {
 // findHead picks the table the question is about: the first entity named
 // (not the noun a superlative ranks by), else the table of the first
 // column or value named.
-func (e *Builder) findHead(a *read.Analysis) head {
-	var related *read.EntityMention
+func (e *Builder) findHead(a *links.Analysis) head {
+	var related *links.EntityMention
 	// The thing a nested superlative picks out is a condition, not the
 	// subject ("the longest route of the smallest depot").
 	// Nor is the thing a grouping names ("the most expensive product in
 	// each category").
-	grouping := func(em *read.EntityMention) bool {
+	grouping := func(em *links.EntityMention) bool {
 		for _, g := range a.Groups {
 			if g.At == em.At {
 				return true
@@ -491,7 +491,7 @@ func (e *Builder) findHead(a *read.Analysis) head {
 
 // mentionAt returns the entity or column mention starting within two
 // tokens of i.
-func (r *reader) mentionAt(i int) (*read.EntityMention, *read.ColMention) {
+func (r *reader) mentionAt(i int) (*links.EntityMention, *links.ColMention) {
 	for d := 0; d <= 2; d++ {
 		for _, em := range r.a.Entities {
 			if em.At == i+d {
@@ -507,8 +507,8 @@ func (r *reader) mentionAt(i int) (*read.EntityMention, *read.ColMention) {
 	return nil, nil
 }
 
-func (r *reader) numericAlts(cm *read.ColMention) []read.ColAlt {
-	var out []read.ColAlt
+func (r *reader) numericAlts(cm *links.ColMention) []links.ColAlt {
+	var out []links.ColAlt
 	for _, al := range cm.Alts {
 		if al.Computed() {
 			out = append(out, al)
@@ -525,7 +525,7 @@ func (r *reader) numericAlts(cm *read.ColMention) []read.ColAlt {
 func (r *reader) elements() []*element {
 	a := r.a
 	r.measureTables = map[string]bool{}
-	r.usedCols = map[*read.ColMention]bool{}
+	r.usedCols = map[*links.ColMention]bool{}
 	flags := r.findFlags()
 	var els []*element
 	// "the greatest mileage in the fleet": a column named with a superlative
@@ -586,8 +586,8 @@ func (r *reader) hasNumericMention() bool {
 }
 
 // freeColumns are question column mentions not yet given a role.
-func (r *reader) freeColumns() []*read.ColMention {
-	var out []*read.ColMention
+func (r *reader) freeColumns() []*links.ColMention {
+	var out []*links.ColMention
 	for _, cm := range r.a.Columns {
 		if cm.Clause == 0 && !r.usedCols[cm] && !r.isGroupMention(cm) && !r.isComparisonTarget(cm) && !r.isOrderKey(cm) && !r.namesItsValue(cm) {
 			out = append(out, cm)
@@ -600,8 +600,8 @@ func (r *reader) freeColumns() []*read.ColMention {
 // after it ("depots situated in Ashby", 'Ashby' a town): the column is
 // the condition's, not what to show. A noun naming its value ("the
 // ward of Intensive Care") may still be shown.
-func (r *reader) namesItsValue(cm *read.ColMention) bool {
-	if cm.End-cm.At != 1 || !read.Participle(r.a.Word(cm.At)) {
+func (r *reader) namesItsValue(cm *links.ColMention) bool {
+	if cm.End-cm.At != 1 || !links.Participle(r.a.Word(cm.At)) {
 		return false
 	}
 	for _, vm := range r.a.Values {
@@ -621,12 +621,12 @@ func (r *reader) namesItsValue(cm *read.ColMention) bool {
 
 // isOrderKey says whether a column is what the question sorts by ("in
 // ascending order of weight"): it orders the rows, it is not what they show.
-func (r *reader) isOrderKey(cm *read.ColMention) bool {
+func (r *reader) isOrderKey(cm *links.ColMention) bool {
 	om := r.a.Order
 	return om != nil && om.By >= 0 && cm.At >= om.By && cm.At < max(r.a.SpanOf(om.At, om.Phrase), om.By+1)
 }
 
-func (r *reader) isGroupMention(cm *read.ColMention) bool {
+func (r *reader) isGroupMention(cm *links.ColMention) bool {
 	for _, g := range r.a.Groups {
 		if g.At == cm.At {
 			return true
@@ -635,7 +635,7 @@ func (r *reader) isGroupMention(cm *read.ColMention) bool {
 	return false
 }
 
-func (r *reader) isComparisonTarget(cm *read.ColMention) bool {
+func (r *reader) isComparisonTarget(cm *links.ColMention) bool {
 	for _, c := range r.a.Comps {
 		if c.Target != "" && strings.Contains(c.Target, strings.ToLower(cm.Phrase)) {
 			return true
@@ -664,13 +664,13 @@ func (r *reader) numberIsStored(i int) bool {
 
 // inRelativeClause says whether token i ends "that have …", "who never …",
 // "without …": a clause saying which related rows the subject has.
-func inRelativeClause(a *read.Analysis, i int) bool {
+func inRelativeClause(a *links.Analysis, i int) bool {
 	for k := i - 1; k >= 0 && k >= i-6; k-- {
 		w := a.Toks[k].Low
 		if a.Toks[k].Break != 0 {
 			return false
 		}
-		if read.Negations[w] || (relativeWords[w] && haveWords[a.Word(k+1)]) {
+		if links.Negations[w] || (relativeWords[w] && haveWords[a.Word(k+1)]) {
 			return true
 		}
 	}
@@ -759,7 +759,7 @@ func (r *reader) showsIdentity(p *Plan) bool {
 
 // keyMention is the first mention of a table's identifiers in the
 // question ("shop IDs"), or nil.
-func (e *Builder) keyMention(a *read.Analysis) *read.ColMention {
+func (e *Builder) keyMention(a *links.Analysis) *links.ColMention {
 	for _, cm := range a.Columns {
 		if cm.Clause != 0 || len(cm.Alts) == 0 || !namesIdentifier(cm.Phrase) {
 			continue
@@ -772,7 +772,7 @@ func (e *Builder) keyMention(a *read.Analysis) *read.ColMention {
 }
 
 // SentenceBreak says whether a sentence ends between tokens from and to.
-func SentenceBreak(a *read.Analysis, from, to int) bool {
+func SentenceBreak(a *links.Analysis, from, to int) bool {
 	for k := max(from, 0); k < to && k < len(a.Toks); k++ {
 		if token.BreakRank(a.Toks[k].Break) == 3 {
 			return true

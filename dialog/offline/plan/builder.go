@@ -1,5 +1,5 @@
 // Package plan is the offline engine's third stage: it composes what the
-// reader found (read.Analysis) into plans — typed queries made of
+// reader found (links.Analysis) into plans — typed queries made of
 // sqlexpr parts, each a reading of the question with a weight. An element
 // is one part of the question with its alternatives (a condition, a
 // measure, a grouping, an ordering, the outputs); readings are the
@@ -16,7 +16,7 @@ package plan
 import (
 	"time"
 
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
 	"github.com/clarify-bot/clarify/ontology"
@@ -31,14 +31,14 @@ type ConditionReader func(subject, words string, facts []ontology.Fact) (Conditi
 // for concurrent use.
 type Builder struct {
 	m          *schema.Model
-	words      read.Words
-	reader     *read.Reader
+	words      links.Words
+	reader     *links.Reader
 	now        func() time.Time
 	conditions ConditionReader
 }
 
 // NewBuilder builds plans against m; words may be nil.
-func NewBuilder(m *schema.Model, words read.Words, reader *read.Reader, now func() time.Time) *Builder {
+func NewBuilder(m *schema.Model, words links.Words, reader *links.Reader, now func() time.Time) *Builder {
 	return &Builder{m: m, words: words, reader: reader, now: now}
 }
 

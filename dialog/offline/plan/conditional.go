@@ -3,6 +3,7 @@ package plan
 import (
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
@@ -21,7 +22,7 @@ var predicateWords = words.Set("predicate")
 
 // shareParts finds, after a share word, the value mentions that name the
 // part: those after the first predicate word that follows the whole.
-func shareParts(a *read.Analysis) []*read.ValueMention {
+func shareParts(a *links.Analysis) []*links.ValueMention {
 	if a.Share == nil || len(a.Groups) > 0 {
 		return nil
 	}
@@ -35,7 +36,7 @@ func shareParts(a *read.Analysis) []*read.ValueMention {
 	if pred < 0 {
 		return nil
 	}
-	var out []*read.ValueMention
+	var out []*links.ValueMention
 	for _, vm := range a.Values {
 		if vm.At > pred && !vm.Event {
 			out = append(out, vm)

@@ -12,6 +12,7 @@ import (
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
@@ -54,11 +55,11 @@ type existMention struct {
 	negated bool
 	// values qualify the related rows: "who have received transaction
 	// alerts" looks for alerts of type 'transaction'.
-	values []read.ValueAlt
+	values []links.ValueAlt
 	// maybe is a stored value that is also the clause's verb ("never
 	// placed an order", 'placed' a status): the relation itself first,
 	// the status a reading to ask about.
-	maybe []read.ValueAlt
+	maybe []links.ValueAlt
 }
 
 // smallWords are adjectives of smallness: their threshold is below average.
@@ -75,7 +76,7 @@ var stateWords = words.Set("state")
 
 // findTerms finds the unexplained words right before (or predicated of)
 // an entity: "active plants", "plants that are active".
-func (e *Builder) findTerms(a *read.Analysis) []*termMention {
+func (e *Builder) findTerms(a *links.Analysis) []*termMention {
 	var out []*termMention
 	for _, em := range a.Entities {
 		if a.Toks[em.At].Clause != 0 {
@@ -86,11 +87,11 @@ func (e *Builder) findTerms(a *read.Analysis) []*termMention {
 		for start > 0 && termWord(a.Toks[start-1]) {
 			start--
 		}
-		_, afterSuperlative := read.Superlatives[a.Word(start-1)]
+		_, afterSuperlative := links.Superlatives[a.Word(start-1)]
 		// "publishers print books": a verb between two things named is the
 		// relation between them, not a quality of the second.
 		relating := start > 0 && mentionCovers(a, start-1) && e.words != nil && e.words.MostlyVerb(a.Word(start))
-		if start < em.At && !read.Negations[a.Word(start-1)] && !afterSuperlative && a.Word(start-1) != "how" && !relating {
+		if start < em.At && !links.Negations[a.Word(start-1)] && !afterSuperlative && a.Word(start-1) != "how" && !relating {
 			out = append(out, &termMention{phrase: a.Phrase(start, em.At), at: start, end: em.At, subject: em.Tables[0]})
 			continue
 		}
@@ -132,7 +133,7 @@ var uniqueWords = words.Set("uniqueness")
 // meaning.
 func termWord(t token.Token) bool {
 	// "distinct users" asks to count each once; it says nothing of them.
-	if t.Used || t.IsNum || t.Quoted || t.Clause != 0 || read.IsFunctionWord(t) || read.Negations[t.Low] || uniqueWords[t.Low] {
+	if t.Used || t.IsNum || t.Quoted || t.Clause != 0 || links.IsFunctionWord(t) || links.Negations[t.Low] || uniqueWords[t.Low] {
 		return false
 	}
 	for _, r := range t.Low {
@@ -146,7 +147,7 @@ func termWord(t token.Token) bool {
 // findExistence reads "never ordered", "without refunds", "with no
 // orders", "who have not ordered": a negation, then words naming a table
 // whose rows point at the subject's.
-func (e *Builder) findExistence(a *read.Analysis, subject *schema.Table) []*existMention {
+func (e *Builder) findExistence(a *links.Analysis, subject *schema.Table) []*existMention {
 	if subject == nil {
 		return nil
 	}
@@ -156,7 +157,7 @@ func (e *Builder) findExistence(a *read.Analysis, subject *schema.Table) []*exis
 			continue
 		}
 		positive := e.existsSaid(a, i, subject)
-		if !read.Negations[t.Low] && !positive {
+		if !links.Negations[t.Low] && !positive {
 			continue
 		}
 		// "have never been lent in any loans": a verb phrase may come
@@ -180,12 +181,12 @@ func (e *Builder) findExistence(a *read.Analysis, subject *schema.Table) []*exis
 // existsSaid: "that have placed orders", "who had loans" (some rows), or a
 // participle right after the subject, then a preposition and the rows it
 // is used in ("forms used for claims", "tools listed in loans").
-func (e *Builder) existsSaid(a *read.Analysis, i int, subject *schema.Table) bool {
+func (e *Builder) existsSaid(a *links.Analysis, i int, subject *schema.Table) bool {
 	t := a.Toks[i]
-	if relativeWords[t.Low] && haveWords[a.Word(i+1)] && !read.Negations[a.Word(i+2)] {
+	if relativeWords[t.Low] && haveWords[a.Word(i+1)] && !links.Negations[a.Word(i+2)] {
 		return true
 	}
-	return i > 0 && (read.Participle(t.Low) || t.Low == "used") && !t.Used && mentionCovers(a, i-1) && e.reader.TableNamed(a, i-1) == subject &&
+	return i > 0 && (links.Participle(t.Low) || t.Low == "used") && !t.Used && mentionCovers(a, i-1) && read.TableNamed(e.reader, a, i-1) == subject &&
 		(RelationPreps[a.Word(i+1)] || a.Word(i+1) == "for")
 }
 
@@ -193,7 +194,7 @@ func (e *Builder) existsSaid(a *read.Analysis, i int, subject *schema.Table) boo
 // a table joined to the subject (not the subject itself), the last noun
 // of a compound ("transaction alerts"), and the rest of its noun phrase
 // ("customer reviews").
-func (e *Builder) existsAt(a *read.Analysis, subject *schema.Table, i, j int) (*existMention, bool) {
+func (e *Builder) existsAt(a *links.Analysis, subject *schema.Table, i, j int) (*existMention, bool) {
 	var related *schema.Table
 	var via warehouse.Join
 	var hop *warehouse.Join
@@ -215,7 +216,7 @@ func (e *Builder) existsAt(a *read.Analysis, subject *schema.Table, i, j int) (*
 		return nil, false
 	}
 	for j+1 < len(a.Toks) && a.Toks[j].Break == 0 {
-		next := e.reader.TableNamed(a, j+1)
+		next := read.TableNamed(e.reader, a, j+1)
 		if next == nil || next == subject || next == related {
 			break
 		}
@@ -226,7 +227,7 @@ func (e *Builder) existsAt(a *read.Analysis, subject *schema.Table, i, j int) (*
 		j, related, via, hop = j+1, next, v, h
 	}
 	end := j + 1
-	for end < len(a.Toks) && end < j+3 && a.Toks[end-1].Break == 0 && !a.Toks[end].Used && !a.Toks[end].IsNum && !read.IsFunctionWord(a.Toks[end]) {
+	for end < len(a.Toks) && end < j+3 && a.Toks[end-1].Break == 0 && !a.Toks[end].Used && !a.Toks[end].IsNum && !links.IsFunctionWord(a.Toks[end]) {
 		end++
 	}
 	x := &existMention{phrase: a.Phrase(i, end), at: i, end: end, subject: subject, related: related, via: via, hop: hop}
@@ -239,9 +240,9 @@ func (e *Builder) existsAt(a *read.Analysis, subject *schema.Table, i, j int) (*
 // them: 'transaction' in "received transaction alerts", 'unread'
 // in "without unread messages". A value mention found there leaves the
 // outer query for the clause.
-func (e *Builder) qualifyRelated(a *read.Analysis, x *existMention, j int) {
-	has := func(al read.ValueAlt) bool { return strings.EqualFold(al.Table, x.related.Name) }
-	ofSubject := func(al read.ValueAlt) bool { return strings.EqualFold(al.Table, x.subject.Name) }
+func (e *Builder) qualifyRelated(a *links.Analysis, x *existMention, j int) {
+	has := func(al links.ValueAlt) bool { return strings.EqualFold(al.Table, x.related.Name) }
+	ofSubject := func(al links.ValueAlt) bool { return strings.EqualFold(al.Table, x.subject.Name) }
 	kept := a.Values[:0]
 	for _, vm := range a.Values {
 		if vm.At > x.at && vm.At < j && verbOfObject(a, vm.At, vm.Phrase) && slices.ContainsFunc(vm.Alts, has) {
@@ -270,14 +271,14 @@ func (e *Builder) qualifyRelated(a *read.Analysis, x *existMention, j int) {
 	a.Values = kept
 	for k := x.at + 1; k < j; k++ {
 		t := a.Toks[k]
-		if t.IsNum || t.Quoted || read.IsFunctionWord(t) || verbOfObject(a, k, t.Raw) || slices.ContainsFunc(a.Values, func(vm *read.ValueMention) bool { return vm.At == k }) {
+		if t.IsNum || t.Quoted || links.IsFunctionWord(t) || verbOfObject(a, k, t.Raw) || slices.ContainsFunc(a.Values, func(vm *links.ValueMention) bool { return vm.At == k }) {
 			continue
 		}
-		if al, ok := e.storedWordIn(t, x.related); ok && !slices.ContainsFunc(x.values, func(v read.ValueAlt) bool { return v.Column == al.Column }) {
+		if al, ok := e.storedWordIn(t, x.related); ok && !slices.ContainsFunc(x.values, func(v links.ValueAlt) bool { return v.Column == al.Column }) {
 			x.values = append(x.values, al)
 			a.Toks[k].Used = true
 			// A table's name used as a value names no table here.
-			a.Entities = slices.DeleteFunc(a.Entities, func(em *read.EntityMention) bool { return em.At == k })
+			a.Entities = slices.DeleteFunc(a.Entities, func(em *links.EntityMention) bool { return em.At == k })
 		}
 	}
 }
@@ -291,8 +292,8 @@ const eventShare = 0.35
 // orders"): the verb of the relation, not a stored status 'placed' of
 // its rows. "without cancelled orders" keeps the value: no article
 // between.
-func verbOfObject(a *read.Analysis, k int, phrase string) bool {
-	if strings.Contains(phrase, " ") || !read.Participle(a.Word(k)) {
+func verbOfObject(a *links.Analysis, k int, phrase string) bool {
+	if strings.Contains(phrase, " ") || !links.Participle(a.Word(k)) {
 		return false
 	}
 	return objectArticles[a.Word(k+1)]
@@ -306,7 +307,7 @@ var objectArticles = words.Set("objectarticle")
 // noun qualifies its rows: "did not write any book with format 'ebook'",
 // "without books in ebook format" — a few words on, in the same clause,
 // with no other thing named between.
-func (e *Builder) qualifiesAfter(a *read.Analysis, x *existMention, vm *read.ValueMention) bool {
+func (e *Builder) qualifiesAfter(a *links.Analysis, x *existMention, vm *links.ValueMention) bool {
 	if vm.At < x.end || vm.At > x.end+3 || vm.Negated {
 		return false
 	}
@@ -314,7 +315,7 @@ func (e *Builder) qualifiesAfter(a *read.Analysis, x *existMention, vm *read.Val
 		if a.Toks[k].Break != 0 || a.Toks[k].Clause != a.Toks[x.at].Clause {
 			return false
 		}
-		if t := e.reader.TableNamed(a, k); t != nil && t != x.related && k >= x.end {
+		if t := read.TableNamed(e.reader, a, k); t != nil && t != x.related && k >= x.end {
 			return false
 		}
 	}
@@ -324,7 +325,7 @@ func (e *Builder) qualifiesAfter(a *read.Analysis, x *existMention, vm *read.Val
 // storedWordIn finds a word as a value of one of t's text columns: the
 // same word, or (with the lexicon) a derived form of it ("promotional"
 // for 'promotion').
-func (e *Builder) storedWordIn(w token.Token, t *schema.Table) (read.ValueAlt, bool) {
+func (e *Builder) storedWordIn(w token.Token, t *schema.Table) (links.ValueAlt, bool) {
 	for _, h := range e.m.Cat.SearchValues(w.Raw, 24) {
 		if !strings.EqualFold(h.Table, t.Name) {
 			continue
@@ -334,22 +335,22 @@ func (e *Builder) storedWordIn(w token.Token, t *schema.Table) (read.ValueAlt, b
 		}
 		same := h.Match == catalog.Exact || h.Match == catalog.CaseInsensitive
 		if same || e.words != nil && len(w.Low) > 3 && !strings.Contains(h.Value, " ") && e.words.RelatedTo(w.Low, strings.ToLower(h.Value)) {
-			return read.ValueAlt{Table: h.Table, Column: h.Column, Value: h.Value, Weight: 1}, true
+			return links.ValueAlt{Table: h.Table, Column: h.Column, Value: h.Value, Weight: 1}, true
 		}
 	}
-	return read.ValueAlt{}, false
+	return links.ValueAlt{}, false
 }
 
 // valueOfIn says whether a value or a column of table t is mentioned
 // between tokens from and to.
-func (e *Builder) valueOfIn(a *read.Analysis, t *schema.Table, from, to int) bool {
+func (e *Builder) valueOfIn(a *links.Analysis, t *schema.Table, from, to int) bool {
 	for _, vm := range a.Values {
-		if vm.At > from && vm.At < to && slices.ContainsFunc(vm.Alts, func(al read.ValueAlt) bool { return strings.EqualFold(al.Table, t.Name) }) {
+		if vm.At > from && vm.At < to && slices.ContainsFunc(vm.Alts, func(al links.ValueAlt) bool { return strings.EqualFold(al.Table, t.Name) }) {
 			return true
 		}
 	}
 	for _, cm := range a.Columns {
-		if cm.At > from && cm.At < to && slices.ContainsFunc(cm.Alts, func(al read.ColAlt) bool { return strings.EqualFold(al.Table, t.Name) }) {
+		if cm.At > from && cm.At < to && slices.ContainsFunc(cm.Alts, func(al links.ColAlt) bool { return strings.EqualFold(al.Table, t.Name) }) {
 			return true
 		}
 	}
@@ -361,8 +362,8 @@ func (e *Builder) valueOfIn(a *read.Analysis, t *schema.Table, from, to int) boo
 // ("hired" → hires, then hire_items, whose rows are what was
 // hired of a tool; "no players" → players, then
 // player_registrations).
-func (e *Builder) tablesNamed(a *read.Analysis, j int) []*schema.Table {
-	first := e.reader.TableNamed(a, j)
+func (e *Builder) tablesNamed(a *links.Analysis, j int) []*schema.Table {
+	first := read.TableNamed(e.reader, a, j)
 	if first == nil {
 		return nil
 	}
@@ -382,7 +383,7 @@ func (e *Builder) tablesNamed(a *read.Analysis, j int) []*schema.Table {
 
 // joinTo finds a join from related's rows to subject's key; of several
 // (a sender and a receiver), the one whose role the question names.
-func (e *Builder) joinTo(a *read.Analysis, related, subject *schema.Table) (warehouse.Join, bool) {
+func (e *Builder) joinTo(a *links.Analysis, related, subject *schema.Table) (warehouse.Join, bool) {
 	var joins []warehouse.Join
 	for _, j := range e.m.Snap.Schema.Joins {
 		if strings.EqualFold(j.FromTable, related.Name) && strings.EqualFold(j.ToTable, subject.Name) {
@@ -397,7 +398,7 @@ func (e *Builder) joinTo(a *read.Analysis, related, subject *schema.Table) (ware
 
 // existsRoute finds how related's rows point at subject's: directly, or
 // through one table both are joined to (reviews → orders → customers).
-func (e *Builder) existsRoute(a *read.Analysis, related, subject *schema.Table) (warehouse.Join, *warehouse.Join, bool) {
+func (e *Builder) existsRoute(a *links.Analysis, related, subject *schema.Table) (warehouse.Join, *warehouse.Join, bool) {
 	if via, ok := e.joinTo(a, related, subject); ok {
 		return via, nil, true
 	}
@@ -437,7 +438,7 @@ type definition struct {
 // statedTerms finds the phrases the person defined in feedback ("active"
 // answered with "ordered in the last 90 days") and reads those clauses as
 // definitions, taking their words out of the other readings.
-func (e *Builder) statedTerms(a *read.Analysis, terms []*termMention, head *schema.Table, now time.Time) ([]*termMention, map[*termMention]definition) {
+func (e *Builder) statedTerms(a *links.Analysis, terms []*termMention, head *schema.Table, now time.Time) ([]*termMention, map[*termMention]definition) {
 	stated := map[*termMention]definition{}
 	for clause, phrase := range a.About {
 		var tm *termMention
@@ -477,7 +478,7 @@ func (e *Builder) statedTerms(a *read.Analysis, terms []*termMention, head *sche
 // statedMeaning reads one feedback clause as the meaning of tm: related
 // rows (or none) in a window, a window on the subject's own date, or a
 // value of one of its columns.
-func (e *Builder) statedMeaning(a *read.Analysis, tm *termMention, clause int, now time.Time) (definition, bool) {
+func (e *Builder) statedMeaning(a *links.Analysis, tm *termMention, clause int, now time.Time) (definition, bool) {
 	negated := false
 	var related *schema.Table
 	var via warehouse.Join
@@ -485,11 +486,11 @@ func (e *Builder) statedMeaning(a *read.Analysis, tm *termMention, clause int, n
 		if t.Clause != clause {
 			continue
 		}
-		if read.Negations[t.Low] {
+		if links.Negations[t.Low] {
 			negated = true
 		}
 		if related == nil {
-			if rel := e.reader.TableNamed(a, i); rel != nil && rel != tm.subject {
+			if rel := read.TableNamed(e.reader, a, i); rel != nil && rel != tm.subject {
 				if j, ok := e.joinTo(a, rel, tm.subject); ok {
 					related, via = rel, j
 				}
@@ -503,10 +504,10 @@ func (e *Builder) statedMeaning(a *read.Analysis, tm *termMention, clause int, n
 		}
 	}
 	drop := func() {
-		a.Times = slices.DeleteFunc(a.Times, func(t *read.TimeMention) bool { return t.Clause == clause })
-		a.Values = slices.DeleteFunc(a.Values, func(v *read.ValueMention) bool { return a.Toks[v.At].Clause == clause })
-		a.Entities = slices.DeleteFunc(a.Entities, func(m *read.EntityMention) bool { return a.Toks[m.At].Clause == clause })
-		a.Columns = slices.DeleteFunc(a.Columns, func(m *read.ColMention) bool { return m.Clause == clause })
+		a.Times = slices.DeleteFunc(a.Times, func(t *links.TimeMention) bool { return t.Clause == clause })
+		a.Values = slices.DeleteFunc(a.Values, func(v *links.ValueMention) bool { return a.Toks[v.At].Clause == clause })
+		a.Entities = slices.DeleteFunc(a.Entities, func(m *links.EntityMention) bool { return a.Toks[m.At].Clause == clause })
+		a.Columns = slices.DeleteFunc(a.Columns, func(m *links.ColMention) bool { return m.Clause == clause })
 	}
 	if related != nil {
 		d := e.existence(&existMention{phrase: tm.phrase, subject: tm.subject, related: related, via: via, negated: negated}, now, days)
@@ -609,7 +610,7 @@ func (r *reader) defineElements(now time.Time) []*element {
 // plausible first: values of the subject's few-valued text columns (one,
 // or the two most alike), related rows (some, none, recent), and recent
 // rows by the subject's own dates.
-func (e *Builder) meanings(a *read.Analysis, tm *termMention, facts []ontology.Fact, now time.Time) []definition {
+func (e *Builder) meanings(a *links.Analysis, tm *termMention, facts []ontology.Fact, now time.Time) []definition {
 	t := tm.subject
 	var out []definition
 	for _, c := range t.Texts {
@@ -799,7 +800,7 @@ func (e *Builder) fromTerm(tm *termMention, term ontology.Term, label string, no
 
 // namedInQuestion says whether the question already names a value of
 // the column or the column itself: then the term means something else.
-func (e *Builder) namedInQuestion(a *read.Analysis, t *schema.Table, c *warehouse.Column) bool {
+func (e *Builder) namedInQuestion(a *links.Analysis, t *schema.Table, c *warehouse.Column) bool {
 	same := func(table, column string) bool {
 		return strings.EqualFold(table, t.Name) && strings.EqualFold(column, c.Name)
 	}
@@ -867,7 +868,7 @@ func (e *Builder) existence(x *existMention, now time.Time, days int) definition
 		op, verb = "not exists", "Has no"
 	}
 	term := ontology.Term{Kind: ontology.TermPredicate, Subject: x.subject.Name, Related: x.related.Name, Op: op, Joins: joins}
-	noun := read.SingularOf(Humanize(x.related.Name))
+	noun := links.SingularOf(Humanize(x.related.Name))
 	if x.negated {
 		noun = Humanize(x.related.Name)
 	}
@@ -879,7 +880,7 @@ func (e *Builder) existence(x *existMention, now time.Time, days int) definition
 		d := x.related.Dates[0]
 		sub.Where = append(sub.Where, sqlexpr.Cmp(sqlexpr.Col(x.related.Name, d.Name), ">=", sqlexpr.Str(now.AddDate(0, 0, -days).Format(time.DateOnly))))
 		term.Column, term.Days = strings.ToLower(x.related.Name+"."+d.Name), days
-		label = fmt.Sprintf("%s %s in the last %d days", verb, read.SingularOf(Humanize(x.related.Name)), days)
+		label = fmt.Sprintf("%s %s in the last %d days", verb, links.SingularOf(Humanize(x.related.Name)), days)
 	}
 	tables := []string{j.FromTable}
 	if h := x.hop; h != nil {
@@ -959,7 +960,7 @@ func upper(s string) string {
 
 // mentionCovers says whether token k is part of a mention of a table or a
 // column.
-func mentionCovers(a *read.Analysis, k int) bool {
+func mentionCovers(a *links.Analysis, k int) bool {
 	for _, em := range a.Entities {
 		if em.At <= k && k < a.SpanOf(em.At, em.Phrase) {
 			return true

@@ -3,7 +3,7 @@ package plan
 import (
 	"strings"
 
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
@@ -20,7 +20,7 @@ var differenceLinks = words.Set("differencelink")
 
 // differenceBefore is the difference a comparison right after it
 // compares: "gross amount minus net amount (is) more than 20".
-func (r *reader) differenceBefore(cp *read.CompMention) *read.ColMention {
+func (r *reader) differenceBefore(cp *links.CompMention) *links.ColMention {
 	for _, cm := range r.a.Columns {
 		if len(cm.Alts) == 0 || !cm.Alts[0].Computed() || !strings.Contains(cm.Alts[0].Column, "_minus_") || cm.End > cp.At {
 			continue

@@ -3,6 +3,7 @@ package plan
 import (
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
@@ -29,7 +30,7 @@ const eventWeight = 1.5
 // eventDate weighs a date column by the event verbs of the question: 12
 // (more than a related table's date is discounted) when its name or comment is the event's ("placed in 2025" →
 // ordered_at, "Date the order was placed").
-func eventDate(a *read.Analysis, name, comment string) float64 {
+func eventDate(a *links.Analysis, name, comment string) float64 {
 	if len(a.EventVerbs) > 0 && read.NamesVerb(name+" "+comment, a.EventVerbs) {
 		return 12
 	}
@@ -44,7 +45,7 @@ const foreignDatePenalty = 0.02
 // factDates weighs a reading by whether its time conditions are on the
 // dates of the rows it aggregates (the fact's own event dates) rather than
 // on a related table's.
-func (e *Builder) factDates(p *Plan, a *read.Analysis) float64 {
+func (e *Builder) factDates(p *Plan, a *links.Analysis) float64 {
 	facts := p.aggregatedTables()
 	if len(facts) == 0 || len(p.DateCols) == 0 {
 		return 1

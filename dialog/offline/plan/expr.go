@@ -1,7 +1,7 @@
 package plan
 
 import (
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 )
@@ -46,9 +46,9 @@ func (p *Plan) OuterParts() []sqlexpr.Expr {
 
 // exprOf is a column alternative as a part of a reading: the column, or
 // the computed expression.
-func (r *reader) exprOf(al read.ColAlt) sqlexpr.Expr { return exprOf(al) }
+func (r *reader) exprOf(al links.ColAlt) sqlexpr.Expr { return exprOf(al) }
 
-func exprOf(al read.ColAlt) sqlexpr.Expr {
+func exprOf(al links.ColAlt) sqlexpr.Expr {
 	if al.X != nil {
 		return al.X
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
@@ -42,7 +42,7 @@ func (r *reader) filterElements() []*element {
 // valueElement reads a stored value as a condition on a column holding it
 // (or its words, for a value others contain), with the values said with it
 // after "or", an event's verb, or nothing when the value may be no condition.
-func (r *reader) valueElement(vm *read.ValueMention, others []*read.ValueMention) *element {
+func (r *reader) valueElement(vm *links.ValueMention, others []*links.ValueMention) *element {
 	el := &element{name: "value"}
 	if len(others) > 0 {
 		r.eitherAlts(el, vm, others)
@@ -82,7 +82,7 @@ func (r *reader) valueElement(vm *read.ValueMention, others []*read.ValueMention
 			most = max(most, al.weight)
 		}
 		verb := r.a.Word(r.a.SpanOf(vm.At, vm.Phrase) - 1)
-		if !read.Participle(verb) {
+		if !links.Participle(verb) {
 			verb = r.a.Word(vm.At) // "made payments": the value, then its table's noun
 		}
 		el.add(eventWeight*most, func(p *Plan) {
@@ -97,7 +97,7 @@ func (r *reader) valueElement(vm *read.ValueMention, others []*read.ValueMention
 
 // valueWeight weighs the column a value is stored in by where the question
 // puts it: the head's, a measured table's, the preposition's, a noun's nearby.
-func (r *reader) valueWeight(vm *read.ValueMention, al read.ValueAlt, weak bool) float64 {
+func (r *reader) valueWeight(vm *links.ValueMention, al links.ValueAlt, weak bool) float64 {
 	w := al.Weight
 	if weak {
 		w *= weakValueFactor
@@ -133,7 +133,7 @@ func (r *reader) valueWeight(vm *read.ValueMention, al read.ValueAlt, weak bool)
 
 // latestTimes keeps the time conditions that hold: the latest one said in a
 // later clause wins ("only 2023" after "in 2024").
-func (r *reader) latestTimes() []*read.TimeMention {
+func (r *reader) latestTimes() []*links.TimeMention {
 	// The latest time condition wins: "only 2023" after "in 2024".
 	times := r.a.Times
 	if n := len(times); n > 1 && times[n-1].Clause > times[0].Clause {
@@ -144,7 +144,7 @@ func (r *reader) latestTimes() []*read.TimeMention {
 
 // timeElement reads a time mention as a range on a date column, or a year
 // compared with a numeric year column.
-func (r *reader) timeElement(tm *read.TimeMention) *element {
+func (r *reader) timeElement(tm *links.TimeMention) *element {
 	el := &element{name: "time"}
 	for _, dc := range r.dateColumns() {
 		dcol := sqlexpr.Col(dc.Table, dc.Column)
@@ -182,7 +182,7 @@ func (r *reader) timeElement(tm *read.TimeMention) *element {
 
 // compareElement reads a number compared ("more than 20", "between 3 and 5")
 // as a condition on each column it may be about, or on a count of related rows.
-func (r *reader) compareElement(cp *read.CompMention) *element {
+func (r *reader) compareElement(cp *links.CompMention) *element {
 	el := &element{name: "compare"}
 	// "at least 3 loans": how many related rows each subject has.
 	counted := r.groupCondition(el, cp)
@@ -214,14 +214,14 @@ func (r *reader) compareElement(cp *read.CompMention) *element {
 // comparedColumns lists the columns a compared number may be about: a key
 // (or a reference to it), a difference, the columns its words name, the
 // noun after it first, else the head's measures.
-func (r *reader) comparedColumns(cp *read.CompMention) []read.ColAlt {
-	var alts []read.ColAlt
+func (r *reader) comparedColumns(cp *links.CompMention) []links.ColAlt {
+	var alts []links.ColAlt
 	if t := cp.KeyOf; t != nil {
 		// The key, or a column that refers to it (no join needed).
-		alts = append(alts, read.ColAlt{Table: t.Name, Column: t.Key.Name, Weight: 1})
+		alts = append(alts, links.ColAlt{Table: t.Name, Column: t.Key.Name, Weight: 1})
 		for _, j := range r.e.m.Snap.Schema.Joins {
 			if j.When == nil && strings.EqualFold(j.ToTable, t.Name) && strings.EqualFold(j.ToColumn, t.Key.Name) && r.namedTable(j.FromTable) {
-				alts = append(alts, read.ColAlt{Table: j.FromTable, Column: j.FromColumn, Weight: 1})
+				alts = append(alts, links.ColAlt{Table: j.FromTable, Column: j.FromColumn, Weight: 1})
 			}
 		}
 	} else if d := r.differenceBefore(cp); d != nil {
@@ -229,7 +229,7 @@ func (r *reader) comparedColumns(cp *read.CompMention) []read.ColAlt {
 	} else if cp.Target != "" {
 		for _, h := range r.e.m.Cat.SearchColumns(cp.Target, 6) {
 			if c := r.e.m.Column(h.Table, h.Column); c != nil && c.Kind() == warehouse.KindNumber {
-				alts = append(alts, read.ColAlt{Table: h.Table, Column: h.Column, Weight: h.Score})
+				alts = append(alts, links.ColAlt{Table: h.Table, Column: h.Column, Weight: h.Score})
 			}
 		}
 	}
@@ -242,12 +242,12 @@ func (r *reader) comparedColumns(cp *read.CompMention) []read.ColAlt {
 		}
 		for _, al := range after {
 			al.Weight *= 2 * top
-			alts = append([]read.ColAlt{al}, alts...)
+			alts = append([]links.ColAlt{al}, alts...)
 		}
 	}
 	if len(alts) == 0 && r.h.t != nil {
 		for _, c := range r.h.t.Measures {
-			alts = append(alts, read.ColAlt{Table: r.h.t.Name, Column: c.Name, Weight: 1})
+			alts = append(alts, links.ColAlt{Table: r.h.t.Name, Column: c.Name, Weight: 1})
 		}
 	}
 	return alts
@@ -256,7 +256,7 @@ func (r *reader) comparedColumns(cp *read.CompMention) []read.ColAlt {
 // directionFit weighs a value's column by the preposition before it:
 // "from LAX" is an origin (from_airport, origin, sender), "to ORD" a
 // destination (to_airport, destination, receiver).
-func directionFit(a *read.Analysis, at int, column string) float64 {
+func directionFit(a *links.Analysis, at int, column string) float64 {
 	prep := a.Word(at - 1)
 	if prep == "the" {
 		prep = a.Word(at - 2)
@@ -278,7 +278,7 @@ func directionFit(a *read.Analysis, at int, column string) float64 {
 // rangeFit weighs a comparison by the column's profiled range: a threshold
 // beyond every stored value ("fewer than 100,000" on a density that never
 // exceeds 1,000) keeps all rows or none, which nobody asks for.
-func (r *reader) rangeFit(al read.ColAlt, cp *read.CompMention) float64 {
+func (r *reader) rangeFit(al links.ColAlt, cp *links.CompMention) float64 {
 	if al.Computed() {
 		return 1
 	}
@@ -315,7 +315,7 @@ func (r *reader) rangeFit(al read.ColAlt, cp *read.CompMention) float64 {
 
 // qualifiedEntity is the table of the noun a value mention stands before,
 // with only other values between ("active retail shops"), or nil.
-func (r *reader) qualifiedEntity(vm *read.ValueMention) *schema.Table {
+func (r *reader) qualifiedEntity(vm *links.ValueMention) *schema.Table {
 	a := r.a
 	k := a.SpanOf(vm.At, vm.Phrase)
 	for k < len(a.Toks) && a.Toks[k-1].Break == 0 {
@@ -375,8 +375,8 @@ func (r *reader) namedTable(table string) bool {
 // commas: "format is paperback or ebook", "shipped by UPS, FedEx or DHL"
 // are one column with any of the values, not all of them.
 type orPair struct {
-	first  map[*read.ValueMention][]*read.ValueMention // first value → the ones listed after it
-	second map[*read.ValueMention]bool
+	first  map[*links.ValueMention][]*links.ValueMention // first value → the ones listed after it
+	second map[*links.ValueMention]bool
 }
 
 // eitherValues finds lists of values joined by "or" or commas (with only
@@ -384,13 +384,13 @@ type orPair struct {
 // condition, any of the values.
 func (r *reader) eitherValues() orPair {
 	a := r.a
-	out := orPair{first: map[*read.ValueMention][]*read.ValueMention{}, second: map[*read.ValueMention]bool{}}
+	out := orPair{first: map[*links.ValueMention][]*links.ValueMention{}, second: map[*links.ValueMention]bool{}}
 	for i := 0; i+1 < len(a.Values); i++ {
 		head := a.Values[i]
 		if head.Weak || out.second[head] {
 			continue
 		}
-		var list []*read.ValueMention
+		var list []*links.ValueMention
 		for j := i; j+1 < len(a.Values); j++ {
 			vm, next := a.Values[j], a.Values[j+1]
 			// "not paperback or ebook": the negation covers the list.
@@ -416,7 +416,7 @@ var valueListFillers = words.Set("eitherarticle")
 
 // joinedAsAlternatives says whether only "or", a comma, "either" or an
 // article stand between two values, and "or" or a comma does.
-func joinedAsAlternatives(a *read.Analysis, vm, next *read.ValueMention) bool {
+func joinedAsAlternatives(a *links.Analysis, vm, next *links.ValueMention) bool {
 	end := a.SpanOf(vm.At, vm.Phrase)
 	if end > next.At {
 		return false
@@ -439,7 +439,7 @@ func joinedAsAlternatives(a *read.Analysis, vm, next *read.ValueMention) bool {
 
 // sharesColumn says whether two value mentions have a reading in the same
 // column.
-func sharesColumn(x, y *read.ValueMention) bool {
+func sharesColumn(x, y *links.ValueMention) bool {
 	for _, ax := range x.Alts {
 		for _, ay := range y.Alts {
 			if strings.EqualFold(ax.Table, ay.Table) && strings.EqualFold(ax.Column, ay.Column) && !strings.EqualFold(ax.Value, ay.Value) {
@@ -454,14 +454,14 @@ func sharesColumn(x, y *read.ValueMention) bool {
 // all of them are stored in, the column is any of them. These come before
 // the single values' own readings, which remain (the words may name
 // values of two columns).
-func (r *reader) eitherAlts(el *element, vm *read.ValueMention, others []*read.ValueMention) {
+func (r *reader) eitherAlts(el *element, vm *links.ValueMention, others []*links.ValueMention) {
 	for _, ax := range vm.Alts {
 		vals := []sqlexpr.Expr{sqlexpr.Str(ax.Value)}
 		keys := []sqlshape.SlotKey{sqlshape.FilterOnKey([]string{ax.Value}, r.e.m.Canon)}
 		phrases := []string{vm.Phrase}
 		w := ax.Weight
 		for _, o := range others {
-			var found *read.ValueAlt
+			var found *links.ValueAlt
 			for _, ay := range o.Alts {
 				if strings.EqualFold(ax.Table, ay.Table) && strings.EqualFold(ax.Column, ay.Column) && !strings.EqualFold(ax.Value, ay.Value) {
 					found = &ay
@@ -498,12 +498,12 @@ func (r *reader) eitherAlts(el *element, vm *read.ValueMention, others []*read.V
 // measuredAfter are the numeric columns the noun right after a
 // comparison's number names ("more than 7 sessions", "over 20 fleet
 // size"): what the number measures.
-func (r *reader) measuredAfter(cp *read.CompMention) []read.ColAlt {
+func (r *reader) measuredAfter(cp *links.CompMention) []links.ColAlt {
 	cm := r.columnAt(r.a.SpanOf(cp.At, cp.Phrase))
 	if cm == nil || cm.At != r.a.SpanOf(cp.At, cp.Phrase) {
 		return nil
 	}
-	var out []read.ColAlt
+	var out []links.ColAlt
 	for _, al := range cm.Alts {
 		t := r.e.m.ByName[strings.ToLower(al.Table)]
 		c := r.e.m.Column(al.Table, al.Column)

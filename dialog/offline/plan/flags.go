@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
@@ -19,7 +19,7 @@ import (
 
 // flagMention is a column mention read as a yes/no condition.
 type flagMention struct {
-	cm      *read.ColMention
+	cm      *links.ColMention
 	negated bool
 	// or: joined to the previous flag by "or" ("a referral or scan").
 	or bool
@@ -80,7 +80,7 @@ func (r *reader) findFlags() []flagMention {
 
 // flagKind: the mention names a yes/no column (flag), or a column that is
 // sometimes empty, whose presence can be asked about.
-func (r *reader) flagKind(cm *read.ColMention) (flag, presence bool) {
+func (r *reader) flagKind(cm *links.ColMention) (flag, presence bool) {
 	for _, al := range cm.Alts {
 		if c := r.e.m.Column(al.Table, al.Column); c != nil && isFlag(r.e.m, al.Table, c) {
 			flag = true
@@ -110,7 +110,7 @@ var coordinators = words.Set("coordinator")
 // word: "without illustrations") that say it is asked for (with, have…)
 // or negated (without, no, lacking…); a flag coordinated with the one
 // before ("a referral and a follow-up scan") is governed as that one.
-func flagGovernor(a *read.Analysis, cm *read.ColMention, presence bool, prev *flagMention) (governed, negated, or bool) {
+func flagGovernor(a *links.Analysis, cm *links.ColMention, presence bool, prev *flagMention) (governed, negated, or bool) {
 	verb := false
 	for k := cm.At; k >= 0 && k >= cm.At-3; k-- {
 		if k == cm.At && !flagPreps[a.Word(k)] {
@@ -144,7 +144,7 @@ var bothWaysNegations = words.Set("bothwaysneg")
 
 // bothWays: a negation a few words after "and how many" asks for the rows
 // with the flag and, beside them, those without it.
-func bothWays(a *read.Analysis, cm *read.ColMention) bool {
+func bothWays(a *links.Analysis, cm *links.ColMention) bool {
 	both := false
 	for k := cm.End; k+3 < len(a.Toks) && k <= cm.End+1; k++ {
 		if a.Seq(k, "and", "how", "many") {
@@ -260,7 +260,7 @@ func sometimesEmpty(m *schema.Model, table, column string) bool {
 
 // valueAfter says whether a stored value follows the mention closely
 // ("a minor in Physics").
-func (r *reader) valueAfter(cm *read.ColMention) bool {
+func (r *reader) valueAfter(cm *links.ColMention) bool {
 	for _, vm := range r.a.Values {
 		if vm.At >= cm.End && vm.At <= cm.End+2 {
 			return true
@@ -271,7 +271,7 @@ func (r *reader) valueAfter(cm *read.ColMention) bool {
 
 // comparedAfter says whether a comparison follows the mention closely
 // ("with a score over 7").
-func (r *reader) comparedAfter(cm *read.ColMention) bool {
+func (r *reader) comparedAfter(cm *links.ColMention) bool {
 	for _, cp := range r.a.Comps {
 		if cp.At >= cm.End && cp.At <= cm.End+2 {
 			return true
@@ -282,7 +282,7 @@ func (r *reader) comparedAfter(cm *read.ColMention) bool {
 
 // verbMention says whether a column mention is a verb form ("have
 // ended"), which says what happened rather than naming a thing.
-func (r *reader) verbMention(cm *read.ColMention) bool {
+func (r *reader) verbMention(cm *links.ColMention) bool {
 	w := r.a.Word(cm.At)
 	return strings.HasSuffix(w, "ed") || r.e.words != nil && r.e.words.MostlyVerb(w)
 }
@@ -322,7 +322,7 @@ func yesNo(m *schema.Model, table string, c *warehouse.Column) (yes, no string, 
 // after ("require" of round_trip_required): the verb states the flag.
 // Mentions right after it that name the same column are part of it ("a
 // round trip").
-func (r *reader) verbOfFlag(cm *read.ColMention) bool {
+func (r *reader) verbOfFlag(cm *links.ColMention) bool {
 	w := r.a.Word(cm.At)
 	if cm.End-cm.At != 1 || len(w) < 4 || r.e.words == nil || !r.e.words.MostlyVerb(w) {
 		return false

@@ -1,7 +1,7 @@
 package plan
 
 import (
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
@@ -16,7 +16,7 @@ var GenericNouns = words.Set("generic")
 
 // genericTerms are the words judging a generic noun ("good places"),
 // qualifying the head table.
-func (e *Builder) genericTerms(a *read.Analysis, h head, terms []*termMention) []*termMention {
+func (e *Builder) genericTerms(a *links.Analysis, h head, terms []*termMention) []*termMention {
 	if h.t == nil || h.entity {
 		return nil
 	}
@@ -29,7 +29,7 @@ func (e *Builder) genericTerms(a *read.Analysis, h head, terms []*termMention) [
 		for s > 0 && termWord(a.Toks[s-1]) && gradingWord(a.Word(s-1)) {
 			s--
 		}
-		if s < k && !read.Negations[a.Word(s-1)] && !termAt(terms, s) {
+		if s < k && !links.Negations[a.Word(s-1)] && !termAt(terms, s) {
 			out = append(out, &termMention{phrase: a.Phrase(s, k), at: s, end: k, subject: h.t})
 		}
 	}

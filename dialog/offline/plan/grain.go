@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 )
@@ -32,12 +32,12 @@ func (p *Plan) OutputParts() []sqlexpr.Expr {
 // lines, an invoice's items): its name carries near's, or it keeps no
 // date while near does (the parts happen when their whole does).
 func (e *Builder) DetailOf(far, near *schema.Table) bool {
-	nearWord := read.SingularOf(strings.ToLower(schema.NameWord(near.Name)))
+	nearWord := links.SingularOf(strings.ToLower(schema.NameWord(near.Name)))
 	if nearWord == "" {
-		nearWord = read.SingularOf(strings.ToLower(near.Name))
+		nearWord = links.SingularOf(strings.ToLower(near.Name))
 	}
 	for _, w := range e.m.Cat.NameTerms(far.Name) {
-		if read.SingularOf(w) == nearWord {
+		if links.SingularOf(w) == nearWord {
 			return true
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
@@ -30,7 +30,7 @@ var othernessWords = words.Set("otherness")
 // relatedCounted finds the table whose rows the comparison counts: the
 // thing named right after the number ("3 loans", "2 different genres"),
 // or for "N times" the thing the verb before it names.
-func (r *reader) relatedCounted(cp *read.CompMention) (*read.EntityMention, bool) {
+func (r *reader) relatedCounted(cp *links.CompMention) (*links.EntityMention, bool) {
 	a := r.a
 	num := a.SpanOf(cp.At, cp.Phrase) - 1
 	next := num + 1
@@ -50,13 +50,13 @@ func (r *reader) relatedCounted(cp *read.CompMention) (*read.EntityMention, bool
 	if cm := r.columnAt(next); cm != nil && cm.At == next {
 		for _, al := range cm.Alts {
 			if t := r.e.m.ByName[strings.ToLower(al.Table)]; t != nil && t.Label != nil && strings.EqualFold(t.Label.Name, al.Column) {
-				return &read.EntityMention{Phrase: cm.Phrase, At: cm.At, Tables: []*schema.Table{t}}, false
+				return &links.EntityMention{Phrase: cm.Phrase, At: cm.At, Tables: []*schema.Table{t}}, false
 			}
 		}
 	}
 	if CountedThings[a.Word(num+1)] {
 		// The nearest thing named before: the verb's table ("lent" → loans).
-		var near *read.EntityMention
+		var near *links.EntityMention
 		for _, em := range a.Entities {
 			if em.At < cp.At && em.At >= cp.At-3 && (near == nil || em.At > near.At) {
 				near = em
@@ -81,7 +81,7 @@ func (r *reader) listedTable(at int) *schema.Table {
 
 // groupCondition adds to el the reading of cp as a count of related rows
 // per subject, and says whether it did.
-func (r *reader) groupCondition(el *element, cp *read.CompMention) bool {
+func (r *reader) groupCondition(el *element, cp *links.CompMention) bool {
 	h := r.h.t
 	if h == nil {
 		h = r.listedTable(cp.At)
@@ -168,9 +168,9 @@ func groupJoin(key sqlexpr.ColRef, from sqlexpr.From, kind sqlexpr.Expr, op stri
 // valueGroupCondition reads "towns holding more than one depot"
 // where the subject is a column of the counted rows: the values of that
 // column shared by enough rows.
-func (r *reader) valueGroupCondition(el *element, cp *read.CompMention, em *read.EntityMention) bool {
+func (r *reader) valueGroupCondition(el *element, cp *links.CompMention, em *links.EntityMention) bool {
 	// The subject is the first thing named, and it is a column.
-	var cm *read.ColMention
+	var cm *links.ColMention
 	for _, c := range r.a.Columns {
 		if c.Clause == 0 && c.At < cp.At && (cm == nil || c.At < cm.At) {
 			cm = c

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
@@ -76,7 +77,7 @@ func (r *reader) groupElement() []*element {
 						p.Covered = append(p.Covered, g.Phrase)
 					})
 				}
-				var named []read.ColAlt
+				var named []links.ColAlt
 				if r.a.Count || r.a.Agg != "" {
 					named = r.namedColumnsOf(t, g.At)
 				}
@@ -140,14 +141,14 @@ func (r *reader) groupElement() []*element {
 
 // namingColumns are the columns of the measured tables that hold t's
 // label through a join (lake.state_name for state.state_name).
-func (r *reader) namingColumns(t *schema.Table) []read.ColAlt {
+func (r *reader) namingColumns(t *schema.Table) []links.ColAlt {
 	if t.Label == nil {
 		return nil
 	}
-	var out []read.ColAlt
+	var out []links.ColAlt
 	for _, j := range r.e.m.Snap.Schema.Joins {
 		if strings.EqualFold(j.ToTable, t.Name) && strings.EqualFold(j.ToColumn, t.Label.Name) && r.measureTables[strings.ToLower(j.FromTable)] && !strings.EqualFold(j.FromTable, t.Name) {
-			out = append(out, read.ColAlt{Table: j.FromTable, Column: j.FromColumn, Weight: 1})
+			out = append(out, links.ColAlt{Table: j.FromTable, Column: j.FromColumn, Weight: 1})
 		}
 	}
 	return out
@@ -156,8 +157,8 @@ func (r *reader) namingColumns(t *schema.Table) []read.ColAlt {
 // namedColumnsOf are the columns of t the question names before its
 // grouping phrase and no other part reads ("book ids … in each book"):
 // what the person wants each group shown by.
-func (r *reader) namedColumnsOf(t *schema.Table, before int) []read.ColAlt {
-	var out []read.ColAlt
+func (r *reader) namedColumnsOf(t *schema.Table, before int) []links.ColAlt {
+	var out []links.ColAlt
 	for _, cm := range r.a.Columns {
 		if cm.At >= before || cm.Clause != 0 || r.isGroupMention(cm) || r.isComparisonTarget(cm) || r.isOrderKey(cm) {
 			continue
@@ -175,7 +176,7 @@ func (r *reader) namedColumnsOf(t *schema.Table, before int) []read.ColAlt {
 
 // prependGroupShowing groups by t's rows and shows the named columns of
 // t in front instead of its label.
-func (r *reader) prependGroupShowing(p *Plan, t *schema.Table, named []read.ColAlt) {
+func (r *reader) prependGroupShowing(p *Plan, t *schema.Table, named []links.ColAlt) {
 	var keys, shown []Sel
 	if t.Key != nil {
 		keys = append(keys, Sel{X: sqlexpr.Col(t.Name, t.Key.Name)})
@@ -230,8 +231,8 @@ func timeBucket(c sqlexpr.Expr, unit string, withinYear bool) sqlexpr.Expr {
 // dateColumns are the date columns a time condition may apply to: those of
 // the measure's tables and the head first, then of tables that refer to
 // the head.
-func (r *reader) dateColumns() []read.ColAlt {
-	var out []read.ColAlt
+func (r *reader) dateColumns() []links.ColAlt {
+	var out []links.ColAlt
 	seen := map[string]bool{}
 	add := func(t *schema.Table, w float64) {
 		for _, c := range t.Dates {
@@ -240,7 +241,7 @@ func (r *reader) dateColumns() []read.ColAlt {
 				continue
 			}
 			seen[k] = true
-			out = append(out, read.ColAlt{Table: t.Name, Column: c.Name, Weight: w * r.boost(t.Name, c.Name) * r.mentioned(t.Name, c.Name) * eventDate(r.a, c.Name, c.Comment)})
+			out = append(out, links.ColAlt{Table: t.Name, Column: c.Name, Weight: w * r.boost(t.Name, c.Name) * r.mentioned(t.Name, c.Name) * eventDate(r.a, c.Name, c.Comment)})
 		}
 	}
 	for _, name := range read.SortedNames(r.measureTables) {
@@ -328,7 +329,7 @@ var pairNouns = words.Set("pairnoun")
 // pairGroups reads "for each city pair": the measured rows point at
 // the thing twice (transfers.from_city, transfers.to_city → city), and each
 // pair of those references is a group.
-func (r *reader) pairGroups(el *element, em *read.EntityMention, g *read.GroupMention) bool {
+func (r *reader) pairGroups(el *element, em *links.EntityMention, g *links.GroupMention) bool {
 	end := r.a.SpanOf(em.At, em.Phrase)
 	if !pairNouns[r.a.Word(end)] {
 		return false
@@ -376,7 +377,7 @@ func ToSet[V any](m map[string]V) map[string]bool {
 // periodColumns are columns that store a period itself ("year",
 // "fiscal_year", "month_no") in the tables the question measures or is
 // about.
-func (r *reader) periodColumns(unit string) []read.ColAlt {
+func (r *reader) periodColumns(unit string) []links.ColAlt {
 	var tables []*schema.Table
 	for _, name := range read.SortedNames(r.measureTables) {
 		if t := r.e.m.ByName[name]; t != nil {
@@ -386,7 +387,7 @@ func (r *reader) periodColumns(unit string) []read.ColAlt {
 	if r.h.t != nil {
 		tables = append(tables, r.h.t)
 	}
-	var out []read.ColAlt
+	var out []links.ColAlt
 	seen := map[string]bool{}
 	for _, t := range tables {
 		for ci := range t.Def.Columns {
@@ -398,7 +399,7 @@ func (r *reader) periodColumns(unit string) []read.ColAlt {
 			k := strings.ToLower(t.Name + "." + c.Name)
 			if !seen[k] {
 				seen[k] = true
-				out = append(out, read.ColAlt{Table: t.Name, Column: c.Name, Weight: 1})
+				out = append(out, links.ColAlt{Table: t.Name, Column: c.Name, Weight: 1})
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
@@ -109,7 +110,7 @@ func gradingWord(w string) bool {
 // judgedValues finds the words judging a thing or its size right before
 // values of it ("good arabic restaurants", "serves good arabic food",
 // "cheap red vans"), other than those terms already has.
-func (e *Builder) judgedValues(a *read.Analysis, terms []*termMention) []*termMention {
+func (e *Builder) judgedValues(a *links.Analysis, terms []*termMention) []*termMention {
 	var out []*termMention
 	for _, vm := range a.Values {
 		if vm.Weak || len(vm.Alts) == 0 || a.Toks[vm.At].Clause != 0 {
@@ -124,7 +125,7 @@ func (e *Builder) judgedValues(a *read.Analysis, terms []*termMention) []*termMe
 		for s > 0 && termWord(a.Toks[s-1]) && gradingWord(a.Word(s-1)) {
 			s--
 		}
-		if s == lead || read.Negations[a.Word(s-1)] || termAt(terms, s) || termAt(out, s) {
+		if s == lead || links.Negations[a.Word(s-1)] || termAt(terms, s) || termAt(out, s) {
 			continue
 		}
 		out = append(out, &termMention{phrase: a.Phrase(s, lead), at: s, end: lead, subject: t})
@@ -139,7 +140,7 @@ func termAt(terms []*termMention, k int) bool {
 
 // valuesBefore is where the run of values of t that covers token k-1
 // starts ("arabic" in "good arabic restaurants"); k when there is none.
-func valuesBefore(a *read.Analysis, k int, t *schema.Table) int {
+func valuesBefore(a *links.Analysis, k int, t *schema.Table) int {
 	for {
 		moved := false
 		for _, vm := range a.Values {

@@ -3,6 +3,7 @@ package plan
 import (
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
@@ -135,8 +136,8 @@ func (r *reader) count() []*element {
 
 // measureAlts finds the numeric columns a measure phrase after position at
 // may mean; without one, the head table's measures.
-func (r *reader) measureAlts(at int) ([]read.ColAlt, string) {
-	var best *read.ColMention
+func (r *reader) measureAlts(at int) ([]links.ColAlt, string) {
+	var best *links.ColMention
 	for _, cm := range r.a.Columns {
 		if cm.Clause != 0 || r.usedCols[cm] || cm.At < at || r.isGroupMention(cm) {
 			continue
@@ -158,10 +159,10 @@ func (r *reader) measureAlts(at int) ([]read.ColAlt, string) {
 		r.usedCols[best] = true
 		return r.numericAlts(best), best.Phrase
 	}
-	var out []read.ColAlt
+	var out []links.ColAlt
 	if r.h.t != nil {
 		for _, c := range r.h.t.Measures {
-			out = append(out, read.ColAlt{Table: r.h.t.Name, Column: c.Name, Weight: 1})
+			out = append(out, links.ColAlt{Table: r.h.t.Name, Column: c.Name, Weight: 1})
 		}
 	}
 	return out, ""
@@ -208,11 +209,11 @@ func (r *reader) storedCounts(el *element, t *schema.Table, phrase string) {
 	}
 	forms := map[string]bool{}
 	for _, w := range strings.Fields(strings.ToLower(phrase)) {
-		forms[w], forms[read.SingularOf(w)] = true, true
+		forms[w], forms[links.SingularOf(w)] = true, true
 	}
 	score := map[string]int{}
-	byKey := map[string]read.ColAlt{}
-	var clause []*read.ColMention
+	byKey := map[string]links.ColAlt{}
+	var clause []*links.ColMention
 	for _, cm := range a.Columns {
 		if cm.Clause != 0 || cm.At < at || r.usedCols[cm] || r.isGroupMention(cm) {
 			continue

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
@@ -28,16 +28,16 @@ var nestingWords = words.Set("nesting")
 // any: the second superlative of the question, or the only one when the
 // subject comes before it. It takes the mention out of a.sup when the
 // question has no other superlative.
-func (e *Builder) findNested(a *read.Analysis) *read.NestedMention {
-	var sups []*read.SuperMention
+func (e *Builder) findNested(a *links.Analysis) *links.NestedMention {
+	var sups []*links.SuperMention
 	if a.Sup != nil {
 		sups = append(sups, a.Sup)
 	}
 	// A second superlative, after the first.
 	if a.Sup != nil {
 		for i := a.Sup.NounAt + 1; i < len(a.Toks); i++ {
-			if s, ok := read.Superlatives[a.Toks[i].Low]; ok && !a.Toks[i].Used && a.Toks[i].Clause == 0 {
-				sm := &read.SuperMention{Phrase: a.Toks[i].Raw, Desc: s.Desc, Limit: 1, Hint: s.Hint, At: i, NounAt: i + 1}
+			if s, ok := links.Superlatives[a.Toks[i].Low]; ok && !a.Toks[i].Used && a.Toks[i].Clause == 0 {
+				sm := &links.SuperMention{Phrase: a.Toks[i].Raw, Desc: s.Desc, Limit: 1, Hint: s.Hint, At: i, NounAt: i + 1}
 				for sm.NounAt < len(a.Toks) && articles[a.Word(sm.NounAt)] {
 					sm.NounAt++
 				}
@@ -86,14 +86,14 @@ var nestedWith = words.Set("withhaving")
 // nestedAt reads the superlative s as "<link> the <sup> <thing>" or
 // "<link> the <thing> with the <sup> <column>", where something of the
 // question's comes before the link.
-func (e *Builder) nestedAt(a *read.Analysis, s *read.SuperMention) *read.NestedMention {
+func (e *Builder) nestedAt(a *links.Analysis, s *links.SuperMention) *links.NestedMention {
 	before := func(j int) int {
 		for j >= 0 && articles[a.Word(j)] {
 			j--
 		}
 		return j
 	}
-	entityAt := func(i int) *read.EntityMention {
+	entityAt := func(i int) *links.EntityMention {
 		for _, em := range a.Entities {
 			if em.At == i {
 				return em
@@ -101,7 +101,7 @@ func (e *Builder) nestedAt(a *read.Analysis, s *read.SuperMention) *read.NestedM
 		}
 		return nil
 	}
-	columnAt := func(i int) *read.ColMention {
+	columnAt := func(i int) *links.ColMention {
 		for _, cm := range a.Columns {
 			if cm.At == i && cm.Clause == 0 {
 				return cm
@@ -138,7 +138,7 @@ func (e *Builder) nestedAt(a *read.Analysis, s *read.SuperMention) *read.NestedM
 	if em := entityAt(s.NounAt); em != nil {
 		link := before(s.At - 1)
 		if link >= 0 && nestingWords[a.Word(link)] && mentionedBefore(link, em.Tables[0]) {
-			return &read.NestedMention{Sup: s, Subject: em.Tables[0], At: link + 1, End: a.SpanOf(em.At, em.Phrase)}
+			return &links.NestedMention{Sup: s, Subject: em.Tables[0], At: link + 1, End: a.SpanOf(em.At, em.Phrase)}
 		}
 	}
 	// "at the depot with the largest fleet"
@@ -160,7 +160,7 @@ func (e *Builder) nestedAt(a *read.Analysis, s *read.SuperMention) *read.NestedM
 		}
 		link := before(em.At - 1)
 		if link >= 0 && nestingWords[a.Word(link)] && mentionedBefore(link, em.Tables[0]) {
-			return &read.NestedMention{Sup: s, Subject: em.Tables[0], Measure: cm, At: link + 1, End: cm.End}
+			return &links.NestedMention{Sup: s, Subject: em.Tables[0], Measure: cm, At: link + 1, End: cm.End}
 		}
 	}
 	return nil
@@ -169,7 +169,7 @@ func (e *Builder) nestedAt(a *read.Analysis, s *read.SuperMention) *read.NestedM
 // nestedElement makes the condition: the related thing's rows are those
 // with the top value of a measure (the one named, else those the
 // superlative's adjective suggests, else the thing's measures).
-func (r *reader) nestedElement(nm *read.NestedMention) *element {
+func (r *reader) nestedElement(nm *links.NestedMention) *element {
 	t := nm.Subject
 	var cols []*warehouse.Column
 	if nm.Measure != nil {

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 )
 
@@ -23,7 +23,7 @@ func (r *reader) orderElement() []*element {
 		return nil
 	}
 	el := &element{name: "sort"}
-	var key *read.ColMention
+	var key *links.ColMention
 	var keyAggs []aggRead
 	if om.By >= 0 {
 		if aggs, _ := r.aggregateAt(om.By); len(aggs) > 0 {
@@ -59,7 +59,7 @@ func (r *reader) orderElement() []*element {
 }
 
 // sortKey picks what a plan is sorted by.
-func (r *reader) sortKey(p *Plan, key *read.ColMention, aggs []aggRead, alpha bool) sqlexpr.Expr {
+func (r *reader) sortKey(p *Plan, key *links.ColMention, aggs []aggRead, alpha bool) sqlexpr.Expr {
 	m := r.e.m
 	// An aggregate the plan shows ("by the number of loans").
 	for _, ag := range aggs {

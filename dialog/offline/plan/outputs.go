@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
@@ -15,7 +16,7 @@ import (
 // the titles and years": columns named in a row, joined by "and" or
 // commas, are all shown, in the question's order. Each mention's likeliest
 // column stands for it; a mention of the head table's column is preferred.
-func (r *reader) severalOutputs(el *element, free []*read.ColMention) {
+func (r *reader) severalOutputs(el *element, free []*links.ColMention) {
 	if len(free) < 1 {
 		return
 	}
@@ -45,7 +46,7 @@ func (r *reader) severalOutputs(el *element, free []*read.ColMention) {
 // outputList is the columns a row of mentions lists, with their words;
 // enumerated when "and" or a comma joins them.
 type outputList struct {
-	picked     []read.ColAlt
+	picked     []links.ColAlt
 	phrases    []string
 	enumerated bool
 	lastEnd    int
@@ -54,7 +55,7 @@ type outputList struct {
 // columnsInRow takes each mention's likeliest column (the head table's
 // when nearly as likely) until two mentions are far apart; false when a
 // mention has no column that can be shown.
-func (r *reader) columnsInRow(free []*read.ColMention) (outputList, bool) {
+func (r *reader) columnsInRow(free []*links.ColMention) (outputList, bool) {
 	a := r.a
 	ol := outputList{lastEnd: -1}
 	for i, cm := range free {
@@ -111,12 +112,12 @@ func (r *reader) labelBeforeList(ol *outputList, first int) {
 	if h == nil || h.Label == nil {
 		return
 	}
-	label := read.ColAlt{Table: h.Name, Column: h.Label.Name, Weight: 1}
+	label := links.ColAlt{Table: h.Name, Column: h.Label.Name, Weight: 1}
 	if IsNameWord(a.Word(j)) {
-		ol.picked = append([]read.ColAlt{label}, ol.picked...)
+		ol.picked = append([]links.ColAlt{label}, ol.picked...)
 		ol.phrases = append([]string{a.Toks[j].Raw}, ol.phrases...)
 	} else if r.h.entity && (a.Seq(first-2, "and", "their") || a.Seq(first-2, "and", "its") || a.Seq(first-3, "along", "with", "their")) {
-		ol.picked = append([]read.ColAlt{label}, ol.picked...)
+		ol.picked = append([]links.ColAlt{label}, ol.picked...)
 		ol.phrases = append([]string{r.h.phrase}, ol.phrases...)
 		ol.enumerated = true
 	}
@@ -137,10 +138,10 @@ func (r *reader) labelClosingList(ol *outputList) {
 	if a.Word(k) == "and" {
 		k++
 	}
-	if IsNameWord(a.Word(k)) && !slices.ContainsFunc(ol.picked, func(al read.ColAlt) bool {
+	if IsNameWord(a.Word(k)) && !slices.ContainsFunc(ol.picked, func(al links.ColAlt) bool {
 		return strings.EqualFold(al.Column, h.Label.Name) && strings.EqualFold(al.Table, h.Name)
 	}) {
-		ol.picked = append(ol.picked, read.ColAlt{Table: h.Name, Column: h.Label.Name, Weight: 1})
+		ol.picked = append(ol.picked, links.ColAlt{Table: h.Name, Column: h.Label.Name, Weight: 1})
 		ol.phrases = append(ol.phrases, a.Toks[k].Raw)
 		ol.enumerated = true
 	}
@@ -150,9 +151,9 @@ func (r *reader) labelClosingList(ol *outputList) {
 // an aggregate ("number of loans", "total amount") or a table's rows.
 type listItem struct {
 	phrase string
-	col    *read.ColMention
+	col    *links.ColMention
 	aggs   []aggRead
-	entity *read.EntityMention
+	entity *links.EntityMention
 }
 
 // returnList reads the outputs a question lists after a verb such as
@@ -163,7 +164,7 @@ func (r *reader) returnList() []listItem {
 	a := r.a
 	var single []listItem
 	for k := range a.Toks {
-		if !read.ListVerbs[a.Word(k)] || a.Toks[k].Clause != 0 {
+		if !links.ListVerbs[a.Word(k)] || a.Toks[k].Clause != 0 {
 			continue
 		}
 		items := r.listAfter(k + 1)
@@ -224,11 +225,11 @@ func (r *reader) listItemAt(j int, items []listItem) (listItem, int, bool) {
 	} else if em := r.entityAt(j); em != nil {
 		it.entity, j = em, j+len(strings.Fields(em.Phrase))
 		if t := em.Tables[0]; t.Label != nil && IsNameWord(a.Word(j)) && a.Toks[j-1].Break == 0 {
-			it.entity, it.col = nil, &read.ColMention{Phrase: a.Phrase(start, j+1), At: start, End: j + 1, Alts: []read.ColAlt{{Table: t.Name, Column: t.Label.Name, Weight: 1}}}
+			it.entity, it.col = nil, &links.ColMention{Phrase: a.Phrase(start, j+1), At: start, End: j + 1, Alts: []links.ColAlt{{Table: t.Name, Column: t.Label.Name, Weight: 1}}}
 			j++
 		}
 	} else if t := r.lastItemTable(items); t != nil && t.Label != nil && IsNameWord(a.Word(j)) {
-		it.col, j = &read.ColMention{Phrase: a.Toks[j].Raw, At: j, End: j + 1, Alts: []read.ColAlt{{Table: t.Name, Column: t.Label.Name, Weight: 1}}}, j+1
+		it.col, j = &links.ColMention{Phrase: a.Toks[j].Raw, At: j, End: j + 1, Alts: []links.ColAlt{{Table: t.Name, Column: t.Label.Name, Weight: 1}}}, j+1
 	} else {
 		return it, j, false
 	}
@@ -239,7 +240,7 @@ func (r *reader) listItemAt(j int, items []listItem) (listItem, int, bool) {
 // pastRelativeClause: "number of distinct members who borrowed, and …" —
 // a short relative clause on an item does not end the list; j moves past
 // it when a comma or "and" follows it.
-func pastRelativeClause(a *read.Analysis, j int) int {
+func pastRelativeClause(a *links.Analysis, j int) int {
 	if relativeWords[a.Word(j)] && j > 0 && a.Toks[j-1].Break == 0 {
 		k := j
 		for k < len(a.Toks) && k < j+4 && a.Toks[k].Break == 0 && a.Word(k+1) != "and" {
@@ -272,7 +273,7 @@ func (r *reader) lastItemTable(items []listItem) *schema.Table {
 }
 
 // sameColumn says whether a list item names the column al.
-func (it listItem) sameColumn(al read.ColAlt) bool {
+func (it listItem) sameColumn(al links.ColAlt) bool {
 	if it.col == nil {
 		return false
 	}
@@ -384,8 +385,8 @@ func (r *reader) parenthesisedOutputs(el *element) {
 		if a.Toks[last].Break != '(' || a.Toks[last].Clause != 0 {
 			continue
 		}
-		var picked []read.ColAlt
-		var used []*read.ColMention
+		var picked []links.ColAlt
+		var used []*links.ColMention
 		k := last + 1
 		for k < len(a.Toks) {
 			switch w := a.Word(k); {
@@ -393,10 +394,10 @@ func (r *reader) parenthesisedOutputs(el *element) {
 				k++
 				continue
 			case nameWords[w] && t.Label != nil:
-				picked = append(picked, read.ColAlt{Table: t.Name, Column: t.Label.Name, Weight: 1})
+				picked = append(picked, links.ColAlt{Table: t.Name, Column: t.Label.Name, Weight: 1})
 				k++
 			case idNouns[w] && t.Key != nil:
-				picked = append(picked, read.ColAlt{Table: t.Name, Column: t.Key.Name, Weight: 1})
+				picked = append(picked, links.ColAlt{Table: t.Name, Column: t.Key.Name, Weight: 1})
 				k++
 			default:
 				cm := r.columnAt(k)
@@ -452,7 +453,7 @@ func (r *reader) listedColumns(el *element) {
 	if len(list) < 2 {
 		return
 	}
-	var picked []read.ColAlt
+	var picked []links.ColAlt
 	var phrases []string
 	for _, it := range list {
 		switch {
@@ -469,7 +470,7 @@ func (r *reader) listedColumns(el *element) {
 			if c == nil {
 				return
 			}
-			picked = append(picked, read.ColAlt{Table: t.Name, Column: c.Name, Weight: 1})
+			picked = append(picked, links.ColAlt{Table: t.Name, Column: c.Name, Weight: 1})
 		default:
 			return
 		}
@@ -498,7 +499,7 @@ func (r *reader) alsoShown(el *element, it listItem) {
 	if h == nil || !r.h.entity || h.Label == nil || it.col == nil || !OutputSentence(r.a, it.col.At) {
 		return
 	}
-	i := slices.IndexFunc(it.col.Alts, func(al read.ColAlt) bool { return !al.Computed() && strings.EqualFold(al.Table, h.Name) })
+	i := slices.IndexFunc(it.col.Alts, func(al links.ColAlt) bool { return !al.Computed() && strings.EqualFold(al.Table, h.Name) })
 	if i < 0 || strings.EqualFold(it.col.Alts[i].Column, h.Label.Name) {
 		return
 	}
@@ -513,7 +514,7 @@ func (r *reader) alsoShown(el *element, it listItem) {
 // listedAlt is the column a listed item stands for: the one an earlier
 // mention of the question named, else one of the subject's table nearly as
 // likely as the first, else the first.
-func (r *reader) listedAlt(cm *read.ColMention) read.ColAlt {
+func (r *reader) listedAlt(cm *links.ColMention) links.ColAlt {
 	for _, prev := range r.a.Columns {
 		if prev.At >= cm.At || prev.Clause != 0 || len(prev.Alts) == 0 {
 			continue

@@ -2,7 +2,7 @@ package plan
 
 import (
 	"github.com/clarify-bot/clarify/connectors/warehouse"
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 )
 
@@ -108,7 +108,7 @@ func (r *reader) patternElements() []*element {
 
 // joinedByOr says whether "or" joins two patterns: it stands between the
 // first one's verb and the second one's.
-func (r *reader) joinedByOr(a, b *read.LikeMention) bool {
+func (r *reader) joinedByOr(a, b *links.LikeMention) bool {
 	for k := a.At + 1; k < b.At; k++ {
 		if r.a.Word(k) == "or" {
 			return true

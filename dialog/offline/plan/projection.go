@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
@@ -34,10 +34,10 @@ func (r *reader) projection() []*element {
 
 // nounColumns keeps the column mentions that are nouns, if any, since a
 // verb names no output when a noun does.
-func (r *reader) nounColumns(free []*read.ColMention) []*read.ColMention {
+func (r *reader) nounColumns(free []*links.ColMention) []*links.ColMention {
 	// "trains that run … the train numbers": a verb names no output
 	// when a noun does.
-	var nouns []*read.ColMention
+	var nouns []*links.ColMention
 	for _, cm := range free {
 		if !r.verbMention(cm) {
 			nouns = append(nouns, cm)
@@ -50,7 +50,7 @@ func (r *reader) nounColumns(free []*read.ColMention) []*read.ColMention {
 }
 
 // freeColumnOutputs shows the first column named, summed when it measures many rows ("what was revenue in 2024").
-func (r *reader) freeColumnOutputs(el *element, free []*read.ColMention) {
+func (r *reader) freeColumnOutputs(el *element, free []*links.ColMention) {
 	if len(free) > 0 {
 		cm := free[0] // the first free column is the answer
 		// A column of the head's own name ("state" in "which state…") is the head, not an attribute.
@@ -88,7 +88,7 @@ func (r *reader) freeColumnOutputs(el *element, free []*read.ColMention) {
 }
 
 // hintOutputs shows what "how big" or "where" asks of the rows the values name ("where is Ohio").
-func (r *reader) hintOutputs(el *element, free []*read.ColMention) {
+func (r *reader) hintOutputs(el *element, free []*links.ColMention) {
 	a := r.a
 	hint := a.HowAdj
 	if hint != "" || a.Where {
@@ -311,7 +311,7 @@ func (r *reader) relatedFacts(t *schema.Table) []*schema.Table {
 
 // isIdentifier says whether a column mention names row identifiers
 // ("member IDs"), which are listed, never added up.
-func (r *reader) isIdentifier(al read.ColAlt) bool {
+func (r *reader) isIdentifier(al links.ColAlt) bool {
 	t := r.e.m.ByName[strings.ToLower(al.Table)]
 	c := r.e.m.Column(al.Table, al.Column)
 	return !al.Computed() && t != nil && c != nil && r.e.m.IsKeyish(t.Def, c)

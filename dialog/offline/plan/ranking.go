@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
@@ -29,7 +30,7 @@ type aggRead struct {
 	weight  float64
 }
 
-func (r *reader) entityAt(i int) *read.EntityMention {
+func (r *reader) entityAt(i int) *links.EntityMention {
 	for _, em := range r.a.Entities {
 		if em.At == i {
 			return em
@@ -38,7 +39,7 @@ func (r *reader) entityAt(i int) *read.EntityMention {
 	return nil
 }
 
-func (r *reader) columnAt(i int) *read.ColMention {
+func (r *reader) columnAt(i int) *links.ColMention {
 	for _, cm := range r.a.Columns {
 		if cm.At == i && cm.Clause == 0 {
 			return cm
@@ -105,7 +106,7 @@ func (r *reader) aggregateAt(i int) ([]aggRead, int) {
 	}
 	// "average member age", "total loan fee": a table word may
 	// qualify the measure, or be part of its column's name (tot_drug_amt).
-	var qualifier *read.EntityMention
+	var qualifier *links.EntityMention
 	if em := r.entityAt(i); em != nil && fn != "" {
 		qualifier = em
 		i += len(strings.Fields(em.Phrase))
@@ -138,7 +139,7 @@ var countOfNouns = words.Set("countof")
 // "count of", an aggregate word such as "average", "total number of"); fn
 // is "" when none does. counts: a bare "count(s)", whose thing the caller
 // knows.
-func aggregateWordAt(a *read.Analysis, i int) (fn string, next int, counts bool) {
+func aggregateWordAt(a *links.Analysis, i int) (fn string, next int, counts bool) {
 	switch {
 	case countOfNouns[a.Word(i)] && a.Word(i+1) == "of":
 		return "COUNT", i + 2, false
@@ -161,7 +162,7 @@ func aggregateWordAt(a *read.Analysis, i int) (fn string, next int, counts bool)
 // distinct values (or the sum of a stored count: "number of citations" may
 // be citation_num), the aggregate named, or for a bare measure its sum and
 // (less likely) its average. Only numbers that are no keys are added up.
-func (r *reader) aggregatesOver(fn string, distinct bool, alts []read.ColAlt, phrase string) []aggRead {
+func (r *reader) aggregatesOver(fn string, distinct bool, alts []links.ColAlt, phrase string) []aggRead {
 	var out []aggRead
 	for _, al := range alts {
 		c := r.e.m.Column(al.Table, al.Column)
@@ -199,7 +200,7 @@ func (r *reader) aggregatesOver(fn string, distinct bool, alts []read.ColAlt, ph
 
 // groupable says whether a column can name groups: text or a few-valued
 // code, not a key or a free-form measure.
-func (r *reader) groupable(al read.ColAlt) bool {
+func (r *reader) groupable(al links.ColAlt) bool {
 	c := r.e.m.Column(al.Table, al.Column)
 	t := r.e.m.ByName[strings.ToLower(al.Table)]
 	// A label names its own rows, unless it refers to another table's
@@ -223,14 +224,14 @@ func (r *reader) groupable(al read.ColAlt) bool {
 var whichWords = words.Set("whichwhat")
 
 // whichBefore says whether "which" or "what" comes right before token k.
-func whichBefore(a *read.Analysis, k int) bool {
+func whichBefore(a *links.Analysis, k int) bool {
 	return whichWords[a.Word(k-1)]
 }
 
 // qualifiedStart is where a column mention starts counting the name of
 // its own table said right before it ("room type code" → the code of
 // rooms): the qualifier is part of the column's name.
-func (r *reader) qualifiedStart(cm *read.ColMention) int {
+func (r *reader) qualifiedStart(cm *links.ColMention) int {
 	// "which canal crosses the most towns": a verb after the table's
 	// noun is what it does, not a column qualified by it.
 	if r.e.words != nil && r.e.words.MostlyVerb(r.a.Word(cm.End-1)) {
@@ -264,7 +265,7 @@ func (r *reader) groupRanking() []*element {
 	if g == nil {
 		return nil
 	}
-	var groupAlts []read.ColAlt
+	var groupAlts []links.ColAlt
 	for _, al := range g.Alts {
 		if r.groupable(al) {
 			groupAlts = append(groupAlts, al)
@@ -313,7 +314,7 @@ var mostLeast = words.Set("mostleast")
 // [most common]", or before "has/have the most" ("which road has the most
 // depots"); common when the ranking counts rows per value ("the most
 // common genres").
-func (r *reader) rankedGroup(s *read.SuperMention) (*read.ColMention, bool) {
+func (r *reader) rankedGroup(s *links.SuperMention) (*links.ColMention, bool) {
 	a := r.a
 	j := s.At + 1
 	if s.ExplicitLimit {
@@ -326,7 +327,7 @@ func (r *reader) rankedGroup(s *read.SuperMention) (*read.ColMention, bool) {
 		}
 		j++
 	}
-	var g *read.ColMention
+	var g *links.ColMention
 	if em := r.entityAt(j); em != nil && r.columnAt(j+len(strings.Fields(em.Phrase))) != nil && a.Toks[a.SpanOf(em.At, em.Phrase)-1].Break == 0 {
 		j += len(strings.Fields(em.Phrase)) // "top 3 book genres", not "top 2 shops (receiver type 1)"
 	}
@@ -378,7 +379,7 @@ func (r *reader) groupRankMeasure(aggs []aggRead) *element {
 // rankOutput shows the grouped column, with the measure beside it when
 // the question asks for it, likelier for a column of the measured table
 // or a table the question names.
-func (r *reader) rankOutput(g *read.ColMention, groupAlts []read.ColAlt, aggs []aggRead) *element {
+func (r *reader) rankOutput(g *links.ColMention, groupAlts []links.ColAlt, aggs []aggRead) *element {
 	withCount := r.asksForTheMeasure()
 	output := &element{name: "output"}
 	for _, al := range groupAlts {
@@ -412,7 +413,7 @@ func (r *reader) rankOutput(g *read.ColMention, groupAlts []read.ColAlt, aggs []
 // list names, in its order, when one of its items is a grouping column:
 // aggregates as listed (the ranking's own when it is the one named),
 // other columns grouped too.
-func (r *reader) listedOutputs(output *element, groupAlts []read.ColAlt) {
+func (r *reader) listedOutputs(output *element, groupAlts []links.ColAlt) {
 	list := r.returnList()
 	if len(list) < 2 {
 		return
@@ -517,17 +518,17 @@ func (r *reader) asksForTheMeasure() bool {
 // qualifiedAlts re-reads a column phrase with the table word before it:
 // columns whose own name holds the word come first ("drug amount" is
 // tot_drug_amt before drugs.dos_amt), then the phrase's own columns.
-func (r *reader) qualifiedAlts(q *read.EntityMention, cm *read.ColMention) []read.ColAlt {
-	var out []read.ColAlt
+func (r *reader) qualifiedAlts(q *links.EntityMention, cm *links.ColMention) []links.ColAlt {
+	var out []links.ColAlt
 	seen := map[string]bool{}
-	word := read.SingularOf(strings.ToLower(strings.Fields(q.Phrase)[0]))
+	word := links.SingularOf(strings.ToLower(strings.Fields(q.Phrase)[0]))
 	top := 1.0
 	for _, al := range cm.Alts {
 		top = max(top, al.Weight)
 	}
 	for _, h := range r.e.m.Cat.SearchColumns(q.Phrase+" "+cm.Phrase, 8) {
 		if strings.Contains(strings.ToLower(h.Column), word) {
-			out = append(out, read.ColAlt{Table: h.Table, Column: h.Column, Weight: 1.2 * top})
+			out = append(out, links.ColAlt{Table: h.Table, Column: h.Column, Weight: 1.2 * top})
 			seen[strings.ToLower(h.Table+"."+h.Column)] = true
 		}
 	}
@@ -550,10 +551,10 @@ func (r *reader) inValueMention(k int) bool {
 }
 
 // contentWords counts the words in [from, to) that are no function words.
-func contentWords(a *read.Analysis, from, to int) int {
+func contentWords(a *links.Analysis, from, to int) int {
 	n := 0
 	for k := max(from, 0); k < to && k < len(a.Toks); k++ {
-		if !read.IsFunctionWord(a.Toks[k]) {
+		if !links.IsFunctionWord(a.Toks[k]) {
 			n++
 		}
 	}

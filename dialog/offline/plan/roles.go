@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/token"
 )
@@ -28,7 +28,7 @@ func RoleWord(column string) string {
 // RoleFit weighs a typed join by the question's words: 2 when a word
 // names its role, 0.3 when a word names another role of the same
 // reference and none its own, else 1.
-func (e *Builder) RoleFit(a *read.Analysis, j warehouse.Join, siblings []warehouse.Join) float64 {
+func (e *Builder) RoleFit(a *links.Analysis, j warehouse.Join, siblings []warehouse.Join) float64 {
 	if a == nil {
 		return 1
 	}
@@ -45,7 +45,7 @@ func (e *Builder) RoleFit(a *read.Analysis, j warehouse.Join, siblings []warehou
 
 // namesRole says whether a word of the question is the role or related
 // to it in the lexicon ("sent" and "sender").
-func (e *Builder) namesRole(a *read.Analysis, role string) bool {
+func (e *Builder) namesRole(a *links.Analysis, role string) bool {
 	if len(role) < 3 {
 		return false
 	}
@@ -62,7 +62,7 @@ func (e *Builder) RoleToken(t token.Token, role string) bool {
 	if t.IsNum || len(t.Low) < 3 || len(role) < 3 {
 		return false
 	}
-	return t.Low == role || read.SingularOf(t.Low) == role || e.words != nil && e.words.RelatedTo(t.Low, role)
+	return t.Low == role || links.SingularOf(t.Low) == role || e.words != nil && e.words.RelatedTo(t.Low, role)
 }
 
 // TypedSiblings are the typed joins between the same two tables as j
@@ -96,7 +96,7 @@ func (e *Builder) WhenExpr(j warehouse.Join) sqlexpr.Expr {
 
 // bestJoin picks among joins from one table to another the one whose
 // role the question names.
-func (e *Builder) bestJoin(a *read.Analysis, joins []warehouse.Join) warehouse.Join {
+func (e *Builder) bestJoin(a *links.Analysis, joins []warehouse.Join) warehouse.Join {
 	best, bestW := joins[0], -1.0
 	for _, j := range joins {
 		if w := e.RoleFit(a, j, e.TypedSiblings(j)); w > bestW {

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"unicode"
 
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 )
 
 // An ordinary word that happens to be a stored name — "pounds" a last
@@ -24,7 +24,7 @@ const commonWord = 3.5
 const weakValueFactor = 0.3
 
 // weakValue says whether a value mention lacks corroboration.
-func (r *reader) weakValue(vm *read.ValueMention) bool {
+func (r *reader) weakValue(vm *links.ValueMention) bool {
 	if r.e.words == nil || len(vm.Alts) == 0 || vm.Named {
 		return false
 	}
@@ -36,7 +36,7 @@ func (r *reader) weakValue(vm *read.ValueMention) bool {
 		if t.Quoted || k > 0 && startsUpper(t.Raw) && !titleCase(a) {
 			return false
 		}
-		if !read.IsFunctionWord(t) && r.e.words.Commonness(t.Low) < commonWord {
+		if !links.IsFunctionWord(t) && r.e.words.Commonness(t.Low) < commonWord {
 			everyday = false
 		}
 	}
@@ -76,7 +76,7 @@ func (r *reader) columnWordNear(from, to int, table, column string) bool {
 
 // titleCase says whether the question capitalises most of its words, so
 // that capitals say nothing about names.
-func titleCase(a *read.Analysis) bool {
+func titleCase(a *links.Analysis) bool {
 	upper, words := 0, 0
 	for _, t := range a.Toks {
 		if t.Clause != 0 || t.IsNum || len(t.Raw) < 4 {

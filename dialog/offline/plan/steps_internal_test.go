@@ -6,6 +6,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
@@ -23,7 +24,7 @@ func fleetBuilder(t *testing.T) *Builder {
 		Joins: []warehouse.Join{{FromTable: "trips", FromColumn: "vehicle_id", ToTable: "vehicles", ToColumn: "vehicle_id", Declared: true, Confidence: 1}},
 	}}
 	m := schema.New(catalog.New(snap, catalog.Options{}))
-	return NewBuilder(m, nil, read.NewReader(m, nil), time.Now)
+	return NewBuilder(m, nil, links.NewReader(m, nil), time.Now)
 }
 
 // TestRefTarget: a column that refers to another table's rows stands for
@@ -42,7 +43,7 @@ func TestRefTarget(t *testing.T) {
 // feedback, and not without a head.
 func TestSpelledTerm(t *testing.T) {
 	e := fleetBuilder(t)
-	a := e.reader.Analyse("how many long haul trips last week?", nil, nil, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC))
+	a := read.Analyse(e.reader, "how many long haul trips last week?", nil, nil, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC))
 	head := e.m.ByName["trips"]
 	tm := e.spelledTerm(a, "long haul", head)
 	if tm == nil || tm.at != 2 || tm.end != 4 || tm.subject != head || tm.phrase != "long haul" {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
@@ -80,18 +81,18 @@ func (r *reader) superlative() []*element {
 // steps: the mention, the rows ranked, the head shown and the mentions after
 // the superlative; the measure's step may still change them.
 type superlativeRank struct {
-	s          *read.SuperMention
+	s          *links.SuperMention
 	h, ranked  *schema.Table
-	em         *read.EntityMention
-	cm         *read.ColMention
+	em         *links.EntityMention
+	cm         *links.ColMention
 	rankPhrase string
 }
 
 // superlativeNoun finds the thing or column the superlative is about: the
 // mention after it in the same sentence, else a measure named before it.
-func (r *reader) superlativeNoun(s *read.SuperMention) (*read.EntityMention, *read.ColMention) {
-	var em *read.EntityMention
-	var cm *read.ColMention
+func (r *reader) superlativeNoun(s *links.SuperMention) (*links.EntityMention, *links.ColMention) {
+	var em *links.EntityMention
+	var cm *links.ColMention
 	// "…paid the most? Give the name": no noun after the sentence ends.
 	if !sentenceBetween(r.a, s.At, s.NounAt) {
 		em, cm = r.mentionAt(s.NounAt)
@@ -104,7 +105,7 @@ func (r *reader) superlativeNoun(s *read.SuperMention) (*read.EntityMention, *re
 
 // rankedRows picks the rows being ranked, which may differ from the head
 // shown, and drops the entity mention when it names those rows by size.
-func (r *reader) rankedRows(s *read.SuperMention, h *schema.Table, em *read.EntityMention, cm *read.ColMention) (*schema.Table, *read.EntityMention) {
+func (r *reader) rankedRows(s *links.SuperMention, h *schema.Table, em *links.EntityMention, cm *links.ColMention) (*schema.Table, *links.EntityMention) {
 	sized := s.Hint != "" && s.Hint != "value"
 	// The rows being ranked: the entity just before the superlative ("the
 	// branch with the largest stock"), or a sized noun after it ("the
@@ -326,9 +327,9 @@ func (r *reader) askedColumnOutputs(output *element, rk *superlativeRank) {
 	// "the id and title of the book with the most chapters", "who is the
 	// first member to join? List the first name and last name": the
 	// columns listed together are one answer.
-	var listed []*read.ColMention
+	var listed []*links.ColMention
 	for _, fc := range r.freeColumns() {
-		if (fc.At < s.At || sentenceBetween(a, s.At, fc.At)) && slices.ContainsFunc(fc.Alts, func(al read.ColAlt) bool {
+		if (fc.At < s.At || sentenceBetween(a, s.At, fc.At)) && slices.ContainsFunc(fc.Alts, func(al links.ColAlt) bool {
 			return strings.EqualFold(al.Table, h.Name) || strings.EqualFold(al.Table, ranked.Name)
 		}) {
 			listed = append(listed, fc)
@@ -421,7 +422,7 @@ func (r *reader) valueOutputs(output *element, rk *superlativeRank, hp string) {
 
 // rankDirection sorts by the ranking, highest or lowest first, and keeps as
 // many rows as the superlative asks for (all when an order is also asked).
-func (r *reader) rankDirection(s *read.SuperMention, rankPhrase string) *element {
+func (r *reader) rankDirection(s *links.SuperMention, rankPhrase string) *element {
 	a := r.a
 	direction := &element{name: "order"}
 	direction.add(1, func(p *Plan) {
@@ -461,7 +462,7 @@ var rowLeads = words.Set("rowlead")
 // rather than the row holding it: "maximum quantity" and "what is the
 // highest price" ask for the value; "which product has the highest price"
 // for the row.
-func (r *reader) extremeValueWeight(s *read.SuperMention) float64 {
+func (r *reader) extremeValueWeight(s *links.SuperMention) float64 {
 	a := r.a
 	prev := a.Word(s.At - 1)
 	if articles[prev] {
@@ -482,7 +483,7 @@ func (r *reader) extremeValueWeight(s *read.SuperMention) float64 {
 
 // groupingColumnBefore finds a descriptive (text) column of the head named
 // before the superlative: the thing whose values are ranked.
-func (r *reader) groupingColumnBefore(at int, h *schema.Table) *read.ColMention {
+func (r *reader) groupingColumnBefore(at int, h *schema.Table) *links.ColMention {
 	for _, cm := range r.a.Columns {
 		if cm.Clause != 0 || cm.At >= at || r.usedCols[cm] {
 			continue
@@ -499,7 +500,7 @@ func (r *reader) groupingColumnBefore(at int, h *schema.Table) *read.ColMention 
 
 // mostPerColumn ranks the values of a column by how many of the head's
 // rows carry each.
-func (r *reader) mostPerColumn(cm *read.ColMention, h *schema.Table, s *read.SuperMention, rankPhrase string) []*element {
+func (r *reader) mostPerColumn(cm *links.ColMention, h *schema.Table, s *links.SuperMention, rankPhrase string) []*element {
 	r.usedCols[cm] = true
 	r.countedVia = h
 	measure := &element{name: "rank"}
@@ -534,7 +535,7 @@ func (r *reader) mostPerColumn(cm *read.ColMention, h *schema.Table, s *read.Sup
 
 // siblingMeasures are the numeric columns of a column's table whose name
 // shares the superlative word ("highest_elevation" for "highest point").
-func (r *reader) siblingMeasures(cm *read.ColMention, s *read.SuperMention) []read.ColAlt {
+func (r *reader) siblingMeasures(cm *links.ColMention, s *links.SuperMention) []links.ColAlt {
 	if len(cm.Alts) == 0 {
 		return nil
 	}
@@ -543,10 +544,10 @@ func (r *reader) siblingMeasures(cm *read.ColMention, s *read.SuperMention) []re
 		return nil
 	}
 	word := strings.ToLower(strings.Fields(s.Phrase)[0])
-	var out []read.ColAlt
+	var out []links.ColAlt
 	for _, c := range t.Measures {
 		if strings.Contains(strings.ToLower(c.Name), word) {
-			out = append(out, read.ColAlt{Table: t.Name, Column: c.Name, Weight: 1})
+			out = append(out, links.ColAlt{Table: t.Name, Column: c.Name, Weight: 1})
 		}
 	}
 	return out
@@ -603,7 +604,7 @@ var ageWords = words.Set("age")
 // hintMeasures fills the ranking for a superlative without a noun: "the
 // biggest city" (size columns), "our best customer" (most orders or most
 // revenue), "our first customer" (earliest own date or earliest order).
-func (r *reader) hintMeasures(el *element, h *schema.Table, s *read.SuperMention) {
+func (r *reader) hintMeasures(el *element, h *schema.Table, s *links.SuperMention) {
 	switch s.Hint {
 	case "date":
 		// "the oldest warden" by an age: the largest age is the
@@ -750,9 +751,9 @@ func (r *reader) asksForTheValue(at int) bool {
 // measureBefore is the number a superlative ending its clause ranks by
 // when it names none after it: "the member who has paid the most", "the
 // van that weighs the least" (a numeric column named right before it).
-func (r *reader) measureBefore(s *read.SuperMention) *read.ColMention {
+func (r *reader) measureBefore(s *links.SuperMention) *links.ColMention {
 	a := r.a
-	if s.NounAt < len(a.Toks) && s.NounAt >= 0 && a.Toks[s.NounAt].Clause == a.Toks[s.At].Clause && !read.IsFunctionWord(a.Toks[s.NounAt]) && !sentenceBetween(a, s.At, s.NounAt) {
+	if s.NounAt < len(a.Toks) && s.NounAt >= 0 && a.Toks[s.NounAt].Clause == a.Toks[s.At].Clause && !links.IsFunctionWord(a.Toks[s.NounAt]) && !sentenceBetween(a, s.At, s.NounAt) {
 		return nil
 	}
 	end := s.At
@@ -783,7 +784,7 @@ func (r *reader) wholeNumbers(table, column string) bool {
 }
 
 // sentenceBetween says whether a sentence ends between tokens from and to.
-func sentenceBetween(a *read.Analysis, from, to int) bool {
+func sentenceBetween(a *links.Analysis, from, to int) bool {
 	for k := from; k < to && k < len(a.Toks); k++ {
 		if b := a.Toks[k].Break; b == '?' || b == '.' || b == '!' || b == ';' {
 			return true

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/clarify-bot/clarify/dialog"
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/sqlshape"
@@ -35,7 +35,7 @@ import (
 // typedMeasures gives each computed measure's phrase, where a column
 // mention spells it, the computed expression as its only alternative; a
 // typed total of one column likewise that column, aggregated.
-func (e *Builder) typedMeasures(a *read.Analysis, defs []read.TypedDef) {
+func (e *Builder) typedMeasures(a *links.Analysis, defs []links.TypedDef) {
 	for _, d := range defs {
 		var table, column string
 		var x sqlexpr.Expr
@@ -59,16 +59,16 @@ func (e *Builder) typedMeasures(a *read.Analysis, defs []read.TypedDef) {
 			continue
 		}
 		for _, cm := range a.Columns {
-			if !strings.EqualFold(cm.Phrase, d.Phrase) && !strings.EqualFold(read.SingularOf(cm.Phrase), read.SingularOf(d.Phrase)) {
+			if !strings.EqualFold(cm.Phrase, d.Phrase) && !strings.EqualFold(links.SingularOf(cm.Phrase), links.SingularOf(d.Phrase)) {
 				continue
 			}
 			// Named by its first measure's column, which every shape
 			// that takes a measure checks (a number, not a key).
-			alt := read.ColAlt{Table: table, Column: column, Weight: 1}
+			alt := links.ColAlt{Table: table, Column: column, Weight: 1}
 			if _, plain := sqlexpr.IsColumn(x); !plain {
 				alt.X = x
 			}
-			cm.Alts = []read.ColAlt{alt}
+			cm.Alts = []links.ColAlt{alt}
 			a.TypedMarkers = appendNewExpr(e.m, a.TypedMarkers, x)
 			if a.Sup == nil && !a.Count && a.Agg == "" && len(a.Groups) == 0 {
 				// Nothing else in the question aggregates: the measure
@@ -83,9 +83,9 @@ func (e *Builder) typedMeasures(a *read.Analysis, defs []read.TypedDef) {
 			case d.Term.Kind == ontology.TermMeasure:
 				// A plain column: the readings say so by their SQL.
 			case d.FactID != "":
-				a.Linked = append(a.Linked, read.LinkedFact{FactID: d.FactID, X: x})
+				a.Linked = append(a.Linked, links.LinkedFact{FactID: d.FactID, X: x})
 			default:
-				a.TypedMeasures = append(a.TypedMeasures, read.TypedMeasure{Marker: x,
+				a.TypedMeasures = append(a.TypedMeasures, links.TypedMeasure{Marker: x,
 					Def: dialog.Definition{Phrase: d.Phrase, Term: d.Term, Label: d.Label, Stated: true}})
 			}
 		}
@@ -145,7 +145,7 @@ func appendNewExpr(m *schema.Model, list []sqlexpr.Expr, x sqlexpr.Expr) []sqlex
 
 // typedTerms makes each typed condition the stated definition of its
 // phrase, on the subject the phrase qualifies.
-func (e *Builder) typedTerms(a *read.Analysis, terms []*termMention, stated map[*termMention]definition, head *schema.Table, defs []read.TypedDef, now time.Time) ([]*termMention, map[*termMention]definition) {
+func (e *Builder) typedTerms(a *links.Analysis, terms []*termMention, stated map[*termMention]definition, head *schema.Table, defs []links.TypedDef, now time.Time) ([]*termMention, map[*termMention]definition) {
 	for _, d := range defs {
 		if d.FactID != "" || d.Term.Kind != ontology.TermValues && d.Term.Kind != ontology.TermPredicate {
 			continue
@@ -182,7 +182,7 @@ func (e *Builder) typedTerms(a *read.Analysis, terms []*termMention, stated map[
 
 // spelledTerm is the mention of phrase where the question spells it with
 // words the schema does not name, qualifying head.
-func (e *Builder) spelledTerm(a *read.Analysis, phrase string, head *schema.Table) *termMention {
+func (e *Builder) spelledTerm(a *links.Analysis, phrase string, head *schema.Table) *termMention {
 	if head == nil {
 		return nil
 	}
@@ -198,7 +198,7 @@ func (e *Builder) spelledTerm(a *read.Analysis, phrase string, head *schema.Tabl
 
 // typedCondition builds a typed condition on the mention's subject, in
 // the forms fromTerm rebuilds, and "not in" for values.
-func (e *Builder) typedCondition(tm *termMention, d read.TypedDef, now time.Time) (definition, bool) {
+func (e *Builder) typedCondition(tm *termMention, d links.TypedDef, now time.Time) (definition, bool) {
 	t := d.Term
 	if t.Kind == ontology.TermValues && t.Op == "not in" {
 		_, name, _ := strings.Cut(t.Column, ".")

@@ -3,7 +3,7 @@ package plan
 import (
 	"strings"
 
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/token"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
@@ -17,7 +17,7 @@ var politeLeads = words.Set("politeword")
 
 // OutputSentence says whether token k is in a sentence after the first
 // that opens with a verb saying what to show ("… ? Return the names").
-func OutputSentence(a *read.Analysis, k int) bool {
+func OutputSentence(a *links.Analysis, k int) bool {
 	start := -1
 	for j := k - 1; j >= 0; j-- {
 		if token.BreakRank(a.Toks[j].Break) == 3 {
@@ -32,7 +32,7 @@ func OutputSentence(a *read.Analysis, k int) bool {
 	if politeLeads[w] {
 		w = a.Word(start + 1)
 	}
-	return read.ListVerbs[w]
+	return links.ListVerbs[w]
 }
 
 // IsNameWord says whether w asks for what a row is called.
@@ -46,14 +46,14 @@ var nameWords = words.Set("name")
 // (boat_builders, boat_names, boats_data). Before another thing's noun
 // ("boat models") it adds nothing the schema does not already say.
 func (e *Builder) DomainWord(w string) bool {
-	w = read.SingularOf(w)
+	w = links.SingularOf(w)
 	if len(w) < 3 {
 		return false
 	}
 	n := 0
 	for _, t := range e.m.Snap.Schema.Tables {
 		first, _, _ := strings.Cut(strings.ToLower(t.Name), "_")
-		if read.SingularOf(first) == w {
+		if links.SingularOf(first) == w {
 			n++
 		}
 	}

@@ -3,7 +3,7 @@ package plan
 import (
 	"strings"
 
-	"github.com/clarify-bot/clarify/dialog/offline/read"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 )
 
@@ -117,11 +117,11 @@ func (r *reader) averageOfTotals(p *Plan, aggregates int) bool {
 
 // pluralMeasure says whether the averaged measure is named by a plural
 // noun ("units", "items"): a quantity that adds up per thing.
-func pluralMeasure(a *read.Analysis) bool {
+func pluralMeasure(a *links.Analysis) bool {
 	for _, cm := range a.Columns {
 		if cm.At > a.AggAt && cm.Clause == 0 {
 			w := strings.ToLower(cm.Phrase)
-			return read.SingularOf(w) != w
+			return links.SingularOf(w) != w
 		}
 	}
 	return false

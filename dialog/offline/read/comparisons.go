@@ -3,24 +3,10 @@ package read
 import (
 	"strings"
 
-	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
+
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
-
-// CompMention is a comparison of a number: its phrase, operator and
-// the number compared with ("more than 20").
-type CompMention struct {
-	Phrase string
-	Op     string
-	Value  float64
-	Upper  float64 // the second bound of "between"
-	At     int
-	// Target words before (or after) the comparison.
-	Target string
-	// KeyOf is set for "shop with ID 1": the named table, whose key
-	// (or a column referring to it) equals the value.
-	KeyOf *schema.Table
-}
 
 // compPhrases are the comparisons of words/comparisons.tsv, tried in its
 // order.
@@ -43,29 +29,29 @@ var signs = map[string]string{">": ">", ">=": ">=", "≥": ">=", "<": "<", "<=":
 
 // findSigned reads a comparison typed as a sign: "rating > 4.5",
 // "party size >= 3". What is compared is the words before the sign.
-func (a *Analysis) findSigned() {
+func findSigned(a *links.Analysis) {
 	for i := 0; i+1 < len(a.Toks); i++ {
 		op, ok := signs[a.Toks[i].Sign]
 		if !ok || !a.Toks[i+1].IsNum || a.Toks[i+1].Used || a.Toks[i+1].Clause != a.Toks[i].Clause {
 			continue
 		}
 		phrase := a.Toks[i].Raw + " " + a.Toks[i].Sign + " " + a.Toks[i+1].Raw
-		a.Comps = append(a.Comps, &CompMention{Phrase: phrase, Op: op, Value: a.Toks[i+1].Num, At: i + 1, Target: a.comparisonTarget(i+1, i+2)})
+		a.Comps = append(a.Comps, &links.CompMention{Phrase: phrase, Op: op, Value: a.Toks[i+1].Num, At: i + 1, Target: comparisonTarget(a, i+1, i+2)})
 		a.Toks[i+1].Used = true
 	}
 }
 
 // findComparisons recognises "more than 100", "over 500", "at least 3",
 // and comparisons typed as signs.
-func (a *Analysis) findComparisons() {
-	a.findSigned()
+func findComparisons(a *links.Analysis) {
+	findSigned(a)
 	for i := 0; i < len(a.Toks); i++ {
 		for _, cp := range compPhrases {
 			n := len(cp.words)
 			// "writers above age 40": the column's word between the
 			// comparison and its number.
-			if a.Seq(i, cp.words...) && i+n+1 < len(a.Toks) && a.Toks[i+n+1].IsNum && !a.Toks[i+n+1].Used && a.columnWordAt(i+n) {
-				c := &CompMention{Phrase: a.Phrase(i, i+n+2), Op: cp.op, Value: a.Toks[i+n+1].Num, At: i, Target: a.Toks[i+n].Low}
+			if a.Seq(i, cp.words...) && i+n+1 < len(a.Toks) && a.Toks[i+n+1].IsNum && !a.Toks[i+n+1].Used && columnWordAt(a, i+n) {
+				c := &links.CompMention{Phrase: a.Phrase(i, i+n+2), Op: cp.op, Value: a.Toks[i+n+1].Num, At: i, Target: a.Toks[i+n].Low}
 				a.Comps = append(a.Comps, c)
 				for k := i; k <= i+n+1; k++ {
 					a.Toks[k].Used = true
@@ -75,8 +61,8 @@ func (a *Analysis) findComparisons() {
 			if !a.Seq(i, cp.words...) || i+n >= len(a.Toks) || !a.Toks[i+n].IsNum || a.Toks[i+n].Used {
 				continue
 			}
-			c := &CompMention{Phrase: a.Phrase(i, i+n+1), Op: cp.op, Value: a.Toks[i+n].Num, At: i}
-			c.Target = a.comparisonTarget(i, i+n+1)
+			c := &links.CompMention{Phrase: a.Phrase(i, i+n+1), Op: cp.op, Value: a.Toks[i+n].Num, At: i}
+			c.Target = comparisonTarget(a, i, i+n+1)
 			a.Comps = append(a.Comps, c)
 			for k := i; k <= i+n; k++ {
 				a.Toks[k].Used = true
@@ -93,21 +79,21 @@ func (a *Analysis) findComparisons() {
 		if lo > hi {
 			lo, hi = hi, lo
 		}
-		target := a.comparisonTarget(i, i+4)
+		target := comparisonTarget(a, i, i+4)
 		phrase := a.Phrase(i, i+4)
-		a.Comps = append(a.Comps, &CompMention{Phrase: phrase, Op: "between", Value: lo, Upper: hi, At: i, Target: target})
+		a.Comps = append(a.Comps, &links.CompMention{Phrase: phrase, Op: "between", Value: lo, Upper: hi, At: i, Target: target})
 		for k := i; k < i+4; k++ {
 			a.Toks[k].Used = true
 		}
 	}
-	a.findOrMore()
+	findOrMore(a)
 }
 
 // columnWordAt says whether token k is a plain word that may name a
 // column: no number, no quoted text, no function word, not yet read.
-func (a *Analysis) columnWordAt(k int) bool {
+func columnWordAt(a *links.Analysis, k int) bool {
 	t := a.Toks[k]
-	return !t.IsNum && !t.Quoted && !t.Used && !stopWords[t.Low] && !IsFunctionWord(t) && t.Break == 0 && t.Clause == a.Toks[k+1].Clause
+	return !t.IsNum && !t.Quoted && !t.Used && !links.StopWords[t.Low] && !links.IsFunctionWord(t) && t.Break == 0 && t.Clause == a.Toks[k+1].Clause
 }
 
 // comparisonStops end, going back, the words a comparison is about
@@ -117,7 +103,7 @@ var comparisonStops = words.Set("comparisonstop")
 // comparisonTarget finds the words a comparison at [i, end) is about:
 // content words just before ("population over 100000"), else just after
 // ("over 500 in revenue", "more than 10 orders").
-func (a *Analysis) comparisonTarget(i, end int) string {
+func comparisonTarget(a *links.Analysis, i, end int) string {
 	var before []string
 	start := i - 1
 	if a.Word(start) == "of" {
@@ -128,7 +114,7 @@ func (a *Analysis) comparisonTarget(i, end int) string {
 		if comparisonStops[w] || a.Toks[j].Used {
 			break
 		}
-		if !stopWords[w] {
+		if !links.StopWords[w] {
 			before = append([]string{a.Toks[j].Low}, before...)
 		}
 	}
@@ -138,10 +124,10 @@ func (a *Analysis) comparisonTarget(i, end int) string {
 		if a.Toks[j].Used || a.Toks[j].IsNum {
 			break
 		}
-		if stopWords[w] && len(after) > 0 {
+		if links.StopWords[w] && len(after) > 0 {
 			break
 		}
-		if !stopWords[w] {
+		if !links.StopWords[w] {
 			after = append(after, a.Toks[j].Low)
 		}
 	}
@@ -157,7 +143,7 @@ func (a *Analysis) comparisonTarget(i, end int) string {
 var orMore = words.Set("ormore")
 
 // findOrMore reads "N or more" / "N or less".
-func (a *Analysis) findOrMore() {
+func findOrMore(a *links.Analysis) {
 	for i := 0; i+2 < len(a.Toks); i++ {
 		if a.Toks[i].IsNum && !a.Toks[i].Used && a.Word(i+1) == "or" && orMore[a.Word(i+2)] {
 			op := ">="
@@ -168,17 +154,8 @@ func (a *Analysis) findOrMore() {
 			if i+3 < len(a.Toks) {
 				target = a.Toks[i+3].Low
 			}
-			a.Comps = append(a.Comps, &CompMention{Phrase: a.Phrase(i, i+3), Op: op, Value: a.Toks[i].Num, At: i, Target: target})
+			a.Comps = append(a.Comps, &links.CompMention{Phrase: a.Phrase(i, i+3), Op: op, Value: a.Toks[i].Num, At: i, Target: target})
 			a.Toks[i].Used, a.Toks[i+1].Used, a.Toks[i+2].Used = true, true, true
 		}
 	}
 }
-
-// comparedNumber says whether a number after this word is compared with
-// ("of over 2010", "more than 2000"), which makes it no calendar year.
-func comparedNumber(prev string) bool {
-	return comparedBefore[prev]
-}
-
-// comparedBefore are the words comparedNumber looks for (comparisons.tsv).
-var comparedBefore = words.Set("comparednumber")

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/links"
+
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
@@ -15,10 +17,6 @@ import (
 // column of one table (start/end, departure/arrival, opened/closed…).
 // They are offered as columns of their own, so every shape that takes a
 // measure (averages, totals, rankings, sorting) takes them too.
-
-// Computed says whether the alternative is a computed measure rather than
-// a stored column.
-func (al ColAlt) Computed() bool { return al.X != nil }
 
 // durationWords name the time between two events of one row.
 var durationWords = words.Set("duration")
@@ -41,9 +39,9 @@ var pairWords = func() [][2]string {
 }()
 
 // timeUnitOf reads the unit a question wants a duration in.
-func timeUnitOf(a *Analysis) string {
+func timeUnitOf(a *links.Analysis) string {
 	for i := range a.Toks {
-		switch SingularOf(a.Word(i)) {
+		switch links.SingularOf(a.Word(i)) {
 		case "second":
 			return "SECOND"
 		case "minute":
@@ -62,22 +60,22 @@ func timeUnitOf(a *Analysis) string {
 }
 
 // findComputed adds the computed measures the question's words name.
-func (e *Reader) findComputed(a *Analysis) {
+func findComputed(e *links.Reader, a *links.Analysis) {
 	unit := timeUnitOf(a)
 	for i, t := range a.Toks {
 		if t.Clause != 0 || t.Quoted {
 			continue
 		}
-		var alts []ColAlt
+		var alts []links.ColAlt
 		if spanWords[t.Low] {
 			// "delivery time", "days to ship", "time from pickup to delivery"
-			if spans, from, to := e.eventSpans(a, i); len(spans) > 0 {
+			if spans, from, to := eventSpans(e, a, i); len(spans) > 0 {
 				if t.Low == "long" && a.Agg == "" && !a.Count {
 					// "how long does delivery take": typically, an average.
 					a.Agg, a.AggAt = "AVG", from
 				}
-				cm := &ColMention{Phrase: a.Phrase(from, to), At: from, End: to, Alts: spans}
-				var kept []*ColMention
+				cm := &links.ColMention{Phrase: a.Phrase(from, to), At: from, End: to, Alts: spans}
+				var kept []*links.ColMention
 				for _, other := range a.Columns {
 					if other.At >= to || other.End <= from {
 						kept = append(kept, other)
@@ -87,7 +85,7 @@ func (e *Reader) findComputed(a *Analysis) {
 				a.MarkUsed(from, to)
 				// The event's words are the span's, not a stored value
 				// ("delivery" is no status 'delivered' here).
-				var values []*ValueMention
+				var values []*links.ValueMention
 				for _, vm := range a.Values {
 					if vm.At >= to || a.SpanOf(vm.At, vm.Phrase) <= from {
 						values = append(values, vm)
@@ -99,11 +97,11 @@ func (e *Reader) findComputed(a *Analysis) {
 		}
 		switch {
 		case ageNouns[t.Low]:
-			alts = e.ages()
+			alts = ages(e)
 		case durationWords[t.Low] || t.Low == "time" && durationPreps[a.Word(i+1)]:
-			alts = e.durations(unit)
+			alts = durations(e, unit)
 		case marginWords[t.Low] && columnCovering(a, i) == nil:
-			alts = e.margins(t.Low)
+			alts = margins(e, t.Low)
 		}
 		if len(alts) == 0 {
 			continue
@@ -112,25 +110,25 @@ func (e *Reader) findComputed(a *Analysis) {
 		// the word stays an option.
 		if cm := columnCovering(a, i); cm != nil {
 			cm.Alts = append(alts, cm.Alts...)
-			e.absorbParts(a, cm)
+			absorbParts(e, a, cm)
 			continue
 		}
 		a.Toks[i].Used = true
-		cm := &ColMention{Phrase: t.Raw, At: i, End: i + 1, Alts: alts, Clause: 0}
-		e.absorbParts(a, cm)
+		cm := &links.ColMention{Phrase: t.Raw, At: i, End: i + 1, Alts: alts, Clause: 0}
+		absorbParts(e, a, cm)
 		a.Columns = append(a.Columns, cm)
 	}
-	sortMentions(a)
+	links.SortMentions(a)
 }
 
 // absorbParts takes the columns a computed measure names as its parts
 // ("the time between check-in and discharge") into its mention:
 // they are what it is computed from, not more outputs.
-func (e *Reader) absorbParts(a *Analysis, cm *ColMention) {
+func absorbParts(e *links.Reader, a *links.Analysis, cm *links.ColMention) {
 	if !spanOpens[a.Word(cm.End)] {
 		return
 	}
-	var kept []*ColMention
+	var kept []*links.ColMention
 	for _, part := range a.Columns {
 		inside := part.At > cm.At && part.At <= cm.End+6
 		used := false
@@ -152,7 +150,7 @@ func (e *Reader) absorbParts(a *Analysis, cm *ColMention) {
 	a.Columns = kept
 }
 
-func columnCovering(a *Analysis, i int) *ColMention {
+func columnCovering(a *links.Analysis, i int) *links.ColMention {
 	for _, cm := range a.Columns {
 		if cm.At <= i && i < cm.End {
 			return cm
@@ -161,22 +159,14 @@ func columnCovering(a *Analysis, i int) *ColMention {
 	return nil
 }
 
-func sortMentions(a *Analysis) {
-	for i := 1; i < len(a.Columns); i++ {
-		for j := i; j > 0 && a.Columns[j].At < a.Columns[j-1].At; j-- {
-			a.Columns[j], a.Columns[j-1] = a.Columns[j-1], a.Columns[j]
-		}
-	}
-}
-
 // ages are the years since each birth date column.
-func (e *Reader) ages() []ColAlt {
-	var out []ColAlt
-	for _, t := range e.m.Tables {
+func ages(e *links.Reader) []links.ColAlt {
+	var out []links.ColAlt
+	for _, t := range e.M.Tables {
 		for _, c := range t.Dates {
 			n := strings.ToLower(c.Name)
 			if strings.Contains(n, "birth") || strings.Contains(n, "dob") || strings.Contains(n, "born") {
-				out = append(out, ColAlt{Table: t.Name, Column: "age", Weight: 1.5,
+				out = append(out, links.ColAlt{Table: t.Name, Column: "age", Weight: 1.5,
 					X: sqlexpr.Call{Fn: "TIMESTAMPDIFF", Args: []sqlexpr.Expr{sqlexpr.Keyword("YEAR"), sqlexpr.Col(t.Name, c.Name), sqlexpr.Call{Fn: "CURDATE"}}}})
 			}
 		}
@@ -193,8 +183,8 @@ var priceWords = words.List("price")
 
 // margins are price or revenue minus cost, for each table that stores
 // both; "margin" also as a percentage of the price.
-func (e *Reader) margins(word string) []ColAlt {
-	var out []ColAlt
+func margins(e *links.Reader, word string) []links.ColAlt {
+	var out []links.ColAlt
 	has := func(name string, words []string) bool {
 		for _, w := range words {
 			if strings.Contains(name, w) {
@@ -208,8 +198,8 @@ func (e *Reader) margins(word string) []ColAlt {
 	if strings.HasPrefix(word, "profit") {
 		sold = 3
 	}
-	out = append(out, e.salesMargins(has, sold)...)
-	for _, t := range e.m.Tables {
+	out = append(out, salesMargins(e, has, sold)...)
+	for _, t := range e.M.Tables {
 		for _, cost := range t.Measures {
 			if !has(strings.ToLower(cost.Name), costWords) {
 				continue
@@ -220,9 +210,9 @@ func (e *Reader) margins(word string) []ColAlt {
 					continue
 				}
 				p, c := sqlexpr.Col(t.Name, price.Name), sqlexpr.Col(t.Name, cost.Name)
-				out = append(out, ColAlt{Table: t.Name, Column: "margin", Weight: 1.5, X: sqlexpr.Cmp(p, "-", c)})
+				out = append(out, links.ColAlt{Table: t.Name, Column: "margin", Weight: 1.5, X: sqlexpr.Cmp(p, "-", c)})
 				if strings.HasPrefix(word, "margin") {
-					out = append(out, ColAlt{Table: t.Name, Column: "margin_percent", Weight: 0.8,
+					out = append(out, links.ColAlt{Table: t.Name, Column: "margin_percent", Weight: 0.8,
 						X: PercentOf(sqlexpr.Paren{X: sqlexpr.Cmp(p, "-", c)}, p)})
 				}
 			}
@@ -232,21 +222,21 @@ func (e *Reader) margins(word string) []ColAlt {
 }
 
 // durations are the spans between paired columns of a table.
-func (e *Reader) durations(unit string) []ColAlt {
-	var out []ColAlt
-	for _, t := range e.m.Tables {
+func durations(e *links.Reader, unit string) []links.ColAlt {
+	var out []links.ColAlt
+	for _, t := range e.M.Tables {
 		for _, c := range t.Def.Columns {
 			for _, pw := range pairWords {
 				other := partnerName(c.Name, pw)
 				if other == "" {
 					continue
 				}
-				c2 := e.m.Column(t.Name, other)
+				c2 := e.M.Column(t.Name, other)
 				if c2 == nil || c2.Kind() != c.Kind() || c.Kind() != warehouse.KindTime && c.Kind() != warehouse.KindNumber {
 					continue
 				}
 				from, to := sqlexpr.Col(t.Name, c.Name), sqlexpr.Col(t.Name, c2.Name)
-				out = append(out, ColAlt{Table: t.Name, Column: "duration", Weight: 1.5, X: timeSpan(from, to, c.Kind(), c.DataType, unit)})
+				out = append(out, links.ColAlt{Table: t.Name, Column: "duration", Weight: 1.5, X: timeSpan(from, to, c.Kind(), c.DataType, unit)})
 			}
 		}
 	}
@@ -281,7 +271,7 @@ var (
 // where A and B are numeric columns of one table: their quotient per row,
 // computed in floating point so that it is exact, with no division by
 // zero. The two column mentions become one.
-func (e *Reader) findRatio(a *Analysis) {
+func findRatio(e *links.Reader, a *links.Analysis) {
 	for i := range a.Toks {
 		difference := gapNouns[a.Word(i)]
 		if !ratioNouns[a.Word(i)] && !difference || a.Toks[i].Clause != 0 {
@@ -291,35 +281,35 @@ func (e *Reader) findRatio(a *Analysis) {
 		if !ratioOpens[a.Word(j)] {
 			continue
 		}
-		sep := a.ratioSeparator(j)
+		sep := ratioSeparator(a, j)
 		if sep < 0 {
 			continue
 		}
-		num, den := e.ratioSide(a, j+1, sep), e.ratioSide(a, sep+1, sep+6)
+		num, den := ratioSide(e, a, j+1, sep), ratioSide(e, a, sep+1, sep+6)
 		if num == nil || den == nil {
 			continue
 		}
-		var alts []ColAlt
+		var alts []links.ColAlt
 		// "the ratio of the mileage of van A to the mileage of
 		// van B": one column, two rows named by values.
 		end := den.End
 		if !difference {
-			if rows, vend := e.ratioOfRows(a, num, den, j+1, sep); len(rows) > 0 {
+			if rows, vend := ratioOfRows(e, a, num, den, j+1, sep); len(rows) > 0 {
 				alts = append(alts, rows...)
 				end = max(end, vend)
 			}
 		}
-		alts = append(alts, e.columnPairs(num, den, difference)...)
+		alts = append(alts, columnPairs(e, num, den, difference)...)
 		if len(alts) == 0 {
 			continue
 		}
-		var kept []*ColMention
+		var kept []*links.ColMention
 		for _, cm := range a.Columns {
 			if cm != num && cm != den {
 				kept = append(kept, cm)
 			}
 		}
-		a.Columns = append(kept, &ColMention{Phrase: a.Phrase(i, end), At: i, End: end, Alts: alts})
+		a.Columns = append(kept, &links.ColMention{Phrase: a.Phrase(i, end), At: i, End: end, Alts: alts})
 		a.MarkUsed(i, end)
 		if a.Sup != nil && a.Sup.At > i && a.Sup.At < den.End {
 			a.Sup = nil // "the ratio of the top payload to …" names columns
@@ -327,14 +317,14 @@ func (e *Reader) findRatio(a *Analysis) {
 		if a.Count && a.CountAt > i && a.CountAt < den.End {
 			a.Count, a.CountAt = false, -1 // "the ratio of A to the count of loans" names a column
 		}
-		sortMentions(a)
+		links.SortMentions(a)
 		return
 	}
 }
 
 // ratioSeparator is the word between a ratio's two sides ("to", "per",
 // "over", "and" after "between"), -1 when none follows within ten words.
-func (a *Analysis) ratioSeparator(j int) int {
+func ratioSeparator(a *links.Analysis, j int) int {
 	for k := j + 1; k < len(a.Toks) && k < j+10; k++ {
 		if w := a.Word(k); ratioJoins[w] || w == "and" && a.Word(j) == "between" {
 			return k
@@ -346,11 +336,11 @@ func (a *Analysis) ratioSeparator(j int) int {
 // columnPairs are the computed columns two columns of one table make: the
 // difference of two dates (in days) or two numbers, or the ratio of two
 // numbers.
-func (e *Reader) columnPairs(num, den *ColMention, difference bool) []ColAlt {
-	var alts []ColAlt
+func columnPairs(e *links.Reader, num, den *links.ColMention, difference bool) []links.ColAlt {
+	var alts []links.ColAlt
 	for _, x := range num.Alts {
 		for _, y := range den.Alts {
-			cx, cy := e.m.Column(x.Table, x.Column), e.m.Column(y.Table, y.Column)
+			cx, cy := e.M.Column(x.Table, x.Column), e.M.Column(y.Table, y.Column)
 			if x.Computed() || y.Computed() || cx == nil || cy == nil || cx.Kind() != cy.Kind() ||
 				!strings.EqualFold(x.Table, y.Table) || strings.EqualFold(x.Column, y.Column) {
 				continue
@@ -360,11 +350,11 @@ func (e *Reader) columnPairs(num, den *ColMention, difference bool) []ColAlt {
 			switch {
 			case difference && cx.Kind() == warehouse.KindTime:
 				// "the difference between the ship date and the order date", in days
-				alts = append(alts, ColAlt{Table: x.Table, Column: "difference", Weight: w, X: sqlexpr.Call{Fn: "DATEDIFF", Args: []sqlexpr.Expr{vx, vy}}})
+				alts = append(alts, links.ColAlt{Table: x.Table, Column: "difference", Weight: w, X: sqlexpr.Call{Fn: "DATEDIFF", Args: []sqlexpr.Expr{vx, vy}}})
 			case difference && cx.Kind() == warehouse.KindNumber:
-				alts = append(alts, ColAlt{Table: x.Table, Column: "difference", Weight: w, X: sqlexpr.Cmp(vx, "-", vy)})
+				alts = append(alts, links.ColAlt{Table: x.Table, Column: "difference", Weight: w, X: sqlexpr.Cmp(vx, "-", vy)})
 			case !difference && cx.Kind() == warehouse.KindNumber:
-				alts = append(alts, ColAlt{Table: x.Table, Column: "ratio", Weight: w, X: Ratio(vx, vy)})
+				alts = append(alts, links.ColAlt{Table: x.Table, Column: "ratio", Weight: w, X: Ratio(vx, vy)})
 			}
 		}
 	}
@@ -372,7 +362,7 @@ func (e *Reader) columnPairs(num, den *ColMention, difference bool) []ColAlt {
 }
 
 // ratioSide is the first column mention in [from, to).
-func (e *Reader) ratioSide(a *Analysis, from, to int) *ColMention {
+func ratioSide(e *links.Reader, a *links.Analysis, from, to int) *links.ColMention {
 	for _, cm := range a.Columns {
 		if cm.At >= from && cm.At < to && cm.Clause == 0 {
 			return cm
@@ -385,8 +375,8 @@ func (e *Reader) ratioSide(a *Analysis, from, to int) *ColMention {
 // named by a value after the column ("the mileage of the north region
 // to the mileage of Leeds"): the column summed over each set.
 // It takes the two values out of the question's conditions.
-func (e *Reader) ratioOfRows(a *Analysis, num, den *ColMention, from, sep int) ([]ColAlt, int) {
-	valueIn := func(lo, hi int) *ValueMention {
+func ratioOfRows(e *links.Reader, a *links.Analysis, num, den *links.ColMention, from, sep int) ([]links.ColAlt, int) {
+	valueIn := func(lo, hi int) *links.ValueMention {
 		for _, vm := range a.Values {
 			if vm.At >= lo && vm.At < hi && !vm.Negated {
 				return vm
@@ -398,7 +388,7 @@ func (e *Reader) ratioOfRows(a *Analysis, num, den *ColMention, from, sep int) (
 	if v1 == nil || v2 == nil {
 		return nil, 0
 	}
-	inTable := func(vm *ValueMention, table string) *ValueAlt {
+	inTable := func(vm *links.ValueMention, table string) *links.ValueAlt {
 		for i := range vm.Alts {
 			if strings.EqualFold(vm.Alts[i].Table, table) {
 				return &vm.Alts[i]
@@ -406,10 +396,10 @@ func (e *Reader) ratioOfRows(a *Analysis, num, den *ColMention, from, sep int) (
 		}
 		return nil
 	}
-	var out []ColAlt
+	var out []links.ColAlt
 	for _, x := range num.Alts {
 		for _, y := range den.Alts {
-			c := e.m.Column(x.Table, x.Column)
+			c := e.M.Column(x.Table, x.Column)
 			if x.Computed() || c == nil || c.Kind() != warehouse.KindNumber || !strings.EqualFold(x.Table, y.Table) || !strings.EqualFold(x.Column, y.Column) {
 				continue
 			}
@@ -418,17 +408,17 @@ func (e *Reader) ratioOfRows(a *Analysis, num, den *ColMention, from, sep int) (
 				continue
 			}
 			measure := sqlexpr.Col(x.Table, x.Column)
-			part := func(v *ValueAlt) sqlexpr.Expr {
+			part := func(v *links.ValueAlt) sqlexpr.Expr {
 				return sqlexpr.AggOver("SUM", sqlexpr.CaseWhen{Cond: sqlexpr.Cmp(sqlexpr.Col(v.Table, v.Column), "=", sqlexpr.Str(v.Value)), Then: measure})
 			}
-			out = append(out, ColAlt{Table: x.Table, Column: "ratio", Weight: 2 * x.Weight * y.Weight, X: Ratio(part(c1), part(c2))})
+			out = append(out, links.ColAlt{Table: x.Table, Column: "ratio", Weight: 2 * x.Weight * y.Weight, X: Ratio(part(c1), part(c2))})
 		}
 	}
 	if len(out) == 0 {
 		return nil, 0
 	}
 	// The two values are the ratio's, not conditions of the question.
-	var kept []*ValueMention
+	var kept []*links.ValueMention
 	for _, vm := range a.Values {
 		if vm != v1 && vm != v2 {
 			kept = append(kept, vm)
@@ -474,9 +464,9 @@ var quantityWords = words.List("quantity")
 // amount (or its quantity times its price) minus its quantity times the
 // unit cost of the thing it refers to — "profit by category" over the
 // order lines, not the catalogue's price minus cost once per product.
-func (e *Reader) salesMargins(has func(string, []string) bool, weight float64) []ColAlt {
-	var out []ColAlt
-	for _, t := range e.m.Tables {
+func salesMargins(e *links.Reader, has func(string, []string) bool, weight float64) []links.ColAlt {
+	var out []links.ColAlt
+	for _, t := range e.M.Tables {
 		var qty, amount, price *warehouse.Column
 		for _, c := range t.Measures {
 			n := strings.ToLower(c.Name)
@@ -492,11 +482,11 @@ func (e *Reader) salesMargins(has func(string, []string) bool, weight float64) [
 		if qty == nil || amount == nil && price == nil {
 			continue
 		}
-		for _, j := range e.m.Snap.Schema.Joins {
-			if !strings.EqualFold(j.FromTable, t.Name) || j.When != nil || !e.m.Unique(j.ToTable, j.ToColumn) {
+		for _, j := range e.M.Snap.Schema.Joins {
+			if !strings.EqualFold(j.FromTable, t.Name) || j.When != nil || !e.M.Unique(j.ToTable, j.ToColumn) {
 				continue
 			}
-			ref := e.m.ByName[strings.ToLower(j.ToTable)]
+			ref := e.M.ByName[strings.ToLower(j.ToTable)]
 			if ref == nil {
 				continue
 			}
@@ -511,7 +501,7 @@ func (e *Reader) salesMargins(has func(string, []string) bool, weight float64) [
 				} else {
 					x = sqlexpr.Cmp(q, "*", sqlexpr.Paren{X: sqlexpr.Cmp(sqlexpr.Col(t.Name, price.Name), "-", c)})
 				}
-				out = append(out, ColAlt{Table: t.Name, Column: "margin", Weight: 2 * weight, X: x})
+				out = append(out, links.ColAlt{Table: t.Name, Column: "margin", Weight: 2 * weight, X: x})
 			}
 		}
 	}

@@ -3,7 +3,8 @@ package read
 import (
 	"strings"
 
-	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
+
 	"github.com/clarify-bot/clarify/dialog/offline/token"
 	"github.com/clarify-bot/clarify/ontology"
 )
@@ -25,18 +26,9 @@ type definedColumn struct {
 	table, column string
 }
 
-// LinkedFact is a defined phrase the question spelled.
-type LinkedFact struct {
-	FactID string
-	// Column is the defined column as table.column; x, when set, is the
-	// computed measure a definition stands for instead.
-	Column string
-	X      sqlexpr.Expr
-}
-
 // definedColumns are the facts that tie a phrase of two or more words to
 // one column the engine knows, on the measure or the grouping.
-func (e *Reader) definedColumns(facts []ontology.Fact) []definedColumn {
+func definedColumns(e *links.Reader, facts []ontology.Fact) []definedColumn {
 	var out []definedColumn
 	for _, f := range facts {
 		if !f.Active() || f.Target.Choice.Kind != ontology.TermColumn {
@@ -50,7 +42,7 @@ func (e *Reader) definedColumns(facts []ontology.Fact) []definedColumn {
 		}
 		words := strings.Fields(f.Phrase)
 		table, column, ok := strings.Cut(f.Target.Choice.Column, ".")
-		if len(words) < 2 || !ok || e.m.Column(table, column) == nil {
+		if len(words) < 2 || !ok || e.M.Column(table, column) == nil {
 			continue
 		}
 		out = append(out, definedColumn{factID: f.ID, words: words, table: table, column: column})
@@ -60,8 +52,8 @@ func (e *Reader) definedColumns(facts []ontology.Fact) []definedColumn {
 
 // findDefinedPhrases links each defined phrase the question spells (its
 // last word possibly plural: "sales regions"), longest first.
-func (e *Reader) findDefinedPhrases(a *Analysis, facts []ontology.Fact) {
-	defs := e.definedColumns(facts)
+func findDefinedPhrases(e *links.Reader, a *links.Analysis, facts []ontology.Fact) {
+	defs := definedColumns(e, facts)
 	if len(defs) == 0 {
 		return
 	}
@@ -71,13 +63,13 @@ func (e *Reader) findDefinedPhrases(a *Analysis, facts []ontology.Fact) {
 				continue
 			}
 			for i := 0; i+n <= len(a.Toks); i++ {
-				if !a.spells(i, d.words) {
+				if !spells(a, i, d.words) {
 					continue
 				}
-				cm := &ColMention{Phrase: a.Phrase(i, i+n), At: i, End: i + n, Clause: a.Toks[i].Clause,
-					Alts: []ColAlt{{Table: d.table, Column: d.column, Weight: 1}}}
+				cm := &links.ColMention{Phrase: a.Phrase(i, i+n), At: i, End: i + n, Clause: a.Toks[i].Clause,
+					Alts: []links.ColAlt{{Table: d.table, Column: d.column, Weight: 1}}}
 				a.Columns = append(a.Columns, cm)
-				a.Linked = append(a.Linked, LinkedFact{FactID: d.factID, Column: d.table + "." + d.column})
+				a.Linked = append(a.Linked, links.LinkedFact{FactID: d.factID, Column: d.table + "." + d.column})
 				a.MarkUsed(i, i+n)
 			}
 		}
@@ -86,7 +78,7 @@ func (e *Reader) findDefinedPhrases(a *Analysis, facts []ontology.Fact) {
 
 // spells reports whether the free tokens from i spell words, in one
 // clause and without punctuation between them.
-func (a *Analysis) spells(i int, words []string) bool {
+func spells(a *links.Analysis, i int, words []string) bool {
 	n := len(words)
 	if !token.Unbroken(a.Toks, i, i+n) {
 		return false

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/links"
+
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
@@ -21,7 +23,7 @@ var differenceWords = words.Set("difference")
 
 // findDifferences replaces each pair of column mentions joined by a
 // difference word with one mention of their difference.
-func (e *Reader) findDifferences(a *Analysis) {
+func findDifferences(e *links.Reader, a *links.Analysis) {
 	for i := 0; i+1 < len(a.Columns); i++ {
 		x, y := a.Columns[i], a.Columns[i+1]
 		// The word between, or the last of the first mention's words (a
@@ -33,20 +35,20 @@ func (e *Reader) findDifferences(a *Analysis) {
 		if x.Clause != y.Clause || y.At != k+1 || !differenceWords[a.Word(k)] || a.Word(y.At) == "than" || a.Toks[k-1].Break != 0 {
 			continue
 		}
-		var alts []ColAlt
+		var alts []links.ColAlt
 		for _, ax := range x.Alts {
 			for _, ay := range y.Alts {
-				if ax.Computed() || ay.Computed() || !strings.EqualFold(ax.Table, ay.Table) || strings.EqualFold(ax.Column, ay.Column) || !e.plainNumber(ax) || !e.plainNumber(ay) {
+				if ax.Computed() || ay.Computed() || !strings.EqualFold(ax.Table, ay.Table) || strings.EqualFold(ax.Column, ay.Column) || !plainNumber(e, ax) || !plainNumber(e, ay) {
 					continue
 				}
-				alts = append(alts, ColAlt{Table: ax.Table, Column: ax.Column + "_minus_" + ay.Column, Weight: ax.Weight * ay.Weight,
+				alts = append(alts, links.ColAlt{Table: ax.Table, Column: ax.Column + "_minus_" + ay.Column, Weight: ax.Weight * ay.Weight,
 					X: sqlexpr.Binary{L: sqlexpr.Col(ax.Table, ax.Column), Op: "-", R: sqlexpr.Col(ay.Table, ay.Column)}})
 			}
 		}
 		if len(alts) == 0 {
 			continue
 		}
-		slices.SortStableFunc(alts, func(p, q ColAlt) int {
+		slices.SortStableFunc(alts, func(p, q links.ColAlt) int {
 			switch {
 			case p.Weight > q.Weight:
 				return -1
@@ -55,7 +57,7 @@ func (e *Reader) findDifferences(a *Analysis) {
 			}
 			return 0
 		})
-		diff := &ColMention{Phrase: a.Phrase(x.At, y.End), At: x.At, End: y.End, Alts: alts, Clause: x.Clause}
+		diff := &links.ColMention{Phrase: a.Phrase(x.At, y.End), At: x.At, End: y.End, Alts: alts, Clause: x.Clause}
 		a.Columns = slices.Replace(a.Columns, i, i+2, diff)
 		a.MarkUsed(x.At, y.End)
 	}
@@ -63,8 +65,8 @@ func (e *Reader) findDifferences(a *Analysis) {
 
 // plainNumber says whether the alternative is a stored number that is no
 // key.
-func (e *Reader) plainNumber(al ColAlt) bool {
-	c := e.m.Column(al.Table, al.Column)
-	t := e.m.ByName[strings.ToLower(al.Table)]
-	return c != nil && t != nil && c.Kind() == warehouse.KindNumber && !e.m.IsKeyish(t.Def, c)
+func plainNumber(e *links.Reader, al links.ColAlt) bool {
+	c := e.M.Column(al.Table, al.Column)
+	t := e.M.ByName[strings.ToLower(al.Table)]
+	return c != nil && t != nil && c.Kind() == warehouse.KindNumber && !e.M.IsKeyish(t.Def, c)
 }

@@ -3,6 +3,8 @@ package read
 import (
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/links"
+
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
@@ -22,7 +24,7 @@ import (
 
 // findEvents marks the value mentions that are events and records the
 // verbs, for the time conditions to prefer the event's own date.
-func (e *Reader) findEvents(a *Analysis) {
+func findEvents(e *links.Reader, a *links.Analysis) {
 	for _, vm := range a.Values {
 		if vm.Negated || len(vm.Alts) == 0 {
 			continue
@@ -33,14 +35,14 @@ func (e *Reader) findEvents(a *Analysis) {
 		// table's noun, used as the verb of the thing named before it; after
 		// a function word it qualifies the noun ("how many failed
 		// payments", "the lost loans").
-		if !Participle(verb) && Participle(a.Word(vm.At)) && e.TableNamed(a, end-1) != nil && vm.At > 0 && !IsFunctionWord(a.Toks[vm.At-1]) {
+		if !links.Participle(verb) && links.Participle(a.Word(vm.At)) && TableNamed(e, a, end-1) != nil && vm.At > 0 && !links.IsFunctionWord(a.Toks[vm.At-1]) {
 			verb = a.Word(vm.At)
 		}
-		if !Participle(verb) || !a.eventFollows(end) {
+		if !links.Participle(verb) || !eventFollows(a, end) {
 			continue
 		}
 		stems := VerbStems(verb)
-		if !e.schemaNamesEvent(stems, vm) {
+		if !schemaNamesEvent(e, stems, vm) {
 			continue
 		}
 		vm.Event = true
@@ -48,24 +50,11 @@ func (e *Reader) findEvents(a *Analysis) {
 	}
 }
 
-// Participle says whether a word looks like a past participle: regular
-// ("placed", "shipped") or one of the common irregular ones of data.
-func Participle(w string) bool {
-	if len(w) > 4 && strings.HasSuffix(w, "ed") {
-		return true
-	}
-	return irregularParticiples[w] != ""
-}
-
-// irregularParticiples maps the past participles of everyday business
-// verbs that do not end in -ed to their base form.
-var irregularParticiples = words.Map("participle")
-
 // VerbStems are the forms a participle's verb takes in names: "shipped" →
 // shipped, shipp, ship; "placed" → placed, place; "sold" → sold, sell.
 func VerbStems(w string) []string {
 	out := []string{w}
-	if base := irregularParticiples[w]; base != "" {
+	if base := links.IrregularParticiples[w]; base != "" {
 		return append(out, base)
 	}
 	stem := strings.TrimSuffix(w, "ed")
@@ -91,10 +80,10 @@ var eventPreps = words.Set("eventprep")
 
 // eventFollows says whether a time ("in 2025", "last month"), an agent
 // ("by UPS") or a place or recipient ("to California") follows token i.
-func (a *Analysis) eventFollows(i int) bool {
+func eventFollows(a *links.Analysis, i int) bool {
 	for _, tm := range a.Times {
 		// "placed in 2025", "borrowed the most tools in 2024"
-		if tm.At >= i && tm.At <= i+5 && !a.verbBetween(i, tm.At) {
+		if tm.At >= i && tm.At <= i+5 && !verbBetween(a, i, tm.At) {
 			return true
 		}
 	}
@@ -111,9 +100,9 @@ func (a *Analysis) eventFollows(i int) bool {
 
 // verbBetween says whether another participle or a clause break lies in
 // [from, to): the time then belongs to another event.
-func (a *Analysis) verbBetween(from, to int) bool {
+func verbBetween(a *links.Analysis, from, to int) bool {
 	for k := from; k < to && k < len(a.Toks); k++ {
-		if Participle(a.Word(k)) || a.Toks[k].Break != 0 {
+		if links.Participle(a.Word(k)) || a.Toks[k].Break != 0 {
 			return true
 		}
 	}
@@ -123,12 +112,12 @@ func (a *Analysis) verbBetween(from, to int) bool {
 // schemaNamesEvent says whether a column other than the value's own is
 // named by the verb: a date "shipped_at", a comment "Date the order was
 // placed", a "Shipping carrier", in the value's table or one related to it.
-func (e *Reader) schemaNamesEvent(stems []string, vm *ValueMention) bool {
+func schemaNamesEvent(e *links.Reader, stems []string, vm *links.ValueMention) bool {
 	tables := map[string]bool{}
 	for _, al := range vm.Alts {
 		t := strings.ToLower(al.Table)
 		tables[t] = true
-		for _, j := range e.m.Snap.Schema.Joins {
+		for _, j := range e.M.Snap.Schema.Joins {
 			if strings.EqualFold(j.ToTable, t) {
 				tables[strings.ToLower(j.FromTable)] = true
 			}
@@ -138,7 +127,7 @@ func (e *Reader) schemaNamesEvent(stems []string, vm *ValueMention) bool {
 		}
 	}
 	for name := range tables {
-		t := e.m.ByName[name]
+		t := e.M.ByName[name]
 		if t == nil {
 			continue
 		}

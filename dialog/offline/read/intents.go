@@ -3,10 +3,9 @@ package read
 import (
 	"math"
 	"slices"
-	"strings"
 
-	"github.com/clarify-bot/clarify/dialog/offline/schema"
-	"github.com/clarify-bot/clarify/dialog/offline/token"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
+
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
@@ -14,60 +13,16 @@ import (
 // and rankings, groupings. The plan stage builds them (package offline:
 // measures.go, ranking.go, superlative.go and grouping.go).
 
-// SuperMention is a superlative phrase ("the three oldest"): its
-// direction, how many rows it keeps, and the measure it hints at.
-type SuperMention struct {
-	Phrase string
-	Desc   bool
-	Limit  int
-	Hint   string // "size", "length", "height", "population", "date", "value", "" (any measure)
-	NounAt int
-	At     int
-	// ExplicitLimit is true for "top 5", "3 largest".
-	ExplicitLimit bool
-	// numberOf is where "number of" follows the superlative ("the
-	// greatest number of writers"), 0 if it does not.
-	numberOf int
-}
-
-// GroupMention is a grouping phrase ("per depot", "by month").
-type GroupMention struct {
-	Phrase   string
-	At       int
-	TimeUnit string // "month", "year", "quarter", "week", "day" for time buckets
-	// Per: "per order", which after an average may name what is averaged
-	// over rather than groups.
-	Per bool
-}
-
-// Superlatives are the ranking words by spelling (words/superlatives.tsv).
-var Superlatives = superlativesOf(words.Superlatives())
-
 // HowAdjectives map the adjective of "how big/long/old" to the measure it
 // asks for (words/how.tsv).
 var HowAdjectives = words.HowAdjectives()
 
-// superlative is a ranking word: its direction and the measure it ranks
-// by when the question names none ("" for what the question counts).
-type superlative struct {
-	Desc bool
-	Hint string
-}
-
-func superlativesOf(ws map[string]words.Superlative) map[string]superlative {
-	out := map[string]superlative{}
-	for w, s := range ws {
-		out[w] = superlative{Desc: s.Desc, Hint: s.Measure}
-	}
-	return out
-}
-
 // findIntents recognises counting, aggregates, superlatives, grouping and
 // how-adjectives.
-func (a *Analysis) findIntents() {
-	a.findCountsAndAggregates()
-	a.findSuperlative()
-	a.findGroupings()
+func findIntents(a *links.Analysis) {
+	findCountsAndAggregates(a)
+	findSuperlative(a)
+	findGroupings(a)
 }
 
 // averageWords ask for the mean (aggregates.tsv); whereVerbs after
@@ -78,7 +33,7 @@ var (
 )
 
 // findCountsAndAggregates recognises "how many", "number of", "total", "average", "how big", "where is": what the answer computes.
-func (a *Analysis) findCountsAndAggregates() {
+func findCountsAndAggregates(a *links.Analysis) {
 	for i := 0; i < len(a.Toks); i++ {
 		t := a.Toks[i]
 		if t.Used {
@@ -88,7 +43,7 @@ func (a *Analysis) findCountsAndAggregates() {
 		case a.Seq(i, "how", "many"):
 			a.Count, a.CountAt = true, i
 			a.Toks[i].Used, a.Toks[i+1].Used = true, true
-			a.findCountKinds(i + 2)
+			findCountKinds(a, i+2)
 		case a.Seq(i, "number", "of") || a.Seq(i, "count", "of") || t.Low == "count" && i == 0:
 			// The first count asks; a later one ("… Give the id and the
 			// number of X") lists what to show.
@@ -100,7 +55,7 @@ func (a *Analysis) findCountsAndAggregates() {
 			// "the number of different specialties" counts values ("the
 			// count of distinct type of…" is left to the column "type").
 			if w := a.Word(i + 2); (a.CountAt == i || restated) && a.Word(i+1) == "of" && DistinctWords[w] && !KindWords[a.Word(i+3)] {
-				a.findCountKinds(i + 2)
+				findCountKinds(a, i+2)
 			}
 			a.Toks[i].Used = true
 			if a.Word(i+1) == "of" {
@@ -128,15 +83,15 @@ func (a *Analysis) findCountsAndAggregates() {
 }
 
 // findSuperlative recognises the first superlative or top-k ("the 3 largest"), with its limit, direction and the noun it ranks by.
-func (a *Analysis) findSuperlative() {
+func findSuperlative(a *links.Analysis) {
 	// Superlatives and top-k.
 	for i := 0; i < len(a.Toks) && a.Sup == nil; i++ {
-		sm, last, ok := a.superlativeAt(i)
+		sm, last, ok := superlativeAt(a, i)
 		if !ok {
 			continue
 		}
-		i = a.superlativeModifiers(sm, last)
-		a.rankedNoun(sm, i)
+		i = superlativeModifiers(a, sm, last)
+		rankedNoun(a, sm, i)
 		a.Sup = sm
 	}
 }
@@ -147,16 +102,16 @@ var extremeOf = words.Set("extremeof")
 
 // superlativeAt reads a superlative at i ("highest", "top 5", "5 most"),
 // with the number that limits it; last is its last token.
-func (a *Analysis) superlativeAt(i int) (sm *SuperMention, last int, ok bool) {
+func superlativeAt(a *links.Analysis, i int) (sm *links.SuperMention, last int, ok bool) {
 	t := a.Toks[i]
 	if t.Used {
 		return nil, i, false
 	}
-	s, ok := Superlatives[t.Low]
+	s, ok := links.Superlatives[t.Low]
 	limit, explicit := 1, false
 	start := i
 	if t.IsNum && !t.Used && t.Num >= 1 && t.Num <= 1000 && t.Num == math.Trunc(t.Num) && i+1 < len(a.Toks) {
-		if s2, ok2 := Superlatives[a.Word(i+1)]; ok2 {
+		if s2, ok2 := links.Superlatives[a.Word(i+1)]; ok2 {
 			s, ok, limit, explicit = s2, true, int(t.Num), true
 			a.Toks[i].Used = true
 			i++
@@ -173,7 +128,7 @@ func (a *Analysis) superlativeAt(i int) (sm *SuperMention, last int, ok bool) {
 		limit, explicit = int(a.Toks[i+1].Num), true
 		a.Toks[i+1].Used = true
 	}
-	sm = &SuperMention{Phrase: a.Toks[i].Raw, Desc: s.Desc, Limit: limit, Hint: s.Hint, At: start, ExplicitLimit: explicit}
+	sm = &links.SuperMention{Phrase: a.Toks[i].Raw, Desc: s.Desc, Limit: limit, Hint: s.Hint, At: start, ExplicitLimit: explicit}
 	a.Toks[i].Used = true
 	return sm, i, true
 }
@@ -189,9 +144,9 @@ var (
 // greatest number of" (maybe a count), "most populous" (the adjective sets
 // the measure), "top 3 most often borrowed" (how often, not a column). It
 // returns the superlative's last token.
-func (a *Analysis) superlativeModifiers(sm *SuperMention, i int) int {
+func superlativeModifiers(a *links.Analysis, sm *links.SuperMention, i int) int {
 	if n := i + 1; a.Seq(n, "number", "of") && !countRanks[a.Word(i)] {
-		sm.numberOf = n
+		sm.NumberOf = n
 	}
 	if mostLeast[a.Toks[i].Low] && HowAdjectives[a.Word(i+1)] != "" {
 		sm.Hint = HowAdjectives[a.Word(i+1)]
@@ -221,16 +176,16 @@ var articles = words.Set("article")
 // "most orders", "top 5 products by units sold", or a second superlative
 // ("top 3 shops with the highest ratings") that says what ranks them and
 // which way.
-func (a *Analysis) rankedNoun(sm *SuperMention, i int) {
+func rankedNoun(a *links.Analysis, sm *links.SuperMention, i int) {
 	j := i + 1
 	for j < len(a.Toks) && articles[a.Word(j)] {
 		j++
 	}
 	sm.NounAt = j
-	if by := a.indexOf("by", i+1); by >= 0 && by+1 < len(a.Toks) {
+	if by := indexOf(a, "by", i+1); by >= 0 && by+1 < len(a.Toks) {
 		sm.NounAt = by + 1
 		a.Toks[by].Used = true
-	} else if at, s2 := a.rankedWith(j); at > 0 {
+	} else if at, s2 := rankedWith(a, j); at > 0 {
 		sm.NounAt, sm.Desc = at+1, s2.Desc
 		sm.Phrase += " " + a.Toks[at].Raw
 		a.Toks[at].Used = true
@@ -241,13 +196,13 @@ func (a *Analysis) rankedNoun(sm *SuperMention, i int) {
 var groupFillers = words.Set("groupfiller")
 
 // findGroupings recognises groupings ("per X", "by X", "for each X", "monthly"), which split the answer into one row per group.
-func (a *Analysis) findGroupings() {
+func findGroupings(a *links.Analysis) {
 	for i := 0; i < len(a.Toks); i++ {
 		t := a.Toks[i]
-		if t.Used || a.periodAdverb(i) || a.ofEach(i) {
+		if t.Used || periodAdverb(a, i) || ofEach(a, i) {
 			continue
 		}
-		at, ok := a.groupedAfter(i)
+		at, ok := groupedAfter(a, i)
 		if !ok {
 			continue
 		}
@@ -258,9 +213,9 @@ func (a *Analysis) findGroupings() {
 			continue
 		}
 		a.Toks[i].Used = true
-		g := &GroupMention{Phrase: a.Toks[at].Raw, At: at, Per: t.Low == "per"}
-		if timeUnits[SingularOf(a.Word(at))] {
-			g.TimeUnit = SingularOf(a.Word(at))
+		g := &links.GroupMention{Phrase: a.Toks[at].Raw, At: at, Per: t.Low == "per"}
+		if timeUnits[links.SingularOf(a.Word(at))] {
+			g.TimeUnit = links.SingularOf(a.Word(at))
 			a.Toks[at].Used = true
 		}
 		a.Groups = append(a.Groups, g)
@@ -271,10 +226,10 @@ func (a *Analysis) findGroupings() {
 var periodUnits = words.Map("periodadverb")
 
 // periodAdverb: "monthly", "yearly"… group by that period.
-func (a *Analysis) periodAdverb(i int) bool {
+func periodAdverb(a *links.Analysis, i int) bool {
 	unit, ok := periodUnits[a.Toks[i].Low]
 	if ok {
-		a.Groups = append(a.Groups, &GroupMention{Phrase: a.Toks[i].Raw, At: i, TimeUnit: unit})
+		a.Groups = append(a.Groups, &links.GroupMention{Phrase: a.Toks[i].Raw, At: i, TimeUnit: unit})
 		a.Toks[i].Used = true
 	}
 	return ok
@@ -286,7 +241,7 @@ var distributive = words.Set("distributive")
 // ofEach: "what are the refund reasons and how many of each" — each of the
 // things named before, the last word that is not a function word. True
 // when "of each" ends the clause (read or not).
-func (a *Analysis) ofEach(i int) bool {
+func ofEach(a *links.Analysis, i int) bool {
 	t := a.Toks[i]
 	if !(distributive[t.Low] && a.Word(i-1) == "of" && (i+1 >= len(a.Toks) || t.Break != 0 || a.Toks[i+1].Clause != t.Clause)) {
 		return false
@@ -295,9 +250,9 @@ func (a *Analysis) ofEach(i int) bool {
 		if a.Toks[k].Clause != t.Clause {
 			break
 		}
-		if !IsFunctionWord(a.Toks[k]) && !a.Toks[k].IsNum {
+		if !links.IsFunctionWord(a.Toks[k]) && !a.Toks[k].IsNum {
 			a.Toks[i].Used, a.Toks[i-1].Used = true, true
-			a.Groups = append(a.Groups, &GroupMention{Phrase: a.Toks[k].Raw, At: k})
+			a.Groups = append(a.Groups, &links.GroupMention{Phrase: a.Toks[k].Raw, At: k})
 			break
 		}
 	}
@@ -316,12 +271,12 @@ var (
 // each", "each", "across different") and where the grouped thing starts;
 // not "the ratio of loans per member" (a quotient) or "cited by
 // publications" (an agent).
-func (a *Analysis) groupedAfter(i int) (int, bool) {
+func groupedAfter(a *links.Analysis, i int) (int, bool) {
 	t := a.Toks[i]
 	switch {
-	case t.Low == "per" && a.indexOf("ratio", max(i-5, 0)) >= 0 && a.indexOf("ratio", max(i-5, 0)) < i:
+	case t.Low == "per" && indexOf(a, "ratio", max(i-5, 0)) >= 0 && indexOf(a, "ratio", max(i-5, 0)) < i:
 		return 0, false
-	case t.Low == "by" && passiveAgent(a.Word(i-1)):
+	case t.Low == "by" && links.PassiveAgent(a.Word(i-1)):
 		return 0, false
 	case t.Low == "per" || t.Low == "by" && !a.Toks[min(i+1, len(a.Toks)-1)].IsNum:
 		return i + 1, true
@@ -351,7 +306,7 @@ var (
 
 // rankedWith finds "with/having/has the highest" within a few words after
 // from: the superlative that names what a top-N ranks by.
-func (a *Analysis) rankedWith(from int) (int, superlative) {
+func rankedWith(a *links.Analysis, from int) (int, links.Superlative) {
 	for k := from; k < from+5 && k < len(a.Toks); k++ {
 		if !possessionWords[a.Word(k)] {
 			continue
@@ -360,32 +315,12 @@ func (a *Analysis) rankedWith(from int) (int, superlative) {
 		for possessionFillers[a.Word(j)] {
 			j++
 		}
-		if s, ok := Superlatives[a.Word(j)]; ok && !a.Toks[j].Used {
+		if s, ok := links.Superlatives[a.Word(j)]; ok && !a.Toks[j].Used {
 			return j, s
 		}
 	}
-	return -1, Superlatives["top"]
+	return -1, links.Superlatives["top"]
 }
-
-// stopWord is a stop word written as one: "US" in capitals is a country,
-// not "us".
-func stopWord(t token.Token) bool {
-	return stopWords[t.Low] && !(len(t.Raw) >= 2 && t.Raw == strings.ToUpper(t.Raw) && t.Raw != t.Low)
-}
-
-// passiveAgent says whether "by" after w introduces who did something
-// ("written by", "sent by", "taken by") rather than a grouping ("grouped
-// by", "split by").
-func passiveAgent(w string) bool {
-	if groupingVerbs[w] {
-		return false
-	}
-	return len(w) > 3 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en")) || agentParticiples[w]
-}
-
-var groupingVerbs = words.Set("grouping")
-
-var agentParticiples = words.Set("agent")
 
 // KindWords ask for distinct values: "how many kinds of", "different".
 var KindWords = words.Set("kind")
@@ -398,7 +333,7 @@ var sumWords = words.Set("sum")
 var DistinctWords = words.Set("distinct")
 
 // findCountKinds reads "kinds of", "different" right after "how many".
-func (a *Analysis) findCountKinds(j int) {
+func findCountKinds(a *links.Analysis, j int) {
 	for j < len(a.Toks) && KindWords[a.Word(j)] {
 		a.CountKinds = true
 		a.Toks[j].Used = true
@@ -409,7 +344,7 @@ func (a *Analysis) findCountKinds(j int) {
 	}
 }
 
-func (a *Analysis) indexOf(w string, from int) int {
+func indexOf(a *links.Analysis, w string, from int) int {
 	for i := from; i < len(a.Toks); i++ {
 		if a.Toks[i].Low == w && !a.Toks[i].Used {
 			return i
@@ -422,12 +357,12 @@ func (a *Analysis) indexOf(w string, from int) int {
 // number of books" as "most"/"fewest": a count of the things named,
 // ranked. A stored number ("the greatest number of seats", a column) stays
 // that column's extreme.
-func (e *Reader) countRanking(a *Analysis) {
+func countRanking(e *links.Reader, a *links.Analysis) {
 	sm := a.Sup
-	if sm == nil || sm.numberOf == 0 {
+	if sm == nil || sm.NumberOf == 0 {
 		return
 	}
-	noun := sm.numberOf + 2
+	noun := sm.NumberOf + 2
 	for a.Word(noun) == "the" {
 		noun++
 	}
@@ -447,25 +382,8 @@ func (e *Reader) countRanking(a *Analysis) {
 	if sm.Desc {
 		sm.Phrase = "most"
 	}
-	a.Toks[sm.numberOf].Used, a.Toks[sm.numberOf+1].Used = true, true
+	a.Toks[sm.NumberOf].Used, a.Toks[sm.NumberOf+1].Used = true, true
 	sm.NounAt = noun
-}
-
-// NestedMention is a superlative phrase that names one related thing.
-type NestedMention struct {
-	Sup *SuperMention
-	// Subject is the table whose top row is meant; measure, when set, is
-	// the column named after the superlative ("with the largest population").
-	Subject *schema.Table
-	Measure *ColMention
-	// At..end are the phrase's tokens ("the depot with the most vans").
-	At, End int
-}
-
-// AggItem is one aggregate word of a list and where it stands.
-type AggItem struct {
-	Fn string
-	At int
 }
 
 // listJoins join aggregates listed together (grammar.tsv).
@@ -473,13 +391,13 @@ var listJoins = words.Set("listjoin")
 
 // findAggList finds two or more aggregate words joined by commas, "and"
 // or "or", ending right before the measure's words.
-func (a *Analysis) findAggList() {
+func findAggList(a *links.Analysis) {
 	for i := 0; i < len(a.Toks); i++ {
 		fn := AggWords[a.Word(i)]
 		if fn == "" || a.Toks[i].Clause != 0 {
 			continue
 		}
-		list := []AggItem{{fn, i}}
+		list := []links.AggItem{{Fn: fn, At: i}}
 		k := i
 		for {
 			j := k + 1
@@ -490,8 +408,8 @@ func (a *Analysis) findAggList() {
 				break
 			}
 			k = j
-			if !slices.ContainsFunc(list, func(it AggItem) bool { return it.Fn == AggWords[a.Word(k)] }) {
-				list = append(list, AggItem{AggWords[a.Word(k)], k})
+			if !slices.ContainsFunc(list, func(it links.AggItem) bool { return it.Fn == AggWords[a.Word(k)] }) {
+				list = append(list, links.AggItem{Fn: AggWords[a.Word(k)], At: k})
 			}
 		}
 		if len(list) > 1 {

@@ -3,6 +3,8 @@ package read
 import (
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/links"
+
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
@@ -11,17 +13,6 @@ import (
 // region name", "alphabetically", "starting from the top scores". They
 // sort whatever the rest of the question computes; they never rank or cut
 // by themselves.
-
-// OrderMention is an ordering clause.
-type OrderMention struct {
-	Phrase string
-	At     int
-	// By is the first token of what to sort by, -1 when unnamed.
-	By   int
-	Desc bool
-	// Alpha: by name, A to Z.
-	Alpha bool
-}
 
 // directionWords say which way a sort goes; the rank tells the first of
 // "from X to Y".
@@ -33,7 +24,7 @@ var unitWords = words.Set("unit")
 
 func isDirection(w string) bool { _, ok := directionWords[w]; return ok }
 
-func isUnit(w string) bool { return unitWords[w] || unitWords[SingularOf(w)] }
+func isUnit(w string) bool { return unitWords[w] || unitWords[links.SingularOf(w)] }
 
 // perUnit before a unit make it a rate's (prepositions.tsv); areaUnits
 // raise it to a power (units.tsv).
@@ -44,7 +35,7 @@ var (
 
 // findUnits marks unit phrases used: "in meters", "per square kilometer",
 // "in loans per member per year".
-func (a *Analysis) findUnits() {
+func findUnits(a *links.Analysis) {
 	for i := range a.Toks {
 		if !isUnit(a.Word(i)) || a.Toks[i].Used || a.Toks[i].Quoted {
 			continue
@@ -67,14 +58,12 @@ func (a *Analysis) findUnits() {
 	}
 }
 
-// findOrdering reads an ordering clause; its words are then no
-// superlative ("from highest to lowest") and no grouping ("ordered by").
-// sortFollows are the words after "ordered" or "sorted" that make it a
-// sort ("ordered by age", "sorted in descending order"); "tools never
-// ranked" is no sort.
 // alphaWords say text is sorted by its letters.
 var alphaWords = words.Set("alphabetical")
 
+// sortFollows are the words after "ordered" or "sorted" that make it a
+// sort ("ordered by age", "sorted in descending order"); "tools never
+// ranked" is no sort.
 var sortFollows = words.Set("sortfollow")
 
 var sortVerbs = words.Set("sortverb")
@@ -101,22 +90,24 @@ var sortFillers = words.Set("sortfiller")
 
 var sortWays = words.Map("sortway")
 
-func (a *Analysis) findOrdering() {
+// findOrdering reads an ordering clause; its words are then no
+// superlative ("from highest to lowest") and no grouping ("ordered by").
+func findOrdering(a *links.Analysis) {
 	for i := 0; i < len(a.Toks); i++ {
-		if a.alphabeticalOrder(i) {
+		if alphabeticalOrder(a, i) {
 			return
 		}
-		if !a.opensOrdering(i) {
+		if !opensOrdering(a, i) {
 			continue
 		}
-		om, end := a.orderClause(i)
-		if !a.saysHow(om, i, end) {
+		om, end := orderClause(a, i)
+		if !saysHow(a, om, i, end) {
 			continue // "ordered in 2024", "ordered from Leeds": an event
 		}
 		// "starting from the top scores": a sort key after the direction.
 		if om.By < 0 && a.Word(i) == "starting" {
 			for k := i + 1; k < end; k++ {
-				if !isDirection(a.Word(k)) && !stopWords[a.Word(k)] && a.Word(k) != "starting" {
+				if !isDirection(a.Word(k)) && !links.StopWords[a.Word(k)] && a.Word(k) != "starting" {
 					om.By = k
 					break
 				}
@@ -124,7 +115,7 @@ func (a *Analysis) findOrdering() {
 		}
 		om.Phrase = a.Phrase(i, end)
 		for k := i; k < end; k++ {
-			if om.By >= 0 && k >= om.By && !isDirection(a.Word(k)) && !stopWords[a.Word(k)] && AggWords[a.Word(k)] == "" && a.Word(k) != "order" {
+			if om.By >= 0 && k >= om.By && !isDirection(a.Word(k)) && !links.StopWords[a.Word(k)] && AggWords[a.Word(k)] == "" && a.Word(k) != "order" {
 				continue // the sort key's words are linked as columns
 			}
 			a.Toks[k].Used = true
@@ -137,7 +128,7 @@ func (a *Analysis) findOrdering() {
 // saysHow: a sort verb asks for a sort only when its clause says how — a
 // sort key, a direction or alphabetically. "Ordered in 2024" and "ordered
 // from Leeds" name what happened, not a sort.
-func (a *Analysis) saysHow(om *OrderMention, i, end int) bool {
+func saysHow(a *links.Analysis, om *links.OrderMention, i, end int) bool {
 	if !sortVerbs[a.Word(i)] || om.By >= 0 || om.Alpha {
 		return true
 	}
@@ -151,7 +142,7 @@ func (a *Analysis) saysHow(om *OrderMention, i, end int) bool {
 
 // alphabeticalOrder reads "alphabetically", "(in) alphabetical order" and
 // "in reverse alphabetical order" (Z to A) at i.
-func (a *Analysis) alphabeticalOrder(i int) bool {
+func alphabeticalOrder(a *links.Analysis, i int) bool {
 	w := a.Word(i)
 	if !(alphaWords[w] && (strings.HasSuffix(w, "ly") || a.Word(i+1) == "order") || w == "in" && alphaWords[a.Word(i+1)]) {
 		return false
@@ -163,7 +154,7 @@ func (a *Analysis) alphabeticalOrder(i int) bool {
 	if a.Word(end) == "order" {
 		end++
 	}
-	a.Order = &OrderMention{Phrase: a.Phrase(i, end), At: i, By: -1, Alpha: true}
+	a.Order = &links.OrderMention{Phrase: a.Phrase(i, end), At: i, By: -1, Alpha: true}
 	a.MarkUsed(i, end)
 	if sortedList[a.Word(i-1)] {
 		a.MarkUsed(i-1, i)
@@ -177,7 +168,7 @@ func (a *Analysis) alphabeticalOrder(i int) bool {
 
 // opensOrdering: "ordered by", "sort the…", "in descending", "starting
 // from", "from highest to…".
-func (a *Analysis) opensOrdering(i int) bool {
+func opensOrdering(a *links.Analysis, i int) bool {
 	w := a.Word(i)
 	switch {
 	case sortVerbs[w] && sortFollows[a.Word(i+1)] ||
@@ -194,11 +185,11 @@ func (a *Analysis) opensOrdering(i int) bool {
 // orderClause reads the clause an ordering opens at i, up to the
 // punctuation that ends it: its direction and where its sort key starts.
 // Ascending unless the words say otherwise, as SQL.
-func (a *Analysis) orderClause(i int) (*OrderMention, int) {
-	om := &OrderMention{At: i, By: -1}
+func orderClause(a *links.Analysis, i int) (*links.OrderMention, int) {
+	om := &links.OrderMention{At: i, By: -1}
 	end := i + 1
 	for end < len(a.Toks) && end < i+14 {
-		if !a.orderWord(om, i, end) {
+		if !orderWord(a, om, i, end) {
 			break // the clause has ended
 		}
 		brk := a.Toks[end].Break
@@ -212,7 +203,7 @@ func (a *Analysis) orderClause(i int) (*OrderMention, int) {
 
 // orderWord reads the word at end of the ordering clause opened at i into
 // om; false when the word is past the clause.
-func (a *Analysis) orderWord(om *OrderMention, i, end int) bool {
+func orderWord(a *links.Analysis, om *links.OrderMention, i, end int) bool {
 	x := a.Word(end)
 	switch {
 	case (x == "by" || x == "of" && a.Word(end-1) == "order") && om.By < 0:
@@ -236,11 +227,4 @@ func (a *Analysis) orderWord(om *OrderMention, i, end int) bool {
 		return om.By >= 0 && end >= om.By
 	}
 	return true
-}
-
-// MarkUsed marks tokens from..to as taken by a recogniser.
-func (a *Analysis) MarkUsed(from, to int) {
-	for k := max(from, 0); k < to && k < len(a.Toks); k++ {
-		a.Toks[k].Used = true
-	}
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/links"
+
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
@@ -12,21 +14,6 @@ import (
 // with a name beginning with "North"". They filter a text column with
 // LIKE; the column is the one named just before the verb, else the
 // label of the table the question is about.
-
-// LikeMention is one pattern condition.
-type LikeMention struct {
-	Phrase  string
-	At      int // the verb
-	Pattern string
-	// Target is the first token of the words before the verb that may
-	// name the column, -1 for none.
-	Target int
-	// Table and column, when set, are the column the pattern is read in.
-	Table, Column string
-	// Owner is the token of the noun before "whose" ("depots whose
-	// names start with…"), -1 for none.
-	Owner int
-}
 
 // patternVerbs place a text at the start or end of a value ("starts
 // with", before "with") or anywhere in it ("contains").
@@ -37,7 +24,7 @@ var patternHave = words.Set("patternhave")
 
 // patternVerb returns how a verb places its text: "%s%" for contains,
 // "%s" + "%" for starts, "%" + "%s" for ends.
-func patternVerb(a *Analysis, i int) (prefix, suffix string, ok bool) {
+func patternVerb(a *links.Analysis, i int) (prefix, suffix string, ok bool) {
 	w := a.Word(i)
 	next := a.Word(i + 1)
 	switch {
@@ -59,7 +46,7 @@ var patternNouns = words.Set("patternnoun")
 
 // patternNounAfter says whether an article and a pattern noun start at
 // token j ("the word", "a substring").
-func patternNounAfter(a *Analysis, j int) bool {
+func patternNounAfter(a *links.Analysis, j int) bool {
 	if articles[a.Word(j)] {
 		j++
 	}
@@ -77,7 +64,7 @@ var (
 
 // findPatterns reads text patterns whose text is quoted or a single
 // letter; their words are then no value to look up.
-func (a *Analysis) findPatterns() {
+func findPatterns(a *links.Analysis) {
 	for i := range a.Toks {
 		if a.Toks[i].Clause != 0 {
 			continue
@@ -108,7 +95,7 @@ func (a *Analysis) findPatterns() {
 			continue
 		}
 		text := strings.NewReplacer("%", `\%`, "_", `\_`).Replace(t.Raw)
-		lm := &LikeMention{Phrase: a.Phrase(i, j+1), At: i, Pattern: prefix + text + suffix, Target: -1, Owner: -1}
+		lm := &links.LikeMention{Phrase: a.Phrase(i, j+1), At: i, Pattern: prefix + text + suffix, Target: -1, Owner: -1}
 		// The words naming the column: up to four before the verb,
 		// after "whose/that/which/with".
 		for k := i - 1; k >= 0 && k >= i-4; k-- {
@@ -130,14 +117,14 @@ func (a *Analysis) findPatterns() {
 // a word that one of the codes begins ("Mondays", "mon") is a condition
 // that the list contains the code. A word already read as another column
 // gives way; one read as a stored value does not.
-func (e *Reader) findListItems(a *Analysis) {
-	lists := e.listColumns()
+func findListItems(e *links.Reader, a *links.Analysis) {
+	lists := listColumns(e)
 	if len(lists) == 0 {
 		return
 	}
-	var drop []*ColMention
+	var drop []*links.ColMention
 	for i, t := range a.Toks {
-		if t.Clause != 0 || t.IsNum || t.Quoted || IsFunctionWord(t) || len([]rune(t.Low)) < 3 {
+		if t.Clause != 0 || t.IsNum || t.Quoted || links.IsFunctionWord(t) || len([]rune(t.Low)) < 3 {
 			continue
 		}
 		cm := columnCovering(a, i)
@@ -150,7 +137,7 @@ func (e *Reader) findListItems(a *Analysis) {
 				continue
 			}
 			text := strings.NewReplacer("%", `\%`, "_", `\_`).Replace(code)
-			a.Likes = append(a.Likes, &LikeMention{Phrase: t.Raw, At: i, Pattern: "%" + text + "%", Target: -1, Table: lc.table, Column: lc.column})
+			a.Likes = append(a.Likes, &links.LikeMention{Phrase: t.Raw, At: i, Pattern: "%" + text + "%", Target: -1, Table: lc.table, Column: lc.column})
 			a.Toks[i].Used = true
 			if cm != nil {
 				drop = append(drop, cm)
@@ -159,7 +146,7 @@ func (e *Reader) findListItems(a *Analysis) {
 		}
 	}
 	if len(drop) > 0 {
-		var kept []*ColMention
+		var kept []*links.ColMention
 		for _, cm := range a.Columns {
 			if !slices.Contains(drop, cm) {
 				kept = append(kept, cm)
@@ -189,11 +176,11 @@ func (lc listColumn) codeOf(word string) string {
 
 // listColumns finds the text columns whose complete values are mostly
 // comma-separated lists of a few distinct short codes.
-func (e *Reader) listColumns() []listColumn {
+func listColumns(e *links.Reader) []listColumn {
 	var out []listColumn
-	for _, t := range e.m.Tables {
+	for _, t := range e.M.Tables {
 		for _, c := range t.Texts {
-			p := e.m.Profile(t.Name, c.Name)
+			p := e.M.Profile(t.Name, c.Name)
 			if p == nil || !p.ValuesComplete || len(p.Values) < 2 {
 				continue
 			}

@@ -9,13 +9,14 @@ import (
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog"
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 )
 
 // clinic is a small schema of our own: patients are seen in visits on
 // wards; a visit has a fee.
-func clinic(t *testing.T) *read.Reader {
+func clinic(t *testing.T) *links.Reader {
 	t.Helper()
 	cols := func(table string, specs ...string) []warehouse.Column {
 		var out []warehouse.Column
@@ -50,7 +51,7 @@ func clinic(t *testing.T) *read.Reader {
 			{Table: "patients", Column: "patient_name", Rows: 12, Distinct: 12, Values: names, ValuesComplete: true},
 		},
 	}
-	return read.NewReader(schema.New(catalog.New(snap, catalog.Options{})), nil)
+	return links.NewReader(schema.New(catalog.New(snap, catalog.Options{})), nil)
 }
 
 // TestAnalyse: the reader links a question's words to the schema and
@@ -62,9 +63,9 @@ func TestAnalyse(t *testing.T) {
 		name     string
 		question string
 		feedback []dialog.Feedback
-		check    func(t *testing.T, a *read.Analysis)
+		check    func(t *testing.T, a *links.Analysis)
 	}{
-		{"a stored value links to its column and is taken", "how many patients live in Leeds?", nil, func(t *testing.T, a *read.Analysis) {
+		{"a stored value links to its column and is taken", "how many patients live in Leeds?", nil, func(t *testing.T, a *links.Analysis) {
 			if !a.Count {
 				t.Error("no count found")
 			}
@@ -75,28 +76,28 @@ func TestAnalyse(t *testing.T) {
 				t.Error("the value's word is not marked used")
 			}
 		}},
-		{"a two-word value is one mention, with the column named after it", "visits on the Intensive Care ward", nil, func(t *testing.T, a *read.Analysis) {
+		{"a two-word value is one mention, with the column named after it", "visits on the Intensive Care ward", nil, func(t *testing.T, a *links.Analysis) {
 			if len(a.Values) != 1 || a.Values[0].Phrase != "Intensive Care ward" || len(a.Values[0].Alts) != 1 ||
 				a.Values[0].Alts[0].Value != "Intensive Care" || a.Values[0].Alts[0].Column != "ward_name" {
 				t.Fatalf("values %+v, want Intensive Care in wards.ward_name", *a.Values[0])
 			}
 		}},
-		{"a table by a plural noun", "list the wards", nil, func(t *testing.T, a *read.Analysis) {
-			if !slices.ContainsFunc(a.Entities, func(em *read.EntityMention) bool { return em.Tables[0].Name == "wards" }) {
+		{"a table by a plural noun", "list the wards", nil, func(t *testing.T, a *links.Analysis) {
+			if !slices.ContainsFunc(a.Entities, func(em *links.EntityMention) bool { return em.Tables[0].Name == "wards" }) {
 				t.Errorf("entities %+v, want wards", a.Entities)
 			}
 		}},
-		{"a window ending now", "visits in the last 30 days", nil, func(t *testing.T, a *read.Analysis) {
+		{"a window ending now", "visits in the last 30 days", nil, func(t *testing.T, a *links.Analysis) {
 			if len(a.Times) != 1 || a.Times[0].Days != 30 {
 				t.Errorf("times %+v, want a 30-day window", a.Times)
 			}
 		}},
-		{"a comparison of a number", "visits with a fee of more than 20", nil, func(t *testing.T, a *read.Analysis) {
+		{"a comparison of a number", "visits with a fee of more than 20", nil, func(t *testing.T, a *links.Analysis) {
 			if len(a.Comps) != 1 || a.Comps[0].Op != ">" || a.Comps[0].Value != 20 {
 				t.Errorf("comparisons %+v, want > 20", a.Comps)
 			}
 		}},
-		{"an aggregate per group", "average fee per ward", nil, func(t *testing.T, a *read.Analysis) {
+		{"an aggregate per group", "average fee per ward", nil, func(t *testing.T, a *links.Analysis) {
 			if a.Agg != "AVG" {
 				t.Errorf("aggregate %q, want AVG", a.Agg)
 			}
@@ -104,12 +105,12 @@ func TestAnalyse(t *testing.T) {
 				t.Errorf("groups %+v, want ward", a.Groups)
 			}
 		}},
-		{"a superlative keeps a number of rows", "the three oldest patients", nil, func(t *testing.T, a *read.Analysis) {
+		{"a superlative keeps a number of rows", "the three oldest patients", nil, func(t *testing.T, a *links.Analysis) {
 			if a.Sup == nil || a.Sup.Limit != 3 {
 				t.Errorf("superlative %+v, want one keeping 3 rows", a.Sup)
 			}
 		}},
-		{"a name with a number is one value", "show the patient named Guest 07", nil, func(t *testing.T, a *read.Analysis) {
+		{"a name with a number is one value", "show the patient named Guest 07", nil, func(t *testing.T, a *links.Analysis) {
 			if len(a.Values) != 1 || len(a.Values[0].Alts) != 1 || a.Values[0].Alts[0].Value != "Guest 07" {
 				t.Fatalf("values %v, want Guest 07 alone", a.Mentions())
 			}
@@ -117,22 +118,22 @@ func TestAnalyse(t *testing.T) {
 				t.Error("the number is not taken with the name")
 			}
 		}},
-		{"a number column's name and a number are a condition", "which wards are on floor 2", nil, func(t *testing.T, a *read.Analysis) {
+		{"a number column's name and a number are a condition", "which wards are on floor 2", nil, func(t *testing.T, a *links.Analysis) {
 			if len(a.Comps) != 1 || a.Comps[0].Op != "=" || a.Comps[0].Value != 2 || a.Comps[0].Target != "floor" {
 				t.Fatalf("comparisons %v, want floor = 2", a.Mentions())
 			}
 		}},
-		{"a comparison typed as a sign", "visits with a fee >= 20", nil, func(t *testing.T, a *read.Analysis) {
+		{"a comparison typed as a sign", "visits with a fee >= 20", nil, func(t *testing.T, a *links.Analysis) {
 			if len(a.Comps) != 1 || a.Comps[0].Op != ">=" || a.Comps[0].Value != 20 || a.Comps[0].Target != "fee" {
 				t.Fatalf("comparisons %v, want fee >= 20", a.Mentions())
 			}
 		}},
-		{"a text column's name and a number are not", "which wards named Ward 2", nil, func(t *testing.T, a *read.Analysis) {
+		{"a text column's name and a number are not", "which wards named Ward 2", nil, func(t *testing.T, a *links.Analysis) {
 			if len(a.Comps) != 0 {
 				t.Fatalf("comparisons %v, want none", a.Mentions())
 			}
 		}},
-		{"feedback is read after the question, in its own clause", "how many visits?", []dialog.Feedback{{Text: "only in York"}}, func(t *testing.T, a *read.Analysis) {
+		{"feedback is read after the question, in its own clause", "how many visits?", []dialog.Feedback{{Text: "only in York"}}, func(t *testing.T, a *links.Analysis) {
 			if len(a.Values) != 1 || a.Values[0].Phrase != "York" || a.Toks[a.Values[0].At].Clause != 1 {
 				t.Errorf("values %+v, want York from the feedback's clause", a.Values)
 			}
@@ -140,7 +141,7 @@ func TestAnalyse(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			c.check(t, r.Analyse(c.question, c.feedback, nil, now))
+			c.check(t, read.Analyse(r, c.question, c.feedback, nil, now))
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package read
 
 import (
+	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
@@ -16,36 +17,30 @@ var (
 	priorPeriod = words.Set("priorperiod")
 )
 
-// ChangeMention is a request for the change between consecutive periods.
-type ChangeMention struct {
-	Unit    string // "month", "quarter", "year", "week", "day"
-	At, End int
-}
-
 // findShares reads "share of", "percentage of", "% of" and
 // "month-over-month", "year over year", "compared to the previous month".
-func (a *Analysis) findShares() {
+func findShares(a *links.Analysis) {
 	for i, t := range a.Toks {
 		if t.Used || t.Clause != 0 {
 			continue
 		}
-		if shareWords[t.Low] && shareOf[a.Word(i+1)] && !a.withinGroups(i+2) {
-			a.Share = &Span{At: i, End: i + 2}
+		if shareWords[t.Low] && shareOf[a.Word(i+1)] && !withinGroups(a, i+2) {
+			a.Share = &links.Span{At: i, End: i + 2}
 			a.MarkUsed(i, i+2)
 			continue
 		}
-		unit := SingularOf(t.Low)
+		unit := links.SingularOf(t.Low)
 		if !timeUnits[unit] {
 			continue
 		}
 		switch {
-		case a.Word(i+1) == "over" && SingularOf(a.Word(i+2)) == unit:
+		case a.Word(i+1) == "over" && links.SingularOf(a.Word(i+2)) == unit:
 			// "month-over-month", "year over year"
-			a.Change = &ChangeMention{Unit: unit, At: i, End: i + 3}
+			a.Change = &links.ChangeMention{Unit: unit, At: i, End: i + 3}
 			a.MarkUsed(i, i+3)
 		case priorPeriod[a.Word(i-1)] && a.Word(i-2) == "the" && changeFrom[a.Word(i-3)]:
 			// "compared to the previous month", "change from the prior year"
-			a.Change = &ChangeMention{Unit: unit, At: i - 3, End: i + 1}
+			a.Change = &links.ChangeMention{Unit: unit, At: i - 3, End: i + 1}
 			a.MarkUsed(i-3, i+1)
 		}
 	}
@@ -56,20 +51,17 @@ func (a *Analysis) findShares() {
 			has = has || g.TimeUnit != ""
 		}
 		if !has {
-			a.Groups = append(a.Groups, &GroupMention{Phrase: a.Phrase(c.At, c.End), At: c.At, TimeUnit: c.Unit})
+			a.Groups = append(a.Groups, &links.GroupMention{Phrase: a.Phrase(c.At, c.End), At: c.At, TimeUnit: c.Unit})
 		}
 	}
 }
 
 var timeUnits = words.Set("timeunit")
 
-// Span is a run of tokens a recogniser took.
-type Span struct{ At, End int }
-
 // withinGroups says whether a share asks for a part of each group's own
 // rows ("the proportion of loans with fees out of all loans"), which
 // is no share of the total over groups.
-func (a *Analysis) withinGroups(from int) bool {
+func withinGroups(a *links.Analysis, from int) bool {
 	for k := from; k < len(a.Toks) && a.Toks[k].Clause == 0; k++ {
 		if a.Word(k) == "out" && a.Word(k+1) == "of" || a.Word(k) == "among" {
 			return true

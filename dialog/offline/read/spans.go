@@ -3,6 +3,8 @@ package read
 import (
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/links"
+
 	"github.com/clarify-bot/clarify/connectors/warehouse"
 	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
@@ -32,16 +34,16 @@ var spanWords = words.Set("span")
 
 // eventSpans reads the span named around token i (a word of spanWords),
 // and the tokens it covers.
-func (e *Reader) eventSpans(a *Analysis, i int) ([]ColAlt, int, int) {
+func eventSpans(e *links.Reader, a *links.Analysis, i int) ([]links.ColAlt, int, int) {
 	unit := timeUnitOf(a)
 	// "how long does delivery take", "how long did shipping take"
 	if a.Word(i) == "long" && a.Word(i-1) == "how" {
 		for k := i + 1; k < len(a.Toks) && k <= i+4; k++ {
-			ends := e.eventDates(a.Word(k))
+			ends := eventDates(e, a.Word(k))
 			if len(ends) == 0 {
 				continue
 			}
-			alts := e.spansTo(ends, unit)
+			alts := spansTo(e, ends, unit)
 			if len(alts) == 0 {
 				continue
 			}
@@ -59,24 +61,24 @@ func (e *Reader) eventSpans(a *Analysis, i int) ([]ColAlt, int, int) {
 			if !spanJoins[a.Word(sep)] {
 				continue
 			}
-			from, to := e.eventDates(a.Word(sep-1)), e.eventDates(a.Word(sep+1))
-			if alts := e.spansBetween(from, to, unit); len(alts) > 0 {
+			from, to := eventDates(e, a.Word(sep-1)), eventDates(e, a.Word(sep+1))
+			if alts := spansBetween(e, from, to, unit); len(alts) > 0 {
 				return alts, i, sep + 2
 			}
 		}
 	}
 	// "days to ship", "time to delivery"
 	if spanTo[a.Word(i+1)] {
-		if ends := e.eventDates(a.Word(i + 2)); len(ends) > 0 {
-			if alts := e.spansTo(ends, unit); len(alts) > 0 {
+		if ends := eventDates(e, a.Word(i+2)); len(ends) > 0 {
+			if alts := spansTo(e, ends, unit); len(alts) > 0 {
 				return alts, i, i + 3
 			}
 		}
 	}
 	// "delivery time", "shipping days"
 	if i > 0 {
-		if ends := e.eventDates(a.Word(i - 1)); len(ends) > 0 {
-			if alts := e.spansTo(ends, unit); len(alts) > 0 {
+		if ends := eventDates(e, a.Word(i-1)); len(ends) > 0 {
+			if alts := spansTo(e, ends, unit); len(alts) > 0 {
 				return alts, i - 1, i + 1
 			}
 		}
@@ -87,7 +89,7 @@ func (e *Reader) eventSpans(a *Analysis, i int) ([]ColAlt, int, int) {
 // eventStems are the forms an event word takes in names: "delivery" →
 // deliver, "shipping" → ship, "pickup" → pick, "placed" → place.
 func eventStems(w string) []string {
-	if Participle(w) {
+	if links.Participle(w) {
 		return VerbStems(w)
 	}
 	var out []string
@@ -112,28 +114,28 @@ func eventStems(w string) []string {
 }
 
 // eventDates are the date columns an event word names.
-func (e *Reader) eventDates(w string) []ColAlt {
+func eventDates(e *links.Reader, w string) []links.ColAlt {
 	if len(w) < 4 {
 		return nil
 	}
 	stems := eventStems(w)
-	var out []ColAlt
-	for _, t := range e.m.Tables {
+	var out []links.ColAlt
+	for _, t := range e.M.Tables {
 		// A comment names its row's thing too ("Date the order left the
 		// warehouse"): those words are the subject, not the event.
 		own := map[string]bool{}
-		for _, w := range e.m.Cat.NameTerms(t.Name) {
-			own[w], own[SingularOf(w)] = true, true
+		for _, w := range e.M.Cat.NameTerms(t.Name) {
+			own[w], own[links.SingularOf(w)] = true, true
 		}
 		for _, c := range t.Dates {
 			var comment []string
 			for _, w := range strings.Fields(strings.ToLower(c.Comment)) {
-				if w = strings.Trim(w, ".,;:()'\""); !own[w] && !own[SingularOf(w)] {
+				if w = strings.Trim(w, ".,;:()'\""); !own[w] && !own[links.SingularOf(w)] {
 					comment = append(comment, w)
 				}
 			}
 			if NamesVerb(c.Name+" "+strings.Join(comment, " "), stems) {
-				out = append(out, ColAlt{Table: t.Name, Column: c.Name, Weight: 1})
+				out = append(out, links.ColAlt{Table: t.Name, Column: c.Name, Weight: 1})
 			}
 		}
 	}
@@ -142,14 +144,14 @@ func (e *Reader) eventDates(w string) []ColAlt {
 
 // spansBetween are the spans from one named event to another, of one row
 // or of a row and the row it belongs to.
-func (e *Reader) spansBetween(from, to []ColAlt, unit string) []ColAlt {
-	var out []ColAlt
+func spansBetween(e *links.Reader, from, to []links.ColAlt, unit string) []links.ColAlt {
+	var out []links.ColAlt
 	for _, f := range from {
 		for _, t := range to {
-			if f == t || !e.sameThing(f.Table, t.Table) {
+			if f == t || !sameThing(e, f.Table, t.Table) {
 				continue
 			}
-			if alt, ok := e.spanAlt(f, t, unit); ok {
+			if alt, ok := spanAlt(e, f, t, unit); ok {
 				out = append(out, alt)
 			}
 		}
@@ -159,11 +161,11 @@ func (e *Reader) spansBetween(from, to []ColAlt, unit string) []ColAlt {
 
 // spansTo are the spans ending at a named event: from its pair's start,
 // the previous date of its row, or the date of the row it belongs to.
-func (e *Reader) spansTo(ends []ColAlt, unit string) []ColAlt {
-	var out []ColAlt
+func spansTo(e *links.Reader, ends []links.ColAlt, unit string) []links.ColAlt {
+	var out []links.ColAlt
 	for _, end := range ends {
-		if start, ok := e.eventBefore(end); ok {
-			if alt, ok := e.spanAlt(start, end, unit); ok {
+		if start, ok := eventBefore(e, end); ok {
+			if alt, ok := spanAlt(e, start, end, unit); ok {
 				out = append(out, alt)
 			}
 		}
@@ -172,15 +174,15 @@ func (e *Reader) spansTo(ends []ColAlt, unit string) []ColAlt {
 }
 
 // eventBefore is the event a span ending at end starts from.
-func (e *Reader) eventBefore(end ColAlt) (ColAlt, bool) {
-	t := e.m.ByName[strings.ToLower(end.Table)]
+func eventBefore(e *links.Reader, end links.ColAlt) (links.ColAlt, bool) {
+	t := e.M.ByName[strings.ToLower(end.Table)]
 	if t == nil {
-		return ColAlt{}, false
+		return links.ColAlt{}, false
 	}
 	for _, pw := range pairWords {
 		for _, c := range t.Dates {
 			if partner := partnerName(c.Name, pw); partner != "" && strings.EqualFold(partner, end.Column) {
-				return ColAlt{Table: t.Name, Column: c.Name, Weight: 1}, true
+				return links.ColAlt{Table: t.Name, Column: c.Name, Weight: 1}, true
 			}
 		}
 	}
@@ -193,28 +195,28 @@ func (e *Reader) eventBefore(end ColAlt) (ColAlt, bool) {
 		}
 	}
 	if prev != nil {
-		return ColAlt{Table: t.Name, Column: prev.Name, Weight: 1}, true
+		return links.ColAlt{Table: t.Name, Column: prev.Name, Weight: 1}, true
 	}
 	// The row it belongs to: a shipment starts when its order was placed.
-	for _, j := range e.m.Snap.Schema.Joins {
+	for _, j := range e.M.Snap.Schema.Joins {
 		if !strings.EqualFold(j.FromTable, t.Name) || j.When != nil {
 			continue
 		}
-		if h := e.m.ByName[strings.ToLower(j.ToTable)]; h != nil && len(h.Dates) > 0 && e.m.Unique(j.ToTable, j.ToColumn) {
-			return ColAlt{Table: h.Name, Column: h.Dates[0].Name, Weight: 1}, true
+		if h := e.M.ByName[strings.ToLower(j.ToTable)]; h != nil && len(h.Dates) > 0 && e.M.Unique(j.ToTable, j.ToColumn) {
+			return links.ColAlt{Table: h.Name, Column: h.Dates[0].Name, Weight: 1}, true
 		}
 	}
-	return ColAlt{}, false
+	return links.ColAlt{}, false
 }
 
 // sameThing says whether two tables' rows are one thing's: the same table,
 // or one refers to the other's key.
-func (e *Reader) sameThing(a, b string) bool {
+func sameThing(e *links.Reader, a, b string) bool {
 	if strings.EqualFold(a, b) {
 		return true
 	}
-	for _, j := range e.m.Snap.Schema.Joins {
-		if (strings.EqualFold(j.FromTable, a) && strings.EqualFold(j.ToTable, b) || strings.EqualFold(j.FromTable, b) && strings.EqualFold(j.ToTable, a)) && e.m.Unique(j.ToTable, j.ToColumn) {
+	for _, j := range e.M.Snap.Schema.Joins {
+		if (strings.EqualFold(j.FromTable, a) && strings.EqualFold(j.ToTable, b) || strings.EqualFold(j.FromTable, b) && strings.EqualFold(j.ToTable, a)) && e.M.Unique(j.ToTable, j.ToColumn) {
 			return true
 		}
 	}
@@ -223,11 +225,11 @@ func (e *Reader) sameThing(a, b string) bool {
 
 // spanAlt is the span from start to end as a computed column of end's
 // table, in days unless the question asks for another unit.
-func (e *Reader) spanAlt(start, end ColAlt, unit string) (ColAlt, bool) {
-	cs, ce := e.m.Column(start.Table, start.Column), e.m.Column(end.Table, end.Column)
+func spanAlt(e *links.Reader, start, end links.ColAlt, unit string) (links.ColAlt, bool) {
+	cs, ce := e.M.Column(start.Table, start.Column), e.M.Column(end.Table, end.Column)
 	if cs == nil || ce == nil {
-		return ColAlt{}, false
+		return links.ColAlt{}, false
 	}
 	x := timeSpan(sqlexpr.Col(start.Table, start.Column), sqlexpr.Col(end.Table, end.Column), ce.Kind(), ce.DataType, unit)
-	return ColAlt{Table: end.Table, Column: "duration", Weight: 1.6, X: x}, true
+	return links.ColAlt{Table: end.Table, Column: "duration", Weight: 1.6, X: x}, true
 }

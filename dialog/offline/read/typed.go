@@ -4,8 +4,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clarify-bot/clarify/dialog/offline/links"
+
 	"github.com/clarify-bot/clarify/dialog"
-	"github.com/clarify-bot/clarify/dialog/offline/sqlexpr"
 	"github.com/clarify-bot/clarify/ontology"
 )
 
@@ -28,36 +29,19 @@ import (
 // typedTerms (build.go), and Candidates adds withTyped's definitions
 // (engine.go).
 
-// TypedDef is one typed meaning of a phrase.
-type TypedDef struct {
-	Phrase string
-	Term   ontology.Term
-	Label  string
-	// FactID is set for a person's remembered definition: readings that
-	// use it name the fact (Candidate.Linked).
-	FactID string
-}
-
-// TypedMeasure is a computed measure built into readings: a reading whose
-// parts hold marker uses it.
-type TypedMeasure struct {
-	Marker sqlexpr.Expr
-	Def    dialog.Definition
-}
-
 // typedDefs collects the typed meanings of a request: feedback the dialog
 // read, and the active computed-measure definitions among the facts.
-func typedDefs(feedback []dialog.Feedback, facts []ontology.Fact) []TypedDef {
-	var out []TypedDef
+func typedDefs(feedback []dialog.Feedback, facts []ontology.Fact) []links.TypedDef {
+	var out []links.TypedDef
 	for _, fb := range feedback {
 		if fb.Term != nil && fb.About != "" {
-			out = append(out, TypedDef{Phrase: strings.ToLower(fb.About), Term: *fb.Term, Label: fb.Text})
+			out = append(out, links.TypedDef{Phrase: strings.ToLower(fb.About), Term: *fb.Term, Label: fb.Text})
 		}
 	}
 	for _, f := range facts {
 		if f.Active() && f.Kind == ontology.KindDefinition && f.Target.Choice.Kind == ontology.TermComputed &&
-			!slices.ContainsFunc(out, func(d TypedDef) bool { return d.Phrase == f.Phrase }) {
-			out = append(out, TypedDef{Phrase: f.Phrase, Term: f.Target.Choice, Label: f.Meaning, FactID: f.ID})
+			!slices.ContainsFunc(out, func(d links.TypedDef) bool { return d.Phrase == f.Phrase }) {
+			out = append(out, links.TypedDef{Phrase: f.Phrase, Term: f.Target.Choice, Label: f.Meaning, FactID: f.ID})
 		}
 	}
 	return out

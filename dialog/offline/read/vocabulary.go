@@ -6,12 +6,6 @@ import (
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
-// ListVerbs open a list of outputs.
-var ListVerbs = words.Set("listverb")
-
-// stopWords carry no meaning for linking.
-var stopWords = words.Set("stop")
-
 // AggWords name an aggregate function before a measure.
 var AggWords = words.Map("aggregate")
 

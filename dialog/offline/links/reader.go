@@ -1,17 +1,18 @@
-// Package read is the offline engine's second stage: it reads a question
-// (tokens from package token, with the person's feedback and facts) into
-// an Analysis, the hand-off to the plan stage. An Analysis holds the links
-// of the question's words to the schema — stored values, columns, tables,
-// times — and the elements the question asks for: counts, aggregates,
-// superlatives, orderings, comparisons, groups, text patterns, computed
-// measures. Each recogniser marks the tokens it used, so that later stages
-// can tell which words a reading explains.
+// Package links is the offline engine's linking stage and the shape of
+// what the reading stages hand on. A Reader links a question's words to
+// the schema — stored values (values.go), tables (entities.go), columns
+// (columns.go), times (times.go) — marking the tokens each link takes;
+// Analysis holds those links and, filled in by package read, the
+// elements the question asks for (elements.go), the way go/ast holds what
+// go/parser finds. Mentions lists them for people (bot readings).
 //
-// The stage imports only the stages before it (words, token, schema,
-// sqlexpr); it knows nothing of plans or SQL.
-package read
+// The stage imports only the ones before it (words, token, schema,
+// sqlexpr).
+package links
 
-import "github.com/clarify-bot/clarify/dialog/offline/schema"
+import (
+	"github.com/clarify-bot/clarify/dialog/offline/schema"
+)
 
 // Words is what the reader asks an English lexicon: how common a word is
 // (0 for words a dictionary does not know, such as names; about 3 to 9
@@ -33,12 +34,12 @@ type Words interface {
 // Reader reads questions against one schema. It is safe for concurrent
 // use: each Analyse builds its own Analysis.
 type Reader struct {
-	m     *schema.Model
+	M     *schema.Model
 	words Words
 }
 
 // NewReader reads against m; words may be nil (every stored value a word
 // matches then counts as meant).
 func NewReader(m *schema.Model, words Words) *Reader {
-	return &Reader{m: m, words: words}
+	return &Reader{M: m, words: words}
 }

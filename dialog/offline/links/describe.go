@@ -1,4 +1,4 @@
-package read
+package links
 
 import (
 	"fmt"
@@ -14,14 +14,6 @@ type Mention struct {
 	Phrase  string   // the words, as written
 	At, End int      // the tokens at..end-1
 	Means   []string // what the words were linked to, best first
-}
-
-func (m Mention) String() string {
-	s := fmt.Sprintf("%-11s %q", m.Kind, m.Phrase)
-	if len(m.Means) > 0 {
-		s += " → " + strings.Join(m.Means, " · ")
-	}
-	return s
 }
 
 // Mentions lists what the reader found, in the order of the words. The
@@ -129,4 +121,12 @@ func flagged(kind string, on bool, flag string) string {
 		return kind + " (" + flag + ")"
 	}
 	return kind
+}
+
+func (m Mention) String() string {
+	s := fmt.Sprintf("%-11s %q", m.Kind, m.Phrase)
+	if len(m.Means) > 0 {
+		s += " → " + strings.Join(m.Means, " · ")
+	}
+	return s
 }

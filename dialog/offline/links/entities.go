@@ -1,4 +1,4 @@
-package read
+package links
 
 import (
 	"sort"
@@ -17,9 +17,9 @@ type EntityMention struct {
 	Tables []*schema.Table
 }
 
-// preferNamedTable reads "refund amount" as the amount of refunds: a
+// PreferNamedTable reads "refund amount" as the amount of refunds: a
 // column named right after a table's name is first looked for there.
-func (e *Reader) preferNamedTable(a *Analysis) {
+func (e *Reader) PreferNamedTable(a *Analysis) {
 	for _, cm := range a.Columns {
 		for _, em := range a.Entities {
 			if em.At+len(strings.Fields(em.Phrase)) != cm.At {
@@ -48,11 +48,11 @@ func (e *Reader) preferNamedTable(a *Analysis) {
 	}
 }
 
-// findEntities links words to tables ("customers", "sales reps").
-func (e *Reader) findEntities(a *Analysis) {
+// FindEntities links words to tables ("customers", "sales reps").
+func (e *Reader) FindEntities(a *Analysis) {
 	for n := 3; n >= 1; n-- {
 		for i := 0; i+n <= len(a.Toks); i++ {
-			ok := !stopWords[a.Toks[i].Low] && !stopWords[a.Toks[i+n-1].Low] && token.Unbroken(a.Toks, i, i+n) && !ListVerbs[a.Toks[i].Low]
+			ok := !StopWords[a.Toks[i].Low] && !StopWords[a.Toks[i+n-1].Low] && token.Unbroken(a.Toks, i, i+n) && !ListVerbs[a.Toks[i].Low]
 			for k := i; ok && k < i+n; k++ {
 				if a.Toks[k].Used || a.Toks[k].IsNum {
 					ok = false
@@ -63,14 +63,14 @@ func (e *Reader) findEntities(a *Analysis) {
 			}
 			// "books printed by the publisher": a participle with its
 			// agent is a verb of the clause, not part of the noun.
-			if n > 1 && a.Word(i+n) == "by" && passiveAgent(a.Word(i+n-1)) {
+			if n > 1 && a.Word(i+n) == "by" && PassiveAgent(a.Word(i+n-1)) {
 				continue
 			}
-			terms := e.m.Cat.Terms(a.Phrase(i, i+n))
+			terms := e.M.Cat.Terms(a.Phrase(i, i+n))
 			if len(terms) == 0 {
 				continue
 			}
-			tables := e.m.ByTerm[strings.Join(terms, " ")]
+			tables := e.M.ByTerm[strings.Join(terms, " ")]
 			if len(tables) == 0 {
 				continue
 			}
@@ -110,18 +110,18 @@ func (e *Reader) refersTo(t, other *schema.Table) bool {
 	if t == other {
 		return false
 	}
-	for _, j := range e.m.Snap.Schema.Joins {
-		if strings.EqualFold(j.FromTable, t.Name) && strings.EqualFold(j.ToTable, other.Name) && e.m.Unique(j.ToTable, j.ToColumn) {
+	for _, j := range e.M.Snap.Schema.Joins {
+		if strings.EqualFold(j.FromTable, t.Name) && strings.EqualFold(j.ToTable, other.Name) && e.M.Unique(j.ToTable, j.ToColumn) {
 			return true
 		}
 	}
 	return false
 }
 
-// findRelatedEntities links a word left unlinked to a table or column
+// FindRelatedEntities links a word left unlinked to a table or column
 // whose name is one word it is related to in the lexicon ("which states
 // adjoin alabama" → border): the same lemma, a synonym or a derived form.
-func (e *Reader) findRelatedEntities(a *Analysis) {
+func (e *Reader) FindRelatedEntities(a *Analysis) {
 	if e.words == nil {
 		return
 	}
@@ -135,12 +135,12 @@ func (e *Reader) findRelatedEntities(a *Analysis) {
 		}
 		cm := &ColMention{Phrase: t.Raw, At: i, End: i + 1, Clause: t.Clause, Verb: true}
 		var tables []*schema.Table
-		for _, info := range e.m.Tables {
+		for _, info := range e.M.Tables {
 			if w := schema.NameWord(info.Name); w != "" && e.words.RelatedTo(t.Low, w) {
 				tables = append(tables, info)
 			}
 			for _, c := range info.Def.Columns {
-				if w := schema.NameWord(c.Name); w != "" && !e.m.IsKeyish(info.Def, &c) && e.words.RelatedTo(t.Low, w) {
+				if w := schema.NameWord(c.Name); w != "" && !e.M.IsKeyish(info.Def, &c) && e.words.RelatedTo(t.Low, w) {
 					cm.Alts = append(cm.Alts, ColAlt{Table: info.Name, Column: c.Name, Weight: 0.8})
 				}
 			}
@@ -170,7 +170,7 @@ func (e *Reader) relatedTables(word string) []*schema.Table {
 		return nil
 	}
 	var out []*schema.Table
-	for _, n := range e.m.Named {
+	for _, n := range e.M.Named {
 		if !inflectionOf(word, n.Word) && e.words.RelatedTo(word, n.Word) {
 			out = append(out, n.Table)
 		}
@@ -192,17 +192,3 @@ func inflectionOf(word, base string) bool {
 
 // Negations negate what follows ("not", "never"): words/negations.tsv.
 var Negations = words.Set("negating")
-
-// TableNamed is the table token j names, as an entity mention or by its
-// stem ("ordered" → orders).
-func (e *Reader) TableNamed(a *Analysis, j int) *schema.Table {
-	for _, em := range a.Entities {
-		if em.At == j {
-			return em.Tables[0]
-		}
-	}
-	if ts := e.m.ByTerm[strings.Join(e.m.Cat.Terms(a.Toks[j].Raw), " ")]; len(ts) > 0 {
-		return ts[0]
-	}
-	return nil
-}

@@ -1,4 +1,4 @@
-package read
+package links
 
 import (
 	"math"
@@ -40,16 +40,16 @@ type ValueAlt struct {
 	Weight               float64
 }
 
-// findNamedValues reads "the colorado river", "mount whitney", "lake
+// FindNamedValues reads "the colorado river", "mount whitney", "lake
 // erie": a value next to the name of its table is looked for in that
 // table first, and the table word is taken as the entity.
-func (e *Reader) findNamedValues(a *Analysis) {
+func (e *Reader) FindNamedValues(a *Analysis) {
 	for i := range a.Toks {
 		t := a.Toks[i]
-		if t.Used || t.IsNum || stopWords[t.Low] {
+		if t.Used || t.IsNum || StopWords[t.Low] {
 			continue
 		}
-		tables := e.m.ByTerm[strings.Join(e.m.Cat.Terms(t.Raw), " ")]
+		tables := e.M.ByTerm[strings.Join(e.M.Cat.Terms(t.Raw), " ")]
 		if len(tables) == 0 {
 			// a word the lexicon relates to a one-word table name (a
 			// shortened or derived form of it) names the table too.
@@ -65,7 +65,7 @@ func (e *Reader) findNamedValues(a *Analysis) {
 			}
 			ok := true
 			for k := from; k < to; k++ {
-				if a.Toks[k].Used || a.Toks[k].IsNum || stopWords[a.Toks[k].Low] {
+				if a.Toks[k].Used || a.Toks[k].IsNum || StopWords[a.Toks[k].Low] {
 					ok = false
 				}
 			}
@@ -107,8 +107,8 @@ func (e *Reader) findNamedValues(a *Analysis) {
 	}
 }
 
-// findValues links phrases to stored values, longest phrases first.
-func (e *Reader) findValues(a *Analysis) {
+// FindValues links phrases to stored values, longest phrases first.
+func (e *Reader) FindValues(a *Analysis) {
 	for i := range a.Toks {
 		if a.Toks[i].Quoted && !a.Toks[i].Used {
 			if vm := e.valueMention(a, i, i+1, true); vm != nil {
@@ -177,7 +177,7 @@ func (e *Reader) withNumber(a *Analysis) {
 		// Bed 07" is the value "Bed 07").
 		for from := vm.At; from < end; from++ {
 			var alts []ValueAlt
-			for _, h := range e.m.Cat.SearchValues(a.Phrase(from, end+1), 8) {
+			for _, h := range e.M.Cat.SearchValues(a.Phrase(from, end+1), 8) {
 				if exactHit(h) && cols[strings.ToLower(h.Table+"."+h.Column)] {
 					alts = append(alts, ValueAlt{Table: h.Table, Column: h.Column, Value: h.Value, Weight: 2})
 				}
@@ -281,7 +281,7 @@ func (e *Reader) valueOfNamedColumn(a *Analysis, from, to int) *ValueMention {
 	if to-from < 2 {
 		return nil
 	}
-	word := e.m.Cat.Terms(a.Toks[to-1].Raw)
+	word := e.M.Cat.Terms(a.Toks[to-1].Raw)
 	if len(word) != 1 {
 		return nil
 	}
@@ -291,12 +291,12 @@ func (e *Reader) valueOfNamedColumn(a *Analysis, from, to int) *ValueMention {
 	}
 	var alts []ValueAlt
 	var values []catalog.ValueHit
-	for _, h := range e.m.Cat.SearchColumns(a.Toks[to-1].Raw, 5) {
-		if !slices.Contains(e.m.Cat.NameTerms(h.Column), word[0]) {
+	for _, h := range e.M.Cat.SearchColumns(a.Toks[to-1].Raw, 5) {
+		if !slices.Contains(e.M.Cat.NameTerms(h.Column), word[0]) {
 			continue
 		}
 		if values == nil {
-			values = e.m.Cat.SearchValues(a.Phrase(from, to-1), 24)
+			values = e.M.Cat.SearchValues(a.Phrase(from, to-1), 24)
 		}
 		for _, v := range values {
 			if (v.Match == catalog.Exact || v.Match == catalog.CaseInsensitive) && strings.EqualFold(v.Table, h.Table) && strings.EqualFold(v.Column, h.Column) {
@@ -312,16 +312,16 @@ func (e *Reader) valueOfNamedColumn(a *Analysis, from, to int) *ValueMention {
 
 // schemaWord says whether a phrase names a table or a column outright.
 func (e *Reader) schemaWord(phrase string) (table, column bool) {
-	terms := e.m.Cat.Terms(phrase)
+	terms := e.M.Cat.Terms(phrase)
 	if len(terms) == 0 {
 		return false, false
 	}
 	key := strings.Join(terms, " ")
-	if len(e.m.ByTerm[key]) > 0 {
+	if len(e.M.ByTerm[key]) > 0 {
 		return true, false
 	}
-	for _, h := range e.m.Cat.SearchColumns(phrase, 3) {
-		ct := e.m.Cat.NameTerms(h.Column)
+	for _, h := range e.M.Cat.SearchColumns(phrase, 3) {
+		ct := e.M.Cat.NameTerms(h.Column)
 		if strings.Join(ct, " ") == key || len(terms) == 1 && slices.Contains(ct, terms[0]) {
 			return false, true
 		}
@@ -329,7 +329,7 @@ func (e *Reader) schemaWord(phrase string) (table, column bool) {
 		// uses to describe a column, not only a stored status.
 		// But not when the comment only cites one of the column's own
 		// values ("full state name, such as Texas"): then it is a value.
-		if c := e.m.Column(h.Table, h.Column); c != nil && len(terms) == 1 && slices.Contains(e.m.Cat.Terms(c.Comment), terms[0]) && !e.storedIn(phrase, h.Table, h.Column) {
+		if c := e.M.Column(h.Table, h.Column); c != nil && len(terms) == 1 && slices.Contains(e.M.Cat.Terms(c.Comment), terms[0]) && !e.storedIn(phrase, h.Table, h.Column) {
 			return false, true
 		}
 	}
@@ -348,7 +348,7 @@ func wholeWordPrefix(phrase, value string) bool {
 
 // storedIn says whether phrase is one of the column's stored values.
 func (e *Reader) storedIn(phrase, table, column string) bool {
-	for _, h := range e.m.Cat.SearchValues(phrase, 24) {
+	for _, h := range e.M.Cat.SearchValues(phrase, 24) {
 		if (h.Match == catalog.Exact || h.Match == catalog.CaseInsensitive) && strings.EqualFold(h.Table, table) && strings.EqualFold(h.Column, column) {
 			return true
 		}
@@ -372,11 +372,11 @@ func (e *Reader) valueMention(a *Analysis, from, to int, quoted bool) *ValueMent
 			return nil
 		}
 	}
-	hits := e.m.Cat.SearchValues(phrase, 24)
+	hits := e.M.Cat.SearchValues(phrase, 24)
 	// "cats and dogs": a plural of a stored 'cat', when nothing is stored
 	// as written.
 	if last := a.Toks[to-1].Low; !quoted && SingularOf(last) != last && !slices.ContainsFunc(hits, exactHit) {
-		for _, h := range e.m.Cat.SearchValues(strings.TrimSpace(a.Phrase(from, to-1)+" "+SingularOf(last)), 24) {
+		for _, h := range e.M.Cat.SearchValues(strings.TrimSpace(a.Phrase(from, to-1)+" "+SingularOf(last)), 24) {
 			if exactHit(h) {
 				h.Match = catalog.Abbreviation // as sure as an abbreviation, less than the word itself
 				hits = append(hits, h)
@@ -422,7 +422,7 @@ func (e *Reader) valueHits(hits []catalog.ValueHit, phrase string, quoted, isCol
 		if w == 0 || predicate && w < 0.9 {
 			continue
 		}
-		if c := e.m.Column(h.Table, h.Column); c == nil || c.Kind() != warehouse.KindText {
+		if c := e.M.Column(h.Table, h.Column); c == nil || c.Kind() != warehouse.KindText {
 			continue
 		}
 		k := strings.ToLower(h.Table + "." + h.Column)
@@ -492,10 +492,9 @@ var negationLinks = words.Set("negationlink")
 
 // verbNegations negate a verb before the value (negations.tsv); haveVerbs
 // are the forms of "have" (grammar.tsv).
-var (
-	verbNegations = words.Set("verbnegation")
-	haveVerbs     = words.Set("have")
-)
+var verbNegations = words.Set("verbnegation")
+
+var haveVerbs = words.Set("have")
 
 // negatedBefore finds a "not" or "never" at most five words before token
 // from that negates the value: with only linking words between ("are not
@@ -506,7 +505,7 @@ var (
 func (e *Reader) negatedBefore(a *Analysis, from int, alts []ValueAlt) int {
 	names := map[string]bool{}
 	for _, al := range alts {
-		for _, w := range e.m.Cat.NameTerms(al.Column) {
+		for _, w := range e.M.Cat.NameTerms(al.Column) {
 			names[w] = true
 		}
 	}
@@ -522,7 +521,7 @@ func (e *Reader) negatedBefore(a *Analysis, from int, alts []ValueAlt) int {
 		case haveVerbs[w]:
 			have = true
 		case negationLinks[w]:
-		case a.Toks[k].Break == 0 && slices.ContainsFunc(e.m.Cat.NameTerms(w), func(t string) bool { return names[t] }):
+		case a.Toks[k].Break == 0 && slices.ContainsFunc(e.M.Cat.NameTerms(w), func(t string) bool { return names[t] }):
 			named = true
 		default:
 			return -1

@@ -1,4 +1,4 @@
-package read
+package links
 
 import (
 	"math"
@@ -41,24 +41,24 @@ type ColMention struct {
 	Described bool
 }
 
-// protectColumnNames keeps phrases that are column names from being read as
+// ProtectColumnNames keeps phrases that are column names from being read as
 // intents: "highest point" and "lowest elevation" name columns of a
 // geography schema, they do not ask for a ranking.
-func (e *Reader) protectColumnNames(a *Analysis) {
+func (e *Reader) ProtectColumnNames(a *Analysis) {
 	for i := 0; i+1 < len(a.Toks); i++ {
 		// "names" may already be read as a sort key's word.
 		if _, ok := Superlatives[a.Toks[i].Low]; !ok || a.Toks[i].Used || a.Toks[i+1].Used && SingularOf(a.Toks[i+1].Low) != "name" {
 			continue
 		}
 		phrase := a.Toks[i].Low + " " + a.Toks[i+1].Low
-		want := strings.Join(e.m.Cat.NameTerms(phrase), " ")
+		want := strings.Join(e.M.Cat.NameTerms(phrase), " ")
 		closed := a.Toks[i].Low + SingularOf(a.Toks[i+1].Low)      // "lastname"
 		initial := a.Toks[i].Low[:1] + SingularOf(a.Toks[i+1].Low) // "fname"
 		spells := func(column string) bool {
 			n := strings.ToLower(strings.ReplaceAll(column, "_", ""))
-			return strings.Join(e.m.Cat.NameTerms(column), " ") == want || n == closed || n == initial
+			return strings.Join(e.M.Cat.NameTerms(column), " ") == want || n == closed || n == initial
 		}
-		for _, h := range append(e.m.Cat.SearchColumns(phrase, 5), e.m.Cat.SearchColumns(closed, 5)...) {
+		for _, h := range append(e.M.Cat.SearchColumns(phrase, 5), e.M.Cat.SearchColumns(closed, 5)...) {
 			if spells(h.Column) {
 				e.addColumnMention(a, i, i+2)
 				// The columns the phrase spells are those it names:
@@ -82,18 +82,18 @@ func (e *Reader) protectColumnNames(a *Analysis) {
 	}
 }
 
-// findColumns links the remaining content words to columns, a run of
+// FindColumns links the remaining content words to columns, a run of
 // adjacent words at a time.
-func (e *Reader) findColumns(a *Analysis) {
+func (e *Reader) FindColumns(a *Analysis) {
 	e.findSpelledColumns(a)
 	i := 0
 	for i < len(a.Toks) {
-		if a.Toks[i].Used || a.Toks[i].IsNum || stopWords[a.Toks[i].Low] {
+		if a.Toks[i].Used || a.Toks[i].IsNum || StopWords[a.Toks[i].Low] {
 			i++
 			continue
 		}
 		j := i
-		for j < len(a.Toks) && j-i < 3 && !a.Toks[j].Used && !a.Toks[j].IsNum && !stopWords[a.Toks[j].Low] && a.Toks[j].Clause == a.Toks[i].Clause {
+		for j < len(a.Toks) && j-i < 3 && !a.Toks[j].Used && !a.Toks[j].IsNum && !StopWords[a.Toks[j].Low] && a.Toks[j].Clause == a.Toks[i].Clause {
 			j++
 			if a.Toks[j-1].Break != 0 {
 				break
@@ -102,7 +102,7 @@ func (e *Reader) findColumns(a *Analysis) {
 		e.addColumnMention(a, i, j)
 		i = j
 	}
-	sortMentions(a)
+	SortMentions(a)
 }
 
 // findSpelledColumns links phrases that spell a column's name word for
@@ -121,11 +121,11 @@ func (e *Reader) findSpelledColumns(a *Analysis) {
 				free = free && !a.Toks[k].Used && !a.Toks[k].IsNum && !a.Toks[k].Quoted && a.Toks[k].Clause == 0
 				words[k-i] = a.Toks[k].Low
 			}
-			if !free || stopWords[words[0]] || stopWords[words[n-1]] {
+			if !free || StopWords[words[0]] || StopWords[words[n-1]] {
 				continue
 			}
 			var alts []ColAlt
-			for _, c := range e.m.ByColumn[strings.Join(words, "_")] {
+			for _, c := range e.M.ByColumn[strings.Join(words, "_")] {
 				alts = append(alts, ColAlt{Table: c.Table, Column: c.Column, Weight: 1})
 			}
 			if len(alts) == 0 {
@@ -144,7 +144,7 @@ var idNouns = words.Set("idnoun")
 
 func (e *Reader) addColumnMention(a *Analysis, from, to int) {
 	phrase := a.Phrase(from, to)
-	hits := e.m.Cat.SearchColumns(phrase, 8)
+	hits := e.M.Cat.SearchColumns(phrase, 8)
 	if len(hits) == 0 && to-from > 1 {
 		// No column for the run: try each word alone.
 		for k := from; k < to; k++ {
@@ -173,8 +173,8 @@ func (e *Reader) addColumnMention(a *Analysis, from, to int) {
 		if h.Score < top*0.7 {
 			break
 		}
-		if c := e.m.Column(h.Table, h.Column); c != nil && !wantsID {
-			if t := e.m.ByName[strings.ToLower(h.Table)]; t != nil && t.Key == c && c.Kind() == warehouse.KindNumber {
+		if c := e.M.Column(h.Table, h.Column); c != nil && !wantsID {
+			if t := e.M.ByName[strings.ToLower(h.Table)]; t != nil && t.Key == c && c.Kind() == warehouse.KindNumber {
 				continue // a bare id is never what a word like "revenue" means
 			}
 		}
@@ -196,7 +196,7 @@ func (e *Reader) ownKeys(alts []ColAlt) []ColAlt {
 	var out []ColAlt
 	seen := map[string]bool{}
 	for _, al := range alts {
-		if t := e.m.ByName[strings.ToLower(al.Table)]; t != nil && t.Key != nil && !seen[strings.ToLower(t.Name)] {
+		if t := e.M.ByName[strings.ToLower(al.Table)]; t != nil && t.Key != nil && !seen[strings.ToLower(t.Name)] {
 			seen[strings.ToLower(t.Name)] = true
 			out = append(out, ColAlt{Table: t.Name, Column: t.Key.Name, Weight: al.Weight})
 		}
@@ -212,9 +212,9 @@ func (e *Reader) ownKeys(alts []ColAlt) []ColAlt {
 // idLeads may stand between a table's noun and "id 7" (grammar.tsv).
 var idLeads = words.Set("idlead")
 
-// findKeyEquals reads "shop with ID 1", "the user ID 42": the row of
+// FindKeyEquals reads "shop with ID 1", "the user ID 42": the row of
 // the named table whose key is the number.
-func (e *Reader) findKeyEquals(a *Analysis) {
+func (e *Reader) FindKeyEquals(a *Analysis) {
 	for i := 2; i < len(a.Toks); i++ {
 		if !a.Toks[i].IsNum || a.Toks[i].Used || a.Toks[i].Num != math.Trunc(a.Toks[i].Num) || a.Word(i-1) != "id" || a.Toks[i-1].Used {
 			continue
@@ -229,7 +229,7 @@ func (e *Reader) findKeyEquals(a *Analysis) {
 		if j < 0 || a.Toks[j].Used || a.Toks[j].IsNum || a.Toks[j].Break != 0 {
 			continue
 		}
-		ts := e.m.ByTerm[strings.Join(e.m.Cat.Terms(a.Toks[j].Raw), " ")]
+		ts := e.M.ByTerm[strings.Join(e.M.Cat.Terms(a.Toks[j].Raw), " ")]
 		if len(ts) == 0 || ts[0].Key == nil || ts[0].Key.Kind() != warehouse.KindNumber {
 			continue
 		}
@@ -241,12 +241,12 @@ func (e *Reader) findKeyEquals(a *Analysis) {
 // keyNouns after a thing's noun name its identifying column (nouns.tsv).
 var keyNouns = words.Set("keynoun")
 
-// findKeyColumns links "<thing> ID(s)", "<thing> code", "<thing> number"
+// FindKeyColumns links "<thing> ID(s)", "<thing> code", "<thing> number"
 // to the identifying column of the thing ("member IDs" →
 // members.member_id, "supplier IDs" → suppliers.sup_id, "branch code" →
 // branch.branch_code) before the thing alone is read as its table,
 // which would leave the identifier unlinked.
-func (e *Reader) findKeyColumns(a *Analysis) {
+func (e *Reader) FindKeyColumns(a *Analysis) {
 	for i := 1; i < len(a.Toks); i++ {
 		ident := SingularOf(a.Toks[i].Low)
 		if ident == "ids" {
@@ -256,18 +256,18 @@ func (e *Reader) findKeyColumns(a *Analysis) {
 			continue
 		}
 		prev := a.Toks[i-1]
-		if prev.Used || prev.IsNum || stopWords[prev.Low] || a.Toks[i].Used || prev.Break != 0 {
+		if prev.Used || prev.IsNum || StopWords[prev.Low] || a.Toks[i].Used || prev.Break != 0 {
 			continue
 		}
-		named := e.m.ByTerm[strings.Join(e.m.Cat.Terms(prev.Low), " ")]
+		named := e.M.ByTerm[strings.Join(e.M.Cat.Terms(prev.Low), " ")]
 		// isNamed: the word names the table itself ("loan" → loan,
 		// not order_item, whose name only contains it).
-		term := strings.Join(e.m.Cat.Terms(prev.Low), " ")
+		term := strings.Join(e.M.Cat.Terms(prev.Low), " ")
 		isNamed := func(table string) bool {
-			return strings.Join(e.m.Cat.NameTerms(table), " ") == term
+			return strings.Join(e.M.Cat.NameTerms(table), " ") == term
 		}
 		isKey := func(table, column string) bool {
-			t := e.m.ByName[strings.ToLower(table)]
+			t := e.M.ByName[strings.ToLower(table)]
 			return t != nil && t.Key != nil && strings.EqualFold(t.Key.Name, column)
 		}
 		cm := &ColMention{Phrase: a.Phrase(i-1, i+1), At: i - 1, End: i + 1, Clause: prev.Clause}
@@ -282,7 +282,7 @@ func (e *Reader) findKeyColumns(a *Analysis) {
 		}
 		var hits []catalog.ColumnHit
 		if len(cm.Alts) == 0 {
-			hits = e.m.Cat.SearchColumns(prev.Low+" "+ident, 8)
+			hits = e.M.Cat.SearchColumns(prev.Low+" "+ident, 8)
 		}
 		for _, h := range hits {
 			col := strings.ToLower(h.Column)
@@ -305,12 +305,12 @@ func (e *Reader) findKeyColumns(a *Analysis) {
 	}
 }
 
-// bindNamedColumns reads "the ward of Intensive Care", "the
+// BindNamedColumns reads "the ward of Intensive Care", "the
 // "Intensive Care" ward", "the city York": a column named right
 // before or after a value it stores says which column the value is in; it
 // is no further output. The value keeps only its matches in that column
 // and its phrase takes the column's words.
-func (e *Reader) bindNamedColumns(a *Analysis) {
+func (e *Reader) BindNamedColumns(a *Analysis) {
 	var kept []*ColMention
 	for _, cm := range a.Columns {
 		if vm := a.valueNamedBy(cm); vm != nil {
@@ -377,11 +377,11 @@ func otherColumnOfTable(vm *ValueMention, cm *ColMention) bool {
 	return false
 }
 
-// findColumnNumbers reads a number column's name followed by a number as
+// FindColumnNumbers reads a number column's name followed by a number as
 // that value of the column: "on floor 2", "in row 12", "bay 4". The number
 // must follow the name directly, in its clause, with no comparison word
 // (those are comparisons, read before).
-func (e *Reader) findColumnNumbers(a *Analysis) {
+func (e *Reader) FindColumnNumbers(a *Analysis) {
 	for _, cm := range a.Columns {
 		n := cm.End
 		if len(cm.Alts) == 0 || n >= len(a.Toks) || !a.Toks[n].IsNum || a.Toks[n].Used || a.Toks[n].Quoted ||
@@ -389,7 +389,7 @@ func (e *Reader) findColumnNumbers(a *Analysis) {
 			continue
 		}
 		al := cm.Alts[0]
-		if c := e.m.Column(al.Table, al.Column); al.X != nil || c == nil || c.Kind() != warehouse.KindNumber {
+		if c := e.M.Column(al.Table, al.Column); al.X != nil || c == nil || c.Kind() != warehouse.KindNumber {
 			continue
 		}
 		a.Comps = append(a.Comps, &CompMention{Phrase: a.Phrase(cm.At, n+1), Op: "=", Value: a.Toks[n].Num, At: cm.At, Target: cm.Phrase})

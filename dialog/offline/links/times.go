@@ -1,4 +1,4 @@
-package read
+package links
 
 import (
 	"fmt"
@@ -41,15 +41,16 @@ func yearRange(y int) (string, string) { return ymd(y, 1, 1), ymd(y+1, 1, 1) }
 // lastN open a window of N units up to now; periodLeads before a
 // relativePeriod name one relative to now; toDate run from the period's
 // start to now (periods.tsv).
-var (
-	lastN           = words.Set("lastn")
-	periodLeads     = words.Set("periodlead")
-	relativePeriods = words.Set("relativeperiod")
-	toDate          = words.Set("todate")
-)
+var lastN = words.Set("lastn")
 
-// findTimes recognises years, ranges and relative periods.
-func (a *Analysis) findTimes(now time.Time) {
+var periodLeads = words.Set("periodlead")
+
+var relativePeriods = words.Set("relativeperiod")
+
+var toDate = words.Set("todate")
+
+// FindTimes recognises years, ranges and relative periods.
+func (a *Analysis) FindTimes(now time.Time) {
 	for i := 0; i < len(a.Toks); i++ {
 		t := a.Toks[i]
 		if t.Used {
@@ -197,10 +198,9 @@ func (a *Analysis) findToDate(i int, t token.Token, now time.Time) int {
 
 // sincePreps before a date leave its end open and untilPreps its start
 // (prepositions.tsv).
-var (
-	sincePreps = words.Set("since")
-	untilPreps = words.Set("until")
-)
+var sincePreps = words.Set("since")
+
+var untilPreps = words.Set("until")
 
 // findYear recognises a year at token i, with the month before it ("March
 // 2024") and an open end said by "since", "after" or "before".
@@ -251,11 +251,11 @@ var wholePeriod = words.Set("wholeperiod")
 
 // periodExclusions leave out the period after them (negations.tsv);
 // thisPeriod and currentPeriod come before it (periods.tsv).
-var (
-	periodExclusions = words.Set("periodexclusion")
-	thisPeriod       = words.Set("thisperiod")
-	currentPeriod    = words.Set("currentperiod")
-)
+var periodExclusions = words.Set("periodexclusion")
+
+var thisPeriod = words.Set("thisperiod")
+
+var currentPeriod = words.Set("currentperiod")
 
 // excludedPeriod reads "not counting this month", "excluding
 // this week", "excluding today" from token i: the period left out (day,
