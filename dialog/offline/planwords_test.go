@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/clarify-bot/clarify/dialog"
-	"github.com/clarify-bot/clarify/dialog/offline"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
@@ -109,32 +108,14 @@ var planWordFiles = map[string]bool{"copulas": true, "articles": true, "connecti
 // TestPlanWordSetsMatter runs planWordCases.
 func TestPlanWordSetsMatter(t *testing.T) {
 	dumps := map[string]func() string{"choir": choirDump, "rooms": roomsDump, "lending": lendingDump, "library": libraryDump, "vans": vanFleetDump, "courier": courierFleetDump}
-	engines := map[string]*offline.Engine{}
+	engine := wordEngines(t, dumps)
 	cased := map[string]bool{}
 	for _, tc := range planWordCases {
 		cased[tc.set] = true
-		e := engines[tc.dump]
-		if e == nil {
-			e, _ = engineOn(t, dumps[tc.dump]())
-			engines[tc.dump] = e
-		}
+		e := engine(tc.dump)
 		t.Run(tc.file+"/"+tc.set+"/"+tc.word, func(t *testing.T) {
-			if got := words.File(tc.set); got != tc.file {
-				t.Fatalf("set %q is in %s.tsv, not %s.tsv", tc.set, got, tc.file)
-			}
-			if !words.Set(tc.set)[tc.word] {
-				t.Fatalf("%q is not in set %q", tc.word, tc.set)
-			}
-			p := proposal(t, e, tc.question)
+			p := checkWordCase(t, e, tc.file, tc.set, tc.word, dialog.Request{Question: tc.question}, tc.want, tc.used)
 			first := p.Candidates[0]
-			for _, w := range tc.want {
-				if !strings.Contains(first.SQL, w) {
-					t.Errorf("%q: want %q in the likeliest reading:\n%s", tc.question, w, first.SQL)
-				}
-			}
-			if tc.used != "" && slices.Contains(first.Unused, tc.used) {
-				t.Errorf("%q: the likeliest reading leaves %q out:\n%s", tc.question, tc.used, first.SQL)
-			}
 			at := func(s string) int {
 				return slices.IndexFunc(p.Candidates, func(c dialog.Candidate) bool { return strings.Contains(c.SQL, s) })
 			}

@@ -1,14 +1,9 @@
 package offline_test
 
 import (
-	"context"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/clarify-bot/clarify/dialog"
-	"github.com/clarify-bot/clarify/dialog/offline"
-	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
 
 // TestReadingWordSets: each word set the reading stage looks words up in
@@ -77,37 +72,15 @@ func TestReadingWordSets(t *testing.T) {
 		{"periods", "currentperiod", "current", "lending", "how many loans were borrowed in the last 3 months except the current month", "", []string{"loans.borrowed_on >= '2026-08-01'", "loans.borrowed_on < '2026-11-01'"}, "current"},
 		{"ordering", "alphaorder", "alphabetically", "choir", "list the venues ordered alphabetically", "", []string{"ORDER BY venues.venue_name"}, "alphabetically"},
 	}
-	engines := map[string]*offline.Engine{}
+	engine := wordEngines(t, dumps)
 	for _, tc := range cases {
-		e := engines[tc.dump]
-		if e == nil {
-			e, _ = engineOn(t, dumps[tc.dump]())
-			engines[tc.dump] = e
-		}
+		e := engine(tc.dump)
 		t.Run(tc.set+"/"+tc.word, func(t *testing.T) {
-			if got := words.File(tc.set); got != tc.file {
-				t.Fatalf("set %q is in %s.tsv, not %s.tsv", tc.set, got, tc.file)
-			}
-			if !words.Set(tc.set)[tc.word] {
-				t.Fatalf("%q is not in set %q", tc.word, tc.set)
-			}
 			req := dialog.Request{Question: tc.question}
 			if tc.feedback != "" {
 				req.Feedback = []dialog.Feedback{{Kind: dialog.FeedbackRemove, Text: tc.feedback}}
 			}
-			p, err := e.Candidates(context.Background(), req)
-			if err != nil || len(p.Candidates) == 0 {
-				t.Fatalf("%q: no reading (%v)", tc.question, err)
-			}
-			first := p.Candidates[0]
-			if slices.Contains(first.Unused, tc.used) {
-				t.Errorf("%q: the likeliest reading leaves %q out:\n%s", tc.question, tc.used, first.SQL)
-			}
-			for _, w := range tc.want {
-				if ends := strings.HasSuffix(w, "\n"); ends && !strings.HasSuffix(first.SQL+"\n", w) || !ends && !strings.Contains(first.SQL, w) {
-					t.Errorf("%q: want %q in the likeliest reading:\n%s", tc.question, w, first.SQL)
-				}
-			}
+			checkWordCase(t, e, tc.file, tc.set, tc.word, req, tc.want, tc.used)
 		})
 	}
 }

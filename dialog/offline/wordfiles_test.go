@@ -1,11 +1,13 @@
 package offline_test
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/clarify-bot/clarify/dialog"
 	"github.com/clarify-bot/clarify/dialog/offline"
 	"github.com/clarify-bot/clarify/dialog/offline/words"
 )
@@ -49,37 +51,18 @@ func TestWordFilesMatter(t *testing.T) {
 		{"aggregates", "sum", "combined", "choir", "what is the fee paid of all singers combined", []string{"SELECT SUM(singers.fee_paid)"}, "combined"},
 		{"stopwords", "function", "relevant", "choir", "list the relevant singers", []string{"SELECT singers.singer_name\nFROM singers"}, "relevant"},
 	}
-	engines := map[string]*offline.Engine{}
 	// Tried word by word in words_test.go.
 	covered := map[string]bool{"superlatives": true, "measures": true, "how": true}
 	// Tried set by set in planwords_test.go.
 	for _, tc := range planWordCases {
 		covered[tc.file] = true
 	}
+	engine := wordEngines(t, dumps)
 	for _, tc := range cases {
 		covered[tc.file] = true
-		e := engines[tc.dump]
-		if e == nil {
-			e, _ = engineOn(t, dumps[tc.dump]())
-			engines[tc.dump] = e
-		}
+		e := engine(tc.dump)
 		t.Run(tc.file+"/"+tc.set+"/"+tc.word, func(t *testing.T) {
-			if got := words.File(tc.set); got != tc.file {
-				t.Fatalf("set %q is in %s.tsv, not %s.tsv", tc.set, got, tc.file)
-			}
-			if !words.Set(tc.set)[tc.word] {
-				t.Fatalf("%q is not in set %q", tc.word, tc.set)
-			}
-			first := proposal(t, e, tc.question).Candidates[0]
-			sql := first.SQL
-			if slices.Contains(first.Unused, tc.used) {
-				t.Errorf("%q: the likeliest reading leaves %q out:\n%s", tc.question, tc.used, sql)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(sql, w) {
-					t.Errorf("%q: want %q in the likeliest reading:\n%s", tc.question, w, sql)
-				}
-			}
+			checkWordCase(t, e, tc.file, tc.set, tc.word, dialog.Request{Question: tc.question}, tc.want, tc.used)
 		})
 	}
 	for _, set := range words.Names() {
@@ -106,4 +89,42 @@ CREATE TABLE chairs (chair_id INT PRIMARY KEY, room_id INT, bought_on DATE, sell
 		fmt.Fprintf(&b, "INSERT INTO chairs VALUES (%d, %d, '2019-%02d-03', '%d-%02d-20');\n", i, 1+i%12, 1+i%12, 2023+i%3, 1+i%12)
 	}
 	return b.String()
+}
+
+// wordEngines builds each dump's engine once, when a case first needs it.
+func wordEngines(t *testing.T, dumps map[string]func() string) func(name string) *offline.Engine {
+	built := map[string]*offline.Engine{}
+	return func(name string) *offline.Engine {
+		if built[name] == nil {
+			built[name], _ = engineOn(t, dumps[name]())
+		}
+		return built[name]
+	}
+}
+
+// checkWordCase fails unless word is in set, set is in file, and the
+// likeliest reading of req has each of want (one ending in a newline ends
+// the reading) and uses the word used; it returns the proposal.
+func checkWordCase(t *testing.T, e *offline.Engine, file, set, word string, req dialog.Request, want []string, used string) *dialog.Proposal {
+	t.Helper()
+	if got := words.File(set); got != file {
+		t.Fatalf("set %q is in %s.tsv, not %s.tsv", set, got, file)
+	}
+	if !words.Set(set)[word] {
+		t.Fatalf("%q is not in set %q", word, set)
+	}
+	p, err := e.Candidates(context.Background(), req)
+	if err != nil || len(p.Candidates) == 0 {
+		t.Fatalf("%q: no reading (%v)", req.Question, err)
+	}
+	first := p.Candidates[0]
+	if used != "" && slices.Contains(first.Unused, used) {
+		t.Errorf("%q: the likeliest reading leaves %q out:\n%s", req.Question, used, first.SQL)
+	}
+	for _, w := range want {
+		if ends := strings.HasSuffix(w, "\n"); ends && !strings.HasSuffix(first.SQL+"\n", w) || !ends && !strings.Contains(first.SQL, w) {
+			t.Errorf("%q: want %q in the likeliest reading:\n%s", req.Question, w, first.SQL)
+		}
+	}
+	return p
 }
