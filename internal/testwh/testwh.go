@@ -247,3 +247,14 @@ func (d *Database) Count(tb testing.TB, table string) int64 {
 	}
 	return n
 }
+
+// Columns are a snapshot's columns of table from name, type pairs
+// ("member_id", "int", "joined_on", "date"), in that order: schemas of
+// tests written without a server.
+func Columns(table string, specs ...string) []warehouse.Column {
+	var out []warehouse.Column
+	for i := 0; i+1 < len(specs); i += 2 {
+		out = append(out, warehouse.Column{Table: table, Name: specs[i], DataType: specs[i+1], Position: i/2 + 1})
+	}
+	return out
+}

@@ -9,18 +9,13 @@ import (
 	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
 	"github.com/clarify-bot/clarify/dialog/offline/token"
+	"github.com/clarify-bot/clarify/internal/testwh"
 )
 
 // fleet is a small schema of our own: vans belong to depots in towns.
 func fleet(t *testing.T) *links.Reader {
 	t.Helper()
-	cols := func(table string, specs ...string) []warehouse.Column {
-		var out []warehouse.Column
-		for i := 0; i+1 < len(specs); i += 2 {
-			out = append(out, warehouse.Column{Table: table, Name: specs[i], DataType: specs[i+1], Position: i/2 + 1})
-		}
-		return out
-	}
+	cols := testwh.Columns
 	snap := &warehouse.Snapshot{
 		Schema: warehouse.Schema{
 			Tables: []warehouse.Table{

@@ -12,19 +12,14 @@ import (
 	"github.com/clarify-bot/clarify/dialog/offline/links"
 	"github.com/clarify-bot/clarify/dialog/offline/read"
 	"github.com/clarify-bot/clarify/dialog/offline/schema"
+	"github.com/clarify-bot/clarify/internal/testwh"
 )
 
 // clinic is a small schema of our own: patients are seen in visits on
 // wards; a visit has a fee.
 func clinic(t *testing.T) *links.Reader {
 	t.Helper()
-	cols := func(table string, specs ...string) []warehouse.Column {
-		var out []warehouse.Column
-		for i := 0; i+1 < len(specs); i += 2 {
-			out = append(out, warehouse.Column{Table: table, Name: specs[i], DataType: specs[i+1], Position: i/2 + 1})
-		}
-		return out
-	}
+	cols := testwh.Columns
 	var names []string
 	for i := 1; i <= 12; i++ {
 		names = append(names, fmt.Sprintf("Guest %02d", i))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/clarify-bot/clarify/connectors/catalog"
 	"github.com/clarify-bot/clarify/connectors/warehouse"
+	"github.com/clarify-bot/clarify/internal/testwh"
 )
 
 // library is a small schema of our own: members borrow copies of books at
@@ -14,13 +15,7 @@ import (
 // codes are profiled unique.
 func library(t *testing.T) *Model {
 	t.Helper()
-	cols := func(table string, specs ...string) []warehouse.Column {
-		var out []warehouse.Column
-		for i := 0; i+1 < len(specs); i += 2 {
-			out = append(out, warehouse.Column{Table: table, Name: specs[i], DataType: specs[i+1], Position: i/2 + 1})
-		}
-		return out
-	}
+	cols := testwh.Columns
 	snap := &warehouse.Snapshot{
 		Schema: warehouse.Schema{
 			Tables: []warehouse.Table{
