@@ -26,7 +26,7 @@ import (
 // Run is `bot readings`.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := cli.NewFlagSet("bot readings", stderr,
-		"usage: bot readings (--demo | --dsn DSN | --schema FILE) [--top 5] \"question\"",
+		"usage: bot readings (--demo | --dsn DSN | --schema FILE) [--top 5] [--feedback TEXT] \"question\"",
 		"       prints what each stage of the offline engine made of the question: the words,",
 		"       what they were linked to (dialog/offline/read), the plans built (dialog/offline/plan)",
 		"       and the readings proposed, with their SQL, weight and the words each leaves unused",
@@ -36,6 +36,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	schemaFile := fs.String("schema", "", "a SQL dump (CREATE TABLE, INSERT) to load into the embedded server and read against")
 	orders := fs.Int("orders", demodata.DefaultOrders, "with --demo: how many orders to generate")
 	top := fs.Int("top", 5, "readings to show")
+	feedback := fs.String("feedback", "", "feedback given after the question, read with it (\"only 2024\", \"show their city too\")")
 	verbose := fs.Bool("v", false, "log progress to stderr")
 	if code, ok := cli.ParseFlags(fs, args, stdout); !ok {
 		return code
@@ -71,13 +72,22 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	} else {
 		logger.Warn("no English lexicon; ordinary words that match stored names are read as filters", "err", err)
 	}
-	x, err := offline.New(catalog.New(snap, catalog.Options{}), opts).Explain(ctx, dialog.Request{Question: question})
+	x, err := offline.New(catalog.New(snap, catalog.Options{}), opts).Explain(ctx, request(question, *feedback))
 	if err != nil {
 		fmt.Fprintf(stderr, "bot readings: %v\n", err)
 		return cli.ExitFailure
 	}
 	Print(stdout, x, *top)
 	return cli.ExitOK
+}
+
+// request is the question with its feedback, if any.
+func request(question, feedback string) dialog.Request {
+	req := dialog.Request{Question: question}
+	if feedback = strings.TrimSpace(feedback); feedback != "" {
+		req.Feedback = []dialog.Feedback{{Kind: dialog.FeedbackAdd, Text: feedback}}
+	}
+	return req
 }
 
 // open starts or opens the warehouse to read against: the demo, a

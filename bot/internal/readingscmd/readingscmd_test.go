@@ -48,6 +48,14 @@ func TestRunOnSchema(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
 	}
+	// Feedback is read after the question, in its own clause.
+	out.Reset()
+	if code := Run(context.Background(), []string{"--schema", good, "--feedback", "only York", "how many vans are there?"}, nil, &out, &errs); code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	if !strings.Contains(out.String(), "WHERE vans.depot = 'York'") {
+		t.Errorf("the feedback was not read:\n%s", out.String())
+	}
 	bad := filepath.Join(dir, "broken.sql")
 	if err := os.WriteFile(bad, []byte("CREATE TABLE vans (van_id INT PRIMARY KEY,"), 0o644); err != nil {
 		t.Fatal(err)
