@@ -10,7 +10,7 @@ import (
 )
 
 // EntityMention is a phrase that names a table's rows ("vans",
-// "patients"), with the tables it may name.
+// "depots"), with the tables it may name.
 type EntityMention struct {
 	Phrase string
 	At     int

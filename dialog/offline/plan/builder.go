@@ -23,7 +23,7 @@ import (
 )
 
 // ConditionReader reads words as a condition on subject's rows by
-// reading them as a whole question ("patients that have no visits"):
+// reading them as a whole question ("depots that have no vans"):
 // the engine, which can account for every word of a reading.
 type ConditionReader func(subject, words string, facts []ontology.Fact) (ConditionReading, bool)
 

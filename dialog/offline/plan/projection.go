@@ -112,7 +112,7 @@ func (r *reader) hintOutputs(el *element, free []*links.ColMention) {
 		}
 		for _, t := range tables {
 			if a.Where {
-				// Where a thing is: all its location columns, in the
+				// Where a thing is: all its place columns, in the
 				// table's order (city and state, or latitude and
 				// longitude); each alone stays an option.
 				var all []*warehouse.Column
